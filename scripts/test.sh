@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# README command 2: install dependencies, then build and run every test twice: a normal build
+# with -Wall -Wextra -Werror, and an AddressSanitizer + UndefinedBehaviorSanitizer build.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/scripts/setup.sh"
+
+echo "== build: -Werror =="
+"$root/scripts/build.sh" "$root/build-werror" -DRG_WERROR=ON
+(cd "$root/build-werror" && ctest --output-on-failure -j "$(nproc)")
+
+echo "== build: ASan + UBSan =="
+"$root/scripts/build.sh" "$root/build-asan" -DRG_WERROR=ON -DRG_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+(cd "$root/build-asan" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j "$(nproc)")
