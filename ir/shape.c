@@ -1,0 +1,371 @@
+/* ir/shape.c: shape and seam inference. Each operator's rule is next to its case below. */
+#include "shape.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int64_t rg_shape_numel(const rg_shape *s) {
+  int64_t n = 1;
+  for (int i = 0; i < s->rank; i++) n *= s->dim[i];
+  return n;
+}
+
+bool rg_shape_dims_eq(const rg_shape *a, const rg_shape *b) {
+  if (a->rank != b->rank) return false;
+  for (int i = 0; i < a->rank; i++)
+    if (a->dim[i] != b->dim[i]) return false;
+  return true;
+}
+
+static bool seams_eq(const rg_shape *a, int da, const rg_shape *b, int db) {
+  if (a->nseam[da] != b->nseam[db]) return false;
+  for (int k = 0; k < a->nseam[da]; k++)
+    if (a->seam[da][k] != b->seam[db][k]) return false;
+  return true;
+}
+
+bool rg_shape_type_eq(const rg_shape *a, const rg_shape *b) {
+  if (!rg_shape_dims_eq(a, b)) return false;
+  for (int i = 0; i < a->rank; i++)
+    if (!seams_eq(a, i, b, i)) return false;
+  return true;
+}
+
+rg_shape rg_shape_make(int rank, const int32_t *dims) {
+  rg_shape s;
+  memset(&s, 0, sizeof s);
+  s.rank = (uint8_t)rank;
+  for (int i = 0; i < rank; i++) s.dim[i] = dims[i];
+  return s;
+}
+
+int64_t rg_shape_flat(const rg_shape *s, const int32_t *pos) {
+  int64_t f = 0;
+  for (int i = 0; i < s->rank; i++) f = f * s->dim[i] + pos[i];
+  return f;
+}
+
+void rg_shape_unflat(const rg_shape *s, int64_t flat, int32_t *pos) {
+  for (int i = s->rank - 1; i >= 0; i--) {
+    pos[i] = (int32_t)(flat % s->dim[i]);
+    flat /= s->dim[i];
+  }
+}
+
+static char *format(const rg_shape *s, char *buf, int n, bool with_seams) {
+  if (s->rank == 0) {
+    snprintf(buf, (size_t)n, "scalar");
+    return buf;
+  }
+  int used = 0;
+  buf[0] = 0;
+  for (int i = 0; i < s->rank && used < n; i++) {
+    used += snprintf(buf + used, (size_t)(n - used), "%s%d", i ? "x" : "", s->dim[i]);
+    if (with_seams && s->nseam[i] && used < n) {
+      for (int k = 0; k < s->nseam[i] && used < n; k++)
+        used += snprintf(buf + used, (size_t)(n - used), "%s%d", k ? "," : "[", s->seam[i][k]);
+      if (used < n) used += snprintf(buf + used, (size_t)(n - used), "]");
+    }
+  }
+  return buf;
+}
+
+char *rg_shape_format(const rg_shape *s, char *buf, int n) { return format(s, buf, n, false); }
+char *rg_shape_format_seams(const rg_shape *s, char *buf, int n) {
+  return format(s, buf, n, true);
+}
+
+rg_status rg_shape_parse(const char *text, int len, rg_shape *out, rg_err *err) {
+  memset(out, 0, sizeof *out);
+  if (len == 6 && memcmp(text, "scalar", 6) == 0) return RG_OK;
+  int i = 0;
+  while (i < len) {
+    if (out->rank == RG_MAX_RANK)
+      return rg_err_set(err, RG_ERR_LIMIT, "shape '%.*s' has more than %d dimensions", len, text,
+                        RG_MAX_RANK);
+    int64_t d = 0;
+    int start = i;
+    while (i < len && text[i] >= '0' && text[i] <= '9' && d <= RG_MAX_DIM) d = d * 10 + (text[i++] - '0');
+    if (i == start || d < 1 || d > RG_MAX_DIM)
+      return rg_err_set(err, RG_ERR_PARSE,
+                        "bad shape '%.*s': expected dimensions 1..%d separated by 'x' (e.g. 2x4x5x5)",
+                        len, text, RG_MAX_DIM);
+    out->dim[out->rank++] = (int32_t)d;
+    if (i < len) {
+      if (text[i] != 'x' || i + 1 == len)
+        return rg_err_set(err, RG_ERR_PARSE,
+                          "bad shape '%.*s': expected dimensions separated by 'x' (e.g. 2x4x5x5)",
+                          len, text);
+      i++;
+    }
+  }
+  if (out->rank == 0)
+    return rg_err_set(err, RG_ERR_PARSE, "empty shape: give dimensions like 2x4, or 'scalar'");
+  return RG_OK;
+}
+
+bool rg_window_geometry(int32_t in, int32_t k, int32_t stride, int pad, int32_t *out,
+                        int32_t *pad_before) {
+  if (pad == RG_PAD_SAME) {
+    *out = (in + stride - 1) / stride;
+    int32_t total = (*out - 1) * stride + k - in;
+    if (total < 0) total = 0;
+    *pad_before = total / 2;
+    return k <= in + total;
+  }
+  if (in < k) return false;
+  *out = (in - k) / stride + 1;
+  *pad_before = 0;
+  return true;
+}
+
+/* --- seam helpers --- */
+
+static void clear_seams(rg_shape *s, int d) { s->nseam[d] = 0; }
+
+static void copy_seams(rg_shape *dst, int dd, const rg_shape *src, int sd) {
+  dst->nseam[dd] = src->nseam[sd];
+  memcpy(dst->seam[dd], src->seam[sd], sizeof dst->seam[dd]);
+}
+
+/* Two operands meeting elementwise keep a dimension's seams only when both carry the same ones.
+ * This is symmetric and associative, so commuting or reassociating operands cannot change how a
+ * later split cuts. */
+static void meet_seams(rg_shape *dst, int dd, const rg_shape *b, int bd) {
+  if (!seams_eq(dst, dd, b, bd)) clear_seams(dst, dd);
+}
+
+static rg_status mismatch(rg_err *err, rg_op op, const char *fmt, const rg_shape *a,
+                          const rg_shape *b) {
+  char sa[96], sb[96];
+  rg_shape_format(a, sa, sizeof sa);
+  if (b) rg_shape_format(b, sb, sizeof sb);
+  char what[256];
+  snprintf(what, sizeof what, fmt, sa, b ? sb : "");
+  return rg_err_set(err, RG_ERR_SHAPE, "%s: %s", rg_op_get(op)->name, what);
+}
+
+static rg_status infer_window(rg_op op, const rg_shape *x, int32_t kh, int32_t kw, int32_t sh,
+                              int32_t sw, int pad, rg_shape *o, rg_err *err) {
+  if (x->rank != 4) return mismatch(err, op, "input %s is not 4-D (N, C, H, W)", x, NULL);
+  int32_t oh, ow, ph, pw;
+  if (!rg_window_geometry(x->dim[2], kh, sh, pad, &oh, &ph) ||
+      !rg_window_geometry(x->dim[3], kw, sw, pad, &ow, &pw)) {
+    char sx[96];
+    return rg_err_set(err, RG_ERR_SHAPE, "%s: a %dx%d window does not fit input %s with %s padding",
+                      rg_op_get(op)->name, kh, kw, rg_shape_format(x, sx, sizeof sx),
+                      rg_pad_name(pad));
+  }
+  *o = *x;
+  o->dim[2] = oh;
+  o->dim[3] = ow;
+  clear_seams(o, 2);
+  clear_seams(o, 3);
+  return RG_OK;
+}
+
+static rg_status infer_concat(const int32_t *params, int n_in, const rg_shape *const *in,
+                              rg_shape *o, rg_err *err) {
+  int axis = params[0];
+  const rg_shape *a = in[0];
+  if (axis >= a->rank)
+    return mismatch(err, RG_OP_CONCAT, "axis is out of range for input %s%s", a, NULL);
+  *o = *a;
+  for (int i = 1; i < n_in; i++) {
+    const rg_shape *b = in[i];
+    bool ok = b->rank == a->rank;
+    for (int d = 0; ok && d < a->rank; d++) ok = d == axis || a->dim[d] == b->dim[d];
+    if (!ok) {
+      char sa[96], sb[96];
+      return rg_err_set(err, RG_ERR_SHAPE,
+                        "concat: input %d (%s) does not match input 1 (%s) outside axis %d", i + 1,
+                        rg_shape_format(b, sb, sizeof sb), rg_shape_format(a, sa, sizeof sa), axis);
+    }
+    for (int d = 0; d < a->rank; d++)
+      if (d != axis) meet_seams(o, d, b, d);
+    /* Along the axis: b's seams shifted past what came before, then the new outermost seam. */
+    int need = o->nseam[axis] + b->nseam[axis] + 1;
+    if (need > RG_MAX_SEAMS)
+      return rg_err_set(err, RG_ERR_LIMIT, "concat: more than %d nested concatenations on axis %d",
+                        RG_MAX_SEAMS, axis);
+    int32_t offset = o->dim[axis];
+    for (int k = 0; k < b->nseam[axis]; k++) o->seam[axis][o->nseam[axis]++] = offset + b->seam[axis][k];
+    o->seam[axis][o->nseam[axis]++] = offset;
+    int64_t sum = (int64_t)o->dim[axis] + b->dim[axis];
+    if (sum > RG_MAX_DIM) return rg_err_set(err, RG_ERR_LIMIT, "concat: axis %d grows past %d", axis, RG_MAX_DIM);
+    o->dim[axis] = (int32_t)sum;
+  }
+  return RG_OK;
+}
+
+/* split: cut at the outermost seam; seams below it stay with the left part, the ones above move
+ * to the right part, shifted. */
+static rg_status infer_split(const int32_t *params, const rg_shape *x, rg_shape *o, rg_err *err) {
+  int axis = params[0];
+  if (axis >= x->rank) return mismatch(err, RG_OP_SPLIT, "axis is out of range for input %s%s", x, NULL);
+  if (x->nseam[axis] == 0) {
+    char sx[96];
+    return rg_err_set(err, RG_ERR_SHAPE,
+                      "split: input %s was not produced by a concat on axis %d, so there is no "
+                      "seam to split at",
+                      rg_shape_format(x, sx, sizeof sx), axis);
+  }
+  int n = x->nseam[axis];
+  int32_t mid = x->seam[axis][n - 1];
+  o[0] = *x;
+  o[1] = *x;
+  o[0].dim[axis] = mid;
+  o[1].dim[axis] = x->dim[axis] - mid;
+  o[0].nseam[axis] = o[1].nseam[axis] = 0;
+  for (int k = 0; k < n - 1; k++) {
+    int32_t p = x->seam[axis][k];
+    if (p < mid) o[0].seam[axis][o[0].nseam[axis]++] = p;
+    else o[1].seam[axis][o[1].nseam[axis]++] = p - mid;
+  }
+  return RG_OK;
+}
+
+static rg_status infer_matmul(const rg_shape *a, const rg_shape *b, rg_shape *o, rg_err *err) {
+  if (a->rank < 2 || a->rank != b->rank)
+    return mismatch(err, RG_OP_MATMUL, "operands %s and %s must both have the same rank >= 2", a, b);
+  int r = a->rank;
+  for (int d = 0; d < r - 2; d++)
+    if (a->dim[d] != b->dim[d])
+      return mismatch(err, RG_OP_MATMUL, "batch dimensions of %s and %s differ", a, b);
+  if (a->dim[r - 1] != b->dim[r - 2]) {
+    char sa[96], sb[96];
+    return rg_err_set(err, RG_ERR_SHAPE,
+                      "matmul: inner dimensions differ: %s has %d columns, %s has %d rows",
+                      rg_shape_format(a, sa, sizeof sa), a->dim[r - 1],
+                      rg_shape_format(b, sb, sizeof sb), b->dim[r - 2]);
+  }
+  *o = *a;
+  for (int d = 0; d < r - 2; d++) meet_seams(o, d, b, d);
+  o->dim[r - 1] = b->dim[r - 1];
+  copy_seams(o, r - 1, b, r - 1);
+  return RG_OK;
+}
+
+static rg_status infer_conv(const int32_t *params, const rg_shape *x, const rg_shape *w, rg_shape *o,
+                            rg_err *err) {
+  if (x->rank != 4 || w->rank != 4)
+    return mismatch(err, RG_OP_CONV2D, "input %s and weight %s must both be 4-D", x, w);
+  int32_t c = x->dim[1], cin_g = w->dim[1], cout = w->dim[0];
+  if (c % cin_g != 0 || cout % (c / cin_g) != 0) {
+    char sx[96], sw[96];
+    return rg_err_set(err, RG_ERR_SHAPE,
+                      "conv2d: input %s has %d channels, weight %s has %d input channels per "
+                      "group and %d output channels: %d must be a multiple of %d and the group "
+                      "count must divide %d",
+                      rg_shape_format(x, sx, sizeof sx), c, rg_shape_format(w, sw, sizeof sw),
+                      cin_g, cout, c, cin_g, cout);
+  }
+  rg_shape win;
+  rg_status st = infer_window(RG_OP_CONV2D, x, w->dim[2], w->dim[3], params[0], params[1],
+                              params[2], &win, err);
+  if (st) return st;
+  *o = win;
+  o->dim[1] = cout;
+  copy_seams(o, 1, w, 0);
+  return RG_OK;
+}
+
+static rg_status infer_transpose(const int32_t *params, const rg_shape *x, rg_shape *o, rg_err *err) {
+  int perm[RG_MAX_RANK];
+  int r = rg_perm_unpack(params[0], perm);
+  if (r != x->rank) {
+    char sx[96];
+    return rg_err_set(err, RG_ERR_SHAPE, "transpose: permutation has %d entries but input %s has rank %d",
+                      r, rg_shape_format(x, sx, sizeof sx), x->rank);
+  }
+  o->rank = x->rank;
+  for (int i = 0; i < r; i++) {
+    o->dim[i] = x->dim[perm[i]];
+    copy_seams(o, i, x, perm[i]);
+  }
+  return RG_OK;
+}
+
+static rg_status infer_shape_param(rg_op op, const int32_t *slots, rg_shape *o, rg_err *err) {
+  int rank = slots[0];
+  if (rank < 0 || rank > RG_MAX_RANK)
+    return rg_err_set(err, RG_ERR_SHAPE, "%s: shape parameter has rank %d", rg_op_get(op)->name, rank);
+  *o = rg_shape_make(rank, slots + 1);
+  for (int i = 0; i < rank; i++)
+    if (o->dim[i] < 1 || o->dim[i] > RG_MAX_DIM)
+      return rg_err_set(err, RG_ERR_SHAPE, "%s: dimension %d of the shape parameter is %d",
+                        rg_op_get(op)->name, i, o->dim[i]);
+  return RG_OK;
+}
+
+rg_status rg_shape_infer(rg_op op, const int32_t *p, int n_in, const rg_shape *const *in,
+                         rg_shape *out, rg_err *err) {
+  const rg_op_info *info = rg_op_get(op);
+  if (n_in < rg_op_min_inputs(op) || n_in > rg_op_max_inputs(op))
+    return rg_err_set(err, RG_ERR_SHAPE, "%s takes %d tensor inputs, got %d", info->name,
+                      rg_op_min_inputs(op), n_in);
+  rg_shape *o = out;
+  memset(o, 0, sizeof *o * (size_t)info->n_outputs);
+  switch (op) {
+  case RG_OP_INPUT:
+    return rg_err_set(err, RG_ERR_ARG, "input nodes take their shape from the variable binding");
+  case RG_OP_EWADD:
+  case RG_OP_EWMUL: /* same dims; seams meet */
+    if (!rg_shape_dims_eq(in[0], in[1]))
+      return mismatch(err, op, "operands %s and %s differ in shape", in[0], in[1]);
+    *o = *in[0];
+    for (int d = 0; d < o->rank; d++) meet_seams(o, d, in[1], d);
+    return RG_OK;
+  case RG_OP_SMUL: /* x's shape and seams; s must be a scalar */
+    if (in[1]->rank != 0)
+      return mismatch(err, op, "second operand %s must be a scalar (rank 0)%s", in[1], NULL);
+    *o = *in[0];
+    return RG_OK;
+  case RG_OP_MATMUL: return infer_matmul(in[0], in[1], o, err);
+  case RG_OP_CONV2D: return infer_conv(p, in[0], in[1], o, err);
+  case RG_OP_RELU:
+  case RG_OP_TANH:
+  case RG_OP_SIGMOID: /* elementwise: unchanged */
+    *o = *in[0];
+    return RG_OK;
+  case RG_OP_POOLAVG:
+  case RG_OP_POOLMAX: /* N, C keep their seams; spatial seams are dropped */
+    return infer_window(op, in[0], p[0], p[1], p[2], p[3], p[4], o, err);
+  case RG_OP_TRANSPOSE: return infer_transpose(p, in[0], o, err);
+  case RG_OP_ENLARGE: /* kernel grows in H and W (seams there dropped); O, I unchanged */
+    if (in[0]->rank != 4 || in[0]->dim[2] > p[0] || in[0]->dim[3] > p[1]) {
+      char sx[96];
+      return rg_err_set(err, RG_ERR_SHAPE, "enlarge: kernel %s must be 4-D and no larger than %dx%d",
+                        rg_shape_format(in[0], sx, sizeof sx), p[0], p[1]);
+    }
+    *o = *in[0];
+    o->dim[2] = p[0];
+    o->dim[3] = p[1];
+    clear_seams(o, 2);
+    clear_seams(o, 3);
+    return RG_OK;
+  case RG_OP_CONCAT: return infer_concat(p, n_in, in, o, err);
+  case RG_OP_SPLIT: return infer_split(p, in[0], o, err);
+  case RG_OP_RESHAPE: { /* same element count; seams dropped */
+    rg_status st = infer_shape_param(op, p, o, err);
+    if (st) return st;
+    if (rg_shape_numel(o) != rg_shape_numel(in[0]))
+      return mismatch(err, op, "cannot reshape %s (%s) to a different number of elements", in[0], o);
+    return RG_OK;
+  }
+  case RG_OP_IEWMUL: return infer_shape_param(op, p, o, err);
+  case RG_OP_IMATMUL: {
+    int32_t d[2] = {p[0], p[0]};
+    *o = rg_shape_make(2, d);
+    return RG_OK;
+  }
+  case RG_OP_ICONV:
+  case RG_OP_CPOOL: {
+    int32_t d[4] = {p[0], 1, p[1], p[2]};
+    *o = rg_shape_make(4, d);
+    return RG_OK;
+  }
+  case RG_OP_COUNT: break;
+  }
+  return rg_err_set(err, RG_ERR_ARG, "unknown operator %d", (int)op);
+}

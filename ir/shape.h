@@ -1,0 +1,56 @@
+/* ir/shape.h: tensor shapes, their seams, and shape inference for every operator.
+ *
+ * A shape is a rank (0 .. RG_MAX_RANK) and dims (each >= 1). Each dimension also carries its
+ * seams: the positions where concat joined the tensor along it, outermost last (TASO's split
+ * tree). split cuts at the last seam; seams are part of a tensor's type, so two graphs are only
+ * interchangeable when their outputs agree in dims and seams.
+ */
+#ifndef RG_IR_SHAPE_H
+#define RG_IR_SHAPE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "op.h"
+#include "status.h"
+
+#define RG_MAX_SEAMS 4
+#define RG_MAX_DIM (1 << 24)
+
+typedef struct {
+  uint8_t rank;
+  uint8_t nseam[RG_MAX_RANK];
+  int32_t dim[RG_MAX_RANK];
+  int32_t seam[RG_MAX_RANK][RG_MAX_SEAMS];
+} rg_shape;
+
+int64_t rg_shape_numel(const rg_shape *s);
+/* Same rank and dims (seams ignored). */
+bool rg_shape_dims_eq(const rg_shape *a, const rg_shape *b);
+/* Same dims and same seams: interchangeable as values. */
+bool rg_shape_type_eq(const rg_shape *a, const rg_shape *b);
+/* A seamless shape from dims. */
+rg_shape rg_shape_make(int rank, const int32_t *dims);
+/* Row-major flat index of a position, and back. */
+int64_t rg_shape_flat(const rg_shape *s, const int32_t *pos);
+void rg_shape_unflat(const rg_shape *s, int64_t flat, int32_t *pos);
+
+/* "2x4x5x5"; rank 0 is "scalar". Writes at most n bytes including the NUL; returns buf. */
+char *rg_shape_format(const rg_shape *s, char *buf, int n);
+/* Same, with seams: "8[4]x4" for a concat of two 4-row tensors. */
+char *rg_shape_format_seams(const rg_shape *s, char *buf, int n);
+/* Parses "2x4x5x5" or "scalar" (len bytes); dims must be 1 .. RG_MAX_DIM. */
+rg_status rg_shape_parse(const char *text, int len, rg_shape *out, rg_err *err) RG_MUST_CHECK;
+
+/* Infers the output shapes of op applied to inputs in[0..n_in) with concrete params (slots).
+ * out must have room for the op's n_outputs. On mismatch returns RG_ERR_SHAPE (or
+ * RG_ERR_LIMIT) with a message naming the op and the dimensions that disagree. */
+rg_status rg_shape_infer(rg_op op, const int32_t *params, int n_in, const rg_shape *const *in,
+                         rg_shape *out, rg_err *err) RG_MUST_CHECK;
+
+/* Output size and padding before the first element along one spatial dimension, for conv2d
+ * and pooling (see ops.def for the SAME/VALID convention). Returns false if it does not fit. */
+bool rg_window_geometry(int32_t in, int32_t k, int32_t stride, int pad, int32_t *out,
+                        int32_t *pad_before);
+
+#endif

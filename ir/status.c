@@ -1,0 +1,46 @@
+/* ir/status.c: filling rg_err records. */
+#include "status.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+static rg_status vset(rg_err *err, rg_status status, int line, int col, const char *fmt,
+                      va_list ap) {
+  if (err) {
+    err->status = status;
+    err->line = line;
+    err->col = col;
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+  }
+  return status;
+}
+
+rg_status rg_err_set(rg_err *err, rg_status status, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vset(err, status, 0, 0, fmt, ap);
+  va_end(ap);
+  return status;
+}
+
+rg_status rg_err_at(rg_err *err, rg_status status, int line, int col, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vset(err, status, line, col, fmt, ap);
+  va_end(ap);
+  return status;
+}
+
+const char *rg_status_name(rg_status s) {
+  switch (s) {
+  case RG_OK: return "ok";
+  case RG_ERR_PARSE: return "parse error";
+  case RG_ERR_SHAPE: return "shape error";
+  case RG_ERR_NOMEM: return "out of memory";
+  case RG_ERR_IO: return "i/o error";
+  case RG_ERR_ARG: return "bad argument";
+  case RG_ERR_UNBOUND: return "unbound variable";
+  case RG_ERR_LIMIT: return "limit exceeded";
+  }
+  return "unknown status";
+}
