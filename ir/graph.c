@@ -1,0 +1,159 @@
+/* ir/graph.c: node storage, hash-consing (open addressing over node contents) and the variable
+ * name tables. */
+#include "graph.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  char **names;
+  int32_t n, cap;
+} name_table;
+
+struct rg_graph {
+  rg_node *nodes;
+  int32_t n, cap;
+  int32_t *slots; /* hash table of node ids, -1 empty; size is a power of two */
+  int32_t nslots;
+  name_table tvars, pvars;
+};
+
+static uint64_t hash_node(const rg_node *n) {
+  /* FNV-1a over the bytes: rg_node has no padding holes that differ between equal nodes,
+   * because every node is built from rg_node_init (all zero) before its fields are set. */
+  const unsigned char *p = (const unsigned char *)n;
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < sizeof *n; i++) h = (h ^ p[i]) * 1099511628211ull;
+  return h ^ (h >> 29);
+}
+
+rg_graph *rg_graph_new(void) {
+  rg_graph *g = calloc(1, sizeof *g);
+  if (!g) return NULL;
+  g->nslots = 64;
+  g->slots = malloc(sizeof *g->slots * (size_t)g->nslots);
+  if (!g->slots) {
+    free(g);
+    return NULL;
+  }
+  memset(g->slots, -1, sizeof *g->slots * (size_t)g->nslots);
+  return g;
+}
+
+static void free_names(name_table *t) {
+  for (int32_t i = 0; i < t->n; i++) free(t->names[i]);
+  free(t->names);
+}
+
+void rg_graph_free(rg_graph *g) {
+  if (!g) return;
+  free(g->nodes);
+  free(g->slots);
+  free_names(&g->tvars);
+  free_names(&g->pvars);
+  free(g);
+}
+
+int32_t rg_graph_size(const rg_graph *g) { return g->n; }
+const rg_node *rg_graph_node(const rg_graph *g, int32_t id) { return &g->nodes[id]; }
+
+rg_node rg_node_init(rg_op op) {
+  rg_node n;
+  memset(&n, 0, sizeof n);
+  n.op = (uint16_t)op;
+  return n;
+}
+
+static int rehash(rg_graph *g) {
+  int32_t ns = g->nslots * 2;
+  int32_t *s = malloc(sizeof *s * (size_t)ns);
+  if (!s) return RG_ERR_NOMEM;
+  memset(s, -1, sizeof *s * (size_t)ns);
+  for (int32_t id = 0; id < g->n; id++) {
+    uint64_t h = hash_node(&g->nodes[id]) & (uint64_t)(ns - 1);
+    while (s[h] >= 0) h = (h + 1) & (uint64_t)(ns - 1);
+    s[h] = id;
+  }
+  free(g->slots);
+  g->slots = s;
+  g->nslots = ns;
+  return RG_OK;
+}
+
+int32_t rg_graph_add(rg_graph *g, const rg_node *n) {
+  uint64_t mask = (uint64_t)(g->nslots - 1);
+  uint64_t h = hash_node(n) & mask;
+  while (g->slots[h] >= 0) {
+    if (memcmp(&g->nodes[g->slots[h]], n, sizeof *n) == 0) return g->slots[h];
+    h = (h + 1) & mask;
+  }
+  if (g->n == g->cap) {
+    int32_t cap = g->cap ? g->cap * 2 : 16;
+    rg_node *nodes = realloc(g->nodes, sizeof *nodes * (size_t)cap);
+    if (!nodes) return RG_ERR_NOMEM;
+    g->nodes = nodes;
+    g->cap = cap;
+  }
+  int32_t id = g->n++;
+  g->nodes[id] = *n;
+  g->slots[h] = id;
+  /* Keep the table at most half full so probes stay short. */
+  if (2 * g->n > g->nslots && rehash(g) != RG_OK) {
+    g->n--;
+    return RG_ERR_NOMEM;
+  }
+  return id;
+}
+
+int32_t rg_graph_input(rg_graph *g, int32_t tvar) {
+  rg_node n = rg_node_init(RG_OP_INPUT);
+  n.params[0] = tvar;
+  return rg_graph_add(g, &n);
+}
+
+static int32_t find(const name_table *t, const char *name, int len) {
+  for (int32_t i = 0; i < t->n; i++)
+    if ((int)strlen(t->names[i]) == len && memcmp(t->names[i], name, (size_t)len) == 0) return i;
+  return -1;
+}
+
+static int32_t intern(name_table *t, const char *name, int len) {
+  int32_t i = find(t, name, len);
+  if (i >= 0) return i;
+  if (t->n == t->cap) {
+    int32_t cap = t->cap ? t->cap * 2 : 8;
+    char **names = realloc(t->names, sizeof *names * (size_t)cap);
+    if (!names) return RG_ERR_NOMEM;
+    t->names = names;
+    t->cap = cap;
+  }
+  char *copy = malloc((size_t)len + 1);
+  if (!copy) return RG_ERR_NOMEM;
+  memcpy(copy, name, (size_t)len);
+  copy[len] = 0;
+  t->names[t->n] = copy;
+  return t->n++;
+}
+
+int32_t rg_graph_tvar(rg_graph *g, const char *name, int len) { return intern(&g->tvars, name, len); }
+int32_t rg_graph_pvar(rg_graph *g, const char *name, int len) { return intern(&g->pvars, name, len); }
+int32_t rg_graph_n_tvars(const rg_graph *g) { return g->tvars.n; }
+int32_t rg_graph_n_pvars(const rg_graph *g) { return g->pvars.n; }
+const char *rg_graph_tvar_name(const rg_graph *g, int32_t i) { return g->tvars.names[i]; }
+const char *rg_graph_pvar_name(const rg_graph *g, int32_t i) { return g->pvars.names[i]; }
+int32_t rg_graph_find_tvar(const rg_graph *g, const char *name) {
+  return find(&g->tvars, name, (int)strlen(name));
+}
+int32_t rg_graph_find_pvar(const rg_graph *g, const char *name) {
+  return find(&g->pvars, name, (int)strlen(name));
+}
+
+void rg_graph_mark_reachable(const rg_graph *g, const rg_ref *refs, int n, uint8_t *mark) {
+  for (int i = 0; i < n; i++) mark[refs[i].node] = 1;
+  /* Ids are topological, so one sweep from the top down reaches every ancestor. */
+  for (int32_t id = g->n - 1; id >= 0; id--) {
+    if (!mark[id]) continue;
+    const rg_node *nd = &g->nodes[id];
+    for (int k = 0; k < nd->n_in; k++) mark[nd->in[k].node] = 1;
+  }
+}

@@ -1,0 +1,63 @@
+/* ir/graph.h: hash-consed DAGs of operator nodes.
+ *
+ * Invariants: node ids are dense int32 from 0 in creation order, and every input of a node has
+ * a smaller id (so id order is a topological order); no two nodes are equal (adding a node equal
+ * to an existing one returns the existing id), so duplicated computation cannot exist. Tensor
+ * inputs are RG_OP_INPUT nodes whose one parameter is a tensor-variable index; parameters may
+ * be parameter variables (bit k of var_mask set: params[k] is a parameter-variable index).
+ * The graph owns all its memory; a graph is not thread-safe for writing.
+ */
+#ifndef RG_IR_GRAPH_H
+#define RG_IR_GRAPH_H
+
+#include <stdint.h>
+
+#include "op.h"
+#include "status.h"
+
+typedef struct {
+  int32_t node;
+  int32_t out; /* output index of the node (split has two) */
+} rg_ref;
+
+typedef struct {
+  uint16_t op;
+  uint8_t n_in;
+  uint8_t var_mask; /* bit k: params[k] holds a parameter-variable index */
+  int32_t params[RG_MAX_PARAMS];
+  rg_ref in[RG_MAX_INPUTS];
+} rg_node;
+
+typedef struct rg_graph rg_graph;
+
+rg_graph *rg_graph_new(void); /* NULL when out of memory */
+void rg_graph_free(rg_graph *g);
+
+int32_t rg_graph_size(const rg_graph *g);
+const rg_node *rg_graph_node(const rg_graph *g, int32_t id);
+
+/* Adds a node (unused params/inputs must be zero: use rg_node_init) and returns its id, or the
+ * id of the identical node already there. Returns RG_ERR_NOMEM (negative) on allocation failure.
+ * The caller guarantees inputs refer to existing nodes and valid output indices. */
+int32_t rg_graph_add(rg_graph *g, const rg_node *n);
+/* Adds (or finds) the input node of a tensor variable. */
+int32_t rg_graph_input(rg_graph *g, int32_t tvar);
+
+/* A node with op set and everything else zero. */
+rg_node rg_node_init(rg_op op);
+
+/* Variables are interned by name; the index is stable. Returns a negative status on failure. */
+int32_t rg_graph_tvar(rg_graph *g, const char *name, int len);
+int32_t rg_graph_pvar(rg_graph *g, const char *name, int len);
+int32_t rg_graph_n_tvars(const rg_graph *g);
+int32_t rg_graph_n_pvars(const rg_graph *g);
+const char *rg_graph_tvar_name(const rg_graph *g, int32_t i);
+const char *rg_graph_pvar_name(const rg_graph *g, int32_t i);
+/* Looks a variable up without adding it; -1 if absent. */
+int32_t rg_graph_find_tvar(const rg_graph *g, const char *name);
+int32_t rg_graph_find_pvar(const rg_graph *g, const char *name);
+
+/* Marks in mark[0..size) (caller-allocated, zeroed) every node reachable from refs. */
+void rg_graph_mark_reachable(const rg_graph *g, const rg_ref *refs, int n, uint8_t *mark);
+
+#endif

@@ -1,0 +1,47 @@
+/* ir/rule.c */
+#include "rule.h"
+
+#include <stdlib.h>
+
+rg_rule *rg_rule_new(void) {
+  rg_rule *r = calloc(1, sizeof *r);
+  if (!r) return NULL;
+  r->g = rg_graph_new();
+  if (!r->g) {
+    free(r);
+    return NULL;
+  }
+  return r;
+}
+
+void rg_rule_free(rg_rule *r) {
+  if (!r) return;
+  rg_graph_free(r->g);
+  free(r);
+}
+
+void rg_ruleset_init(rg_ruleset *rs) {
+  rs->rules = NULL;
+  rs->n = rs->cap = 0;
+}
+
+void rg_ruleset_free(rg_ruleset *rs) {
+  for (int i = 0; i < rs->n; i++) rg_rule_free(rs->rules[i]);
+  free(rs->rules);
+  rg_ruleset_init(rs);
+}
+
+rg_status rg_ruleset_add(rg_ruleset *rs, rg_rule *r) {
+  if (rs->n == rs->cap) {
+    int cap = rs->cap ? rs->cap * 2 : 16;
+    rg_rule **rules = realloc(rs->rules, sizeof *rules * (size_t)cap);
+    if (!rules) {
+      rg_rule_free(r);
+      return RG_ERR_NOMEM;
+    }
+    rs->rules = rules;
+    rs->cap = cap;
+  }
+  rs->rules[rs->n++] = r;
+  return RG_OK;
+}

@@ -1,0 +1,55 @@
+/* ir/strbuf.c */
+#include "strbuf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void rg_sb_init(rg_strbuf *sb) { memset(sb, 0, sizeof *sb); }
+void rg_sb_free(rg_strbuf *sb) {
+  free(sb->s);
+  rg_sb_init(sb);
+}
+void rg_sb_clear(rg_strbuf *sb) {
+  sb->len = 0;
+  if (sb->s) sb->s[0] = 0;
+}
+
+static bool reserve(rg_strbuf *sb, size_t extra) {
+  if (sb->failed) return false;
+  if (sb->len + extra + 1 <= sb->cap) return true;
+  size_t cap = sb->cap ? sb->cap : 64;
+  while (cap < sb->len + extra + 1) cap *= 2;
+  char *s = realloc(sb->s, cap);
+  if (!s) {
+    sb->failed = true;
+    return false;
+  }
+  sb->s = s;
+  sb->cap = cap;
+  return true;
+}
+
+void rg_sb_append(rg_strbuf *sb, const char *s, size_t n) {
+  if (!reserve(sb, n)) return;
+  memcpy(sb->s + sb->len, s, n);
+  sb->len += n;
+  sb->s[sb->len] = 0;
+}
+
+void rg_sb_puts(rg_strbuf *sb, const char *s) { rg_sb_append(sb, s, strlen(s)); }
+
+void rg_sb_printf(rg_strbuf *sb, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n < 0 || !reserve(sb, (size_t)n)) return;
+  va_start(ap, fmt);
+  vsnprintf(sb->s + sb->len, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  sb->len += (size_t)n;
+}
+
+const char *rg_sb_str(const rg_strbuf *sb) { return sb->s && !sb->failed ? sb->s : ""; }

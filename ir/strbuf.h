@@ -1,0 +1,26 @@
+/* ir/strbuf.h: a growable NUL-terminated string. On allocation failure it stops growing and
+ * remembers the failure (check .failed once at the end instead of after every append). */
+#ifndef RG_IR_STRBUF_H
+#define RG_IR_STRBUF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "status.h"
+
+typedef struct {
+  char *s;
+  size_t len, cap;
+  bool failed;
+} rg_strbuf;
+
+void rg_sb_init(rg_strbuf *sb);
+void rg_sb_free(rg_strbuf *sb);
+void rg_sb_clear(rg_strbuf *sb);
+void rg_sb_append(rg_strbuf *sb, const char *s, size_t n);
+void rg_sb_puts(rg_strbuf *sb, const char *s);
+void rg_sb_printf(rg_strbuf *sb, const char *fmt, ...) RG_PRINTF(2, 3);
+/* The text so far ("" when empty or failed). */
+const char *rg_sb_str(const rg_strbuf *sb);
+
+#endif

@@ -1,0 +1,38 @@
+/* ir/text.h: the rule text format.
+ *
+ * One rule per line; '#' starts a comment; blank lines are ignored.
+ *
+ *   line   := [name ':'] side ['=>' side]
+ *   side   := term (';' term)*              several terms: a multi-output rule, mapped in order
+ *   term   := '?' ident                     a tensor variable
+ *           | '(' op ['.' digit] param* term* ')'
+ *   param  := integer | same | valid | none | sigmoid | relu | tanh
+ *           | digits (a permutation, e.g. 10 or 0213) | 2x4x5x5 | scalar
+ *           | '?' ident                     a parameter variable (any kind but shapes)
+ *
+ * Parameters come first, in the order ops.def lists them, then the tensor inputs; where every
+ * parameter of an op has a default they may all be left out: (matmul ?x ?y) is
+ * (matmul none ?x ?y). Printing leaves them out exactly when they all hold their defaults. An operator
+ * with several outputs is written with the output index: (split.1 0 ?t). Examples:
+ *   assoc: (matmul (matmul ?x ?y) ?z) => (matmul ?x (matmul ?y ?z))
+ *   (relu ?x) ; (relu ?y) => (split.0 1 (relu (concat 1 ?x ?y))) ; (split.1 1 (relu (concat 1 ?x ?y)))
+ * Every variable of the target must occur in the source. A line without '=>' is a bare graph.
+ * Printing is canonical: the same rule always prints as the same text, which parses back to it.
+ */
+#ifndef RG_IR_TEXT_H
+#define RG_IR_TEXT_H
+
+#include "rule.h"
+
+/* Parses len bytes of rule text and appends the rules to out. Errors carry line and column. */
+rg_status rg_text_parse(const char *text, size_t len, rg_ruleset *out, rg_err *err) RG_MUST_CHECK;
+/* Reads and parses a file; an empty file, or one without any rule, is an error. */
+rg_status rg_text_parse_file(const char *path, rg_ruleset *out, rg_err *err) RG_MUST_CHECK;
+/* Parses exactly one rule (or bare graph) from a string. */
+rg_status rg_text_parse_rule(const char *text, rg_rule **out, rg_err *err) RG_MUST_CHECK;
+
+/* Appends the canonical text of a rule (no newline) / of one term. */
+void rg_text_print_rule(const rg_rule *r, rg_strbuf *sb);
+void rg_text_print_ref(const rg_graph *g, rg_ref r, rg_strbuf *sb);
+
+#endif
