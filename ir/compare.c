@@ -1,0 +1,107 @@
+/* ir/compare.c */
+#include "compare.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+rg_status rg_rule_plan_side(const rg_rule *r, const rg_binding *b, bool target, rg_plan **out,
+                            rg_err *err) {
+  rg_status st = rg_plan_new(r->g, target ? r->tgt : r->src, target ? r->n_tgt : r->n_src,
+                             b->tvar_shapes, b->pvar_values, b->pvar_bound, out, err);
+  if (st && err) {
+    char msg[sizeof err->msg];
+    memcpy(msg, err->msg, sizeof msg);
+    rg_err_set(err, st, "%s: %s", target ? "target" : "source", msg);
+  }
+  return st;
+}
+
+static rg_status fill_inputs(const rg_plan *plan, rg_domain dom, uint64_t seed, rg_value **in,
+                             rg_err *err) {
+  int32_t nt = rg_graph_n_tvars(plan->g);
+  for (int32_t id = 0; id < plan->n; id++) {
+    const rg_node *nd = rg_graph_node(plan->g, id);
+    if (nd->op != RG_OP_INPUT || !plan->typed[id]) continue;
+    int32_t tv = nd->params[0];
+    if (tv >= nt || in[tv]) continue;
+    int64_t cnt = rg_shape_numel(&plan->shape[id][0]);
+    in[tv] = malloc(sizeof(rg_value) * (size_t)(cnt ? cnt : 1));
+    if (!in[tv]) return rg_err_set(err, RG_ERR_NOMEM, "out of memory for inputs");
+    for (int64_t i = 0; i < cnt; i++) in[tv][i] = rg_random_value(dom, seed, tv, i);
+  }
+  return RG_OK;
+}
+
+static bool compare_outputs(const rg_plan *plan, const rg_rule *r, rg_domain dom, rg_value **sv,
+                            rg_value **tv, int trial, rg_cmp_result *res) {
+  for (int o = 0; o < r->n_src; o++) {
+    const rg_shape *s = rg_plan_shape(plan, r->src[o]);
+    int64_t cnt = rg_shape_numel(s);
+    for (int64_t i = 0; i < cnt; i++) {
+      if (rg_value_eq(dom, sv[o][i], tv[o][i])) continue;
+      res->verdict = RG_CMP_VALUE;
+      res->output = o;
+      res->trial = trial;
+      rg_shape_unflat(s, i, res->pos);
+      res->src_val = sv[o][i];
+      res->tgt_val = tv[o][i];
+      res->src_shape = *s;
+      res->tgt_shape = *s;
+      return false;
+    }
+  }
+  return true;
+}
+
+rg_status rg_rule_compare(const rg_rule *r, const rg_binding *b, rg_domain dom,
+                          const rg_eval_ctx *ctx, uint64_t seed, int trials, rg_cmp_result *res,
+                          rg_err *err) {
+  memset(res, 0, sizeof *res);
+  if (r->n_tgt != r->n_src || r->n_src == 0)
+    return rg_err_set(err, RG_ERR_ARG, "not a rule: it has no target side");
+  rg_plan *plan = NULL;
+  rg_status st = rg_rule_plan_side(r, b, false, &plan, err);
+  if (st == RG_OK) {
+    rg_plan_free(plan);
+    st = rg_rule_plan_side(r, b, true, &plan, err);
+  }
+  if (st == RG_OK) {
+    rg_plan_free(plan);
+    rg_ref all[2 * RG_RULE_MAX_OUTPUTS];
+    memcpy(all, r->src, sizeof(rg_ref) * (size_t)r->n_src);
+    memcpy(all + r->n_src, r->tgt, sizeof(rg_ref) * (size_t)r->n_tgt);
+    st = rg_plan_new(r->g, all, r->n_src + r->n_tgt, b->tvar_shapes, b->pvar_values, b->pvar_bound,
+                     &plan, err);
+  }
+  if (st) return st;
+  for (int o = 0; o < r->n_src; o++) {
+    const rg_shape *s = rg_plan_shape(plan, r->src[o]), *t = rg_plan_shape(plan, r->tgt[o]);
+    if (!rg_shape_type_eq(s, t)) {
+      res->verdict = RG_CMP_TYPE;
+      res->output = o;
+      res->src_shape = *s;
+      res->tgt_shape = *t;
+      rg_plan_free(plan);
+      return RG_OK;
+    }
+  }
+  int32_t nt = rg_graph_n_tvars(r->g);
+  rg_value **in = calloc((size_t)nt + 1, sizeof *in);
+  rg_value *sv[RG_RULE_MAX_OUTPUTS] = {0}, *tv[RG_RULE_MAX_OUTPUTS] = {0};
+  if (!in) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  for (int t = 0; st == RG_OK && t < trials; t++) {
+    for (int32_t i = 0; i < nt; i++) free(in[i]), in[i] = NULL;
+    st = fill_inputs(plan, dom, seed + (uint64_t)t, in, err);
+    if (!st) st = rg_eval_full(plan, dom, ctx, (const rg_value *const *)in, r->src, r->n_src, sv, err);
+    if (!st) st = rg_eval_full(plan, dom, ctx, (const rg_value *const *)in, r->tgt, r->n_tgt, tv, err);
+    bool same = st == RG_OK && compare_outputs(plan, r, dom, sv, tv, t, res);
+    for (int o = 0; o < RG_RULE_MAX_OUTPUTS; o++) free(sv[o]), free(tv[o]), sv[o] = tv[o] = NULL;
+    if (!same) break;
+  }
+  if (in)
+    for (int32_t i = 0; i < nt; i++) free(in[i]);
+  free(in);
+  rg_plan_free(plan);
+  return st;
+}

@@ -1,0 +1,326 @@
+/* ir/interp.c: whole-output and single-element evaluation in float64 and Z_p.
+ *
+ * The operator semantics live in interp_kernels.inc, instantiated here once per domain. Whole
+ * outputs are computed node by node in id (topological) order over the nodes the outputs need;
+ * single elements are computed recursively through the same element functions, with a memo of
+ * (node, output, index) -> value so that shared subgraphs are computed once.
+ */
+#include "interp.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zp.h"
+
+typedef struct {
+  rg_op op;
+  const int32_t *p;
+  int n_in;
+  const rg_shape *in[RG_MAX_INPUTS];
+  const rg_shape *out; /* n_outputs shapes */
+  uint64_t zp_scale;
+} rg_site;
+
+typedef struct rg_fetch {
+  rg_value (*get)(struct rg_fetch *self, int input, int64_t flat);
+} rg_fetch;
+
+static rg_site site_of(const rg_plan *plan, int32_t id) {
+  const rg_node *nd = rg_graph_node(plan->g, id);
+  rg_site s = {(rg_op)nd->op, plan->params[id], nd->n_in, {0}, plan->shape[id], plan->zp_scale[id]};
+  for (int k = 0; k < nd->n_in; k++) s.in[k] = &plan->shape[nd->in[k].node][nd->in[k].out];
+  return s;
+}
+
+/* ---- float64 ---- */
+static inline double f64_act(const rg_eval_ctx *ctx, int act, double x) {
+  (void)ctx;
+  switch (act) {
+  case RG_ACT_RELU: return x > 0 ? x : 0;
+  case RG_ACT_TANH: return tanh(x);
+  case RG_ACT_SIGMOID: return 1 / (1 + exp(-x));
+  default: return x;
+  }
+}
+#define NUM double
+#define SFX(n) n##_f64
+#define ADD(a, b) ((a) + (b))
+#define MUL(a, b) ((a) * (b))
+#define ZERO 0.0
+#define ONE 1.0
+#define FROM(v) ((v).f)
+#define SCALE(s, count) (1.0 / (double)(count))
+#define ACT(ctx, act, x) f64_act(ctx, act, x)
+#define PM_INIT(ctx) (-INFINITY)
+#define PM_CELL(ctx, acc, x) ((x) > (acc) ? (x) : (acc))
+#define PM_PAD(ctx, acc) (acc)
+#define PM_DONE(ctx, acc) (acc)
+#include "interp_kernels.inc"
+#undef NUM
+#undef SFX
+#undef ADD
+#undef MUL
+#undef ZERO
+#undef ONE
+#undef FROM
+#undef SCALE
+#undef ACT
+#undef PM_INIT
+#undef PM_CELL
+#undef PM_PAD
+#undef PM_DONE
+
+/* ---- Z_p ---- */
+static inline uint64_t zp_act(const rg_eval_ctx *ctx, int act, uint64_t x) {
+  return act == RG_ACT_NONE ? x : rg_zp_keyed(ctx->act_key[act], x);
+}
+/* Max pooling in Z_p: a keyed random function of the window's cells in row-major order, where
+ * a padded cell contributes a marker no value can produce. */
+#define ZP_PAD_MARK UINT64_C(0xfffffffffffffff1)
+#define NUM uint64_t
+#define SFX(n) n##_zp
+#define ADD(a, b) rg_zp_add(a, b)
+#define MUL(a, b) rg_zp_mul(a, b)
+#define ZERO UINT64_C(0)
+#define ONE UINT64_C(1)
+#define FROM(v) ((v).z)
+#define SCALE(s, count) ((s)->zp_scale)
+#define ACT(ctx, act, x) zp_act(ctx, act, x)
+#define PM_INIT(ctx) ((ctx)->poolmax_key)
+#define PM_CELL(ctx, acc, x) rg_mix64((acc) + (x) + UINT64_C(0x9e3779b97f4a7c15))
+#define PM_PAD(ctx, acc) rg_mix64((acc) + ZP_PAD_MARK)
+#define PM_DONE(ctx, acc) rg_zp_keyed((ctx)->poolmax_key, acc)
+#include "interp_kernels.inc"
+
+static rg_value elem(rg_domain dom, const rg_site *s, const rg_eval_ctx *ctx, int out,
+                     const int32_t *pos, rg_fetch *f) {
+  rg_value v;
+  if (dom == RG_DOM_F64) v.f = elem_f64(s, ctx, out, pos, f);
+  else v.z = elem_zp(s, ctx, out, pos, f);
+  return v;
+}
+
+void rg_eval_ctx_init(rg_eval_ctx *c, uint64_t seed) {
+  for (int a = 0; a < RG_ACT_COUNT; a++) c->act_key[a] = rg_mix64(seed ^ (UINT64_C(0x100) + (uint64_t)a));
+  c->poolmax_key = rg_mix64(seed ^ UINT64_C(0x200));
+}
+
+const char *rg_domain_name(rg_domain d) { return d == RG_DOM_F64 ? "float64" : "Z_p"; }
+
+/* ---- whole outputs ---- */
+
+typedef struct {
+  rg_fetch base;
+  const rg_value *in[RG_MAX_INPUTS];
+} array_fetch;
+
+static rg_value array_get(rg_fetch *self, int input, int64_t flat) {
+  return ((array_fetch *)self)->in[input][flat];
+}
+
+rg_status rg_eval_full(const rg_plan *plan, rg_domain dom, const rg_eval_ctx *ctx,
+                       const rg_value *const *inputs, const rg_ref *outs, int n,
+                       rg_value **results, rg_err *err) {
+  int32_t nn = plan->n;
+  uint8_t *need = calloc(nn ? (size_t)nn : 1, 1);
+  rg_value *(*buf)[RG_MAX_OUTPUTS] = calloc(nn ? (size_t)nn : 1, sizeof *buf);
+  rg_status st = RG_OK;
+  for (int i = 0; i < n; i++) results[i] = NULL;
+  if (!need || !buf) {
+    st = rg_err_set(err, RG_ERR_NOMEM, "out of memory evaluating a graph");
+    goto done;
+  }
+  rg_graph_mark_reachable(plan->g, outs, n, need);
+  for (int32_t id = 0; id < nn && st == RG_OK; id++) {
+    if (!need[id]) continue;
+    assert(plan->typed[id]);
+    const rg_node *nd = rg_graph_node(plan->g, id);
+    if (nd->op == RG_OP_INPUT) {
+      buf[id][0] = (rg_value *)inputs[nd->params[0]]; /* borrowed, never freed here */
+      continue;
+    }
+    rg_site s = site_of(plan, id);
+    array_fetch f = {{array_get}, {0}};
+    for (int k = 0; k < nd->n_in; k++) f.in[k] = buf[nd->in[k].node][nd->in[k].out];
+    for (int o = 0; o < rg_op_get(s.op)->n_outputs; o++) {
+      const rg_shape *os = &s.out[o];
+      int64_t cnt = rg_shape_numel(os);
+      rg_value *dst = malloc(sizeof *dst * (size_t)(cnt ? cnt : 1));
+      if (!dst) {
+        st = rg_err_set(err, RG_ERR_NOMEM, "out of memory evaluating a %s node", rg_op_get(s.op)->name);
+        break;
+      }
+      buf[id][o] = dst;
+      int32_t pos[RG_MAX_RANK] = {0};
+      for (int64_t i = 0; i < cnt; i++) {
+        dst[i] = elem(dom, &s, ctx, o, pos, &f.base);
+        for (int d = os->rank - 1; d >= 0 && ++pos[d] == os->dim[d]; d--) pos[d] = 0;
+      }
+    }
+  }
+  for (int i = 0; i < n && st == RG_OK; i++) {
+    int64_t cnt = rg_shape_numel(rg_plan_shape(plan, outs[i]));
+    results[i] = malloc(sizeof(rg_value) * (size_t)(cnt ? cnt : 1));
+    if (!results[i]) {
+      st = rg_err_set(err, RG_ERR_NOMEM, "out of memory copying results");
+      break;
+    }
+    memcpy(results[i], buf[outs[i].node][outs[i].out], sizeof(rg_value) * (size_t)cnt);
+  }
+  if (st != RG_OK)
+    for (int i = 0; i < n; i++) free(results[i]), results[i] = NULL;
+done:
+  if (buf)
+    for (int32_t id = 0; id < nn; id++)
+      if (rg_graph_node(plan->g, id)->op != RG_OP_INPUT)
+        for (int o = 0; o < RG_MAX_OUTPUTS; o++) free(buf[id][o]);
+  free(buf);
+  free(need);
+  return st;
+}
+
+/* ---- single elements ---- */
+
+struct rg_elem_eval {
+  const rg_plan *plan;
+  rg_domain dom;
+  const rg_eval_ctx *ctx;
+  rg_input_fn input;
+  void *user;
+  uint64_t *keys; /* (node*2 + out) << 40 | flat, plus one; 0 marks an empty slot */
+  rg_value *vals;
+  size_t cap, used;
+  bool nomem;
+};
+
+typedef struct {
+  rg_fetch base;
+  rg_elem_eval *e;
+  const rg_node *node;
+} elem_fetch;
+
+rg_elem_eval *rg_elem_eval_new(const rg_plan *plan, rg_domain dom, const rg_eval_ctx *ctx,
+                               rg_input_fn input, void *user) {
+  rg_elem_eval *e = calloc(1, sizeof *e);
+  if (!e) return NULL;
+  *e = (rg_elem_eval){plan, dom, ctx, input, user, NULL, NULL, 1024, 0, false};
+  e->keys = calloc(e->cap, sizeof *e->keys);
+  e->vals = malloc(e->cap * sizeof *e->vals);
+  if (!e->keys || !e->vals) {
+    rg_elem_eval_free(e);
+    return NULL;
+  }
+  return e;
+}
+
+void rg_elem_eval_free(rg_elem_eval *e) {
+  if (!e) return;
+  free(e->keys);
+  free(e->vals);
+  free(e);
+}
+
+static size_t slot_of(const rg_elem_eval *e, uint64_t key) {
+  size_t h = (size_t)rg_mix64(key) & (e->cap - 1);
+  while (e->keys[h] && e->keys[h] != key) h = (h + 1) & (e->cap - 1);
+  return h;
+}
+
+static bool grow(rg_elem_eval *e) {
+  size_t cap = e->cap * 2;
+  uint64_t *keys = calloc(cap, sizeof *keys);
+  rg_value *vals = malloc(cap * sizeof *vals);
+  if (!keys || !vals) {
+    free(keys);
+    free(vals);
+    return false;
+  }
+  uint64_t *ok = e->keys;
+  rg_value *ov = e->vals;
+  size_t ocap = e->cap;
+  e->keys = keys, e->vals = vals, e->cap = cap;
+  for (size_t i = 0; i < ocap; i++)
+    if (ok[i]) {
+      size_t h = slot_of(e, ok[i]);
+      e->keys[h] = ok[i];
+      e->vals[h] = ov[i];
+    }
+  free(ok);
+  free(ov);
+  return true;
+}
+
+static rg_value eval_ref(rg_elem_eval *e, rg_ref r, int64_t flat);
+
+static rg_value elem_get(rg_fetch *self, int input, int64_t flat) {
+  elem_fetch *f = (elem_fetch *)self;
+  return eval_ref(f->e, f->node->in[input], flat);
+}
+
+static rg_value eval_ref(rg_elem_eval *e, rg_ref r, int64_t flat) {
+  const rg_node *nd = rg_graph_node(e->plan->g, r.node);
+  if (nd->op == RG_OP_INPUT) return e->input(e->user, nd->params[0], flat);
+  uint64_t key = (((uint64_t)r.node * 2 + (uint64_t)r.out) << 40 | (uint64_t)flat) + 1;
+  size_t h = slot_of(e, key);
+  if (e->keys[h]) return e->vals[h];
+  rg_site s = site_of(e->plan, r.node);
+  elem_fetch f = {{elem_get}, e, nd};
+  int32_t pos[RG_MAX_RANK];
+  rg_shape_unflat(&s.out[r.out], flat, pos);
+  rg_value v = elem(e->dom, &s, e->ctx, r.out, pos, &f.base);
+  if (2 * (e->used + 1) > e->cap && !grow(e)) {
+    e->nomem = true; /* the value is still right; it just is not remembered */
+    return v;
+  }
+  h = slot_of(e, key);
+  e->keys[h] = key;
+  e->vals[h] = v;
+  e->used++;
+  return v;
+}
+
+rg_status rg_elem_eval_at(rg_elem_eval *e, rg_ref out, const int32_t *pos, rg_value *val,
+                          rg_err *err) {
+  const rg_shape *os = rg_plan_shape(e->plan, out);
+  for (int d = 0; d < os->rank; d++)
+    if (pos[d] < 0 || pos[d] >= os->dim[d])
+      return rg_err_set(err, RG_ERR_ARG, "position %d in dimension %d is outside 0..%d", pos[d], d,
+                        os->dim[d] - 1);
+  if (rg_shape_numel(os) >= (INT64_C(1) << 40))
+    return rg_err_set(err, RG_ERR_LIMIT, "tensor too large for single-element evaluation");
+  *val = eval_ref(e, out, rg_shape_flat(os, pos));
+  return RG_OK;
+}
+
+/* ---- values ---- */
+
+rg_value rg_random_value(rg_domain dom, uint64_t seed, int32_t tvar, int64_t flat) {
+  uint64_t h = rg_mix64(rg_mix64(seed ^ ((uint64_t)tvar << 48)) ^ (uint64_t)flat);
+  h = rg_mix64(h + UINT64_C(0x9e3779b97f4a7c15));
+  rg_value v;
+  if (dom == RG_DOM_ZP) v.z = rg_zp_reduce(h >> 3);
+  else v.f = (double)(h >> 11) * 0x1.0p-52 - 1.0; /* [-1, 1) */
+  return v;
+}
+
+rg_value rg_value_from_int(rg_domain dom, int64_t i) {
+  rg_value v;
+  if (dom == RG_DOM_ZP) v.z = rg_zp_from_int(i);
+  else v.f = (double)i;
+  return v;
+}
+
+bool rg_value_eq(rg_domain dom, rg_value a, rg_value b) {
+  if (dom == RG_DOM_ZP) return a.z == b.z;
+  if (isnan(a.f) || isnan(b.f)) return false;
+  double scale = fabs(a.f) > fabs(b.f) ? fabs(a.f) : fabs(b.f);
+  return fabs(a.f - b.f) <= 1e-9 * (1.0 + scale);
+}
+
+void rg_value_format(rg_domain dom, rg_value v, char *buf, int n) {
+  if (dom == RG_DOM_ZP) snprintf(buf, (size_t)n, "%llu", (unsigned long long)v.z);
+  else snprintf(buf, (size_t)n, "%.17g", v.f);
+}

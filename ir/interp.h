@@ -1,0 +1,63 @@
+/* ir/interp.h: the float64 and Z_p interpreters over one graph structure.
+ *
+ * float64 has real semantics (relu = max(0, x), tanh, sigmoid, true max pooling, average
+ * pooling divides by the window size). Z_p (p = 2^61 - 1) is exact for linear and multilinear
+ * operators; relu, tanh, sigmoid (standalone or fused) and max pooling are keyed random
+ * functions, one key each, so two graphs agree in Z_p exactly when they agree for every choice
+ * of those functions. Both evaluate whole outputs, or single output elements reading only the
+ * input elements those depend on.
+ */
+#ifndef RG_IR_INTERP_H
+#define RG_IR_INTERP_H
+
+#include <stdbool.h>
+
+#include "plan.h"
+
+typedef enum { RG_DOM_F64 = 0, RG_DOM_ZP = 1 } rg_domain;
+
+/* One value in either domain (both are 8 bytes). */
+typedef union {
+  double f;
+  uint64_t z;
+} rg_value;
+
+/* Keys of the keyed functions: part of the context, never global. */
+typedef struct {
+  uint64_t act_key[RG_ACT_COUNT]; /* relu, tanh, sigmoid (index rg_act; NONE unused) */
+  uint64_t poolmax_key;
+} rg_eval_ctx;
+
+void rg_eval_ctx_init(rg_eval_ctx *c, uint64_t seed);
+const char *rg_domain_name(rg_domain d);
+
+/* Evaluates the outputs outs[0..n) of a plan (they must be typed by it). inputs[i] holds the
+ * row-major values of tensor variable i. On success results[i] is a new malloc'd array of the
+ * output's element count, owned by the caller. */
+rg_status rg_eval_full(const rg_plan *plan, rg_domain dom, const rg_eval_ctx *ctx,
+                       const rg_value *const *inputs, const rg_ref *outs, int n,
+                       rg_value **results, rg_err *err) RG_MUST_CHECK;
+
+/* Input elements supplied on demand, addressed by (tensor variable, row-major index). */
+typedef rg_value (*rg_input_fn)(void *user, int32_t tvar, int64_t flat);
+
+/* Single-element evaluation with a memo shared across queries (the same inputs throughout). */
+typedef struct rg_elem_eval rg_elem_eval;
+rg_elem_eval *rg_elem_eval_new(const rg_plan *plan, rg_domain dom, const rg_eval_ctx *ctx,
+                               rg_input_fn input, void *user);
+void rg_elem_eval_free(rg_elem_eval *e);
+rg_status rg_elem_eval_at(rg_elem_eval *e, rg_ref out, const int32_t *pos, rg_value *val,
+                          rg_err *err) RG_MUST_CHECK;
+
+/* Deterministic random values addressable by (seed, tensor variable, index): uniform in
+ * [-1, 1) for float64, uniform in Z_p for Z_p. */
+rg_value rg_random_value(rg_domain dom, uint64_t seed, int32_t tvar, int64_t flat);
+/* An integer in either domain (negative integers wrap in Z_p). */
+rg_value rg_value_from_int(rg_domain dom, int64_t v);
+
+/* Equality as the domain sees it: exact in Z_p, relative tolerance in float64. */
+bool rg_value_eq(rg_domain dom, rg_value a, rg_value b);
+/* Prints a value ("%.17g" or the residue). */
+void rg_value_format(rg_domain dom, rg_value v, char *buf, int n);
+
+#endif

@@ -1,0 +1,19 @@
+/* ir/ir.h: the public header of the shared core. Everything a module needs from ir/: the op
+ * table, shapes, hash-consed graphs, rules and their text format, plans (typed graphs), the
+ * float64 and Z_p interpreters, and rule comparison. */
+#ifndef RG_IR_IR_H
+#define RG_IR_IR_H
+
+#include "compare.h"
+#include "graph.h"
+#include "interp.h"
+#include "op.h"
+#include "plan.h"
+#include "rule.h"
+#include "shape.h"
+#include "status.h"
+#include "strbuf.h"
+#include "text.h"
+#include "zp.h"
+
+#endif
