@@ -1,0 +1,278 @@
+/* tools/eval_cmd.c: `rulegen eval`: evaluate rules (or bare graphs) on random inputs in float64
+ * and Z_p and say whether the two sides agree, with the first differing position if not.
+ *
+ * Exit status: 0 every rule agrees in both domains, 1 some rule differs, 2 bad input.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+
+/* Options, declared once for getopt and --help. */
+#define EVAL_OPTIONS(X)                                                                          \
+  X("expr", 'e', 1, "RULE", "evaluate this rule (or graph) text instead of a file")              \
+  X("shape", 's', 1, "NAME=DIMS", "shape of tensor variable ?NAME, e.g. x=2x4; a bare DIMS is the " \
+                                 "default for the rest; repeatable")                            \
+  X("param", 'p', 1, "NAME=N", "value of parameter variable ?NAME; repeatable")                 \
+  X("trials", 't', 1, "N", "random trials per domain (default 3)")                              \
+  X("seed", 'S', 1, "N", "seed of inputs and keyed functions (default 1)")                      \
+  X("quiet", 'q', 0, "", "print only rules that differ, and errors")                           \
+  X("help", 'h', 0, "", "show this help")
+
+/* The embedded default: a few true rules of TASO's kind at TASO's shapes. */
+static const struct {
+  const char *rule, *shapes;
+} demo[] = {
+    {"matmul-assoc: (matmul (matmul ?x ?y) ?z) => (matmul ?x (matmul ?y ?z))",
+     "x=2x4 y=4x4 z=4x4"},
+    {"conv-relu: (relu (conv2d ?i ?w)) => (conv2d 1 1 same relu ?i ?w)",
+     "i=2x4x5x5 w=4x4x3x3"},
+    {"concat-matmul: (matmul ?x ?w1) ; (matmul ?x ?w2) => "
+     "(split.0 1 (matmul ?x (concat 1 ?w1 ?w2))) ; (split.1 1 (matmul ?x (concat 1 ?w1 ?w2)))",
+     "x=2x4 w1=4x4 w2=4x4"},
+    {"enlarge: (conv2d ?i ?w) => (conv2d ?i (enlarge 3 3 ?w))",
+     "i=2x4x5x5 w=4x4x1x3"},
+    {"pool-by-conv: (poolavg 3 3 1 1 same none ?i) => (conv2d ?i (Cpool 4 3 3))",
+     "i=2x4x5x5"},
+    {"grouped-conv: (concat 1 (conv2d ?i ?w) (conv2d ?j ?v)) => "
+     "(conv2d (concat 1 ?i ?j) (concat 0 ?w ?v))",
+     "i=2x4x5x5 j=2x4x5x5 w=4x4x3x3 v=4x4x3x3"},
+    {"transpose-matmul: (transpose 10 (matmul ?x ?y)) => (matmul (transpose 10 ?y) (transpose 10 ?x))",
+     "x=2x4 y=4x4"},
+};
+
+typedef struct {
+  int trials;
+  uint64_t seed;
+  bool quiet;
+} eval_opts;
+
+static void usage(FILE *out) {
+  fprintf(out,
+          "usage: rulegen eval [options] [FILE]\n"
+          "\n"
+          "Evaluates every rule of FILE (one rule per line, see ir/text.h) on random inputs, in\n"
+          "float64 (real semantics) and in Z_p (p = 2^61-1, nonlinear ops as keyed random\n"
+          "functions), and reports whether source and target agree; if not, the first differing\n"
+          "output position. A line without '=>' is a graph: its output shapes and first values\n"
+          "are printed. Without FILE or -e, evaluates a built-in set of TASO-style rules.\n"
+          "\n"
+          "options:\n");
+#define X(name, short_, arg, meta, help)                                                         \
+  fprintf(out, "  -%c, --%-8s %-10s %s\n", short_, name, meta, help);
+  EVAL_OPTIONS(X)
+#undef X
+  fprintf(out, "\n"
+               "example:\n"
+               "  rulegen eval -s 4x4 -e '(matmul ?x ?y) => (matmul ?y ?x)'\n"
+               "exit status: 0 all agree, 1 some rule differs, 2 bad input\n");
+}
+
+static void print_pos(const rg_shape *s, const int32_t *pos) {
+  printf("[");
+  for (int d = 0; d < s->rank; d++) printf("%s%d", d ? "," : "", pos[d]);
+  printf("]");
+}
+
+static void print_shapes(const rg_graph *g, const rg_binding *b) {
+  printf("  shapes:");
+  for (int32_t i = 0; i < rg_graph_n_tvars(g); i++) {
+    char buf[96];
+    printf(" %s=%s", rg_graph_tvar_name(g, i),
+           b->tvar_shapes[i] ? rg_shape_format(b->tvar_shapes[i], buf, sizeof buf) : "?");
+  }
+  for (int32_t i = 0; i < rg_graph_n_pvars(g); i++)
+    if (b->pvar_bound[i]) printf(" ?%s=%d", rg_graph_pvar_name(g, i), b->pvar_values[i]);
+  printf("\n");
+}
+
+/* Prints a bare graph's outputs: shapes and the first few values in both domains. */
+static rg_status show_graph(const rg_rule *r, const rg_binding *b, const eval_opts *o, rg_err *err) {
+  rg_plan *plan;
+  rg_status st = rg_rule_plan_side(r, b, false, &plan, err);
+  if (st) return st;
+  rg_eval_ctx ctx;
+  rg_eval_ctx_init(&ctx, o->seed);
+  for (int d = 0; d < 2 && st == RG_OK; d++) {
+    rg_domain dom = (rg_domain)d;
+    int32_t nt = rg_graph_n_tvars(r->g);
+    rg_value **in = calloc((size_t)nt + 1, sizeof *in);
+    rg_value *outv[RG_RULE_MAX_OUTPUTS] = {0};
+    if (!in) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    for (int32_t v = 0; st == RG_OK && v < nt; v++) {
+      int64_t cnt = b->tvar_shapes[v] ? rg_shape_numel(b->tvar_shapes[v]) : 0;
+      in[v] = malloc(sizeof(rg_value) * (size_t)(cnt + 1));
+      if (!in[v]) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+      for (int64_t k = 0; in[v] && k < cnt; k++) in[v][k] = rg_random_value(dom, o->seed, v, k);
+    }
+    if (!st) st = rg_eval_full(plan, dom, &ctx, (const rg_value *const *)in, r->src, r->n_src, outv, err);
+    for (int k = 0; st == RG_OK && k < r->n_src; k++) {
+      const rg_shape *s = rg_plan_shape(plan, r->src[k]);
+      char buf[128];
+      printf("  %-7s output %d: %s =", rg_domain_name(dom), k + 1, rg_shape_format_seams(s, buf, sizeof buf));
+      int64_t cnt = rg_shape_numel(s);
+      for (int64_t i = 0; i < cnt && i < 4; i++) {
+        rg_value_format(dom, outv[k][i], buf, sizeof buf);
+        printf(" %s", buf);
+      }
+      printf("%s\n", cnt > 4 ? " ..." : "");
+    }
+    for (int k = 0; k < RG_RULE_MAX_OUTPUTS; k++) free(outv[k]);
+    for (int32_t v = 0; in && v < nt; v++) free(in[v]);
+    free(in);
+  }
+  rg_plan_free(plan);
+  return st;
+}
+
+/* Evaluates one rule in both domains; *differs is set when a domain sees a difference. */
+static rg_status eval_rule(const rg_rule *r, const rg_binding *b, const eval_opts *o, bool *differs,
+                           rg_err *err) {
+  rg_eval_ctx ctx;
+  rg_eval_ctx_init(&ctx, o->seed);
+  rg_cmp_result res[2];
+  for (int d = 0; d < 2; d++) {
+    rg_status st = rg_rule_compare(r, b, (rg_domain)d, &ctx, o->seed, o->trials, &res[d], err);
+    if (st) return st;
+  }
+  *differs = res[0].verdict != RG_CMP_AGREE || res[1].verdict != RG_CMP_AGREE;
+  if (o->quiet && !*differs) return RG_OK;
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  rg_text_print_rule(r, &sb);
+  printf("%s\n", rg_sb_str(&sb));
+  rg_sb_free(&sb);
+  print_shapes(r->g, b);
+  for (int d = 0; d < 2; d++) {
+    rg_domain dom = (rg_domain)d;
+    const rg_cmp_result *c = &res[d];
+    printf("  %-8s ", rg_domain_name(dom));
+    if (c->verdict == RG_CMP_AGREE) {
+      printf("agree (%d trial%s)\n", o->trials, o->trials == 1 ? "" : "s");
+    } else if (c->verdict == RG_CMP_TYPE) {
+      char a[128], t[128];
+      printf("differ: output %d is %s on the source but %s on the target\n", c->output + 1,
+             rg_shape_format_seams(&c->src_shape, a, sizeof a),
+             rg_shape_format_seams(&c->tgt_shape, t, sizeof t));
+    } else {
+      char a[64], t[64];
+      rg_value_format(dom, c->src_val, a, sizeof a);
+      rg_value_format(dom, c->tgt_val, t, sizeof t);
+      printf("differ: output %d at position ", c->output + 1);
+      print_pos(&c->src_shape, c->pos);
+      printf(" (trial %d): source %s, target %s\n", c->trial + 1, a, t);
+    }
+  }
+  printf("  => %s\n", *differs ? "DIFFER" : "agree");
+  return RG_OK;
+}
+
+static int run_set(const rg_ruleset *rs, const rg_cli_bindings *cb, const eval_opts *o,
+                   const char *file, int *n_differ) {
+  for (int i = 0; i < rs->n; i++) {
+    const rg_rule *r = rs->rules[i];
+    rg_cli_bound bd;
+    rg_err err = {0};
+    rg_status st = rg_cli_bind(cb, r->g, &bd, &err);
+    bool differs = false;
+    if (!st) st = r->n_tgt ? eval_rule(r, &bd.binding, o, &differs, &err) : show_graph(r, &bd.binding, o, &err);
+    rg_cli_bound_free(&bd);
+    if (st) {
+      if (!err.line) err.line = r->line, err.col = 1;
+      rg_cli_report("rulegen eval", file, &err);
+      return 2;
+    }
+    *n_differ += differs;
+  }
+  return 0;
+}
+
+int rg_cmd_eval(int argc, char **argv) {
+  static const struct option longopts[] = {
+#define X(name, short_, arg, meta, help) {name, arg, NULL, short_},
+      EVAL_OPTIONS(X)
+#undef X
+      {NULL, 0, NULL, 0}};
+  eval_opts o = {3, 1, false};
+  rg_cli_bindings *cb = calloc(1, sizeof *cb);
+  const char *expr = NULL;
+  rg_err err = {0};
+  int c, rc = 0;
+  if (!cb) {
+    fprintf(stderr, "rulegen eval: out of memory\n");
+    return 2;
+  }
+  optind = 1;
+  while (rc == 0 && (c = getopt_long(argc, argv, "e:s:p:t:S:qh", longopts, NULL)) != -1) {
+    int64_t v;
+    switch (c) {
+    case 'e': expr = optarg; break;
+    case 's':
+      if (rg_cli_add_shapes(cb, optarg, &err)) rg_cli_report("rulegen eval", NULL, &err), rc = 2;
+      break;
+    case 'p':
+      if (rg_cli_add_param(cb, optarg, &err)) rg_cli_report("rulegen eval", NULL, &err), rc = 2;
+      break;
+    case 't':
+      if (!rg_cli_parse_i64(optarg, 1, 1000000, &v)) {
+        fprintf(stderr, "rulegen eval: --trials wants a number from 1 to 1000000, not '%s'\n", optarg);
+        rc = 2;
+      }
+      o.trials = (int)v;
+      break;
+    case 'S':
+      if (!rg_cli_parse_i64(optarg, 0, INT64_MAX, &v)) {
+        fprintf(stderr, "rulegen eval: --seed wants a non-negative number, not '%s'\n", optarg);
+        rc = 2;
+      }
+      o.seed = (uint64_t)v;
+      break;
+    case 'q': o.quiet = true; break;
+    case 'h': usage(stdout); free(cb); return 0;
+    default: usage(stderr); rc = 2; break;
+    }
+  }
+  if (rc == 0 && expr && optind < argc) {
+    fprintf(stderr, "rulegen eval: give either -e RULE or a FILE, not both\n");
+    rc = 2;
+  }
+  if (rc == 0 && optind + 1 < argc) {
+    fprintf(stderr, "rulegen eval: one FILE at a time (got %d)\n", argc - optind);
+    rc = 2;
+  }
+  int n_differ = 0;
+  rg_ruleset rs;
+  rg_ruleset_init(&rs);
+  if (rc == 0 && (expr || optind < argc)) {
+    const char *file = expr ? "<expr>" : argv[optind];
+    rg_status st = expr ? rg_text_parse(expr, strlen(expr), &rs, &err)
+                        : rg_text_parse_file(argv[optind], &rs, &err);
+    if (st == RG_OK && rs.n == 0) st = rg_err_set(&err, RG_ERR_PARSE, "no rule given");
+    if (st) rg_cli_report("rulegen eval", file, &err), rc = 2;
+    else rc = run_set(&rs, cb, &o, file, &n_differ);
+  } else if (rc == 0) {
+    printf("no FILE given: evaluating the built-in examples (see rulegen eval --help)\n\n");
+    for (size_t i = 0; rc == 0 && i < sizeof demo / sizeof demo[0]; i++) {
+      rg_cli_bindings *db = calloc(1, sizeof *db);
+      rg_ruleset_free(&rs);
+      if (!db || rg_cli_add_shapes(db, demo[i].shapes, &err) ||
+          rg_text_parse(demo[i].rule, strlen(demo[i].rule), &rs, &err)) {
+        rg_cli_report("rulegen eval", "<built-in>", &err);
+        rc = 2;
+      } else {
+        rc = run_set(&rs, db, &o, "<built-in>", &n_differ);
+      }
+      free(db);
+    }
+  }
+  rg_ruleset_free(&rs);
+  free(cb);
+  if (rc == 0 && n_differ) {
+    printf("\n%d rule%s differ%s\n", n_differ, n_differ == 1 ? "" : "s", n_differ == 1 ? "s" : "");
+    rc = 1;
+  }
+  return rc;
+}

@@ -1,0 +1,36 @@
+/* tools/rulegen.c: the rulegen program: parses the subcommand and hands over to it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+#define RULEGEN_COMMANDS(X)                                                                      \
+  X("eval", rg_cmd_eval, "evaluate rules on random inputs (float64 and Z_p): do the sides agree?")
+
+static void usage(FILE *out) {
+  fprintf(out, "usage: rulegen COMMAND [options]\n\n"
+               "rulegen synthesizes and proves rewrite rules for tensor computation graphs.\n\n"
+               "commands:\n");
+#define X(name, fn, help) fprintf(out, "  %-8s %s\n", name, help);
+  RULEGEN_COMMANDS(X)
+#undef X
+  fprintf(out, "\n'rulegen COMMAND --help' describes a command's options.\n");
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+    usage(stdout);
+    return 0;
+  }
+#define X(name, fn, help)                                                                        \
+  if (!strcmp(argv[1], name)) return fn(argc - 1, argv + 1);
+  RULEGEN_COMMANDS(X)
+#undef X
+  fprintf(stderr, "rulegen: unknown command '%s'\n\n", argv[1]);
+  usage(stderr);
+  return 2;
+}
