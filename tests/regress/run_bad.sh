@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Runs `rulegen eval` on every bad input listed in bad/cases.txt and checks that it exits with
+# status 2, prints the expected message, and that no sanitizer reported anything.
+set -u
+rulegen=$1
+dir=$2
+fail=0 n=0
+while IFS='|' read -r file args want; do
+  file=$(echo "$file" | xargs)
+  [ -z "$file" ] || [ "${file#\#}" != "$file" ] && continue
+  want=$(echo "$want" | sed 's/^ *//; s/ *$//')
+  n=$((n + 1))
+  # shellcheck disable=SC2086
+  err=$("$rulegen" eval $args "$dir/$file" 2>&1 >/dev/null)
+  rc=$?
+  if [ "$rc" -ne 2 ]; then
+    echo "FAIL $file ($args): exit status $rc, want 2; stderr: $err"; fail=$((fail + 1))
+  elif ! grep -qF -- "$want" <<<"$err"; then
+    echo "FAIL $file ($args): stderr lacks '$want'; got: $err"; fail=$((fail + 1))
+  elif grep -qE 'Sanitizer|runtime error' <<<"$err"; then
+    echo "FAIL $file ($args): sanitizer report: $err"; fail=$((fail + 1))
+  fi
+done <"$dir/cases.txt"
+echo "$((n - fail)) passed, $fail failed"
+[ "$fail" -eq 0 ]

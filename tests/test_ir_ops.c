@@ -1,0 +1,297 @@
+/* tests/test_ir_ops.c: every operator on small hand-computed examples, in float64 and in Z_p
+ * (integer inputs, so the expected values are exact in both); shape inference and its
+ * messages; the op table itself. */
+#include "check.h"
+
+static rg_eval_ctx ctx;
+
+/* Checks output `out` of graph text against expected integers in both domains. For Z_p the
+ * expected integer is multiplied by zp_scale (1 unless an averaging op divides). */
+static void expect_ints(const char *text, const char *shapes, const int64_t *const *ins, int out,
+                        const char *want_shape, const int64_t *want, double f64_div,
+                        uint64_t zp_div) {
+  t_graph t;
+  if (t_graph_open(&t, text, shapes)) {
+    CHECK_MSG(0, "%s did not plan", text);
+    return;
+  }
+  char buf[96];
+  const rg_shape *s = rg_plan_shape(t.plan, t.r->src[out]);
+  CHECK_MSG(strcmp(rg_shape_format(s, buf, sizeof buf), want_shape) == 0, "%s: shape %s, want %s",
+            text, buf, want_shape);
+  int64_t n = rg_shape_numel(s);
+  rg_value *f = t_eval_ints(&t, RG_DOM_F64, &ctx, ins, out);
+  rg_value *z = t_eval_ints(&t, RG_DOM_ZP, &ctx, ins, out);
+  uint64_t inv = zp_div > 1 ? rg_zp_inv(zp_div) : 1;
+  for (int64_t i = 0; f && z && i < n; i++) {
+    CHECK_MSG(fabs(f[i].f - (double)want[i] / f64_div) < 1e-12, "%s: float64 [%lld] = %g, want %g",
+              text, (long long)i, f[i].f, (double)want[i] / f64_div);
+    uint64_t wz = rg_zp_mul(rg_zp_from_int(want[i]), inv);
+    CHECK_MSG(z[i].z == wz, "%s: Z_p [%lld] = %llu, want %llu", text, (long long)i,
+              (unsigned long long)z[i].z, (unsigned long long)wz);
+  }
+  free(f);
+  free(z);
+  t_graph_close(&t);
+}
+
+#define INS(...) ((const int64_t *const[]){__VA_ARGS__})
+#define V(...) ((const int64_t[]){__VA_ARGS__})
+
+static void test_elementwise(void) {
+  expect_ints("(ewadd ?x ?y)", "x=2x2 y=2x2", INS(V(1, 2, 3, 4), V(10, 20, 30, 40)), 0, "2x2",
+              V(11, 22, 33, 44), 1, 1);
+  expect_ints("(ewmul ?x ?y)", "x=2x2 y=2x2", INS(V(1, 2, 3, 4), V(10, 20, 30, -40)), 0, "2x2",
+              V(10, 40, 90, -160), 1, 1);
+  expect_ints("(smul ?x ?s)", "x=3 s=scalar", INS(V(1, -2, 3), V(3)), 0, "3", V(3, -6, 9), 1, 1);
+}
+
+static void test_matmul(void) {
+  /* [1 2 3; 4 5 6] x [1 0; 0 1; 1 1] = [4 5; 10 11] */
+  expect_ints("(matmul ?a ?b)", "a=2x3 b=3x2", INS(V(1, 2, 3, 4, 5, 6), V(1, 0, 0, 1, 1, 1)), 0,
+              "2x2", V(4, 5, 10, 11), 1, 1);
+  /* batched: two 2x2 products */
+  expect_ints("(matmul ?a ?b)", "a=2x2x2 b=2x2x2",
+              INS(V(1, 2, 3, 4, 1, 0, 0, 1), V(1, 1, 1, 1, 5, 6, 7, 8)), 0, "2x2x2",
+              V(3, 3, 7, 7, 5, 6, 7, 8), 1, 1);
+}
+
+static void test_conv(void) {
+  const int64_t *x9 = V(1, 2, 3, 4, 5, 6, 7, 8, 9);
+  const int64_t *ones9 = V(1, 1, 1, 1, 1, 1, 1, 1, 1);
+  /* SAME stride 1 with a 3x3 ones kernel: neighbourhood sums */
+  expect_ints("(conv2d ?x ?w)", "x=1x1x3x3 w=1x1x3x3", INS(x9, ones9), 0, "1x1x3x3",
+              V(12, 21, 16, 27, 45, 33, 24, 39, 28), 1, 1);
+  /* VALID with a 2x2 ones kernel */
+  expect_ints("(conv2d 1 1 valid none ?x ?w)", "x=1x1x3x3 w=1x1x2x2", INS(x9, V(1, 1, 1, 1)), 0,
+              "1x1x2x2", V(12, 16, 24, 28), 1, 1);
+  /* SAME stride 2 on 4x4: total padding 1, all of it after */
+  expect_ints("(conv2d 2 2 same none ?x ?w)", "x=1x1x4x4 w=1x1x3x3",
+              INS(V(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16), ones9), 0, "1x1x2x2",
+              V(54, 45, 72, 54), 1, 1);
+  /* grouped: 2 channels, weight (2, 1, 1, 1) -> 2 groups of one channel each */
+  expect_ints("(conv2d ?x ?w)", "x=1x2x1x1 w=2x1x1x1", INS(V(2, 3), V(5, 7)), 0, "1x2x1x1",
+              V(10, 21), 1, 1);
+  /* two output channels over two input channels, 1x1 kernel: a channel mix */
+  expect_ints("(conv2d ?x ?w)", "x=1x2x1x2 w=2x2x1x1", INS(V(1, 2, 3, 4), V(1, 1, 1, -1)), 0,
+              "1x2x1x2", V(4, 6, -2, -2), 1, 1);
+}
+
+static void test_pool(void) {
+  const int64_t *x9 = V(1, 2, 3, 4, 5, 6, 7, 8, 9);
+  /* average pooling divides by 9 everywhere, padded cells count as zero */
+  expect_ints("(poolavg 3 3 1 1 same none ?x)", "x=1x1x3x3", INS(x9), 0, "1x1x3x3",
+              V(12, 21, 16, 27, 45, 33, 24, 39, 28), 9, 9);
+  expect_ints("(poolavg 2 2 2 2 valid none ?x)", "x=1x1x2x2", INS(V(1, 2, 3, 6)), 0, "1x1x1x1",
+              V(12), 4, 4);
+  /* max pooling ignores padded cells: with all-negative inputs a corner stays negative */
+  t_graph t;
+  if (t_graph_open(&t, "(poolmax 3 3 1 1 same none ?x)", "x=1x1x3x3") == 0) {
+    rg_value *f = t_eval_ints(&t, RG_DOM_F64, &ctx, INS(V(-1, -2, -3, -4, -5, -6, -7, -8, -9)), 0);
+    const double want[9] = {-1, -1, -2, -1, -1, -2, -4, -4, -5};
+    for (int i = 0; f && i < 9; i++) CHECK_MSG(f[i].f == want[i], "poolmax[%d] = %g", i, f[i].f);
+    free(f);
+    t_graph_close(&t);
+  }
+  if (t_graph_open(&t, "(poolmax 2 2 1 1 valid none ?x)", "x=1x1x2x3") == 0) {
+    rg_value *f = t_eval_ints(&t, RG_DOM_F64, &ctx, INS(V(1, 5, 2, 3, 0, 7)), 0);
+    CHECK(f && f[0].f == 5 && f[1].f == 7);
+    free(f);
+    t_graph_close(&t);
+  }
+}
+
+static void test_movement(void) {
+  const int64_t *x6 = V(1, 2, 3, 4, 5, 6);
+  expect_ints("(transpose 10 ?x)", "x=2x3", INS(x6), 0, "3x2", V(1, 4, 2, 5, 3, 6), 1, 1);
+  /* 2x2x3 with perm 021 -> 2x3x2; perm 201 -> 3x2x2 */
+  const int64_t *x12 = V(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
+  expect_ints("(transpose 021 ?x)", "x=2x2x3", INS(x12), 0, "2x3x2",
+              V(0, 3, 1, 4, 2, 5, 6, 9, 7, 10, 8, 11), 1, 1);
+  expect_ints("(transpose 201 ?x)", "x=2x2x3", INS(x12), 0, "3x2x2",
+              V(0, 3, 6, 9, 1, 4, 7, 10, 2, 5, 8, 11), 1, 1);
+  expect_ints("(reshape 3x2 ?x)", "x=2x3", INS(x6), 0, "3x2", x6, 1, 1);
+  const int64_t *a = V(1, 2, 3, 4), *b = V(5, 6, 7, 8);
+  expect_ints("(concat 0 ?a ?b)", "a=2x2 b=2x2", INS(a, b), 0, "4x2", V(1, 2, 3, 4, 5, 6, 7, 8), 1, 1);
+  expect_ints("(concat 1 ?a ?b)", "a=2x2 b=2x2", INS(a, b), 0, "2x4", V(1, 2, 5, 6, 3, 4, 7, 8), 1, 1);
+  expect_ints("(concat 1 ?a ?b ?a)", "a=2x2 b=2x2", INS(a, b), 0, "2x6",
+              V(1, 2, 5, 6, 1, 2, 3, 4, 7, 8, 3, 4), 1, 1);
+  /* split undoes the concat on each axis, even with unequal halves */
+  const int64_t *c = V(9, 8);
+  expect_ints("(split.0 0 (concat 0 ?a ?c))", "a=2x2 c=1x2", INS(a, c), 0, "2x2", a, 1, 1);
+  expect_ints("(split.1 0 (concat 0 ?a ?c))", "a=2x2 c=1x2", INS(a, c), 0, "1x2", c, 1, 1);
+  expect_ints("(split.0 1 (concat 1 ?a ?d))", "a=2x2 d=2x1", INS(a, V(9, 8)), 0, "2x2", a, 1, 1);
+  expect_ints("(split.1 1 (concat 1 ?a ?d))", "a=2x2 d=2x1", INS(a, V(9, 8)), 0, "2x1", V(9, 8), 1, 1);
+  /* split of a 3-way concat cuts at the outermost seam */
+  expect_ints("(split.1 0 (concat 0 (concat 0 ?a ?c) ?c))", "a=2x2 c=1x2", INS(a, c), 0, "1x2", c, 1, 1);
+  expect_ints("(split.1 0 (split.0 0 (concat 0 (concat 0 ?a ?c) ?c)))", "a=2x2 c=1x2", INS(a, c), 0,
+              "1x2", c, 1, 1);
+  /* enlarge centres the kernel */
+  expect_ints("(enlarge 3 3 ?w)", "w=1x1x1x3", INS(V(1, 2, 3)), 0, "1x1x3x3",
+              V(0, 0, 0, 1, 2, 3, 0, 0, 0), 1, 1);
+  expect_ints("(enlarge 3 3 ?w)", "w=1x1x1x1", INS(V(5)), 0, "1x1x3x3",
+              V(0, 0, 0, 0, 5, 0, 0, 0, 0), 1, 1);
+}
+
+static void test_constants(void) {
+  expect_ints("(Iewmul 2x2)", "", INS(NULL), 0, "2x2", V(1, 1, 1, 1), 1, 1);
+  expect_ints("(Imatmul 3)", "", INS(NULL), 0, "3x3", V(1, 0, 0, 0, 1, 0, 0, 0, 1), 1, 1);
+  expect_ints("(Iconv 2 3 3)", "", INS(NULL), 0, "2x1x3x3",
+              V(0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0), 1, 1);
+  expect_ints("(Cpool 1 3 3)", "", INS(NULL), 0, "1x1x3x3", V(1, 1, 1, 1, 1, 1, 1, 1, 1), 9, 9);
+}
+
+static void test_activations(void) {
+  t_graph t;
+  if (t_graph_open(&t, "(relu ?x) ; (tanh ?x) ; (sigmoid ?x)", "x=3") == 0) {
+    const int64_t *x = V(-2, 0, 3);
+    rg_value *r = t_eval_ints(&t, RG_DOM_F64, &ctx, INS(x), 0);
+    rg_value *th = t_eval_ints(&t, RG_DOM_F64, &ctx, INS(x), 1);
+    rg_value *sg = t_eval_ints(&t, RG_DOM_F64, &ctx, INS(x), 2);
+    CHECK(r && r[0].f == 0 && r[1].f == 0 && r[2].f == 3);
+    CHECK(th && th[1].f == 0 && fabs(th[2].f - tanh(3.0)) < 1e-15);
+    CHECK(sg && sg[1].f == 0.5 && fabs(sg[0].f - 1 / (1 + exp(2.0))) < 1e-15);
+    /* In Z_p the three are different keyed functions, none the identity. */
+    rg_value *zr = t_eval_ints(&t, RG_DOM_ZP, &ctx, INS(x), 0);
+    rg_value *zt = t_eval_ints(&t, RG_DOM_ZP, &ctx, INS(x), 1);
+    CHECK(zr && zt && zr[2].z != 3 && zr[2].z != zt[2].z);
+    free(r), free(th), free(sg), free(zr), free(zt);
+    t_graph_close(&t);
+  }
+}
+
+/* A fused activation is the very same function as the standalone op, in both domains. */
+static void test_fused_equals_standalone(void) {
+  const char *rules[] = {
+      "(relu (conv2d ?x ?w)) => (conv2d 1 1 same relu ?x ?w)",
+      "(tanh (conv2d ?x ?w)) => (conv2d 1 1 same tanh ?x ?w)",
+      "(sigmoid (poolavg 3 3 1 1 same none ?x)) => (poolavg 3 3 1 1 same sigmoid ?x)",
+      "(relu (poolmax 3 3 1 1 same none ?x)) => (poolmax 3 3 1 1 same relu ?x)",
+  };
+  for (size_t i = 0; i < sizeof rules / sizeof *rules; i++) {
+    t_graph t;
+    if (t_graph_open(&t, rules[i], "x=2x4x5x5 w=4x4x3x3")) {
+      CHECK_MSG(0, "%s did not plan", rules[i]);
+      continue;
+    }
+    for (int d = 0; d < 2; d++) {
+      rg_cmp_result res;
+      rg_err err;
+      CHECK(rg_rule_compare(t.r, &t.b, (rg_domain)d, &ctx, 7, 2, &res, &err) == RG_OK);
+      CHECK_MSG(res.verdict == RG_CMP_AGREE, "%s differs in %s", rules[i], rg_domain_name((rg_domain)d));
+    }
+    t_graph_close(&t);
+  }
+  t_graph t;
+  if (t_graph_open(&t, "(relu (matmul ?x ?y)) => (matmul relu ?x ?y)", "x=2x4 y=4x4") == 0) {
+    rg_cmp_result res;
+    rg_err err;
+    CHECK(rg_rule_compare(t.r, &t.b, RG_DOM_ZP, &ctx, 7, 2, &res, &err) == RG_OK);
+    CHECK(res.verdict == RG_CMP_AGREE);
+    t_graph_close(&t);
+  }
+}
+
+/* Shape inference returns a status and a message naming the op and the dimensions. */
+static void expect_shape_error(const char *text, const char *shapes, const char *needle) {
+  rg_rule *r;
+  rg_err err;
+  if (rg_text_parse_rule(text, &r, &err)) {
+    CHECK_MSG(0, "%s did not parse: %s", text, err.msg);
+    return;
+  }
+  rg_shape sh[8];
+  const rg_shape *sp[8] = {0};
+  const char *p = shapes;
+  for (int32_t v = 0; v < rg_graph_n_tvars(r->g) && *p; v++) {
+    const char *end = strchr(p, ' ');
+    if (!end) end = p + strlen(p);
+    CHECK(rg_shape_parse(p, (int)(end - p), &sh[v], &err) == RG_OK);
+    sp[v] = &sh[v];
+    p = *end ? end + 1 : end;
+  }
+  rg_plan *plan;
+  rg_status st = rg_plan_new(r->g, r->src, r->n_src, sp, NULL, NULL, &plan, &err);
+  CHECK_MSG(st == RG_ERR_SHAPE && strstr(err.msg, needle), "%s: status %d msg '%s', want '%s'", text,
+            st, st ? err.msg : "", needle);
+  if (st == RG_OK) rg_plan_free(plan);
+  rg_rule_free(r);
+}
+
+static void test_shape_errors(void) {
+  expect_shape_error("(ewadd ?x ?y)", "2x4 4x4", "ewadd: operands 2x4 and 4x4 differ in shape");
+  expect_shape_error("(matmul ?x ?y)", "2x4 2x4", "matmul: inner dimensions differ: 2x4 has 4 columns");
+  expect_shape_error("(conv2d ?x ?w)", "2x4x5x5 4x3x3x3", "conv2d: input 2x4x5x5 has 4 channels");
+  expect_shape_error("(conv2d 1 1 valid none ?x ?w)", "2x4x2x2 4x4x3x3", "window does not fit");
+  expect_shape_error("(concat 1 ?x ?y)", "2x4 3x4", "concat: input 2 (3x4) does not match input 1 (2x4) outside axis 1");
+  expect_shape_error("(split.0 0 ?x)", "4x4", "split: input 4x4 was not produced by a concat on axis 0");
+  expect_shape_error("(transpose 021 ?x)", "4x4", "transpose: permutation has 3 entries but input 4x4 has rank 2");
+  expect_shape_error("(smul ?x ?s)", "4x4 4", "smul: second operand 4 must be a scalar");
+  expect_shape_error("(reshape 3x3 ?x)", "2x4", "cannot reshape 2x4");
+  expect_shape_error("(enlarge 3 3 ?w)", "4x4x5x5", "enlarge: kernel 4x4x5x5");
+  expect_shape_error("(concat 2 ?x ?y)", "2x4 2x4", "concat: axis is out of range");
+  expect_shape_error("(poolmax 3 3 1 1 same none ?x)", "2x4", "poolmax: input 2x4 is not 4-D");
+}
+
+/* Seams: concat records them, elementwise ops keep equal ones, split divides them. */
+static void test_seams(void) {
+  t_graph t;
+  if (t_graph_open(&t, "(ewadd (concat 0 ?a ?b) (concat 0 ?b ?a)) ; (ewadd (concat 0 ?a ?b) (concat 0 ?a ?b)) ; "
+                       "(concat 0 (concat 0 ?a ?b) ?a) ; (concat 0 ?a (concat 0 ?b ?a))",
+                   "a=1x2 b=3x2") == 0) {
+    char buf[96];
+    CHECK(strcmp(rg_shape_format_seams(rg_plan_shape(t.plan, t.r->src[0]), buf, sizeof buf), "4x2") == 0);
+    CHECK(strcmp(rg_shape_format_seams(rg_plan_shape(t.plan, t.r->src[1]), buf, sizeof buf), "4[1]x2") == 0);
+    CHECK(strcmp(rg_shape_format_seams(rg_plan_shape(t.plan, t.r->src[2]), buf, sizeof buf), "5[1,4]x2") == 0);
+    /* concat is not associative as a typed value: the split tree differs */
+    CHECK(strcmp(rg_shape_format_seams(rg_plan_shape(t.plan, t.r->src[3]), buf, sizeof buf), "5[4,1]x2") == 0);
+    CHECK(!rg_shape_type_eq(rg_plan_shape(t.plan, t.r->src[2]), rg_plan_shape(t.plan, t.r->src[3])));
+    t_graph_close(&t);
+  }
+}
+
+static void test_op_table(void) {
+  CHECK(rg_op_by_name("conv2d", 6) == RG_OP_CONV2D);
+  CHECK(rg_op_by_name("conv", 4) == -1);
+  CHECK(rg_op_get(RG_OP_CONV2D)->n_params == 4 && rg_op_get(RG_OP_CONV2D)->n_slots == 4);
+  CHECK(rg_op_get(RG_OP_RESHAPE)->n_slots == RG_SHAPE_SLOTS);
+  CHECK(rg_op_get(RG_OP_SPLIT)->n_outputs == 2);
+  CHECK(rg_op_min_inputs(RG_OP_CONCAT) == 2 && rg_op_max_inputs(RG_OP_CONCAT) == RG_MAX_INPUTS);
+  CHECK(rg_op_params_omittable(RG_OP_MATMUL) && !rg_op_params_omittable(RG_OP_POOLAVG));
+  for (int i = 0; i < RG_OP_COUNT; i++) {
+    const rg_op_info *info = rg_op_get((rg_op)i);
+    CHECK(info->name && info->n_slots <= RG_MAX_PARAMS && info->n_outputs <= RG_MAX_OUTPUTS);
+    CHECK(rg_op_by_name(info->name, (int)strlen(info->name)) == i);
+  }
+  int perm[RG_MAX_RANK] = {2, 0, 1}, back[RG_MAX_RANK];
+  CHECK(rg_perm_unpack(rg_perm_pack(perm, 3), back) == 3 && back[0] == 2 && back[2] == 1);
+  int bad[3] = {1, 1, 0};
+  CHECK(rg_perm_unpack(rg_perm_pack(bad, 3), back) == -1);
+}
+
+static void test_zp_arith(void) {
+  CHECK(rg_zp_mul(RG_ZP_P - 1, RG_ZP_P - 1) == 1); /* (-1)^2 */
+  CHECK(rg_zp_add(RG_ZP_P - 1, 1) == 0);
+  CHECK(rg_zp_from_int(-1) == RG_ZP_P - 1);
+  CHECK(rg_zp_mul(rg_zp_inv(9), 9) == 1);
+  uint64_t a = 0x123456789abcdefULL % RG_ZP_P, b = 0xfedcba987654321ULL % RG_ZP_P;
+  unsigned __int128 prod = (unsigned __int128)a * b;
+  CHECK(rg_zp_mul(a, b) == (uint64_t)(prod % RG_ZP_P));
+}
+
+int main(void) {
+  rg_eval_ctx_init(&ctx, 42);
+  test_op_table();
+  test_zp_arith();
+  test_elementwise();
+  test_matmul();
+  test_conv();
+  test_pool();
+  test_movement();
+  test_constants();
+  test_activations();
+  test_fused_equals_standalone();
+  test_shape_errors();
+  test_seams();
+  return check_done("test_ir_ops");
+}

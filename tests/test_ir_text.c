@@ -1,0 +1,166 @@
+#define _POSIX_C_SOURCE 200809L
+/* tests/test_ir_text.c: the rule text format: round trips of every operator and of
+ * multi-output rules, canonical printing, hash-consing of parsed graphs, and parse errors with
+ * line and column. */
+#include "check.h"
+
+static char *print(const rg_rule *r) {
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  rg_text_print_rule(r, &sb);
+  char *s = strdup(rg_sb_str(&sb));
+  rg_sb_free(&sb);
+  return s;
+}
+
+/* parse(text) prints as canonical, and canonical parses back to a rule printing the same. */
+static void round_trip(const char *text, const char *canonical) {
+  rg_rule *r, *r2;
+  rg_err err;
+  if (rg_text_parse_rule(text, &r, &err)) {
+    CHECK_MSG(0, "'%s' did not parse: %d:%d %s", text, err.line, err.col, err.msg);
+    return;
+  }
+  char *p1 = print(r);
+  CHECK_MSG(strcmp(p1, canonical) == 0, "printed '%s', want '%s'", p1, canonical);
+  if (rg_text_parse_rule(p1, &r2, &err) == RG_OK) {
+    char *p2 = print(r2);
+    CHECK_MSG(strcmp(p1, p2) == 0, "reprinted '%s' as '%s'", p1, p2);
+    CHECK(rg_graph_size(r->g) == rg_graph_size(r2->g));
+    free(p2);
+    rg_rule_free(r2);
+  } else {
+    CHECK_MSG(0, "canonical '%s' did not parse: %s", p1, err.msg);
+  }
+  free(p1);
+  rg_rule_free(r);
+}
+
+static void test_round_trips(void) {
+  const char *same[] = {
+      "(ewadd ?x ?y) => (ewadd ?y ?x)",
+      "(ewmul ?x ?y) => (ewmul ?y ?x)",
+      "(smul (smul ?x ?s) ?t) => (smul ?x (smul ?s ?t))",
+      "(matmul (matmul ?x ?y) ?z) => (matmul ?x (matmul ?y ?z))",
+      "(matmul relu ?x ?y) => (relu (matmul ?x ?y))",
+      "(conv2d 2 1 valid sigmoid ?x ?w) => (sigmoid (conv2d 2 1 valid none ?x ?w))",
+      "(relu (tanh (sigmoid ?x)))",
+      "(poolavg 3 3 1 1 same none ?x) => (conv2d ?x (Cpool 4 3 3))",
+      "(poolmax 3 1 2 2 valid relu ?x)",
+      "(transpose 10 (transpose 10 ?x)) => ?x",
+      "(transpose 0213 ?x)",
+      "(conv2d ?x ?w) => (conv2d ?x (enlarge 3 3 ?w))",
+      "(concat 1 ?x ?y ?z)",
+      "(split.0 ?a (concat ?a ?x ?y)) => ?x",
+      "(split.1 0 (concat 0 ?x ?y)) => ?y",
+      "(reshape 2x8 (reshape 16 ?x)) => (reshape 2x8 ?x)",
+      "(ewmul ?x (Iewmul 2x4)) => ?x",
+      "(matmul ?x (Imatmul 4)) => ?x",
+      "(conv2d ?x (Iconv 4 3 3)) => ?x",
+      "(conv2d ?sh ?sw ?p ?c ?x (smul ?w ?k)) => (smul (conv2d ?sh ?sw ?p ?c ?x ?w) ?k)",
+      "(ewadd (ewadd ?x ?y) ?x)",
+      "(relu ?x) ; (relu ?y) => (split.0 1 (relu (concat 1 ?x ?y))) ; (split.1 1 (relu (concat 1 ?x ?y)))",
+  };
+  for (size_t i = 0; i < sizeof same / sizeof *same; i++) round_trip(same[i], same[i]);
+  /* Defaults are left out; spacing, comments and names are normalised. */
+  round_trip("  (matmul none ?x   ?y)=>(matmul none ?y ?x)   # a comment", "(matmul ?x ?y) => (matmul ?y ?x)");
+  round_trip("(conv2d 1 1 same none ?x ?w)", "(conv2d ?x ?w)");
+  round_trip("(conv2d 1 1 same relu ?x ?w)", "(conv2d 1 1 same relu ?x ?w)");
+  round_trip("assoc:(ewadd ?a (ewadd ?b ?c))=>(ewadd (ewadd ?a ?b) ?c)",
+             "assoc: (ewadd ?a (ewadd ?b ?c)) => (ewadd (ewadd ?a ?b) ?c)");
+  round_trip("(relu ?x);(relu ?y)=>(relu ?x) ; (relu ?y)", "(relu ?x) ; (relu ?y) => (relu ?x) ; (relu ?y)");
+}
+
+/* Every operator of the table appears in at least one round trip above or here. */
+static void test_every_op_printed(void) {
+  const char *all = "(ewadd (ewmul (smul ?a ?s) ?a) (reshape 2x4 (transpose 10 (split.0 0 (concat 0 ?b ?b)))))";
+  round_trip(all, all);
+  const char *more = "(conv2d (poolavg 3 3 1 1 same none (poolmax 3 3 1 1 same none (relu (tanh (sigmoid ?i))))) "
+                     "(enlarge 3 3 (ewadd (Iconv 4 1 1) (Cpool 4 1 1))))";
+  round_trip(more, more);
+  const char *consts = "(matmul (Iewmul 4x4) (Imatmul 4))";
+  round_trip(consts, consts);
+}
+
+static void test_hash_consing(void) {
+  rg_rule *r;
+  rg_err err;
+  CHECK(rg_text_parse_rule("(ewadd (relu ?x) (relu ?x)) => (ewmul (relu ?x) ?x)", &r, &err) == RG_OK);
+  /* nodes: input x, relu x, ewadd, ewmul: the three (relu ?x) are one node */
+  CHECK(rg_graph_size(r->g) == 4);
+  const rg_node *add = rg_graph_node(r->g, r->src[0].node);
+  CHECK(add->in[0].node == add->in[1].node);
+  CHECK(rg_graph_node(r->g, r->tgt[0].node)->in[0].node == add->in[0].node);
+  rg_rule_free(r);
+  rg_graph *g = rg_graph_new();
+  int32_t x = rg_graph_input(g, rg_graph_tvar(g, "x", 1));
+  rg_node n = rg_node_init(RG_OP_RELU);
+  n.n_in = 1;
+  n.in[0] = (rg_ref){x, 0};
+  int32_t a = rg_graph_add(g, &n), b = rg_graph_add(g, &n);
+  CHECK(a == b && rg_graph_size(g) == 2);
+  /* many distinct nodes force rehashing; all stay findable */
+  int32_t prev = x;
+  for (int i = 0; i < 1000; i++) {
+    rg_node m = rg_node_init(RG_OP_EWADD);
+    m.n_in = 2;
+    m.in[0] = (rg_ref){prev, 0};
+    m.in[1] = (rg_ref){x, 0};
+    prev = rg_graph_add(g, &m);
+    CHECK(prev == rg_graph_add(g, &m));
+  }
+  CHECK(rg_graph_size(g) == 1002);
+  rg_graph_free(g);
+}
+
+static void expect_error(const char *text, int line, int col, const char *needle) {
+  rg_ruleset rs;
+  rg_ruleset_init(&rs);
+  rg_err err = {0};
+  rg_status st = rg_text_parse(text, strlen(text), &rs, &err);
+  CHECK_MSG(st != RG_OK && err.line == line && err.col == col && strstr(err.msg, needle),
+            "'%s': status %d at %d:%d '%s'; want %d:%d '%s'", text, st, err.line, err.col, err.msg,
+            line, col, needle);
+  rg_ruleset_free(&rs);
+}
+
+static void test_errors(void) {
+  expect_error("(matmul ?x ?y", 1, 14, "missing ')' to close the '(' of matmul at column 1");
+  expect_error("# ok\n(relu ?x)) => ?x", 2, 10, "unbalanced ')'");
+  expect_error("(frob ?x) => ?x", 1, 2, "unknown operator 'frob'");
+  expect_error("(ewadd ?x) => ?x", 1, 1, "ewadd takes 0 parameters () then 2 tensor inputs, but has 1");
+  expect_error("(relu ?x ?y)", 1, 1, "relu takes 0 parameters () then 1 tensor input, but has 2");
+  expect_error("(conv2d 1 1 middle none ?x ?w)", 1, 13, "bad value 'middle' for parameter pad");
+  expect_error("(conv2d 0 1 same none ?x ?w)", 1, 9, "bad value '0' for parameter stride_h");
+  expect_error("(transpose 11 ?x)", 1, 12, "expected a permutation");
+  expect_error("(concat 9 ?x ?y)", 1, 9, "expected an axis");
+  expect_error("(reshape 2x0 ?x)", 1, 10, "expected a shape");
+  expect_error("(split 0 ?x)", 1, 2, "split has 2 outputs: write split.0 .. split.1");
+  expect_error("(relu.1 ?x)", 1, 2, "relu has no output 1");
+  expect_error("?x => ?y", 1, 1, "the target uses ?y, which the source does not bind");
+  expect_error("(relu ?x) ; (relu ?y) => (relu ?x)", 1, 26, "the source has 2 outputs but the target has 1");
+  expect_error("(relu ?x) junk", 1, 11, "unexpected 'junk' after the rule");
+  expect_error("(relu ?x\x01)", 1, 9, "unexpected byte 0x01");
+  expect_error("(ewadd ?x (concat ?x ?x ?y))", 1, 19, "'?x' is used both as a tensor and as a parameter");
+  expect_error("(relu ?)", 1, 7, "bad variable name");
+  expect_error("(relu", 1, 6, "missing ')' to close the '(' of relu");
+  expect_error("\n\n   =>", 3, 4, "expected a term");
+  rg_ruleset rs;
+  rg_ruleset_init(&rs);
+  rg_err err;
+  CHECK(rg_text_parse("", 0, &rs, &err) == RG_OK && rs.n == 0);
+  const char *comments = "# only\n\n  # comments\n";
+  CHECK(rg_text_parse(comments, strlen(comments), &rs, &err) == RG_OK && rs.n == 0);
+  const char *two = "a: (relu ?x) => (relu ?x)\n\nb: ?x => ?x\n";
+  CHECK(rg_text_parse(two, strlen(two), &rs, &err) == RG_OK && rs.n == 2);
+  CHECK(rs.n == 2 && rs.rules[1]->line == 3 && strcmp(rs.rules[1]->name, "b") == 0);
+  rg_ruleset_free(&rs);
+}
+
+int main(void) {
+  test_round_trips();
+  test_every_op_printed();
+  test_hash_consing();
+  test_errors();
+  return check_done("test_ir_text");
+}
