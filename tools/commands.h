@@ -1,7 +1,9 @@
-/* tools/commands.h: the subcommands of rulegen; each returns the process exit status. */
+/* tools/commands.h: the subcommands of rulegen (see commands.def). */
 #ifndef RG_TOOLS_COMMANDS_H
 #define RG_TOOLS_COMMANDS_H
 
-int rg_cmd_eval(int argc, char **argv);
+#define RG_COMMAND(name, fn, help) int fn(int argc, char **argv);
+#include "commands.def"
+#undef RG_COMMAND
 
 #endif

@@ -4,16 +4,13 @@
 
 #include "commands.h"
 
-#define RULEGEN_COMMANDS(X)                                                                      \
-  X("eval", rg_cmd_eval, "evaluate rules on random inputs (float64 and Z_p): do the sides agree?")
-
 static void usage(FILE *out) {
   fprintf(out, "usage: rulegen COMMAND [options]\n\n"
                "rulegen synthesizes and proves rewrite rules for tensor computation graphs.\n\n"
                "commands:\n");
-#define X(name, fn, help) fprintf(out, "  %-8s %s\n", name, help);
-  RULEGEN_COMMANDS(X)
-#undef X
+#define RG_COMMAND(name, fn, help) fprintf(out, "  %-12s %s\n", name, help);
+#include "commands.def"
+#undef RG_COMMAND
   fprintf(out, "\n'rulegen COMMAND --help' describes a command's options.\n");
 }
 
@@ -26,10 +23,10 @@ int main(int argc, char **argv) {
     usage(stdout);
     return 0;
   }
-#define X(name, fn, help)                                                                        \
+#define RG_COMMAND(name, fn, help)                                                               \
   if (!strcmp(argv[1], name)) return fn(argc - 1, argv + 1);
-  RULEGEN_COMMANDS(X)
-#undef X
+#include "commands.def"
+#undef RG_COMMAND
   fprintf(stderr, "rulegen: unknown command '%s'\n\n", argv[1]);
   usage(stderr);
   return 2;

@@ -1,0 +1,50 @@
+/* ir/shapesolve.h: finding shapes (and parameter values) under which a rule is well-typed.
+ *
+ * Random testing must run a rule at several shape sets, not only the one it was found at, and
+ * axioms must be tested at many shapes and parameter values. Both need assignments under which
+ * both sides of the rule type-check and each output pair has the same type (dims and seams).
+ *
+ * Method (no per-operator symbolic algebra; real shape inference is the oracle):
+ *   1. a base assignment: the caller's, or one found by trying ranks for each tensor variable
+ *      with every dimension set to one common size (equalities then hold trivially);
+ *   2. the base's dimension slots are grouped by equal value, and each group is split as far as
+ *      type-checking allows (slots that need not be equal get their own group), so coincidences
+ *      of the base (batch == channels, width 1) do not survive into the other shape sets;
+ *   3. new assignments draw a fresh size for each group (1 .. RG_SOLVE_MAX_DIM) and fresh values
+ *      for parameter variables (within their domains), keeping those that type-check.
+ * Deterministic for a given seed.
+ */
+#ifndef RG_IR_SHAPESOLVE_H
+#define RG_IR_SHAPESOLVE_H
+
+#include "compare.h"
+
+#define RG_SOLVE_MAX_DIM 8
+
+/* One complete binding of a rule's variables, owning its storage. */
+typedef struct {
+  int32_t n_tvars, n_pvars;
+  rg_shape *shapes;           /* [n_tvars] */
+  const rg_shape **shape_ptrs; /* [n_tvars], into shapes */
+  int32_t *pvar_values;        /* [n_pvars] */
+  uint8_t *pvar_bound;         /* [n_pvars], all 1 */
+  rg_binding binding;          /* points into the arrays above */
+} rg_assignment;
+
+typedef struct {
+  rg_assignment *items;
+  int n;
+} rg_assignment_list;
+
+/* Finds up to `max` pairwise different well-typed assignments for r (both sides, or the source
+ * of a bare graph). If base is non-NULL and well-typed it is returned first; otherwise a base is
+ * searched for. Returns RG_ERR_SHAPE with a message when no well-typed assignment is found
+ * within the search budget. out must be freed with rg_assignment_list_free (also on error). */
+rg_status rg_shapes_solve(const rg_rule *r, const rg_binding *base, uint64_t seed, int max,
+                          rg_assignment_list *out, rg_err *err) RG_MUST_CHECK;
+void rg_assignment_list_free(rg_assignment_list *l);
+
+/* True when both sides of r type-check under b and their outputs have equal types. */
+bool rg_rule_well_typed(const rg_rule *r, const rg_binding *b);
+
+#endif
