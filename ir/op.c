@@ -60,11 +60,12 @@ int rg_op_param_slot(rg_op op, int k) {
   return slot;
 }
 
-int rg_op_params_omittable(rg_op op) {
+int rg_op_required_params(rg_op op) {
   const rg_op_info *info = rg_op_get(op);
+  int req = 0;
   for (int k = 0; k < info->n_params; k++)
-    if (info->params[k].def == RG_NODEF) return 0;
-  return info->n_params > 0;
+    if (info->params[k].def == RG_NODEF) req = k + 1;
+  return req;
 }
 
 int rg_op_min_inputs(rg_op op) {

@@ -74,8 +74,9 @@ const rg_op_info *rg_op_get(rg_op op);
 int rg_op_by_name(const char *name, int len);
 /* First slot of parameter k of op. */
 int rg_op_param_slot(rg_op op, int k);
-/* True when every parameter has a default, so that text may omit them all. */
-int rg_op_params_omittable(rg_op op);
+/* How many leading parameters text must give: the ones after them all have defaults and may be
+ * left out from the end. */
+int rg_op_required_params(rg_op op);
 /* Minimum and maximum number of tensor inputs. */
 int rg_op_min_inputs(rg_op op);
 int rg_op_max_inputs(rg_op op);

@@ -239,10 +239,15 @@ static rg_status parse_app(parser *p, rg_rule *r, rg_ref *out, int depth) {
   if (st) return st;
   const rg_op_info *info = rg_op_get(op);
   rg_node nd = rg_node_init(op);
-  bool omitted = rg_op_params_omittable(op) && count_args(p) == info->n_inputs;
-  for (int k = 0; omitted && k < info->n_params; k++)
+  /* Trailing parameters with defaults may be left out; a fixed arity tells how many were given. */
+  int given = info->n_params;
+  if (info->n_inputs != RG_VARIADIC) {
+    int extra = count_args(p) - info->n_inputs;
+    if (extra >= rg_op_required_params(op) && extra < info->n_params) given = extra;
+  }
+  for (int k = given; k < info->n_params; k++)
     nd.params[rg_op_param_slot(op, k)] = info->params[k].def;
-  for (int k = 0; !omitted && k < info->n_params; k++) {
+  for (int k = 0; k < given; k++) {
     skip_ws(p);
     if (peek(p) == ')' || peek(p) == '(' || at_eol(p)) return arity_error(p, c0, op, 0);
     if ((st = parse_param(p, r, &nd, k, name))) return st;
@@ -494,11 +499,14 @@ void rg_text_print_ref(const rg_graph *g, rg_ref r, rg_strbuf *sb) {
   const rg_op_info *info = rg_op_get(op);
   rg_sb_printf(sb, "(%s", info->name);
   if (info->n_outputs > 1) rg_sb_printf(sb, ".%d", r.out);
-  /* Canonical form: parameters that all hold their defaults are left out. */
-  bool all_default = rg_op_params_omittable(op) && nd->var_mask == 0;
-  for (int k = 0; all_default && k < info->n_params; k++)
-    all_default = nd->params[rg_op_param_slot(op, k)] == info->params[k].def;
-  for (int k = 0; !all_default && k < info->n_params; k++) print_param(g, nd, k, sb);
+  /* Canonical form: trailing parameters that hold their defaults are left out. */
+  int shown = info->n_params;
+  while (shown > rg_op_required_params(op)) {
+    int slot = rg_op_param_slot(op, shown - 1);
+    if (nd->var_mask >> slot & 1 || nd->params[slot] != info->params[shown - 1].def) break;
+    shown--;
+  }
+  for (int k = 0; k < shown; k++) print_param(g, nd, k, sb);
   for (int k = 0; k < nd->n_in; k++) {
     rg_sb_puts(sb, " ");
     rg_text_print_ref(g, nd->in[k], sb);

@@ -10,9 +10,10 @@
  *           | digits (a permutation, e.g. 10 or 0213) | 2x4x5x5 | scalar
  *           | '?' ident                     a parameter variable (any kind but shapes)
  *
- * Parameters come first, in the order ops.def lists them, then the tensor inputs; where every
- * parameter of an op has a default they may all be left out: (matmul ?x ?y) is
- * (matmul none ?x ?y). Printing leaves them out exactly when they all hold their defaults. An operator
+ * Parameters come first, in the order ops.def lists them, then the tensor inputs. Trailing
+ * parameters that have defaults may be left out: (matmul ?x ?y) is (matmul none ?x ?y), and
+ * (conv2d 2 2 ?x ?w) is (conv2d 2 2 same none ?x ?w). Printing leaves out exactly the trailing
+ * parameters that hold their defaults. An operator
  * with several outputs is written with the output index: (split.1 0 ?t). Examples:
  *   assoc: (matmul (matmul ?x ?y) ?z) => (matmul ?x (matmul ?y ?z))
  *   (relu ?x) ; (relu ?y) => (split.0 1 (relu (concat 1 ?x ?y))) ; (split.1 1 (relu (concat 1 ?x ?y)))

@@ -257,7 +257,7 @@ static void test_op_table(void) {
   CHECK(rg_op_get(RG_OP_RESHAPE)->n_slots == RG_SHAPE_SLOTS);
   CHECK(rg_op_get(RG_OP_SPLIT)->n_outputs == 2);
   CHECK(rg_op_min_inputs(RG_OP_CONCAT) == 2 && rg_op_max_inputs(RG_OP_CONCAT) == RG_MAX_INPUTS);
-  CHECK(rg_op_params_omittable(RG_OP_MATMUL) && !rg_op_params_omittable(RG_OP_POOLAVG));
+  CHECK(rg_op_required_params(RG_OP_MATMUL) == 0 && rg_op_required_params(RG_OP_POOLAVG) == 6);
   for (int i = 0; i < RG_OP_COUNT; i++) {
     const rg_op_info *info = rg_op_get((rg_op)i);
     CHECK(info->name && info->n_slots <= RG_MAX_PARAMS && info->n_outputs <= RG_MAX_OUTPUTS);

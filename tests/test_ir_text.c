@@ -43,7 +43,7 @@ static void test_round_trips(void) {
       "(smul (smul ?x ?s) ?t) => (smul ?x (smul ?s ?t))",
       "(matmul (matmul ?x ?y) ?z) => (matmul ?x (matmul ?y ?z))",
       "(matmul relu ?x ?y) => (relu (matmul ?x ?y))",
-      "(conv2d 2 1 valid sigmoid ?x ?w) => (sigmoid (conv2d 2 1 valid none ?x ?w))",
+      "(conv2d 2 1 valid sigmoid ?x ?w) => (sigmoid (conv2d 2 1 valid ?x ?w))",
       "(relu (tanh (sigmoid ?x)))",
       "(poolavg 3 3 1 1 same none ?x) => (conv2d ?x (Cpool 4 3 3))",
       "(poolmax 3 1 2 2 valid relu ?x)",
@@ -66,6 +66,10 @@ static void test_round_trips(void) {
   round_trip("  (matmul none ?x   ?y)=>(matmul none ?y ?x)   # a comment", "(matmul ?x ?y) => (matmul ?y ?x)");
   round_trip("(conv2d 1 1 same none ?x ?w)", "(conv2d ?x ?w)");
   round_trip("(conv2d 1 1 same relu ?x ?w)", "(conv2d 1 1 same relu ?x ?w)");
+  round_trip("(conv2d 2 2 ?x ?w)", "(conv2d 2 2 ?x ?w)");
+  round_trip("(conv2d 2 2 same none ?x ?w)", "(conv2d 2 2 ?x ?w)");
+  round_trip("(conv2d 1 1 valid ?x ?w)", "(conv2d 1 1 valid ?x ?w)");
+  round_trip("(conv2d 1 1 same ?c ?x ?w)", "(conv2d 1 1 same ?c ?x ?w)");
   round_trip("assoc:(ewadd ?a (ewadd ?b ?c))=>(ewadd (ewadd ?a ?b) ?c)",
              "assoc: (ewadd ?a (ewadd ?b ?c)) => (ewadd (ewadd ?a ?b) ?c)");
   round_trip("(relu ?x);(relu ?y)=>(relu ?x) ; (relu ?y)", "(relu ?x) ; (relu ?y) => (relu ?x) ; (relu ?y)");
@@ -128,6 +132,7 @@ static void test_errors(void) {
   expect_error("(matmul ?x ?y", 1, 14, "missing ')' to close the '(' of matmul at column 1");
   expect_error("# ok\n(relu ?x)) => ?x", 2, 10, "unbalanced ')'");
   expect_error("(frob ?x) => ?x", 1, 2, "unknown operator 'frob'");
+  expect_error("(poolavg 3 3 ?x)", 1, 1, "poolavg takes 6 parameters (kernel_h kernel_w stride_h stride_w pad act) then 1 tensor input");
   expect_error("(ewadd ?x) => ?x", 1, 1, "ewadd takes 0 parameters () then 2 tensor inputs, but has 1");
   expect_error("(relu ?x ?y)", 1, 1, "relu takes 0 parameters () then 1 tensor input, but has 2");
   expect_error("(conv2d 1 1 middle none ?x ?w)", 1, 13, "bad value 'middle' for parameter pad");
