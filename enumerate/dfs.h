@@ -1,0 +1,71 @@
+/* enumerate/dfs.h: the parallel depth-first enumerator.
+ *
+ * Every DAG of 1..depth operator variants over the input set is visited exactly once:
+ *   - an operator sequence is accepted only in its canonical order, the greedy topological order
+ *     that always places the smallest available operator next, operators compared by (variant,
+ *     operand pool indices); so independent operators appear in one order only;
+ *   - an operator equal to an earlier one (same variant and operands) is never added (the graph
+ *     is hash-consed, duplicated computation cannot arise);
+ *   - an application that shape inference rejects (or rg_enum_space_accepts) is skipped.
+ * Work units are the valid first operators; OpenMP threads take them dynamically. Each thread
+ * has its own state and visitor data, so threads share nothing mutable; the visitor sees graphs
+ * in a thread-dependent order, so anything that must be deterministic sorts afterwards.
+ */
+#ifndef RG_ENUMERATE_DFS_H
+#define RG_ENUMERATE_DFS_H
+
+#include <signal.h>
+
+#include "space.h"
+
+typedef struct rg_enum_shapes rg_enum_shapes; /* a thread's interned shapes */
+
+/* The graph being visited: code[0..n_ops), shapes and use counts of every pool tensor. */
+typedef struct {
+  const rg_enum_space *sp;
+  const rg_enum_shapes *shapes;
+  int n_ops;
+  rg_enum_code code;
+  int32_t sid[RG_ENUM_POOL];   /* shape id of each pool tensor (inputs, then operators) */
+  uint8_t uses[RG_ENUM_POOL];  /* operators of the graph using each pool tensor */
+} rg_enum_state;
+
+/* Shape of pool tensor p (valid while the state is). */
+const rg_shape *rg_enum_state_shape(const rg_enum_state *st, int p);
+/* Shape id of pool tensor p: equal ids, equal types (dims and seams), within one thread. */
+static inline int32_t rg_enum_state_sid(const rg_enum_state *st, int p) { return st->sid[p]; }
+
+typedef struct {
+  /* Called after operator n_ops-1 was appended; a non-OK status stops the whole run. */
+  rg_status (*visit)(void *user, const rg_enum_state *st, rg_err *err);
+  /* Called before operator n_ops-1 is removed again (may be NULL). */
+  void (*leave)(void *user, const rg_enum_state *st);
+} rg_enum_visitor;
+
+typedef struct {
+  uint64_t graphs;     /* graphs visited so far, all threads */
+  int units_done, units_total;
+} rg_enum_progress;
+
+typedef struct {
+  int threads;                        /* >= 1 */
+  const volatile sig_atomic_t *stop;  /* when non-NULL and set, the run ends early */
+  /* Called now and then (after a unit, or every 2^16 graphs) by one thread at a time. */
+  void (*progress)(void *user, const rg_enum_progress *p);
+  void *progress_user;
+} rg_enum_run_opts;
+
+typedef struct {
+  uint64_t graphs;    /* graphs visited (1..depth operators) */
+  uint64_t rejected;  /* applications skipped: shape, duplicate node, non-canonical order */
+  int units;
+  bool interrupted;   /* stop was set before the run finished */
+} rg_enum_stats;
+
+/* Runs the enumeration; users[t] is the visitor data of thread t (o->threads of them). Returns
+ * the first visitor error, or RG_ERR_NOMEM. An interrupted run returns RG_OK with
+ * stats->interrupted set. */
+rg_status rg_enum_run(const rg_enum_space *sp, const rg_enum_visitor *v, void *const *users,
+                      const rg_enum_run_opts *o, rg_enum_stats *stats, rg_err *err) RG_MUST_CHECK;
+
+#endif
