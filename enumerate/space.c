@@ -116,3 +116,19 @@ rg_status rg_enum_build(const rg_enum_space *sp, const rg_enum_code *c, rg_graph
     }
   return RG_OK;
 }
+
+rg_status rg_enum_code_print(const rg_enum_space *sp, const rg_enum_code *c, rg_strbuf *sb,
+                             rg_err *err) {
+  rg_graph *g = rg_graph_new();
+  if (!g) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_ref outs[RG_RULE_MAX_OUTPUTS];
+  int n = 0;
+  rg_status st = rg_enum_graph_prepare(sp, g, err);
+  if (!st) st = rg_enum_build(sp, c, g, outs, &n, err);
+  for (int i = 0; i < n && !st; i++) {
+    if (i) rg_sb_puts(sb, " ; ");
+    rg_text_print_ref(g, outs[i], sb);
+  }
+  rg_graph_free(g);
+  return st;
+}

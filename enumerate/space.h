@@ -59,4 +59,8 @@ rg_status rg_enum_graph_prepare(const rg_enum_space *sp, rg_graph *g, rg_err *er
 rg_status rg_enum_build(const rg_enum_space *sp, const rg_enum_code *c, rg_graph *g, rg_ref *outs,
                         int *n_outs, rg_err *err) RG_MUST_CHECK;
 
+/* Appends the graph's outputs as rule-text terms joined by " ; " (for messages and tests). */
+rg_status rg_enum_code_print(const rg_enum_space *sp, const rg_enum_code *c, rg_strbuf *sb,
+                             rg_err *err) RG_MUST_CHECK;
+
 #endif

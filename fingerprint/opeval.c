@@ -1,0 +1,108 @@
+/* fingerprint/opeval.c: one-operator evaluation through cached plans of a private graph. */
+#include "opeval.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  uint64_t key; /* (variant, sid0, sid1) + 1; 0 empty */
+  rg_plan *plan;
+  rg_ref out;
+} entry;
+
+struct rg_fp_opeval {
+  const rg_enum_space *sp;
+  const rg_eval_ctx *ctx;
+  rg_graph *g;
+  int32_t var_in[2]; /* input nodes of tensor variables a0, a1 */
+  entry *tab;
+  size_t cap, used;
+};
+
+rg_fp_opeval *rg_fp_opeval_new(const rg_enum_space *sp, const rg_eval_ctx *ctx) {
+  rg_fp_opeval *e = calloc(1, sizeof *e);
+  if (!e) return NULL;
+  e->sp = sp, e->ctx = ctx, e->cap = 256;
+  e->g = rg_graph_new();
+  e->tab = calloc(e->cap, sizeof *e->tab);
+  if (!e->g || !e->tab || rg_graph_tvar(e->g, "a0", 2) != 0 || rg_graph_tvar(e->g, "a1", 2) != 1) {
+    rg_fp_opeval_free(e);
+    return NULL;
+  }
+  e->var_in[0] = rg_graph_input(e->g, 0);
+  e->var_in[1] = rg_graph_input(e->g, 1);
+  if (e->var_in[0] < 0 || e->var_in[1] < 0) {
+    rg_fp_opeval_free(e);
+    return NULL;
+  }
+  return e;
+}
+
+void rg_fp_opeval_free(rg_fp_opeval *e) {
+  if (!e) return;
+  for (size_t i = 0; i < e->cap && e->tab; i++) rg_plan_free(e->tab[i].plan);
+  free(e->tab);
+  rg_graph_free(e->g);
+  free(e);
+}
+
+static entry *find(rg_fp_opeval *e, uint64_t key) {
+  size_t h = (size_t)rg_mix64(key) & (e->cap - 1);
+  while (e->tab[h].key && e->tab[h].key != key) h = (h + 1) & (e->cap - 1);
+  return &e->tab[h];
+}
+
+static bool grow(rg_fp_opeval *e) {
+  entry *old = e->tab;
+  size_t ocap = e->cap;
+  e->tab = calloc(2 * ocap, sizeof *e->tab);
+  if (!e->tab) {
+    e->tab = old;
+    return false;
+  }
+  e->cap = 2 * ocap;
+  for (size_t i = 0; i < ocap; i++)
+    if (old[i].key) *find(e, old[i].key) = old[i];
+  free(old);
+  return true;
+}
+
+/* The plan of variant v at these operand shapes, made on first use. */
+static rg_status plan_of(rg_fp_opeval *e, int v, const rg_shape *const *in, const int32_t *sid,
+                         entry **out, rg_err *err) {
+  const rg_enum_variant *var = &e->sp->variants[v];
+  uint64_t key = ((uint64_t)v << 40 | (uint64_t)(var->n_in > 0 ? sid[0] : 0) << 20 |
+                  (uint64_t)(var->n_in > 1 ? sid[1] : 0)) + 1;
+  entry *en = find(e, key);
+  if (en->key) {
+    *out = en;
+    return RG_OK;
+  }
+  if (2 * (e->used + 1) > e->cap) {
+    if (!grow(e)) return rg_err_set(err, RG_ERR_NOMEM, "out of memory caching plans");
+    en = find(e, key);
+  }
+  rg_node nd = rg_node_init((rg_op)var->op);
+  memcpy(nd.params, var->params, sizeof nd.params);
+  nd.n_in = var->n_in;
+  for (int j = 0; j < var->n_in; j++) nd.in[j] = (rg_ref){e->var_in[j], 0};
+  int32_t id = rg_graph_add(e->g, &nd);
+  if (id < 0) return rg_err_set(err, RG_ERR_NOMEM, "out of memory building an operator");
+  rg_ref ref = {id, var->out};
+  const rg_shape *shapes[2] = {var->n_in > 0 ? in[0] : NULL, var->n_in > 1 ? in[1] : NULL};
+  rg_plan *plan;
+  rg_status st = rg_plan_new(e->g, &ref, 1, shapes, NULL, NULL, &plan, err);
+  if (st) return st;
+  en->key = key, en->plan = plan, en->out = ref;
+  e->used++;
+  *out = en;
+  return RG_OK;
+}
+
+rg_status rg_fp_opeval_run(rg_fp_opeval *e, int v, const rg_shape *const *in, const int32_t *sid,
+                           const rg_value *const *vals, rg_value **out, rg_err *err) {
+  entry *en = NULL;
+  rg_status st = plan_of(e, v, in, sid, &en, err);
+  if (st) return st;
+  return rg_eval_full(en->plan, RG_DOM_ZP, e->ctx, vals, &en->out, 1, out, err);
+}
