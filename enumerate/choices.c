@@ -331,11 +331,13 @@ rg_status rg_enum_choices_set(rg_enum_choices *c, const char *name, const char *
   return rg_err_set(err, RG_ERR_ARG, "unknown enumeration option --%s", name);
 }
 
-bool rg_enum_choices_is_option(const char *name) {
-#define X(n, meta, help) if (!strcmp(name, n)) return true;
-  CHOICE_OPTIONS(X)
+const char *const *rg_enum_choices_options(void) {
+  static const char *const names[] = {
+#define X(n, meta, help) n,
+      CHOICE_OPTIONS(X)
 #undef X
-  return false;
+          NULL};
+  return names;
 }
 
 void rg_enum_choices_help(FILE *out) {

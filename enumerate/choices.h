@@ -45,8 +45,8 @@ rg_status rg_enum_choices_set_ops(rg_enum_choices *c, const char *list, rg_err *
  * text value. Returns RG_ERR_ARG with a message for an unknown name or a bad value. */
 rg_status rg_enum_choices_set(rg_enum_choices *c, const char *name, const char *value,
                               rg_err *err) RG_MUST_CHECK;
-/* True when name is one of the choice options that rg_enum_choices_set accepts. */
-bool rg_enum_choices_is_option(const char *name);
+/* The names of the choice options that rg_enum_choices_set accepts, NULL-terminated. */
+const char *const *rg_enum_choices_options(void);
 
 /* Writes the choice options with their defaults (for --help), and per operator what the
  * enumerator tries. */

@@ -36,7 +36,7 @@ typedef struct {
   const rg_enum_visitor *vis;
   void *user;
   const rg_enum_run_opts *o;
-  uint64_t graphs, rejected, reported;
+  uint64_t graphs, rejected, reported, wide, pruned;
   bool nomem;
   rg_status st_err;
   rg_err *err;
@@ -175,20 +175,38 @@ static rg_status try_op(thr *t, int v, int a, int b) {
       t->rejected++;
       return RG_OK;
     }
+  /* outputs after this operator; each later one can join at most one pair of them */
+  int sinks = st->n_sinks + 1;
+  for (int j = 0; j < var->n_in; j++)
+    if (op.in[j] >= ni && st->uses[op.in[j]] == 0 && (j == 0 || op.in[1] != op.in[0])) sinks--;
+  int left = st->sp->depth - (k + 1);
+  if (sinks - left > t->o->max_outputs) {
+    t->rejected++;
+    return RG_OK;
+  }
   int32_t sid = apply(t, v, a, b);
   if (sid < 0) {
     t->rejected++;
     return t->nomem ? RG_ERR_NOMEM : RG_OK;
   }
+  int old_sinks = st->n_sinks;
+  bool old_is_graph = st->is_graph;
   st->code.op[k] = op;
   st->sid[ni + k] = sid;
   for (int j = 0; j < var->n_in; j++) st->uses[op.in[j]]++;
   st->n_ops = k + 1;
-  t->graphs++;
-  rg_status s = t->vis->visit(t->user, st, t->err);
-  if (!s) s = extend(t);
+  st->n_sinks = sinks;
+  st->is_graph = sinks <= t->o->max_outputs;
+  if (st->is_graph) t->graphs++;
+  else t->wide++;
+  bool more = true;
+  rg_status s = t->vis->visit(t->user, st, &more, t->err);
+  if (!more) t->pruned++;
+  if (!s && more) s = extend(t);
   if (t->vis->leave) t->vis->leave(t->user, st);
   st->n_ops = k;
+  st->n_sinks = old_sinks;
+  st->is_graph = old_is_graph;
   for (int j = 0; j < var->n_in; j++) st->uses[op.in[j]]--;
   st->code.op[k] = (rg_enum_opcode){RG_ENUM_NO_OP, {0, 0}};
   if ((t->graphs & 0xffff) == 0) report(t);
@@ -294,6 +312,8 @@ rg_status rg_enum_run(const rg_enum_space *sp, const rg_enum_visitor *v, void *c
                       const rg_enum_run_opts *o, rg_enum_stats *stats, rg_err *err) {
   memset(stats, 0, sizeof *stats);
   int nt = o->threads < 1 ? 1 : o->threads;
+  if (o->max_outputs < 1 || o->max_outputs > RG_RULE_MAX_OUTPUTS)
+    return rg_err_set(err, RG_ERR_ARG, "most outputs of a graph must be 1..%d", RG_RULE_MAX_OUTPUTS);
   thr *ts = calloc((size_t)nt, sizeof *ts);
   shared sh = {0, 0, 0};
   unit *units = NULL;
@@ -338,6 +358,8 @@ rg_status rg_enum_run(const rg_enum_space *sp, const rg_enum_visitor *v, void *c
   for (int i = 0; i < nt; i++) {
     stats->graphs += ts[i].graphs;
     stats->rejected += ts[i].rejected;
+    stats->wide += ts[i].wide;
+    stats->pruned += ts[i].pruned;
   }
   stats->interrupted = o->stop && *o->stop;
 done:

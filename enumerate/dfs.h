@@ -28,6 +28,9 @@ typedef struct {
   rg_enum_code code;
   int32_t sid[RG_ENUM_POOL];   /* shape id of each pool tensor (inputs, then operators) */
   uint8_t uses[RG_ENUM_POOL];  /* operators of the graph using each pool tensor */
+  int n_sinks;                 /* operators whose tensor no operator uses: the outputs */
+  bool is_graph;               /* n_sinks <= max_outputs: a graph to record; otherwise only a
+                                  prefix that later operators can join into one */
 } rg_enum_state;
 
 /* Shape of pool tensor p (valid while the state is). */
@@ -36,8 +39,10 @@ const rg_shape *rg_enum_state_shape(const rg_enum_state *st, int p);
 static inline int32_t rg_enum_state_sid(const rg_enum_state *st, int p) { return st->sid[p]; }
 
 typedef struct {
-  /* Called after operator n_ops-1 was appended; a non-OK status stops the whole run. */
-  rg_status (*visit)(void *user, const rg_enum_state *st, rg_err *err);
+  /* Called after operator n_ops-1 was appended; a non-OK status stops the whole run. Clearing
+   * *extend keeps the enumerator from extending this graph (its extensions are redundant, e.g.
+   * its newest tensor equals an older one). */
+  rg_status (*visit)(void *user, const rg_enum_state *st, bool *extend, rg_err *err);
   /* Called before operator n_ops-1 is removed again (may be NULL). */
   void (*leave)(void *user, const rg_enum_state *st);
 } rg_enum_visitor;
@@ -49,6 +54,7 @@ typedef struct {
 
 typedef struct {
   int threads;                        /* >= 1 */
+  int max_outputs;                    /* 1 .. RG_RULE_MAX_OUTPUTS: most outputs of a graph */
   const volatile sig_atomic_t *stop;  /* when non-NULL and set, the run ends early */
   /* Called now and then (after a unit, or every 2^16 graphs) by one thread at a time. */
   void (*progress)(void *user, const rg_enum_progress *p);
@@ -56,8 +62,10 @@ typedef struct {
 } rg_enum_run_opts;
 
 typedef struct {
-  uint64_t graphs;    /* graphs visited (1..depth operators) */
+  uint64_t graphs;    /* graphs visited (1..depth operators, at most max_outputs outputs) */
   uint64_t rejected;  /* applications skipped: shape, duplicate node, non-canonical order */
+  uint64_t wide;      /* prefixes with too many outputs, evaluated only to be extended */
+  uint64_t pruned;    /* graphs the visitor asked not to extend */
   int units;
   bool interrupted;   /* stop was set before the run finished */
 } rg_enum_stats;

@@ -71,6 +71,20 @@ rg_status rg_enum_graph_prepare(const rg_enum_space *sp, rg_graph *g, rg_err *er
   return RG_OK;
 }
 
+/* The input node of input i: its tensor variable is interned by name (a prepared graph already
+ * has it, at index i). */
+static int32_t input_node(const rg_enum_space *sp, rg_graph *g, int i) {
+  const char *name = sp->inputs.in[i].name;
+  int32_t tv = rg_graph_tvar(g, name, (int)strlen(name));
+  return tv < 0 ? tv : rg_graph_input(g, tv);
+}
+
+int rg_enum_input_index(const rg_enum_space *sp, const char *name) {
+  for (int i = 0; i < sp->inputs.n; i++)
+    if (!strcmp(sp->inputs.in[i].name, name)) return i;
+  return -1;
+}
+
 rg_status rg_enum_build(const rg_enum_space *sp, const rg_enum_code *c, rg_graph *g, rg_ref *outs,
                         int *n_outs, rg_err *err) {
   int n = rg_enum_code_len(c), ni = sp->inputs.n;
@@ -78,7 +92,7 @@ rg_status rg_enum_build(const rg_enum_space *sp, const rg_enum_code *c, rg_graph
   if (n == 0) {
     if (c->op[0].variant != RG_ENUM_INPUT_GRAPH || c->op[0].in[0] >= ni)
       return rg_err_set(err, RG_ERR_ARG, "malformed graph code");
-    int32_t id = rg_graph_input(g, c->op[0].in[0]);
+    int32_t id = input_node(sp, g, c->op[0].in[0]);
     if (id < 0) return rg_err_set(err, RG_ERR_NOMEM, "out of memory building a graph");
     outs[(*n_outs)++] = (rg_ref){id, 0};
     return RG_OK;
@@ -96,7 +110,7 @@ rg_status rg_enum_build(const rg_enum_space *sp, const rg_enum_code *c, rg_graph
       int p = oc->in[j];
       if (p >= ni + k) return rg_err_set(err, RG_ERR_ARG, "malformed graph code");
       if (p < ni) {
-        int32_t id = rg_graph_input(g, p);
+        int32_t id = input_node(sp, g, p);
         if (id < 0) return rg_err_set(err, RG_ERR_NOMEM, "out of memory building a graph");
         nd.in[j] = (rg_ref){id, 0};
       } else {

@@ -51,13 +51,17 @@ rg_enum_code rg_enum_code_input(int i);
  * checks (conv2d only uses weights whose kernel is one of --kernels). */
 bool rg_enum_space_accepts(const rg_enum_space *sp, int v, const rg_shape *const *in);
 
-/* Interns the input names in g in input order, so tensor variable i is input i. Call on an empty
- * graph before rg_enum_build. */
+/* Interns every input name in g in input order, so tensor variable i is input i. Call on an
+ * empty graph before rg_enum_build when arrays indexed by input are to be used with g. */
 rg_status rg_enum_graph_prepare(const rg_enum_space *sp, rg_graph *g, rg_err *err) RG_MUST_CHECK;
-/* Adds the graph of code c to g (prepared) and writes its outputs (sinks in code order) to
- * outs[0..*n_outs), at most RG_RULE_MAX_OUTPUTS. */
+/* Adds the graph of code c to g and writes its outputs (sinks in code order) to
+ * outs[0..*n_outs), at most RG_RULE_MAX_OUTPUTS. Inputs become tensor variables named as in
+ * the input set (interned on first use unless g was prepared). */
 rg_status rg_enum_build(const rg_enum_space *sp, const rg_enum_code *c, rg_graph *g, rg_ref *outs,
                         int *n_outs, rg_err *err) RG_MUST_CHECK;
+
+/* Index of the input called name, or -1. */
+int rg_enum_input_index(const rg_enum_space *sp, const char *name);
 
 /* Appends the graph's outputs as rule-text terms joined by " ; " (for messages and tests). */
 rg_status rg_enum_code_print(const rg_enum_space *sp, const rg_enum_code *c, rg_strbuf *sb,

@@ -31,6 +31,7 @@ typedef struct {
   rg_fp_record batch[BATCH];
   int nb;
   uint64_t lo;
+  bool keep_redundant;
 } fthr;
 
 size_t rg_fp_record_cap(const rg_fp_opts *o) {
@@ -89,7 +90,7 @@ static rg_status flush(fthr *f, rg_err *err) {
   return st;
 }
 
-static rg_status visit(void *user, const rg_enum_state *st, rg_err *err) {
+static rg_status visit(void *user, const rg_enum_state *st, bool *extend, rg_err *err) {
   fthr *f = user;
   int ni = f->sp->inputs.n, k = st->n_ops - 1, p = ni + k;
   const rg_enum_opcode *oc = &st->code.op[k];
@@ -106,6 +107,10 @@ static rg_status visit(void *user, const rg_enum_state *st, rg_err *err) {
   rg_status s = rg_fp_opeval_run(f->ev, oc->variant, in, sid, vals, &f->val[p], err);
   if (s) return s;
   f->hash[p] = rg_fp_tensor_hash(rg_enum_state_shape(st, p), f->val[p]);
+  if (!f->keep_redundant)
+    for (int q = 0; q < p && *extend; q++)
+      if (f->hash[q] == f->hash[p]) *extend = false;
+  if (!st->is_graph) return RG_OK;
   uint64_t h[RG_ENUM_MAX_DEPTH];
   int n = 0;
   for (int q = ni; q <= p; q++)
@@ -149,7 +154,9 @@ rg_status rg_fp_collect(const rg_enum_space *sp, const rg_fp_opts *o, uint64_t l
   void **users = calloc((size_t)nt, sizeof *users);
   rg_status st = inputs && ts && users ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int i = 0; i < nt && !st; i++) {
-    ts[i] = (fthr){.sp = sp, .s = &s, .inputs = inputs, .lo = lo};
+    ts[i] = (fthr){.sp = sp, .s = &s, .inputs = inputs, .lo = lo, .keep_redundant = o->keep_redundant};
+    for (int q = 0; q < sp->inputs.n; q++)
+      ts[i].hash[q] = rg_fp_tensor_hash(&sp->inputs.in[q].shape, inputs[q]);
     ts[i].ev = rg_fp_opeval_new(sp, &ctx);
     users[i] = &ts[i];
     if (!ts[i].ev) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
@@ -162,7 +169,7 @@ rg_status rg_fp_collect(const rg_enum_space *sp, const rg_fp_opts *o, uint64_t l
   }
   if (!st) {
     rg_enum_visitor v = {visit, leave};
-    rg_enum_run_opts ro = {nt, o->stop, o->progress, o->progress_user};
+    rg_enum_run_opts ro = {nt, o->max_outputs, o->stop, o->progress, o->progress_user};
     st = rg_enum_run(sp, &v, users, &ro, stats, err);
   }
   for (int i = 0; i < nt && !st; i++) st = flush(&ts[i], err);

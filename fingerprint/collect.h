@@ -5,6 +5,9 @@
  * only the records whose fingerprint lies in a range [lo, hi]; when the records would exceed the
  * memory budget, the pass halves its range on the fly (dropping the upper half, which a later
  * pass covers), so a run needs as many passes (full re-enumerations) as the records need budgets.
+ * Unless keep_redundant is set, a graph whose newest tensor equals (same type, same
+ * fingerprint) an input or an earlier tensor of the graph is recorded but not extended: every
+ * extension computes something a smaller graph computes (TASO prunes these too).
  * Records of a pass are sorted by (fingerprint, code): the order is the same for any number of
  * threads.
  */
@@ -32,6 +35,8 @@ typedef struct {
   uint64_t seed;        /* inputs and keyed functions of the fingerprints */
   size_t mem_limit;     /* bytes for the whole run, >= RG_FP_MIN_MEM */
   size_t max_records;   /* when non-zero, a tighter cap on records held (tests use it) */
+  int max_outputs;      /* most outputs of a recorded graph, 1..RG_RULE_MAX_OUTPUTS */
+  bool keep_redundant;  /* also extend graphs whose newest tensor equals an older one */
   const volatile sig_atomic_t *stop;
   void (*progress)(void *user, const rg_enum_progress *p);
   void *progress_user;

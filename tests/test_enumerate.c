@@ -13,8 +13,10 @@ typedef struct {
 
 /* Canonical text of a visited graph: its outputs (sinks) printed as terms; they determine the
  * DAG, and print equally whatever order its operators were added in. */
-static rg_status visit(void *user, const rg_enum_state *st, rg_err *err) {
+static rg_status visit(void *user, const rg_enum_state *st, bool *extend, rg_err *err) {
   counter *c = user;
+  (void)extend;
+  if (!st->is_graph) return RG_OK;
   c->by_len[st->n_ops]++;
   if (!c->texts) return RG_OK;
   rg_graph *g = rg_graph_new();
@@ -50,6 +52,8 @@ static void two_inputs(rg_enum_inputset *in) {
   if (rg_enum_inputs_parse("x 2x4\ny 2x4\n", 12, in, &err)) fprintf(stderr, "%s\n", err.msg);
 }
 
+static int max_outputs = RG_RULE_MAX_OUTPUTS;
+
 static void run(const char *ops, int depth, int threads, counter *c) {
   rg_enum_choices ch;
   rg_enum_inputset in;
@@ -71,7 +75,7 @@ static void run(const char *ops, int depth, int threads, counter *c) {
     users[t] = &per[t];
   }
   rg_enum_visitor v = {visit, NULL};
-  rg_enum_run_opts o = {threads, NULL, NULL, NULL};
+  rg_enum_run_opts o = {threads, max_outputs, NULL, NULL, NULL};
   rg_enum_stats stats;
   CHECK(rg_enum_run(&sp, &v, users, &o, &stats, &err) == RG_OK);
   memset(c->by_len, 0, sizeof c->by_len);
@@ -103,6 +107,17 @@ static void test_counts(void) {
   /* the same with 2 threads */
   run("ewadd,ewmul", 2, 2, &c);
   CHECK(c.by_len[1] == 8 && c.by_len[2] == 108);
+  /* at most one output: the 28 pairs of independent nodes are not graphs */
+  max_outputs = 1;
+  run("ewadd,ewmul", 2, 2, &c);
+  CHECK(c.by_len[1] == 8 && c.by_len[2] == 80);
+  /* depth 3, one output. Chains t1 -> t2 -> r: t1 8 ways, t2 = op(pair over {x, y, t1} holding
+   * t1) 2 x 5 = 10 ways, r = op(pair over {x, y, t1, t2} holding t2) 2 x 7 = 14 ways: 1120.
+   * Joins r = op(t, u) of two independent first-level nodes: 28 pairs x 2 ops x 2 orders = 112.
+   * 1232 in all. */
+  run("ewadd,ewmul", 3, 1, &c);
+  CHECK_MSG(c.by_len[3] == 1232, "%llu", (unsigned long long)c.by_len[3]);
+  max_outputs = RG_RULE_MAX_OUTPUTS;
   /* relu over x and y: a graph is a relu chain of length i on x and j on y; with i + j = n
    * operators there are n + 1 of them: 2, 3, 4 graphs of 1, 2, 3 operators */
   run("relu", 3, 1, &c);

@@ -21,7 +21,7 @@ static rg_enum_space space(const char *ops, const char *inputs, int depth) {
 }
 
 static rg_fp_opts opts(int threads) {
-  return (rg_fp_opts){threads, 7, (size_t)1 << 30, 0, NULL, NULL, NULL};
+  return (rg_fp_opts){threads, 7, (size_t)1 << 30, 0, 2, false, NULL, NULL, NULL};
 }
 
 static bool collect(const rg_enum_space *sp, const rg_fp_opts *o, rg_fp_table *t) {

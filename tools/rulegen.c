@@ -5,7 +5,8 @@
 #include "commands.h"
 
 static void usage(FILE *out) {
-  fprintf(out, "usage: rulegen COMMAND [options]\n\n"
+  fprintf(out, "usage: rulegen COMMAND [options]\n"
+               "       rulegen --ops OPS --depth N [options]   (the same as rulegen synth ...)\n\n"
                "rulegen synthesizes and proves rewrite rules for tensor computation graphs.\n\n"
                "commands:\n");
 #define RG_COMMAND(name, fn, help) fprintf(out, "  %-12s %s\n", name, help);
@@ -23,6 +24,8 @@ int main(int argc, char **argv) {
     usage(stdout);
     return 0;
   }
+  /* options without a command: the synthesis pipeline (rulegen --ops all --depth 4 ...) */
+  if (argv[1][0] == '-' && argv[1][1] != 0) return rg_cmd_synth(argc, argv);
 #define RG_COMMAND(name, fn, help)                                                               \
   if (!strcmp(argv[1], name)) return fn(argc - 1, argv + 1);
 #include "commands.def"
