@@ -184,13 +184,14 @@ static void gen_kernel_const(gen *g, rg_op op) {
 
 typedef struct {
   void (*gen)(gen *g, rg_op op);
-  const char *doc; /* what is tried, for --help */
+  const char *doc;   /* what is tried, for --help */
+  bool commutative;  /* op(a, b) = op(b, a): the swapped order is recorded, not extended */
 } op_entry;
 
 /* THE table: one entry per operator of ir/ops.def (input excepted). */
 static const op_entry table[RG_OP_COUNT] = {
-    [RG_OP_EWADD] = {gen_plain, "every pair of equal-shaped tensors"},
-    [RG_OP_EWMUL] = {gen_plain, "every pair of equal-shaped tensors"},
+    [RG_OP_EWADD] = {gen_plain, "every pair of equal-shaped tensors", true},
+    [RG_OP_EWMUL] = {gen_plain, "every pair of equal-shaped tensors", true},
     [RG_OP_SMUL] = {gen_plain, "every tensor times every scalar"},
     [RG_OP_MATMUL] = {gen_matmul, "--matmul-act"},
     [RG_OP_CONV2D] = {gen_conv, "--conv-stride x --conv-pad x --conv-act, weights of --kernels"},
@@ -213,6 +214,8 @@ static const op_entry table[RG_OP_COUNT] = {
 bool rg_enum_op_supported(rg_op op) {
   return op > RG_OP_INPUT && op < RG_OP_COUNT && table[op].gen != NULL;
 }
+
+bool rg_enum_op_commutative(rg_op op) { return rg_enum_op_supported(op) && table[op].commutative; }
 
 int rg_enum_op_variants(rg_op op, const rg_enum_choices *c, const rg_enum_inputset *in,
                         rg_enum_variant *out, int cap) {

@@ -55,6 +55,9 @@ void rg_enum_choices_help(FILE *out);
 /* True when the table has an entry for op (every operator but input must have one). */
 bool rg_enum_op_supported(rg_op op);
 
+/* True for binary operators with op(a, b) = op(b, a) (ewadd, ewmul). */
+bool rg_enum_op_commutative(rg_op op);
+
 /* One way to apply an operator: the op, its parameter slots, its number of tensor inputs, and
  * which of its outputs the enumerated tensor is (split is enumerated as split.0 and split.1,
  * each counting as one operator; hash-consing makes both halves one node in a graph). */

@@ -184,10 +184,26 @@ static rg_status try_op(thr *t, int v, int a, int b) {
     t->rejected++;
     return RG_OK;
   }
+  bool swapped = var->n_in == 2 && op.in[0] > op.in[1] && rg_enum_op_commutative((rg_op)var->op);
+  if (swapped && op.in[0] >= ni && !t->o->extend_swapped) { /* an instance of commutativity */
+    t->rejected++;
+    return RG_OK;
+  }
   int32_t sid = apply(t, v, a, b);
   if (sid < 0) {
     t->rejected++;
     return t->nomem ? RG_ERR_NOMEM : RG_OK;
+  }
+  /* inputs used out of class order (a later input of a class before an earlier one): each
+   * remaining operand can fix one */
+  for (int j = 0; j < var->n_in; j++) st->uses[op.in[j]]++;
+  int gaps = 0;
+  for (int q = 0; q < ni; q++)
+    if (st->uses[q] && st->sp->prev_same[q] >= 0 && !st->uses[st->sp->prev_same[q]]) gaps++;
+  for (int j = 0; j < var->n_in; j++) st->uses[op.in[j]]--;
+  if (gaps > 2 * left && !t->o->all_inputs) {
+    t->rejected++;
+    return RG_OK;
   }
   int old_sinks = st->n_sinks;
   bool old_is_graph = st->is_graph;
@@ -196,10 +212,10 @@ static rg_status try_op(thr *t, int v, int a, int b) {
   for (int j = 0; j < var->n_in; j++) st->uses[op.in[j]]++;
   st->n_ops = k + 1;
   st->n_sinks = sinks;
-  st->is_graph = sinks <= t->o->max_outputs;
+  st->is_graph = sinks <= t->o->max_outputs && (gaps == 0 || t->o->all_inputs);
   if (st->is_graph) t->graphs++;
   else t->wide++;
-  bool more = true;
+  bool more = t->o->extend_swapped || !swapped;
   rg_status s = t->vis->visit(t->user, st, &more, t->err);
   if (!more) t->pruned++;
   if (!s && more) s = extend(t);

@@ -6,7 +6,14 @@
  *     operand pool indices); so independent operators appear in one order only;
  *   - an operator equal to an earlier one (same variant and operands) is never added (the graph
  *     is hash-consed, duplicated computation cannot arise);
- *   - an application that shape inference rejects (or rg_enum_space_accepts) is skipped.
+ *   - an application that shape inference rejects (or rg_enum_space_accepts) is skipped;
+ *   - inputs of equal shape are interchangeable: a graph is visited only when, for each such
+ *     class, the inputs it uses are the first ones of the class (x1, x2, not x1, x3); any other
+ *     graph, and any rule between two, is a renaming of one visited (TASO's input order);
+ *   - a commutative operator with operands in decreasing pool order, op(b, a), is visited when
+ *     both are inputs (so commutativity itself shows up as a collision) but not extended: each
+ *     of its extensions equals, by commutativity and congruence, an extension of op(a, b),
+ *     which is enumerated; with a computed operand it is skipped (an instance of commutativity).
  * Work units are the valid first operators; OpenMP threads take them dynamically. Each thread
  * has its own state and visitor data, so threads share nothing mutable; the visitor sees graphs
  * in a thread-dependent order, so anything that must be deterministic sorts afterwards.
@@ -29,8 +36,8 @@ typedef struct {
   int32_t sid[RG_ENUM_POOL];   /* shape id of each pool tensor (inputs, then operators) */
   uint8_t uses[RG_ENUM_POOL];  /* operators of the graph using each pool tensor */
   int n_sinks;                 /* operators whose tensor no operator uses: the outputs */
-  bool is_graph;               /* n_sinks <= max_outputs: a graph to record; otherwise only a
-                                  prefix that later operators can join into one */
+  bool is_graph;               /* n_sinks <= max_outputs and inputs used in class order: a graph
+                                  to record; otherwise a prefix that later operators can make one */
 } rg_enum_state;
 
 /* Shape of pool tensor p (valid while the state is). */
@@ -55,6 +62,8 @@ typedef struct {
 typedef struct {
   int threads;                        /* >= 1 */
   int max_outputs;                    /* 1 .. RG_RULE_MAX_OUTPUTS: most outputs of a graph */
+  bool extend_swapped;                /* also extend swapped commutative operands (all DAGs) */
+  bool all_inputs;                    /* also graphs using equal-shaped inputs out of order */
   const volatile sig_atomic_t *stop;  /* when non-NULL and set, the run ends early */
   /* Called now and then (after a unit, or every 2^16 graphs) by one thread at a time. */
   void (*progress)(void *user, const rg_enum_progress *p);
@@ -65,7 +74,7 @@ typedef struct {
   uint64_t graphs;    /* graphs visited (1..depth operators, at most max_outputs outputs) */
   uint64_t rejected;  /* applications skipped: shape, duplicate node, non-canonical order */
   uint64_t wide;      /* prefixes with too many outputs, evaluated only to be extended */
-  uint64_t pruned;    /* graphs the visitor asked not to extend */
+  uint64_t pruned;    /* graphs not extended: the visitor asked so, or swapped commutative operands */
   int units;
   bool interrupted;   /* stop was set before the run finished */
 } rg_enum_stats;

@@ -23,6 +23,11 @@ rg_status rg_enum_space_init(rg_enum_space *sp, const rg_enum_choices *c, const 
     }
   sp->inputs = *in;
   sp->choices = *c;
+  for (int i = 0; i < in->n; i++) {
+    sp->prev_same[i] = -1;
+    for (int j = i - 1; j >= 0 && sp->prev_same[i] < 0; j--)
+      if (rg_shape_type_eq(&in->in[i].shape, &in->in[j].shape)) sp->prev_same[i] = (int8_t)j;
+  }
   sp->depth = depth;
   sp->variants = malloc(sizeof *sp->variants * RG_OP_COUNT * RG_ENUM_MAX_OP_VARIANTS);
   if (!sp->variants) return rg_err_set(err, RG_ERR_NOMEM, "out of memory for the variant list");

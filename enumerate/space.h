@@ -34,6 +34,7 @@ typedef struct {
   int depth;
   int n_variants;
   rg_enum_variant *variants; /* owned */
+  int8_t prev_same[RG_ENUM_MAX_INPUTS]; /* the previous input of equal shape, or -1 */
 } rg_enum_space;
 
 /* Builds the variant list. Errors: depth outside 1..RG_ENUM_MAX_DEPTH, an input too large to

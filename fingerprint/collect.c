@@ -26,12 +26,13 @@ typedef struct {
   store *s;
   rg_fp_opeval *ev;
   rg_value *const *inputs;
-  rg_value *val[RG_ENUM_POOL];
+  rg_value *val[RG_ENUM_POOL]; /* buffers reused across graphs, grown as needed */
+  int64_t cap[RG_ENUM_POOL];
   uint64_t hash[RG_ENUM_POOL];
   rg_fp_record batch[BATCH];
   int nb;
   uint64_t lo;
-  bool keep_redundant;
+  bool keep_redundant, interp_only;
 } fthr;
 
 size_t rg_fp_record_cap(const rg_fp_opts *o) {
@@ -104,7 +105,8 @@ static rg_status visit(void *user, const rg_enum_state *st, bool *extend, rg_err
     sid[j] = rg_enum_state_sid(st, q);
     vals[j] = q < ni ? f->inputs[q] : f->val[q];
   }
-  rg_status s = rg_fp_opeval_run(f->ev, oc->variant, in, sid, vals, &f->val[p], err);
+  rg_status s = rg_fp_opeval_run(f->ev, oc->variant, in, sid, rg_enum_state_shape(st, p), vals,
+                                 f->interp_only, &f->val[p], &f->cap[p], err);
   if (s) return s;
   f->hash[p] = rg_fp_tensor_hash(rg_enum_state_shape(st, p), f->val[p]);
   if (!f->keep_redundant)
@@ -121,13 +123,6 @@ static rg_status visit(void *user, const rg_enum_state *st, bool *extend, rg_err
   f->batch[f->nb].code = st->code;
   if (++f->nb == BATCH) return flush(f, err);
   return RG_OK;
-}
-
-static void leave(void *user, const rg_enum_state *st) {
-  fthr *f = user;
-  int p = f->sp->inputs.n + st->n_ops - 1;
-  free(f->val[p]);
-  f->val[p] = NULL;
 }
 
 void rg_fp_table_free(rg_fp_table *t) {
@@ -154,7 +149,8 @@ rg_status rg_fp_collect(const rg_enum_space *sp, const rg_fp_opts *o, uint64_t l
   void **users = calloc((size_t)nt, sizeof *users);
   rg_status st = inputs && ts && users ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int i = 0; i < nt && !st; i++) {
-    ts[i] = (fthr){.sp = sp, .s = &s, .inputs = inputs, .lo = lo, .keep_redundant = o->keep_redundant};
+    ts[i] = (fthr){.sp = sp, .s = &s, .inputs = inputs, .lo = lo, .keep_redundant = o->keep_redundant,
+                   .interp_only = o->interp_only};
     for (int q = 0; q < sp->inputs.n; q++)
       ts[i].hash[q] = rg_fp_tensor_hash(&sp->inputs.in[q].shape, inputs[q]);
     ts[i].ev = rg_fp_opeval_new(sp, &ctx);
@@ -168,8 +164,8 @@ rg_status rg_fp_collect(const rg_enum_space *sp, const rg_fp_opts *o, uint64_t l
     if (r.fp >= lo) st = flush_locked(&s, &r, 1, err);
   }
   if (!st) {
-    rg_enum_visitor v = {visit, leave};
-    rg_enum_run_opts ro = {nt, o->max_outputs, o->stop, o->progress, o->progress_user};
+    rg_enum_visitor v = {visit, NULL};
+    rg_enum_run_opts ro = {nt, o->max_outputs, o->keep_redundant, o->keep_redundant, o->stop, o->progress, o->progress_user};
     st = rg_enum_run(sp, &v, users, &ro, stats, err);
   }
   for (int i = 0; i < nt && !st; i++) st = flush(&ts[i], err);

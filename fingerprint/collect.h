@@ -36,7 +36,9 @@ typedef struct {
   size_t mem_limit;     /* bytes for the whole run, >= RG_FP_MIN_MEM */
   size_t max_records;   /* when non-zero, a tighter cap on records held (tests use it) */
   int max_outputs;      /* most outputs of a recorded graph, 1..RG_RULE_MAX_OUTPUTS */
-  bool keep_redundant;  /* also extend graphs whose newest tensor equals an older one */
+  bool keep_redundant;  /* also extend graphs whose newest tensor equals an older one, and
+                           swapped commutative operands (see enumerate/dfs.h) */
+  bool interp_only;     /* evaluate with the interpreter only (tests compare the kernels) */
   const volatile sig_atomic_t *stop;
   void (*progress)(void *user, const rg_enum_progress *p);
   void *progress_user;

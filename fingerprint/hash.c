@@ -53,9 +53,9 @@ void rg_fp_inputs_free(const rg_enum_space *sp, rg_value **values) {
 void rg_fp_eval_ctx(uint64_t seed, rg_eval_ctx *ctx) { rg_eval_ctx_init(ctx, rg_mix64(seed ^ 0x5eed)); }
 
 rg_status rg_fp_graph_hashes(const rg_enum_space *sp, const rg_enum_code *c, uint64_t seed,
-                             uint64_t *hashes, int *n_outs, uint64_t *fp, rg_err *err) {
+                             rg_value *const *in, uint64_t *hashes, int *n_outs, uint64_t *fp,
+                             rg_err *err) {
   rg_graph *g = rg_graph_new();
-  rg_value **in = rg_fp_inputs_new(sp, seed);
   const rg_shape *shapes[RG_ENUM_MAX_INPUTS];
   for (int i = 0; i < sp->inputs.n; i++) shapes[i] = &sp->inputs.in[i].shape;
   rg_ref outs[RG_RULE_MAX_OUTPUTS];
@@ -63,7 +63,7 @@ rg_status rg_fp_graph_hashes(const rg_enum_space *sp, const rg_enum_code *c, uin
   rg_plan *plan = NULL;
   rg_eval_ctx ctx;
   rg_fp_eval_ctx(seed, &ctx);
-  rg_status st = g && in ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory evaluating a graph");
+  rg_status st = g ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory evaluating a graph");
   if (!st) st = rg_enum_graph_prepare(sp, g, err);
   if (!st) st = rg_enum_build(sp, c, g, outs, n_outs, err);
   if (!st) st = rg_plan_new(g, outs, *n_outs, shapes, NULL, NULL, &plan, err);
@@ -75,7 +75,6 @@ rg_status rg_fp_graph_hashes(const rg_enum_space *sp, const rg_enum_code *c, uin
   }
   for (int i = 0; i < RG_RULE_MAX_OUTPUTS; i++) free(res[i]);
   rg_plan_free(plan);
-  rg_fp_inputs_free(sp, in);
   rg_graph_free(g);
   return st;
 }

@@ -20,10 +20,12 @@ rg_value **rg_fp_inputs_new(const rg_enum_space *sp, uint64_t seed);
 void rg_fp_inputs_free(const rg_enum_space *sp, rg_value **values);
 
 /* Evaluates the whole graph of code c with the interpreter at the enumeration shapes on the
- * seed's inputs and keyed functions, and writes its output hashes (in output order) and its
- * fingerprint. Used to map outputs of candidates, and to check the incremental fingerprints. */
+ * seed's inputs (from rg_fp_inputs_new) and keyed functions, and writes its output hashes (in
+ * output order) and its fingerprint. Used to map outputs of candidates, and to check the
+ * incremental fingerprints. */
 rg_status rg_fp_graph_hashes(const rg_enum_space *sp, const rg_enum_code *c, uint64_t seed,
-                             uint64_t *hashes, int *n_outs, uint64_t *fp, rg_err *err) RG_MUST_CHECK;
+                             rg_value *const *inputs, uint64_t *hashes, int *n_outs, uint64_t *fp,
+                             rg_err *err) RG_MUST_CHECK;
 
 /* The keyed-function context of a fingerprint seed (one derivation used everywhere). */
 void rg_fp_eval_ctx(uint64_t seed, rg_eval_ctx *ctx);

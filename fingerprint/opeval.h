@@ -17,9 +17,12 @@ typedef struct rg_fp_opeval rg_fp_opeval;
 rg_fp_opeval *rg_fp_opeval_new(const rg_enum_space *sp, const rg_eval_ctx *ctx);
 void rg_fp_opeval_free(rg_fp_opeval *e);
 
-/* Evaluates variant v on operands with shapes in[] (shape ids sid[]) and values vals[]; on
- * success *out is a new malloc'd array of the result's elements (the caller frees it). */
+/* Evaluates variant v on operands with shapes in[] (shape ids sid[]) and values vals[] into
+ * *out, a malloc'd buffer of *cap elements that is grown as needed (the caller owns it). Uses
+ * a kernel of fingerprint/kernels.h when there is one (unless interp_only), else the
+ * interpreter. out_shape is the result's shape. */
 rg_status rg_fp_opeval_run(rg_fp_opeval *e, int v, const rg_shape *const *in, const int32_t *sid,
-                           const rg_value *const *vals, rg_value **out, rg_err *err) RG_MUST_CHECK;
+                           const rg_shape *out_shape, const rg_value *const *vals, bool interp_only,
+                           rg_value **out, int64_t *cap, rg_err *err) RG_MUST_CHECK;
 
 #endif

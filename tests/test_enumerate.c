@@ -53,6 +53,7 @@ static void two_inputs(rg_enum_inputset *in) {
 }
 
 static int max_outputs = RG_RULE_MAX_OUTPUTS;
+static bool extend_swapped = true, all_inputs = true;
 
 static void run(const char *ops, int depth, int threads, counter *c) {
   rg_enum_choices ch;
@@ -75,7 +76,7 @@ static void run(const char *ops, int depth, int threads, counter *c) {
     users[t] = &per[t];
   }
   rg_enum_visitor v = {visit, NULL};
-  rg_enum_run_opts o = {threads, max_outputs, NULL, NULL, NULL};
+  rg_enum_run_opts o = {threads, max_outputs, extend_swapped, all_inputs, NULL, NULL, NULL};
   rg_enum_stats stats;
   CHECK(rg_enum_run(&sp, &v, users, &o, &stats, &err) == RG_OK);
   memset(c->by_len, 0, sizeof c->by_len);
@@ -118,6 +119,18 @@ static void test_counts(void) {
   run("ewadd,ewmul", 3, 1, &c);
   CHECK_MSG(c.by_len[3] == 1232, "%llu", (unsigned long long)c.by_len[3]);
   max_outputs = RG_RULE_MAX_OUTPUTS;
+  /* swapped commutative operands, ewadd(y, x), are visited but not extended: at depth 2 the
+   * graphs holding one first are gone (only a second, last operator may be swapped) */
+  extend_swapped = false;
+  run("ewadd,ewmul", 2, 1, &c);
+  CHECK(c.by_len[1] == 8 && c.by_len[2] < 108);
+  extend_swapped = true;
+  /* input order: x and y are interchangeable, so a graph must use x if it uses y: at depth 1
+   * op(x, x), op(x, y), op(y, x) for both ops, 6 (not op(y, y)) */
+  all_inputs = false;
+  run("ewadd,ewmul", 1, 1, &c);
+  CHECK_MSG(c.by_len[1] == 6, "%llu", (unsigned long long)c.by_len[1]);
+  all_inputs = true;
   /* relu over x and y: a graph is a relu chain of length i on x and j on y; with i + j = n
    * operators there are n + 1 of them: 2, 3, 4 graphs of 1, 2, 3 operators */
   run("relu", 3, 1, &c);

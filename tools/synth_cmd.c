@@ -37,8 +37,10 @@
                                  "of RAM); more records than fit cost extra passes")           \
   X("max-records", 'R', 1, "N", "hold at most N records per pass (to exercise partitioning)")   \
   X("max-outputs", 'M', 1, "N", "most outputs of a graph, 1..4 (default 2, as TASO's rules)")   \
-  X("keep-redundant", 'K', 0, "", "also extend graphs whose newest tensor equals an older one " \
-                                  "(by default they are recorded, not extended, as TASO does)") \
+  X("keep-redundant", 'K', 0, "", "also extend graphs whose newest tensor equals an older one, " \
+                                  "and op(b, a) of commutative ops (by default recorded, not "  \
+                                  "extended: their extensions are derivable); and graphs using " \
+                                  "equal-shaped inputs out of order (renamings)")               \
   X("seed", 'S', 1, "N", "fingerprint seed (default 1); testing draws from another seed")      \
   X("trials", 't', 1, "N", "random trials per domain and shape set (default 2)")               \
   X("shape-sets", 'n', 1, "N", "other shape sets each candidate is tested at (default 2)")     \
@@ -67,8 +69,9 @@ typedef struct {
   uint64_t unbound;       /* pairs no rule can express: each side has a variable the other lacks */
   uint64_t verdict[RG_RANDTEST_COUNT];
   uint64_t classes;
-  uint64_t common;        /* passed, not written: an output is the same node on both sides, so the
-                             rule without it (a smaller candidate) says the same */
+  uint64_t common;        /* pairs with an output that is the same node on both sides */
+  uint64_t splits;        /* multi-output pairs whose output pairs are each a rule */
+  uint64_t overflow;      /* members not tried: their bucket had MAX_CLASSES classes already */
   uint64_t written;       /* candidate lines */
 } test_counts;
 
@@ -150,8 +153,11 @@ static int parse(int argc, char **argv, synth_opts *o) {
   o->threads = omp_get_max_threads();
   o->stop_after = STOP_TEST;
   long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
-  o->fp = (rg_fp_opts){0, 1, pages > 0 && psize > 0 ? (size_t)pages * (size_t)psize / 4 : (size_t)1 << 30,
-                       0, 2, false, &interrupted, NULL, NULL};
+  o->fp = (rg_fp_opts){.seed = 1,
+                       .mem_limit = pages > 0 && psize > 0 ? (size_t)pages * (size_t)psize / 4
+                                                           : (size_t)1 << 30,
+                       .max_outputs = 2,
+                       .stop = &interrupted};
   rg_randtest_opts_default(&o->rt);
   struct option longs[64];
   int nl = 0;
@@ -261,54 +267,83 @@ static void on_progress(void *user, const rg_enum_progress *p) {
 
 /* ---- the test stage ---- */
 
-/* Builds the rule src => tgt with outputs of tgt reordered to match src's by their hashes.
- * Returns 1 when built, 0 when not comparable (counted), <0 on error. */
+/* Outcome of pairing two graphs of a bucket. */
+typedef enum {
+  PAIR_RULE,     /* a candidate rule to test */
+  PAIR_MISMATCH, /* output counts or output values differ: not comparable */
+  PAIR_UNBOUND,  /* each side has a variable the other lacks: no rule can say it */
+  PAIR_COMMON,   /* an output is the same node on both sides: the rule without it says it */
+  PAIR_SPLITS,   /* several outputs, each pair expressible alone: those smaller candidates say it */
+} pair_kind;
+
+/* Tensor variables reachable from refs, as a bit set (variable index mod 64). */
+static uint64_t vars_of(const rg_graph *g, const rg_ref *refs, int n, uint8_t *mark) {
+  int32_t size = rg_graph_size(g);
+  memset(mark, 0, (size_t)size);
+  rg_graph_mark_reachable(g, refs, n, mark);
+  uint64_t v = 0;
+  for (int32_t id = 0; id < size; id++) {
+    const rg_node *nd = rg_graph_node(g, id);
+    if (mark[id] && nd->op == RG_OP_INPUT) v |= UINT64_C(1) << (nd->params[0] & 63);
+  }
+  return v;
+}
+
+/* Builds the rule a => b (or b => a, so that the target's variables occur in the source), its
+ * outputs paired by value (output hashes on the fingerprint inputs) when there are several.
+ * Returns the pair_kind, or -1 on error; *out is set for PAIR_RULE only. */
 static int build_rule(const rg_enum_space *sp, const rg_enum_code *a, const rg_enum_code *b,
-                      uint64_t seed, rg_rule **out, test_counts *tc, rg_err *err) {
-  uint64_t ha[RG_RULE_MAX_OUTPUTS], hb[RG_RULE_MAX_OUTPUTS], fa, fb;
-  int na, nb;
-  if (rg_fp_graph_hashes(sp, a, seed, ha, &na, &fa, err) || rg_fp_graph_hashes(sp, b, seed, hb, &nb, &fb, err))
-    return -1;
-  int map[RG_RULE_MAX_OUTPUTS];
-  bool ok = na == nb, taken[RG_RULE_MAX_OUTPUTS] = {0};
-  for (int i = 0; ok && i < na; i++) {
-    map[i] = -1;
-    for (int j = 0; j < nb && map[i] < 0; j++)
-      if (!taken[j] && ha[i] == hb[j]) map[i] = j, taken[j] = true;
-    ok = map[i] >= 0;
-  }
-  if (!ok) {
-    tc->mismatch++;
-    return 0;
-  }
+                      uint64_t seed, rg_value *const *inputs, rg_rule **out, rg_err *err) {
   rg_rule *r = rg_rule_new();
   if (!r) return rg_err_set(err, RG_ERR_NOMEM, "out of memory"), -1;
   rg_ref sa[RG_RULE_MAX_OUTPUTS], sb[RG_RULE_MAX_OUTPUTS];
-  if (rg_enum_build(sp, a, r->g, sa, &na, err) ||
-      rg_enum_build(sp, b, r->g, sb, &nb, err)) {
+  int na, nb, kind = PAIR_RULE;
+  if (rg_enum_build(sp, a, r->g, sa, &na, err) || rg_enum_build(sp, b, r->g, sb, &nb, err)) {
     rg_rule_free(r);
     return -1;
   }
-  /* every variable of the target must occur in the source: orient the rule so it does */
-  int32_t n = rg_graph_size(r->g);
-  uint8_t *ma = calloc((size_t)n, 1), *mb = calloc((size_t)n, 1);
-  if (!ma || !mb) {
-    free(ma), free(mb), rg_rule_free(r);
+  int map[RG_RULE_MAX_OUTPUTS] = {0, 1, 2, 3};
+  if (na != nb) kind = PAIR_MISMATCH;
+  if (kind == PAIR_RULE && na > 1) {
+    uint64_t ha[RG_RULE_MAX_OUTPUTS], hb[RG_RULE_MAX_OUTPUTS], fa, fb;
+    if (rg_fp_graph_hashes(sp, a, seed, inputs, ha, &na, &fa, err) ||
+        rg_fp_graph_hashes(sp, b, seed, inputs, hb, &nb, &fb, err)) {
+      rg_rule_free(r);
+      return -1;
+    }
+    bool taken[RG_RULE_MAX_OUTPUTS] = {0};
+    for (int i = 0; kind == PAIR_RULE && i < na; i++) {
+      map[i] = -1;
+      for (int j = 0; j < nb && map[i] < 0; j++)
+        if (!taken[j] && ha[i] == hb[j]) map[i] = j, taken[j] = true;
+      if (map[i] < 0) kind = PAIR_MISMATCH;
+    }
+  }
+  for (int i = 0; kind == PAIR_RULE && i < na; i++)
+    if (sa[i].node == sb[map[i]].node && sa[i].out == sb[map[i]].out) kind = PAIR_COMMON;
+  uint8_t *mark = malloc((size_t)rg_graph_size(r->g));
+  if (!mark) {
+    rg_rule_free(r);
     return rg_err_set(err, RG_ERR_NOMEM, "out of memory"), -1;
   }
-  rg_graph_mark_reachable(r->g, sa, na, ma);
-  rg_graph_mark_reachable(r->g, sb, nb, mb);
   bool a_covers_b = true, b_covers_a = true;
-  for (int32_t id = 0; id < n; id++)
-    if (rg_graph_node(r->g, id)->op == RG_OP_INPUT) {
-      if (mb[id] && !ma[id]) a_covers_b = false;
-      if (ma[id] && !mb[id]) b_covers_a = false;
+  if (kind == PAIR_RULE) {
+    uint64_t va = vars_of(r->g, sa, na, mark), vb = vars_of(r->g, sb, nb, mark);
+    a_covers_b = (vb & ~va) == 0, b_covers_a = (va & ~vb) == 0;
+    if (!a_covers_b && !b_covers_a) kind = PAIR_UNBOUND;
+  }
+  if (kind == PAIR_RULE && na > 1) { /* does each output pair make a rule of its own? */
+    bool each = true;
+    for (int i = 0; i < na && each; i++) {
+      uint64_t va = vars_of(r->g, &sa[i], 1, mark), vb = vars_of(r->g, &sb[map[i]], 1, mark);
+      each = (vb & ~va) == 0 || (va & ~vb) == 0;
     }
-  free(ma), free(mb);
-  if (!a_covers_b && !b_covers_a) {
-    tc->unbound++;
+    if (each) kind = PAIR_SPLITS;
+  }
+  free(mark);
+  if (kind != PAIR_RULE) {
     rg_rule_free(r);
-    return 0;
+    return kind;
   }
   r->n_src = r->n_tgt = na;
   for (int i = 0; i < na; i++) {
@@ -316,21 +351,10 @@ static int build_rule(const rg_enum_space *sp, const rg_enum_code *a, const rg_e
     r->tgt[i] = a_covers_b ? sb[map[i]] : sa[i];
   }
   *out = r;
-  return 1;
+  return PAIR_RULE;
 }
 
-static bool common_output(const rg_rule *r) {
-  for (int i = 0; i < r->n_src; i++)
-    if (r->src[i].node == r->tgt[i].node && r->src[i].out == r->tgt[i].out) return true;
-  return false;
-}
-
-/* Appends a passed candidate unless it has a common output (counted instead). */
 static void emit(const rg_rule *r, rg_strbuf *sb, test_counts *tc) {
-  if (common_output(r)) {
-    tc->common++;
-    return;
-  }
   rg_text_print_rule(r, sb);
   rg_sb_puts(sb, "\n");
   tc->written++;
@@ -346,8 +370,9 @@ static int cmp_len_code(const void *x, const void *y) {
 #define MAX_CLASSES 64
 
 /* Forms the classes of one bucket and appends its candidate lines to sb. */
-static rg_status do_bucket(const synth_opts *o, const rg_enum_space *sp, const rg_fp_record *recs,
-                           size_t len, rg_strbuf *sb, test_counts *tc, rg_err *err) {
+static rg_status do_bucket(const synth_opts *o, const rg_enum_space *sp, rg_value *const *inputs,
+                           const rg_fp_record *recs, size_t len, rg_strbuf *sb, test_counts *tc,
+                           rg_err *err) {
   rg_fp_record *m = malloc(sizeof *m * len);
   if (!m) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   memcpy(m, recs, sizeof *m * len);
@@ -360,16 +385,28 @@ static rg_status do_bucket(const synth_opts *o, const rg_enum_space *sp, const r
   tc->members += len;
   for (size_t i = 0; i < len && !st && !interrupted; i++) {
     int joined = -1;
-    for (int c = 0; c < n_cls && joined < 0 && !st; c++) {
+    bool derivable = false;
+    for (int c = 0; c < n_cls && joined < 0 && !derivable && !st; c++) {
       rg_rule *r = NULL;
-      int b = build_rule(sp, &m[i].code, &m[rep[c]].code, o->fp.seed, &r, tc, err);
-      if (b < 0) st = err->status ? err->status : RG_ERR_NOMEM;
-      if (b <= 0) continue;
+      int k = build_rule(sp, &m[i].code, &m[rep[c]].code, o->fp.seed, inputs, &r, err);
+      if (k < 0) {
+        st = err->status ? err->status : RG_ERR_NOMEM;
+        break;
+      }
+      if (k == PAIR_MISMATCH) tc->mismatch++;
+      if (k == PAIR_UNBOUND) tc->unbound++;
+      if (k == PAIR_COMMON || k == PAIR_SPLITS) {
+        /* equal to the representative by smaller candidates: neither tested nor a class */
+        if (k == PAIR_COMMON) tc->common++;
+        else tc->splits++;
+        derivable = true;
+      }
+      if (k != PAIR_RULE) continue;
       rg_randtest_verdict v = RG_RANDTEST_PASS;
       /* the rule's variables are the inputs it uses (the shape solver works on those alone) */
       const rg_shape *shapes[RG_ENUM_MAX_INPUTS];
-      for (int32_t k = 0; k < rg_graph_n_tvars(r->g); k++)
-        shapes[k] = &sp->inputs.in[rg_enum_input_index(sp, rg_graph_tvar_name(r->g, k))].shape;
+      for (int32_t q = 0; q < rg_graph_n_tvars(r->g); q++)
+        shapes[q] = &sp->inputs.in[rg_enum_input_index(sp, rg_graph_tvar_name(r->g, q))].shape;
       rg_binding base = {shapes, NULL, NULL};
       if (o->stop_after == STOP_TEST) {
         tc->pairs++;
@@ -383,11 +420,13 @@ static rg_status do_bucket(const synth_opts *o, const rg_enum_space *sp, const r
       rg_rule_free(r);
     }
     if (st) break;
+    if (derivable) continue;
     if (joined < 0 && n_cls < MAX_CLASSES) {
       rep[n_cls++] = i;
       joined = n_cls - 1;
     } else if (joined < 0) {
-      continue; /* a bucket of more than MAX_CLASSES distinct classes: the rest are not tried */
+      tc->overflow++; /* a bucket of more than MAX_CLASSES classes: the rest are not tried */
+      continue;
     }
     members[n_members] = i;
     cls[n_members++] = (size_t)joined;
@@ -399,9 +438,9 @@ static rg_status do_bucket(const synth_opts *o, const rg_enum_space *sp, const r
     for (size_t y = 0; y < x && !st; y++) {
       if (cls[x] != cls[y]) continue;
       rg_rule *r = NULL;
-      int b = build_rule(sp, &m[members[x]].code, &m[members[y]].code, o->fp.seed, &r, tc, err);
-      if (b < 0) st = err->status ? err->status : RG_ERR_NOMEM;
-      if (b <= 0) continue;
+      int k = build_rule(sp, &m[members[x]].code, &m[members[y]].code, o->fp.seed, inputs, &r, err);
+      if (k < 0) st = err->status ? err->status : RG_ERR_NOMEM;
+      if (k != PAIR_RULE) continue;
       emit(r, sb, tc);
       rg_rule_free(r);
     }
@@ -428,7 +467,8 @@ static rg_status test_pass(const synth_opts *o, const rg_enum_space *sp, const r
     b[nb][0] = start, b[nb][1] = len, nb++;
   }
   *buckets += nb;
-  rg_status st = RG_OK;
+  rg_value **inputs = rg_fp_inputs_new(sp, o->fp.seed);
+  rg_status st = inputs ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   const size_t chunk = 256; /* buckets per ordered write */
   rg_strbuf *sbs = calloc(chunk, sizeof *sbs);
   test_counts *tcs = calloc(chunk, sizeof *tcs);
@@ -441,7 +481,7 @@ static rg_status test_pass(const synth_opts *o, const rg_enum_space *sp, const r
       rg_err e;
       rg_sb_init(&sbs[i - c0]);
       memset(&tcs[i - c0], 0, sizeof tcs[i - c0]);
-      rg_status s = do_bucket(o, sp, t->r + b[i][0], b[i][1], &sbs[i - c0], &tcs[i - c0], &e);
+      rg_status s = do_bucket(o, sp, inputs, t->r + b[i][0], b[i][1], &sbs[i - c0], &tcs[i - c0], &e);
       if (s) {
 #pragma omp critical(synth_err)
         if (!first) first = s, *err = e;
@@ -452,13 +492,14 @@ static rg_status test_pass(const synth_opts *o, const rg_enum_space *sp, const r
       test_counts *x = &tcs[i - c0];
       tc->members += x->members, tc->pairs += x->pairs, tc->mismatch += x->mismatch;
       tc->unbound += x->unbound, tc->classes += x->classes, tc->written += x->written;
-      tc->common += x->common;
+      tc->common += x->common, tc->splits += x->splits, tc->overflow += x->overflow;
       for (int v = 0; v < RG_RANDTEST_COUNT; v++) tc->verdict[v] += x->verdict[v];
       if (!st && out) fputs(rg_sb_str(&sbs[i - c0]), out);
       rg_sb_free(&sbs[i - c0]);
     }
   }
   free(sbs), free(tcs), free(b);
+  rg_fp_inputs_free(sp, inputs);
   return st;
 }
 
@@ -481,10 +522,13 @@ static void print_table(const synth_opts *o, const rg_enum_space *sp, uint64_t g
             (unsigned long long)records, (unsigned long long)buckets,
             (unsigned long long)tc->members, (unsigned long long)singles);
   if (o->stop_after >= STOP_FINGERPRINT) {
-    fprintf(stderr, "classes      %llu; pairs not comparable: %llu (outputs differ), %llu "
-                    "(variables on both sides)\n",
-            (unsigned long long)tc->classes, (unsigned long long)tc->mismatch,
-            (unsigned long long)tc->unbound);
+    fprintf(stderr, "pairs        not candidates: %llu outputs differ, %llu variables on both sides,\n"
+                    "             %llu an output common to both sides, %llu several outputs each a "
+                    "smaller rule,\n             %llu members not tried (over %d classes in a bucket)\n",
+            (unsigned long long)tc->mismatch, (unsigned long long)tc->unbound,
+            (unsigned long long)tc->common, (unsigned long long)tc->splits,
+            (unsigned long long)tc->overflow, MAX_CLASSES);
+    fprintf(stderr, "classes      %llu\n", (unsigned long long)tc->classes);
   }
   if (o->stop_after == STOP_TEST) {
     fprintf(stderr, "test         %llu candidate pairs tested, %llu pass            %.2f s\n",
@@ -495,10 +539,8 @@ static void print_table(const synth_opts *o, const rg_enum_space *sp, uint64_t g
               rg_randtest_verdict_help((rg_randtest_verdict)v));
   }
   if (o->stop_after >= STOP_FINGERPRINT)
-    fprintf(stderr, "output       %llu candidate rules%s; %llu not written: an output common to "
-                    "both sides (the rule without it is smaller)\n",
-            (unsigned long long)tc->written, o->stop_after == STOP_FINGERPRINT ? " (untested)" : "",
-            (unsigned long long)tc->common);
+    fprintf(stderr, "output       %llu candidate rules%s\n", (unsigned long long)tc->written,
+            o->stop_after == STOP_FINGERPRINT ? " (untested)" : "");
   fprintf(stderr, "total        %.2f s wall, peak RSS %.0f MB, %d threads\n", secs[2], peak_rss_mb(),
           o->threads);
 }
@@ -560,7 +602,7 @@ int rg_cmd_synth(int argc, char **argv) {
   if (o.stop_after == STOP_ENUMERATE) {
     void **users = calloc((size_t)o.threads, sizeof *users);
     rg_enum_visitor v = {count_visit, NULL};
-    rg_enum_run_opts ro = {o.threads, o.fp.max_outputs, &interrupted, on_progress, &pr};
+    rg_enum_run_opts ro = {o.threads, o.fp.max_outputs, o.fp.keep_redundant, o.fp.keep_redundant, &interrupted, on_progress, &pr};
     rg_enum_stats stats;
     st = users ? rg_enum_run(&sp, &v, users, &ro, &stats, &err) : RG_ERR_NOMEM;
     free(users);
