@@ -117,7 +117,8 @@ rg_status rg_enum_inputs_load(const char *path, rg_enum_inputset *s, rg_err *err
   rg_status st = bad ? rg_err_set(err, RG_ERR_IO, "read error") : RG_OK;
   if (!st)
     for (size_t q = 0; q < len && !st; q++)
-      if (buf[q] == 0 || (unsigned char)buf[q] >= 0x80)
+      if ((unsigned char)buf[q] >= 0x7f ||
+          ((unsigned char)buf[q] < 0x20 && buf[q] != '\n' && buf[q] != '\t' && buf[q] != '\r'))
         st = rg_err_set(err, RG_ERR_PARSE, "unexpected byte 0x%02x at offset %zu: not a text file",
                         (unsigned char)buf[q], q);
   if (!st) st = rg_enum_inputs_parse(buf, len, s, err);

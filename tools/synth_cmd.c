@@ -632,9 +632,8 @@ int rg_cmd_synth(int argc, char **argv) {
       rg_fp_table_free(&t);
       if (st || interrupted || covered_hi == UINT64_MAX) break;
       lo = covered_hi + 1;
-      if (!o.quiet)
-        fprintf(stderr, "\nrulegen: records did not fit in --mem-limit: pass %d covers the next "
-                        "fingerprint range\n", passes + 1);
+      fprintf(stderr, "%srulegen: records did not fit in --mem-limit: pass %d covers the next "
+                      "fingerprint range\n", o.quiet ? "" : "\n", passes + 1);
     }
   }
   secs[2] = now() - t0;
