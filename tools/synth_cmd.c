@@ -42,7 +42,7 @@
                                   "extended: their extensions are derivable); and graphs using " \
                                   "equal-shaped inputs out of order (renamings)")               \
   X("seed", 'S', 1, "N", "fingerprint seed (default 1); testing draws from another seed")      \
-  X("trials", 't', 1, "N", "random trials per domain and shape set (default 2)")               \
+  X("trials", 't', 1, "N", "random trials per domain and shape set (default 1)")               \
   X("shape-sets", 'n', 1, "N", "other shape sets each candidate is tested at (default 2)")     \
   X("all-pairs", 'P', 0, "", "print every pair of a class, not one candidate per member")      \
   X("quiet", 'q', 0, "", "no progress on standard error")                                      \
@@ -71,6 +71,7 @@ typedef struct {
   uint64_t classes;
   uint64_t common;        /* pairs with an output that is the same node on both sides */
   uint64_t splits;        /* multi-output pairs whose output pairs are each a rule */
+  uint64_t congruent;     /* op(a) vs op(b) with a, b equal: a smaller candidate a => b says it */
   uint64_t overflow;      /* members not tried: their bucket had MAX_CLASSES classes already */
   uint64_t written;       /* candidate lines */
 } test_counts;
@@ -274,7 +275,49 @@ typedef enum {
   PAIR_UNBOUND,  /* each side has a variable the other lacks: no rule can say it */
   PAIR_COMMON,   /* an output is the same node on both sides: the rule without it says it */
   PAIR_SPLITS,   /* several outputs, each pair expressible alone: those smaller candidates say it */
+  PAIR_CONGRUENT /* op(.., a, ..) vs op(.., b, ..) with a and b equal in value: a => b says it */
 } pair_kind;
+
+/* Whether the roots of single-output sides sa, sb are the same operator (params, output)
+ * applied to operands that differ in one position only, where the two operands have equal
+ * values (type and Z_p values on the fingerprint inputs): then a => b, a smaller candidate of
+ * its own, gives this pair by congruence. */
+static rg_status congruent(const rg_enum_space *sp, const rg_graph *g, rg_ref sa, rg_ref sb,
+                           rg_value *const *inputs, uint64_t seed, bool *yes, rg_err *err) {
+  *yes = false;
+  const rg_node *x = rg_graph_node(g, sa.node), *y = rg_graph_node(g, sb.node);
+  if (x->op != y->op || x->op == RG_OP_INPUT || sa.out != sb.out || x->n_in != y->n_in ||
+      memcmp(x->params, y->params, sizeof x->params))
+    return RG_OK;
+  int diff = -1;
+  for (int k = 0; k < x->n_in; k++)
+    if (x->in[k].node != y->in[k].node || x->in[k].out != y->in[k].out) {
+      if (diff >= 0) return RG_OK;
+      diff = k;
+    }
+  if (diff < 0) return RG_OK;
+  int32_t nt = rg_graph_n_tvars(g);
+  const rg_shape *shapes[RG_ENUM_MAX_INPUTS];
+  const rg_value *vals[RG_ENUM_MAX_INPUTS];
+  for (int32_t q = 0; q < nt; q++) {
+    int i = rg_enum_input_index(sp, rg_graph_tvar_name(g, q));
+    shapes[q] = &sp->inputs.in[i].shape;
+    vals[q] = inputs[i];
+  }
+  rg_ref refs[2] = {x->in[diff], y->in[diff]};
+  rg_plan *plan = NULL;
+  rg_value *res[2] = {NULL, NULL};
+  rg_eval_ctx ctx;
+  rg_fp_eval_ctx(seed, &ctx);
+  rg_status st = rg_plan_new(g, refs, 2, shapes, NULL, NULL, &plan, err);
+  if (!st) st = rg_eval_full(plan, RG_DOM_ZP, &ctx, vals, refs, 2, res, err);
+  if (!st)
+    *yes = rg_fp_tensor_hash(rg_plan_shape(plan, refs[0]), res[0]) ==
+           rg_fp_tensor_hash(rg_plan_shape(plan, refs[1]), res[1]);
+  free(res[0]), free(res[1]);
+  rg_plan_free(plan);
+  return st;
+}
 
 /* Tensor variables reachable from refs, as a bit set (variable index mod 64). */
 static uint64_t vars_of(const rg_graph *g, const rg_ref *refs, int n, uint8_t *mark) {
@@ -321,6 +364,14 @@ static int build_rule(const rg_enum_space *sp, const rg_enum_code *a, const rg_e
   }
   for (int i = 0; kind == PAIR_RULE && i < na; i++)
     if (sa[i].node == sb[map[i]].node && sa[i].out == sb[map[i]].out) kind = PAIR_COMMON;
+  if (kind == PAIR_RULE && na == 1) {
+    bool yes;
+    if (congruent(sp, r->g, sa[0], sb[0], inputs, seed, &yes, err)) {
+      rg_rule_free(r);
+      return -1;
+    }
+    if (yes) kind = PAIR_CONGRUENT;
+  }
   uint8_t *mark = malloc((size_t)rg_graph_size(r->g));
   if (!mark) {
     rg_rule_free(r);
@@ -395,10 +446,11 @@ static rg_status do_bucket(const synth_opts *o, const rg_enum_space *sp, rg_valu
       }
       if (k == PAIR_MISMATCH) tc->mismatch++;
       if (k == PAIR_UNBOUND) tc->unbound++;
-      if (k == PAIR_COMMON || k == PAIR_SPLITS) {
+      if (k == PAIR_COMMON || k == PAIR_SPLITS || k == PAIR_CONGRUENT) {
         /* equal to the representative by smaller candidates: neither tested nor a class */
         if (k == PAIR_COMMON) tc->common++;
-        else tc->splits++;
+        else if (k == PAIR_SPLITS) tc->splits++;
+        else tc->congruent++;
         derivable = true;
       }
       if (k != PAIR_RULE) continue;
@@ -493,6 +545,7 @@ static rg_status test_pass(const synth_opts *o, const rg_enum_space *sp, const r
       tc->members += x->members, tc->pairs += x->pairs, tc->mismatch += x->mismatch;
       tc->unbound += x->unbound, tc->classes += x->classes, tc->written += x->written;
       tc->common += x->common, tc->splits += x->splits, tc->overflow += x->overflow;
+      tc->congruent += x->congruent;
       for (int v = 0; v < RG_RANDTEST_COUNT; v++) tc->verdict[v] += x->verdict[v];
       if (!st && out) fputs(rg_sb_str(&sbs[i - c0]), out);
       rg_sb_free(&sbs[i - c0]);
@@ -523,11 +576,13 @@ static void print_table(const synth_opts *o, const rg_enum_space *sp, uint64_t g
             (unsigned long long)tc->members, (unsigned long long)singles);
   if (o->stop_after >= STOP_FINGERPRINT) {
     fprintf(stderr, "pairs        not candidates: %llu outputs differ, %llu variables on both sides,\n"
-                    "             %llu an output common to both sides, %llu several outputs each a "
-                    "smaller rule,\n             %llu members not tried (over %d classes in a bucket)\n",
+                    "             derivable from smaller candidates: %llu an output common to both "
+                    "sides,\n             %llu several outputs each a rule, %llu op(a) vs op(b) "
+                    "with a = b (congruence);\n             %llu members not tried (over %d "
+                    "classes in a bucket)\n",
             (unsigned long long)tc->mismatch, (unsigned long long)tc->unbound,
             (unsigned long long)tc->common, (unsigned long long)tc->splits,
-            (unsigned long long)tc->overflow, MAX_CLASSES);
+            (unsigned long long)tc->congruent, (unsigned long long)tc->overflow, MAX_CLASSES);
     fprintf(stderr, "classes      %llu\n", (unsigned long long)tc->classes);
   }
   if (o->stop_after == STOP_TEST) {

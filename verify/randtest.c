@@ -20,7 +20,7 @@ const char *rg_randtest_verdict_help(rg_randtest_verdict v) {
 }
 
 void rg_randtest_opts_default(rg_randtest_opts *o) {
-  *o = (rg_randtest_opts){2, 2, 2, 2};
+  *o = (rg_randtest_opts){2, 1, 1, 2};
 }
 
 /* Runs the trials of one domain at one binding; *agree is false on any disagreement (of type or
