@@ -17,6 +17,8 @@ struct rg_fp_opeval {
   const rg_eval_ctx *ctx;
   rg_graph *g;
   int32_t var_in[2]; /* input nodes of tensor variables a0, a1 */
+  int32_t *node;     /* variant -> its node; all added up front, since a plan needs the graph
+                        unchanged while it is used */
   entry *tab;
   size_t cap, used;
 };
@@ -33,9 +35,22 @@ rg_fp_opeval *rg_fp_opeval_new(const rg_enum_space *sp, const rg_eval_ctx *ctx) 
   }
   e->var_in[0] = rg_graph_input(e->g, 0);
   e->var_in[1] = rg_graph_input(e->g, 1);
-  if (e->var_in[0] < 0 || e->var_in[1] < 0) {
+  e->node = malloc(sizeof *e->node * (size_t)(sp->n_variants ? sp->n_variants : 1));
+  if (e->var_in[0] < 0 || e->var_in[1] < 0 || !e->node) {
     rg_fp_opeval_free(e);
     return NULL;
+  }
+  for (int v = 0; v < sp->n_variants; v++) {
+    const rg_enum_variant *var = &sp->variants[v];
+    rg_node nd = rg_node_init((rg_op)var->op);
+    memcpy(nd.params, var->params, sizeof nd.params);
+    nd.n_in = var->n_in;
+    for (int j = 0; j < var->n_in; j++) nd.in[j] = (rg_ref){e->var_in[j], 0};
+    e->node[v] = rg_graph_add(e->g, &nd);
+    if (e->node[v] < 0) {
+      rg_fp_opeval_free(e);
+      return NULL;
+    }
   }
   return e;
 }
@@ -44,6 +59,7 @@ void rg_fp_opeval_free(rg_fp_opeval *e) {
   if (!e) return;
   for (size_t i = 0; i < e->cap && e->tab; i++) rg_plan_free(e->tab[i].plan);
   free(e->tab);
+  free(e->node);
   rg_graph_free(e->g);
   free(e);
 }
@@ -84,12 +100,7 @@ static rg_status plan_of(rg_fp_opeval *e, int v, const rg_shape *const *in, cons
     if (!grow(e)) return rg_err_set(err, RG_ERR_NOMEM, "out of memory caching plans");
     en = find(e, key);
   }
-  rg_node nd = rg_node_init((rg_op)var->op);
-  memcpy(nd.params, var->params, sizeof nd.params);
-  nd.n_in = var->n_in;
-  for (int j = 0; j < var->n_in; j++) nd.in[j] = (rg_ref){e->var_in[j], 0};
-  int32_t id = rg_graph_add(e->g, &nd);
-  if (id < 0) return rg_err_set(err, RG_ERR_NOMEM, "out of memory building an operator");
+  int32_t id = e->node[v];
   rg_ref ref = {id, var->out};
   const rg_shape *shapes[2] = {var->n_in > 0 ? in[0] : NULL, var->n_in > 1 ? in[1] : NULL};
   rg_plan *plan;
