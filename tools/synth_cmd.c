@@ -76,6 +76,8 @@ typedef struct {
   uint64_t written;       /* candidate lines */
 } test_counts;
 
+/* Set by SIGINT/SIGTERM; the one mutable global, as a signal handler needs it. Workers read it
+ * through rg_fp_opts.stop (and the bucket loop here) and stop at the next check. */
 static volatile sig_atomic_t interrupted;
 static void on_sigint(int sig) {
   (void)sig;
@@ -500,6 +502,13 @@ static rg_status do_bucket(const synth_opts *o, const rg_enum_space *sp, rg_valu
   return st;
 }
 
+/* (bucket size, bucket index), ordered by decreasing size, ties by index. */
+static int by_len_desc(const void *x, const void *y) {
+  const size_t *a = x, *b = y;
+  if (a[0] != b[0]) return a[0] > b[0] ? -1 : 1;
+  return a[1] < b[1] ? -1 : a[1] > b[1];
+}
+
 /* Tests every bucket of a pass in parallel; appends the lines to out in bucket order. */
 static rg_status test_pass(const synth_opts *o, const rg_enum_space *sp, const rg_fp_table *t,
                            FILE *out, test_counts *tc, uint64_t *buckets, uint64_t *singles,
@@ -521,15 +530,21 @@ static rg_status test_pass(const synth_opts *o, const rg_enum_space *sp, const r
   *buckets += nb;
   rg_value **inputs = rg_fp_inputs_new(sp, o->fp.seed);
   rg_status st = inputs ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  const size_t chunk = 256; /* buckets per ordered write */
+  /* Buckets are written in order, a chunk at a time; within a chunk the largest buckets are
+   * taken first, so one big bucket does not leave the other threads idle at the chunk's end. */
+  const size_t chunk = 1 << 16;
   rg_strbuf *sbs = calloc(chunk, sizeof *sbs);
   test_counts *tcs = calloc(chunk, sizeof *tcs);
-  if (!sbs || !tcs) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  size_t (*order)[2] = calloc(chunk, sizeof *order);
+  if (!sbs || !tcs || !order) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (size_t c0 = 0; c0 < nb && !st && !interrupted; c0 += chunk) {
     size_t c1 = c0 + chunk < nb ? c0 + chunk : nb;
+    for (size_t i = c0; i < c1; i++) order[i - c0][0] = b[i][1], order[i - c0][1] = i;
+    qsort(order, c1 - c0, sizeof *order, by_len_desc);
     rg_status first = RG_OK;
 #pragma omp parallel for num_threads(o->threads) schedule(dynamic, 1)
-    for (size_t i = c0; i < c1; i++) {
+    for (size_t k = c0; k < c1; k++) {
+      size_t i = order[k - c0][1];
       rg_err e;
       rg_sb_init(&sbs[i - c0]);
       memset(&tcs[i - c0], 0, sizeof tcs[i - c0]);
@@ -551,7 +566,7 @@ static rg_status test_pass(const synth_opts *o, const rg_enum_space *sp, const r
       rg_sb_free(&sbs[i - c0]);
     }
   }
-  free(sbs), free(tcs), free(b);
+  free(sbs), free(tcs), free(b), free(order);
   rg_fp_inputs_free(sp, inputs);
   return st;
 }
@@ -607,7 +622,7 @@ int rg_cmd_synth(int argc, char **argv) {
   rg_enum_space sp;
   rg_err err;
   if (rg_enum_space_init(&sp, &o.choices, &o.inputs, o.depth, &err)) {
-    rg_cli_report("rulegen", o.inputs_path, &err);
+    rg_cli_report("rulegen", NULL, &err); /* the message names the input when it is one */
     rg_enum_space_free(&sp);
     return 2;
   }
@@ -620,7 +635,9 @@ int rg_cmd_synth(int argc, char **argv) {
   struct sigaction sa, old;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_sigint;
+  struct sigaction old_term;
   sigaction(SIGINT, &sa, &old);
+  sigaction(SIGTERM, &sa, &old_term);
   double t0 = now(), secs[3] = {0, 0, 0};
   progress pr = {o.quiet, 1, t0, t0};
   o.fp.progress = on_progress;
@@ -694,6 +711,7 @@ int rg_cmd_synth(int argc, char **argv) {
   secs[2] = now() - t0;
   if (!o.quiet) fprintf(stderr, "\n");
   sigaction(SIGINT, &old, NULL);
+  sigaction(SIGTERM, &old_term, NULL);
 
   rc = 0;
   if (interrupted) {

@@ -46,6 +46,10 @@ check "drops counted" grep -qE "dropped +[1-9][0-9]* +shapes-zp" "$r.log"
 check "table printed" grep -q "^test .*candidate pairs tested" "$r.log"
 # every candidate parses and holds under rulegen eval (float64 and Z_p, enumeration shapes)
 check "candidates evaluate as true" "$rulegen" eval -q -s x=2x4 -s y=2x4 -s z=2x4 -s a=4x4 -s b=4x4 -s c=4x4 -s p=1x1 -s q=1x1 "$r"
+# --all-pairs: every pair within a class, a superset of one pair per member
+check "all pairs" run "$tmp/all.rules" --all-pairs
+check "all pairs is a superset" test -z "$(comm -23 <(sort "$r") <(sort "$tmp/all.rules"))"
+check "all pairs has more" test "$(wc -l <"$tmp/all.rules")" -gt "$(wc -l <"$r")"
 # --stop-after fingerprint writes the untested pairs, --stop-after enumerate counts graphs only
 check "stop after fingerprint" run "$tmp/fp.rules" --stop-after fingerprint
 check "untested candidates include the width-1 ones" has "$tmp/fp.rules" "(matmul ?p ?q) => (ewmul ?p ?q)"
