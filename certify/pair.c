@@ -214,8 +214,14 @@ rg_status rg_pet_pair_new(const char *original, const char *mutant, const char *
   st = rg_text_parse_rule(text, &pp->rule, err);
   free(text);
   if (st) {
-    if (strstr(err->msg, "the target uses"))
-      rg_err_set(err, st, "the mutant uses a variable the original does not (%s)", err->msg);
+    const char *v = strstr(err->msg, "the target uses ?");
+    if (v) {
+      char name[RG_RULE_MAX_NAME];
+      snprintf(name, sizeof name, "%s", v + strlen("the target uses "));
+      name[strcspn(name, ",")] = 0;
+      rg_err_set(err, st, "the mutant uses %s, which the original does not: both programs must read the same inputs",
+                 name);
+    }
     rg_pet_pair_free(pp);
     return st;
   }
