@@ -285,9 +285,9 @@ static int run(bool check, cert_opts *o, char **args, int nargs) {
       for (int64_t i = 0; i < c.res.n_boxes; i++) neq += c.res.box[i].verdict == RG_BOX_NEQ;
       fprintf(stderr,
               "certify: %lld boxes (%lld NEQ, %lld correction regions), %lld positions, %lld evaluations, "
-              "%d trials, error bound 2^%s, %.1f ms\n",
+              "%d trials, error bound %s%s, %.1f ms\n",
               (long long)c.res.n_boxes, (long long)neq, (long long)c.n_regions, (long long)c.res.positions,
-              (long long)c.res.evaluations, c.res.trials, c.bound, ms);
+              (long long)c.res.evaluations, c.res.trials, strcmp(c.bound, "none") ? "2^" : "", c.bound, ms);
       rg_strbuf sb;
       rg_sb_init(&sb);
       rg_cert_write(&c, &sb);
