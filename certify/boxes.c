@@ -349,14 +349,20 @@ rg_status rg_boxes_propagate(const rg_plan *plan, const rg_ref *outs, int n, rg_
 }
 
 int rg_boxes_degree(const rg_plan *plan, rg_ref r) {
-  const rg_node *nd = rg_graph_node(plan->g, r.node);
-  const rg_op_info *info = rg_op_get((rg_op)nd->op);
-  if (info->flags & RG_OPF_INPUT) return 1;
-  if (info->flags & RG_OPF_CONSTANT) return 0;
-  int d = 0;
-  for (int k = 0; k < nd->n_in; k++) {
-    int dk = rg_boxes_degree(plan, nd->in[k]);
-    d = info->linearity == RG_LIN_MULTI ? d + dk : (dk > d ? dk : d);
+  /* node by node in id (topological) order, so shared subgraphs are counted once */
+  int *deg = calloc((size_t)r.node + 1, sizeof *deg);
+  if (!deg) return INT32_MAX; /* no memory: the weakest (largest) degree */
+  for (int32_t id = 0; id <= r.node; id++) {
+    const rg_node *nd = rg_graph_node(plan->g, id);
+    const rg_op_info *info = rg_op_get((rg_op)nd->op);
+    int d = info->flags & RG_OPF_INPUT ? 1 : 0;
+    for (int k = 0; k < nd->n_in; k++) {
+      int dk = deg[nd->in[k].node];
+      d = info->linearity == RG_LIN_MULTI ? d + dk : (dk > d ? dk : d);
+    }
+    deg[id] = d;
   }
+  int d = deg[r.node];
+  free(deg);
   return d;
 }

@@ -48,7 +48,8 @@ const rg_cuts *rg_boxmap_cuts(const rg_boxmap *m, rg_ref r);
 void rg_boxmap_free(rg_boxmap *m);
 
 /* The polynomial degree of an output in the input elements (inputs 1, constants 0, sums take
- * the maximum, products the sum): the d of PET's Theorem 2. */
+ * the maximum, products the sum): the d of PET's Theorem 2. INT32_MAX (a useless but safe
+ * bound) when out of memory. */
 int rg_boxes_degree(const rg_plan *plan, rg_ref r);
 
 #endif

@@ -88,6 +88,35 @@ rg_status rg_cert_make(const rg_pet_pair *pp, rg_pet_result *res, rg_cert *c, rg
   return RG_OK;
 }
 
+bool rg_cert_covers(const rg_cert *c, int k, const int32_t *pos) {
+  for (int64_t j = 0; j < c->n_regions; j++) {
+    bool in = c->region[j].output == k;
+    for (int d = 0; d < c->res.cuts[k].rank && in; d++) in = c->region[j].lo[d] <= pos[d] && pos[d] < c->region[j].hi[d];
+    if (in) return true;
+  }
+  return false;
+}
+
+rg_status rg_cert_full_check(const rg_pet_pair *pp, const rg_cert *c, const rg_pet_opts *o,
+                             int64_t *differing, int64_t *outside, uint8_t **diff, rg_err *err) {
+  uint8_t *own[RG_RULE_MAX_OUTPUTS] = {0};
+  uint8_t **dd = diff ? diff : own;
+  *differing = *outside = 0;
+  rg_status st = rg_pet_full(pp, o, dd, err);
+  for (int k = 0; k < c->res.n_out && st == RG_OK; k++) {
+    rg_shape s = rg_shape_make(c->res.cuts[k].rank, c->res.cuts[k].dim);
+    for (int64_t i = 0; i < rg_shape_numel(&s); i++) {
+      if (!dd[k][i]) continue;
+      int32_t pos[RG_MAX_RANK];
+      rg_shape_unflat(&s, i, pos);
+      (*differing)++;
+      *outside += !rg_cert_covers(c, k, pos);
+    }
+  }
+  for (int k = 0; k < RG_RULE_MAX_OUTPUTS; k++) free(own[k]);
+  return st;
+}
+
 static void put_box(rg_strbuf *sb, const int32_t *lo, const int32_t *hi, int rank) {
   for (int d = 0; d < rank; d++) rg_sb_printf(sb, "%s%d:%d", d ? "," : "", lo[d], hi[d]);
   if (rank == 0) rg_sb_puts(sb, "-");

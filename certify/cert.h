@@ -59,6 +59,17 @@ void rg_cert_free(rg_cert *c);
 /* The error bound text for a result and degree, as the certificate writes it. */
 void rg_cert_bound(const rg_pet_result *res, int degree, char *out, int n);
 
+/* Whether position pos of output k lies in one of the certificate's correction regions. */
+bool rg_cert_covers(const rg_cert *c, int k, const int32_t *pos);
+
+/* Full mode for a certificate: evaluates whole outputs of both programs on the same inputs as
+ * box mode and counts the differing elements and those outside every correction region. The
+ * corrected mutant (the mutant outside the regions, the original inside) is equivalent on
+ * these inputs exactly when *outside == 0. diff (may be NULL) receives the per-output masks of
+ * rg_pet_full, owned by the caller. */
+rg_status rg_cert_full_check(const rg_pet_pair *pp, const rg_cert *c, const rg_pet_opts *o,
+                             int64_t *differing, int64_t *outside, uint8_t **diff, rg_err *err) RG_MUST_CHECK;
+
 void rg_cert_write(const rg_cert *c, rg_strbuf *sb);
 /* Parses certificate text. Errors (RG_ERR_PARSE) carry the line and say what was expected;
  * text that ends before "end" is reported as truncated. */

@@ -8,20 +8,9 @@
  *  - certificates are deterministic, round-trip through their text, and forged ones (flipped
  *    verdict, dropped region, altered value, other seed, ...) are rejected;
  *  - bad input: p not prime, p not the implemented field, t = 0, truncated certificate. */
-#include "certify/certify.h"
-#include "check.h"
+#include "certify_helpers.h"
 
 static const rg_pet_opts opts3 = {3, RG_ZP_P, NULL};
-
-static rg_pet_pair *open_pair(const char *orig, const char *mut, const char *shapes) {
-  rg_pet_pair *pp = NULL;
-  rg_err err;
-  if (rg_pet_pair_new(orig, mut, shapes, &pp, &err)) {
-    CHECK_MSG(0, "%s / %s: %s", orig, mut, err.msg);
-    return NULL;
-  }
-  return pp;
-}
 
 static rg_pet_pair *open_mutant(rg_mutant_kind kind, rg_mutant_dims d) {
   rg_mutant m;
@@ -35,14 +24,18 @@ static rg_pet_pair *open_mutant(rg_mutant_kind kind, rg_mutant_dims d) {
 
 /* Box mode against full mode: a box is NEQ exactly when some element of it differs. Also
  * checks that every differing element lies in a correction region. Returns NEQ boxes. */
+/* Box mode against full mode: a box is NEQ exactly when some element of it differs; and every
+ * differing element lies in a correction region. Returns the NEQ boxes. */
 static int64_t cross_check(const rg_pet_pair *pp, const rg_cert *c, const char *what) {
   uint8_t *diff[RG_RULE_MAX_OUTPUTS] = {0};
   rg_err err;
-  int64_t neq = 0;
-  if (rg_pet_full(pp, &opts3, diff, &err)) {
+  int64_t neq = 0, differing, outside;
+  if (rg_cert_full_check(pp, c, &opts3, &differing, &outside, diff, &err)) {
     CHECK_MSG(0, "%s: full mode: %s", what, err.msg);
     return -1;
   }
+  CHECK_MSG(outside == 0, "%s: %lld of %lld differing elements lie outside the correction regions", what,
+            (long long)outside, (long long)differing);
   for (int64_t i = 0; i < c->res.n_boxes; i++) {
     const rg_box_result *b = &c->res.box[i];
     const rg_cuts *cu = &c->res.cuts[b->output];
@@ -60,24 +53,7 @@ static int64_t cross_check(const rg_pet_pair *pp, const rg_cert *c, const char *
               (long long)i, b->verdict ? "NEQ" : "EQ", any ? "differs" : "agrees");
     neq += b->verdict == RG_BOX_NEQ;
   }
-  for (int k = 0; k < c->res.n_out; k++) {
-    const rg_cuts *cu = &c->res.cuts[k];
-    rg_shape s = rg_shape_make(cu->rank, cu->dim);
-    int64_t outside = 0;
-    for (int64_t f = 0; f < rg_shape_numel(&s); f++) {
-      if (!diff[k][f]) continue;
-      int32_t pos[RG_MAX_RANK];
-      rg_shape_unflat(&s, f, pos);
-      bool in = false;
-      for (int64_t j = 0; j < c->n_regions && !in; j++) {
-        in = c->region[j].output == k;
-        for (int d = 0; d < cu->rank && in; d++) in = c->region[j].lo[d] <= pos[d] && pos[d] < c->region[j].hi[d];
-      }
-      outside += !in;
-    }
-    CHECK_MSG(outside == 0, "%s: %lld differing elements outside the correction regions", what, (long long)outside);
-    free(diff[k]);
-  }
+  for (int k = 0; k < RG_RULE_MAX_OUTPUTS; k++) free(diff[k]);
   return neq;
 }
 

@@ -5,18 +5,7 @@
  *    position are an affine function of the position (the hypothesis of PET's Theorem 1),
  *    checked at every position of every box from fresh single-element evaluations;
  *  - non-multilinear programs are rejected, naming the operator; degrees. */
-#include "certify/certify.h"
-#include "check.h"
-
-static rg_pet_pair *open_pair(const char *orig, const char *mut, const char *shapes) {
-  rg_pet_pair *pp = NULL;
-  rg_err err;
-  if (rg_pet_pair_new(orig, mut, shapes, &pp, &err)) {
-    CHECK_MSG(0, "%s / %s: %s", orig, mut, err.msg);
-    return NULL;
-  }
-  return pp;
-}
+#include "certify_helpers.h"
 
 /* Cuts of the original's first output, dimension d, as "1 7". */
 static void cuts_str(const rg_pet_pair *pp, int side, int d, char *buf, int n) {

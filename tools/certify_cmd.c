@@ -204,29 +204,13 @@ static rg_status read_file(const char *path, rg_strbuf *sb, rg_err *err) {
 
 /* Full mode: every element where the programs differ must lie in a correction region, i.e.
  * the corrected mutant (the mutant outside the regions, the original inside) is equivalent. */
+/* Full mode: every element where the programs differ must lie in a correction region, i.e.
+ * the corrected mutant (the mutant outside the regions, the original inside) is equivalent. */
 static rg_status full_check(const rg_pet_pair *pp, const rg_cert *c, const rg_pet_opts *po, rg_err *err) {
-  uint8_t *diff[RG_RULE_MAX_OUTPUTS] = {0};
   struct timespec t0;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  rg_status st = rg_pet_full(pp, po, diff, err);
-  int64_t outside = 0, differing = 0;
-  for (int k = 0; k < c->res.n_out && st == RG_OK; k++) {
-    const rg_cuts *cu = &c->res.cuts[k];
-    rg_shape s = rg_shape_make(cu->rank, cu->dim);
-    for (int64_t i = 0; i < rg_shape_numel(&s); i++) {
-      if (!diff[k][i]) continue;
-      differing++;
-      int32_t pos[RG_MAX_RANK];
-      rg_shape_unflat(&s, i, pos);
-      bool in = false;
-      for (int64_t j = 0; j < c->n_regions && !in; j++) {
-        in = c->region[j].output == k;
-        for (int d = 0; d < cu->rank && in; d++) in = c->region[j].lo[d] <= pos[d] && pos[d] < c->region[j].hi[d];
-      }
-      outside += !in;
-    }
-  }
-  for (int k = 0; k < RG_RULE_MAX_OUTPUTS; k++) free(diff[k]);
+  int64_t differing, outside;
+  rg_status st = rg_cert_full_check(pp, c, po, &differing, &outside, NULL, err);
   if (st) return st;
   fprintf(stderr, "certify: full mode: %lld differing elements, %lld outside the correction regions (%.1f ms)\n",
           (long long)differing, (long long)outside, ms_since(&t0));
