@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const names[RG_MUTANT_COUNT] = {"fig1", "dilated", "merged"};
+static const char *const names[RG_MUTANT_COUNT] = {"fig1", "dilated", "merged", "fold"};
 
 const char *rg_mutant_name(rg_mutant_kind k) { return k < RG_MUTANT_COUNT ? names[k] : "?"; }
 
@@ -50,6 +50,14 @@ rg_status rg_mutant_make(rg_mutant_kind kind, const rg_mutant_dims *d, rg_mutant
     snprintf(m->mutant, sizeof m->mutant, "(conv2d (concat 3 ?x ?y) ?w)");
     snprintf(m->shapes, sizeof m->shapes, "w=%dx%dx%dx%d x=%dx%dx%dx%d y=%dx%dx%dx%d", O, C, K, K, N, C, H, W,
              N, C, H, W);
+    return RG_OK;
+  case RG_MUTANT_FOLD:
+    /* (N,C,H,W) -> perm 1203 (C,H,N,W) -> (1,C,H,N*W) -> conv -> (O,H,N,W) -> perm 2013 */
+    if (N < 2) return rg_err_set(err, RG_ERR_ARG, "mutant fold: the batch (%d) must hold at least 2 images", N);
+    snprintf(m->original, sizeof m->original, "(conv2d ?x ?w)");
+    snprintf(m->mutant, sizeof m->mutant,
+             "(transpose 2013 (reshape %dx%dx%dx%d (conv2d (reshape 1x%dx%dx%d (transpose 1203 ?x)) ?w)))", O, H, N, W, C,
+             H, N * W);
     return RG_OK;
   case RG_MUTANT_COUNT: break;
   }

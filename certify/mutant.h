@@ -8,6 +8,9 @@
  *  dilated  a conv2d with dilation 2 rewritten as a plain conv2d on the four phases of the
  *           input (space-to-batch by reshape/transpose, then back): the interleaving reshape
  *           makes boxes 2 wide; with even H and W the mutant is equivalent everywhere.
+ *  fold     the other direction of Fig. 1: a batch of N images laid side by side along the
+ *           width (transpose/reshape), one conv2d, taken apart again; the columns at each
+ *           image's left and right border differ (they read the neighbouring image).
  *  merged   two conv2d with the same kernel on inputs x and y, concatenated along the width,
  *           merged into one conv2d over the concatenated inputs: the two columns at the seam
  *           differ.
@@ -17,7 +20,7 @@
 
 #include "ir/ir.h"
 
-typedef enum { RG_MUTANT_FIG1, RG_MUTANT_DILATED, RG_MUTANT_MERGED, RG_MUTANT_COUNT } rg_mutant_kind;
+typedef enum { RG_MUTANT_FIG1, RG_MUTANT_DILATED, RG_MUTANT_MERGED, RG_MUTANT_FOLD, RG_MUTANT_COUNT } rg_mutant_kind;
 
 /* Input (n, c, h, w), kernel (o, c, k, k), and for fig1 the number of strips. */
 typedef struct {

@@ -102,7 +102,7 @@ static void test_mutants(void) {
       continue;
     }
     int64_t neq = cross_check(pp, &c, rg_mutant_name((rg_mutant_kind)k));
-    /* dilated is exact for even sizes; fig1 and merged differ at their seams */
+    /* dilated is exact for even sizes; the others differ at their seams */
     CHECK_MSG(k == RG_MUTANT_DILATED ? neq == 0 : neq > 0, "%s: %lld NEQ boxes", rg_mutant_name((rg_mutant_kind)k),
               (long long)neq);
     rg_cert_free(&c);

@@ -26,7 +26,7 @@
   X("prime", 'p', 1, "P", "the field's prime, decimal or 2^K-1 (default 2^61-1, the only one "  \
                           "the evaluator implements)")                                          \
   X("output", 'o', 1, "FILE", "write the certificate to FILE (default: standard output)")       \
-  X("mutant", 'm', 1, "NAME", "use a built-in PET mutant: fig1, dilated or merged")             \
+  X("mutant", 'm', 1, "NAME", "use a built-in PET mutant: fig1, fold, dilated or merged")             \
   X("dims", 'd', 1, "N,C,H,W,O,K[,P]", "sizes of the built-in mutant (default "                 \
                                        "1,64,56,56,64,3,2)")                                    \
   X("full", 'f', 0, "", "also evaluate whole outputs and check that every differing element "   \
@@ -161,7 +161,7 @@ static rg_status open_pair(const cert_opts *o, char **files, int nfiles, const c
     int kind = rg_mutant_by_name(o->mutant);
     rg_mutant_dims d = rg_mutant_default();
     if (nfiles) st = rg_err_set(err, RG_ERR_ARG, "give either --mutant or program files, not both");
-    else if (kind < 0) st = rg_err_set(err, RG_ERR_ARG, "unknown mutant '%s': use fig1, dilated or merged", o->mutant);
+    else if (kind < 0) st = rg_err_set(err, RG_ERR_ARG, "unknown mutant '%s': use fig1, fold, dilated or merged", o->mutant);
     if (st == RG_OK && o->dims) st = parse_dims(o->dims, &d, err);
     if (st == RG_OK) st = rg_mutant_make((rg_mutant_kind)kind, &d, &m, err);
     if (st == RG_OK) {
