@@ -1,8 +1,9 @@
-/* bench/certify_bench.c: PET certificate production and audit for the Fig. 1 mutant (by
- * default a 1x64x56x56 input and a 64x64x3x3 kernel, two strips), against full-mode evaluation
- * of both programs. Prints one table; times are the best of --reps runs (wall clock).
+/* bench/certify_bench.c: PET certificate production and audit for a built-in mutant (by
+ * default PET's Fig. 1 on a 1x64x56x56 input with a 64x64x3x3 kernel, two strips), against
+ * full-mode evaluation of both programs. Prints one table row; times are the best of `reps`
+ * runs (wall clock; full mode: best of 2).
  *
- *   certify_bench [N,C,H,W,O,K,P] [reps]
+ *   certify_bench [KIND [N,C,H,W,O,K,P [reps]]]     KIND: fig1 (default), fold, dilated, merged
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <stdio.h>
@@ -19,16 +20,18 @@ static double now_ms(void) {
 
 int main(int argc, char **argv) {
   rg_mutant_dims d = rg_mutant_default();
-  if (argc > 1 && sscanf(argv[1], "%d,%d,%d,%d,%d,%d,%d", &d.n, &d.c, &d.h, &d.w, &d.o, &d.k, &d.pieces) < 6) {
-    fprintf(stderr, "usage: certify_bench [N,C,H,W,O,K[,P]] [reps]\n");
+  int kind = argc > 1 ? rg_mutant_by_name(argv[1]) : RG_MUTANT_FIG1;
+  if (kind < 0 ||
+      (argc > 2 && sscanf(argv[2], "%d,%d,%d,%d,%d,%d,%d", &d.n, &d.c, &d.h, &d.w, &d.o, &d.k, &d.pieces) < 6)) {
+    fprintf(stderr, "usage: certify_bench [fig1|fold|dilated|merged [N,C,H,W,O,K[,P] [reps]]]\n");
     return 2;
   }
-  int reps = argc > 2 ? atoi(argv[2]) : 5;
+  int reps = argc > 3 ? atoi(argv[3]) : 5;
   if (reps < 1) reps = 1;
   rg_mutant m;
   rg_err err;
   rg_pet_pair *pp = NULL;
-  if (rg_mutant_make(RG_MUTANT_FIG1, &d, &m, &err) || rg_pet_pair_new(m.original, m.mutant, m.shapes, &pp, &err)) {
+  if (rg_mutant_make((rg_mutant_kind)kind, &d, &m, &err) || rg_pet_pair_new(m.original, m.mutant, m.shapes, &pp, &err)) {
     fprintf(stderr, "certify_bench: %s\n", err.msg);
     return 2;
   }
@@ -75,8 +78,7 @@ int main(int argc, char **argv) {
     if (t < t_full) t_full = t;
     free(diff[0]);
   }
-  printf("PET Fig. 1 mutant: x=%dx%dx%dx%d w=%dx%dx%dx%d, %d strips, t=%d, p=2^61-1\n", d.n, d.c, d.h, d.w, d.o,
-         d.c, d.k, d.k, d.pieces, o.trials);
+  printf("mutant %s: %s, t=%d, p=2^61-1\n", rg_mutant_name((rg_mutant_kind)kind), m.shapes, o.trials);
   printf("| boxes | NEQ boxes | regions | m+1 positions | evaluations | certify ms | audit ms | full mode ms | full / certify | full / audit |\n");
   printf("|---|---|---|---|---|---|---|---|---|---|\n");
   printf("| %lld | %lld | %lld | %lld | %lld | %.2f | %.2f | %.1f | %.0fx | %.0fx |\n", (long long)c.res.n_boxes,

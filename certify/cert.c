@@ -379,6 +379,7 @@ static rg_status parse_body(rd *r, rg_cert *c) {
     res->box = calloc((size_t)res->n_boxes + 1, sizeof *res->box);
     if (!res->box) st = rg_err_set(r->err, RG_ERR_NOMEM, "out of memory");
   }
+  int64_t next_idx = 0;
   for (int64_t i = 0; i < res->n_boxes && !st; i++) {
     rg_box_result *b = &res->box[i];
     int64_t k = 0, idx;
@@ -386,7 +387,11 @@ static rg_status parse_body(rd *r, rg_cert *c) {
     if (!st) st = num(r, 10, 0, res->n_out - 1, &k, "the output number");
     b->output = (int)k;
     const rg_cuts *cu = &res->cuts[k];
-    if (!st) st = num(r, 10, 0, INT64_MAX, &idx, "the box index");
+    /* boxes come in order: output by output, index by index from 0 */
+    int64_t want = i == 0 || res->box[i - 1].output != b->output ? 0 : next_idx;
+    if (!st && i && b->output < res->box[i - 1].output) st = bad(r, "boxes in output order");
+    if (!st) st = num(r, 10, want, want, &idx, "the next box index");
+    next_idx = idx + 1;
     if (!st) st = dims_list(r, cu->dim, cu->rank, b->lo, b->hi, "the box as LO:HI per dimension");
     if (!st && !space(r)) st = bad(r, "EQ or NEQ");
     if (st) break;

@@ -26,6 +26,37 @@ static rg_value gen_input(void *user, int32_t tvar, int64_t flat) {
   return rg_random_value(RG_DOM_ZP, ((const gen *)user)->keys[tvar], 0, flat);
 }
 
+/* The box's m+1 positions in trial t; records the first difference as the witness. Fresh
+ * evaluators per box keep the memo small (boxes share little of their cones), which is much
+ * faster than one memo growing over all boxes. */
+static rg_status check_box(const rg_pet_pair *pp, const rg_eval_ctx *ctx, gen *g, int t, rg_box_result *b,
+                           rg_pet_result *res, rg_err *err) {
+  rg_elem_eval *ev[2] = {rg_elem_eval_new(pp->plan[0], RG_DOM_ZP, ctx, gen_input, g),
+                         rg_elem_eval_new(pp->plan[1], RG_DOM_ZP, ctx, gen_input, g)};
+  rg_status st = RG_OK;
+  if (!ev[0] || !ev[1]) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory for an evaluator");
+  int rank = res->cuts[b->output].rank;
+  for (int step = -1; step < rank && st == RG_OK; step++) {
+    if (step >= 0 && b->hi[step] - b->lo[step] < 2) continue;
+    int32_t pos[RG_MAX_RANK];
+    memcpy(pos, b->lo, sizeof pos);
+    if (step >= 0) pos[step]++;
+    rg_value v[2];
+    st = rg_elem_eval_at(ev[0], pp->rule->src[b->output], pos, &v[0], err);
+    if (st == RG_OK) st = rg_elem_eval_at(ev[1], pp->rule->tgt[b->output], pos, &v[1], err);
+    res->evaluations += 2;
+    if (st == RG_OK && v[0].z != v[1].z) {
+      b->verdict = RG_BOX_NEQ, b->trial = t;
+      memcpy(b->pos, pos, sizeof pos);
+      b->val[0] = v[0].z, b->val[1] = v[1].z;
+      break;
+    }
+  }
+  rg_elem_eval_free(ev[0]);
+  rg_elem_eval_free(ev[1]);
+  return st;
+}
+
 void rg_pet_result_free(rg_pet_result *res) {
   for (int k = 0; k < RG_RULE_MAX_OUTPUTS; k++) rg_cuts_free(&res->cuts[k]);
   free(res->box);
@@ -82,36 +113,13 @@ rg_status rg_pet_check(const rg_pet_pair *pp, const rg_pet_opts *o, rg_pet_resul
   int32_t nt = rg_graph_n_tvars(pp->rule->g);
   for (int t = 0; t < o->trials && st == RG_OK; t++) {
     gen g = {keys + (size_t)t * (size_t)nt};
-    rg_elem_eval *ev[2] = {rg_elem_eval_new(pp->plan[0], RG_DOM_ZP, &ctx, gen_input, &g),
-                           rg_elem_eval_new(pp->plan[1], RG_DOM_ZP, &ctx, gen_input, &g)};
-    if (!ev[0] || !ev[1]) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory for an evaluator");
     for (int64_t i = 0; i < res->n_boxes && st == RG_OK; i++) {
       if (o->cancel && *o->cancel) {
         st = rg_err_set(err, RG_ERR_ARG, "interrupted");
         break;
       }
-      rg_box_result *b = &res->box[i];
-      if (b->verdict == RG_BOX_NEQ) continue; /* already has its witness */
-      int rank = res->cuts[b->output].rank;
-      for (int step = -1; step < rank && st == RG_OK; step++) {
-        if (step >= 0 && b->hi[step] - b->lo[step] < 2) continue;
-        int32_t pos[RG_MAX_RANK];
-        memcpy(pos, b->lo, sizeof pos);
-        if (step >= 0) pos[step]++;
-        rg_value v[2];
-        st = rg_elem_eval_at(ev[0], pp->rule->src[b->output], pos, &v[0], err);
-        if (st == RG_OK) st = rg_elem_eval_at(ev[1], pp->rule->tgt[b->output], pos, &v[1], err);
-        res->evaluations += 2;
-        if (st == RG_OK && v[0].z != v[1].z) {
-          b->verdict = RG_BOX_NEQ, b->trial = t;
-          memcpy(b->pos, pos, sizeof pos);
-          b->val[0] = v[0].z, b->val[1] = v[1].z;
-          break;
-        }
-      }
+      if (res->box[i].verdict == RG_BOX_EQ) st = check_box(pp, &ctx, &g, t, &res->box[i], res, err);
     }
-    rg_elem_eval_free(ev[0]);
-    rg_elem_eval_free(ev[1]);
   }
   free(keys);
   for (int64_t i = 0; i < res->n_boxes && st == RG_OK; i++) {
@@ -141,6 +149,10 @@ rg_status rg_pet_full(const rg_pet_pair *pp, const rg_pet_opts *o, uint8_t **dif
   rg_eval_ctx ctx;
   rg_eval_ctx_init(&ctx, seed);
   for (int t = 0; t < o->trials && st == RG_OK; t++) {
+    if (o->cancel && *o->cancel) {
+      st = rg_err_set(err, RG_ERR_ARG, "interrupted");
+      break;
+    }
     for (int32_t v = 0; v < nt && st == RG_OK; v++) {
       int64_t cnt = rg_shape_numel(&pp->shapes[v]);
       free(in[v]);

@@ -61,7 +61,8 @@ rg_status rg_pet_check(const rg_pet_pair *pp, const rg_pet_opts *o, rg_pet_resul
 void rg_pet_result_free(rg_pet_result *res);
 
 /* Full mode: whole outputs of both programs on the same inputs as box mode. diff[k] (caller
- * frees each) gets one byte per element of output k: 1 when some trial differs there. */
+ * frees each) gets one byte per element of output k: 1 when some trial differs there. The
+ * cancel flag is looked at between trials. */
 rg_status rg_pet_full(const rg_pet_pair *pp, const rg_pet_opts *o, uint8_t **diff,
                       rg_err *err) RG_MUST_CHECK;
 

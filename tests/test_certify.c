@@ -310,6 +310,28 @@ static void test_certificates(void) {
     rg_pet_pair_free(other_pp);
   }
 
+  /* every single-character change is a parse error or a rejection, never a crash and never
+   * accepted (unless it leaves the certificate's meaning, hence its canonical text, intact) */
+  int accepted = 0;
+  for (size_t i = 0; i < strlen(t1); i++) {
+    static const char repl[] = "0719 x-:,\n";
+    char *m = strdup(t1);
+    m[i] = repl[i % (sizeof repl - 1)] == m[i] ? '3' : repl[i % (sizeof repl - 1)];
+    rg_cert x;
+    if (rg_cert_parse(m, strlen(m), &x, &err) == RG_OK) {
+      rg_audit a;
+      if (rg_cert_audit(&x, pp, NULL, &a, &err) == RG_OK && a.valid) {
+        char *again = cert_text(&x);
+        CHECK_MSG(strcmp(again, t1) == 0, "a certificate changed at byte %zu is accepted", i);
+        free(again);
+        accepted++;
+      }
+      rg_cert_free(&x);
+    }
+    free(m);
+  }
+  CHECK(accepted < 5);
+
   /* truncated and malformed text */
   for (size_t cut = 0; cut < strlen(t1); cut += 37) {
     char *tr = strndup(t1, cut);
