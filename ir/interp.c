@@ -3,7 +3,9 @@
  * The operator semantics live in interp_kernels.inc, instantiated here once per domain. Whole
  * outputs are computed node by node in id (topological) order over the nodes the outputs need;
  * single elements are computed recursively through the same element functions, with a memo of
- * (node, output, index) -> value so that shared subgraphs are computed once.
+ * (node, output, index) -> value so that shared subgraphs are computed once. Data-movement
+ * nodes (moves_data in interp_kernels.inc) are not memoised: single-element evaluation forwards
+ * the index through them to the node that computes, or to the input.
  */
 #include "interp.h"
 
@@ -193,6 +195,7 @@ struct rg_elem_eval {
   uint64_t *keys; /* (node*2 + out) << 40 | flat, plus one; 0 marks an empty slot */
   rg_value *vals;
   size_t cap, used;
+  rg_site *site; /* node -> its site, built once (typed nodes only) */
   bool nomem;
 };
 
@@ -206,13 +209,16 @@ rg_elem_eval *rg_elem_eval_new(const rg_plan *plan, rg_domain dom, const rg_eval
                                rg_input_fn input, void *user) {
   rg_elem_eval *e = calloc(1, sizeof *e);
   if (!e) return NULL;
-  *e = (rg_elem_eval){plan, dom, ctx, input, user, NULL, NULL, 1024, 0, false};
+  *e = (rg_elem_eval){plan, dom, ctx, input, user, NULL, NULL, 1024, 0, NULL, false};
   e->keys = calloc(e->cap, sizeof *e->keys);
   e->vals = malloc(e->cap * sizeof *e->vals);
-  if (!e->keys || !e->vals) {
+  e->site = calloc(plan->n ? (size_t)plan->n : 1, sizeof *e->site);
+  if (!e->keys || !e->vals || !e->site) {
     rg_elem_eval_free(e);
     return NULL;
   }
+  for (int32_t id = 0; id < plan->n; id++)
+    if (plan->typed[id]) e->site[id] = site_of(plan, id);
   return e;
 }
 
@@ -220,6 +226,7 @@ void rg_elem_eval_free(rg_elem_eval *e) {
   if (!e) return;
   free(e->keys);
   free(e->vals);
+  free(e->site);
   free(e);
 }
 
@@ -262,15 +269,24 @@ static rg_value elem_get(rg_fetch *self, int input, int64_t flat) {
 
 static rg_value eval_ref(rg_elem_eval *e, rg_ref r, int64_t flat) {
   const rg_node *nd = rg_graph_node(e->plan->g, r.node);
+  const rg_site *s = &e->site[r.node];
+  /* Data movement is forwarded, not memoised: remembering each element on the way cost a table
+   * slot per element and per level, and recomputing one is an index calculation. */
+  while (nd->op != RG_OP_INPUT && moves_data(s->op)) {
+    int64_t in_flat;
+    int k = move_index(s, r.out, NULL, flat, &in_flat);
+    if (k < 0) return rg_value_from_int(e->dom, 0);
+    r = nd->in[k], flat = in_flat;
+    nd = rg_graph_node(e->plan->g, r.node), s = &e->site[r.node];
+  }
   if (nd->op == RG_OP_INPUT) return e->input(e->user, nd->params[0], flat);
   uint64_t key = (((uint64_t)r.node * 2 + (uint64_t)r.out) << 40 | (uint64_t)flat) + 1;
   size_t h = slot_of(e, key);
   if (e->keys[h]) return e->vals[h];
-  rg_site s = site_of(e->plan, r.node);
   elem_fetch f = {{elem_get}, e, nd};
   int32_t pos[RG_MAX_RANK];
-  rg_shape_unflat(&s.out[r.out], flat, pos);
-  rg_value v = elem(e->dom, &s, e->ctx, r.out, pos, &f.base);
+  rg_shape_unflat(&s->out[r.out], flat, pos);
+  rg_value v = elem(e->dom, s, e->ctx, r.out, pos, &f.base);
   if (2 * (e->used + 1) > e->cap && !grow(e)) {
     e->nomem = true; /* the value is still right; it just is not remembered */
     return v;
