@@ -35,7 +35,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "certify_bench: %s\n", err.msg);
     return 2;
   }
-  rg_pet_opts o = {3, RG_ZP_P, NULL};
+  rg_pet_opts o = {3, RG_ZP_P, {NULL, NULL, NULL}};
   double t_cert = 1e30, t_audit = 1e30, t_full = 1e30;
   rg_cert c = {0};
   rg_audit a = {0};

@@ -10,7 +10,7 @@
  *  - bad input: p not prime, p not the implemented field, t = 0, truncated certificate. */
 #include "certify_helpers.h"
 
-static const rg_pet_opts opts3 = {3, RG_ZP_P, NULL};
+static const rg_pet_opts opts3 = {3, RG_ZP_P, {NULL, NULL, NULL}};
 
 static rg_pet_pair *open_mutant(rg_mutant_kind kind, rg_mutant_dims d) {
   rg_mutant m;
@@ -243,7 +243,7 @@ static void test_certificates(void) {
   CHECK_MSG(audit_text(t1, pp, why, sizeof why) == 1, "a genuine certificate is rejected: %s", why);
   /* another t gives another seed */
   rg_cert c4;
-  if (make_cert(pp, &(rg_pet_opts){4, RG_ZP_P, NULL}, &c4)) {
+  if (make_cert(pp, &(rg_pet_opts){4, RG_ZP_P, {NULL, NULL, NULL}}, &c4)) {
     CHECK(c4.res.seed != c1.res.seed && c4.res.trials == 4);
     rg_cert_free(&c4);
   }
@@ -357,12 +357,12 @@ static void test_bad_options(void) {
   rg_pet_result res;
   rg_err err;
   if (!pp) return;
-  CHECK(rg_pet_check(pp, &(rg_pet_opts){0, RG_ZP_P, NULL}, &res, &err) == RG_ERR_ARG && strstr(err.msg, "at least 1"));
-  CHECK(rg_pet_check(pp, &(rg_pet_opts){3, RG_ZP_P + 2, NULL}, &res, &err) == RG_ERR_ARG && strstr(err.msg, "is not prime"));
-  CHECK(rg_pet_check(pp, &(rg_pet_opts){3, 2147483647, NULL}, &res, &err) == RG_ERR_ARG &&
+  CHECK(rg_pet_check(pp, &(rg_pet_opts){0, RG_ZP_P, {NULL, NULL, NULL}}, &res, &err) == RG_ERR_ARG && strstr(err.msg, "at least 1"));
+  CHECK(rg_pet_check(pp, &(rg_pet_opts){3, RG_ZP_P + 2, {NULL, NULL, NULL}}, &res, &err) == RG_ERR_ARG && strstr(err.msg, "is not prime"));
+  CHECK(rg_pet_check(pp, &(rg_pet_opts){3, 2147483647, {NULL, NULL, NULL}}, &res, &err) == RG_ERR_ARG &&
         strstr(err.msg, "2^61-1"));
   volatile sig_atomic_t stop = 1;
-  CHECK(rg_pet_check(pp, &(rg_pet_opts){3, RG_ZP_P, &stop}, &res, &err) == RG_ERR_ARG && strstr(err.msg, "interrupted"));
+  CHECK(rg_pet_check(pp, &(rg_pet_opts){3, RG_ZP_P, {&stop, NULL, NULL}}, &res, &err) == RG_ERR_ARG && strstr(err.msg, "interrupted"));
   CHECK(rg_pet_check(pp, &opts3, &res, &err) == RG_OK && res.n_boxes == 1 && res.box[0].verdict == RG_BOX_EQ);
   rg_pet_result_free(&res);
   rg_pet_pair_free(pp);
