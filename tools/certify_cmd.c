@@ -204,7 +204,7 @@ static void on_progress(void *user, int64_t done, int64_t total) {
   if (done < total ? ms < pg->next_ms : !pg->printed) return;
   double rate = (double)done / (ms > 1 ? ms : 1) * 1e3;
   if (done < total)
-    fprintf(stderr, "%s: %lld of %lld box checks (%.0f%%), %.0f/s, about %.0f s left\n", pg->who, (long long)done,
+    fprintf(stderr, "%s: %lld of %lld box checks (%.0f%%), %.0f/s, about %.1f s left\n", pg->who, (long long)done,
             (long long)total, 100.0 * (double)done / (double)total, rate, (double)(total - done) / (rate > 0 ? rate : 1));
   else
     fprintf(stderr, "%s: %lld box checks done in %.1f s (%.0f/s)\n", pg->who, (long long)total, ms / 1e3, rate);
