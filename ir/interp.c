@@ -74,20 +74,7 @@ static inline double f64_act(const rg_eval_ctx *ctx, int act, double x) {
 #define PM_CELL(ctx, acc, x) ((x) > (acc) ? (x) : (acc))
 #define PM_PAD(ctx, acc) (acc)
 #define PM_DONE(ctx, acc) (acc)
-#include "interp_kernels.inc"
-#undef NUM
-#undef SFX
-#undef ADD
-#undef MUL
-#undef ZERO
-#undef ONE
-#undef FROM
-#undef SCALE
-#undef ACT
-#undef PM_INIT
-#undef PM_CELL
-#undef PM_PAD
-#undef PM_DONE
+#include "interp_kernels.inc" /* it undefines the macros above */
 
 /* ---- Z_p ---- */
 static inline uint64_t zp_act(const rg_eval_ctx *ctx, int act, uint64_t x) {
@@ -109,20 +96,7 @@ static inline uint64_t zp_act(const rg_eval_ctx *ctx, int act, uint64_t x) {
 #define PM_CELL(ctx, acc, x) rg_mix64((acc) + (x) + UINT64_C(0x9e3779b97f4a7c15))
 #define PM_PAD(ctx, acc) rg_mix64((acc) + ZP_PAD_MARK)
 #define PM_DONE(ctx, acc) rg_zp_keyed((ctx)->poolmax_key, acc)
-#include "interp_kernels.inc"
-#undef NUM
-#undef SFX
-#undef ADD
-#undef MUL
-#undef ZERO
-#undef ONE
-#undef FROM
-#undef SCALE
-#undef ACT
-#undef PM_INIT
-#undef PM_CELL
-#undef PM_PAD
-#undef PM_DONE
+#include "interp_kernels.inc" /* it undefines the macros above */
 
 /* ---- Z_q, q = 2^127-1 ---- */
 static inline rg_z127 z127_act(const rg_eval_ctx *ctx, int act, rg_z127 x) {
