@@ -156,21 +156,31 @@ rg_status rg_pet_check(const rg_pet_pair *pp, const rg_pet_opts *o, rg_pet_resul
   return st;
 }
 
-/* One full-mode trial in Z_q: whole outputs through single elements (Z_q has no rg_value
- * buffers), inputs generated on demand. */
+/* One full-mode trial in Z_q (its own whole-output evaluator: Z_q values do not fit rg_value). */
 static rg_status full_trial_z127(const rg_pet_pair *pp, const rg_eval_ctx *ctx, const uint64_t *keys, uint8_t **diff,
                                  rg_err *err) {
   int n = pp->rule->n_src;
-  gen g = {keys};
+  int32_t nt = rg_graph_n_tvars(pp->rule->g);
+  rg_z127 **in = calloc((size_t)nt + 1, sizeof *in);
   rg_z127 *outv[2][RG_RULE_MAX_OUTPUTS] = {{0}};
-  rg_status st = rg_eval_full_z127(pp->plan[0], ctx, gen_input_z127, &g, pp->rule->src, n, outv[0], err);
-  if (st == RG_OK) st = rg_eval_full_z127(pp->plan[1], ctx, gen_input_z127, &g, pp->rule->tgt, n, outv[1], err);
+  rg_status st = in ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory for inputs");
+  for (int32_t v = 0; v < nt && st == RG_OK; v++) {
+    int64_t cnt = rg_shape_numel(&pp->shapes[v]);
+    in[v] = malloc(sizeof **in * (size_t)(cnt + 1));
+    if (!in[v]) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory for inputs");
+    for (int64_t i = 0; in[v] && i < cnt; i++) in[v][i] = rg_random_z127(keys[v], 0, i);
+  }
+  const rg_z127 *const *ins = (const rg_z127 *const *)in;
+  if (st == RG_OK) st = rg_eval_full_z127(pp->plan[0], ctx, ins, pp->rule->src, n, outv[0], err);
+  if (st == RG_OK) st = rg_eval_full_z127(pp->plan[1], ctx, ins, pp->rule->tgt, n, outv[1], err);
   for (int k = 0; k < n && st == RG_OK; k++) {
     int64_t cnt = rg_shape_numel(rg_plan_shape(pp->plan[0], pp->rule->src[k]));
     for (int64_t i = 0; i < cnt; i++) diff[k][i] |= outv[0][k][i] != outv[1][k][i];
   }
   for (int s = 0; s < 2; s++)
     for (int k = 0; k < n; k++) free(outv[s][k]);
+  for (int32_t v = 0; in && v < nt; v++) free(in[v]);
+  free(in);
   return st;
 }
 

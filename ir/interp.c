@@ -4,8 +4,8 @@
  * The operator semantics live in interp_kernels.inc, instantiated here once per domain. Values
  * travel between element functions as `ival`, a union wide enough for every domain (rg_value
  * itself stays 8 bytes, as whole-output buffers elsewhere use it). Whole outputs are computed
- * node by node in id (topological) order over the nodes the outputs need (float64 and Z_p), or
- * element by element through single-element evaluation (Z_q: it has no 8-byte rg_value);
+ * node by node in id (topological) order over the nodes the outputs need, in buffers of the
+ * domain's element type (rg_value, or rg_z127 for Z_q);
  * single elements are computed recursively through the same element functions, with a memo of
  * (node, output, index) -> value so that shared subgraphs are computed once. Data-movement
  * nodes (moves_data in interp_kernels.inc) are not memoised: single-element evaluation forwards
@@ -138,23 +138,40 @@ const char *rg_domain_name(rg_domain d) { return d == RG_DOM_F64 ? "float64" : "
 
 /* ---- whole outputs ---- */
 
+/* A node's site, with what the domain needs beyond the plan. */
+static rg_site site_for(const rg_plan *plan, int32_t id, num_kind kind) {
+  rg_site s = site_of(plan, id);
+  /* The plan keeps 1/count in Z_p only; count < 2^61 is the inverse of that inverse. */
+  if (kind == NK_Z127 && plan->zp_scale[id]) s.z127_scale = rg_z127_inv(rg_zp_inv(plan->zp_scale[id]));
+  return s;
+}
+
+/* Whole-tensor buffers hold rg_value (8 bytes) or rg_z127 (16 bytes) by domain. */
 typedef struct {
   rg_fetch base;
-  const rg_value *in[RG_MAX_INPUTS];
+  const void *in[RG_MAX_INPUTS];
 } array_fetch;
 
 static ival array_get(rg_fetch *self, int input, int64_t flat) {
   ival v = {0};
-  v.v = ((array_fetch *)self)->in[input][flat];
+  v.v = ((const rg_value *)((array_fetch *)self)->in[input])[flat];
   return v;
 }
 
-rg_status rg_eval_full(const rg_plan *plan, rg_domain dom, const rg_eval_ctx *ctx,
-                       const rg_value *const *inputs, const rg_ref *outs, int n,
-                       rg_value **results, rg_err *err) {
+static ival array_get_z127(rg_fetch *self, int input, int64_t flat) {
+  ival v = {0};
+  v.w = ((const rg_z127 *)((array_fetch *)self)->in[input])[flat];
+  return v;
+}
+
+/* Node by node in id order over the nodes the outputs need; inputs[v] and results[i] are
+ * arrays of the domain's element type. */
+static rg_status eval_full(const rg_plan *plan, num_kind kind, const rg_eval_ctx *ctx, const void *const *inputs,
+                           const rg_ref *outs, int n, void **results, rg_err *err) {
+  size_t esz = kind == NK_Z127 ? sizeof(rg_z127) : sizeof(rg_value);
   int32_t nn = plan->n;
   uint8_t *need = calloc(nn ? (size_t)nn : 1, 1);
-  rg_value *(*buf)[RG_MAX_OUTPUTS] = calloc(nn ? (size_t)nn : 1, sizeof *buf);
+  void *(*buf)[RG_MAX_OUTPUTS] = calloc(nn ? (size_t)nn : 1, sizeof *buf);
   rg_status st = RG_OK;
   for (int i = 0; i < n; i++) results[i] = NULL;
   if (!need || !buf) {
@@ -167,16 +184,16 @@ rg_status rg_eval_full(const rg_plan *plan, rg_domain dom, const rg_eval_ctx *ct
     assert(plan->typed[id]);
     const rg_node *nd = rg_graph_node(plan->g, id);
     if (nd->op == RG_OP_INPUT) {
-      buf[id][0] = (rg_value *)inputs[nd->params[0]]; /* borrowed, never freed here */
+      buf[id][0] = (void *)inputs[nd->params[0]]; /* borrowed, never freed here */
       continue;
     }
-    rg_site s = site_of(plan, id);
-    array_fetch f = {{array_get}, {0}};
+    rg_site s = site_for(plan, id, kind);
+    array_fetch f = {{kind == NK_Z127 ? array_get_z127 : array_get}, {0}};
     for (int k = 0; k < nd->n_in; k++) f.in[k] = buf[nd->in[k].node][nd->in[k].out];
     for (int o = 0; o < rg_op_get(s.op)->n_outputs; o++) {
       const rg_shape *os = &s.out[o];
       int64_t cnt = rg_shape_numel(os);
-      rg_value *dst = malloc(sizeof *dst * (size_t)(cnt ? cnt : 1));
+      void *dst = malloc(esz * (size_t)(cnt ? cnt : 1));
       if (!dst) {
         st = rg_err_set(err, RG_ERR_NOMEM, "out of memory evaluating a %s node", rg_op_get(s.op)->name);
         break;
@@ -184,19 +201,21 @@ rg_status rg_eval_full(const rg_plan *plan, rg_domain dom, const rg_eval_ctx *ct
       buf[id][o] = dst;
       int32_t pos[RG_MAX_RANK] = {0};
       for (int64_t i = 0; i < cnt; i++) {
-        dst[i] = elem((num_kind)dom, &s, ctx, o, pos, &f.base).v;
+        ival v = elem(kind, &s, ctx, o, pos, &f.base);
+        if (kind == NK_Z127) ((rg_z127 *)dst)[i] = v.w;
+        else ((rg_value *)dst)[i] = v.v;
         for (int d = os->rank - 1; d >= 0 && ++pos[d] == os->dim[d]; d--) pos[d] = 0;
       }
     }
   }
   for (int i = 0; i < n && st == RG_OK; i++) {
     int64_t cnt = rg_shape_numel(rg_plan_shape(plan, outs[i]));
-    results[i] = malloc(sizeof(rg_value) * (size_t)(cnt ? cnt : 1));
+    results[i] = malloc(esz * (size_t)(cnt ? cnt : 1));
     if (!results[i]) {
       st = rg_err_set(err, RG_ERR_NOMEM, "out of memory copying results");
       break;
     }
-    memcpy(results[i], buf[outs[i].node][outs[i].out], sizeof(rg_value) * (size_t)cnt);
+    memcpy(results[i], buf[outs[i].node][outs[i].out], esz * (size_t)cnt);
   }
   if (st != RG_OK)
     for (int i = 0; i < n; i++) free(results[i]), results[i] = NULL;
@@ -208,6 +227,17 @@ done:
   free(buf);
   free(need);
   return st;
+}
+
+rg_status rg_eval_full(const rg_plan *plan, rg_domain dom, const rg_eval_ctx *ctx,
+                       const rg_value *const *inputs, const rg_ref *outs, int n,
+                       rg_value **results, rg_err *err) {
+  return eval_full(plan, (num_kind)dom, ctx, (const void *const *)inputs, outs, n, (void **)results, err);
+}
+
+rg_status rg_eval_full_z127(const rg_plan *plan, const rg_eval_ctx *ctx, const rg_z127 *const *inputs,
+                            const rg_ref *outs, int n, rg_z127 **results, rg_err *err) {
+  return eval_full(plan, NK_Z127, ctx, (const void *const *)inputs, outs, n, (void **)results, err);
 }
 
 /* ---- single elements ---- */
@@ -244,13 +274,8 @@ static rg_elem_eval *eval_new(const rg_plan *plan, num_kind kind, const rg_eval_
     rg_elem_eval_free(e);
     return NULL;
   }
-  for (int32_t id = 0; id < plan->n; id++) {
-    if (!plan->typed[id]) continue;
-    e->site[id] = site_of(plan, id);
-    /* The plan keeps 1/count in Z_p only; count < 2^61 is the inverse of that inverse. */
-    if (kind == NK_Z127 && plan->zp_scale[id])
-      e->site[id].z127_scale = rg_z127_inv(rg_zp_inv(plan->zp_scale[id]));
-  }
+  for (int32_t id = 0; id < plan->n; id++)
+    if (plan->typed[id]) e->site[id] = site_for(plan, id, kind);
   return e;
 }
 
@@ -369,28 +394,6 @@ rg_status rg_elem_eval_at_z127(rg_elem_eval *e, rg_ref out, const int32_t *pos, 
   assert(e->kind == NK_Z127);
   rg_status st = check_pos(e, out, pos, err);
   if (st == RG_OK) *val = eval_ref(e, out, rg_shape_flat(rg_plan_shape(e->plan, out), pos)).w;
-  return st;
-}
-
-rg_status rg_eval_full_z127(const rg_plan *plan, const rg_eval_ctx *ctx, rg_z127_input_fn input, void *user,
-                            const rg_ref *outs, int n, rg_z127 **results, rg_err *err) {
-  for (int i = 0; i < n; i++) results[i] = NULL;
-  rg_elem_eval *e = rg_elem_eval_new_z127(plan, ctx, input, user);
-  rg_status st = e ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory for an evaluator");
-  for (int i = 0; i < n && st == RG_OK; i++) {
-    const rg_shape *os = rg_plan_shape(plan, outs[i]);
-    int64_t cnt = rg_shape_numel(os);
-    results[i] = malloc(sizeof **results * (size_t)(cnt ? cnt : 1));
-    if (!results[i]) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory for a %lld-element output", (long long)cnt);
-    int32_t pos[RG_MAX_RANK] = {0};
-    for (int64_t k = 0; k < cnt && st == RG_OK; k++) {
-      st = rg_elem_eval_at_z127(e, outs[i], pos, &results[i][k], err);
-      for (int d = os->rank - 1; d >= 0 && ++pos[d] == os->dim[d]; d--) pos[d] = 0;
-    }
-  }
-  rg_elem_eval_free(e);
-  if (st)
-    for (int i = 0; i < n; i++) free(results[i]), results[i] = NULL;
   return st;
 }
 

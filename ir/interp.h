@@ -10,8 +10,7 @@
  * The third domain, Z_q with the Mersenne prime q = 2^127 - 1 (ir/z127.h), has the same
  * semantics as Z_p (same kernels, keyed functions under the same keys, averaging by the inverse
  * of the window size in Z_q) for checks that want a larger field. Its values do not fit the
- * 8-byte rg_value, so it has its own entry points below (suffix _z127): single-element
- * evaluation, and whole outputs computed through single elements.
+ * 8-byte rg_value, so it has its own entry points below (suffix _z127) and value type.
  */
 #ifndef RG_IR_INTERP_H
 #define RG_IR_INTERP_H
@@ -66,10 +65,10 @@ rg_elem_eval *rg_elem_eval_new_z127(const rg_plan *plan, const rg_eval_ctx *ctx,
                                     void *user);
 rg_status rg_elem_eval_at_z127(rg_elem_eval *e, rg_ref out, const int32_t *pos, rg_z127 *val,
                                rg_err *err) RG_MUST_CHECK;
-/* Whole outputs in Z_q, element by element through one single-element evaluator (its memo
- * keeps every computed element: memory grows with the outputs' cones). results[i] is a new
- * malloc'd array of output i's element count, owned by the caller. */
-rg_status rg_eval_full_z127(const rg_plan *plan, const rg_eval_ctx *ctx, rg_z127_input_fn input, void *user,
+/* Whole outputs in Z_q, as rg_eval_full: inputs[i] holds the row-major values of tensor
+ * variable i; on success results[i] is a new malloc'd array of the output's element count,
+ * owned by the caller. */
+rg_status rg_eval_full_z127(const rg_plan *plan, const rg_eval_ctx *ctx, const rg_z127 *const *inputs,
                             const rg_ref *outs, int n, rg_z127 **results, rg_err *err) RG_MUST_CHECK;
 /* Uniform in Z_q, addressable by (seed, tensor variable, index) like rg_random_value. Values
  * equal in Z_q are equal as integers (==); rg_z127_format prints them. */
