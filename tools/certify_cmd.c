@@ -50,8 +50,10 @@ static void usage(FILE *out) {
           "at m+1 positions per box on t random inputs over Z_p, and writes a certificate with the\n"
           "verdict of every box (EQ, or NEQ with a witness), correction regions covering the NEQ\n"
           "boxes and the error bound. 'check' re-derives everything from the programs and accepts\n"
-          "the certificate only if it all agrees. ORIGINAL and MUTANT are files holding one\n"
-          "program each (rule text, see ir/text.h); a RULEFILE's first rule is ORIGINAL => MUTANT.\n"
+          "the certificate only if it all agrees (in the certificate's field). ORIGINAL and\n"
+          "MUTANT are files holding one program each (rule text, see ir/text.h); a RULEFILE's first\n"
+          "rule is ORIGINAL => MUTANT. Runs longer than a second report progress on stderr; Ctrl-C\n"
+          "stops between boxes.\n"
           "\n"
           "options:\n");
 #define X(name, short_, arg, meta, help) fprintf(out, "  -%c, --%-7s %-16s %s\n", short_, name, meta, help);
@@ -60,6 +62,7 @@ static void usage(FILE *out) {
   fprintf(out, "\n"
                "examples:\n"
                "  rulegen certify --mutant fig1 -o fig1.cert\n"
+               "  rulegen certify --mutant fig1 -p 2^127-1 -o fig1-127.cert\n"
                "  rulegen certify check fig1.cert --mutant fig1\n"
                "  rulegen certify -s x=1x8x16x16 -s w=8x8x3x3 orig.rules mutant.rules -o c.cert\n"
                "exit status: 0 done (check: certificate valid), 1 check rejected it, 2 bad input\n");
@@ -364,7 +367,7 @@ int rg_cmd_certify(int argc, char **argv) {
     sigaction(SIGINT, &sa, &old);
     rc = run(check, &o, argv + optind, argc - optind);
     sigaction(SIGINT, &old, NULL);
-    if (interrupted) fprintf(stderr, "rulegen certify: interrupted\n");
+    if (interrupted && rc != 2) fprintf(stderr, "rulegen certify: interrupted\n"); /* else reported */
   }
   rg_sb_free(&o.shapes);
   return rc;
