@@ -11,6 +11,7 @@
 #include "plan.h"
 #include "rule.h"
 #include "shape.h"
+#include "shapesolve.h"
 #include "status.h"
 #include "strbuf.h"
 #include "text.h"

@@ -46,6 +46,15 @@ static rg_status bad_byte(parser *p) {
                    "unexpected byte 0x%02x: rule files are plain text", (unsigned)peek(p));
 }
 
+/* Checks the variable token t (n bytes, starting with '?') and copies its name without '?'. */
+static rg_status var_name(parser *p, const char *t, size_t n, int c0, char name[RG_RULE_MAX_NAME]) {
+  bool ok = n >= 2 && n < RG_RULE_MAX_NAME;
+  for (size_t k = 1; ok && k < n; k++) ok = is_ident((unsigned char)t[k]);
+  if (!ok) return fail(p, c0, "bad variable name '%.*s': use ? and letters, digits, _ or -", t, (int)n);
+  snprintf(name, RG_RULE_MAX_NAME, "%.*s", (int)(n - 1), t + 1);
+  return RG_OK;
+}
+
 static bool parse_uint(const char *s, size_t n, int64_t max, int32_t *out) {
   if (n == 0 || n > 10) return false;
   int64_t v = 0;
@@ -73,11 +82,9 @@ static rg_status parse_param(parser *p, rg_rule *r, rg_node *nd, int k, const ch
     if (ps->kind == RG_PK_SHAPE)
       return rg_err_at(p->err, RG_ERR_PARSE, p->line, c0,
                        "%s: the shape parameter must be concrete (e.g. 2x4), not a variable", opname);
-    bool good = n >= 2 && n < RG_RULE_MAX_NAME;
-    for (size_t q = 1; good && q < n; q++) good = is_ident((unsigned char)t[q]);
-    if (!good) return fail(p, c0, "bad variable name '%.*s': use ? and letters, digits, _ or -", t, (int)n);
     char name[RG_RULE_MAX_NAME];
-    snprintf(name, sizeof name, "%.*s", (int)(n - 1), t + 1);
+    rg_status st = var_name(p, t, n, c0, name);
+    if (st) return st;
     if (rg_graph_find_tvar(r->g, name) >= 0)
       return fail(p, c0, "'%.*s' is used both as a tensor and as a parameter", t, (int)n);
     int32_t v = rg_graph_pvar(r->g, t + 1, (int)n - 1);
@@ -144,11 +151,9 @@ static rg_status parse_var(parser *p, rg_rule *r, rg_ref *out) {
   const char *t = p->s + p->i;
   size_t n = token_len(p);
   p->i += n;
-  bool ok = n >= 2 && n < RG_RULE_MAX_NAME;
-  for (size_t k = 1; ok && k < n; k++) ok = is_ident((unsigned char)t[k]);
-  if (!ok) return fail(p, c0, "bad variable name '%.*s': use ? and letters, digits, _ or -", t, (int)n);
   char name[RG_RULE_MAX_NAME];
-  snprintf(name, sizeof name, "%.*s", (int)(n - 1), t + 1);
+  rg_status st = var_name(p, t, n, c0, name);
+  if (st) return st;
   if (rg_graph_find_pvar(r->g, name) >= 0)
     return fail(p, c0, "'%.*s' is used both as a parameter and as a tensor", t, (int)n);
   int32_t v = rg_graph_tvar(r->g, t + 1, (int)n - 1);

@@ -176,47 +176,40 @@ static void test_dependency_cone(void) {
   CHECK(max_flat == 7);
 }
 
-static void test_compare_positions(void) {
+/* Compares the two sides of rule at shapes in the domains of dom_mask (bit 0 float64, bit 1
+ * Z_p) and checks the verdict; returns the last result. */
+static rg_cmp_result expect_verdict(const char *rule, const char *shapes, int dom_mask,
+                                    rg_cmp_verdict want) {
+  rg_cmp_result res;
+  memset(&res, 0, sizeof res);
   t_graph t;
-  /* transpose swaps off-diagonal elements: the first difference is at [0,1] */
-  if (t_graph_open(&t, "(transpose 10 ?x) => ?x", "x=3x3") == 0) {
-    for (int d = 0; d < 2; d++) {
-      rg_cmp_result res;
-      rg_err err;
-      CHECK(rg_rule_compare(t.r, &t.b, (rg_domain)d, &ctx, 1, 2, &res, &err) == RG_OK);
-      CHECK(res.verdict == RG_CMP_VALUE && res.pos[0] == 0 && res.pos[1] == 1 && res.trial == 0);
-    }
-    t_graph_close(&t);
+  if (t_graph_open(&t, rule, shapes)) {
+    CHECK_MSG(0, "%s did not plan", rule);
+    return res;
   }
-  /* concat associativity: equal values, different split trees: a type difference */
-  if (t_graph_open(&t, "(concat 0 (concat 0 ?x ?y) ?z) => (concat 0 ?x (concat 0 ?y ?z))", "x=1x2 y=1x2 z=1x2") == 0) {
-    rg_cmp_result res;
+  for (int d = 0; d < 2; d++) {
+    if (!(dom_mask >> d & 1)) continue;
     rg_err err;
-    CHECK(rg_rule_compare(t.r, &t.b, RG_DOM_ZP, &ctx, 1, 2, &res, &err) == RG_OK);
-    CHECK(res.verdict == RG_CMP_TYPE);
-    t_graph_close(&t);
+    CHECK(rg_rule_compare(t.r, &t.b, (rg_domain)d, &ctx, 1, 3, &res, &err) == RG_OK);
+    CHECK_MSG(res.verdict == want, "%s: verdict %d in %s, want %d", rule, res.verdict,
+              rg_domain_name((rg_domain)d), want);
   }
+  t_graph_close(&t);
+  return res;
+}
+
+static void test_compare_positions(void) {
+  /* transpose swaps off-diagonal elements: the first difference is at [0,1] */
+  rg_cmp_result res = expect_verdict("(transpose 10 ?x) => ?x", "x=3x3", 3, RG_CMP_VALUE);
+  CHECK(res.pos[0] == 0 && res.pos[1] == 1 && res.trial == 0);
+  /* concat associativity: equal values, different split trees: a type difference */
+  expect_verdict("(concat 0 (concat 0 ?x ?y) ?z) => (concat 0 ?x (concat 0 ?y ?z))",
+                 "x=1x2 y=1x2 z=1x2", 2, RG_CMP_TYPE);
   /* relu does not distribute over ewadd in float64, nor (keyed function) in Z_p */
-  if (t_graph_open(&t, "(relu (ewadd ?x ?y)) => (ewadd (relu ?x) (relu ?y))", "x=4x4 y=4x4") == 0) {
-    for (int d = 0; d < 2; d++) {
-      rg_cmp_result res;
-      rg_err err;
-      CHECK(rg_rule_compare(t.r, &t.b, (rg_domain)d, &ctx, 1, 3, &res, &err) == RG_OK);
-      CHECK(res.verdict == RG_CMP_VALUE);
-    }
-    t_graph_close(&t);
-  }
+  expect_verdict("(relu (ewadd ?x ?y)) => (ewadd (relu ?x) (relu ?y))", "x=4x4 y=4x4", 3, RG_CMP_VALUE);
   /* average pooling is not a window sum: float64 and Z_p both see it */
-  if (t_graph_open(&t, "(poolavg 3 3 1 1 same none ?i) => (conv2d ?i (poolmax 3 3 1 1 same none (Iconv 4 3 3)))",
-                   "i=2x4x5x5") == 0) {
-    for (int d = 0; d < 2; d++) {
-      rg_cmp_result res;
-      rg_err err;
-      CHECK(rg_rule_compare(t.r, &t.b, (rg_domain)d, &ctx, 1, 3, &res, &err) == RG_OK);
-      CHECK(res.verdict == RG_CMP_VALUE);
-    }
-    t_graph_close(&t);
-  }
+  expect_verdict("(poolavg 3 3 1 1 same none ?i) => (conv2d ?i (poolmax 3 3 1 1 same none (Iconv 4 3 3)))",
+                 "i=2x4x5x5", 3, RG_CMP_VALUE);
 }
 
 static void test_random_values(void) {

@@ -1,0 +1,380 @@
+/* ir/shapesolve.c: well-typed shape and parameter assignments for a rule (method in the
+ * header). Every candidate assignment is checked with the real shape inference, so whatever
+ * this returns type-checks; the search only decides how general the assignments are. */
+#include "shapesolve.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "zp.h"
+
+#define BASE_ATTEMPTS 6000
+#define SPLIT_TESTS 4000
+#define SAMPLE_ATTEMPTS 400
+#define MAX_SLOTS (64 * RG_MAX_RANK)
+
+typedef struct {
+  uint64_t s;
+} prng;
+
+static uint64_t next(prng *r) { return rg_mix64(r->s += UINT64_C(0x9e3779b97f4a7c15)); }
+static int below(prng *r, int n) { return (int)(next(r) % (uint64_t)n); }
+
+/* ---- assignments ---- */
+
+static void assignment_free(rg_assignment *a) {
+  free(a->shapes);
+  free(a->shape_ptrs);
+  free(a->pvar_values);
+  free(a->pvar_bound);
+  memset(a, 0, sizeof *a);
+}
+
+static void assignment_rebind(rg_assignment *a) {
+  for (int32_t i = 0; i < a->n_tvars; i++) a->shape_ptrs[i] = &a->shapes[i];
+  a->binding = (rg_binding){a->shape_ptrs, a->pvar_values, a->pvar_bound};
+}
+
+static bool assignment_init(rg_assignment *a, int32_t nt, int32_t np) {
+  memset(a, 0, sizeof *a);
+  a->n_tvars = nt, a->n_pvars = np;
+  a->shapes = calloc((size_t)nt + 1, sizeof *a->shapes);
+  a->shape_ptrs = calloc((size_t)nt + 1, sizeof *a->shape_ptrs);
+  a->pvar_values = calloc((size_t)np + 1, sizeof *a->pvar_values);
+  a->pvar_bound = calloc((size_t)np + 1, 1);
+  if (!a->shapes || !a->shape_ptrs || !a->pvar_values || !a->pvar_bound) {
+    assignment_free(a);
+    return false;
+  }
+  memset(a->pvar_bound, 1, (size_t)np);
+  assignment_rebind(a);
+  return true;
+}
+
+static bool assignment_copy(rg_assignment *dst, const rg_assignment *src) {
+  if (!assignment_init(dst, src->n_tvars, src->n_pvars)) return false;
+  memcpy(dst->shapes, src->shapes, sizeof *src->shapes * (size_t)src->n_tvars);
+  memcpy(dst->pvar_values, src->pvar_values, sizeof *src->pvar_values * (size_t)src->n_pvars);
+  return true;
+}
+
+static bool assignment_same(const rg_assignment *a, const rg_assignment *b) {
+  for (int32_t i = 0; i < a->n_tvars; i++)
+    if (!rg_shape_dims_eq(&a->shapes[i], &b->shapes[i])) return false;
+  return memcmp(a->pvar_values, b->pvar_values, sizeof *a->pvar_values * (size_t)a->n_pvars) == 0;
+}
+
+void rg_assignment_list_free(rg_assignment_list *l) {
+  for (int i = 0; i < l->n; i++) assignment_free(&l->items[i]);
+  free(l->items);
+  l->items = NULL;
+  l->n = 0;
+}
+
+static rg_status list_push(rg_assignment_list *l, const rg_assignment *a, rg_err *err) {
+  rg_assignment *items = realloc(l->items, sizeof *items * (size_t)(l->n + 1));
+  if (!items) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  l->items = items;
+  if (!assignment_copy(&l->items[l->n], a)) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  l->n++;
+  return RG_OK;
+}
+
+/* ---- typing ---- */
+
+bool rg_rule_well_typed(const rg_rule *r, const rg_binding *b) {
+  rg_ref all[2 * RG_RULE_MAX_OUTPUTS];
+  memcpy(all, r->src, sizeof(rg_ref) * (size_t)r->n_src);
+  memcpy(all + r->n_src, r->tgt, sizeof(rg_ref) * (size_t)r->n_tgt);
+  rg_plan *plan;
+  if (rg_plan_new(r->g, all, r->n_src + r->n_tgt, b->tvar_shapes, b->pvar_values, b->pvar_bound,
+                  &plan, NULL) != RG_OK)
+    return false;
+  bool ok = true;
+  for (int o = 0; ok && o < r->n_tgt; o++)
+    ok = rg_shape_type_eq(rg_plan_shape(plan, r->src[o]), rg_plan_shape(plan, r->tgt[o]));
+  rg_plan_free(plan);
+  return ok;
+}
+
+/* ---- what the rule itself says about its variables ---- */
+
+typedef struct {
+  const rg_rule *r;
+  int32_t nt, np;
+  uint8_t rank_mask[64];      /* per tensor variable: bit k set if rank k is plausible; 0: no hint */
+  const rg_param_spec *pspec[64]; /* per parameter variable: the kind it is used as */
+  int sizes[16], n_sizes;     /* dimension sizes worth trying (1..5 and the rule's constants) */
+} problem;
+
+static void add_size(problem *p, int v) {
+  if (v < 1 || v > 64 || p->n_sizes == 16) return;
+  for (int i = 0; i < p->n_sizes; i++)
+    if (p->sizes[i] == v) return;
+  p->sizes[p->n_sizes++] = v;
+}
+
+/* Ranks the consumer of an input implies; anything else may take ranks 1..4. */
+static uint8_t ranks_for(const rg_node *user, int k, const int32_t *params) {
+  int perm[RG_MAX_RANK];
+  switch ((rg_op)user->op) {
+  case RG_OP_CONV2D:
+  case RG_OP_POOLAVG:
+  case RG_OP_POOLMAX:
+  case RG_OP_ENLARGE: return 1 << 4;
+  case RG_OP_SMUL: return k == 1 ? 1 << 0 : 0x1e;
+  case RG_OP_MATMUL: return 1 << 2 | 1 << 3;
+  case RG_OP_TRANSPOSE: {
+    int r = (user->var_mask & 1) ? -1 : rg_perm_unpack(params[0], perm);
+    return r > 0 ? (uint8_t)(1 << r) : 0x1e;
+  }
+  default: return 0x1e;
+  }
+}
+
+static void analyse(problem *p, const rg_rule *r) {
+  memset(p, 0, sizeof *p);
+  p->r = r;
+  p->nt = rg_graph_n_tvars(r->g);
+  p->np = rg_graph_n_pvars(r->g);
+  for (int i = 1; i <= 5; i++) add_size(p, i);
+  for (int32_t id = 0; id < rg_graph_size(r->g); id++) {
+    const rg_node *nd = rg_graph_node(r->g, id);
+    rg_op op = (rg_op)nd->op;
+    const rg_op_info *info = rg_op_get(op);
+    for (int k = 0; k < info->n_params; k++) {
+      int slot = rg_op_param_slot(op, k);
+      if (nd->var_mask >> slot & 1) {
+        if (nd->params[slot] < 64 && !p->pspec[nd->params[slot]]) p->pspec[nd->params[slot]] = &info->params[k];
+      } else if (info->params[k].kind == RG_PK_INT) {
+        add_size(p, nd->params[slot]);
+      } else if (info->params[k].kind == RG_PK_SHAPE) {
+        for (int d = 0; d < nd->params[slot]; d++) add_size(p, nd->params[slot + 1 + d]);
+      }
+    }
+    for (int k = 0; k < nd->n_in; k++) {
+      const rg_node *in = rg_graph_node(r->g, nd->in[k].node);
+      if (in->op != RG_OP_INPUT || in->params[0] >= 64) continue;
+      uint8_t *mask = &p->rank_mask[in->params[0]], hint = ranks_for(nd, k, nd->params);
+      if (!*mask) *mask = hint;
+      else if (*mask & hint) *mask &= hint; /* conflicting hints: keep the earlier ones */
+    }
+  }
+}
+
+static int pick_rank(prng *g, uint8_t mask) {
+  int cand[8], n = 0;
+  for (int k = 0; k <= RG_MAX_RANK && k < 8; k++)
+    if (mask >> k & 1) cand[n++] = k;
+  return n ? cand[below(g, n)] : 1 + below(g, 4);
+}
+
+static void sample_params(const problem *p, prng *g, rg_assignment *a) {
+  for (int32_t v = 0; v < p->np; v++) {
+    const rg_param_spec *ps = v < 64 ? p->pspec[v] : NULL;
+    int32_t val = 0;
+    if (ps) switch (ps->kind) {
+      case RG_PK_INT: { /* small values keep the shapes small */
+        int32_t hi = ps->hi < ps->lo + 3 ? ps->hi : ps->lo + 3;
+        val = ps->lo + below(g, hi - ps->lo + 1);
+        break;
+      }
+      case RG_PK_AXIS: val = below(g, 4); break;
+      case RG_PK_PAD: val = below(g, 2); break;
+      case RG_PK_ACT: val = below(g, RG_ACT_COUNT); break;
+      case RG_PK_PERM: {
+        int perm[RG_MAX_RANK], r = 1 + below(g, 4);
+        for (int i = 0; i < r; i++) perm[i] = i;
+        for (int i = r - 1; i > 0; i--) {
+          int j = below(g, i + 1), t = perm[i];
+          perm[i] = perm[j], perm[j] = t;
+        }
+        val = rg_perm_pack(perm, r);
+        break;
+      }
+      default: break;
+      }
+    a->pvar_values[v] = val;
+  }
+}
+
+/* A first well-typed assignment: ranks from the hints, every dimension one common size (so
+ * equalities hold), or, failing that, sizes drawn per dimension from the rule's constants. */
+static bool find_base(const problem *p, prng *g, rg_assignment *a) {
+  for (int t = 0; t < BASE_ATTEMPTS; t++) {
+    sample_params(p, g, a);
+    bool uniform = t % 2 == 0;
+    int common = p->sizes[below(g, p->n_sizes)];
+    for (int32_t v = 0; v < p->nt; v++) {
+      int rank = pick_rank(g, v < 64 ? p->rank_mask[v] : 0);
+      int32_t dims[RG_MAX_RANK];
+      for (int d = 0; d < rank; d++) dims[d] = uniform ? common : p->sizes[below(g, p->n_sizes)];
+      a->shapes[v] = rg_shape_make(rank, dims);
+    }
+    if (rg_rule_well_typed(p->r, &a->binding)) return true;
+  }
+  return false;
+}
+
+/* ---- classes of dimension slots that must stay equal ---- */
+
+typedef struct {
+  int32_t var[MAX_SLOTS];
+  int8_t dim[MAX_SLOTS];
+  int cls[MAX_SLOTS]; /* class id per slot */
+  int n, n_cls;
+} slots;
+
+static void slots_from(slots *s, const rg_assignment *a) {
+  s->n = 0;
+  for (int32_t v = 0; v < a->n_tvars; v++)
+    for (int d = 0; d < a->shapes[v].rank && s->n < MAX_SLOTS; d++) {
+      s->var[s->n] = v;
+      s->dim[s->n] = (int8_t)d;
+      s->n++;
+    }
+  /* Initial classes: slots of equal base value. */
+  s->n_cls = 0;
+  for (int i = 0; i < s->n; i++) {
+    int32_t val = a->shapes[s->var[i]].dim[s->dim[i]];
+    s->cls[i] = -1;
+    for (int j = 0; j < i; j++)
+      if (a->shapes[s->var[j]].dim[s->dim[j]] == val) {
+        s->cls[i] = s->cls[j];
+        break;
+      }
+    if (s->cls[i] < 0) s->cls[i] = s->n_cls++;
+  }
+}
+
+static int32_t slot_value(const slots *s, const rg_assignment *a, int i) {
+  return a->shapes[s->var[i]].dim[s->dim[i]];
+}
+
+static void set_slot(const slots *s, rg_assignment *a, int i, int32_t v) {
+  a->shapes[s->var[i]].dim[s->dim[i]] = v;
+}
+
+/* Tries moving the chosen members of a class (indices into members) to another size, keeping
+ * the split when the rule still type-checks. Two sizes are tried, since a larger one can break
+ * a window that must fit and a smaller one a kernel that must be covered. */
+static bool try_split(const problem *p, slots *s, rg_assignment *a, const int *members,
+                      const int *chosen, int n_chosen) {
+  int32_t old = slot_value(s, a, members[chosen[0]]);
+  const int32_t fresh[2] = {old + 7, old > 1 ? old - 1 : old + 1};
+  for (int f = 0; f < 2; f++) {
+    for (int j = 0; j < n_chosen; j++) set_slot(s, a, members[chosen[j]], fresh[f]);
+    bool ok = rg_rule_well_typed(p->r, &a->binding);
+    for (int j = 0; j < n_chosen; j++) set_slot(s, a, members[chosen[j]], old);
+    if (ok) {
+      int nc = s->n_cls++;
+      for (int j = 0; j < n_chosen; j++) s->cls[members[chosen[j]]] = nc;
+      return true;
+    }
+  }
+  return false;
+}
+
+/* Splits one class once, trying subsets of one, two, then three members; returns whether it
+ * split. *tests counts type checks against the budget. */
+static bool split_once(const problem *p, slots *s, rg_assignment *a, int c, int *tests) {
+  int members[MAX_SLOTS], n = 0;
+  for (int i = 0; i < s->n; i++)
+    if (s->cls[i] == c) members[n++] = i;
+  int ch[3];
+  for (ch[0] = 0; ch[0] < n; ch[0]++) {
+    if (n > 1 && ++*tests <= SPLIT_TESTS && try_split(p, s, a, members, ch, 1)) return true;
+    for (ch[1] = ch[0] + 1; n > 2 && ch[1] < n; ch[1]++) {
+      if (++*tests <= SPLIT_TESTS && try_split(p, s, a, members, ch, 2)) return true;
+      for (ch[2] = ch[1] + 1; n > 3 && ch[2] < n; ch[2]++)
+        if (++*tests <= SPLIT_TESTS && try_split(p, s, a, members, ch, 3)) return true;
+    }
+  }
+  return false;
+}
+
+/* Splits classes as far as type-checking allows (within the budget). */
+static void refine(const problem *p, slots *s, rg_assignment *a) {
+  int tests = 0;
+  for (int c = 0; c < s->n_cls && tests < SPLIT_TESTS; c++)
+    while (tests < SPLIT_TESTS && split_once(p, s, a, c, &tests)) {
+    }
+}
+
+/* Draws a fresh size per class, distinct sizes first so that no two classes coincide. */
+static bool sample_sizes(const problem *p, const slots *s, prng *g, rg_assignment *a) {
+  int32_t perm[RG_SOLVE_MAX_DIM];
+  for (int i = 0; i < RG_SOLVE_MAX_DIM; i++) perm[i] = i + 1;
+  for (int i = RG_SOLVE_MAX_DIM - 1; i > 0; i--) {
+    int j = below(g, i + 1);
+    int32_t t = perm[i];
+    perm[i] = perm[j], perm[j] = t;
+  }
+  for (int i = 0; i < s->n; i++) {
+    int c = s->cls[i];
+    set_slot(s, a, i, c < RG_SOLVE_MAX_DIM ? perm[c] : 1 + below(g, RG_SOLVE_MAX_DIM));
+  }
+  return rg_rule_well_typed(p->r, &a->binding);
+}
+
+rg_status rg_shapes_solve(const rg_rule *r, const rg_binding *base, uint64_t seed, int max,
+                          rg_assignment_list *out, rg_err *err) {
+  out->items = NULL;
+  out->n = 0;
+  problem p;
+  analyse(&p, r);
+  if (p.nt > 64 || p.np > 64) return rg_err_set(err, RG_ERR_LIMIT, "more than 64 variables");
+  prng g = {seed ^ UINT64_C(0x5eed)};
+  rg_assignment a;
+  if (!assignment_init(&a, p.nt, p.np)) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_status st = RG_OK;
+  bool have_base = false;
+  if (base) {
+    for (int32_t v = 0; v < p.nt; v++)
+      if (base->tvar_shapes && base->tvar_shapes[v]) a.shapes[v] = *base->tvar_shapes[v];
+    for (int32_t v = 0; v < p.np; v++)
+      if (base->pvar_bound && base->pvar_bound[v]) a.pvar_values[v] = base->pvar_values[v];
+    have_base = rg_rule_well_typed(r, &a.binding);
+    if (have_base && max > 0) st = list_push(out, &a, err);
+  }
+  if (!have_base && !find_base(&p, &g, &a)) {
+    assignment_free(&a);
+    return rg_err_set(err, RG_ERR_SHAPE,
+                      "found no shapes under which both sides type-check (tried %d assignments)",
+                      BASE_ATTEMPTS);
+  }
+  slots s;
+  slots_from(&s, &a);
+  refine(&p, &s, &a);
+  for (int t = 0; st == RG_OK && out->n < max && t < SAMPLE_ATTEMPTS; t++) {
+    /* With parameter variables, every other draw starts again from new parameter values. */
+    if (p.np > 0 && t % 2 == 1) {
+      rg_assignment fresh;
+      if (!assignment_init(&fresh, p.nt, p.np)) {
+        st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+        break;
+      }
+      if (find_base(&p, &g, &fresh)) {
+        assignment_free(&a);
+        a = fresh;
+        assignment_rebind(&a);
+        slots_from(&s, &a);
+        refine(&p, &s, &a);
+      } else {
+        assignment_free(&fresh);
+      }
+    }
+    rg_assignment trial;
+    if (!assignment_copy(&trial, &a)) {
+      st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+      break;
+    }
+    bool ok = sample_sizes(&p, &s, &g, &trial);
+    for (int i = 0; ok && i < out->n; i++) ok = !assignment_same(&trial, &out->items[i]);
+    if (ok) st = list_push(out, &trial, err);
+    assignment_free(&trial);
+  }
+  if (st == RG_OK && out->n == 0 && max > 0) st = list_push(out, &a, err);
+  assignment_free(&a);
+  return st;
+}

@@ -1,0 +1,122 @@
+/* tests/test_ir_shapesolve.c: the shape solver returns only well-typed assignments, varies the
+ * dimensions that need not be equal (breaking the base's coincidences), finds bases for axioms
+ * with parameter variables, is deterministic, and reports rules that can never type-check. */
+#include "check.h"
+
+static rg_rule *parse(const char *text) {
+  rg_rule *r = NULL;
+  rg_err err;
+  if (rg_text_parse_rule(text, &r, &err)) fprintf(stderr, "%s: %s\n", text, err.msg);
+  return r;
+}
+
+static int32_t dim_of(const rg_assignment *a, const rg_rule *r, const char *var, int d) {
+  return a->shapes[rg_graph_find_tvar(r->g, var)].dim[d];
+}
+
+static void test_matmul_chain(void) {
+  rg_rule *r = parse("(matmul (matmul ?x ?w) ?v) => (matmul ?x (matmul ?w ?v))");
+  rg_shape x = rg_shape_make(2, (int32_t[]){2, 4}), sq = rg_shape_make(2, (int32_t[]){4, 4});
+  const rg_shape *sp[3] = {&x, &sq, &sq};
+  rg_binding base = {sp, NULL, NULL};
+  rg_assignment_list l;
+  rg_err err;
+  CHECK(rg_shapes_solve(r, &base, 1, 6, &l, &err) == RG_OK);
+  CHECK(l.n == 6);
+  bool non_square = false;
+  for (int i = 0; i < l.n; i++) {
+    CHECK(rg_rule_well_typed(r, &l.items[i].binding));
+    non_square |= dim_of(&l.items[i], r, "w", 0) != dim_of(&l.items[i], r, "w", 1);
+    /* the one real constraint: inner dimensions agree */
+    CHECK(dim_of(&l.items[i], r, "x", 1) == dim_of(&l.items[i], r, "w", 0));
+  }
+  CHECK(non_square); /* the base's 4x4 coincidence does not survive */
+  CHECK(l.n > 0 && rg_shape_dims_eq(&l.items[0].shapes[0], &x)); /* the base comes first */
+  rg_assignment_list l2;
+  CHECK(rg_shapes_solve(r, &base, 1, 6, &l2, &err) == RG_OK && l2.n == l.n);
+  for (int i = 0; i < l.n && i < l2.n; i++)
+    for (int v = 0; v < 3; v++) CHECK(rg_shape_dims_eq(&l.items[i].shapes[v], &l2.items[i].shapes[v]));
+  rg_assignment_list_free(&l);
+  rg_assignment_list_free(&l2);
+  rg_rule_free(r);
+}
+
+/* Without a base: axioms with parameter variables get shapes and parameter values. */
+static void test_axioms(void) {
+  const char *axioms[] = {
+      "(split.0 ?a (concat ?a ?x ?y)) => ?x",
+      "(conv2d ?sh ?sw ?p ?c ?x (smul ?w ?k)) => (conv2d ?sh ?sw ?p ?c (smul ?x ?k) ?w)",
+      "(conv2d ?x (Iconv 4 3 3)) => ?x",
+      "(transpose 10 (matmul ?x ?y)) => (matmul (transpose 10 ?y) (transpose 10 ?x))",
+      "(poolavg ?k ?k ?s ?s ?p none ?x) => (conv2d ?s ?s ?p none ?x (Cpool 3 ?k ?k))",
+      "(concat 0 (concat 1 ?x ?y) (concat 1 ?z ?u)) => (concat 1 (concat 0 ?x ?z) (concat 0 ?y ?u))",
+  };
+  for (size_t i = 0; i < sizeof axioms / sizeof *axioms; i++) {
+    rg_rule *r = parse(axioms[i]);
+    if (!r) {
+      CHECK_MSG(0, "%s did not parse", axioms[i]);
+      continue;
+    }
+    rg_assignment_list l;
+    rg_err err = {0};
+    rg_status st = rg_shapes_solve(r, NULL, 7, 20, &l, &err);
+    CHECK_MSG(st == RG_OK && l.n >= 10, "%s: status %d, %d assignments (%s)", axioms[i], st, l.n, err.msg);
+    int distinct_params = 0;
+    for (int k = 0; k < l.n; k++) {
+      CHECK(rg_rule_well_typed(r, &l.items[k].binding));
+      if (k && l.items[k].n_pvars &&
+          memcmp(l.items[k].pvar_values, l.items[0].pvar_values, sizeof(int32_t) * (size_t)l.items[k].n_pvars))
+        distinct_params++;
+    }
+    if (rg_graph_n_pvars(r->g)) CHECK_MSG(distinct_params > 0, "%s: parameters never vary", axioms[i]);
+    rg_assignment_list_free(&l);
+    rg_rule_free(r);
+  }
+}
+
+/* A constant of fixed shape pins its partner: exactly one assignment exists. */
+static void test_pinned(void) {
+  rg_rule *r = parse("(ewmul ?x (Iewmul 2x4)) => ?x");
+  rg_assignment_list l;
+  rg_err err;
+  CHECK(rg_shapes_solve(r, NULL, 1, 5, &l, &err) == RG_OK && l.n == 1);
+  CHECK(l.n == 1 && l.items[0].shapes[0].rank == 2 && l.items[0].shapes[0].dim[0] == 2 &&
+        l.items[0].shapes[0].dim[1] == 4);
+  rg_assignment_list_free(&l);
+  rg_rule_free(r);
+}
+
+static void test_impossible(void) {
+  rg_rule *r = parse("(ewadd ?x (Imatmul 3)) => (ewadd ?x (Imatmul 4))");
+  rg_assignment_list l;
+  rg_err err;
+  CHECK(rg_shapes_solve(r, NULL, 1, 5, &l, &err) == RG_ERR_SHAPE);
+  CHECK(strstr(err.msg, "found no shapes") != NULL);
+  rg_assignment_list_free(&l);
+  rg_rule_free(r);
+}
+
+/* A base with width 1 is generalised away from 1. */
+static void test_width_one(void) {
+  rg_rule *r = parse("(poolmax 3 3 1 1 same none ?i) => (poolmax 3 3 1 1 same none ?i)");
+  rg_shape i = rg_shape_make(4, (int32_t[]){2, 4, 5, 1});
+  const rg_shape *sp[1] = {&i};
+  rg_binding base = {sp, NULL, NULL};
+  rg_assignment_list l;
+  rg_err err;
+  CHECK(rg_shapes_solve(r, &base, 3, 4, &l, &err) == RG_OK && l.n == 4);
+  bool wider = false;
+  for (int k = 1; k < l.n; k++) wider |= l.items[k].shapes[0].dim[3] > 1;
+  CHECK(wider);
+  rg_assignment_list_free(&l);
+  rg_rule_free(r);
+}
+
+int main(void) {
+  test_matmul_chain();
+  test_axioms();
+  test_pinned();
+  test_impossible();
+  test_width_one();
+  return check_done("test_ir_shapesolve");
+}
