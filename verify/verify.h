@@ -4,6 +4,7 @@
 #ifndef RG_VERIFY_VERIFY_H
 #define RG_VERIFY_VERIFY_H
 
+#include "axcheck.h"
 #include "axioms.h"
 #include "prove.h"
 #include "smt.h"
