@@ -183,12 +183,45 @@ static rg_status put_axiom(rg_strbuf *sb, const rg_rule *a, rg_err *err) {
   return RG_OK;
 }
 
-static bool axiom_relevant(const rg_rule *a, const bool *rule_ops) {
-  bool ops[RG_OP_COUNT];
-  rg_rule_ops(a, ops);
+/* Operators of one side of an axiom (its source when target is false). */
+static void side_ops(const rg_rule *a, bool target, bool *ops) {
+  memset(ops, 0, sizeof(bool) * RG_OP_COUNT);
+  uint8_t *mark = calloc((size_t)rg_graph_size(a->g) + 1, 1);
+  if (!mark) { /* cannot tell sides apart: count the whole axiom as one side */
+    rg_rule_ops(a, ops);
+    return;
+  }
+  rg_graph_mark_reachable(a->g, target ? a->tgt : a->src, target ? a->n_tgt : a->n_src, mark);
+  for (int32_t i = 0; i < rg_graph_size(a->g); i++)
+    if (mark[i]) ops[rg_graph_node(a->g, i)->op] = true;
+  free(mark);
+}
+
+static bool subset(const bool *a, const bool *b) {
   for (int o = 0; o < RG_OP_COUNT; o++)
-    if (ops[o] && o != RG_OP_INPUT && !rule_ops[o]) return false;
+    if (a[o] && o != RG_OP_INPUT && !b[o]) return false;
   return true;
+}
+
+/* Relevant axioms: those that can fire on terms built from the rule's operators, closed under
+ * the operators they introduce (conv-concat-sum brings ewadd into a conv/concat goal). An axiom
+ * fires when all operators of one of its sides are available. */
+static void select_axioms(const rg_axioms *ax, const bool *rule_ops, bool *take) {
+  bool avail[RG_OP_COUNT];
+  memcpy(avail, rule_ops, sizeof avail);
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (int i = 0; i < ax->rules.n; i++) {
+      if (take[i]) continue;
+      const rg_rule *a = ax->rules.rules[i];
+      bool l[RG_OP_COUNT], r[RG_OP_COUNT];
+      side_ops(a, false, l);
+      side_ops(a, true, r);
+      if (!subset(l, avail) && !subset(r, avail)) continue;
+      take[i] = grew = true;
+      for (int o = 0; o < RG_OP_COUNT; o++) avail[o] |= l[o] || r[o];
+    }
+  }
 }
 
 void rg_sha256_hex(const void *data, size_t len, char hex[65]) {
@@ -213,8 +246,9 @@ rg_status rg_smt_encode(const rg_rule *r, int output, const rg_axioms *ax, bool 
   rg_status st = (!take || !fs) ? rg_err_set(err, RG_ERR_NOMEM, "out of memory") : RG_OK;
   if (!st) {
     mark_fns(r->g, fs);
+    if (!all_axioms) select_axioms(ax, rule_ops, take);
     for (int i = 0; i < ax->rules.n; i++) {
-      take[i] = all_axioms || axiom_relevant(ax->rules.rules[i], rule_ops);
+      take[i] |= all_axioms;
       if (take[i]) mark_fns(ax->rules.rules[i]->g, fs);
       out->n_axioms += take[i];
     }

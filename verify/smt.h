@@ -5,8 +5,9 @@
  * parameters in ops.def order (a permutation is its packed Int, a reshape target its rank and
  * dims; the shape parameter of a constant such as Iewmul is erased: tensors are untyped here, as
  * in TASO), then T arguments for the tensor inputs. split's outputs are split.0 / split.1;
- * concat with n inputs is concat (n = 2) or concatN. The relevant axioms (those whose operators
- * all occur in the rule, or all of them) are named quantified assertions; parameter variables
+ * concat with n inputs is concat (n = 2) or concatN. The relevant axioms (those that can fire
+ * on the rule's operators, closed under the operators they introduce; or all of them)
+ * are named quantified assertions; parameter variables
  * are guarded by the domain of the parameter they fill. The goal is the negated equality of the
  * output pair, named `goal`. The script ends with (check-sat) and (get-unsat-core), so either
  * solver's binary can re-run it as is.
