@@ -197,10 +197,16 @@ static void side_ops(const rg_rule *a, bool target, bool *ops) {
   free(mark);
 }
 
-static bool subset(const bool *a, const bool *b) {
-  for (int o = 0; o < RG_OP_COUNT; o++)
-    if (a[o] && o != RG_OP_INPUT && !b[o]) return false;
-  return true;
+/* A side fires on available operators when it has some and all are available (a side that is a
+ * bare variable, as in matmul-identity's, matches anything and so is no trigger). */
+static bool fires(const bool *side, const bool *avail) {
+  bool some = false;
+  for (int o = 0; o < RG_OP_COUNT; o++) {
+    if (!side[o] || o == RG_OP_INPUT) continue;
+    if (!avail[o]) return false;
+    some = true;
+  }
+  return some;
 }
 
 /* Relevant axioms: those that can fire on terms built from the rule's operators, closed under
@@ -217,7 +223,7 @@ static void select_axioms(const rg_axioms *ax, const bool *rule_ops, bool *take)
       bool l[RG_OP_COUNT], r[RG_OP_COUNT];
       side_ops(a, false, l);
       side_ops(a, true, r);
-      if (!subset(l, avail) && !subset(r, avail)) continue;
+      if (!fires(l, avail) && !fires(r, avail)) continue;
       take[i] = grew = true;
       for (int o = 0; o < RG_OP_COUNT; o++) avail[o] |= l[o] || r[o];
     }
