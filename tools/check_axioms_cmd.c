@@ -51,31 +51,19 @@ int rg_cmd_check_axioms(int argc, char **argv) {
     int64_t v;
     switch (c) {
     case 'n':
-      if (!rg_cli_parse_i64(optarg, 1, 10000, &v)) {
-        fprintf(stderr, "rulegen check-axioms: --assignments wants a number from 1 to 10000, not '%s'\n", optarg);
-        return 2;
-      }
+      if (!rg_cli_int_option("rulegen check-axioms", "assignments", optarg, 1, 10000, &v)) return 2;
       o.assignments = (int)v;
       break;
     case 't':
-      if (!rg_cli_parse_i64(optarg, 1, 1000, &v)) {
-        fprintf(stderr, "rulegen check-axioms: --trials wants a number from 1 to 1000, not '%s'\n", optarg);
-        return 2;
-      }
+      if (!rg_cli_int_option("rulegen check-axioms", "trials", optarg, 1, 1000, &v)) return 2;
       o.trials = (int)v;
       break;
     case 'S':
-      if (!rg_cli_parse_i64(optarg, 0, INT64_MAX, &v)) {
-        fprintf(stderr, "rulegen check-axioms: --seed wants a non-negative number, not '%s'\n", optarg);
-        return 2;
-      }
+      if (!rg_cli_int_option("rulegen check-axioms", "seed", optarg, 0, INT64_MAX, &v)) return 2;
       o.seed = (uint64_t)v;
       break;
     case 'j':
-      if (!rg_cli_parse_i64(optarg, 1, 1024, &v)) {
-        fprintf(stderr, "rulegen check-axioms: --threads wants a number from 1 to 1024, not '%s'\n", optarg);
-        return 2;
-      }
+      if (!rg_cli_int_option("rulegen check-axioms", "threads", optarg, 1, 1024, &v)) return 2;
       o.threads = (int)v;
       break;
     case 'v': verbose = true; break;

@@ -105,17 +105,11 @@ int rg_cmd_prove(int argc, char **argv) {
       }
       break;
     case 'T':
-      if (!rg_cli_parse_i64(optarg, 1, 3600000, &v)) {
-        fprintf(stderr, "rulegen prove: --timeout-ms wants a number from 1 to 3600000, not '%s'\n", optarg);
-        return 2;
-      }
+      if (!rg_cli_int_option("rulegen prove", "timeout-ms", optarg, 1, 3600000, &v)) return 2;
       o.timeout_ms = (int)v;
       break;
     case 'j':
-      if (!rg_cli_parse_i64(optarg, 1, 1024, &v)) {
-        fprintf(stderr, "rulegen prove: --threads wants a number from 1 to 1024, not '%s'\n", optarg);
-        return 2;
-      }
+      if (!rg_cli_int_option("rulegen prove", "threads", optarg, 1, 1024, &v)) return 2;
       o.threads = (int)v;
       break;
     case 'a': axfile = optarg; break;
