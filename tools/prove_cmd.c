@@ -13,7 +13,6 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "ir/shapesolve.h"
 #include "verify/verify.h"
 
 #define PROVE_OPTIONS(X)                                                                         \
@@ -57,27 +56,6 @@ static void print_answer(const rg_solver_answer *a, const char *who) {
   if (a->result == RG_SMT_UNSAT) printf("  core: %s", a->core[0] ? a->core : "(none)");
   if (a->detail[0]) printf("  (%s)", a->detail);
   printf("\n");
-}
-
-/* Every rule must be well-typed at some shapes, else proving it means nothing. */
-static int check_typed(const rg_ruleset *rs, const char *file) {
-  for (int i = 0; i < rs->n; i++) {
-    const rg_rule *r = rs->rules[i];
-    rg_assignment_list sets;
-    rg_err err = {0};
-    rg_status st = r->n_tgt ? rg_shapes_solve(r, NULL, 1, 1, &sets, &err)
-                            : rg_err_set(&err, RG_ERR_ARG, "a bare graph (no '=> target') cannot be proved");
-    if (r->n_tgt) rg_assignment_list_free(&sets);
-    if (st) {
-      err.line = r->line, err.col = 1;
-      rg_cli_report("rulegen prove", file, &err);
-      fprintf(stderr, "rulegen prove: %s:%d: the two sides of %s%sdo not have the same output shapes "
-                      "at any shapes tried: fix the rule (rulegen eval shows the mismatch)\n",
-              file, r->line, r->name[0] ? r->name : "the rule", r->name[0] ? " " : "");
-      return 2;
-    }
-  }
-  return 0;
 }
 
 int rg_cmd_prove(int argc, char **argv) {
@@ -135,35 +113,13 @@ int rg_cmd_prove(int argc, char **argv) {
     return 2;
   }
   int rc = 0;
-  if (check_ax) { /* an unsound axiom would make every proof worthless */
-    rg_axcheck_opts co;
-    rg_axcheck_opts_init(&co);
-    co.threads = o.threads;
-    rg_axiom_verdict *vs = calloc((size_t)ax.rules.n, sizeof *vs);
-    int bad = 0;
-    if (!vs || rg_axioms_check(&ax, &co, vs, &bad, &err)) {
-      fprintf(stderr, "rulegen prove: checking the axioms: %s\n", vs ? err.msg : "out of memory");
-      rc = 2;
-    }
-    for (int i = 0; rc == 0 && i < ax.rules.n; i++)
-      if (!vs[i].sound)
-        fprintf(stderr, "rulegen prove: %s:%d: axiom %s is UNSOUND: %s\n", axfile,
-                ax.rules.rules[i]->line, ax.rules.rules[i]->name, vs[i].why);
-    if (rc == 0 && bad) {
-      fprintf(stderr, "rulegen prove: %d unsound axiom%s: fix %s before proving anything\n", bad,
-              bad == 1 ? "" : "s", axfile);
-      rc = 2;
-    }
-    if (rc == 0) fprintf(stderr, "prove: %d axioms random-tested, all sound\n", ax.rules.n);
-    free(vs);
-  }
+  o.check_axioms = check_ax;
   rg_ruleset rs;
   rg_ruleset_init(&rs);
   if (rc == 0 && rg_text_parse_file(file, &rs, &err)) {
     rg_cli_report("rulegen prove", file, &err);
     rc = 2;
   }
-  if (rc == 0) rc = check_typed(&rs, file);
   rg_rule_proof *proofs = rc == 0 ? calloc((size_t)rs.n, sizeof *proofs) : NULL;
   rg_prove_summary sum;
   if (rc == 0 && !proofs) {
@@ -179,8 +135,9 @@ int rg_cmd_prove(int argc, char **argv) {
     o.stop = &interrupted;
     rg_status st = rg_prove_rules(&rs, &ax, &o, proofs, &sum, &err);
     sigaction(SIGINT, &old, NULL);
-    if (st) {
-      rg_cli_report("rulegen prove", st == RG_ERR_ARG ? file : NULL, &err);
+    if (st) { /* errors with a line are about a rule of FILE, or an axiom of the axiom file */
+      bool about_axiom = !strncmp(err.msg, "axiom ", 6);
+      rg_cli_report("rulegen prove", err.line ? (about_axiom ? axfile : file) : NULL, &err);
       rc = 2;
     }
   }

@@ -7,10 +7,50 @@
 #include <string.h>
 #include <time.h>
 
+#include "axcheck.h"
+#include "ir/shapesolve.h"
+
 void rg_prove_opts_init(rg_prove_opts *o) {
   memset(o, 0, sizeof *o);
   o->timeout_ms = 5000;
   o->require = RG_REQUIRE_BOTH;
+  o->check_axioms = true;
+  o->check_typed = true;
+}
+
+/* The axioms must hold under random testing before anything is proved from them. */
+static rg_status require_sound(const rg_axioms *ax, const rg_prove_opts *o, rg_err *err) {
+  rg_axcheck_opts co;
+  rg_axcheck_opts_init(&co);
+  co.threads = o->threads;
+  rg_axiom_verdict *vs = calloc((size_t)ax->rules.n + 1, sizeof *vs);
+  if (!vs) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  int bad = 0;
+  rg_status st = rg_axioms_check(ax, &co, vs, &bad, err);
+  for (int i = 0; !st && i < ax->rules.n; i++)
+    if (!vs[i].sound) {
+      const rg_rule *a = ax->rules.rules[i];
+      st = rg_err_at(err, RG_ERR_ARG, a->line, 1, "axiom %s is UNSOUND: %s%s", a->name, vs[i].why,
+                     bad > 1 ? " (and more: run rulegen check-axioms)" : "");
+    }
+  if (!st && o->progress) fprintf(stderr, "prove: %d axioms random-tested, all sound\n", ax->rules.n);
+  free(vs);
+  return st;
+}
+
+/* A rule is worth proving only if its sides have equal output types at some shapes. */
+static rg_status require_typed(const rg_rule *r, rg_err *err) {
+  rg_assignment_list sets;
+  rg_err e;
+  rg_status st = rg_shapes_solve(r, NULL, 1, 1, &sets, &e);
+  rg_assignment_list_free(&sets);
+  if (st == RG_ERR_NOMEM) return rg_err_set(err, st, "out of memory");
+  if (st)
+    return rg_err_at(err, RG_ERR_SHAPE, r->line, 1,
+                     "%s%sthe two sides do not have the same output shapes at any shapes tried "
+                     "(%s): fix the rule (rulegen eval shows the mismatch)",
+                     r->name, r->name[0] ? ": " : "", e.msg);
+  return RG_OK;
 }
 
 const char *rg_proof_status_name(rg_proof_status s) {
@@ -79,7 +119,10 @@ rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_
       return rg_err_at(err, RG_ERR_ARG, rules->rules[i]->line, 1,
                        "a bare graph (no '=> target') cannot be proved");
   rg_solver solvers[RG_SOLVER_COUNT];
-  rg_status st = rg_solver_init(&solvers[RG_SOLVER_Z3], RG_SOLVER_Z3, NULL, err);
+  rg_status st = o->check_axioms ? require_sound(ax, o, err) : RG_OK;
+  for (int i = 0; !st && o->check_typed && i < rules->n; i++) st = require_typed(rules->rules[i], err);
+  if (st) return st;
+  st = rg_solver_init(&solvers[RG_SOLVER_Z3], RG_SOLVER_Z3, NULL, err);
   if (!st) st = rg_solver_init(&solvers[RG_SOLVER_CVC5], RG_SOLVER_CVC5, o->cvc5_path, err);
   if (st) return st;
   for (int s = 0; s < RG_SOLVER_COUNT; s++)

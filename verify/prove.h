@@ -36,6 +36,8 @@ typedef struct {
   const char *dump_dir;  /* if set, each obligation is written there as <sha256>.smt2 */
   const volatile sig_atomic_t *stop; /* if set and non-zero, remaining queries are skipped */
   bool progress;        /* a progress line on stderr */
+  bool check_axioms;    /* random-test the axioms first (default true): an unsound one is an error */
+  bool check_typed;     /* require each rule well-typed at some shapes first (default true) */
 } rg_prove_opts;
 
 void rg_prove_opts_init(rg_prove_opts *o);
@@ -64,9 +66,13 @@ typedef struct {
 const char *rg_proof_status_name(rg_proof_status s);
 
 /* Proves every rule of rules (each with a target) from ax. proofs must have rules->n entries.
- * Errors: a rule without a target (RG_ERR_ARG, naming its line), a solver that cannot be set
- * up (RG_ERR_IO: missing cvc5 binary), a dump file that cannot be written, allocation. Solver
- * answers (sat, unknown, timeout, crash) are results, not errors. */
+ * First (unless switched off in o) the axioms are random-tested (verify/axcheck.h) and every
+ * rule must be well-typed at some shapes (ir/shapesolve.h): proofs from an unsound axiom, or of
+ * a rule whose sides never have equal output types, would mean nothing.
+ * Errors: an unsound axiom (RG_ERR_ARG, naming it, with a counterexample), an ill-typed rule
+ * (RG_ERR_SHAPE) or one without a target (RG_ERR_ARG), both with err->line set to its line; a
+ * solver that cannot be set up (RG_ERR_IO: missing cvc5 binary), a dump file that cannot be
+ * written, allocation. Solver answers (sat, unknown, timeout, crash) are results, not errors. */
 rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_prove_opts *o,
                          rg_rule_proof *proofs, rg_prove_summary *sum, rg_err *err) RG_MUST_CHECK;
 
