@@ -211,6 +211,42 @@ static void test_bad_inputs(const rg_axioms *ax) {
   rg_ruleset_free(&rs);
 }
 
+/* Broken solvers (tests/data/fake_solver.sh standing in for cvc5): a crash and a hang are
+ * answers, in bounded time; a solver that refutes what z3 proves is a disagreement. */
+static void test_broken_solvers(const rg_axioms *ax) {
+  rg_solver s;
+  rg_err err;
+  rg_solver_answer a;
+  const char *q = "(check-sat)\n";
+  CHECK(rg_solver_init(&s, RG_SOLVER_CVC5, "data/fake_solver_crash.sh", &err) == RG_OK);
+  CHECK(rg_solver_prove(&s, q, strlen(q), 1000, &a, &err) == RG_OK);
+  CHECK_MSG(a.result == RG_SMT_CRASH, "crash gave %s", rg_smt_result_name(a.result));
+  CHECK(rg_solver_init(&s, RG_SOLVER_CVC5, "data/fake_solver_hang.sh", &err) == RG_OK);
+  double t0 = now_s();
+  CHECK(rg_solver_prove(&s, q, strlen(q), 100, &a, &err) == RG_OK);
+  double took = now_s() - t0;
+  CHECK_MSG(a.result == RG_SMT_TIMEOUT, "hang gave %s", rg_smt_result_name(a.result));
+  CHECK_MSG(took < 5.0, "a hanging solver held us %.1f s", took);
+
+  rg_ruleset rs;
+  rg_ruleset_init(&rs);
+  const char *text = "comm: (ewadd ?x ?y) => (ewadd ?y ?x)\n";
+  CHECK(rg_text_parse(text, strlen(text), &rs, &err) == RG_OK);
+  rg_prove_opts o;
+  rg_prove_opts_init(&o);
+  o.cvc5_path = "data/fake_solver_sat.sh";
+  o.check_axioms = false;
+  rg_rule_proof p[1];
+  rg_prove_summary sum;
+  CHECK(rg_prove_rules(&rs, ax, &o, p, &sum, &err) == RG_OK);
+  CHECK(p[0].status == RG_PROOF_Z3_ONLY && p[0].disagree && !p[0].shipped);
+  CHECK(sum.disagreements == 1 && sum.z3_only == 1 && sum.shipped == 0);
+  o.require = RG_REQUIRE_ANY;
+  CHECK(rg_prove_rules(&rs, ax, &o, p, &sum, &err) == RG_OK);
+  CHECK(p[0].shipped && p[0].disagree); /* shipped under --require any, still flagged */
+  rg_ruleset_free(&rs);
+}
+
 int main(void) {
   rg_axioms ax;
   rg_err err;
@@ -225,6 +261,7 @@ int main(void) {
   test_true_goals(&ax);
   test_false_goals(&ax);
   test_bad_inputs(&ax);
+  test_broken_solvers(&ax);
   rg_axioms_free(&ax);
   return check_done("test_verify");
 }

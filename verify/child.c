@@ -35,6 +35,8 @@ static void child_main(char *const *argv, rg_child_fn fn, void *arg, int in_fd, 
    * pipes among them), so no unrelated pipe stays open until this child ends. */
   if (dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0) _exit(126);
   close_range(3, ~0U, 0);
+  /* The parent's Ctrl-C handler only sets a flag; a child must simply die on Ctrl-C. */
+  signal(SIGINT, SIG_DFL);
   _exit(fn(arg, 1));
 }
 
