@@ -96,6 +96,9 @@ def main():
     print("# shared/anchors/taso-rules-133.txt. Rule taso-N is TASO's rule N. Shapes of the variables", file=out)
     print("# (each rule is well-typed and true at them; check with rulegen eval):", file=out)
     print(f"# shapes: {opts}", file=out)
+    print("# taso-99, -100, -130, -131 (two convs concatenated as one grouped conv) hold only when both", file=out)
+    print("# kernels have as many output channels: true at these shapes, false at others (e.g.", file=out)
+    print("# -s i1=1x2x3x3 -s i2=1x2x3x3 -s k1=1x2x1x1 -s k2=3x2x1x1), so no sound proof of them exists.", file=out)
     for l in lines: print(l, file=out)
 
 
