@@ -113,3 +113,11 @@ void rg_cli_report(const char *prog, const char *file, const rg_err *err) {
   else
     fprintf(stderr, "%s: %s\n", prog, err->msg);
 }
+
+bool rg_cli_int_option(const char *prog, const char *opt, const char *arg, int64_t lo, int64_t hi,
+                       int64_t *out) {
+  if (rg_cli_parse_i64(arg, lo, hi, out)) return true;
+  fprintf(stderr, "%s: --%s wants a number from %lld to %lld, not '%s'\n", prog, opt, (long long)lo,
+          (long long)hi, arg);
+  return false;
+}
