@@ -12,6 +12,7 @@ variable's shape as `rulegen eval` options, so tests can evaluate the rules.
 usage: scripts/taso2rules.py TASO-RULES.txt RULEGEN [OUT.rules]
 (RULEGEN is the built rulegen binary, used to check that each rule is well-typed and true.)
 """
+import itertools
 import re
 import subprocess
 import sys
@@ -51,8 +52,8 @@ def parse(toks, pos, names):
     elif t == "ew_add": head = "ewadd"
     elif t == "ew_mul": head = "ewmul"
     elif t == "relu": head = "relu"
-    elif t == "conv3x3": head = "conv2d"
-    elif t == "conv3x3R": head = "conv2d 1 1 same relu"
+    elif t == "conv3x3": head = "conv2d@none"
+    elif t == "conv3x3R": head = "conv2d@relu"
     elif m and m.group(1) == "concat": head = f"concat {m.group(2)}"
     elif m and m.group(1) == "split": head = f"split.{m.group(3)} {m.group(2)}"
     else: raise SystemExit(f"unknown TASO operator {t}")
@@ -67,6 +68,20 @@ def side(text, names):
         assert pos == len(toks)
         terms.append(term)
     return " ; ".join(terms)
+
+
+def with_groups(rule, choice):
+    """Spells the k-th conv (marked conv2d@ACT) with groups choice[k]: TASO infers groups from
+    shapes, rulegen takes them as conv2d's last parameter (default 1)."""
+    parts = rule.split("conv2d@")
+    out = parts[0]
+    for k, rest in enumerate(parts[1:]):
+        act, rest = rest.split(" ", 1)
+        if choice[k] != 1: head = f"conv2d 1 1 same {act} 1 1 {choice[k]}"
+        elif act != "none": head = f"conv2d 1 1 same {act}"
+        else: head = "conv2d"
+        out += head + " " + rest
+    return out
 
 
 def shape_opts(table):
@@ -84,21 +99,29 @@ def main():
         m = re.match(r"\s*(\d+):\s*(.*?)\s*==>\s*(.*)$", line)
         if not m: continue
         n, lhs, rhs = int(m.group(1)), m.group(2), m.group(3)
+        found = False
         for table in (LEGEND, {**LEGEND, **ALT}):
             names = lambda i, t=table: t[i][0]
-            rule = f"taso-{n}: {side(lhs, names)} => {side(rhs, names)}"
-            r = subprocess.run([rulegen, "eval", "-q", *opts.split(), "-e", rule], capture_output=True, text=True)
-            if r.returncode == 0: break
-        else:
+            marked = f"taso-{n}: {side(lhs, names)} => {side(rhs, names)}"
+            convs = marked.count("conv2d@")
+            for choice in itertools.product((1, 2, 4), repeat=convs):  # groups 1 first
+                rule = with_groups(marked, choice)
+                r = subprocess.run([rulegen, "eval", "-q", *opts.split(), "-e", rule], capture_output=True, text=True)
+                if r.returncode == 0:
+                    found = True
+                    break
+            if found: break
+        if not found:
             raise SystemExit(f"rule {n} is not well-typed and true at the legend's shapes:\n{rule}\n{r.stderr}{r.stdout}")
         lines.append(rule)
     print("# TASO's 133 shipped rules (graph_subst.pb), converted by scripts/taso2rules.py from", file=out)
     print("# shared/anchors/taso-rules-133.txt. Rule taso-N is TASO's rule N. Shapes of the variables", file=out)
     print("# (each rule is well-typed and true at them; check with rulegen eval):", file=out)
     print(f"# shapes: {opts}", file=out)
-    print("# taso-99, -100, -130, -131 (two convs concatenated as one grouped conv) hold only when both", file=out)
-    print("# kernels have as many output channels: true at these shapes, false at others (e.g.", file=out)
-    print("# -s i1=1x2x3x3 -s i2=1x2x3x3 -s k1=1x2x1x1 -s k2=3x2x1x1), so no sound proof of them exists.", file=out)
+    print("# TASO infers a conv's groups from shapes; here they are explicit (conv2d's last parameter).", file=out)
+    print("# taso-99, -100, -130, -131 concatenate two convs into one conv with 2 groups: that holds", file=out)
+    print("# exactly when both kernels have as many output channels, which is exactly when the rule", file=out)
+    print("# type-checks (a grouped conv keeps an output seam only on a group boundary).", file=out)
     for l in lines: print(l, file=out)
 
 
