@@ -144,6 +144,8 @@ static rg_status expand(search *S, side *from, const side *other, int level, int
     rg_position *pos;
     int npos;
     rg_status st = rg_term_positions(S->g, t, &pos, &npos, err);
+    /* A term deeper than positions can address is not explored (never a reason to remove). */
+    if (st == RG_ERR_LIMIT) continue;
     if (st) return st;
     for (int p = 0; p < npos && meet[0] < 0 && *states < S->lim->max_states; p++) {
       int nw;

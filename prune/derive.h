@@ -39,8 +39,8 @@ typedef struct {
 void rg_derivation_free(rg_derivation *d);
 
 /* Searches a derivation of r from the rules in s. *found tells whether one was found within
- * lim; then *d holds it (free with rg_derivation_free), else *d is empty. Errors only for
- * allocation failure or terms beyond RG_TERM_MAX_DEPTH. */
+ * lim; then *d holds it (free with rg_derivation_free), else *d is empty. Terms deeper than
+ * RG_TERM_MAX_DEPTH are not rewritten. Errors only for allocation failure. */
 rg_status rg_derive_search(const rg_rewrite_set *s, const rg_rule *r, const rg_derive_limits *lim,
                            rg_derivation *d, bool *found, rg_err *err) RG_MUST_CHECK;
 

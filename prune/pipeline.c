@@ -146,6 +146,12 @@ static rg_status compute_ids(const rg_ruleset *rs, rg_prune_result *res, rg_err 
   return first;
 }
 
+/* Points an error without a position at the rule it happened on. */
+static rg_status at_rule(rg_status st, rg_err *err, const rg_rule *r) {
+  if (err && !err->line) err->line = r->line, err->col = 1;
+  return st;
+}
+
 static rg_status taso_stages(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
                              ctx *c, rg_err *err) {
   rg_prune_stage *sub = &res->stage[1], *sup = &res->stage[2];
@@ -167,7 +173,7 @@ static rg_status taso_stages(const rg_ruleset *rs, const rg_prune_opts *o, rg_pr
       if (!st && by >= 0) st = remove_rule(res, i, RG_FATE_SUPERGRAPH, &by, 1, err);
     }
     sup->seconds += now() - t1;
-    if (st) return st;
+    if (st) return at_rule(st, err, rs->rules[i]);
   }
   int n_sub = 0;
   for (int i = 0; i < res->n; i++) n_sub += res->e[i].fate == RG_FATE_SUBGRAPH;
@@ -209,9 +215,9 @@ static rg_status derive_stage(const rg_ruleset *rs, const rg_prune_opts *o, rg_p
   for (int i = 0; i < res->n; i++) all[i] = rs->rules[i];
   rg_status st = RG_OK;
   double t0 = now();
-  int done = 0, total = res->kept;
+  int done = 0, total = res->kept, last = 0;
   for (int k = 0; !st && k < res->n; k++) {
-    int i = res->order[k];
+    int i = last = res->order[k];
     if (res->e[i].fate != RG_FATE_KEPT) continue;
     if (o->stop && *o->stop) {
       res->interrupted = true;
@@ -232,6 +238,7 @@ static rg_status derive_stage(const rg_ruleset *rs, const rg_prune_opts *o, rg_p
     rg_derivation_free(&d);
     if (o->progress && (++done % 64 == 0 || done == total)) o->progress(o->progress_ctx, "derivability", done, total);
   }
+  if (st) st = at_rule(st, err, rs->rules[last]);
   sd->seconds = now() - t0;
   sd->out = res->kept;
   rg_rewrite_set_free(set);
