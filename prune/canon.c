@@ -110,6 +110,17 @@ rg_status rg_canon_build(const rg_graph *g, const rg_ref *src, int n_src, const 
   return RG_OK;
 }
 
+rg_status rg_canon_build_id(const rg_graph *g, const rg_ref *src, int n_src, const rg_ref *tgt,
+                            int n_tgt, const rg_ref *abstract, int n_abstract, rg_content_id *id,
+                            rg_err *err) {
+  rg_rule *c;
+  rg_status st = rg_canon_build(g, src, n_src, tgt, n_tgt, abstract, n_abstract, &c, err);
+  if (st) return st;
+  st = rg_content_id_of_canonical(c, id, err);
+  rg_rule_free(c);
+  return st;
+}
+
 rg_status rg_canon_rule(const rg_rule *r, rg_rule **out, rg_err *err) {
   return rg_canon_build(r->g, r->src, r->n_src, r->tgt, r->n_tgt, NULL, 0, out, err);
 }

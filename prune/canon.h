@@ -35,6 +35,11 @@ rg_status rg_canon_build(const rg_graph *g, const rg_ref *src, int n_src, const 
                          int n_tgt, const rg_ref *abstract, int n_abstract, rg_rule **out,
                          rg_err *err) RG_MUST_CHECK;
 
+/* The content id of the rule rg_canon_build would build from the same arguments. */
+rg_status rg_canon_build_id(const rg_graph *g, const rg_ref *src, int n_src, const rg_ref *tgt,
+                            int n_tgt, const rg_ref *abstract, int n_abstract, rg_content_id *id,
+                            rg_err *err) RG_MUST_CHECK;
+
 /* The canonical copy of r (variables renamed, no name). */
 rg_status rg_canon_rule(const rg_rule *r, rg_rule **out, rg_err *err) RG_MUST_CHECK;
 

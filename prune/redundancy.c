@@ -10,12 +10,8 @@
 static rg_status lookup(const rg_graph *g, const rg_ref *src, int ns, const rg_ref *tgt, int nt,
                         const rg_ref *abs, int na, rg_kept_lookup kept, void *ctx, int *by,
                         rg_err *err) {
-  rg_rule *c;
-  rg_status st = rg_canon_build(g, src, ns, tgt, nt, abs, na, &c, err);
-  if (st) return st;
   rg_content_id id;
-  st = rg_content_id_of_canonical(c, &id, err);
-  rg_rule_free(c);
+  rg_status st = rg_canon_build_id(g, src, ns, tgt, nt, abs, na, &id, err);
   if (!st) *by = kept(&id, ctx);
   return st;
 }

@@ -55,13 +55,9 @@ static int cmp_id(const void *a, const void *b) { return rg_content_id_cmp(a, b)
 /* Whether rule r, or r reversed, has an id in ours (sorted). */
 static rg_status contained(const rg_rule *r, const rg_content_id *ours, int n, verdict *v, rg_err *err) {
   for (int d = 0; d < 2; d++) {
-    rg_rule *c;
-    rg_status st = d ? rg_canon_build(r->g, r->tgt, r->n_tgt, r->src, r->n_src, NULL, 0, &c, err)
-                     : rg_canon_rule(r, &c, err);
-    if (st) return st;
     rg_content_id id;
-    st = rg_content_id_of_canonical(c, &id, err);
-    rg_rule_free(c);
+    rg_status st = d ? rg_canon_build_id(r->g, r->tgt, r->n_tgt, r->src, r->n_src, NULL, 0, &id, err)
+                     : rg_canon_build_id(r->g, r->src, r->n_src, r->tgt, r->n_tgt, NULL, 0, &id, err);
     if (st) return st;
     if (bsearch(&id, ours, (size_t)n, sizeof id, cmp_id)) {
       *v = d ? CONTAINED_REVERSED : CONTAINED;
@@ -69,17 +65,6 @@ static rg_status contained(const rg_rule *r, const rg_content_id *ours, int n, v
     }
   }
   return RG_OK;
-}
-
-static bool parse_limit(const char *opt, const char *arg, int64_t lo, int64_t hi, int *out) {
-  int64_t v;
-  if (!rg_cli_parse_i64(arg, lo, hi, &v)) {
-    fprintf(stderr, "rulegen covers: --%s wants a number from %lld to %lld, not '%s'\n", opt,
-            (long long)lo, (long long)hi, arg);
-    return false;
-  }
-  *out = (int)v;
-  return true;
 }
 
 static int report(const rg_ruleset *other, const rg_ruleset *ours, const rg_derive_limits *lim,
@@ -158,9 +143,9 @@ int rg_cmd_covers(int argc, char **argv) {
   while (rc == 0 && (c = getopt_long(argc, argv, "w:k:n:g:qh", longopts, NULL)) != -1) {
     switch (c) {
     case 'w': with = optarg; break;
-    case 'k': rc = parse_limit("steps", optarg, 1, 64, &lim.max_steps) ? 0 : 2; break;
-    case 'n': rc = parse_limit("states", optarg, 2, 100000000, &lim.max_states) ? 0 : 2; break;
-    case 'g': rc = parse_limit("growth", optarg, 0, 64, &lim.max_growth) ? 0 : 2; break;
+    case 'k': rc = rg_cli_int_option("rulegen covers", "steps", optarg, 1, 64, &lim.max_steps) ? 0 : 2; break;
+    case 'n': rc = rg_cli_int_option("rulegen covers", "states", optarg, 2, 100000000, &lim.max_states) ? 0 : 2; break;
+    case 'g': rc = rg_cli_int_option("rulegen covers", "growth", optarg, 0, 64, &lim.max_growth) ? 0 : 2; break;
     case 'q': quiet = true; break;
     case 'h': usage(stdout); return 0;
     default: usage(stderr); rc = 2; break;

@@ -66,19 +66,14 @@ static void usage(FILE *out) {
 
 typedef struct {
   bool quiet;
-  double last;
+  time_t last;
 } progress_state;
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
+/* At most one line a second, and the last one. */
 static void progress(void *ctx, const char *stage, int done, int total) {
   progress_state *p = ctx;
-  double t = now();
-  if (p->quiet || (t - p->last < 1.0 && done < total)) return;
+  time_t t = time(NULL);
+  if (p->quiet || (t == p->last && done < total)) return;
   p->last = t;
   fprintf(stderr, "rulegen prune: %s %d/%d\n", stage, done, total);
 }
@@ -155,17 +150,6 @@ static int audit(const char *records, const char *kept_path) {
   return rc;
 }
 
-static bool parse_limit(const char *opt, const char *arg, int64_t lo, int64_t hi, int *out) {
-  int64_t v;
-  if (!rg_cli_parse_i64(arg, lo, hi, &v)) {
-    fprintf(stderr, "rulegen prune: --%s wants a number from %lld to %lld, not '%s'\n", opt,
-            (long long)lo, (long long)hi, arg);
-    return false;
-  }
-  *out = (int)v;
-  return true;
-}
-
 int rg_cmd_prune(int argc, char **argv) {
   static const struct option longopts[] = {
 #define X(name, short_, arg, meta, help) {name, arg, NULL, short_},
@@ -189,9 +173,9 @@ int rg_cmd_prune(int argc, char **argv) {
         rc = 2;
       }
       break;
-    case 'k': rc = parse_limit("steps", optarg, 1, 64, &o.limits.max_steps) ? 0 : 2; break;
-    case 'n': rc = parse_limit("states", optarg, 2, 100000000, &o.limits.max_states) ? 0 : 2; break;
-    case 'g': rc = parse_limit("growth", optarg, 0, 64, &o.limits.max_growth) ? 0 : 2; break;
+    case 'k': rc = rg_cli_int_option("rulegen prune", "steps", optarg, 1, 64, &o.limits.max_steps) ? 0 : 2; break;
+    case 'n': rc = rg_cli_int_option("rulegen prune", "states", optarg, 2, 100000000, &o.limits.max_states) ? 0 : 2; break;
+    case 'g': rc = rg_cli_int_option("rulegen prune", "growth", optarg, 0, 64, &o.limits.max_growth) ? 0 : 2; break;
     case 'q': ps.quiet = true; break;
     case 'h': usage(stdout); return 0;
     default: usage(stderr); rc = 2; break;

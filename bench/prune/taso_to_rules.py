@@ -32,18 +32,10 @@ def term(s, i):
         assert s[i] == ")", s[i:]
         i += 1
         break
-    if name == "matmul":
-        head = "matmul"
-    elif name == "ew_add":
-        head = "ewadd"
-    elif name == "ew_mul":
-        head = "ewmul"
-    elif name == "relu":
-        head = "relu"
-    elif name == "conv3x3":
-        head = "conv2d"
-    elif name == "conv3x3R":
-        head = "conv2d 1 1 same relu"
+    fixed = {"matmul": "matmul", "ew_add": "ewadd", "ew_mul": "ewmul", "relu": "relu",
+             "conv3x3": "conv2d", "conv3x3R": "conv2d 1 1 same relu"}
+    if name in fixed:
+        head = fixed[name]
     elif re.fullmatch(r"concat\d", name):
         head = "concat " + name[-1]
     elif re.fullmatch(r"split\d_\d", name):
