@@ -60,6 +60,12 @@ n=$((n + 1)); [ -s "$tmp/ren.removed" ] || { echo "FAIL -r did not write the rec
 check "deep rule" 0 "$rulegen" prune -q "$dir/deep.rules" -o "$tmp/deep.rules"
 has "deep rule kept" "kept                               2"
 
+check "prune the AC closure" 0 "$rulegen" prune -q "$dir/ac.rules" -o "$tmp/ac.rules"
+has "AC closure kept" "kept                               4"
+check "audit the AC closure" 0 "$rulegen" prune --audit "$tmp/ac.rules.removed" "$tmp/ac.rules"
+check "AC closure covered by its pruned set" 0 "$rulegen" covers -q "$dir/ac.rules" --with "$tmp/ac.rules"
+has "AC closure all covered" "covers: 134 of 134 rules"
+
 check "prune TASO's 133" 0 "$rulegen" prune -q "$dir/taso-133.rules" -o "$tmp/taso.rules"
 check "audit TASO's pruned set" 0 "$rulegen" prune --audit "$tmp/taso.rules.removed" "$tmp/taso.rules"
 check "covers TASO's 133 with its pruned set" 0 "$rulegen" covers -q "$dir/taso-133.rules" --with "$tmp/taso.rules"
