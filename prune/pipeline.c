@@ -13,7 +13,7 @@ bool rg_prune_parse_stages(const char *s, unsigned *stages) {
   static const struct {
     const char *w;
     unsigned bits;
-  } words[] = {{"renaming", RG_PRUNE_RENAMING}, {"subgraph", RG_PRUNE_SUBGRAPH},
+  } words[] = {{"renaming", RG_PRUNE_RENAMING}, {"subgraph", RG_PRUNE_SUBGRAPH | RG_PRUNE_SUPERGRAPH},
                {"supergraph", RG_PRUNE_SUPERGRAPH}, {"derive", RG_PRUNE_DERIVE},
                {"all", RG_PRUNE_ALL}, {"none", 0}};
   *stages = 0;

@@ -45,7 +45,8 @@ typedef enum {
 
 /* The reason's word in tables and records: kept, renaming, subgraph, supergraph, derived. */
 const char *rg_prune_fate_name(rg_prune_fate f);
-/* Parses "renaming,subgraph,supergraph,derive" (also "all", "none"); false on an unknown word. */
+/* Parses a comma-separated list of renaming, subgraph (TASO's two checks: common subgraph and
+ * common supergraph), supergraph (that one alone), derive, all, none; false on an unknown word. */
 bool rg_prune_parse_stages(const char *s, unsigned *stages);
 
 typedef struct {

@@ -14,7 +14,7 @@ rg_status rg_prune_write_records(FILE *f, const rg_ruleset *rs, const rg_prune_r
     const rg_prune_entry *e = &res->e[res->removal_seq[k]];
     char hex[RG_CONTENT_ID_HEX];
     rg_content_id_hex(&e->id, hex);
-    fprintf(f, "removed %s %s by ", hex, rg_prune_fate_name(e->fate));
+    fprintf(f, "removed %s %s by %s", hex, rg_prune_fate_name(e->fate), e->n_by ? "" : "-");
     for (int b = 0; b < e->n_by; b++) {
       rg_content_id_hex(&res->e[e->by[b]].id, hex);
       fprintf(f, "%s%s", b ? "," : "", hex);
@@ -108,7 +108,8 @@ static rg_status parse_header(const char *p, const char *end, int line, record *
     return rg_err_at(err, RG_ERR_PARSE, line, (int)(w - p) + 1, "expected 'by'");
   w = word(w + n, end, &n);
   const char *ids = w;
-  r->n_by = (int)(n + 1) / (RG_CONTENT_ID_HEX);
+  bool none = n == 1 && *w == '-'; /* a rule whose sides are equal needs no other rule */
+  r->n_by = none ? 0 : (int)(n + 1) / (RG_CONTENT_ID_HEX);
   r->by = malloc(sizeof *r->by * ((size_t)r->n_by + 1));
   if (!r->by) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int b = 0; b < r->n_by; b++) {
@@ -117,7 +118,7 @@ static rg_status parse_header(const char *p, const char *end, int line, record *
         (b + 1 < r->n_by && h[RG_CONTENT_ID_HEX - 1] != ','))
       r->n_by = 0;
   }
-  if (r->n_by == 0 || (size_t)r->n_by * RG_CONTENT_ID_HEX != n + 1)
+  if (!none && (r->n_by == 0 || (size_t)r->n_by * RG_CONTENT_ID_HEX != n + 1))
     return rg_err_at(err, RG_ERR_PARSE, line, (int)(ids - p) + 1,
                      "expected content ids separated by commas");
   w = word(w + n, end, &n);

@@ -2,7 +2,7 @@
  *
  * Text, one block per removed rule, in the order the rules were removed:
  *
- *   removed ID REASON by ID[,ID...] [steps N]
+ *   removed ID REASON by ID[,ID...] [steps N]    ('by -': no rule, for sides already equal)
  *     rule: RULE TEXT                 the removed rule as it was given (name kept)
  *     step OUTPUT ID fwd|rev: TERM    for REASON derived: one line per rewrite step
  *

@@ -235,11 +235,14 @@ static void test_records(void) {
   char text[2048];
   snprintf(text, sizeof text, "%s%s%s", assoc_set,
            "dup: (matmul (matmul ?p ?q) ?r) => (matmul ?p (matmul ?q ?r))\n",
-           "inst: (matmul (matmul (relu ?u) ?v) ?w) => (matmul (relu ?u) (matmul ?v ?w))\n");
+           "inst: (matmul (matmul (relu ?u) ?v) ?w) => (matmul (relu ?u) (matmul ?v ?w))\n"
+           "refl: (relu ?x) => (relu ?x)\n");
   rg_ruleset rs, kept;
   rg_prune_result res;
   run(text, RG_PRUNE_ALL, &rs, &res);
   CHECK(res.e[6].fate == RG_FATE_RENAMING && res.e[7].fate == RG_FATE_SUBGRAPH);
+  /* equal sides: derived in no steps from no rule */
+  CHECK(res.e[8].fate == RG_FATE_DERIVED && res.e[8].deriv.n == 0 && res.e[8].n_by == 0);
   rg_ruleset_init(&kept);
   rg_err err;
   for (int i = 0; i < rs.n; i++) {
@@ -260,7 +263,7 @@ static void test_records(void) {
   rg_audit_report rep;
   rg_status st = rg_prune_audit(&kept, buf, (size_t)len, &rep, &err);
   CHECK_MSG(st == RG_OK, "audit: %d:%d: %s", err.line, err.col, err.msg);
-  CHECK(rep.records == 4 && rep.by_reason[RG_FATE_DERIVED] == 2 && rep.by_reason[RG_FATE_RENAMING] == 1);
+  CHECK(rep.records == 5 && rep.by_reason[RG_FATE_DERIVED] == 3 && rep.by_reason[RG_FATE_RENAMING] == 1);
   /* tamper: a step's term changed */
   char *step = strstr(buf, "  step 1");
   char *q = step ? strstr(step, "?a") : NULL;

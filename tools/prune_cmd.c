@@ -19,8 +19,7 @@
 #define PRUNE_OPTIONS(X)                                                                         \
   X("output", 'o', 1, "FILE", "write the kept rules here (required unless --audit)")            \
   X("records", 'r', 1, "FILE", "write the removal records here (default: OUTPUT.removed)")      \
-  X("prune", 'P', 1, "LIST", "stages, comma-separated: renaming,subgraph,supergraph,derive "   \
-                             "(default: all of them), or none")                                 \
+  X("prune", 'P', 1, "LIST", "stages: renaming,subgraph,derive (default: all), or none")      \
   X("steps", 'k', 1, "N", "derivability: longest derivation per output (default 4)")            \
   X("states", 'n', 1, "N", "derivability: terms visited per output (default 2000)")             \
   X("growth", 'g', 1, "N", "derivability: operators a term may grow beyond the larger side "    \
@@ -50,6 +49,7 @@ static void usage(FILE *out) {
           "              between those operands is kept (TASO's common supergraph)\n"
           "  derive      the rules kept before it (smaller first) rewrite its source into its\n"
           "              target within the limits (Ruler-style)\n"
+          "In --prune, 'subgraph' selects both of TASO's checks; 'supergraph' alone the second.\n"
           "Prints the rule count after each stage, and the time it took. Ctrl-C stops\n"
           "derivability: rules not yet decided are kept, the outputs are written.\n"
           "\n"

@@ -26,7 +26,7 @@ has() { # description, text expected in $out
 }
 
 check "help" 0 "$rulegen" prune --help
-has "help names the stages" "renaming,subgraph,supergraph,derive"
+has "help names the stages" "renaming,subgraph,derive"
 check "covers help" 0 "$rulegen" covers --help
 
 check "prune assoc.rules" 0 "$rulegen" prune -q "$dir/assoc.rules" -o "$tmp/kept.rules"
