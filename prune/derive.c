@@ -152,6 +152,7 @@ static rg_status expand(search *S, side *from, const side *other, int level, int
       rg_op op = (rg_op)rg_graph_node(S->g, pos[p].sub.node)->op;
       const rg_rewriter *w = rg_rewrite_set_for(S->rs, op, &nw);
       for (int k = 0; k < nw && meet[0] < 0 && *states < S->lim->max_states; k++) {
+        if (!rg_rewrite_set_enabled(S->rs, w[k].tag)) continue;
         rg_match_env_reset(&S->env);
         if (!rg_match(w[k].g, w[k].lhs, S->g, pos[p].sub, &S->env)) continue;
         rg_ref rhs, nt;

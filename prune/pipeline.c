@@ -33,7 +33,7 @@ bool rg_prune_parse_stages(const char *s, unsigned *stages) {
 }
 
 rg_prune_opts rg_prune_opts_default(void) {
-  return (rg_prune_opts){RG_PRUNE_ALL, RG_DERIVE_LIMITS_DEFAULT, NULL, NULL, NULL};
+  return (rg_prune_opts){RG_PRUNE_ALL, RG_DERIVE_LIMITS_DEFAULT, true, NULL, NULL, NULL};
 }
 
 static double now(void) {
@@ -201,6 +201,29 @@ static rg_status record_derivation(rg_prune_result *res, int i, rg_derivation *d
   return st;
 }
 
+/* Searches a derivation of rule i from the enabled rules of set; if found (and re-checked),
+ * removes the rule with its record. */
+static rg_status try_derive(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
+                            const rg_rewrite_set *set, const rg_rule **all, int i, bool *removed,
+                            rg_err *err) {
+  rg_derivation d;
+  rg_status st = rg_derive_search(set, rs->rules[i], &o->limits, &d, removed, err);
+  /* Defence in depth: a derivation is re-checked independently before it removes a rule. */
+  if (!st && *removed) {
+    rg_err ce;
+    if (rg_derivation_check(rs->rules[i], &d, all, res->n, &ce) != RG_OK)
+      st = rg_err_set(err, RG_ERR_ARG, "internal error: a found derivation failed its check: %s", ce.msg);
+  }
+  if (!st && *removed) st = record_derivation(res, i, &d, err);
+  rg_derivation_free(&d);
+  return st;
+}
+
+static bool stopped(const rg_prune_opts *o, rg_prune_result *res) {
+  if (o->stop && *o->stop) res->interrupted = true;
+  return res->interrupted;
+}
+
 static rg_status derive_stage(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
                               rg_err *err) {
   rg_prune_stage *sd = &res->stage[3];
@@ -216,27 +239,28 @@ static rg_status derive_stage(const rg_ruleset *rs, const rg_prune_opts *o, rg_p
   rg_status st = RG_OK;
   double t0 = now();
   int done = 0, total = res->kept, last = 0;
-  for (int k = 0; !st && k < res->n; k++) {
+  /* Pass 1, Ruler's: each rule against the rules kept before it in visiting order. */
+  for (int k = 0; !st && k < res->n && !stopped(o, res); k++) {
     int i = last = res->order[k];
     if (res->e[i].fate != RG_FATE_KEPT) continue;
-    if (o->stop && *o->stop) {
-      res->interrupted = true;
-      break;
-    }
-    rg_derivation d;
-    bool found;
-    st = rg_derive_search(set, rs->rules[i], &o->limits, &d, &found, err);
-    /* Defence in depth: a derivation is re-checked independently before it removes a rule. */
-    if (!st && found) {
-      rg_err ce;
-      if (rg_derivation_check(rs->rules[i], &d, all, res->n, &ce) != RG_OK)
-        st = rg_err_set(err, RG_ERR_ARG, "internal error: a found derivation of rule %d failed its check: %s",
-                        i + 1, ce.msg);
-    }
-    if (!st && found) st = record_derivation(res, i, &d, err);
-    else if (!st) st = rg_rewrite_set_add(set, rs->rules[i], i, NULL, err);
-    rg_derivation_free(&d);
+    bool removed;
+    st = try_derive(rs, o, res, set, all, i, &removed, err);
+    if (!st && !removed) st = rg_rewrite_set_add(set, rs->rules[i], i, NULL, err);
     if (o->progress && (++done % 64 == 0 || done == total)) o->progress(o->progress_ctx, "derivability", done, total);
+  }
+  /* Pass 2: a rule kept because the rules that derive it came later in the order goes now.
+   * Largest first, so that small rules are the ones that stay. */
+  done = 0;
+  total = res->kept;
+  for (int k = res->n - 1; !st && o->second_pass && k >= 0 && !stopped(o, res); k--) {
+    int i = last = res->order[k];
+    if (res->e[i].fate != RG_FATE_KEPT) continue;
+    bool removed;
+    rg_rewrite_set_enable(set, i, false);
+    st = try_derive(rs, o, res, set, all, i, &removed, err);
+    if (!st && !removed) rg_rewrite_set_enable(set, i, true);
+    if (o->progress && (++done % 64 == 0 || done == total))
+      o->progress(o->progress_ctx, "derivability, second pass", done, total);
   }
   if (st) st = at_rule(st, err, rs->rules[last]);
   sd->seconds = now() - t0;

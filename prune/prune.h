@@ -6,7 +6,9 @@
  *   subgraph    TASO's common subgraph: R is an instance of a kept smaller rule;
  *   supergraph  TASO's common supergraph: R follows by congruence from a kept smaller rule;
  *   derive      Ruler-style derivability: R is removed when the rules kept before it derive it
- *               within the search limits (derive.h).
+ *               within the search limits (derive.h); then (second_pass) each kept rule,
+ *               largest first, is removed when all the other kept rules derive it. Each
+ *               removal leaves what the kept rules derive unchanged.
  * Subgraph, supergraph and derive visit rules in one order: smaller larger side first, then
  * more variables (more general), then fewer operators in all, then fewer distinct operators,
  * then content id. (Size comes first as in Ruler, whose rounds grow the term size; within a
@@ -69,6 +71,8 @@ typedef struct {
 typedef struct {
   unsigned stages;           /* RG_PRUNE_* bits */
   rg_derive_limits limits;
+  bool second_pass;          /* derivability: after the pass in visiting order, try each kept
+                                rule, largest first, against all other kept rules */
   volatile sig_atomic_t *stop; /* if non-NULL and set (e.g. by SIGINT), derivability stops and
                                   keeps every rule it has not decided */
   void (*progress)(void *ctx, const char *stage, int done, int total); /* may be NULL */

@@ -126,6 +126,8 @@ struct rg_rewrite_set {
   int n[RG_OP_COUNT], cap[RG_OP_COUNT];
   int total;
   int32_t max_tvars, max_pvars;
+  uint8_t *off; /* tag -> 1 when switched off */
+  int off_cap;
 };
 
 rg_rewrite_set *rg_rewrite_set_new(void) { return calloc(1, sizeof(rg_rewrite_set)); }
@@ -133,6 +135,7 @@ rg_rewrite_set *rg_rewrite_set_new(void) { return calloc(1, sizeof(rg_rewrite_se
 void rg_rewrite_set_free(rg_rewrite_set *s) {
   if (!s) return;
   for (int i = 0; i < RG_OP_COUNT; i++) free(s->by_op[i]);
+  free(s->off);
   free(s);
 }
 
@@ -167,6 +170,16 @@ static rg_status covers(const rg_graph *g, rg_ref a, rg_ref b, bool *yes, rg_err
 
 rg_status rg_rewrite_set_add(rg_rewrite_set *s, const rg_rule *r, int tag, int *added, rg_err *err) {
   int count = 0;
+  if (tag < 0) return rg_err_set(err, RG_ERR_ARG, "rewrite tags must not be negative");
+  if (tag >= s->off_cap) {
+    int cap = s->off_cap ? s->off_cap : 64;
+    while (cap <= tag) cap *= 2;
+    uint8_t *off = realloc(s->off, (size_t)cap);
+    if (!off) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    memset(off + s->off_cap, 0, (size_t)(cap - s->off_cap));
+    s->off = off;
+    s->off_cap = cap;
+  }
   if (rg_graph_n_tvars(r->g) > s->max_tvars) s->max_tvars = rg_graph_n_tvars(r->g);
   if (rg_graph_n_pvars(r->g) > s->max_pvars) s->max_pvars = rg_graph_n_pvars(r->g);
   for (int i = 0; i < r->n_tgt; i++) {
@@ -195,6 +208,14 @@ const rg_rewriter *rg_rewrite_set_for(const rg_rewrite_set *s, rg_op op, int *n)
 }
 
 int rg_rewrite_set_size(const rg_rewrite_set *s) { return s->total; }
+
+void rg_rewrite_set_enable(rg_rewrite_set *s, int tag, bool on) {
+  if (tag >= 0 && tag < s->off_cap) s->off[tag] = !on;
+}
+
+bool rg_rewrite_set_enabled(const rg_rewrite_set *s, int tag) {
+  return tag < 0 || tag >= s->off_cap || !s->off[tag];
+}
 
 void rg_rewrite_set_max_vars(const rg_rewrite_set *s, int32_t *n_tvars, int32_t *n_pvars) {
   *n_tvars = s->max_tvars;

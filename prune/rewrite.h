@@ -60,6 +60,10 @@ rg_status rg_rewrite_set_add(rg_rewrite_set *s, const rg_rule *r, int tag, int *
 /* The rewriters whose left side has root operator op. */
 const rg_rewriter *rg_rewrite_set_for(const rg_rewrite_set *s, rg_op op, int *n);
 int rg_rewrite_set_size(const rg_rewrite_set *s);
+/* Switches the rewriters of rule `tag` (added before) off or back on: a search can then ask
+ * whether the other rules derive it. Not thread-safe against concurrent searches. */
+void rg_rewrite_set_enable(rg_rewrite_set *s, int tag, bool on);
+bool rg_rewrite_set_enabled(const rg_rewrite_set *s, int tag);
 /* The most tensor / parameter variables of any rule added (to size a rg_match_env). */
 void rg_rewrite_set_max_vars(const rg_rewrite_set *s, int32_t *n_tvars, int32_t *n_pvars);
 

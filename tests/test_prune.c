@@ -222,6 +222,34 @@ static void test_multi_output(void) {
   CHECK(outs[0] && outs[1]);
   rg_prune_result_free(&res);
   rg_ruleset_free(&rs);
+  /* a symbolic axis: the rules' ?a binds the derived rule's own parameter variable ?b */
+  snprintf(text, sizeof text, "%s%s%s", base, relu_concat,
+           "sym: (split.0 ?b (relu (concat ?b (relu ?x) ?y))) => (relu (relu ?x))\n"
+           "conc: (split.0 0 (relu (concat 1 (relu ?x) ?y))) => (relu (relu ?x))\n");
+  run(text, RG_PRUNE_ALL, &rs, &res);
+  CHECK_MSG(res.e[3].fate == RG_FATE_DERIVED && res.e[3].deriv.n == 2, "sym: %s",
+            rg_prune_fate_name(res.e[3].fate));
+  /* a concrete axis that differs from the concat's must not match ?a twice */
+  CHECK(res.e[4].fate == RG_FATE_KEPT);
+  rg_prune_result_free(&res);
+  rg_ruleset_free(&rs);
+  /* visited before relu-over-concat (same size, more variables), so only the second pass,
+   * against all kept rules, removes it */
+  snprintf(text, sizeof text, "%s%s%s", base, relu_concat,
+           "early: (split.0 ?b (relu (concat ?b ?x ?y))) => (relu ?x)\n");
+  rs = parse_set(text);
+  rg_prune_opts o = rg_prune_opts_default();
+  o.second_pass = false;
+  rg_err err;
+  CHECK(rg_prune_run(&rs, &o, &res, &err) == RG_OK);
+  CHECK(res.e[3].fate == RG_FATE_KEPT && res.kept == 4);
+  rg_prune_result_free(&res);
+  o.second_pass = true;
+  CHECK(rg_prune_run(&rs, &o, &res, &err) == RG_OK);
+  CHECK(res.e[3].fate == RG_FATE_DERIVED && res.kept == 3);
+  CHECK(res.e[2].fate == RG_FATE_KEPT); /* the rule it needs stays */
+  rg_prune_result_free(&res);
+  rg_ruleset_free(&rs);
   /* without relu over concat it cannot be derived, and stays */
   snprintf(text, sizeof text, "%s%s", base, multi);
   run(text, RG_PRUNE_ALL, &rs, &res);
@@ -296,6 +324,25 @@ static void test_records(void) {
   rg_ruleset_free(&rs);
 }
 
+/* A raised stop flag ends derivability before it decides anything: every rule is kept. */
+static void test_stop(void) {
+  rg_ruleset rs = parse_set(assoc_set);
+  rg_prune_opts o = rg_prune_opts_default();
+  volatile sig_atomic_t stop = 1;
+  o.stop = &stop;
+  rg_prune_result res;
+  rg_err err;
+  CHECK(rg_prune_run(&rs, &o, &res, &err) == RG_OK);
+  CHECK(res.interrupted && res.kept == rs.n && res.stage[3].out == rs.n);
+  rg_prune_result_free(&res);
+  /* bare graphs are refused with their line */
+  rg_ruleset bare = parse_set("(relu ?x) => ?x\n(relu ?x)\n");
+  CHECK(rg_prune_run(&bare, &o, &res, &err) == RG_ERR_ARG && err.line == 2);
+  rg_prune_result_free(&res);
+  rg_ruleset_free(&bare);
+  rg_ruleset_free(&rs);
+}
+
 int main(void) {
   test_canonical();
   test_threads();
@@ -303,5 +350,6 @@ int main(void) {
   test_derive();
   test_multi_output();
   test_records();
+  test_stop();
   return check_done("test_prune");
 }

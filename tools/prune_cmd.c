@@ -22,8 +22,8 @@
   X("prune", 'P', 1, "LIST", "stages: renaming,subgraph,derive (default: all), or none")      \
   X("steps", 'k', 1, "N", "derivability: longest derivation per output (default 4)")            \
   X("states", 'n', 1, "N", "derivability: terms visited per output (default 2000)")             \
-  X("growth", 'g', 1, "N", "derivability: operators a term may grow beyond the larger side "    \
-                           "(default 2)")                                                       \
+  X("growth", 'g', 1, "N", "derivability: operators a term may grow by (default 2)")          \
+  X("one-pass", '1', 0, "", "derivability: Ruler's pass only, no second pass")               \
   X("audit", 'a', 1, "RECORDS", "instead of pruning: re-check RECORDS against the kept set IN") \
   X("quiet", 'q', 0, "", "no progress on stderr")                                                \
   X("help", 'h', 0, "", "show this help")
@@ -48,7 +48,8 @@ static void usage(FILE *out) {
           "  supergraph  both sides end in one operator differing in one operand, and the rule\n"
           "              between those operands is kept (TASO's common supergraph)\n"
           "  derive      the rules kept before it (smaller first) rewrite its source into its\n"
-          "              target within the limits (Ruler-style)\n"
+          "              target within the limits (Ruler-style); then a second pass removes\n"
+          "              kept rules, largest first, that all the other kept rules derive\n"
           "In --prune, 'subgraph' selects both of TASO's checks; 'supergraph' alone the second.\n"
           "Prints the rule count after each stage, and the time it took. Ctrl-C stops\n"
           "derivability: rules not yet decided are kept, the outputs are written.\n"
@@ -161,11 +162,12 @@ int rg_cmd_prune(int argc, char **argv) {
   progress_state ps = {false, 0};
   int c, rc = 0;
   optind = 1;
-  while (rc == 0 && (c = getopt_long(argc, argv, "o:r:P:k:n:g:a:qh", longopts, NULL)) != -1) {
+  while (rc == 0 && (c = getopt_long(argc, argv, "o:r:P:k:n:g:1a:qh", longopts, NULL)) != -1) {
     switch (c) {
     case 'o': out = optarg; break;
     case 'r': records = optarg; break;
     case 'a': audit_path = optarg; break;
+    case '1': o.second_pass = false; break;
     case 'P':
       if (!rg_prune_parse_stages(optarg, &o.stages)) {
         fprintf(stderr, "rulegen prune: --prune wants stages from renaming,subgraph,supergraph,derive "

@@ -74,8 +74,9 @@ grep '^tt:' "$tmp/kept.rules" >"$tmp/tt.rules"
 check "covers with an unrelated set" 0 "$rulegen" covers "$dir/taso-133.rules" --with "$tmp/tt.rules"
 has "not covered listed" "NOT COVERED"
 has "none covered" "covers: 0 of 133 rules"
-check "covers reversed" 0 "$rulegen" covers "$tmp/taso.rules" --with "$tmp/taso.rules"
-has "contained" "covers: 54 of 54 rules: 54 contained"
+check "a set covers itself" 0 "$rulegen" covers "$tmp/taso.rules" --with "$tmp/taso.rules"
+k=$(grep -vc '^#' "$tmp/taso.rules")
+has "contained" "covers: $k of $k rules: $k contained"
 
 echo "$((n - fail)) passed, $fail failed"
 [ "$fail" -eq 0 ]
