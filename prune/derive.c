@@ -140,6 +140,7 @@ static rg_status expand(search *S, side *from, const side *other, int level, int
   int n_at_start = from->n;
   for (int i = 0; i < n_at_start && meet[0] < 0; i++) {
     if (from->s[i].depth != level) continue;
+    if (S->lim->stop && *S->lim->stop) break;
     rg_ref t = from->s[i].t;
     rg_position *pos;
     int npos;
@@ -199,7 +200,8 @@ static rg_status search_pair(search *S, rg_ref src, rg_ref tgt, int output, rg_d
   rg_status st = side_add(&fw, &s0, err);
   if (!st) st = side_add(&bw, &t0, err);
   int lf = 0, lb = 0, states = 2, meet[2] = {-1, -1};
-  while (!st && meet[0] < 0 && lf + lb < S->lim->max_steps && states < S->lim->max_states) {
+  while (!st && meet[0] < 0 && lf + lb < S->lim->max_steps && states < S->lim->max_states &&
+         !(S->lim->stop && *S->lim->stop)) {
     int nf = frontier(&fw, lf), nb = frontier(&bw, lb);
     if (nf == 0 && nb == 0) break;
     bool forward = nb == 0 || (nf != 0 && nf <= nb);

@@ -13,15 +13,18 @@
 #ifndef RG_PRUNE_DERIVE_H
 #define RG_PRUNE_DERIVE_H
 
+#include <signal.h>
+
 #include "rewrite.h"
 
 typedef struct {
   int max_steps;  /* longest derivation per output pair */
   int max_states; /* terms visited per output pair (both directions together) */
   int max_growth; /* a term may have this many operators more than the larger side */
+  const volatile sig_atomic_t *stop; /* if non-NULL and set, searches end (as not found) */
 } rg_derive_limits;
 
-#define RG_DERIVE_LIMITS_DEFAULT ((rg_derive_limits){4, 2000, 2})
+#define RG_DERIVE_LIMITS_DEFAULT ((rg_derive_limits){4, 2000, 2, NULL})
 
 typedef struct {
   int tag;      /* the rule used: the tag it was added to the rewrite set with */

@@ -207,7 +207,9 @@ static rg_status try_derive(const rg_ruleset *rs, const rg_prune_opts *o, rg_pru
                             const rg_rewrite_set *set, const rg_rule **all, int i, bool *removed,
                             rg_err *err) {
   rg_derivation d;
-  rg_status st = rg_derive_search(set, rs->rules[i], &o->limits, &d, removed, err);
+  rg_derive_limits lim = o->limits;
+  lim.stop = o->stop;
+  rg_status st = rg_derive_search(set, rs->rules[i], &lim, &d, removed, err);
   /* Defence in depth: a derivation is re-checked independently before it removes a rule. */
   if (!st && *removed) {
     rg_err ce;
@@ -245,7 +247,7 @@ static rg_status derive_stage(const rg_ruleset *rs, const rg_prune_opts *o, rg_p
     if (res->e[i].fate != RG_FATE_KEPT) continue;
     bool removed;
     st = try_derive(rs, o, res, set, all, i, &removed, err);
-    if (!st && !removed) st = rg_rewrite_set_add(set, rs->rules[i], i, NULL, err);
+    if (!st && !removed && !stopped(o, res)) st = rg_rewrite_set_add(set, rs->rules[i], i, NULL, err);
     if (o->progress && (++done % 64 == 0 || done == total)) o->progress(o->progress_ctx, "derivability", done, total);
   }
   /* Pass 2: a rule kept because the rules that derive it came later in the order goes now.

@@ -2,12 +2,15 @@
  * rule of OTHER: contained (same content id as one of ours, in either orientation), derived
  * (our rules rewrite one side into the other, with the derivation length), or not covered.
  *
- * Exit status: 0 the report was made (whatever it says), 2 bad input.
+ * Exit status: 0 the report was made (whatever it says), 2 bad input, 130 interrupted (Ctrl-C:
+ * the rules not yet looked at are reported as not checked).
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -18,7 +21,7 @@
   X("steps", 'k', 1, "N", "longest derivation per output (default 6)")                          \
   X("states", 'n', 1, "N", "terms visited per output (default 20000)")                          \
   X("growth", 'g', 1, "N", "operators a term may grow beyond the larger side (default 2)")      \
-  X("quiet", 'q', 0, "", "print only rules not covered, and the summary")                       \
+  X("quiet", 'q', 0, "", "print only rules not covered, and the summary; no progress")          \
   X("help", 'h', 0, "", "show this help")
 
 static void usage(FILE *out) {
@@ -38,10 +41,17 @@ static void usage(FILE *out) {
   fprintf(out, "\n"
                "example:\n"
                "  rulegen covers tests/data/prune/taso-sample.rules --with rules.rules\n"
-               "exit status: 0 report made, 2 bad input\n");
+               "exit status: 0 report made, 2 bad input, 130 interrupted (Ctrl-C)\n");
 }
 
-typedef enum { NOT_COVERED, CONTAINED, CONTAINED_REVERSED, DERIVED } verdict;
+typedef enum { NOT_COVERED, CONTAINED, CONTAINED_REVERSED, DERIVED, NOT_CHECKED } verdict;
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig) {
+  (void)sig;
+  interrupted = 1;
+}
 
 typedef struct {
   verdict v;
@@ -77,21 +87,35 @@ static int report(const rg_ruleset *other, const rg_ruleset *ours, const rg_deri
   for (int i = 0; !st && i < ours->n; i++) st = rg_canon_id(ours->rules[i], NULL, &ids[i], &err);
   for (int i = 0; !st && i < ours->n; i++) st = rg_rewrite_set_add(set, ours->rules[i], i, NULL, &err);
   if (!st) qsort(ids, (size_t)ours->n, sizeof *ids, cmp_id);
+  int done = 0;
+  time_t last = time(NULL);
   if (!st) {
     /* Each search reads the shared set and owns its scratch graph, so threads share nothing. */
 #pragma omp parallel for schedule(dynamic, 1)
     for (int i = 0; i < other->n; i++) {
       outcome *o = &res[i];
+#pragma omp critical(rg_covers_progress)
+      {
+        time_t t = time(NULL);
+        if (!quiet && t != last) fprintf(stderr, "rulegen covers: %d/%d\n", done, other->n);
+        last = t;
+        done++;
+      }
+      if (interrupted) {
+        o->v = NOT_CHECKED;
+        continue;
+      }
       o->st = contained(other->rules[i], ids, ours->n, &o->v, &o->err);
       if (o->st || o->v != NOT_COVERED) continue;
       rg_derivation d;
       bool found;
       o->st = rg_derive_search(set, other->rules[i], lim, &d, &found, &o->err);
       if (!o->st && found) o->v = DERIVED, o->steps = d.n;
+      else if (!o->st && interrupted) o->v = NOT_CHECKED; /* the search was cut short */
       rg_derivation_free(&d);
     }
   }
-  int count[4] = {0}, longest = 0, rc = 0;
+  int count[5] = {0}, longest = 0, rc = 0;
   for (int i = 0; !st && i < other->n; i++) {
     if (res[i].st) {
       st = res[i].st;
@@ -110,6 +134,7 @@ static int report(const rg_ruleset *other, const rg_ruleset *ours, const rg_deri
     case CONTAINED: snprintf(what, sizeof what, "contained"); break;
     case CONTAINED_REVERSED: snprintf(what, sizeof what, "contained (reversed)"); break;
     case DERIVED: snprintf(what, sizeof what, "derived (%d step%s)", res[i].steps, res[i].steps == 1 ? "" : "s"); break;
+    case NOT_CHECKED: snprintf(what, sizeof what, "not checked"); break;
     default: snprintf(what, sizeof what, "NOT COVERED"); break;
     }
     printf("line %-5d %-21s %s\n", other->rules[i]->line, what, rg_sb_str(&sb));
@@ -122,6 +147,10 @@ static int report(const rg_ruleset *other, const rg_ruleset *ours, const rg_deri
     printf("covers: %d of %d rules: %d contained, %d derived (longest %d steps), %d not covered\n",
            count[CONTAINED] + count[CONTAINED_REVERSED] + count[DERIVED], other->n,
            count[CONTAINED] + count[CONTAINED_REVERSED], count[DERIVED], longest, count[NOT_COVERED]);
+    if (count[NOT_CHECKED]) {
+      printf("interrupted: %d rules not checked\n", count[NOT_CHECKED]);
+      rc = 130;
+    }
   }
   free(ids);
   free(res);
@@ -135,7 +164,7 @@ int rg_cmd_covers(int argc, char **argv) {
       COVERS_OPTIONS(X)
 #undef X
       {NULL, 0, NULL, 0}};
-  rg_derive_limits lim = {6, 20000, 2};
+  rg_derive_limits lim = {6, 20000, 2, &interrupted};
   const char *with = NULL;
   bool quiet = false;
   int c, rc = 0;
@@ -179,7 +208,12 @@ int rg_cmd_covers(int argc, char **argv) {
       rc = 2;
     }
   }
-  if (!rc) rc = report(&other, &ours, &lim, quiet, argv[optind]);
+  if (!rc) {
+    interrupted = 0;
+    void (*old)(int) = signal(SIGINT, on_sigint);
+    rc = report(&other, &ours, &lim, quiet, argv[optind]);
+    signal(SIGINT, old == SIG_ERR ? SIG_DFL : old);
+  }
   rg_ruleset_free(&other);
   rg_ruleset_free(&ours);
   return rc;
