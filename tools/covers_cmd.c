@@ -17,7 +17,7 @@
 #include "prune/prune.h"
 
 #define COVERS_OPTIONS(X)                                                                        \
-  X("with", 'w', 1, "FILE", "our rule set (required)")                                          \
+  X("with", 'w', 1, "FILE", "our rule set (default: rules.rules, as `rulegen -o` names it)")    \
   X("steps", 'k', 1, "N", "longest derivation per output (default 6)")                          \
   X("states", 'n', 1, "N", "terms visited per output (default 20000)")                          \
   X("growth", 'g', 1, "N", "operators a term may grow beyond the larger side (default 2)")      \
@@ -26,7 +26,7 @@
 
 static void usage(FILE *out) {
   fprintf(out,
-          "usage: rulegen covers OTHER.rules --with OURS.rules [options]\n"
+          "usage: rulegen covers OTHER.rules [--with OURS.rules] [options]\n"
           "\n"
           "For each rule of OTHER, says whether OURS contains it up to renaming variables (the\n"
           "same content id, in either orientation), derives it (our rules, used in both\n"
@@ -165,7 +165,7 @@ int rg_cmd_covers(int argc, char **argv) {
 #undef X
       {NULL, 0, NULL, 0}};
   rg_derive_limits lim = {6, 20000, 2, &interrupted};
-  const char *with = NULL;
+  const char *with = "rules.rules";
   bool quiet = false;
   int c, rc = 0;
   optind = 1;
@@ -185,10 +185,6 @@ int rg_cmd_covers(int argc, char **argv) {
     fprintf(stderr, "rulegen covers: give exactly one OTHER rule file (got %d); see --help\n", argc - optind);
     return 2;
   }
-  if (!with) {
-    fprintf(stderr, "rulegen covers: say which rule set is ours with --with OURS.rules\n");
-    return 2;
-  }
   rg_ruleset other, ours;
   rg_ruleset_init(&other);
   rg_ruleset_init(&ours);
@@ -197,6 +193,8 @@ int rg_cmd_covers(int argc, char **argv) {
     rg_cli_report("rulegen covers", argv[optind], &err);
     rc = 2;
   } else if (rg_text_parse_file(with, &ours, &err)) {
+    if (err.status == RG_ERR_IO)
+      snprintf(err.msg + strlen(err.msg), sizeof err.msg - strlen(err.msg), " (name our rule set with --with FILE)");
     rg_cli_report("rulegen covers", with, &err);
     rc = 2;
   }
