@@ -12,10 +12,10 @@ typedef struct {
   rg_graph *h;
   const rg_ref *abstract;
   int n_abstract;
-  int32_t *memo;      /* node of g -> node of h, -1 if not copied yet */
-  int32_t *abs_node;  /* abstract[i] -> input node of h, -1 if not seen yet */
-  int32_t *tvar_map;  /* tvar of g -> tvar of h, -1 if not seen yet */
-  int32_t *pvar_map;  /* pvar of g -> pvar of h */
+  int32_t *memo;     /* node of g -> node of h, -1 if not copied yet */
+  int32_t *abs_node; /* abstract[i] -> input node of h, -1 if not seen yet */
+  int32_t *tvar_map; /* tvar of g -> tvar of h, -1 if not seen yet */
+  int32_t *pvar_map; /* pvar of g -> pvar of h */
 } copier;
 
 static int32_t fresh_tvar(copier *c) {
@@ -76,7 +76,10 @@ rg_status rg_canon_build(const rg_graph *g, const rg_ref *src, int n_src, const 
   *out = NULL;
   rg_rule *r = rg_rule_new();
   int32_t n = rg_graph_size(g), nt = rg_graph_n_tvars(g), np = rg_graph_n_pvars(g);
-  copier c = {g, r ? r->g : NULL, abstract, n_abstract,
+  copier c = {g,
+              r ? r->g : NULL,
+              abstract,
+              n_abstract,
               malloc(sizeof(int32_t) * ((size_t)n + 1)),
               malloc(sizeof(int32_t) * ((size_t)n_abstract + 1)),
               malloc(sizeof(int32_t) * ((size_t)nt + 1)),
@@ -93,9 +96,12 @@ rg_status rg_canon_build(const rg_graph *g, const rg_ref *src, int n_src, const 
     for (int i = 0; !st && i < n_src + n_tgt; i++) {
       rg_ref ref = i < n_src ? src[i] : tgt[i - n_src];
       int32_t id = copy_ref(&c, ref);
-      if (id < 0) st = RG_ERR_NOMEM;
-      else if (i < n_src) r->src[i] = (rg_ref){id, ref.out};
-      else r->tgt[i - n_src] = (rg_ref){id, ref.out};
+      if (id < 0)
+        st = RG_ERR_NOMEM;
+      else if (i < n_src)
+        r->src[i] = (rg_ref){id, ref.out};
+      else
+        r->tgt[i - n_src] = (rg_ref){id, ref.out};
     }
   }
   free(c.memo);
@@ -130,9 +136,12 @@ rg_status rg_content_id_of_canonical(const rg_rule *canon, rg_content_id *id, rg
   rg_sb_init(&sb);
   rg_text_print_rule(canon, &sb);
   rg_status st = RG_OK;
-  if (sb.failed) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory printing a rule");
-  else if (sodium_init() < 0) st = rg_err_set(err, RG_ERR_NOMEM, "libsodium failed to initialise");
-  else crypto_generichash(id->b, sizeof id->b, (const unsigned char *)rg_sb_str(&sb), sb.len, NULL, 0);
+  if (sb.failed)
+    st = rg_err_set(err, RG_ERR_NOMEM, "out of memory printing a rule");
+  else if (sodium_init() < 0)
+    st = rg_err_set(err, RG_ERR_NOMEM, "libsodium failed to initialise");
+  else
+    crypto_generichash(id->b, sizeof id->b, (const unsigned char *)rg_sb_str(&sb), sb.len, NULL, 0);
   rg_sb_free(&sb);
   return st;
 }

@@ -44,10 +44,12 @@ rg_status rg_canon_build_id(const rg_graph *g, const rg_ref *src, int n_src, con
 rg_status rg_canon_rule(const rg_rule *r, rg_rule **out, rg_err *err) RG_MUST_CHECK;
 
 /* Canonical text of r (appended to sb) and its content id. Thread-safe (r is only read). */
-rg_status rg_canon_id(const rg_rule *r, rg_strbuf *text, rg_content_id *id, rg_err *err) RG_MUST_CHECK;
+rg_status rg_canon_id(const rg_rule *r, rg_strbuf *text, rg_content_id *id,
+                      rg_err *err) RG_MUST_CHECK;
 
 /* The content id of a rule already in canonical form (hashes its printed text). */
-rg_status rg_content_id_of_canonical(const rg_rule *canon, rg_content_id *id, rg_err *err) RG_MUST_CHECK;
+rg_status rg_content_id_of_canonical(const rg_rule *canon, rg_content_id *id,
+                                     rg_err *err) RG_MUST_CHECK;
 
 /* Lower-case hex, RG_CONTENT_ID_HEX bytes with the NUL. */
 void rg_content_id_hex(const rg_content_id *id, char hex[RG_CONTENT_ID_HEX]);

@@ -53,7 +53,8 @@ static rg_status side_add(side *sd, const state *st, rg_err *err) {
     memset(slots, -1, sizeof *slots * (size_t)ns);
     for (int i = 0; i < sd->n; i++) {
       uint64_t h = key_hash(sd->s[i].t) & (uint64_t)(ns - 1);
-      while (slots[h] >= 0) h = (h + 1) & (uint64_t)(ns - 1);
+      while (slots[h] >= 0)
+        h = (h + 1) & (uint64_t)(ns - 1);
       slots[h] = i;
     }
     free(sd->slots);
@@ -61,7 +62,8 @@ static rg_status side_add(side *sd, const state *st, rg_err *err) {
     sd->nslots = ns;
   }
   uint64_t h = key_hash(st->t) & (uint64_t)(sd->nslots - 1);
-  while (sd->slots[h] >= 0) h = (h + 1) & (uint64_t)(sd->nslots - 1);
+  while (sd->slots[h] >= 0)
+    h = (h + 1) & (uint64_t)(sd->nslots - 1);
   sd->slots[h] = sd->n;
   sd->s[sd->n++] = *st;
   return RG_OK;
@@ -73,7 +75,8 @@ static void side_free(side *sd) {
 }
 
 void rg_derivation_free(rg_derivation *d) {
-  for (int i = 0; i < d->n; i++) free(d->steps[i].state);
+  for (int i = 0; i < d->n; i++)
+    free(d->steps[i].state);
   free(d->steps);
   d->steps = NULL;
   d->n = 0;
@@ -119,7 +122,8 @@ static rg_status emit_chain(rg_derivation *d, const rg_graph *g, const side *a, 
   }
   for (int i = ib; b->s[i].parent >= 0; i = b->s[i].parent) {
     /* b's state came from its parent by a rewrite; towards root(b) that step runs backwards. */
-    rg_status st = add_step(d, g, b->s[b->s[i].parent].t, b->s[i].tag, !b->s[i].reverse, output, err);
+    rg_status st =
+        add_step(d, g, b->s[b->s[i].parent].t, b->s[i].tag, !b->s[i].reverse, output, err);
     if (st) return st;
   }
   return RG_OK;
@@ -182,7 +186,8 @@ static rg_status expand(search *S, side *from, const side *other, int level, int
 
 static int frontier(const side *sd, int level) {
   int n = 0;
-  for (int i = 0; i < sd->n; i++) n += sd->s[i].depth == level;
+  for (int i = 0; i < sd->n; i++)
+    n += sd->s[i].depth == level;
   return n;
 }
 
@@ -205,8 +210,10 @@ static rg_status search_pair(search *S, rg_ref src, rg_ref tgt, int output, rg_d
     int nf = frontier(&fw, lf), nb = frontier(&bw, lb);
     if (nf == 0 && nb == 0) break;
     bool forward = nb == 0 || (nf != 0 && nf <= nb);
-    if (forward) st = expand(S, &fw, &bw, lf++, &states, meet, err);
-    else st = expand(S, &bw, &fw, lb++, &states, meet, err);
+    if (forward)
+      st = expand(S, &fw, &bw, lf++, &states, meet, err);
+    else
+      st = expand(S, &bw, &fw, lb++, &states, meet, err);
     if (!st && meet[0] >= 0) {
       *found = true;
       st = forward ? emit_chain(d, S->g, &fw, meet[0], &bw, meet[1], output, err)
@@ -222,7 +229,8 @@ rg_status rg_derive_search(const rg_rewrite_set *s, const rg_rule *r, const rg_d
                            rg_derivation *d, bool *found, rg_err *err) {
   memset(d, 0, sizeof *d);
   *found = false;
-  if (r->n_tgt == 0) return rg_err_set(err, RG_ERR_ARG, "a bare graph is not a rule: nothing to derive");
+  if (r->n_tgt == 0)
+    return rg_err_set(err, RG_ERR_ARG, "a bare graph is not a rule: nothing to derive");
   search S = {s, lim, NULL, {0}, 0};
   int32_t nt, np;
   rg_rewrite_set_max_vars(s, &nt, &np);

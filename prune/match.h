@@ -17,13 +17,14 @@ typedef struct {
   int32_t n_tvars, n_pvars; /* capacity: variables of the pattern's graph */
   rg_ref *t;                /* tensor variable -> bound ref in the term graph */
   uint8_t *t_bound;
-  int32_t *p;               /* parameter variable -> value, or term-graph pvar if p_var */
+  int32_t *p; /* parameter variable -> value, or term-graph pvar if p_var */
   uint8_t *p_bound, *p_var;
 } rg_match_env;
 
 /* Allocates bindings for patterns with at most n_tvars tensor and n_pvars parameter variables
  * (e.g. rg_graph_n_tvars of the pattern's graph), all unbound. */
-rg_status rg_match_env_init(rg_match_env *e, int32_t n_tvars, int32_t n_pvars, rg_err *err) RG_MUST_CHECK;
+rg_status rg_match_env_init(rg_match_env *e, int32_t n_tvars, int32_t n_pvars,
+                            rg_err *err) RG_MUST_CHECK;
 void rg_match_env_reset(rg_match_env *e); /* unbinds everything */
 void rg_match_env_free(rg_match_env *e);
 

@@ -13,9 +13,12 @@ bool rg_prune_parse_stages(const char *s, unsigned *stages) {
   static const struct {
     const char *w;
     unsigned bits;
-  } words[] = {{"renaming", RG_PRUNE_RENAMING}, {"subgraph", RG_PRUNE_SUBGRAPH | RG_PRUNE_SUPERGRAPH},
-               {"supergraph", RG_PRUNE_SUPERGRAPH}, {"derive", RG_PRUNE_DERIVE},
-               {"all", RG_PRUNE_ALL}, {"none", 0}};
+  } words[] = {{"renaming", RG_PRUNE_RENAMING},
+               {"subgraph", RG_PRUNE_SUBGRAPH | RG_PRUNE_SUPERGRAPH},
+               {"supergraph", RG_PRUNE_SUPERGRAPH},
+               {"derive", RG_PRUNE_DERIVE},
+               {"all", RG_PRUNE_ALL},
+               {"none", 0}};
   *stages = 0;
   while (*s) {
     size_t n = strcspn(s, ",");
@@ -50,8 +53,10 @@ typedef struct {
 static rule_key key_of(const rg_rule *r) {
   rule_key k = {0, rg_graph_n_tvars(r->g) + rg_graph_n_pvars(r->g), 0, 0};
   int s = 0, t = 0;
-  for (int i = 0; i < r->n_src; i++) s += rg_term_size(r->g, r->src[i], 1 << 20);
-  for (int i = 0; i < r->n_tgt; i++) t += rg_term_size(r->g, r->tgt[i], 1 << 20);
+  for (int i = 0; i < r->n_src; i++)
+    s += rg_term_size(r->g, r->src[i], 1 << 20);
+  for (int i = 0; i < r->n_tgt; i++)
+    t += rg_term_size(r->g, r->tgt[i], 1 << 20);
   k.larger = s > t ? s : t;
   k.total = s + t;
   bool seen[RG_OP_COUNT] = {false};
@@ -88,15 +93,19 @@ static int cmp_id(const void *a, const void *b, void *c_) {
 }
 
 /* qsort_r is not C17; a small merge sort with a context keeps this portable and stable. */
-static void sort_idx(int *v, int n, int *tmp, int (*cmp)(const void *, const void *, void *), void *c) {
+static void sort_idx(int *v, int n, int *tmp, int (*cmp)(const void *, const void *, void *),
+                     void *c) {
   if (n < 2) return;
   int h = n / 2;
   sort_idx(v, h, tmp, cmp, c);
   sort_idx(v + h, n - h, tmp, cmp, c);
   int i = 0, j = h, k = 0;
-  while (i < h && j < n) tmp[k++] = cmp(&v[j], &v[i], c) < 0 ? v[j++] : v[i++];
-  while (i < h) tmp[k++] = v[i++];
-  while (j < n) tmp[k++] = v[j++];
+  while (i < h && j < n)
+    tmp[k++] = cmp(&v[j], &v[i], c) < 0 ? v[j++] : v[i++];
+  while (i < h)
+    tmp[k++] = v[i++];
+  while (j < n)
+    tmp[k++] = v[j++];
   memcpy(v, tmp, sizeof *v * (size_t)n);
 }
 
@@ -106,8 +115,10 @@ static int kept_lookup(const rg_content_id *id, void *c_) {
   int lo = 0, hi = c->res->n;
   while (lo < hi) {
     int mid = (lo + hi) / 2;
-    if (rg_content_id_cmp(&c->res->e[c->by_id[mid]].id, id) < 0) lo = mid + 1;
-    else hi = mid;
+    if (rg_content_id_cmp(&c->res->e[c->by_id[mid]].id, id) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   for (; lo < c->res->n && rg_content_id_cmp(&c->res->e[c->by_id[lo]].id, id) == 0; lo++)
     if (c->res->e[c->by_id[lo]].fate == RG_FATE_KEPT) return c->by_id[lo];
@@ -176,7 +187,8 @@ static rg_status taso_stages(const rg_ruleset *rs, const rg_prune_opts *o, rg_pr
     if (st) return at_rule(st, err, rs->rules[i]);
   }
   int n_sub = 0;
-  for (int i = 0; i < res->n; i++) n_sub += res->e[i].fate == RG_FATE_SUBGRAPH;
+  for (int i = 0; i < res->n; i++)
+    n_sub += res->e[i].fate == RG_FATE_SUBGRAPH;
   sub->out = sub->in - n_sub;
   sup->in = sub->out;
   sup->out = res->kept;
@@ -189,7 +201,8 @@ static rg_status record_derivation(rg_prune_result *res, int i, rg_derivation *d
   int n = 0;
   for (int s = 0; s < d->n; s++) {
     bool dup = false;
-    for (int j = 0; j < n && !dup; j++) dup = by[j] == d->steps[s].tag;
+    for (int j = 0; j < n && !dup; j++)
+      dup = by[j] == d->steps[s].tag;
     if (!dup) by[n++] = d->steps[s].tag;
   }
   rg_status st = remove_rule(res, i, RG_FATE_DERIVED, by, n, err);
@@ -214,7 +227,8 @@ static rg_status try_derive(const rg_ruleset *rs, const rg_prune_opts *o, rg_pru
   if (!st && *removed) {
     rg_err ce;
     if (rg_derivation_check(rs->rules[i], &d, all, res->n, &ce) != RG_OK)
-      st = rg_err_set(err, RG_ERR_ARG, "internal error: a found derivation failed its check: %s", ce.msg);
+      st = rg_err_set(err, RG_ERR_ARG, "internal error: a found derivation failed its check: %s",
+                      ce.msg);
   }
   if (!st && *removed) st = record_derivation(res, i, &d, err);
   rg_derivation_free(&d);
@@ -237,7 +251,8 @@ static rg_status derive_stage(const rg_ruleset *rs, const rg_prune_opts *o, rg_p
     free(all);
     return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
-  for (int i = 0; i < res->n; i++) all[i] = rs->rules[i];
+  for (int i = 0; i < res->n; i++)
+    all[i] = rs->rules[i];
   rg_status st = RG_OK;
   double t0 = now();
   int done = 0, total = res->kept, last = 0;
@@ -247,8 +262,10 @@ static rg_status derive_stage(const rg_ruleset *rs, const rg_prune_opts *o, rg_p
     if (res->e[i].fate != RG_FATE_KEPT) continue;
     bool removed;
     st = try_derive(rs, o, res, set, all, i, &removed, err);
-    if (!st && !removed && !stopped(o, res)) st = rg_rewrite_set_add(set, rs->rules[i], i, NULL, err);
-    if (o->progress && (++done % 64 == 0 || done == total)) o->progress(o->progress_ctx, "derivability", done, total);
+    if (!st && !removed && !stopped(o, res))
+      st = rg_rewrite_set_add(set, rs->rules[i], i, NULL, err);
+    if (o->progress && (++done % 64 == 0 || done == total))
+      o->progress(o->progress_ctx, "derivability", done, total);
   }
   /* Pass 2: a rule kept because the rules that derive it came later in the order goes now.
    * Largest first, so that small rules are the ones that stay. */
@@ -277,7 +294,8 @@ rg_status rg_prune_run(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_re
   memset(res, 0, sizeof *res);
   static const char *const names[RG_PRUNE_STAGES] = {"renaming", "common subgraph",
                                                      "common supergraph", "derivability"};
-  for (int s = 0; s < RG_PRUNE_STAGES; s++) res->stage[s].name = names[s];
+  for (int s = 0; s < RG_PRUNE_STAGES; s++)
+    res->stage[s].name = names[s];
   for (int i = 0; i < rs->n; i++)
     if (rs->rules[i]->n_tgt == 0)
       return rg_err_at(err, RG_ERR_ARG, rs->rules[i]->line, 1,
@@ -297,7 +315,8 @@ rg_status rg_prune_run(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_re
   double t0 = now();
   if (!st) st = compute_ids(rs, res, err);
   if (!st) {
-    for (int i = 0; i < n; i++) keys[i] = key_of(rs->rules[i]), res->order[i] = i, by_id[i] = i;
+    for (int i = 0; i < n; i++)
+      keys[i] = key_of(rs->rules[i]), res->order[i] = i, by_id[i] = i;
     sort_idx(by_id, n, tmp, cmp_id, &c);
     sort_idx(res->order, n, tmp, cmp_visit, &c);
   }

@@ -69,10 +69,10 @@ typedef struct {
 #define RG_PRUNE_STAGES 4
 
 typedef struct {
-  unsigned stages;           /* RG_PRUNE_* bits */
+  unsigned stages; /* RG_PRUNE_* bits */
   rg_derive_limits limits;
-  bool second_pass;          /* derivability: after the pass in visiting order, try each kept
-                                rule, largest first, against all other kept rules */
+  bool second_pass;            /* derivability: after the pass in visiting order, try each kept
+                                  rule, largest first, against all other kept rules */
   volatile sig_atomic_t *stop; /* if non-NULL and set (e.g. by SIGINT), derivability stops and
                                   keeps every rule it has not decided */
   void (*progress)(void *ctx, const char *stage, int done, int total); /* may be NULL */
@@ -80,14 +80,14 @@ typedef struct {
 } rg_prune_opts;
 
 typedef struct rg_prune_result {
-  int n;                  /* rules of the input */
-  rg_prune_entry *e;      /* [n], in input order */
-  int *order;             /* [n], input indices in visiting order */
+  int n;             /* rules of the input */
+  rg_prune_entry *e; /* [n], in input order */
+  int *order;        /* [n], input indices in visiting order */
   int removal_seq_n;
-  int *removal_seq;       /* input indices in the order they were removed */
+  int *removal_seq; /* input indices in the order they were removed */
   rg_prune_stage stage[RG_PRUNE_STAGES];
   int kept;
-  bool interrupted;       /* the stop flag ended derivability early */
+  bool interrupted; /* the stop flag ended derivability early */
 } rg_prune_result;
 
 rg_prune_opts rg_prune_opts_default(void); /* every stage, default limits */

@@ -6,8 +6,10 @@
 
 #include "prune.h"
 
-rg_status rg_prune_write_records(FILE *f, const rg_ruleset *rs, const rg_prune_result *res, rg_err *err) {
-  fprintf(f, "# rulegen prune: removal records, in the order of removal (format: prune/record.h)\n");
+rg_status rg_prune_write_records(FILE *f, const rg_ruleset *rs, const rg_prune_result *res,
+                                 rg_err *err) {
+  fprintf(f,
+          "# rulegen prune: removal records, in the order of removal (format: prune/record.h)\n");
   rg_strbuf sb;
   rg_sb_init(&sb);
   for (int k = 0; k < res->removal_seq_n; k++) {
@@ -26,13 +28,15 @@ rg_status rg_prune_write_records(FILE *f, const rg_ruleset *rs, const rg_prune_r
     for (int s = 0; s < e->deriv.n; s++) {
       const rg_derive_step *sp = &e->deriv.steps[s];
       rg_content_id_hex(&res->e[sp->tag].id, hex);
-      fprintf(f, "  step %d %s %s: %s\n", sp->output + 1, hex, sp->reverse ? "rev" : "fwd", sp->state);
+      fprintf(f, "  step %d %s %s: %s\n", sp->output + 1, hex, sp->reverse ? "rev" : "fwd",
+              sp->state);
     }
   }
   bool failed = sb.failed;
   rg_sb_free(&sb);
   if (failed) return rg_err_set(err, RG_ERR_NOMEM, "out of memory writing records");
-  if (fflush(f) != 0 || ferror(f)) return rg_err_set(err, RG_ERR_IO, "cannot write the removal records");
+  if (fflush(f) != 0 || ferror(f))
+    return rg_err_set(err, RG_ERR_IO, "cannot write the removal records");
   return RG_OK;
 }
 
@@ -66,16 +70,19 @@ static void records_free(record_list *l) {
   for (int i = 0; i < l->n; i++) {
     free(l->r[i].by);
     rg_rule_free(l->r[i].rule);
-    for (int s = 0; s < l->r[i].n_steps; s++) free(l->r[i].steps[s].term);
+    for (int s = 0; s < l->r[i].n_steps; s++)
+      free(l->r[i].steps[s].term);
     free(l->r[i].steps);
   }
   free(l->r);
 }
 
 static const char *word(const char *p, const char *end, size_t *n) {
-  while (p < end && *p == ' ') p++;
+  while (p < end && *p == ' ')
+    p++;
   *n = 0;
-  while (p + *n < end && p[*n] != ' ') (*n)++;
+  while (p + *n < end && p[*n] != ' ')
+    (*n)++;
   return p;
 }
 
@@ -94,11 +101,13 @@ static rg_status parse_header(const char *p, const char *end, int line, record *
   size_t n;
   const char *w = word(p + strlen("removed"), end, &n);
   if (!rg_content_id_parse(w, n, &r->id))
-    return rg_err_at(err, RG_ERR_PARSE, line, (int)(w - p) + 1, "expected a content id (64 hex digits)");
+    return rg_err_at(err, RG_ERR_PARSE, line, (int)(w - p) + 1,
+                     "expected a content id (64 hex digits)");
   w = word(w + n, end, &n);
   bool known = false;
   for (int f = RG_FATE_RENAMING; f <= RG_FATE_DERIVED && !known; f++)
-    if (strlen(rg_prune_fate_name((rg_prune_fate)f)) == n && !strncmp(w, rg_prune_fate_name((rg_prune_fate)f), n))
+    if (strlen(rg_prune_fate_name((rg_prune_fate)f)) == n &&
+        !strncmp(w, rg_prune_fate_name((rg_prune_fate)f), n))
       r->fate = (rg_prune_fate)f, known = true;
   if (!known)
     return rg_err_at(err, RG_ERR_PARSE, line, (int)(w - p) + 1,
@@ -126,11 +135,13 @@ static rg_status parse_header(const char *p, const char *end, int line, record *
   if (n == 5 && !strncmp(w, "steps", 5)) {
     const char *num = word(w + n, end, &n);
     int v = parse_count(num, n);
-    if (v < 0) return rg_err_at(err, RG_ERR_PARSE, line, (int)(num - p) + 1, "expected a step count");
+    if (v < 0)
+      return rg_err_at(err, RG_ERR_PARSE, line, (int)(num - p) + 1, "expected a step count");
     r->steps_declared = v;
     w = word(num + n, end, &n);
   }
-  if (n) return rg_err_at(err, RG_ERR_PARSE, line, (int)(w - p) + 1, "unexpected '%.*s'", (int)n, w);
+  if (n)
+    return rg_err_at(err, RG_ERR_PARSE, line, (int)(w - p) + 1, "unexpected '%.*s'", (int)n, w);
   return RG_OK;
 }
 
@@ -139,16 +150,21 @@ static rg_status parse_step(const char *p, const char *end, int line, record *r,
   const char *w = word(p, end, &n); /* "step" */
   w = word(w + n, end, &n);
   int out = parse_count(w, n);
-  if (out < 1) return rg_err_at(err, RG_ERR_PARSE, line, (int)(w - p) + 1, "expected an output number");
+  if (out < 1)
+    return rg_err_at(err, RG_ERR_PARSE, line, (int)(w - p) + 1, "expected an output number");
   rstep s = {out - 1, {{0}}, false, NULL};
   w = word(w + n, end, &n);
   if (!rg_content_id_parse(w, n, &s.rule))
-    return rg_err_at(err, RG_ERR_PARSE, line, (int)(w - p) + 1, "expected a content id (64 hex digits)");
+    return rg_err_at(err, RG_ERR_PARSE, line, (int)(w - p) + 1,
+                     "expected a content id (64 hex digits)");
   w = word(w + n, end, &n);
-  if (n == 4 && (!strncmp(w, "fwd:", 4) || !strncmp(w, "rev:", 4))) s.reverse = w[0] == 'r';
-  else return rg_err_at(err, RG_ERR_PARSE, line, (int)(w - p) + 1, "expected 'fwd:' or 'rev:'");
+  if (n == 4 && (!strncmp(w, "fwd:", 4) || !strncmp(w, "rev:", 4)))
+    s.reverse = w[0] == 'r';
+  else
+    return rg_err_at(err, RG_ERR_PARSE, line, (int)(w - p) + 1, "expected 'fwd:' or 'rev:'");
   w += n;
-  while (w < end && *w == ' ') w++;
+  while (w < end && *w == ' ')
+    w++;
   s.term = malloc((size_t)(end - w) + 1);
   rstep *steps = realloc(r->steps, sizeof *steps * ((size_t)r->n_steps + 1));
   if (!s.term || !steps) {
@@ -195,12 +211,14 @@ static rg_status parse_records(const char *text, size_t len, record_list *l, rg_
     } else if ((size_t)(end - p) > 7 && !strncmp(p, "  step ", 7) && cur && cur->rule) {
       st = parse_step(p, end, line, cur, err);
     } else {
-      st = rg_err_at(err, RG_ERR_PARSE, line, 1,
-                     "expected 'removed ID REASON by IDS', then '  rule: RULE', then '  step' lines");
+      st = rg_err_at(
+          err, RG_ERR_PARSE, line, 1,
+          "expected 'removed ID REASON by IDS', then '  rule: RULE', then '  step' lines");
     }
   }
   for (int k = 0; !st && k < l->n; k++)
-    if (!l->r[k].rule) st = rg_err_at(err, RG_ERR_PARSE, l->r[k].line, 1, "this record has no '  rule:' line");
+    if (!l->r[k].rule)
+      st = rg_err_at(err, RG_ERR_PARSE, l->r[k].line, 1, "this record has no '  rule:' line");
   return st;
 }
 
@@ -227,7 +245,8 @@ static const rg_rule *resolve(const known_table *t, const rg_ruleset *kept, cons
   known key = {*id, 0, 0};
   const known *k = bsearch(&key, t->k, (size_t)t->n, sizeof key, cmp_known);
   if (!k) return NULL;
-  while (k > t->k && rg_content_id_cmp(&k[-1].id, id) == 0) k--;
+  while (k > t->k && rg_content_id_cmp(&k[-1].id, id) == 0)
+    k--;
   const rg_rule *later = NULL;
   for (; k < t->k + t->n && rg_content_id_cmp(&k->id, id) == 0; k++) {
     if (k->kept >= 0) return kept->rules[k->kept];
@@ -236,8 +255,8 @@ static const rg_rule *resolve(const known_table *t, const rg_ruleset *kept, cons
   return later;
 }
 
-static rg_status check_record(const record *r, int idx, const known_table *t, const rg_ruleset *kept,
-                              const record_list *l, rg_err *err) {
+static rg_status check_record(const record *r, int idx, const known_table *t,
+                              const rg_ruleset *kept, const record_list *l, rg_err *err) {
   char hex[RG_CONTENT_ID_HEX];
   const rg_rule **by = malloc(sizeof *by * ((size_t)r->n_by + 1));
   if (!by) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
@@ -252,7 +271,8 @@ static rg_status check_record(const record *r, int idx, const known_table *t, co
   }
   bool ok = false;
   if (!st && r->fate != RG_FATE_DERIVED && r->n_by != 1)
-    st = rg_err_at(err, RG_ERR_ARG, r->line, 1, "a %s removal names exactly one rule", rg_prune_fate_name(r->fate));
+    st = rg_err_at(err, RG_ERR_ARG, r->line, 1, "a %s removal names exactly one rule",
+                   rg_prune_fate_name(r->fate));
   if (!st && r->fate == RG_FATE_RENAMING) {
     ok = rg_content_id_cmp(&r->id, &r->by[0]) == 0;
   } else if (!st && r->fate == RG_FATE_SUBGRAPH) {
@@ -270,7 +290,8 @@ static rg_status check_record(const record *r, int idx, const known_table *t, co
       for (int b = 0; b < r->n_by && tag < 0; b++)
         if (rg_content_id_cmp(&r->by[b], &r->steps[s].rule) == 0) tag = b;
       if (tag < 0)
-        st = rg_err_at(err, RG_ERR_ARG, r->line, 1, "step %d uses a rule not listed after 'by'", s + 1);
+        st = rg_err_at(err, RG_ERR_ARG, r->line, 1, "step %d uses a rule not listed after 'by'",
+                       s + 1);
       d.steps[s] = (rg_derive_step){tag, r->steps[s].reverse, r->steps[s].output, r->steps[s].term};
     }
     rg_err ce;
@@ -280,8 +301,9 @@ static rg_status check_record(const record *r, int idx, const known_table *t, co
     free(d.steps); /* the terms belong to the record */
   }
   if (!st && !ok)
-    st = rg_err_at(err, RG_ERR_ARG, r->line, 1, "the rule is not a %s consequence of the rule named",
-                   rg_prune_fate_name(r->fate));
+    st =
+        rg_err_at(err, RG_ERR_ARG, r->line, 1, "the rule is not a %s consequence of the rule named",
+                  rg_prune_fate_name(r->fate));
   free(by);
   return st;
 }
@@ -304,7 +326,8 @@ rg_status rg_prune_audit(const rg_ruleset *kept, const char *text, size_t len, r
     t.k[t.n] = (known){{{0}}, -1, i};
     st = rg_canon_id(l.r[i].rule, NULL, &t.k[t.n].id, err);
     if (!st && rg_content_id_cmp(&t.k[t.n].id, &l.r[i].id) != 0)
-      st = rg_err_at(err, RG_ERR_ARG, l.r[i].line, 1, "the content id does not match the rule's text");
+      st = rg_err_at(err, RG_ERR_ARG, l.r[i].line, 1,
+                     "the content id does not match the rule's text");
     t.n++;
   }
   if (!st) qsort(t.k, (size_t)t.n, sizeof *t.k, cmp_known);

@@ -27,15 +27,15 @@ rg_status rg_prune_write_records(FILE *f, const rg_ruleset *rs, const struct rg_
                                  rg_err *err) RG_MUST_CHECK;
 
 typedef struct {
-  int records;   /* removal records checked */
-  int kept;      /* rules of the kept set */
+  int records;      /* removal records checked */
+  int kept;         /* rules of the kept set */
   int by_reason[5]; /* records per rg_prune_fate */
 } rg_audit_report;
 
-/* Audits records (text of len bytes, named `file` in messages) against the kept rule set.
+/* Audits records (text of len bytes) against the kept rule set; errors carry the line.
  * RG_OK when every record checks; otherwise RG_ERR_PARSE (malformed, with line) or RG_ERR_ARG
  * (a removal that does not check, naming the record's line and why). */
-rg_status rg_prune_audit(const rg_ruleset *kept, const char *text, size_t len,
-                         rg_audit_report *rep, rg_err *err) RG_MUST_CHECK;
+rg_status rg_prune_audit(const rg_ruleset *kept, const char *text, size_t len, rg_audit_report *rep,
+                         rg_err *err) RG_MUST_CHECK;
 
 #endif

@@ -27,13 +27,16 @@ rg_status rg_redundant_subgraph(const rg_rule *r, rg_kept_lookup kept, void *ctx
   rg_ref *cands = malloc(sizeof *cands * ((size_t)n * RG_MAX_OUTPUTS + 1));
   rg_ref *maximal = malloc(sizeof *maximal * ((size_t)n * RG_MAX_OUTPUTS + 1));
   rg_status st = RG_OK;
-  if (!ms || !mt || !used || !inner || !cands || !maximal) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (!ms || !mt || !used || !inner || !cands || !maximal)
+    st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   int nc = 0, nm = 0;
   if (!st) {
     rg_graph_mark_reachable(r->g, r->src, r->n_src, ms);
     rg_graph_mark_reachable(r->g, r->tgt, r->n_tgt, mt);
-    for (int i = 0; i < r->n_src; i++) used[r->src[i].node] |= (uint8_t)(1u << r->src[i].out);
-    for (int i = 0; i < r->n_tgt; i++) used[r->tgt[i].node] |= (uint8_t)(1u << r->tgt[i].out);
+    for (int i = 0; i < r->n_src; i++)
+      used[r->src[i].node] |= (uint8_t)(1u << r->src[i].out);
+    for (int i = 0; i < r->n_tgt; i++)
+      used[r->tgt[i].node] |= (uint8_t)(1u << r->tgt[i].out);
     for (int32_t id = 0; id < n; id++) {
       const rg_node *nd = rg_graph_node(r->g, id);
       if (!ms[id] && !mt[id]) continue;
@@ -93,7 +96,8 @@ rg_status rg_redundant_supergraph(const rg_rule *r, rg_kept_lookup kept, void *c
 
 /* Whether general's sides (l, r in that order) match a's and b's, under one binding. */
 static rg_status matches(const rg_graph *gg, const rg_ref *gl, const rg_ref *gr, int n,
-                         const rg_graph *g, const rg_ref *a, const rg_ref *b, bool *yes, rg_err *err) {
+                         const rg_graph *g, const rg_ref *a, const rg_ref *b, bool *yes,
+                         rg_err *err) {
   rg_match_env env;
   rg_status st = rg_match_env_init(&env, rg_graph_n_tvars(gg), rg_graph_n_pvars(gg), err);
   if (st) return st;

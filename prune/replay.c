@@ -12,8 +12,8 @@ static int divergence(const rg_graph *g, rg_ref a, rg_ref b, uint8_t *path) {
   int depth = 0;
   while (!same(a, b) && depth < RG_TERM_MAX_DEPTH) {
     const rg_node *na = rg_graph_node(g, a.node), *nb = rg_graph_node(g, b.node);
-    if (na->op != nb->op || na->n_in != nb->n_in || a.out != b.out || na->var_mask != nb->var_mask ||
-        memcmp(na->params, nb->params, sizeof na->params) != 0)
+    if (na->op != nb->op || na->n_in != nb->n_in || a.out != b.out ||
+        na->var_mask != nb->var_mask || memcmp(na->params, nb->params, sizeof na->params) != 0)
       break;
     int k = -1, ndiff = 0;
     for (int i = 0; i < na->n_in; i++)
@@ -27,7 +27,8 @@ static int divergence(const rg_graph *g, rg_ref a, rg_ref b, uint8_t *path) {
 }
 
 static rg_ref at(const rg_graph *g, rg_ref r, const uint8_t *path, int depth) {
-  for (int i = 0; i < depth; i++) r = rg_graph_node(g, r.node)->in[path[i]];
+  for (int i = 0; i < depth; i++)
+    r = rg_graph_node(g, r.node)->in[path[i]];
   return r;
 }
 
@@ -55,7 +56,8 @@ static rg_status check(const rg_rule *r, const rg_derivation *d, const rg_rule *
     for (; s < d->n && d->steps[s].output == i; s++) {
       const rg_derive_step *sp = &d->steps[s];
       if (sp->tag < 0 || sp->tag >= n_rules)
-        return rg_err_set(err, RG_ERR_ARG, "step %d names rule %d, which is not given", s + 1, sp->tag);
+        return rg_err_set(err, RG_ERR_ARG, "step %d names rule %d, which is not given", s + 1,
+                          sp->tag);
       const rg_rule *by = rules[sp->tag];
       rg_rule *t = NULL;
       rg_err perr;
@@ -69,8 +71,7 @@ static rg_status check(const rg_rule *r, const rg_derivation *d, const rg_rule *
       if (!st) st = rg_term_import(t->g, t->src[0], g, &next, err);
       rg_rule_free(t);
       if (st) return st;
-      if (same(cur, next))
-        return rg_err_set(err, RG_ERR_ARG, "step %d changes nothing", s + 1);
+      if (same(cur, next)) return rg_err_set(err, RG_ERR_ARG, "step %d changes nothing", s + 1);
       rg_match_env env;
       if ((st = rg_match_env_init(&env, rg_graph_n_tvars(by->g), rg_graph_n_pvars(by->g), err)))
         return st;
@@ -80,15 +81,18 @@ static rg_status check(const rg_rule *r, const rg_derivation *d, const rg_rule *
         return rg_err_set(err, RG_ERR_ARG,
                           "step %d (output %d): '%s' is not one rewrite of the previous term by "
                           "rule %d used %s",
-                          s + 1, i + 1, sp->state, sp->tag, sp->reverse ? "right to left" : "left to right");
+                          s + 1, i + 1, sp->state, sp->tag,
+                          sp->reverse ? "right to left" : "left to right");
       cur = next;
     }
     if (!same(cur, r->tgt[i]))
-      return rg_err_set(err, RG_ERR_ARG, "the derivation of output %d does not end at the rule's target", i + 1);
+      return rg_err_set(err, RG_ERR_ARG,
+                        "the derivation of output %d does not end at the rule's target", i + 1);
   }
   if (s < d->n)
-    return rg_err_set(err, RG_ERR_ARG, "step %d is out of order or names output %d of a %d-output rule",
-                      s + 1, d->steps[s].output + 1, r->n_src);
+    return rg_err_set(err, RG_ERR_ARG,
+                      "step %d is out of order or names output %d of a %d-output rule", s + 1,
+                      d->steps[s].output + 1, r->n_src);
   return RG_OK;
 }
 

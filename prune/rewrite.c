@@ -10,7 +10,8 @@ int rg_term_size(const rg_graph *g, rg_ref r, int cap) {
   const rg_node *nd = rg_graph_node(g, r.node);
   if (nd->op == RG_OP_INPUT) return 0;
   int n = 1;
-  for (int k = 0; k < nd->n_in && n < cap; k++) n += rg_term_size(g, nd->in[k], cap - n);
+  for (int k = 0; k < nd->n_in && n < cap; k++)
+    n += rg_term_size(g, nd->in[k], cap - n);
   return n < cap ? n : cap;
 }
 
@@ -111,7 +112,8 @@ rg_status rg_graph_clone(const rg_graph *g, rg_graph **out, rg_err *err) {
   }
   /* Nodes of g are pairwise different and in topological order, so adding them in id order
    * gives every node the same id. */
-  for (int32_t id = 0; ok && id < rg_graph_size(g); id++) ok = rg_graph_add(h, rg_graph_node(g, id)) == id;
+  for (int32_t id = 0; ok && id < rg_graph_size(g); id++)
+    ok = rg_graph_add(h, rg_graph_node(g, id)) == id;
   if (!ok) {
     rg_graph_free(h);
     *out = NULL;
@@ -134,7 +136,8 @@ rg_rewrite_set *rg_rewrite_set_new(void) { return calloc(1, sizeof(rg_rewrite_se
 
 void rg_rewrite_set_free(rg_rewrite_set *s) {
   if (!s) return;
-  for (int i = 0; i < RG_OP_COUNT; i++) free(s->by_op[i]);
+  for (int i = 0; i < RG_OP_COUNT; i++)
+    free(s->by_op[i]);
   free(s->off);
   free(s);
 }
@@ -162,18 +165,22 @@ static rg_status covers(const rg_graph *g, rg_ref a, rg_ref b, bool *yes, rg_err
   rg_status st = rg_side_vars(g, &a, 1, at, ap, err);
   if (!st) st = rg_side_vars(g, &b, 1, bt, bp, err);
   *yes = true;
-  for (size_t i = 0; i < nt; i++) *yes = *yes && (!bt[i] || at[i]);
-  for (size_t i = 0; i < np; i++) *yes = *yes && (!bp[i] || ap[i]);
+  for (size_t i = 0; i < nt; i++)
+    *yes = *yes && (!bt[i] || at[i]);
+  for (size_t i = 0; i < np; i++)
+    *yes = *yes && (!bp[i] || ap[i]);
   free(buf);
   return st;
 }
 
-rg_status rg_rewrite_set_add(rg_rewrite_set *s, const rg_rule *r, int tag, int *added, rg_err *err) {
+rg_status rg_rewrite_set_add(rg_rewrite_set *s, const rg_rule *r, int tag, int *added,
+                             rg_err *err) {
   int count = 0;
   if (tag < 0) return rg_err_set(err, RG_ERR_ARG, "rewrite tags must not be negative");
   if (tag >= s->off_cap) {
     int cap = s->off_cap ? s->off_cap : 64;
-    while (cap <= tag) cap *= 2;
+    while (cap <= tag)
+      cap *= 2;
     uint8_t *off = realloc(s->off, (size_t)cap);
     if (!off) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
     memset(off + s->off_cap, 0, (size_t)(cap - s->off_cap));

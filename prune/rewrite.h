@@ -44,9 +44,9 @@ rg_status rg_graph_clone(const rg_graph *g, rg_graph **out, rg_err *err) RG_MUST
 typedef struct {
   const rg_graph *g; /* the rule's graph (not owned) */
   rg_ref lhs, rhs;
-  int tag;           /* the caller's number for the rule */
-  int output;        /* which output pair */
-  bool reverse;      /* lhs is the rule's target side */
+  int tag;      /* the caller's number for the rule */
+  int output;   /* which output pair */
+  bool reverse; /* lhs is the rule's target side */
 } rg_rewriter;
 
 typedef struct rg_rewrite_set rg_rewrite_set;

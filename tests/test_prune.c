@@ -42,8 +42,9 @@ static void test_canonical(void) {
   rg_sb_init(&sb);
   rg_content_id id;
   id_of("assoc: (matmul (matmul ?a ?b) ?c) => (matmul ?a (matmul ?b ?c))", &id, &sb);
-  CHECK_MSG(!strcmp(rg_sb_str(&sb), "(matmul (matmul ?x0 ?x1) ?x2) => (matmul ?x0 (matmul ?x1 ?x2))"),
-            "canonical text: %s", rg_sb_str(&sb));
+  CHECK_MSG(
+      !strcmp(rg_sb_str(&sb), "(matmul (matmul ?x0 ?x1) ?x2) => (matmul ?x0 (matmul ?x1 ?x2))"),
+      "canonical text: %s", rg_sb_str(&sb));
   /* A fixed golden id: the id must not change between runs, builds or machines. */
   char hex[RG_CONTENT_ID_HEX];
   rg_content_id_hex(&id, hex);
@@ -58,7 +59,8 @@ static void test_canonical(void) {
   /* swapping the names of a commutativity rule is a renaming */
   CHECK(same_id("(ewadd ?x ?y) => (ewadd ?y ?x)", "(ewadd ?y ?x) => (ewadd ?x ?y)"));
   /* parameter variables are renamed too */
-  CHECK(same_id("(split.0 ?a (concat ?a ?x ?y)) => ?x", "(split.0 ?axis (concat ?axis ?u ?v)) => ?u"));
+  CHECK(same_id("(split.0 ?a (concat ?a ?x ?y)) => ?x",
+                "(split.0 ?axis (concat ?axis ?u ?v)) => ?u"));
   /* purely syntactic: no law is used, and structure is not confused */
   CHECK(!same_id("(ewadd ?x ?y) => (ewadd ?y ?x)", "(ewmul ?x ?y) => (ewmul ?y ?x)"));
   CHECK(!same_id("(ewadd ?x ?y) => ?x", "(ewadd ?x ?y) => ?y"));
@@ -153,14 +155,16 @@ static const char *const assoc_set =
     "planted: (matmul (matmul ?x ?y) ?x) => (matmul ?x (matmul ?x ?y))\n"
     "tt: (transpose 10 (transpose 10 ?x)) => ?x\n"
     /* needs dist right to left, then assoc, then dist again */
-    "mix: (ewadd (matmul (matmul ?x ?y) ?z) (matmul (matmul ?x ?y) ?w)) => (matmul ?x (matmul ?y (ewadd ?z ?w)))\n";
+    "mix: (ewadd (matmul (matmul ?x ?y) ?z) (matmul (matmul ?x ?y) ?w)) => (matmul ?x (matmul ?y "
+    "(ewadd ?z ?w)))\n";
 
 static void test_derive(void) {
   rg_ruleset rs;
   rg_prune_result res;
   run(assoc_set, RG_PRUNE_ALL, &rs, &res);
   CHECK(res.e[0].fate == RG_FATE_KEPT);
-  CHECK(res.e[1].fate == RG_FATE_DERIVED && res.e[1].deriv.n == 2 && res.e[1].n_by == 1 && res.e[1].by[0] == 0);
+  CHECK(res.e[1].fate == RG_FATE_DERIVED && res.e[1].deriv.n == 2 && res.e[1].n_by == 1 &&
+        res.e[1].by[0] == 0);
   CHECK(res.e[2].fate == RG_FATE_KEPT);
   CHECK(res.e[3].fate == RG_FATE_KEPT);
   CHECK(res.e[4].fate == RG_FATE_KEPT);
@@ -170,7 +174,8 @@ static void test_derive(void) {
 
   /* the checker accepts the recorded derivation, and rejects corrupted ones */
   const rg_rule *rules[8];
-  for (int i = 0; i < rs.n; i++) rules[i] = rs.rules[i];
+  for (int i = 0; i < rs.n; i++)
+    rules[i] = rs.rules[i];
   rg_err err;
   rg_derivation *d = &res.e[1].deriv;
   CHECK(rg_derivation_check(rs.rules[1], d, rules, rs.n, &err) == RG_OK);
@@ -204,21 +209,23 @@ static void test_derive(void) {
 }
 
 static void test_multi_output(void) {
-  static const char *const base =
-      "s0: (split.0 ?a (concat ?a ?x ?y)) => ?x\n"
-      "s1: (split.1 ?a (concat ?a ?x ?y)) => ?y\n";
-  static const char *const relu_concat = "rc: (relu (concat ?a ?x ?y)) => (concat ?a (relu ?x) (relu ?y))\n";
-  static const char *const multi =
-      "m: (relu ?x) ; (relu ?y) => (split.0 1 (relu (concat 1 ?x ?y))) ; (split.1 1 (relu (concat 1 ?x ?y)))\n";
+  static const char *const base = "s0: (split.0 ?a (concat ?a ?x ?y)) => ?x\n"
+                                  "s1: (split.1 ?a (concat ?a ?x ?y)) => ?y\n";
+  static const char *const relu_concat =
+      "rc: (relu (concat ?a ?x ?y)) => (concat ?a (relu ?x) (relu ?y))\n";
+  static const char *const multi = "m: (relu ?x) ; (relu ?y) => (split.0 1 (relu (concat 1 ?x "
+                                   "?y))) ; (split.1 1 (relu (concat 1 ?x ?y)))\n";
   char text[1024];
   snprintf(text, sizeof text, "%s%s%s", base, relu_concat, multi);
   rg_ruleset rs;
   rg_prune_result res;
   run(text, RG_PRUNE_ALL, &rs, &res);
-  CHECK_MSG(res.e[3].fate == RG_FATE_DERIVED, "multi-output: %s", rg_prune_fate_name(res.e[3].fate));
+  CHECK_MSG(res.e[3].fate == RG_FATE_DERIVED, "multi-output: %s",
+            rg_prune_fate_name(res.e[3].fate));
   CHECK(res.e[3].n_by == 3);
   bool outs[2] = {false, false};
-  for (int s = 0; s < res.e[3].deriv.n; s++) outs[res.e[3].deriv.steps[s].output] = true;
+  for (int s = 0; s < res.e[3].deriv.n; s++)
+    outs[res.e[3].deriv.steps[s].output] = true;
   CHECK(outs[0] && outs[1]);
   rg_prune_result_free(&res);
   rg_ruleset_free(&rs);
@@ -291,7 +298,8 @@ static void test_records(void) {
   rg_audit_report rep;
   rg_status st = rg_prune_audit(&kept, buf, (size_t)len, &rep, &err);
   CHECK_MSG(st == RG_OK, "audit: %d:%d: %s", err.line, err.col, err.msg);
-  CHECK(rep.records == 5 && rep.by_reason[RG_FATE_DERIVED] == 3 && rep.by_reason[RG_FATE_RENAMING] == 1);
+  CHECK(rep.records == 5 && rep.by_reason[RG_FATE_DERIVED] == 3 &&
+        rep.by_reason[RG_FATE_RENAMING] == 1);
   /* tamper: a step's term changed */
   char *step = strstr(buf, "  step 1");
   char *q = step ? strstr(step, "?a") : NULL;

@@ -11,11 +11,11 @@
 
 static const struct {
   const char *name, *shape;
-} legend[] = {{"v1", "2x4"},       {"v2", "2x4"},       {"v3", "2x4"},       {"v4", "4x4"},
-              {"v5", "4x4"},       {"v6", "4x4"},       {"v7", "2x4x5x5"},   {"v8", "2x4x5x5"},
-              {"v9", "2x4x5x5"},   {"v10", "4x4x3x3"},  {"v11", "4x4x3x3"},  {"v12", "4x4x3x3"},
-              {"v13", "4x4x1x3"},  {"v14", "4x4x1x3"},  {"v15", "4x4x1x3"},  {"v16", "4x4x3x1"},
-              {"v17", "4x4x3x1"},  {"v18", "4x4x3x1"},  {"v19", "4x1x3x3"},  {"v20", "scalar"}};
+} legend[] = {{"v1", "2x4"},      {"v2", "2x4"},      {"v3", "2x4"},      {"v4", "4x4"},
+              {"v5", "4x4"},      {"v6", "4x4"},      {"v7", "2x4x5x5"},  {"v8", "2x4x5x5"},
+              {"v9", "2x4x5x5"},  {"v10", "4x4x3x3"}, {"v11", "4x4x3x3"}, {"v12", "4x4x3x3"},
+              {"v13", "4x4x1x3"}, {"v14", "4x4x1x3"}, {"v15", "4x4x1x3"}, {"v16", "4x4x3x1"},
+              {"v17", "4x4x3x1"}, {"v18", "4x4x3x1"}, {"v19", "4x1x3x3"}, {"v20", "scalar"}};
 
 /* Whether r is well-typed at TASO's shapes and its sides differ in Z_p. */
 static bool is_false(const rg_rule *r) {
@@ -39,7 +39,8 @@ static bool is_false(const rg_rule *r) {
 
 /* The mutant of rule text t: the first operator of the target found in swaps is replaced. */
 static bool mutate(const char *t, char *out, size_t n) {
-  static const char *const swaps[][2] = {{"(ewadd ", "(ewmul "}, {"(ewmul ", "(ewadd "}, {"(relu ", "(tanh "}};
+  static const char *const swaps[][2] = {
+      {"(ewadd ", "(ewmul "}, {"(ewmul ", "(ewadd "}, {"(relu ", "(tanh "}};
   const char *arrow = strstr(t, " => ");
   if (!arrow) return false;
   for (size_t s = 0; s < sizeof swaps / sizeof swaps[0]; s++) {
@@ -70,7 +71,8 @@ int main(void) {
     rg_text_print_rule(base.rules[i], &one);
     char mutant[2048];
     rg_rule *m = NULL;
-    if (!mutate(rg_sb_str(&one), mutant, sizeof mutant) || rg_text_parse_rule(mutant, &m, &err) != RG_OK)
+    if (!mutate(rg_sb_str(&one), mutant, sizeof mutant) ||
+        rg_text_parse_rule(mutant, &m, &err) != RG_OK)
       continue;
     bool bad = is_false(m);
     rg_rule_free(m);

@@ -16,12 +16,12 @@
 #include "commands.h"
 #include "prune/prune.h"
 
-#define COVERS_OPTIONS(X)                                                                        \
-  X("with", 'w', 1, "FILE", "our rule set (default: rules.rules, as `rulegen -o` names it)")    \
-  X("steps", 'k', 1, "N", "longest derivation per output (default 6)")                          \
-  X("states", 'n', 1, "N", "terms visited per output (default 20000)")                          \
-  X("growth", 'g', 1, "N", "operators a term may grow beyond the larger side (default 2)")      \
-  X("quiet", 'q', 0, "", "print only rules not covered, and the summary; no progress")          \
+#define COVERS_OPTIONS(X)                                                                          \
+  X("with", 'w', 1, "FILE", "our rule set (default: rules.rules, as `rulegen -o` names it)")       \
+  X("steps", 'k', 1, "N", "longest derivation per output (default 6)")                             \
+  X("states", 'n', 1, "N", "terms visited per output (default 20000)")                             \
+  X("growth", 'g', 1, "N", "operators a term may grow beyond the larger side (default 2)")         \
+  X("quiet", 'q', 0, "", "print only rules not covered, and the summary; no progress")             \
   X("help", 'h', 0, "", "show this help")
 
 static void usage(FILE *out) {
@@ -35,7 +35,8 @@ static void usage(FILE *out) {
           "searched in parallel, bounded by the limits below.\n"
           "\n"
           "options:\n");
-#define X(name, short_, arg, meta, help) fprintf(out, "  -%c, --%-7s %-5s %s\n", short_, name, meta, help);
+#define X(name, short_, arg, meta, help)                                                           \
+  fprintf(out, "  -%c, --%-7s %-5s %s\n", short_, name, meta, help);
   COVERS_OPTIONS(X)
 #undef X
   fprintf(out, "\n"
@@ -63,11 +64,13 @@ typedef struct {
 static int cmp_id(const void *a, const void *b) { return rg_content_id_cmp(a, b); }
 
 /* Whether rule r, or r reversed, has an id in ours (sorted). */
-static rg_status contained(const rg_rule *r, const rg_content_id *ours, int n, verdict *v, rg_err *err) {
+static rg_status contained(const rg_rule *r, const rg_content_id *ours, int n, verdict *v,
+                           rg_err *err) {
   for (int d = 0; d < 2; d++) {
     rg_content_id id;
-    rg_status st = d ? rg_canon_build_id(r->g, r->tgt, r->n_tgt, r->src, r->n_src, NULL, 0, &id, err)
-                     : rg_canon_build_id(r->g, r->src, r->n_src, r->tgt, r->n_tgt, NULL, 0, &id, err);
+    rg_status st =
+        d ? rg_canon_build_id(r->g, r->tgt, r->n_tgt, r->src, r->n_src, NULL, 0, &id, err)
+          : rg_canon_build_id(r->g, r->src, r->n_src, r->tgt, r->n_tgt, NULL, 0, &id, err);
     if (st) return st;
     if (bsearch(&id, ours, (size_t)n, sizeof id, cmp_id)) {
       *v = d ? CONTAINED_REVERSED : CONTAINED;
@@ -84,8 +87,10 @@ static int report(const rg_ruleset *other, const rg_ruleset *ours, const rg_deri
   outcome *res = calloc((size_t)other->n + 1, sizeof *res);
   rg_rewrite_set *set = rg_rewrite_set_new();
   rg_status st = ids && res && set ? RG_OK : rg_err_set(&err, RG_ERR_NOMEM, "out of memory");
-  for (int i = 0; !st && i < ours->n; i++) st = rg_canon_id(ours->rules[i], NULL, &ids[i], &err);
-  for (int i = 0; !st && i < ours->n; i++) st = rg_rewrite_set_add(set, ours->rules[i], i, NULL, &err);
+  for (int i = 0; !st && i < ours->n; i++)
+    st = rg_canon_id(ours->rules[i], NULL, &ids[i], &err);
+  for (int i = 0; !st && i < ours->n; i++)
+    st = rg_rewrite_set_add(set, ours->rules[i], i, NULL, &err);
   if (!st) qsort(ids, (size_t)ours->n, sizeof *ids, cmp_id);
   int done = 0;
   time_t last = time(NULL);
@@ -110,8 +115,10 @@ static int report(const rg_ruleset *other, const rg_ruleset *ours, const rg_deri
       rg_derivation d;
       bool found;
       o->st = rg_derive_search(set, other->rules[i], lim, &d, &found, &o->err);
-      if (!o->st && found) o->v = DERIVED, o->steps = d.n;
-      else if (!o->st && interrupted) o->v = NOT_CHECKED; /* the search was cut short */
+      if (!o->st && found)
+        o->v = DERIVED, o->steps = d.n;
+      else if (!o->st && interrupted)
+        o->v = NOT_CHECKED; /* the search was cut short */
       rg_derivation_free(&d);
     }
   }
@@ -133,7 +140,10 @@ static int report(const rg_ruleset *other, const rg_ruleset *ours, const rg_deri
     switch (res[i].v) {
     case CONTAINED: snprintf(what, sizeof what, "contained"); break;
     case CONTAINED_REVERSED: snprintf(what, sizeof what, "contained (reversed)"); break;
-    case DERIVED: snprintf(what, sizeof what, "derived (%d step%s)", res[i].steps, res[i].steps == 1 ? "" : "s"); break;
+    case DERIVED:
+      snprintf(what, sizeof what, "derived (%d step%s)", res[i].steps,
+               res[i].steps == 1 ? "" : "s");
+      break;
     case NOT_CHECKED: snprintf(what, sizeof what, "not checked"); break;
     default: snprintf(what, sizeof what, "NOT COVERED"); break;
     }
@@ -146,7 +156,8 @@ static int report(const rg_ruleset *other, const rg_ruleset *ours, const rg_deri
   } else {
     printf("covers: %d of %d rules: %d contained, %d derived (longest %d steps), %d not covered\n",
            count[CONTAINED] + count[CONTAINED_REVERSED] + count[DERIVED], other->n,
-           count[CONTAINED] + count[CONTAINED_REVERSED], count[DERIVED], longest, count[NOT_COVERED]);
+           count[CONTAINED] + count[CONTAINED_REVERSED], count[DERIVED], longest,
+           count[NOT_COVERED]);
     if (count[NOT_CHECKED]) {
       printf("interrupted: %d rules not checked\n", count[NOT_CHECKED]);
       rc = 130;
@@ -163,7 +174,7 @@ int rg_cmd_covers(int argc, char **argv) {
 #define X(name, short_, arg, meta, help) {name, arg, NULL, short_},
       COVERS_OPTIONS(X)
 #undef X
-      {NULL, 0, NULL, 0}};
+          {NULL, 0, NULL, 0}};
   rg_derive_limits lim = {6, 20000, 2, &interrupted};
   const char *with = "rules.rules";
   bool quiet = false;
@@ -172,17 +183,28 @@ int rg_cmd_covers(int argc, char **argv) {
   while (rc == 0 && (c = getopt_long(argc, argv, "w:k:n:g:qh", longopts, NULL)) != -1) {
     switch (c) {
     case 'w': with = optarg; break;
-    case 'k': rc = rg_cli_int_option("rulegen covers", "steps", optarg, 1, 64, &lim.max_steps) ? 0 : 2; break;
-    case 'n': rc = rg_cli_int_option("rulegen covers", "states", optarg, 2, 100000000, &lim.max_states) ? 0 : 2; break;
-    case 'g': rc = rg_cli_int_option("rulegen covers", "growth", optarg, 0, 64, &lim.max_growth) ? 0 : 2; break;
+    case 'k':
+      rc = rg_cli_int_option("rulegen covers", "steps", optarg, 1, 64, &lim.max_steps) ? 0 : 2;
+      break;
+    case 'n':
+      rc = rg_cli_int_option("rulegen covers", "states", optarg, 2, 100000000, &lim.max_states) ? 0
+                                                                                                : 2;
+      break;
+    case 'g':
+      rc = rg_cli_int_option("rulegen covers", "growth", optarg, 0, 64, &lim.max_growth) ? 0 : 2;
+      break;
     case 'q': quiet = true; break;
     case 'h': usage(stdout); return 0;
-    default: usage(stderr); rc = 2; break;
+    default:
+      usage(stderr);
+      rc = 2;
+      break;
     }
   }
   if (rc) return rc;
   if (optind + 1 != argc) {
-    fprintf(stderr, "rulegen covers: give exactly one OTHER rule file (got %d); see --help\n", argc - optind);
+    fprintf(stderr, "rulegen covers: give exactly one OTHER rule file (got %d); see --help\n",
+            argc - optind);
     return 2;
   }
   rg_ruleset other, ours;
@@ -194,7 +216,8 @@ int rg_cmd_covers(int argc, char **argv) {
     rc = 2;
   } else if (rg_text_parse_file(with, &ours, &err)) {
     if (err.status == RG_ERR_IO)
-      snprintf(err.msg + strlen(err.msg), sizeof err.msg - strlen(err.msg), " (name our rule set with --with FILE)");
+      snprintf(err.msg + strlen(err.msg), sizeof err.msg - strlen(err.msg),
+               " (name our rule set with --with FILE)");
     rg_cli_report("rulegen covers", with, &err);
     rc = 2;
   }

@@ -16,16 +16,16 @@
 #include "commands.h"
 #include "prune/prune.h"
 
-#define PRUNE_OPTIONS(X)                                                                         \
-  X("output", 'o', 1, "FILE", "write the kept rules here (required unless --audit)")            \
-  X("records", 'r', 1, "FILE", "write the removal records here (default: OUTPUT.removed)")      \
-  X("prune", 'P', 1, "LIST", "stages: renaming,subgraph,derive (default: all), or none")      \
-  X("steps", 'k', 1, "N", "derivability: longest derivation per output (default 4)")            \
-  X("states", 'n', 1, "N", "derivability: terms visited per output (default 2000)")             \
-  X("growth", 'g', 1, "N", "derivability: operators a term may grow by (default 2)")          \
-  X("one-pass", '1', 0, "", "derivability: Ruler's pass only, no second pass")               \
-  X("audit", 'a', 1, "RECORDS", "instead of pruning: re-check RECORDS against the kept set IN") \
-  X("quiet", 'q', 0, "", "no progress on stderr")                                                \
+#define PRUNE_OPTIONS(X)                                                                           \
+  X("output", 'o', 1, "FILE", "write the kept rules here (required unless --audit)")               \
+  X("records", 'r', 1, "FILE", "write the removal records here (default: OUTPUT.removed)")         \
+  X("prune", 'P', 1, "LIST", "stages: renaming,subgraph,derive (default: all), or none")           \
+  X("steps", 'k', 1, "N", "derivability: longest derivation per output (default 4)")               \
+  X("states", 'n', 1, "N", "derivability: terms visited per output (default 2000)")                \
+  X("growth", 'g', 1, "N", "derivability: operators a term may grow by (default 2)")               \
+  X("one-pass", '1', 0, "", "derivability: Ruler's pass only, no second pass")                     \
+  X("audit", 'a', 1, "RECORDS", "instead of pruning: re-check RECORDS against the kept set IN")    \
+  X("quiet", 'q', 0, "", "no progress on stderr")                                                  \
   X("help", 'h', 0, "", "show this help")
 
 static volatile sig_atomic_t interrupted;
@@ -55,7 +55,8 @@ static void usage(FILE *out) {
           "derivability: rules not yet decided are kept, the outputs are written.\n"
           "\n"
           "options:\n");
-#define X(name, short_, arg, meta, help) fprintf(out, "  -%c, --%-8s %-8s %s\n", short_, name, meta, help);
+#define X(name, short_, arg, meta, help)                                                           \
+  fprintf(out, "  -%c, --%-8s %-8s %s\n", short_, name, meta, help);
   PRUNE_OPTIONS(X)
 #undef X
   fprintf(out, "\n"
@@ -91,10 +92,12 @@ static void print_table(const rg_prune_result *res) {
     printf("%-18s %8d %8d %8d %8.2fs\n", st->name, st->in, st->out, st->in - st->out, st->seconds);
   }
   printf("%-18s %8s %8d\n", "kept", "", res->kept);
-  if (res->interrupted) printf("interrupted: derivability stopped early; rules it had not decided are kept\n");
+  if (res->interrupted)
+    printf("interrupted: derivability stopped early; rules it had not decided are kept\n");
 }
 
-static rg_status write_kept(const char *path, const rg_ruleset *rs, const rg_prune_result *res, rg_err *err) {
+static rg_status write_kept(const char *path, const rg_ruleset *rs, const rg_prune_result *res,
+                            rg_err *err) {
   FILE *f = fopen(path, "w");
   if (!f) return rg_err_set(err, RG_ERR_IO, "cannot write %s", path);
   fprintf(f, "# rulegen prune: %d of %d rules kept\n", res->kept, res->n);
@@ -126,7 +129,8 @@ static int audit(const char *records, const char *kept_path) {
   } else {
     char chunk[65536];
     size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) rg_sb_append(&sb, chunk, n);
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+      rg_sb_append(&sb, chunk, n);
     fclose(f);
   }
   /* An empty kept set is legal (everything removed), so an empty file is not an error here. */
@@ -156,7 +160,7 @@ int rg_cmd_prune(int argc, char **argv) {
 #define X(name, short_, arg, meta, help) {name, arg, NULL, short_},
       PRUNE_OPTIONS(X)
 #undef X
-      {NULL, 0, NULL, 0}};
+          {NULL, 0, NULL, 0}};
   rg_prune_opts o = rg_prune_opts_default();
   const char *out = NULL, *records = NULL, *audit_path = NULL;
   progress_state ps = {false, 0};
@@ -170,22 +174,37 @@ int rg_cmd_prune(int argc, char **argv) {
     case '1': o.second_pass = false; break;
     case 'P':
       if (!rg_prune_parse_stages(optarg, &o.stages)) {
-        fprintf(stderr, "rulegen prune: --prune wants stages from renaming,subgraph,supergraph,derive "
-                        "(or all, none), not '%s'\n", optarg);
+        fprintf(stderr,
+                "rulegen prune: --prune wants stages from renaming,subgraph,supergraph,derive "
+                "(or all, none), not '%s'\n",
+                optarg);
         rc = 2;
       }
       break;
-    case 'k': rc = rg_cli_int_option("rulegen prune", "steps", optarg, 1, 64, &o.limits.max_steps) ? 0 : 2; break;
-    case 'n': rc = rg_cli_int_option("rulegen prune", "states", optarg, 2, 100000000, &o.limits.max_states) ? 0 : 2; break;
-    case 'g': rc = rg_cli_int_option("rulegen prune", "growth", optarg, 0, 64, &o.limits.max_growth) ? 0 : 2; break;
+    case 'k':
+      rc = rg_cli_int_option("rulegen prune", "steps", optarg, 1, 64, &o.limits.max_steps) ? 0 : 2;
+      break;
+    case 'n':
+      rc = rg_cli_int_option("rulegen prune", "states", optarg, 2, 100000000, &o.limits.max_states)
+               ? 0
+               : 2;
+      break;
+    case 'g':
+      rc =
+          rg_cli_int_option("rulegen prune", "growth", optarg, 0, 64, &o.limits.max_growth) ? 0 : 2;
+      break;
     case 'q': ps.quiet = true; break;
     case 'h': usage(stdout); return 0;
-    default: usage(stderr); rc = 2; break;
+    default:
+      usage(stderr);
+      rc = 2;
+      break;
     }
   }
   if (rc) return rc;
   if (optind + 1 != argc) {
-    fprintf(stderr, "rulegen prune: give exactly one rule file (got %d); see --help\n", argc - optind);
+    fprintf(stderr, "rulegen prune: give exactly one rule file (got %d); see --help\n",
+            argc - optind);
     return 2;
   }
   if (audit_path) return audit(audit_path, argv[optind]);
@@ -223,10 +242,12 @@ int rg_cmd_prune(int argc, char **argv) {
       rc = 2;
     }
   }
-  if (!rc && (st = write_kept(out, &rs, &res, &err)) != RG_OK) rc = 2, rg_cli_report("rulegen prune", NULL, &err);
+  if (!rc && (st = write_kept(out, &rs, &res, &err)) != RG_OK)
+    rc = 2, rg_cli_report("rulegen prune", NULL, &err);
   if (!rc) {
     FILE *f = fopen(records, "w");
-    st = f ? rg_prune_write_records(f, &rs, &res, &err) : rg_err_set(&err, RG_ERR_IO, "cannot write %s", records);
+    st = f ? rg_prune_write_records(f, &rs, &res, &err)
+           : rg_err_set(&err, RG_ERR_IO, "cannot write %s", records);
     if (f && fclose(f) != 0 && !st) st = rg_err_set(&err, RG_ERR_IO, "cannot write %s", records);
     if (st) rc = 2, rg_cli_report("rulegen prune", NULL, &err);
   }
