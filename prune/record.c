@@ -273,6 +273,10 @@ static rg_status check_record(const record *r, int idx, const known_table *t,
   if (!st && r->fate != RG_FATE_DERIVED && r->n_by != 1)
     st = rg_err_at(err, RG_ERR_ARG, r->line, 1, "a %s removal names exactly one rule",
                    rg_prune_fate_name(r->fate));
+  if (!st && r->fate != RG_FATE_DERIVED && (r->n_steps || r->steps_declared >= 0))
+    st = rg_err_at(err, RG_ERR_ARG, r->line, 1, "only a derived removal has steps");
+  if (!st && r->fate == RG_FATE_DERIVED && r->steps_declared < 0)
+    st = rg_err_at(err, RG_ERR_ARG, r->line, 1, "a derived removal says how many steps: 'steps N'");
   if (!st && r->fate == RG_FATE_RENAMING) {
     ok = rg_content_id_cmp(&r->id, &r->by[0]) == 0;
   } else if (!st && r->fate == RG_FATE_SUBGRAPH) {

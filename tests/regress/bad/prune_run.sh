@@ -2,7 +2,7 @@
 # Runs `rulegen` on every bad input listed in prune_cases.txt (in this directory) and checks the
 # exit status, that the expected message is printed, and that no sanitizer reported anything.
 set -u
-rulegen=$1
+rulegen=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # absolute: the cases run in this directory
 cd "$(dirname "$0")" || exit 1
 fail=0 n=0
 while IFS='|' read -r args want_rc want; do
