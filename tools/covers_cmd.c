@@ -14,13 +14,12 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "derive_opts.h"
 #include "prune/prune.h"
 
 #define COVERS_OPTIONS(X)                                                                          \
   X("with", 'w', 1, "FILE", "our rule set (default: rules.rules, as `rulegen -o` names it)")       \
-  X("steps", 'k', 1, "N", "longest derivation per output (default 6)")                             \
-  X("states", 'n', 1, "N", "terms visited per output (default 20000)")                             \
-  X("growth", 'g', 1, "N", "operators a term may grow beyond the larger side (default 2)")         \
+  RG_DERIVE_LIMIT_OPTIONS(X)                                                                       \
   X("quiet", 'q', 0, "", "print only rules not covered, and the summary; no progress")             \
   X("help", 'h', 0, "", "show this help")
 
@@ -32,7 +31,8 @@ static void usage(FILE *out) {
           "same content id, in either orientation), derives it (our rules, used in both\n"
           "directions where their variables allow, rewrite one side into the other: the number\n"
           "of steps is given), or does not cover it; then a summary line. Derivations are\n"
-          "searched in parallel, bounded by the limits below.\n"
+          "searched in parallel, bounded by the limits below (defaults: 6 steps, 20000\n"
+          "terms, growth 2).\n"
           "\n"
           "options:\n");
 #define X(name, short_, arg, meta, help)                                                           \
@@ -41,7 +41,7 @@ static void usage(FILE *out) {
 #undef X
   fprintf(out, "\n"
                "example:\n"
-               "  rulegen covers tests/data/prune/taso-sample.rules --with rules.rules\n"
+               "  rulegen covers tests/data/prune/taso-133.rules --with rules.rules\n"
                "exit status: 0 report made, 2 bad input, 130 interrupted (Ctrl-C)\n");
 }
 
@@ -180,25 +180,20 @@ int rg_cmd_covers(int argc, char **argv) {
   bool quiet = false;
   int c, rc = 0;
   optind = 1;
-  while (rc == 0 && (c = getopt_long(argc, argv, "w:k:n:g:qh", longopts, NULL)) != -1) {
+  while (rc == 0 &&
+         (c = getopt_long(argc, argv, "w:" RG_DERIVE_LIMIT_SHORTOPTS "qh", longopts, NULL)) != -1) {
     switch (c) {
     case 'w': with = optarg; break;
-    case 'k':
-      rc = rg_cli_int_option("rulegen covers", "steps", optarg, 1, 64, &lim.max_steps) ? 0 : 2;
-      break;
-    case 'n':
-      rc = rg_cli_int_option("rulegen covers", "states", optarg, 2, 100000000, &lim.max_states) ? 0
-                                                                                                : 2;
-      break;
-    case 'g':
-      rc = rg_cli_int_option("rulegen covers", "growth", optarg, 0, 64, &lim.max_growth) ? 0 : 2;
-      break;
     case 'q': quiet = true; break;
     case 'h': usage(stdout); return 0;
-    default:
-      usage(stderr);
-      rc = 2;
+    default: {
+      bool is_limit;
+      if (!rg_derive_limit_option("rulegen covers", c, optarg, &lim, &is_limit)) {
+        if (!is_limit) usage(stderr);
+        rc = 2;
+      }
       break;
+    }
     }
   }
   if (rc) return rc;

@@ -14,15 +14,14 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "derive_opts.h"
 #include "prune/prune.h"
 
 #define PRUNE_OPTIONS(X)                                                                           \
   X("output", 'o', 1, "FILE", "write the kept rules here (required unless --audit)")               \
   X("records", 'r', 1, "FILE", "write the removal records here (default: OUTPUT.removed)")         \
   X("prune", 'P', 1, "LIST", "stages: renaming,subgraph,derive (default: all), or none")           \
-  X("steps", 'k', 1, "N", "derivability: longest derivation per output (default 4)")               \
-  X("states", 'n', 1, "N", "derivability: terms visited per output (default 2000)")                \
-  X("growth", 'g', 1, "N", "derivability: operators a term may grow by (default 2)")               \
+  RG_DERIVE_LIMIT_OPTIONS(X)                                                                       \
   X("one-pass", '1', 0, "", "derivability: Ruler's pass only, no second pass")                     \
   X("audit", 'a', 1, "RECORDS", "instead of pruning: re-check RECORDS against the kept set IN")    \
   X("quiet", 'q', 0, "", "no progress on stderr")                                                  \
@@ -51,6 +50,7 @@ static void usage(FILE *out) {
           "              target within the limits (Ruler-style); then a second pass removes\n"
           "              kept rules, largest first, that all the other kept rules derive\n"
           "In --prune, 'subgraph' selects both of TASO's checks; 'supergraph' alone the second.\n"
+          "Derivation search limits default to 4 steps, 2000 terms, growth 2.\n"
           "Prints the rule count after each stage, and the time it took. Ctrl-C stops\n"
           "derivability: rules not yet decided are kept, the outputs are written.\n"
           "\n"
@@ -166,7 +166,8 @@ int rg_cmd_prune(int argc, char **argv) {
   progress_state ps = {false, 0};
   int c, rc = 0;
   optind = 1;
-  while (rc == 0 && (c = getopt_long(argc, argv, "o:r:P:k:n:g:1a:qh", longopts, NULL)) != -1) {
+  while (rc == 0 && (c = getopt_long(argc, argv, "o:r:P:" RG_DERIVE_LIMIT_SHORTOPTS "1a:qh",
+                                     longopts, NULL)) != -1) {
     switch (c) {
     case 'o': out = optarg; break;
     case 'r': records = optarg; break;
@@ -181,24 +182,16 @@ int rg_cmd_prune(int argc, char **argv) {
         rc = 2;
       }
       break;
-    case 'k':
-      rc = rg_cli_int_option("rulegen prune", "steps", optarg, 1, 64, &o.limits.max_steps) ? 0 : 2;
-      break;
-    case 'n':
-      rc = rg_cli_int_option("rulegen prune", "states", optarg, 2, 100000000, &o.limits.max_states)
-               ? 0
-               : 2;
-      break;
-    case 'g':
-      rc =
-          rg_cli_int_option("rulegen prune", "growth", optarg, 0, 64, &o.limits.max_growth) ? 0 : 2;
-      break;
     case 'q': ps.quiet = true; break;
     case 'h': usage(stdout); return 0;
-    default:
-      usage(stderr);
-      rc = 2;
+    default: {
+      bool is_limit;
+      if (!rg_derive_limit_option("rulegen prune", c, optarg, &o.limits, &is_limit)) {
+        if (!is_limit) usage(stderr);
+        rc = 2;
+      }
       break;
+    }
     }
   }
   if (rc) return rc;
