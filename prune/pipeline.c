@@ -348,6 +348,29 @@ rg_status rg_prune_run(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_re
   return st;
 }
 
+int rg_prune_reinstate(rg_prune_result *res, const bool *dropped) {
+  int n = 0, w = 0;
+  for (int k = 0; k < res->removal_seq_n; k++) {
+    int i = res->removal_seq[k];
+    rg_prune_entry *e = &res->e[i];
+    bool lost = false;
+    for (int b = 0; b < e->n_by && !lost; b++) lost = dropped[e->by[b]];
+    if (!lost) {
+      res->removal_seq[w++] = i;
+      continue;
+    }
+    free(e->by);
+    e->by = NULL;
+    e->n_by = 0;
+    rg_derivation_free(&e->deriv);
+    e->fate = RG_FATE_KEPT;
+    res->kept++;
+    n++;
+  }
+  res->removal_seq_n = w;
+  return n;
+}
+
 void rg_prune_result_free(rg_prune_result *res) {
   for (int i = 0; res->e && i < res->n; i++) {
     free(res->e[i].by);

@@ -98,4 +98,11 @@ rg_status rg_prune_run(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_re
                        rg_err *err) RG_MUST_CHECK;
 void rg_prune_result_free(rg_prune_result *res);
 
+/* After pruning, kept rules can still be dropped (a proof fails). A rule removed because a
+ * dropped rule implies it has lost its justification: this puts every removed rule that names
+ * a rule with dropped[i] set back to kept (its record goes), and returns how many. Rules named
+ * by reinstated rules' removals are unaffected. Call it again after the reinstated rules have
+ * been through the proofs, until it returns 0. */
+int rg_prune_reinstate(rg_prune_result *res, const bool *dropped);
+
 #endif

@@ -332,6 +332,24 @@ static void test_records(void) {
   rg_ruleset_free(&rs);
 }
 
+/* A rule removed because of a rule that is dropped later (its proof failed) comes back. */
+static void test_reinstate(void) {
+  rg_ruleset rs;
+  rg_prune_result res;
+  run(assoc_set, RG_PRUNE_ALL, &rs, &res);
+  bool dropped[8] = {false};
+  CHECK(rg_prune_reinstate(&res, dropped) == 0 && res.kept == 4);
+  dropped[2] = true; /* dist: mix needs it */
+  CHECK(rg_prune_reinstate(&res, dropped) == 1);
+  CHECK(res.e[5].fate == RG_FATE_KEPT && res.e[1].fate == RG_FATE_DERIVED && res.kept == 5);
+  CHECK(res.removal_seq_n == 1 && res.removal_seq[0] == 1);
+  dropped[0] = true; /* assoc */
+  CHECK(rg_prune_reinstate(&res, dropped) == 1 && res.e[1].fate == RG_FATE_KEPT);
+  CHECK(res.removal_seq_n == 0 && res.kept == 6);
+  rg_prune_result_free(&res);
+  rg_ruleset_free(&rs);
+}
+
 /* A raised stop flag ends derivability before it decides anything: every rule is kept. */
 static void test_stop(void) {
   rg_ruleset rs = parse_set(assoc_set);
@@ -359,5 +377,6 @@ int main(void) {
   test_multi_output();
   test_records();
   test_stop();
+  test_reinstate();
   return check_done("test_prune");
 }
