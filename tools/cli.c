@@ -55,16 +55,6 @@ bool rg_cli_parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out) {
   return true;
 }
 
-bool rg_cli_int_option(const char *prog, const char *opt, const char *arg, int lo, int hi, int *out) {
-  int64_t v;
-  if (!rg_cli_parse_i64(arg, lo, hi, &v)) {
-    fprintf(stderr, "%s: --%s wants a number from %d to %d, not '%s'\n", prog, opt, lo, hi, arg);
-    return false;
-  }
-  *out = (int)v;
-  return true;
-}
-
 rg_status rg_cli_add_param(rg_cli_bindings *b, const char *arg, rg_err *err) {
   const char *eq = strchr(arg, '=');
   const char *name = arg[0] == '?' ? arg + 1 : arg;
@@ -122,4 +112,12 @@ void rg_cli_report(const char *prog, const char *file, const rg_err *err) {
     fprintf(stderr, "%s: %s: %s\n", prog, file, err->msg);
   else
     fprintf(stderr, "%s: %s\n", prog, err->msg);
+}
+
+bool rg_cli_int_option(const char *prog, const char *opt, const char *arg, int64_t lo, int64_t hi,
+                       int64_t *out) {
+  if (rg_cli_parse_i64(arg, lo, hi, out)) return true;
+  fprintf(stderr, "%s: --%s wants a number from %lld to %lld, not '%s'\n", prog, opt, (long long)lo,
+          (long long)hi, arg);
+  return false;
 }

@@ -18,12 +18,22 @@
 static inline bool rg_derive_limit_option(const char *prog, int c, const char *arg,
                                           rg_derive_limits *lim, bool *is_limit) {
   *is_limit = true;
+  int64_t v;
+  bool ok = false;
   switch (c) {
-  case 'k': return rg_cli_int_option(prog, "steps", arg, 1, 64, &lim->max_steps);
-  case 'n': return rg_cli_int_option(prog, "states", arg, 2, 100000000, &lim->max_states);
-  case 'g': return rg_cli_int_option(prog, "growth", arg, 0, 64, &lim->max_growth);
-  default: *is_limit = false; return false;
+  case 'k':
+    ok = rg_cli_int_option(prog, "steps", arg, 1, 64, &v) && (lim->max_steps = (int)v);
+    break;
+  case 'n':
+    ok = rg_cli_int_option(prog, "states", arg, 2, 100000000, &v) && (lim->max_states = (int)v);
+    break;
+  case 'g':
+    ok = rg_cli_int_option(prog, "growth", arg, 0, 64, &v);
+    if (ok) lim->max_growth = (int)v; /* may be 0 */
+    break;
+  default: *is_limit = false; break;
   }
+  return ok;
 }
 
 #endif

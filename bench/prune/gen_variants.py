@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Makes a larger rule set for timing `rulegen prune` out of a base set (one rule per line in
-our text format, e.g. tests/data/prune/taso-133.rules): for every rule, K rounds of
+our text format, e.g. tests/data/taso-133.rules): for every rule, K rounds of
   - a copy with renamed variables                       (removed by renaming)
   - an instance: one variable replaced by a small term   (removed by common subgraph)
   - the rule under a unary context on both sides         (removed by common supergraph)

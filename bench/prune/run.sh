@@ -16,7 +16,7 @@ for k in $ks; do
   for mode in "" --mutate; do
     set_name="taso-133 x$k${mode:+ mutate}"
     # shellcheck disable=SC2086
-    python3 "$here/gen_variants.py" $mode "$root/tests/data/prune/taso-133.rules" "$k" >"$tmp/in.rules"
+    python3 "$here/gen_variants.py" $mode "$root/tests/data/taso-133.rules" "$k" >"$tmp/in.rules"
     t0=$(date +%s.%N)
     "$rulegen" prune -q "$tmp/in.rules" -o "$tmp/out.rules" >"$tmp/table"
     t1=$(date +%s.%N)
