@@ -4,6 +4,7 @@
  * (taken from the canonical term text, so labels and rule text never disagree). A node both
  * sides share (hash-consing makes common subterms one node) sits in a third, middle cluster.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,7 +50,8 @@ static void quoted(rg_strbuf *out, const char *s) {
   rg_sb_puts(out, "\"");
 }
 
-void rg_dot_rule(const rg_rule *r, const char *name, rg_strbuf *out) {
+/* The nodes and edges of one rule; node names start with p, cluster names with p too. */
+static void emit(const rg_rule *r, const char *p, rg_strbuf *out) {
   int32_t size = rg_graph_size(r->g);
   uint8_t *ms = calloc((size_t)size + 1, 1), *mt = calloc((size_t)size + 1, 1);
   if (!ms || !mt) {
@@ -61,12 +63,6 @@ void rg_dot_rule(const rg_rule *r, const char *name, rg_strbuf *out) {
   rg_graph_mark_reachable(r->g, r->tgt, r->n_tgt, mt);
   rg_strbuf tmp, lab;
   rg_sb_init(&tmp), rg_sb_init(&lab);
-  rg_sb_puts(out, "digraph rule {\n  rankdir=BT;\n  node [shape=box, fontname=\"monospace\"];\n");
-  if (name) {
-    rg_sb_puts(out, "  label=");
-    quoted(out, name);
-    rg_sb_puts(out, ";\n  labelloc=t;\n");
-  }
   static const char *clusters[] = {"source", "target", "shared"};
   for (int c = 0; c < 3; c++) {
     int any = 0;
@@ -74,11 +70,11 @@ void rg_dot_rule(const rg_rule *r, const char *name, rg_strbuf *out) {
       const rg_node *nd = rg_graph_node(r->g, i);
       int where = ms[i] && mt[i] ? 2 : ms[i] ? 0 : mt[i] ? 1 : -1;
       if (where != c || nd->op == RG_OP_INPUT) continue;
-      if (!any) rg_sb_printf(out, "  subgraph cluster_%s {\n    label=\"%s\";\n", clusters[c], clusters[c]);
+      if (!any) rg_sb_printf(out, "  subgraph cluster_%s%s {\n    label=\"%s\";\n", p, clusters[c], clusters[c]);
       any = 1;
       rg_sb_clear(&lab);
       label(r->g, i, &tmp, &lab);
-      rg_sb_printf(out, "    n%d [label=", i);
+      rg_sb_printf(out, "    %sn%d [label=", p, i);
       quoted(out, rg_sb_str(&lab));
       rg_sb_puts(out, "];\n");
     }
@@ -89,7 +85,7 @@ void rg_dot_rule(const rg_rule *r, const char *name, rg_strbuf *out) {
     if ((!ms[i] && !mt[i]) || nd->op != RG_OP_INPUT) continue;
     rg_sb_clear(&lab);
     label(r->g, i, &tmp, &lab);
-    rg_sb_printf(out, "  n%d [shape=ellipse, label=", i);
+    rg_sb_printf(out, "  %sn%d [shape=ellipse, label=", p, i);
     quoted(out, rg_sb_str(&lab));
     rg_sb_puts(out, "];\n");
   }
@@ -97,15 +93,43 @@ void rg_dot_rule(const rg_rule *r, const char *name, rg_strbuf *out) {
     if (!ms[i] && !mt[i]) continue;
     const rg_node *nd = rg_graph_node(r->g, i);
     for (int k = 0; k < nd->n_in; k++)
-      rg_sb_printf(out, "  n%d -> n%d%s;\n", nd->in[k].node, i,
+      rg_sb_printf(out, "  %sn%d -> %sn%d%s;\n", p, nd->in[k].node, p, i,
                    rg_op_get((rg_op)rg_graph_node(r->g, nd->in[k].node)->op)->n_outputs > 1
                        ? (nd->in[k].out ? " [label=\"1\"]" : " [label=\"0\"]") : "");
   }
   /* Each output pair: the two sides must agree there. */
   for (int i = 0; i < r->n_tgt; i++)
-    rg_sb_printf(out, "  n%d -> n%d [style=dashed, dir=both, constraint=false, label=\"out %d\"];\n",
-                 r->src[i].node, r->tgt[i].node, i);
-  rg_sb_puts(out, "}\n");
+    rg_sb_printf(out, "  %sn%d -> %sn%d [style=dashed, dir=both, constraint=false, label=\"out %d\"];\n",
+                 p, r->src[i].node, p, r->tgt[i].node, i);
   rg_sb_free(&tmp), rg_sb_free(&lab);
   free(ms), free(mt);
+}
+
+static void header(const char *name, rg_strbuf *out) {
+  rg_sb_puts(out, "digraph rules {\n  rankdir=BT;\n  node [shape=box, fontname=\"monospace\"];\n");
+  if (name) {
+    rg_sb_puts(out, "  label=");
+    quoted(out, name);
+    rg_sb_puts(out, ";\n  labelloc=t;\n");
+  }
+}
+
+void rg_dot_rule(const rg_rule *r, const char *name, rg_strbuf *out) {
+  header(name, out);
+  emit(r, "", out);
+  rg_sb_puts(out, "}\n");
+}
+
+void rg_dot_rules(const rg_rule *const *rules, const char *const *names, size_t n, rg_strbuf *out) {
+  header(NULL, out);
+  for (size_t k = 0; k < n; k++) {
+    char p[32];
+    snprintf(p, sizeof p, "r%zu_", k);
+    rg_sb_printf(out, "subgraph cluster_r%zu {\n  label=", k);
+    quoted(out, names && names[k] ? names[k] : "");
+    rg_sb_puts(out, ";\n");
+    emit(rules[k], p, out);
+    rg_sb_puts(out, "}\n");
+  }
+  rg_sb_puts(out, "}\n");
 }

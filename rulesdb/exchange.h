@@ -39,10 +39,12 @@ rg_status rg_tensat_export_rule(const rg_rule *r, rg_strbuf *out, rg_err *err) R
 rg_status rg_tensat_import(const char *text, size_t len, int multi, rg_ruleset *out,
                            rg_strbuf *skipped, rg_err *err) RG_MUST_CHECK;
 
-/* Serialises rules as a TASO RuleCollection. Rules that do not map are skipped, with
- * "index: reason" lines in skipped. *buf is malloc'ed (free it). */
-rg_status rg_taso_export(const rg_rule *const *rules, size_t n, uint8_t **buf, size_t *len,
-                         size_t *n_written, rg_strbuf *skipped, rg_err *err) RG_MUST_CHECK;
+/* Serialises rules as a TASO RuleCollection. Rules that do not map are skipped, with a line
+ * "rule NAME: reason" in skipped (NAME from names[i], or the 1-based index when names is NULL).
+ * *buf is malloc'ed (free it). */
+rg_status rg_taso_export(const rg_rule *const *rules, const char *const *names, size_t n,
+                         uint8_t **buf, size_t *len, size_t *n_written, rg_strbuf *skipped,
+                         rg_err *err) RG_MUST_CHECK;
 
 /* Parses a TASO RuleCollection; unmappable rules are skipped ("rule K: reason" in skipped). */
 rg_status rg_taso_import(const uint8_t *buf, size_t len, rg_ruleset *out, rg_strbuf *skipped,
@@ -51,5 +53,8 @@ rg_status rg_taso_import(const uint8_t *buf, size_t len, rg_ruleset *out, rg_str
 /* A Graphviz digraph of one rule: a cluster per side, shared inputs between them. name labels
  * the graph (may be NULL). */
 void rg_dot_rule(const rg_rule *r, const char *name, rg_strbuf *out);
+/* Several rules in one digraph, one cluster each (Graphviz renders one graph per file reliably;
+ * a file of many digraphs crashed dot 2.43 here). names may be NULL. */
+void rg_dot_rules(const rg_rule *const *rules, const char *const *names, size_t n, rg_strbuf *out);
 
 #endif

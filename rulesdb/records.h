@@ -63,10 +63,12 @@ typedef struct {
   rg_db_id obligation;    /* BLAKE2b-256 of the SMT-LIB2 obligation text */
 } rg_db_proof;
 
-/* One random-testing run that the rule passed (or failed), enough to repeat it exactly. */
+/* One random-testing run that the rule passed (or failed), enough to repeat it exactly: it is
+ * rg_rule_compare(rule, shapes/params, domain, ctx = rg_eval_ctx_init(seed), seed, trials), as
+ * `rulegen eval` runs it; result is the verdict (agree / type / value). */
 typedef struct {
   rg_db_id rule_id;
-  char *domain;           /* "float64" or "zp" (rg_domain_name) */
+  char *domain;           /* "float64" or "Z_p" (rg_domain_name) */
   int32_t trials;
   uint64_t seed;
   char *shapes;           /* "x=2x4 y=4x4": shape of each tensor variable */

@@ -7,12 +7,16 @@
  * sign.h      keys, signing, verifying (naming what failed)
  * store.h     atomic writes, reading with clear errors, rg_db_open = read + verify
  * diff.h      comparing two databases for CI
- * exchange.h  export (TENSAT text, TASO protobuf, JSON, DOT) and import (TASO, TENSAT)
+ * exchange.h  export (TENSAT text, TASO protobuf, DOT) and import (TASO, TENSAT)
+ * audit.h     re-checking records, random tests, statuses, pruning references
  */
 #ifndef RG_RULESDB_RULESDB_H
 #define RG_RULESDB_RULESDB_H
 
+#include "audit.h"
 #include "contentid.h"
+#include "diff.h"
+#include "exchange.h"
 #include "manifest.h"
 #include "records.h"
 #include "sign.h"

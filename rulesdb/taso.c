@@ -326,8 +326,9 @@ static GraphSubst__Rule *export_rule(const rg_rule *r, pool *p, char *why, size_
   return m;
 }
 
-rg_status rg_taso_export(const rg_rule *const *rules, size_t n, uint8_t **buf, size_t *len,
-                         size_t *n_written, rg_strbuf *skipped, rg_err *err) {
+rg_status rg_taso_export(const rg_rule *const *rules, const char *const *names, size_t n,
+                         uint8_t **buf, size_t *len, size_t *n_written, rg_strbuf *skipped,
+                         rg_err *err) {
   *buf = NULL, *len = 0, *n_written = 0;
   pool p = {0};
   GraphSubst__RuleCollection rc = GRAPH_SUBST__RULE_COLLECTION__INIT;
@@ -336,7 +337,8 @@ rg_status rg_taso_export(const rg_rule *const *rules, size_t n, uint8_t **buf, s
     char why[256];
     GraphSubst__Rule *m = export_rule(rules[i], &p, why, sizeof why);
     if (m) rc.rule[rc.n_rule++] = m;
-    else rg_sb_printf(skipped, "rule %zu (line %d): %s\n", i + 1, rules[i]->line, why);
+    else if (names) rg_sb_printf(skipped, "rule %s: %s\n", names[i], why);
+    else rg_sb_printf(skipped, "rule %zu: %s\n", i + 1, why);
   }
   if (p.failed) return pool_free(&p), rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   size_t size = graph_subst__rule_collection__get_packed_size(&rc);

@@ -56,7 +56,7 @@ static void test_taso(void) {
     uint8_t *out;
     size_t out_len, written;
     rg_sb_clear(&skipped);
-    CHECK(rg_taso_export((const rg_rule *const *)&rs.rules[i], 1, &out, &out_len, &written, &skipped, &err) == RG_OK);
+    CHECK(rg_taso_export((const rg_rule *const *)&rs.rules[i], NULL, 1, &out, &out_len, &written, &skipped, &err) == RG_OK);
     if (written == 1) {
       rg_ruleset one;
       rg_ruleset_init(&one);
@@ -162,7 +162,7 @@ static void test_identity(void) {
   }
   uint8_t *pb;
   size_t len, written;
-  CHECK(rg_taso_export((const rg_rule *const *)parsed, (size_t)n, &pb, &len, &written, &skipped, &err) == RG_OK);
+  CHECK(rg_taso_export((const rg_rule *const *)parsed, NULL, (size_t)n, &pb, &len, &written, &skipped, &err) == RG_OK);
   CHECK_MSG(written == (size_t)n, "%s", rg_sb_str(&skipped));
   rg_ruleset rs;
   rg_ruleset_init(&rs);
@@ -209,7 +209,7 @@ static void test_unmappable(void) {
     uint8_t *pb;
     size_t len, written;
     rg_sb_clear(&skipped);
-    CHECK(rg_taso_export((const rg_rule *const *)&r, 1, &pb, &len, &written, &skipped, &err) == RG_OK);
+    CHECK(rg_taso_export((const rg_rule *const *)&r, NULL, 1, &pb, &len, &written, &skipped, &err) == RG_OK);
     /* TASO's concat takes NUM_INPUTS, so only TENSAT lacks a 3-input concat. */
     int taso_ok = strstr(cases[i].why, "more than two") != NULL;
     CHECK_MSG(written == (size_t)taso_ok && (taso_ok || skipped.len > 0), "%s", cases[i].rule);
