@@ -159,6 +159,9 @@ rg_status rg_db_write(const rg_db *db, const char *path, const rg_db_write_opts 
                               path, strerror(errno));
     return free(tmp), free(dcopy), st;
   }
+  /* mkstemp makes 0600; a database is not secret: keep the old file's mode, else 0644. */
+  struct stat old;
+  fchmod(fd, stat(path, &old) == 0 ? (old.st_mode & 0777) : 0644);
   close(fd);
   writer w = {NULL, tmp, opts, 0, 0, err};
   w.total = (int64_t)(db->rules.n + db->proofs.n + db->tests.n + db->certs.n + db->prunes.n +

@@ -36,6 +36,10 @@ int rdb_write_progress(void *user, int64_t done, int64_t total) {
 int rdb_open(const char *prog, const char *path, const char *pub, bool allow_unsigned, rg_db **out) {
   rg_err err;
   rg_db_pubkey pk;
+  if (!pub && !allow_unsigned) {
+    fprintf(stderr, "%s: %s: give the public key to verify it with (--pub KEY.pub), or --allow-unsigned to read it unverified\n", prog, path);
+    return 2;
+  }
   if (pub && rg_db_load_pubkey(pub, &pk, &err)) {
     fprintf(stderr, "%s: %s\n", prog, err.msg);
     return 2;
