@@ -68,35 +68,37 @@ static void check_rule(const rg_db_rule *rec, char *msg) {
   rg_rule_free(r);
 }
 
+/* Next "NAME=VALUE" token of a space-separated field: 1 with name and value set, 0 at the
+ * end, -1 when the token has no '='. */
+static int next_pair(const char **p, char name[RG_RULE_MAX_NAME], const char **val, int *vlen) {
+  while (**p == ' ') (*p)++;
+  const char *e = *p, *eq = NULL;
+  while (*e && *e != ' ') eq = (*e == '=' && !eq) ? e : eq, e++;
+  if (e == *p) return 0;
+  if (!eq) return -1;
+  snprintf(name, RG_RULE_MAX_NAME, "%.*s", (int)(eq - *p), *p);
+  *val = eq + 1, *vlen = (int)(e - eq - 1);
+  *p = e;
+  return 1;
+}
+
 /* Binds "x=2x4 y=4x4" / "a=1" to r's variables. Returns a message on failure. */
 static const char *bind(const rg_rule *r, const char *shapes, const char *params, rg_shape *sh,
                         const rg_shape **sp, int32_t *pv, uint8_t *pb) {
-  for (const char *p = shapes; *p;) {
-    while (*p == ' ') p++;
-    const char *e = p, *eq = NULL;
-    while (*e && *e != ' ') eq = (*e == '=' && !eq) ? e : eq, e++;
-    if (e == p) break;
-    if (!eq) return "malformed shapes field";
-    char name[RG_RULE_MAX_NAME];
-    snprintf(name, sizeof name, "%.*s", (int)(eq - p), p);
-    int32_t v = rg_graph_find_tvar(r->g, name);
-    rg_err err;
-    if (v < 0 || rg_shape_parse(eq + 1, (int)(e - eq - 1), &sh[v], &err)) return "shapes field names an unknown variable or a bad shape";
+  char name[RG_RULE_MAX_NAME];
+  const char *val;
+  int vlen, k;
+  rg_err err;
+  for (const char *p = shapes; (k = next_pair(&p, name, &val, &vlen));) {
+    int32_t v = k < 0 ? -1 : rg_graph_find_tvar(r->g, name);
+    if (v < 0 || rg_shape_parse(val, vlen, &sh[v], &err))
+      return "shapes field names an unknown variable or a bad shape";
     sp[v] = &sh[v];
-    p = e;
   }
-  for (const char *p = params; *p;) {
-    while (*p == ' ') p++;
-    const char *e = p, *eq = NULL;
-    while (*e && *e != ' ') eq = (*e == '=' && !eq) ? e : eq, e++;
-    if (e == p) break;
-    if (!eq) return "malformed params field";
-    char name[RG_RULE_MAX_NAME];
-    snprintf(name, sizeof name, "%.*s", (int)(eq - p), p);
-    int32_t v = rg_graph_find_pvar(r->g, name);
-    if (v < 0) return "params field names an unknown variable";
-    pv[v] = (int32_t)strtol(eq + 1, NULL, 10), pb[v] = 1;
-    p = e;
+  for (const char *p = params; (k = next_pair(&p, name, &val, &vlen));) {
+    int32_t v = k < 0 ? -1 : rg_graph_find_pvar(r->g, name);
+    if (v < 0) return "params field names an unknown variable or is malformed";
+    pv[v] = (int32_t)strtol(val, NULL, 10), pb[v] = 1;
   }
   for (int32_t v = 0; v < rg_graph_n_tvars(r->g); v++)
     if (!sp[v]) return "a tensor variable has no recorded shape";

@@ -198,7 +198,8 @@ static void test_bad_files(void) {
   path_in(t, sizeof t, "bad.db");
   write_bytes(t, "", 0);
   CHECK_MSG(rg_db_read(t, &db, &err) == RG_ERR_IO && strstr(err.msg, "empty file") && !db, "%s", err.msg);
-  write_bytes(t, "(matmul ?x ?y) => (matmul ?x ?y)\nnot sqlite at all, but long enough to have a header...............................................", 140);
+  static const char text[] = "(matmul ?x ?y) => (matmul ?x ?y)\nnot sqlite at all, but longer than an SQLite header.........................................";
+  write_bytes(t, text, sizeof text - 1);
   CHECK_MSG(rg_db_read(t, &db, &err) == RG_ERR_IO && strstr(err.msg, "not an SQLite file"), "%s", err.msg);
   CHECK_MSG(rg_db_read(path_in(t, sizeof t, "none.db"), &db, &err) == RG_ERR_IO && strstr(err.msg, "cannot open"), "%s", err.msg);
   path_in(t, sizeof t, "bad.db");
