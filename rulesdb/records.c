@@ -134,6 +134,12 @@ rg_status rg_db_add_stage(rg_db *db, const rg_db_stage *s, rg_err *err) {
 }
 
 rg_status rg_db_set_config(rg_db *db, const char *key, const char *value, rg_err *err) {
+  /* Keys appear as one word in the signed manifest: printable, no blanks. */
+  int ok = key && *key;
+  for (const char *p = key; ok && *p; p++) ok = *p > ' ' && *p != 0x7f;
+  if (!ok)
+    return rg_err_set(err, RG_ERR_ARG, "configuration key '%s' is empty or has blanks or control characters",
+                      key ? key : "");
   int bad = 0;
   char *v = dup(value, &bad);
   if (bad) return nomem(err);

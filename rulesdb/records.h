@@ -134,7 +134,7 @@ void rg_db_free(rg_db *db);
 
 /* Each add copies its strings and bytes; returns RG_ERR_NOMEM on allocation failure. Rule ids
  * must be unique: the store rejects a duplicate when writing (adding stays O(1)). Setting a
- * config key that is there replaces its value. */
+ * config key that is there replaces its value; keys are printable without blanks (RG_ERR_ARG). */
 rg_status rg_db_add_rule(rg_db *db, const rg_db_rule *r, rg_err *err) RG_MUST_CHECK;
 rg_status rg_db_add_proof(rg_db *db, const rg_db_proof *p, rg_err *err) RG_MUST_CHECK;
 rg_status rg_db_add_test(rg_db *db, const rg_db_test *t, rg_err *err) RG_MUST_CHECK;

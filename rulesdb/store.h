@@ -5,6 +5,17 @@
  * write leaves either the previous file or the complete new one. The file carries SQLite's
  * application_id 'RGDB' and user_version = RG_DB_SCHEMA_VERSION; a reader refuses any other
  * version, and files that are empty, not SQLite, damaged or not ours, each with its own message.
+ *
+ * Schema version 1 (one table per record kind of records.h, columns named as the fields):
+ *   rules(id PRIMARY KEY, text, src_size, tgt_size, n_outputs, ops, status)
+ *   proofs(rule_id, solver, version, result, seconds, unsat_core, obligation)
+ *   tests(rule_id, domain, trials, seed, shapes, params, result)
+ *   certs(rule_id, version, body BLOB)
+ *   prunes(removed_id, removed_text, reason, implied_by)
+ *   stages(ord PRIMARY KEY, name, n_in, n_out, dropped, seconds)
+ *   config(key PRIMARY KEY, value)
+ *   signature(key_id, manifest, sig BLOB)      at most one row
+ * Any change to these tables is a new schema version.
  */
 #ifndef RG_RULESDB_STORE_H
 #define RG_RULESDB_STORE_H

@@ -5,7 +5,7 @@
 #include "rulesdb/exchange.h"
 #include "rulesdb/rulesdb.h"
 
-#define ANCHORS "/work/shared/anchors/"
+#define ANCHORS "regress/anchors/" /* tests run in tests/ */
 
 static char *slurp(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
