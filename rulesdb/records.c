@@ -194,3 +194,39 @@ long rg_db_index_find(const rg_db *db, const size_t *idx, const char *id_hex) {
   }
   return -1;
 }
+
+/* Links records to their rules, last to first so that each list is in record order. */
+#define LINK(table, first, next)                                                                 \
+  for (size_t i = db->table.n; i-- > 0;) {                                                       \
+    long r = rg_db_index_find(db, idx, db->table.v[i].rule_id.hex);                              \
+    g->next[i] = r >= 0 ? g->first[r] : -1;                                                      \
+    if (r >= 0) g->first[r] = (long)i;                                                           \
+  }
+
+rg_status rg_db_groups_build(const rg_db *db, rg_db_groups *g, rg_err *err) {
+  size_t nr = db->rules.n + 1;
+  size_t *idx = rg_db_rule_index(db);
+  g->proof = malloc(sizeof(long) * nr), g->test = malloc(sizeof(long) * nr);
+  g->cert = malloc(sizeof(long) * nr);
+  g->next_proof = malloc(sizeof(long) * (db->proofs.n + 1));
+  g->next_test = malloc(sizeof(long) * (db->tests.n + 1));
+  g->next_cert = malloc(sizeof(long) * (db->certs.n + 1));
+  if (!idx || !g->proof || !g->test || !g->cert || !g->next_proof || !g->next_test || !g->next_cert) {
+    free(idx);
+    rg_db_groups_free(g);
+    return nomem(err);
+  }
+  for (size_t i = 0; i < nr; i++) g->proof[i] = g->test[i] = g->cert[i] = -1;
+  LINK(proofs, proof, next_proof)
+  LINK(tests, test, next_test)
+  LINK(certs, cert, next_cert)
+  free(idx);
+  return RG_OK;
+}
+#undef LINK
+
+void rg_db_groups_free(rg_db_groups *g) {
+  free(g->proof), free(g->next_proof), free(g->test), free(g->next_test);
+  free(g->cert), free(g->next_cert);
+  memset(g, 0, sizeof *g);
+}

@@ -151,4 +151,16 @@ size_t *rg_db_rule_index(const rg_db *db);
 /* Binary search in an index from rg_db_rule_index; -1 when absent. */
 long rg_db_index_find(const rg_db *db, const size_t *idx, const char *id_hex);
 
+/* The proof, test and certificate records of each rule, as linked lists over record indices:
+ * proof[r] is the first proof index of rule r (-1 if none), next_proof[p] the next one, and so
+ * on, in record order. Records whose rule id is not in the database are in no list. */
+typedef struct {
+  long *proof, *next_proof;
+  long *test, *next_test;
+  long *cert, *next_cert;
+} rg_db_groups;
+
+rg_status rg_db_groups_build(const rg_db *db, rg_db_groups *g, rg_err *err) RG_MUST_CHECK;
+void rg_db_groups_free(rg_db_groups *g);
+
 #endif

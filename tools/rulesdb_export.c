@@ -62,18 +62,12 @@ static void json_rule(rg_strbuf *o, const rg_db *db, const rg_db_rule *r, const 
 }
 
 static int export_json(const rg_db *db, int status, rg_strbuf *o) {
-  size_t *idx = rg_db_rule_index(db);
-  long *first = malloc(sizeof(long) * (db->rules.n + 1)), *next = malloc(sizeof(long) * (db->proofs.n + 1));
-  if (!idx || !first || !next) return free(idx), free(first), free(next), fprintf(stderr, "rulesdb export: out of memory\n"), 2;
-  for (size_t i = 0; i < db->rules.n; i++) first[i] = -1;
-  for (size_t p = db->proofs.n; p-- > 0;) {
-    long r = rg_db_index_find(db, idx, db->proofs.v[p].rule_id.hex);
-    next[p] = -1;
-    if (r >= 0) next[p] = first[r], first[r] = (long)p;
-  }
+  rg_db_groups g;
+  rg_err err;
+  if (rg_db_groups_build(db, &g, &err)) return fprintf(stderr, "rulesdb export: %s\n", err.msg), 2;
   for (size_t i = 0; i < db->rules.n; i++)
-    if (status < 0 || (int)db->rules.v[i].status == status) json_rule(o, db, &db->rules.v[i], next, first[i]);
-  free(idx), free(first), free(next);
+    if (status < 0 || (int)db->rules.v[i].status == status) json_rule(o, db, &db->rules.v[i], g.next_proof, g.proof[i]);
+  rg_db_groups_free(&g);
   return 0;
 }
 

@@ -47,6 +47,13 @@ int rdb_show(int argc, char **argv) {
   int rc = rdb_open("rulesdb show", argv[optind], pub, allow, &db);
   if (rc) return rc;
   size_t shown = 0, pl = prefix ? strlen(prefix) : 0;
+  rg_db_groups g;
+  rg_err err;
+  if (rg_db_groups_build(db, &g, &err)) {
+    fprintf(stderr, "rulesdb show: %s\n", err.msg);
+    rg_db_free(db);
+    return 2;
+  }
   for (size_t i = 0; i < db->rules.n; i++) {
     const rg_db_rule *r = &db->rules.v[i];
     if (prefix && strncmp(r->id.hex, prefix, pl)) continue;
@@ -56,22 +63,20 @@ int rdb_show(int argc, char **argv) {
     printf("%.12s  %-9s %2d/%-2d  %s\n", r->id.hex, rg_db_status_name(r->status), r->src_size, r->tgt_size, r->text);
     if (!prefix) continue;
     printf("  id %s\n  operators: %s\n", r->id.hex, r->ops);
-    for (size_t k = 0; k < db->proofs.n; k++)
-      if (!strcmp(db->proofs.v[k].rule_id.hex, r->id.hex)) {
+    for (long k = g.proof[i]; k >= 0; k = g.next_proof[k]) {
         const rg_db_proof *p = &db->proofs.v[k];
         printf("  proof: %s %s: %s in %.3f s; core: %s; obligation %.16s...\n", p->solver, p->version,
                p->result, p->seconds, p->unsat_core[0] ? p->unsat_core : "-", p->obligation.hex);
       }
-    for (size_t k = 0; k < db->tests.n; k++)
-      if (!strcmp(db->tests.v[k].rule_id.hex, r->id.hex)) {
+    for (long k = g.test[i]; k >= 0; k = g.next_test[k]) {
         const rg_db_test *t = &db->tests.v[k];
         printf("  test: %s, %d trials, seed %llu, %s%s%s: %s\n", t->domain, t->trials,
                (unsigned long long)t->seed, t->shapes, t->params[0] ? " " : "", t->params, t->result);
       }
-    for (size_t k = 0; k < db->certs.n; k++)
-      if (!strcmp(db->certs.v[k].rule_id.hex, r->id.hex))
-        printf("  certificate: version %d, %zu bytes\n", db->certs.v[k].version, db->certs.v[k].len);
+    for (long k = g.cert[i]; k >= 0; k = g.next_cert[k])
+      printf("  certificate: version %d, %zu bytes\n", db->certs.v[k].version, db->certs.v[k].len);
   }
+  rg_db_groups_free(&g);
   printf("%zu of %zu rules shown; %zu proof, %zu test, %zu certificate, %zu pruning records\n", shown,
          db->rules.n, db->proofs.n, db->tests.n, db->certs.n, db->prunes.n);
   if (db->stages.n) {
