@@ -37,14 +37,16 @@ int main(int argc, char **argv) {
   rg_err err;
   rg_db_seckey sk;
   rg_db_pubkey pk;
-  if (rg_db_keygen(sec, pub, &err) || rg_db_load_seckey(sec, &sk, &err) || rg_db_load_pubkey(pub, &pk, &err))
+  if (rg_db_keygen(sec, pub, &err) || rg_db_load_seckey(sec, &sk, &err) ||
+      rg_db_load_pubkey(pub, &pk, &err))
     return die("keys", &err);
 
   double t0 = now();
   rg_db *db = rg_db_new();
   char text[256];
   for (long i = 0; i < n; i++) {
-    snprintf(text, sizeof text, "(matmul (ewadd ?x%ld ?y) ?z) => (ewadd (matmul ?x%ld ?z) (matmul ?y ?z))", i, i);
+    snprintf(text, sizeof text,
+             "(matmul (ewadd ?x%ld ?y) ?z) => (ewadd (matmul ?x%ld ?z) (matmul ?y ?z))", i, i);
     rg_rule *r;
     rg_db_rule rec;
     if (rg_text_parse_rule(text, &r, &err) || rg_db_rule_make(r, RG_DB_VERIFIED, &rec, &err))

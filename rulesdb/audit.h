@@ -17,8 +17,8 @@
 #include "records.h"
 
 typedef struct {
-  size_t sample;   /* audit only this many rules (chosen by seed) and their records; 0 = all */
-  uint64_t seed;   /* for choosing the sample */
+  size_t sample;    /* audit only this many rules (chosen by seed) and their records; 0 = all */
+  uint64_t seed;    /* for choosing the sample */
   size_t max_lines; /* failure lines to report per category */
 } rg_audit_opts;
 

@@ -61,7 +61,8 @@ rg_status rg_db_rule_make(const rg_rule *r, rg_db_status status, rg_db_rule *out
       names[j] = names[j - 1], names[j - 1] = t;
     }
   rg_sb_clear(&sb);
-  for (int i = 0; i < nn; i++) rg_sb_printf(&sb, "%s%s", i ? " " : "", names[i]);
+  for (int i = 0; i < nn; i++)
+    rg_sb_printf(&sb, "%s%s", i ? " " : "", names[i]);
   out->ops = sb.failed ? NULL : strdup(rg_sb_str(&sb));
   rg_sb_free(&sb);
   if (!out->text || !out->ops) {

@@ -31,7 +31,8 @@ static rg_status evidence_build(const rg_db *db, evidence *e, rg_err *err) {
       if (r >= 0) {
         size_t old = e->ev[r] ? strlen(e->ev[r]) : 0, add = (size_t)(end - l);
         char *nv = realloc(e->ev[r], old + add + 2);
-        if (!nv) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+        if (!nv)
+          st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
         else {
           memcpy(nv + old, l, add), nv[old + add] = '\n', nv[old + add + 1] = 0;
           e->ev[r] = nv;
@@ -45,7 +46,8 @@ static rg_status evidence_build(const rg_db *db, evidence *e, rg_err *err) {
 }
 
 static void evidence_free(const rg_db *db, evidence *e) {
-  for (size_t i = 0; e->ev && i < db->rules.n; i++) free(e->ev[i]);
+  for (size_t i = 0; e->ev && i < db->rules.n; i++)
+    free(e->ev[i]);
   free(e->ev), free(e->idx);
 }
 
@@ -148,10 +150,14 @@ void rg_json_string(rg_strbuf *out, const char *s) {
   rg_sb_puts(out, "\"");
   for (; *s; s++) {
     unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') rg_sb_printf(out, "\\%c", c);
-    else if (c == '\n') rg_sb_puts(out, "\\n");
-    else if (c < 0x20) rg_sb_printf(out, "\\u%04x", c);
-    else rg_sb_append(out, (const char *)&c, 1);
+    if (c == '"' || c == '\\')
+      rg_sb_printf(out, "\\%c", c);
+    else if (c == '\n')
+      rg_sb_puts(out, "\\n");
+    else if (c < 0x20)
+      rg_sb_printf(out, "\\u%04x", c);
+    else
+      rg_sb_append(out, (const char *)&c, 1);
   }
   rg_sb_puts(out, "\"");
 }
@@ -180,6 +186,7 @@ void rg_db_diff_print_json(const rg_db_diff *d, rg_strbuf *out) {
       }
     rg_sb_puts(out, "]");
   }
-  rg_sb_printf(out, ",\"counts\":{\"added\":%zu,\"removed\":%zu,\"changed\":%zu,\"regressions\":%zu}}\n",
+  rg_sb_printf(out,
+               ",\"counts\":{\"added\":%zu,\"removed\":%zu,\"changed\":%zu,\"regressions\":%zu}}\n",
                d->added, d->removed, d->changed, d->regressions);
 }

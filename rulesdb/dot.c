@@ -23,7 +23,8 @@ static void label(const rg_graph *g, int32_t id, rg_strbuf *tmp, rg_strbuf *out)
   const char *s = rg_sb_str(tmp) + 1; /* skip '(' */
   for (int first = 1; *s; first = 0) {
     const char *e = s;
-    while (*e && *e != ' ' && *e != ')') e++;
+    while (*e && *e != ' ' && *e != ')')
+      e++;
     int is_tvar = 0;
     if (*s == '?') {
       char name[RG_RULE_MAX_NAME];
@@ -70,7 +71,9 @@ static void emit(const rg_rule *r, const char *p, rg_strbuf *out) {
       const rg_node *nd = rg_graph_node(r->g, i);
       int where = ms[i] && mt[i] ? 2 : ms[i] ? 0 : mt[i] ? 1 : -1;
       if (where != c || nd->op == RG_OP_INPUT) continue;
-      if (!any) rg_sb_printf(out, "  subgraph cluster_%s%s {\n    label=\"%s\";\n", p, clusters[c], clusters[c]);
+      if (!any)
+        rg_sb_printf(out, "  subgraph cluster_%s%s {\n    label=\"%s\";\n", p, clusters[c],
+                     clusters[c]);
       any = 1;
       rg_sb_clear(&lab);
       label(r->g, i, &tmp, &lab);
@@ -95,11 +98,13 @@ static void emit(const rg_rule *r, const char *p, rg_strbuf *out) {
     for (int k = 0; k < nd->n_in; k++)
       rg_sb_printf(out, "  %sn%d -> %sn%d%s;\n", p, nd->in[k].node, p, i,
                    rg_op_get((rg_op)rg_graph_node(r->g, nd->in[k].node)->op)->n_outputs > 1
-                       ? (nd->in[k].out ? " [label=\"1\"]" : " [label=\"0\"]") : "");
+                       ? (nd->in[k].out ? " [label=\"1\"]" : " [label=\"0\"]")
+                       : "");
   }
   /* Each output pair: the two sides must agree there. */
   for (int i = 0; i < r->n_tgt; i++)
-    rg_sb_printf(out, "  %sn%d -> %sn%d [style=dashed, dir=both, constraint=false, label=\"out %d\"];\n",
+    rg_sb_printf(out,
+                 "  %sn%d -> %sn%d [style=dashed, dir=both, constraint=false, label=\"out %d\"];\n",
                  p, r->src[i].node, p, r->tgt[i].node, i);
   rg_sb_free(&tmp), rg_sb_free(&lab);
   free(ms), free(mt);

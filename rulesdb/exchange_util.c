@@ -33,12 +33,14 @@ static int input_number(const char *name) {
 
 void rg_xchg_var_numbers(const rg_graph *g, int *num) {
   int32_t nt = rg_graph_n_tvars(g);
-  for (int32_t v = 0; v < nt; v++) num[v] = input_number(rg_graph_tvar_name(g, v));
+  for (int32_t v = 0; v < nt; v++)
+    num[v] = input_number(rg_graph_tvar_name(g, v));
   for (int32_t v = 0; v < nt; v++) {
     if (num[v]) continue;
     for (int cand = 1;; cand++) {
       int used = 0;
-      for (int32_t u = 0; u < nt && !used; u++) used = num[u] == cand;
+      for (int32_t u = 0; u < nt && !used; u++)
+        used = num[u] == cand;
       if (!used) {
         num[v] = cand;
         break;
@@ -65,7 +67,8 @@ rg_status rg_xchg_plan(const rg_rule *r, const int *num, int taso_only, rg_plan 
   for (int32_t v = 0; v < nt && all_taso; v++)
     all_taso = rg_taso_input_shape(num[v], &taso[v]), ptr[v] = &taso[v];
   rg_err e2;
-  if (all_taso && plan_at(r, ptr, plan, &e2) == RG_OK && rg_rule_well_typed(r, &(rg_binding){ptr, NULL, NULL}))
+  if (all_taso && plan_at(r, ptr, plan, &e2) == RG_OK &&
+      rg_rule_well_typed(r, &(rg_binding){ptr, NULL, NULL}))
     return RG_OK;
   if (*plan) rg_plan_free(*plan), *plan = NULL;
   if (taso_only) {

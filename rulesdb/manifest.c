@@ -125,10 +125,12 @@ rg_status rg_db_manifest(const rg_db *db, rg_strbuf *out, rg_err *err) {
   } else {
     qsort(ls.v, ls.n, sizeof *ls.v, cmp_str);
     rg_sb_puts(out, RG_DB_MANIFEST_HEADER "\n");
-    for (size_t i = 0; i < ls.n; i++) rg_sb_puts(out, ls.v[i]), rg_sb_puts(out, "\n");
+    for (size_t i = 0; i < ls.n; i++)
+      rg_sb_puts(out, ls.v[i]), rg_sb_puts(out, "\n");
     if (out->failed) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory building the manifest");
   }
-  for (size_t i = 0; i < ls.n; i++) free(ls.v[i]);
+  for (size_t i = 0; i < ls.n; i++)
+    free(ls.v[i]);
   free(ls.v);
   return st;
 }

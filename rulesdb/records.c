@@ -26,7 +26,8 @@ rg_db *rg_db_new(void) { return calloc(1, sizeof(rg_db)); }
 
 void rg_db_free(rg_db *db) {
   if (!db) return;
-  for (size_t i = 0; i < db->rules.n; i++) free(db->rules.v[i].text), free(db->rules.v[i].ops);
+  for (size_t i = 0; i < db->rules.n; i++)
+    free(db->rules.v[i].text), free(db->rules.v[i].ops);
   for (size_t i = 0; i < db->proofs.n; i++) {
     rg_db_proof *p = &db->proofs.v[i];
     free(p->solver), free(p->version), free(p->result), free(p->unsat_core);
@@ -35,13 +36,16 @@ void rg_db_free(rg_db *db) {
     rg_db_test *t = &db->tests.v[i];
     free(t->domain), free(t->shapes), free(t->params), free(t->result);
   }
-  for (size_t i = 0; i < db->certs.n; i++) free(db->certs.v[i].body);
+  for (size_t i = 0; i < db->certs.n; i++)
+    free(db->certs.v[i].body);
   for (size_t i = 0; i < db->prunes.n; i++) {
     rg_db_prune *p = &db->prunes.v[i];
     free(p->removed_text), free(p->reason), free(p->implied_by);
   }
-  for (size_t i = 0; i < db->stages.n; i++) free(db->stages.v[i].name), free(db->stages.v[i].dropped);
-  for (size_t i = 0; i < db->config.n; i++) free(db->config.v[i].key), free(db->config.v[i].value);
+  for (size_t i = 0; i < db->stages.n; i++)
+    free(db->stages.v[i].name), free(db->stages.v[i].dropped);
+  for (size_t i = 0; i < db->config.n; i++)
+    free(db->config.v[i].key), free(db->config.v[i].value);
   free(db->rules.v), free(db->proofs.v), free(db->tests.v), free(db->certs.v);
   free(db->prunes.v), free(db->stages.v), free(db->config.v);
   free(db->sig.manifest);
@@ -136,9 +140,11 @@ rg_status rg_db_add_stage(rg_db *db, const rg_db_stage *s, rg_err *err) {
 rg_status rg_db_set_config(rg_db *db, const char *key, const char *value, rg_err *err) {
   /* Keys appear as one word in the signed manifest: printable, no blanks. */
   int ok = key && *key;
-  for (const char *p = key; ok && *p; p++) ok = *p > ' ' && *p != 0x7f;
+  for (const char *p = key; ok && *p; p++)
+    ok = *p > ' ' && *p != 0x7f;
   if (!ok)
-    return rg_err_set(err, RG_ERR_ARG, "configuration key '%s' is empty or has blanks or control characters",
+    return rg_err_set(err, RG_ERR_ARG,
+                      "configuration key '%s' is empty or has blanks or control characters",
                       key ? key : "");
   int bad = 0;
   char *v = dup(value, &bad);
@@ -176,9 +182,11 @@ size_t *rg_db_rule_index(const rg_db *db) {
   id_pos *tmp = malloc((n ? n : 1) * sizeof *tmp);
   size_t *idx = malloc((n ? n : 1) * sizeof *idx);
   if (!tmp || !idx) return free(tmp), free(idx), NULL;
-  for (size_t i = 0; i < n; i++) tmp[i] = (id_pos){db->rules.v[i].id.hex, i};
+  for (size_t i = 0; i < n; i++)
+    tmp[i] = (id_pos){db->rules.v[i].id.hex, i};
   qsort(tmp, n, sizeof *tmp, cmp_id_pos);
-  for (size_t i = 0; i < n; i++) idx[i] = tmp[i].pos;
+  for (size_t i = 0; i < n; i++)
+    idx[i] = tmp[i].pos;
   free(tmp);
   return idx;
 }
@@ -189,18 +197,20 @@ long rg_db_index_find(const rg_db *db, const size_t *idx, const char *id_hex) {
     size_t mid = lo + (hi - lo) / 2;
     int c = strcmp(db->rules.v[idx[mid]].id.hex, id_hex);
     if (!c) return (long)idx[mid];
-    if (c < 0) lo = mid + 1;
-    else hi = mid;
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return -1;
 }
 
 /* Links records to their rules, last to first so that each list is in record order. */
-#define LINK(table, first, next)                                                                 \
-  for (size_t i = db->table.n; i-- > 0;) {                                                       \
-    long r = rg_db_index_find(db, idx, db->table.v[i].rule_id.hex);                              \
-    g->next[i] = r >= 0 ? g->first[r] : -1;                                                      \
-    if (r >= 0) g->first[r] = (long)i;                                                           \
+#define LINK(table, first, next)                                                                   \
+  for (size_t i = db->table.n; i-- > 0;) {                                                         \
+    long r = rg_db_index_find(db, idx, db->table.v[i].rule_id.hex);                                \
+    g->next[i] = r >= 0 ? g->first[r] : -1;                                                        \
+    if (r >= 0) g->first[r] = (long)i;                                                             \
   }
 
 rg_status rg_db_groups_build(const rg_db *db, rg_db_groups *g, rg_err *err) {
@@ -211,12 +221,14 @@ rg_status rg_db_groups_build(const rg_db *db, rg_db_groups *g, rg_err *err) {
   g->next_proof = malloc(sizeof(long) * (db->proofs.n + 1));
   g->next_test = malloc(sizeof(long) * (db->tests.n + 1));
   g->next_cert = malloc(sizeof(long) * (db->certs.n + 1));
-  if (!idx || !g->proof || !g->test || !g->cert || !g->next_proof || !g->next_test || !g->next_cert) {
+  if (!idx || !g->proof || !g->test || !g->cert || !g->next_proof || !g->next_test ||
+      !g->next_cert) {
     free(idx);
     rg_db_groups_free(g);
     return nomem(err);
   }
-  for (size_t i = 0; i < nr; i++) g->proof[i] = g->test[i] = g->cert[i] = -1;
+  for (size_t i = 0; i < nr; i++)
+    g->proof[i] = g->test[i] = g->cert[i] = -1;
   LINK(proofs, proof, next_proof)
   LINK(tests, test, next_test)
   LINK(certs, cert, next_cert)

@@ -22,11 +22,11 @@ typedef struct {
 
 /* How far a rule got. Order matters: diff treats a move from verified/certified to anything
  * below as a regression. */
-#define RG_DB_STATUSES(X)                                                                        \
-  X(IMPORTED, "imported")   /* from a third-party set, not yet tested or proved */             \
-  X(UNPROVED, "unproved")   /* the solvers did not prove it */                                 \
-  X(TESTED, "tested")       /* passed random tests, not proved */                              \
-  X(CERTIFIED, "certified") /* partially equivalent, with a PET certificate */                 \
+#define RG_DB_STATUSES(X)                                                                          \
+  X(IMPORTED, "imported")   /* from a third-party set, not yet tested or proved */                 \
+  X(UNPROVED, "unproved")   /* the solvers did not prove it */                                     \
+  X(TESTED, "tested")       /* passed random tests, not proved */                                  \
+  X(CERTIFIED, "certified") /* partially equivalent, with a PET certificate */                     \
   X(VERIFIED, "verified")   /* both solvers answered unsat */
 
 typedef enum {
@@ -44,23 +44,23 @@ int rg_db_status_is_proved(rg_db_status s);
 
 typedef struct {
   rg_db_id id;
-  char *text;             /* canonical rule text (rg_text_print_rule) */
-  int32_t src_size;       /* operator nodes of the source side */
+  char *text;       /* canonical rule text (rg_text_print_rule) */
+  int32_t src_size; /* operator nodes of the source side */
   int32_t tgt_size;
   int32_t n_outputs;
-  char *ops;              /* distinct operator names, sorted, space-separated */
+  char *ops; /* distinct operator names, sorted, space-separated */
   rg_db_status status;
 } rg_db_rule;
 
 /* One solver's answer on one rule's obligation. */
 typedef struct {
   rg_db_id rule_id;
-  char *solver;           /* "z3", "cvc5" */
+  char *solver; /* "z3", "cvc5" */
   char *version;
-  char *result;           /* "unsat" (proved), "sat", "unknown", "timeout", "error" */
+  char *result; /* "unsat" (proved), "sat", "unknown", "timeout", "error" */
   double seconds;
-  char *unsat_core;       /* names of the axioms used, space-separated; "" if none */
-  rg_db_id obligation;    /* BLAKE2b-256 of the SMT-LIB2 obligation text */
+  char *unsat_core;    /* names of the axioms used, space-separated; "" if none */
+  rg_db_id obligation; /* BLAKE2b-256 of the SMT-LIB2 obligation text */
 } rg_db_proof;
 
 /* One random-testing run that the rule passed (or failed), enough to repeat it exactly: it is
@@ -68,12 +68,12 @@ typedef struct {
  * `rulegen eval` runs it; result is the verdict (agree / type / value). */
 typedef struct {
   rg_db_id rule_id;
-  char *domain;           /* "float64" or "Z_p" (rg_domain_name) */
+  char *domain; /* "float64" or "Z_p" (rg_domain_name) */
   int32_t trials;
   uint64_t seed;
-  char *shapes;           /* "x=2x4 y=4x4": shape of each tensor variable */
-  char *params;           /* "a=1": value of each parameter variable; "" if none */
-  char *result;           /* "agree", "type", "value" */
+  char *shapes; /* "x=2x4 y=4x4": shape of each tensor variable */
+  char *params; /* "a=1": value of each parameter variable; "" if none */
+  char *result; /* "agree", "type", "value" */
 } rg_db_test;
 
 /* A PET certificate, kept as the certify module's versioned text, byte for byte. */
@@ -88,15 +88,15 @@ typedef struct {
 typedef struct {
   rg_db_id removed_id;
   char *removed_text;
-  char *reason;           /* "renaming", "common-subgraph", "derivable(k=2)" ... */
-  char *implied_by;       /* content ids of kept rules, space-separated */
+  char *reason;     /* "renaming", "common-subgraph", "derivable(k=2)" ... */
+  char *implied_by; /* content ids of kept rules, space-separated */
 } rg_db_prune;
 
 /* One row of the stage-count table. */
 typedef struct {
   char *name;
   int64_t n_in, n_out;
-  char *dropped;          /* why: "collision:12 float64:3"; "" if none */
+  char *dropped; /* why: "collision:12 float64:3"; "" if none */
   double seconds;
 } rg_db_stage;
 
@@ -104,16 +104,16 @@ typedef struct {
   char *key, *value;
 } rg_db_config;
 
-#define RG_DB_TABLE(type, name)                                                                  \
-  struct {                                                                                       \
-    type *v;                                                                                     \
-    size_t n, cap;                                                                               \
+#define RG_DB_TABLE(type, name)                                                                    \
+  struct {                                                                                         \
+    type *v;                                                                                       \
+    size_t n, cap;                                                                                 \
   } name
 
 /* The Ed25519 signature over the manifest (rulesdb/sign.h). manifest is the exact text signed. */
 typedef struct {
   int present;
-  rg_db_id key_id;        /* BLAKE2b-256 of the public key */
+  rg_db_id key_id; /* BLAKE2b-256 of the public key */
   char *manifest;
   uint8_t sig[64];
 } rg_db_signature;
@@ -141,7 +141,8 @@ rg_status rg_db_add_test(rg_db *db, const rg_db_test *t, rg_err *err) RG_MUST_CH
 rg_status rg_db_add_cert(rg_db *db, const rg_db_cert *c, rg_err *err) RG_MUST_CHECK;
 rg_status rg_db_add_prune(rg_db *db, const rg_db_prune *p, rg_err *err) RG_MUST_CHECK;
 rg_status rg_db_add_stage(rg_db *db, const rg_db_stage *s, rg_err *err) RG_MUST_CHECK;
-rg_status rg_db_set_config(rg_db *db, const char *key, const char *value, rg_err *err) RG_MUST_CHECK;
+rg_status rg_db_set_config(rg_db *db, const char *key, const char *value,
+                           rg_err *err) RG_MUST_CHECK;
 
 /* The rule with this id, or NULL. Linear in the number of rules. */
 const rg_db_rule *rg_db_find_rule(const rg_db *db, const rg_db_id *id);

@@ -29,7 +29,9 @@ static rg_status write_key(const char *path, mode_t mode, const char *tag, const
   int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, mode);
   if (fd < 0)
     return rg_err_set(err, RG_ERR_IO, "%s: cannot create: %s%s", path, strerror(errno),
-                      errno == EEXIST ? " (keygen never overwrites a key; remove it or choose another name)" : "");
+                      errno == EEXIST
+                          ? " (keygen never overwrites a key; remove it or choose another name)"
+                          : "");
   char line[256];
   int n = snprintf(line, sizeof line, "%s %s\n", tag, hex);
   sodium_memzero(hex, sizeof hex);
@@ -48,7 +50,8 @@ rg_status rg_db_keygen(const char *sec_path, const char *pub_path, rg_err *err) 
   if (st) return st;
   struct stat sb;
   if (stat(sec_path, &sb) == 0 || stat(pub_path, &sb) == 0)
-    return rg_err_set(err, RG_ERR_IO, "%s exists: keygen never overwrites a key (remove it or choose another name)",
+    return rg_err_set(err, RG_ERR_IO,
+                      "%s exists: keygen never overwrites a key (remove it or choose another name)",
                       stat(sec_path, &sb) == 0 ? sec_path : pub_path);
   uint8_t pk[32], sk[64];
   crypto_sign_keypair(pk, sk);
@@ -75,7 +78,9 @@ static rg_status read_key(const char *path, const char *tag, uint8_t *key, size_
            bin_len == len && (line[tl + 1 + hl] == '\n' || line[tl + 1 + hl] == 0);
   sodium_memzero(line, sizeof line);
   if (!ok)
-    return rg_err_set(err, RG_ERR_PARSE, "%s: not a %s file (expected one line '%s <%zu hex digits>'; make keys with 'rulesdb keygen')",
+    return rg_err_set(err, RG_ERR_PARSE,
+                      "%s: not a %s file (expected one line '%s <%zu hex digits>'; make keys with "
+                      "'rulesdb keygen')",
                       path, tag, tag, hl);
   return RG_OK;
 }
@@ -89,14 +94,17 @@ rg_status rg_db_load_seckey(const char *path, rg_db_seckey *out, rg_err *err) {
   if (stat(path, &sb) != 0)
     return rg_err_set(err, RG_ERR_IO, "%s: cannot open key: %s", path, strerror(errno));
   if (sb.st_mode & 077)
-    return rg_err_set(err, RG_ERR_IO, "%s: secret key is accessible by others (mode %03o); run 'chmod 600 %s'",
+    return rg_err_set(err, RG_ERR_IO,
+                      "%s: secret key is accessible by others (mode %03o); run 'chmod 600 %s'",
                       path, (unsigned)(sb.st_mode & 0777), path);
   return read_key(path, SEC_TAG, out->sk, sizeof out->sk, err);
 }
 
 void rg_db_seckey_wipe(rg_db_seckey *k) { sodium_memzero(k->sk, sizeof k->sk); }
 
-void rg_db_key_id(const rg_db_pubkey *pk, rg_db_id *out) { rg_db_digest(pk->pk, sizeof pk->pk, out); }
+void rg_db_key_id(const rg_db_pubkey *pk, rg_db_id *out) {
+  rg_db_digest(pk->pk, sizeof pk->pk, out);
+}
 
 rg_status rg_db_sign(rg_db *db, const rg_db_seckey *sk, rg_err *err) {
   rg_status st = init_sodium(err);
@@ -128,15 +136,19 @@ const char *rg_db_verdict_name(rg_db_verdict v) {
 }
 
 rg_db_verdict rg_db_verify(const rg_db *db, const rg_db_pubkey *pk, rg_strbuf *report) {
-  if (sodium_init() < 0) return rg_sb_puts(report, "libsodium failed to initialise\n"), RG_DB_VERIFY_ERROR;
+  if (sodium_init() < 0)
+    return rg_sb_puts(report, "libsodium failed to initialise\n"), RG_DB_VERIFY_ERROR;
   if (!db->sig.present || !db->sig.manifest) {
-    rg_sb_puts(report, "unsigned: the database carries no signature (sign it with 'rulegen --key', or pass --allow-unsigned to use it anyway)\n");
+    rg_sb_puts(report, "unsigned: the database carries no signature (sign it with 'rulegen --key', "
+                       "or pass --allow-unsigned to use it anyway)\n");
     return RG_DB_VERIFY_UNSIGNED;
   }
   rg_db_id want;
   rg_db_key_id(pk, &want);
   if (strcmp(want.hex, db->sig.key_id.hex)) {
-    rg_sb_printf(report, "signed with another key: the database names key %.16s..., the public key given is %.16s...\n",
+    rg_sb_printf(report,
+                 "signed with another key: the database names key %.16s..., the public key given "
+                 "is %.16s...\n",
                  db->sig.key_id.hex, want.hex);
     return RG_DB_VERIFY_WRONG_KEY;
   }

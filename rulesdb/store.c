@@ -4,8 +4,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
-#include <stdarg.h>
 #include <sqlite3.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,8 +68,10 @@ static rg_status insert(writer *w, sqlite3_stmt *s, const char *fmt, ...) {
   sqlite3_reset(s);
   sqlite3_clear_bindings(s);
   if (rc == SQLITE_CONSTRAINT)
-    return rg_err_set(w->err, RG_ERR_ARG, "duplicate record (two rules with one content id, or two config values with one key): %s",
-                      sqlite3_errmsg(w->db));
+    return rg_err_set(
+        w->err, RG_ERR_ARG,
+        "duplicate record (two rules with one content id, or two config values with one key): %s",
+        sqlite3_errmsg(w->db));
   if (rc != SQLITE_DONE) return sql_fail(w, "insert failed");
   if (++w->done % 1024 == 0 && w->opts && w->opts->progress &&
       w->opts->progress(w->opts->user, w->done, w->total))
@@ -173,12 +175,15 @@ rg_status rg_db_write(const rg_db *db, const char *path, const rg_db_write_opts 
            " PRAGMA user_version=%d; BEGIN;",
            RG_DB_APPLICATION_ID, RG_DB_SCHEMA_VERSION);
   /* No journal: the temporary file is thrown away on any failure, so rollback is not needed. */
-  if (sqlite3_open_v2(tmp, &w.db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) st = sql_fail(&w, "open");
+  if (sqlite3_open_v2(tmp, &w.db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
+    st = sql_fail(&w, "open");
   if (!st && sqlite3_exec(w.db, pragma, NULL, NULL, NULL) != SQLITE_OK) st = sql_fail(&w, "set-up");
   if (!st && sqlite3_exec(w.db, schema, NULL, NULL, NULL) != SQLITE_OK) st = sql_fail(&w, "schema");
   if (!st) st = write_tables(&w, db);
-  if (!st && sqlite3_exec(w.db, "COMMIT;", NULL, NULL, NULL) != SQLITE_OK) st = sql_fail(&w, "commit");
-  if (sqlite3_close(w.db) != SQLITE_OK && !st) st = rg_err_set(err, RG_ERR_IO, "%s: close failed", tmp);
+  if (!st && sqlite3_exec(w.db, "COMMIT;", NULL, NULL, NULL) != SQLITE_OK)
+    st = sql_fail(&w, "commit");
+  if (sqlite3_close(w.db) != SQLITE_OK && !st)
+    st = rg_err_set(err, RG_ERR_IO, "%s: close failed", tmp);
   if (!st && sync_path(tmp, 0) != 0)
     st = rg_err_set(err, RG_ERR_IO, "%s: fsync failed: %s", tmp, strerror(errno));
   if (!st && rename(tmp, path) != 0)
@@ -215,10 +220,13 @@ static void col_id(sqlite3_stmt *s, int i, rg_db_id *id) {
 static rg_status read_fail(reader *r, const char *table) {
   int code = sqlite3_errcode(r->db);
   if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB || code == SQLITE_IOERR)
-    return rg_err_set(r->err, RG_ERR_IO, "%s: damaged database (truncated or corrupt) reading %s: %s",
-                      r->path, table, sqlite3_errmsg(r->db));
-  return rg_err_set(r->err, RG_ERR_IO, "%s: cannot read table %s: %s (is this a rulegen database of schema version %d?)",
-                    r->path, table, sqlite3_errmsg(r->db), RG_DB_SCHEMA_VERSION);
+    return rg_err_set(r->err, RG_ERR_IO,
+                      "%s: damaged database (truncated or corrupt) reading %s: %s", r->path, table,
+                      sqlite3_errmsg(r->db));
+  return rg_err_set(
+      r->err, RG_ERR_IO,
+      "%s: cannot read table %s: %s (is this a rulegen database of schema version %d?)", r->path,
+      table, sqlite3_errmsg(r->db), RG_DB_SCHEMA_VERSION);
 }
 
 /* Runs a query and hands each row to fn; stops at the first error. */
@@ -228,7 +236,8 @@ static rg_status each_row(reader *r, rg_db *db, const char *table, const char *s
   if (sqlite3_prepare_v2(r->db, sql, -1, &s, NULL) != SQLITE_OK) return read_fail(r, table);
   rg_status st = RG_OK;
   int rc;
-  while (!st && (rc = sqlite3_step(s)) == SQLITE_ROW) st = fn(db, s, r->err);
+  while (!st && (rc = sqlite3_step(s)) == SQLITE_ROW)
+    st = fn(db, s, r->err);
   if (!st && rc != SQLITE_DONE) st = read_fail(r, table);
   sqlite3_finalize(s);
   return st;
@@ -243,7 +252,8 @@ static rg_status row_rule(rg_db *db, sqlite3_stmt *s, rg_err *err) {
   r.ops = (char *)col_text(s, 5);
   int status = rg_db_status_by_name(col_text(s, 6));
   if (status < 0)
-    return rg_err_set(err, RG_ERR_PARSE, "rule %.16s...: unknown status '%s'", r.id.hex, col_text(s, 6));
+    return rg_err_set(err, RG_ERR_PARSE, "rule %.16s...: unknown status '%s'", r.id.hex,
+                      col_text(s, 6));
   r.status = (rg_db_status)status;
   return rg_db_add_rule(db, &r, err);
 }
@@ -301,7 +311,8 @@ static rg_status row_sig(rg_db *db, sqlite3_stmt *s, rg_err *err) {
   if (db->sig.present)
     return rg_err_set(err, RG_ERR_PARSE, "more than one signature row (the database was altered)");
   if (sqlite3_column_bytes(s, 2) != (int)sizeof db->sig.sig)
-    return rg_err_set(err, RG_ERR_PARSE, "the signature is %d bytes, not %zu (the database was altered)",
+    return rg_err_set(err, RG_ERR_PARSE,
+                      "the signature is %d bytes, not %zu (the database was altered)",
                       sqlite3_column_bytes(s, 2), sizeof db->sig.sig);
   col_id(s, 0, &db->sig.key_id);
   db->sig.manifest = strdup(col_text(s, 1));
@@ -333,20 +344,23 @@ static rg_status check_file(reader *r) {
     return rg_err_set(r->err, RG_ERR_IO, "%s: not a rule database (not an SQLite file)", r->path);
   if (rc != SQLITE_OK) return read_fail(r, "header");
   if (app != RG_DB_APPLICATION_ID)
-    return rg_err_set(r->err, RG_ERR_IO, "%s: an SQLite file, but not a rulegen rule database (application id %#x)",
+    return rg_err_set(r->err, RG_ERR_IO,
+                      "%s: an SQLite file, but not a rulegen rule database (application id %#x)",
                       r->path, (unsigned)app);
   if (pragma_int(r->db, "PRAGMA user_version", &ver) != SQLITE_OK) return read_fail(r, "header");
   if (ver != RG_DB_SCHEMA_VERSION)
-    return rg_err_set(r->err, RG_ERR_IO, "%s: schema version %d, but this program reads version %d only (%s)",
-                      r->path, ver, RG_DB_SCHEMA_VERSION,
-                      ver > RG_DB_SCHEMA_VERSION ? "use a newer rulesdb" : "regenerate it with this rulegen");
+    return rg_err_set(
+        r->err, RG_ERR_IO, "%s: schema version %d, but this program reads version %d only (%s)",
+        r->path, ver, RG_DB_SCHEMA_VERSION,
+        ver > RG_DB_SCHEMA_VERSION ? "use a newer rulesdb" : "regenerate it with this rulegen");
   /* A cut at a page boundary can still pass quick_check when the lost pages were free. */
   int page_size = 0, page_count = 0;
   if (pragma_int(r->db, "PRAGMA page_size", &page_size) != SQLITE_OK ||
       pragma_int(r->db, "PRAGMA page_count", &page_count) != SQLITE_OK)
     return read_fail(r, "header");
   if ((int64_t)sb.st_size != (int64_t)page_size * page_count)
-    return rg_err_set(r->err, RG_ERR_IO, "%s: damaged database (truncated: %lld bytes, but %d pages of %d bytes)",
+    return rg_err_set(r->err, RG_ERR_IO,
+                      "%s: damaged database (truncated: %lld bytes, but %d pages of %d bytes)",
                       r->path, (long long)sb.st_size, page_count, page_size);
   sqlite3_stmt *s;
   if (sqlite3_prepare_v2(r->db, "PRAGMA quick_check", -1, &s, NULL) != SQLITE_OK)
@@ -357,7 +371,8 @@ static rg_status check_file(reader *r) {
   snprintf(first, sizeof first, "%s", rc == SQLITE_ROW ? col_text(s, 0) : sqlite3_errmsg(r->db));
   sqlite3_finalize(s);
   if (!ok)
-    return rg_err_set(r->err, RG_ERR_IO, "%s: damaged database (truncated or corrupt): %s", r->path, first);
+    return rg_err_set(r->err, RG_ERR_IO, "%s: damaged database (truncated or corrupt): %s", r->path,
+                      first);
   return RG_OK;
 }
 
@@ -373,14 +388,16 @@ rg_status rg_db_read(const char *path, rg_db **out, rg_err *err) {
   }
   rg_db *db = rg_db_new();
   rg_status st = db ? check_file(&r) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-#define ROWS(table, cols, fn) \
+#define ROWS(table, cols, fn)                                                                      \
   if (!st) st = each_row(&r, db, table, "SELECT " cols " FROM " table, fn)
   ROWS("rules", "id,text,src_size,tgt_size,n_outputs,ops,status", row_rule);
   ROWS("proofs", "rule_id,solver,version,result,seconds,unsat_core,obligation", row_proof);
   ROWS("tests", "rule_id,domain,trials,seed,shapes,params,result", row_test);
   ROWS("certs", "rule_id,version,body", row_cert);
   ROWS("prunes", "removed_id,removed_text,reason,implied_by", row_prune);
-  if (!st) st = each_row(&r, db, "stages", "SELECT name,n_in,n_out,dropped,seconds FROM stages ORDER BY ord", row_stage);
+  if (!st)
+    st = each_row(&r, db, "stages",
+                  "SELECT name,n_in,n_out,dropped,seconds FROM stages ORDER BY ord", row_stage);
   ROWS("config", "key,value", row_config);
   ROWS("signature", "key_id,manifest,sig", row_sig);
 #undef ROWS
@@ -408,13 +425,19 @@ rg_status rg_db_open(const char *path, const rg_db_pubkey *pub, int allow_unsign
   rg_strbuf rep;
   rg_sb_init(&rep);
   rg_db_verdict v;
-  if (pub) v = rg_db_verify(db, pub, &rep);
+  if (pub)
+    v = rg_db_verify(db, pub, &rep);
   else if (!allow_unsigned) {
     rg_db_free(db);
     rg_sb_free(&rep);
-    return rg_err_set(err, RG_ERR_ARG, "%s: no public key to verify it with (give --pub KEY.pub, or --allow-unsigned to skip verification)", path);
+    return rg_err_set(err, RG_ERR_ARG,
+                      "%s: no public key to verify it with (give --pub KEY.pub, or "
+                      "--allow-unsigned to skip verification)",
+                      path);
   } else
-    v = RG_DB_VERIFY_UNSIGNED, rg_sb_puts(&rep, db->sig.present ? "signature not checked (no public key given)\n" : "unsigned\n");
+    v = RG_DB_VERIFY_UNSIGNED,
+    rg_sb_puts(&rep,
+               db->sig.present ? "signature not checked (no public key given)\n" : "unsigned\n");
   if (v != RG_DB_VERIFY_OK && !allow_unsigned) {
     st = rg_err_set(err, RG_ERR_ARG, "%s: refused: %s", path, rg_sb_str(&rep));
     rg_db_free(db);

@@ -14,20 +14,39 @@
 #include "taso_rules.pb-c.h"
 
 enum {
-  T_CONV2D = 3, T_POOLMAX = 6, T_POOLAVG = 7, T_RELU = 8, T_SIGMOID = 9, T_TANH = 10,
-  T_CONCAT = 12, T_SPLIT = 13, T_EWADD = 16, T_EWMUL = 17, T_MATMUL = 18, T_MUL = 19,
+  T_CONV2D = 3,
+  T_POOLMAX = 6,
+  T_POOLAVG = 7,
+  T_RELU = 8,
+  T_SIGMOID = 9,
+  T_TANH = 10,
+  T_CONCAT = 12,
+  T_SPLIT = 13,
+  T_EWADD = 16,
+  T_EWMUL = 17,
+  T_MATMUL = 18,
+  T_MUL = 19,
 };
 enum {
-  K_NUM_INPUTS = 1, K_NUM_OUTPUTS = 2, K_KERNEL_H = 4, K_KERNEL_W = 5, K_STRIDE_H = 6,
-  K_STRIDE_W = 7, K_PAD = 8, K_ACTI = 9, K_NUMDIM = 10, K_AXIS = 11,
+  K_NUM_INPUTS = 1,
+  K_NUM_OUTPUTS = 2,
+  K_KERNEL_H = 4,
+  K_KERNEL_W = 5,
+  K_STRIDE_H = 6,
+  K_STRIDE_W = 7,
+  K_PAD = 8,
+  K_ACTI = 9,
+  K_NUMDIM = 10,
+  K_AXIS = 11,
 };
 
 static const char *taso_type_name(int t) {
-  static const char *names[] = {"INPUT", "WEIGHT", "ANY", "CONV2D", "DROPOUT", "LINEAR",
-                                "POOL2D_MAX", "POOL2D_AVG", "RELU", "SIGMOID", "TANH",
-                                "BATCHNORM", "CONCAT", "SPLIT", "RESHAPE", "TRANSPOSE", "EW_ADD",
-                                "EW_MUL", "MATMUL", "MUL", "ENLARGE", "MERGE_GCONV",
-                                "CONSTANT_IMM", "CONSTANT_ICONV", "CONSTANT_ONE", "CONSTANT_POOL"};
+  static const char *names[] = {
+      "INPUT",        "WEIGHT",       "ANY",     "CONV2D",      "DROPOUT",      "LINEAR",
+      "POOL2D_MAX",   "POOL2D_AVG",   "RELU",    "SIGMOID",     "TANH",         "BATCHNORM",
+      "CONCAT",       "SPLIT",        "RESHAPE", "TRANSPOSE",   "EW_ADD",       "EW_MUL",
+      "MATMUL",       "MUL",          "ENLARGE", "MERGE_GCONV", "CONSTANT_IMM", "CONSTANT_ICONV",
+      "CONSTANT_ONE", "CONSTANT_POOL"};
   return t >= 0 && t < (int)(sizeof names / sizeof *names) ? names[t] : "unknown";
 }
 
@@ -43,7 +62,8 @@ typedef struct {
 static int param(const GraphSubst__Operator *op, int key, int def, side *s) {
   for (size_t i = 0; i < op->n_para; i++)
     if (op->para[i]->key == key) return op->para[i]->value;
-  if (def == RG_NODEF) snprintf(s->why, sizeof s->why, "%s lacks parameter %d", taso_type_name(op->type), key);
+  if (def == RG_NODEF)
+    snprintf(s->why, sizeof s->why, "%s lacks parameter %d", taso_type_name(op->type), key);
   return def;
 }
 
@@ -51,7 +71,9 @@ static int term(side *s, int op_id, int ts_id, int depth);
 
 static int inputs(side *s, const GraphSubst__Operator *op, size_t n, int depth) {
   if (op->n_input != n)
-    return snprintf(s->why, sizeof s->why, "%s with %zu inputs", taso_type_name(op->type), op->n_input), -1;
+    return snprintf(s->why, sizeof s->why, "%s with %zu inputs", taso_type_name(op->type),
+                    op->n_input),
+           -1;
   for (size_t i = 0; i < n; i++) {
     rg_sb_puts(s->out, " ");
     if (term(s, op->input[i]->opid, op->input[i]->tsid, depth)) return -1;
@@ -64,15 +86,21 @@ static int term(side *s, int op_id, int ts_id, int depth) {
   if (op_id < 0) return rg_sb_printf(o, "?input_%d", -op_id), 0;
   /* Operators are in topological order, so depth beyond the count means a cycle. */
   if ((size_t)op_id >= s->n || depth > (int)s->n)
-    return snprintf(s->why, sizeof s->why, "input refers to operator %d of %zu (not topological)", op_id, s->n), -1;
+    return snprintf(s->why, sizeof s->why, "input refers to operator %d of %zu (not topological)",
+                    op_id, s->n),
+           -1;
   const GraphSubst__Operator *op = s->ops[op_id];
   int t = op->type, d = depth + 1, act, pad;
   switch (t) {
-  case T_EWADD: case T_EWMUL: case T_MUL:
+  case T_EWADD:
+  case T_EWMUL:
+  case T_MUL:
     rg_sb_puts(o, t == T_EWADD ? "(ewadd" : t == T_EWMUL ? "(ewmul" : "(smul");
     if (inputs(s, op, 2, d)) return -1;
     break;
-  case T_RELU: case T_SIGMOID: case T_TANH:
+  case T_RELU:
+  case T_SIGMOID:
+  case T_TANH:
     rg_sb_puts(o, t == T_RELU ? "(relu" : t == T_SIGMOID ? "(sigmoid" : "(tanh");
     if (inputs(s, op, 1, d)) return -1;
     break;
@@ -92,7 +120,8 @@ static int term(side *s, int op_id, int ts_id, int depth) {
     if (inputs(s, op, 2, d)) return -1;
     break;
   }
-  case T_POOLMAX: case T_POOLAVG: {
+  case T_POOLMAX:
+  case T_POOLAVG: {
     int v[4] = {param(op, K_KERNEL_H, RG_NODEF, s), param(op, K_KERNEL_W, RG_NODEF, s),
                 param(op, K_STRIDE_H, RG_NODEF, s), param(op, K_STRIDE_W, RG_NODEF, s)};
     pad = param(op, K_PAD, RG_NODEF, s), act = param(op, K_ACTI, 0, s);
@@ -115,7 +144,9 @@ static int term(side *s, int op_id, int ts_id, int depth) {
     if (s->why[0] || inputs(s, op, 1, d)) return -1;
     break;
   default:
-    return snprintf(s->why, sizeof s->why, "operator %s (%d) has no counterpart of ours here", taso_type_name(t), t), -1;
+    return snprintf(s->why, sizeof s->why, "operator %s (%d) has no counterpart of ours here",
+                    taso_type_name(t), t),
+           -1;
   }
   rg_sb_puts(o, ")");
   return 0;
@@ -125,7 +156,9 @@ rg_status rg_taso_import(const uint8_t *buf, size_t len, rg_ruleset *out, rg_str
                          rg_err *err) {
   GraphSubst__RuleCollection *rc = graph_subst__rule_collection__unpack(NULL, len, buf);
   if (!rc)
-    return rg_err_set(err, RG_ERR_PARSE, "not a TASO rule collection (protobuf GraphSubst.RuleCollection did not decode)");
+    return rg_err_set(
+        err, RG_ERR_PARSE,
+        "not a TASO rule collection (protobuf GraphSubst.RuleCollection did not decode)");
   rg_status st = RG_OK;
   rg_strbuf text;
   rg_sb_init(&text);
@@ -185,7 +218,8 @@ static void *pool_alloc(pool *p, size_t size) {
 }
 
 static void pool_free(pool *p) {
-  for (size_t i = 0; i < p->n; i++) free(p->v[i]);
+  for (size_t i = 0; i < p->n; i++)
+    free(p->v[i]);
   free(p->v);
   memset(p, 0, sizeof *p);
 }
@@ -219,14 +253,15 @@ static GraphSubst__Tensor *tensor(exporter *x, rg_ref ref) {
 
 static GraphSubst__Operator *operator(exporter *x, const rg_node *nd) {
   static const int types[RG_OP_COUNT] = {
-      [RG_OP_EWADD] = T_EWADD, [RG_OP_EWMUL] = T_EWMUL, [RG_OP_SMUL] = T_MUL,
-      [RG_OP_MATMUL] = T_MATMUL, [RG_OP_CONV2D] = T_CONV2D, [RG_OP_RELU] = T_RELU,
-      [RG_OP_TANH] = T_TANH, [RG_OP_SIGMOID] = T_SIGMOID, [RG_OP_POOLAVG] = T_POOLAVG,
-      [RG_OP_POOLMAX] = T_POOLMAX, [RG_OP_CONCAT] = T_CONCAT, [RG_OP_SPLIT] = T_SPLIT};
+      [RG_OP_EWADD] = T_EWADD,     [RG_OP_EWMUL] = T_EWMUL,     [RG_OP_SMUL] = T_MUL,
+      [RG_OP_MATMUL] = T_MATMUL,   [RG_OP_CONV2D] = T_CONV2D,   [RG_OP_RELU] = T_RELU,
+      [RG_OP_TANH] = T_TANH,       [RG_OP_SIGMOID] = T_SIGMOID, [RG_OP_POOLAVG] = T_POOLAVG,
+      [RG_OP_POOLMAX] = T_POOLMAX, [RG_OP_CONCAT] = T_CONCAT,   [RG_OP_SPLIT] = T_SPLIT};
   if (!types[nd->op]) {
     snprintf(x->why, sizeof x->why, "no TASO counterpart for %s%s", rg_op_get((rg_op)nd->op)->name,
-             nd->op == RG_OP_ENLARGE ? " (ours takes kernel sizes, TASO's a reference tensor)" :
-             nd->op == RG_OP_TRANSPOSE ? " (TASO's permutation encoding)" : "");
+             nd->op == RG_OP_ENLARGE     ? " (ours takes kernel sizes, TASO's a reference tensor)"
+             : nd->op == RG_OP_TRANSPOSE ? " (TASO's permutation encoding)"
+                                         : "");
     return NULL;
   }
   GraphSubst__Operator *op = pool_alloc(x->p, sizeof *op);
@@ -243,13 +278,17 @@ static GraphSubst__Operator *operator(exporter *x, const rg_node *nd) {
   case RG_OP_CONV2D: {
     const rg_shape *w = rg_plan_shape(x->plan, nd->in[1]);
     add_param(p, op, K_KERNEL_H, w->dim[2]), add_param(p, op, K_KERNEL_W, w->dim[3]);
-    add_param(p, op, K_STRIDE_H, rg_xchg_param(nd, 0)), add_param(p, op, K_STRIDE_W, rg_xchg_param(nd, 1));
+    add_param(p, op, K_STRIDE_H, rg_xchg_param(nd, 0)),
+        add_param(p, op, K_STRIDE_W, rg_xchg_param(nd, 1));
     add_param(p, op, K_PAD, rg_xchg_param(nd, 2)), add_param(p, op, K_ACTI, rg_xchg_param(nd, 3));
     break;
   }
-  case RG_OP_POOLAVG: case RG_OP_POOLMAX:
-    add_param(p, op, K_KERNEL_H, rg_xchg_param(nd, 0)), add_param(p, op, K_KERNEL_W, rg_xchg_param(nd, 1));
-    add_param(p, op, K_STRIDE_H, rg_xchg_param(nd, 2)), add_param(p, op, K_STRIDE_W, rg_xchg_param(nd, 3));
+  case RG_OP_POOLAVG:
+  case RG_OP_POOLMAX:
+    add_param(p, op, K_KERNEL_H, rg_xchg_param(nd, 0)),
+        add_param(p, op, K_KERNEL_W, rg_xchg_param(nd, 1));
+    add_param(p, op, K_STRIDE_H, rg_xchg_param(nd, 2)),
+        add_param(p, op, K_STRIDE_W, rg_xchg_param(nd, 3));
     add_param(p, op, K_PAD, rg_xchg_param(nd, 4)), add_param(p, op, K_ACTI, rg_xchg_param(nd, 5));
     break;
   case RG_OP_CONCAT:
@@ -295,12 +334,14 @@ static GraphSubst__Rule *export_rule(const rg_rule *r, pool *p, char *why, size_
   int32_t *dst_index = pool_alloc(p, sizeof(int32_t) * (size_t)size);
   GraphSubst__Rule *m = pool_alloc(p, sizeof *m);
   GraphSubst__MapOutput **maps = pool_alloc(p, sizeof *maps * RG_RULE_MAX_OUTPUTS);
-  if (!num || !src_index || !dst_index || !m || !maps) return snprintf(why, why_len, "out of memory"), NULL;
+  if (!num || !src_index || !dst_index || !m || !maps)
+    return snprintf(why, why_len, "out of memory"), NULL;
   rg_xchg_var_numbers(r->g, num);
   rg_plan *plan;
   rg_assignment_list keep;
   rg_err e;
-  if (rg_xchg_plan(r, num, 1, &plan, &keep, &e)) return snprintf(why, why_len, "%.200s", e.msg), NULL;
+  if (rg_xchg_plan(r, num, 1, &plan, &keep, &e))
+    return snprintf(why, why_len, "%.200s", e.msg), NULL;
   graph_subst__rule__init(m);
   exporter x = {r, plan, num, src_index, p, ""};
   int bad = build_side(&x, r->src, r->n_src, &m->srcop, &m->n_srcop);
@@ -313,7 +354,10 @@ static GraphSubst__Rule *export_rule(const rg_rule *r, pool *p, char *why, size_
       break;
     }
     GraphSubst__MapOutput *mo = pool_alloc(p, sizeof *mo);
-    if (!mo) { bad = 1; break; }
+    if (!mo) {
+      bad = 1;
+      break;
+    }
     graph_subst__map_output__init(mo);
     mo->srcopid = src_index[r->src[i].node], mo->srctsid = r->src[i].out;
     mo->dstopid = dst_index[r->tgt[i].node], mo->dsttsid = r->tgt[i].out;
@@ -336,9 +380,12 @@ rg_status rg_taso_export(const rg_rule *const *rules, const char *const *names, 
   for (size_t i = 0; rc.rule && i < n; i++) {
     char why[256];
     GraphSubst__Rule *m = export_rule(rules[i], &p, why, sizeof why);
-    if (m) rc.rule[rc.n_rule++] = m;
-    else if (names) rg_sb_printf(skipped, "rule %s: %s\n", names[i], why);
-    else rg_sb_printf(skipped, "rule %zu: %s\n", i + 1, why);
+    if (m)
+      rc.rule[rc.n_rule++] = m;
+    else if (names)
+      rg_sb_printf(skipped, "rule %s: %s\n", names[i], why);
+    else
+      rg_sb_printf(skipped, "rule %zu: %s\n", i + 1, why);
   }
   if (p.failed) return pool_free(&p), rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   size_t size = graph_subst__rule_collection__get_packed_size(&rc);

@@ -29,11 +29,15 @@ static rg_status term(exporter *x, rg_ref ref) {
   rg_status st = RG_OK;
   switch ((rg_op)nd->op) {
   case RG_OP_INPUT: rg_sb_printf(o, "?input_%d", x->num[nd->params[0]]); return RG_OK;
-  case RG_OP_EWADD: case RG_OP_EWMUL: case RG_OP_SMUL:
+  case RG_OP_EWADD:
+  case RG_OP_EWMUL:
+  case RG_OP_SMUL:
     rg_sb_printf(o, "(%s ", name);
     if (!(st = term(x, nd->in[0]))) rg_sb_puts(o, " "), st = term(x, nd->in[1]);
     break;
-  case RG_OP_RELU: case RG_OP_TANH: case RG_OP_SIGMOID:
+  case RG_OP_RELU:
+  case RG_OP_TANH:
+  case RG_OP_SIGMOID:
     rg_sb_printf(o, "(%s ", name);
     st = term(x, nd->in[0]);
     break;
@@ -46,14 +50,17 @@ static rg_status term(exporter *x, rg_ref ref) {
                  rg_xchg_param(nd, 2), rg_xchg_param(nd, 3));
     if (!(st = term(x, nd->in[0]))) rg_sb_puts(o, " "), st = term(x, nd->in[1]);
     break;
-  case RG_OP_POOLAVG: case RG_OP_POOLMAX:
+  case RG_OP_POOLAVG:
+  case RG_OP_POOLMAX:
     rg_sb_printf(o, "(%s ", name);
     st = term(x, nd->in[0]);
-    for (int k = 0; k < 6 && !st; k++) rg_sb_printf(o, " %d", rg_xchg_param(nd, k));
+    for (int k = 0; k < 6 && !st; k++)
+      rg_sb_printf(o, " %d", rg_xchg_param(nd, k));
     break;
   case RG_OP_CONCAT:
     if (nd->n_in != 2) return unmappable(x->err, "concat of more than two inputs");
-    rg_sb_printf(o, "(concat %d %d ", rg_xchg_param(nd, 0), rg_plan_shape(x->plan, nd->in[0])->rank);
+    rg_sb_printf(o, "(concat %d %d ", rg_xchg_param(nd, 0),
+                 rg_plan_shape(x->plan, nd->in[0])->rank);
     if (!(st = term(x, nd->in[0]))) rg_sb_puts(o, " "), st = term(x, nd->in[1]);
     break;
   case RG_OP_SPLIT:
@@ -66,7 +73,9 @@ static rg_status term(exporter *x, rg_ref ref) {
   case RG_OP_TRANSPOSE: return unmappable(x->err, "transpose (TENSAT's permutation encoding)");
   case RG_OP_RESHAPE: return unmappable(x->err, "reshape");
   default:
-    return rg_err_set(x->err, RG_ERR_SHAPE, "no TENSAT counterpart: constant %s (ours carries its shape, TENSAT's does not)", name);
+    return rg_err_set(
+        x->err, RG_ERR_SHAPE,
+        "no TENSAT counterpart: constant %s (ours carries its shape, TENSAT's does not)", name);
   }
   rg_sb_puts(o, ")");
   return st;
@@ -108,7 +117,8 @@ typedef struct sx {
 
 static void sx_free(sx *s) {
   if (!s) return;
-  for (int i = 0; i < s->n_kids; i++) sx_free(s->kids[i]);
+  for (int i = 0; i < s->n_kids; i++)
+    sx_free(s->kids[i]);
   free(s->kids);
   free(s);
 }
@@ -125,7 +135,8 @@ static rg_status lex_err(lexer *lx, const char *what) {
 
 static rg_status sx_parse(lexer *lx, sx **out) {
   *out = NULL;
-  while (lx->p < lx->end && (*lx->p == ' ' || *lx->p == '\t')) lx->p++;
+  while (lx->p < lx->end && (*lx->p == ' ' || *lx->p == '\t'))
+    lx->p++;
   if (lx->p >= lx->end || *lx->p == '\n') return lex_err(lx, "expected a term");
   if (*lx->p == ')') return lex_err(lx, "unbalanced ')'");
   sx *s = calloc(1, sizeof *s);
@@ -143,7 +154,8 @@ static rg_status sx_parse(lexer *lx, sx **out) {
   lx->p++;
   int cap = 0;
   for (;;) {
-    while (lx->p < lx->end && (*lx->p == ' ' || *lx->p == '\t')) lx->p++;
+    while (lx->p < lx->end && (*lx->p == ' ' || *lx->p == '\t'))
+      lx->p++;
     if (lx->p >= lx->end || *lx->p == '\n') return sx_free(s), lex_err(lx, "missing ')'");
     if (*lx->p == ')') break;
     if (s->n_kids == cap) {
@@ -157,7 +169,8 @@ static rg_status sx_parse(lexer *lx, sx **out) {
     s->n_kids++;
   }
   lx->p++;
-  if (s->n_kids == 0 || s->kids[0]->n_kids >= 0) return sx_free(s), lex_err(lx, "a list must start with an operator name");
+  if (s->n_kids == 0 || s->kids[0]->n_kids >= 0)
+    return sx_free(s), lex_err(lx, "a list must start with an operator name");
   *out = s;
   return RG_OK;
 }
@@ -205,13 +218,18 @@ static int conv(importer *im, const sx *s) {
   if (s->n_kids < 0) {
     if (s->len > 1 && s->atom[0] == '?') return rg_sb_append(o, s->atom, (size_t)s->len), 0;
     if (is(s, "Imatmul") || is(s, "Iewmul"))
-      return snprintf(im->why, sizeof im->why, "constant %.*s (ours carries its shape, TENSAT's takes it from context)", s->len, s->atom), -1;
+      return snprintf(im->why, sizeof im->why,
+                      "constant %.*s (ours carries its shape, TENSAT's takes it from context)",
+                      s->len, s->atom),
+             -1;
     return malformed(im, s, "expected a variable ?input_N or a term");
   }
   const sx *h = s->kids[0];
   int n = s->n_kids - 1, ok = 1;
-#define ARITY(k) if (n != (k)) return malformed(im, s, "wrong number of arguments for this operator")
-  if (is(h, "ewadd") || is(h, "ewmul") || is(h, "smul") || is(h, "relu") || is(h, "tanh") || is(h, "sigmoid")) {
+#define ARITY(k)                                                                                   \
+  if (n != (k)) return malformed(im, s, "wrong number of arguments for this operator")
+  if (is(h, "ewadd") || is(h, "ewmul") || is(h, "smul") || is(h, "relu") || is(h, "tanh") ||
+      is(h, "sigmoid")) {
     ARITY(is(h, "relu") || is(h, "tanh") || is(h, "sigmoid") ? 1 : 2);
     rg_sb_printf(o, "(%.*s", h->len, h->atom);
     if (conv_kids(im, s, 1)) return -1;
@@ -231,7 +249,8 @@ static int conv(importer *im, const sx *s) {
   } else if (is(h, "poolmax") || is(h, "poolavg")) {
     ARITY(7);
     int v[6];
-    for (int k = 0; k < 6; k++) v[k] = int_atom(s->kids[2 + k], 0, 16, &ok);
+    for (int k = 0; k < 6; k++)
+      v[k] = int_atom(s->kids[2 + k], 0, 16, &ok);
     if (!ok || v[4] > 1 || v[5] > 3) return malformed(im, s, "pool: kh kw sh sw pad act expected");
     rg_sb_printf(o, "(%.*s %d %d %d %d %s %s ", h->len, h->atom, v[0], v[1], v[2], v[3],
                  rg_pad_name(v[4]), rg_act_name(v[5]));
@@ -256,15 +275,22 @@ static int conv(importer *im, const sx *s) {
     ARITY(2);
     const sx *ref = s->kids[2];
     rg_shape shp;
-    int num = ref->n_kids < 0 && ref->len > 7 && !memcmp(ref->atom, "?input_", 7) ? atoi(ref->atom + 7) : 0;
+    int num = ref->n_kids < 0 && ref->len > 7 && !memcmp(ref->atom, "?input_", 7)
+                  ? atoi(ref->atom + 7)
+                  : 0;
     if (!rg_taso_input_shape(num, &shp) || shp.rank != 4)
-      return snprintf(im->why, sizeof im->why, "enlarge to a reference tensor that is not one of TASO's 4-d inputs (ours needs the kernel size)"), -1;
+      return snprintf(im->why, sizeof im->why,
+                      "enlarge to a reference tensor that is not one of TASO's 4-d inputs (ours "
+                      "needs the kernel size)"),
+             -1;
     rg_sb_printf(o, "(enlarge %d %d ", shp.dim[2], shp.dim[3]);
     if (conv(im, s->kids[1])) return -1;
   } else {
     snprintf(im->why, sizeof im->why, "operator %.*s%s", h->len, h->atom,
-             is(h, "transpose") ? " (TENSAT's permutation encoding)" :
-             is(h, "Iconv") || is(h, "Cpool") ? " (ours carries the channel count, TENSAT's does not)" : "");
+             is(h, "transpose") ? " (TENSAT's permutation encoding)"
+             : is(h, "Iconv") || is(h, "Cpool")
+                 ? " (ours carries the channel count, TENSAT's does not)"
+                 : "");
     return -1;
   }
 #undef ARITY
@@ -277,12 +303,14 @@ static rg_status parse_line(lexer *lx, sx **lhs, sx **rhs) {
   *lhs = *rhs = NULL;
   rg_status st = sx_parse(lx, lhs);
   if (st) return st;
-  while (lx->p < lx->end && *lx->p == ' ') lx->p++;
+  while (lx->p < lx->end && *lx->p == ' ')
+    lx->p++;
   if (lx->end - lx->p < 2 || lx->p[0] != '=' || lx->p[1] != '>')
     return sx_free(*lhs), *lhs = NULL, lex_err(lx, "expected '=>'");
   lx->p += 2;
   if ((st = sx_parse(lx, rhs))) return sx_free(*lhs), *lhs = NULL, st;
-  while (lx->p < lx->end && (*lx->p == ' ' || *lx->p == '\r')) lx->p++;
+  while (lx->p < lx->end && (*lx->p == ' ' || *lx->p == '\r'))
+    lx->p++;
   if (lx->p < lx->end && *lx->p != '\n') {
     st = lex_err(lx, "unexpected text after the rule");
     sx_free(*lhs), sx_free(*rhs), *lhs = *rhs = NULL;
@@ -311,10 +339,13 @@ rg_status rg_tensat_import(const char *text, size_t len, int multi, rg_ruleset *
     importer im = {&ours, "", 0, NULL};
     rg_sb_clear(&ours);
     int bad = 0;
-    for (int i = 0; i < group && !bad; i++) bad = conv(&im, l[i]) != 0, rg_sb_puts(&ours, i + 1 < group ? " ; " : "");
+    for (int i = 0; i < group && !bad; i++)
+      bad = conv(&im, l[i]) != 0, rg_sb_puts(&ours, i + 1 < group ? " ; " : "");
     rg_sb_puts(&ours, " => ");
-    for (int i = 0; i < group && !bad; i++) bad = conv(&im, r[i]) != 0, rg_sb_puts(&ours, i + 1 < group ? " ; " : "");
-    for (int i = 0; i < group; i++) sx_free(l[i]), sx_free(r[i]), l[i] = r[i] = NULL;
+    for (int i = 0; i < group && !bad; i++)
+      bad = conv(&im, r[i]) != 0, rg_sb_puts(&ours, i + 1 < group ? " ; " : "");
+    for (int i = 0; i < group; i++)
+      sx_free(l[i]), sx_free(r[i]), l[i] = r[i] = NULL;
     have = 0;
     if (im.bad) {
       st = rg_err_at(err, RG_ERR_PARSE, first_line, im.bad_col, "%s", im.bad);
@@ -334,9 +365,11 @@ rg_status rg_tensat_import(const char *text, size_t len, int multi, rg_ruleset *
     st = rg_ruleset_add(out, rule);
     if (st) rg_err_set(err, st, "out of memory");
   }
-  for (int i = 0; i < 2; i++) sx_free(l[i]), sx_free(r[i]);
+  for (int i = 0; i < 2; i++)
+    sx_free(l[i]), sx_free(r[i]);
   if (!st && have)
-    st = rg_err_at(err, RG_ERR_PARSE, first_line, 1, "a two-output rule needs two lines; the file ends after one");
+    st = rg_err_at(err, RG_ERR_PARSE, first_line, 1,
+                   "a two-output rule needs two lines; the file ends after one");
   rg_sb_free(&ours);
   return st;
 }

@@ -51,12 +51,15 @@ static void test_diff(void) {
   rg_strbuf out;
   rg_sb_init(&out);
   rg_db_diff_print(&d, &out);
-  CHECK_MSG(strstr(rg_sb_str(&out), "verified -> unproved") && strstr(rg_sb_str(&out), "REGRESSION") &&
-                strstr(rg_sb_str(&out), "1 regression"), "%s", rg_sb_str(&out));
+  CHECK_MSG(strstr(rg_sb_str(&out), "verified -> unproved") &&
+                strstr(rg_sb_str(&out), "REGRESSION") && strstr(rg_sb_str(&out), "1 regression"),
+            "%s", rg_sb_str(&out));
   rg_sb_clear(&out);
   rg_db_diff_print_json(&d, &out);
-  CHECK_MSG(strstr(rg_sb_str(&out), "\"changed\":[{\"id\":") && strstr(rg_sb_str(&out), "\"regressions\":1") &&
-                strstr(rg_sb_str(&out), "\"base_status\":\"verified\",\"new_status\":\"unproved\""), "%s", rg_sb_str(&out));
+  CHECK_MSG(strstr(rg_sb_str(&out), "\"changed\":[{\"id\":") &&
+                strstr(rg_sb_str(&out), "\"regressions\":1") &&
+                strstr(rg_sb_str(&out), "\"base_status\":\"verified\",\"new_status\":\"unproved\""),
+            "%s", rg_sb_str(&out));
   rg_db_diff_free(&d);
   /* An upgrade is a change, not a regression. */
   d = run(down, base);
@@ -83,7 +86,8 @@ static void test_diff(void) {
   rg_db_free(base), rg_db_free(more), rg_db_free(fewer), rg_db_free(down);
 }
 
-static void add_test(rg_db *db, size_t rule, const char *dom, const char *shapes, const char *result) {
+static void add_test(rg_db *db, size_t rule, const char *dom, const char *shapes,
+                     const char *result) {
   rg_db_test t = {db->rules.v[rule].id, (char *)dom, 3, 7, (char *)shapes, "", (char *)result};
   rg_err err;
   CHECK(rg_db_add_test(db, &t, &err) == RG_OK);
@@ -91,7 +95,8 @@ static void add_test(rg_db *db, size_t rule, const char *dom, const char *shapes
 
 static size_t total(const rg_audit_result *r, int what) {
   size_t n = 0;
-  for (int c = 0; c < RG_AUDIT_NCAT; c++) n += what == 0 ? r->cat[c].failed : r->cat[c].unchecked;
+  for (int c = 0; c < RG_AUDIT_NCAT; c++)
+    n += what == 0 ? r->cat[c].failed : r->cat[c].unchecked;
   return n;
 }
 
@@ -106,7 +111,10 @@ static void test_audit(void) {
   rg_db_proof z = {db->rules.v[0].id, "z3", "4.8.12", "unsat", 0.01, "assoc", {{0}}};
   rg_db_proof c = {db->rules.v[0].id, "cvc5", "1.0.3", "unsat", 0.01, "assoc", {{0}}};
   CHECK(rg_db_add_proof(db, &z, &err) == RG_OK && rg_db_add_proof(db, &c, &err) == RG_OK);
-  rg_db_prune p = {{{0}}, "(matmul (matmul ?a ?b) ?c) => (matmul ?a (matmul ?b ?c))", "renaming", db->rules.v[0].id.hex};
+  rg_db_prune p = {{{0}},
+                   "(matmul (matmul ?a ?b) ?c) => (matmul ?a (matmul ?b ?c))",
+                   "renaming",
+                   db->rules.v[0].id.hex};
   rg_strbuf sb;
   rg_sb_init(&sb);
   rg_rule *r;
@@ -129,16 +137,20 @@ static void test_audit(void) {
   /* Wrong records are caught: a test result that does not reproduce, a verified rule without
    * cvc5's answer, a text that no longer hashes to its id, a pruning record naming no rule. */
   strcpy(db->tests.v[2].result, "agree"); /* was "value": same length */
-  strcpy(db->proofs.v[1].result, "sat");   /* was "unsat" */
+  strcpy(db->proofs.v[1].result, "sat");  /* was "unsat" */
   free(db->rules.v[1].text);
   db->rules.v[1].text = strdup("(relu (ewadd ?y ?x)) => (ewadd (relu ?x) (relu ?y))");
   db->prunes.v[0].implied_by[0] = db->prunes.v[0].implied_by[0] == 'a' ? 'b' : 'a';
   rg_sb_clear(&rep);
   CHECK(rg_db_audit(db, &o, &res, &rep, &err) == RG_OK);
   const char *t = rg_sb_str(&rep);
-  CHECK_MSG(res.cat[RG_AUDIT_TESTS].failed == 1 && strstr(t, "re-run gives 'value', record says 'agree'"), "%s", t);
-  CHECK_MSG(res.cat[RG_AUDIT_STATUS].failed == 1 && strstr(t, "without an unsat answer from cvc5"), "%s", t);
-  CHECK_MSG(res.cat[RG_AUDIT_RULES].failed == 1 && strstr(t, "content id is not the hash"), "%s", t);
+  CHECK_MSG(res.cat[RG_AUDIT_TESTS].failed == 1 &&
+                strstr(t, "re-run gives 'value', record says 'agree'"),
+            "%s", t);
+  CHECK_MSG(res.cat[RG_AUDIT_STATUS].failed == 1 && strstr(t, "without an unsat answer from cvc5"),
+            "%s", t);
+  CHECK_MSG(res.cat[RG_AUDIT_RULES].failed == 1 && strstr(t, "content id is not the hash"), "%s",
+            t);
   CHECK_MSG(res.cat[RG_AUDIT_PRUNE_REFS].failed == 1 && strstr(t, "not in the database"), "%s", t);
 
   /* A sample audits that many rules and only their tests. */

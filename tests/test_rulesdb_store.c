@@ -16,7 +16,8 @@ static const char *rule_texts[] = {
     "(matmul (matmul ?x ?y) ?z) => (matmul ?x (matmul ?y ?z))",
     "(relu (conv2d ?i ?w)) => (conv2d 1 1 same relu ?i ?w)",
     "(ewadd ?x ?y) => (ewadd ?y ?x)",
-    "(relu ?x) ; (relu ?y) => (split.0 1 (relu (concat 1 ?x ?y))) ; (split.1 1 (relu (concat 1 ?x ?y)))",
+    "(relu ?x) ; (relu ?y) => (split.0 1 (relu (concat 1 ?x ?y))) ; (split.1 1 (relu (concat 1 ?x "
+    "?y)))",
 };
 
 static char dir[64];
@@ -88,7 +89,8 @@ static void copy_file(const char *from, const char *to) {
   FILE *a = fopen(from, "rb"), *b = fopen(to, "wb");
   char buf[4096];
   size_t n;
-  while (a && b && (n = fread(buf, 1, sizeof buf, a)) > 0) fwrite(buf, 1, n, b);
+  while (a && b && (n = fread(buf, 1, sizeof buf, a)) > 0)
+    fwrite(buf, 1, n, b);
   if (a) fclose(a);
   if (b) fclose(b);
 }
@@ -100,15 +102,19 @@ static void test_keys(rg_db_pubkey *pk, rg_db_seckey *sk, rg_db_pubkey *other) {
   struct stat sb;
   CHECK(stat(s, &sb) == 0 && (sb.st_mode & 0777) == 0600);
   CHECK_MSG(rg_db_keygen(s, path_in(p2, sizeof p2, "other.pub"), &err) != RG_OK &&
-                strstr(err.msg, "never overwrites"), "%s", err.msg);
+                strstr(err.msg, "never overwrites"),
+            "%s", err.msg);
   CHECK(access(p2, F_OK) != 0); /* refused before writing anything */
   CHECK(rg_db_load_pubkey(p, pk, &err) == RG_OK && rg_db_load_seckey(s, sk, &err) == RG_OK);
-  CHECK(rg_db_keygen(path_in(s2, sizeof s2, "o.key"), path_in(p2, sizeof p2, "o.pub"), &err) == RG_OK);
+  CHECK(rg_db_keygen(path_in(s2, sizeof s2, "o.key"), path_in(p2, sizeof p2, "o.pub"), &err) ==
+        RG_OK);
   CHECK(rg_db_load_pubkey(p2, other, &err) == RG_OK);
   chmod(s2, 0644);
   rg_db_seckey tmp;
-  CHECK_MSG(rg_db_load_seckey(s2, &tmp, &err) != RG_OK && strstr(err.msg, "chmod 600"), "%s", err.msg);
-  CHECK(rg_db_load_pubkey(s, &tmp.sk[0] ? other : other, &err) != RG_OK); /* a secret key is not a public key */
+  CHECK_MSG(rg_db_load_seckey(s2, &tmp, &err) != RG_OK && strstr(err.msg, "chmod 600"), "%s",
+            err.msg);
+  CHECK(rg_db_load_pubkey(s, &tmp.sk[0] ? other : other, &err) !=
+        RG_OK); /* a secret key is not a public key */
 }
 
 static void test_roundtrip_and_tamper(const rg_db_pubkey *pk, const rg_db_seckey *sk,
@@ -119,7 +125,8 @@ static void test_roundtrip_and_tamper(const rg_db_pubkey *pk, const rg_db_seckey
   rg_sb_init(&rep);
   rg_db *db = sample_db();
   CHECK(rg_db_sign(db, sk, &err) == RG_OK);
-  CHECK_MSG(rg_db_write(db, path_in(good, sizeof good, "good.db"), NULL, &err) == RG_OK, "%s", err.msg);
+  CHECK_MSG(rg_db_write(db, path_in(good, sizeof good, "good.db"), NULL, &err) == RG_OK, "%s",
+            err.msg);
 
   rg_db *back;
   CHECK(rg_db_read(good, &back, &err) == RG_OK);
@@ -137,7 +144,8 @@ static void test_roundtrip_and_tamper(const rg_db_pubkey *pk, const rg_db_seckey
     rg_db_free(back);
   }
   CHECK_MSG(verify_file(good, pk, &rep) == RG_DB_VERIFY_OK, "%s", rg_sb_str(&rep));
-  CHECK(verify_file(good, other, &rep) == RG_DB_VERIFY_WRONG_KEY && strstr(rg_sb_str(&rep), "another key"));
+  CHECK(verify_file(good, other, &rep) == RG_DB_VERIFY_WRONG_KEY &&
+        strstr(rg_sb_str(&rep), "another key"));
 
   /* VACUUM rewrites every page but changes no meaning: still good. */
   path_in(t, sizeof t, "t.db");
@@ -149,17 +157,21 @@ static void test_roundtrip_and_tamper(const rg_db_pubkey *pk, const rg_db_seckey
     const char *sql, *want;
     rg_db_verdict verdict;
   } tamper[] = {
-      {"UPDATE rules SET text='(ewadd ?x ?y) => (ewadd ?x ?y)' WHERE rowid=3", "rule ", RG_DB_VERIFY_CONTENT},
+      {"UPDATE rules SET text='(ewadd ?x ?y) => (ewadd ?x ?y)' WHERE rowid=3", "rule ",
+       RG_DB_VERIFY_CONTENT},
       {"UPDATE rules SET status='verified' WHERE status='tested'", "rule ", RG_DB_VERIFY_CONTENT},
       {"UPDATE proofs SET result='unknown' WHERE rowid=2", "proof ", RG_DB_VERIFY_CONTENT},
-      {"UPDATE certs SET body=CAST(replace(CAST(body AS TEXT),'box 0','box 1') AS BLOB)", "cert ", RG_DB_VERIFY_CONTENT},
+      {"UPDATE certs SET body=CAST(replace(CAST(body AS TEXT),'box 0','box 1') AS BLOB)", "cert ",
+       RG_DB_VERIFY_CONTENT},
       {"UPDATE config SET value='4' WHERE key='depth'", "config depth", RG_DB_VERIFY_CONTENT},
       {"UPDATE tests SET seed=7 WHERE rowid=1", "test ", RG_DB_VERIFY_CONTENT},
       {"UPDATE prunes SET implied_by=''", "prune ", RG_DB_VERIFY_CONTENT},
       {"UPDATE stages SET n_out=5 WHERE ord=1", "stage 000001", RG_DB_VERIFY_CONTENT},
       {"DELETE FROM rules WHERE rowid=1", "signed but missing", RG_DB_VERIFY_CONTENT},
-      {"UPDATE signature SET sig=CAST(zeroblob(64) AS BLOB)", "bad signature", RG_DB_VERIFY_BAD_SIGNATURE},
-      {"UPDATE signature SET manifest=replace(manifest,'config','konfig')", "bad signature", RG_DB_VERIFY_BAD_SIGNATURE},
+      {"UPDATE signature SET sig=CAST(zeroblob(64) AS BLOB)", "bad signature",
+       RG_DB_VERIFY_BAD_SIGNATURE},
+      {"UPDATE signature SET manifest=replace(manifest,'config','konfig')", "bad signature",
+       RG_DB_VERIFY_BAD_SIGNATURE},
       {"DELETE FROM signature", "unsigned", RG_DB_VERIFY_UNSIGNED},
   };
   for (size_t i = 0; i < sizeof tamper / sizeof *tamper; i++) {
@@ -173,7 +185,8 @@ static void test_roundtrip_and_tamper(const rg_db_pubkey *pk, const rg_db_seckey
   copy_file(good, t);
   CHECK(exec_sql(t, tamper[2].sql) == 0);
   rg_db *o;
-  CHECK_MSG(rg_db_open(t, pk, 0, &o, NULL, &err) == RG_ERR_ARG && strstr(err.msg, "tampered") && !o, "%s", err.msg);
+  CHECK_MSG(rg_db_open(t, pk, 0, &o, NULL, &err) == RG_ERR_ARG && strstr(err.msg, "tampered") && !o,
+            "%s", err.msg);
   rg_sb_clear(&rep);
   CHECK(rg_db_open(t, pk, 1, &o, &rep, &err) == RG_OK && o && strstr(rg_sb_str(&rep), "tampered"));
   rg_db_free(o);
@@ -197,11 +210,16 @@ static void test_bad_files(void) {
   path_in(good, sizeof good, "good.db");
   path_in(t, sizeof t, "bad.db");
   write_bytes(t, "", 0);
-  CHECK_MSG(rg_db_read(t, &db, &err) == RG_ERR_IO && strstr(err.msg, "empty file") && !db, "%s", err.msg);
-  static const char text[] = "(matmul ?x ?y) => (matmul ?x ?y)\nnot sqlite at all, but longer than an SQLite header.........................................";
+  CHECK_MSG(rg_db_read(t, &db, &err) == RG_ERR_IO && strstr(err.msg, "empty file") && !db, "%s",
+            err.msg);
+  static const char text[] = "(matmul ?x ?y) => (matmul ?x ?y)\nnot sqlite at all, but longer than "
+                             "an SQLite header.........................................";
   write_bytes(t, text, sizeof text - 1);
-  CHECK_MSG(rg_db_read(t, &db, &err) == RG_ERR_IO && strstr(err.msg, "not an SQLite file"), "%s", err.msg);
-  CHECK_MSG(rg_db_read(path_in(t, sizeof t, "none.db"), &db, &err) == RG_ERR_IO && strstr(err.msg, "cannot open"), "%s", err.msg);
+  CHECK_MSG(rg_db_read(t, &db, &err) == RG_ERR_IO && strstr(err.msg, "not an SQLite file"), "%s",
+            err.msg);
+  CHECK_MSG(rg_db_read(path_in(t, sizeof t, "none.db"), &db, &err) == RG_ERR_IO &&
+                strstr(err.msg, "cannot open"),
+            "%s", err.msg);
   path_in(t, sizeof t, "bad.db");
   /* Truncations at several points: never a crash, always an error naming the file. */
   FILE *f = fopen(good, "rb");
@@ -212,16 +230,19 @@ static void test_bad_files(void) {
   for (size_t i = 0; i < sizeof cuts / sizeof *cuts; i++) {
     write_bytes(t, buf, cuts[i]);
     rg_status st = rg_db_read(t, &db, &err);
-    CHECK_MSG(st != RG_OK && strstr(err.msg, "bad.db"), "cut at %zu: %s", cuts[i], st ? err.msg : "read ok");
+    CHECK_MSG(st != RG_OK && strstr(err.msg, "bad.db"), "cut at %zu: %s", cuts[i],
+              st ? err.msg : "read ok");
     if (!st) rg_db_free(db);
   }
   copy_file(good, t);
   CHECK(exec_sql(t, "PRAGMA user_version=2") == 0);
   CHECK_MSG(rg_db_read(t, &db, &err) == RG_ERR_IO && strstr(err.msg, "schema version 2") &&
-                strstr(err.msg, "newer"), "%s", err.msg);
+                strstr(err.msg, "newer"),
+            "%s", err.msg);
   remove(t);
   CHECK(exec_sql(t, "CREATE TABLE x(a)") == 0);
-  CHECK_MSG(rg_db_read(t, &db, &err) == RG_ERR_IO && strstr(err.msg, "not a rulegen rule database"), "%s", err.msg);
+  CHECK_MSG(rg_db_read(t, &db, &err) == RG_ERR_IO && strstr(err.msg, "not a rulegen rule database"),
+            "%s", err.msg);
 }
 
 static int kill_after(void *user, int64_t done, int64_t total) {
@@ -238,7 +259,8 @@ static int count_temp_files(void) {
   DIR *d = opendir(dir);
   int n = 0;
   struct dirent *e;
-  while (d && (e = readdir(d))) n += strstr(e->d_name, ".tmp-") != NULL;
+  while (d && (e = readdir(d)))
+    n += strstr(e->d_name, ".tmp-") != NULL;
   if (d) closedir(d);
   return n;
 }
@@ -286,7 +308,8 @@ static void test_atomic_write(const rg_db_pubkey *pk, const rg_db_seckey *sk) {
   CHECK(verify_file(good, pk, &rep) == RG_DB_VERIFY_OK);
   /* A duplicate rule id is refused and leaves the file. */
   CHECK(rg_db_add_rule(big, &big->rules.v[0], &err) == RG_OK);
-  CHECK_MSG(rg_db_write(big, good, NULL, &err) == RG_ERR_ARG && strstr(err.msg, "duplicate"), "%s", err.msg);
+  CHECK_MSG(rg_db_write(big, good, NULL, &err) == RG_ERR_ARG && strstr(err.msg, "duplicate"), "%s",
+            err.msg);
   rg_db_free(big);
   rg_sb_free(&rep);
 }

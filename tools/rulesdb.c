@@ -29,15 +29,20 @@ void rdb_catch_sigint(void) {
 int rdb_write_progress(void *user, int64_t done, int64_t total) {
   const char *path = user;
   if (total >= 200000 && done % 100000 < 1024)
-    fprintf(stderr, "rulesdb: writing %s: %lld of %lld rows\n", path, (long long)done, (long long)total);
+    fprintf(stderr, "rulesdb: writing %s: %lld of %lld rows\n", path, (long long)done,
+            (long long)total);
   return rdb_interrupted != 0;
 }
 
-int rdb_open(const char *prog, const char *path, const char *pub, bool allow_unsigned, rg_db **out) {
+int rdb_open(const char *prog, const char *path, const char *pub, bool allow_unsigned,
+             rg_db **out) {
   rg_err err;
   rg_db_pubkey pk;
   if (!pub && !allow_unsigned) {
-    fprintf(stderr, "%s: %s: give the public key to verify it with (--pub KEY.pub), or --allow-unsigned to read it unverified\n", prog, path);
+    fprintf(stderr,
+            "%s: %s: give the public key to verify it with (--pub KEY.pub), or --allow-unsigned to "
+            "read it unverified\n",
+            prog, path);
     return 2;
   }
   if (pub && rg_db_load_pubkey(pub, &pk, &err)) {
@@ -93,8 +98,10 @@ int rdb_write_file(const char *prog, const char *path, const void *data, size_t 
   int fd = mkstemp(tmp);
   FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
   int ok = f && fwrite(data, 1, len, f) == len && fflush(f) == 0 && fsync(fileno(f)) == 0;
-  if (f) ok = fclose(f) == 0 && ok;
-  else if (fd >= 0) close(fd);
+  if (f)
+    ok = fclose(f) == 0 && ok;
+  else if (fd >= 0)
+    close(fd);
   ok = ok && rename(tmp, path) == 0;
   if (!ok) {
     fprintf(stderr, "%s: %s: cannot write: %s\n", prog, path, strerror(errno));
@@ -125,7 +132,7 @@ int main(int argc, char **argv) {
     usage(stdout);
     return 0;
   }
-#define X(name, fn, help) \
+#define X(name, fn, help)                                                                          \
   if (!strcmp(argv[1], name)) return fn(argc - 1, argv + 1);
   RULESDB_COMMANDS(X)
 #undef X

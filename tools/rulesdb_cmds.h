@@ -12,13 +12,14 @@
 #include "rulesdb/rulesdb.h"
 
 /* name, function, one-line help */
-#define RULESDB_COMMANDS(X)                                                                      \
-  X("keygen", rdb_keygen, "write an Ed25519 key pair (NAME.key mode 0600, NAME.pub)")            \
-  X("verify", rdb_verify, "check a database's signature; name what was tampered with")          \
-  X("show", rdb_show, "list rules (by id prefix, operator or status) and the stage counts")     \
-  X("diff", rdb_diff, "added / removed / changed rules between two databases; exit 1 on regression") \
-  X("export", rdb_export, "write rules as TENSAT text, TASO protobuf, JSON lines or Graphviz")   \
-  X("import", rdb_import, "read TASO protobuf, TENSAT text or our text into rules or a database") \
+#define RULESDB_COMMANDS(X)                                                                        \
+  X("keygen", rdb_keygen, "write an Ed25519 key pair (NAME.key mode 0600, NAME.pub)")              \
+  X("verify", rdb_verify, "check a database's signature; name what was tampered with")             \
+  X("show", rdb_show, "list rules (by id prefix, operator or status) and the stage counts")        \
+  X("diff", rdb_diff,                                                                              \
+    "added / removed / changed rules between two databases; exit 1 on regression")                 \
+  X("export", rdb_export, "write rules as TENSAT text, TASO protobuf, JSON lines or Graphviz")     \
+  X("import", rdb_import, "read TASO protobuf, TENSAT text or our text into rules or a database")  \
   X("audit", rdb_audit, "re-check a database: signature, records, random tests, statuses")
 
 #define X(name, fn, help) int fn(int argc, char **argv);

@@ -10,7 +10,8 @@ int rdb_keygen(int argc, char **argv) {
   static const struct option lo[] = {{"output", 1, 0, 'o'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
   int c;
   while ((c = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
-    if (c == 'o') name = optarg;
+    if (c == 'o')
+      name = optarg;
     else {
       fprintf(c == 'h' ? stdout : stderr,
               "usage: rulesdb keygen [-o NAME]\n\n"
@@ -20,7 +21,8 @@ int rdb_keygen(int argc, char **argv) {
       return c == 'h' ? 0 : 2;
     }
   }
-  if (optind != argc) return fprintf(stderr, "rulesdb keygen: unexpected argument '%s'\n", argv[optind]), 2;
+  if (optind != argc)
+    return fprintf(stderr, "rulesdb keygen: unexpected argument '%s'\n", argv[optind]), 2;
   char sec[4096], pub[4096];
   snprintf(sec, sizeof sec, "%s.key", name);
   snprintf(pub, sizeof pub, "%s.pub", name);
@@ -39,7 +41,8 @@ int rdb_verify(int argc, char **argv) {
   static const struct option lo[] = {{"pub", 1, 0, 'p'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
   int c;
   while ((c = getopt_long(argc, argv, "p:h", lo, NULL)) != -1) {
-    if (c == 'p') pub = optarg;
+    if (c == 'p')
+      pub = optarg;
     else {
       fprintf(c == 'h' ? stdout : stderr,
               "usage: rulesdb verify DB --pub KEY.pub\n\n"
@@ -50,7 +53,8 @@ int rdb_verify(int argc, char **argv) {
       return c == 'h' ? 0 : 2;
     }
   }
-  if (optind + 1 != argc) return fprintf(stderr, "rulesdb verify: give one database (see --help)\n"), 2;
+  if (optind + 1 != argc)
+    return fprintf(stderr, "rulesdb verify: give one database (see --help)\n"), 2;
   if (!pub) return fprintf(stderr, "rulesdb verify: --pub KEY.pub is required\n"), 2;
   const char *path = argv[optind];
   rg_err err;
