@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "rulesdb_cmds.h"
 
 /* The one piece of process-wide state: a signal handler can only talk through a global. */
@@ -111,32 +112,17 @@ int rdb_write_file(const char *prog, const char *path, const void *data, size_t 
   return ok ? 0 : 2;
 }
 
-static void usage(FILE *out) {
-  fprintf(out, "usage: rulesdb COMMAND [options]\n\n"
-               "rulesdb reads, checks and converts signed rule databases written by rulegen.\n"
-               "Every command that reads a database verifies its signature first (--pub KEY.pub)\n"
-               "and refuses an unsigned, tampered or wrongly-keyed one unless --allow-unsigned.\n\n"
-               "commands:\n");
-#define X(name, fn, help) fprintf(out, "  %-8s %s\n", name, help);
-  RULESDB_COMMANDS(X)
+static const rg_cli_command commands[] = {
+#define X(name, fn, help) {name, fn, help},
+    RULESDB_COMMANDS(X)
 #undef X
-  fprintf(out, "\n'rulesdb COMMAND --help' describes a command's options.\n");
-}
+};
 
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    usage(stderr);
-    return 2;
-  }
-  if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
-    usage(stdout);
-    return 0;
-  }
-#define X(name, fn, help)                                                                          \
-  if (!strcmp(argv[1], name)) return fn(argc - 1, argv + 1);
-  RULESDB_COMMANDS(X)
-#undef X
-  fprintf(stderr, "rulesdb: unknown command '%s'\n\n", argv[1]);
-  usage(stderr);
-  return 2;
+  return rg_cli_dispatch(
+      "rulesdb",
+      "rulesdb reads, checks and converts signed rule databases written by rulegen.\n"
+      "Every command that reads a database verifies its signature first (--pub KEY.pub)\n"
+      "and refuses an unsigned, tampered or wrongly-keyed one unless --allow-unsigned.\n",
+      commands, (int)(sizeof commands / sizeof *commands), argc, argv);
 }
