@@ -200,6 +200,18 @@ rg_status rg_db_write(const rg_db *db, const char *path, const rg_db_write_opts 
   return st;
 }
 
+rg_status rg_db_save(rg_db *db, const char *path, const char *key_path,
+                     const rg_db_write_opts *opts, rg_err *err) {
+  if (key_path) {
+    rg_db_seckey sk;
+    rg_status st = rg_db_load_seckey(key_path, &sk, err);
+    if (!st) st = rg_db_sign(db, &sk, err);
+    rg_db_seckey_wipe(&sk);
+    if (st) return st;
+  }
+  return rg_db_write(db, path, opts, err);
+}
+
 /* ---- reading ---- */
 
 typedef struct {

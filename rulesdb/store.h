@@ -43,6 +43,11 @@ typedef struct {
 rg_status rg_db_write(const rg_db *db, const char *path, const rg_db_write_opts *opts,
                       rg_err *err) RG_MUST_CHECK;
 
+/* What a writer (rulegen -o rules.db, rulesdb import) calls: signs db with the secret key in
+ * key_path (when not NULL; the signature replaces any db carries) and writes it atomically. */
+rg_status rg_db_save(rg_db *db, const char *path, const char *key_path,
+                     const rg_db_write_opts *opts, rg_err *err) RG_MUST_CHECK;
+
 /* Reads the whole database at path into a new rg_db (free with rg_db_free). Does not verify
  * the signature: see rg_db_open. */
 rg_status rg_db_read(const char *path, rg_db **out, rg_err *err) RG_MUST_CHECK;

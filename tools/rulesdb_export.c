@@ -255,15 +255,10 @@ static int write_db(const rg_ruleset *rs, const char *out, const char *key, cons
               rg_db_set_config(db, "import.source", src, &err) ||
               rg_db_set_config(db, "import.format", fmt, &err)))
     rc = 2;
-  if (!rc && key) {
-    rg_db_seckey sk;
-    if (rg_db_load_seckey(key, &sk, &err) || rg_db_sign(db, &sk, &err)) rc = 2;
-    rg_db_seckey_wipe(&sk);
-  }
   if (!rc) {
     rdb_catch_sigint();
     rg_db_write_opts wo = {rdb_write_progress, (void *)out};
-    if (rg_db_write(db, out, &wo, &err)) rc = 2;
+    if (rg_db_save(db, out, key, &wo, &err)) rc = 2;
   }
   if (rc)
     fprintf(stderr, "rulesdb import: %s\n", db && recs ? err.msg : "out of memory");
