@@ -113,6 +113,7 @@ typedef struct {
 /* The Ed25519 signature over the manifest (rulesdb/sign.h). manifest is the exact text signed. */
 typedef struct {
   int present;
+  int malformed;   /* a signature row is there but not one well-formed signature */
   rg_db_id key_id; /* BLAKE2b-256 of the public key */
   char *manifest;
   uint8_t sig[64];

@@ -119,7 +119,7 @@ rg_status rg_db_sign(rg_db *db, const rg_db_seckey *sk, rg_err *err) {
   db->sig.manifest = m.s; /* the buffer moves into db */
   crypto_sign_detached(db->sig.sig, NULL, (const unsigned char *)m.s, m.len, sk->sk);
   rg_db_key_id(&pk, &db->sig.key_id);
-  db->sig.present = 1;
+  db->sig.present = 1, db->sig.malformed = 0;
   return RG_OK;
 }
 
@@ -138,10 +138,16 @@ const char *rg_db_verdict_name(rg_db_verdict v) {
 rg_db_verdict rg_db_verify(const rg_db *db, const rg_db_pubkey *pk, rg_strbuf *report) {
   if (sodium_init() < 0)
     return rg_sb_puts(report, "libsodium failed to initialise\n"), RG_DB_VERIFY_ERROR;
-  if (!db->sig.present || !db->sig.manifest) {
+  if (!db->sig.present) {
     rg_sb_puts(report, "unsigned: the database carries no signature (sign it with 'rulegen --key', "
                        "or pass --allow-unsigned to use it anyway)\n");
     return RG_DB_VERIFY_UNSIGNED;
+  }
+  if (db->sig.malformed) {
+    rg_sb_puts(
+        report,
+        "bad signature: the signature table was altered (not exactly one 64-byte signature)\n");
+    return RG_DB_VERIFY_BAD_SIGNATURE;
   }
   rg_db_id want;
   rg_db_key_id(pk, &want);

@@ -129,7 +129,7 @@ static rg_status write_tables(writer *w, const rg_db *db) {
   for (size_t i = 0; !st && i < db->config.n; i++)
     st = insert(w, s, "tt", db->config.v[i].key, db->config.v[i].value);
   sqlite3_finalize(s), s = NULL;
-  if (!st && db->sig.present) {
+  if (!st && db->sig.present && !db->sig.malformed) { /* a damaged one is not carried over */
     st = prep(w, "INSERT INTO signature VALUES(?,?,?)", &s);
     if (!st)
       st = insert(w, s, "ttb", db->sig.key_id.hex, db->sig.manifest, (const void *)db->sig.sig,
@@ -319,13 +319,13 @@ static rg_status row_config(rg_db *db, sqlite3_stmt *s, rg_err *err) {
   return rg_db_set_config(db, col_text(s, 0), col_text(s, 1), err);
 }
 
+/* A damaged signature row is not a read error: verify reports it as a bad signature, which is
+ * what it is (the reader may still go on with --allow-unsigned). */
 static rg_status row_sig(rg_db *db, sqlite3_stmt *s, rg_err *err) {
-  if (db->sig.present)
-    return rg_err_set(err, RG_ERR_PARSE, "more than one signature row (the database was altered)");
-  if (sqlite3_column_bytes(s, 2) != (int)sizeof db->sig.sig)
-    return rg_err_set(err, RG_ERR_PARSE,
-                      "the signature is %d bytes, not %zu (the database was altered)",
-                      sqlite3_column_bytes(s, 2), sizeof db->sig.sig);
+  if (db->sig.present || sqlite3_column_bytes(s, 2) != (int)sizeof db->sig.sig) {
+    db->sig.present = db->sig.malformed = 1;
+    return RG_OK;
+  }
   col_id(s, 0, &db->sig.key_id);
   db->sig.manifest = strdup(col_text(s, 1));
   if (!db->sig.manifest) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");

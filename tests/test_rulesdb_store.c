@@ -173,6 +173,9 @@ static void test_roundtrip_and_tamper(const rg_db_pubkey *pk, const rg_db_seckey
       {"UPDATE signature SET manifest=replace(manifest,'config','konfig')", "bad signature",
        RG_DB_VERIFY_BAD_SIGNATURE},
       {"DELETE FROM signature", "unsigned", RG_DB_VERIFY_UNSIGNED},
+      {"UPDATE signature SET sig=x'00'", "not exactly one", RG_DB_VERIFY_BAD_SIGNATURE},
+      {"INSERT INTO signature SELECT * FROM signature", "not exactly one",
+       RG_DB_VERIFY_BAD_SIGNATURE},
   };
   for (size_t i = 0; i < sizeof tamper / sizeof *tamper; i++) {
     copy_file(good, t);
