@@ -260,8 +260,12 @@ static rg_status infer_conv(const int32_t *params, const rg_shape *x, const rg_s
                       rg_shape_format(x, sx, sizeof sx), c, rg_shape_format(w, sw, sizeof sw),
                       cin_g, cout, c, cin_g, cout);
   }
+  /* a dilated kernel covers (K-1)*d+1 cells; everything else is as for a dense one */
+  int64_t ekh = (int64_t)(w->dim[2] - 1) * params[4] + 1, ekw = (int64_t)(w->dim[3] - 1) * params[5] + 1;
+  if (ekh > RG_MAX_DIM || ekw > RG_MAX_DIM)
+    return mismatch(err, RG_OP_CONV2D, "dilated kernel of weight %s is too large%s", w, NULL);
   rg_shape win;
-  rg_status st = infer_window(RG_OP_CONV2D, x, w->dim[2], w->dim[3], params[0], params[1],
+  rg_status st = infer_window(RG_OP_CONV2D, x, (int32_t)ekh, (int32_t)ekw, params[0], params[1],
                               params[2], &win, err);
   if (st) return st;
   *o = win;
@@ -351,6 +355,31 @@ rg_status rg_shape_infer(rg_op op, const int32_t *p, int n_in, const rg_shape *c
     if (st) return st;
     if (rg_shape_numel(o) != rg_shape_numel(in[0]))
       return mismatch(err, op, "cannot reshape %s (%s) to a different number of elements", in[0], o);
+    return RG_OK;
+  }
+  case RG_OP_PAD: { /* the axis grows by before + after; its seams are dropped */
+    if (p[0] >= in[0]->rank)
+      return mismatch(err, op, "axis is out of range for input %s%s", in[0], NULL);
+    int64_t d = (int64_t)in[0]->dim[p[0]] + p[1] + p[2];
+    if (d > RG_MAX_DIM)
+      return rg_err_set(err, RG_ERR_LIMIT, "pad: axis %d grows past %d", p[0], RG_MAX_DIM);
+    *o = *in[0];
+    o->dim[p[0]] = (int32_t)d;
+    clear_seams(o, p[0]);
+    return RG_OK;
+  }
+  case RG_OP_SLICE: { /* the axis keeps begin .. end-1; its seams are dropped */
+    if (p[0] >= in[0]->rank)
+      return mismatch(err, op, "axis is out of range for input %s%s", in[0], NULL);
+    if (p[1] >= p[2] || p[2] > in[0]->dim[p[0]]) {
+      char sx[96];
+      return rg_err_set(err, RG_ERR_SHAPE,
+                        "slice: range %d..%d is not inside axis %d of input %s (need begin < end <= %d)",
+                        p[1], p[2], p[0], rg_shape_format(in[0], sx, sizeof sx), in[0]->dim[p[0]]);
+    }
+    *o = *in[0];
+    o->dim[p[0]] = p[2] - p[1];
+    clear_seams(o, p[0]);
     return RG_OK;
   }
   case RG_OP_IEWMUL: return infer_shape_param(op, p, o, err);

@@ -347,8 +347,8 @@ rg_status rg_shapes_solve(const rg_rule *r, const rg_binding *base, uint64_t see
   slots_from(&s, &a);
   refine(&p, &s, &a);
   for (int t = 0; st == RG_OK && out->n < max && t < SAMPLE_ATTEMPTS; t++) {
-    /* With parameter variables, every few draws start again from new parameter values. */
-    if (p.np > 0 && t % 8 == 7) {
+    /* With parameter variables, every other draw starts again from new parameter values. */
+    if (p.np > 0 && t % 2 == 1) {
       rg_assignment fresh;
       if (!assignment_init(&fresh, p.nt, p.np)) {
         st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");

@@ -37,6 +37,11 @@ static const g_case linear[] = {
     {"(matmul ?x (Imatmul 3))", "x=2x3"},
     {"(conv2d ?x (Iconv 4 3 3))", "x=1x4x5x5"},
     {"(matmul (transpose 10 (matmul ?x ?y)) (concat 1 ?x ?x))", "x=3x4 y=4x3"},
+    {"(conv2d 1 1 same none 2 2 ?x ?w)", "x=1x2x7x6 w=3x2x3x3"},
+    {"(conv2d 2 1 valid none 2 3 ?x ?w)", "x=2x2x9x8 w=2x1x2x3"},
+    {"(pad 1 2 1 ?x)", "x=2x3x2"},
+    {"(pad 0 0 3 (slice 1 1 3 ?x))", "x=2x4"},
+    {"(slice 2 1 4 (conv2d ?x ?w))", "x=1x2x5x5 w=2x2x3x3"},
 };
 
 /* The rest: activations, pooling, averaging constants, fused activations. */

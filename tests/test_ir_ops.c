@@ -77,6 +77,42 @@ static void test_conv(void) {
               "1x2x1x2", V(4, 6, -2, -2), 1, 1);
 }
 
+/* Dilation 2 on a 5x5 input (SAME: the 3x3 kernel spans 5 cells, so 2 padding cells before):
+ * a ones kernel sums x at rows and columns {h-2, h, h+2} that exist. x = 0..24 row-major. */
+static void test_conv_dilated(void) {
+  int64_t x25[25], ones9[9];
+  for (int i = 0; i < 25; i++) x25[i] = i;
+  for (int i = 0; i < 9; i++) ones9[i] = 1;
+  /* by hand: (0,0) reads rows {0,2} x cols {0,2}: 0+2+10+12 = 24; (0,1) reads cols {1,3}:
+   * 1+3+11+13 = 28; (2,2) reads rows and cols {0,2,4}: 3*(0+2+4) + 5*3*(0+2+4) = 108 */
+  int64_t want[25];
+  for (int h = 0; h < 5; h++)
+    for (int w = 0; w < 5; w++) {
+      int64_t acc = 0;
+      for (int a = -2; a <= 2; a += 2)
+        for (int b = -2; b <= 2; b += 2)
+          if (h + a >= 0 && h + a < 5 && w + b >= 0 && w + b < 5) acc += (h + a) * 5 + (w + b);
+      want[h * 5 + w] = acc;
+    }
+  CHECK(want[0] == 24 && want[1] == 28 && want[12] == 108);
+  expect_ints("(conv2d 1 1 same none 2 2 ?x ?w)", "x=1x1x5x5 w=1x1x3x3", INS(x25, ones9), 0,
+              "1x1x5x5", want, 1, 1);
+  /* VALID, dilation 2 in w only, kernel 1x2: out[h][w] = x[h][w] + 2*x[h][w+2], width 5-2 = 3 */
+  expect_ints("(conv2d 1 1 valid none 1 2 ?x ?w)", "x=1x1x2x5 w=1x1x1x2",
+              INS(V(0, 1, 2, 3, 4, 5, 6, 7, 8, 9), V(1, 2)), 0, "1x1x2x3", V(4, 7, 10, 19, 22, 25),
+              1, 1);
+}
+
+static void test_pad_slice(void) {
+  const int64_t *x6 = V(1, 2, 3, 4, 5, 6); /* 2x3 */
+  expect_ints("(pad 1 1 2 ?x)", "x=2x3", INS(x6), 0, "2x6", V(0, 1, 2, 3, 0, 0, 0, 4, 5, 6, 0, 0), 1, 1);
+  expect_ints("(pad 0 0 1 ?x)", "x=2x3", INS(x6), 0, "3x3", V(1, 2, 3, 4, 5, 6, 0, 0, 0), 1, 1);
+  expect_ints("(slice 1 1 3 ?x)", "x=2x3", INS(x6), 0, "2x2", V(2, 3, 5, 6), 1, 1);
+  expect_ints("(slice 0 1 2 ?x)", "x=2x3", INS(x6), 0, "1x3", V(4, 5, 6), 1, 1);
+  /* slicing a pad back out is the identity */
+  expect_ints("(slice 1 2 5 (pad 1 2 4 ?x))", "x=2x3", INS(x6), 0, "2x3", x6, 1, 1);
+}
+
 static void test_pool(void) {
   const int64_t *x9 = V(1, 2, 3, 4, 5, 6, 7, 8, 9);
   /* average pooling divides by 9 everywhere, padded cells count as zero */
@@ -231,6 +267,11 @@ static void test_shape_errors(void) {
   expect_shape_error("(enlarge 3 3 ?w)", "4x4x5x5", "enlarge: kernel 4x4x5x5");
   expect_shape_error("(concat 2 ?x ?y)", "2x4 2x4", "concat: axis is out of range");
   expect_shape_error("(poolmax 3 3 1 1 same none ?x)", "2x4", "poolmax: input 2x4 is not 4-D");
+  expect_shape_error("(conv2d 1 1 valid none 3 3 ?x ?w)", "1x1x6x6 1x1x3x3", "window does not fit");
+  expect_shape_error("(slice 1 2 5 ?x)", "2x4", "slice: range 2..5 is not inside axis 1 of input 2x4");
+  expect_shape_error("(slice 1 3 3 ?x)", "2x4", "slice: range 3..3");
+  expect_shape_error("(slice 2 0 1 ?x)", "2x4", "slice: axis is out of range for input 2x4");
+  expect_shape_error("(pad 2 1 1 ?x)", "2x4", "pad: axis is out of range for input 2x4");
 }
 
 /* Seams: concat records them, elementwise ops keep equal ones, split divides them. */
@@ -253,7 +294,7 @@ static void test_seams(void) {
 static void test_op_table(void) {
   CHECK(rg_op_by_name("conv2d", 6) == RG_OP_CONV2D);
   CHECK(rg_op_by_name("conv", 4) == -1);
-  CHECK(rg_op_get(RG_OP_CONV2D)->n_params == 4 && rg_op_get(RG_OP_CONV2D)->n_slots == 4);
+  CHECK(rg_op_get(RG_OP_CONV2D)->n_params == 6 && rg_op_get(RG_OP_CONV2D)->n_slots == 6);
   CHECK(rg_op_get(RG_OP_RESHAPE)->n_slots == RG_SHAPE_SLOTS);
   CHECK(rg_op_get(RG_OP_SPLIT)->n_outputs == 2);
   CHECK(rg_op_min_inputs(RG_OP_CONCAT) == 2 && rg_op_max_inputs(RG_OP_CONCAT) == RG_MAX_INPUTS);
@@ -286,6 +327,8 @@ int main(void) {
   test_elementwise();
   test_matmul();
   test_conv();
+  test_conv_dilated();
+  test_pad_slice();
   test_pool();
   test_movement();
   test_constants();

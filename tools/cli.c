@@ -137,3 +137,11 @@ int rg_cli_dispatch(const char *prog, const char *about, const rg_cli_command *c
   cli_usage(stderr, prog, about, cmds, n);
   return 2;
 }
+
+bool rg_cli_int_option(const char *prog, const char *opt, const char *arg, int64_t lo, int64_t hi,
+                       int64_t *out) {
+  if (rg_cli_parse_i64(arg, lo, hi, out)) return true;
+  fprintf(stderr, "%s: --%s wants a number from %lld to %lld, not '%s'\n", prog, opt, (long long)lo,
+          (long long)hi, arg);
+  return false;
+}

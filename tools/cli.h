@@ -49,6 +49,10 @@ void rg_cli_bound_free(rg_cli_bound *bd);
 
 /* Parses a whole decimal number in [lo, hi]. */
 bool rg_cli_parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out);
+/* Same for the value of option --opt, printing "prog: --opt wants a number from lo to hi, not
+ * 'arg'" to stderr when it is not one. */
+bool rg_cli_int_option(const char *prog, const char *opt, const char *arg, int64_t lo, int64_t hi,
+                       int64_t *out);
 
 /* Prints "prog: where: message" to stderr, where is "file:line:col" when known. */
 void rg_cli_report(const char *prog, const char *file, const rg_err *err);

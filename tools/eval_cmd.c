@@ -18,6 +18,8 @@
                                  "default for the rest; repeatable")                            \
   X("param", 'p', 1, "NAME=N", "value of parameter variable ?NAME; repeatable")                 \
   X("trials", 't', 1, "N", "random trials per domain (default 3)")                              \
+  X("shape-sets", 'n', 1, "N", "also evaluate at up to N shape sets found by the shape solver "  \
+                               "(the given shapes are their base; without -s, shapes are found)") \
   X("seed", 'S', 1, "N", "seed of inputs and keyed functions (default 1)")                      \
   X("quiet", 'q', 0, "", "print only rules that differ, and errors")                           \
   X("help", 'h', 0, "", "show this help")
@@ -46,6 +48,7 @@ static const struct {
 
 typedef struct {
   int trials;
+  int shape_sets; /* 0: only the shapes given on the command line */
   uint64_t seed;
   bool quiet;
 } eval_opts;
@@ -68,6 +71,7 @@ static void usage(FILE *out) {
   fprintf(out, "\n"
                "example:\n"
                "  rulegen eval -s 4x4 -e '(matmul ?x ?y) => (matmul ?y ?x)'\n"
+               "  rulegen eval -n 5 -e '(split.0 ?a (concat ?a ?x ?y)) => ?x'\n"
                "exit status: 0 all agree, 1 some rule differs, 2 bad input\n");
 }
 
@@ -178,7 +182,16 @@ static int run_set(const rg_ruleset *rs, const rg_cli_bindings *cb, const eval_o
     rg_err err = {0};
     rg_status st = rg_cli_bind(cb, r->g, &bd, &err);
     bool differs = false;
-    if (!st) st = r->n_tgt ? eval_rule(r, &bd.binding, o, &differs, &err) : show_graph(r, &bd.binding, o, &err);
+    if (!st && o->shape_sets > 0) {
+      rg_assignment_list sets;
+      st = rg_shapes_solve(r, &bd.binding, o->seed, o->shape_sets, &sets, &err);
+      for (int k = 0; !st && k < sets.n && !differs; k++)
+        st = r->n_tgt ? eval_rule(r, &sets.items[k].binding, o, &differs, &err)
+                      : show_graph(r, &sets.items[k].binding, o, &err);
+      rg_assignment_list_free(&sets);
+    } else if (!st) {
+      st = r->n_tgt ? eval_rule(r, &bd.binding, o, &differs, &err) : show_graph(r, &bd.binding, o, &err);
+    }
     rg_cli_bound_free(&bd);
     if (st) {
       if (!err.line) err.line = r->line, err.col = 1;
@@ -196,7 +209,7 @@ int rg_cmd_eval(int argc, char **argv) {
       EVAL_OPTIONS(X)
 #undef X
       {NULL, 0, NULL, 0}};
-  eval_opts o = {3, 1, false};
+  eval_opts o = {3, 0, 1, false};
   rg_cli_bindings *cb = calloc(1, sizeof *cb);
   const char *expr = NULL;
   rg_err err = {0};
@@ -206,7 +219,7 @@ int rg_cmd_eval(int argc, char **argv) {
     return 2;
   }
   optind = 1;
-  while (rc == 0 && (c = getopt_long(argc, argv, "e:s:p:t:S:qh", longopts, NULL)) != -1) {
+  while (rc == 0 && (c = getopt_long(argc, argv, "e:s:p:t:n:S:qh", longopts, NULL)) != -1) {
     int64_t v;
     switch (c) {
     case 'e': expr = optarg; break;
@@ -222,6 +235,13 @@ int rg_cmd_eval(int argc, char **argv) {
         rc = 2;
       }
       o.trials = (int)v;
+      break;
+    case 'n':
+      if (!rg_cli_parse_i64(optarg, 1, 1000, &v)) {
+        fprintf(stderr, "rulegen eval: --shape-sets wants a number from 1 to 1000, not '%s'\n", optarg);
+        rc = 2;
+      }
+      o.shape_sets = (int)v;
       break;
     case 'S':
       if (!rg_cli_parse_i64(optarg, 0, INT64_MAX, &v)) {

@@ -36,5 +36,10 @@ n=$((n + 1))
 if ! "$rulegen" eval -s x=2x4x5x5 -s w=4x4x3x3 -e '(conv2d 1 1 same relu ?x ?w) ; ?x' | grep -q 'Z_p     output 2: 2x4x5x5'; then
   echo "FAIL bare graph output listing"; fail=$((fail + 1))
 fi
+check "shape sets found by the solver (no -s)" 0 "$rulegen" eval -n 6 -e '(split.1 ?a (concat ?a ?x ?y)) => ?y'
+# Swapping a conv kernel's channel axes is harmless only when both are 1.
+one='(conv2d ?i ?w) => (conv2d ?i (transpose 1023 ?w))'
+check "size-1 coincidence agrees at its own shapes" 0 "$rulegen" eval -s i=2x1x5x5 -s w=1x1x3x3 -e "$one"
+check "size-1 coincidence is caught at other shape sets" 1 "$rulegen" eval -n 6 -s i=2x1x5x5 -s w=1x1x3x3 -e "$one"
 echo "$((n - fail)) passed, $fail failed"
 [ "$fail" -eq 0 ]
