@@ -53,7 +53,7 @@ int main(int argc, char **argv) {
       return die("rule", &err);
     rg_rule_free(r);
     if (rg_db_add_rule(db, &rec, &err)) return die("add", &err);
-    rg_db_proof p = {rec.id, "z3", "4.8.12", "unsat", 0.012, "distrib assoc", {{0}}};
+    rg_db_proof p = {rec.id, "z3", "4.8.12", "unsat", 0.012, "distrib assoc", {{0}}, 0};
     rg_db_digest(text, strlen(text), &p.obligation);
     rg_db_test t = {rec.id, "Z_p", 8, (uint64_t)i, "x=2x4 y=2x4 z=4x4", "", "agree"};
     if (rg_db_add_proof(db, &p, &err)) return die("proof", &err);

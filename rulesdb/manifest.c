@@ -86,7 +86,7 @@ rg_status rg_db_manifest(const rg_db *db, rg_strbuf *out, rg_err *err) {
     rh_init(&h, "proof");
     rh_str(&h, p->rule_id.hex), rh_str(&h, p->solver), rh_str(&h, p->version);
     rh_str(&h, p->result), rh_f64(&h, p->seconds), rh_str(&h, p->unsat_core);
-    rh_str(&h, p->obligation.hex);
+    rh_str(&h, p->obligation.hex), rh_i64(&h, p->output);
     add_line(&ls, "proof", p->rule_id.hex, &h);
   }
   for (size_t i = 0; i < db->tests.n; i++) {

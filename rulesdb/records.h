@@ -52,15 +52,17 @@ typedef struct {
   rg_db_status status;
 } rg_db_rule;
 
-/* One solver's answer on one rule's obligation. */
+/* One solver's answer on the obligation of one output pair of a rule (verify/prove.h makes one
+ * obligation per output pair and gives each to both solvers). */
 typedef struct {
   rg_db_id rule_id;
-  char *solver; /* "z3", "cvc5" */
+  char *solver;        /* "z3", "cvc5" (verify/solver.h names) */
   char *version;
-  char *result; /* "unsat" (proved), "sat", "unknown", "timeout", "error" */
+  char *result;        /* rg_smt_result_name: "unsat" (proved), "sat", "unknown", "timeout", ... */
   double seconds;
   char *unsat_core;    /* names of the axioms used, space-separated; "" if none */
-  rg_db_id obligation; /* BLAKE2b-256 of the SMT-LIB2 obligation text */
+  rg_db_id obligation; /* SHA-256 (hex) of the SMT-LIB2 obligation text (verify/smt.h) */
+  int32_t output;      /* which output pair */
 } rg_db_proof;
 
 /* One random-testing run that the rule passed (or failed), enough to repeat it exactly: it is

@@ -18,9 +18,9 @@ static const char schema[] =
     "CREATE TABLE rules(id TEXT PRIMARY KEY, text TEXT NOT NULL, src_size INTEGER NOT NULL,"
     " tgt_size INTEGER NOT NULL, n_outputs INTEGER NOT NULL, ops TEXT NOT NULL,"
     " status TEXT NOT NULL);"
-    "CREATE TABLE proofs(rule_id TEXT NOT NULL, solver TEXT NOT NULL, version TEXT NOT NULL,"
-    " result TEXT NOT NULL, seconds REAL NOT NULL, unsat_core TEXT NOT NULL,"
-    " obligation TEXT NOT NULL);"
+    "CREATE TABLE proofs(rule_id TEXT NOT NULL, output INTEGER NOT NULL, solver TEXT NOT NULL,"
+    " version TEXT NOT NULL, result TEXT NOT NULL, seconds REAL NOT NULL,"
+    " unsat_core TEXT NOT NULL, obligation TEXT NOT NULL);"
     "CREATE TABLE tests(rule_id TEXT NOT NULL, domain TEXT NOT NULL, trials INTEGER NOT NULL,"
     " seed INTEGER NOT NULL, shapes TEXT NOT NULL, params TEXT NOT NULL, result TEXT NOT NULL);"
     "CREATE TABLE certs(rule_id TEXT NOT NULL, version INTEGER NOT NULL, body BLOB NOT NULL);"
@@ -93,11 +93,11 @@ static rg_status write_tables(writer *w, const rg_db *db) {
                 (int64_t)r->n_outputs, r->ops, rg_db_status_name(r->status));
   }
   sqlite3_finalize(s), s = NULL;
-  if (!st) st = prep(w, "INSERT INTO proofs VALUES(?,?,?,?,?,?,?)", &s);
+  if (!st) st = prep(w, "INSERT INTO proofs VALUES(?,?,?,?,?,?,?,?)", &s);
   for (size_t i = 0; !st && i < db->proofs.n; i++) {
     const rg_db_proof *p = &db->proofs.v[i];
-    st = insert(w, s, "ttttdtt", p->rule_id.hex, p->solver, p->version, p->result, p->seconds,
-                p->unsat_core, p->obligation.hex);
+    st = insert(w, s, "titttdtt", p->rule_id.hex, (int64_t)p->output, p->solver, p->version,
+                p->result, p->seconds, p->unsat_core, p->obligation.hex);
   }
   sqlite3_finalize(s), s = NULL;
   if (!st) st = prep(w, "INSERT INTO tests VALUES(?,?,?,?,?,?,?)", &s);
@@ -277,6 +277,7 @@ static rg_status row_proof(rg_db *db, sqlite3_stmt *s, rg_err *err) {
   p.result = (char *)col_text(s, 3), p.seconds = sqlite3_column_double(s, 4);
   p.unsat_core = (char *)col_text(s, 5);
   col_id(s, 6, &p.obligation);
+  p.output = sqlite3_column_int(s, 7);
   return rg_db_add_proof(db, &p, err);
 }
 
@@ -403,7 +404,7 @@ rg_status rg_db_read(const char *path, rg_db **out, rg_err *err) {
 #define ROWS(table, cols, fn)                                                                      \
   if (!st) st = each_row(&r, db, table, "SELECT " cols " FROM " table, fn)
   ROWS("rules", "id,text,src_size,tgt_size,n_outputs,ops,status", row_rule);
-  ROWS("proofs", "rule_id,solver,version,result,seconds,unsat_core,obligation", row_proof);
+  ROWS("proofs", "rule_id,solver,version,result,seconds,unsat_core,obligation,output", row_proof);
   ROWS("tests", "rule_id,domain,trials,seed,shapes,params,result", row_test);
   ROWS("certs", "rule_id,version,body", row_cert);
   ROWS("prunes", "removed_id,removed_text,reason,implied_by", row_prune);

@@ -8,7 +8,7 @@
  *
  * Schema version 1 (one table per record kind of records.h, columns named as the fields):
  *   rules(id PRIMARY KEY, text, src_size, tgt_size, n_outputs, ops, status)
- *   proofs(rule_id, solver, version, result, seconds, unsat_core, obligation)
+ *   proofs(rule_id, output, solver, version, result, seconds, unsat_core, obligation)
  *   tests(rule_id, domain, trials, seed, shapes, params, result)
  *   certs(rule_id, version, body BLOB)
  *   prunes(removed_id, removed_text, reason, implied_by)

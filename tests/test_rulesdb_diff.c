@@ -73,7 +73,7 @@ static void test_diff(void) {
   CHECK(d.removed == 1 && d.regressions == 0 && d.v[0].pruned);
   rg_db_diff_free(&d);
   /* Same status, different evidence: changed, not a regression. */
-  rg_db_proof pr = {base->rules.v[0].id, "z3", "4.8.12", "unsat", 0.01, "", {{0}}};
+  rg_db_proof pr = {base->rules.v[0].id, "z3", "4.8.12", "unsat", 0.01, "", {{0}}, 0};
   CHECK(rg_db_add_proof(more, &pr, &err) == RG_OK);
   d = run(base, more);
   CHECK(d.changed == 1 && d.added == 1 && d.regressions == 0);
@@ -108,8 +108,8 @@ static void test_audit(void) {
   add_test(db, 0, "Z_p", "x=2x4 y=4x4 z=4x3", "agree");
   add_test(db, 0, "float64", "x=2x4 y=4x4 z=4x3", "agree");
   add_test(db, 1, "Z_p", "x=2x4 y=2x4", "value");
-  rg_db_proof z = {db->rules.v[0].id, "z3", "4.8.12", "unsat", 0.01, "assoc", {{0}}};
-  rg_db_proof c = {db->rules.v[0].id, "cvc5", "1.0.3", "unsat", 0.01, "assoc", {{0}}};
+  rg_db_proof z = {db->rules.v[0].id, "z3", "4.8.12", "unsat", 0.01, "assoc", {{0}}, 0};
+  rg_db_proof c = {db->rules.v[0].id, "cvc5", "1.0.3", "unsat", 0.01, "assoc", {{0}}, 0};
   CHECK(rg_db_add_proof(db, &z, &err) == RG_OK && rg_db_add_proof(db, &c, &err) == RG_OK);
   rg_db_prune p = {{{0}},
                    "(matmul (matmul ?a ?b) ?c) => (matmul ?a (matmul ?b ?c))",

@@ -37,7 +37,7 @@ static rg_db *sample_db(void) {
     rg_db_rule rec;
     CHECK(rg_db_rule_make(r, i == 2 ? RG_DB_TESTED : RG_DB_VERIFIED, &rec, &err) == RG_OK);
     CHECK(rg_db_add_rule(db, &rec, &err) == RG_OK);
-    rg_db_proof p = {rec.id, "z3", "4.8.12", "unsat", 0.012, "assoc comm", {{0}}};
+    rg_db_proof p = {rec.id, "z3", "4.8.12", "unsat", 0.012, "assoc comm", {{0}}, 0};
     rg_db_digest("obligation", 10, &p.obligation);
     CHECK(rg_db_add_proof(db, &p, &err) == RG_OK);
     rg_db_test t = {rec.id, "zp", 8, 42 + i, "x=2x4 y=4x4 z=4x4", "", "agree"};

@@ -57,7 +57,7 @@ static void json_rule(rg_strbuf *o, const rg_db *db, const rg_db_rule *r, const 
   rg_sb_puts(o, "],\"proofs\":[");
   for (long p = first, k = 0; p >= 0; p = next_proof[p], k++) {
     const rg_db_proof *pr = &db->proofs.v[p];
-    rg_sb_printf(o, "%s{\"solver\":", k ? "," : "");
+    rg_sb_printf(o, "%s{\"output\":%d,\"solver\":", k ? "," : "", pr->output);
     rg_json_string(o, pr->solver);
     rg_sb_puts(o, ",\"version\":");
     rg_json_string(o, pr->version);

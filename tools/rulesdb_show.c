@@ -79,8 +79,9 @@ int rdb_show(int argc, char **argv) {
     printf("  id %s\n  operators: %s\n", r->id.hex, r->ops);
     for (long k = g.proof[i]; k >= 0; k = g.next_proof[k]) {
       const rg_db_proof *p = &db->proofs.v[k];
-      printf("  proof: %s %s: %s in %.3f s; core: %s; obligation %.16s...\n", p->solver, p->version,
-             p->result, p->seconds, p->unsat_core[0] ? p->unsat_core : "-", p->obligation.hex);
+      printf("  proof of output %d: %s %s: %s in %.3f s; core: %s; obligation %.16s...\n",
+             p->output, p->solver, p->version, p->result, p->seconds,
+             p->unsat_core[0] ? p->unsat_core : "-", p->obligation.hex);
     }
     for (long k = g.test[i]; k >= 0; k = g.next_test[k]) {
       const rg_db_test *t = &db->tests.v[k];

@@ -62,15 +62,15 @@ expect 0 "2 of 2 rules shown" "$rulesdb" show unsigned.db --allow-unsigned
 
 # show ID: the rule with its records; JSON export carries the proofs.
 cp taso.db p.db
-sqlite3 p.db "INSERT INTO proofs SELECT id,'z3','4.8.12','unsat',0.25,'assoc',id FROM rules WHERE rowid=3;
-  INSERT INTO proofs SELECT id,'cvc5','1.0.3','unsat',0.5,'',id FROM rules WHERE rowid=3;
+sqlite3 p.db "INSERT INTO proofs SELECT id,0,'z3','4.8.12','unsat',0.25,'assoc',id FROM rules WHERE rowid=3;
+  INSERT INTO proofs SELECT id,0,'cvc5','1.0.3','unsat',0.5,'',id FROM rules WHERE rowid=3;
   INSERT INTO tests SELECT id,'Z_p',4,9,'input_1=2x4','','agree' FROM rules WHERE rowid=3;
   INSERT INTO stages VALUES(0,'enumerate',0,1000,'',1.5),(1,'test',1000,7,'value:993',0.5)"
 id=$(sqlite3 p.db "SELECT substr(id,1,10) FROM rules WHERE rowid=3")
-expect 0 "proof: cvc5 1.0.3: unsat in 0.500 s" "$rulesdb" show p.db "$id" --allow-unsigned
+expect 0 "proof of output 0: cvc5 1.0.3: unsat in 0.500 s" "$rulesdb" show p.db "$id" --allow-unsigned
 expect 0 "test: Z_p, 4 trials, seed 9, input_1=2x4: agree" "$rulesdb" show p.db "$id" --allow-unsigned
 expect 0 "test                         1000            7       0.50  value:993" "$rulesdb" show p.db --allow-unsigned --status verified
-expect 0 '"proofs":[{"solver":"z3","version":"4.8.12","result":"unsat","seconds":0.25' "$rulesdb" export p.db --format json --allow-unsigned
+expect 0 '"proofs":[{"output":0,"solver":"z3","version":"4.8.12","result":"unsat","seconds":0.25' "$rulesdb" export p.db --format json --allow-unsigned
 expect 1 "proof " "$rulesdb" verify p.db --pub k.pub
 
 # diff exit codes: added only 0; removed or downgraded verified rule 1; --json.
