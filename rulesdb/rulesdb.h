@@ -8,7 +8,8 @@
  * store.h     atomic writes, reading with clear errors, rg_db_open = read + verify
  * diff.h      comparing two databases for CI
  * exchange.h  export (TENSAT text, TASO protobuf, DOT) and import (TASO, TENSAT)
- * audit.h     re-checking records, random tests, statuses, pruning references
+ * audit.h     re-checking records, random tests, proofs (solvers), certificates, statuses
+ * proofrec.h  proof records from verify/'s results
  */
 #ifndef RG_RULESDB_RULESDB_H
 #define RG_RULESDB_RULESDB_H
@@ -18,6 +19,7 @@
 #include "diff.h"
 #include "exchange.h"
 #include "manifest.h"
+#include "proofrec.h"
 #include "records.h"
 #include "sign.h"
 #include "store.h"
