@@ -84,7 +84,10 @@ static int inputs(side *s, const GraphSubst__Operator *op, size_t n, int depth) 
 static int term(side *s, int op_id, int ts_id, int depth) {
   rg_strbuf *o = s->out;
   if (op_id < 0) return rg_sb_printf(o, "?input_%d", -op_id), 0;
-  /* Operators are in topological order, so depth beyond the count means a cycle. */
+  /* Operators are in topological order, so depth beyond the count means a cycle; and the
+   * conversion recurses, so a chain deeper than any real rule is refused too. */
+  if (depth > 256)
+    return snprintf(s->why, sizeof s->why, "operators chained more than 256 deep"), -1;
   if ((size_t)op_id >= s->n || depth > (int)s->n)
     return snprintf(s->why, sizeof s->why, "input refers to operator %d of %zu (not topological)",
                     op_id, s->n),

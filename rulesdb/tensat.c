@@ -123,9 +123,12 @@ static void sx_free(sx *s) {
   free(s);
 }
 
+/* Deeper terms are refused: the parser recurses, and no real rule comes near this. */
+#define MAX_DEPTH 256
+
 typedef struct {
   const char *p, *line_start, *end;
-  int line;
+  int line, depth;
   rg_err *err;
 } lexer;
 
@@ -139,6 +142,7 @@ static rg_status sx_parse(lexer *lx, sx **out) {
     lx->p++;
   if (lx->p >= lx->end || *lx->p == '\n') return lex_err(lx, "expected a term");
   if (*lx->p == ')') return lex_err(lx, "unbalanced ')'");
+  if (lx->depth >= MAX_DEPTH) return lex_err(lx, "terms nested more than 256 deep");
   sx *s = calloc(1, sizeof *s);
   if (!s) return rg_err_set(lx->err, RG_ERR_NOMEM, "out of memory");
   s->col = (int)(lx->p - lx->line_start) + 1;
@@ -164,7 +168,9 @@ static rg_status sx_parse(lexer *lx, sx **out) {
       if (!nk) return sx_free(s), rg_err_set(lx->err, RG_ERR_NOMEM, "out of memory");
       s->kids = nk;
     }
+    lx->depth++;
     rg_status st = sx_parse(lx, &s->kids[s->n_kids]);
+    lx->depth--;
     if (st) return sx_free(s), st;
     s->n_kids++;
   }
@@ -320,7 +326,7 @@ static rg_status parse_line(lexer *lx, sx **lhs, sx **rhs) {
 
 rg_status rg_tensat_import(const char *text, size_t len, int multi, rg_ruleset *out,
                            rg_strbuf *skipped, rg_err *err) {
-  lexer lx = {text, text, text + len, 1, err};
+  lexer lx = {text, text, text + len, 1, 0, err};
   int group = multi ? 2 : 1;
   sx *l[2] = {0}, *r[2] = {0};
   int have = 0, first_line = 1;

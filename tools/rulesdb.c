@@ -36,7 +36,8 @@ int rdb_write_progress(void *user, int64_t done, int64_t total) {
 }
 
 int rdb_open(const char *prog, const char *path, const char *pub, bool allow_unsigned,
-             rg_db **out) {
+             rg_db **out, bool *verified) {
+  if (verified) *verified = false;
   rg_err err;
   rg_db_pubkey pk;
   if (!pub && !allow_unsigned) {
@@ -54,6 +55,7 @@ int rdb_open(const char *prog, const char *path, const char *pub, bool allow_uns
   rg_sb_init(&warn);
   rg_status st = rg_db_open(path, pub ? &pk : NULL, allow_unsigned, out, &warn, &err);
   if (warn.len) fprintf(stderr, "%s: warning (--allow-unsigned): %s", prog, rg_sb_str(&warn));
+  if (verified) *verified = st == RG_OK && pub && warn.len == 0;
   rg_sb_free(&warn);
   if (st) {
     fprintf(stderr, "%s: %s\n", prog, err.msg);

@@ -78,7 +78,8 @@ int rdb_audit(int argc, char **argv) {
   if (optind + 1 != argc)
     return fprintf(stderr, "rulesdb audit: give one database (see --help)\n"), 2;
   rg_db *db;
-  int rc = rdb_open("rulesdb audit", argv[optind], pub, allow, &db);
+  bool verified;
+  int rc = rdb_open("rulesdb audit", argv[optind], pub, allow, &db, &verified);
   if (rc) return rc;
   for (size_t i = 0; i < db->config.n; i++)
     if (!strcmp(db->config.v[i].key, "prove.all_axioms"))
@@ -98,7 +99,13 @@ int rdb_audit(int argc, char **argv) {
     o.ax = &ax;
   }
   rdb_catch_sigint();
-  printf("signature: %s\n", pub ? "good" : "NOT CHECKED (--allow-unsigned)");
+  /* With --allow-unsigned the audit goes on, but a signature that is there and fails is a
+   * failure of the audit; a missing one leaves it incomplete. */
+  bool sig_failed = pub && !verified && db->sig.present;
+  printf("signature: %s\n", verified     ? "good"
+                            : !pub       ? "NOT CHECKED (--allow-unsigned)"
+                            : sig_failed ? "FAILED (see the warning above)"
+                                         : "NONE (unsigned)");
   if (o.ax && db->proofs.n > 50)
     fprintf(stderr, "rulesdb audit: re-running %zu solver queries (timeout %d ms each)...\n",
             db->proofs.n, o.timeout_ms);
@@ -115,11 +122,13 @@ int rdb_audit(int argc, char **argv) {
     size_t failed = 0, unchecked = 0;
     for (int k = 0; k < RG_AUDIT_NCAT; k++)
       failed += res.cat[k].failed, unchecked += res.cat[k].unchecked;
+    failed += sig_failed;
     if (failed)
       printf("audit: FAILED (%zu failures)\n", failed), rc = 1;
-    else if (unchecked || !pub)
+    else if (unchecked || !verified)
       printf("audit: no failures, but INCOMPLETE: %zu records not re-checked%s%s\n", unchecked,
-             pub ? "" : "; signature not checked", rdb_interrupted ? " (interrupted)" : ""),
+             verified ? "" : "; signature not checked or absent",
+             rdb_interrupted ? " (interrupted)" : ""),
           rc = 3;
     else
       printf("audit: passed\n");

@@ -33,9 +33,11 @@ void rdb_catch_sigint(void);
 int rdb_write_progress(void *user, int64_t done, int64_t total);
 
 /* Reads and verifies a database as every reader must: with the public key, or with
- * allow_unsigned (then a failed verification is a warning on stderr). Returns 0, or the exit
- * status to return (1 refused, 2 unreadable) after printing why. */
-int rdb_open(const char *prog, const char *path, const char *pub, bool allow_unsigned, rg_db **out);
+ * allow_unsigned (then a failed verification is a warning on stderr). *verified (may be NULL)
+ * tells whether the signature was checked and good. Returns 0, or the exit status to return
+ * (1 refused, 2 unreadable) after printing why. */
+int rdb_open(const char *prog, const char *path, const char *pub, bool allow_unsigned, rg_db **out,
+             bool *verified);
 
 /* Reads a whole file; NULL (and a message on stderr) on failure. */
 char *rdb_slurp(const char *prog, const char *path, size_t *len);

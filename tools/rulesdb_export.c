@@ -140,7 +140,7 @@ int rdb_export(int argc, char **argv) {
   if ((tensat || taso) && !out)
     return fprintf(stderr, "rulesdb export: --format %s needs -o OUT\n", fmt), 2;
   rg_db *db;
-  int rc = rdb_open("rulesdb export", argv[optind], pub, allow, &db);
+  int rc = rdb_open("rulesdb export", argv[optind], pub, allow, &db, NULL);
   if (rc) return rc;
   rg_strbuf o, skipped;
   rg_sb_init(&o), rg_sb_init(&skipped);

@@ -57,7 +57,7 @@ int rdb_show(int argc, char **argv) {
            2;
   const char *prefix = argc - optind == 2 ? argv[optind + 1] : NULL;
   rg_db *db;
-  int rc = rdb_open("rulesdb show", argv[optind], pub, allow, &db);
+  int rc = rdb_open("rulesdb show", argv[optind], pub, allow, &db, NULL);
   if (rc) return rc;
   size_t shown = 0, pl = prefix ? strlen(prefix) : 0;
   rg_db_groups g;
@@ -143,8 +143,8 @@ int rdb_diff(int argc, char **argv) {
   if (optind + 2 != argc)
     return fprintf(stderr, "rulesdb diff: give BASE.db and NEW.db (see --help)\n"), 2;
   rg_db *base = NULL, *new_ = NULL;
-  int rc = rdb_open("rulesdb diff", argv[optind], pub, allow, &base);
-  if (!rc) rc = rdb_open("rulesdb diff", argv[optind + 1], pub, allow, &new_);
+  int rc = rdb_open("rulesdb diff", argv[optind], pub, allow, &base, NULL);
+  if (!rc) rc = rdb_open("rulesdb diff", argv[optind + 1], pub, allow, &new_, NULL);
   if (rc) return rg_db_free(base), rc;
   rg_db_diff d;
   rg_err err;

@@ -72,6 +72,12 @@ expect 0 "test: Z_p, 4 trials, seed 9, input_1=2x4: agree" "$rulesdb" show p.db 
 expect 0 "test                         1000            7       0.50  value:993" "$rulesdb" show p.db --allow-unsigned --status verified
 expect 0 '"proofs":[{"output":0,"solver":"z3","version":"4.8.12","result":"unsat","seconds":0.25' "$rulesdb" export p.db --format json --allow-unsigned
 expect 1 "proof " "$rulesdb" verify p.db --pub k.pub
+# audit of those records: their obligation hash is not the one the rule text gives -> failure;
+# without solver re-runs nothing fails but the audit is incomplete.
+expect 1 "the obligation regenerated from the rule text hashes to" "$rulesdb" audit p.db --allow-unsigned
+expect 1 "signature: FAILED" "$rulesdb" audit p.db --pub k.pub --allow-unsigned --no-solvers
+cp p.db p2.db && sqlite3 p2.db "DELETE FROM tests; DELETE FROM signature"
+expect 3 "INCOMPLETE: 2 records not re-checked" "$rulesdb" audit p2.db --pub k.pub --allow-unsigned --no-solvers
 
 # diff exit codes: added only 0; removed or downgraded verified rule 1; --json.
 printf '(ewadd ?x ?y) => (ewadd ?y ?x)\n' > one.rules
