@@ -15,6 +15,15 @@ void rg_xchg_var_numbers(const rg_graph *g, int *num);
 rg_status rg_xchg_plan(const rg_rule *r, const int *num, int taso_only, rg_plan **plan,
                        rg_assignment_list *keep, rg_err *err) RG_MUST_CHECK;
 
+/* TASO and TENSAT infer a conv's groups from shapes; ours are conv2d's explicit last parameter.
+ * Rebuilds an imported rule with every conv's groups = C_in / dim1(weight) at TASO's input
+ * shapes (variables ?input_N; a conv whose input shapes are unknown keeps one group). */
+rg_status rg_xchg_infer_groups(rg_rule *r, rg_err *err) RG_MUST_CHECK;
+
+/* Whether a conv2d node can be written in TASO's or TENSAT's syntax: no dilation (their convs
+ * have none). Groups need no parameter there: they follow from the shapes. */
+bool rg_xchg_conv_expressible(const rg_node *nd);
+
 /* Parameter k of a node, resolved (the node must not use parameter variables). */
 int32_t rg_xchg_param(const rg_node *nd, int k);
 

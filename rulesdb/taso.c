@@ -191,6 +191,10 @@ rg_status rg_taso_import(const uint8_t *buf, size_t len, rg_ruleset *out, rg_str
       continue;
     }
     rule->line = (int)k + 1;
+    if ((st = rg_xchg_infer_groups(rule, err))) {
+      rg_rule_free(rule);
+      break;
+    }
     if ((st = rg_ruleset_add(out, rule))) rg_err_set(err, st, "out of memory");
   }
   rg_sb_free(&text);
@@ -279,6 +283,10 @@ static GraphSubst__Operator *operator(exporter *x, const rg_node *nd) {
   switch ((rg_op)nd->op) {
   case RG_OP_MATMUL: add_param(p, op, K_ACTI, rg_xchg_param(nd, 0)); break;
   case RG_OP_CONV2D: {
+    if (!rg_xchg_conv_expressible(nd)) {
+      snprintf(x->why, sizeof x->why, "no TASO counterpart for a dilated conv2d");
+      return NULL;
+    }
     const rg_shape *w = rg_plan_shape(x->plan, nd->in[1]);
     add_param(p, op, K_KERNEL_H, w->dim[2]), add_param(p, op, K_KERNEL_W, w->dim[3]);
     add_param(p, op, K_STRIDE_H, rg_xchg_param(nd, 0)),

@@ -46,6 +46,7 @@ static rg_status term(exporter *x, rg_ref ref) {
     if (!(st = term(x, nd->in[0]))) rg_sb_puts(o, " "), st = term(x, nd->in[1]);
     break;
   case RG_OP_CONV2D:
+    if (!rg_xchg_conv_expressible(nd)) return unmappable(x->err, "a dilated conv2d");
     rg_sb_printf(o, "(conv2d %d %d %d %d ", rg_xchg_param(nd, 0), rg_xchg_param(nd, 1),
                  rg_xchg_param(nd, 2), rg_xchg_param(nd, 3));
     if (!(st = term(x, nd->in[0]))) rg_sb_puts(o, " "), st = term(x, nd->in[1]);
@@ -368,6 +369,10 @@ rg_status rg_tensat_import(const char *text, size_t len, int multi, rg_ruleset *
       continue;
     }
     rule->line = first_line;
+    if ((st = rg_xchg_infer_groups(rule, err))) {
+      rg_rule_free(rule);
+      break;
+    }
     st = rg_ruleset_add(out, rule);
     if (st) rg_err_set(err, st, "out of memory");
   }

@@ -103,8 +103,8 @@ expect 0 "" test "$(wc -l <all.json)" -eq 129
 grep -o '"text":"[^"]*"' all.json | sed 's/"text":"//; s/"$//' | sort >want.txt
 cat a.rules b.rules | sort >got.txt
 expect 0 "" cmp want.txt got.txt
-expect 0 "121 of 129 rules written" "$rulesdb" export taso.db --pub k.pub --format taso -o t.pb
-expect 0 "121 rules read" "$rulesdb" import --format taso t.pb -o t2.rules
+expect 0 "129 of 129 rules written" "$rulesdb" export taso.db --pub k.pub --format taso -o t.pb
+expect 0 "129 rules read" "$rulesdb" import --format taso t.pb -o t2.rules
 expect 0 "" "$rulesdb" export taso.db --pub k.pub --format dot -o all.dot
 expect 0 "" dot -Tsvg all.dot -o all.svg
 expect 0 "" "$rulesdb" export taso.db --pub k.pub --format dot --per-rule dots
