@@ -38,7 +38,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "certify_bench: %s\n", err.msg);
     return 2;
   }
-  rg_pet_opts o = {3, wide ? RG_Z127_Q : RG_ZP_P, {NULL, NULL, NULL}};
+  rg_pet_opts o = {3, wide ? RG_Z127_Q : RG_ZP_P, NULL};
   double t_cert = 1e30, t_audit = 1e30, t_full = 1e30;
   rg_cert c = {0};
   rg_audit a = {0};

@@ -116,8 +116,7 @@ rg_status rg_cert_audit(const rg_cert *c, const rg_pet_pair *pp, const rg_pet_ho
   memset(a, 0, sizeof *a);
   a->valid = true;
   if (!audit_header(c, pp, a)) return RG_OK;
-  rg_pet_opts o = {c->res.trials, c->res.p, {NULL, NULL, NULL}};
-  if (hooks) o.hooks = *hooks;
+  rg_pet_opts o = {c->res.trials, c->res.p, hooks};
   rg_pet_result r;
   rg_status st = rg_pet_check(pp, &o, &r, err);
   if (st) return st;

@@ -177,7 +177,7 @@ static void conv_cuts(prop *p, rg_cuts *o, const rg_cuts *x, const rg_cuts *w, c
    * dims (input channel, kernel taps) are fixed per term, so their cuts do not matter. */
   copy_dim(p, o, 0, x, 0);
   copy_dim(p, o, 1, w, 0);
-  int32_t groups = x->dim[1] / w->dim[1], per = w->dim[0] / groups;
+  int32_t groups = pr[6], per = w->dim[0] / groups;
   for (int32_t g = 1; g < groups; g++) add(p, o, 1, (int64_t)g * per);
   for (int d = 0; d < 2; d++) {
     int32_t k = w->dim[2 + d], s = pr[d], dil = pr[4 + d], out, pb;
@@ -266,16 +266,19 @@ static void node_cuts(prop *p, const rg_plan *plan, int32_t id, const rg_cuts *c
     add_shifted(p, o, axis, in[0], axis, -(int64_t)pr[1], pr[1], pr[2]);
     break;
   }
-  case RG_OP_ICONV: /* one 1 at the kernel centre: the centre row and column are boxes */
+  case RG_OP_ICONV: /* one 1 at the kernel centre of each diagonal channel pair: the centre
+                      * row and column are boxes, and (like Imatmul) every channel pair */
     add(p, o, 2, (pr[1] - 1) / 2), add(p, o, 2, (pr[1] - 1) / 2 + 1);
     add(p, o, 3, (pr[2] - 1) / 2), add(p, o, 3, (pr[2] - 1) / 2 + 1);
-    break;
-  case RG_OP_IMATMUL: /* the identity is not constant on any larger box: every element */
     for (int d = 0; d < 2; d++)
       for (int32_t q = 1; q < o->dim[d]; q++) add(p, o, d, q);
     break;
-  case RG_OP_IEWMUL:
-  case RG_OP_CPOOL: /* constant everywhere: one box */
+  case RG_OP_IMATMUL: /* the identity is not constant on any larger box: every element */
+  case RG_OP_CPOOL:   /* constant on the channel diagonal, zero off it: every channel pair */
+    for (int d = 0; d < 2; d++)
+      for (int32_t q = 1; q < o->dim[d]; q++) add(p, o, d, q);
+    break;
+  case RG_OP_IEWMUL: /* constant everywhere: one box */
     break;
   default: break; /* rejected before (not multilinear) */
   }

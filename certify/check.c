@@ -85,6 +85,8 @@ void rg_pet_result_free(rg_pet_result *res) {
   memset(res, 0, sizeof *res);
 }
 
+static bool cancelled(const rg_pet_opts *o) { return o->hooks && o->hooks->cancel && *o->hooks->cancel; }
+
 static rg_status check_opts(const rg_pet_opts *o, rg_err *err) {
   if (o->trials < 1) return rg_err_set(err, RG_ERR_ARG, "the number of trials t must be at least 1 (got %d)", o->trials);
   return rg_pet_field_check(o->p, err);
@@ -137,12 +139,12 @@ rg_status rg_pet_check(const rg_pet_pair *pp, const rg_pet_opts *o, rg_pet_resul
   for (int t = 0; t < o->trials && st == RG_OK; t++) {
     gen g = {keys + (size_t)t * (size_t)nt};
     for (int64_t i = 0; i < res->n_boxes && st == RG_OK; i++) {
-      if (o->hooks.cancel && *o->hooks.cancel) {
+      if (cancelled(o)) {
         st = rg_err_set(err, RG_ERR_ARG, "interrupted");
         break;
       }
       if (res->box[i].verdict == RG_BOX_EQ) st = check_box(pp, &ctx, &g, t, &res->box[i], res, err);
-      if (o->hooks.progress) o->hooks.progress(o->hooks.user, t * res->n_boxes + i + 1, total);
+      if (o->hooks && o->hooks->progress) o->hooks->progress(o->hooks->user, t * res->n_boxes + i + 1, total);
     }
   }
   free(keys);
@@ -202,7 +204,7 @@ rg_status rg_pet_full(const rg_pet_pair *pp, const rg_pet_opts *o, uint8_t **dif
   rg_eval_ctx ctx;
   rg_eval_ctx_init(&ctx, seed);
   for (int t = 0; t < o->trials && st == RG_OK; t++) {
-    if (o->hooks.cancel && *o->hooks.cancel) {
+    if (cancelled(o)) {
       st = rg_err_set(err, RG_ERR_ARG, "interrupted");
       break;
     }

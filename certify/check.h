@@ -50,7 +50,7 @@ typedef struct {
  * found NEQ counts as done for its remaining trials). Called often: throttle in the callback. */
 typedef void (*rg_pet_progress_fn)(void *user, int64_t done, int64_t total);
 
-/* What a long run is given by its caller: all may be NULL. */
+/* What a long run is given by its caller; each may be NULL. */
 typedef struct {
   const volatile sig_atomic_t *cancel; /* checked between boxes (full mode: between trials) */
   rg_pet_progress_fn progress;
@@ -58,9 +58,9 @@ typedef struct {
 } rg_pet_hooks;
 
 typedef struct {
-  int trials;                         /* >= 1 */
-  rg_z127 p;                          /* must pass rg_pet_field_check */
-  rg_pet_hooks hooks;
+  int trials;                 /* >= 1 */
+  rg_z127 p;                  /* must pass rg_pet_field_check */
+  const rg_pet_hooks *hooks;  /* may be NULL */
 } rg_pet_opts;
 
 /* The primes the evaluator implements, in the text rg_pet_field_check's messages use. */

@@ -250,15 +250,14 @@ static rg_status infer_conv(const int32_t *params, const rg_shape *x, const rg_s
                             rg_err *err) {
   if (x->rank != 4 || w->rank != 4)
     return mismatch(err, RG_OP_CONV2D, "input %s and weight %s must both be 4-D", x, w);
-  int32_t c = x->dim[1], cin_g = w->dim[1], cout = w->dim[0];
-  if (c % cin_g != 0 || cout % (c / cin_g) != 0) {
+  int32_t c = x->dim[1], cin_g = w->dim[1], cout = w->dim[0], groups = params[6];
+  if (c % groups != 0 || cout % groups != 0 || cin_g != c / groups) {
     char sx[96], sw[96];
     return rg_err_set(err, RG_ERR_SHAPE,
-                      "conv2d: input %s has %d channels, weight %s has %d input channels per "
-                      "group and %d output channels: %d must be a multiple of %d and the group "
-                      "count must divide %d",
-                      rg_shape_format(x, sx, sizeof sx), c, rg_shape_format(w, sw, sizeof sw),
-                      cin_g, cout, c, cin_g, cout);
+                      "conv2d: with %d group%s, input %s (%d channels) needs a weight with %d input "
+                      "channels and output channels a multiple of %d, but the weight is %s",
+                      groups, groups == 1 ? "" : "s", rg_shape_format(x, sx, sizeof sx), c,
+                      c % groups ? -1 : c / groups, groups, rg_shape_format(w, sw, sizeof sw));
   }
   /* a dilated kernel covers (K-1)*d+1 cells; everything else is as for a dense one */
   int64_t ekh = (int64_t)(w->dim[2] - 1) * params[4] + 1, ekw = (int64_t)(w->dim[3] - 1) * params[5] + 1;
@@ -271,6 +270,12 @@ static rg_status infer_conv(const int32_t *params, const rg_shape *x, const rg_s
   *o = win;
   o->dim[1] = cout;
   copy_seams(o, 1, w, 0);
+  /* With one group, cutting the weight's rows cuts the output channels exactly, so its seams
+   * carry over. With several, they carry over only when every one falls on a group boundary:
+   * a cut inside a group would mix outputs of one input group (this keeps concat-of-convs
+   * rules honest: they type-check only where they hold). */
+  for (int k = 0; groups > 1 && k < o->nseam[1]; k++)
+    if (o->seam[1][k] % (cout / groups) != 0) clear_seams(o, 1);
   return RG_OK;
 }
 
@@ -389,8 +394,8 @@ rg_status rg_shape_infer(rg_op op, const int32_t *p, int n_in, const rg_shape *c
     return RG_OK;
   }
   case RG_OP_ICONV:
-  case RG_OP_CPOOL: {
-    int32_t d[4] = {p[0], 1, p[1], p[2]};
+  case RG_OP_CPOOL: { /* full (C, C, KH, KW) kernels, diagonal in the channels */
+    int32_t d[4] = {p[0], p[0], p[1], p[2]};
     *o = rg_shape_make(4, d);
     return RG_OK;
   }

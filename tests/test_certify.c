@@ -12,8 +12,8 @@
  *    in F_(2^127-1) (values, seed, error bound with that p) and their forgeries. */
 #include "certify_helpers.h"
 
-static const rg_pet_opts opts3 = {3, RG_ZP_P, {NULL, NULL, NULL}};
-static const rg_pet_opts opts3w = {3, RG_Z127_Q, {NULL, NULL, NULL}};
+static const rg_pet_opts opts3 = {3, RG_ZP_P, NULL};
+static const rg_pet_opts opts3w = {3, RG_Z127_Q, NULL};
 static const rg_pet_opts *const both[2] = {&opts3, &opts3w};
 
 static rg_pet_pair *open_mutant(rg_mutant_kind kind, rg_mutant_dims d) {
@@ -33,7 +33,7 @@ static int64_t cross_check(const rg_pet_pair *pp, const rg_cert *c, const char *
   uint8_t *diff[RG_RULE_MAX_OUTPUTS] = {0};
   rg_err err;
   int64_t neq = 0, differing, outside;
-  rg_pet_opts o = {c->res.trials, c->res.p, {NULL, NULL, NULL}};
+  rg_pet_opts o = {c->res.trials, c->res.p, NULL};
   if (rg_cert_full_check(pp, c, &o, &differing, &outside, diff, &err)) {
     CHECK_MSG(0, "%s: full mode: %s", what, err.msg);
     return -1;
@@ -252,7 +252,7 @@ static void test_certificates(void) {
   CHECK_MSG(audit_text(t1, pp, why, sizeof why) == 1, "a genuine certificate is rejected: %s", why);
   /* another t gives another seed */
   rg_cert c4;
-  if (make_cert(pp, &(rg_pet_opts){4, RG_ZP_P, {NULL, NULL, NULL}}, &c4)) {
+  if (make_cert(pp, &(rg_pet_opts){4, RG_ZP_P, NULL}, &c4)) {
     CHECK(c4.res.seed != c1.res.seed && c4.res.trials == 4);
     rg_cert_free(&c4);
   }
@@ -457,26 +457,26 @@ static void test_bad_options(void) {
   rg_pet_result res;
   rg_err err;
   if (!pp) return;
-  CHECK(rg_pet_check(pp, &(rg_pet_opts){0, RG_ZP_P, {NULL, NULL, NULL}}, &res, &err) == RG_ERR_ARG && strstr(err.msg, "at least 1"));
-  CHECK(rg_pet_check(pp, &(rg_pet_opts){3, RG_ZP_P + 2, {NULL, NULL, NULL}}, &res, &err) == RG_ERR_ARG && strstr(err.msg, "is not prime"));
-  CHECK(rg_pet_check(pp, &(rg_pet_opts){3, 2147483647, {NULL, NULL, NULL}}, &res, &err) == RG_ERR_ARG &&
+  CHECK(rg_pet_check(pp, &(rg_pet_opts){0, RG_ZP_P, NULL}, &res, &err) == RG_ERR_ARG && strstr(err.msg, "at least 1"));
+  CHECK(rg_pet_check(pp, &(rg_pet_opts){3, RG_ZP_P + 2, NULL}, &res, &err) == RG_ERR_ARG && strstr(err.msg, "is not prime"));
+  CHECK(rg_pet_check(pp, &(rg_pet_opts){3, 2147483647, NULL}, &res, &err) == RG_ERR_ARG &&
         strstr(err.msg, "2^61-1") && strstr(err.msg, "2^127-1"));
-  CHECK(rg_pet_check(pp, &(rg_pet_opts){3, RG_Z127_Q - 2, {NULL, NULL, NULL}}, &res, &err) == RG_ERR_ARG &&
+  CHECK(rg_pet_check(pp, &(rg_pet_opts){3, RG_Z127_Q - 2, NULL}, &res, &err) == RG_ERR_ARG &&
         strstr(err.msg, "is not prime"));
-  CHECK(rg_pet_check(pp, &(rg_pet_opts){3, ((rg_z127)1 << 89) - 1, {NULL, NULL, NULL}}, &res, &err) == RG_ERR_ARG &&
+  CHECK(rg_pet_check(pp, &(rg_pet_opts){3, ((rg_z127)1 << 89) - 1, NULL}, &res, &err) == RG_ERR_ARG &&
         strstr(err.msg, "p = 618970019642690137449562111 is prime, but"));
   /* progress: called once per box and trial, ending at the total */
   int64_t last[2] = {0, 0};
   rg_pet_pair *pf = open_mutant(RG_MUTANT_FIG1, (rg_mutant_dims){1, 2, 4, 8, 2, 3, 2});
   if (pf) {
-    CHECK(rg_pet_check(pf, &(rg_pet_opts){3, RG_ZP_P, {NULL, count_progress, last}}, &res, &err) == RG_OK);
+    CHECK(rg_pet_check(pf, &(rg_pet_opts){3, RG_ZP_P, &(rg_pet_hooks){NULL, count_progress, last}}, &res, &err) == RG_OK);
     CHECK_MSG(last[0] == res.n_boxes * 3 && last[1] == res.n_boxes * 3, "progress ended at %lld of %lld",
               (long long)last[0], (long long)last[1]);
     rg_pet_result_free(&res);
     rg_pet_pair_free(pf);
   }
   volatile sig_atomic_t stop = 1;
-  CHECK(rg_pet_check(pp, &(rg_pet_opts){3, RG_ZP_P, {&stop, NULL, NULL}}, &res, &err) == RG_ERR_ARG && strstr(err.msg, "interrupted"));
+  CHECK(rg_pet_check(pp, &(rg_pet_opts){3, RG_ZP_P, &(rg_pet_hooks){&stop, NULL, NULL}}, &res, &err) == RG_ERR_ARG && strstr(err.msg, "interrupted"));
   CHECK(rg_pet_check(pp, &opts3, &res, &err) == RG_OK && res.n_boxes == 1 && res.box[0].verdict == RG_BOX_EQ);
   rg_pet_result_free(&res);
   rg_pet_pair_free(pp);

@@ -37,7 +37,7 @@ static void test_hand_cuts(void) {
   /* stride 2 on 8, SAME: out 4, total pad 1 all after: only the last output reads it */
   expect_cuts("(conv2d 2 2 same none ?x ?w)", "x=1x2x8x8 w=2x2x3x3", 3, "3");
   /* groups: 4 output channels in 2 groups */
-  expect_cuts("(conv2d ?x ?w)", "x=1x4x3x3 w=4x2x1x1", 1, "2");
+  expect_cuts("(conv2d 1 1 same none 1 1 2 ?x ?w)", "x=1x4x3x3 w=4x2x1x1", 1, "2");
   /* a concat seam at 3 pulled back through a 3x3 SAME conv: taps cross it at 2, 3, 4 */
   expect_cuts("(conv2d (concat 3 ?x ?y) ?w)", "x=1x2x4x3 y=1x2x4x5 w=2x2x3x3", 3, "1 2 3 4 7");
   expect_cuts("(concat 1 ?x ?y)", "x=2x3 y=2x5", 1, "3");
@@ -137,8 +137,8 @@ static void test_affine(void) {
   } cases[] = {
       {"(conv2d ?x ?w)", "x=1x2x7x6 w=2x2x3x3"},
       {"(conv2d 2 1 same none ?x ?w)", "x=1x2x7x6 w=2x2x3x3"},
-      {"(conv2d 1 1 same none 2 3 ?x ?w)", "x=1x2x9x9 w=2x1x3x2"},
-      {"(conv2d 2 2 valid none 1 2 ?x ?w)", "x=1x2x9x9 w=2x1x3x2"},
+      {"(conv2d 1 1 same none 2 3 2 ?x ?w)", "x=1x2x9x9 w=2x1x3x2"},
+      {"(conv2d 2 2 valid none 1 2 2 ?x ?w)", "x=1x2x9x9 w=2x1x3x2"},
       {"(poolavg 3 3 2 2 same none ?x)", "x=1x2x7x6"},
       {"(poolavg 2 3 1 1 valid none ?x)", "x=1x2x7x6"},
       {"(conv2d (concat 3 ?x ?y) ?w)", "x=1x2x4x3 y=1x2x4x5 w=2x2x3x3"},

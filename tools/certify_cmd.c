@@ -283,10 +283,10 @@ static int run(bool check, cert_opts *o, char **args, int nargs) {
       fprintf(stderr, "certify check: %lld boxes, %lld evaluations, %.1f ms\n", (long long)a.boxes,
               (long long)a.evaluations, ms_since(&t0));
       rc = a.valid ? 0 : 1;
-      if (a.valid && o->full) st = full_check(pp, &parsed, &(rg_pet_opts){parsed.res.trials, parsed.res.p, hooks}, &err);
+      if (a.valid && o->full) st = full_check(pp, &parsed, &(rg_pet_opts){parsed.res.trials, parsed.res.p, &hooks}, &err);
     }
   } else if (st == RG_OK) {
-    rg_pet_opts po = {o->trials, o->p, hooks};
+    rg_pet_opts po = {o->trials, o->p, &hooks};
     rg_pet_result res;
     st = rg_pet_check(pp, &po, &res, &err);
     double ms = ms_since(&t0);
