@@ -37,7 +37,7 @@ typedef struct {
   const rg_shape *in[RG_MAX_INPUTS];
   const rg_shape *out; /* n_outputs shapes */
   uint64_t zp_scale;
-  rg_z127 z127_scale; /* set by wide evaluators only */
+  rg_z127 z127_scale; /* 1/(window size) in Z_q: set for Z_q only (site_for) */
 } rg_site;
 
 typedef struct rg_fetch {
