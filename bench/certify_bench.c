@@ -3,7 +3,9 @@
  * full-mode evaluation of both programs. Prints one table row; times are the best of `reps`
  * runs (wall clock; full mode: best of 2).
  *
- *   certify_bench [KIND [N,C,H,W,O,K,P [reps]]]     KIND: fig1 (default), fold, dilated, merged
+ *   certify_bench [KIND [N,C,H,W,O,K,P [reps [FIELD]]]]   KIND: fig1 (default), fold, dilated,
+ *                                                         merged; FIELD: 61 (default) or 127
+ *                                                         for p = 2^61-1 or 2^127-1
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <stdio.h>
@@ -23,11 +25,12 @@ int main(int argc, char **argv) {
   int kind = argc > 1 ? rg_mutant_by_name(argv[1]) : RG_MUTANT_FIG1;
   if (kind < 0 ||
       (argc > 2 && sscanf(argv[2], "%d,%d,%d,%d,%d,%d,%d", &d.n, &d.c, &d.h, &d.w, &d.o, &d.k, &d.pieces) < 6)) {
-    fprintf(stderr, "usage: certify_bench [fig1|fold|dilated|merged [N,C,H,W,O,K[,P] [reps]]]\n");
+    fprintf(stderr, "usage: certify_bench [fig1|fold|dilated|merged [N,C,H,W,O,K[,P] [reps [61|127]]]]\n");
     return 2;
   }
   int reps = argc > 3 ? atoi(argv[3]) : 5;
   if (reps < 1) reps = 1;
+  bool wide = argc > 4 && atoi(argv[4]) == 127;
   rg_mutant m;
   rg_err err;
   rg_pet_pair *pp = NULL;
@@ -35,7 +38,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "certify_bench: %s\n", err.msg);
     return 2;
   }
-  rg_pet_opts o = {3, RG_ZP_P, NULL};
+  rg_pet_opts o = {3, wide ? RG_Z127_Q : RG_ZP_P, NULL};
   double t_cert = 1e30, t_audit = 1e30, t_full = 1e30;
   rg_cert c = {0};
   rg_audit a = {0};
@@ -78,7 +81,8 @@ int main(int argc, char **argv) {
     if (t < t_full) t_full = t;
     free(diff[0]);
   }
-  printf("mutant %s: %s, t=%d, p=2^61-1\n", rg_mutant_name((rg_mutant_kind)kind), m.shapes, o.trials);
+  printf("mutant %s: %s, t=%d, p=%s\n", rg_mutant_name((rg_mutant_kind)kind), m.shapes, o.trials,
+         wide ? "2^127-1" : "2^61-1");
   printf("| boxes | NEQ boxes | regions | m+1 positions | evaluations | certify ms | audit ms | full mode ms | full / certify | full / audit |\n");
   printf("|---|---|---|---|---|---|---|---|---|---|\n");
   printf("| %lld | %lld | %lld | %lld | %lld | %.2f | %.2f | %.1f | %.0fx | %.0fx |\n", (long long)c.res.n_boxes,

@@ -41,7 +41,7 @@ static bool audit_header(const rg_cert *c, const rg_pet_pair *pp, rg_audit *a) {
   bool same = shapes && strcmp(shapes, c->shapes) == 0;
   free(shapes);
   if (!same) return reject(a, "the shapes '%s' are not those of the programs being audited", c->shapes);
-  uint64_t seed = rg_pet_seed(pp, c->res.p, c->res.trials);
+  uint64_t seed = rg_pet_seed(pp, c->res.p, c->res.trials); /* a field check passed: p is known */
   if (seed != c->res.seed)
     return reject(a, "seed %016llx is not the one derived from the two programs' hashes, p and t (%016llx)",
                   (unsigned long long)c->res.seed, (unsigned long long)seed);
@@ -77,10 +77,14 @@ static bool audit_boxes(const rg_cert *c, const rg_pet_result *r, rg_audit *a) {
       return reject(a, "box %s of output %d: the certificate says %s, re-evaluation finds %s", bx, y->output,
                     x->verdict ? "NEQ" : "EQ", y->verdict ? "NEQ" : "EQ");
     if (y->verdict == RG_BOX_NEQ &&
-        (x->trial != y->trial || memcmp(x->pos, y->pos, sizeof y->pos) || x->val[0] != y->val[0] || x->val[1] != y->val[1]))
+        (x->trial != y->trial || memcmp(x->pos, y->pos, sizeof y->pos) || x->val[0] != y->val[0] || x->val[1] != y->val[1])) {
+      char v0[48], v1[48];
+      rg_z127_format(y->val[0], v0, sizeof v0);
+      rg_z127_format(y->val[1], v1, sizeof v1);
       return reject(a, "box %s of output %d: the witness (trial, position or values) is not what re-evaluation gives "
-                       "(trial %d, values %llu and %llu)",
-                    bx, y->output, y->trial, (unsigned long long)y->val[0], (unsigned long long)y->val[1]);
+                       "(trial %d, values %s and %s)",
+                    bx, y->output, y->trial, v0, v1);
+    }
   }
   return true;
 }
@@ -107,12 +111,12 @@ static bool audit_regions(const rg_cert *c, rg_audit *a) {
   return true;
 }
 
-rg_status rg_cert_audit(const rg_cert *c, const rg_pet_pair *pp, const volatile sig_atomic_t *cancel,
-                        rg_audit *a, rg_err *err) {
+rg_status rg_cert_audit(const rg_cert *c, const rg_pet_pair *pp, const rg_pet_hooks *hooks, rg_audit *a,
+                        rg_err *err) {
   memset(a, 0, sizeof *a);
   a->valid = true;
   if (!audit_header(c, pp, a)) return RG_OK;
-  rg_pet_opts o = {c->res.trials, c->res.p, cancel};
+  rg_pet_opts o = {c->res.trials, c->res.p, hooks};
   rg_pet_result r;
   rg_status st = rg_pet_check(pp, &o, &r, err);
   if (st) return st;

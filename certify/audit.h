@@ -16,10 +16,11 @@ typedef struct {
   int64_t boxes, evaluations;
 } rg_audit;
 
-/* Audits c against the pair (built from the programs the auditor trusts). A rejected
- * certificate is RG_OK with a->valid false; errors are only for what stops the audit itself
- * (memory, interruption). */
-rg_status rg_cert_audit(const rg_cert *c, const rg_pet_pair *pp, const volatile sig_atomic_t *cancel,
-                        rg_audit *a, rg_err *err) RG_MUST_CHECK;
+/* Audits c against the pair (built from the programs the auditor trusts), re-evaluating in the
+ * certificate's field (2^61-1 or 2^127-1; any other p rejects it). hooks (may be NULL) give
+ * cancellation and progress for the re-evaluation. A rejected certificate is RG_OK with
+ * a->valid false; errors are only for what stops the audit itself (memory, interruption). */
+rg_status rg_cert_audit(const rg_cert *c, const rg_pet_pair *pp, const rg_pet_hooks *hooks, rg_audit *a,
+                        rg_err *err) RG_MUST_CHECK;
 
 #endif

@@ -24,7 +24,7 @@ void rg_cert_bound(const rg_pet_result *res, int degree, char *out, int n) {
     return;
   }
   double b = log2((double)res->eq_positions) +
-             res->trials * (log2((double)(degree < 1 ? 1 : degree)) - log2((double)res->p));
+             res->trials * (log2((double)(degree < 1 ? 1 : degree)) - log2((double)res->p)); /* p < 2^128 */
   snprintf(out, (size_t)n, "%.3f", b);
 }
 
@@ -130,8 +130,9 @@ static void put_pos(rg_strbuf *sb, const int32_t *pos, int rank) {
 void rg_cert_write(const rg_cert *c, rg_strbuf *sb) {
   const rg_pet_result *r = &c->res;
   rg_sb_printf(sb, "rulegen-pet-certificate %d\n", c->version);
-  rg_sb_printf(sb, "field %" PRIu64 "\ntrials %d\nseed %016" PRIx64 "\ndegree %d\n", r->p, r->trials,
-               r->seed, c->degree);
+  char p[48];
+  rg_z127_format(r->p, p, sizeof p);
+  rg_sb_printf(sb, "field %s\ntrials %d\nseed %016" PRIx64 "\ndegree %d\n", p, r->trials, r->seed, c->degree);
   rg_sb_printf(sb, "original %s %s\nmutant %s %s\n", c->hash[0], c->text[0], c->hash[1], c->text[1]);
   rg_sb_printf(sb, "shapes %s\noutputs %d\n", c->shapes, r->n_out);
   for (int k = 0; k < r->n_out; k++) {
@@ -159,7 +160,10 @@ void rg_cert_write(const rg_cert *c, rg_strbuf *sb) {
     }
     rg_sb_printf(sb, " NEQ %d ", b->trial);
     put_pos(sb, b->pos, rank);
-    rg_sb_printf(sb, " %" PRIu64 " %" PRIu64 "\n", b->val[0], b->val[1]);
+    char v0[48], v1[48];
+    rg_z127_format(b->val[0], v0, sizeof v0);
+    rg_z127_format(b->val[1], v1, sizeof v1);
+    rg_sb_printf(sb, " %s %s\n", v0, v1);
   }
   rg_sb_printf(sb, "regions %" PRId64 "\n", c->n_regions);
   for (int64_t i = 0; i < c->n_regions; i++) {
@@ -260,6 +264,18 @@ static rg_status u64(rd *r, int base, uint64_t *out, const char *what) {
   return RG_OK;
 }
 
+/* A decimal field element (below 2^128) at the cursor, after one space. */
+static rg_status elt(rd *r, rg_z127 *out, const char *what) {
+  if (!space(r)) return bad(r, what);
+  char buf[48];
+  size_t n = 0;
+  while (r->cur + n < r->eol && r->cur[n] != ' ' && n < sizeof buf - 1) buf[n] = r->cur[n], n++;
+  buf[n] = 0;
+  if (!rg_z127_parse(buf, out)) return bad(r, what);
+  r->cur += n;
+  return RG_OK;
+}
+
 static rg_status end_of_line(rd *r) { return r->cur == r->eol ? RG_OK : bad(r, "the end of the line"); }
 
 /* The rest of the line after one space, as a new string. */
@@ -322,7 +338,7 @@ static rg_status parse_body(rd *r, rg_cert *c) {
   c->version = (int)v;
   if (!st) st = end_of_line(r);
   if (!st) st = expect(r, "field");
-  if (!st) st = u64(r, 10, &res->p, "the prime p");
+  if (!st) st = elt(r, &res->p, "the prime p");
   if (!st) st = expect(r, "trials");
   if (!st) st = num(r, 10, 0, 1000000, &v, "the number of trials"), res->trials = (int)v;
   if (!st) st = expect(r, "seed");
@@ -409,8 +425,8 @@ static rg_status parse_body(rd *r, rg_cert *c) {
     st = num(r, 10, 0, res->trials - 1, &v, "the witness trial");
     b->trial = (int)v;
     if (!st) st = dims_list(r, cu->dim, cu->rank, b->pos, NULL, "the witness position");
-    if (!st) st = u64(r, 10, &b->val[0], "the original's value");
-    if (!st) st = u64(r, 10, &b->val[1], "the mutant's value");
+    if (!st) st = elt(r, &b->val[0], "the original's value");
+    if (!st) st = elt(r, &b->val[1], "the mutant's value");
     if (!st) st = end_of_line(r);
   }
   if (!st) st = expect(r, "regions");

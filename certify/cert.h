@@ -5,7 +5,7 @@
  * comma-separated per-dimension values (a box dimension as LO:HI, HI exclusive):
  *
  *   rulegen-pet-certificate 1
- *   field P                      the prime (decimal)
+ *   field P                      the prime (decimal): 2^61-1 or 2^127-1
  *   trials T                     independent random inputs per position
  *   seed S                       16 hex digits, derived from the hashes (pair.h)
  *   degree D                     polynomial degree used in the bound (at least 1)
@@ -19,7 +19,7 @@
  *   boxes N positions M          box count; m+1 positions summed over all boxes
  *   box K I BOX EQ               for each box, I its index in output K (rg_cuts_box order)
  *   box K I BOX NEQ TRIAL POS VO VM   first differing trial and position, original and
- *                                mutant values there
+ *                                mutant values there (decimal elements of F_p)
  *   regions N
  *   region K BOX                 correction regions: every NEQ box lies inside one of them
  *   error_bound_log2 X           log2 of (EQ-box positions) * (D/P)^T (%.3f), or none: the

@@ -5,16 +5,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-rg_status rg_pet_field_check(uint64_t p, rg_err *err) {
+rg_status rg_pet_field_check(rg_z127 p, rg_err *err) {
   mpz_t z;
-  mpz_init_set_ui(z, (unsigned long)p);
+  uint64_t w[2] = {(uint64_t)p, (uint64_t)(p >> 64)};
+  mpz_init(z);
+  mpz_import(z, 2, -1, sizeof w[0], 0, 0, w);
   int prime = mpz_probab_prime_p(z, 40);
   mpz_clear(z);
-  if (!prime) return rg_err_set(err, RG_ERR_ARG, "p = %llu is not prime: the check needs a field", (unsigned long long)p);
-  if (p != RG_ZP_P)
-    return rg_err_set(err, RG_ERR_ARG,
-                      "p = %llu is prime, but the evaluator works in Z_p with p = 2^61-1 = %llu only",
-                      (unsigned long long)p, (unsigned long long)RG_ZP_P);
+  char num[48];
+  rg_z127_format(p, num, sizeof num);
+  if (!prime)
+    return rg_err_set(err, RG_ERR_ARG, "p = %s is not prime: the check needs a field (supported: %s)", num,
+                      RG_PET_PRIMES);
+  if (p != RG_ZP_P && p != RG_Z127_Q)
+    return rg_err_set(err, RG_ERR_ARG, "p = %s is prime, but the evaluator implements only the fields of %s", num,
+                      RG_PET_PRIMES);
   return RG_OK;
 }
 
@@ -26,13 +31,30 @@ static rg_value gen_input(void *user, int32_t tvar, int64_t flat) {
   return rg_random_value(RG_DOM_ZP, ((const gen *)user)->keys[tvar], 0, flat);
 }
 
+static rg_z127 gen_input_z127(void *user, int32_t tvar, int64_t flat) {
+  return rg_random_z127(((const gen *)user)->keys[tvar], 0, flat);
+}
+
+static rg_elem_eval *evaluator(const rg_plan *plan, rg_z127 p, const rg_eval_ctx *ctx, gen *g) {
+  return p == RG_Z127_Q ? rg_elem_eval_new_z127(plan, ctx, gen_input_z127, g)
+                        : rg_elem_eval_new(plan, RG_DOM_ZP, ctx, gen_input, g);
+}
+
+/* One element of an output in the pair's field. */
+static rg_status eval_at(rg_elem_eval *e, rg_z127 p, rg_ref out, const int32_t *pos, rg_z127 *v, rg_err *err) {
+  if (p == RG_Z127_Q) return rg_elem_eval_at_z127(e, out, pos, v, err);
+  rg_value x;
+  rg_status st = rg_elem_eval_at(e, out, pos, &x, err);
+  *v = x.z;
+  return st;
+}
+
 /* The box's m+1 positions in trial t; records the first difference as the witness. Fresh
  * evaluators per box keep the memo small (boxes share little of their cones), which is much
  * faster than one memo growing over all boxes. */
 static rg_status check_box(const rg_pet_pair *pp, const rg_eval_ctx *ctx, gen *g, int t, rg_box_result *b,
                            rg_pet_result *res, rg_err *err) {
-  rg_elem_eval *ev[2] = {rg_elem_eval_new(pp->plan[0], RG_DOM_ZP, ctx, gen_input, g),
-                         rg_elem_eval_new(pp->plan[1], RG_DOM_ZP, ctx, gen_input, g)};
+  rg_elem_eval *ev[2] = {evaluator(pp->plan[0], res->p, ctx, g), evaluator(pp->plan[1], res->p, ctx, g)};
   rg_status st = RG_OK;
   if (!ev[0] || !ev[1]) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory for an evaluator");
   int rank = res->cuts[b->output].rank;
@@ -41,14 +63,14 @@ static rg_status check_box(const rg_pet_pair *pp, const rg_eval_ctx *ctx, gen *g
     int32_t pos[RG_MAX_RANK];
     memcpy(pos, b->lo, sizeof pos);
     if (step >= 0) pos[step]++;
-    rg_value v[2];
-    st = rg_elem_eval_at(ev[0], pp->rule->src[b->output], pos, &v[0], err);
-    if (st == RG_OK) st = rg_elem_eval_at(ev[1], pp->rule->tgt[b->output], pos, &v[1], err);
+    rg_z127 v[2];
+    st = eval_at(ev[0], res->p, pp->rule->src[b->output], pos, &v[0], err);
+    if (st == RG_OK) st = eval_at(ev[1], res->p, pp->rule->tgt[b->output], pos, &v[1], err);
     res->evaluations += 2;
-    if (st == RG_OK && v[0].z != v[1].z) {
+    if (st == RG_OK && v[0] != v[1]) {
       b->verdict = RG_BOX_NEQ, b->trial = t;
       memcpy(b->pos, pos, sizeof pos);
-      b->val[0] = v[0].z, b->val[1] = v[1].z;
+      b->val[0] = v[0], b->val[1] = v[1];
       break;
     }
   }
@@ -62,6 +84,8 @@ void rg_pet_result_free(rg_pet_result *res) {
   free(res->box);
   memset(res, 0, sizeof *res);
 }
+
+static bool cancelled(const rg_pet_opts *o) { return o->hooks && o->hooks->cancel && *o->hooks->cancel; }
 
 static rg_status check_opts(const rg_pet_opts *o, rg_err *err) {
   if (o->trials < 1) return rg_err_set(err, RG_ERR_ARG, "the number of trials t must be at least 1 (got %d)", o->trials);
@@ -111,14 +135,16 @@ rg_status rg_pet_check(const rg_pet_pair *pp, const rg_pet_opts *o, rg_pet_resul
   rg_eval_ctx ctx;
   rg_eval_ctx_init(&ctx, res->seed); /* unused by multilinear programs; set for completeness */
   int32_t nt = rg_graph_n_tvars(pp->rule->g);
+  int64_t total = res->n_boxes * o->trials;
   for (int t = 0; t < o->trials && st == RG_OK; t++) {
     gen g = {keys + (size_t)t * (size_t)nt};
     for (int64_t i = 0; i < res->n_boxes && st == RG_OK; i++) {
-      if (o->cancel && *o->cancel) {
+      if (cancelled(o)) {
         st = rg_err_set(err, RG_ERR_ARG, "interrupted");
         break;
       }
       if (res->box[i].verdict == RG_BOX_EQ) st = check_box(pp, &ctx, &g, t, &res->box[i], res, err);
+      if (o->hooks && o->hooks->progress) o->hooks->progress(o->hooks->user, t * res->n_boxes + i + 1, total);
     }
   }
   free(keys);
@@ -132,6 +158,34 @@ rg_status rg_pet_check(const rg_pet_pair *pp, const rg_pet_opts *o, rg_pet_resul
   return st;
 }
 
+/* One full-mode trial in Z_q (its own whole-output evaluator: Z_q values do not fit rg_value). */
+static rg_status full_trial_z127(const rg_pet_pair *pp, const rg_eval_ctx *ctx, const uint64_t *keys, uint8_t **diff,
+                                 rg_err *err) {
+  int n = pp->rule->n_src;
+  int32_t nt = rg_graph_n_tvars(pp->rule->g);
+  rg_z127 **in = calloc((size_t)nt + 1, sizeof *in);
+  rg_z127 *outv[2][RG_RULE_MAX_OUTPUTS] = {{0}};
+  rg_status st = in ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory for inputs");
+  for (int32_t v = 0; v < nt && st == RG_OK; v++) {
+    int64_t cnt = rg_shape_numel(&pp->shapes[v]);
+    in[v] = malloc(sizeof **in * (size_t)(cnt + 1));
+    if (!in[v]) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory for inputs");
+    for (int64_t i = 0; in[v] && i < cnt; i++) in[v][i] = rg_random_z127(keys[v], 0, i);
+  }
+  const rg_z127 *const *ins = (const rg_z127 *const *)in;
+  if (st == RG_OK) st = rg_eval_full_z127(pp->plan[0], ctx, ins, pp->rule->src, n, outv[0], err);
+  if (st == RG_OK) st = rg_eval_full_z127(pp->plan[1], ctx, ins, pp->rule->tgt, n, outv[1], err);
+  for (int k = 0; k < n && st == RG_OK; k++) {
+    int64_t cnt = rg_shape_numel(rg_plan_shape(pp->plan[0], pp->rule->src[k]));
+    for (int64_t i = 0; i < cnt; i++) diff[k][i] |= outv[0][k][i] != outv[1][k][i];
+  }
+  for (int s = 0; s < 2; s++)
+    for (int k = 0; k < n; k++) free(outv[s][k]);
+  for (int32_t v = 0; in && v < nt; v++) free(in[v]);
+  free(in);
+  return st;
+}
+
 rg_status rg_pet_full(const rg_pet_pair *pp, const rg_pet_opts *o, uint8_t **diff, rg_err *err) {
   int n = pp->rule->n_src;
   for (int k = 0; k < n; k++) diff[k] = NULL;
@@ -140,6 +194,7 @@ rg_status rg_pet_full(const rg_pet_pair *pp, const rg_pet_opts *o, uint8_t **dif
   uint64_t seed = rg_pet_seed(pp, o->p, o->trials);
   uint64_t *keys = rg_pet_input_keys(pp, seed, o->trials);
   int32_t nt = rg_graph_n_tvars(pp->rule->g);
+  bool wide = o->p == RG_Z127_Q;
   rg_value **in = calloc((size_t)nt + 1, sizeof *in);
   if (!keys || !in) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int k = 0; k < n && st == RG_OK; k++) {
@@ -149,9 +204,13 @@ rg_status rg_pet_full(const rg_pet_pair *pp, const rg_pet_opts *o, uint8_t **dif
   rg_eval_ctx ctx;
   rg_eval_ctx_init(&ctx, seed);
   for (int t = 0; t < o->trials && st == RG_OK; t++) {
-    if (o->cancel && *o->cancel) {
+    if (cancelled(o)) {
       st = rg_err_set(err, RG_ERR_ARG, "interrupted");
       break;
+    }
+    if (wide) {
+      st = full_trial_z127(pp, &ctx, keys + (size_t)t * (size_t)nt, diff, err);
+      continue;
     }
     for (int32_t v = 0; v < nt && st == RG_OK; v++) {
       int64_t cnt = rg_shape_numel(&pp->shapes[v]);

@@ -7,8 +7,10 @@
  * extends in (m = rank; a dimension of extent 1 has no step). This is done on `trials`
  * independent inputs from the pair's generator (pair.h). A box is NEQ when some trial and
  * position differ; its witness is the first such (trial, position) in that order, with both
- * values. Otherwise EQ. The field is p = 2^61-1 (ir/zp.h), the only one the interpreters
- * implement; rg_pet_field_check says why another p is refused.
+ * values. Otherwise EQ. The field is F_p for one of the primes the interpreters implement:
+ * p = 2^61-1 (u64 arithmetic, ir/zp.h; the default) or p = 2^127-1 (unsigned __int128,
+ * ir/z127.h); rg_pet_field_check says why another p is refused. Field elements (p, witness
+ * values) are held as rg_z127 whatever the field.
  */
 #ifndef RG_CERTIFY_CHECK_H
 #define RG_CERTIFY_CHECK_H
@@ -27,11 +29,11 @@ typedef struct {
   rg_box_verdict verdict;
   int trial;                    /* witness, NEQ only */
   int32_t pos[RG_MAX_RANK];
-  uint64_t val[2];              /* original, mutant */
+  rg_z127 val[2];               /* original, mutant */
 } rg_box_result;
 
 typedef struct {
-  uint64_t p;
+  rg_z127 p;
   int trials;
   uint64_t seed;
   int n_out;
@@ -44,15 +46,29 @@ typedef struct {
                                    a NEQ box stops at its witness) */
 } rg_pet_result;
 
+/* Reports progress between boxes: `done` of `total` box checks (a box times a trial; a box
+ * found NEQ counts as done for its remaining trials). Called often: throttle in the callback. */
+typedef void (*rg_pet_progress_fn)(void *user, int64_t done, int64_t total);
+
+/* What a long run is given by its caller; each may be NULL. */
 typedef struct {
-  int trials;                         /* >= 1 */
-  uint64_t p;                         /* must pass rg_pet_field_check */
-  const volatile sig_atomic_t *cancel; /* checked between boxes; may be NULL */
+  const volatile sig_atomic_t *cancel; /* checked between boxes (full mode: between trials) */
+  rg_pet_progress_fn progress;
+  void *user;                          /* passed to progress */
+} rg_pet_hooks;
+
+typedef struct {
+  int trials;                 /* >= 1 */
+  rg_z127 p;                  /* must pass rg_pet_field_check */
+  const rg_pet_hooks *hooks;  /* may be NULL */
 } rg_pet_opts;
 
-/* RG_OK when p is prime (GMP, 40 Miller-Rabin rounds) and is the field the evaluator
- * implements (2^61-1); otherwise RG_ERR_ARG saying which. */
-rg_status rg_pet_field_check(uint64_t p, rg_err *err) RG_MUST_CHECK;
+/* The primes the evaluator implements, in the text rg_pet_field_check's messages use. */
+#define RG_PET_PRIMES "2^61-1 = 2305843009213693951 (the default) and 2^127-1"
+
+/* RG_OK when p is prime (GMP, 40 Miller-Rabin rounds) and is one of the fields the evaluator
+ * implements (2^61-1, 2^127-1); otherwise RG_ERR_ARG saying why, and which are supported. */
+rg_status rg_pet_field_check(rg_z127 p, rg_err *err) RG_MUST_CHECK;
 
 /* Box mode. res is filled and owned by the caller (rg_pet_result_free). Errors: bad options
  * (t = 0, p), too many boxes (RG_ERR_LIMIT), out of memory, RG_ERR_ARG "interrupted". */

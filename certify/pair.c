@@ -131,15 +131,18 @@ static uint64_t first8(const uint8_t *h) {
   return v;
 }
 
-uint64_t rg_pet_seed(const rg_pet_pair *pp, uint64_t p, int trials) {
+uint64_t rg_pet_seed(const rg_pet_pair *pp, rg_z127 p, int trials) {
   static const char tag[] = "rulegen-pet-seed-v1";
-  uint8_t buf[sizeof tag - 1 + 64 + 12], out[32];
-  memcpy(buf, tag, sizeof tag - 1);
-  memcpy(buf + sizeof tag - 1, pp->hash[0], 32);
-  memcpy(buf + sizeof tag - 1 + 32, pp->hash[1], 32);
-  le(buf + sizeof tag - 1 + 64, p, 8);
-  le(buf + sizeof tag - 1 + 72, (uint64_t)(uint32_t)trials, 4);
-  crypto_generichash(out, 32, buf, sizeof buf, NULL, 0);
+  uint8_t buf[sizeof tag - 1 + 64 + 20], out[32];
+  size_t n = sizeof tag - 1;
+  memcpy(buf, tag, n);
+  memcpy(buf + n, pp->hash[0], 32);
+  memcpy(buf + n + 32, pp->hash[1], 32);
+  n += 64;
+  le(buf + n, (uint64_t)p, 8), n += 8;
+  if (p >> 64) le(buf + n, (uint64_t)(p >> 64), 8), n += 8; /* p as 8 bytes, or 16 above 2^64 */
+  le(buf + n, (uint64_t)(uint32_t)trials, 4), n += 4;
+  crypto_generichash(out, 32, buf, n, NULL, 0);
   return first8(out);
 }
 

@@ -7,10 +7,12 @@
  * Hashes (BLAKE2b-256, libsodium): program hash = H("rulegen-pet-program-v1\n" || canonical
  * text of the side (ir/text.h) || "\n" || "NAME=DIMS\n" for each variable the side reads, by
  * name). Seed: the first 8 bytes (little endian) of H("rulegen-pet-seed-v1" || original hash ||
- * mutant hash || p (8 bytes LE) || trials (4 bytes LE)), so nobody chooses it. Input values:
- * element `flat` of variable NAME in trial `t` is rg_random_value(Z_p, key, 0, flat) with
- * key = the first 8 bytes (LE) of H("rulegen-pet-input-v1" || seed (8 LE) || t (4 LE) || NAME):
- * addressable by (trial, tensor, index), so single elements are generated on demand.
+ * mutant hash || p (8 bytes LE, or 16 bytes LE when p >= 2^64) || trials (4 bytes LE)), so
+ * nobody chooses it. Input values: element `flat` of variable NAME in trial `t` is
+ * rg_random_value(Z_p, key, 0, flat) for p = 2^61-1, rg_random_z127(key, 0, flat) for
+ * p = 2^127-1, with key = the first 8 bytes (LE) of H("rulegen-pet-input-v1" || seed (8 LE) ||
+ * t (4 LE) || NAME): addressable by (trial, tensor, index), so single elements are generated
+ * on demand.
  */
 #ifndef RG_CERTIFY_PAIR_H
 #define RG_CERTIFY_PAIR_H
@@ -41,7 +43,7 @@ void rg_pet_pair_free(rg_pet_pair *pp);
 char *rg_pet_pair_shapes(const rg_pet_pair *pp);
 
 /* The seed for prime p and a trial count, derived from the two hashes as above. */
-uint64_t rg_pet_seed(const rg_pet_pair *pp, uint64_t p, int trials);
+uint64_t rg_pet_seed(const rg_pet_pair *pp, rg_z127 p, int trials);
 
 /* Per-(trial, variable) keys of the input generator: keys[t * n_tvars + v]; caller frees. */
 uint64_t *rg_pet_input_keys(const rg_pet_pair *pp, uint64_t seed, int trials);

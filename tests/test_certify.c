@@ -7,10 +7,14 @@
  *    undivided tensor (an interleaving reshape), are caught;
  *  - certificates are deterministic, round-trip through their text, and forged ones (flipped
  *    verdict, dropped region, altered value, other seed, ...) are rejected;
- *  - bad input: p not prime, p not the implemented field, t = 0, truncated certificate. */
+ *  - bad input: p not prime, p not an implemented field, t = 0, truncated certificate;
+ *  - the 127-bit field: the mutants and hidden differences above in both fields, certificates
+ *    in F_(2^127-1) (values, seed, error bound with that p) and their forgeries. */
 #include "certify_helpers.h"
 
 static const rg_pet_opts opts3 = {3, RG_ZP_P, NULL};
+static const rg_pet_opts opts3w = {3, RG_Z127_Q, NULL};
+static const rg_pet_opts *const both[2] = {&opts3, &opts3w};
 
 static rg_pet_pair *open_mutant(rg_mutant_kind kind, rg_mutant_dims d) {
   rg_mutant m;
@@ -22,15 +26,15 @@ static rg_pet_pair *open_mutant(rg_mutant_kind kind, rg_mutant_dims d) {
   return open_pair(m.original, m.mutant, m.shapes);
 }
 
-/* Box mode against full mode: a box is NEQ exactly when some element of it differs. Also
- * checks that every differing element lies in a correction region. Returns NEQ boxes. */
-/* Box mode against full mode: a box is NEQ exactly when some element of it differs; and every
- * differing element lies in a correction region. Returns the NEQ boxes. */
+/* Box mode against full mode (in the certificate's field): a box is NEQ exactly when some
+ * element of it differs; and every differing element lies in a correction region. Returns the
+ * NEQ boxes. */
 static int64_t cross_check(const rg_pet_pair *pp, const rg_cert *c, const char *what) {
   uint8_t *diff[RG_RULE_MAX_OUTPUTS] = {0};
   rg_err err;
   int64_t neq = 0, differing, outside;
-  if (rg_cert_full_check(pp, c, &opts3, &differing, &outside, diff, &err)) {
+  rg_pet_opts o = {c->res.trials, c->res.p, NULL};
+  if (rg_cert_full_check(pp, c, &o, &differing, &outside, diff, &err)) {
     CHECK_MSG(0, "%s: full mode: %s", what, err.msg);
     return -1;
   }
@@ -94,17 +98,17 @@ static void test_fig1(void) {
 
 static void test_mutants(void) {
   rg_mutant_dims d = {2, 2, 6, 8, 3, 3, 2};
-  for (int k = 0; k < RG_MUTANT_COUNT; k++) {
-    rg_pet_pair *pp = open_mutant((rg_mutant_kind)k, d);
+  for (int k = 0; k < 2 * RG_MUTANT_COUNT; k++) {
+    rg_pet_pair *pp = open_mutant((rg_mutant_kind)(k / 2), d);
     rg_cert c;
-    if (!pp || !make_cert(pp, &opts3, &c)) {
+    if (!pp || !make_cert(pp, both[k % 2], &c)) {
       rg_pet_pair_free(pp);
       continue;
     }
-    int64_t neq = cross_check(pp, &c, rg_mutant_name((rg_mutant_kind)k));
+    int64_t neq = cross_check(pp, &c, rg_mutant_name((rg_mutant_kind)(k / 2)));
     /* dilated is exact for even sizes; the others differ at their seams */
-    CHECK_MSG(k == RG_MUTANT_DILATED ? neq == 0 : neq > 0, "%s: %lld NEQ boxes", rg_mutant_name((rg_mutant_kind)k),
-              (long long)neq);
+    CHECK_MSG(k / 2 == RG_MUTANT_DILATED ? neq == 0 : neq > 0, "%s: %lld NEQ boxes in field %d",
+              rg_mutant_name((rg_mutant_kind)(k / 2)), (long long)neq, k % 2);
     rg_cert_free(&c);
     rg_pet_pair_free(pp);
   }
@@ -117,12 +121,12 @@ static void test_mutants(void) {
 }
 
 /* Differences confined to places a naive check would not look at. */
-static void test_hidden_differences(void) {
+static void hidden_differences(const rg_pet_opts *opts) {
   /* only column 5 differs: the box [5,6) is not the first one, and column 5 is neither the
    * corner nor the step of the undivided row */
   rg_pet_pair *pp = open_pair("?x", "(ewadd ?x (pad 1 5 2 (slice 1 5 6 ?x)))", "x=2x8");
   rg_cert c;
-  if (pp && make_cert(pp, &opts3, &c)) {
+  if (pp && make_cert(pp, opts, &c)) {
     int64_t neq = 0;
     for (int64_t i = 0; i < c.res.n_boxes; i++)
       if (c.res.box[i].verdict == RG_BOX_NEQ) {
@@ -143,7 +147,7 @@ static void test_hidden_differences(void) {
            "(reshape 1x1x4x4 (transpose 234051 (reshape 2x2x1x1x2x2 (concat 0 (smul (slice 0 0 3 %s) ?s) (slice 0 3 4 %s)))))",
            t, t);
   pp = open_pair("(smul ?x ?s)", mut, "x=1x1x4x4 s=scalar");
-  if (pp && make_cert(pp, &opts3, &c)) {
+  if (pp && make_cert(pp, opts, &c)) {
     int64_t neq = 0;
     for (int64_t i = 0; i < c.res.n_boxes; i++) {
       const rg_box_result *b = &c.res.box[i];
@@ -159,6 +163,11 @@ static void test_hidden_differences(void) {
     rg_cert_free(&c);
   }
   rg_pet_pair_free(pp);
+}
+
+static void test_hidden_differences(void) {
+  hidden_differences(&opts3);
+  hidden_differences(&opts3w);
 }
 
 static char *cert_text(const rg_cert *c) {
@@ -352,6 +361,97 @@ static void test_certificates(void) {
   rg_pet_pair_free(pp);
 }
 
+/* Certificates in F_q, q = 2^127-1: the same verdicts as in F_p (the mutant's differences do not
+ * depend on the field), values that use the whole field, the seed keyed by q, the bound with
+ * log2 q = 127, and forgeries rejected; a certificate moved to another field is rejected. */
+static void test_wide_field(void) {
+  rg_pet_pair *pp = open_mutant(RG_MUTANT_FIG1, (rg_mutant_dims){1, 3, 6, 12, 2, 3, 3});
+  rg_cert cp, cq;
+  if (!pp || !make_cert(pp, &opts3, &cp)) {
+    rg_pet_pair_free(pp);
+    return;
+  }
+  if (!make_cert(pp, &opts3w, &cq)) {
+    rg_cert_free(&cp);
+    rg_pet_pair_free(pp);
+    return;
+  }
+  CHECK(cq.res.p == RG_Z127_Q && cq.res.seed != cp.res.seed && cq.res.n_boxes == cp.res.n_boxes);
+  int wide = 0, same = 0;
+  for (int64_t i = 0; i < cq.res.n_boxes && cq.res.n_boxes == cp.res.n_boxes; i++) {
+    same += cq.res.box[i].verdict == cp.res.box[i].verdict;
+    if (cq.res.box[i].verdict == RG_BOX_NEQ)
+      wide += cq.res.box[i].val[0] >> 64 != 0 && cq.res.box[i].val[0] < RG_Z127_Q && cq.res.box[i].val[1] < RG_Z127_Q;
+  }
+  CHECK_MSG(same == cq.res.n_boxes, "%d of %lld boxes have the same verdict in both fields", same, (long long)cq.res.n_boxes);
+  CHECK_MSG(wide > 0, "no NEQ witness value above 2^64 in F_q");
+  CHECK(cross_check(pp, &cq, "fig1 in F_q") == 12);
+  /* the bound: log2(EQ positions) + t (log2 d - log2 q), q = 2^127-1 (log2 q = 127 - 6.6e-39) */
+  char want[32];
+  snprintf(want, sizeof want, "%.3f", log2((double)cq.res.eq_positions) + 3 * (log2((double)cq.degree) - 127.0));
+  CHECK_MSG(strcmp(cq.bound, want) == 0, "bound 2^%s in F_q, want 2^%s", cq.bound, want);
+  CHECK(atof(cq.bound) < atof(cp.bound) - 3 * 65);
+
+  char *tq = cert_text(&cq), *tp = cert_text(&cp), why[600];
+  CHECK(strstr(tq, "\nfield 170141183460469231731687303715884105727\n") != NULL);
+  CHECK_MSG(audit_text(tq, pp, why, sizeof why) == 1, "a genuine F_q certificate is rejected: %s", why);
+  rg_cert back;
+  rg_err err;
+  if (rg_cert_parse(tq, strlen(tq), &back, &err) == RG_OK) {
+    char *again = cert_text(&back);
+    CHECK_MSG(strcmp(again, tq) == 0, "an F_q certificate does not round-trip");
+    free(again);
+    rg_cert_free(&back);
+  } else {
+    CHECK_MSG(0, "an F_q certificate does not parse: %s", err.msg);
+  }
+  /* altered witness: the mutant's value of the first NEQ box plus one, in F_q */
+  for (int64_t i = 0; i < cq.res.n_boxes; i++) {
+    const rg_box_result *b = &cq.res.box[i];
+    if (b->verdict != RG_BOX_NEQ) continue;
+    char v[48], w[48], from[100], to[100];
+    rg_z127_format(b->val[1], v, sizeof v);
+    rg_z127_format(rg_z127_add(b->val[1], 1), w, sizeof w);
+    snprintf(from, sizeof from, " %s\n", v), snprintf(to, sizeof to, " %s\n", w);
+    expect_forged(edit(tq, NULL, from, to), pp, "F_q: altered value", "the witness");
+    break;
+  }
+  char *flip = edit(tq, "box ", " NEQ ", " EQ\n");
+  if (flip) { /* drop the rest of the flipped line (its witness) */
+    char *eq = flip + (strstr(strstr(tq, "box "), " NEQ ") - tq) + 4, *eol = strchr(eq, '\n');
+    memmove(eq, eol + 1, strlen(eol + 1) + 1);
+  }
+  expect_forged(flip, pp, "F_q: NEQ flipped", "the certificate says EQ, re-evaluation finds NEQ");
+  char *dropped = drop_line(tq, "region 0 ");
+  char *dropped2 = dropped ? edit(dropped, NULL, "regions 2\n", "regions 1\n") : NULL;
+  free(dropped);
+  expect_forged(dropped2, pp, "F_q: dropped region", "lies in no correction region");
+  char seedline[64], other[64];
+  snprintf(seedline, sizeof seedline, "seed %016llx", (unsigned long long)cq.res.seed);
+  snprintf(other, sizeof other, "seed %016llx", (unsigned long long)cp.res.seed);
+  expect_forged(edit(tq, NULL, seedline, other), pp, "F_q: the F_p seed", "is not the one derived");
+  /* moved between fields: the seed no longer derives; an unsupported prime is refused */
+  expect_forged(edit(tq, NULL, "field 170141183460469231731687303715884105727", "field 2305843009213693951"), pp,
+                "F_q certificate claimed for F_p", "is not the one derived");
+  expect_forged(edit(tp, NULL, "field 2305843009213693951", "field 170141183460469231731687303715884105727"), pp,
+                "F_p certificate claimed for F_q", "is not the one derived");
+  expect_forged(edit(tq, NULL, "field 170141183460469231731687303715884105727", "field 618970019642690137449562111"),
+                pp, "F_q certificate claimed for F_(2^89-1)", "implements only the fields of 2^61-1");
+  expect_forged(edit(tq, NULL, "field 170141183460469231731687303715884105727", "field 170141183460469231731687303715884105729"),
+                pp, "composite p above 2^127", "not prime");
+  free(tq);
+  free(tp);
+  rg_cert_free(&cp);
+  rg_cert_free(&cq);
+  rg_pet_pair_free(pp);
+}
+
+static void count_progress(void *user, int64_t done, int64_t total) {
+  int64_t *last = user;
+  CHECK(done == last[0] + 1 && done <= total);
+  last[0] = done, last[1] = total;
+}
+
 static void test_bad_options(void) {
   rg_pet_pair *pp = open_pair("?x", "?x", "x=2x2");
   rg_pet_result res;
@@ -360,9 +460,23 @@ static void test_bad_options(void) {
   CHECK(rg_pet_check(pp, &(rg_pet_opts){0, RG_ZP_P, NULL}, &res, &err) == RG_ERR_ARG && strstr(err.msg, "at least 1"));
   CHECK(rg_pet_check(pp, &(rg_pet_opts){3, RG_ZP_P + 2, NULL}, &res, &err) == RG_ERR_ARG && strstr(err.msg, "is not prime"));
   CHECK(rg_pet_check(pp, &(rg_pet_opts){3, 2147483647, NULL}, &res, &err) == RG_ERR_ARG &&
-        strstr(err.msg, "2^61-1"));
+        strstr(err.msg, "2^61-1") && strstr(err.msg, "2^127-1"));
+  CHECK(rg_pet_check(pp, &(rg_pet_opts){3, RG_Z127_Q - 2, NULL}, &res, &err) == RG_ERR_ARG &&
+        strstr(err.msg, "is not prime"));
+  CHECK(rg_pet_check(pp, &(rg_pet_opts){3, ((rg_z127)1 << 89) - 1, NULL}, &res, &err) == RG_ERR_ARG &&
+        strstr(err.msg, "p = 618970019642690137449562111 is prime, but"));
+  /* progress: called once per box and trial, ending at the total */
+  int64_t last[2] = {0, 0};
+  rg_pet_pair *pf = open_mutant(RG_MUTANT_FIG1, (rg_mutant_dims){1, 2, 4, 8, 2, 3, 2});
+  if (pf) {
+    CHECK(rg_pet_check(pf, &(rg_pet_opts){3, RG_ZP_P, &(rg_pet_hooks){NULL, count_progress, last}}, &res, &err) == RG_OK);
+    CHECK_MSG(last[0] == res.n_boxes * 3 && last[1] == res.n_boxes * 3, "progress ended at %lld of %lld",
+              (long long)last[0], (long long)last[1]);
+    rg_pet_result_free(&res);
+    rg_pet_pair_free(pf);
+  }
   volatile sig_atomic_t stop = 1;
-  CHECK(rg_pet_check(pp, &(rg_pet_opts){3, RG_ZP_P, &stop}, &res, &err) == RG_ERR_ARG && strstr(err.msg, "interrupted"));
+  CHECK(rg_pet_check(pp, &(rg_pet_opts){3, RG_ZP_P, &(rg_pet_hooks){&stop, NULL, NULL}}, &res, &err) == RG_ERR_ARG && strstr(err.msg, "interrupted"));
   CHECK(rg_pet_check(pp, &opts3, &res, &err) == RG_OK && res.n_boxes == 1 && res.box[0].verdict == RG_BOX_EQ);
   rg_pet_result_free(&res);
   rg_pet_pair_free(pp);
@@ -374,5 +488,6 @@ int main(void) {
   test_hidden_differences();
   test_certificates();
   test_bad_options();
+  test_wide_field();
   return check_done("test_certify");
 }

@@ -23,8 +23,8 @@
   X("shape", 's', 1, "NAME=DIMS", "shape of tensor variable ?NAME; repeatable (check: defaults "  \
                                  "to the certificate's)")                                       \
   X("trials", 't', 1, "N", "independent random inputs per position (default 3)")                \
-  X("prime", 'p', 1, "P", "the field's prime, decimal or 2^K-1 (default 2^61-1, the only one "  \
-                          "the evaluator implements)")                                          \
+  X("prime", 'p', 1, "P", "the field's prime: 2^61-1 (default, u64 arithmetic) or 2^127-1 "     \
+                          "(u128), as 2^K-1 or in decimal")                                     \
   X("output", 'o', 1, "FILE", "write the certificate to FILE (default: standard output)")       \
   X("mutant", 'm', 1, "NAME", "use a built-in PET mutant: fig1, fold, dilated or merged")             \
   X("dims", 'd', 1, "N,C,H,W,O,K[,P]", "sizes of the built-in mutant (default "                 \
@@ -50,8 +50,10 @@ static void usage(FILE *out) {
           "at m+1 positions per box on t random inputs over Z_p, and writes a certificate with the\n"
           "verdict of every box (EQ, or NEQ with a witness), correction regions covering the NEQ\n"
           "boxes and the error bound. 'check' re-derives everything from the programs and accepts\n"
-          "the certificate only if it all agrees. ORIGINAL and MUTANT are files holding one\n"
-          "program each (rule text, see ir/text.h); a RULEFILE's first rule is ORIGINAL => MUTANT.\n"
+          "the certificate only if it all agrees (in the certificate's field). ORIGINAL and\n"
+          "MUTANT are files holding one program each (rule text, see ir/text.h); a RULEFILE's first\n"
+          "rule is ORIGINAL => MUTANT. Runs longer than a second report progress on stderr; Ctrl-C\n"
+          "stops between boxes.\n"
           "\n"
           "options:\n");
 #define X(name, short_, arg, meta, help) fprintf(out, "  -%c, --%-7s %-16s %s\n", short_, name, meta, help);
@@ -60,6 +62,7 @@ static void usage(FILE *out) {
   fprintf(out, "\n"
                "examples:\n"
                "  rulegen certify --mutant fig1 -o fig1.cert\n"
+               "  rulegen certify --mutant fig1 -p 2^127-1 -o fig1-127.cert\n"
                "  rulegen certify check fig1.cert --mutant fig1\n"
                "  rulegen certify -s x=1x8x16x16 -s w=8x8x3x3 orig.rules mutant.rules -o c.cert\n"
                "exit status: 0 done (check: certificate valid), 1 check rejected it, 2 bad input\n");
@@ -68,27 +71,25 @@ static void usage(FILE *out) {
 typedef struct {
   rg_strbuf shapes;
   int trials;
-  uint64_t p;
+  rg_z127 p;
   const char *out, *mutant, *dims;
   bool full, print;
 } cert_opts;
 
-static bool parse_prime(const char *s, uint64_t *p) {
+/* "2^K-1" (K up to 128) or a decimal number below 2^128; whether it is a supported prime is
+ * rg_pet_field_check's to say. */
+static bool parse_prime(const char *s, rg_z127 *p) {
   int64_t k;
   if (strncmp(s, "2^", 2) == 0) {
     const char *minus = strstr(s, "-1");
     char buf[8];
     if (!minus || minus[2] || minus - s - 2 >= (long)sizeof buf) return false;
     snprintf(buf, sizeof buf, "%.*s", (int)(minus - s - 2), s + 2);
-    if (!rg_cli_parse_i64(buf, 2, 64, &k)) return false;
-    *p = k == 64 ? UINT64_MAX : (UINT64_C(1) << k) - 1;
+    if (!rg_cli_parse_i64(buf, 2, 128, &k)) return false;
+    *p = k == 128 ? ~(rg_z127)0 : ((rg_z127)1 << k) - 1;
     return true;
   }
-  char *end;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (!*s || *end || *s == '-') return false;
-  *p = v;
-  return true;
+  return rg_z127_parse(s, p);
 }
 
 /* The canonical text of one side (src or tgt) of a parsed rule. */
@@ -190,6 +191,30 @@ static double ms_since(const struct timespec *t0) {
   return (double)(t1.tv_sec - t0->tv_sec) * 1e3 + (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
+/* Progress of box mode on stderr: nothing during the first second (short runs stay quiet),
+ * then a line every two seconds or so with the box checks done, the rate and the time left,
+ * and a closing line once any was printed. */
+typedef struct {
+  const char *who;
+  struct timespec t0;
+  double next_ms;
+  bool printed;
+} progress;
+
+static void on_progress(void *user, int64_t done, int64_t total) {
+  progress *pg = user;
+  double ms = ms_since(&pg->t0);
+  if (done < total ? ms < pg->next_ms : !pg->printed) return;
+  double rate = (double)done / (ms > 1 ? ms : 1) * 1e3;
+  if (done < total)
+    fprintf(stderr, "%s: %lld of %lld box checks (%.0f%%), %.0f/s, about %.1f s left\n", pg->who, (long long)done,
+            (long long)total, 100.0 * (double)done / (double)total, rate, (double)(total - done) / (rate > 0 ? rate : 1));
+  else
+    fprintf(stderr, "%s: %lld box checks done in %.1f s (%.0f/s)\n", pg->who, (long long)total, ms / 1e3, rate);
+  pg->printed = true;
+  pg->next_ms = ms + 2000;
+}
+
 static rg_status read_file(const char *path, rg_strbuf *sb, rg_err *err) {
   FILE *f = fopen(path, "rb");
   if (!f) return rg_err_set(err, RG_ERR_IO, "cannot open %s", path);
@@ -247,19 +272,21 @@ static int run(bool check, cert_opts *o, char **args, int nargs) {
   if (st == RG_OK && o->print) goto done;
   struct timespec t0;
   clock_gettime(CLOCK_MONOTONIC, &t0);
+  progress pg = {check ? "rulegen certify check" : "rulegen certify", t0, 1000, false};
+  rg_pet_hooks hooks = {&interrupted, on_progress, &pg};
   if (st == RG_OK && check) {
     rg_audit a;
-    st = rg_cert_audit(&parsed, pp, &interrupted, &a, &err);
+    st = rg_cert_audit(&parsed, pp, &hooks, &a, &err);
     if (st == RG_OK) {
       printf("%s: %s\n", cert_path, a.valid ? "VALID" : "REJECTED");
       if (!a.valid) printf("  reason: %s\n", a.why);
       fprintf(stderr, "certify check: %lld boxes, %lld evaluations, %.1f ms\n", (long long)a.boxes,
               (long long)a.evaluations, ms_since(&t0));
       rc = a.valid ? 0 : 1;
-      if (a.valid && o->full) st = full_check(pp, &parsed, &(rg_pet_opts){parsed.res.trials, parsed.res.p, &interrupted}, &err);
+      if (a.valid && o->full) st = full_check(pp, &parsed, &(rg_pet_opts){parsed.res.trials, parsed.res.p, &hooks}, &err);
     }
   } else if (st == RG_OK) {
-    rg_pet_opts po = {o->trials, o->p, &interrupted};
+    rg_pet_opts po = {o->trials, o->p, &hooks};
     rg_pet_result res;
     st = rg_pet_check(pp, &po, &res, &err);
     double ms = ms_since(&t0);
@@ -319,7 +346,8 @@ int rg_cmd_certify(int argc, char **argv) {
       break;
     case 'p':
       if (!parse_prime(optarg, &o.p)) {
-        fprintf(stderr, "rulegen certify: --prime wants a number below 2^64 (decimal or 2^K-1), not '%s'\n", optarg);
+        fprintf(stderr, "rulegen certify: --prime wants 2^K-1 or a decimal number, not '%s'; the supported primes are %s\n",
+                optarg, RG_PET_PRIMES);
         rc = 2;
       }
       break;
@@ -339,7 +367,7 @@ int rg_cmd_certify(int argc, char **argv) {
     sigaction(SIGINT, &sa, &old);
     rc = run(check, &o, argv + optind, argc - optind);
     sigaction(SIGINT, &old, NULL);
-    if (interrupted) fprintf(stderr, "rulegen certify: interrupted\n");
+    if (interrupted && rc != 2) fprintf(stderr, "rulegen certify: interrupted\n"); /* else reported */
   }
   rg_sb_free(&o.shapes);
   return rc;

@@ -37,5 +37,21 @@ rc=$?
 echo "(conv2d (concat 3 (slice 3 0 6 ?x) (slice 3 6 12 ?x)) ?w)" >"$tmp/mut2.rules"
 out=$("$rulegen" certify check "$tmp/a.cert" "$tmp/orig.rules" "$tmp/mut2.rules" 2>&1)
 [ $? -eq 1 ] && grep -q "mutant" <<<"$out" && ok "other mutant rejected" || bad "other mutant: $out"
-grep -qE 'Sanitizer|runtime error' "$tmp/err" && bad "sanitizer report"
+grep -q "box checks" "$tmp/err" && bad "a short run printed progress: $(cat "$tmp/err")"
+# the 127-bit field: certificate, full mode, audit, the same with p in decimal, a forged value
+"$rulegen" certify --mutant fig1 -d $dims -p 2^127-1 --full -o "$tmp/q.cert" 2>"$tmp/errq" && ok "certify in F_(2^127-1)" ||
+  bad "certify -p 2^127-1: $(cat "$tmp/errq")"
+grep -q "0 outside the correction regions" "$tmp/errq" && ok "F_q full mode: corrected mutant equivalent" || bad "F_q full mode: $(cat "$tmp/errq")"
+grep -qx "field 170141183460469231731687303715884105727" "$tmp/q.cert" && ok "F_q: p recorded" || bad "F_q: no field line"
+"$rulegen" certify --mutant fig1 -d $dims -p 170141183460469231731687303715884105727 -o "$tmp/q2.cert" 2>/dev/null
+cmp -s "$tmp/q.cert" "$tmp/q2.cert" && ok "F_q: p in decimal gives the same certificate" || bad "F_q: decimal p differs"
+out=$("$rulegen" certify check "$tmp/q.cert" --mutant fig1 -d $dims --full 2>&1)
+[ $? -eq 0 ] && grep -q VALID <<<"$out" && ok "F_q: check accepts" || bad "F_q check: $out"
+# forge: the witnesses' mutant values lose their last digit
+sed 's/\( NEQ [0-9]* [0-9,]* [0-9]* [0-9]*\)[0-9]$/\1/' "$tmp/q.cert" >"$tmp/qf.cert"
+cmp -s "$tmp/q.cert" "$tmp/qf.cert" && bad "F_q forgery did not change the file"
+out=$("$rulegen" certify check "$tmp/qf.cert" --mutant fig1 -d $dims 2>&1)
+rc=$?
+[ $rc -eq 1 ] && grep -q "the witness" <<<"$out" && ok "F_q: altered value rejected" || bad "F_q altered value: rc $rc: $out"
+grep -qE 'Sanitizer|runtime error' "$tmp/err" "$tmp/errq" && bad "sanitizer report"
 [ "$fail" -eq 0 ]
