@@ -15,6 +15,9 @@
   X("conv-stride", "LIST", "conv2d strides, from 1,2 (default 1)")                               \
   X("conv-pad", "LIST", "conv2d padding, from same,valid (default same)")                       \
   X("conv-act", "LIST", "conv2d fused activation, from none,relu,sigmoid,tanh (default none,relu)") \
+  X("conv-groups", "LIST", "conv2d groups, from 1..30 (default 1,2,4; only the one that fits a " \
+                           "weight applies)")                                                    \
+  X("conv-dilation", "LIST", "conv2d dilation, from 1,2 (default 1)")                          \
   X("matmul-act", "LIST", "matmul fused activation (default none)")                             \
   X("pool-act", "LIST", "poolavg/poolmax fused activation (default none)")                      \
   X("kernels", "LIST", "conv2d weight kernels used, and Iconv/Cpool kernels made, e.g. "          \
@@ -35,6 +38,8 @@ void rg_enum_choices_default(rg_enum_choices *c) {
   c->conv_strides = 1u << 1;
   c->conv_pads = 1u << RG_PAD_SAME;
   c->conv_acts = 1u << RG_ACT_NONE | 1u << RG_ACT_RELU;
+  c->conv_groups = 1u << 1 | 1u << 2 | 1u << 4;
+  c->conv_dilations = 1u << 1;
   c->matmul_acts = 1u << RG_ACT_NONE;
   c->pool_acts = 1u << RG_ACT_NONE;
   c->n_kernels = 2;
@@ -76,11 +81,15 @@ static void gen_acts(gen *g, rg_op op, unsigned acts) {
 static void gen_matmul(gen *g, rg_op op) { gen_acts(g, op, g->c->matmul_acts); }
 
 static void gen_conv(gen *g, rg_op op) {
+  const rg_enum_choices *c = g->c;
   for (int s = 1; s <= 2; s++)
     for (int p = 0; p < 2; p++)
       for (int a = 0; a < RG_ACT_COUNT; a++)
-        if ((g->c->conv_strides >> s & 1) && (g->c->conv_pads >> p & 1) && (g->c->conv_acts >> a & 1))
-          emit(g, op, 2, 0, (int32_t[]){s, s, p, a}, 4);
+        for (int d = 1; d <= 2; d++)
+          for (int gr = 1; gr < 31; gr++)
+            if ((c->conv_strides >> s & 1) && (c->conv_pads >> p & 1) && (c->conv_acts >> a & 1) &&
+                (c->conv_dilations >> d & 1) && (c->conv_groups >> gr & 1))
+              emit(g, op, 2, 0, (int32_t[]){s, s, p, a, d, d, gr}, 7);
 }
 
 static void gen_pool(gen *g, rg_op op) {
@@ -122,6 +131,32 @@ static void gen_split(gen *g, rg_op op) {
   for (int a = 0; a < RG_MAX_RANK; a++)
     if (g->c->axes >> a & 1)
       for (int o = 0; o < 2; o++) emit(g, op, 1, o, (int32_t[]){a}, 1);
+}
+
+/* pad: one zero before and after, on each of --axes. */
+static void gen_pad(gen *g, rg_op op) {
+  for (int a = 0; a < RG_MAX_RANK; a++)
+    if (g->c->axes >> a & 1) emit(g, op, 1, 0, (int32_t[]){a, 1, 1}, 3);
+}
+
+/* slice: the two halves [0, d/2) and [d/2, d) of each size d >= 2 the inputs have on each of
+ * --axes (a split without a seam). */
+static void gen_slice(gen *g, rg_op op) {
+  int first = g->n;
+  for (int a = 0; a < RG_MAX_RANK; a++) {
+    if (!(g->c->axes >> a & 1)) continue;
+    for (int i = 0; i < g->in->n; i++) {
+      const rg_shape *s = &g->in->in[i].shape;
+      if (s->rank <= a || s->dim[a] < 2) continue;
+      int32_t d = s->dim[a];
+      int32_t halves[2][3] = {{a, 0, d / 2}, {a, d / 2, d}};
+      for (int h = 0; h < 2; h++) {
+        bool seen = false;
+        for (int k = first; k < g->n; k++) seen |= !memcmp(g->out[k].params, halves[h], sizeof halves[h]);
+        if (!seen) emit(g, op, 1, 0, halves[h], 3);
+      }
+    }
+  }
 }
 
 /* Shape parameters: rank then dims. Adds s unless an equal one was already emitted for op. */
@@ -194,7 +229,8 @@ static const op_entry table[RG_OP_COUNT] = {
     [RG_OP_EWMUL] = {gen_plain, "every pair of equal-shaped tensors", true},
     [RG_OP_SMUL] = {gen_plain, "every tensor times every scalar"},
     [RG_OP_MATMUL] = {gen_matmul, "--matmul-act"},
-    [RG_OP_CONV2D] = {gen_conv, "--conv-stride x --conv-pad x --conv-act, weights of --kernels"},
+    [RG_OP_CONV2D] = {gen_conv, "--conv-stride x --conv-pad x --conv-act x --conv-dilation x "
+                                "--conv-groups, weights of --kernels"},
     [RG_OP_RELU] = {gen_plain, "every tensor"},
     [RG_OP_TANH] = {gen_plain, "every tensor"},
     [RG_OP_SIGMOID] = {gen_plain, "every tensor"},
@@ -205,6 +241,8 @@ static const op_entry table[RG_OP_COUNT] = {
     [RG_OP_CONCAT] = {gen_concat, "two tensors on each of --axes"},
     [RG_OP_SPLIT] = {gen_split, "split.0 and split.1 on each of --axes (one operator each)"},
     [RG_OP_RESHAPE] = {gen_reshape, "to each input-set shape and each input's 2-D flattening"},
+    [RG_OP_PAD] = {gen_pad, "one zero before and after, on each of --axes"},
+    [RG_OP_SLICE] = {gen_slice, "both halves of each input size, on each of --axes"},
     [RG_OP_IEWMUL] = {gen_iewmul, "each activation shape of the input set"},
     [RG_OP_IMATMUL] = {gen_imatmul, "n = each column count of the rank-2 inputs"},
     [RG_OP_ICONV] = {gen_kernel_const, "channels of each image input x --kernels"},
@@ -303,6 +341,9 @@ rg_status rg_enum_choices_set(rg_enum_choices *c, const char *name, const char *
   if (!strcmp(name, "conv-stride")) return parse_bits(name, v, NULL, 1, 2, &c->conv_strides, err);
   if (!strcmp(name, "conv-pad")) return parse_bits(name, v, rg_pad_by_name, 0, 1, &c->conv_pads, err);
   if (!strcmp(name, "conv-act")) return parse_bits(name, v, rg_act_by_name, 0, 3, &c->conv_acts, err);
+  if (!strcmp(name, "conv-groups")) return parse_bits(name, v, NULL, 1, 30, &c->conv_groups, err);
+  if (!strcmp(name, "conv-dilation"))
+    return parse_bits(name, v, NULL, 1, 2, &c->conv_dilations, err);
   if (!strcmp(name, "matmul-act"))
     return parse_bits(name, v, rg_act_by_name, 0, 3, &c->matmul_acts, err);
   if (!strcmp(name, "pool-act")) return parse_bits(name, v, rg_act_by_name, 0, 3, &c->pool_acts, err);

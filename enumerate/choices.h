@@ -22,6 +22,8 @@ typedef struct {
   unsigned conv_strides;  /* bit s: conv2d stride s in both dimensions (s = 1, 2) */
   unsigned conv_pads;     /* bit per rg_pad */
   unsigned conv_acts;     /* bit per rg_act */
+  unsigned conv_groups;   /* bit g: conv2d with g groups (shape inference keeps the one that fits) */
+  unsigned conv_dilations; /* bit d: conv2d dilation d in both dimensions (d = 1, 2) */
   unsigned matmul_acts;   /* bit per rg_act */
   unsigned pool_acts;     /* bit per rg_act, for poolavg and poolmax */
   int n_kernels;          /* conv2d weight kernels accepted, and Iconv/Cpool kernels made */
@@ -33,6 +35,7 @@ typedef struct {
 
 /* TASO's defaults: its operator set (ewadd ewmul smul matmul conv2d relu poolavg poolmax transpose
  * enlarge concat split Iewmul Imatmul Iconv Cpool), conv stride 1 SAME with act none or relu,
+ * dilation 1, groups 1, 2 or 4 (TASO infers groups from the weight: 1, 2 or 4 at its sizes),
  * kernels 3x3 and 1x3, matmul without activation, pooling 3x3 stride 1 SAME without activation,
  * concat/split on axes 0 and 1, 2-D transpose, enlarge to 3x3. */
 void rg_enum_choices_default(rg_enum_choices *c);

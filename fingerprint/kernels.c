@@ -32,10 +32,10 @@ static void conv(const rg_shape *xs, const rg_shape *ws, const rg_shape *os, con
                  const rg_value *x, const rg_value *w, const rg_eval_ctx *ctx, rg_value *o) {
   int32_t N = xs->dim[0], C = xs->dim[1], H = xs->dim[2], W = xs->dim[3];
   int32_t O = ws->dim[0], I = ws->dim[1], KH = ws->dim[2], KW = ws->dim[3];
-  int32_t OH = os->dim[2], OW = os->dim[3], oh, ow, ph, pw;
-  rg_window_geometry(H, KH, p[0], p[2], &oh, &ph);
-  rg_window_geometry(W, KW, p[1], p[2], &ow, &pw);
-  int32_t per_group = O / (C / I);
+  int32_t OH = os->dim[2], OW = os->dim[3], oh, ow, ph, pw, dh = p[4], dw = p[5];
+  rg_window_geometry(H, (KH - 1) * dh + 1, p[0], p[2], &oh, &ph);
+  rg_window_geometry(W, (KW - 1) * dw + 1, p[1], p[2], &ow, &pw);
+  int32_t per_group = O / p[6];
   rg_value *dst = o;
   for (int32_t n = 0; n < N; n++)
     for (int32_t oc = 0; oc < O; oc++) {
@@ -45,12 +45,12 @@ static void conv(const rg_shape *xs, const rg_shape *ws, const rg_shape *os, con
           uint64_t acc = 0;
           for (int32_t i = 0; i < I; i++)
             for (int32_t a = 0; a < KH; a++) {
-              int32_t ih = y * p[0] - ph + a;
+              int32_t ih = y * p[0] - ph + a * dh;
               if (ih < 0 || ih >= H) continue;
               const rg_value *xr = x + (((int64_t)n * C + c0 + i) * H + ih) * W;
               const rg_value *wr = w + (((int64_t)oc * I + i) * KH + a) * KW;
               for (int32_t b = 0; b < KW; b++) {
-                int32_t iw = xx * p[1] - pw + b;
+                int32_t iw = xx * p[1] - pw + b * dw;
                 if (iw < 0 || iw >= W) continue;
                 acc = rg_zp_add(acc, rg_zp_mul(xr[iw].z, wr[b].z));
               }

@@ -1,4 +1,4 @@
-/* ir/interp.h: the float64 and Z_p interpreters over one graph structure.
+/* ir/interp.h: the float64, Z_p and wide Z_q interpreters over one graph structure.
  *
  * float64 has real semantics (relu = max(0, x), tanh, sigmoid, true max pooling, average
  * pooling divides by the window size). Z_p (p = 2^61 - 1) is exact for linear and multilinear
@@ -6,6 +6,11 @@
  * functions, one key each, so two graphs agree in Z_p exactly when they agree for every choice
  * of those functions. Both evaluate whole outputs, or single output elements reading only the
  * input elements those depend on.
+ *
+ * The third domain, Z_q with the Mersenne prime q = 2^127 - 1 (ir/z127.h), has the same
+ * semantics as Z_p (same kernels, keyed functions under the same keys, averaging by the inverse
+ * of the window size in Z_q) for checks that want a larger field. Its values do not fit the
+ * 8-byte rg_value, so it has its own entry points below (suffix _z127) and value type.
  */
 #ifndef RG_IR_INTERP_H
 #define RG_IR_INTERP_H
@@ -13,6 +18,7 @@
 #include <stdbool.h>
 
 #include "plan.h"
+#include "z127.h"
 
 typedef enum { RG_DOM_F64 = 0, RG_DOM_ZP = 1 } rg_domain;
 
@@ -48,6 +54,25 @@ rg_elem_eval *rg_elem_eval_new(const rg_plan *plan, rg_domain dom, const rg_eval
 void rg_elem_eval_free(rg_elem_eval *e);
 rg_status rg_elem_eval_at(rg_elem_eval *e, rg_ref out, const int32_t *pos, rg_value *val,
                           rg_err *err) RG_MUST_CHECK;
+
+/* ---- the wide domain Z_q, q = 2^127 - 1 ---- */
+
+typedef rg_z127 (*rg_z127_input_fn)(void *user, int32_t tvar, int64_t flat);
+
+/* A single-element evaluator in Z_q (free with rg_elem_eval_free; NULL when out of memory).
+ * Use it only with rg_elem_eval_at_z127 (and a narrow one only with rg_elem_eval_at). */
+rg_elem_eval *rg_elem_eval_new_z127(const rg_plan *plan, const rg_eval_ctx *ctx, rg_z127_input_fn input,
+                                    void *user);
+rg_status rg_elem_eval_at_z127(rg_elem_eval *e, rg_ref out, const int32_t *pos, rg_z127 *val,
+                               rg_err *err) RG_MUST_CHECK;
+/* Whole outputs in Z_q, as rg_eval_full: inputs[i] holds the row-major values of tensor
+ * variable i; on success results[i] is a new malloc'd array of the output's element count,
+ * owned by the caller. */
+rg_status rg_eval_full_z127(const rg_plan *plan, const rg_eval_ctx *ctx, const rg_z127 *const *inputs,
+                            const rg_ref *outs, int n, rg_z127 **results, rg_err *err) RG_MUST_CHECK;
+/* Uniform in Z_q, addressable by (seed, tensor variable, index) like rg_random_value. Values
+ * equal in Z_q are equal as integers (==); rg_z127_format prints them. */
+rg_z127 rg_random_z127(uint64_t seed, int32_t tvar, int64_t flat);
 
 /* Deterministic random values addressable by (seed, tensor variable, index): uniform in
  * [-1, 1) for float64, uniform in Z_p for Z_p. */

@@ -250,23 +250,32 @@ static rg_status infer_conv(const int32_t *params, const rg_shape *x, const rg_s
                             rg_err *err) {
   if (x->rank != 4 || w->rank != 4)
     return mismatch(err, RG_OP_CONV2D, "input %s and weight %s must both be 4-D", x, w);
-  int32_t c = x->dim[1], cin_g = w->dim[1], cout = w->dim[0];
-  if (c % cin_g != 0 || cout % (c / cin_g) != 0) {
+  int32_t c = x->dim[1], cin_g = w->dim[1], cout = w->dim[0], groups = params[6];
+  if (c % groups != 0 || cout % groups != 0 || cin_g != c / groups) {
     char sx[96], sw[96];
     return rg_err_set(err, RG_ERR_SHAPE,
-                      "conv2d: input %s has %d channels, weight %s has %d input channels per "
-                      "group and %d output channels: %d must be a multiple of %d and the group "
-                      "count must divide %d",
-                      rg_shape_format(x, sx, sizeof sx), c, rg_shape_format(w, sw, sizeof sw),
-                      cin_g, cout, c, cin_g, cout);
+                      "conv2d: with %d group%s, input %s (%d channels) needs a weight with %d input "
+                      "channels and output channels a multiple of %d, but the weight is %s",
+                      groups, groups == 1 ? "" : "s", rg_shape_format(x, sx, sizeof sx), c,
+                      c % groups ? -1 : c / groups, groups, rg_shape_format(w, sw, sizeof sw));
   }
+  /* a dilated kernel covers (K-1)*d+1 cells; everything else is as for a dense one */
+  int64_t ekh = (int64_t)(w->dim[2] - 1) * params[4] + 1, ekw = (int64_t)(w->dim[3] - 1) * params[5] + 1;
+  if (ekh > RG_MAX_DIM || ekw > RG_MAX_DIM)
+    return mismatch(err, RG_OP_CONV2D, "dilated kernel of weight %s is too large%s", w, NULL);
   rg_shape win;
-  rg_status st = infer_window(RG_OP_CONV2D, x, w->dim[2], w->dim[3], params[0], params[1],
+  rg_status st = infer_window(RG_OP_CONV2D, x, (int32_t)ekh, (int32_t)ekw, params[0], params[1],
                               params[2], &win, err);
   if (st) return st;
   *o = win;
   o->dim[1] = cout;
   copy_seams(o, 1, w, 0);
+  /* With one group, cutting the weight's rows cuts the output channels exactly, so its seams
+   * carry over. With several, they carry over only when every one falls on a group boundary:
+   * a cut inside a group would mix outputs of one input group (this keeps concat-of-convs
+   * rules honest: they type-check only where they hold). */
+  for (int k = 0; groups > 1 && k < o->nseam[1]; k++)
+    if (o->seam[1][k] % (cout / groups) != 0) clear_seams(o, 1);
   return RG_OK;
 }
 
@@ -353,6 +362,31 @@ rg_status rg_shape_infer(rg_op op, const int32_t *p, int n_in, const rg_shape *c
       return mismatch(err, op, "cannot reshape %s (%s) to a different number of elements", in[0], o);
     return RG_OK;
   }
+  case RG_OP_PAD: { /* the axis grows by before + after; its seams are dropped */
+    if (p[0] >= in[0]->rank)
+      return mismatch(err, op, "axis is out of range for input %s%s", in[0], NULL);
+    int64_t d = (int64_t)in[0]->dim[p[0]] + p[1] + p[2];
+    if (d > RG_MAX_DIM)
+      return rg_err_set(err, RG_ERR_LIMIT, "pad: axis %d grows past %d", p[0], RG_MAX_DIM);
+    *o = *in[0];
+    o->dim[p[0]] = (int32_t)d;
+    clear_seams(o, p[0]);
+    return RG_OK;
+  }
+  case RG_OP_SLICE: { /* the axis keeps begin .. end-1; its seams are dropped */
+    if (p[0] >= in[0]->rank)
+      return mismatch(err, op, "axis is out of range for input %s%s", in[0], NULL);
+    if (p[1] >= p[2] || p[2] > in[0]->dim[p[0]]) {
+      char sx[96];
+      return rg_err_set(err, RG_ERR_SHAPE,
+                        "slice: range %d..%d is not inside axis %d of input %s (need begin < end <= %d)",
+                        p[1], p[2], p[0], rg_shape_format(in[0], sx, sizeof sx), in[0]->dim[p[0]]);
+    }
+    *o = *in[0];
+    o->dim[p[0]] = p[2] - p[1];
+    clear_seams(o, p[0]);
+    return RG_OK;
+  }
   case RG_OP_IEWMUL: return infer_shape_param(op, p, o, err);
   case RG_OP_IMATMUL: {
     int32_t d[2] = {p[0], p[0]};
@@ -360,8 +394,8 @@ rg_status rg_shape_infer(rg_op op, const int32_t *p, int n_in, const rg_shape *c
     return RG_OK;
   }
   case RG_OP_ICONV:
-  case RG_OP_CPOOL: {
-    int32_t d[4] = {p[0], 1, p[1], p[2]};
+  case RG_OP_CPOOL: { /* full (C, C, KH, KW) kernels, diagonal in the channels */
+    int32_t d[4] = {p[0], p[0], p[1], p[2]};
     *o = rg_shape_make(4, d);
     return RG_OK;
   }

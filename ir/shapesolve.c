@@ -122,13 +122,13 @@ static uint8_t ranks_for(const rg_node *user, int k, const int32_t *params) {
   case RG_OP_POOLAVG:
   case RG_OP_POOLMAX:
   case RG_OP_ENLARGE: return 1 << 4;
-  case RG_OP_SMUL: return k == 1 ? 1 << 0 : 0x1e;
+  case RG_OP_SMUL: return k == 1 ? 1 << 0 : 0x1f;
   case RG_OP_MATMUL: return 1 << 2 | 1 << 3;
   case RG_OP_TRANSPOSE: {
     int r = (user->var_mask & 1) ? -1 : rg_perm_unpack(params[0], perm);
     return r > 0 ? (uint8_t)(1 << r) : 0x1e;
   }
-  default: return 0x1e;
+  default: return 0x1f;
   }
 }
 
@@ -166,7 +166,7 @@ static int pick_rank(prng *g, uint8_t mask) {
   int cand[8], n = 0;
   for (int k = 0; k <= RG_MAX_RANK && k < 8; k++)
     if (mask >> k & 1) cand[n++] = k;
-  return n ? cand[below(g, n)] : 1 + below(g, 4);
+  return n ? cand[below(g, n)] : below(g, 5);
 }
 
 static void sample_params(const problem *p, prng *g, rg_assignment *a) {
@@ -256,13 +256,16 @@ static void set_slot(const slots *s, rg_assignment *a, int i, int32_t v) {
 }
 
 /* Tries moving the chosen members of a class (indices into members) to another size, keeping
- * the split when the rule still type-checks. Two sizes are tried, since a larger one can break
- * a window that must fit and a smaller one a kernel that must be covered. */
+ * the split when the rule still type-checks. Several sizes are tried: a larger one can break a
+ * window that must fit, a smaller one a kernel that must be covered, and divisibility (grouped
+ * convolutions) accepts only multiples. */
 static bool try_split(const problem *p, slots *s, rg_assignment *a, const int *members,
                       const int *chosen, int n_chosen) {
   int32_t old = slot_value(s, a, members[chosen[0]]);
-  const int32_t fresh[2] = {old + 7, old > 1 ? old - 1 : old + 1};
-  for (int f = 0; f < 2; f++) {
+  const int32_t fresh[6] = {old + 7, old > 1 ? old - 1 : old + 1, old + 1, 2 * old, old + 2,
+                            old > 1 ? old / 2 : old + 3};
+  for (int f = 0; f < 6; f++) {
+    if (fresh[f] == old) continue;
     for (int j = 0; j < n_chosen; j++) set_slot(s, a, members[chosen[j]], fresh[f]);
     bool ok = rg_rule_well_typed(p->r, &a->binding);
     for (int j = 0; j < n_chosen; j++) set_slot(s, a, members[chosen[j]], old);
@@ -301,20 +304,38 @@ static void refine(const problem *p, slots *s, rg_assignment *a) {
     }
 }
 
-/* Draws a fresh size per class, distinct sizes first so that no two classes coincide. */
-static bool sample_sizes(const problem *p, const slots *s, prng *g, rg_assignment *a) {
-  int32_t perm[RG_SOLVE_MAX_DIM];
-  for (int i = 0; i < RG_SOLVE_MAX_DIM; i++) perm[i] = i + 1;
-  for (int i = RG_SOLVE_MAX_DIM - 1; i > 0; i--) {
-    int j = below(g, i + 1);
-    int32_t t = perm[i];
-    perm[i] = perm[j], perm[j] = t;
+/* A random walk from a well-typed assignment: each class in random order moves to a fresh size,
+ * preferably one no other class has (so no two classes coincide), and keeps the move only if
+ * the rule still type-checks. Every step is well-typed, so the result is too, however coupled
+ * the constraints (grouped convolutions tie channel counts by divisibility). */
+static void walk_sizes(const problem *p, const slots *s, prng *g, rg_assignment *a) {
+  int order[MAX_SLOTS];
+  for (int c = 0; c < s->n_cls; c++) order[c] = c;
+  for (int c = s->n_cls - 1; c > 0; c--) {
+    int j = below(g, c + 1), t = order[c];
+    order[c] = order[j], order[j] = t;
   }
-  for (int i = 0; i < s->n; i++) {
-    int c = s->cls[i];
-    set_slot(s, a, i, c < RG_SOLVE_MAX_DIM ? perm[c] : 1 + below(g, RG_SOLVE_MAX_DIM));
+  for (int k = 0; k < s->n_cls; k++) {
+    int c = order[k], first = -1;
+    uint32_t used = 0;
+    for (int i = 0; i < s->n; i++) {
+      int32_t v = slot_value(s, a, i);
+      if (s->cls[i] == c && first < 0) first = i;
+      else if (s->cls[i] != c && v <= RG_SOLVE_MAX_DIM) used |= 1u << v;
+    }
+    if (first < 0) continue;
+    int32_t old = slot_value(s, a, first);
+    for (int tries = 0; tries < 6; tries++) {
+      int32_t v = 1 + below(g, RG_SOLVE_MAX_DIM);
+      for (int d = 0; d < RG_SOLVE_MAX_DIM && (used >> v & 1) && tries < 3; d++)
+        v = v % RG_SOLVE_MAX_DIM + 1;
+      for (int i = 0; i < s->n; i++)
+        if (s->cls[i] == c) set_slot(s, a, i, v);
+      if (rg_rule_well_typed(p->r, &a->binding)) break;
+      for (int i = 0; i < s->n; i++)
+        if (s->cls[i] == c) set_slot(s, a, i, old);
+    }
   }
-  return rg_rule_well_typed(p->r, &a->binding);
 }
 
 rg_status rg_shapes_solve(const rg_rule *r, const rg_binding *base, uint64_t seed, int max,
@@ -369,7 +390,8 @@ rg_status rg_shapes_solve(const rg_rule *r, const rg_binding *base, uint64_t see
       st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
       break;
     }
-    bool ok = sample_sizes(&p, &s, &g, &trial);
+    walk_sizes(&p, &s, &g, &trial);
+    bool ok = true;
     for (int i = 0; ok && i < out->n; i++) ok = !assignment_same(&trial, &out->items[i]);
     if (ok) st = list_push(out, &trial, err);
     assignment_free(&trial);

@@ -10,8 +10,9 @@
  *   2. the base's dimension slots are grouped by equal value, and each group is split as far as
  *      type-checking allows (slots that need not be equal get their own group), so coincidences
  *      of the base (batch == channels, width 1) do not survive into the other shape sets;
- *   3. new assignments draw a fresh size for each group (1 .. RG_SOLVE_MAX_DIM) and fresh values
- *      for parameter variables (within their domains), keeping those that type-check.
+ *   3. new assignments walk from the base: each group in turn moves to a fresh size
+ *      (1 .. RG_SOLVE_MAX_DIM, preferably one no other group has) if the rule still
+ *      type-checks; parameter variables get fresh values (within their domains) and a new base.
  * Deterministic for a given seed.
  */
 #ifndef RG_IR_SHAPESOLVE_H

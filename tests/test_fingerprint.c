@@ -93,6 +93,8 @@ static void test_kernels_match_interpreter(void) {
   CHECK(rg_enum_choices_set_ops(&ch, "all", &err) == RG_OK);
   CHECK(rg_enum_choices_set(&ch, "conv-stride", "1,2", &err) == RG_OK);
   CHECK(rg_enum_choices_set(&ch, "conv-pad", "same,valid", &err) == RG_OK);
+  CHECK(rg_enum_choices_set(&ch, "conv-dilation", "1,2", &err) == RG_OK);
+  CHECK(rg_enum_choices_set(&ch, "conv-groups", "1,2", &err) == RG_OK);
   CHECK(rg_enum_choices_set(&ch, "conv-act", "none,relu,sigmoid,tanh", &err) == RG_OK);
   CHECK(rg_enum_choices_set(&ch, "matmul-act", "none,relu,sigmoid,tanh", &err) == RG_OK);
   CHECK(rg_enum_choices_set(&ch, "pool-act", "none,relu", &err) == RG_OK);

@@ -4,7 +4,11 @@
  *  - single-element evaluation equals whole-output evaluation at random positions, for every
  *    op, in both domains;
  *  - single-element evaluation reads only the input elements in the position's cone;
- *  - rule comparison finds the first differing position. */
+ *  - rule comparison finds the first differing position;
+ *  - the wide domain Z_q (q = 2^127-1): its arithmetic against GMP, the same differential
+ *    against float64, single elements against whole outputs, fused = standalone activations. */
+#include <gmp.h>
+
 #include "check.h"
 
 static rg_eval_ctx ctx;
@@ -23,7 +27,7 @@ static const g_case linear[] = {
     {"(conv2d ?x ?w)", "x=2x4x5x5 w=4x4x3x3"},
     {"(conv2d 1 1 valid none ?x ?w)", "x=2x4x5x5 w=4x4x3x1"},
     {"(conv2d 2 2 same none ?x ?w)", "x=1x2x6x5 w=3x2x3x3"},
-    {"(conv2d ?x ?w)", "x=1x4x4x4 w=6x2x1x3"},
+    {"(conv2d 1 1 same none 1 1 2 ?x ?w)", "x=1x4x4x4 w=6x2x1x3"},
     {"(transpose 10 ?x)", "x=3x4"},
     {"(transpose 2031 ?x)", "x=2x3x4x5"},
     {"(enlarge 3 3 ?w)", "w=4x4x1x3"},
@@ -37,6 +41,11 @@ static const g_case linear[] = {
     {"(matmul ?x (Imatmul 3))", "x=2x3"},
     {"(conv2d ?x (Iconv 4 3 3))", "x=1x4x5x5"},
     {"(matmul (transpose 10 (matmul ?x ?y)) (concat 1 ?x ?x))", "x=3x4 y=4x3"},
+    {"(conv2d 1 1 same none 2 2 ?x ?w)", "x=1x2x7x6 w=3x2x3x3"},
+    {"(conv2d 2 1 valid none 2 3 2 ?x ?w)", "x=2x2x9x8 w=2x1x2x3"},
+    {"(pad 1 2 1 ?x)", "x=2x3x2"},
+    {"(pad 0 0 3 (slice 1 1 3 ?x))", "x=2x4"},
+    {"(slice 2 1 4 (conv2d ?x ?w))", "x=1x2x5x5 w=2x2x3x3"},
 };
 
 /* The rest: activations, pooling, averaging constants, fused activations. */
@@ -227,6 +236,170 @@ static void test_random_values(void) {
   CHECK(rg_value_eq(RG_DOM_F64, a, b) && !rg_value_eq(RG_DOM_F64, a, c));
 }
 
+/* ---- the wide domain ---- */
+
+static void to_mpz(mpz_t z, rg_z127 v) {
+  uint64_t w[2] = {(uint64_t)v, (uint64_t)(v >> 64)};
+  mpz_import(z, 2, -1, sizeof w[0], 0, 0, w);
+}
+
+static bool mpz_is(const mpz_t z, rg_z127 v) {
+  mpz_t t;
+  mpz_init(t);
+  to_mpz(t, v);
+  bool eq = mpz_cmp(z, t) == 0;
+  mpz_clear(t);
+  return eq;
+}
+
+/* Products, sums, differences, inverses and text of Z_q against GMP, on random operands and
+ * on the edges (0, 1, q-1, values with all high bits set). */
+static void test_z127_arith(void) {
+  mpz_t q, a, b, r;
+  mpz_inits(q, a, b, r, NULL);
+  to_mpz(q, RG_Z127_Q);
+  CHECK(mpz_probab_prime_p(q, 30) && mpz_sizeinbase(q, 2) == 127);
+  const rg_z127 edge[] = {0, 1, 2, RG_Z127_Q - 1, RG_Z127_Q - 2, (rg_z127)UINT64_MAX, ((rg_z127)1 << 126) + 5};
+  int bad = 0;
+  for (int i = 0; i < 2000; i++) {
+    rg_z127 x = i < 49 ? edge[i / 7] : rg_random_z127(7, 0, i), y = i < 49 ? edge[i % 7] : rg_random_z127(7, 1, i);
+    to_mpz(a, x), to_mpz(b, y);
+    mpz_mul(r, a, b), mpz_mod(r, r, q);
+    bad += !mpz_is(r, rg_z127_mul(x, y));
+    mpz_add(r, a, b), mpz_mod(r, r, q);
+    bad += !mpz_is(r, rg_z127_add(x, y));
+    mpz_sub(r, a, b), mpz_mod(r, r, q);
+    bad += !mpz_is(r, rg_z127_sub(x, y));
+    if (x) bad += rg_z127_mul(x, rg_z127_inv(x)) != 1;
+    char buf[48];
+    rg_z127 back = 0;
+    rg_z127_format(x, buf, sizeof buf);
+    bad += !rg_z127_parse(buf, &back) || back != x || x >= RG_Z127_Q;
+  }
+  CHECK_MSG(bad == 0, "%d Z_q operations disagree with GMP", bad);
+  CHECK(rg_z127_from_int(-1) == RG_Z127_Q - 1 && rg_z127_from_int(5) == 5);
+  CHECK(rg_z127_add(rg_z127_from_int(INT64_MIN), (rg_z127)1 << 63) == 0);
+  rg_z127 v;
+  CHECK(rg_z127_parse("170141183460469231731687303715884105727", &v) && v == RG_Z127_Q);
+  CHECK(rg_z127_parse("340282366920938463463374607431768211455", &v) && v == ~(rg_z127)0);
+  CHECK(!rg_z127_parse("340282366920938463463374607431768211456", &v) && !rg_z127_parse("", &v) &&
+        !rg_z127_parse("12a", &v) && !rg_z127_parse("-1", &v));
+  mpz_clears(q, a, b, r, NULL);
+}
+
+typedef struct {
+  const int64_t *const *ints; /* integer inputs, or NULL for random ones */
+  uint64_t seed;
+} z127_inputs;
+
+static rg_z127 z127_input(void *user, int32_t tvar, int64_t flat) {
+  const z127_inputs *zi = user;
+  return zi->ints ? rg_z127_from_int(zi->ints[tvar][flat]) : rg_random_z127(zi->seed, tvar, flat);
+}
+
+static rg_z127 *z127_full(t_graph *t, z127_inputs *zi, int out) {
+  rg_z127 *in[16] = {0}, *res = NULL;
+  for (int32_t v = 0; v < rg_graph_n_tvars(t->r->g); v++) {
+    int64_t n = rg_shape_numel(t->shape_ptr[v]);
+    in[v] = malloc(sizeof(rg_z127) * (size_t)n);
+    for (int64_t i = 0; i < n; i++) in[v][i] = z127_input(zi, v, i);
+  }
+  rg_err err;
+  if (rg_eval_full_z127(t->plan, &ctx, (const rg_z127 *const *)in, &t->r->src[out], 1, &res, &err))
+    fprintf(stderr, "Z_q evaluation failed: %s\n", err.msg);
+  for (int v = 0; v < 16; v++) free(in[v]);
+  return res;
+}
+
+/* On small integers nothing wraps, so Z_q holds float64's integer; averaging ops (window size
+ * count) hold count^-1 times the integer window sum, which float64 gives as sum / count. */
+static void z127_differential(const char *graph, const char *shapes, int64_t count) {
+  t_graph t;
+  if (t_graph_open(&t, graph, shapes)) {
+    CHECK_MSG(0, "%s did not plan", graph);
+    return;
+  }
+  int64_t *ins[16] = {0};
+  for (int32_t v = 0; v < rg_graph_n_tvars(t.r->g); v++) {
+    int64_t n = rg_shape_numel(t.shape_ptr[v]);
+    ins[v] = malloc(sizeof(int64_t) * (size_t)n);
+    for (int64_t i = 0; i < n; i++) ins[v][i] = (int64_t)(rg_random_value(RG_DOM_ZP, 3, v, i).z % 7) - 3;
+  }
+  rg_value *f = t_eval_ints(&t, RG_DOM_F64, &ctx, (const int64_t *const *)ins, 0);
+  z127_inputs zi = {(const int64_t *const *)ins, 0};
+  rg_z127 *z = z127_full(&t, &zi, 0);
+  int64_t n = rg_shape_numel(rg_plan_shape(t.plan, t.r->src[0]));
+  int bad = 0;
+  for (int64_t i = 0; f && z && i < n; i++) {
+    double whole = f[i].f * (double)count;
+    bad += rg_z127_mul(z[i], (rg_z127)count) != rg_z127_from_int(llround(whole)) || fabs(whole - (double)llround(whole)) > 1e-9;
+  }
+  CHECK_MSG(f && z && bad == 0, "%s: %d of %lld elements differ between Z_q and float64", graph, bad, (long long)n);
+  free(f), free(z);
+  for (int v = 0; v < 16; v++) free(ins[v]);
+  t_graph_close(&t);
+}
+
+static void test_z127_differential(void) {
+  for (size_t c = 0; c < sizeof linear / sizeof *linear; c++) z127_differential(linear[c].graph, linear[c].shapes, 1);
+  z127_differential("(poolavg 3 3 1 1 same none ?x)", "x=2x3x5x5", 9);
+  z127_differential("(poolavg 2 2 2 2 valid none ?x)", "x=1x2x5x4", 4);
+  z127_differential("(conv2d ?x (Cpool 4 3 3))", "x=1x4x5x5", 9);
+}
+
+/* Single elements at random positions equal the whole output. */
+static void z127_elem_vs_full(const g_case *gc) {
+  t_graph t;
+  if (t_graph_open(&t, gc->graph, gc->shapes)) {
+    CHECK_MSG(0, "%s did not plan", gc->graph);
+    return;
+  }
+  z127_inputs zi = {NULL, 99};
+  rg_z127 *full = z127_full(&t, &zi, 0);
+  rg_elem_eval *e = rg_elem_eval_new_z127(t.plan, &ctx, z127_input, &zi);
+  const rg_shape *os = rg_plan_shape(t.plan, t.r->src[0]);
+  int64_t n = rg_shape_numel(os);
+  int bad = 0, wide = 0;
+  for (int k = 0; full && e && k < 25; k++) {
+    int64_t flat = (int64_t)(rg_random_value(RG_DOM_ZP, 5, k, 0).z % (uint64_t)n);
+    int32_t pos[RG_MAX_RANK];
+    rg_shape_unflat(os, flat, pos);
+    rg_z127 v;
+    rg_err err;
+    CHECK(rg_elem_eval_at_z127(e, t.r->src[0], pos, &v, &err) == RG_OK);
+    bad += v != full[flat];
+    wide += v >> 64 != 0 && v < RG_Z127_Q; /* values use the whole field */
+  }
+  CHECK_MSG(full && bad == 0, "%s: %d single elements differ from the full evaluation in Z_q", gc->graph, bad);
+  CHECK_MSG(wide > 0, "%s: no Z_q value above 2^64 among 25", gc->graph);
+  rg_elem_eval_free(e);
+  free(full);
+  t_graph_close(&t);
+}
+
+/* The activation fused into conv2d/matmul is the standalone one, in Z_q too. */
+static void z127_same(const char *a, const char *b, const char *shapes) {
+  t_graph ta, tb;
+  if (t_graph_open(&ta, a, shapes) || t_graph_open(&tb, b, shapes)) {
+    CHECK_MSG(0, "%s or %s did not plan", a, b);
+    return;
+  }
+  z127_inputs zi = {NULL, 4};
+  rg_z127 *va = z127_full(&ta, &zi, 0), *vb = z127_full(&tb, &zi, 0);
+  int64_t n = rg_shape_numel(rg_plan_shape(ta.plan, ta.r->src[0])), bad = 0;
+  for (int64_t i = 0; va && vb && i < n; i++) bad += va[i] != vb[i];
+  CHECK_MSG(va && vb && bad == 0, "%s and %s differ at %lld elements in Z_q", a, b, (long long)bad);
+  free(va), free(vb);
+  t_graph_close(&ta), t_graph_close(&tb);
+}
+
+static void test_z127_elem(void) {
+  for (size_t c = 0; c < sizeof linear / sizeof *linear; c++) z127_elem_vs_full(&linear[c]);
+  for (size_t c = 0; c < sizeof nonlinear / sizeof *nonlinear; c++) z127_elem_vs_full(&nonlinear[c]);
+  z127_same("(relu (conv2d ?x ?w))", "(conv2d 1 1 same relu ?x ?w)", "x=1x2x4x4 w=3x2x3x3");
+  z127_same("(sigmoid (matmul ?x ?y))", "(matmul sigmoid ?x ?y)", "x=3x4 y=4x2");
+}
+
 int main(void) {
   rg_eval_ctx_init(&ctx, 11);
   test_random_values();
@@ -234,5 +407,8 @@ int main(void) {
   test_elem_vs_full();
   test_dependency_cone();
   test_compare_positions();
+  test_z127_arith();
+  test_z127_differential();
+  test_z127_elem();
   return check_done("test_ir_interp");
 }

@@ -69,12 +69,51 @@ static void test_conv(void) {
   expect_ints("(conv2d 2 2 same none ?x ?w)", "x=1x1x4x4 w=1x1x3x3",
               INS(V(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16), ones9), 0, "1x1x2x2",
               V(54, 45, 72, 54), 1, 1);
-  /* grouped: 2 channels, weight (2, 1, 1, 1) -> 2 groups of one channel each */
-  expect_ints("(conv2d ?x ?w)", "x=1x2x1x1 w=2x1x1x1", INS(V(2, 3), V(5, 7)), 0, "1x2x1x1",
-              V(10, 21), 1, 1);
+  /* grouped: 2 channels, weight (2, 1, 1, 1), 2 groups of one channel each */
+  expect_ints("(conv2d 1 1 same none 1 1 2 ?x ?w)", "x=1x2x1x1 w=2x1x1x1", INS(V(2, 3), V(5, 7)), 0,
+              "1x2x1x1", V(10, 21), 1, 1);
+  /* 2 groups of 2 channels, 2 outputs per group: output 2 reads channels 2-3 only */
+  expect_ints("(conv2d 1 1 same none 1 1 2 ?x ?w)", "x=1x4x1x1 w=4x2x1x1",
+              INS(V(1, 2, 3, 4), V(1, 1, 1, -1, 1, 1, 1, -1)), 0, "1x4x1x1", V(3, -1, 7, -1), 1, 1);
   /* two output channels over two input channels, 1x1 kernel: a channel mix */
   expect_ints("(conv2d ?x ?w)", "x=1x2x1x2 w=2x2x1x1", INS(V(1, 2, 3, 4), V(1, 1, 1, -1)), 0,
               "1x2x1x2", V(4, 6, -2, -2), 1, 1);
+}
+
+/* Dilation 2 on a 5x5 input (SAME: the 3x3 kernel spans 5 cells, so 2 padding cells before):
+ * a ones kernel sums x at rows and columns {h-2, h, h+2} that exist. x = 0..24 row-major. */
+static void test_conv_dilated(void) {
+  int64_t x25[25], ones9[9];
+  for (int i = 0; i < 25; i++) x25[i] = i;
+  for (int i = 0; i < 9; i++) ones9[i] = 1;
+  /* by hand: (0,0) reads rows {0,2} x cols {0,2}: 0+2+10+12 = 24; (0,1) reads cols {1,3}:
+   * 1+3+11+13 = 28; (2,2) reads rows and cols {0,2,4}: 3*(0+2+4) + 5*3*(0+2+4) = 108 */
+  int64_t want[25];
+  for (int h = 0; h < 5; h++)
+    for (int w = 0; w < 5; w++) {
+      int64_t acc = 0;
+      for (int a = -2; a <= 2; a += 2)
+        for (int b = -2; b <= 2; b += 2)
+          if (h + a >= 0 && h + a < 5 && w + b >= 0 && w + b < 5) acc += (h + a) * 5 + (w + b);
+      want[h * 5 + w] = acc;
+    }
+  CHECK(want[0] == 24 && want[1] == 28 && want[12] == 108);
+  expect_ints("(conv2d 1 1 same none 2 2 ?x ?w)", "x=1x1x5x5 w=1x1x3x3", INS(x25, ones9), 0,
+              "1x1x5x5", want, 1, 1);
+  /* VALID, dilation 2 in w only, kernel 1x2: out[h][w] = x[h][w] + 2*x[h][w+2], width 5-2 = 3 */
+  expect_ints("(conv2d 1 1 valid none 1 2 ?x ?w)", "x=1x1x2x5 w=1x1x1x2",
+              INS(V(0, 1, 2, 3, 4, 5, 6, 7, 8, 9), V(1, 2)), 0, "1x1x2x3", V(4, 7, 10, 19, 22, 25),
+              1, 1);
+}
+
+static void test_pad_slice(void) {
+  const int64_t *x6 = V(1, 2, 3, 4, 5, 6); /* 2x3 */
+  expect_ints("(pad 1 1 2 ?x)", "x=2x3", INS(x6), 0, "2x6", V(0, 1, 2, 3, 0, 0, 0, 4, 5, 6, 0, 0), 1, 1);
+  expect_ints("(pad 0 0 1 ?x)", "x=2x3", INS(x6), 0, "3x3", V(1, 2, 3, 4, 5, 6, 0, 0, 0), 1, 1);
+  expect_ints("(slice 1 1 3 ?x)", "x=2x3", INS(x6), 0, "2x2", V(2, 3, 5, 6), 1, 1);
+  expect_ints("(slice 0 1 2 ?x)", "x=2x3", INS(x6), 0, "1x3", V(4, 5, 6), 1, 1);
+  /* slicing a pad back out is the identity */
+  expect_ints("(slice 1 2 5 (pad 1 2 4 ?x))", "x=2x3", INS(x6), 0, "2x3", x6, 1, 1);
 }
 
 static void test_pool(void) {
@@ -136,8 +175,10 @@ static void test_movement(void) {
 static void test_constants(void) {
   expect_ints("(Iewmul 2x2)", "", INS(NULL), 0, "2x2", V(1, 1, 1, 1), 1, 1);
   expect_ints("(Imatmul 3)", "", INS(NULL), 0, "3x3", V(1, 0, 0, 0, 1, 0, 0, 0, 1), 1, 1);
-  expect_ints("(Iconv 2 3 3)", "", INS(NULL), 0, "2x1x3x3",
-              V(0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0), 1, 1);
+  expect_ints("(Iconv 2 3 3)", "", INS(NULL), 0, "2x2x3x3",
+              V(0, 0, 0, 0, 1, 0, 0, 0, 0, /**/ 0, 0, 0, 0, 0, 0, 0, 0, 0, /**/ 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                /**/ 0, 0, 0, 0, 1, 0, 0, 0, 0),
+              1, 1);
   expect_ints("(Cpool 1 3 3)", "", INS(NULL), 0, "1x1x3x3", V(1, 1, 1, 1, 1, 1, 1, 1, 1), 9, 9);
 }
 
@@ -221,7 +262,9 @@ static void expect_shape_error(const char *text, const char *shapes, const char 
 static void test_shape_errors(void) {
   expect_shape_error("(ewadd ?x ?y)", "2x4 4x4", "ewadd: operands 2x4 and 4x4 differ in shape");
   expect_shape_error("(matmul ?x ?y)", "2x4 2x4", "matmul: inner dimensions differ: 2x4 has 4 columns");
-  expect_shape_error("(conv2d ?x ?w)", "2x4x5x5 4x3x3x3", "conv2d: input 2x4x5x5 has 4 channels");
+  expect_shape_error("(conv2d ?x ?w)", "2x4x5x5 4x3x3x3",
+                     "conv2d: with 1 group, input 2x4x5x5 (4 channels) needs a weight with 4 input channels");
+  expect_shape_error("(conv2d 1 1 same none 1 1 3 ?x ?w)", "2x4x5x5 3x1x3x3", "with 3 groups, input 2x4x5x5");
   expect_shape_error("(conv2d 1 1 valid none ?x ?w)", "2x4x2x2 4x4x3x3", "window does not fit");
   expect_shape_error("(concat 1 ?x ?y)", "2x4 3x4", "concat: input 2 (3x4) does not match input 1 (2x4) outside axis 1");
   expect_shape_error("(split.0 0 ?x)", "4x4", "split: input 4x4 was not produced by a concat on axis 0");
@@ -231,6 +274,11 @@ static void test_shape_errors(void) {
   expect_shape_error("(enlarge 3 3 ?w)", "4x4x5x5", "enlarge: kernel 4x4x5x5");
   expect_shape_error("(concat 2 ?x ?y)", "2x4 2x4", "concat: axis is out of range");
   expect_shape_error("(poolmax 3 3 1 1 same none ?x)", "2x4", "poolmax: input 2x4 is not 4-D");
+  expect_shape_error("(conv2d 1 1 valid none 3 3 ?x ?w)", "1x1x6x6 1x1x3x3", "window does not fit");
+  expect_shape_error("(slice 1 2 5 ?x)", "2x4", "slice: range 2..5 is not inside axis 1 of input 2x4");
+  expect_shape_error("(slice 1 3 3 ?x)", "2x4", "slice: range 3..3");
+  expect_shape_error("(slice 2 0 1 ?x)", "2x4", "slice: axis is out of range for input 2x4");
+  expect_shape_error("(pad 2 1 1 ?x)", "2x4", "pad: axis is out of range for input 2x4");
 }
 
 /* Seams: concat records them, elementwise ops keep equal ones, split divides them. */
@@ -250,10 +298,25 @@ static void test_seams(void) {
   }
 }
 
+static void test_grouped_seams(void) {
+  t_graph t;
+  /* weights 2+2 rows, 2 groups of 2 outputs: the seam at 2 is a group boundary and survives;
+   * 1+3 rows put the seam inside group 0, so it is dropped; one group keeps any seam */
+  if (t_graph_open(&t, "(conv2d 1 1 same none 1 1 2 ?x (concat 0 ?a ?b)) ; (conv2d 1 1 same none 1 1 2 ?x (concat 0 ?c ?d)) ; "
+                       "(conv2d ?y (concat 0 ?c ?d))",
+                   "x=1x4x3x3 a=2x2x1x1 b=2x2x1x1 c=1x2x1x1 d=3x2x1x1 y=1x2x3x3") == 0) {
+    char buf[96];
+    CHECK(strcmp(rg_shape_format_seams(rg_plan_shape(t.plan, t.r->src[0]), buf, sizeof buf), "1x4[2]x3x3") == 0);
+    CHECK(strcmp(rg_shape_format_seams(rg_plan_shape(t.plan, t.r->src[1]), buf, sizeof buf), "1x4x3x3") == 0);
+    CHECK(strcmp(rg_shape_format_seams(rg_plan_shape(t.plan, t.r->src[2]), buf, sizeof buf), "1x4[1]x3x3") == 0);
+    t_graph_close(&t);
+  }
+}
+
 static void test_op_table(void) {
   CHECK(rg_op_by_name("conv2d", 6) == RG_OP_CONV2D);
   CHECK(rg_op_by_name("conv", 4) == -1);
-  CHECK(rg_op_get(RG_OP_CONV2D)->n_params == 4 && rg_op_get(RG_OP_CONV2D)->n_slots == 4);
+  CHECK(rg_op_get(RG_OP_CONV2D)->n_params == 7 && rg_op_get(RG_OP_CONV2D)->n_slots == 7);
   CHECK(rg_op_get(RG_OP_RESHAPE)->n_slots == RG_SHAPE_SLOTS);
   CHECK(rg_op_get(RG_OP_SPLIT)->n_outputs == 2);
   CHECK(rg_op_min_inputs(RG_OP_CONCAT) == 2 && rg_op_max_inputs(RG_OP_CONCAT) == RG_MAX_INPUTS);
@@ -286,6 +349,8 @@ int main(void) {
   test_elementwise();
   test_matmul();
   test_conv();
+  test_conv_dilated();
+  test_pad_slice();
   test_pool();
   test_movement();
   test_constants();
@@ -293,5 +358,6 @@ int main(void) {
   test_fused_equals_standalone();
   test_shape_errors();
   test_seams();
+  test_grouped_seams();
   return check_done("test_ir_ops");
 }

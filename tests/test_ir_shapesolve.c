@@ -86,6 +86,47 @@ static void test_pinned(void) {
   rg_rule_free(r);
 }
 
+/* Two convs concatenated into one grouped conv (TASO's rule 99): it holds exactly when both
+ * kernels have as many output channels, which is when the grouped conv's output seam falls on
+ * its group boundary, i.e. when the rule type-checks. The solver must vary everything else, and
+ * the rule must agree at every shape set it finds. */
+static void test_grouped_conv(void) {
+  rg_rule *r = parse("(concat 1 (conv2d ?i ?k) (conv2d ?j ?v)) => "
+                     "(conv2d 1 1 same none 1 1 2 (concat 1 ?i ?j) (concat 0 ?k ?v))");
+  rg_shape img = rg_shape_make(4, (int32_t[]){2, 4, 5, 5}), ker = rg_shape_make(4, (int32_t[]){4, 4, 3, 3});
+  const rg_shape *sp[4] = {&img, &ker, &img, &ker};
+  rg_binding base = {sp, NULL, NULL};
+  rg_assignment_list l;
+  rg_err err;
+  CHECK(rg_shapes_solve(r, &base, 5, 12, &l, &err) == RG_OK && l.n >= 6);
+  rg_eval_ctx ctx;
+  rg_eval_ctx_init(&ctx, 3);
+  bool channels_vary = false;
+  for (int k = 0; k < l.n; k++) {
+    CHECK(dim_of(&l.items[k], r, "k", 0) == dim_of(&l.items[k], r, "v", 0));
+    channels_vary |= dim_of(&l.items[k], r, "k", 0) != 4;
+    for (int d = 0; d < 2; d++) {
+      rg_cmp_result res;
+      CHECK(rg_rule_compare(r, &l.items[k].binding, (rg_domain)d, &ctx, 1, 2, &res, &err) == RG_OK);
+      CHECK(res.verdict == RG_CMP_AGREE);
+    }
+  }
+  CHECK(channels_vary);
+  rg_assignment_list_free(&l);
+  rg_rule_free(r);
+}
+
+/* Scalars: a variable with no rank hint may be rank 0. */
+static void test_scalars(void) {
+  rg_rule *r = parse("(smul ?s ?t) => (smul ?t ?s)");
+  rg_assignment_list l;
+  rg_err err;
+  CHECK(rg_shapes_solve(r, NULL, 1, 3, &l, &err) == RG_OK && l.n >= 1);
+  for (int k = 0; k < l.n; k++) CHECK(l.items[k].shapes[0].rank == 0 && l.items[k].shapes[1].rank == 0);
+  rg_assignment_list_free(&l);
+  rg_rule_free(r);
+}
+
 static void test_impossible(void) {
   rg_rule *r = parse("(ewadd ?x (Imatmul 3)) => (ewadd ?x (Imatmul 4))");
   rg_assignment_list l;
@@ -116,6 +157,8 @@ int main(void) {
   test_matmul_chain();
   test_axioms();
   test_pinned();
+  test_grouped_conv();
+  test_scalars();
   test_impossible();
   test_width_one();
   return check_done("test_ir_shapesolve");

@@ -69,6 +69,12 @@ static void test_round_trips(void) {
   round_trip("(conv2d 2 2 ?x ?w)", "(conv2d 2 2 ?x ?w)");
   round_trip("(conv2d 2 2 same none ?x ?w)", "(conv2d 2 2 ?x ?w)");
   round_trip("(conv2d 1 1 valid ?x ?w)", "(conv2d 1 1 valid ?x ?w)");
+  /* dilation is trailing and defaulted: printed only when not 1 */
+  round_trip("(conv2d 1 1 same none 1 1 ?x ?w)", "(conv2d ?x ?w)");
+  round_trip("(conv2d 1 1 same none 2 ?x ?w)", "(conv2d 1 1 same none 2 ?x ?w)");
+  round_trip("(conv2d 1 1 same none 2 3 ?x ?w)", "(conv2d 1 1 same none 2 3 ?x ?w)");
+  round_trip("(pad 3 1 2 ?x)", "(pad 3 1 2 ?x)");
+  round_trip("(slice 0 1 3 (pad 1 0 4 ?x))", "(slice 0 1 3 (pad 1 0 4 ?x))");
   round_trip("(conv2d 1 1 same ?c ?x ?w)", "(conv2d 1 1 same ?c ?x ?w)");
   round_trip("assoc:(ewadd ?a (ewadd ?b ?c))=>(ewadd (ewadd ?a ?b) ?c)",
              "assoc: (ewadd ?a (ewadd ?b ?c)) => (ewadd (ewadd ?a ?b) ?c)");

@@ -49,8 +49,26 @@ void rg_cli_bound_free(rg_cli_bound *bd);
 
 /* Parses a whole decimal number in [lo, hi]. */
 bool rg_cli_parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out);
+/* Same for the value of option --opt, printing "prog: --opt wants a number from lo to hi, not
+ * 'arg'" to stderr when it is not one. */
+bool rg_cli_int_option(const char *prog, const char *opt, const char *arg, int64_t lo, int64_t hi,
+                       int64_t *out);
 
 /* Prints "prog: where: message" to stderr, where is "file:line:col" when known. */
 void rg_cli_report(const char *prog, const char *file, const rg_err *err);
+
+/* One subcommand of a program: fn gets argv shifted so that argv[0] is the command's name,
+ * and returns the exit status. */
+typedef struct {
+  const char *name;
+  int (*fn)(int argc, char **argv);
+  const char *help;
+} rg_cli_command;
+
+/* Runs the subcommand argv[1] names. -h, --help or help print the usage (prog, about, the
+ * command list) on stdout and return 0; no command or an unknown one print it on stderr and
+ * return 2. */
+int rg_cli_dispatch(const char *prog, const char *about, const rg_cli_command *cmds, int n,
+                    int argc, char **argv);
 
 #endif

@@ -40,7 +40,7 @@ static const struct {
     {"pool-by-conv: (poolavg 3 3 1 1 same none ?i) => (conv2d ?i (Cpool 4 3 3))",
      "i=2x4x5x5"},
     {"grouped-conv: (concat 1 (conv2d ?i ?w) (conv2d ?j ?v)) => "
-     "(conv2d (concat 1 ?i ?j) (concat 0 ?w ?v))",
+     "(conv2d 1 1 same none 1 1 2 (concat 1 ?i ?j) (concat 0 ?w ?v))",
      "i=2x4x5x5 j=2x4x5x5 w=4x4x3x3 v=4x4x3x3"},
     {"transpose-matmul: (transpose 10 (matmul ?x ?y)) => (matmul (transpose 10 ?y) (transpose 10 ?x))",
      "x=2x4 y=4x4"},

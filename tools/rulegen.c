@@ -1,36 +1,23 @@
-/* tools/rulegen.c: the rulegen program: parses the subcommand and hands over to it. */
-#include <stdio.h>
+/* tools/rulegen.c: the rulegen program: parses the subcommand and hands over to it. Options
+ * without a command (rulegen --ops all --depth 4 ...) run the synthesis pipeline (synth). */
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 
-static void usage(FILE *out) {
-  fprintf(out, "usage: rulegen COMMAND [options]\n"
-               "       rulegen --ops OPS --depth N [options]   (the same as rulegen synth ...)\n\n"
-               "rulegen synthesizes and proves rewrite rules for tensor computation graphs.\n\n"
-               "commands:\n");
-#define RG_COMMAND(name, fn, help) fprintf(out, "  %-12s %s\n", name, help);
+static const rg_cli_command commands[] = {
+#define RG_COMMAND(name, fn, help) {name, fn, help},
 #include "commands.def"
 #undef RG_COMMAND
-  fprintf(out, "\n'rulegen COMMAND --help' describes a command's options.\n");
-}
+};
 
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    usage(stderr);
-    return 2;
-  }
-  if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
-    usage(stdout);
-    return 0;
-  }
-  /* options without a command: the synthesis pipeline (rulegen --ops all --depth 4 ...) */
-  if (argv[1][0] == '-' && argv[1][1] != 0) return rg_cmd_synth(argc, argv);
-#define RG_COMMAND(name, fn, help)                                                               \
-  if (!strcmp(argv[1], name)) return fn(argc - 1, argv + 1);
-#include "commands.def"
-#undef RG_COMMAND
-  fprintf(stderr, "rulegen: unknown command '%s'\n\n", argv[1]);
-  usage(stderr);
-  return 2;
+  if (argc >= 2 && argv[1][0] == '-' && argv[1][1] != 0 && strcmp(argv[1], "-h") &&
+      strcmp(argv[1], "--help"))
+    return rg_cmd_synth(argc, argv);
+  return rg_cli_dispatch("rulegen",
+                         "rulegen synthesizes and proves rewrite rules for tensor computation "
+                         "graphs.\n"
+                         "'rulegen --ops OPS --depth N ...' (options, no command) is rulegen synth.\n",
+                         commands, (int)(sizeof commands / sizeof *commands), argc, argv);
 }

@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # Runs `rulegen eval` on every bad input listed in bad/cases.txt and checks that it exits with
 # status 2, prints the expected message, and that no sanitizer reported anything.
+# Optional: run_bad.sh RULEGEN DIR [CASES [SUBCOMMAND]] for another subcommand's cases file;
+# it runs in DIR, so paths in ARGS are relative to it.
 set -u
 rulegen=$1
 dir=$2
+cases=${3:-$dir/cases.txt}
+cmd=${4:-eval}
+cd "$dir" || exit 2
 fail=0 n=0
 while IFS='|' read -r file args want; do
   file=$(echo "$file" | xargs)
@@ -11,7 +16,7 @@ while IFS='|' read -r file args want; do
   want=$(echo "$want" | sed 's/^ *//; s/ *$//')
   n=$((n + 1))
   # shellcheck disable=SC2086
-  err=$("$rulegen" eval $args "$dir/$file" 2>&1 >/dev/null)
+  err=$("$rulegen" "$cmd" $args "$dir/$file" 2>&1 >/dev/null)
   rc=$?
   if [ "$rc" -ne 2 ]; then
     echo "FAIL $file ($args): exit status $rc, want 2; stderr: $err"; fail=$((fail + 1))
@@ -20,6 +25,6 @@ while IFS='|' read -r file args want; do
   elif grep -qE 'Sanitizer|runtime error' <<<"$err"; then
     echo "FAIL $file ($args): sanitizer report: $err"; fail=$((fail + 1))
   fi
-done <"$dir/cases.txt"
+done <"$cases"
 echo "$((n - fail)) passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,0 +1,250 @@
+/* prune/derive.c: bidirectional bounded BFS over rewrites, in one scratch graph per output pair
+ * (hash-consing makes a term's ref its identity, so the visited sets are sets of refs). */
+#include "derive.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "match.h"
+
+typedef struct {
+  rg_ref t;
+  int parent; /* index in the same side, -1 for the root */
+  int tag;
+  bool reverse;
+  int depth;
+} state;
+
+/* One direction of the search: its states and a ref -> state index table. */
+typedef struct {
+  state *s;
+  int n, cap;
+  int *slots; /* open addressing, -1 empty */
+  int nslots;
+} side;
+
+static uint64_t key_hash(rg_ref r) {
+  uint64_t k = (uint64_t)(uint32_t)r.node << 8 | (uint64_t)(uint32_t)r.out;
+  k *= 0x9e3779b97f4a7c15ull;
+  return k ^ (k >> 31);
+}
+
+static int side_find(const side *sd, rg_ref r) {
+  uint64_t m = (uint64_t)sd->nslots - 1;
+  for (uint64_t h = key_hash(r) & m;; h = (h + 1) & m) {
+    int i = sd->slots[h];
+    if (i < 0) return -1;
+    if (sd->s[i].t.node == r.node && sd->s[i].t.out == r.out) return i;
+  }
+}
+
+static rg_status side_add(side *sd, const state *st, rg_err *err) {
+  if (sd->n == sd->cap) {
+    int cap = sd->cap ? 2 * sd->cap : 64;
+    state *p = realloc(sd->s, sizeof *p * (size_t)cap);
+    if (!p) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    sd->s = p;
+    sd->cap = cap;
+  }
+  if (2 * (sd->n + 1) > sd->nslots) {
+    int ns = sd->nslots ? 2 * sd->nslots : 128;
+    int *slots = malloc(sizeof *slots * (size_t)ns);
+    if (!slots) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    memset(slots, -1, sizeof *slots * (size_t)ns);
+    for (int i = 0; i < sd->n; i++) {
+      uint64_t h = key_hash(sd->s[i].t) & (uint64_t)(ns - 1);
+      while (slots[h] >= 0)
+        h = (h + 1) & (uint64_t)(ns - 1);
+      slots[h] = i;
+    }
+    free(sd->slots);
+    sd->slots = slots;
+    sd->nslots = ns;
+  }
+  uint64_t h = key_hash(st->t) & (uint64_t)(sd->nslots - 1);
+  while (sd->slots[h] >= 0)
+    h = (h + 1) & (uint64_t)(sd->nslots - 1);
+  sd->slots[h] = sd->n;
+  sd->s[sd->n++] = *st;
+  return RG_OK;
+}
+
+static void side_free(side *sd) {
+  free(sd->s);
+  free(sd->slots);
+}
+
+void rg_derivation_free(rg_derivation *d) {
+  for (int i = 0; i < d->n; i++)
+    free(d->steps[i].state);
+  free(d->steps);
+  d->steps = NULL;
+  d->n = 0;
+}
+
+static rg_status add_step(rg_derivation *d, const rg_graph *g, rg_ref t, int tag, bool reverse,
+                          int output, rg_err *err) {
+  rg_derive_step *p = realloc(d->steps, sizeof *p * ((size_t)d->n + 1));
+  if (!p) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  d->steps = p;
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  rg_text_print_ref(g, t, &sb);
+  if (sb.failed) {
+    rg_sb_free(&sb);
+    return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  }
+  d->steps[d->n++] = (rg_derive_step){tag, reverse, output, sb.s};
+  return RG_OK;
+}
+
+/* Appends the chain root(a) -> ... -> a[ia] = b[ib] -> ... -> root(b). */
+static rg_status emit_chain(rg_derivation *d, const rg_graph *g, const side *a, int ia,
+                            const side *b, int ib, int output, rg_err *err) {
+  int depth = a->s[ia].depth, base = d->n;
+  /* The forward half is stored child -> parent: reserve its steps, then fill them backwards. */
+  for (int k = 0; k < depth; k++) {
+    rg_status st = add_step(d, g, a->s[ia].t, 0, false, output, err);
+    if (st) return st;
+  }
+  for (int i = ia, k = depth - 1; k >= 0; i = a->s[i].parent, k--) {
+    rg_derive_step *sp = &d->steps[base + k];
+    free(sp->state);
+    rg_strbuf sb;
+    rg_sb_init(&sb);
+    rg_text_print_ref(g, a->s[i].t, &sb);
+    if (sb.failed) {
+      sp->state = NULL;
+      rg_sb_free(&sb);
+      return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    }
+    *sp = (rg_derive_step){a->s[i].tag, a->s[i].reverse, output, sb.s};
+  }
+  for (int i = ib; b->s[i].parent >= 0; i = b->s[i].parent) {
+    /* b's state came from its parent by a rewrite; towards root(b) that step runs backwards. */
+    rg_status st =
+        add_step(d, g, b->s[b->s[i].parent].t, b->s[i].tag, !b->s[i].reverse, output, err);
+    if (st) return st;
+  }
+  return RG_OK;
+}
+
+typedef struct {
+  const rg_rewrite_set *rs;
+  const rg_derive_limits *lim;
+  rg_graph *g;
+  rg_match_env env;
+  int max_size;
+} search;
+
+/* Expands every state of `from` at depth `level`; sets *meet to (index in from, index in other)
+ * when a new state is already in `other`. */
+static rg_status expand(search *S, side *from, const side *other, int level, int *states,
+                        int meet[2], rg_err *err) {
+  int n_at_start = from->n;
+  for (int i = 0; i < n_at_start && meet[0] < 0; i++) {
+    if (from->s[i].depth != level) continue;
+    if (S->lim->stop && *S->lim->stop) break;
+    rg_ref t = from->s[i].t;
+    rg_position *pos;
+    int npos;
+    rg_status st = rg_term_positions(S->g, t, &pos, &npos, err);
+    /* A term deeper than positions can address is not explored (never a reason to remove). */
+    if (st == RG_ERR_LIMIT) continue;
+    if (st) return st;
+    for (int p = 0; p < npos && meet[0] < 0 && *states < S->lim->max_states; p++) {
+      int nw;
+      rg_op op = (rg_op)rg_graph_node(S->g, pos[p].sub.node)->op;
+      const rg_rewriter *w = rg_rewrite_set_for(S->rs, op, &nw);
+      for (int k = 0; k < nw && meet[0] < 0 && *states < S->lim->max_states; k++) {
+        if (!rg_rewrite_set_enabled(S->rs, w[k].tag)) continue;
+        rg_match_env_reset(&S->env);
+        if (!rg_match(w[k].g, w[k].lhs, S->g, pos[p].sub, &S->env)) continue;
+        rg_ref rhs, nt;
+        st = rg_match_instantiate(w[k].g, w[k].rhs, &S->env, S->g, &rhs, err);
+        if (!st) st = rg_term_replace(S->g, t, pos[p].path, pos[p].depth, rhs, &nt, err);
+        if (st) {
+          free(pos);
+          return st;
+        }
+        if (side_find(from, nt) >= 0) continue;
+        if (rg_term_size(S->g, nt, S->max_size + 1) > S->max_size) continue;
+        state ns = {nt, i, w[k].tag, w[k].reverse, level + 1};
+        if ((st = side_add(from, &ns, err))) {
+          free(pos);
+          return st;
+        }
+        (*states)++;
+        int j = side_find(other, nt);
+        if (j >= 0) meet[0] = from->n - 1, meet[1] = j;
+      }
+    }
+    free(pos);
+  }
+  return RG_OK;
+}
+
+static int frontier(const side *sd, int level) {
+  int n = 0;
+  for (int i = 0; i < sd->n; i++)
+    n += sd->s[i].depth == level;
+  return n;
+}
+
+static rg_status search_pair(search *S, rg_ref src, rg_ref tgt, int output, rg_derivation *d,
+                             bool *found, rg_err *err) {
+  *found = false;
+  if (src.node == tgt.node && src.out == tgt.out) {
+    *found = true;
+    return RG_OK;
+  }
+  side fw = {0}, bw = {0};
+  int size = rg_term_size(S->g, src, 1 << 20), ts = rg_term_size(S->g, tgt, 1 << 20);
+  S->max_size = (size > ts ? size : ts) + S->lim->max_growth;
+  state s0 = {src, -1, 0, false, 0}, t0 = {tgt, -1, 0, false, 0};
+  rg_status st = side_add(&fw, &s0, err);
+  if (!st) st = side_add(&bw, &t0, err);
+  int lf = 0, lb = 0, states = 2, meet[2] = {-1, -1};
+  while (!st && meet[0] < 0 && lf + lb < S->lim->max_steps && states < S->lim->max_states &&
+         !(S->lim->stop && *S->lim->stop)) {
+    int nf = frontier(&fw, lf), nb = frontier(&bw, lb);
+    if (nf == 0 && nb == 0) break;
+    bool forward = nb == 0 || (nf != 0 && nf <= nb);
+    if (forward)
+      st = expand(S, &fw, &bw, lf++, &states, meet, err);
+    else
+      st = expand(S, &bw, &fw, lb++, &states, meet, err);
+    if (!st && meet[0] >= 0) {
+      *found = true;
+      st = forward ? emit_chain(d, S->g, &fw, meet[0], &bw, meet[1], output, err)
+                   : emit_chain(d, S->g, &fw, meet[1], &bw, meet[0], output, err);
+    }
+  }
+  side_free(&fw);
+  side_free(&bw);
+  return st;
+}
+
+rg_status rg_derive_search(const rg_rewrite_set *s, const rg_rule *r, const rg_derive_limits *lim,
+                           rg_derivation *d, bool *found, rg_err *err) {
+  memset(d, 0, sizeof *d);
+  *found = false;
+  if (r->n_tgt == 0)
+    return rg_err_set(err, RG_ERR_ARG, "a bare graph is not a rule: nothing to derive");
+  search S = {s, lim, NULL, {0}, 0};
+  int32_t nt, np;
+  rg_rewrite_set_max_vars(s, &nt, &np);
+  rg_status st = rg_match_env_init(&S.env, nt, np, err);
+  if (!st) st = rg_graph_clone(r->g, &S.g, err);
+  bool all = true;
+  for (int i = 0; !st && all && i < r->n_src; i++) {
+    bool ok;
+    st = search_pair(&S, r->src[i], r->tgt[i], i, d, &ok, err);
+    all = all && ok;
+  }
+  rg_graph_free(S.g);
+  rg_match_env_free(&S.env);
+  *found = !st && all;
+  if (!*found) rg_derivation_free(d);
+  return st;
+}

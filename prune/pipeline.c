@@ -1,0 +1,383 @@
+/* prune/pipeline.c: the pruning stages over a rule set (see prune.h). */
+#include "prune.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char *const fate_names[] = {"kept", "renaming", "subgraph", "supergraph", "derived"};
+
+const char *rg_prune_fate_name(rg_prune_fate f) { return fate_names[f]; }
+
+bool rg_prune_parse_stages(const char *s, unsigned *stages) {
+  static const struct {
+    const char *w;
+    unsigned bits;
+  } words[] = {{"renaming", RG_PRUNE_RENAMING},
+               {"subgraph", RG_PRUNE_SUBGRAPH | RG_PRUNE_SUPERGRAPH},
+               {"supergraph", RG_PRUNE_SUPERGRAPH},
+               {"derive", RG_PRUNE_DERIVE},
+               {"all", RG_PRUNE_ALL},
+               {"none", 0}};
+  *stages = 0;
+  while (*s) {
+    size_t n = strcspn(s, ",");
+    bool known = false;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+      if (strlen(words[i].w) == n && strncmp(s, words[i].w, n) == 0) {
+        *stages |= words[i].bits;
+        known = true;
+      }
+    if (!known) return false;
+    s += n;
+    if (*s == ',') s++;
+  }
+  return true;
+}
+
+rg_prune_opts rg_prune_opts_default(void) {
+  return (rg_prune_opts){RG_PRUNE_ALL, RG_DERIVE_LIMITS_DEFAULT, true, NULL, NULL, NULL};
+}
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Ordering keys of a rule (see prune.h). */
+typedef struct {
+  int larger, vars, total, distinct;
+} rule_key;
+
+static rule_key key_of(const rg_rule *r) {
+  rule_key k = {0, rg_graph_n_tvars(r->g) + rg_graph_n_pvars(r->g), 0, 0};
+  int s = 0, t = 0;
+  for (int i = 0; i < r->n_src; i++)
+    s += rg_term_size(r->g, r->src[i], 1 << 20);
+  for (int i = 0; i < r->n_tgt; i++)
+    t += rg_term_size(r->g, r->tgt[i], 1 << 20);
+  k.larger = s > t ? s : t;
+  k.total = s + t;
+  bool seen[RG_OP_COUNT] = {false};
+  for (int32_t id = 0; id < rg_graph_size(r->g); id++) {
+    int op = rg_graph_node(r->g, id)->op;
+    if (op != RG_OP_INPUT && !seen[op]) seen[op] = true, k.distinct++;
+  }
+  return k;
+}
+
+typedef struct {
+  const rg_prune_result *res;
+  const rule_key *keys;
+  int *by_id; /* input indices sorted by (content id, index) */
+} ctx;
+
+static int cmp_visit(const void *a, const void *b, void *c_) {
+  const ctx *c = c_;
+  int i = *(const int *)a, j = *(const int *)b;
+  const rule_key *x = &c->keys[i], *y = &c->keys[j];
+  if (x->larger != y->larger) return x->larger < y->larger ? -1 : 1;
+  if (x->vars != y->vars) return x->vars > y->vars ? -1 : 1;
+  if (x->total != y->total) return x->total < y->total ? -1 : 1;
+  if (x->distinct != y->distinct) return x->distinct < y->distinct ? -1 : 1;
+  int d = rg_content_id_cmp(&c->res->e[i].id, &c->res->e[j].id);
+  return d ? d : (i > j) - (i < j);
+}
+
+static int cmp_id(const void *a, const void *b, void *c_) {
+  const ctx *c = c_;
+  int i = *(const int *)a, j = *(const int *)b;
+  int d = rg_content_id_cmp(&c->res->e[i].id, &c->res->e[j].id);
+  return d ? d : (i > j) - (i < j);
+}
+
+/* qsort_r is not C17; a small merge sort with a context keeps this portable and stable. */
+static void sort_idx(int *v, int n, int *tmp, int (*cmp)(const void *, const void *, void *),
+                     void *c) {
+  if (n < 2) return;
+  int h = n / 2;
+  sort_idx(v, h, tmp, cmp, c);
+  sort_idx(v + h, n - h, tmp, cmp, c);
+  int i = 0, j = h, k = 0;
+  while (i < h && j < n)
+    tmp[k++] = cmp(&v[j], &v[i], c) < 0 ? v[j++] : v[i++];
+  while (i < h)
+    tmp[k++] = v[i++];
+  while (j < n)
+    tmp[k++] = v[j++];
+  memcpy(v, tmp, sizeof *v * (size_t)n);
+}
+
+/* The first kept rule with this content id, or -1. */
+static int kept_lookup(const rg_content_id *id, void *c_) {
+  const ctx *c = c_;
+  int lo = 0, hi = c->res->n;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (rg_content_id_cmp(&c->res->e[c->by_id[mid]].id, id) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  for (; lo < c->res->n && rg_content_id_cmp(&c->res->e[c->by_id[lo]].id, id) == 0; lo++)
+    if (c->res->e[c->by_id[lo]].fate == RG_FATE_KEPT) return c->by_id[lo];
+  return -1;
+}
+
+static rg_status remove_rule(rg_prune_result *res, int i, rg_prune_fate f, const int *by, int n_by,
+                             rg_err *err) {
+  rg_prune_entry *e = &res->e[i];
+  e->by = malloc(sizeof *e->by * ((size_t)n_by + 1));
+  if (!e->by) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  memcpy(e->by, by, sizeof *by * (size_t)n_by);
+  e->n_by = n_by;
+  e->fate = f;
+  res->removal_seq[res->removal_seq_n++] = i;
+  res->kept--;
+  return RG_OK;
+}
+
+static rg_status compute_ids(const rg_ruleset *rs, rg_prune_result *res, rg_err *err) {
+  rg_status first = RG_OK;
+  rg_err e0 = {0};
+  int bad = -1;
+  /* Each rule is read only and each id written by one thread; the first error (by index) wins
+   * so the message does not depend on the schedule. */
+#pragma omp parallel for schedule(dynamic, 64)
+  for (int i = 0; i < rs->n; i++) {
+    rg_err e;
+    rg_status st = rg_canon_id(rs->rules[i], NULL, &res->e[i].id, &e);
+    if (st) {
+#pragma omp critical(rg_prune_ids)
+      if (bad < 0 || i < bad) bad = i, first = st, e0 = e;
+    }
+  }
+  if (first && err) *err = e0;
+  return first;
+}
+
+/* Points an error without a position at the rule it happened on. */
+static rg_status at_rule(rg_status st, rg_err *err, const rg_rule *r) {
+  if (err && !err->line) err->line = r->line, err->col = 1;
+  return st;
+}
+
+static rg_status taso_stages(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
+                             ctx *c, rg_err *err) {
+  rg_prune_stage *sub = &res->stage[1], *sup = &res->stage[2];
+  sub->in = res->kept;
+  for (int k = 0; k < res->n; k++) {
+    int i = res->order[k];
+    if (res->e[i].fate != RG_FATE_KEPT) continue;
+    int by = -1;
+    rg_status st = RG_OK;
+    double t0 = now();
+    if (o->stages & RG_PRUNE_SUBGRAPH) {
+      st = rg_redundant_subgraph(rs->rules[i], kept_lookup, c, &by, err);
+      if (!st && by >= 0) st = remove_rule(res, i, RG_FATE_SUBGRAPH, &by, 1, err);
+    }
+    double t1 = now();
+    sub->seconds += t1 - t0;
+    if (!st && by < 0 && (o->stages & RG_PRUNE_SUPERGRAPH)) {
+      st = rg_redundant_supergraph(rs->rules[i], kept_lookup, c, &by, err);
+      if (!st && by >= 0) st = remove_rule(res, i, RG_FATE_SUPERGRAPH, &by, 1, err);
+    }
+    sup->seconds += now() - t1;
+    if (st) return at_rule(st, err, rs->rules[i]);
+  }
+  int n_sub = 0;
+  for (int i = 0; i < res->n; i++)
+    n_sub += res->e[i].fate == RG_FATE_SUBGRAPH;
+  sub->out = sub->in - n_sub;
+  sup->in = sub->out;
+  sup->out = res->kept;
+  return RG_OK;
+}
+
+static rg_status record_derivation(rg_prune_result *res, int i, rg_derivation *d, rg_err *err) {
+  int *by = malloc(sizeof *by * ((size_t)d->n + 1));
+  if (!by) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  int n = 0;
+  for (int s = 0; s < d->n; s++) {
+    bool dup = false;
+    for (int j = 0; j < n && !dup; j++)
+      dup = by[j] == d->steps[s].tag;
+    if (!dup) by[n++] = d->steps[s].tag;
+  }
+  rg_status st = remove_rule(res, i, RG_FATE_DERIVED, by, n, err);
+  free(by);
+  if (!st) {
+    res->e[i].deriv = *d;
+    memset(d, 0, sizeof *d);
+  }
+  return st;
+}
+
+/* Searches a derivation of rule i from the enabled rules of set; if found (and re-checked),
+ * removes the rule with its record. */
+static rg_status try_derive(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
+                            const rg_rewrite_set *set, const rg_rule **all, int i, bool *removed,
+                            rg_err *err) {
+  rg_derivation d;
+  rg_derive_limits lim = o->limits;
+  lim.stop = o->stop;
+  rg_status st = rg_derive_search(set, rs->rules[i], &lim, &d, removed, err);
+  /* Defence in depth: a derivation is re-checked independently before it removes a rule. */
+  if (!st && *removed) {
+    rg_err ce;
+    if (rg_derivation_check(rs->rules[i], &d, all, res->n, &ce) != RG_OK)
+      st = rg_err_set(err, RG_ERR_ARG, "internal error: a found derivation failed its check: %s",
+                      ce.msg);
+  }
+  if (!st && *removed) st = record_derivation(res, i, &d, err);
+  rg_derivation_free(&d);
+  return st;
+}
+
+static bool stopped(const rg_prune_opts *o, rg_prune_result *res) {
+  if (o->stop && *o->stop) res->interrupted = true;
+  return res->interrupted;
+}
+
+static rg_status derive_stage(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
+                              rg_err *err) {
+  rg_prune_stage *sd = &res->stage[3];
+  sd->in = res->kept;
+  rg_rewrite_set *set = rg_rewrite_set_new();
+  const rg_rule **all = malloc(sizeof *all * ((size_t)res->n + 1));
+  if (!set || !all) {
+    rg_rewrite_set_free(set);
+    free(all);
+    return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  }
+  for (int i = 0; i < res->n; i++)
+    all[i] = rs->rules[i];
+  rg_status st = RG_OK;
+  double t0 = now();
+  int done = 0, total = res->kept, last = 0;
+  /* Pass 1, Ruler's: each rule against the rules kept before it in visiting order. */
+  for (int k = 0; !st && k < res->n && !stopped(o, res); k++) {
+    int i = last = res->order[k];
+    if (res->e[i].fate != RG_FATE_KEPT) continue;
+    bool removed;
+    st = try_derive(rs, o, res, set, all, i, &removed, err);
+    if (!st && !removed && !stopped(o, res))
+      st = rg_rewrite_set_add(set, rs->rules[i], i, NULL, err);
+    if (o->progress && (++done % 64 == 0 || done == total))
+      o->progress(o->progress_ctx, "derivability", done, total);
+  }
+  /* Pass 2: a rule kept because the rules that derive it came later in the order goes now.
+   * Largest first, so that small rules are the ones that stay. */
+  done = 0;
+  total = res->kept;
+  for (int k = res->n - 1; !st && o->second_pass && k >= 0 && !stopped(o, res); k--) {
+    int i = last = res->order[k];
+    if (res->e[i].fate != RG_FATE_KEPT) continue;
+    bool removed;
+    rg_rewrite_set_enable(set, i, false);
+    st = try_derive(rs, o, res, set, all, i, &removed, err);
+    if (!st && !removed) rg_rewrite_set_enable(set, i, true);
+    if (o->progress && (++done % 64 == 0 || done == total))
+      o->progress(o->progress_ctx, "derivability, second pass", done, total);
+  }
+  if (st) st = at_rule(st, err, rs->rules[last]);
+  sd->seconds = now() - t0;
+  sd->out = res->kept;
+  rg_rewrite_set_free(set);
+  free(all);
+  return st;
+}
+
+rg_status rg_prune_run(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
+                       rg_err *err) {
+  memset(res, 0, sizeof *res);
+  static const char *const names[RG_PRUNE_STAGES] = {"renaming", "common subgraph",
+                                                     "common supergraph", "derivability"};
+  for (int s = 0; s < RG_PRUNE_STAGES; s++)
+    res->stage[s].name = names[s];
+  for (int i = 0; i < rs->n; i++)
+    if (rs->rules[i]->n_tgt == 0)
+      return rg_err_at(err, RG_ERR_ARG, rs->rules[i]->line, 1,
+                       "a bare graph (no '=>') is not a rule: pruning needs rules");
+  int n = rs->n;
+  res->n = n;
+  res->kept = n;
+  res->e = calloc((size_t)n + 1, sizeof *res->e);
+  res->order = malloc(sizeof(int) * ((size_t)n + 1));
+  res->removal_seq = malloc(sizeof(int) * ((size_t)n + 1));
+  rule_key *keys = malloc(sizeof *keys * ((size_t)n + 1));
+  int *by_id = malloc(sizeof(int) * ((size_t)n + 1)), *tmp = malloc(sizeof(int) * ((size_t)n + 1));
+  ctx c = {res, keys, by_id};
+  rg_status st = RG_OK;
+  if (!res->e || !res->order || !res->removal_seq || !keys || !by_id || !tmp)
+    st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  double t0 = now();
+  if (!st) st = compute_ids(rs, res, err);
+  if (!st) {
+    for (int i = 0; i < n; i++)
+      keys[i] = key_of(rs->rules[i]), res->order[i] = i, by_id[i] = i;
+    sort_idx(by_id, n, tmp, cmp_id, &c);
+    sort_idx(res->order, n, tmp, cmp_visit, &c);
+  }
+  rg_prune_stage *ren = &res->stage[0];
+  ren->in = n;
+  ren->run = o->stages & RG_PRUNE_RENAMING;
+  if (!st && ren->run) {
+    /* by_id lists equal ids together, lowest input index first: that one is the representative. */
+    int rep = n ? by_id[0] : -1;
+    for (int k = 1; !st && k < n; k++) {
+      int i = by_id[k];
+      if (rg_content_id_cmp(&res->e[rep].id, &res->e[i].id) == 0)
+        st = remove_rule(res, i, RG_FATE_RENAMING, &rep, 1, err);
+      else
+        rep = i;
+    }
+  }
+  ren->out = res->kept;
+  ren->seconds = now() - t0;
+  res->stage[1].run = o->stages & RG_PRUNE_SUBGRAPH;
+  res->stage[2].run = o->stages & RG_PRUNE_SUPERGRAPH;
+  if (!st) st = taso_stages(rs, o, res, &c, err);
+  res->stage[3].run = o->stages & RG_PRUNE_DERIVE;
+  res->stage[3].in = res->stage[3].out = res->kept;
+  if (!st && res->stage[3].run) st = derive_stage(rs, o, res, err);
+  free(keys);
+  free(by_id);
+  free(tmp);
+  return st;
+}
+
+int rg_prune_reinstate(rg_prune_result *res, const bool *dropped) {
+  int n = 0, w = 0;
+  for (int k = 0; k < res->removal_seq_n; k++) {
+    int i = res->removal_seq[k];
+    rg_prune_entry *e = &res->e[i];
+    bool lost = false;
+    for (int b = 0; b < e->n_by && !lost; b++) lost = dropped[e->by[b]];
+    if (!lost) {
+      res->removal_seq[w++] = i;
+      continue;
+    }
+    free(e->by);
+    e->by = NULL;
+    e->n_by = 0;
+    rg_derivation_free(&e->deriv);
+    e->fate = RG_FATE_KEPT;
+    res->kept++;
+    n++;
+  }
+  res->removal_seq_n = w;
+  return n;
+}
+
+void rg_prune_result_free(rg_prune_result *res) {
+  for (int i = 0; res->e && i < res->n; i++) {
+    free(res->e[i].by);
+    rg_derivation_free(&res->e[i].deriv);
+  }
+  free(res->e);
+  free(res->order);
+  free(res->removal_seq);
+  memset(res, 0, sizeof *res);
+}

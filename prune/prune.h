@@ -1,0 +1,108 @@
+/* prune/prune.h: the public header of prune/: removing rules that other kept rules imply.
+ *
+ * Stages, each optional, in this order:
+ *   renaming    rules with equal content ids (equal up to variable renaming) are one rule: the
+ *               first in input order is kept;
+ *   subgraph    TASO's common subgraph: R is an instance of a kept smaller rule;
+ *   supergraph  TASO's common supergraph: R follows by congruence from a kept smaller rule;
+ *   derive      Ruler-style derivability: R is removed when the rules kept before it derive it
+ *               within the search limits (derive.h); then (second_pass) each kept rule,
+ *               largest first, is removed when all the other kept rules derive it. Each
+ *               removal leaves what the kept rules derive unchanged.
+ * Subgraph, supergraph and derive visit rules in one order: smaller larger side first, then
+ * more variables (more general), then fewer operators in all, then fewer distinct operators,
+ * then content id. (Size comes first as in Ruler, whose rounds grow the term size; within a
+ * size Ruler's preference for more variables applies.) A rule is only ever removed when kept
+ * rules imply it, and the removal records which ones, so an audit can re-check it (record.h).
+ * Results do not depend on the number of threads.
+ */
+#ifndef RG_PRUNE_PRUNE_H
+#define RG_PRUNE_PRUNE_H
+
+#include <signal.h>
+
+#include "canon.h"
+#include "derive.h"
+#include "match.h"
+#include "record.h"
+#include "redundancy.h"
+#include "replay.h"
+#include "rewrite.h"
+
+enum {
+  RG_PRUNE_RENAMING = 1 << 0,
+  RG_PRUNE_SUBGRAPH = 1 << 1,
+  RG_PRUNE_SUPERGRAPH = 1 << 2,
+  RG_PRUNE_DERIVE = 1 << 3,
+  RG_PRUNE_ALL = 15,
+};
+
+typedef enum {
+  RG_FATE_KEPT = 0,
+  RG_FATE_RENAMING,
+  RG_FATE_SUBGRAPH,
+  RG_FATE_SUPERGRAPH,
+  RG_FATE_DERIVED,
+} rg_prune_fate;
+
+/* The reason's word in tables and records: kept, renaming, subgraph, supergraph, derived. */
+const char *rg_prune_fate_name(rg_prune_fate f);
+/* Parses a comma-separated list of renaming, subgraph (TASO's two checks: common subgraph and
+ * common supergraph), supergraph (that one alone), derive, all, none; false on an unknown word. */
+bool rg_prune_parse_stages(const char *s, unsigned *stages);
+
+typedef struct {
+  rg_prune_fate fate;
+  rg_content_id id;
+  int *by; /* indices (into the input set) of the kept rules that imply it */
+  int n_by;
+  rg_derivation deriv; /* for RG_FATE_DERIVED: tags are input indices */
+} rg_prune_entry;
+
+typedef struct {
+  const char *name;
+  int in, out;
+  double seconds;
+  bool run;
+} rg_prune_stage;
+
+#define RG_PRUNE_STAGES 4
+
+typedef struct {
+  unsigned stages; /* RG_PRUNE_* bits */
+  rg_derive_limits limits;
+  bool second_pass;            /* derivability: after the pass in visiting order, try each kept
+                                  rule, largest first, against all other kept rules */
+  volatile sig_atomic_t *stop; /* if non-NULL and set (e.g. by SIGINT), derivability stops and
+                                  keeps every rule it has not decided */
+  void (*progress)(void *ctx, const char *stage, int done, int total); /* may be NULL */
+  void *progress_ctx;
+} rg_prune_opts;
+
+typedef struct rg_prune_result {
+  int n;             /* rules of the input */
+  rg_prune_entry *e; /* [n], in input order */
+  int *order;        /* [n], input indices in visiting order */
+  int removal_seq_n;
+  int *removal_seq; /* input indices in the order they were removed */
+  rg_prune_stage stage[RG_PRUNE_STAGES];
+  int kept;
+  bool interrupted; /* the stop flag ended derivability early */
+} rg_prune_result;
+
+rg_prune_opts rg_prune_opts_default(void); /* every stage, default limits */
+
+/* Prunes rs (every rule must have a target). On success res holds the fate of every rule;
+ * free it with rg_prune_result_free (also after an error). */
+rg_status rg_prune_run(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
+                       rg_err *err) RG_MUST_CHECK;
+void rg_prune_result_free(rg_prune_result *res);
+
+/* After pruning, kept rules can still be dropped (a proof fails). A rule removed because a
+ * dropped rule implies it has lost its justification: this puts every removed rule that names
+ * a rule with dropped[i] set back to kept (its record goes), and returns how many. Rules named
+ * by reinstated rules' removals are unaffected. Call it again after the reinstated rules have
+ * been through the proofs, until it returns 0. */
+int rg_prune_reinstate(rg_prune_result *res, const bool *dropped);
+
+#endif

@@ -1,0 +1,230 @@
+/* prune/rewrite.c: positions, replacement, import and the oriented rewrite-rule index. */
+#include "rewrite.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "match.h"
+
+int rg_term_size(const rg_graph *g, rg_ref r, int cap) {
+  const rg_node *nd = rg_graph_node(g, r.node);
+  if (nd->op == RG_OP_INPUT) return 0;
+  int n = 1;
+  for (int k = 0; k < nd->n_in && n < cap; k++)
+    n += rg_term_size(g, nd->in[k], cap - n);
+  return n < cap ? n : cap;
+}
+
+typedef struct {
+  rg_position *items;
+  int n, cap;
+} pos_list;
+
+static rg_status collect(const rg_graph *g, rg_ref r, rg_position *at, pos_list *l, rg_err *err) {
+  const rg_node *nd = rg_graph_node(g, r.node);
+  if (nd->op == RG_OP_INPUT) return RG_OK;
+  if (l->n == l->cap) {
+    int cap = l->cap ? 2 * l->cap : 16;
+    rg_position *p = realloc(l->items, sizeof *p * (size_t)cap);
+    if (!p) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    l->items = p;
+    l->cap = cap;
+  }
+  at->sub = r;
+  l->items[l->n++] = *at;
+  if (nd->n_in && at->depth == RG_TERM_MAX_DEPTH)
+    return rg_err_set(err, RG_ERR_LIMIT, "term deeper than %d operators", RG_TERM_MAX_DEPTH);
+  for (int k = 0; k < nd->n_in; k++) {
+    at->path[at->depth++] = (uint8_t)k;
+    rg_status st = collect(g, nd->in[k], at, l, err);
+    at->depth--;
+    if (st) return st;
+  }
+  return RG_OK;
+}
+
+rg_status rg_term_positions(const rg_graph *g, rg_ref r, rg_position **out, int *n, rg_err *err) {
+  pos_list l = {0};
+  rg_position at;
+  memset(&at, 0, sizeof at);
+  rg_status st = collect(g, r, &at, &l, err);
+  if (st) {
+    free(l.items);
+    l.items = NULL;
+    l.n = 0;
+  }
+  *out = l.items;
+  *n = l.n;
+  return st;
+}
+
+rg_status rg_term_replace(rg_graph *g, rg_ref root, const uint8_t *path, int depth, rg_ref repl,
+                          rg_ref *out, rg_err *err) {
+  if (depth == 0) {
+    *out = repl;
+    return RG_OK;
+  }
+  rg_node n = *rg_graph_node(g, root.node);
+  rg_ref child;
+  rg_status st = rg_term_replace(g, n.in[path[0]], path + 1, depth - 1, repl, &child, err);
+  if (st) return st;
+  n.in[path[0]] = child;
+  int32_t id = rg_graph_add(g, &n);
+  if (id < 0) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  *out = (rg_ref){id, root.out};
+  return RG_OK;
+}
+
+rg_status rg_term_import(const rg_graph *from, rg_ref r, rg_graph *to, rg_ref *out, rg_err *err) {
+  const rg_node *nd = rg_graph_node(from, r.node);
+  rg_node n = *nd;
+  if (nd->op == RG_OP_INPUT) {
+    const char *name = rg_graph_tvar_name(from, nd->params[0]);
+    n.params[0] = rg_graph_tvar(to, name, (int)strlen(name));
+    if (n.params[0] < 0) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  }
+  for (int k = 0; k < RG_MAX_PARAMS; k++) {
+    if (!(nd->var_mask >> k & 1)) continue;
+    const char *name = rg_graph_pvar_name(from, nd->params[k]);
+    n.params[k] = rg_graph_pvar(to, name, (int)strlen(name));
+    if (n.params[k] < 0) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  }
+  for (int k = 0; k < nd->n_in; k++) {
+    rg_status st = rg_term_import(from, nd->in[k], to, &n.in[k], err);
+    if (st) return st;
+  }
+  int32_t id = rg_graph_add(to, &n);
+  if (id < 0) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  *out = (rg_ref){id, r.out};
+  return RG_OK;
+}
+
+rg_status rg_graph_clone(const rg_graph *g, rg_graph **out, rg_err *err) {
+  rg_graph *h = rg_graph_new();
+  bool ok = h != NULL;
+  for (int32_t i = 0; ok && i < rg_graph_n_tvars(g); i++) {
+    const char *s = rg_graph_tvar_name(g, i);
+    ok = rg_graph_tvar(h, s, (int)strlen(s)) == i;
+  }
+  for (int32_t i = 0; ok && i < rg_graph_n_pvars(g); i++) {
+    const char *s = rg_graph_pvar_name(g, i);
+    ok = rg_graph_pvar(h, s, (int)strlen(s)) == i;
+  }
+  /* Nodes of g are pairwise different and in topological order, so adding them in id order
+   * gives every node the same id. */
+  for (int32_t id = 0; ok && id < rg_graph_size(g); id++)
+    ok = rg_graph_add(h, rg_graph_node(g, id)) == id;
+  if (!ok) {
+    rg_graph_free(h);
+    *out = NULL;
+    return rg_err_set(err, RG_ERR_NOMEM, "out of memory copying a graph");
+  }
+  *out = h;
+  return RG_OK;
+}
+
+struct rg_rewrite_set {
+  rg_rewriter *by_op[RG_OP_COUNT];
+  int n[RG_OP_COUNT], cap[RG_OP_COUNT];
+  int total;
+  int32_t max_tvars, max_pvars;
+  uint8_t *off; /* tag -> 1 when switched off */
+  int off_cap;
+};
+
+rg_rewrite_set *rg_rewrite_set_new(void) { return calloc(1, sizeof(rg_rewrite_set)); }
+
+void rg_rewrite_set_free(rg_rewrite_set *s) {
+  if (!s) return;
+  for (int i = 0; i < RG_OP_COUNT; i++)
+    free(s->by_op[i]);
+  free(s->off);
+  free(s);
+}
+
+static rg_status push(rg_rewrite_set *s, const rg_rewriter *w, rg_err *err) {
+  int op = rg_graph_node(w->g, w->lhs.node)->op;
+  if (s->n[op] == s->cap[op]) {
+    int cap = s->cap[op] ? 2 * s->cap[op] : 8;
+    rg_rewriter *p = realloc(s->by_op[op], sizeof *p * (size_t)cap);
+    if (!p) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    s->by_op[op] = p;
+    s->cap[op] = cap;
+  }
+  s->by_op[op][s->n[op]++] = *w;
+  s->total++;
+  return RG_OK;
+}
+
+/* Whether every variable of `b` occurs in `a`. */
+static rg_status covers(const rg_graph *g, rg_ref a, rg_ref b, bool *yes, rg_err *err) {
+  size_t nt = (size_t)rg_graph_n_tvars(g) + 1, np = (size_t)rg_graph_n_pvars(g) + 1;
+  uint8_t *buf = calloc(2 * (nt + np), 1);
+  if (!buf) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  uint8_t *at = buf, *ap = buf + nt, *bt = ap + np, *bp = bt + nt;
+  rg_status st = rg_side_vars(g, &a, 1, at, ap, err);
+  if (!st) st = rg_side_vars(g, &b, 1, bt, bp, err);
+  *yes = true;
+  for (size_t i = 0; i < nt; i++)
+    *yes = *yes && (!bt[i] || at[i]);
+  for (size_t i = 0; i < np; i++)
+    *yes = *yes && (!bp[i] || ap[i]);
+  free(buf);
+  return st;
+}
+
+rg_status rg_rewrite_set_add(rg_rewrite_set *s, const rg_rule *r, int tag, int *added,
+                             rg_err *err) {
+  int count = 0;
+  if (tag < 0) return rg_err_set(err, RG_ERR_ARG, "rewrite tags must not be negative");
+  if (tag >= s->off_cap) {
+    int cap = s->off_cap ? s->off_cap : 64;
+    while (cap <= tag)
+      cap *= 2;
+    uint8_t *off = realloc(s->off, (size_t)cap);
+    if (!off) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    memset(off + s->off_cap, 0, (size_t)(cap - s->off_cap));
+    s->off = off;
+    s->off_cap = cap;
+  }
+  if (rg_graph_n_tvars(r->g) > s->max_tvars) s->max_tvars = rg_graph_n_tvars(r->g);
+  if (rg_graph_n_pvars(r->g) > s->max_pvars) s->max_pvars = rg_graph_n_pvars(r->g);
+  for (int i = 0; i < r->n_tgt; i++) {
+    rg_ref a = r->src[i], b = r->tgt[i];
+    if (a.node == b.node && a.out == b.out) continue;
+    for (int d = 0; d < 2; d++) {
+      rg_ref l = d ? b : a, rr = d ? a : b;
+      if (rg_graph_node(r->g, l.node)->op == RG_OP_INPUT) continue;
+      bool ok = false;
+      rg_status st = covers(r->g, l, rr, &ok, err);
+      if (!st && ok) {
+        rg_rewriter w = {r->g, l, rr, tag, i, d == 1};
+        st = push(s, &w, err);
+        count++;
+      }
+      if (st) return st;
+    }
+  }
+  if (added) *added = count;
+  return RG_OK;
+}
+
+const rg_rewriter *rg_rewrite_set_for(const rg_rewrite_set *s, rg_op op, int *n) {
+  *n = s->n[op];
+  return s->by_op[op];
+}
+
+int rg_rewrite_set_size(const rg_rewrite_set *s) { return s->total; }
+
+void rg_rewrite_set_enable(rg_rewrite_set *s, int tag, bool on) {
+  if (tag >= 0 && tag < s->off_cap) s->off[tag] = !on;
+}
+
+bool rg_rewrite_set_enabled(const rg_rewrite_set *s, int tag) {
+  return tag < 0 || tag >= s->off_cap || !s->off[tag];
+}
+
+void rg_rewrite_set_max_vars(const rg_rewrite_set *s, int32_t *n_tvars, int32_t *n_pvars) {
+  *n_tvars = s->max_tvars;
+  *n_pvars = s->max_pvars;
+}

@@ -1,0 +1,70 @@
+/* prune/rewrite.h: terms as refs of a hash-consed graph, their positions, replacement at a
+ * position, and sets of oriented rewrite rules indexed by the root operator of their left side.
+ *
+ * A position is the path of input indices from the root of a term's tree form. Replacing at a
+ * position rebuilds the ancestors on that path in the same graph (hash-consing shares the
+ * rest). A rule's output pair src_i = tgt_i may be used left to right when the left side is not
+ * a bare variable and every variable of the right side occurs in the left side (otherwise the
+ * right side could not be built), and right to left under the same condition. Each output pair
+ * of a multi-output rule is an equation on its own, so it is usable on its own.
+ */
+#ifndef RG_PRUNE_REWRITE_H
+#define RG_PRUNE_REWRITE_H
+
+#include "ir/ir.h"
+
+#define RG_TERM_MAX_DEPTH 32
+
+typedef struct {
+  rg_ref sub;
+  int depth;
+  uint8_t path[RG_TERM_MAX_DEPTH];
+} rg_position;
+
+/* Operators in the tree form of r (variables not counted), saturating at cap. */
+int rg_term_size(const rg_graph *g, rg_ref r, int cap);
+
+/* Every position of r's tree whose sub-term is not a variable, root first. *out is malloc'ed
+ * (free it); RG_ERR_LIMIT when the term is deeper than RG_TERM_MAX_DEPTH. */
+rg_status rg_term_positions(const rg_graph *g, rg_ref r, rg_position **out, int *n,
+                            rg_err *err) RG_MUST_CHECK;
+
+/* The term root with the sub-term at path[0..depth) replaced by repl, built in g. */
+rg_status rg_term_replace(rg_graph *g, rg_ref root, const uint8_t *path, int depth, rg_ref repl,
+                          rg_ref *out, rg_err *err) RG_MUST_CHECK;
+
+/* Copies term r of graph `from` into `to`, mapping variables by name (interned in `to`). */
+rg_status rg_term_import(const rg_graph *from, rg_ref r, rg_graph *to, rg_ref *out,
+                         rg_err *err) RG_MUST_CHECK;
+
+/* A copy of g with the same node ids and variable indices. */
+rg_status rg_graph_clone(const rg_graph *g, rg_graph **out, rg_err *err) RG_MUST_CHECK;
+
+/* One usable orientation of one output pair of a rule. */
+typedef struct {
+  const rg_graph *g; /* the rule's graph (not owned) */
+  rg_ref lhs, rhs;
+  int tag;      /* the caller's number for the rule */
+  int output;   /* which output pair */
+  bool reverse; /* lhs is the rule's target side */
+} rg_rewriter;
+
+typedef struct rg_rewrite_set rg_rewrite_set;
+
+rg_rewrite_set *rg_rewrite_set_new(void); /* NULL when out of memory */
+void rg_rewrite_set_free(rg_rewrite_set *s);
+/* Adds every usable orientation of every output pair of r (which must outlive the set), under
+ * the caller's number tag. Returns how many were usable in *added (may be NULL). */
+rg_status rg_rewrite_set_add(rg_rewrite_set *s, const rg_rule *r, int tag, int *added,
+                             rg_err *err) RG_MUST_CHECK;
+/* The rewriters whose left side has root operator op. */
+const rg_rewriter *rg_rewrite_set_for(const rg_rewrite_set *s, rg_op op, int *n);
+int rg_rewrite_set_size(const rg_rewrite_set *s);
+/* Switches the rewriters of rule `tag` (added before) off or back on: a search can then ask
+ * whether the other rules derive it. Not thread-safe against concurrent searches. */
+void rg_rewrite_set_enable(rg_rewrite_set *s, int tag, bool on);
+bool rg_rewrite_set_enabled(const rg_rewrite_set *s, int tag);
+/* The most tensor / parameter variables of any rule added (to size a rg_match_env). */
+void rg_rewrite_set_max_vars(const rg_rewrite_set *s, int32_t *n_tvars, int32_t *n_pvars);
+
+#endif

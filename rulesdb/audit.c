@@ -1,0 +1,436 @@
+/* rulesdb/audit.c: re-checking rule records, random tests, statuses and pruning references. */
+#include "audit.h"
+
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "certify/certify.h"
+#include "contentid.h"
+#include "ir/ir.h"
+#include "verify/verify.h"
+
+static const char *cat_names[RG_AUDIT_NCAT] = {
+    "rule records",   "random tests",          "statuses",           "pruning references",
+    "solver re-runs", "certificate re-checks", "pruning derivations"};
+
+typedef char line[240]; /* one failure message, "" when the item passed */
+
+/* Chooses the rules in scope: all, or `sample` of them ordered by a seeded hash of the id. */
+typedef struct {
+  uint64_t key;
+  size_t pos;
+} keyed;
+
+static int cmp_keyed(const void *a, const void *b) {
+  uint64_t x = ((const keyed *)a)->key, y = ((const keyed *)b)->key;
+  return x < y ? -1 : x > y;
+}
+
+static uint8_t *choose(const rg_db *db, const rg_audit_opts *o) {
+  size_t n = db->rules.n;
+  uint8_t *in = calloc(n + 1, 1);
+  if (!in) return NULL;
+  if (!o->sample || o->sample >= n) return memset(in, 1, n), in;
+  keyed *k = malloc(sizeof *k * n);
+  if (!k) return free(in), NULL;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char h[8];
+    crypto_generichash(h, sizeof h, (const unsigned char *)db->rules.v[i].id.hex, RG_DB_ID_LEN,
+                       (const unsigned char *)&o->seed, sizeof o->seed);
+    memcpy(&k[i].key, h, sizeof h);
+    k[i].pos = i;
+  }
+  qsort(k, n, sizeof *k, cmp_keyed);
+  for (size_t i = 0; i < o->sample; i++)
+    in[k[i].pos] = 1;
+  free(k);
+  return in;
+}
+
+static void check_rule(const rg_db_rule *rec, char *msg) {
+  rg_rule *r;
+  rg_err e;
+  if (rg_text_parse_rule(rec->text, &r, &e)) {
+    snprintf(msg, sizeof(line), "rule %.16s: text does not parse: %.150s", rec->id.hex, e.msg);
+    return;
+  }
+  rg_db_rule again;
+  if (rg_db_rule_make(r, rec->status, &again, &e)) {
+    snprintf(msg, sizeof(line), "rule %.16s: %.150s", rec->id.hex, e.msg);
+  } else if (strcmp(again.id.hex, rec->id.hex)) {
+    snprintf(msg, sizeof(line), "rule %.16s: content id is not the hash of its text (%.16s)",
+             rec->id.hex, again.id.hex);
+  } else if (strcmp(again.text, rec->text)) {
+    snprintf(msg, sizeof(line), "rule %.16s: text is not canonical", rec->id.hex);
+  } else if (again.src_size != rec->src_size || again.tgt_size != rec->tgt_size ||
+             again.n_outputs != rec->n_outputs || strcmp(again.ops, rec->ops)) {
+    snprintf(msg, sizeof(line), "rule %.16s: sizes, outputs or operators disagree with the text",
+             rec->id.hex);
+  }
+  rg_db_rule_clear(&again); /* zeroed when rg_db_rule_make failed */
+  rg_rule_free(r);
+}
+
+/* Next "NAME=VALUE" token of a space-separated field: 1 with name and value set, 0 at the
+ * end, -1 when the token has no '='. */
+static int next_pair(const char **p, char name[RG_RULE_MAX_NAME], const char **val, int *vlen) {
+  while (**p == ' ')
+    (*p)++;
+  const char *e = *p, *eq = NULL;
+  while (*e && *e != ' ')
+    eq = (*e == '=' && !eq) ? e : eq, e++;
+  if (e == *p) return 0;
+  if (!eq) return -1;
+  snprintf(name, RG_RULE_MAX_NAME, "%.*s", (int)(eq - *p), *p);
+  *val = eq + 1, *vlen = (int)(e - eq - 1);
+  *p = e;
+  return 1;
+}
+
+/* Binds "x=2x4 y=4x4" / "a=1" to r's variables. Returns a message on failure. */
+static const char *bind(const rg_rule *r, const char *shapes, const char *params, rg_shape *sh,
+                        const rg_shape **sp, int32_t *pv, uint8_t *pb) {
+  char name[RG_RULE_MAX_NAME];
+  const char *val;
+  int vlen, k;
+  rg_err err;
+  for (const char *p = shapes; (k = next_pair(&p, name, &val, &vlen));) {
+    int32_t v = k < 0 ? -1 : rg_graph_find_tvar(r->g, name);
+    if (v < 0 || rg_shape_parse(val, vlen, &sh[v], &err))
+      return "shapes field names an unknown variable or a bad shape";
+    sp[v] = &sh[v];
+  }
+  for (const char *p = params; (k = next_pair(&p, name, &val, &vlen));) {
+    int32_t v = k < 0 ? -1 : rg_graph_find_pvar(r->g, name);
+    if (v < 0) return "params field names an unknown variable or is malformed";
+    pv[v] = (int32_t)strtol(val, NULL, 10), pb[v] = 1;
+  }
+  for (int32_t v = 0; v < rg_graph_n_tvars(r->g); v++)
+    if (!sp[v]) return "a tensor variable has no recorded shape";
+  return NULL;
+}
+
+static const char *verdict_name(rg_cmp_verdict v) {
+  return v == RG_CMP_AGREE ? "agree" : v == RG_CMP_TYPE ? "type" : "value";
+}
+
+static void check_test(const rg_db_test *t, const rg_db_rule *rec, char *msg) {
+  if (!rec) {
+    snprintf(msg, sizeof(line), "test of %.16s: no such rule", t->rule_id.hex);
+    return;
+  }
+  rg_domain dom;
+  if (!strcmp(t->domain, rg_domain_name(RG_DOM_F64)))
+    dom = RG_DOM_F64;
+  else if (!strcmp(t->domain, rg_domain_name(RG_DOM_ZP)))
+    dom = RG_DOM_ZP;
+  else {
+    snprintf(msg, sizeof(line), "test of %.16s: unknown domain '%.40s'", t->rule_id.hex, t->domain);
+    return;
+  }
+  rg_rule *r;
+  rg_err e;
+  if (rg_text_parse_rule(rec->text, &r, &e)) {
+    snprintf(msg, sizeof(line), "test of %.16s: rule text does not parse", t->rule_id.hex);
+    return;
+  }
+  int32_t nt = rg_graph_n_tvars(r->g), np = rg_graph_n_pvars(r->g);
+  rg_shape *sh = calloc((size_t)nt + 1, sizeof *sh);
+  const rg_shape **sp = calloc((size_t)nt + 1, sizeof *sp);
+  int32_t *pv = calloc((size_t)np + 1, sizeof *pv);
+  uint8_t *pb = calloc((size_t)np + 1, 1);
+  const char *bad =
+      (!sh || !sp || !pv || !pb) ? "out of memory" : bind(r, t->shapes, t->params, sh, sp, pv, pb);
+  if (bad) {
+    snprintf(msg, sizeof(line), "test of %.16s: %s", t->rule_id.hex, bad);
+  } else if (t->trials < 1 || t->trials > 1000000) {
+    snprintf(msg, sizeof(line), "test of %.16s: %d trials", t->rule_id.hex, t->trials);
+  } else {
+    rg_binding b = {sp, pv, pb};
+    rg_eval_ctx ctx;
+    rg_eval_ctx_init(&ctx, t->seed);
+    rg_cmp_result res;
+    if (rg_rule_compare(r, &b, dom, &ctx, t->seed, t->trials, &res, &e))
+      snprintf(msg, sizeof(line), "test of %.16s: re-run failed: %.150s", t->rule_id.hex, e.msg);
+    else if (strcmp(verdict_name(res.verdict), t->result))
+      snprintf(msg, sizeof(line),
+               "test of %.16s: re-run gives '%s', record says '%.20s' (%s, %.60s)", t->rule_id.hex,
+               verdict_name(res.verdict), t->result, t->domain, t->shapes);
+  }
+  free(sh), free(sp), free(pv), free(pb);
+  rg_rule_free(r);
+}
+
+/* The two programs of a rule, as certify/ wants them: each side's outputs joined by " ; ". */
+static void side_text(const rg_rule *r, int tgt, rg_strbuf *sb) {
+  for (int k = 0; k < r->n_src; k++) {
+    if (k) rg_sb_puts(sb, " ; ");
+    rg_text_print_ref(r->g, tgt ? r->tgt[k] : r->src[k], sb);
+  }
+}
+
+/* Re-checks a certificate against the programs of the (signed) rule text, not against the
+ * certificate's own copy of them: the auditor trusts only the programs (certify/audit.h). */
+static void check_cert(const rg_db_cert *c, const rg_db_rule *rec, char *msg) {
+  rg_cert cert;
+  rg_err e;
+  memset(&cert, 0, sizeof cert);
+  if (rg_cert_parse((const char *)c->body, c->len, &cert, &e)) {
+    snprintf(msg, sizeof(line), "certificate of %.16s: does not parse: line %d: %.120s",
+             c->rule_id.hex, e.line, e.msg);
+    rg_cert_free(&cert);
+    return;
+  }
+  rg_rule *r = NULL;
+  rg_pet_pair *pp = NULL;
+  rg_strbuf o, m;
+  rg_sb_init(&o), rg_sb_init(&m);
+  if (rg_text_parse_rule(rec->text, &r, &e) || r->n_tgt == 0) {
+    snprintf(msg, sizeof(line), "certificate of %.16s: the rule text is not a rule",
+             c->rule_id.hex);
+  } else {
+    side_text(r, 0, &o), side_text(r, 1, &m);
+    rg_audit a;
+    if (rg_pet_pair_new(rg_sb_str(&o), rg_sb_str(&m), cert.shapes ? cert.shapes : "", &pp, &e))
+      snprintf(msg, sizeof(line), "certificate of %.16s: the rule's programs at its shapes: %.120s",
+               c->rule_id.hex, e.msg);
+    else if (rg_cert_audit(&cert, pp, NULL, &a, &e))
+      snprintf(msg, sizeof(line), "certificate of %.16s: re-check stopped: %.120s", c->rule_id.hex,
+               e.msg);
+    else if (!a.valid)
+      snprintf(msg, sizeof(line), "certificate of %.16s: rejected: %.160s", c->rule_id.hex, a.why);
+  }
+  rg_pet_pair_free(pp);
+  rg_rule_free(r);
+  rg_sb_free(&o), rg_sb_free(&m);
+  rg_cert_free(&cert);
+}
+
+/* Regenerates a proof record's obligation from the rule text, compares its hash with the stored
+ * one, and re-runs the solver the record names. A stored unsat must be reproduced; any other
+ * stored answer proves nothing, so a different answer to it is not a failure. */
+static void check_proof(const rg_db_proof *p, const rg_db_rule *rec, const rg_audit_opts *o,
+                        const rg_solver *solvers, char *msg) {
+  int kind = !strcmp(p->solver, "z3")     ? RG_SOLVER_Z3
+             : !strcmp(p->solver, "cvc5") ? RG_SOLVER_CVC5
+                                          : -1;
+  if (kind < 0) {
+    snprintf(msg, sizeof(line), "proof of %.16s: unknown solver '%.20s'", p->rule_id.hex,
+             p->solver);
+    return;
+  }
+  rg_rule *r;
+  rg_err e;
+  if (rg_text_parse_rule(rec->text, &r, &e)) {
+    snprintf(msg, sizeof(line), "proof of %.16s: rule text does not parse", p->rule_id.hex);
+    return;
+  }
+  rg_obligation ob;
+  memset(&ob, 0, sizeof ob);
+  if (p->output < 0 || p->output >= r->n_tgt) {
+    snprintf(msg, sizeof(line), "proof of %.16s: output %d, but the rule has %d", p->rule_id.hex,
+             p->output, r->n_tgt);
+  } else if (rg_smt_encode(r, p->output, o->ax, o->all_axioms, &ob, &e)) {
+    snprintf(msg, sizeof(line), "proof of %.16s: cannot encode: %.150s", p->rule_id.hex, e.msg);
+  } else if (strcmp(ob.sha256, p->obligation.hex)) {
+    snprintf(msg, sizeof(line),
+             "proof of %.16s output %d: the obligation regenerated from the rule text hashes to "
+             "%.16s, the record says %.16s (other axioms or encoder?)",
+             p->rule_id.hex, p->output, ob.sha256, p->obligation.hex);
+  } else if (!strcmp(p->result, rg_smt_result_name(RG_SMT_UNSAT))) {
+    rg_solver_answer ans;
+    if (rg_solver_prove(&solvers[kind], ob.text, ob.len, o->timeout_ms, &ans, &e))
+      snprintf(msg, sizeof(line), "proof of %.16s: %s did not run: %.150s", p->rule_id.hex,
+               p->solver, e.msg);
+    else if (ans.result != RG_SMT_UNSAT)
+      snprintf(msg, sizeof(line), "proof of %.16s output %d: stored unsat, %s %s re-run gives %s",
+               p->rule_id.hex, p->output, solvers[kind].name, solvers[kind].version,
+               rg_smt_result_name(ans.result));
+  }
+  rg_obligation_free(&ob);
+  rg_rule_free(r);
+}
+
+rg_status rg_db_audit(const rg_db *db, const rg_audit_opts *opts, rg_audit_result *res,
+                      rg_strbuf *report, rg_err *err) {
+  memset(res, 0, sizeof *res);
+  for (int c = 0; c < RG_AUDIT_NCAT; c++)
+    res->cat[c].name = cat_names[c];
+  uint8_t *in = choose(db, opts);
+  size_t *idx = rg_db_rule_index(db);
+  size_t nr = db->rules.n, nt = db->tests.n, np = db->proofs.n, nc = db->certs.n;
+  line *rmsg = calloc(nr + 1, sizeof *rmsg), *tmsg = calloc(nt + 1, sizeof *tmsg);
+  line *pmsg = calloc(np + 1, sizeof *pmsg), *cmsg = calloc(nc + 1, sizeof *cmsg);
+  long *trule = malloc(sizeof *trule * (nt + 1)), *prule = malloc(sizeof *prule * (np + 1));
+  long *crule = malloc(sizeof *crule * (nc + 1));
+  uint8_t *pdone = calloc(np + 1, 1);
+  /* Per rule: bit k set when z3 / cvc5 answered unsat on output pair k. */
+  unsigned *z3 = calloc(nr + 1, sizeof *z3), *cvc5 = calloc(nr + 1, sizeof *cvc5);
+  uint8_t *cert = calloc(nr + 1, 1);
+  rg_status st = RG_OK;
+  if (!in || !idx || !rmsg || !tmsg || !pmsg || !cmsg || !trule || !prule || !crule || !pdone ||
+      !z3 || !cvc5 || !cert)
+    st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_solver solvers[RG_SOLVER_COUNT];
+  if (!st && opts->ax && np) {
+    st = rg_solver_init(&solvers[RG_SOLVER_Z3], RG_SOLVER_Z3, NULL, err);
+    if (!st) st = rg_solver_init(&solvers[RG_SOLVER_CVC5], RG_SOLVER_CVC5, opts->cvc5_path, err);
+  }
+  if (st) {
+    free(in), free(idx), free(rmsg), free(tmsg), free(pmsg), free(cmsg), free(trule), free(prule);
+    free(crule), free(pdone), free(z3), free(cvc5), free(cert);
+    return st;
+  }
+  for (size_t i = 0; i < nr; i++)
+    res->rules_in_scope += in[i];
+  for (size_t i = 0; i < nt; i++)
+    trule[i] = rg_db_index_find(db, idx, db->tests.v[i].rule_id.hex);
+  for (size_t i = 0; i < np; i++)
+    prule[i] = rg_db_index_find(db, idx, db->proofs.v[i].rule_id.hex);
+  for (size_t i = 0; i < nc; i++)
+    crule[i] = rg_db_index_find(db, idx, db->certs.v[i].rule_id.hex);
+
+    /* Rules and tests are independent of each other: the expensive part, in parallel. Each item
+     * writes only its own message slot. */
+#pragma omp parallel for schedule(dynamic, 8)
+  for (size_t i = 0; i < nr; i++)
+    if (in[i]) check_rule(&db->rules.v[i], rmsg[i]);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (size_t i = 0; i < nt; i++)
+    if (trule[i] < 0 || in[trule[i]])
+      check_test(&db->tests.v[i], trule[i] < 0 ? NULL : &db->rules.v[trule[i]], tmsg[i]);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (size_t i = 0; i < nc; i++)
+    if (crule[i] >= 0 && in[crule[i]]) check_cert(&db->certs.v[i], &db->rules.v[crule[i]], cmsg[i]);
+  /* Solver queries run in child processes (verify/solver.h); threads only wait on them. */
+  if (opts->ax) {
+#pragma omp parallel for schedule(dynamic, 1)
+    for (size_t i = 0; i < np; i++) {
+      if (prule[i] < 0 || !in[prule[i]] || (opts->stop && *opts->stop)) continue;
+      check_proof(&db->proofs.v[i], &db->rules.v[prule[i]], opts, solvers, pmsg[i]);
+      pdone[i] = 1;
+    }
+  }
+
+  size_t max = opts->max_lines ? opts->max_lines : 20;
+#define FAIL(c, ...)                                                                               \
+  do {                                                                                             \
+    if (res->cat[c].failed++ < max) rg_sb_printf(report, __VA_ARGS__);                             \
+  } while (0)
+  for (size_t i = 0; i < nr; i++) {
+    if (!in[i]) continue;
+    res->cat[RG_AUDIT_RULES].checked++;
+    if (rmsg[i][0]) FAIL(RG_AUDIT_RULES, "FAIL %s\n", rmsg[i]);
+  }
+  for (size_t i = 0; i < nt; i++) {
+    if (trule[i] >= 0 && !in[trule[i]]) continue;
+    res->cat[RG_AUDIT_TESTS].checked++;
+    if (tmsg[i][0]) FAIL(RG_AUDIT_TESTS, "FAIL %s\n", tmsg[i]);
+  }
+  for (size_t i = 0; i < np; i++) {
+    const rg_db_proof *p = &db->proofs.v[i];
+    long r = prule[i];
+    if (r < 0) {
+      FAIL(RG_AUDIT_STATUS, "FAIL proof by %s for %.16s: no such rule\n", p->solver,
+           p->rule_id.hex);
+      continue;
+    }
+    if (!in[r]) continue;
+    if (!pdone[i])
+      res->cat[RG_AUDIT_SOLVER].unchecked++;
+    else {
+      res->cat[RG_AUDIT_SOLVER].checked++;
+      if (pmsg[i][0]) FAIL(RG_AUDIT_SOLVER, "FAIL %s\n", pmsg[i]);
+    }
+    if (!strcmp(p->result, "unsat") && p->output >= 0 && p->output < 32) {
+      if (!strcmp(p->solver, "z3")) z3[r] |= 1u << p->output;
+      if (!strcmp(p->solver, "cvc5")) cvc5[r] |= 1u << p->output;
+    }
+  }
+  for (size_t i = 0; i < nc; i++) {
+    long r = crule[i];
+    if (r < 0) {
+      FAIL(RG_AUDIT_STATUS, "FAIL certificate for %.16s: no such rule\n",
+           db->certs.v[i].rule_id.hex);
+      continue;
+    }
+    if (!in[r]) continue;
+    res->cat[RG_AUDIT_CERTS].checked++;
+    if (cmsg[i][0]) FAIL(RG_AUDIT_CERTS, "FAIL %s\n", cmsg[i]);
+    cert[r] = 1;
+  }
+  for (size_t i = 0; i < nr; i++) {
+    if (!in[i]) continue;
+    const rg_db_rule *r = &db->rules.v[i];
+    res->cat[RG_AUDIT_STATUS].checked++;
+    unsigned all = r->n_outputs >= 1 && r->n_outputs < 32 ? (1u << r->n_outputs) - 1 : 1;
+    if (r->status == RG_DB_VERIFIED && !(z3[i] == all && cvc5[i] == all))
+      FAIL(RG_AUDIT_STATUS, "FAIL rule %.16s: marked verified without an unsat answer from %s\n",
+           r->id.hex,
+           z3[i] != all && cvc5[i] != all ? "z3 and cvc5 on every output pair"
+           : z3[i] != all                 ? "z3 on every output pair"
+                                          : "cvc5 on every output pair");
+    if (r->status == RG_DB_CERTIFIED && !cert[i])
+      FAIL(RG_AUDIT_STATUS, "FAIL rule %.16s: marked certified without a certificate\n", r->id.hex);
+  }
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  for (size_t i = 0; i < db->prunes.n; i++) {
+    const rg_db_prune *p = &db->prunes.v[i];
+    res->cat[RG_AUDIT_PRUNE_REFS].checked++;
+    res->cat[RG_AUDIT_DERIVATIONS].unchecked++;
+    rg_rule *r;
+    rg_err e;
+    rg_db_id id;
+    if (rg_text_parse_rule(p->removed_text, &r, &e)) {
+      FAIL(RG_AUDIT_PRUNE_REFS, "FAIL pruned %.16s: text does not parse: %s\n", p->removed_id.hex,
+           e.msg);
+      continue;
+    }
+    rg_sb_clear(&sb);
+    rg_rule_content_id(r, &sb, &id);
+    rg_rule_free(r);
+    if (strcmp(id.hex, p->removed_id.hex)) {
+      FAIL(RG_AUDIT_PRUNE_REFS, "FAIL pruned %.16s: id is not the hash of its text\n",
+           p->removed_id.hex);
+      continue;
+    }
+    const char *s = p->implied_by;
+    int n = 0;
+    for (;;) {
+      while (*s == ' ')
+        s++;
+      if (!*s) break;
+      char hex[RG_DB_ID_LEN + 1] = {0};
+      size_t l = strcspn(s, " ");
+      memcpy(hex, s, l < RG_DB_ID_LEN ? l : RG_DB_ID_LEN);
+      s += l, n++;
+      if (l != RG_DB_ID_LEN || rg_db_index_find(db, idx, hex) < 0) {
+        FAIL(RG_AUDIT_PRUNE_REFS,
+             "FAIL pruned %.16s: implied by %.16s, which is not in the database\n",
+             p->removed_id.hex, hex);
+        break;
+      }
+    }
+    if (!n)
+      FAIL(RG_AUDIT_PRUNE_REFS, "FAIL pruned %.16s: names no implying rule\n", p->removed_id.hex);
+  }
+#undef FAIL
+  rg_sb_free(&sb);
+  for (int c = 0; c < RG_AUDIT_NCAT; c++)
+    if (res->cat[c].failed > max)
+      rg_sb_printf(report, "  ... %zu more failures of %s\n", res->cat[c].failed - max,
+                   cat_names[c]);
+  free(in), free(idx), free(rmsg), free(tmsg), free(pmsg), free(cmsg), free(trule), free(prule);
+  free(crule), free(pdone), free(z3), free(cvc5), free(cert);
+  return RG_OK;
+}
+
+void rg_audit_print(const rg_audit_result *res, rg_strbuf *out) {
+  rg_sb_printf(out, "%-24s %10s %8s %16s\n", "check", "checked", "failed", "not re-checked");
+  for (int c = 0; c < RG_AUDIT_NCAT; c++)
+    rg_sb_printf(out, "%-24s %10zu %8zu %16zu\n", res->cat[c].name, res->cat[c].checked,
+                 res->cat[c].failed, res->cat[c].unchecked);
+}

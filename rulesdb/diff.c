@@ -1,0 +1,192 @@
+/* rulesdb/diff.c: rule-set differences between two databases. */
+#include "diff.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "manifest.h"
+
+/* Per rule: the concatenated manifest lines of its proofs, tests and certificates. The manifest
+ * is sorted, so equal evidence gives equal strings whatever the row order. */
+typedef struct {
+  char **ev; /* [rules.n], NULL when a rule has none */
+  size_t *idx;
+} evidence;
+
+static rg_status evidence_build(const rg_db *db, evidence *e, rg_err *err) {
+  e->ev = calloc(db->rules.n + 1, sizeof *e->ev);
+  e->idx = rg_db_rule_index(db);
+  rg_strbuf m;
+  rg_sb_init(&m);
+  if (!e->ev || !e->idx) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_status st = rg_db_manifest(db, &m, err);
+  for (const char *l = rg_sb_str(&m); !st && *l;) {
+    const char *end = strchr(l, '\n');
+    if (!end) end = l + strlen(l);
+    if (!strncmp(l, "proof ", 6) || !strncmp(l, "test ", 5) || !strncmp(l, "cert ", 5)) {
+      const char *id = strchr(l, ' ') + 1;
+      char hex[RG_DB_ID_LEN + 1];
+      memcpy(hex, id, RG_DB_ID_LEN), hex[RG_DB_ID_LEN] = 0;
+      long r = rg_db_index_find(db, e->idx, hex);
+      if (r >= 0) {
+        size_t old = e->ev[r] ? strlen(e->ev[r]) : 0, add = (size_t)(end - l);
+        char *nv = realloc(e->ev[r], old + add + 2);
+        if (!nv)
+          st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+        else {
+          memcpy(nv + old, l, add), nv[old + add] = '\n', nv[old + add + 1] = 0;
+          e->ev[r] = nv;
+        }
+      }
+    }
+    l = *end ? end + 1 : end;
+  }
+  rg_sb_free(&m);
+  return st;
+}
+
+static void evidence_free(const rg_db *db, evidence *e) {
+  for (size_t i = 0; e->ev && i < db->rules.n; i++)
+    free(e->ev[i]);
+  free(e->ev), free(e->idx);
+}
+
+static int push(rg_db_diff *d, size_t *cap, rg_diff_entry e) {
+  if (d->n == *cap) {
+    size_t nc = *cap ? 2 * *cap : 32;
+    rg_diff_entry *nv = realloc(d->v, nc * sizeof *nv);
+    if (!nv) return -1;
+    d->v = nv, *cap = nc;
+  }
+  d->v[d->n++] = e;
+  return 0;
+}
+
+static int cmp_entry(const void *a, const void *b) {
+  const rg_diff_entry *x = a, *y = b;
+  if (x->kind != y->kind) return (int)x->kind - (int)y->kind;
+  const rg_db_rule *rx = x->base ? x->base : x->new_, *ry = y->base ? y->base : y->new_;
+  return strcmp(rx->id.hex, ry->id.hex);
+}
+
+static int is_pruned(const rg_db *db, const char *id) {
+  for (size_t i = 0; i < db->prunes.n; i++)
+    if (!strcmp(db->prunes.v[i].removed_id.hex, id)) return 1;
+  return 0;
+}
+
+rg_status rg_db_diff_compute(const rg_db *base, const rg_db *new_, rg_db_diff *out, rg_err *err) {
+  memset(out, 0, sizeof *out);
+  evidence eb = {0}, en = {0};
+  rg_status st = evidence_build(base, &eb, err);
+  if (!st) st = evidence_build(new_, &en, err);
+  size_t cap = 0;
+  for (size_t i = 0; !st && i < base->rules.n; i++) {
+    const rg_db_rule *b = &base->rules.v[i];
+    long j = rg_db_index_find(new_, en.idx, b->id.hex);
+    rg_diff_entry e = {RG_DIFF_REMOVED, b, NULL, 0, 0, 0};
+    if (j < 0) {
+      e.pruned = is_pruned(new_, b->id.hex);
+      e.regression = rg_db_status_is_proved(b->status) && !e.pruned;
+    } else {
+      const rg_db_rule *n = &new_->rules.v[j];
+      const char *evb = eb.ev[i] ? eb.ev[i] : "", *evn = en.ev[j] ? en.ev[j] : "";
+      if (n->status == b->status && !strcmp(evb, evn)) continue;
+      e = (rg_diff_entry){RG_DIFF_CHANGED, b, n, n->status != b->status, 0, 0};
+      e.regression = rg_db_status_is_proved(b->status) && !rg_db_status_is_proved(n->status);
+    }
+    if (push(out, &cap, e)) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  }
+  for (size_t j = 0; !st && j < new_->rules.n; j++) {
+    const rg_db_rule *n = &new_->rules.v[j];
+    if (rg_db_index_find(base, eb.idx, n->id.hex) >= 0) continue;
+    if (push(out, &cap, (rg_diff_entry){RG_DIFF_ADDED, NULL, n, 0, 0, 0}))
+      st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  }
+  evidence_free(base, &eb), evidence_free(new_, &en);
+  if (st) return rg_db_diff_free(out), st;
+  if (out->n) qsort(out->v, out->n, sizeof *out->v, cmp_entry);
+  for (size_t i = 0; i < out->n; i++) {
+    const rg_diff_entry *e = &out->v[i];
+    out->added += e->kind == RG_DIFF_ADDED, out->removed += e->kind == RG_DIFF_REMOVED;
+    out->changed += e->kind == RG_DIFF_CHANGED, out->regressions += e->regression != 0;
+  }
+  return RG_OK;
+}
+
+void rg_db_diff_free(rg_db_diff *d) {
+  free(d->v);
+  memset(d, 0, sizeof *d);
+}
+
+void rg_db_diff_print(const rg_db_diff *d, rg_strbuf *out) {
+  for (size_t i = 0; i < d->n; i++) {
+    const rg_diff_entry *e = &d->v[i];
+    const rg_db_rule *r = e->base ? e->base : e->new_;
+    const char *mark = e->regression ? "  REGRESSION" : "";
+    switch (e->kind) {
+    case RG_DIFF_ADDED:
+      rg_sb_printf(out, "+ %.12s %-9s %s\n", r->id.hex, rg_db_status_name(r->status), r->text);
+      break;
+    case RG_DIFF_REMOVED:
+      rg_sb_printf(out, "- %.12s %-9s %s%s%s\n", r->id.hex, rg_db_status_name(r->status), r->text,
+                   e->pruned ? "  (pruned: implied by kept rules)" : "", mark);
+      break;
+    case RG_DIFF_CHANGED:
+      if (e->status_changed)
+        rg_sb_printf(out, "~ %.12s %s -> %s %s%s\n", r->id.hex, rg_db_status_name(e->base->status),
+                     rg_db_status_name(e->new_->status), r->text, mark);
+      else
+        rg_sb_printf(out, "~ %.12s %-9s evidence changed (proof, test or certificate records) %s\n",
+                     r->id.hex, rg_db_status_name(r->status), r->text);
+      break;
+    }
+  }
+  rg_sb_printf(out, "%zu added, %zu removed, %zu changed, %zu regression%s\n", d->added, d->removed,
+               d->changed, d->regressions, d->regressions == 1 ? "" : "s");
+}
+
+void rg_json_string(rg_strbuf *out, const char *s) {
+  rg_sb_puts(out, "\"");
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      rg_sb_printf(out, "\\%c", c);
+    else if (c == '\n')
+      rg_sb_puts(out, "\\n");
+    else if (c < 0x20)
+      rg_sb_printf(out, "\\u%04x", c);
+    else
+      rg_sb_append(out, (const char *)&c, 1);
+  }
+  rg_sb_puts(out, "\"");
+}
+
+static void json_rule(rg_strbuf *out, const rg_diff_entry *e) {
+  const rg_db_rule *r = e->base ? e->base : e->new_;
+  rg_sb_printf(out, "{\"id\":\"%s\",\"text\":", r->id.hex);
+  rg_json_string(out, r->text);
+  if (e->base) rg_sb_printf(out, ",\"base_status\":\"%s\"", rg_db_status_name(e->base->status));
+  if (e->new_) rg_sb_printf(out, ",\"new_status\":\"%s\"", rg_db_status_name(e->new_->status));
+  if (e->kind == RG_DIFF_REMOVED) rg_sb_printf(out, ",\"pruned\":%s", e->pruned ? "true" : "false");
+  rg_sb_printf(out, ",\"regression\":%s}", e->regression ? "true" : "false");
+}
+
+void rg_db_diff_print_json(const rg_db_diff *d, rg_strbuf *out) {
+  static const char *names[] = {"added", "removed", "changed"};
+  rg_sb_puts(out, "{");
+  for (int k = 0; k < 3; k++) {
+    rg_sb_printf(out, "%s\"%s\":[", k ? "," : "", names[k]);
+    int first = 1;
+    for (size_t i = 0; i < d->n; i++)
+      if ((int)d->v[i].kind == k) {
+        if (!first) rg_sb_puts(out, ",");
+        first = 0;
+        json_rule(out, &d->v[i]);
+      }
+    rg_sb_puts(out, "]");
+  }
+  rg_sb_printf(out,
+               ",\"counts\":{\"added\":%zu,\"removed\":%zu,\"changed\":%zu,\"regressions\":%zu}}\n",
+               d->added, d->removed, d->changed, d->regressions);
+}

@@ -1,0 +1,60 @@
+/* rulesdb/exchange.h: rules to and from other optimizers' formats, and for looking at them.
+ *
+ *   TENSAT text: "LHS=>RHS" per line, ?input_N variables, TENSAT's operator signatures
+ *     (anchors/README.md); single-output rules one per line, two-output rules as two
+ *     consecutive lines in a separate file; no trailing newline.
+ *   TASO protobuf (rules.proto, GraphSubst.RuleCollection): TASO's op and parameter numbering;
+ *     variables must be TASO's fixed inputs ?input_1 .. ?input_20 (x1..x3, w1..w3, i1..i3,
+ *     w4..w13, s0), whose shapes fix conv kernel sizes and concat ranks.
+ *   DOT (Graphviz): source and target side by side; JSON is in the rulesdb tool.
+ *
+ * Not every rule maps: our enlarge takes kernel sizes where TASO/TENSAT take a reference tensor,
+ * our constants carry their shape where theirs take it from context, TENSAT/TASO transpose and
+ * reshape parameters have no documented encoding here, and parameter variables, 3+ input
+ * concat and rules with more than two outputs have no counterpart. Exporters and importers skip
+ * such a rule and say why (RG_ERR_SHAPE with a message for one rule; for whole files, one line
+ * per skipped rule in a report), never write an approximation.
+ * Variables: a variable named input_N keeps N; others get the smallest free N in order.
+ */
+#ifndef RG_RULESDB_EXCHANGE_H
+#define RG_RULESDB_EXCHANGE_H
+
+#include <stdint.h>
+
+#include "ir/rule.h"
+#include "ir/shape.h"
+
+#define RG_TASO_INPUTS 20
+
+/* Shape of TASO's fixed input n (1 .. 20); false when out of range. */
+int rg_taso_input_shape(int n, rg_shape *out);
+
+/* TENSAT text of one rule: one line (single output) or two lines separated by '\n' (two
+ * outputs), no trailing newline. RG_ERR_SHAPE with the reason when it does not map. */
+rg_status rg_tensat_export_rule(const rg_rule *r, rg_strbuf *out, rg_err *err) RG_MUST_CHECK;
+
+/* Parses TENSAT text (multi: lines pair up into two-output rules) into rules of ours, appended
+ * to out. A rule that does not map is skipped with a line "LINE: reason" appended to skipped;
+ * a malformed file is an error (RG_ERR_PARSE, with line and column). */
+rg_status rg_tensat_import(const char *text, size_t len, int multi, rg_ruleset *out,
+                           rg_strbuf *skipped, rg_err *err) RG_MUST_CHECK;
+
+/* Serialises rules as a TASO RuleCollection. Rules that do not map are skipped, with a line
+ * "rule NAME: reason" in skipped (NAME from names[i], or the 1-based index when names is NULL).
+ * *buf is malloc'ed (free it). */
+rg_status rg_taso_export(const rg_rule *const *rules, const char *const *names, size_t n,
+                         uint8_t **buf, size_t *len, size_t *n_written, rg_strbuf *skipped,
+                         rg_err *err) RG_MUST_CHECK;
+
+/* Parses a TASO RuleCollection; unmappable rules are skipped ("rule K: reason" in skipped). */
+rg_status rg_taso_import(const uint8_t *buf, size_t len, rg_ruleset *out, rg_strbuf *skipped,
+                         rg_err *err) RG_MUST_CHECK;
+
+/* A Graphviz digraph of one rule: a cluster per side, shared inputs between them. name labels
+ * the graph (may be NULL). */
+void rg_dot_rule(const rg_rule *r, const char *name, rg_strbuf *out);
+/* Several rules in one digraph, one cluster each (Graphviz renders one graph per file reliably;
+ * a file of many digraphs crashed dot 2.43 here). names may be NULL. */
+void rg_dot_rules(const rg_rule *const *rules, const char *const *names, size_t n, rg_strbuf *out);
+
+#endif

@@ -1,0 +1,32 @@
+/* rulesdb/proofrec.c: proof records from verify/'s results. */
+#include "proofrec.h"
+
+#include <string.h>
+
+rg_status rg_db_add_rule_proof(rg_db *db, const rg_db_id *rule, const rg_rule_proof *p,
+                               const rg_prove_summary *sum, rg_err *err) {
+  static const char *names[RG_SOLVER_COUNT] = {"z3", "cvc5"};
+  for (int k = 0; k < p->n_obl; k++)
+    for (int s = 0; s < RG_SOLVER_COUNT; s++) {
+      if (!p->obl[k].done[s]) continue;
+      const rg_solver_answer *a = &p->obl[k].ans[s];
+      /* sum->version is "z3 4.8.12": keep the version part only. */
+      const char *v = sum->version[s], *sp = strchr(v, ' ');
+      rg_db_proof rec = {*rule,
+                         (char *)names[s],
+                         (char *)(sp ? sp + 1 : v),
+                         (char *)rg_smt_result_name(a->result),
+                         a->ms / 1000.0,
+                         (char *)(a->result == RG_SMT_UNSAT ? a->core : ""),
+                         {{0}},
+                         k};
+      memcpy(rec.obligation.hex, p->obl[k].sha256, sizeof rec.obligation.hex);
+      rg_status st = rg_db_add_proof(db, &rec, err);
+      if (st) return st;
+    }
+  return RG_OK;
+}
+
+rg_db_status rg_db_status_of_proof(rg_proof_status s) {
+  return s == RG_PROOF_VERIFIED ? RG_DB_VERIFIED : RG_DB_UNPROVED;
+}

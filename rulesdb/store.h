@@ -1,0 +1,62 @@
+/* rulesdb/store.h: reading and writing a rule database file (SQLite).
+ *
+ * Writes are atomic: the new database is built in a temporary file beside the target, synced,
+ * and renamed over the target, then the directory is synced; a crash, SIGKILL or a cancelled
+ * write leaves either the previous file or the complete new one. The file carries SQLite's
+ * application_id 'RGDB' and user_version = RG_DB_SCHEMA_VERSION; a reader refuses any other
+ * version, and files that are empty, not SQLite, damaged or not ours, each with its own message.
+ *
+ * Schema version 1 (one table per record kind of records.h, columns named as the fields):
+ *   rules(id PRIMARY KEY, text, src_size, tgt_size, n_outputs, ops, status)
+ *   proofs(rule_id, output, solver, version, result, seconds, unsat_core, obligation)
+ *   tests(rule_id, domain, trials, seed, shapes, params, result)
+ *   certs(rule_id, version, body BLOB)
+ *   prunes(removed_id, removed_text, reason, implied_by)
+ *   stages(ord PRIMARY KEY, name, n_in, n_out, dropped, seconds)
+ *   config(key PRIMARY KEY, value)
+ *   signature(key_id, manifest, sig BLOB)      at most one row
+ * Any change to these tables is a new schema version.
+ */
+#ifndef RG_RULESDB_STORE_H
+#define RG_RULESDB_STORE_H
+
+#include <stdint.h>
+
+#include "records.h"
+#include "sign.h"
+
+#define RG_DB_SCHEMA_VERSION 1
+#define RG_DB_APPLICATION_ID 0x52474442 /* "RGDB" */
+
+/* Called after every batch of rows; a non-zero return cancels the write (the target is left as
+ * it was). done/total count rows of every table. */
+typedef int (*rg_db_progress_fn)(void *user, int64_t done, int64_t total);
+
+typedef struct {
+  rg_db_progress_fn progress; /* may be NULL */
+  void *user;
+} rg_db_write_opts;
+
+/* Writes db (with its signature, if any) to path, replacing it atomically. opts may be NULL.
+ * Errors: RG_ERR_IO (file system, SQLite, cancelled; the message says which and that the
+ * previous file is unchanged), RG_ERR_ARG (duplicate rule id). */
+rg_status rg_db_write(const rg_db *db, const char *path, const rg_db_write_opts *opts,
+                      rg_err *err) RG_MUST_CHECK;
+
+/* What a writer (rulegen -o rules.db, rulesdb import) calls: signs db with the secret key in
+ * key_path (when not NULL; the signature replaces any db carries) and writes it atomically. */
+rg_status rg_db_save(rg_db *db, const char *path, const char *key_path,
+                     const rg_db_write_opts *opts, rg_err *err) RG_MUST_CHECK;
+
+/* Reads the whole database at path into a new rg_db (free with rg_db_free). Does not verify
+ * the signature: see rg_db_open. */
+rg_status rg_db_read(const char *path, rg_db **out, rg_err *err) RG_MUST_CHECK;
+
+/* What every reader calls: reads path, then verifies the signature with pub (may be NULL only
+ * when allow_unsigned). Refuses (RG_ERR_ARG, message saying unsigned / wrong key / bad
+ * signature / which records were tampered) unless allow_unsigned, in which case a failed
+ * verification is written to *warning (if non-NULL, else dropped) and the database is returned. */
+rg_status rg_db_open(const char *path, const rg_db_pubkey *pub, int allow_unsigned, rg_db **out,
+                     rg_strbuf *warning, rg_err *err) RG_MUST_CHECK;
+
+#endif

@@ -1,0 +1,386 @@
+/* rulesdb/tensat.c: TENSAT's rule text, both ways (grammar in exchange.h / anchors/README.md). */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exchange.h"
+#include "exchange_util.h"
+
+/* ---- export ---- */
+
+typedef struct {
+  const rg_graph *g;
+  const rg_plan *plan;
+  const int *num;
+  rg_strbuf *out;
+  rg_err *err;
+} exporter;
+
+static rg_status unmappable(rg_err *err, const char *what) {
+  return rg_err_set(err, RG_ERR_SHAPE, "no TENSAT counterpart: %s", what);
+}
+
+static rg_status term(exporter *x, rg_ref ref) {
+  const rg_node *nd = rg_graph_node(x->g, ref.node);
+  const char *name = rg_op_get((rg_op)nd->op)->name;
+  rg_strbuf *o = x->out;
+  if (nd->var_mask) return unmappable(x->err, "a parameter variable");
+  rg_status st = RG_OK;
+  switch ((rg_op)nd->op) {
+  case RG_OP_INPUT: rg_sb_printf(o, "?input_%d", x->num[nd->params[0]]); return RG_OK;
+  case RG_OP_EWADD:
+  case RG_OP_EWMUL:
+  case RG_OP_SMUL:
+    rg_sb_printf(o, "(%s ", name);
+    if (!(st = term(x, nd->in[0]))) rg_sb_puts(o, " "), st = term(x, nd->in[1]);
+    break;
+  case RG_OP_RELU:
+  case RG_OP_TANH:
+  case RG_OP_SIGMOID:
+    rg_sb_printf(o, "(%s ", name);
+    st = term(x, nd->in[0]);
+    break;
+  case RG_OP_MATMUL:
+    rg_sb_printf(o, "(matmul %d ", rg_xchg_param(nd, 0));
+    if (!(st = term(x, nd->in[0]))) rg_sb_puts(o, " "), st = term(x, nd->in[1]);
+    break;
+  case RG_OP_CONV2D:
+    if (!rg_xchg_conv_expressible(nd)) return unmappable(x->err, "a dilated conv2d");
+    rg_sb_printf(o, "(conv2d %d %d %d %d ", rg_xchg_param(nd, 0), rg_xchg_param(nd, 1),
+                 rg_xchg_param(nd, 2), rg_xchg_param(nd, 3));
+    if (!(st = term(x, nd->in[0]))) rg_sb_puts(o, " "), st = term(x, nd->in[1]);
+    break;
+  case RG_OP_POOLAVG:
+  case RG_OP_POOLMAX:
+    rg_sb_printf(o, "(%s ", name);
+    st = term(x, nd->in[0]);
+    for (int k = 0; k < 6 && !st; k++)
+      rg_sb_printf(o, " %d", rg_xchg_param(nd, k));
+    break;
+  case RG_OP_CONCAT:
+    if (nd->n_in != 2) return unmappable(x->err, "concat of more than two inputs");
+    rg_sb_printf(o, "(concat %d %d ", rg_xchg_param(nd, 0),
+                 rg_plan_shape(x->plan, nd->in[0])->rank);
+    if (!(st = term(x, nd->in[0]))) rg_sb_puts(o, " "), st = term(x, nd->in[1]);
+    break;
+  case RG_OP_SPLIT:
+    rg_sb_printf(o, "(split_%d (split %d ", ref.out, rg_xchg_param(nd, 0));
+    st = term(x, nd->in[0]);
+    rg_sb_puts(o, ")");
+    break;
+  case RG_OP_ENLARGE:
+    return unmappable(x->err, "enlarge (ours takes kernel sizes, TENSAT's a reference tensor)");
+  case RG_OP_TRANSPOSE: return unmappable(x->err, "transpose (TENSAT's permutation encoding)");
+  case RG_OP_RESHAPE: return unmappable(x->err, "reshape");
+  default:
+    return rg_err_set(
+        x->err, RG_ERR_SHAPE,
+        "no TENSAT counterpart: constant %s (ours carries its shape, TENSAT's does not)", name);
+  }
+  rg_sb_puts(o, ")");
+  return st;
+}
+
+rg_status rg_tensat_export_rule(const rg_rule *r, rg_strbuf *out, rg_err *err) {
+  if (r->n_tgt == 0) return unmappable(err, "a bare graph (no target)");
+  if (r->n_src > 2) return unmappable(err, "a rule with more than two outputs");
+  if (rg_graph_n_pvars(r->g)) return unmappable(err, "a parameter variable");
+  int32_t nt = rg_graph_n_tvars(r->g);
+  int *num = malloc(sizeof(int) * (size_t)(nt + 1));
+  if (!num) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_xchg_var_numbers(r->g, num);
+  rg_plan *plan;
+  rg_assignment_list keep;
+  rg_status st = rg_xchg_plan(r, num, 0, &plan, &keep, err);
+  exporter x = {r->g, plan, num, out, err};
+  size_t start = out->len;
+  for (int i = 0; !st && i < r->n_src; i++) {
+    if (i) rg_sb_puts(out, "\n");
+    st = term(&x, r->src[i]);
+    if (!st) rg_sb_puts(out, "=>"), st = term(&x, r->tgt[i]);
+  }
+  if (st && out->s && start <= out->len) out->s[out->len = start] = 0; /* no partial line */
+  rg_plan_free(plan);
+  rg_assignment_list_free(&keep);
+  free(num);
+  return st;
+}
+
+/* ---- import ---- */
+
+/* A parsed s-expression: an atom (n_kids < 0) or a list. */
+typedef struct sx {
+  const char *atom;
+  int len, n_kids, col;
+  struct sx **kids;
+} sx;
+
+static void sx_free(sx *s) {
+  if (!s) return;
+  for (int i = 0; i < s->n_kids; i++)
+    sx_free(s->kids[i]);
+  free(s->kids);
+  free(s);
+}
+
+/* Deeper terms are refused: the parser recurses, and no real rule comes near this. */
+#define MAX_DEPTH 256
+
+typedef struct {
+  const char *p, *line_start, *end;
+  int line, depth;
+  rg_err *err;
+} lexer;
+
+static rg_status lex_err(lexer *lx, const char *what) {
+  return rg_err_at(lx->err, RG_ERR_PARSE, lx->line, (int)(lx->p - lx->line_start) + 1, "%s", what);
+}
+
+static rg_status sx_parse(lexer *lx, sx **out) {
+  *out = NULL;
+  while (lx->p < lx->end && (*lx->p == ' ' || *lx->p == '\t'))
+    lx->p++;
+  if (lx->p >= lx->end || *lx->p == '\n') return lex_err(lx, "expected a term");
+  if (*lx->p == ')') return lex_err(lx, "unbalanced ')'");
+  if (lx->depth >= MAX_DEPTH) return lex_err(lx, "terms nested more than 256 deep");
+  sx *s = calloc(1, sizeof *s);
+  if (!s) return rg_err_set(lx->err, RG_ERR_NOMEM, "out of memory");
+  s->col = (int)(lx->p - lx->line_start) + 1;
+  if (*lx->p != '(') {
+    s->atom = lx->p, s->n_kids = -1;
+    while (lx->p < lx->end && !strchr(" \t\n()", *lx->p) &&
+           !(lx->p[0] == '=' && lx->p + 1 < lx->end && lx->p[1] == '>'))
+      lx->p++;
+    s->len = (int)(lx->p - s->atom);
+    *out = s;
+    return RG_OK;
+  }
+  lx->p++;
+  int cap = 0;
+  for (;;) {
+    while (lx->p < lx->end && (*lx->p == ' ' || *lx->p == '\t'))
+      lx->p++;
+    if (lx->p >= lx->end || *lx->p == '\n') return sx_free(s), lex_err(lx, "missing ')'");
+    if (*lx->p == ')') break;
+    if (s->n_kids == cap) {
+      cap = cap ? 2 * cap : 8;
+      sx **nk = realloc(s->kids, sizeof *nk * (size_t)cap);
+      if (!nk) return sx_free(s), rg_err_set(lx->err, RG_ERR_NOMEM, "out of memory");
+      s->kids = nk;
+    }
+    lx->depth++;
+    rg_status st = sx_parse(lx, &s->kids[s->n_kids]);
+    lx->depth--;
+    if (st) return sx_free(s), st;
+    s->n_kids++;
+  }
+  lx->p++;
+  if (s->n_kids == 0 || s->kids[0]->n_kids >= 0)
+    return sx_free(s), lex_err(lx, "a list must start with an operator name");
+  *out = s;
+  return RG_OK;
+}
+
+static int is(const sx *s, const char *name) {
+  return s->n_kids < 0 && (int)strlen(name) == s->len && !memcmp(s->atom, name, (size_t)s->len);
+}
+
+/* An integer atom in [lo, hi]; -1 (with *ok = 0) otherwise. */
+static int int_atom(const sx *s, int lo, int hi, int *ok) {
+  if (s->n_kids >= 0 || s->len == 0 || s->len > 6) return *ok = 0, -1;
+  int v = 0;
+  for (int i = 0; i < s->len; i++) {
+    if (!isdigit((unsigned char)s->atom[i])) return *ok = 0, -1;
+    v = v * 10 + (s->atom[i] - '0');
+  }
+  if (v < lo || v > hi) return *ok = 0, -1;
+  return v;
+}
+
+typedef struct {
+  rg_strbuf *out;
+  char why[200]; /* set when the term has no counterpart of ours */
+  int bad_col;   /* set for malformed terms */
+  const char *bad;
+} importer;
+
+static int conv(importer *im, const sx *s);
+
+static int conv_kids(importer *im, const sx *s, int from) {
+  for (int i = from; i < s->n_kids; i++) {
+    rg_sb_puts(im->out, " ");
+    if (conv(im, s->kids[i])) return -1;
+  }
+  return 0;
+}
+
+static int malformed(importer *im, const sx *s, const char *what) {
+  im->bad_col = s->col, im->bad = what;
+  return -1;
+}
+
+static int conv(importer *im, const sx *s) {
+  rg_strbuf *o = im->out;
+  if (s->n_kids < 0) {
+    if (s->len > 1 && s->atom[0] == '?') return rg_sb_append(o, s->atom, (size_t)s->len), 0;
+    if (is(s, "Imatmul") || is(s, "Iewmul"))
+      return snprintf(im->why, sizeof im->why,
+                      "constant %.*s (ours carries its shape, TENSAT's takes it from context)",
+                      s->len, s->atom),
+             -1;
+    return malformed(im, s, "expected a variable ?input_N or a term");
+  }
+  const sx *h = s->kids[0];
+  int n = s->n_kids - 1, ok = 1;
+#define ARITY(k)                                                                                   \
+  if (n != (k)) return malformed(im, s, "wrong number of arguments for this operator")
+  if (is(h, "ewadd") || is(h, "ewmul") || is(h, "smul") || is(h, "relu") || is(h, "tanh") ||
+      is(h, "sigmoid")) {
+    ARITY(is(h, "relu") || is(h, "tanh") || is(h, "sigmoid") ? 1 : 2);
+    rg_sb_printf(o, "(%.*s", h->len, h->atom);
+    if (conv_kids(im, s, 1)) return -1;
+  } else if (is(h, "matmul")) {
+    ARITY(3);
+    int act = int_atom(s->kids[1], 0, 3, &ok);
+    if (!ok) return malformed(im, s->kids[1], "matmul: activation must be 0..3");
+    rg_sb_printf(o, "(matmul %s", rg_act_name(act));
+    if (conv_kids(im, s, 2)) return -1;
+  } else if (is(h, "conv2d")) {
+    ARITY(6);
+    int sh = int_atom(s->kids[1], 1, 16, &ok), sw = int_atom(s->kids[2], 1, 16, &ok);
+    int pad = int_atom(s->kids[3], 0, 1, &ok), act = int_atom(s->kids[4], 0, 3, &ok);
+    if (!ok) return malformed(im, s, "conv2d: stride 1..16, pad 0..1, act 0..3 expected");
+    rg_sb_printf(o, "(conv2d %d %d %s %s", sh, sw, rg_pad_name(pad), rg_act_name(act));
+    if (conv_kids(im, s, 5)) return -1;
+  } else if (is(h, "poolmax") || is(h, "poolavg")) {
+    ARITY(7);
+    int v[6];
+    for (int k = 0; k < 6; k++)
+      v[k] = int_atom(s->kids[2 + k], 0, 16, &ok);
+    if (!ok || v[4] > 1 || v[5] > 3) return malformed(im, s, "pool: kh kw sh sw pad act expected");
+    rg_sb_printf(o, "(%.*s %d %d %d %d %s %s ", h->len, h->atom, v[0], v[1], v[2], v[3],
+                 rg_pad_name(v[4]), rg_act_name(v[5]));
+    if (conv(im, s->kids[1])) return -1;
+  } else if (is(h, "concat")) {
+    ARITY(4);
+    int axis = int_atom(s->kids[1], 0, RG_MAX_RANK - 1, &ok);
+    int_atom(s->kids[2], 1, RG_MAX_RANK, &ok);
+    if (!ok) return malformed(im, s, "concat: axis and ndim expected");
+    rg_sb_printf(o, "(concat %d", axis);
+    if (conv_kids(im, s, 3)) return -1;
+  } else if (is(h, "split_0") || is(h, "split_1")) {
+    ARITY(1);
+    const sx *sp = s->kids[1];
+    if (sp->n_kids != 3 || !is(sp->kids[0], "split"))
+      return malformed(im, s, "split_0/split_1 must select from (split axis x)");
+    int axis = int_atom(sp->kids[1], 0, RG_MAX_RANK - 1, &ok);
+    if (!ok) return malformed(im, sp, "split: axis expected");
+    rg_sb_printf(o, "(split.%c %d ", h->atom[6], axis);
+    if (conv(im, sp->kids[2])) return -1;
+  } else if (is(h, "enlarge")) {
+    ARITY(2);
+    const sx *ref = s->kids[2];
+    rg_shape shp;
+    int num = ref->n_kids < 0 && ref->len > 7 && !memcmp(ref->atom, "?input_", 7)
+                  ? atoi(ref->atom + 7)
+                  : 0;
+    if (!rg_taso_input_shape(num, &shp) || shp.rank != 4)
+      return snprintf(im->why, sizeof im->why,
+                      "enlarge to a reference tensor that is not one of TASO's 4-d inputs (ours "
+                      "needs the kernel size)"),
+             -1;
+    rg_sb_printf(o, "(enlarge %d %d ", shp.dim[2], shp.dim[3]);
+    if (conv(im, s->kids[1])) return -1;
+  } else {
+    snprintf(im->why, sizeof im->why, "operator %.*s%s", h->len, h->atom,
+             is(h, "transpose") ? " (TENSAT's permutation encoding)"
+             : is(h, "Iconv") || is(h, "Cpool")
+                 ? " (ours carries the channel count, TENSAT's does not)"
+                 : "");
+    return -1;
+  }
+#undef ARITY
+  rg_sb_puts(o, ")");
+  return 0;
+}
+
+/* One TENSAT line: "LHS=>RHS" as two parsed terms. */
+static rg_status parse_line(lexer *lx, sx **lhs, sx **rhs) {
+  *lhs = *rhs = NULL;
+  rg_status st = sx_parse(lx, lhs);
+  if (st) return st;
+  while (lx->p < lx->end && *lx->p == ' ')
+    lx->p++;
+  if (lx->end - lx->p < 2 || lx->p[0] != '=' || lx->p[1] != '>')
+    return sx_free(*lhs), *lhs = NULL, lex_err(lx, "expected '=>'");
+  lx->p += 2;
+  if ((st = sx_parse(lx, rhs))) return sx_free(*lhs), *lhs = NULL, st;
+  while (lx->p < lx->end && (*lx->p == ' ' || *lx->p == '\r'))
+    lx->p++;
+  if (lx->p < lx->end && *lx->p != '\n') {
+    st = lex_err(lx, "unexpected text after the rule");
+    sx_free(*lhs), sx_free(*rhs), *lhs = *rhs = NULL;
+  }
+  return st;
+}
+
+rg_status rg_tensat_import(const char *text, size_t len, int multi, rg_ruleset *out,
+                           rg_strbuf *skipped, rg_err *err) {
+  lexer lx = {text, text, text + len, 1, 0, err};
+  int group = multi ? 2 : 1;
+  sx *l[2] = {0}, *r[2] = {0};
+  int have = 0, first_line = 1;
+  rg_status st = RG_OK;
+  rg_strbuf ours;
+  rg_sb_init(&ours);
+  while (!st && lx.p < lx.end) {
+    if (*lx.p == '\n' || *lx.p == '\r') { /* blank lines: TENSAT would choke, we skip them */
+      if (*lx.p == '\n') lx.line++, lx.line_start = lx.p + 1;
+      lx.p++;
+      continue;
+    }
+    if (!have) first_line = lx.line;
+    if ((st = parse_line(&lx, &l[have], &r[have]))) break;
+    if (++have < group) continue;
+    importer im = {&ours, "", 0, NULL};
+    rg_sb_clear(&ours);
+    int bad = 0;
+    for (int i = 0; i < group && !bad; i++)
+      bad = conv(&im, l[i]) != 0, rg_sb_puts(&ours, i + 1 < group ? " ; " : "");
+    rg_sb_puts(&ours, " => ");
+    for (int i = 0; i < group && !bad; i++)
+      bad = conv(&im, r[i]) != 0, rg_sb_puts(&ours, i + 1 < group ? " ; " : "");
+    for (int i = 0; i < group; i++)
+      sx_free(l[i]), sx_free(r[i]), l[i] = r[i] = NULL;
+    have = 0;
+    if (im.bad) {
+      st = rg_err_at(err, RG_ERR_PARSE, first_line, im.bad_col, "%s", im.bad);
+      break;
+    }
+    if (bad) {
+      rg_sb_printf(skipped, "line %d: no counterpart of ours: %s\n", first_line, im.why);
+      continue;
+    }
+    rg_rule *rule;
+    rg_err e2;
+    if (rg_text_parse_rule(rg_sb_str(&ours), &rule, &e2)) {
+      rg_sb_printf(skipped, "line %d: %s (as %s)\n", first_line, e2.msg, rg_sb_str(&ours));
+      continue;
+    }
+    rule->line = first_line;
+    if ((st = rg_xchg_infer_groups(rule, err))) {
+      rg_rule_free(rule);
+      break;
+    }
+    st = rg_ruleset_add(out, rule);
+    if (st) rg_err_set(err, st, "out of memory");
+  }
+  for (int i = 0; i < 2; i++)
+    sx_free(l[i]), sx_free(r[i]);
+  if (!st && have)
+    st = rg_err_at(err, RG_ERR_PARSE, first_line, 1,
+                   "a two-output rule needs two lines; the file ends after one");
+  rg_sb_free(&ours);
+  return st;
+}

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# End-to-end runs of the rulesdb program: keys, import into a signed database, verify, tampering
+# (with the sqlite3 shell), wrong key, unsigned databases, diff exit codes, export and import
+# back, DOT rendered by Graphviz, audit exit codes. (Killing a writer midway is tested
+# deterministically in test_rulesdb_store.c: a write of 30000 rules takes 0.2 s here, too short
+# to hit with a signal from a script.)
+set -u
+rulesdb=$1
+anchors=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 2
+fail=0 n=0
+
+# expect STATUS TEXT CMD...: runs CMD, wants exit STATUS and TEXT in its stdout+stderr.
+expect() {
+  local want=$1 text=$2
+  shift 2
+  n=$((n + 1))
+  out=$("$@" 2>&1)
+  rc=$?
+  if [ "$rc" -ne "$want" ]; then
+    echo "FAIL ($*): exit $rc, want $want: $out"; fail=$((fail + 1))
+  elif [ -n "$text" ] && ! grep -qF -- "$text" <<<"$out"; then
+    echo "FAIL ($*): output lacks '$text': $out"; fail=$((fail + 1))
+  elif grep -qE 'Sanitizer|runtime error' <<<"$out"; then
+    echo "FAIL ($*): sanitizer report: $out"; fail=$((fail + 1))
+  fi
+}
+
+expect 0 "wrote k.key" "$rulesdb" keygen -o k
+expect 0 "" test "$(stat -c %a k.key)" = 600
+expect 2 "never overwrites" "$rulesdb" keygen -o k
+expect 0 "" "$rulesdb" keygen -o other
+expect 0 "133 rules read" "$rulesdb" import --format taso "$anchors/taso-graph_subst.pb" -o taso.db --key k.key
+expect 0 "signature good" "$rulesdb" verify taso.db --pub k.pub
+expect 1 "signed with another key" "$rulesdb" verify taso.db --pub other.pub
+expect 1 "signed with another key" "$rulesdb" show taso.db --pub other.pub
+expect 2 "--pub KEY.pub" "$rulesdb" show taso.db
+
+# Tampering: each change is refused and named.
+tamper() {
+  cp taso.db t.db
+  sqlite3 t.db "$1" || { echo "FAIL sqlite3 $1"; fail=$((fail + 1)); }
+  expect 1 "$2" "$rulesdb" verify t.db --pub k.pub
+  expect 1 "$2" "$rulesdb" audit t.db --pub k.pub
+}
+tamper "UPDATE rules SET text=replace(text,'matmul','ewadd') WHERE rowid=(SELECT min(rowid) FROM rules WHERE text LIKE '%matmul%')" "changed since signing"
+tamper "UPDATE rules SET status='verified' WHERE rowid=7" "rule "
+tamper "UPDATE config SET value='elsewhere' WHERE key='import.source'" "config import.source: changed"
+tamper "UPDATE signature SET sig=zeroblob(64)" "bad signature"
+tamper "DELETE FROM signature" "unsigned"
+tamper "INSERT INTO rules SELECT substr(id,2)||'0',text,src_size,tgt_size,n_outputs,ops,'verified' FROM rules LIMIT 1" "in the database but not signed"
+cp taso.db v.db && sqlite3 v.db VACUUM
+expect 0 "signature good" "$rulesdb" verify v.db --pub k.pub
+
+# Unsigned databases: refused by readers unless --allow-unsigned.
+printf '(ewadd ?x ?y) => (ewadd ?y ?x)\n(ewmul ?x ?y) => (ewmul ?y ?x)\n' > two.rules
+expect 0 "UNSIGNED" "$rulesdb" import --format text two.rules -o unsigned.db
+expect 1 "unsigned" "$rulesdb" show unsigned.db --pub k.pub
+expect 0 "2 of 2 rules shown" "$rulesdb" show unsigned.db --allow-unsigned
+
+# show ID: the rule with its records; JSON export carries the proofs.
+cp taso.db p.db
+sqlite3 p.db "INSERT INTO proofs SELECT id,0,'z3','4.8.12','unsat',0.25,'assoc',id FROM rules WHERE rowid=3;
+  INSERT INTO proofs SELECT id,0,'cvc5','1.0.3','unsat',0.5,'',id FROM rules WHERE rowid=3;
+  INSERT INTO tests SELECT id,'Z_p',4,9,'input_1=2x4','','agree' FROM rules WHERE rowid=3;
+  INSERT INTO stages VALUES(0,'enumerate',0,1000,'',1.5),(1,'test',1000,7,'value:993',0.5)"
+id=$(sqlite3 p.db "SELECT substr(id,1,10) FROM rules WHERE rowid=3")
+expect 0 "proof of output 0: cvc5 1.0.3: unsat in 0.500 s" "$rulesdb" show p.db "$id" --allow-unsigned
+expect 0 "test: Z_p, 4 trials, seed 9, input_1=2x4: agree" "$rulesdb" show p.db "$id" --allow-unsigned
+expect 0 "test                         1000            7       0.50  value:993" "$rulesdb" show p.db --allow-unsigned --status verified
+expect 0 '"proofs":[{"output":0,"solver":"z3","version":"4.8.12","result":"unsat","seconds":0.25' "$rulesdb" export p.db --format json --allow-unsigned
+expect 1 "proof " "$rulesdb" verify p.db --pub k.pub
+# audit of those records: their obligation hash is not the one the rule text gives -> failure;
+# without solver re-runs nothing fails but the audit is incomplete.
+expect 1 "the obligation regenerated from the rule text hashes to" "$rulesdb" audit p.db --allow-unsigned
+expect 1 "signature: FAILED" "$rulesdb" audit p.db --pub k.pub --allow-unsigned --no-solvers
+cp p.db p2.db && sqlite3 p2.db "DELETE FROM tests; DELETE FROM signature"
+expect 3 "INCOMPLETE: 2 records not re-checked" "$rulesdb" audit p2.db --pub k.pub --allow-unsigned --no-solvers
+
+# diff exit codes: added only 0; removed or downgraded verified rule 1; --json.
+printf '(ewadd ?x ?y) => (ewadd ?y ?x)\n' > one.rules
+"$rulesdb" import --format text one.rules -o base.db --key k.key 2>/dev/null
+"$rulesdb" import --format text two.rules -o new.db --key k.key 2>/dev/null
+expect 0 "1 added, 0 removed, 0 changed, 0 regressions" "$rulesdb" diff base.db new.db --pub k.pub
+cp base.db vbase.db && sqlite3 vbase.db "UPDATE rules SET status='verified'"
+cp new.db vnew.db && sqlite3 vnew.db "UPDATE rules SET status='verified'"
+expect 0 "0 regressions" "$rulesdb" diff vbase.db vnew.db --allow-unsigned
+expect 1 "REGRESSION" "$rulesdb" diff vnew.db vbase.db --allow-unsigned
+cp vnew.db vdown.db && sqlite3 vdown.db "UPDATE rules SET status='unproved' WHERE text LIKE '(ewmul%'"
+expect 1 "verified -> unproved" "$rulesdb" diff vnew.db vdown.db --allow-unsigned
+expect 1 '"regressions":1' "$rulesdb" diff vnew.db vdown.db --allow-unsigned --json
+expect 1 "refused: tampered content" "$rulesdb" diff vnew.db vdown.db --pub k.pub
+
+# Export and import back: TENSAT text, no trailing newline, same rules.
+expect 0 "129 of 129 rules written" "$rulesdb" export taso.db --pub k.pub --format tensat -o t.txt
+expect 0 "" test "$(tail -c 1 t.txt | od -An -c | tr -d ' ')" != '\n'
+expect 0 "" "$rulesdb" import --format tensat t.txt -o a.rules
+expect 0 "" "$rulesdb" import --format tensat-multi t_multi.txt -o b.rules
+"$rulesdb" export taso.db --pub k.pub --format json -o all.json
+expect 0 "" test "$(wc -l <all.json)" -eq 129
+grep -o '"text":"[^"]*"' all.json | sed 's/"text":"//; s/"$//' | sort >want.txt
+cat a.rules b.rules | sort >got.txt
+expect 0 "" cmp want.txt got.txt
+expect 0 "129 of 129 rules written" "$rulesdb" export taso.db --pub k.pub --format taso -o t.pb
+expect 0 "129 rules read" "$rulesdb" import --format taso t.pb -o t2.rules
+expect 0 "" "$rulesdb" export taso.db --pub k.pub --format dot -o all.dot
+expect 0 "" dot -Tsvg all.dot -o all.svg
+expect 0 "" "$rulesdb" export taso.db --pub k.pub --format dot --per-rule dots
+expect 0 "" test "$(ls dots | wc -l)" -eq 129
+expect 0 "" dot -Tsvg "dots/$(ls dots | head -1)" -o one.svg
+
+# Audit: everything re-checked and clean -> 0; a sample; unsigned (signature unchecked) -> 3.
+expect 0 "audit: passed" "$rulesdb" audit taso.db --pub k.pub
+expect 0 "1 of 129 rules audited" "$rulesdb" audit taso.db --pub k.pub --sample 1
+expect 3 "INCOMPLETE" "$rulesdb" audit unsigned.db --allow-unsigned
+
+echo "$((n - fail)) passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,8 @@
+# End-to-end runs of the `rulesdb` program: keys, signing, tampering, diff, export/import, audit
+# (run_rulesdb.sh) and its bad inputs (regress/bad/db_cases.txt).
+if(TARGET rulesdb)
+  add_test(NAME rulesdb_tool
+           COMMAND ${RG_TEST_ROOT}/regress/run_rulesdb.sh $<TARGET_FILE:rulesdb> ${RG_TEST_ROOT}/regress/anchors)
+  add_test(NAME rulesdb_bad_inputs
+           COMMAND ${RG_TEST_ROOT}/regress/run_rulesdb_bad.sh $<TARGET_FILE:rulesdb> ${RG_TEST_ROOT}/regress/bad)
+endif()

@@ -1,0 +1,172 @@
+/* tests/test_rulesdb_diff.c: diff semantics (added only, removed, downgraded, pruned, evidence
+ * changed, JSON) and the audit's own re-checks (content ids, random tests re-run, statuses,
+ * pruning references, sampling, what it reports as not re-checked). */
+#define _DEFAULT_SOURCE
+#include "check.h"
+#include "rulesdb/rulesdb.h"
+
+static void add(rg_db *db, const char *text, rg_db_status st) {
+  rg_rule *r;
+  rg_err err;
+  rg_db_rule rec;
+  if (rg_text_parse_rule(text, &r, &err)) {
+    CHECK_MSG(0, "%s: %s", text, err.msg);
+    return;
+  }
+  CHECK(rg_db_rule_make(r, st, &rec, &err) == RG_OK);
+  CHECK(rg_db_add_rule(db, &rec, &err) == RG_OK);
+  rg_db_rule_clear(&rec);
+  rg_rule_free(r);
+}
+
+static const char *A = "(matmul (matmul ?x ?y) ?z) => (matmul ?x (matmul ?y ?z))";
+static const char *B = "(ewadd ?x ?y) => (ewadd ?y ?x)";
+static const char *C = "(ewmul ?x ?y) => (ewmul ?y ?x)";
+
+static rg_db_diff run(const rg_db *a, const rg_db *b) {
+  rg_db_diff d;
+  rg_err err;
+  CHECK(rg_db_diff_compute(a, b, &d, &err) == RG_OK);
+  return d;
+}
+
+static void test_diff(void) {
+  rg_db *base = rg_db_new(), *more = rg_db_new(), *fewer = rg_db_new(), *down = rg_db_new();
+  add(base, A, RG_DB_VERIFIED), add(base, B, RG_DB_VERIFIED);
+  add(more, A, RG_DB_VERIFIED), add(more, B, RG_DB_VERIFIED), add(more, C, RG_DB_TESTED);
+  add(fewer, A, RG_DB_VERIFIED);
+  add(down, A, RG_DB_VERIFIED), add(down, B, RG_DB_UNPROVED);
+
+  rg_db_diff d = run(base, more);
+  CHECK(d.added == 1 && d.removed == 0 && d.changed == 0 && d.regressions == 0);
+  rg_db_diff_free(&d);
+  d = run(base, base);
+  CHECK(d.n == 0 && d.regressions == 0);
+  rg_db_diff_free(&d);
+  d = run(base, fewer);
+  CHECK(d.removed == 1 && d.regressions == 1 && d.v[0].regression);
+  rg_db_diff_free(&d);
+  d = run(base, down);
+  CHECK(d.changed == 1 && d.regressions == 1 && d.v[0].status_changed);
+  rg_strbuf out;
+  rg_sb_init(&out);
+  rg_db_diff_print(&d, &out);
+  CHECK_MSG(strstr(rg_sb_str(&out), "verified -> unproved") &&
+                strstr(rg_sb_str(&out), "REGRESSION") && strstr(rg_sb_str(&out), "1 regression"),
+            "%s", rg_sb_str(&out));
+  rg_sb_clear(&out);
+  rg_db_diff_print_json(&d, &out);
+  CHECK_MSG(strstr(rg_sb_str(&out), "\"changed\":[{\"id\":") &&
+                strstr(rg_sb_str(&out), "\"regressions\":1") &&
+                strstr(rg_sb_str(&out), "\"base_status\":\"verified\",\"new_status\":\"unproved\""),
+            "%s", rg_sb_str(&out));
+  rg_db_diff_free(&d);
+  /* An upgrade is a change, not a regression. */
+  d = run(down, base);
+  CHECK(d.changed == 1 && d.regressions == 0);
+  rg_db_diff_free(&d);
+  /* A verified rule removed with a pruning record in the new database is not lost. */
+  rg_db_prune p = {base->rules.v[1].id, (char *)B, "renaming", base->rules.v[0].id.hex};
+  rg_err err;
+  CHECK(rg_db_add_prune(fewer, &p, &err) == RG_OK);
+  d = run(base, fewer);
+  CHECK(d.removed == 1 && d.regressions == 0 && d.v[0].pruned);
+  rg_db_diff_free(&d);
+  /* Same status, different evidence: changed, not a regression. */
+  rg_db_proof pr = {base->rules.v[0].id, "z3", "4.8.12", "unsat", 0.01, "", {{0}}, 0};
+  CHECK(rg_db_add_proof(more, &pr, &err) == RG_OK);
+  d = run(base, more);
+  CHECK(d.changed == 1 && d.added == 1 && d.regressions == 0);
+  rg_db_diff_free(&d);
+  /* JSON strings are escaped. */
+  rg_sb_clear(&out);
+  rg_json_string(&out, "a\"b\\c\nd\x01");
+  CHECK(!strcmp(rg_sb_str(&out), "\"a\\\"b\\\\c\\nd\\u0001\""));
+  rg_sb_free(&out);
+  rg_db_free(base), rg_db_free(more), rg_db_free(fewer), rg_db_free(down);
+}
+
+static void add_test(rg_db *db, size_t rule, const char *dom, const char *shapes,
+                     const char *result) {
+  rg_db_test t = {db->rules.v[rule].id, (char *)dom, 3, 7, (char *)shapes, "", (char *)result};
+  rg_err err;
+  CHECK(rg_db_add_test(db, &t, &err) == RG_OK);
+}
+
+static size_t total(const rg_audit_result *r, int what) {
+  size_t n = 0;
+  for (int c = 0; c < RG_AUDIT_NCAT; c++)
+    n += what == 0 ? r->cat[c].failed : r->cat[c].unchecked;
+  return n;
+}
+
+static void test_audit(void) {
+  rg_db *db = rg_db_new();
+  rg_err err;
+  add(db, A, RG_DB_VERIFIED);
+  add(db, "(relu (ewadd ?x ?y)) => (ewadd (relu ?x) (relu ?y))", RG_DB_TESTED); /* false */
+  add_test(db, 0, "Z_p", "x=2x4 y=4x4 z=4x3", "agree");
+  add_test(db, 0, "float64", "x=2x4 y=4x4 z=4x3", "agree");
+  add_test(db, 1, "Z_p", "x=2x4 y=2x4", "value");
+  rg_db_proof z = {db->rules.v[0].id, "z3", "4.8.12", "unsat", 0.01, "assoc", {{0}}, 0};
+  rg_db_proof c = {db->rules.v[0].id, "cvc5", "1.0.3", "unsat", 0.01, "assoc", {{0}}, 0};
+  CHECK(rg_db_add_proof(db, &z, &err) == RG_OK && rg_db_add_proof(db, &c, &err) == RG_OK);
+  rg_db_prune p = {{{0}},
+                   "(matmul (matmul ?a ?b) ?c) => (matmul ?a (matmul ?b ?c))",
+                   "renaming",
+                   db->rules.v[0].id.hex};
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  rg_rule *r;
+  CHECK(rg_text_parse_rule(p.removed_text, &r, &err) == RG_OK);
+  rg_rule_content_id(r, &sb, &p.removed_id);
+  rg_rule_free(r);
+  CHECK(rg_db_add_prune(db, &p, &err) == RG_OK);
+
+  rg_audit_opts o = {0, 1, 20, NULL, false, 5000, NULL, NULL};
+  rg_audit_result res;
+  rg_strbuf rep;
+  rg_sb_init(&rep);
+  CHECK(rg_db_audit(db, &o, &res, &rep, &err) == RG_OK);
+  CHECK_MSG(total(&res, 0) == 0, "%s", rg_sb_str(&rep));
+  CHECK(res.cat[RG_AUDIT_TESTS].checked == 3 && res.cat[RG_AUDIT_RULES].checked == 2);
+  /* Proofs and derivations are never counted as passed. */
+  CHECK(res.cat[RG_AUDIT_SOLVER].unchecked == 2 && res.cat[RG_AUDIT_DERIVATIONS].unchecked == 1);
+  CHECK(res.cat[RG_AUDIT_SOLVER].checked == 0);
+
+  /* Wrong records are caught: a test result that does not reproduce, a verified rule without
+   * cvc5's answer, a text that no longer hashes to its id, a pruning record naming no rule. */
+  strcpy(db->tests.v[2].result, "agree"); /* was "value": same length */
+  strcpy(db->proofs.v[1].result, "sat");  /* was "unsat" */
+  free(db->rules.v[1].text);
+  db->rules.v[1].text = strdup("(relu (ewadd ?y ?x)) => (ewadd (relu ?x) (relu ?y))");
+  db->prunes.v[0].implied_by[0] = db->prunes.v[0].implied_by[0] == 'a' ? 'b' : 'a';
+  rg_sb_clear(&rep);
+  CHECK(rg_db_audit(db, &o, &res, &rep, &err) == RG_OK);
+  const char *t = rg_sb_str(&rep);
+  CHECK_MSG(res.cat[RG_AUDIT_TESTS].failed == 1 &&
+                strstr(t, "re-run gives 'value', record says 'agree'"),
+            "%s", t);
+  CHECK_MSG(res.cat[RG_AUDIT_STATUS].failed == 1 && strstr(t, "without an unsat answer from cvc5"),
+            "%s", t);
+  CHECK_MSG(res.cat[RG_AUDIT_RULES].failed == 1 && strstr(t, "content id is not the hash"), "%s",
+            t);
+  CHECK_MSG(res.cat[RG_AUDIT_PRUNE_REFS].failed == 1 && strstr(t, "not in the database"), "%s", t);
+
+  /* A sample audits that many rules and only their tests. */
+  o.sample = 1;
+  CHECK(rg_db_audit(db, &o, &res, &rep, &err) == RG_OK);
+  CHECK(res.rules_in_scope == 1 && res.cat[RG_AUDIT_RULES].checked == 1);
+  CHECK(res.cat[RG_AUDIT_TESTS].checked == 1 || res.cat[RG_AUDIT_TESTS].checked == 2);
+  rg_sb_clear(&rep);
+  rg_audit_print(&res, &rep);
+  CHECK(strstr(rg_sb_str(&rep), "solver re-runs") && strstr(rg_sb_str(&rep), "not re-checked"));
+  rg_sb_free(&rep), rg_sb_free(&sb);
+  rg_db_free(db);
+}
+
+int main(void) {
+  test_diff();
+  test_audit();
+  return check_done("test_rulesdb_diff");
+}

@@ -1,0 +1,294 @@
+/* tests/test_rulesdb_exchange.c: TASO and TENSAT import/export against the anchors' files,
+ * export-then-import identity on our rules, rules that do not map, DOT rendered by Graphviz. */
+#define _DEFAULT_SOURCE
+#include "check.h"
+#include "rulesdb/exchange.h"
+#include "rulesdb/rulesdb.h"
+
+#define ANCHORS "regress/anchors/" /* tests run in tests/ */
+
+static char *slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *b = malloc((size_t)n + 1);
+  *len = fread(b, 1, (size_t)n, f);
+  b[*len] = 0;
+  fclose(f);
+  return b;
+}
+
+static void print(const rg_rule *r, rg_strbuf *sb) {
+  rg_sb_clear(sb);
+  rg_text_print_rule(r, sb);
+}
+
+/* TASO's binary: every rule imports; our export imports back to the same rules. */
+static void test_taso(void) {
+  size_t len;
+  uint8_t *pb = (uint8_t *)slurp(ANCHORS "taso-graph_subst.pb", &len);
+  CHECK_MSG(pb != NULL, "cannot read %s", ANCHORS "taso-graph_subst.pb");
+  if (!pb) return;
+  rg_ruleset rs;
+  rg_ruleset_init(&rs);
+  rg_strbuf skipped, a, b;
+  rg_sb_init(&skipped), rg_sb_init(&a), rg_sb_init(&b);
+  rg_err err;
+  CHECK(rg_taso_import(pb, len, &rs, &skipped, &err) == RG_OK);
+  CHECK_MSG(rs.n == 133 && skipped.len == 0, "imported %d, skipped: %s", rs.n, rg_sb_str(&skipped));
+  int two = 0;
+  for (int i = 0; i < rs.n; i++)
+    two += rs.rules[i]->n_src == 2;
+  CHECK_MSG(two == 13, "%d two-output rules", two);
+  if (rs.n) {
+    print(rs.rules[0], &a);
+    CHECK_MSG(!strcmp(rg_sb_str(&a), "(matmul (matmul ?input_1 ?input_4) ?input_5) => (matmul "
+                                     "?input_1 (matmul ?input_4 ?input_5))"),
+              "%s", rg_sb_str(&a));
+  }
+  /* Each rule exports alone and imports back to itself, except the 8 that TASO shipped although
+   * they do not type-check at its own input shapes (a 4x4 matrix concatenated with 4-d
+   * tensors: TASO's verifier ignores ranks); those are refused with that reason. */
+  size_t exported = 0;
+  rg_ruleset back;
+  rg_ruleset_init(&back);
+  for (int i = 0; i < rs.n; i++) {
+    uint8_t *out;
+    size_t out_len, written;
+    rg_sb_clear(&skipped);
+    CHECK(rg_taso_export((const rg_rule *const *)&rs.rules[i], NULL, 1, &out, &out_len, &written,
+                         &skipped, &err) == RG_OK);
+    if (written == 1) {
+      rg_ruleset one;
+      rg_ruleset_init(&one);
+      CHECK(rg_taso_import(out, out_len, &one, &skipped, &err) == RG_OK && one.n == 1);
+      if (one.n == 1) {
+        print(rs.rules[i], &a), print(one.rules[0], &b);
+        CHECK_MSG(!strcmp(rg_sb_str(&a), rg_sb_str(&b)), "rule %d: %s became %s", i, rg_sb_str(&a),
+                  rg_sb_str(&b));
+      }
+      rg_ruleset_free(&one);
+      exported++;
+    } else {
+      CHECK_MSG(0, "rule %d not exported: %s", i, rg_sb_str(&skipped));
+    }
+    free(out);
+  }
+  /* All of them, also the 8 that use the matrices w1-w3 as 4-D tensors (typed as 4x4x3x3). */
+  CHECK_MSG(exported == 133, "exported %zu", exported);
+  /* Garbage is an error, not a crash. */
+  CHECK(rg_taso_import((const uint8_t *)"\xff\xff\xff\xff", 4, &back, &skipped, &err) ==
+        RG_ERR_PARSE);
+  rg_ruleset_free(&back);
+  rg_ruleset_free(&rs);
+  free(pb);
+  rg_sb_free(&skipped), rg_sb_free(&a), rg_sb_free(&b);
+}
+
+/* Checks the documented grammar on exported text: no trailing newline, one "=>" per line,
+ * balanced parentheses, only ?input_N variables. */
+static int tensat_grammar_ok(const char *t) {
+  size_t n = strlen(t);
+  if (n == 0 || t[n - 1] == '\n') return 0;
+  for (const char *l = t; *l;) {
+    const char *e = strchr(l, '\n');
+    if (!e) e = l + strlen(l);
+    int depth = 0, arrows = 0;
+    for (const char *p = l; p < e; p++) {
+      depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+      if (depth < 0) return 0;
+      if (p[0] == '=' && p[1] == '>') arrows++, p++;
+      if (*p == '?' && strncmp(p, "?input_", 7)) return 0;
+    }
+    if (depth || arrows != 1) return 0;
+    l = *e ? e + 1 : e;
+  }
+  return 1;
+}
+
+static void test_tensat_file(const char *file, int multi, int want) {
+  size_t len;
+  char *text = slurp(file, &len);
+  CHECK_MSG(text != NULL, "cannot read %s", file);
+  if (!text) return;
+  rg_ruleset rs;
+  rg_ruleset_init(&rs);
+  rg_strbuf skipped, out;
+  rg_sb_init(&skipped), rg_sb_init(&out);
+  rg_err err;
+  CHECK_MSG(rg_tensat_import(text, len, multi, &rs, &skipped, &err) == RG_OK, "%s:%d:%d: %s", file,
+            err.line, err.col, err.msg);
+  CHECK_MSG(rs.n == want && skipped.len == 0, "%s: %d rules, skipped: %s", file, rs.n,
+            rg_sb_str(&skipped));
+  /* Exporting what we imported gives TENSAT's file back, byte for byte. */
+  for (int i = 0; i < rs.n; i++) {
+    if (i) rg_sb_puts(&out, "\n");
+    CHECK_MSG(rg_tensat_export_rule(rs.rules[i], &out, &err) == RG_OK, "%s", err.msg);
+  }
+  CHECK_MSG(out.len == len && !memcmp(rg_sb_str(&out), text, len),
+            "%s: export differs from the file", file);
+  CHECK(tensat_grammar_ok(rg_sb_str(&out)));
+  rg_ruleset_free(&rs);
+  rg_sb_free(&skipped), rg_sb_free(&out);
+  free(text);
+}
+
+/* Our rules (named TASO-style, or not) survive export then import, in both formats. */
+static void test_identity(void) {
+  static const char *rules[] = {
+      "(matmul (matmul ?input_1 ?input_4) ?input_5) => (matmul ?input_1 (matmul ?input_4 "
+      "?input_5))",
+      "(relu (conv2d ?input_7 ?input_10)) => (conv2d 1 1 same relu ?input_7 ?input_10)",
+      "(poolavg 3 3 1 1 same none (ewadd ?input_7 ?input_8)) => (ewadd (poolavg 3 3 1 1 same none "
+      "?input_7) (poolavg 3 3 1 1 same none ?input_8))",
+      "(smul (ewadd ?input_1 ?input_2) ?input_20) => (ewadd (smul ?input_1 ?input_20) (smul "
+      "?input_2 ?input_20))",
+      "(tanh ?input_1) ; (tanh ?input_2) => (split.0 0 (tanh (concat 0 ?input_1 ?input_2))) ; "
+      "(split.1 0 (tanh (concat 0 ?input_1 ?input_2)))",
+      "(conv2d 1 1 same none (concat 0 ?input_7 ?input_8) ?input_10) => (concat 0 (conv2d ?input_7 "
+      "?input_10) (conv2d ?input_8 ?input_10))",
+      "(matmul sigmoid ?input_2 ?input_5) => (sigmoid (matmul ?input_2 ?input_5))",
+  };
+  rg_strbuf t, a, b, skipped;
+  rg_sb_init(&t), rg_sb_init(&a), rg_sb_init(&b), rg_sb_init(&skipped);
+  rg_err err;
+  rg_rule *parsed[16];
+  int n = (int)(sizeof rules / sizeof *rules);
+  for (int i = 0; i < n; i++) {
+    CHECK(rg_text_parse_rule(rules[i], &parsed[i], &err) == RG_OK);
+    print(parsed[i], &a);
+    rg_sb_clear(&t);
+    CHECK_MSG(rg_tensat_export_rule(parsed[i], &t, &err) == RG_OK, "%s: %s", rules[i], err.msg);
+    CHECK(tensat_grammar_ok(rg_sb_str(&t)));
+    rg_ruleset rs;
+    rg_ruleset_init(&rs);
+    CHECK_MSG(rg_tensat_import(t.s, t.len, parsed[i]->n_src == 2, &rs, &skipped, &err) == RG_OK &&
+                  rs.n == 1,
+              "%s: %s %s", rg_sb_str(&t), err.msg, rg_sb_str(&skipped));
+    if (rs.n == 1) {
+      print(rs.rules[0], &b);
+      CHECK_MSG(!strcmp(rg_sb_str(&a), rg_sb_str(&b)), "tensat: %s became %s", rg_sb_str(&a),
+                rg_sb_str(&b));
+    }
+    rg_ruleset_free(&rs);
+  }
+  uint8_t *pb;
+  size_t len, written;
+  CHECK(rg_taso_export((const rg_rule *const *)parsed, NULL, (size_t)n, &pb, &len, &written,
+                       &skipped, &err) == RG_OK);
+  CHECK_MSG(written == (size_t)n, "%s", rg_sb_str(&skipped));
+  rg_ruleset rs;
+  rg_ruleset_init(&rs);
+  CHECK(rg_taso_import(pb, len, &rs, &skipped, &err) == RG_OK && rs.n == n);
+  for (int i = 0; i < n && i < rs.n; i++) {
+    print(parsed[i], &a), print(rs.rules[i], &b);
+    CHECK_MSG(!strcmp(rg_sb_str(&a), rg_sb_str(&b)), "taso: %s became %s", rg_sb_str(&a),
+              rg_sb_str(&b));
+  }
+  rg_ruleset_free(&rs);
+  free(pb);
+  for (int i = 0; i < n; i++)
+    rg_rule_free(parsed[i]);
+
+  /* Variables of other names are numbered; the rule is the same up to that renaming. */
+  rg_rule *r;
+  CHECK(rg_text_parse_rule("(ewadd ?x ?input_1) => (ewadd ?input_1 ?x)", &r, &err) == RG_OK);
+  rg_sb_clear(&t);
+  CHECK(rg_tensat_export_rule(r, &t, &err) == RG_OK &&
+        !strcmp(rg_sb_str(&t), "(ewadd ?input_2 ?input_1)=>(ewadd ?input_1 ?input_2)"));
+  rg_rule_free(r);
+  rg_sb_free(&t), rg_sb_free(&a), rg_sb_free(&b), rg_sb_free(&skipped);
+}
+
+static void test_unmappable(void) {
+  static const struct {
+    const char *rule, *why;
+  } cases[] = {
+      {"(conv2d ?input_7 ?input_13) => (conv2d ?input_7 (enlarge 3 3 ?input_13))", "enlarge"},
+      {"(transpose 10 (transpose 10 ?input_1)) => ?input_1", "transpose"},
+      {"(concat ?a ?input_1 ?input_2) => (concat ?a ?input_1 ?input_2)", "parameter variable"},
+      {"(poolavg 3 3 1 1 same none ?input_7) => (conv2d ?input_7 (Cpool 4 3 3))", "Cpool"},
+      {"(concat 0 ?input_1 ?input_2 ?input_3) => (concat 0 (concat 0 ?input_1 ?input_2) ?input_3)",
+       "more than two"},
+  };
+  rg_strbuf t, skipped;
+  rg_sb_init(&t), rg_sb_init(&skipped);
+  rg_err err;
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    rg_rule *r;
+    if (rg_text_parse_rule(cases[i].rule, &r, &err)) {
+      CHECK_MSG(0, "%s: %s", cases[i].rule, err.msg);
+      continue;
+    }
+    rg_sb_clear(&t);
+    CHECK_MSG(rg_tensat_export_rule(r, &t, &err) == RG_ERR_SHAPE && strstr(err.msg, cases[i].why) &&
+                  t.len == 0,
+              "%s: %s", cases[i].rule, err.msg);
+    uint8_t *pb;
+    size_t len, written;
+    rg_sb_clear(&skipped);
+    CHECK(rg_taso_export((const rg_rule *const *)&r, NULL, 1, &pb, &len, &written, &skipped,
+                         &err) == RG_OK);
+    /* TASO's concat takes NUM_INPUTS, so only TENSAT lacks a 3-input concat. */
+    int taso_ok = strstr(cases[i].why, "more than two") != NULL;
+    CHECK_MSG(written == (size_t)taso_ok && (taso_ok || skipped.len > 0), "%s", cases[i].rule);
+    free(pb);
+    rg_rule_free(r);
+  }
+  /* TENSAT text with operators we lack: skipped with a reason; malformed: an error with a place. */
+  rg_ruleset rs;
+  rg_ruleset_init(&rs);
+  const char *t1 =
+      "(transpose ?input_1 0 1)=>?input_1\n(ewadd ?input_1 ?input_2)=>(ewadd ?input_2 ?input_1)";
+  rg_sb_clear(&skipped);
+  CHECK(rg_tensat_import(t1, strlen(t1), 0, &rs, &skipped, &err) == RG_OK && rs.n == 1 &&
+        strstr(rg_sb_str(&skipped), "line 1") && strstr(rg_sb_str(&skipped), "transpose"));
+  const char *t2 = "(ewadd ?input_1 ?input_2)=>(ewadd ?input_2 ?input_1\n";
+  CHECK_MSG(rg_tensat_import(t2, strlen(t2), 0, &rs, &skipped, &err) == RG_ERR_PARSE &&
+                err.line == 1 && strstr(err.msg, "missing ')'"),
+            "%s", err.msg);
+  const char *t3 = "(ewadd ?input_1 ?input_2)=>(ewadd ?input_2 ?input_1)";
+  CHECK(rg_tensat_import(t3, strlen(t3), 1, &rs, &skipped, &err) == RG_ERR_PARSE &&
+        strstr(err.msg, "two lines"));
+  const char *t4 = "(conv2d 1 1 7 0 ?input_7 ?input_10)=>?input_7";
+  CHECK(rg_tensat_import(t4, strlen(t4), 0, &rs, &skipped, &err) == RG_ERR_PARSE && err.col == 1);
+  rg_ruleset_free(&rs);
+  rg_sb_free(&t), rg_sb_free(&skipped);
+}
+
+static void test_dot(void) {
+  rg_rule *r;
+  rg_err err;
+  CHECK(rg_text_parse_rule("(relu ?x) ; (relu ?y) => (split.0 1 (relu (concat 1 ?x ?y))) ; "
+                           "(split.1 1 (relu (concat 1 ?x ?y)))",
+                           &r, &err) == RG_OK);
+  rg_strbuf d;
+  rg_sb_init(&d);
+  rg_dot_rule(r, "split \"relu\"", &d);
+  CHECK(strstr(rg_sb_str(&d), "cluster_source") && strstr(rg_sb_str(&d), "cluster_target"));
+  CHECK(strstr(rg_sb_str(&d), "label=\"concat 1\""));
+  char path[] = "/tmp/rg-test-dot-XXXXXX";
+  int fd = mkstemp(path);
+  FILE *f = fdopen(fd, "w");
+  fputs(rg_sb_str(&d), f);
+  fclose(f);
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "dot -Tsvg %s -o %s.svg && grep -q '<svg' %s.svg", path, path, path);
+  CHECK_MSG(system(cmd) == 0, "dot -Tsvg failed on:\n%s", rg_sb_str(&d));
+  snprintf(cmd, sizeof cmd, "%s.svg", path);
+  remove(cmd), remove(path);
+  rg_sb_free(&d);
+  rg_rule_free(r);
+}
+
+int main(void) {
+  test_taso();
+  test_tensat_file(ANCHORS "tensat-converted.txt", 0, 120);
+  test_tensat_file(ANCHORS "tensat-converted_multi.txt", 1, 13);
+  test_identity();
+  test_unmappable();
+  test_dot();
+  return check_done("test_rulesdb_exchange");
+}

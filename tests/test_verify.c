@@ -1,0 +1,273 @@
+/* tests/test_verify.c: the verify module: axioms are sound and the tempting false properties are
+ * rejected by the checker; obligations are deterministic; multi-step true goals are proved by
+ * both solvers, false goals by neither, in bounded time; unsat cores name real axioms; bad
+ * inputs give clear errors. Needs z3 (linked) and the cvc5 binary (scripts/setup.sh). */
+#include <time.h>
+
+#include "check.h"
+#include "verify/verify.h"
+
+static rg_rule *rule(const char *text) {
+  rg_rule *r = NULL;
+  rg_err err;
+  if (rg_text_parse_rule(text, &r, &err)) {
+    fprintf(stderr, "cannot parse %s: %s\n", text, err.msg);
+    exit(2);
+  }
+  return r;
+}
+
+static void test_axioms_sound(const rg_axioms *ax) {
+  rg_axcheck_opts o;
+  rg_axcheck_opts_init(&o);
+  rg_axiom_verdict *vs = calloc((size_t)ax->rules.n, sizeof *vs);
+  int bad = -1;
+  rg_err err;
+  CHECK(rg_axioms_check(ax, &o, vs, &bad, &err) == RG_OK);
+  CHECK_MSG(bad == 0, "%d axioms unsound", bad);
+  for (int i = 0; i < ax->rules.n; i++) {
+    CHECK_MSG(vs[i].sound, "%s: %s", ax->rules.rules[i]->name, vs[i].why);
+    CHECK_MSG(vs[i].assignments >= 1, "%s ran at no shapes", ax->rules.rules[i]->name);
+  }
+  free(vs);
+}
+
+/* Tempting but false properties: the checker must reject every one, with a counterexample. */
+static void test_false_properties(void) {
+  static const char *props[] = {
+      "concat-assoc: (concat ?a ?x (concat ?a ?y ?z)) => (concat ?a (concat ?a ?x ?y) ?z)",
+      "relu-ewadd: (relu (ewadd ?x ?y)) => (ewadd (relu ?x) (relu ?y))",
+      "matmul-comm: (matmul ?x ?y) => (matmul ?y ?x)",
+      "avgpool-window-sum: (poolavg 3 3 1 1 same none ?x) => (conv2d ?x (Iconv 4 3 3))",
+      "taso-avgpool-maxpool-iconv: (poolavg 3 3 1 1 same none ?x) => (conv2d ?x (poolmax 3 3 1 1 same none (Iconv 4 3 3)))",
+      "enlarge-any-stride: (conv2d ?h ?w same none ?x (enlarge ?kh ?kw ?y)) => (conv2d ?h ?w same none ?x ?y)",
+      "transpose-involution-any-perm: (transpose ?p (transpose ?p ?x)) => ?x",
+      "relu-smul: (relu (smul ?x ?s)) => (smul (relu ?x) ?s)",
+      "tanh-sigmoid: (tanh ?x) => (sigmoid ?x)",
+      "poolmax-poolavg: (poolmax 2 2 1 1 valid none ?x) => (poolavg 2 2 1 1 valid none ?x)",
+  };
+  rg_axcheck_opts o;
+  rg_axcheck_opts_init(&o);
+  for (size_t i = 0; i < sizeof props / sizeof props[0]; i++) {
+    rg_rule *r = rule(props[i]);
+    rg_axiom_verdict v;
+    rg_err err;
+    CHECK(rg_axiom_check_one(r, &o, &v, &err) == RG_OK);
+    CHECK_MSG(!v.sound, "false property accepted: %s", props[i]);
+    CHECK_MSG(v.why[0], "no counterexample for %s", props[i]);
+    rg_rule_free(r);
+  }
+  /* TASO's grouped-conv concat property ("caught with N=[1,3]"). Its literal form (the right
+   * conv with one group) never type-checks, so the checker rejects it; its typed form (two
+   * groups) is sound, and at TASO's N=[1,3] counterexample its sides differ in type, so it can
+   * never be applied where it would be false. */
+  rg_rule *lit = rule("(concat 1 (conv2d ?x ?y) (conv2d ?z ?u)) => (conv2d (concat 1 ?x ?z) (concat 0 ?y ?u))");
+  rg_axiom_verdict v;
+  rg_err err;
+  o.base = NULL;
+  rg_status st = rg_axiom_check_one(lit, &o, &v, &err);
+  CHECK_MSG(st != RG_OK || !v.sound, "literal grouped-conv concat accepted");
+  rg_rule_free(lit);
+  rg_rule *g = rule("(concat 1 (conv2d ?x ?y) (conv2d ?z ?u)) => (conv2d 1 1 same none 1 1 2 (concat 1 ?x ?z) (concat 0 ?y ?u))");
+  CHECK(rg_axiom_check_one(g, &o, &v, &err) == RG_OK && v.sound);
+  rg_shape sx, sy, sz, su;
+  CHECK(rg_shape_parse("1x2x3x3", 7, &sx, &err) == RG_OK);
+  CHECK(rg_shape_parse("1x2x1x1", 7, &sy, &err) == RG_OK);
+  CHECK(rg_shape_parse("1x2x3x3", 7, &sz, &err) == RG_OK);
+  CHECK(rg_shape_parse("3x2x1x1", 7, &su, &err) == RG_OK);
+  const rg_shape *shapes[4];
+  shapes[rg_graph_find_tvar(g->g, "x")] = &sx;
+  shapes[rg_graph_find_tvar(g->g, "y")] = &sy;
+  shapes[rg_graph_find_tvar(g->g, "z")] = &sz;
+  shapes[rg_graph_find_tvar(g->g, "u")] = &su;
+  rg_binding b = {shapes, NULL, NULL};
+  CHECK_MSG(!rg_rule_well_typed(g, &b), "grouped-conv concat typed at N=[1,3]");
+  rg_rule_free(g);
+}
+
+static void test_determinism(const rg_axioms *ax) {
+  rg_rule *r = rule("t: (transpose 10 (matmul ?x ?y)) => (matmul (transpose 10 ?y) (transpose 10 ?x))");
+  rg_obligation a, b;
+  rg_err err;
+  CHECK(rg_smt_encode(r, 0, ax, false, &a, &err) == RG_OK);
+  CHECK(rg_smt_encode(r, 0, ax, false, &b, &err) == RG_OK);
+  CHECK(a.len == b.len && !strcmp(a.text, b.text) && !strcmp(a.sha256, b.sha256));
+  CHECK(strlen(a.sha256) == 64);
+  CHECK(strstr(a.text, ":named goal") && strstr(a.text, "(declare-sort T 0)"));
+  CHECK(strstr(a.text, ":named transpose-matmul"));
+  CHECK(!strstr(a.text, ":named conv-relu")); /* no conv in the rule or its axioms */
+  rg_obligation_free(&a);
+  rg_obligation_free(&b);
+  CHECK(rg_smt_encode(r, 1, ax, false, &a, &err) == RG_ERR_ARG);
+  rg_rule_free(r);
+}
+
+/* Proves rules; returns the proofs (caller frees) and checks cores name existing axioms. */
+static rg_rule_proof *prove(const rg_axioms *ax, const char *text, int timeout_ms, rg_ruleset *rs,
+                            rg_prove_summary *sum) {
+  rg_ruleset_init(rs);
+  rg_err err;
+  if (rg_text_parse(text, strlen(text), rs, &err)) {
+    fprintf(stderr, "cannot parse: %s\n", err.msg);
+    exit(2);
+  }
+  rg_prove_opts o;
+  rg_prove_opts_init(&o);
+  o.timeout_ms = timeout_ms;
+  rg_rule_proof *p = calloc((size_t)rs->n, sizeof *p);
+  rg_status st = rg_prove_rules(rs, ax, &o, p, sum, &err);
+  CHECK_MSG(st == RG_OK, "%s", err.msg);
+  for (int i = 0; i < rs->n; i++)
+    for (int k = 0; k < p[i].n_obl; k++)
+      for (int s = 0; s < RG_SOLVER_COUNT; s++) {
+        const rg_solver_answer *a = &p[i].obl[k].ans[s];
+        if (a->result != RG_SMT_UNSAT) continue;
+        CHECK_MSG(a->core[0], "empty unsat core for %s", rs->rules[i]->name);
+        for (const char *c = a->core; *c;) {
+          size_t n = strcspn(c, " ");
+          CHECK_MSG(rg_axioms_find(ax, c, n) >= 0, "core of %s names '%.*s', not an axiom",
+                    rs->rules[i]->name, (int)n, c);
+          c += n;
+          while (*c == ' ') c++;
+        }
+      }
+  return p;
+}
+
+static void test_true_goals(const rg_axioms *ax) {
+  const char *goals =
+      "transpose-chain: (transpose 10 (matmul (matmul ?a ?b) (matmul ?c ?d))) => "
+      "(matmul (matmul (transpose 10 ?d) (transpose 10 ?c)) (matmul (transpose 10 ?b) (transpose 10 ?a)))\n"
+      "expand: (ewmul (ewadd ?a ?b) (ewadd ?c ?d)) => "
+      "(ewadd (ewadd (ewmul ?d ?b) (ewmul ?a ?d)) (ewadd (ewmul ?c ?b) (ewmul ?c ?a)))\n"
+      "split-concat-matmul: (split.1 1 (concat 1 (matmul ?x ?w) (matmul ?x ?v))) => (matmul ?x ?v)\n"
+      "split-matmul-concat: (matmul ?x ?w) ; (matmul ?x ?v) => "
+      "(split.0 1 (matmul ?x (concat 1 ?w ?v))) ; (split.1 1 (matmul ?x (concat 1 ?w ?v)))\n";
+  rg_ruleset rs;
+  rg_prove_summary sum;
+  rg_rule_proof *p = prove(ax, goals, 10000, &rs, &sum);
+  for (int i = 0; i < rs.n; i++)
+    CHECK_MSG(p[i].status == RG_PROOF_VERIFIED && p[i].shipped, "%s: %s", rs.rules[i]->name,
+              rg_proof_status_name(p[i].status));
+  CHECK(sum.verified == rs.n && sum.disagreements == 0);
+  CHECK(strstr(sum.version[0], "z3") && strstr(sum.version[1], "cvc5"));
+  free(p);
+  rg_ruleset_free(&rs);
+}
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* False goals: never unsat for either solver; a tight timeout ends them in bounded time. */
+static void test_false_goals(const rg_axioms *ax) {
+  const char *goals = "matmul-comm: (matmul ?x ?y) => (matmul ?y ?x)\n"
+                      "relu-ewadd: (relu (ewadd ?x ?y)) => (ewadd (relu ?x) (relu ?y))\n"
+                      "concat-swap: (concat 0 (concat 1 ?x ?y) (concat 1 ?z ?u)) => "
+                      "(concat 1 (concat 0 ?y ?z) (concat 0 ?x ?u))\n";
+  rg_ruleset rs;
+  rg_prove_summary sum;
+  double t0 = now_s();
+  rg_rule_proof *p = prove(ax, goals, 300, &rs, &sum);
+  double took = now_s() - t0;
+  for (int i = 0; i < rs.n; i++) {
+    CHECK_MSG(p[i].status == RG_PROOF_UNPROVED && !p[i].shipped, "%s: %s", rs.rules[i]->name,
+              rg_proof_status_name(p[i].status));
+    for (int s = 0; s < RG_SOLVER_COUNT; s++) CHECK(p[i].obl[0].ans[s].result != RG_SMT_UNSAT);
+  }
+  /* 6 queries of at most 300 ms (+ the kill grace), on however few cores */
+  CHECK_MSG(took < 6 * (0.3 + 2.0), "false goals took %.1f s", took);
+  free(p);
+  rg_ruleset_free(&rs);
+}
+
+static void test_bad_inputs(const rg_axioms *ax) {
+  rg_axioms bad;
+  rg_err err;
+  const char *syntax = "ok: (ewadd ?x ?y) => (ewadd ?y ?x)\nbroken: (ewadd ?x => ?x\n";
+  CHECK(rg_axioms_parse(syntax, strlen(syntax), "t", &bad, &err) == RG_ERR_PARSE && err.line == 2);
+  rg_axioms_free(&bad);
+  const char *unnamed = "(ewadd ?x ?y) => (ewadd ?y ?x)\n";
+  CHECK(rg_axioms_parse(unnamed, strlen(unnamed), "t", &bad, &err) == RG_ERR_PARSE);
+  CHECK(strstr(err.msg, "without a name") != NULL);
+  rg_axioms_free(&bad);
+  const char *dup = "a: (ewadd ?x ?y) => (ewadd ?y ?x)\na: (ewmul ?x ?y) => (ewmul ?y ?x)\n";
+  CHECK(rg_axioms_parse(dup, strlen(dup), "t", &bad, &err) == RG_ERR_PARSE);
+  CHECK(strstr(err.msg, "already used on line 1") != NULL);
+  rg_axioms_free(&bad);
+  rg_solver s;
+  CHECK(rg_solver_init(&s, RG_SOLVER_CVC5, "/nonexistent/cvc5", &err) == RG_ERR_IO);
+  CHECK(strstr(err.msg, "/nonexistent/cvc5") && strstr(err.msg, "not found"));
+  /* a script a solver rejects is an answer (error), not a crash of ours */
+  CHECK(rg_solver_init(&s, RG_SOLVER_Z3, NULL, &err) == RG_OK);
+  rg_solver_answer a;
+  const char *junk = "(assert (frobnicate))\n(check-sat)\n";
+  CHECK(rg_solver_prove(&s, junk, strlen(junk), 1000, &a, &err) == RG_OK);
+  CHECK(a.result == RG_SMT_ERROR);
+  rg_ruleset rs;
+  rg_ruleset_init(&rs);
+  CHECK(rg_text_parse("(ewadd ?x ?y)\n", 14, &rs, &err) == RG_OK);
+  rg_rule_proof p[1];
+  rg_prove_summary sum;
+  rg_prove_opts o;
+  rg_prove_opts_init(&o);
+  CHECK(rg_prove_rules(&rs, ax, &o, p, &sum, &err) == RG_ERR_ARG);
+  rg_ruleset_free(&rs);
+}
+
+/* Broken solvers (tests/data/fake_solver.sh standing in for cvc5): a crash and a hang are
+ * answers, in bounded time; a solver that refutes what z3 proves is a disagreement. */
+static void test_broken_solvers(const rg_axioms *ax) {
+  rg_solver s;
+  rg_err err;
+  rg_solver_answer a;
+  const char *q = "(check-sat)\n";
+  CHECK(rg_solver_init(&s, RG_SOLVER_CVC5, "data/fake_solver_crash.sh", &err) == RG_OK);
+  CHECK(rg_solver_prove(&s, q, strlen(q), 1000, &a, &err) == RG_OK);
+  CHECK_MSG(a.result == RG_SMT_CRASH, "crash gave %s", rg_smt_result_name(a.result));
+  CHECK(rg_solver_init(&s, RG_SOLVER_CVC5, "data/fake_solver_hang.sh", &err) == RG_OK);
+  double t0 = now_s();
+  CHECK(rg_solver_prove(&s, q, strlen(q), 100, &a, &err) == RG_OK);
+  double took = now_s() - t0;
+  CHECK_MSG(a.result == RG_SMT_TIMEOUT, "hang gave %s", rg_smt_result_name(a.result));
+  CHECK_MSG(took < 5.0, "a hanging solver held us %.1f s", took);
+
+  rg_ruleset rs;
+  rg_ruleset_init(&rs);
+  const char *text = "comm: (ewadd ?x ?y) => (ewadd ?y ?x)\n";
+  CHECK(rg_text_parse(text, strlen(text), &rs, &err) == RG_OK);
+  rg_prove_opts o;
+  rg_prove_opts_init(&o);
+  o.cvc5_path = "data/fake_solver_sat.sh";
+  o.check_axioms = false;
+  rg_rule_proof p[1];
+  rg_prove_summary sum;
+  CHECK(rg_prove_rules(&rs, ax, &o, p, &sum, &err) == RG_OK);
+  CHECK(p[0].status == RG_PROOF_Z3_ONLY && p[0].disagree && !p[0].shipped);
+  CHECK(sum.disagreements == 1 && sum.z3_only == 1 && sum.shipped == 0);
+  o.require = RG_REQUIRE_ANY;
+  CHECK(rg_prove_rules(&rs, ax, &o, p, &sum, &err) == RG_OK);
+  CHECK(p[0].shipped && p[0].disagree); /* shipped under --require any, still flagged */
+  rg_ruleset_free(&rs);
+}
+
+int main(void) {
+  rg_axioms ax;
+  rg_err err;
+  if (rg_axioms_load("../verify/axioms.rules", &ax, &err)) {
+    fprintf(stderr, "verify/axioms.rules:%d: %s\n", err.line, err.msg);
+    return 1;
+  }
+  CHECK(ax.rules.n >= 44);
+  test_axioms_sound(&ax);
+  test_false_properties();
+  test_determinism(&ax);
+  test_true_goals(&ax);
+  test_false_goals(&ax);
+  test_bad_inputs(&ax);
+  test_broken_solvers(&ax);
+  rg_axioms_free(&ax);
+  return check_done("test_verify");
+}

@@ -1,0 +1,130 @@
+/* tools/rulesdb.c: the rulesdb program: dispatches to its subcommands (rulesdb_cmds.h) and
+ * holds what they share: opening a database as a verifying reader, file helpers, Ctrl-C. */
+#define _DEFAULT_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "rulesdb_cmds.h"
+
+/* The one piece of process-wide state: a signal handler can only talk through a global. */
+volatile sig_atomic_t rdb_interrupted;
+
+static void on_sigint(int sig) {
+  (void)sig;
+  rdb_interrupted = 1;
+}
+
+void rdb_catch_sigint(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_sigint;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+}
+
+int rdb_write_progress(void *user, int64_t done, int64_t total) {
+  const char *path = user;
+  if (total >= 200000 && done % 100000 < 1024)
+    fprintf(stderr, "rulesdb: writing %s: %lld of %lld rows\n", path, (long long)done,
+            (long long)total);
+  return rdb_interrupted != 0;
+}
+
+int rdb_open(const char *prog, const char *path, const char *pub, bool allow_unsigned,
+             rg_db **out, bool *verified) {
+  if (verified) *verified = false;
+  rg_err err;
+  rg_db_pubkey pk;
+  if (!pub && !allow_unsigned) {
+    fprintf(stderr,
+            "%s: %s: give the public key to verify it with (--pub KEY.pub), or --allow-unsigned to "
+            "read it unverified\n",
+            prog, path);
+    return 2;
+  }
+  if (pub && rg_db_load_pubkey(pub, &pk, &err)) {
+    fprintf(stderr, "%s: %s\n", prog, err.msg);
+    return 2;
+  }
+  rg_strbuf warn;
+  rg_sb_init(&warn);
+  rg_status st = rg_db_open(path, pub ? &pk : NULL, allow_unsigned, out, &warn, &err);
+  if (warn.len) fprintf(stderr, "%s: warning (--allow-unsigned): %s", prog, rg_sb_str(&warn));
+  if (verified) *verified = st == RG_OK && pub && warn.len == 0;
+  rg_sb_free(&warn);
+  if (st) {
+    fprintf(stderr, "%s: %s\n", prog, err.msg);
+    return st == RG_ERR_ARG ? 1 : 2;
+  }
+  return 0;
+}
+
+char *rdb_slurp(const char *prog, const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    fprintf(stderr, "%s: %s: cannot open: %s\n", prog, path, strerror(errno));
+    return NULL;
+  }
+  size_t cap = 1 << 16, n = 0;
+  char *b = malloc(cap + 1);
+  size_t got;
+  while (b && (got = fread(b + n, 1, cap - n, f)) > 0) {
+    n += got;
+    if (n == cap) {
+      char *nb = realloc(b, 2 * cap + 1);
+      if (!nb) free(b);
+      b = nb, cap *= 2;
+    }
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (!b || bad) {
+    fprintf(stderr, "%s: %s: cannot read%s\n", prog, path, b ? "" : " (out of memory)");
+    free(b);
+    return NULL;
+  }
+  b[n] = 0;
+  *len = n;
+  return b;
+}
+
+int rdb_write_file(const char *prog, const char *path, const void *data, size_t len) {
+  size_t pl = strlen(path) + 16;
+  char *tmp = malloc(pl);
+  if (!tmp) return fprintf(stderr, "%s: out of memory\n", prog), 2;
+  snprintf(tmp, pl, "%s.tmp-XXXXXX", path);
+  int fd = mkstemp(tmp);
+  FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+  int ok = f && fwrite(data, 1, len, f) == len && fflush(f) == 0 && fsync(fileno(f)) == 0;
+  if (f)
+    ok = fclose(f) == 0 && ok;
+  else if (fd >= 0)
+    close(fd);
+  ok = ok && rename(tmp, path) == 0;
+  if (!ok) {
+    fprintf(stderr, "%s: %s: cannot write: %s\n", prog, path, strerror(errno));
+    if (fd >= 0) unlink(tmp);
+  }
+  free(tmp);
+  return ok ? 0 : 2;
+}
+
+static const rg_cli_command commands[] = {
+#define X(name, fn, help) {name, fn, help},
+    RULESDB_COMMANDS(X)
+#undef X
+};
+
+int main(int argc, char **argv) {
+  return rg_cli_dispatch(
+      "rulesdb",
+      "rulesdb reads, checks and converts signed rule databases written by rulegen.\n"
+      "Every command that reads a database verifies its signature first (--pub KEY.pub)\n"
+      "and refuses an unsigned, tampered or wrongly-keyed one unless --allow-unsigned.\n",
+      commands, (int)(sizeof commands / sizeof *commands), argc, argv);
+}

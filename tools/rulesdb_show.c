@@ -1,0 +1,168 @@
+/* tools/rulesdb_show.c: `rulesdb show` (listing, stage counts) and `rulesdb diff`. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rulesdb_cmds.h"
+
+/* Does the space-separated list contain word? */
+static bool has_word(const char *list, const char *word) {
+  size_t n = strlen(word);
+  for (const char *p = list; (p = strstr(p, word)); p += n)
+    if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n])) return true;
+  return false;
+}
+
+int rdb_show(int argc, char **argv) {
+  const char *pub = NULL, *op = NULL;
+  int status = -1;
+  bool allow = false;
+  static const struct option lo[] = {{"pub", 1, 0, 'p'},  {"allow-unsigned", 0, 0, 'U'},
+                                     {"op", 1, 0, 'O'},   {"status", 1, 0, 's'},
+                                     {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+  int c;
+  while ((c = getopt_long(argc, argv, "p:O:s:h", lo, NULL)) != -1) {
+    if (c == 'p')
+      pub = optarg;
+    else if (c == 'U')
+      allow = true;
+    else if (c == 'O')
+      op = optarg;
+    else if (c == 's' && (status = rg_db_status_by_name(optarg)) >= 0)
+      continue;
+    else {
+      if (c == 's')
+        fprintf(
+            stderr,
+            "rulesdb show: unknown status '%s' (imported, unproved, tested, certified, verified)\n",
+            optarg);
+      fprintf(c == 'h' ? stdout : stderr,
+              "usage: rulesdb show DB [ID-PREFIX] [--op OP] [--status S] (--pub KEY.pub | "
+              "--allow-unsigned)\n\n"
+              "Lists the rules of DB (id, status, source/target size, text), then the stage-count\n"
+              "table and the generator configuration. ID-PREFIX shows matching rules in full with\n"
+              "their proof, test and certificate records.\n"
+              "  --op OP          only rules that use operator OP (e.g. conv2d)\n"
+              "  --status S       only rules of status S (imported unproved tested certified "
+              "verified)\n"
+              "  --pub KEY.pub    public key to verify DB with\n"
+              "  --allow-unsigned read DB even if it is unsigned or fails verification\n");
+      return c == 'h' ? 0 : 2;
+    }
+  }
+  if (optind >= argc || argc - optind > 2)
+    return fprintf(stderr,
+                   "rulesdb show: give a database and at most one id prefix (see --help)\n"),
+           2;
+  const char *prefix = argc - optind == 2 ? argv[optind + 1] : NULL;
+  rg_db *db;
+  int rc = rdb_open("rulesdb show", argv[optind], pub, allow, &db, NULL);
+  if (rc) return rc;
+  size_t shown = 0, pl = prefix ? strlen(prefix) : 0;
+  rg_db_groups g;
+  rg_err err;
+  if (rg_db_groups_build(db, &g, &err)) {
+    fprintf(stderr, "rulesdb show: %s\n", err.msg);
+    rg_db_free(db);
+    return 2;
+  }
+  for (size_t i = 0; i < db->rules.n; i++) {
+    const rg_db_rule *r = &db->rules.v[i];
+    if (prefix && strncmp(r->id.hex, prefix, pl)) continue;
+    if (op && !has_word(r->ops, op)) continue;
+    if (status >= 0 && (int)r->status != status) continue;
+    shown++;
+    printf("%.12s  %-9s %2d/%-2d  %s\n", r->id.hex, rg_db_status_name(r->status), r->src_size,
+           r->tgt_size, r->text);
+    if (!prefix) continue;
+    printf("  id %s\n  operators: %s\n", r->id.hex, r->ops);
+    for (long k = g.proof[i]; k >= 0; k = g.next_proof[k]) {
+      const rg_db_proof *p = &db->proofs.v[k];
+      printf("  proof of output %d: %s %s: %s in %.3f s; core: %s; obligation %.16s...\n",
+             p->output, p->solver, p->version, p->result, p->seconds,
+             p->unsat_core[0] ? p->unsat_core : "-", p->obligation.hex);
+    }
+    for (long k = g.test[i]; k >= 0; k = g.next_test[k]) {
+      const rg_db_test *t = &db->tests.v[k];
+      printf("  test: %s, %d trials, seed %llu, %s%s%s: %s\n", t->domain, t->trials,
+             (unsigned long long)t->seed, t->shapes, t->params[0] ? " " : "", t->params, t->result);
+    }
+    for (long k = g.cert[i]; k >= 0; k = g.next_cert[k])
+      printf("  certificate: version %d, %zu bytes\n", db->certs.v[k].version, db->certs.v[k].len);
+  }
+  rg_db_groups_free(&g);
+  printf("%zu of %zu rules shown; %zu proof, %zu test, %zu certificate, %zu pruning records\n",
+         shown, db->rules.n, db->proofs.n, db->tests.n, db->certs.n, db->prunes.n);
+  if (db->stages.n) {
+    printf("\n%-20s %12s %12s %10s  %s\n", "stage", "in", "out", "seconds", "dropped (why)");
+    for (size_t i = 0; i < db->stages.n; i++) {
+      const rg_db_stage *s = &db->stages.v[i];
+      printf("%-20s %12lld %12lld %10.2f  %s\n", s->name, (long long)s->n_in, (long long)s->n_out,
+             s->seconds, s->dropped);
+    }
+  }
+  if (db->config.n) {
+    printf("\nconfiguration:\n");
+    for (size_t i = 0; i < db->config.n; i++)
+      printf("  %s = %s\n", db->config.v[i].key, db->config.v[i].value);
+  }
+  rg_db_free(db);
+  return 0;
+}
+
+int rdb_diff(int argc, char **argv) {
+  const char *pub = NULL;
+  bool allow = false, json = false;
+  static const struct option lo[] = {{"pub", 1, 0, 'p'},
+                                     {"allow-unsigned", 0, 0, 'U'},
+                                     {"json", 0, 0, 'j'},
+                                     {"help", 0, 0, 'h'},
+                                     {0, 0, 0, 0}};
+  int c;
+  while ((c = getopt_long(argc, argv, "p:jh", lo, NULL)) != -1) {
+    if (c == 'p')
+      pub = optarg;
+    else if (c == 'U')
+      allow = true;
+    else if (c == 'j')
+      json = true;
+    else {
+      fprintf(
+          c == 'h' ? stdout : stderr,
+          "usage: rulesdb diff BASE.db NEW.db (--pub KEY.pub | --allow-unsigned) [--json]\n\n"
+          "Lists rules added (+), removed (-) and changed (~: status or evidence) from BASE to\n"
+          "NEW, matched by content id. A rule verified or certified in BASE that NEW lost\n"
+          "(without a pruning record saying which rules imply it) or downgraded is a\n"
+          "REGRESSION. Both databases are verified with the same key.\n"
+          "Exit status: 0 no regression, 1 regression, 2 error.\n"
+          "  --json   one JSON object: added, removed, changed, counts\n");
+      return c == 'h' ? 0 : 2;
+    }
+  }
+  if (optind + 2 != argc)
+    return fprintf(stderr, "rulesdb diff: give BASE.db and NEW.db (see --help)\n"), 2;
+  rg_db *base = NULL, *new_ = NULL;
+  int rc = rdb_open("rulesdb diff", argv[optind], pub, allow, &base, NULL);
+  if (!rc) rc = rdb_open("rulesdb diff", argv[optind + 1], pub, allow, &new_, NULL);
+  if (rc) return rg_db_free(base), rc;
+  rg_db_diff d;
+  rg_err err;
+  if (rg_db_diff_compute(base, new_, &d, &err)) {
+    fprintf(stderr, "rulesdb diff: %s\n", err.msg);
+    rc = 2;
+  } else {
+    rg_strbuf out;
+    rg_sb_init(&out);
+    if (json)
+      rg_db_diff_print_json(&d, &out);
+    else
+      rg_db_diff_print(&d, &out);
+    fputs(rg_sb_str(&out), stdout);
+    rg_sb_free(&out);
+    rc = d.regressions ? 1 : 0;
+    rg_db_diff_free(&d);
+  }
+  rg_db_free(base), rg_db_free(new_);
+  return rc;
+}

@@ -1,0 +1,174 @@
+/* verify/axcheck.c: random testing of axioms (see axcheck.h). */
+#include "axcheck.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "ir/shapesolve.h"
+
+void rg_axcheck_opts_init(rg_axcheck_opts *o) {
+  o->seed = 1;
+  o->assignments = 24;
+  o->trials = 2;
+  o->threads = 0;
+  o->base = NULL;
+}
+
+/* "x=2x4 y=4x4 ?a=1" */
+static void put_binding(rg_strbuf *sb, const rg_graph *g, const rg_binding *b) {
+  for (int32_t i = 0; i < rg_graph_n_tvars(g); i++) {
+    char buf[96];
+    rg_sb_printf(sb, "%s%s=%s", i ? " " : "", rg_graph_tvar_name(g, i),
+                 b->tvar_shapes[i] ? rg_shape_format(b->tvar_shapes[i], buf, sizeof buf) : "?");
+  }
+  for (int32_t i = 0; i < rg_graph_n_pvars(g); i++)
+    if (b->pvar_bound[i]) rg_sb_printf(sb, " ?%s=%d", rg_graph_pvar_name(g, i), b->pvar_values[i]);
+}
+
+static void put_counterexample(rg_strbuf *sb, const rg_rule *r, const rg_binding *b, rg_domain dom,
+                               const rg_cmp_result *c) {
+  char s1[128], s2[128];
+  rg_sb_printf(sb, "%s, output %d: ", rg_domain_name(dom), c->output + 1);
+  if (c->verdict == RG_CMP_TYPE) {
+    rg_sb_printf(sb, "types differ: source %s, target %s",
+                 rg_shape_format_seams(&c->src_shape, s1, sizeof s1),
+                 rg_shape_format_seams(&c->tgt_shape, s2, sizeof s2));
+  } else {
+    rg_sb_puts(sb, "at [");
+    for (int d = 0; d < c->src_shape.rank; d++) rg_sb_printf(sb, "%s%d", d ? "," : "", c->pos[d]);
+    rg_value_format(dom, c->src_val, s1, sizeof s1);
+    rg_value_format(dom, c->tgt_val, s2, sizeof s2);
+    rg_sb_printf(sb, "] source %s, target %s (trial %d)", s1, s2, c->trial);
+  }
+  rg_sb_puts(sb, "; at ");
+  put_binding(sb, r->g, b);
+}
+
+/* Both sides never type-check together: find shapes for the source alone and report how the
+ * target then fails (a shape error, or output types that differ, as for concat associativity). */
+static void explain_untyped(const rg_rule *r, const rg_axcheck_opts *o, const char *solver_msg,
+                            rg_axiom_verdict *v) {
+  rg_rule src_only = *r; /* shares the graph; never freed */
+  src_only.n_tgt = 0;
+  rg_assignment_list sets;
+  rg_err e;
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  if (rg_shapes_solve(&src_only, NULL, o->seed, 1, &sets, &e) == RG_OK && sets.n > 0) {
+    const rg_binding *b = &sets.items[0].binding;
+    rg_eval_ctx ctx;
+    rg_eval_ctx_init(&ctx, o->seed);
+    rg_cmp_result c;
+    rg_status cs = rg_rule_compare(r, b, RG_DOM_ZP, &ctx, o->seed, 1, &c, &e);
+    if (cs) {
+      rg_sb_printf(&sb, "%s; at ", e.msg);
+      put_binding(&sb, r->g, b);
+    } else if (c.verdict != RG_CMP_AGREE) {
+      put_counterexample(&sb, r, b, RG_DOM_ZP, &c);
+    }
+  }
+  if (!sb.len) rg_sb_printf(&sb, "no well-typed shapes and parameters found: %s", solver_msg);
+  snprintf(v->why, sizeof v->why, "%s", rg_sb_str(&sb));
+  rg_sb_free(&sb);
+  rg_assignment_list_free(&sets);
+}
+
+/* Runs one assignment in both domains; on a disagreement v->why gets the counterexample. */
+static rg_status run_assignment(const rg_rule *r, const rg_binding *b, const rg_axcheck_opts *o, uint64_t seed,
+                                rg_axiom_verdict *v, rg_err *err) {
+  rg_eval_ctx ctx;
+  rg_eval_ctx_init(&ctx, o->seed);
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  rg_status st = RG_OK;
+  v->assignments++;
+  for (int d = 0; v->sound && d < 2; d++) {
+    rg_cmp_result c;
+    rg_err cerr;
+    rg_status cs = rg_rule_compare(r, b, (rg_domain)d, &ctx, seed, o->trials, &c, &cerr);
+    if (cs == RG_ERR_NOMEM) {
+      st = rg_err_set(err, cs, "%s", cerr.msg);
+      v->sound = false;
+    } else if (cs) {
+      v->sound = false;
+      rg_sb_printf(&sb, "%s; at ", cerr.msg);
+      put_binding(&sb, r->g, b);
+    } else if (c.verdict != RG_CMP_AGREE) {
+      v->sound = false;
+      put_counterexample(&sb, r, b, (rg_domain)d, &c);
+    }
+  }
+  if (!v->sound) snprintf(v->why, sizeof v->why, "%s", rg_sb_str(&sb));
+  rg_sb_free(&sb);
+  return st;
+}
+
+/* The shape solver's base rank depends on its seed, and one base may allow only a few distinct
+ * assignments (ewadd-assoc: one dimension group): further seeds add more, up to this many. */
+#define SEED_TRIES 8
+
+rg_status rg_axiom_check_one(const rg_rule *r, const rg_axcheck_opts *o, rg_axiom_verdict *v,
+                             rg_err *err) {
+  memset(v, 0, sizeof *v);
+  v->sound = true;
+  if (r->n_tgt == 0) {
+    v->sound = false;
+    snprintf(v->why, sizeof v->why, "no '=> target' to compare");
+    return RG_OK;
+  }
+  rg_strbuf seen; /* "\n" + binding text + "\n" of each assignment run */
+  rg_sb_init(&seen);
+  rg_sb_puts(&seen, "\n");
+  rg_status st = RG_OK;
+  rg_err first_err = {0};
+  for (int t = 0; !st && v->sound && t < SEED_TRIES && v->assignments < o->assignments; t++) {
+    rg_assignment_list sets;
+    rg_err serr;
+    rg_status ss = rg_shapes_solve(r, t == 0 ? o->base : NULL, o->seed + (uint64_t)t, o->assignments, &sets, &serr);
+    if (ss == RG_ERR_NOMEM) st = rg_err_set(err, ss, "%s", serr.msg);
+    if (ss && t == 0) first_err = serr;
+    for (int k = 0; !ss && !st && v->sound && k < sets.n && v->assignments < o->assignments; k++) {
+      rg_strbuf key;
+      rg_sb_init(&key);
+      rg_sb_puts(&key, "\n");
+      put_binding(&key, r->g, &sets.items[k].binding);
+      rg_sb_puts(&key, "\n");
+      if (!strstr(rg_sb_str(&seen), rg_sb_str(&key))) {
+        rg_sb_puts(&seen, rg_sb_str(&key) + 1);
+        st = run_assignment(r, &sets.items[k].binding, o, o->seed + (uint64_t)v->assignments * 7919, v, err);
+      }
+      rg_sb_free(&key);
+    }
+    rg_assignment_list_free(&sets);
+  }
+  if (!st && v->sound && v->assignments == 0) {
+    v->sound = false;
+    explain_untyped(r, o, first_err.msg, v);
+  }
+  rg_sb_free(&seen);
+  return st;
+}
+
+rg_status rg_axioms_check(const rg_axioms *ax, const rg_axcheck_opts *o, rg_axiom_verdict *verdicts,
+                          int *n_unsound, rg_err *err) {
+  int n = ax->rules.n, bad = 0;
+  rg_status st = RG_OK;
+  int nth = o->threads > 0 ? o->threads : 0;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nth > 0 ? nth : omp_get_max_threads()) reduction(+ : bad)
+  for (int i = 0; i < n; i++) {
+    rg_err e;
+    rg_status s = rg_axiom_check_one(ax->rules.rules[i], o, &verdicts[i], &e);
+    if (s) {
+#pragma omp critical(rg_axcheck_err)
+      if (!st) {
+        st = s;
+        if (err) *err = e;
+      }
+    }
+    bad += !verdicts[i].sound;
+  }
+  *n_unsound = bad;
+  return st;
+}

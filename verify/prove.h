@@ -1,0 +1,79 @@
+/* verify/prove.h: the proof stage: prove a rule set from the axioms with z3 and cvc5.
+ *
+ * Each rule gives one obligation per output pair (rg_smt_encode); every obligation goes to both
+ * solvers, in parallel over (obligation, solver) with OpenMP. A solver proves a rule when it
+ * answers unsat on all its obligations. Status: verified (both), proved-by-z3-only,
+ * proved-by-cvc5-only, unproved. A rule shipped under --require both needs verified; under any,
+ * one proof. An obligation that one solver proves and the other refutes (sat) is a
+ * disagreement: counted, flagged on the rule, never silent.
+ */
+#ifndef RG_VERIFY_PROVE_H
+#define RG_VERIFY_PROVE_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+#include "axioms.h"
+#include "smt.h"
+#include "solver.h"
+
+typedef enum { RG_REQUIRE_BOTH = 0, RG_REQUIRE_ANY = 1 } rg_require;
+
+typedef enum {
+  RG_PROOF_VERIFIED = 0,
+  RG_PROOF_Z3_ONLY,
+  RG_PROOF_CVC5_ONLY,
+  RG_PROOF_UNPROVED,
+  RG_PROOF_SKIPPED, /* not attempted: interrupted */
+} rg_proof_status;
+
+typedef struct {
+  int timeout_ms;       /* per query and solver (default 5000) */
+  int threads;          /* OpenMP threads; 0 = OpenMP's default */
+  rg_require require;
+  bool all_axioms;      /* assert every axiom, not only those over the rule's operators */
+  const char *cvc5_path; /* NULL: default */
+  const char *dump_dir;  /* if set, each obligation is written there as <sha256>.smt2 */
+  const volatile sig_atomic_t *stop; /* if set and non-zero, remaining queries are skipped */
+  bool progress;        /* a progress line on stderr */
+  bool check_axioms;    /* random-test the axioms first (default true): an unsound one is an error */
+  bool check_typed;     /* require each rule well-typed at some shapes first (default true) */
+} rg_prove_opts;
+
+void rg_prove_opts_init(rg_prove_opts *o);
+
+typedef struct {
+  char sha256[65];
+  int n_axioms;
+  rg_solver_answer ans[RG_SOLVER_COUNT];
+  bool done[RG_SOLVER_COUNT];
+} rg_obligation_record;
+
+typedef struct {
+  rg_proof_status status;
+  bool shipped;    /* meets the requirement */
+  bool disagree;   /* one solver unsat, the other sat, on some obligation */
+  int n_obl;
+  rg_obligation_record obl[RG_RULE_MAX_OUTPUTS];
+} rg_rule_proof;
+
+typedef struct {
+  int n_rules, verified, z3_only, cvc5_only, unproved, skipped, shipped, disagreements;
+  double wall_ms;
+  char version[RG_SOLVER_COUNT][96]; /* "z3 4.8.12" */
+} rg_prove_summary;
+
+const char *rg_proof_status_name(rg_proof_status s);
+
+/* Proves every rule of rules (each with a target) from ax. proofs must have rules->n entries.
+ * First (unless switched off in o) the axioms are random-tested (verify/axcheck.h) and every
+ * rule must be well-typed at some shapes (ir/shapesolve.h): proofs from an unsound axiom, or of
+ * a rule whose sides never have equal output types, would mean nothing.
+ * Errors: an unsound axiom (RG_ERR_ARG, naming it, with a counterexample), an ill-typed rule
+ * (RG_ERR_SHAPE) or one without a target (RG_ERR_ARG), both with err->line set to its line; a
+ * solver that cannot be set up (RG_ERR_IO: missing cvc5 binary), a dump file that cannot be
+ * written, allocation. Solver answers (sat, unknown, timeout, crash) are results, not errors. */
+rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_prove_opts *o,
+                         rg_rule_proof *proofs, rg_prove_summary *sum, rg_err *err) RG_MUST_CHECK;
+
+#endif

@@ -1,0 +1,312 @@
+/* verify/smt.c: the SMT-LIB2 encoder (format described in smt.h). */
+#include "smt.h"
+
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Function symbols a script uses: (op, tensor inputs, output index). */
+typedef struct {
+  bool used[RG_OP_COUNT][RG_MAX_INPUTS + 1][RG_MAX_OUTPUTS];
+} fn_set;
+
+static bool shape_erased(rg_op op) { return (rg_op_get(op)->flags & RG_OPF_CONSTANT) != 0; }
+
+static void fn_name(rg_op op, int n_in, int out, char *buf, size_t n) {
+  const rg_op_info *oi = rg_op_get(op);
+  if (oi->n_outputs > 1)
+    snprintf(buf, n, "%s.%d", oi->name, out);
+  else if (oi->n_inputs == RG_VARIADIC && n_in != 2)
+    snprintf(buf, n, "%s%d", oi->name, n_in);
+  else
+    snprintf(buf, n, "%s", oi->name);
+}
+
+/* Int arguments op takes in SMT: one per parameter, a reshape shape as its slots. */
+static int int_args(rg_op op) {
+  const rg_op_info *oi = rg_op_get(op);
+  int k = 0;
+  for (int p = 0; p < oi->n_params; p++) {
+    if (oi->params[p].kind == RG_PK_SHAPE)
+      k += shape_erased(op) ? 0 : RG_SHAPE_SLOTS;
+    else
+      k += 1;
+  }
+  return k;
+}
+
+static void mark_fns(const rg_graph *g, fn_set *fs) {
+  int32_t n = rg_graph_size(g);
+  for (int32_t i = 0; i < n; i++) {
+    const rg_node *nd = rg_graph_node(g, i);
+    if (nd->op == RG_OP_INPUT) continue;
+    for (int o = 0; o < rg_op_get(nd->op)->n_outputs; o++) fs->used[nd->op][nd->n_in][o] = true;
+  }
+}
+
+/* Domain of a parameter as an inclusive Int range; false when it has none worth stating. */
+static bool param_domain(const rg_param_spec *ps, int32_t *lo, int32_t *hi) {
+  switch (ps->kind) {
+  case RG_PK_INT: *lo = ps->lo; *hi = ps->hi; return true;
+  case RG_PK_AXIS: *lo = 0; *hi = RG_MAX_RANK - 1; return true;
+  case RG_PK_PAD: *lo = 0; *hi = 1; return true;
+  case RG_PK_ACT: *lo = 0; *hi = RG_ACT_COUNT - 1; return true;
+  default: return false;
+  }
+}
+
+/* Intersected domains of a graph's parameter variables. */
+typedef struct {
+  int32_t n;
+  int32_t *lo, *hi;
+  bool *has;
+} pvar_domains;
+
+static rg_status domains_of(const rg_graph *g, pvar_domains *d, rg_err *err) {
+  d->n = rg_graph_n_pvars(g);
+  d->lo = calloc((size_t)d->n + 1, sizeof *d->lo);
+  d->hi = calloc((size_t)d->n + 1, sizeof *d->hi);
+  d->has = calloc((size_t)d->n + 1, sizeof *d->has);
+  if (!d->lo || !d->hi || !d->has) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  int32_t n = rg_graph_size(g);
+  for (int32_t i = 0; i < n; i++) {
+    const rg_node *nd = rg_graph_node(g, i);
+    const rg_op_info *oi = rg_op_get(nd->op);
+    for (int p = 0; p < oi->n_params; p++) {
+      int slot = rg_op_param_slot(nd->op, p);
+      int32_t lo, hi;
+      if (!(nd->var_mask >> slot & 1) || !param_domain(&oi->params[p], &lo, &hi)) continue;
+      int32_t v = nd->params[slot];
+      if (!d->has[v] || lo > d->lo[v]) d->lo[v] = lo;
+      if (!d->has[v] || hi < d->hi[v]) d->hi[v] = hi;
+      d->has[v] = true;
+    }
+  }
+  return RG_OK;
+}
+
+static void domains_free(pvar_domains *d) {
+  free(d->lo);
+  free(d->hi);
+  free(d->has);
+}
+
+static void put_int(rg_strbuf *sb, int64_t v) {
+  if (v < 0)
+    rg_sb_printf(sb, " (- %lld)", (long long)-v);
+  else
+    rg_sb_printf(sb, " %lld", (long long)v);
+}
+
+/* Prints a term; variables are prefixed with vp ("" for constants of the rule, "?" for bound
+ * variables of an axiom). */
+static void put_term(rg_strbuf *sb, const rg_graph *g, rg_ref r, const char *vp) {
+  const rg_node *nd = rg_graph_node(g, r.node);
+  if (nd->op == RG_OP_INPUT) {
+    rg_sb_printf(sb, "%st.%s", vp, rg_graph_tvar_name(g, nd->params[0]));
+    return;
+  }
+  const rg_op_info *oi = rg_op_get(nd->op);
+  char name[64];
+  fn_name((rg_op)nd->op, nd->n_in, r.out, name, sizeof name);
+  bool args = int_args((rg_op)nd->op) > 0 || nd->n_in > 0;
+  if (args) rg_sb_puts(sb, "(");
+  rg_sb_puts(sb, name);
+  for (int p = 0; p < oi->n_params; p++) {
+    int slot = rg_op_param_slot(nd->op, p);
+    if (oi->params[p].kind == RG_PK_SHAPE) {
+      if (shape_erased((rg_op)nd->op)) continue;
+      for (int s = 0; s < RG_SHAPE_SLOTS; s++) put_int(sb, nd->params[slot + s]);
+    } else if (nd->var_mask >> slot & 1) {
+      rg_sb_printf(sb, " %sp.%s", vp, rg_graph_pvar_name(g, nd->params[slot]));
+    } else {
+      put_int(sb, nd->params[slot]);
+    }
+  }
+  for (int i = 0; i < nd->n_in; i++) {
+    rg_sb_puts(sb, " ");
+    put_term(sb, g, nd->in[i], vp);
+  }
+  if (args) rg_sb_puts(sb, ")");
+}
+
+static void put_guard(rg_strbuf *sb, const rg_graph *g, const pvar_domains *d, const char *vp) {
+  int n = 0;
+  for (int32_t v = 0; v < d->n; v++) n += d->has[v];
+  if (n > 1) rg_sb_puts(sb, "(and");
+  for (int32_t v = 0; v < d->n; v++) {
+    if (!d->has[v]) continue;
+    const char *nm = rg_graph_pvar_name(g, v);
+    rg_sb_printf(sb, "%s(<= %d %sp.%s %d)", n > 1 ? " " : "", d->lo[v], vp, nm, d->hi[v]);
+  }
+  if (n > 1) rg_sb_puts(sb, ")");
+}
+
+static rg_status put_axiom(rg_strbuf *sb, const rg_rule *a, rg_err *err) {
+  const rg_graph *g = a->g;
+  pvar_domains d;
+  rg_status st = domains_of(g, &d, err);
+  if (st) {
+    domains_free(&d);
+    return st;
+  }
+  int32_t nt = rg_graph_n_tvars(g), np = rg_graph_n_pvars(g);
+  bool guarded = false;
+  for (int32_t v = 0; v < np; v++) guarded |= d.has[v];
+  rg_sb_puts(sb, "(assert (! ");
+  if (nt + np > 0) {
+    rg_sb_puts(sb, "(forall (");
+    for (int32_t v = 0; v < nt; v++) rg_sb_printf(sb, "%s(?t.%s T)", v ? " " : "", rg_graph_tvar_name(g, v));
+    for (int32_t v = 0; v < np; v++)
+      rg_sb_printf(sb, "%s(?p.%s Int)", v + nt ? " " : "", rg_graph_pvar_name(g, v));
+    rg_sb_puts(sb, ") ");
+  }
+  if (guarded) {
+    rg_sb_puts(sb, "(=> ");
+    put_guard(sb, g, &d, "?");
+    rg_sb_puts(sb, " ");
+  }
+  if (a->n_src > 1) rg_sb_puts(sb, "(and");
+  for (int k = 0; k < a->n_src; k++) {
+    rg_sb_puts(sb, a->n_src > 1 ? " (= " : "(= ");
+    put_term(sb, g, a->src[k], "?");
+    rg_sb_puts(sb, " ");
+    put_term(sb, g, a->tgt[k], "?");
+    rg_sb_puts(sb, ")");
+  }
+  if (a->n_src > 1) rg_sb_puts(sb, ")");
+  if (guarded) rg_sb_puts(sb, ")");
+  if (nt + np > 0) rg_sb_puts(sb, ")");
+  rg_sb_printf(sb, " :named %s))\n", a->name);
+  domains_free(&d);
+  return RG_OK;
+}
+
+/* Operators of one side of an axiom (its source when target is false). */
+static void side_ops(const rg_rule *a, bool target, bool *ops) {
+  memset(ops, 0, sizeof(bool) * RG_OP_COUNT);
+  uint8_t *mark = calloc((size_t)rg_graph_size(a->g) + 1, 1);
+  if (!mark) { /* cannot tell sides apart: count the whole axiom as one side */
+    rg_rule_ops(a, ops);
+    return;
+  }
+  rg_graph_mark_reachable(a->g, target ? a->tgt : a->src, target ? a->n_tgt : a->n_src, mark);
+  for (int32_t i = 0; i < rg_graph_size(a->g); i++)
+    if (mark[i]) ops[rg_graph_node(a->g, i)->op] = true;
+  free(mark);
+}
+
+/* A side fires on available operators when it has some and all are available (a side that is a
+ * bare variable, as in matmul-identity's, matches anything and so is no trigger). */
+static bool fires(const bool *side, const bool *avail) {
+  bool some = false;
+  for (int o = 0; o < RG_OP_COUNT; o++) {
+    if (!side[o] || o == RG_OP_INPUT) continue;
+    if (!avail[o]) return false;
+    some = true;
+  }
+  return some;
+}
+
+/* Relevant axioms: those that can fire on terms built from the rule's operators, closed under
+ * the operators they introduce (conv-concat-sum brings ewadd into a conv/concat goal). An axiom
+ * fires when all operators of one of its sides are available. */
+static void select_axioms(const rg_axioms *ax, const bool *rule_ops, bool *take) {
+  bool avail[RG_OP_COUNT];
+  memcpy(avail, rule_ops, sizeof avail);
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (int i = 0; i < ax->rules.n; i++) {
+      if (take[i]) continue;
+      const rg_rule *a = ax->rules.rules[i];
+      bool l[RG_OP_COUNT], r[RG_OP_COUNT];
+      side_ops(a, false, l);
+      side_ops(a, true, r);
+      if (!fires(l, avail) && !fires(r, avail)) continue;
+      take[i] = grew = true;
+      for (int o = 0; o < RG_OP_COUNT; o++) avail[o] |= l[o] || r[o];
+    }
+  }
+}
+
+void rg_sha256_hex(const void *data, size_t len, char hex[65]) {
+  unsigned char h[crypto_hash_sha256_BYTES];
+  crypto_hash_sha256(h, data, len);
+  sodium_bin2hex(hex, 65, h, sizeof h);
+}
+
+rg_status rg_smt_encode(const rg_rule *r, int output, const rg_axioms *ax, bool all_axioms,
+                        rg_obligation *out, rg_err *err) {
+  memset(out, 0, sizeof *out);
+  if (r->n_tgt == 0) return rg_err_set(err, RG_ERR_ARG, "a bare graph (no '=>') has nothing to prove");
+  if (output < 0 || output >= r->n_src)
+    return rg_err_set(err, RG_ERR_ARG, "output %d out of range 0..%d", output, r->n_src - 1);
+  bool rule_ops[RG_OP_COUNT];
+  rg_rule_ops(r, rule_ops);
+  bool *take = calloc((size_t)ax->rules.n + 1, sizeof *take);
+  fn_set *fs = calloc(1, sizeof *fs);
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  pvar_domains d = {0};
+  rg_status st = (!take || !fs) ? rg_err_set(err, RG_ERR_NOMEM, "out of memory") : RG_OK;
+  if (!st) {
+    mark_fns(r->g, fs);
+    if (!all_axioms) select_axioms(ax, rule_ops, take);
+    for (int i = 0; i < ax->rules.n; i++) {
+      take[i] |= all_axioms;
+      if (take[i]) mark_fns(ax->rules.rules[i]->g, fs);
+      out->n_axioms += take[i];
+    }
+    rg_sb_printf(&sb, "; rulegen proof obligation: rule %s (line %d), output %d of %d\n; ",
+                 r->name[0] ? r->name : "(unnamed)", r->line, output + 1, r->n_src);
+    rg_text_print_rule(r, &sb);
+    rg_sb_puts(&sb, "\n(set-option :produce-unsat-cores true)\n(set-logic UFLIA)\n(declare-sort T 0)\n");
+    for (int op = 0; op < RG_OP_COUNT; op++)
+      for (int ni = 0; ni <= RG_MAX_INPUTS; ni++)
+        for (int o = 0; o < RG_MAX_OUTPUTS; o++) {
+          if (!fs->used[op][ni][o]) continue;
+          char name[64];
+          fn_name((rg_op)op, ni, o, name, sizeof name);
+          rg_sb_printf(&sb, "(declare-fun %s (", name);
+          int k = int_args((rg_op)op);
+          for (int a = 0; a < k + ni; a++) rg_sb_printf(&sb, "%s%s", a ? " " : "", a < k ? "Int" : "T");
+          rg_sb_puts(&sb, ") T)\n");
+        }
+    for (int i = 0; !st && i < ax->rules.n; i++)
+      if (take[i]) st = put_axiom(&sb, ax->rules.rules[i], err);
+  }
+  if (!st) st = domains_of(r->g, &d, err);
+  if (!st) {
+    for (int32_t v = 0; v < rg_graph_n_tvars(r->g); v++)
+      rg_sb_printf(&sb, "(declare-const t.%s T)\n", rg_graph_tvar_name(r->g, v));
+    for (int32_t v = 0; v < d.n; v++) {
+      rg_sb_printf(&sb, "(declare-const p.%s Int)\n", rg_graph_pvar_name(r->g, v));
+      if (d.has[v])
+        rg_sb_printf(&sb, "(assert (<= %d p.%s %d))\n", d.lo[v], rg_graph_pvar_name(r->g, v), d.hi[v]);
+    }
+    rg_sb_puts(&sb, "(assert (! (not (= ");
+    put_term(&sb, r->g, r->src[output], "");
+    rg_sb_puts(&sb, " ");
+    put_term(&sb, r->g, r->tgt[output], "");
+    rg_sb_puts(&sb, ")) :named goal))\n(check-sat)\n(get-unsat-core)\n");
+    if (sb.failed) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  }
+  if (!st) {
+    out->text = sb.s;
+    out->len = sb.len;
+    out->output = output;
+    rg_sha256_hex(out->text, out->len, out->sha256);
+  } else {
+    rg_sb_free(&sb);
+  }
+  domains_free(&d);
+  free(take);
+  free(fs);
+  return st;
+}
+
+void rg_obligation_free(rg_obligation *o) {
+  free(o->text);
+  o->text = NULL;
+}

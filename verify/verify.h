@@ -1,0 +1,13 @@
+/* verify/verify.h: the public header of the verify module: axioms (axioms.h) and their random
+ * checks (axcheck.h), the SMT encoder (smt.h), the solver backends (solver.h) and the proof
+ * stage (prove.h). */
+#ifndef RG_VERIFY_VERIFY_H
+#define RG_VERIFY_VERIFY_H
+
+#include "axcheck.h"
+#include "axioms.h"
+#include "prove.h"
+#include "smt.h"
+#include "solver.h"
+
+#endif
