@@ -1,4 +1,7 @@
-/* tools/rulegen.c: the rulegen program: parses the subcommand and hands over to it. */
+/* tools/rulegen.c: the rulegen program: parses the subcommand and hands over to it. Options
+ * without a command (rulegen --ops all --depth 4 ...) run the synthesis pipeline (synth). */
+#include <string.h>
+
 #include "cli.h"
 #include "commands.h"
 
@@ -9,8 +12,12 @@ static const rg_cli_command commands[] = {
 };
 
 int main(int argc, char **argv) {
+  if (argc >= 2 && argv[1][0] == '-' && argv[1][1] != 0 && strcmp(argv[1], "-h") &&
+      strcmp(argv[1], "--help"))
+    return rg_cmd_synth(argc, argv);
   return rg_cli_dispatch("rulegen",
                          "rulegen synthesizes and proves rewrite rules for tensor computation "
-                         "graphs.\n",
+                         "graphs.\n"
+                         "'rulegen --ops OPS --depth N ...' (options, no command) is rulegen synth.\n",
                          commands, (int)(sizeof commands / sizeof *commands), argc, argv);
 }

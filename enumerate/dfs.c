@@ -1,0 +1,387 @@
+/* enumerate/dfs.c: depth-first enumeration in canonical order, parallel over first operators.
+ *
+ * Each thread keeps a table of the shapes it has seen (so a type is an int) and a cache of
+ * applications (variant, operand shape ids) -> result shape id or "invalid", so shape inference
+ * runs once per distinct combination instead of once per attempted application.
+ */
+#include "dfs.h"
+
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SHAPES (1 << 20)
+
+struct rg_enum_shapes {
+  rg_shape *s;
+  uint64_t *hash;
+  int32_t n, cap;
+  int32_t *slot; /* open addressing: shape id + 1, 0 empty */
+  int32_t slot_cap;
+};
+
+/* What the threads of one run share: progress counters (updated atomically). */
+typedef struct {
+  uint64_t graphs;
+  int units_done, units_total;
+} shared;
+
+typedef struct {
+  rg_enum_shapes shapes;
+  shared *sh;
+  uint64_t *akey; /* application cache: key + 1, 0 empty */
+  int32_t *aval;
+  size_t acap, aused;
+  rg_enum_state st;
+  const rg_enum_visitor *vis;
+  void *user;
+  const rg_enum_run_opts *o;
+  uint64_t graphs, rejected, reported, wide, pruned;
+  bool nomem;
+  rg_status st_err;
+  rg_err *err;
+} thr;
+
+const rg_shape *rg_enum_state_shape(const rg_enum_state *st, int p) { return &st->shapes->s[st->sid[p]]; }
+
+static rg_shape canon(const rg_shape *x) {
+  rg_shape c;
+  memset(&c, 0, sizeof c);
+  c.rank = x->rank;
+  for (int d = 0; d < x->rank; d++) {
+    c.dim[d] = x->dim[d];
+    c.nseam[d] = x->nseam[d];
+    for (int k = 0; k < x->nseam[d]; k++) c.seam[d][k] = x->seam[d][k];
+  }
+  return c;
+}
+
+static uint64_t hash_bytes(const void *p, size_t n) {
+  const unsigned char *b = p;
+  uint64_t h = UINT64_C(0x243f6a8885a308d3);
+  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * UINT64_C(0x100000001b3);
+  return rg_mix64(h);
+}
+
+/* Interns a shape; returns its id, or -1 when out of memory or over MAX_SHAPES. */
+static int32_t intern(rg_enum_shapes *t, const rg_shape *x) {
+  rg_shape c = canon(x);
+  uint64_t h = hash_bytes(&c, sizeof c);
+  if (2 * (t->n + 1) > t->slot_cap) {
+    int32_t nc = t->slot_cap ? 2 * t->slot_cap : 256;
+    int32_t *ns = calloc((size_t)nc, sizeof *ns);
+    if (!ns) return -1;
+    for (int32_t i = 0; i < t->n; i++) {
+      int32_t j = (int32_t)(t->hash[i] & (uint64_t)(nc - 1));
+      while (ns[j]) j = (j + 1) & (nc - 1);
+      ns[j] = i + 1;
+    }
+    free(t->slot);
+    t->slot = ns;
+    t->slot_cap = nc;
+  }
+  int32_t j = (int32_t)(h & (uint64_t)(t->slot_cap - 1));
+  while (t->slot[j]) {
+    int32_t id = t->slot[j] - 1;
+    if (t->hash[id] == h && !memcmp(&t->s[id], &c, sizeof c)) return id;
+    j = (j + 1) & (t->slot_cap - 1);
+  }
+  if (t->n == MAX_SHAPES) return -1;
+  if (t->n == t->cap) {
+    int32_t nc = t->cap ? 2 * t->cap : 64;
+    rg_shape *ns = realloc(t->s, sizeof *ns * (size_t)nc);
+    if (!ns) return -1;
+    t->s = ns;
+    uint64_t *nh = realloc(t->hash, sizeof *nh * (size_t)nc);
+    if (!nh) return -1;
+    t->hash = nh;
+    t->cap = nc;
+  }
+  t->s[t->n] = c;
+  t->hash[t->n] = h;
+  t->slot[j] = t->n + 1;
+  return t->n++;
+}
+
+/* Result shape id of variant v on operands a, b (pool indices), or -1 if it does not apply. */
+static int32_t apply(thr *t, int v, int a, int b) {
+  const rg_enum_variant *var = &t->st.sp->variants[v];
+  int32_t s0 = var->n_in > 0 ? t->st.sid[a] : 0, s1 = var->n_in > 1 ? t->st.sid[b] : 0;
+  uint64_t key = ((uint64_t)v << 40 | (uint64_t)s0 << 20 | (uint64_t)s1) + 1;
+  size_t h = (size_t)rg_mix64(key) & (t->acap - 1);
+  while (t->akey[h]) {
+    if (t->akey[h] == key) return t->aval[h];
+    h = (h + 1) & (t->acap - 1);
+  }
+  const rg_shape *in[2] = {&t->shapes.s[s0], &t->shapes.s[s1]};
+  rg_shape out[RG_MAX_OUTPUTS];
+  int32_t res = -1;
+  if (rg_shape_infer((rg_op)var->op, var->params, var->n_in, in, out, NULL) == RG_OK &&
+      rg_enum_space_accepts(t->st.sp, v, in)) {
+    res = intern(&t->shapes, &out[var->out]);
+    if (res < 0) t->nomem = true;
+  }
+  if (2 * (t->aused + 1) > t->acap) { /* grow, then re-find the slot */
+    size_t nc = 2 * t->acap;
+    uint64_t *nk = calloc(nc, sizeof *nk);
+    int32_t *nv = malloc(nc * sizeof *nv);
+    if (!nk || !nv) {
+      free(nk), free(nv);
+      t->nomem = true;
+      return -1;
+    }
+    for (size_t i = 0; i < t->acap; i++)
+      if (t->akey[i]) {
+        size_t j = (size_t)rg_mix64(t->akey[i]) & (nc - 1);
+        while (nk[j]) j = (j + 1) & (nc - 1);
+        nk[j] = t->akey[i], nv[j] = t->aval[i];
+      }
+    free(t->akey), free(t->aval);
+    t->akey = nk, t->aval = nv, t->acap = nc;
+    h = (size_t)rg_mix64(key) & (nc - 1);
+    while (t->akey[h]) h = (h + 1) & (nc - 1);
+  }
+  t->akey[h] = key;
+  t->aval[h] = res;
+  t->aused++;
+  return res;
+}
+
+static inline bool op_less(rg_enum_opcode x, rg_enum_opcode y) {
+  if (x.variant != y.variant) return x.variant < y.variant;
+  if (x.in[0] != y.in[0]) return x.in[0] < y.in[0];
+  return x.in[1] < y.in[1];
+}
+
+static void report(thr *t);
+static rg_status extend(thr *t);
+
+/* Tries to append (v, a, b); visits and recurses when it is valid, new and canonical. */
+static rg_status try_op(thr *t, int v, int a, int b) {
+  rg_enum_state *st = &t->st;
+  const rg_enum_variant *var = &st->sp->variants[v];
+  int ni = st->sp->inputs.n, k = st->n_ops;
+  rg_enum_opcode op = {(uint16_t)v, {(uint8_t)(var->n_in > 0 ? a : 0), (uint8_t)(var->n_in > 1 ? b : 0)}};
+  int depmax = -1;
+  for (int j = 0; j < var->n_in; j++)
+    if (op.in[j] >= ni && op.in[j] - ni > depmax) depmax = op.in[j] - ni;
+  for (int j = depmax + 1; j < k; j++) /* an earlier greedy step would have placed op */
+    if (op_less(op, st->code.op[j])) {
+      t->rejected++;
+      return RG_OK;
+    }
+  for (int j = 0; j < k; j++)
+    if (!memcmp(&st->code.op[j], &op, sizeof op)) {
+      t->rejected++;
+      return RG_OK;
+    }
+  /* outputs after this operator; each later one can join at most one pair of them */
+  int sinks = st->n_sinks + 1;
+  for (int j = 0; j < var->n_in; j++)
+    if (op.in[j] >= ni && st->uses[op.in[j]] == 0 && (j == 0 || op.in[1] != op.in[0])) sinks--;
+  int left = st->sp->depth - (k + 1);
+  if (sinks - left > t->o->max_outputs) {
+    t->rejected++;
+    return RG_OK;
+  }
+  bool swapped = var->n_in == 2 && op.in[0] > op.in[1] && rg_enum_op_commutative((rg_op)var->op);
+  if (swapped && op.in[0] >= ni && !t->o->extend_swapped) { /* an instance of commutativity */
+    t->rejected++;
+    return RG_OK;
+  }
+  int32_t sid = apply(t, v, a, b);
+  if (sid < 0) {
+    t->rejected++;
+    return t->nomem ? RG_ERR_NOMEM : RG_OK;
+  }
+  /* inputs used out of class order (a later input of a class before an earlier one): each
+   * remaining operand can fix one */
+  for (int j = 0; j < var->n_in; j++) st->uses[op.in[j]]++;
+  int gaps = 0;
+  for (int q = 0; q < ni; q++)
+    if (st->uses[q] && st->sp->prev_same[q] >= 0 && !st->uses[st->sp->prev_same[q]]) gaps++;
+  for (int j = 0; j < var->n_in; j++) st->uses[op.in[j]]--;
+  if (gaps > 2 * left && !t->o->all_inputs) {
+    t->rejected++;
+    return RG_OK;
+  }
+  int old_sinks = st->n_sinks;
+  bool old_is_graph = st->is_graph;
+  st->code.op[k] = op;
+  st->sid[ni + k] = sid;
+  for (int j = 0; j < var->n_in; j++) st->uses[op.in[j]]++;
+  st->n_ops = k + 1;
+  st->n_sinks = sinks;
+  st->is_graph = sinks <= t->o->max_outputs && (gaps == 0 || t->o->all_inputs);
+  if (st->is_graph) t->graphs++;
+  else t->wide++;
+  bool more = t->o->extend_swapped || !swapped;
+  rg_status s = t->vis->visit(t->user, st, &more, t->err);
+  if (!more) t->pruned++;
+  if (!s && more) s = extend(t);
+  if (t->vis->leave) t->vis->leave(t->user, st);
+  st->n_ops = k;
+  st->n_sinks = old_sinks;
+  st->is_graph = old_is_graph;
+  for (int j = 0; j < var->n_in; j++) st->uses[op.in[j]]--;
+  st->code.op[k] = (rg_enum_opcode){RG_ENUM_NO_OP, {0, 0}};
+  if ((t->graphs & 0xffff) == 0) report(t);
+  return s;
+}
+
+static rg_status extend(thr *t) {
+  rg_enum_state *st = &t->st;
+  if (st->n_ops == st->sp->depth) return RG_OK;
+  if (t->o->stop && *t->o->stop) return RG_OK;
+  int pool = st->sp->inputs.n + st->n_ops;
+  rg_status s = RG_OK;
+  for (int v = 0; v < st->sp->n_variants && !s; v++) {
+    int nin = st->sp->variants[v].n_in;
+    if (nin == 0) s = try_op(t, v, 0, 0);
+    for (int a = 0; nin >= 1 && a < pool && !s; a++) {
+      if (nin == 1) {
+        s = try_op(t, v, a, 0);
+        continue;
+      }
+      for (int b = 0; b < pool && !s; b++) s = try_op(t, v, a, b);
+    }
+  }
+  return s;
+}
+
+/* Adds this thread's new graphs to the shared count and calls the progress callback. */
+static void report(thr *t) {
+  uint64_t add = t->graphs - t->reported;
+  t->reported = t->graphs;
+#pragma omp atomic
+  t->sh->graphs += add;
+  if (!t->o->progress) return;
+  rg_enum_progress p;
+#pragma omp critical(rg_enum_progress)
+  {
+    p.graphs = t->sh->graphs;
+    p.units_done = t->sh->units_done;
+    p.units_total = t->sh->units_total;
+    t->o->progress(t->o->progress_user, &p);
+  }
+}
+
+static rg_status thr_init(thr *t, const rg_enum_space *sp, shared *sh, const rg_enum_visitor *v,
+                          void *user, const rg_enum_run_opts *o, rg_err *err) {
+  memset(t, 0, sizeof *t);
+  t->sh = sh, t->vis = v, t->user = user, t->o = o, t->err = err;
+  t->acap = 1024;
+  t->akey = calloc(t->acap, sizeof *t->akey);
+  t->aval = malloc(t->acap * sizeof *t->aval);
+  t->st.sp = sp;
+  t->st.shapes = &t->shapes;
+  for (int k = 0; k < RG_ENUM_MAX_DEPTH; k++) t->st.code.op[k] = (rg_enum_opcode){RG_ENUM_NO_OP, {0, 0}};
+  if (!t->akey || !t->aval) return RG_ERR_NOMEM;
+  for (int i = 0; i < sp->inputs.n; i++) {
+    t->st.sid[i] = intern(&t->shapes, &sp->inputs.in[i].shape);
+    if (t->st.sid[i] < 0) return RG_ERR_NOMEM;
+  }
+  return RG_OK;
+}
+
+static void thr_free(thr *t) {
+  free(t->akey);
+  free(t->aval);
+  free(t->shapes.s);
+  free(t->shapes.hash);
+  free(t->shapes.slot);
+}
+
+typedef struct {
+  uint16_t v;
+  uint8_t a, b;
+} unit;
+
+/* The valid first operators, in (variant, operands) order. */
+static rg_status list_units(thr *t, unit **out, int *n) {
+  const rg_enum_space *sp = t->st.sp;
+  int ni = sp->inputs.n, cap = 64;
+  *n = 0;
+  *out = malloc(sizeof **out * (size_t)cap);
+  if (!*out) return RG_ERR_NOMEM;
+  for (int v = 0; v < sp->n_variants; v++) {
+    int nin = sp->variants[v].n_in;
+    int na = nin >= 1 ? ni : 1, nb = nin >= 2 ? ni : 1;
+    for (int a = 0; a < na; a++)
+      for (int b = 0; b < nb; b++) {
+        if (apply(t, v, a, b) < 0) {
+          if (t->nomem) return RG_ERR_NOMEM;
+          continue;
+        }
+        if (*n == cap) {
+          unit *nu = realloc(*out, sizeof *nu * (size_t)(cap *= 2));
+          if (!nu) return RG_ERR_NOMEM;
+          *out = nu;
+        }
+        (*out)[(*n)++] = (unit){(uint16_t)v, (uint8_t)a, (uint8_t)b};
+      }
+  }
+  return RG_OK;
+}
+
+rg_status rg_enum_run(const rg_enum_space *sp, const rg_enum_visitor *v, void *const *users,
+                      const rg_enum_run_opts *o, rg_enum_stats *stats, rg_err *err) {
+  memset(stats, 0, sizeof *stats);
+  int nt = o->threads < 1 ? 1 : o->threads;
+  if (o->max_outputs < 1 || o->max_outputs > RG_RULE_MAX_OUTPUTS)
+    return rg_err_set(err, RG_ERR_ARG, "most outputs of a graph must be 1..%d", RG_RULE_MAX_OUTPUTS);
+  thr *ts = calloc((size_t)nt, sizeof *ts);
+  shared sh = {0, 0, 0};
+  unit *units = NULL;
+  int n_units = 0;
+  rg_status st = ts ? RG_OK : RG_ERR_NOMEM;
+  for (int i = 0; i < nt && !st; i++) st = thr_init(&ts[i], sp, &sh, v, users[i], o, err);
+  if (!st) st = list_units(&ts[0], &units, &n_units);
+  if (st == RG_ERR_NOMEM) {
+    rg_err_set(err, st, "out of memory starting the enumeration");
+    goto done;
+  }
+  sh.units_total = n_units;
+  stats->units = n_units;
+  rg_status first = RG_OK;
+  rg_err *errs = calloc((size_t)nt, sizeof *errs);
+  if (!errs) {
+    st = rg_err_set(err, RG_ERR_NOMEM, "out of memory starting the enumeration");
+    goto done;
+  }
+  volatile int failed = 0;
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
+  for (int u = 0; u < n_units; u++) {
+    thr *t = &ts[omp_get_thread_num()];
+    if (failed || (o->stop && *o->stop)) continue;
+    t->err = &errs[omp_get_thread_num()];
+    rg_status s = try_op(t, units[u].v, units[u].a, units[u].b);
+    if (s) {
+#pragma omp critical(rg_enum_fail)
+      if (!failed) {
+        failed = 1;
+        first = s;
+        if (err) *err = errs[omp_get_thread_num()];
+        if (s == RG_ERR_NOMEM && t->nomem) rg_err_set(err, s, "out of memory while enumerating");
+      }
+    }
+#pragma omp atomic
+    sh.units_done++;
+    report(t);
+  }
+  free(errs);
+  st = first;
+  for (int i = 0; i < nt; i++) {
+    stats->graphs += ts[i].graphs;
+    stats->rejected += ts[i].rejected;
+    stats->wide += ts[i].wide;
+    stats->pruned += ts[i].pruned;
+  }
+  stats->interrupted = o->stop && *o->stop;
+done:
+  if (ts)
+    for (int i = 0; i < nt; i++) thr_free(&ts[i]);
+  free(ts);
+  free(units);
+  return st;
+}

@@ -1,0 +1,36 @@
+/* enumerate/inputs.h: the input set: the named tensors every enumerated graph is built over.
+ *
+ * Invariants: 1 .. RG_ENUM_MAX_INPUTS inputs, names unique identifiers (they become the rule
+ * text's ?variables), shapes seamless. The input index is the tensor-variable index in every
+ * graph the enumerator builds.
+ */
+#ifndef RG_ENUMERATE_INPUTS_H
+#define RG_ENUMERATE_INPUTS_H
+
+#include "ir/ir.h"
+
+#define RG_ENUM_MAX_INPUTS 32
+#define RG_ENUM_MAX_NAME 32
+
+typedef struct {
+  char name[RG_ENUM_MAX_NAME];
+  rg_shape shape;
+} rg_enum_input;
+
+typedef struct {
+  int n;
+  rg_enum_input in[RG_ENUM_MAX_INPUTS];
+} rg_enum_inputset;
+
+/* TASO's generator inputs: x1-x3 2x4, w1-w3 4x4, i1-i3 2x4x5x5, w4-w6 4x4x3x3, w7-w9 4x4x1x3,
+ * w10-w12 4x4x3x1, w13 4x1x3x3, s0 scalar. */
+void rg_enum_inputs_default(rg_enum_inputset *s);
+
+/* Parses an input set: one "NAME DIMS" per line (DIMS as in rule text: 2x4, scalar), '#'
+ * comments and blank lines ignored. Errors name the line (err->line) and what is wrong. */
+rg_status rg_enum_inputs_parse(const char *text, size_t len, rg_enum_inputset *s,
+                               rg_err *err) RG_MUST_CHECK;
+/* Reads and parses a file; errors are prefixed with nothing (the caller names the file). */
+rg_status rg_enum_inputs_load(const char *path, rg_enum_inputset *s, rg_err *err) RG_MUST_CHECK;
+
+#endif

@@ -1,0 +1,201 @@
+/* fingerprint/collect.c: the fingerprinting visitor and the bounded record store.
+ *
+ * Each thread evaluates the newest operator of the visited graph (its operands' tensors are kept
+ * from the prefixes), hashes the tensor once, and forms the graph's fingerprint from its sinks'
+ * hashes. Records go to a thread-local batch that is flushed into the shared table under a lock;
+ * the flush is where the range narrows when the table is full.
+ */
+#include "collect.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "hash.h"
+#include "opeval.h"
+
+#define BATCH 4096
+
+typedef struct {
+  rg_fp_table *t;
+  size_t cap_records;
+  uint64_t hi; /* current upper end; only changes under the lock */
+} store;
+
+typedef struct {
+  const rg_enum_space *sp;
+  store *s;
+  rg_fp_opeval *ev;
+  rg_value *const *inputs;
+  rg_value *val[RG_ENUM_POOL]; /* buffers reused across graphs, grown as needed */
+  int64_t cap[RG_ENUM_POOL];
+  uint64_t hash[RG_ENUM_POOL];
+  rg_fp_record batch[BATCH];
+  int nb;
+  uint64_t lo;
+  bool keep_redundant, interp_only;
+} fthr;
+
+size_t rg_fp_record_cap(const rg_fp_opts *o) {
+  size_t cap = o->mem_limit > RG_FP_RESERVE ? (o->mem_limit - RG_FP_RESERVE) / sizeof(rg_fp_record) : 0;
+  if (o->max_records && o->max_records < cap) cap = o->max_records;
+  return cap;
+}
+
+static int cmp_record(const void *a, const void *b) {
+  const rg_fp_record *x = a, *y = b;
+  if (x->fp != y->fp) return x->fp < y->fp ? -1 : 1;
+  return memcmp(&x->code, &y->code, sizeof x->code);
+}
+
+/* Drops records above s->hi from the table. */
+static void compact(store *s) {
+  size_t k = 0;
+  for (size_t i = 0; i < s->t->n; i++)
+    if (s->t->r[i].fp <= s->hi) s->t->r[k++] = s->t->r[i];
+  s->t->n = k;
+}
+
+/* Moves a batch into the table (call under the lock). */
+static rg_status flush_locked(store *s, const rg_fp_record *b, int n, rg_err *err) {
+  for (int i = 0; i < n; i++) {
+    if (b[i].fp > s->hi) continue;
+    while (s->t->n >= s->cap_records) {
+      if (s->hi == s->t->lo)
+        return rg_err_set(err, RG_ERR_LIMIT,
+                          "memory limit too small to make progress: more than %zu graphs share one "
+                          "fingerprint; raise --mem-limit",
+                          s->cap_records);
+      s->hi = s->t->lo + (s->hi - s->t->lo) / 2;
+      compact(s);
+      if (b[i].fp > s->hi) goto next;
+    }
+    if (s->t->n == s->t->cap) {
+      size_t nc = s->t->cap ? 2 * s->t->cap : 1 << 16;
+      if (nc > s->cap_records) nc = s->cap_records;
+      rg_fp_record *nr = realloc(s->t->r, sizeof *nr * nc);
+      if (!nr) return rg_err_set(err, RG_ERR_NOMEM, "out of memory for fingerprint records (lower --mem-limit)");
+      s->t->r = nr;
+      s->t->cap = nc;
+    }
+    s->t->r[s->t->n++] = b[i];
+  next:;
+  }
+  return RG_OK;
+}
+
+static rg_status flush(fthr *f, rg_err *err) {
+  rg_status st;
+#pragma omp critical(rg_fp_store)
+  st = flush_locked(f->s, f->batch, f->nb, err);
+  f->nb = 0;
+  return st;
+}
+
+static rg_status visit(void *user, const rg_enum_state *st, bool *extend, rg_err *err) {
+  fthr *f = user;
+  int ni = f->sp->inputs.n, k = st->n_ops - 1, p = ni + k;
+  const rg_enum_opcode *oc = &st->code.op[k];
+  const rg_enum_variant *var = &f->sp->variants[oc->variant];
+  const rg_shape *in[2] = {NULL, NULL};
+  int32_t sid[2] = {0, 0};
+  const rg_value *vals[2] = {NULL, NULL};
+  for (int j = 0; j < var->n_in; j++) {
+    int q = oc->in[j];
+    in[j] = rg_enum_state_shape(st, q);
+    sid[j] = rg_enum_state_sid(st, q);
+    vals[j] = q < ni ? f->inputs[q] : f->val[q];
+  }
+  rg_status s = rg_fp_opeval_run(f->ev, oc->variant, in, sid, rg_enum_state_shape(st, p), vals,
+                                 f->interp_only, &f->val[p], &f->cap[p], err);
+  if (s) return s;
+  f->hash[p] = rg_fp_tensor_hash(rg_enum_state_shape(st, p), f->val[p]);
+  if (!f->keep_redundant)
+    for (int q = 0; q < p && *extend; q++)
+      if (f->hash[q] == f->hash[p]) *extend = false;
+  if (!st->is_graph) return RG_OK;
+  uint64_t h[RG_ENUM_MAX_DEPTH];
+  int n = 0;
+  for (int q = ni; q <= p; q++)
+    if (!st->uses[q]) h[n++] = f->hash[q];
+  uint64_t fp = rg_fp_combine(h, n);
+  if (fp < f->lo || fp > f->s->hi) return RG_OK; /* a stale hi only lets extra records through */
+  f->batch[f->nb].fp = fp;
+  f->batch[f->nb].code = st->code;
+  if (++f->nb == BATCH) return flush(f, err);
+  return RG_OK;
+}
+
+void rg_fp_table_free(rg_fp_table *t) {
+  free(t->r);
+  memset(t, 0, sizeof *t);
+}
+
+rg_status rg_fp_collect(const rg_enum_space *sp, const rg_fp_opts *o, uint64_t lo, uint64_t hi,
+                        rg_fp_table *t, rg_enum_stats *stats, rg_err *err) {
+  memset(t, 0, sizeof *t);
+  memset(stats, 0, sizeof *stats);
+  t->lo = lo;
+  if (o->mem_limit < RG_FP_MIN_MEM)
+    return rg_err_set(err, RG_ERR_LIMIT,
+                      "memory limit of %zu bytes is too small to make progress: give at least %u MB",
+                      o->mem_limit, RG_FP_MIN_MEM >> 20);
+  int nt = o->threads < 1 ? 1 : o->threads;
+  store s = {t, rg_fp_record_cap(o), hi};
+  if (s.cap_records < 2) return rg_err_set(err, RG_ERR_LIMIT, "record cap too small to make progress");
+  rg_eval_ctx ctx;
+  rg_fp_eval_ctx(o->seed, &ctx);
+  rg_value **inputs = rg_fp_inputs_new(sp, o->seed);
+  fthr *ts = calloc((size_t)nt, sizeof *ts);
+  void **users = calloc((size_t)nt, sizeof *users);
+  rg_status st = inputs && ts && users ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  for (int i = 0; i < nt && !st; i++) {
+    ts[i] = (fthr){.sp = sp, .s = &s, .inputs = inputs, .lo = lo, .keep_redundant = o->keep_redundant,
+                   .interp_only = o->interp_only};
+    for (int q = 0; q < sp->inputs.n; q++)
+      ts[i].hash[q] = rg_fp_tensor_hash(&sp->inputs.in[q].shape, inputs[q]);
+    ts[i].ev = rg_fp_opeval_new(sp, &ctx);
+    users[i] = &ts[i];
+    if (!ts[i].ev) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  }
+  /* the input graphs: each input alone is a graph whose output is that input */
+  for (int i = 0; i < sp->inputs.n && !st; i++) {
+    uint64_t h = rg_fp_tensor_hash(&sp->inputs.in[i].shape, inputs[i]);
+    rg_fp_record r = {rg_fp_combine(&h, 1), rg_enum_code_input(i)};
+    if (r.fp >= lo) st = flush_locked(&s, &r, 1, err);
+  }
+  if (!st) {
+    rg_enum_visitor v = {visit, NULL};
+    rg_enum_run_opts ro = {nt, o->max_outputs, o->keep_redundant, o->keep_redundant, o->stop, o->progress, o->progress_user};
+    st = rg_enum_run(sp, &v, users, &ro, stats, err);
+  }
+  for (int i = 0; i < nt && !st; i++) st = flush(&ts[i], err);
+  for (int i = 0; ts && i < nt; i++) {
+    rg_fp_opeval_free(ts[i].ev);
+    for (int p = 0; p < RG_ENUM_POOL; p++) free(ts[i].val[p]);
+  }
+  free(ts);
+  free(users);
+  rg_fp_inputs_free(sp, inputs);
+  if (st) return st;
+  compact(&s); /* batches flushed before a late narrowing may hold records above hi */
+  t->hi = s.hi;
+  qsort(t->r, t->n, sizeof *t->r, cmp_record);
+  return RG_OK;
+}
+
+bool rg_fp_table_next_bucket(const rg_fp_table *t, size_t *pos, size_t *start, size_t *len,
+                             uint64_t *singles) {
+  size_t i = *pos;
+  while (i < t->n) {
+    size_t j = i + 1;
+    while (j < t->n && t->r[j].fp == t->r[i].fp) j++;
+    if (j - i >= 2) {
+      *start = i, *len = j - i, *pos = j;
+      return true;
+    }
+    if (singles) *singles += j - i;
+    i = j;
+  }
+  *pos = i;
+  return false;
+}

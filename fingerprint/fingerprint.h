@@ -1,0 +1,10 @@
+/* fingerprint/fingerprint.h: the public header of the fingerprint stage: Z_p fingerprints of
+ * enumerated graphs (seeded inputs and keyed functions), the bounded record table, buckets. */
+#ifndef RG_FINGERPRINT_FINGERPRINT_H
+#define RG_FINGERPRINT_FINGERPRINT_H
+
+#include "collect.h"
+#include "hash.h"
+#include "opeval.h"
+
+#endif

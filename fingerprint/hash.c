@@ -1,0 +1,80 @@
+/* fingerprint/hash.c */
+#include "hash.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t rg_fp_tensor_hash(const rg_shape *s, const rg_value *v) {
+  uint64_t h = rg_mix64(UINT64_C(0x6a09e667f3bcc908) + s->rank);
+  for (int d = 0; d < s->rank; d++) {
+    h = rg_mix64(h ^ (uint64_t)s->dim[d]);
+    h = rg_mix64(h ^ (UINT64_C(0x100) + s->nseam[d]));
+    for (int k = 0; k < s->nseam[d]; k++) h = rg_mix64(h ^ (uint64_t)s->seam[d][k]);
+  }
+  int64_t n = rg_shape_numel(s);
+  for (int64_t i = 0; i < n; i++) h = rg_mix64(h + v[i].z) * UINT64_C(0x9e3779b97f4a7c15);
+  return rg_mix64(h);
+}
+
+uint64_t rg_fp_combine(const uint64_t *h, int n) {
+  uint64_t s[RG_RULE_MAX_OUTPUTS + 1];
+  memcpy(s, h, sizeof *h * (size_t)n);
+  for (int i = 1; i < n; i++) /* insertion sort: n <= 4 */
+    for (int j = i; j > 0 && s[j - 1] > s[j]; j--) {
+      uint64_t t = s[j];
+      s[j] = s[j - 1], s[j - 1] = t;
+    }
+  uint64_t f = rg_mix64(UINT64_C(0xbb67ae8584caa73b) + (uint64_t)n);
+  for (int i = 0; i < n; i++) f = rg_mix64(f ^ s[i]) + UINT64_C(0x3c6ef372fe94f82b);
+  return rg_mix64(f);
+}
+
+rg_value **rg_fp_inputs_new(const rg_enum_space *sp, uint64_t seed) {
+  rg_value **v = calloc((size_t)sp->inputs.n, sizeof *v);
+  if (!v) return NULL;
+  for (int i = 0; i < sp->inputs.n; i++) {
+    int64_t n = rg_shape_numel(&sp->inputs.in[i].shape);
+    v[i] = malloc(sizeof(rg_value) * (size_t)(n ? n : 1));
+    if (!v[i]) {
+      rg_fp_inputs_free(sp, v);
+      return NULL;
+    }
+    for (int64_t k = 0; k < n; k++) v[i][k] = rg_random_value(RG_DOM_ZP, seed, i, k);
+  }
+  return v;
+}
+
+void rg_fp_inputs_free(const rg_enum_space *sp, rg_value **values) {
+  if (!values) return;
+  for (int i = 0; i < sp->inputs.n; i++) free(values[i]);
+  free(values);
+}
+
+void rg_fp_eval_ctx(uint64_t seed, rg_eval_ctx *ctx) { rg_eval_ctx_init(ctx, rg_mix64(seed ^ 0x5eed)); }
+
+rg_status rg_fp_graph_hashes(const rg_enum_space *sp, const rg_enum_code *c, uint64_t seed,
+                             rg_value *const *in, uint64_t *hashes, int *n_outs, uint64_t *fp,
+                             rg_err *err) {
+  rg_graph *g = rg_graph_new();
+  const rg_shape *shapes[RG_ENUM_MAX_INPUTS];
+  for (int i = 0; i < sp->inputs.n; i++) shapes[i] = &sp->inputs.in[i].shape;
+  rg_ref outs[RG_RULE_MAX_OUTPUTS];
+  rg_value *res[RG_RULE_MAX_OUTPUTS] = {0};
+  rg_plan *plan = NULL;
+  rg_eval_ctx ctx;
+  rg_fp_eval_ctx(seed, &ctx);
+  rg_status st = g ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory evaluating a graph");
+  if (!st) st = rg_enum_graph_prepare(sp, g, err);
+  if (!st) st = rg_enum_build(sp, c, g, outs, n_outs, err);
+  if (!st) st = rg_plan_new(g, outs, *n_outs, shapes, NULL, NULL, &plan, err);
+  if (!st)
+    st = rg_eval_full(plan, RG_DOM_ZP, &ctx, (const rg_value *const *)in, outs, *n_outs, res, err);
+  if (!st) {
+    for (int i = 0; i < *n_outs; i++) hashes[i] = rg_fp_tensor_hash(rg_plan_shape(plan, outs[i]), res[i]);
+    *fp = rg_fp_combine(hashes, *n_outs);
+  }
+  for (int i = 0; i < RG_RULE_MAX_OUTPUTS; i++) free(res[i]);
+  rg_plan_free(plan);
+  rg_graph_free(g);
+  return st;
+}

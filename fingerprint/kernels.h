@@ -1,0 +1,21 @@
+/* fingerprint/kernels.h: faster Z_p kernels for the operators the enumerator applies most.
+ *
+ * The ir/ interpreter is the source of truth for semantics; it evaluates one element at a time
+ * through a fetch callback, which is what costs in the innermost loop of the enumeration. These
+ * kernels compute the same values with direct array access. They are checked against the
+ * interpreter in tests/test_fingerprint.c on every variant of `--ops all` with wide choices
+ * (strides, paddings, activations, permutations, kernels) and on concat seams; an operator
+ * without a kernel here is evaluated by the interpreter (fingerprint/opeval.h).
+ */
+#ifndef RG_FINGERPRINT_KERNELS_H
+#define RG_FINGERPRINT_KERNELS_H
+
+#include "enumerate/enumerate.h"
+
+/* Evaluates variant v on operands in[] (values vals[]) into out (room for the numel of
+ * out_shape) in Z_p with the keyed functions of ctx. Returns false, doing nothing, when there
+ * is no kernel for v's operator. */
+bool rg_fp_kernel_run(const rg_enum_variant *v, const rg_shape *const *in, const rg_shape *out_shape,
+                      const rg_value *const *vals, const rg_eval_ctx *ctx, rg_value *out);
+
+#endif

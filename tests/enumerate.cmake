@@ -1,0 +1,7 @@
+# Runs of the synth pipeline (rulegen --ops ... --depth N): known equivalences found, false
+# collisions dropped, identical output for 1 and 2 threads and over several passes, Ctrl-C;
+# and bad invocations (tests/regress/bad/enum_cases.txt), each a clear error.
+add_test(NAME regress_synth
+         COMMAND ${RG_TEST_ROOT}/regress/run_synth.sh $<TARGET_FILE:rulegen> ${RG_TEST_ROOT}/regress)
+add_test(NAME regress_synth_bad
+         COMMAND ${RG_TEST_ROOT}/regress/run_synth_bad.sh $<TARGET_FILE:rulegen> ${RG_TEST_ROOT}/regress/bad)

@@ -1,0 +1,73 @@
+/* verify/randtest.c */
+#include "randtest.h"
+
+static const char *const names[] = {
+#define X(id, name, help) name,
+    RG_RANDTEST_VERDICTS(X)
+#undef X
+};
+static const char *const helps[] = {
+#define X(id, name, help) help,
+    RG_RANDTEST_VERDICTS(X)
+#undef X
+};
+
+const char *rg_randtest_verdict_name(rg_randtest_verdict v) {
+  return v < RG_RANDTEST_COUNT ? names[v] : "?";
+}
+const char *rg_randtest_verdict_help(rg_randtest_verdict v) {
+  return v < RG_RANDTEST_COUNT ? helps[v] : "?";
+}
+
+void rg_randtest_opts_default(rg_randtest_opts *o) {
+  *o = (rg_randtest_opts){2, 1, 1, 2};
+}
+
+/* Runs the trials of one domain at one binding; *agree is false on any disagreement (of type or
+ * value). Keyed functions are drawn fresh from the seed, so Z_p trials do not reuse the
+ * fingerprint's functions. */
+static rg_status trials(const rg_rule *r, const rg_binding *b, rg_domain dom, uint64_t seed, int n,
+                        bool *agree, rg_err *err) {
+  rg_eval_ctx ctx;
+  rg_eval_ctx_init(&ctx, rg_mix64(seed ^ UINT64_C(0x7e57)));
+  rg_cmp_result res;
+  rg_status st = rg_rule_compare(r, b, dom, &ctx, seed, n, &res, err);
+  *agree = st == RG_OK && res.verdict == RG_CMP_AGREE;
+  return st;
+}
+
+rg_status rg_randtest_rule(const rg_rule *r, const rg_binding *base, const rg_randtest_opts *o,
+                           rg_randtest_verdict *v, rg_err *err) {
+  bool ok;
+  if (!rg_rule_well_typed(r, base)) {
+    /* distinguish "both sides type, outputs differ" (a verdict) from "a side does not type" */
+    rg_cmp_result res;
+    rg_eval_ctx ctx;
+    rg_eval_ctx_init(&ctx, o->seed);
+    rg_status st = rg_rule_compare(r, base, RG_DOM_ZP, &ctx, o->seed, 1, &res, err);
+    if (st) return st;
+    *v = RG_RANDTEST_TYPE;
+    return RG_OK;
+  }
+  rg_status st = trials(r, base, RG_DOM_ZP, o->seed, o->zp_trials, &ok, err);
+  if (st) return st;
+  if (!ok) return *v = RG_RANDTEST_ZP, RG_OK;
+  st = trials(r, base, RG_DOM_F64, o->seed, o->f64_trials, &ok, err);
+  if (st) return st;
+  if (!ok) return *v = RG_RANDTEST_F64, RG_OK;
+  if (o->other_shapes == 0) return *v = RG_RANDTEST_PASS, RG_OK;
+  rg_assignment_list sets;
+  st = rg_shapes_solve(r, base, o->seed, 1 + o->other_shapes, &sets, err);
+  if (st == RG_ERR_SHAPE) st = RG_OK, sets.n = 0; /* no other sets: a verdict, below */
+  *v = RG_RANDTEST_PASS;
+  if (!st && sets.n < 1 + o->other_shapes) *v = RG_RANDTEST_NO_SHAPES;
+  for (int i = 1; !st && *v == RG_RANDTEST_PASS && i < sets.n; i++) {
+    uint64_t seed = o->seed + UINT64_C(1000) * (uint64_t)i;
+    st = trials(r, &sets.items[i].binding, RG_DOM_ZP, seed, o->zp_trials, &ok, err);
+    if (!st && !ok) *v = RG_RANDTEST_SHAPES_ZP;
+    if (!st && ok) st = trials(r, &sets.items[i].binding, RG_DOM_F64, seed, o->f64_trials, &ok, err);
+    if (!st && !ok && *v == RG_RANDTEST_PASS) *v = RG_RANDTEST_SHAPES_F64;
+  }
+  rg_assignment_list_free(&sets);
+  return st;
+}
