@@ -123,7 +123,7 @@ static uint8_t ranks_for(const rg_node *user, int k, const int32_t *params) {
   case RG_OP_POOLMAX:
   case RG_OP_ENLARGE: return 1 << 4;
   case RG_OP_SMUL: return k == 1 ? 1 << 0 : 0x1f;
-  case RG_OP_MATMUL: return 1 << 2 | 1 << 3;
+  case RG_OP_MATMUL: return 1 << 2 | 1 << 3 | 1 << 4; /* batched too: ranks 2..4 */
   case RG_OP_TRANSPOSE: {
     int r = (user->var_mask & 1) ? -1 : rg_perm_unpack(params[0], perm);
     return r > 0 ? (uint8_t)(1 << r) : 0x1e;

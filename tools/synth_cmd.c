@@ -11,6 +11,7 @@
  * order: the file is the same for any thread count. Output goes to a temporary file that is
  * renamed at the end; an interrupted run removes it.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
 #include <omp.h>
 #include <signal.h>
@@ -24,14 +25,24 @@
 #include "cli.h"
 #include "commands.h"
 #include "fingerprint/fingerprint.h"
+#include "prune/prune.h"
+#include "synth_finish.h"
 #include "verify/randtest.h"
 
 #define SYNTH_OPTIONS(X)                                                                         \
   X("ops", 'O', 1, "LIST", "operators: all, taso, or a comma list (default taso)")              \
   X("depth", 'd', 1, "N", "graphs of at most N operators, 1..4 (default 3)")                    \
   X("inputs", 'i', 1, "FILE", "input set, one 'NAME DIMS' per line (default TASO's 20 inputs)") \
-  X("output", 'o', 1, "FILE", "write the candidates here (default standard output)")           \
-  X("stop-after", 'A', 1, "STAGE", "enumerate, fingerprint or test (default test)")             \
+  X("output", 'o', 1, "FILE", "write the rules here: rule text, or a signed rule database when " \
+                               "FILE ends in .db (default: rule text on standard output)")     \
+  X("stop-after", 'A', 1, "STAGE", "enumerate, fingerprint, test (candidates), prune, prove or " \
+                                   "all (default all: derivability pruning last)")              \
+  X("prune", 'p', 1, "LIST", "pruning stages: renaming,subgraph,supergraph,derive, all or none " \
+                             "(default all)")                                                   \
+  X("require", 'r', 1, "WHO", "both (default) or any: which solvers must prove a rule")        \
+  X("timeout-ms", 'T', 1, "MS", "per solver and obligation (default 2000)")                    \
+  X("axioms", 'x', 1, "FILE", "axioms for the proofs (default verify/axioms.rules)")           \
+  X("key", 'k', 1, "KEY", "sign a .db output with this secret key (rulesdb keygen)")           \
   X("threads", 'j', 1, "N", "threads (default: every core)")                                   \
   X("mem-limit", 'm', 1, "SIZE", "memory for fingerprint records, e.g. 512M, 4G (default 1/4 " \
                                  "of RAM); more records than fit cost extra passes")           \
@@ -48,7 +59,8 @@
   X("quiet", 'q', 0, "", "no progress on standard error")                                      \
   X("help", 'h', 0, "", "show this help")
 
-typedef enum { STOP_ENUMERATE, STOP_FINGERPRINT, STOP_TEST } stop_stage;
+/* Stages after test belong to synth_finish.c. */
+typedef enum { STOP_ENUMERATE, STOP_FINGERPRINT, STOP_TEST, STOP_PRUNE, STOP_PROVE, STOP_ALL } stop_stage;
 
 typedef struct {
   rg_enum_choices choices;
@@ -59,6 +71,7 @@ typedef struct {
   rg_fp_opts fp;
   rg_randtest_opts rt;
   bool all_pairs, quiet;
+  rg_finish_opts fin; /* the stages after test */
 } synth_opts;
 
 /* Counts of the test stage, summed over buckets. */
@@ -154,7 +167,12 @@ static int parse(int argc, char **argv, synth_opts *o) {
   rg_enum_inputs_default(&o->inputs);
   o->depth = 3;
   o->threads = omp_get_max_threads();
-  o->stop_after = STOP_TEST;
+  o->stop_after = STOP_ALL;
+  o->fin.prune_stages = RG_PRUNE_ALL;
+  rg_prove_opts_init(&o->fin.prove);
+  o->fin.prove.timeout_ms = 2000; /* most proofs take 10-200 ms; unprovable rules burn the whole timeout */
+  o->fin.prove.stop = &interrupted;
+  o->fin.stop = &interrupted;
   long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
   o->fp = (rg_fp_opts){.seed = 1,
                        .mem_limit = pages > 0 && psize > 0 ? (size_t)pages * (size_t)psize / 4
@@ -194,8 +212,26 @@ static int parse(int argc, char **argv, synth_opts *o) {
       if (!strcmp(optarg, "enumerate")) o->stop_after = STOP_ENUMERATE;
       else if (!strcmp(optarg, "fingerprint")) o->stop_after = STOP_FINGERPRINT;
       else if (!strcmp(optarg, "test")) o->stop_after = STOP_TEST;
-      else return bad_arg("--stop-after: unknown stage '%s' (want enumerate, fingerprint or test)%s", optarg, "");
+      else if (!strcmp(optarg, "prune")) o->stop_after = STOP_PRUNE;
+      else if (!strcmp(optarg, "prove")) o->stop_after = STOP_PROVE;
+      else if (!strcmp(optarg, "all")) o->stop_after = STOP_ALL;
+      else return bad_arg("--stop-after: unknown stage '%s' (want enumerate, fingerprint, test, prune, prove or all)%s", optarg, "");
       break;
+    case 'p':
+      if (!rg_prune_parse_stages(optarg, &o->fin.prune_stages))
+        return bad_arg("--prune: unknown stage in '%s' (want renaming, subgraph, supergraph, derive, all or none)%s", optarg, "");
+      break;
+    case 'r':
+      if (!strcmp(optarg, "both")) o->fin.prove.require = RG_REQUIRE_BOTH;
+      else if (!strcmp(optarg, "any")) o->fin.prove.require = RG_REQUIRE_ANY;
+      else return bad_arg("--require wants both or any, not '%s'%s", optarg, "");
+      break;
+    case 'T':
+      if (!rg_cli_parse_i64(optarg, 1, 3600000, &v)) return bad_arg("--timeout-ms wants 1..3600000, not '%s'%s", optarg, "");
+      o->fin.prove.timeout_ms = (int)v;
+      break;
+    case 'x': o->fin.axioms_path = optarg; break;
+    case 'k': o->fin.key_path = optarg; break;
     case 'j':
       if (!rg_cli_parse_i64(optarg, 1, 1024, &v)) return bad_arg("--threads wants 1..1024, not '%s'%s", optarg, "");
       o->threads = (int)v;
@@ -462,7 +498,7 @@ static rg_status do_bucket(const synth_opts *o, const rg_enum_space *sp, rg_valu
       for (int32_t q = 0; q < rg_graph_n_tvars(r->g); q++)
         shapes[q] = &sp->inputs.in[rg_enum_input_index(sp, rg_graph_tvar_name(r->g, q))].shape;
       rg_binding base = {shapes, NULL, NULL};
-      if (o->stop_after == STOP_TEST) {
+      if (o->stop_after >= STOP_TEST) {
         tc->pairs++;
         st = rg_randtest_rule(r, &base, &o->rt, &v, err);
         if (!st) tc->verdict[v]++;
@@ -600,7 +636,7 @@ static void print_table(const synth_opts *o, const rg_enum_space *sp, uint64_t g
             (unsigned long long)tc->congruent, (unsigned long long)tc->overflow, MAX_CLASSES);
     fprintf(stderr, "classes      %llu\n", (unsigned long long)tc->classes);
   }
-  if (o->stop_after == STOP_TEST) {
+  if (o->stop_after >= STOP_TEST) {
     fprintf(stderr, "test         %llu candidate pairs tested, %llu pass            %.2f s\n",
             (unsigned long long)tc->pairs, (unsigned long long)tc->verdict[RG_RANDTEST_PASS], secs[1]);
     for (int v = 1; v < RG_RANDTEST_COUNT; v++)
@@ -609,10 +645,45 @@ static void print_table(const synth_opts *o, const rg_enum_space *sp, uint64_t g
               rg_randtest_verdict_help((rg_randtest_verdict)v));
   }
   if (o->stop_after >= STOP_FINGERPRINT)
-    fprintf(stderr, "output       %llu candidate rules%s\n", (unsigned long long)tc->written,
-            o->stop_after == STOP_FINGERPRINT ? " (untested)" : "");
+    fprintf(stderr, "%s %llu candidate rules%s\n", o->stop_after > STOP_TEST ? "candidates  " : "output      ",
+            (unsigned long long)tc->written, o->stop_after == STOP_FINGERPRINT ? " (untested)" : "");
   fprintf(stderr, "total        %.2f s wall, peak RSS %.0f MB, %d threads\n", secs[2], peak_rss_mb(),
           o->threads);
+}
+
+/* Hands the candidates to the stages after testing, with the rows of the table so far and the
+ * generator's configuration (recorded in a .db). */
+static int finish_run(synth_opts *o, const rg_enum_space *sp, int argc, char **argv, const char *cand,
+                      size_t len, uint64_t graphs, uint64_t records, const test_counts *tc,
+                      const double *secs) {
+  rg_strbuf cfg;
+  rg_sb_init(&cfg);
+  rg_sb_puts(&cfg, "command=rulegen");
+  for (int i = 1; i < argc; i++) rg_sb_printf(&cfg, " %s", argv[i]);
+  rg_sb_printf(&cfg, "\ndepth=%d\noperator_variants=%d\ninputs=%d\nfingerprint_seed=%llu\ntest_seed=%llu\n"
+                     "trials=%d+%d\nother_shape_sets=%d\n",
+               o->depth, sp->n_variants, sp->inputs.n, (unsigned long long)o->fp.seed,
+               (unsigned long long)o->rt.seed, o->rt.zp_trials, o->rt.f64_trials, o->rt.other_shapes);
+  for (int i = 0; i < sp->inputs.n; i++) {
+    char buf[96];
+    rg_sb_printf(&cfg, "input.%s=%s\n", sp->inputs.in[i].name, rg_shape_format(&sp->inputs.in[i].shape, buf, sizeof buf));
+  }
+  char why[64];
+  snprintf(why, sizeof why, "alone:%llu", (unsigned long long)(records - tc->members));
+  rg_finish_stage pre[3] = {{"enumerate", 0, (int64_t)graphs, "", secs[0]},
+                            {"fingerprint", (int64_t)records, (int64_t)tc->members, why, 0},
+                            {"test", (int64_t)tc->pairs, (int64_t)tc->written, "", secs[1]}};
+  o->fin.stop_after = o->stop_after == STOP_PRUNE ? RG_FINISH_PRUNE
+                      : o->stop_after == STOP_PROVE ? RG_FINISH_PROVE : RG_FINISH_ALL;
+  o->fin.out_path = o->out_path;
+  o->fin.quiet = o->quiet;
+  o->fin.prove.threads = o->threads;
+  o->fin.prove.progress = !o->quiet;
+  o->fin.test_seed = o->rt.seed;
+  o->fin.config = rg_sb_str(&cfg);
+  int rc = rg_synth_finish(cand, len, &o->fin, pre, 3);
+  rg_sb_free(&cfg);
+  return rc;
 }
 
 int rg_cmd_synth(int argc, char **argv) {
@@ -644,10 +715,19 @@ int rg_cmd_synth(int argc, char **argv) {
   o.fp.progress_user = &pr;
 
   FILE *out = NULL;
-  char *tmp = NULL;
+  char *tmp = NULL, *mem = NULL;
+  size_t mem_len = 0;
+  bool finishing = o.stop_after > STOP_TEST; /* candidates stay in memory for synth_finish.c */
   rg_status st = RG_OK;
   if (o.stop_after >= STOP_FINGERPRINT) {
-    if (o.out_path) {
+    if (finishing) {
+      out = open_memstream(&mem, &mem_len);
+      if (!out) {
+        fprintf(stderr, "rulegen: out of memory for the candidates\n");
+        rg_enum_space_free(&sp);
+        return 2;
+      }
+    } else if (o.out_path) {
       size_t n = strlen(o.out_path) + 32;
       tmp = malloc(n);
       if (tmp) snprintf(tmp, n, "%s.tmp.%ld", o.out_path, (long)getpid());
@@ -710,8 +790,6 @@ int rg_cmd_synth(int argc, char **argv) {
   }
   secs[2] = now() - t0;
   if (!o.quiet) fprintf(stderr, "\n");
-  sigaction(SIGINT, &old, NULL);
-  sigaction(SIGTERM, &old_term, NULL);
 
   rc = 0;
   if (interrupted) {
@@ -721,7 +799,12 @@ int rg_cmd_synth(int argc, char **argv) {
     rg_cli_report("rulegen", NULL, &err);
     rc = 1;
   }
-  if (out && out != stdout) {
+  if (out && finishing) {
+    if (fclose(out) != 0 && !rc) {
+      fprintf(stderr, "rulegen: out of memory for the candidates\n");
+      rc = 1;
+    }
+  } else if (out && out != stdout) {
     if (fclose(out) != 0 && !rc) {
       fprintf(stderr, "rulegen: write error on %s\n", tmp);
       rc = 1;
@@ -737,6 +820,10 @@ int rg_cmd_synth(int argc, char **argv) {
   }
   free(tmp);
   if (!rc) print_table(&o, &sp, graphs, records, passes, buckets, singles, &tc, secs);
+  if (!rc && finishing) rc = finish_run(&o, &sp, argc, argv, mem, mem_len, graphs, records, &tc, secs);
+  free(mem);
+  sigaction(SIGINT, &old, NULL);
+  sigaction(SIGTERM, &old_term, NULL);
   rg_enum_space_free(&sp);
   return rc;
 }

@@ -21,7 +21,7 @@ ops=ewadd,ewmul,matmul,transpose
 run() { # output file, extra args...
   local out=$1
   shift
-  "$rulegen" --ops $ops --depth 3 --inputs "$dir/synth.inputs" -q -o "$out" "$@" 2>"$out.log"
+  "$rulegen" --ops $ops --depth 3 --inputs "$dir/synth.inputs" -q --stop-after test -o "$out" "$@" 2>"$out.log"
 }
 check "depth 3 run, 1 thread" run "$tmp/j1.rules" -j 1
 check "depth 3 run, 2 threads" run "$tmp/j2.rules" -j 2

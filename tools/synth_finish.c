@@ -1,0 +1,428 @@
+/* tools/synth_finish.c: pruning, proofs, derivability and output after random testing (the
+ * order and its reasons are in synth_finish.h). Every rule keeps its index into the candidate
+ * set throughout, so proofs, removals and the output refer to one numbering. */
+#define _POSIX_C_SOURCE 200809L
+#include "synth_finish.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "prune/prune.h"
+#include "rulesdb/rulesdb.h"
+
+typedef struct {
+  const rg_finish_opts *o;
+  rg_ruleset cand;        /* every candidate, owned */
+  rg_prune_result before; /* renaming, subgraph, supergraph over cand */
+  rg_rule_proof *proof;   /* [cand.n] */
+  bool *attempted;        /* [cand.n]: sent to the solvers */
+  rg_prove_summary sum;   /* totals over every proof call */
+  int *verified;          /* indices into cand of the rules that passed --require */
+  int n_verified;
+  rg_prune_result derive; /* over the verified rules, in the order of verified[] */
+  bool derive_run;
+  double t_prune, t_prove, t_derive;
+  int reinstated;
+} finish;
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void prune_progress(void *ctx, const char *stage, int done, int total) {
+  const finish *f = ctx;
+  if (!f->o->quiet) fprintf(stderr, "\rrulegen: %s %d/%d   ", stage, done, total);
+}
+
+/* A ruleset that borrows some of cand's rules (never freed with rg_ruleset_free). */
+static rg_ruleset borrow(const finish *f, const int *idx, int n) {
+  rg_ruleset rs = {malloc(sizeof(rg_rule *) * (size_t)(n ? n : 1)), n, n};
+  for (int i = 0; rs.rules && i < n; i++) rs.rules[i] = f->cand.rules[idx[i]];
+  if (!rs.rules) rs.n = 0;
+  return rs;
+}
+
+static void add_summary(rg_prove_summary *t, const rg_prove_summary *s) {
+  t->n_rules += s->n_rules, t->verified += s->verified, t->z3_only += s->z3_only;
+  t->cvc5_only += s->cvc5_only, t->unproved += s->unproved, t->skipped += s->skipped;
+  t->shipped += s->shipped, t->disagreements += s->disagreements, t->wall_ms += s->wall_ms;
+  memcpy(t->version, s->version, sizeof t->version);
+}
+
+/* Proves the kept rules not yet attempted; repeats while failed proofs reinstate rules whose
+ * removal they justified. */
+static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
+  int n = f->cand.n, *idx = malloc(sizeof(int) * (size_t)(n ? n : 1));
+  bool *dropped = calloc((size_t)n + 1, sizeof(bool));
+  rg_rule_proof *p = calloc((size_t)n + 1, sizeof *p);
+  rg_status st = idx && dropped && p ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_prove_opts po = f->o->prove;
+  for (int round = 0; st == RG_OK; round++) {
+    int m = 0;
+    for (int i = 0; i < n; i++)
+      if (f->before.e[i].fate == RG_FATE_KEPT && !f->attempted[i]) idx[m++] = i;
+    if (m == 0) break;
+    rg_ruleset rs = borrow(f, idx, m);
+    rg_prove_summary s;
+    po.check_axioms = round == 0; /* the axioms do not change between rounds */
+    st = rs.rules ? rg_prove_rules(&rs, ax, &po, p, &s, err) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    free(rs.rules);
+    if (st) break;
+    add_summary(&f->sum, &s);
+    for (int k = 0; k < m; k++) {
+      f->proof[idx[k]] = p[k];
+      f->attempted[idx[k]] = true;
+      dropped[idx[k]] = !p[k].shipped;
+    }
+    if (f->o->stop && *f->o->stop) break;
+    f->reinstated += rg_prune_reinstate(&f->before, dropped);
+  }
+  free(idx);
+  free(dropped);
+  free(p);
+  return st;
+}
+
+static rg_status run_derive(finish *f, rg_err *err) {
+  rg_ruleset rs = borrow(f, f->verified, f->n_verified);
+  if (!rs.rules) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_prune_opts po = rg_prune_opts_default();
+  po.stages = RG_PRUNE_DERIVE;
+  po.stop = f->o->stop;
+  po.progress = prune_progress, po.progress_ctx = f;
+  rg_status st = rg_prune_run(&rs, &po, &f->derive, err);
+  f->derive_run = st == RG_OK;
+  free(rs.rules);
+  return st;
+}
+
+/* Is verified rule k (index into verified[]) in the final set? */
+static bool final_kept(const finish *f, int k) {
+  return !f->derive_run || f->derive.e[k].fate == RG_FATE_KEPT;
+}
+
+/* ---- output ---- */
+
+static rg_status write_text(const finish *f, FILE *out, rg_err *err) {
+  int kept = 0;
+  for (int k = 0; k < f->n_verified; k++) kept += final_kept(f, k);
+  fprintf(out, "# rulegen: %d rules, each verified by %s (%s, %s)\n", kept,
+          f->o->prove.require == RG_REQUIRE_BOTH ? "both z3 and cvc5" : "z3 or cvc5",
+          f->sum.version[0], f->sum.version[1]);
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  for (int k = 0; k < f->n_verified; k++) {
+    if (!final_kept(f, k)) continue;
+    rg_sb_clear(&sb);
+    rg_text_print_rule(f->cand.rules[f->verified[k]], &sb);
+    fprintf(out, "%s\n", rg_sb_str(&sb));
+  }
+  bool failed = sb.failed;
+  rg_sb_free(&sb);
+  return failed ? rg_err_set(err, RG_ERR_NOMEM, "out of memory") : RG_OK;
+}
+
+/* Removal records of both pruning runs (prune/record.h), and the rules left unproved. */
+static rg_status write_side_files(const finish *f, const char *out_path, rg_err *err) {
+  size_t n = strlen(out_path) + 16;
+  char *path = malloc(n);
+  if (!path) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_status st = RG_OK;
+  snprintf(path, n, "%s.removed", out_path);
+  FILE *fp = fopen(path, "w");
+  if (!fp) st = rg_err_set(err, RG_ERR_IO, "cannot write %s", path);
+  if (!st) st = rg_prune_write_records(fp, &f->cand, &f->before, err);
+  if (!st && f->derive_run) {
+    rg_ruleset rs = borrow(f, f->verified, f->n_verified);
+    st = rs.rules ? rg_prune_write_records(fp, &rs, &f->derive, err) : RG_ERR_NOMEM;
+    free(rs.rules);
+  }
+  if (fp && fclose(fp) != 0 && !st) st = rg_err_set(err, RG_ERR_IO, "cannot write %s", path);
+  snprintf(path, n, "%s.unproved", out_path);
+  fp = st ? NULL : fopen(path, "w");
+  if (!st && !fp) st = rg_err_set(err, RG_ERR_IO, "cannot write %s", path);
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  for (int i = 0; fp && i < f->cand.n; i++) {
+    if (!f->attempted[i] || f->proof[i].shipped) continue;
+    rg_sb_clear(&sb);
+    rg_text_print_rule(f->cand.rules[i], &sb);
+    fprintf(fp, "# %s%s\n%s\n", rg_proof_status_name(f->proof[i].status),
+            f->proof[i].disagree ? " (the solvers disagree)" : "", rg_sb_str(&sb));
+  }
+  rg_sb_free(&sb);
+  if (fp && fclose(fp) != 0 && !st) st = rg_err_set(err, RG_ERR_IO, "cannot write %s", path);
+  free(path);
+  return st;
+}
+
+static char *joined_ids(const rg_db_id *ids, int n) {
+  char *s = calloc((size_t)n * (RG_DB_ID_LEN + 1) + 1, 1);
+  for (int i = 0; s && i < n; i++) {
+    if (i) strcat(s, " ");
+    strcat(s, ids[i].hex);
+  }
+  return s;
+}
+
+/* Test records: each stored rule is compared again, in both domains, at shapes the solver finds
+ * for it, exactly as `rulesdb audit` re-runs them (rg_rule_compare with rg_eval_ctx_init(seed)). */
+static rg_status add_tests(rg_db *db, const rg_rule *r, const rg_db_id *id, uint64_t seed,
+                           rg_err *err) {
+  rg_assignment_list l;
+  rg_status st = rg_shapes_solve(r, NULL, seed, 1, &l, err);
+  rg_strbuf shapes, params;
+  rg_sb_init(&shapes), rg_sb_init(&params);
+  for (int32_t v = 0; !st && v < rg_graph_n_tvars(r->g); v++) {
+    char buf[96];
+    rg_sb_printf(&shapes, "%s%s=%s", v ? " " : "", rg_graph_tvar_name(r->g, v),
+                 rg_shape_format(&l.items[0].shapes[v], buf, sizeof buf));
+  }
+  for (int32_t v = 0; !st && v < rg_graph_n_pvars(r->g); v++)
+    rg_sb_printf(&params, "%s%s=%d", v ? " " : "", rg_graph_pvar_name(r->g, v), l.items[0].pvar_values[v]);
+  rg_eval_ctx ctx;
+  rg_eval_ctx_init(&ctx, seed);
+  for (int d = 0; !st && d < 2; d++) {
+    rg_cmp_result res;
+    st = rg_rule_compare(r, &l.items[0].binding, (rg_domain)d, &ctx, seed, 2, &res, err);
+    const char *verdict = res.verdict == RG_CMP_AGREE ? "agree" : res.verdict == RG_CMP_TYPE ? "type" : "value";
+    if (!st)
+      st = rg_db_add_test(db, &(rg_db_test){*id, (char *)rg_domain_name((rg_domain)d), 2, seed,
+                                             (char *)rg_sb_str(&shapes), (char *)rg_sb_str(&params),
+                                             (char *)verdict},
+                          err);
+  }
+  rg_sb_free(&shapes), rg_sb_free(&params);
+  rg_assignment_list_free(&l);
+  return st;
+}
+
+static rg_status add_rule(rg_db *db, const finish *f, int i, rg_db_status status, rg_db_id *id,
+                          rg_err *err) {
+  rg_db_rule rec;
+  rg_status st = rg_db_rule_make(f->cand.rules[i], status, &rec, err);
+  if (!st) st = rg_db_add_rule(db, &rec, err);
+  if (!st && f->attempted[i]) st = rg_db_add_rule_proof(db, &rec.id, &f->proof[i], &f->sum, err);
+  if (!st) st = add_tests(db, f->cand.rules[i], &rec.id, f->o->test_seed, err);
+  *id = rec.id;
+  rg_db_rule_clear(&rec);
+  return st;
+}
+
+/* Pruning records: the removed rule, why, and the content ids of the rules that imply it. */
+static rg_status add_prune_records(rg_db *db, const finish *f, const rg_prune_result *res,
+                                   const int *map, const rg_db_id *ids, rg_err *err) {
+  rg_status st = RG_OK;
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  for (int k = 0; !st && k < res->n; k++) {
+    const rg_prune_entry *e = &res->e[k];
+    if (e->fate == RG_FATE_KEPT) continue;
+    rg_db_id *by = malloc(sizeof *by * (size_t)(e->n_by + 1));
+    for (int j = 0; by && j < e->n_by; j++) by[j] = ids[map[e->by[j]]];
+    char *implied = by ? joined_ids(by, e->n_by) : NULL;
+    rg_sb_clear(&sb);
+    rg_text_print_rule(f->cand.rules[map[k]], &sb);
+    char reason[64];
+    if (e->fate == RG_FATE_DERIVED) snprintf(reason, sizeof reason, "derivable(k=%d)", e->deriv.n);
+    else snprintf(reason, sizeof reason, "%s", rg_prune_fate_name(e->fate));
+    st = implied ? rg_db_add_prune(db, &(rg_db_prune){ids[map[k]], (char *)rg_sb_str(&sb), reason, implied}, err)
+                 : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    free(by);
+    free(implied);
+  }
+  rg_sb_free(&sb);
+  return st;
+}
+
+static rg_status write_db(const finish *f, const rg_finish_stage *pre, int n_pre, rg_err *err) {
+  rg_db *db = rg_db_new();
+  int n = f->cand.n;
+  rg_db_id *ids = calloc((size_t)n + 1, sizeof *ids);
+  int *identity = malloc(sizeof(int) * (size_t)(n + 1));
+  rg_status st = db && ids && identity ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  for (int i = 0; identity && i < n; i++) identity[i] = i;
+  /* Rules: every rule sent to the solvers, with its status; rules removed before the proofs only
+   * as pruning records (their ids still computed, records name them). */
+  for (int i = 0; !st && i < n; i++) {
+    if (f->attempted[i]) st = add_rule(db, f, i, rg_db_status_of_proof(f->proof[i].status), &ids[i], err);
+    else {
+      rg_strbuf sb;
+      rg_sb_init(&sb);
+      rg_rule_content_id(f->cand.rules[i], &sb, &ids[i]);
+      rg_sb_free(&sb);
+    }
+  }
+  if (!st) st = add_prune_records(db, f, &f->before, identity, ids, err);
+  if (!st && f->derive_run) st = add_prune_records(db, f, &f->derive, f->verified, ids, err);
+  for (int k = 0; !st && k < n_pre; k++)
+    st = rg_db_add_stage(db, &(rg_db_stage){(char *)pre[k].name, pre[k].n_in, pre[k].n_out, (char *)pre[k].dropped, pre[k].seconds}, err);
+  for (int k = 0; !st && k < RG_PRUNE_STAGES; k++)
+    if (f->before.stage[k].run)
+      st = rg_db_add_stage(db, &(rg_db_stage){(char *)f->before.stage[k].name, f->before.stage[k].in, f->before.stage[k].out, "", f->before.stage[k].seconds}, err);
+  char why[160];
+  snprintf(why, sizeof why, "z3-only:%d cvc5-only:%d unproved:%d skipped:%d", f->sum.z3_only,
+           f->sum.cvc5_only, f->sum.unproved, f->sum.skipped);
+  if (!st) st = rg_db_add_stage(db, &(rg_db_stage){"prove", f->sum.n_rules, f->sum.shipped, why, f->t_prove}, err);
+  if (!st && f->derive_run)
+    st = rg_db_add_stage(db, &(rg_db_stage){"derivability", f->derive.n, f->derive.kept, "", f->t_derive}, err);
+  /* Configuration: the generator's, then the proof stage's (the audit reads prove.all_axioms). */
+  const char *c = f->o->config ? f->o->config : "";
+  while (!st && *c) {
+    const char *eol = strchr(c, '\n'), *eq = strchr(c, '=');
+    size_t len = eol ? (size_t)(eol - c) : strlen(c);
+    if (eq && eq < c + len) {
+      char *key = strndup(c, (size_t)(eq - c)), *val = strndup(eq + 1, len - (size_t)(eq - c) - 1);
+      st = key && val ? rg_db_set_config(db, key, val, err) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+      free(key), free(val);
+    }
+    c += len + (eol ? 1 : 0);
+  }
+  char num[32];
+  snprintf(num, sizeof num, "%d", f->o->prove.timeout_ms);
+  if (!st) st = rg_db_set_config(db, "prove.timeout_ms", num, err);
+  if (!st) st = rg_db_set_config(db, "prove.require", f->o->prove.require == RG_REQUIRE_BOTH ? "both" : "any", err);
+  if (!st) st = rg_db_set_config(db, "prove.all_axioms", f->o->prove.all_axioms ? "1" : "0", err);
+  if (!st) st = rg_db_save(db, f->o->out_path, f->o->key_path, NULL, err);
+  rg_db_free(db);
+  free(ids);
+  free(identity);
+  return st;
+}
+
+/* Rule text goes to a temporary file renamed over the target, so a failure or Ctrl-C leaves the
+ * previous file (the database writer does the same on its own). */
+static rg_status write_rules(const finish *f, rg_err *err) {
+  if (!f->o->out_path) return write_text(f, stdout, err);
+  size_t n = strlen(f->o->out_path) + 32;
+  char *tmp = malloc(n);
+  if (!tmp) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  snprintf(tmp, n, "%s.tmp.%ld", f->o->out_path, (long)getpid());
+  FILE *out = fopen(tmp, "w");
+  rg_status st = out ? write_text(f, out, err) : rg_err_set(err, RG_ERR_IO, "cannot write %s", tmp);
+  if (out && fclose(out) != 0 && !st) st = rg_err_set(err, RG_ERR_IO, "cannot write %s", tmp);
+  if (!st && rename(tmp, f->o->out_path) != 0)
+    st = rg_err_set(err, RG_ERR_IO, "cannot rename %s to %s", tmp, f->o->out_path);
+  if (st) remove(tmp);
+  free(tmp);
+  return st;
+}
+
+static void print_rows(const finish *f) {
+  for (int k = 0; k < RG_PRUNE_STAGES; k++)
+    if (f->before.stage[k].run)
+      fprintf(stderr, "prune        %-18s %8d -> %-8d                       %.2f s\n",
+              f->before.stage[k].name, f->before.stage[k].in, f->before.stage[k].out,
+              f->before.stage[k].seconds);
+  if (f->o->stop_after >= RG_FINISH_PROVE) {
+    fprintf(stderr, "prove        %d rules: %d verified by both, %d z3 only, %d cvc5 only, %d unproved%s   %.2f s\n",
+            f->sum.n_rules, f->sum.verified, f->sum.z3_only, f->sum.cvc5_only, f->sum.unproved,
+            f->sum.skipped ? " (some skipped: interrupted)" : "", f->t_prove);
+    if (f->reinstated)
+      fprintf(stderr, "             %d rules put back and proved: a rule implying them was not proved\n", f->reinstated);
+    if (f->sum.disagreements)
+      fprintf(stderr, "ERROR        the solvers disagree (one unsat, the other sat) on %d obligations: see the .unproved file\n",
+              f->sum.disagreements);
+    fprintf(stderr, "             solvers: %s, %s; %d rules pass --require %s\n", f->sum.version[0],
+            f->sum.version[1], f->n_verified, f->o->prove.require == RG_REQUIRE_BOTH ? "both" : "any");
+  }
+  if (f->derive_run)
+    fprintf(stderr, "derivability %8d -> %-8d                                  %.2f s\n", f->derive.n,
+            f->derive.kept, f->t_derive);
+}
+
+static int fail(const char *what, const rg_err *err) {
+  fprintf(stderr, "rulegen: %s: %s\n", what, err->msg);
+  return 1;
+}
+
+int rg_synth_finish(const char *cand, size_t len, const rg_finish_opts *o,
+                    const rg_finish_stage *pre, int n_pre) {
+  finish f;
+  memset(&f, 0, sizeof f);
+  f.o = o;
+  rg_ruleset_init(&f.cand);
+  rg_err err = {0};
+  rg_axioms ax;
+  memset(&ax, 0, sizeof ax);
+  int rc = 0;
+  if (rg_text_parse(cand, len, &f.cand, &err)) return fail("reading the candidates", &err);
+  f.proof = calloc((size_t)f.cand.n + 1, sizeof *f.proof);
+  f.attempted = calloc((size_t)f.cand.n + 1, sizeof *f.attempted);
+  f.verified = malloc(sizeof(int) * (size_t)(f.cand.n + 1));
+  if (!f.proof || !f.attempted || !f.verified) {
+    rc = fail("pruning", &(rg_err){RG_ERR_NOMEM, 0, 0, "out of memory"});
+    goto done;
+  }
+  rg_prune_opts po = rg_prune_opts_default();
+  po.stages = o->prune_stages & ~(unsigned)RG_PRUNE_DERIVE;
+  po.stop = o->stop;
+  po.progress = prune_progress, po.progress_ctx = &f;
+  double t = now();
+  if (rg_prune_run(&f.cand, &po, &f.before, &err)) {
+    rc = fail("pruning", &err);
+    goto done;
+  }
+  f.t_prune = now() - t;
+  if (o->stop_after >= RG_FINISH_PROVE && !(o->stop && *o->stop)) {
+    if (rg_axioms_load(o->axioms_path ? o->axioms_path : rg_axioms_default_path(), &ax, &err)) {
+      rc = fail("loading the axioms", &err);
+      goto done;
+    }
+    t = now();
+    if (prove_kept(&f, &ax, &err)) {
+      rc = fail("proving", &err);
+      goto done;
+    }
+    f.t_prove = now() - t;
+    for (int i = 0; i < f.cand.n; i++)
+      if (f.attempted[i] && f.proof[i].shipped && f.before.e[i].fate == RG_FATE_KEPT) f.verified[f.n_verified++] = i;
+    t = now();
+    if (o->stop_after >= RG_FINISH_ALL && (o->prune_stages & RG_PRUNE_DERIVE) && !(o->stop && *o->stop) &&
+        run_derive(&f, &err)) {
+      rc = fail("derivability pruning", &err);
+      goto done;
+    }
+    f.t_derive = now() - t;
+  } else {
+    for (int i = 0; i < f.cand.n; i++)
+      if (f.before.e[i].fate == RG_FATE_KEPT) f.verified[f.n_verified++] = i;
+  }
+  if (!o->quiet) fprintf(stderr, "\r%60s\r", "");
+  if (o->stop && *o->stop) {
+    fprintf(stderr, "rulegen: interrupted: nothing written\n");
+    rc = 130;
+    goto done;
+  }
+  print_rows(&f);
+  size_t plen = o->out_path ? strlen(o->out_path) : 0;
+  bool db = plen > 3 && !strcmp(o->out_path + plen - 3, ".db");
+  if (db && o->stop_after < RG_FINISH_PROVE) {
+    fprintf(stderr, "rulegen: a .db output needs the proof stage (drop --stop-after prune or write .rules)\n");
+    rc = 2;
+  } else if (db ? write_db(&f, pre, n_pre, &err) : write_rules(&f, &err)) {
+    rc = fail("writing the output", &err);
+  } else if (o->out_path && o->stop_after >= RG_FINISH_PROVE && write_side_files(&f, o->out_path, &err)) {
+    rc = fail("writing the removal records", &err);
+  } else {
+    int kept = 0;
+    for (int k = 0; k < f.n_verified; k++) kept += final_kept(&f, k);
+    fprintf(stderr, "output       %d rules%s%s%s\n", kept, o->out_path ? " in " : "",
+            o->out_path ? o->out_path : "", db ? (o->key_path ? " (signed)" : " (unsigned: give --key)") : "");
+    if (f.sum.disagreements) rc = 1;
+  }
+done:
+  rg_axioms_free(&ax);
+  rg_prune_result_free(&f.before);
+  if (f.derive_run) rg_prune_result_free(&f.derive);
+  free(f.proof);
+  free(f.attempted);
+  free(f.verified);
+  rg_ruleset_free(&f.cand);
+  return rc;
+}

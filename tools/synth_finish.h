@@ -1,0 +1,51 @@
+/* tools/synth_finish.h: the stages of `rulegen` after random testing: pruning (renaming, common
+ * subgraph and supergraph), proofs with z3 and cvc5, derivability pruning, and the output (rule
+ * text, or a signed rule database when the output ends in .db).
+ *
+ * Order and why: the cheap syntactic pruning runs before the proofs so fewer obligations are
+ * sent to the solvers; a rule removed there because a kept rule implies it is put back if that
+ * rule then fails its proof (prune's reinstatement), and proved in turn. Derivability runs last,
+ * over proved rules only, because a derivation is only as good as the rules it uses.
+ */
+#ifndef RG_TOOLS_SYNTH_FINISH_H
+#define RG_TOOLS_SYNTH_FINISH_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "verify/prove.h"
+
+/* Stop after this stage (test and earlier stages are synth's own). */
+typedef enum { RG_FINISH_PRUNE = 1, RG_FINISH_PROVE = 2, RG_FINISH_ALL = 3 } rg_finish_stop;
+
+/* A row of the stage table from the stages before (enumerate, fingerprint, test). */
+typedef struct {
+  const char *name;
+  int64_t n_in, n_out;
+  const char *dropped; /* "why:count ..." or "" */
+  double seconds;
+} rg_finish_stage;
+
+typedef struct {
+  rg_finish_stop stop_after;
+  unsigned prune_stages;        /* RG_PRUNE_* bits (prune/prune.h) */
+  rg_prove_opts prove;          /* timeout, threads, require, cvc5 path */
+  const char *axioms_path;      /* NULL: verify/axioms.rules */
+  const char *out_path;         /* NULL: rule text on stdout */
+  const char *key_path;         /* signs a .db output; NULL: unsigned */
+  const char *config;           /* generator configuration, "key=value" per line, for the db */
+  volatile sig_atomic_t *stop;  /* Ctrl-C */
+  bool quiet;
+  uint64_t test_seed;           /* seed of the test records written to a db */
+} rg_finish_opts;
+
+/* Runs the stages after testing on the candidate rule text (cand, len bytes; '#' lines are
+ * comments), prints their rows of the stage table on stderr after the rows in pre, and writes
+ * the result to o->out_path (atomically). Returns the process exit status: 0 done, 1 a stage
+ * failed (message printed), 130 interrupted (nothing written). */
+int rg_synth_finish(const char *cand, size_t len, const rg_finish_opts *o,
+                    const rg_finish_stage *pre, int n_pre);
+
+#endif
