@@ -9,6 +9,7 @@
 #include "certify/certify.h"
 #include "contentid.h"
 #include "ir/ir.h"
+#include "prune/prune.h"
 #include "verify/verify.h"
 
 static const char *cat_names[RG_AUDIT_NCAT] = {
@@ -380,7 +381,6 @@ rg_status rg_db_audit(const rg_db *db, const rg_audit_opts *opts, rg_audit_resul
   for (size_t i = 0; i < db->prunes.n; i++) {
     const rg_db_prune *p = &db->prunes.v[i];
     res->cat[RG_AUDIT_PRUNE_REFS].checked++;
-    res->cat[RG_AUDIT_DERIVATIONS].unchecked++;
     rg_rule *r;
     rg_err e;
     rg_db_id id;
@@ -416,6 +416,37 @@ rg_status rg_db_audit(const rg_db *db, const rg_audit_opts *opts, rg_audit_resul
     }
     if (!n)
       FAIL(RG_AUDIT_PRUNE_REFS, "FAIL pruned %.16s: names no implying rule\n", p->removed_id.hex);
+  }
+  /* Pruning derivations: the removal records prune/ wrote (configuration key prune.records) are
+   * replayed by prune/'s auditor, which trusts nothing in them, against the rules the database
+   * keeps: verified and not removed. */
+  const char *records = NULL;
+  for (size_t i = 0; i < db->config.n; i++)
+    if (!strcmp(db->config.v[i].key, "prune.records")) records = db->config.v[i].value;
+  if (!records) {
+    res->cat[RG_AUDIT_DERIVATIONS].unchecked += db->prunes.n;
+  } else {
+    rg_ruleset kept;
+    rg_ruleset_init(&kept);
+    for (size_t i = 0; i < db->rules.n; i++) {
+      const rg_db_rule *r = &db->rules.v[i];
+      bool removed = r->status != RG_DB_VERIFIED;
+      for (size_t k = 0; !removed && k < db->prunes.n; k++)
+        removed = !strcmp(db->prunes.v[k].removed_id.hex, r->id.hex);
+      rg_rule *rule;
+      rg_err e;
+      if (!removed && rg_text_parse_rule(r->text, &rule, &e) == RG_OK && rg_ruleset_add(&kept, rule))
+        break;
+    }
+    rg_audit_report rep;
+    rg_err e;
+    if (rg_prune_audit(&kept, records, strlen(records), &rep, &e)) {
+      res->cat[RG_AUDIT_DERIVATIONS].checked++;
+      FAIL(RG_AUDIT_DERIVATIONS, "FAIL pruning records, line %d: %s\n", e.line, e.msg);
+    } else {
+      res->cat[RG_AUDIT_DERIVATIONS].checked += (size_t)rep.records;
+    }
+    rg_ruleset_free(&kept);
   }
 #undef FAIL
   rg_sb_free(&sb);

@@ -127,6 +127,18 @@ static rg_status write_text(const finish *f, FILE *out, rg_err *err) {
   return failed ? rg_err_set(err, RG_ERR_NOMEM, "out of memory") : RG_OK;
 }
 
+/* The removal records of both pruning runs, in removal order (prune/record.h). */
+static rg_status write_records(const finish *f, FILE *fp, rg_err *err) {
+  rg_status st = rg_prune_write_records(fp, &f->cand, &f->before, err);
+  if (!st && f->derive_run) {
+    rg_ruleset rs = borrow(f, f->verified, f->n_verified);
+    st = rs.rules ? rg_prune_write_records(fp, &rs, &f->derive, err)
+                  : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    free(rs.rules);
+  }
+  return st;
+}
+
 /* Removal records of both pruning runs (prune/record.h), and the rules left unproved. */
 static rg_status write_side_files(const finish *f, const char *out_path, rg_err *err) {
   size_t n = strlen(out_path) + 16;
@@ -136,12 +148,7 @@ static rg_status write_side_files(const finish *f, const char *out_path, rg_err 
   snprintf(path, n, "%s.removed", out_path);
   FILE *fp = fopen(path, "w");
   if (!fp) st = rg_err_set(err, RG_ERR_IO, "cannot write %s", path);
-  if (!st) st = rg_prune_write_records(fp, &f->cand, &f->before, err);
-  if (!st && f->derive_run) {
-    rg_ruleset rs = borrow(f, f->verified, f->n_verified);
-    st = rs.rules ? rg_prune_write_records(fp, &rs, &f->derive, err) : RG_ERR_NOMEM;
-    free(rs.rules);
-  }
+  if (!st) st = write_records(f, fp, err);
   if (fp && fclose(fp) != 0 && !st) st = rg_err_set(err, RG_ERR_IO, "cannot write %s", path);
   snprintf(path, n, "%s.unproved", out_path);
   fp = st ? NULL : fopen(path, "w");
@@ -283,6 +290,15 @@ static rg_status write_db(const finish *f, const rg_finish_stage *pre, int n_pre
     }
     c += len + (eol ? 1 : 0);
   }
+  /* The removal records, in removal order, so that an audit can replay every derivation. */
+  char *records = NULL;
+  size_t records_len = 0;
+  FILE *mf = st ? NULL : open_memstream(&records, &records_len);
+  if (!st && !mf) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (!st) st = write_records(f, mf, err);
+  if (mf && fclose(mf) != 0 && !st) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (!st) st = rg_db_set_config(db, "prune.records", records ? records : "", err);
+  free(records);
   char num[32];
   snprintf(num, sizeof num, "%d", f->o->prove.timeout_ms);
   if (!st) st = rg_db_set_config(db, "prove.timeout_ms", num, err);

@@ -258,9 +258,12 @@ rg_status rg_smt_encode(const rg_rule *r, int output, const rg_axioms *ax, bool 
       if (take[i]) mark_fns(ax->rules.rules[i]->g, fs);
       out->n_axioms += take[i];
     }
-    rg_sb_printf(&sb, "; rulegen proof obligation: rule %s (line %d), output %d of %d\n; ",
-                 r->name[0] ? r->name : "(unnamed)", r->line, output + 1, r->n_src);
-    rg_text_print_rule(r, &sb);
+    /* The obligation depends on the rule and the axioms only: not on the rule's name or its
+     * line in a file, so that its hash identifies it wherever the rule is stored. */
+    rg_sb_printf(&sb, "; rulegen proof obligation: output %d of %d\n; ", output + 1, r->n_src);
+    rg_rule unnamed = *r;
+    unnamed.name[0] = 0;
+    rg_text_print_rule(&unnamed, &sb);
     rg_sb_puts(&sb, "\n(set-option :produce-unsat-cores true)\n(set-logic UFLIA)\n(declare-sort T 0)\n");
     for (int op = 0; op < RG_OP_COUNT; op++)
       for (int ni = 0; ni <= RG_MAX_INPUTS; ni++)
