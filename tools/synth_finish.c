@@ -409,7 +409,7 @@ int rg_synth_finish(const char *cand, size_t len, const rg_finish_opts *o,
     for (int i = 0; i < f.cand.n; i++)
       if (f.before.e[i].fate == RG_FATE_KEPT) f.verified[f.n_verified++] = i;
   }
-  if (!o->quiet) fprintf(stderr, "\r%60s\r", "");
+  if (!o->quiet) fprintf(stderr, "\n"); /* end the progress line */
   if (o->stop && *o->stop) {
     fprintf(stderr, "rulegen: interrupted: nothing written\n");
     rc = 130;
