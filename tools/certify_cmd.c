@@ -34,12 +34,6 @@
   X("print", 'P', 0, "", "print the two programs and their shapes, then stop")                  \
   X("help", 'h', 0, "", "show this help")
 
-static volatile sig_atomic_t interrupted;
-static void on_sigint(int sig) {
-  (void)sig;
-  interrupted = 1;
-}
-
 static void usage(FILE *out) {
   fprintf(out,
           "usage: rulegen certify [options] ORIGINAL MUTANT | RULEFILE | --mutant NAME\n"
@@ -273,7 +267,7 @@ static int run(bool check, cert_opts *o, char **args, int nargs) {
   struct timespec t0;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   progress pg = {check ? "rulegen certify check" : "rulegen certify", t0, 1000, false};
-  rg_pet_hooks hooks = {&interrupted, on_progress, &pg};
+  rg_pet_hooks hooks = {&rg_cli_interrupted, on_progress, &pg};
   if (st == RG_OK && check) {
     rg_audit a;
     st = rg_cert_audit(&parsed, pp, &hooks, &a, &err);
@@ -361,13 +355,10 @@ int rg_cmd_certify(int argc, char **argv) {
     }
   }
   if (rc == 0) {
-    struct sigaction sa, old;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sigaction(SIGINT, &sa, &old);
+    rg_cli_catch_interrupts();
     rc = run(check, &o, argv + optind, argc - optind);
-    sigaction(SIGINT, &old, NULL);
-    if (interrupted && rc != 2) fprintf(stderr, "rulegen certify: interrupted\n"); /* else reported */
+    rg_cli_release_interrupts();
+    if (rg_cli_interrupted && rc != 2) fprintf(stderr, "rulegen certify: interrupted\n"); /* else reported */
   }
   rg_sb_free(&o.shapes);
   return rc;

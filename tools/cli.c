@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L /* sigaction */
 /* tools/cli.c */
 #include "cli.h"
 
@@ -144,4 +145,27 @@ bool rg_cli_int_option(const char *prog, const char *opt, const char *arg, int64
   fprintf(stderr, "%s: --%s wants a number from %lld to %lld, not '%s'\n", prog, opt, (long long)lo,
           (long long)hi, arg);
   return false;
+}
+
+volatile sig_atomic_t rg_cli_interrupted;
+static struct sigaction saved_int, saved_term;
+
+static void on_interrupt(int sig) {
+  (void)sig;
+  rg_cli_interrupted = 1;
+}
+
+void rg_cli_catch_interrupts(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_interrupt;
+  sigemptyset(&sa.sa_mask);
+  rg_cli_interrupted = 0;
+  sigaction(SIGINT, &sa, &saved_int);
+  sigaction(SIGTERM, &sa, &saved_term);
+}
+
+void rg_cli_release_interrupts(void) {
+  sigaction(SIGINT, &saved_int, NULL);
+  sigaction(SIGTERM, &saved_term, NULL);
 }

@@ -47,13 +47,6 @@ static void usage(FILE *out) {
 
 typedef enum { NOT_COVERED, CONTAINED, CONTAINED_REVERSED, DERIVED, NOT_CHECKED } verdict;
 
-static volatile sig_atomic_t interrupted;
-
-static void on_sigint(int sig) {
-  (void)sig;
-  interrupted = 1;
-}
-
 typedef struct {
   verdict v;
   int steps;
@@ -106,7 +99,7 @@ static int report(const rg_ruleset *other, const rg_ruleset *ours, const rg_deri
         last = t;
         done++;
       }
-      if (interrupted) {
+      if (rg_cli_interrupted) {
         o->v = NOT_CHECKED;
         continue;
       }
@@ -117,7 +110,7 @@ static int report(const rg_ruleset *other, const rg_ruleset *ours, const rg_deri
       o->st = rg_derive_search(set, other->rules[i], lim, &d, &found, &o->err);
       if (!o->st && found)
         o->v = DERIVED, o->steps = d.n;
-      else if (!o->st && interrupted)
+      else if (!o->st && rg_cli_interrupted)
         o->v = NOT_CHECKED; /* the search was cut short */
       rg_derivation_free(&d);
     }
@@ -175,7 +168,7 @@ int rg_cmd_covers(int argc, char **argv) {
       COVERS_OPTIONS(X)
 #undef X
           {NULL, 0, NULL, 0}};
-  rg_derive_limits lim = {6, 20000, 2, &interrupted};
+  rg_derive_limits lim = {6, 20000, 2, &rg_cli_interrupted};
   const char *with = "rules.rules";
   bool quiet = false;
   int c, rc = 0;
@@ -225,10 +218,9 @@ int rg_cmd_covers(int argc, char **argv) {
     }
   }
   if (!rc) {
-    interrupted = 0;
-    void (*old)(int) = signal(SIGINT, on_sigint);
+    rg_cli_catch_interrupts();
     rc = report(&other, &ours, &lim, quiet, argv[optind]);
-    signal(SIGINT, old == SIG_ERR ? SIG_DFL : old);
+    rg_cli_release_interrupts();
   }
   rg_ruleset_free(&other);
   rg_ruleset_free(&ours);

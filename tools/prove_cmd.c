@@ -27,12 +27,6 @@
   X("quiet", 'q', 0, "", "print only rules that are not verified, and the summary")             \
   X("help", 'h', 0, "", "show this help")
 
-static volatile sig_atomic_t interrupted;
-static void on_sigint(int sig) {
-  (void)sig;
-  interrupted = 1;
-}
-
 static void usage(FILE *out) {
   fprintf(out,
           "usage: rulegen prove [options] FILE.rules\n"
@@ -127,14 +121,10 @@ int rg_cmd_prove(int argc, char **argv) {
     rc = 2;
   }
   if (rc == 0) {
-    struct sigaction sa, old;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sigaction(SIGINT, &sa, &old);
-    interrupted = 0;
-    o.stop = &interrupted;
+    rg_cli_catch_interrupts();
+    o.stop = &rg_cli_interrupted;
     rg_status st = rg_prove_rules(&rs, &ax, &o, proofs, &sum, &err);
-    sigaction(SIGINT, &old, NULL);
+    rg_cli_release_interrupts();
     if (st) { /* errors with a line are about a rule of FILE, or an axiom of the axiom file */
       bool about_axiom = !strncmp(err.msg, "axiom ", 6);
       rg_cli_report("rulegen prove", err.line ? (about_axiom ? axfile : file) : NULL, &err);
@@ -172,7 +162,7 @@ int rg_cmd_prove(int argc, char **argv) {
                   file, rs.rules[i]->line);
       rc = 3;
     }
-    if (interrupted) fprintf(stderr, "rulegen prove: interrupted\n");
+    if (rg_cli_interrupted) fprintf(stderr, "rulegen prove: interrupted\n");
   }
   free(proofs);
   rg_ruleset_free(&rs);

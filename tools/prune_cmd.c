@@ -27,13 +27,6 @@
   X("quiet", 'q', 0, "", "no progress on stderr")                                                  \
   X("help", 'h', 0, "", "show this help")
 
-static volatile sig_atomic_t interrupted;
-
-static void on_sigint(int sig) {
-  (void)sig;
-  interrupted = 1;
-}
-
 static void usage(FILE *out) {
   fprintf(out,
           "usage: rulegen prune [options] IN.rules -o OUT.rules\n"
@@ -223,13 +216,12 @@ int rg_cmd_prune(int argc, char **argv) {
     rc = 2;
   }
   if (!rc) {
-    interrupted = 0;
-    void (*old)(int) = signal(SIGINT, on_sigint);
-    o.stop = &interrupted;
+    rg_cli_catch_interrupts();
+    o.stop = &rg_cli_interrupted;
     o.progress = progress;
     o.progress_ctx = &ps;
     st = rg_prune_run(&rs, &o, &res, &err);
-    signal(SIGINT, old == SIG_ERR ? SIG_DFL : old);
+    rg_cli_release_interrupts();
     if (st) {
       rg_cli_report("rulegen prune", argv[optind], &err);
       rc = 2;

@@ -10,29 +10,12 @@
 #include "cli.h"
 #include "rulesdb_cmds.h"
 
-/* The one piece of process-wide state: a signal handler can only talk through a global. */
-volatile sig_atomic_t rdb_interrupted;
-
-static void on_sigint(int sig) {
-  (void)sig;
-  rdb_interrupted = 1;
-}
-
-void rdb_catch_sigint(void) {
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_sigint;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
-}
-
 int rdb_write_progress(void *user, int64_t done, int64_t total) {
   const char *path = user;
   if (total >= 200000 && done % 100000 < 1024)
     fprintf(stderr, "rulesdb: writing %s: %lld of %lld rows\n", path, (long long)done,
             (long long)total);
-  return rdb_interrupted != 0;
+  return rg_cli_interrupted != 0;
 }
 
 int rdb_open(const char *prog, const char *path, const char *pub, bool allow_unsigned,

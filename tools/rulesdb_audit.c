@@ -36,7 +36,7 @@ static int usage(int c) {
 int rdb_audit(int argc, char **argv) {
   const char *pub = NULL, *axioms = rg_axioms_default_path();
   bool allow = false, solvers = true, all_axioms = false;
-  rg_audit_opts o = {0, 1, 20, NULL, false, 5000, NULL, &rdb_interrupted};
+  rg_audit_opts o = {0, 1, 20, NULL, false, 5000, NULL, &rg_cli_interrupted};
   static const struct option lo[] = {{"pub", 1, 0, 'p'},
                                      {"allow-unsigned", 0, 0, 'U'},
                                      {"sample", 1, 0, 'n'},
@@ -98,7 +98,7 @@ int rdb_audit(int argc, char **argv) {
     }
     o.ax = &ax;
   }
-  rdb_catch_sigint();
+  rg_cli_catch_interrupts();
   /* With --allow-unsigned the audit goes on, but a signature that is there and fails is a
    * failure of the audit; a missing one leaves it incomplete. */
   bool sig_failed = pub && !verified && db->sig.present;
@@ -128,7 +128,7 @@ int rdb_audit(int argc, char **argv) {
     else if (unchecked || !verified)
       printf("audit: no failures, but INCOMPLETE: %zu records not re-checked%s%s\n", unchecked,
              verified ? "" : "; signature not checked or absent",
-             rdb_interrupted ? " (interrupted)" : ""),
+             rg_cli_interrupted ? " (interrupted)" : ""),
           rc = 3;
     else
       printf("audit: passed\n");

@@ -26,9 +26,6 @@
 RULESDB_COMMANDS(X)
 #undef X
 
-/* Set by the SIGINT handler; long writes poll it and cancel cleanly. */
-extern volatile sig_atomic_t rdb_interrupted;
-void rdb_catch_sigint(void);
 /* Progress callback for rg_db_write: a line on stderr now and then; cancels on Ctrl-C. */
 int rdb_write_progress(void *user, int64_t done, int64_t total);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli.h"
 #include "rulesdb_cmds.h"
 
 /* The rules of db (of one status, or all) parsed back from their text. */
@@ -256,7 +257,7 @@ static int write_db(const rg_ruleset *rs, const char *out, const char *key, cons
               rg_db_set_config(db, "import.format", fmt, &err)))
     rc = 2;
   if (!rc) {
-    rdb_catch_sigint();
+    rg_cli_catch_interrupts();
     rg_db_write_opts wo = {rdb_write_progress, (void *)out};
     if (rg_db_save(db, out, key, &wo, &err)) rc = 2;
   }
