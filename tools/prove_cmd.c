@@ -24,6 +24,8 @@
   X("cvc5", 'c', 1, "PATH", "the cvc5 binary (default: the one found at build time)")           \
   X("dump", 'd', 1, "DIR", "write each obligation to DIR/<sha256>.smt2 (re-run with z3/cvc5)")  \
   X("no-check-axioms", 'N', 0, "", "skip the random check of the axioms")                       \
+  X("no-check-types", 'Y', 0, "", "skip checking that each rule type-checks at some shapes (for " \
+                                  "rule sets already tested at their shapes)")                 \
   X("quiet", 'q', 0, "", "print only rules that are not verified, and the summary")             \
   X("help", 'h', 0, "", "show this help")
 
@@ -65,7 +67,7 @@ int rg_cmd_prove(int argc, char **argv) {
   bool quiet = false, check_ax = true;
   int c;
   optind = 1;
-  while ((c = getopt_long(argc, argv, "r:T:j:a:Ac:d:Nqh", longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "r:T:j:a:Ac:d:NYqh", longopts, NULL)) != -1) {
     int64_t v;
     switch (c) {
     case 'r':
@@ -89,6 +91,7 @@ int rg_cmd_prove(int argc, char **argv) {
     case 'c': o.cvc5_path = optarg; break;
     case 'd': o.dump_dir = optarg; break;
     case 'N': check_ax = false; break;
+    case 'Y': o.check_typed = false; break;
     case 'q': quiet = true; break;
     case 'h': usage(stdout); return 0;
     default: usage(stderr); return 2;

@@ -171,6 +171,7 @@ static int parse(int argc, char **argv, synth_opts *o) {
   o->fin.prune_stages = RG_PRUNE_ALL;
   rg_prove_opts_init(&o->fin.prove);
   o->fin.prove.timeout_ms = 2000; /* most proofs take 10-200 ms; unprovable rules burn the whole timeout */
+  o->fin.prove.check_typed = false; /* every candidate type-checked at the enumeration shapes */
   o->fin.prove.stop = &interrupted;
   o->fin.stop = &interrupted;
   long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
