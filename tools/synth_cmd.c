@@ -425,8 +425,8 @@ static int cmp_len_code(const void *x, const void *y) {
 #define MAX_CLASSES 64
 
 /* Forms the classes of one bucket and appends its candidate lines to sb. */
-static rg_status do_bucket(const synth_opts *o, const rg_enum_space *sp, rg_value *const *inputs,
-                           rg_randtest_cache *cache, const rg_fp_record *recs, size_t len,
+static rg_status do_bucket(const synth_opts *o, const rg_randtest_opts *rt, const rg_enum_space *sp,
+                           rg_value *const *inputs, rg_randtest_cache *cache, const rg_fp_record *recs, size_t len,
                            rg_strbuf *sb, test_counts *tc, rg_err *err) {
   rg_fp_record *m = malloc(sizeof *m * len);
   if (!m) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
@@ -467,7 +467,7 @@ static rg_status do_bucket(const synth_opts *o, const rg_enum_space *sp, rg_valu
       if (o->stop_after == STOP_TEST) {
         tc->pairs++;
         bool hit;
-        st = rg_randtest_rule_cached(cache, r, &base, &o->rt, &v, &hit, err);
+        st = rg_randtest_rule_cached(cache, r, &base, rt, &v, &hit, err);
         if (!st) tc->verdict[v]++, tc->renamed += hit;
       }
       if (!st && v == RG_RANDTEST_PASS) {
@@ -536,6 +536,10 @@ static rg_status test_pass(const synth_opts *o, const rg_enum_space *sp, const r
    * record budget (1 GB at most) */
   size_t cache_bytes = o->fp.mem_limit / 4 < ((size_t)1 << 30) ? o->fp.mem_limit / 4 : (size_t)1 << 30;
   rg_randtest_cache *cache = rg_randtest_cache_new(cache_bytes);
+  /* trials through the direct-access kernels, which tests/test_fingerprint.c checks against the
+   * interpreter in both domains */
+  rg_randtest_opts rt = o->rt;
+  rt.kernel = rg_fp_node_kernel;
   rg_status st = inputs && cache ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   /* Buckets are written in order, a chunk at a time; within a chunk the largest buckets are
    * taken first, so one big bucket does not leave the other threads idle at the chunk's end. */
@@ -555,7 +559,7 @@ static rg_status test_pass(const synth_opts *o, const rg_enum_space *sp, const r
       rg_err e;
       rg_sb_init(&sbs[i - c0]);
       memset(&tcs[i - c0], 0, sizeof tcs[i - c0]);
-      rg_status s = do_bucket(o, sp, inputs, cache, t->r + b[i][0], b[i][1], &sbs[i - c0], &tcs[i - c0], &e);
+      rg_status s = do_bucket(o, &rt, sp, inputs, cache, t->r + b[i][0], b[i][1], &sbs[i - c0], &tcs[i - c0], &e);
       if (s) {
 #pragma omp critical(synth_err)
         if (!first) first = s, *err = e;
