@@ -5,31 +5,27 @@
 #include "check.h"
 #include "verify/randtest_cache.h"
 
+/* The verdict on rule at shapes: through cache c (*hit says whether it was known), or by
+ * rg_randtest_rule itself when c is NULL. */
 static rg_randtest_verdict run(rg_randtest_cache *c, const char *rule, const char *shapes,
                                bool *hit) {
   t_graph t;
-  *hit = false;
-  if (t_graph_open(&t, rule, shapes)) return RG_RANDTEST_COUNT;
-  rg_randtest_opts o;
-  rg_randtest_opts_default(&o);
   rg_randtest_verdict v = RG_RANDTEST_COUNT;
+  *hit = false;
+  if (t_graph_open(&t, rule, shapes)) return v;
+  rg_randtest_opts o;
   rg_err err;
-  if (rg_randtest_rule_cached(c, t.r, &t.b, &o, &v, hit, &err))
-    fprintf(stderr, "%s: %s\n", rule, err.msg);
+  rg_randtest_opts_default(&o);
+  rg_status st = c ? rg_randtest_rule_cached(c, t.r, &t.b, &o, &v, hit, &err)
+                   : rg_randtest_rule(t.r, &t.b, &o, &v, &err);
+  if (st) fprintf(stderr, "%s: %s\n", rule, err.msg);
   t_graph_close(&t);
   return v;
 }
 
 static rg_randtest_verdict direct(const char *rule, const char *shapes) {
-  t_graph t;
-  if (t_graph_open(&t, rule, shapes)) return RG_RANDTEST_COUNT;
-  rg_randtest_opts o;
-  rg_randtest_opts_default(&o);
-  rg_randtest_verdict v = RG_RANDTEST_COUNT;
-  rg_err err;
-  if (rg_randtest_rule(t.r, &t.b, &o, &v, &err)) fprintf(stderr, "%s: %s\n", rule, err.msg);
-  t_graph_close(&t);
-  return v;
+  bool hit;
+  return run(NULL, rule, shapes, &hit);
 }
 
 #define EXPECT(c, rule, shapes, want, want_hit)                                                  \
