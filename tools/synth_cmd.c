@@ -66,7 +66,8 @@ typedef struct {
 typedef struct {
   uint64_t members;       /* graphs in buckets */
   uint64_t pairs;         /* (member, representative) pairs tested */
-  uint64_t renamed;       /* of those, verdicts known from a renaming tested before */
+  uint64_t renamed;       /* of those, verdicts known from a renaming tested before (two threads
+                           * testing one key at once both test it: may vary by a few) */
   uint64_t mismatch;      /* pairs not comparable: output count or output hashes differ */
   uint64_t unbound;       /* pairs no rule can express: each side has a variable the other lacks */
   uint64_t verdict[RG_RANDTEST_COUNT];
