@@ -60,6 +60,15 @@ static void matmul(rg_domain dom, const rg_shape *as, const rg_shape *bs, const 
   }
 }
 
+/* Taps k in [*k0, *k1) of a window starting at base (dilation d, k < K) that fall inside
+ * [0, size). */
+static void taps(int32_t base, int32_t d, int32_t size, int32_t K, int32_t *k0, int32_t *k1) {
+  *k0 = base < 0 ? (-base + d - 1) / d : 0;
+  *k1 = size - 1 - base < 0 ? 0 : (size - 1 - base) / d + 1;
+  if (*k1 > K) *k1 = K;
+  if (*k0 > *k1) *k0 = *k1;
+}
+
 static void conv(rg_domain dom, const rg_shape *xs, const rg_shape *ws, const rg_shape *os, const int32_t *p,
                  const rg_value *x, const rg_value *w, const rg_eval_ctx *ctx, rg_value *o) {
   int32_t N = xs->dim[0], C = xs->dim[1], H = xs->dim[2], W = xs->dim[3];
@@ -76,25 +85,24 @@ static void conv(rg_domain dom, const rg_shape *xs, const rg_shape *ws, const rg
         for (int32_t xx = 0; xx < OW; xx++) {
           double accf = 0.0;
           zp_acc acc = 0;
-          int terms = 0;
+          /* the taps inside the input, in the interpreter's order (channel, row, column) */
+          int32_t a0, a1, b0, b1;
+          taps(y * p[0] - ph, dh, H, KH, &a0, &a1);
+          taps(xx * p[1] - pw, dw, W, KW, &b0, &b1);
           for (int32_t i = 0; i < I; i++)
-            for (int32_t a = 0; a < KH; a++) {
+            for (int32_t a = a0; a < a1; a++) {
               int32_t ih = y * p[0] - ph + a * dh;
-              if (ih < 0 || ih >= H) continue;
               const rg_value *xr = x + (((int64_t)n * C + c0 + i) * H + ih) * W;
+              int32_t iw0 = xx * p[1] - pw; /* column of tap 0, maybe outside */
               const rg_value *wr = w + (((int64_t)oc * I + i) * KH + a) * KW;
               if (dom == RG_DOM_F64) {
-                for (int32_t b = 0; b < KW; b++) {
-                  int32_t iw = xx * p[1] - pw + b * dw;
-                  if (iw >= 0 && iw < W) accf = accf + xr[iw].f * wr[b].f;
-                }
+                for (int32_t b = b0; b < b1; b++) accf = accf + xr[iw0 + b * dw].f * wr[b].f;
                 continue;
               }
-              for (int32_t b = 0; b < KW; b++) {
-                int32_t iw = xx * p[1] - pw + b * dw;
-                if (iw < 0 || iw >= W) continue;
-                acc += (zp_acc)xr[iw].z * wr[b].z;
-                if (++terms == 32) acc = fold(acc), terms = 0;
+              for (int32_t b = b0; b < b1;) { /* fold at least every 32 products */
+                for (int32_t e = b1 - b > 32 ? b + 32 : b1; b < e; b++)
+                  acc += (zp_acc)xr[iw0 + b * dw].z * wr[b].z;
+                acc = fold(acc);
               }
             }
           if (dom == RG_DOM_F64) (dst++)->f = act_f64(p[3], accf);
