@@ -111,6 +111,41 @@ static void conv(rg_domain dom, const rg_shape *xs, const rg_shape *ws, const rg
     }
 }
 
+/* Average pooling (both domains; padded cells count in the divisor, as in the interpreter) and
+ * max pooling (float64 only: in Z_p it is the interpreter's keyed hash of the window). */
+static void pool(rg_domain dom, bool is_max, const rg_shape *xs, const rg_shape *os, const int32_t *p,
+                 const rg_value *x, const rg_eval_ctx *ctx, rg_value *o) {
+  int32_t kh = p[0], kw = p[1], sh = p[2], sw = p[3], oh, ow, ph, pw;
+  int32_t H = xs->dim[2], W = xs->dim[3];
+  rg_window_geometry(H, kh, sh, p[4], &oh, &ph);
+  rg_window_geometry(W, kw, sw, p[4], &ow, &pw);
+  bool f = dom == RG_DOM_F64;
+  uint64_t scale_z = f || is_max ? 0 : rg_zp_inv((uint64_t)kh * (uint64_t)kw);
+  double scale_f = 1.0 / (double)(kh * kw);
+  int64_t planes = (int64_t)xs->dim[0] * xs->dim[1];
+  rg_value *dst = o;
+  for (int64_t pl = 0; pl < planes; pl++)
+    for (int32_t y = 0; y < os->dim[2]; y++)
+      for (int32_t xx = 0; xx < os->dim[3]; xx++) {
+        double accf = is_max ? -INFINITY : 0.0;
+        uint64_t accz = 0;
+        for (int32_t i = 0; i < kh; i++) {
+          int32_t ih = y * sh - ph + i;
+          if (ih < 0 || ih >= H) continue;
+          const rg_value *row = x + (pl * H + ih) * W;
+          for (int32_t j = 0; j < kw; j++) {
+            int32_t iw = xx * sw - pw + j;
+            if (iw < 0 || iw >= W) continue;
+            if (!f) accz = rg_zp_add(accz, row[iw].z);
+            else if (!is_max) accf = accf + row[iw].f;
+            else accf = row[iw].f > accf ? row[iw].f : accf;
+          }
+        }
+        if (f) (dst++)->f = act_f64(p[5], is_max ? accf : accf * scale_f);
+        else (dst++)->z = act(ctx, p[5], rg_zp_mul(accz, scale_z));
+      }
+}
+
 static void transpose(const rg_shape *xs, const rg_shape *os, int32_t packed, const rg_value *x,
                       rg_value *o) {
   int perm[RG_MAX_RANK];
@@ -186,6 +221,11 @@ static bool run(rg_domain dom, const rg_enum_variant *v, const rg_shape *const *
   case RG_OP_SIGMOID: unary_act(dom, RG_ACT_SIGMOID, ctx, a, n, out); return true;
   case RG_OP_MATMUL: matmul(dom, in[0], in[1], a, b, v->params[0], ctx, out); return true;
   case RG_OP_CONV2D: conv(dom, in[0], in[1], out_shape, v->params, a, b, ctx, out); return true;
+  case RG_OP_POOLAVG: pool(dom, false, in[0], out_shape, v->params, a, ctx, out); return true;
+  case RG_OP_POOLMAX:
+    if (!f) return false;
+    pool(dom, true, in[0], out_shape, v->params, a, ctx, out);
+    return true;
   case RG_OP_TRANSPOSE: transpose(in[0], out_shape, v->params[0], a, out); return true;
   case RG_OP_CONCAT:
     if (v->n_in != 2) return false;

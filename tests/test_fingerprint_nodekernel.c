@@ -2,7 +2,8 @@
  * context (as random testing of candidates runs it) gives exactly the interpreter's values, in
  * float64 (real activations, summation order) and in Z_p (lazily reduced sums of products), for
  * every operator the kernels cover and for their parameters (activations, strides, paddings,
- * dilation, groups, permutations, split at a concat seam), at the given shapes and at shape sets
+ * pooling windows, dilation, groups, permutations, split at a concat seam), at the given shapes
+ * and at shape sets
  * the solver finds (sizes up to RG_SOLVE_MAX_DIM, long sums included). */
 #include "check.h"
 #include "fingerprint/fingerprint.h"
@@ -86,6 +87,14 @@ int main(void) {
              "i=2x4x5x5 w=4x2x3x3");
   check_rule("(conv2d ?i ?w) => ?i", "i=1x40x3x3 w=2x40x3x3"); /* 360-term sums */
   check_rule("(transpose 0213 ?i) => (transpose 3210 ?i)", "i=2x4x5x5");
+  const char *pools[] = {"poolavg 3 3 1 1 same none", "poolavg 2 3 2 1 valid relu",
+                         "poolmax 3 3 1 1 same none", "poolmax 3 2 1 2 same tanh",
+                         "poolmax 2 2 2 2 valid sigmoid"};
+  for (int k = 0; k < 5; k++) {
+    char text[200];
+    snprintf(text, sizeof text, "(%s ?i) => (%s (relu ?i))", pools[k], pools[k]);
+    check_rule(text, "i=2x4x5x5");
+  }
   check_rule("(split.1 0 (concat 0 ?x ?y)) => ?y", "x=2x4 y=3x4");
   check_rule("(split.0 1 (concat 1 ?x ?z)) => ?x", "x=2x4 z=2x3");
   check_rule("(reshape 2x8 ?x) => (reshape 2x8 (relu ?x))", "x=4x4");
