@@ -5,6 +5,7 @@
 
 #include "collect.h"
 #include "hash.h"
+#include "kernels.h"
 #include "opeval.h"
 
 #endif

@@ -1,4 +1,4 @@
-/* fingerprint/kernels.h: faster Z_p kernels for the operators the enumerator applies most.
+/* fingerprint/kernels.h: faster Z_p (and float64) kernels for the operators the enumerator applies most.
  *
  * The ir/ interpreter is the source of truth for semantics; it evaluates one element at a time
  * through a fetch callback, which is what costs in the innermost loop of the enumeration. These
@@ -17,5 +17,12 @@
  * is no kernel for v's operator. */
 bool rg_fp_kernel_run(const rg_enum_variant *v, const rg_shape *const *in, const rg_shape *out_shape,
                       const rg_value *const *vals, const rg_eval_ctx *ctx, rg_value *out);
+
+/* An rg_node_kernel (ir/interp.h) over the same kernels, in Z_p and float64 (real semantics:
+ * relu is max, tanh and sigmoid the real functions; sums in the interpreter's order): set as
+ * rg_eval_ctx.kernel, whole-output evaluation uses it for the operators it covers. */
+bool rg_fp_node_kernel(rg_op op, const int32_t *params, int out, int n_in, const rg_shape *const *in,
+                       const rg_shape *out_shape, rg_domain dom, const rg_eval_ctx *ctx,
+                       const rg_value *const *vals, rg_value *dst);
 
 #endif

@@ -132,6 +132,7 @@ static ival elem(num_kind k, const rg_site *s, const rg_eval_ctx *ctx, int out, 
 void rg_eval_ctx_init(rg_eval_ctx *c, uint64_t seed) {
   for (int a = 0; a < RG_ACT_COUNT; a++) c->act_key[a] = rg_mix64(seed ^ (UINT64_C(0x100) + (uint64_t)a));
   c->poolmax_key = rg_mix64(seed ^ UINT64_C(0x200));
+  c->kernel = NULL;
 }
 
 const char *rg_domain_name(rg_domain d) { return d == RG_DOM_F64 ? "float64" : "Z_p"; }
@@ -199,6 +200,11 @@ static rg_status eval_full(const rg_plan *plan, num_kind kind, const rg_eval_ctx
         break;
       }
       buf[id][o] = dst;
+      if (kind != NK_Z127 && ctx->kernel) { /* a faster whole-node kernel, when it has one */
+        const rg_value *vals[RG_MAX_INPUTS];
+        for (int k = 0; k < nd->n_in; k++) vals[k] = f.in[k];
+        if (ctx->kernel(s.op, s.p, o, s.n_in, s.in, os, (rg_domain)kind, ctx, vals, dst)) continue;
+      }
       int32_t pos[RG_MAX_RANK] = {0};
       for (int64_t i = 0; i < cnt; i++) {
         ival v = elem(kind, &s, ctx, o, pos, &f.base);

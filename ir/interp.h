@@ -28,10 +28,22 @@ typedef union {
   uint64_t z;
 } rg_value;
 
+struct rg_eval_ctx;
+/* A faster way to compute a whole node output in float64 or Z_p for rg_eval_full: output `out`
+ * of op with resolved parameter slots params on n_in operands of shapes in[] and values vals[],
+ * into dst (room for out_shape's element count). It must compute exactly what the interpreter
+ * does (the caller checks it against it); it returns false, writing nothing, to leave the node
+ * to the interpreter. */
+typedef bool (*rg_node_kernel)(rg_op op, const int32_t *params, int out, int n_in,
+                               const rg_shape *const *in, const rg_shape *out_shape, rg_domain dom,
+                               const struct rg_eval_ctx *ctx, const rg_value *const *vals,
+                               rg_value *dst);
+
 /* Keys of the keyed functions: part of the context, never global. */
-typedef struct {
+typedef struct rg_eval_ctx {
   uint64_t act_key[RG_ACT_COUNT]; /* relu, tanh, sigmoid (index rg_act; NONE unused) */
   uint64_t poolmax_key;
+  rg_node_kernel kernel; /* NULL after rg_eval_ctx_init: the interpreter alone */
 } rg_eval_ctx;
 
 void rg_eval_ctx_init(rg_eval_ctx *c, uint64_t seed);

@@ -28,6 +28,7 @@
 #include "prune/prune.h"
 #include "synth_finish.h"
 #include "verify/randtest.h"
+#include "verify/randtest_cache.h"
 
 #define SYNTH_OPTIONS(X)                                                                         \
   X("ops", 'O', 1, "LIST", "operators: all, taso, or a comma list (default taso)")              \
@@ -78,6 +79,8 @@ typedef struct {
 typedef struct {
   uint64_t members;       /* graphs in buckets */
   uint64_t pairs;         /* (member, representative) pairs tested */
+  uint64_t renamed;       /* of those, verdicts known from a renaming tested before (two threads
+                           * testing one key at once both test it: may vary by a few) */
   uint64_t mismatch;      /* pairs not comparable: output count or output hashes differ */
   uint64_t unbound;       /* pairs no rule can express: each side has a variable the other lacks */
   uint64_t verdict[RG_RANDTEST_COUNT];
@@ -460,9 +463,9 @@ static int cmp_len_code(const void *x, const void *y) {
 #define MAX_CLASSES 64
 
 /* Forms the classes of one bucket and appends its candidate lines to sb. */
-static rg_status do_bucket(const synth_opts *o, const rg_enum_space *sp, rg_value *const *inputs,
-                           const rg_fp_record *recs, size_t len, rg_strbuf *sb, test_counts *tc,
-                           rg_err *err) {
+static rg_status do_bucket(const synth_opts *o, const rg_randtest_opts *rt, const rg_enum_space *sp,
+                           rg_value *const *inputs, rg_randtest_cache *cache, const rg_fp_record *recs, size_t len,
+                           rg_strbuf *sb, test_counts *tc, rg_err *err) {
   rg_fp_record *m = malloc(sizeof *m * len);
   if (!m) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   memcpy(m, recs, sizeof *m * len);
@@ -501,8 +504,9 @@ static rg_status do_bucket(const synth_opts *o, const rg_enum_space *sp, rg_valu
       rg_binding base = {shapes, NULL, NULL};
       if (o->stop_after >= STOP_TEST) {
         tc->pairs++;
-        st = rg_randtest_rule(r, &base, &o->rt, &v, err);
-        if (!st) tc->verdict[v]++;
+        bool hit;
+        st = rg_randtest_rule_cached(cache, r, &base, rt, &v, &hit, err);
+        if (!st) tc->verdict[v]++, tc->renamed += hit;
       }
       if (!st && v == RG_RANDTEST_PASS) {
         joined = c;
@@ -566,7 +570,15 @@ static rg_status test_pass(const synth_opts *o, const rg_enum_space *sp, const r
   }
   *buckets += nb;
   rg_value **inputs = rg_fp_inputs_new(sp, o->fp.seed);
-  rg_status st = inputs ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  /* verdicts of renamed candidates, shared by the threads; its keys take at most 1/4 of the
+   * record budget (1 GB at most) */
+  size_t cache_bytes = o->fp.mem_limit / 4 < ((size_t)1 << 30) ? o->fp.mem_limit / 4 : (size_t)1 << 30;
+  rg_randtest_cache *cache = rg_randtest_cache_new(cache_bytes);
+  /* trials through the direct-access kernels, which tests/test_fingerprint.c checks against the
+   * interpreter in both domains */
+  rg_randtest_opts rt = o->rt;
+  rt.kernel = rg_fp_node_kernel;
+  rg_status st = inputs && cache ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   /* Buckets are written in order, a chunk at a time; within a chunk the largest buckets are
    * taken first, so one big bucket does not leave the other threads idle at the chunk's end. */
   const size_t chunk = 1 << 16;
@@ -585,7 +597,7 @@ static rg_status test_pass(const synth_opts *o, const rg_enum_space *sp, const r
       rg_err e;
       rg_sb_init(&sbs[i - c0]);
       memset(&tcs[i - c0], 0, sizeof tcs[i - c0]);
-      rg_status s = do_bucket(o, sp, inputs, t->r + b[i][0], b[i][1], &sbs[i - c0], &tcs[i - c0], &e);
+      rg_status s = do_bucket(o, &rt, sp, inputs, cache, t->r + b[i][0], b[i][1], &sbs[i - c0], &tcs[i - c0], &e);
       if (s) {
 #pragma omp critical(synth_err)
         if (!first) first = s, *err = e;
@@ -595,6 +607,7 @@ static rg_status test_pass(const synth_opts *o, const rg_enum_space *sp, const r
     for (size_t i = c0; i < c1; i++) {
       test_counts *x = &tcs[i - c0];
       tc->members += x->members, tc->pairs += x->pairs, tc->mismatch += x->mismatch;
+      tc->renamed += x->renamed;
       tc->unbound += x->unbound, tc->classes += x->classes, tc->written += x->written;
       tc->common += x->common, tc->splits += x->splits, tc->overflow += x->overflow;
       tc->congruent += x->congruent;
@@ -605,6 +618,7 @@ static rg_status test_pass(const synth_opts *o, const rg_enum_space *sp, const r
   }
   free(sbs), free(tcs), free(b), free(order);
   rg_fp_inputs_free(sp, inputs);
+  rg_randtest_cache_free(cache);
   return st;
 }
 
@@ -640,6 +654,8 @@ static void print_table(const synth_opts *o, const rg_enum_space *sp, uint64_t g
   if (o->stop_after >= STOP_TEST) {
     fprintf(stderr, "test         %llu candidate pairs tested, %llu pass            %.2f s\n",
             (unsigned long long)tc->pairs, (unsigned long long)tc->verdict[RG_RANDTEST_PASS], secs[1]);
+    fprintf(stderr, "             %llu of them renamings of a candidate tested before (same verdict)\n",
+            (unsigned long long)tc->renamed);
     for (int v = 1; v < RG_RANDTEST_COUNT; v++)
       fprintf(stderr, "  dropped    %-10llu %-15s %s\n", (unsigned long long)tc->verdict[v],
               rg_randtest_verdict_name((rg_randtest_verdict)v),

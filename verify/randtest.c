@@ -20,16 +20,17 @@ const char *rg_randtest_verdict_help(rg_randtest_verdict v) {
 }
 
 void rg_randtest_opts_default(rg_randtest_opts *o) {
-  *o = (rg_randtest_opts){2, 1, 1, 2};
+  *o = (rg_randtest_opts){2, 1, 1, 2, NULL};
 }
 
 /* Runs the trials of one domain at one binding; *agree is false on any disagreement (of type or
  * value). Keyed functions are drawn fresh from the seed, so Z_p trials do not reuse the
  * fingerprint's functions. */
 static rg_status trials(const rg_rule *r, const rg_binding *b, rg_domain dom, uint64_t seed, int n,
-                        bool *agree, rg_err *err) {
+                        const rg_randtest_opts *o, bool *agree, rg_err *err) {
   rg_eval_ctx ctx;
   rg_eval_ctx_init(&ctx, rg_mix64(seed ^ UINT64_C(0x7e57)));
+  ctx.kernel = o->kernel;
   rg_cmp_result res;
   rg_status st = rg_rule_compare(r, b, dom, &ctx, seed, n, &res, err);
   *agree = st == RG_OK && res.verdict == RG_CMP_AGREE;
@@ -49,10 +50,10 @@ rg_status rg_randtest_rule(const rg_rule *r, const rg_binding *base, const rg_ra
     *v = RG_RANDTEST_TYPE;
     return RG_OK;
   }
-  rg_status st = trials(r, base, RG_DOM_ZP, o->seed, o->zp_trials, &ok, err);
+  rg_status st = trials(r, base, RG_DOM_ZP, o->seed, o->zp_trials, o, &ok, err);
   if (st) return st;
   if (!ok) return *v = RG_RANDTEST_ZP, RG_OK;
-  st = trials(r, base, RG_DOM_F64, o->seed, o->f64_trials, &ok, err);
+  st = trials(r, base, RG_DOM_F64, o->seed, o->f64_trials, o, &ok, err);
   if (st) return st;
   if (!ok) return *v = RG_RANDTEST_F64, RG_OK;
   if (o->other_shapes == 0) return *v = RG_RANDTEST_PASS, RG_OK;
@@ -63,9 +64,9 @@ rg_status rg_randtest_rule(const rg_rule *r, const rg_binding *base, const rg_ra
   if (!st && sets.n < 1 + o->other_shapes) *v = RG_RANDTEST_NO_SHAPES;
   for (int i = 1; !st && *v == RG_RANDTEST_PASS && i < sets.n; i++) {
     uint64_t seed = o->seed + UINT64_C(1000) * (uint64_t)i;
-    st = trials(r, &sets.items[i].binding, RG_DOM_ZP, seed, o->zp_trials, &ok, err);
+    st = trials(r, &sets.items[i].binding, RG_DOM_ZP, seed, o->zp_trials, o, &ok, err);
     if (!st && !ok) *v = RG_RANDTEST_SHAPES_ZP;
-    if (!st && ok) st = trials(r, &sets.items[i].binding, RG_DOM_F64, seed, o->f64_trials, &ok, err);
+    if (!st && ok) st = trials(r, &sets.items[i].binding, RG_DOM_F64, seed, o->f64_trials, o, &ok, err);
     if (!st && !ok && *v == RG_RANDTEST_PASS) *v = RG_RANDTEST_SHAPES_F64;
   }
   rg_assignment_list_free(&sets);

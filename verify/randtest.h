@@ -20,9 +20,11 @@ typedef struct {
   int zp_trials;    /* per shape set, >= 1 */
   int f64_trials;   /* per shape set, >= 1 */
   int other_shapes; /* shape sets required besides the base, >= 0 */
+  rg_node_kernel kernel; /* whole-node kernels for the trials (ir/interp.h), or NULL */
 } rg_randtest_opts;
 /* Defaults: one Z_p trial (fresh inputs and keyed functions; a false rule passes one with
- * probability about degree/2^61) and one float64 trial per shape set, 2 other shape sets. */
+ * probability about degree/2^61) and one float64 trial per shape set, 2 other shape sets, the
+ * interpreter alone (no kernel). */
 
 /* Verdicts, in the order the checks run. */
 #define RG_RANDTEST_VERDICTS(X)                                                                  \

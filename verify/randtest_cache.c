@@ -1,0 +1,193 @@
+/* verify/randtest_cache.c: verdicts of renamed candidates, kept in an open-addressing table of
+ * (key hash, key text, verdict) guarded by one mutex. */
+#include "randtest_cache.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <threads.h>
+
+typedef struct {
+  uint64_t hash; /* 0: empty slot (hashes are forced non-zero) */
+  char *key;
+  rg_randtest_verdict verdict;
+} entry;
+
+struct rg_randtest_cache {
+  mtx_t lock;
+  entry *slots;
+  size_t cap, n; /* cap a power of two, n < cap / 2 */
+  size_t bytes, max_bytes;
+};
+
+rg_randtest_cache *rg_randtest_cache_new(size_t max_bytes) {
+  rg_randtest_cache *c = calloc(1, sizeof *c);
+  if (!c) return NULL;
+  c->cap = 1024;
+  c->slots = calloc(c->cap, sizeof *c->slots);
+  if (!c->slots || mtx_init(&c->lock, mtx_plain) != thrd_success) {
+    free(c->slots);
+    free(c);
+    return NULL;
+  }
+  c->max_bytes = max_bytes;
+  return c;
+}
+
+void rg_randtest_cache_free(rg_randtest_cache *c) {
+  if (!c) return;
+  for (size_t i = 0; i < c->cap; i++) free(c->slots[i].key);
+  free(c->slots);
+  mtx_destroy(&c->lock);
+  free(c);
+}
+
+static uint64_t hash_text(const char *s) {
+  uint64_t h = UINT64_C(0xcbf29ce484222325); /* FNV-1a, then mixed */
+  for (; *s; s++) h = (h ^ (uint8_t)*s) * UINT64_C(0x100000001b3);
+  h = rg_mix64(h);
+  return h ? h : 1;
+}
+
+/* The slot holding key, or the empty slot where it would go. Called with the lock held. */
+static entry *find(const rg_randtest_cache *c, uint64_t h, const char *key) {
+  for (size_t i = h & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
+    entry *e = &c->slots[i];
+    if (!e->hash || (e->hash == h && !strcmp(e->key, key))) return e;
+  }
+}
+
+static bool lookup(rg_randtest_cache *c, uint64_t h, const char *key, rg_randtest_verdict *v) {
+  mtx_lock(&c->lock);
+  entry *e = find(c, h, key);
+  bool found = e->hash != 0;
+  if (found) *v = e->verdict;
+  mtx_unlock(&c->lock);
+  return found;
+}
+
+/* Remembers a verdict; does nothing when over budget or out of memory (it is only a cache). */
+static void store(rg_randtest_cache *c, uint64_t h, const char *key, rg_randtest_verdict v) {
+  size_t len = strlen(key) + 1;
+  mtx_lock(&c->lock);
+  if (c->bytes + len + sizeof(entry) * 2 > c->max_bytes) goto done;
+  if (2 * (c->n + 1) >= c->cap) { /* grow, rehashing every key */
+    entry *old = c->slots, *nw = calloc(c->cap * 2, sizeof *nw);
+    if (!nw) goto done;
+    size_t old_cap = c->cap;
+    c->slots = nw, c->cap *= 2;
+    for (size_t i = 0; i < old_cap; i++)
+      if (old[i].hash) *find(c, old[i].hash, old[i].key) = old[i];
+    free(old);
+  }
+  entry *e = find(c, h, key);
+  if (e->hash) goto done; /* another thread stored it meanwhile: the same verdict */
+  e->key = malloc(len);
+  if (!e->key) goto done;
+  memcpy(e->key, key, len);
+  e->hash = h, e->verdict = v;
+  c->n++;
+  c->bytes += len + sizeof(entry) * 2;
+done:
+  mtx_unlock(&c->lock);
+}
+
+static bool ident_char(char ch) {
+  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+         ch == '_';
+}
+
+/* Renames the variables of rule text `text` to ?v0, ?v1, ... by first occurrence into key,
+ * records for each new name the index of the old variable in g (order[k]), and appends the
+ * shapes in that order. Returns the number of variables, or -1 when one is not a tensor
+ * variable of g. */
+static int canonical(const rg_graph *g, const char *text, const rg_binding *base, rg_strbuf *key,
+                     int32_t *order, int max) {
+  int n = 0;
+  for (const char *p = text; *p;) {
+    if (*p != '?') {
+      const char *q = p;
+      while (*q && *q != '?') q++;
+      rg_sb_append(key, p, (size_t)(q - p));
+      p = q;
+      continue;
+    }
+    const char *q = p + 1;
+    while (ident_char(*q)) q++;
+    char name[128];
+    size_t len = (size_t)(q - p - 1);
+    if (len == 0 || len >= sizeof name) return -1;
+    memcpy(name, p + 1, len);
+    name[len] = 0;
+    int32_t t = rg_graph_find_tvar(g, name);
+    if (t < 0) return -1;
+    int k = 0;
+    while (k < n && order[k] != t) k++;
+    if (k == n) {
+      if (n == max) return -1;
+      order[n++] = t;
+    }
+    rg_sb_printf(key, "?v%d", k);
+    p = q;
+  }
+  for (int k = 0; k < n; k++) {
+    const rg_shape *s = base->tvar_shapes[order[k]];
+    rg_sb_printf(key, k ? ";" : " |");
+    for (int d = 0; d < s->rank; d++) {
+      rg_sb_printf(key, " %d", (int)s->dim[d]);
+      for (int j = 0; j < s->nseam[d]; j++) rg_sb_printf(key, "/%d", (int)s->seam[d][j]);
+    }
+  }
+  return n;
+}
+
+#define MAX_VARS 64
+
+rg_status rg_randtest_rule_cached(rg_randtest_cache *c, const rg_rule *r, const rg_binding *base,
+                                  const rg_randtest_opts *o, rg_randtest_verdict *v, bool *hit,
+                                  rg_err *err) {
+  *hit = false;
+  if (rg_graph_n_pvars(r->g) > 0 || rg_graph_n_tvars(r->g) > MAX_VARS)
+    return rg_randtest_rule(r, base, o, v, err);
+  rg_strbuf text, key;
+  rg_sb_init(&text), rg_sb_init(&key);
+  rg_text_print_rule(r, &text);
+  int32_t order[MAX_VARS];
+  int n = text.failed ? -1 : canonical(r->g, rg_sb_str(&text), base, &key, order, MAX_VARS);
+  rg_status st = RG_OK;
+  if (n < 0 || key.failed) { /* not expressible as a key: test the rule itself */
+    st = rg_randtest_rule(r, base, o, v, err);
+    goto out;
+  }
+  uint64_t h = hash_text(rg_sb_str(&key));
+  if (lookup(c, h, rg_sb_str(&key), v)) {
+    *hit = true;
+    goto out;
+  }
+  /* the rule text is the key up to its " |" shape suffix */
+  const char *k = rg_sb_str(&key);
+  const char *bar = strstr(k, " |");
+  size_t rule_len = bar ? (size_t)(bar - k) : strlen(k);
+  char *rule_text = malloc(rule_len + 1);
+  if (!rule_text) {
+    st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    goto out;
+  }
+  memcpy(rule_text, k, rule_len);
+  rule_text[rule_len] = 0;
+  rg_rule *rn = NULL;
+  st = rg_text_parse_rule(rule_text, &rn, err);
+  free(rule_text);
+  if (st) goto out;
+  const rg_shape *shapes[MAX_VARS];
+  for (int32_t q = 0; q < rg_graph_n_tvars(rn->g); q++) {
+    int idx = atoi(rg_graph_tvar_name(rn->g, q) + 1); /* "v<k>" */
+    shapes[q] = base->tvar_shapes[order[idx]];
+  }
+  rg_binding b = {shapes, NULL, NULL};
+  st = rg_randtest_rule(rn, &b, o, v, err);
+  rg_rule_free(rn);
+  if (!st) store(c, h, rg_sb_str(&key), *v);
+out:
+  rg_sb_free(&text), rg_sb_free(&key);
+  return st;
+}
