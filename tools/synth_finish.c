@@ -18,7 +18,8 @@ typedef struct {
   rg_ruleset cand;        /* every candidate, owned */
   rg_prune_result before; /* renaming, subgraph, supergraph over cand */
   rg_rule_proof *proof;   /* [cand.n] */
-  bool *attempted;        /* [cand.n]: sent to the solvers */
+  bool *attempted;        /* [cand.n]: sent to the solvers, or given a renamed copy's verdict */
+  bool *copied;           /* [cand.n]: verdict copied from the unproved rule it renames */
   rg_prove_summary sum;   /* totals over every proof call */
   int *verified;          /* indices into cand of the rules that passed --require */
   int n_verified;
@@ -26,6 +27,7 @@ typedef struct {
   bool derive_run;
   double t_prune, t_prove, t_derive;
   int reinstated;
+  int renamed_unproved; /* reinstated renamed copies that took their original's failed verdict */
 } finish;
 
 static double now(void) {
@@ -62,6 +64,8 @@ static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
   rg_rule_proof *p = calloc((size_t)n + 1, sizeof *p);
   rg_status st = idx && dropped && p ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_prove_opts po = f->o->prove;
+  int *renamed_from = malloc(sizeof(int) * (size_t)(n ? n : 1));
+  if (!renamed_from && !st) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int round = 0; st == RG_OK; round++) {
     int m = 0;
     for (int i = 0; i < n; i++)
@@ -80,8 +84,20 @@ static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
       dropped[idx[k]] = !p[k].shipped;
     }
     if (f->o->stop && *f->o->stop) break;
-    f->reinstated += rg_prune_reinstate(&f->before, dropped);
+    for (int i = 0; i < n; i++)
+      renamed_from[i] = f->before.e[i].fate == RG_FATE_RENAMING && f->before.e[i].n_by ? f->before.e[i].by[0] : -1;
+    int back = rg_prune_reinstate(&f->before, dropped);
+    f->reinstated += back;
+    /* A renamed copy of a rule that failed its proof has the same obligation up to variable
+     * names: it takes that verdict (never a proof) instead of burning the solvers' timeouts. */
+    for (int i = 0; back && i < n; i++)
+      if (renamed_from[i] >= 0 && f->before.e[i].fate == RG_FATE_KEPT && dropped[renamed_from[i]]) {
+        f->proof[i] = f->proof[renamed_from[i]];
+        f->attempted[i] = dropped[i] = f->copied[i] = true;
+        f->renamed_unproved++;
+      }
   }
+  free(renamed_from);
   free(idx);
   free(dropped);
   free(p);
@@ -160,7 +176,9 @@ static rg_status write_side_files(const finish *f, const char *out_path, rg_err 
     rg_sb_clear(&sb);
     rg_text_print_rule(f->cand.rules[i], &sb);
     fprintf(fp, "# %s%s\n%s\n", rg_proof_status_name(f->proof[i].status),
-            f->proof[i].disagree ? " (the solvers disagree)" : "", rg_sb_str(&sb));
+            f->copied[i] ? " (a renamed copy of an unproved rule, not sent to the solvers)"
+            : f->proof[i].disagree ? " (the solvers disagree)" : "",
+            rg_sb_str(&sb));
   }
   rg_sb_free(&sb);
   if (fp && fclose(fp) != 0 && !st) st = rg_err_set(err, RG_ERR_IO, "cannot write %s", path);
@@ -214,7 +232,8 @@ static rg_status add_rule(rg_db *db, const finish *f, int i, rg_db_status status
   rg_db_rule rec;
   rg_status st = rg_db_rule_make(f->cand.rules[i], status, &rec, err);
   if (!st) st = rg_db_add_rule(db, &rec, err);
-  if (!st && f->attempted[i]) st = rg_db_add_rule_proof(db, &rec.id, &f->proof[i], &f->sum, err);
+  /* A copied verdict has no obligation of its own: its status says unproved, with no records. */
+  if (!st && f->attempted[i] && !f->copied[i]) st = rg_db_add_rule_proof(db, &rec.id, &f->proof[i], &f->sum, err);
   if (!st) st = add_tests(db, f->cand.rules[i], &rec.id, f->o->test_seed, err);
   *id = rec.id;
   rg_db_rule_clear(&rec);
@@ -340,7 +359,9 @@ static void print_rows(const finish *f) {
             f->sum.n_rules, f->sum.verified, f->sum.z3_only, f->sum.cvc5_only, f->sum.unproved,
             f->sum.skipped ? " (some skipped: interrupted)" : "", f->t_prove);
     if (f->reinstated)
-      fprintf(stderr, "             %d rules put back and proved: a rule implying them was not proved\n", f->reinstated);
+      fprintf(stderr, "             %d rules put back (a rule implying them was not proved): %d proved in turn, "
+                      "%d renamed copies of an unproved rule left unproved\n",
+              f->reinstated, f->reinstated - f->renamed_unproved, f->renamed_unproved);
     if (f->sum.disagreements)
       fprintf(stderr, "ERROR        the solvers disagree (one unsat, the other sat) on %d obligations: see the .unproved file\n",
               f->sum.disagreements);
@@ -370,8 +391,9 @@ int rg_synth_finish(const char *cand, size_t len, const rg_finish_opts *o,
   if (rg_text_parse(cand, len, &f.cand, &err)) return fail("reading the candidates", &err);
   f.proof = calloc((size_t)f.cand.n + 1, sizeof *f.proof);
   f.attempted = calloc((size_t)f.cand.n + 1, sizeof *f.attempted);
+  f.copied = calloc((size_t)f.cand.n + 1, sizeof *f.copied);
   f.verified = malloc(sizeof(int) * (size_t)(f.cand.n + 1));
-  if (!f.proof || !f.attempted || !f.verified) {
+  if (!f.proof || !f.attempted || !f.copied || !f.verified) {
     rc = fail("pruning", &(rg_err){RG_ERR_NOMEM, 0, 0, "out of memory"});
     goto done;
   }
@@ -438,6 +460,7 @@ done:
   if (f.derive_run) rg_prune_result_free(&f.derive);
   free(f.proof);
   free(f.attempted);
+  free(f.copied);
   free(f.verified);
   rg_ruleset_free(&f.cand);
   return rc;
