@@ -359,7 +359,7 @@ static void print_rows(const finish *f) {
             f->sum.n_rules, f->sum.verified, f->sum.z3_only, f->sum.cvc5_only, f->sum.unproved,
             f->sum.skipped ? " (some skipped: interrupted)" : "", f->t_prove);
     if (f->reinstated)
-      fprintf(stderr, "             %d rules put back (a rule implying them was not proved): %d proved in turn, "
+      fprintf(stderr, "             %d rules put back (a rule implying them was not proved): %d sent to the solvers, "
                       "%d renamed copies of an unproved rule left unproved\n",
               f->reinstated, f->reinstated - f->renamed_unproved, f->renamed_unproved);
     if (f->sum.disagreements)
