@@ -7,23 +7,7 @@ rulegen=$1
 dir=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail=0 n=0
-check() { # description, expected status, command...
-  local what=$1 want=$2
-  shift 2
-  n=$((n + 1))
-  out=$("$@" 2>&1)
-  rc=$?
-  if [ "$rc" -ne "$want" ]; then
-    echo "FAIL $what: exit status $rc, want $want"; echo "$out" | tail -5; fail=$((fail + 1))
-  elif grep -qE 'Sanitizer|runtime error' <<<"$out"; then
-    echo "FAIL $what: sanitizer report"; echo "$out" | tail -5; fail=$((fail + 1))
-  fi
-}
-has() { # description, text expected in $out
-  n=$((n + 1))
-  if ! grep -qF -- "$2" <<<"$out"; then echo "FAIL $1: output lacks '$2'"; echo "$out" | tail -8; fail=$((fail + 1)); fi
-}
+. "$dir/../../regress/check.sh"
 
 check "help" 0 "$rulegen" prune --help
 has "help names the stages" "renaming,subgraph,derive"
@@ -78,5 +62,4 @@ check "a set covers itself" 0 "$rulegen" covers "$tmp/taso.rules" --with "$tmp/t
 k=$(grep -vc '^#' "$tmp/taso.rules")
 has "contained" "covers: $k of $k rules: $k contained"
 
-echo "$((n - fail)) passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
