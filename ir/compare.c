@@ -61,20 +61,22 @@ rg_status rg_rule_compare(const rg_rule *r, const rg_binding *b, rg_domain dom,
   if (r->n_tgt != r->n_src || r->n_src == 0)
     return rg_err_set(err, RG_ERR_ARG, "not a rule: it has no target side");
   rg_plan *plan = NULL;
-  rg_status st = rg_rule_plan_side(r, b, false, &plan, err);
-  if (st == RG_OK) {
-    rg_plan_free(plan);
-    st = rg_rule_plan_side(r, b, true, &plan, err);
+  rg_ref all[2 * RG_RULE_MAX_OUTPUTS];
+  memcpy(all, r->src, sizeof(rg_ref) * (size_t)r->n_src);
+  memcpy(all + r->n_src, r->tgt, sizeof(rg_ref) * (size_t)r->n_tgt);
+  rg_status st = rg_plan_new(r->g, all, r->n_src + r->n_tgt, b->tvar_shapes, b->pvar_values,
+                             b->pvar_bound, &plan, NULL);
+  if (st) {
+    /* Only on failure: plan each side alone, so the message says which side is ill-typed. */
+    rg_plan *side = NULL;
+    st = rg_rule_plan_side(r, b, false, &side, err);
+    if (st == RG_OK) {
+      rg_plan_free(side);
+      st = rg_rule_plan_side(r, b, true, &side, err);
+    }
+    if (st == RG_OK) rg_plan_free(side); /* unreachable in practice: the union failed */
+    return st ? st : rg_err_set(err, RG_ERR_SHAPE, "the two sides cannot be typed together");
   }
-  if (st == RG_OK) {
-    rg_plan_free(plan);
-    rg_ref all[2 * RG_RULE_MAX_OUTPUTS];
-    memcpy(all, r->src, sizeof(rg_ref) * (size_t)r->n_src);
-    memcpy(all + r->n_src, r->tgt, sizeof(rg_ref) * (size_t)r->n_tgt);
-    st = rg_plan_new(r->g, all, r->n_src + r->n_tgt, b->tvar_shapes, b->pvar_values, b->pvar_bound,
-                     &plan, err);
-  }
-  if (st) return st;
   for (int o = 0; o < r->n_src; o++) {
     const rg_shape *s = rg_plan_shape(plan, r->src[o]), *t = rg_plan_shape(plan, r->tgt[o]);
     if (!rg_shape_type_eq(s, t)) {
