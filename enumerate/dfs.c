@@ -229,22 +229,84 @@ static rg_status try_op(thr *t, int v, int a, int b) {
   return s;
 }
 
-static rg_status extend(thr *t) {
-  rg_enum_state *st = &t->st;
-  if (st->n_ops == st->sp->depth) return RG_OK;
-  if (t->o->stop && *t->o->stop) return RG_OK;
-  int pool = st->sp->inputs.n + st->n_ops;
+/* The pool's tensors grouped by type: class c has members[first[c] .. first[c + 1]), in
+ * increasing pool order, all of shape id sid[c]. */
+typedef struct {
+  int n;
+  int32_t sid[RG_ENUM_POOL];
+  int first[RG_ENUM_POOL + 1];
+  uint8_t members[RG_ENUM_POOL];
+} type_classes;
+
+static void group_by_type(const rg_enum_state *st, int pool, type_classes *tc) {
+  int cls_of[RG_ENUM_POOL], count[RG_ENUM_POOL];
+  tc->n = 0;
+  for (int p = 0; p < pool; p++) {
+    int c = 0;
+    while (c < tc->n && tc->sid[c] != st->sid[p]) c++;
+    if (c == tc->n) tc->sid[tc->n] = st->sid[p], count[tc->n++] = 0;
+    cls_of[p] = c;
+    count[c]++;
+  }
+  tc->first[0] = 0;
+  for (int c = 0; c < tc->n; c++) tc->first[c + 1] = tc->first[c] + count[c], count[c] = tc->first[c];
+  for (int p = 0; p < pool; p++) tc->members[count[cls_of[p]]++] = (uint8_t)p;
+}
+
+/* Applies variant v to every operand tuple the shapes allow, skipping whole type classes that
+ * shape inference rejects and tuples with no operand at pool index >= first_new (those would
+ * break canonical order). try_op still checks every operator exactly. */
+static rg_status extend_variant(thr *t, int v, const type_classes *tc, int first_new) {
+  int nin = t->st.sp->variants[v].n_in;
   rg_status s = RG_OK;
-  for (int v = 0; v < st->sp->n_variants && !s; v++) {
-    int nin = st->sp->variants[v].n_in;
-    if (nin == 0) s = try_op(t, v, 0, 0);
-    for (int a = 0; nin >= 1 && a < pool && !s; a++) {
-      if (nin == 1) {
-        s = try_op(t, v, a, 0);
+  if (nin == 0) return first_new <= 0 ? try_op(t, v, 0, 0) : RG_OK;
+  for (int ca = 0; ca < tc->n && !s; ca++) {
+    int ra = tc->members[tc->first[ca]];
+    if (nin == 1) {
+      if (apply(t, v, ra, 0) < 0) {
+        if (t->nomem) return RG_ERR_NOMEM;
         continue;
       }
-      for (int b = 0; b < pool && !s; b++) s = try_op(t, v, a, b);
+      for (int i = tc->first[ca]; i < tc->first[ca + 1] && !s; i++)
+        if (tc->members[i] >= first_new) s = try_op(t, v, tc->members[i], 0);
+      continue;
     }
+    for (int cb = 0; cb < tc->n && !s; cb++) {
+      if (apply(t, v, ra, tc->members[tc->first[cb]]) < 0) {
+        if (t->nomem) return RG_ERR_NOMEM;
+        continue;
+      }
+      for (int i = tc->first[ca]; i < tc->first[ca + 1] && !s; i++) {
+        int a = tc->members[i];
+        for (int j = tc->first[cb]; j < tc->first[cb + 1] && !s; j++)
+          if (a >= first_new || tc->members[j] >= first_new) s = try_op(t, v, a, tc->members[j]);
+      }
+    }
+  }
+  return s;
+}
+
+/* Canonical order bounds the search: an operator whose newest operand is operator d (-1: only
+ * inputs) must not be smaller than any operator after d, i.e. than later_max[d + 1], the
+ * largest of code.op[d + 1 .. n_ops). later_max only grows towards the front, so for each
+ * variant there is a first d it can hang from; tuples of older operands are not tried. */
+static rg_status extend(thr *t) {
+  rg_enum_state *st = &t->st;
+  int k = st->n_ops;
+  if (k == st->sp->depth) return RG_OK;
+  if (t->o->stop && *t->o->stop) return RG_OK;
+  int ni = st->sp->inputs.n;
+  int later_max_v[RG_ENUM_MAX_DEPTH + 1]; /* variant of later_max[j]; -1 when j == k (none) */
+  later_max_v[k] = -1;
+  for (int j = k - 1; j >= 0; j--)
+    later_max_v[j] = st->code.op[j].variant > later_max_v[j + 1] ? st->code.op[j].variant : later_max_v[j + 1];
+  type_classes tc;
+  group_by_type(st, ni + k, &tc);
+  rg_status s = RG_OK;
+  for (int v = 0; v < st->sp->n_variants && !s; v++) {
+    int d = -1; /* the first d with later_max[d + 1] not of a larger variant */
+    while (later_max_v[d + 1] > v) d++;
+    s = extend_variant(t, v, &tc, d < 0 ? 0 : ni + d);
   }
   return s;
 }
