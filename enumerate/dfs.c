@@ -32,6 +32,11 @@ typedef struct {
   uint64_t *akey; /* application cache: key + 1, 0 empty */
   int32_t *aval;
   size_t acap, aused;
+  /* Result shape id (or -1) of variant v on the pool's type classes ca, cb (extend's classes:
+   * numbered by first appearance, so they stay put along a DFS path): typed[v][ca][cb], valid for
+   * class c while typed_sid[c] is the class's shape id. Spares extend a hash lookup per pair. */
+  int32_t *typed;
+  int32_t typed_sid[RG_ENUM_POOL];
   rg_enum_state st;
   const rg_enum_visitor *vis;
   void *user;
@@ -156,8 +161,9 @@ static inline bool op_less(rg_enum_opcode x, rg_enum_opcode y) {
 static void report(thr *t);
 static rg_status extend(thr *t);
 
-/* Tries to append (v, a, b); visits and recurses when it is valid, new and canonical. */
-static rg_status try_op(thr *t, int v, int a, int b) {
+/* Tries to append (v, a, b), whose result has shape id sid (>= 0: shape inference accepted it);
+ * visits and recurses when it is new and canonical. */
+static rg_status try_op(thr *t, int v, int a, int b, int32_t sid) {
   rg_enum_state *st = &t->st;
   const rg_enum_variant *var = &st->sp->variants[v];
   int ni = st->sp->inputs.n, k = st->n_ops;
@@ -188,11 +194,6 @@ static rg_status try_op(thr *t, int v, int a, int b) {
   if (swapped && op.in[0] >= ni && !t->o->extend_swapped) { /* an instance of commutativity */
     t->rejected++;
     return RG_OK;
-  }
-  int32_t sid = apply(t, v, a, b);
-  if (sid < 0) {
-    t->rejected++;
-    return t->nomem ? RG_ERR_NOMEM : RG_OK;
   }
   /* inputs used out of class order (a later input of a class before an earlier one): each
    * remaining operand can fix one */
@@ -253,33 +254,62 @@ static void group_by_type(const rg_enum_state *st, int pool, type_classes *tc) {
   for (int p = 0; p < pool; p++) tc->members[count[cls_of[p]]++] = (uint8_t)p;
 }
 
+static inline int32_t *typed_at(thr *t, int v, int ca, int cb) {
+  return &t->typed[((size_t)v * RG_ENUM_POOL + (size_t)ca) * RG_ENUM_POOL + (size_t)cb];
+}
+
+/* Brings t->typed up to date for the classes of tc: a class whose shape id changed since its
+ * row was filled (a sibling subtree put another type there) gets its row and column again. */
+static rg_status refresh_typed(thr *t, const type_classes *tc) {
+  const rg_enum_space *sp = t->st.sp;
+  for (int c = 0; c < tc->n; c++) {
+    if (t->typed_sid[c] == tc->sid[c]) continue;
+    int rc = tc->members[tc->first[c]];
+    for (int v = 0; v < sp->n_variants; v++) {
+      int nin = sp->variants[v].n_in;
+      if (nin == 0) continue;
+      if (nin == 1) {
+        *typed_at(t, v, c, 0) = apply(t, v, rc, 0);
+        continue;
+      }
+      for (int x = 0; x < tc->n; x++) {
+        int rx = tc->members[tc->first[x]];
+        *typed_at(t, v, c, x) = apply(t, v, rc, rx);
+        *typed_at(t, v, x, c) = apply(t, v, rx, rc);
+      }
+    }
+    if (t->nomem) return RG_ERR_NOMEM;
+    t->typed_sid[c] = tc->sid[c];
+  }
+  for (int c = tc->n; c < RG_ENUM_POOL && t->typed_sid[c] != -1; c++) t->typed_sid[c] = -1;
+  return RG_OK;
+}
+
 /* Applies variant v to every operand tuple the shapes allow, skipping whole type classes that
  * shape inference rejects and tuples with no operand at pool index >= first_new (those would
  * break canonical order). try_op still checks every operator exactly. */
 static rg_status extend_variant(thr *t, int v, const type_classes *tc, int first_new) {
   int nin = t->st.sp->variants[v].n_in;
   rg_status s = RG_OK;
-  if (nin == 0) return first_new <= 0 ? try_op(t, v, 0, 0) : RG_OK;
+  if (nin == 0) {
+    if (first_new > 0) return RG_OK;
+    int32_t sid = apply(t, v, 0, 0);
+    return sid >= 0 ? try_op(t, v, 0, 0, sid) : t->nomem ? RG_ERR_NOMEM : RG_OK;
+  }
   for (int ca = 0; ca < tc->n && !s; ca++) {
-    int ra = tc->members[tc->first[ca]];
     if (nin == 1) {
-      if (apply(t, v, ra, 0) < 0) {
-        if (t->nomem) return RG_ERR_NOMEM;
-        continue;
-      }
-      for (int i = tc->first[ca]; i < tc->first[ca + 1] && !s; i++)
-        if (tc->members[i] >= first_new) s = try_op(t, v, tc->members[i], 0);
+      int32_t sid = *typed_at(t, v, ca, 0);
+      for (int i = tc->first[ca]; i < tc->first[ca + 1] && sid >= 0 && !s; i++)
+        if (tc->members[i] >= first_new) s = try_op(t, v, tc->members[i], 0, sid);
       continue;
     }
     for (int cb = 0; cb < tc->n && !s; cb++) {
-      if (apply(t, v, ra, tc->members[tc->first[cb]]) < 0) {
-        if (t->nomem) return RG_ERR_NOMEM;
-        continue;
-      }
+      int32_t sid = *typed_at(t, v, ca, cb);
+      if (sid < 0) continue;
       for (int i = tc->first[ca]; i < tc->first[ca + 1] && !s; i++) {
         int a = tc->members[i];
         for (int j = tc->first[cb]; j < tc->first[cb + 1] && !s; j++)
-          if (a >= first_new || tc->members[j] >= first_new) s = try_op(t, v, a, tc->members[j]);
+          if (a >= first_new || tc->members[j] >= first_new) s = try_op(t, v, a, tc->members[j], sid);
       }
     }
   }
@@ -302,7 +332,7 @@ static rg_status extend(thr *t) {
     later_max_v[j] = st->code.op[j].variant > later_max_v[j + 1] ? st->code.op[j].variant : later_max_v[j + 1];
   type_classes tc;
   group_by_type(st, ni + k, &tc);
-  rg_status s = RG_OK;
+  rg_status s = refresh_typed(t, &tc);
   for (int v = 0; v < st->sp->n_variants && !s; v++) {
     int d = -1; /* the first d with later_max[d + 1] not of a larger variant */
     while (later_max_v[d + 1] > v) d++;
@@ -335,10 +365,12 @@ static rg_status thr_init(thr *t, const rg_enum_space *sp, shared *sh, const rg_
   t->acap = 1024;
   t->akey = calloc(t->acap, sizeof *t->akey);
   t->aval = malloc(t->acap * sizeof *t->aval);
+  t->typed = malloc(sizeof *t->typed * (size_t)sp->n_variants * RG_ENUM_POOL * RG_ENUM_POOL);
+  for (int c = 0; c < RG_ENUM_POOL; c++) t->typed_sid[c] = -1;
   t->st.sp = sp;
   t->st.shapes = &t->shapes;
   for (int k = 0; k < RG_ENUM_MAX_DEPTH; k++) t->st.code.op[k] = (rg_enum_opcode){RG_ENUM_NO_OP, {0, 0}};
-  if (!t->akey || !t->aval) return RG_ERR_NOMEM;
+  if (!t->akey || !t->aval || !t->typed) return RG_ERR_NOMEM;
   for (int i = 0; i < sp->inputs.n; i++) {
     t->st.sid[i] = intern(&t->shapes, &sp->inputs.in[i].shape);
     if (t->st.sid[i] < 0) return RG_ERR_NOMEM;
@@ -349,6 +381,7 @@ static rg_status thr_init(thr *t, const rg_enum_space *sp, shared *sh, const rg_
 static void thr_free(thr *t) {
   free(t->akey);
   free(t->aval);
+  free(t->typed);
   free(t->shapes.s);
   free(t->shapes.hash);
   free(t->shapes.slot);
@@ -417,7 +450,8 @@ rg_status rg_enum_run(const rg_enum_space *sp, const rg_enum_visitor *v, void *c
     thr *t = &ts[omp_get_thread_num()];
     if (failed || (o->stop && *o->stop)) continue;
     t->err = &errs[omp_get_thread_num()];
-    rg_status s = try_op(t, units[u].v, units[u].a, units[u].b);
+    int32_t sid = apply(t, units[u].v, units[u].a, units[u].b); /* valid: list_units checked */
+    rg_status s = sid >= 0 ? try_op(t, units[u].v, units[u].a, units[u].b, sid) : RG_ERR_NOMEM;
     if (s) {
 #pragma omp critical(rg_enum_fail)
       if (!failed) {

@@ -377,8 +377,35 @@ static uint64_t vars_of(const rg_graph *g, const rg_ref *refs, int n, uint8_t *m
 /* Builds the rule a => b (or b => a, so that the target's variables occur in the source), its
  * outputs paired by value (output hashes on the fingerprint inputs) when there are several.
  * Returns the pair_kind, or -1 on error; *out is set for PAIR_RULE only. */
-static int build_rule(const rg_enum_space *sp, const rg_enum_code *a, const rg_enum_code *b,
-                      uint64_t seed, rg_value *const *inputs, rg_rule **out, rg_err *err) {
+/* Output hashes of a bucket's members, each computed once (a member is paired with every class
+ * representative, and a multi-output graph's hashes cost a whole evaluation). */
+typedef struct {
+  const rg_enum_space *sp;
+  uint64_t seed;
+  rg_value *const *inputs;
+  const rg_fp_record *m;
+  uint64_t (*h)[RG_RULE_MAX_OUTPUTS];
+  int8_t *n; /* outputs hashed, 0 not yet */
+} member_hashes;
+
+static rg_status hashes_of(member_hashes *mh, size_t i, const uint64_t **h, int *n, rg_err *err) {
+  if (!mh->n[i]) {
+    int k;
+    uint64_t fp;
+    rg_status st = rg_fp_graph_hashes(mh->sp, &mh->m[i].code, mh->seed, mh->inputs, mh->h[i], &k, &fp, err);
+    if (st) return st;
+    mh->n[i] = (int8_t)k;
+  }
+  *h = mh->h[i];
+  *n = mh->n[i];
+  return RG_OK;
+}
+
+static int build_rule(member_hashes *mh, size_t ia, size_t ib, rg_rule **out, rg_err *err) {
+  const rg_enum_space *sp = mh->sp;
+  const rg_enum_code *a = &mh->m[ia].code, *b = &mh->m[ib].code;
+  uint64_t seed = mh->seed;
+  rg_value *const *inputs = mh->inputs;
   rg_rule *r = rg_rule_new();
   if (!r) return rg_err_set(err, RG_ERR_NOMEM, "out of memory"), -1;
   rg_ref sa[RG_RULE_MAX_OUTPUTS], sb[RG_RULE_MAX_OUTPUTS];
@@ -390,9 +417,8 @@ static int build_rule(const rg_enum_space *sp, const rg_enum_code *a, const rg_e
   int map[RG_RULE_MAX_OUTPUTS] = {0, 1, 2, 3};
   if (na != nb) kind = PAIR_MISMATCH;
   if (kind == PAIR_RULE && na > 1) {
-    uint64_t ha[RG_RULE_MAX_OUTPUTS], hb[RG_RULE_MAX_OUTPUTS], fa, fb;
-    if (rg_fp_graph_hashes(sp, a, seed, inputs, ha, &na, &fa, err) ||
-        rg_fp_graph_hashes(sp, b, seed, inputs, hb, &nb, &fb, err)) {
+    const uint64_t *ha, *hb;
+    if (hashes_of(mh, ia, &ha, &na, err) || hashes_of(mh, ib, &hb, &nb, err)) {
       rg_rule_free(r);
       return -1;
     }
@@ -467,7 +493,11 @@ static rg_status do_bucket(const synth_opts *o, const rg_randtest_opts *rt, cons
                            rg_value *const *inputs, rg_randtest_cache *cache, const rg_fp_record *recs, size_t len,
                            rg_strbuf *sb, test_counts *tc, rg_err *err) {
   rg_fp_record *m = malloc(sizeof *m * len);
-  if (!m) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  member_hashes mh = {sp, o->fp.seed, inputs, m, malloc(sizeof *mh.h * len), calloc(len, 1)};
+  if (!m || !mh.h || !mh.n) {
+    free(m), free(mh.h), free(mh.n);
+    return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  }
   memcpy(m, recs, sizeof *m * len);
   qsort(m, len, sizeof *m, cmp_len_code);
   size_t rep[MAX_CLASSES];
@@ -481,7 +511,7 @@ static rg_status do_bucket(const synth_opts *o, const rg_randtest_opts *rt, cons
     bool derivable = false;
     for (int c = 0; c < n_cls && joined < 0 && !derivable && !st; c++) {
       rg_rule *r = NULL;
-      int k = build_rule(sp, &m[i].code, &m[rep[c]].code, o->fp.seed, inputs, &r, err);
+      int k = build_rule(&mh, i, rep[c], &r, err);
       if (k < 0) {
         st = err->status ? err->status : RG_ERR_NOMEM;
         break;
@@ -533,13 +563,13 @@ static rg_status do_bucket(const synth_opts *o, const rg_randtest_opts *rt, cons
     for (size_t y = 0; y < x && !st; y++) {
       if (cls[x] != cls[y]) continue;
       rg_rule *r = NULL;
-      int k = build_rule(sp, &m[members[x]].code, &m[members[y]].code, o->fp.seed, inputs, &r, err);
+      int k = build_rule(&mh, members[x], members[y], &r, err);
       if (k < 0) st = err->status ? err->status : RG_ERR_NOMEM;
       if (k != PAIR_RULE) continue;
       emit(r, sb, tc);
       rg_rule_free(r);
     }
-  free(members), free(cls), free(m);
+  free(members), free(cls), free(m), free(mh.h), free(mh.n);
   return st;
 }
 
