@@ -122,7 +122,7 @@ static int32_t apply(thr *t, int v, int a, int b) {
   rg_shape out[RG_MAX_OUTPUTS];
   int32_t res = -1;
   if (rg_shape_infer((rg_op)var->op, var->params, var->n_in, in, out, NULL) == RG_OK &&
-      rg_enum_space_accepts(t->st.sp, v, in)) {
+      rg_enum_space_accepts(t->st.sp, v, in, &out[var->out])) {
     res = intern(&t->shapes, &out[var->out]);
     if (res < 0) t->nomem = true;
   }

@@ -58,8 +58,11 @@ rg_enum_code rg_enum_code_input(int i) {
   return c;
 }
 
-bool rg_enum_space_accepts(const rg_enum_space *sp, int v, const rg_shape *const *in) {
-  if (sp->variants[v].op != RG_OP_CONV2D) return true;
+bool rg_enum_space_accepts(const rg_enum_space *sp, int v, const rg_shape *const *in, const rg_shape *out) {
+  rg_op op = (rg_op)sp->variants[v].op;
+  if ((op == RG_OP_ENLARGE || op == RG_OP_RESHAPE || op == RG_OP_SLICE) && rg_shape_type_eq(out, in[0]))
+    return false; /* the identity: its tensor is its operand */
+  if (op != RG_OP_CONV2D) return true;
   const rg_shape *w = in[1];
   for (int k = 0; k < sp->choices.n_kernels; k++)
     if (w->dim[2] == sp->choices.kernel[k][0] && w->dim[3] == sp->choices.kernel[k][1]) return true;

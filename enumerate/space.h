@@ -48,9 +48,13 @@ int rg_enum_code_len(const rg_enum_code *c);
 /* The code of input graph i. */
 rg_enum_code rg_enum_code_input(int i);
 
-/* Whether variant v may be applied to operands of these shapes beyond what shape inference
- * checks (conv2d only uses weights whose kernel is one of --kernels). */
-bool rg_enum_space_accepts(const rg_enum_space *sp, int v, const rg_shape *const *in);
+/* Whether variant v may be applied to operands of these shapes, giving out, beyond what shape
+ * inference checks: conv2d only uses weights whose kernel is one of --kernels, and enlarge,
+ * reshape and slice are skipped where they are the identity (out has in[0]'s type: an enlarge
+ * to the kernel a weight already has, a reshape to its own shape, a slice of a whole axis).
+ * Such an application computes nothing new, and the rule "op(x) => x" it would give holds only
+ * at those shapes, which no shape-free axiom can state. */
+bool rg_enum_space_accepts(const rg_enum_space *sp, int v, const rg_shape *const *in, const rg_shape *out);
 
 /* Interns every input name in g in input order, so tensor variable i is input i. Call on an
  * empty graph before rg_enum_build when arrays indexed by input are to be used with g. */
