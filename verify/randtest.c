@@ -37,8 +37,8 @@ static rg_status trials(const rg_rule *r, const rg_binding *b, rg_domain dom, ui
   return st;
 }
 
-rg_status rg_randtest_rule(const rg_rule *r, const rg_binding *base, const rg_randtest_opts *o,
-                           rg_randtest_verdict *v, rg_err *err) {
+rg_status rg_randtest_at(const rg_rule *r, const rg_binding *base, const rg_randtest_opts *o,
+                         rg_randtest_verdict *v, rg_err *err) {
   bool ok;
   if (!rg_rule_well_typed(r, base)) {
     /* distinguish "both sides type, outputs differ" (a verdict) from "a side does not type" */
@@ -55,10 +55,16 @@ rg_status rg_randtest_rule(const rg_rule *r, const rg_binding *base, const rg_ra
   if (!ok) return *v = RG_RANDTEST_ZP, RG_OK;
   st = trials(r, base, RG_DOM_F64, o->seed, o->f64_trials, o, &ok, err);
   if (st) return st;
-  if (!ok) return *v = RG_RANDTEST_F64, RG_OK;
+  *v = ok ? RG_RANDTEST_PASS : RG_RANDTEST_F64;
+  return RG_OK;
+}
+
+rg_status rg_randtest_other_shapes(const rg_rule *r, const rg_binding *base, const rg_randtest_opts *o,
+                                   rg_randtest_verdict *v, rg_err *err) {
+  bool ok;
   if (o->other_shapes == 0) return *v = RG_RANDTEST_PASS, RG_OK;
   rg_assignment_list sets;
-  st = rg_shapes_solve(r, base, o->seed, 1 + o->other_shapes, &sets, err);
+  rg_status st = rg_shapes_solve(r, base, o->seed, 1 + o->other_shapes, &sets, err);
   if (st == RG_ERR_SHAPE) st = RG_OK, sets.n = 0; /* no other sets: a verdict, below */
   *v = RG_RANDTEST_PASS;
   if (!st && sets.n < 1 + o->other_shapes) *v = RG_RANDTEST_NO_SHAPES;
@@ -71,4 +77,11 @@ rg_status rg_randtest_rule(const rg_rule *r, const rg_binding *base, const rg_ra
   }
   rg_assignment_list_free(&sets);
   return st;
+}
+
+rg_status rg_randtest_rule(const rg_rule *r, const rg_binding *base, const rg_randtest_opts *o,
+                           rg_randtest_verdict *v, rg_err *err) {
+  rg_status st = rg_randtest_at(r, base, o, v, err);
+  if (st || *v != RG_RANDTEST_PASS) return st;
+  return rg_randtest_other_shapes(r, base, o, v, err);
 }

@@ -54,4 +54,13 @@ void rg_randtest_opts_default(rg_randtest_opts *o); /* seed 2, 1 Z_p, 1 float64,
 rg_status rg_randtest_rule(const rg_rule *r, const rg_binding *base, const rg_randtest_opts *o,
                            rg_randtest_verdict *v, rg_err *err) RG_MUST_CHECK;
 
+/* The two halves of rg_randtest_rule. At: the type check and the trials at base (verdicts
+ * PASS, TYPE, ZP, F64). Other shapes: the trials at o->other_shapes solver-found shape sets
+ * (verdicts PASS, NO_SHAPES, SHAPES_ZP, SHAPES_F64); base may be NULL, and the sets are then
+ * found from the rule alone, so the verdict depends on the rule and o only. */
+rg_status rg_randtest_at(const rg_rule *r, const rg_binding *base, const rg_randtest_opts *o,
+                         rg_randtest_verdict *v, rg_err *err) RG_MUST_CHECK;
+rg_status rg_randtest_other_shapes(const rg_rule *r, const rg_binding *base, const rg_randtest_opts *o,
+                                   rg_randtest_verdict *v, rg_err *err) RG_MUST_CHECK;
+
 #endif

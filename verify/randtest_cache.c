@@ -142,6 +142,34 @@ static int canonical(const rg_graph *g, const char *text, const rg_binding *base
 
 #define MAX_VARS 64
 
+/* The verdict of renamed rule rn (its text: rule_len bytes at rule) at binding b: the
+ * trials at b, then those at other shape sets. Those sets are solved from the rule alone, so
+ * their verdict is a function of the rule text and is stored under "S <text>" for every other
+ * binding of the same text; a rule for which no sets are found that way (e.g. one that types
+ * only with unequal sizes) gets them from b, as rg_randtest_rule does. */
+static rg_status other_shapes_cached(rg_randtest_cache *c, const rg_rule *rn, const char *rule, size_t rule_len,
+                                     const rg_binding *b, const rg_randtest_opts *o,
+                                     rg_randtest_verdict *v, rg_err *err) {
+  rg_status st = rg_randtest_at(rn, b, o, v, err);
+  if (st || *v != RG_RANDTEST_PASS) return st;
+  rg_strbuf skey;
+  rg_sb_init(&skey);
+  rg_sb_puts(&skey, "S ");
+  rg_sb_append(&skey, rule, rule_len);
+  if (skey.failed) {
+    rg_sb_free(&skey);
+    return rg_randtest_other_shapes(rn, b, o, v, err);
+  }
+  uint64_t h = hash_text(rg_sb_str(&skey));
+  if (!lookup(c, h, rg_sb_str(&skey), v)) {
+    st = rg_randtest_other_shapes(rn, NULL, o, v, err);
+    if (!st && *v == RG_RANDTEST_NO_SHAPES) st = rg_randtest_other_shapes(rn, b, o, v, err);
+    else if (!st) store(c, h, rg_sb_str(&skey), *v);
+  }
+  rg_sb_free(&skey);
+  return st;
+}
+
 rg_status rg_randtest_rule_cached(rg_randtest_cache *c, const rg_rule *r, const rg_binding *base,
                                   const rg_randtest_opts *o, rg_randtest_verdict *v, bool *hit,
                                   rg_err *err) {
@@ -184,7 +212,7 @@ rg_status rg_randtest_rule_cached(rg_randtest_cache *c, const rg_rule *r, const 
     shapes[q] = base->tvar_shapes[order[idx]];
   }
   rg_binding b = {shapes, NULL, NULL};
-  st = rg_randtest_rule(rn, &b, o, v, err);
+  st = other_shapes_cached(c, rn, k, rule_len, &b, o, v, err);
   rg_rule_free(rn);
   if (!st) store(c, h, rg_sb_str(&key), *v);
 out:

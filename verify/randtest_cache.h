@@ -11,6 +11,10 @@
  * Thread-safe (a mutex around the table; tests run outside it). Memory is bounded: once the
  * keys held reach the byte budget, new verdicts are no longer stored (candidates are still
  * tested, only not remembered). Rules with parameter variables bypass the cache.
+ *
+ * The trials at other shape sets are keyed by the renamed rule text alone (their sets are solved
+ * from the rule, not from the binding it was found at), so the same rule found over inputs of
+ * other shapes reuses them and only repeats the trials at its own shapes.
  */
 #ifndef RG_VERIFY_RANDTEST_CACHE_H
 #define RG_VERIFY_RANDTEST_CACHE_H
