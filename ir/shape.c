@@ -4,6 +4,11 @@
 #include <stdio.h>
 #include <string.h>
 
+/* An error status, with its message formatted only when someone will read it: the shape solver
+ * and the enumerator try many applications that do not type (err NULL), and formatting shapes
+ * for each was a large share of their time. */
+#define FAIL(err, status, ...) ((err) ? rg_err_set((err), (status), __VA_ARGS__) : (status))
+
 int64_t rg_shape_numel(const rg_shape *s) {
   int64_t n = 1;
   for (int i = 0; i < s->rank; i++) n *= s->dim[i];
@@ -81,26 +86,26 @@ rg_status rg_shape_parse(const char *text, int len, rg_shape *out, rg_err *err) 
   int i = 0;
   while (i < len) {
     if (out->rank == RG_MAX_RANK)
-      return rg_err_set(err, RG_ERR_LIMIT, "shape '%.*s' has more than %d dimensions", len, text,
+      return FAIL(err, RG_ERR_LIMIT, "shape '%.*s' has more than %d dimensions", len, text,
                         RG_MAX_RANK);
     int64_t d = 0;
     int start = i;
     while (i < len && text[i] >= '0' && text[i] <= '9' && d <= RG_MAX_DIM) d = d * 10 + (text[i++] - '0');
     if (i == start || d < 1 || d > RG_MAX_DIM)
-      return rg_err_set(err, RG_ERR_PARSE,
+      return FAIL(err, RG_ERR_PARSE,
                         "bad shape '%.*s': expected dimensions 1..%d separated by 'x' (e.g. 2x4x5x5)",
                         len, text, RG_MAX_DIM);
     out->dim[out->rank++] = (int32_t)d;
     if (i < len) {
       if (text[i] != 'x' || i + 1 == len)
-        return rg_err_set(err, RG_ERR_PARSE,
+        return FAIL(err, RG_ERR_PARSE,
                           "bad shape '%.*s': expected dimensions separated by 'x' (e.g. 2x4x5x5)",
                           len, text);
       i++;
     }
   }
   if (out->rank == 0)
-    return rg_err_set(err, RG_ERR_PARSE, "empty shape: give dimensions like 2x4, or 'scalar'");
+    return FAIL(err, RG_ERR_PARSE, "empty shape: give dimensions like 2x4, or 'scalar'");
   return RG_OK;
 }
 
@@ -137,12 +142,13 @@ static void meet_seams(rg_shape *dst, int dd, const rg_shape *b, int bd) {
 
 static rg_status mismatch(rg_err *err, rg_op op, const char *fmt, const rg_shape *a,
                           const rg_shape *b) {
+  if (!err) return RG_ERR_SHAPE;
   char sa[96], sb[96];
   rg_shape_format(a, sa, sizeof sa);
   if (b) rg_shape_format(b, sb, sizeof sb);
   char what[256];
   snprintf(what, sizeof what, fmt, sa, b ? sb : "");
-  return rg_err_set(err, RG_ERR_SHAPE, "%s: %s", rg_op_get(op)->name, what);
+  return FAIL(err, RG_ERR_SHAPE, "%s: %s", rg_op_get(op)->name, what);
 }
 
 static rg_status infer_window(rg_op op, const rg_shape *x, int32_t kh, int32_t kw, int32_t sh,
@@ -152,7 +158,7 @@ static rg_status infer_window(rg_op op, const rg_shape *x, int32_t kh, int32_t k
   if (!rg_window_geometry(x->dim[2], kh, sh, pad, &oh, &ph) ||
       !rg_window_geometry(x->dim[3], kw, sw, pad, &ow, &pw)) {
     char sx[96];
-    return rg_err_set(err, RG_ERR_SHAPE, "%s: a %dx%d window does not fit input %s with %s padding",
+    return FAIL(err, RG_ERR_SHAPE, "%s: a %dx%d window does not fit input %s with %s padding",
                       rg_op_get(op)->name, kh, kw, rg_shape_format(x, sx, sizeof sx),
                       rg_pad_name(pad));
   }
@@ -177,7 +183,7 @@ static rg_status infer_concat(const int32_t *params, int n_in, const rg_shape *c
     for (int d = 0; ok && d < a->rank; d++) ok = d == axis || a->dim[d] == b->dim[d];
     if (!ok) {
       char sa[96], sb[96];
-      return rg_err_set(err, RG_ERR_SHAPE,
+      return FAIL(err, RG_ERR_SHAPE,
                         "concat: input %d (%s) does not match input 1 (%s) outside axis %d", i + 1,
                         rg_shape_format(b, sb, sizeof sb), rg_shape_format(a, sa, sizeof sa), axis);
     }
@@ -186,13 +192,13 @@ static rg_status infer_concat(const int32_t *params, int n_in, const rg_shape *c
     /* Along the axis: b's seams shifted past what came before, then the new outermost seam. */
     int need = o->nseam[axis] + b->nseam[axis] + 1;
     if (need > RG_MAX_SEAMS)
-      return rg_err_set(err, RG_ERR_LIMIT, "concat: more than %d nested concatenations on axis %d",
+      return FAIL(err, RG_ERR_LIMIT, "concat: more than %d nested concatenations on axis %d",
                         RG_MAX_SEAMS, axis);
     int32_t offset = o->dim[axis];
     for (int k = 0; k < b->nseam[axis]; k++) o->seam[axis][o->nseam[axis]++] = offset + b->seam[axis][k];
     o->seam[axis][o->nseam[axis]++] = offset;
     int64_t sum = (int64_t)o->dim[axis] + b->dim[axis];
-    if (sum > RG_MAX_DIM) return rg_err_set(err, RG_ERR_LIMIT, "concat: axis %d grows past %d", axis, RG_MAX_DIM);
+    if (sum > RG_MAX_DIM) return FAIL(err, RG_ERR_LIMIT, "concat: axis %d grows past %d", axis, RG_MAX_DIM);
     o->dim[axis] = (int32_t)sum;
   }
   return RG_OK;
@@ -205,7 +211,7 @@ static rg_status infer_split(const int32_t *params, const rg_shape *x, rg_shape 
   if (axis >= x->rank) return mismatch(err, RG_OP_SPLIT, "axis is out of range for input %s%s", x, NULL);
   if (x->nseam[axis] == 0) {
     char sx[96];
-    return rg_err_set(err, RG_ERR_SHAPE,
+    return FAIL(err, RG_ERR_SHAPE,
                       "split: input %s was not produced by a concat on axis %d, so there is no "
                       "seam to split at",
                       rg_shape_format(x, sx, sizeof sx), axis);
@@ -234,7 +240,7 @@ static rg_status infer_matmul(const rg_shape *a, const rg_shape *b, rg_shape *o,
       return mismatch(err, RG_OP_MATMUL, "batch dimensions of %s and %s differ", a, b);
   if (a->dim[r - 1] != b->dim[r - 2]) {
     char sa[96], sb[96];
-    return rg_err_set(err, RG_ERR_SHAPE,
+    return FAIL(err, RG_ERR_SHAPE,
                       "matmul: inner dimensions differ: %s has %d columns, %s has %d rows",
                       rg_shape_format(a, sa, sizeof sa), a->dim[r - 1],
                       rg_shape_format(b, sb, sizeof sb), b->dim[r - 2]);
@@ -253,7 +259,7 @@ static rg_status infer_conv(const int32_t *params, const rg_shape *x, const rg_s
   int32_t c = x->dim[1], cin_g = w->dim[1], cout = w->dim[0], groups = params[6];
   if (c % groups != 0 || cout % groups != 0 || cin_g != c / groups) {
     char sx[96], sw[96];
-    return rg_err_set(err, RG_ERR_SHAPE,
+    return FAIL(err, RG_ERR_SHAPE,
                       "conv2d: with %d group%s, input %s (%d channels) needs a weight with %d input "
                       "channels and output channels a multiple of %d, but the weight is %s",
                       groups, groups == 1 ? "" : "s", rg_shape_format(x, sx, sizeof sx), c,
@@ -284,7 +290,7 @@ static rg_status infer_transpose(const int32_t *params, const rg_shape *x, rg_sh
   int r = rg_perm_unpack(params[0], perm);
   if (r != x->rank) {
     char sx[96];
-    return rg_err_set(err, RG_ERR_SHAPE, "transpose: permutation has %d entries but input %s has rank %d",
+    return FAIL(err, RG_ERR_SHAPE, "transpose: permutation has %d entries but input %s has rank %d",
                       r, rg_shape_format(x, sx, sizeof sx), x->rank);
   }
   o->rank = x->rank;
@@ -298,11 +304,11 @@ static rg_status infer_transpose(const int32_t *params, const rg_shape *x, rg_sh
 static rg_status infer_shape_param(rg_op op, const int32_t *slots, rg_shape *o, rg_err *err) {
   int rank = slots[0];
   if (rank < 0 || rank > RG_MAX_RANK)
-    return rg_err_set(err, RG_ERR_SHAPE, "%s: shape parameter has rank %d", rg_op_get(op)->name, rank);
+    return FAIL(err, RG_ERR_SHAPE, "%s: shape parameter has rank %d", rg_op_get(op)->name, rank);
   *o = rg_shape_make(rank, slots + 1);
   for (int i = 0; i < rank; i++)
     if (o->dim[i] < 1 || o->dim[i] > RG_MAX_DIM)
-      return rg_err_set(err, RG_ERR_SHAPE, "%s: dimension %d of the shape parameter is %d",
+      return FAIL(err, RG_ERR_SHAPE, "%s: dimension %d of the shape parameter is %d",
                         rg_op_get(op)->name, i, o->dim[i]);
   return RG_OK;
 }
@@ -311,13 +317,13 @@ rg_status rg_shape_infer(rg_op op, const int32_t *p, int n_in, const rg_shape *c
                          rg_shape *out, rg_err *err) {
   const rg_op_info *info = rg_op_get(op);
   if (n_in < rg_op_min_inputs(op) || n_in > rg_op_max_inputs(op))
-    return rg_err_set(err, RG_ERR_SHAPE, "%s takes %d tensor inputs, got %d", info->name,
+    return FAIL(err, RG_ERR_SHAPE, "%s takes %d tensor inputs, got %d", info->name,
                       rg_op_min_inputs(op), n_in);
   rg_shape *o = out;
   memset(o, 0, sizeof *o * (size_t)info->n_outputs);
   switch (op) {
   case RG_OP_INPUT:
-    return rg_err_set(err, RG_ERR_ARG, "input nodes take their shape from the variable binding");
+    return FAIL(err, RG_ERR_ARG, "input nodes take their shape from the variable binding");
   case RG_OP_EWADD:
   case RG_OP_EWMUL: /* same dims; seams meet */
     if (!rg_shape_dims_eq(in[0], in[1]))
@@ -344,7 +350,7 @@ rg_status rg_shape_infer(rg_op op, const int32_t *p, int n_in, const rg_shape *c
   case RG_OP_ENLARGE: /* kernel grows in H and W (seams there dropped); O, I unchanged */
     if (in[0]->rank != 4 || in[0]->dim[2] > p[0] || in[0]->dim[3] > p[1]) {
       char sx[96];
-      return rg_err_set(err, RG_ERR_SHAPE, "enlarge: kernel %s must be 4-D and no larger than %dx%d",
+      return FAIL(err, RG_ERR_SHAPE, "enlarge: kernel %s must be 4-D and no larger than %dx%d",
                         rg_shape_format(in[0], sx, sizeof sx), p[0], p[1]);
     }
     *o = *in[0];
@@ -367,7 +373,7 @@ rg_status rg_shape_infer(rg_op op, const int32_t *p, int n_in, const rg_shape *c
       return mismatch(err, op, "axis is out of range for input %s%s", in[0], NULL);
     int64_t d = (int64_t)in[0]->dim[p[0]] + p[1] + p[2];
     if (d > RG_MAX_DIM)
-      return rg_err_set(err, RG_ERR_LIMIT, "pad: axis %d grows past %d", p[0], RG_MAX_DIM);
+      return FAIL(err, RG_ERR_LIMIT, "pad: axis %d grows past %d", p[0], RG_MAX_DIM);
     *o = *in[0];
     o->dim[p[0]] = (int32_t)d;
     clear_seams(o, p[0]);
@@ -378,7 +384,7 @@ rg_status rg_shape_infer(rg_op op, const int32_t *p, int n_in, const rg_shape *c
       return mismatch(err, op, "axis is out of range for input %s%s", in[0], NULL);
     if (p[1] >= p[2] || p[2] > in[0]->dim[p[0]]) {
       char sx[96];
-      return rg_err_set(err, RG_ERR_SHAPE,
+      return FAIL(err, RG_ERR_SHAPE,
                         "slice: range %d..%d is not inside axis %d of input %s (need begin < end <= %d)",
                         p[1], p[2], p[0], rg_shape_format(in[0], sx, sizeof sx), in[0]->dim[p[0]]);
     }
@@ -401,5 +407,5 @@ rg_status rg_shape_infer(rg_op op, const int32_t *p, int n_in, const rg_shape *c
   }
   case RG_OP_COUNT: break;
   }
-  return rg_err_set(err, RG_ERR_ARG, "unknown operator %d", (int)op);
+  return FAIL(err, RG_ERR_ARG, "unknown operator %d", (int)op);
 }
