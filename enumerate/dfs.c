@@ -37,6 +37,10 @@ typedef struct {
    * class c while typed_sid[c] is the class's shape id. Spares extend a hash lookup per pair. */
   int32_t *typed;
   int32_t typed_sid[RG_ENUM_POOL];
+  /* gaps: inputs used while the previous input of their type is not (TASO's input order allows
+   * none in a graph); next_same[i]: the input whose previous input of the same type is i, or -1 */
+  int gaps;
+  int8_t next_same[RG_ENUM_MAX_INPUTS];
   rg_enum_state st;
   const rg_enum_visitor *vis;
   void *user;
@@ -158,6 +162,20 @@ static inline bool op_less(rg_enum_opcode x, rg_enum_opcode y) {
   return x.in[1] < y.in[1];
 }
 
+/* Adds delta to the use count of pool tensor x, keeping t->gaps up to date: only an input going
+ * from unused to used (or back) changes it, through itself and the next input of its type. */
+static inline void add_use(thr *t, int x, int delta) {
+  rg_enum_state *st = &t->st;
+  bool was = st->uses[x] > 0;
+  st->uses[x] = (uint8_t)(st->uses[x] + delta);
+  bool now = st->uses[x] > 0;
+  if (was == now || x >= st->sp->inputs.n) return;
+  int prev = st->sp->prev_same[x], next = t->next_same[x];
+  int step = now ? 1 : -1;
+  if (prev >= 0 && !st->uses[prev]) t->gaps += step;
+  if (next >= 0 && st->uses[next]) t->gaps -= step;
+}
+
 static void report(thr *t);
 static rg_status extend(thr *t);
 
@@ -197,12 +215,10 @@ static rg_status try_op(thr *t, int v, int a, int b, int32_t sid) {
   }
   /* inputs used out of class order (a later input of a class before an earlier one): each
    * remaining operand can fix one */
-  for (int j = 0; j < var->n_in; j++) st->uses[op.in[j]]++;
-  int gaps = 0;
-  for (int q = 0; q < ni; q++)
-    if (st->uses[q] && st->sp->prev_same[q] >= 0 && !st->uses[st->sp->prev_same[q]]) gaps++;
-  for (int j = 0; j < var->n_in; j++) st->uses[op.in[j]]--;
+  for (int j = 0; j < var->n_in; j++) add_use(t, op.in[j], 1);
+  int gaps = t->gaps;
   if (gaps > 2 * left && !t->o->all_inputs) {
+    for (int j = var->n_in - 1; j >= 0; j--) add_use(t, op.in[j], -1);
     t->rejected++;
     return RG_OK;
   }
@@ -210,7 +226,6 @@ static rg_status try_op(thr *t, int v, int a, int b, int32_t sid) {
   bool old_is_graph = st->is_graph;
   st->code.op[k] = op;
   st->sid[ni + k] = sid;
-  for (int j = 0; j < var->n_in; j++) st->uses[op.in[j]]++;
   st->n_ops = k + 1;
   st->n_sinks = sinks;
   st->is_graph = sinks <= t->o->max_outputs && (gaps == 0 || t->o->all_inputs);
@@ -224,7 +239,7 @@ static rg_status try_op(thr *t, int v, int a, int b, int32_t sid) {
   st->n_ops = k;
   st->n_sinks = old_sinks;
   st->is_graph = old_is_graph;
-  for (int j = 0; j < var->n_in; j++) st->uses[op.in[j]]--;
+  for (int j = var->n_in - 1; j >= 0; j--) add_use(t, op.in[j], -1);
   st->code.op[k] = (rg_enum_opcode){RG_ENUM_NO_OP, {0, 0}};
   if ((t->graphs & 0xffff) == 0) report(t);
   return s;
@@ -367,6 +382,9 @@ static rg_status thr_init(thr *t, const rg_enum_space *sp, shared *sh, const rg_
   t->aval = malloc(t->acap * sizeof *t->aval);
   t->typed = malloc(sizeof *t->typed * (size_t)sp->n_variants * RG_ENUM_POOL * RG_ENUM_POOL);
   for (int c = 0; c < RG_ENUM_POOL; c++) t->typed_sid[c] = -1;
+  for (int i = 0; i < RG_ENUM_MAX_INPUTS; i++) t->next_same[i] = -1;
+  for (int i = 0; i < sp->inputs.n; i++)
+    if (sp->prev_same[i] >= 0) t->next_same[sp->prev_same[i]] = (int8_t)i;
   t->st.sp = sp;
   t->st.shapes = &t->shapes;
   for (int k = 0; k < RG_ENUM_MAX_DEPTH; k++) t->st.code.op[k] = (rg_enum_opcode){RG_ENUM_NO_OP, {0, 0}};
