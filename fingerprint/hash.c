@@ -12,9 +12,16 @@ uint64_t rg_fp_tensor_hash(const rg_shape *s, const rg_value *v) {
     h = rg_mix64(h ^ (UINT64_C(0x100) + s->nseam[d]));
     for (int k = 0; k < s->nseam[d]; k++) h = rg_mix64(h ^ (uint64_t)s->seam[d][k]);
   }
-  int64_t n = rg_shape_numel(s);
-  for (int64_t i = 0; i < n; i++) h = rg_mix64(h + v[i].z) * UINT64_C(0x9e3779b97f4a7c15);
-  return rg_mix64(h);
+  /* four independent lanes (elements i, i+4, ...), so the mixing chains overlap in the CPU;
+   * each lane is seeded differently, so moving values between lanes changes the hash */
+  int64_t n = rg_shape_numel(s), i = 0;
+  uint64_t lane[4] = {h, h ^ UINT64_C(0x3c6ef372fe94f82b), h ^ UINT64_C(0xa54ff53a5f1d36f1),
+                      h ^ UINT64_C(0x510e527fade682d1)};
+  for (; i + 4 <= n; i += 4)
+    for (int j = 0; j < 4; j++) lane[j] = rg_mix64(lane[j] + v[i + j].z) * UINT64_C(0x9e3779b97f4a7c15);
+  for (int j = 0; i < n; i++, j++) lane[j] = rg_mix64(lane[j] + v[i].z) * UINT64_C(0x9e3779b97f4a7c15);
+  for (int j = 0; j < 4; j++) h = rg_mix64(h ^ lane[j]) + (uint64_t)j;
+  return rg_mix64(h ^ (uint64_t)n);
 }
 
 uint64_t rg_fp_combine(const uint64_t *h, int n) {
