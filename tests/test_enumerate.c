@@ -47,9 +47,11 @@ static rg_status visit(void *user, const rg_enum_state *st, bool *extend, rg_err
   return s;
 }
 
+static const char *input_text = "x 2x4\ny 2x4\n";
+
 static void two_inputs(rg_enum_inputset *in) {
   rg_err err;
-  if (rg_enum_inputs_parse("x 2x4\ny 2x4\n", 12, in, &err)) fprintf(stderr, "%s\n", err.msg);
+  if (rg_enum_inputs_parse(input_text, strlen(input_text), in, &err)) fprintf(stderr, "%s\n", err.msg);
 }
 
 static int max_outputs = RG_RULE_MAX_OUTPUTS;
@@ -139,6 +141,22 @@ static void test_counts(void) {
             (unsigned long long)c.by_len[3]);
 }
 
+/* Identity applications are not operators: enlarge to 3x3 applies to the 1x3 weight only, and
+ * enlarging its result again (now 3x3) is skipped too; a reshape to the input's own shape is
+ * skipped, one to the other input-set shape is not. */
+static void test_identity_skipped(void) {
+  counter c = {0};
+  input_text = "w 4x4x3x3\nv 4x4x1x3\n";
+  run("enlarge", 2, 1, &c);
+  CHECK_MSG(c.by_len[1] == 1 && c.by_len[2] == 0, "%llu %llu", (unsigned long long)c.by_len[1],
+            (unsigned long long)c.by_len[2]);
+  input_text = "x 2x4\ny 4x2\n";
+  /* reshape x to 4x2, y to 2x4 (and the 2-D flattenings are the shapes themselves) */
+  run("reshape", 1, 1, &c);
+  CHECK_MSG(c.by_len[1] == 2, "%llu", (unsigned long long)c.by_len[1]);
+  input_text = "x 2x4\ny 2x4\n";
+}
+
 /* No DAG is visited twice, at depth 3 over {ewadd, relu, concat, split}. */
 static void test_each_dag_once(void) {
   counter c = {0};
@@ -209,6 +227,7 @@ static void test_errors(void) {
 
 int main(void) {
   test_counts();
+  test_identity_skipped();
   test_each_dag_once();
   test_every_op();
   test_errors();

@@ -24,6 +24,26 @@ static rg_randtest_verdict verdict(const char *rule, const char *shapes) {
               rg_randtest_verdict_name(want));                                                   \
   } while (0)
 
+/* rg_randtest_other_shapes with no base binding. */
+static rg_randtest_verdict verdict_alone(const char *text) {
+  rg_rule *r = NULL;
+  rg_err err;
+  if (rg_text_parse_rule(text, &r, &err)) return fprintf(stderr, "%s: %s\n", text, err.msg), RG_RANDTEST_COUNT;
+  rg_randtest_opts o;
+  rg_randtest_opts_default(&o);
+  rg_randtest_verdict v = RG_RANDTEST_COUNT;
+  if (rg_randtest_other_shapes(r, NULL, &o, &v, &err)) fprintf(stderr, "%s: %s\n", text, err.msg);
+  rg_rule_free(r);
+  return v;
+}
+
+#define EXPECT_ALONE(rule, want)                                                                 \
+  do {                                                                                           \
+    rg_randtest_verdict v_ = verdict_alone(rule);                                                \
+    CHECK_MSG(v_ == (want), "%s (no base): got %s, want %s", rule, rg_randtest_verdict_name(v_), \
+              rg_randtest_verdict_name(want));                                                   \
+  } while (0)
+
 int main(void) {
   /* true rules pass at their shapes and at the shapes the solver finds */
   EXPECT("(matmul (matmul ?x ?y) ?z) => (matmul ?x (matmul ?y ?z))", "x=2x4 y=4x4 z=4x4",
@@ -55,5 +75,11 @@ int main(void) {
   EXPECT("(relu (relu ?x)) => (relu ?x)", "x=2x4", RG_RANDTEST_ZP);
   /* a rule that no other shape set types: the solver cannot vary anything */
   EXPECT("(ewadd ?x (Iewmul 2x4)) => (ewadd (Iewmul 2x4) ?x)", "x=2x4", RG_RANDTEST_NO_SHAPES);
+  /* the other-shapes half alone, with no base: the sets come from the rule itself, so a rule
+   * true only at 1x1 is caught without knowing where it was found */
+  EXPECT_ALONE("(matmul (matmul ?x ?y) ?z) => (matmul ?x (matmul ?y ?z))", RG_RANDTEST_PASS);
+  EXPECT_ALONE("(transpose 10 ?x) => ?x", RG_RANDTEST_SHAPES_ZP);
+  EXPECT_ALONE("(matmul ?x ?y) => (matmul ?y ?x)", RG_RANDTEST_SHAPES_ZP);
+  EXPECT_ALONE("(ewadd ?x (Iewmul 2x4)) => (ewadd (Iewmul 2x4) ?x)", RG_RANDTEST_NO_SHAPES);
   return check_done("test_verify_randtest");
 }
