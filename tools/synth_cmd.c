@@ -45,7 +45,7 @@
   X("axioms", 'x', 1, "FILE", "axioms for the proofs (default verify/axioms.rules)")           \
   X("key", 'k', 1, "KEY", "sign a .db output with this secret key (rulesdb keygen)")           \
   X("threads", 'j', 1, "N", "threads (default: every core)")                                   \
-  X("mem-limit", 'm', 1, "SIZE", "memory for fingerprint records, e.g. 512M, 4G (default 1/4 " \
+  X("mem-limit", 'm', 1, "SIZE", "memory for fingerprint records, e.g. 512M, 4G (default 1/2 " \
                                  "of RAM); more records than fit cost extra passes")           \
   X("max-records", 'R', 1, "N", "hold at most N records per pass (to exercise partitioning)")   \
   X("max-outputs", 'M', 1, "N", "most outputs of a graph, 1..4 (default 2, as TASO's rules)")   \
@@ -177,9 +177,12 @@ static int parse(int argc, char **argv, synth_opts *o) {
   o->fin.prove.check_typed = false; /* every candidate type-checked at the enumeration shapes */
   o->fin.prove.stop = &interrupted;
   o->fin.stop = &interrupted;
+  /* Records are the run's one large structure (the stages after them need some hundred MB),
+   * and each pass more repeats the whole enumeration: half of RAM keeps depth 4 --ops all in
+   * one pass on a 24 GB machine. Memory is taken as records come, not up front. */
   long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
   o->fp = (rg_fp_opts){.seed = 1,
-                       .mem_limit = pages > 0 && psize > 0 ? (size_t)pages * (size_t)psize / 4
+                       .mem_limit = pages > 0 && psize > 0 ? (size_t)pages * (size_t)psize / 2
                                                            : (size_t)1 << 30,
                        .max_outputs = 2,
                        .stop = &interrupted};
