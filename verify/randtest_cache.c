@@ -142,27 +142,45 @@ static int canonical(const rg_graph *g, const char *text, const rg_binding *base
 
 #define MAX_VARS 64
 
-/* The verdict of renamed rule rn (its text: rule_len bytes at rule) at binding b: the
- * trials at b, then those at other shape sets. Those sets are solved from the rule alone, so
- * their verdict is a function of the rule text and is stored under "S <text>" for every other
- * binding of the same text; a rule for which no sets are found that way (e.g. one that types
- * only with unequal sizes) gets them from b, as rg_randtest_rule does. */
+/* Size of every dimension in the base the other shape sets grow from. */
+#define COMMON_SIZE 4
+
+/* The verdict of renamed rule rn (its text: rule_len bytes at rule) at binding b: the trials at
+ * b, then those at other shape sets. Those sets grow (ir/shapesolve.h) from a base made of b's
+ * ranks alone, every dimension COMMON_SIZE (or, when that does not type, from a base the solver
+ * searches for), so their verdict is a function of the text and the ranks, and is stored under
+ * "S <ranks> <text>" for every other binding with them: the same rule found over 2x4 and over 4x4
+ * inputs runs those trials once. A rule for which no sets are found that way (e.g. one that
+ * types only with unequal sizes) gets them from b, as rg_randtest_rule does. */
 static rg_status other_shapes_cached(rg_randtest_cache *c, const rg_rule *rn, const char *rule, size_t rule_len,
                                      const rg_binding *b, const rg_randtest_opts *o,
                                      rg_randtest_verdict *v, rg_err *err) {
   rg_status st = rg_randtest_at(rn, b, o, v, err);
   if (st || *v != RG_RANDTEST_PASS) return st;
+  int32_t nt = rg_graph_n_tvars(rn->g);
+  rg_shape common[MAX_VARS];
+  const rg_shape *common_ptrs[MAX_VARS];
   rg_strbuf skey;
   rg_sb_init(&skey);
-  rg_sb_puts(&skey, "S ");
+  rg_sb_puts(&skey, "S");
+  for (int32_t q = 0; q < nt; q++) {
+    int32_t dims[RG_MAX_RANK];
+    int rank = b->tvar_shapes[q]->rank;
+    for (int d = 0; d < rank; d++) dims[d] = COMMON_SIZE;
+    common[q] = rg_shape_make(rank, dims);
+    common_ptrs[q] = &common[q];
+    rg_sb_printf(&skey, "%s%d", q ? "," : " ", rank);
+  }
+  rg_sb_puts(&skey, " ");
   rg_sb_append(&skey, rule, rule_len);
   if (skey.failed) {
     rg_sb_free(&skey);
     return rg_randtest_other_shapes(rn, b, o, v, err);
   }
+  rg_binding cb = {common_ptrs, NULL, NULL};
   uint64_t h = hash_text(rg_sb_str(&skey));
   if (!lookup(c, h, rg_sb_str(&skey), v)) {
-    st = rg_randtest_other_shapes(rn, NULL, o, v, err);
+    st = rg_randtest_other_shapes(rn, rg_rule_well_typed(rn, &cb) ? &cb : NULL, o, v, err);
     if (!st && *v == RG_RANDTEST_NO_SHAPES) st = rg_randtest_other_shapes(rn, b, o, v, err);
     else if (!st) store(c, h, rg_sb_str(&skey), *v);
   }

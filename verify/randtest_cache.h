@@ -12,9 +12,10 @@
  * keys held reach the byte budget, new verdicts are no longer stored (candidates are still
  * tested, only not remembered). Rules with parameter variables bypass the cache.
  *
- * The trials at other shape sets are keyed by the renamed rule text alone (their sets are solved
- * from the rule, not from the binding it was found at), so the same rule found over inputs of
- * other shapes reuses them and only repeats the trials at its own shapes.
+ * The trials at other shape sets are keyed by the renamed rule text and its variables' ranks
+ * (their sets grow from a base made of the ranks alone, not from the binding it was found at),
+ * so the same rule found over inputs of other sizes reuses them and only repeats the trials at
+ * its own shapes.
  */
 #ifndef RG_VERIFY_RANDTEST_CACHE_H
 #define RG_VERIFY_RANDTEST_CACHE_H
