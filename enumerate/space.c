@@ -139,6 +139,40 @@ rg_status rg_enum_build(const rg_enum_space *sp, const rg_enum_code *c, rg_graph
   return RG_OK;
 }
 
+rg_status rg_enum_code_out_types(const rg_enum_space *sp, const rg_enum_code *c, rg_shape *types, int *n_outs) {
+  int n = rg_enum_code_len(c), ni = sp->inputs.n;
+  *n_outs = 0;
+  if (n == 0) {
+    if (c->op[0].in[0] >= ni) return RG_ERR_ARG;
+    types[(*n_outs)++] = sp->inputs.in[c->op[0].in[0]].shape;
+    return RG_OK;
+  }
+  rg_shape pool[RG_ENUM_POOL];
+  bool used[RG_ENUM_POOL] = {0};
+  for (int i = 0; i < ni; i++) pool[i] = sp->inputs.in[i].shape;
+  for (int k = 0; k < n; k++) {
+    const rg_enum_opcode *oc = &c->op[k];
+    if (oc->variant >= sp->n_variants) return RG_ERR_ARG;
+    const rg_enum_variant *v = &sp->variants[oc->variant];
+    const rg_shape *in[2] = {NULL, NULL};
+    for (int j = 0; j < v->n_in; j++) {
+      if (oc->in[j] >= ni + k) return RG_ERR_ARG;
+      in[j] = &pool[oc->in[j]];
+      used[oc->in[j]] = true;
+    }
+    rg_shape out[RG_MAX_OUTPUTS];
+    rg_status st = rg_shape_infer((rg_op)v->op, v->params, v->n_in, in, out, NULL);
+    if (st) return st;
+    pool[ni + k] = out[v->out];
+  }
+  for (int k = 0; k < n; k++)
+    if (!used[ni + k]) {
+      if (*n_outs == RG_RULE_MAX_OUTPUTS) return RG_ERR_LIMIT;
+      types[(*n_outs)++] = pool[ni + k];
+    }
+  return RG_OK;
+}
+
 rg_status rg_enum_code_print(const rg_enum_space *sp, const rg_enum_code *c, rg_strbuf *sb,
                              rg_err *err) {
   rg_graph *g = rg_graph_new();

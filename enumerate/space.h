@@ -68,6 +68,12 @@ rg_status rg_enum_build(const rg_enum_space *sp, const rg_enum_code *c, rg_graph
 /* Index of the input called name, or -1. */
 int rg_enum_input_index(const rg_enum_space *sp, const char *name);
 
+/* The types of the outputs of code c (sinks in code order, as rg_enum_build gives them), by
+ * shape inference alone: no graph is built. Errors: a malformed code, an application that does
+ * not type (neither happens for codes the enumerator produced). */
+rg_status rg_enum_code_out_types(const rg_enum_space *sp, const rg_enum_code *c, rg_shape *types,
+                                 int *n_outs) RG_MUST_CHECK;
+
 /* Appends the graph's outputs as rule-text terms joined by " ; " (for messages and tests). */
 rg_status rg_enum_code_print(const rg_enum_space *sp, const rg_enum_code *c, rg_strbuf *sb,
                              rg_err *err) RG_MUST_CHECK;

@@ -419,7 +419,25 @@ static int build_rule(member_hashes *mh, size_t ia, size_t ib, rg_rule **out, rg
   }
   int map[RG_RULE_MAX_OUTPUTS] = {0, 1, 2, 3};
   if (na != nb) kind = PAIR_MISMATCH;
+  /* outputs of distinct types pair by type (equal fingerprints: equal multisets of typed
+   * values); only outputs sharing a type need their values' hashes, a whole evaluation */
+  bool by_type = false;
   if (kind == PAIR_RULE && na > 1) {
+    rg_shape ta[RG_RULE_MAX_OUTPUTS], tb[RG_RULE_MAX_OUTPUTS];
+    int nta, ntb;
+    by_type = !rg_enum_code_out_types(sp, a, ta, &nta) && !rg_enum_code_out_types(sp, b, tb, &ntb) &&
+              nta == na && ntb == nb;
+    for (int i = 0; by_type && i < na; i++)
+      for (int j = 0; j < i; j++) by_type &= !rg_shape_type_eq(&ta[i], &ta[j]);
+    bool taken[RG_RULE_MAX_OUTPUTS] = {0};
+    for (int i = 0; by_type && kind == PAIR_RULE && i < na; i++) {
+      map[i] = -1;
+      for (int j = 0; j < nb && map[i] < 0; j++)
+        if (!taken[j] && rg_shape_type_eq(&ta[i], &tb[j])) map[i] = j, taken[j] = true;
+      if (map[i] < 0) kind = PAIR_MISMATCH;
+    }
+  }
+  if (kind == PAIR_RULE && na > 1 && !by_type) {
     const uint64_t *ha, *hb;
     if (hashes_of(mh, ia, &ha, &na, err) || hashes_of(mh, ib, &hb, &nb, err)) {
       rg_rule_free(r);
