@@ -147,11 +147,11 @@ static int canonical(const rg_graph *g, const char *text, const rg_binding *base
 
 /* The verdict of renamed rule rn (its text: rule_len bytes at rule) at binding b: the trials at
  * b, then those at other shape sets. Those sets grow (ir/shapesolve.h) from a base made of b's
- * ranks alone, every dimension COMMON_SIZE (or, when that does not type, from a base the solver
- * searches for), so their verdict is a function of the text and the ranks, and is stored under
- * "S <ranks> <text>" for every other binding with them: the same rule found over 2x4 and over 4x4
- * inputs runs those trials once. A rule for which no sets are found that way (e.g. one that
- * types only with unequal sizes) gets them from b, as rg_randtest_rule does. */
+ * ranks alone, every dimension COMMON_SIZE, so their verdict is a function of the text and the
+ * ranks, and is stored under "S <ranks> <text>" for every other binding with them: the same rule
+ * found over 2x4 and over 4x4 inputs runs those trials once. A rule that does not type at one
+ * common size (a constant of fixed shape, a grouped conv), or for which no sets are found from
+ * there, gets them from b, as rg_randtest_rule does. */
 static rg_status other_shapes_cached(rg_randtest_cache *c, const rg_rule *rn, const char *rule, size_t rule_len,
                                      const rg_binding *b, const rg_randtest_opts *o,
                                      rg_randtest_verdict *v, rg_err *err) {
@@ -180,8 +180,9 @@ static rg_status other_shapes_cached(rg_randtest_cache *c, const rg_rule *rn, co
   rg_binding cb = {common_ptrs, NULL, NULL};
   uint64_t h = hash_text(rg_sb_str(&skey));
   if (!lookup(c, h, rg_sb_str(&skey), v)) {
-    st = rg_randtest_other_shapes(rn, rg_rule_well_typed(rn, &cb) ? &cb : NULL, o, v, err);
-    if (!st && *v == RG_RANDTEST_NO_SHAPES) st = rg_randtest_other_shapes(rn, b, o, v, err);
+    st = rg_rule_well_typed(rn, &cb) ? rg_randtest_other_shapes(rn, &cb, o, v, err) : RG_OK;
+    if (!st && (!rg_rule_well_typed(rn, &cb) || *v == RG_RANDTEST_NO_SHAPES))
+      st = rg_randtest_other_shapes(rn, b, o, v, err);
     else if (!st) store(c, h, rg_sb_str(&skey), *v);
   }
   rg_sb_free(&skey);
