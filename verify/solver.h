@@ -18,7 +18,8 @@
  *     fed each obligation followed by an echoed marker (the end of its answer) and (reset).
  *     A worker that runs past the deadline is SIGKILLed and reaped (answer: timeout), one that
  *     dies is seen at EOF (answer: crash, or the error it printed); the next query starts a
- *     fresh one. rg_solver_pool_free ends them all; if rulegen itself dies, the workers read
+ *     fresh one; so does a query after a slow one (ending a worker is cheaper than its cleanup
+ *     after a hard query). rg_solver_pool_free ends them all; if rulegen itself dies, the workers read
  *     EOF on their stdin and exit.
  * A solver is read-only after rg_solver_init, so threads may share it; a pool may not be shared.
  */

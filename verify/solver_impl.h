@@ -11,6 +11,11 @@
 /* A child gets its own limit plus this grace before it is killed. */
 #define RG_SOLVER_GRACE_MS 2000
 
+/* A worker whose query ran this long is ended (SIGKILL) rather than reused: tearing down the
+ * state of a hard query costs more than a fresh start (cvc5's (reset) after a 2 s timeout took
+ * 0.4-0.5 s, charged to the next query; a fresh worker starts in a few ms). */
+#define RG_WORKER_RETIRE_MS 200
+
 rg_status rg_z3_init(rg_solver *s, rg_err *err) RG_MUST_CHECK;
 rg_status rg_z3_prove(const rg_solver *s, const char *text, size_t len, int timeout_ms,
                       rg_solver_answer *ans, rg_err *err) RG_MUST_CHECK;

@@ -3,7 +3,8 @@
  * Invariants: a worker slot either holds a running child that has answered every request sent
  * to it (so its output pipe is empty between queries), or none (pid 0). Any query that does not
  * end in a whole reply ends the worker (killed when late, reaped either way), so a half-read
- * answer can never be taken for the next query's. The pool is owned by one thread.
+ * answer can never be taken for the next query's. A worker whose query was slow is retired
+ * (RG_WORKER_RETIRE_MS). The pool is owned by one thread.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +96,7 @@ rg_status rg_solver_prove_in(rg_solver_pool *p, const rg_solver *s, const char *
   if (!st && why == RG_CHILD_REPLIED) {
     res.output[f.off + f.n] = 0; /* the answer alone: framing after it is no longer needed */
     rg_solver_parse_answer(res.output + f.off, res.ms, timeout_ms, ans);
+    if (res.ms >= RG_WORKER_RETIRE_MS) rg_child_end(&w->proc, true, 0, NULL);
   } else {
     res.killed = why == RG_CHILD_LATE;
     rg_child_end(&w->proc, st || why == RG_CHILD_LATE, deadline, &res);
