@@ -81,7 +81,8 @@ void rg_solver_pool_free(rg_solver_pool *p);
 
 /* As rg_solver_prove, through the pool's worker for s (started, or restarted when the previous
  * one died, was killed or ran another binary). Answers are those of a fresh process per query;
- * ans->ms is the time of this query alone (sending to answer). Errors: a bad timeout, a worker
+ * ans->ms is the time of this query (sending to answer, plus starting a worker if it needed
+ * one). p must not be NULL. Errors: a bad timeout, a worker
  * that cannot be started (RG_ERR_IO), allocation. */
 rg_status rg_solver_prove_in(rg_solver_pool *p, const rg_solver *s, const char *text, size_t len,
                              int timeout_ms, rg_solver_answer *ans, rg_err *err) RG_MUST_CHECK;

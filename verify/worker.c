@@ -73,10 +73,13 @@ rg_status rg_solver_prove_in(rg_solver_pool *p, const rg_solver *s, const char *
   const rg_worker_protocol *proto = s->kind == RG_SOLVER_Z3 ? &rg_z3_worker : &rg_cvc5_worker;
   worker *w = &p->w[s->kind];
   if (w->proc.pid && strcmp(w->path, s->path)) rg_child_end(&w->proc, true, 0, NULL);
+  double start_ms = 0; /* a query that needs a new worker is charged its start-up */
   if (!w->proc.pid) {
+    double t0 = rg_child_now_ms();
     rg_status st = proto->start(s, &w->proc, err);
     if (st) return st;
     memcpy(w->path, s->path, sizeof w->path);
+    start_ms = rg_child_now_ms() - t0;
   }
   rg_strbuf req;
   rg_sb_init(&req);
@@ -102,6 +105,7 @@ rg_status rg_solver_prove_in(rg_solver_pool *p, const rg_solver *s, const char *
     rg_child_end(&w->proc, st || why == RG_CHILD_LATE, deadline, &res);
     if (!st) answer_from_end(&res, proto, s, timeout_ms, ans);
   }
+  if (!st) ans->ms += start_ms;
   rg_child_result_free(&res);
   return st;
 }
