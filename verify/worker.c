@@ -4,7 +4,8 @@
  * to it (so its output pipe is empty between queries), or none (pid 0). Any query that does not
  * end in a whole reply ends the worker (killed when late, reaped either way), so a half-read
  * answer can never be taken for the next query's. A worker whose query was slow is retired
- * (RG_WORKER_RETIRE_MS). The pool is owned by one thread.
+ * (RG_WORKER_RETIRE_MS), and every worker after RG_WORKER_MAX_QUERIES queries. The pool is owned
+ * by one thread.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,8 @@
 typedef struct {
   rg_child proc;
   char path[256];     /* the binary it runs (cvc5): another one needs another worker */
-  unsigned long seq;  /* queries sent to it */
+  unsigned long seq;  /* queries sent through this slot (the cvc5 marker; never reused) */
+  int served;         /* queries the running worker has answered */
 } worker;
 
 struct rg_solver_pool {
@@ -79,6 +81,7 @@ rg_status rg_solver_prove_in(rg_solver_pool *p, const rg_solver *s, const char *
     rg_status st = proto->start(s, &w->proc, err);
     if (st) return st;
     memcpy(w->path, s->path, sizeof w->path);
+    w->served = 0;
     start_ms = rg_child_now_ms() - t0;
   }
   rg_strbuf req;
@@ -99,7 +102,8 @@ rg_status rg_solver_prove_in(rg_solver_pool *p, const rg_solver *s, const char *
   if (!st && why == RG_CHILD_REPLIED) {
     res.output[f.off + f.n] = 0; /* the answer alone: framing after it is no longer needed */
     rg_solver_parse_answer(res.output + f.off, res.ms, timeout_ms, ans);
-    if (res.ms >= RG_WORKER_RETIRE_MS) rg_child_end(&w->proc, true, 0, NULL);
+    if (res.ms >= RG_WORKER_RETIRE_MS || ++w->served >= RG_WORKER_MAX_QUERIES)
+      rg_child_end(&w->proc, true, 0, NULL);
   } else {
     res.killed = why == RG_CHILD_LATE;
     rg_child_end(&w->proc, st || why == RG_CHILD_LATE, deadline, &res);
