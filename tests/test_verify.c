@@ -285,13 +285,16 @@ static bool same_answer(const rg_solver_answer *a, const rg_solver_answer *b) {
  * through a pool of workers and through a fresh process each: the same results and cores, and
  * each solver served by one worker throughout. */
 static void test_workers_match_oneshot(const rg_axioms *ax) {
-  static const char *rules[] = {
-      "(transpose 10 (matmul (matmul ?a ?b) ?c)) => (matmul (transpose 10 ?c) (matmul (transpose 10 ?b) (transpose 10 ?a)))",
-      "(matmul ?x ?y) => (matmul ?y ?x)",
-      "(ewmul (ewadd ?a ?b) ?c) => (ewadd (ewmul ?c ?b) (ewmul ?a ?c))",
-      "(split.1 1 (concat 1 (matmul ?x ?w) (matmul ?x ?v))) => (matmul ?x ?v)",
-      "(relu (ewadd ?x ?y)) => (ewadd (relu ?x) (relu ?y))",
-      "(ewadd ?x ?y) => (ewadd ?y ?x)",
+  static const struct {
+    const char *text;
+    int timeout_ms; /* true goals: ample; false ones end in a timeout, kept short */
+  } rules[] = {
+      {"(transpose 10 (matmul (matmul ?a ?b) ?c)) => (matmul (transpose 10 ?c) (matmul (transpose 10 ?b) (transpose 10 ?a)))", 5000},
+      {"(matmul ?x ?y) => (matmul ?y ?x)", 300},
+      {"(ewmul (ewadd ?a ?b) ?c) => (ewadd (ewmul ?c ?b) (ewmul ?a ?c))", 5000},
+      {"(split.1 1 (concat 1 (matmul ?x ?w) (matmul ?x ?v))) => (matmul ?x ?v)", 5000},
+      {"(relu (ewadd ?x ?y)) => (ewadd (relu ?x) (relu ?y))", 300},
+      {"(ewadd ?x ?y) => (ewadd ?y ?x)", 5000},
   };
   enum { N = sizeof rules / sizeof rules[0] };
   rg_solver sv[RG_SOLVER_COUNT];
@@ -301,22 +304,24 @@ static void test_workers_match_oneshot(const rg_axioms *ax) {
   int fds = open_fds();
   rg_solver_pool *pool = rg_solver_pool_new();
   CHECK(pool && rg_solver_pool_pid(pool, RG_SOLVER_Z3) == 0);
-  int pid[RG_SOLVER_COUNT] = {0, 0}, reused = 0, proved = 0;
+  int pid[RG_SOLVER_COUNT] = {0, 0}, reused = 0, fast = 0, proved = 0;
   double prev_ms[RG_SOLVER_COUNT] = {0, 0};
   for (int i = 0; i < N; i++) {
-    rg_rule *r = rule(rules[i]);
+    rg_rule *r = rule(rules[i].text);
     rg_obligation ob;
     CHECK(rg_smt_encode(r, 0, ax, false, &ob, &err) == RG_OK);
     for (int s = 0; s < RG_SOLVER_COUNT; s++) {
       rg_solver_answer w, f;
-      CHECK(rg_solver_prove_in(pool, &sv[s], ob.text, ob.len, 1000, &w, &err) == RG_OK);
-      CHECK(rg_solver_prove(&sv[s], ob.text, ob.len, 1000, &f, &err) == RG_OK);
-      CHECK_MSG(same_answer(&w, &f), "%s on %s: worker %s [%s], fresh %s [%s]", sv[s].name, rules[i],
+      int tl = rules[i].timeout_ms;
+      CHECK(rg_solver_prove_in(pool, &sv[s], ob.text, ob.len, tl, &w, &err) == RG_OK);
+      CHECK(rg_solver_prove(&sv[s], ob.text, ob.len, tl, &f, &err) == RG_OK);
+      CHECK_MSG(same_answer(&w, &f), "%s on %s: worker %s [%s], fresh %s [%s]", sv[s].name, rules[i].text,
                 rg_smt_result_name(w.result), w.core, rg_smt_result_name(f.result), f.core);
       proved += w.result == RG_SMT_UNSAT;
       /* A worker serves query after query; only a slow query (a timeout here) retires it. */
       int now = rg_solver_pool_pid(pool, sv[s].kind);
       if (pid[s] && now == pid[s]) reused++;
+      fast += pid[s] && prev_ms[s] < 100;
       CHECK_MSG(!pid[s] || now == pid[s] || now == 0 || prev_ms[s] >= 100,
                 "%s worker restarted after a %.0f ms query", sv[s].name, prev_ms[s]);
       if (now) pid[s] = now;
@@ -326,20 +331,22 @@ static void test_workers_match_oneshot(const rg_axioms *ax) {
     rg_rule_free(r);
   }
   CHECK_MSG(proved == 2 * 4, "%d of 8 true-goal queries proved", proved);
-  CHECK_MSG(reused >= 2, "workers reused %d times", reused);
+  CHECK_MSG(reused >= 1 || fast == 0, "workers reused %d times after %d fast queries", reused, fast);
   /* z3 answers a script it rejects and goes on; cvc5 says why and exits: the next query gets a
    * fresh worker. */
   const char *junk = "(assert (frobnicate))\n(check-sat)\n";
+  double junk_ms[RG_SOLVER_COUNT];
   for (int s = 0; s < RG_SOLVER_COUNT; s++) {
     rg_solver_answer w;
     CHECK(rg_solver_prove_in(pool, &sv[s], junk, strlen(junk), 1000, &w, &err) == RG_OK);
     CHECK_MSG(w.result == RG_SMT_ERROR && w.detail[0], "%s on junk: %s", sv[s].name, rg_smt_result_name(w.result));
+    junk_ms[s] = w.ms;
   }
   int z3_pid = rg_solver_pool_pid(pool, RG_SOLVER_Z3);
-  CHECK(z3_pid > 0);
+  CHECK_MSG(z3_pid > 0 || junk_ms[0] >= 100, "z3 worker gone after a %.0f ms error", junk_ms[0]);
   CHECK(rg_solver_pool_pid(pool, RG_SOLVER_CVC5) == 0);
   rg_solver_pool_free(pool);
-  CHECK(reaped(z3_pid) && reaped(pid[0]) && reaped(pid[1]));
+  CHECK((z3_pid == 0 || reaped(z3_pid)) && reaped(pid[0]) && reaped(pid[1]));
   CHECK_MSG(open_fds() == fds, "%d descriptors open before the pool, %d after", fds, open_fds());
 }
 
