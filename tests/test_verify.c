@@ -348,7 +348,11 @@ static void test_workers_match_oneshot(const rg_axioms *ax) {
   CHECK_MSG(z3_pid > 0 || junk_ms[0] >= 100, "z3 worker gone after a %.0f ms error", junk_ms[0]);
   CHECK(rg_solver_pool_pid(pool, RG_SOLVER_CVC5) == 0);
   rg_solver_pool_free(pool);
-  CHECK((z3_pid == 0 || reaped(z3_pid)) && reaped(pid[0]) && reaped(pid[1]));
+  /* 0: never seen running (on a slow machine every query may have retired its worker) */
+  for (int k = 0; k < 3; k++) {
+    int x = k == 2 ? z3_pid : pid[k];
+    CHECK_MSG(x == 0 || reaped(x), "worker %d not reaped", x);
+  }
   CHECK_MSG(open_fds() == fds, "%d descriptors open before the pool, %d after", fds, open_fds());
 }
 
