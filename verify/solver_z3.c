@@ -38,10 +38,12 @@ static void write_all(int fd, const void *buf, size_t n) {
   }
 }
 
-/* Runs in a forked child (one-shot or worker): a fresh context for this one script, deleted
- * after it. Global parameters set here touch only this process. text is the child's own copy
- * (it is edited). The answer goes into out: z3's output, or the error it reported. */
-static void z3_eval(char *text, int timeout_ms, rg_strbuf *out) {
+/* Runs in a forked child (one-shot or worker): a fresh context for this one script, returned
+ * for the caller to delete once the answer is sent (deleting the context of a hard query takes
+ * time that is no part of the answer; a one-shot child just exits). Global parameters set here
+ * touch only this process. text is the child's own copy (it is edited). The answer goes into
+ * out: z3's output, or the error it reported. */
+static Z3_context z3_eval(char *text, int timeout_ms, rg_strbuf *out) {
   char ms[32];
   snprintf(ms, sizeof ms, "%d", timeout_ms);
   Z3_global_param_set("timeout", ms);
@@ -63,7 +65,7 @@ static void z3_eval(char *text, int timeout_ms, rg_strbuf *out) {
     rg_sb_puts(out, res);
   else if (Z3_get_error_code(c) != Z3_OK)
     rg_sb_printf(out, "(error \"%s\")\n", Z3_get_error_msg(c, Z3_get_error_code(c)));
-  Z3_del_context(c);
+  return c;
 }
 
 /* One-shot: the whole process is this one query. */
@@ -71,10 +73,10 @@ static int z3_child(void *arg, int out_fd) {
   const z3_job *job = arg;
   rg_strbuf out;
   rg_sb_init(&out);
-  z3_eval(job->text, job->timeout_ms, &out);
+  (void)z3_eval(job->text, job->timeout_ms, &out);
   write_all(out_fd, out.s ? out.s : "", out.len);
   rg_sb_free(&out);
-  return 0;
+  return 0; /* the process ends here; the context dies with it */
 }
 
 rg_status rg_z3_prove(const rg_solver *s, const char *text, size_t len, int timeout_ms,
@@ -118,12 +120,13 @@ static int z3_worker_main(void *arg, int out_fd) {
     }
     text[hdr[0]] = 0;
     rg_sb_clear(&out);
-    z3_eval(text, (int)hdr[1], &out);
+    Z3_context c = z3_eval(text, (int)hdr[1], &out);
     free(text);
     if (out.failed) break; /* out of memory: ending is a crash answer, the next query restarts */
     uint32_t n = (uint32_t)out.len;
     write_all(out_fd, &n, sizeof n);
     write_all(out_fd, out.s ? out.s : "", n);
+    Z3_del_context(c); /* the next query gets a fresh one, as a fresh process would */
   }
   rg_sb_free(&out);
   return 0;
