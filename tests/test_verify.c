@@ -1,7 +1,11 @@
 /* tests/test_verify.c: the verify module: axioms are sound and the tempting false properties are
  * rejected by the checker; obligations are deterministic; multi-step true goals are proved by
  * both solvers, false goals by neither, in bounded time; unsat cores name real axioms; bad
- * inputs give clear errors. Needs z3 (linked) and the cvc5 binary (scripts/setup.sh). */
+ * inputs give clear errors; solver workers give the answers of fresh processes and survive
+ * crashes and hangs. Needs z3 (linked) and the cvc5 binary (scripts/setup.sh). */
+#include <dirent.h>
+#include <errno.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #include "check.h"
@@ -253,6 +257,160 @@ static void test_broken_solvers(const rg_axioms *ax) {
   rg_ruleset_free(&rs);
 }
 
+/* Descriptors this process has open (a worker must leave none behind). */
+static int open_fds(void) {
+  DIR *d = opendir("/proc/self/fd");
+  if (!d) return -1;
+  int n = 0;
+  while (readdir(d)) n++;
+  closedir(d);
+  return n;
+}
+
+/* A process we started and ended is reaped: waitpid finds no such child. */
+static bool reaped(int pid) {
+  int status;
+  return pid > 0 && waitpid(pid, &status, WNOHANG) < 0 && errno == ECHILD;
+}
+
+static bool same_answer(const rg_solver_answer *a, const rg_solver_answer *b) {
+  /* near the limit "unknown" is counted as a timeout: both mean "not proved in time" */
+  bool a_out = a->result == RG_SMT_UNKNOWN || a->result == RG_SMT_TIMEOUT;
+  bool b_out = b->result == RG_SMT_UNKNOWN || b->result == RG_SMT_TIMEOUT;
+  if (a_out || b_out) return a_out && b_out;
+  return a->result == b->result && !strcmp(a->core, b->core);
+}
+
+/* The same obligations (true goals, false goals that time out, a script the solver rejects)
+ * through a pool of workers and through a fresh process each: the same results and cores, and
+ * each solver served by one worker throughout. */
+static void test_workers_match_oneshot(const rg_axioms *ax) {
+  static const struct {
+    const char *text;
+    int timeout_ms; /* true goals: ample; false ones end in a timeout, kept short */
+  } rules[] = {
+      {"(transpose 10 (matmul (matmul ?a ?b) ?c)) => (matmul (transpose 10 ?c) (matmul (transpose 10 ?b) (transpose 10 ?a)))", 5000},
+      {"(matmul ?x ?y) => (matmul ?y ?x)", 300},
+      {"(ewmul (ewadd ?a ?b) ?c) => (ewadd (ewmul ?c ?b) (ewmul ?a ?c))", 5000},
+      {"(split.1 1 (concat 1 (matmul ?x ?w) (matmul ?x ?v))) => (matmul ?x ?v)", 5000},
+      {"(relu (ewadd ?x ?y)) => (ewadd (relu ?x) (relu ?y))", 300},
+      {"(ewadd ?x ?y) => (ewadd ?y ?x)", 5000},
+  };
+  enum { N = sizeof rules / sizeof rules[0] };
+  rg_solver sv[RG_SOLVER_COUNT];
+  rg_err err;
+  CHECK(rg_solver_init(&sv[0], RG_SOLVER_Z3, NULL, &err) == RG_OK);
+  CHECK(rg_solver_init(&sv[1], RG_SOLVER_CVC5, NULL, &err) == RG_OK);
+  int fds = open_fds();
+  rg_solver_pool *pool = rg_solver_pool_new();
+  CHECK(pool && rg_solver_pool_pid(pool, RG_SOLVER_Z3) == 0);
+  int pid[RG_SOLVER_COUNT] = {0, 0}, reused = 0, fast = 0, proved = 0;
+  double prev_ms[RG_SOLVER_COUNT] = {0, 0};
+  for (int i = 0; i < N; i++) {
+    rg_rule *r = rule(rules[i].text);
+    rg_obligation ob;
+    CHECK(rg_smt_encode(r, 0, ax, false, &ob, &err) == RG_OK);
+    for (int s = 0; s < RG_SOLVER_COUNT; s++) {
+      rg_solver_answer w, f;
+      int tl = rules[i].timeout_ms;
+      CHECK(rg_solver_prove_in(pool, &sv[s], ob.text, ob.len, tl, &w, &err) == RG_OK);
+      CHECK(rg_solver_prove(&sv[s], ob.text, ob.len, tl, &f, &err) == RG_OK);
+      CHECK_MSG(same_answer(&w, &f), "%s on %s: worker %s [%s], fresh %s [%s]", sv[s].name, rules[i].text,
+                rg_smt_result_name(w.result), w.core, rg_smt_result_name(f.result), f.core);
+      proved += w.result == RG_SMT_UNSAT;
+      /* the limit is per query: after 5000 ms ones, a 300 ms one ends by the solver's own limit */
+      CHECK_MSG(!strstr(w.detail, "killed"), "%s worker: %s", sv[s].name, w.detail);
+      /* A worker serves query after query; only a slow query (a timeout here) retires it. */
+      int now = rg_solver_pool_pid(pool, sv[s].kind);
+      if (pid[s] && now == pid[s]) reused++;
+      fast += pid[s] && prev_ms[s] < 100;
+      CHECK_MSG(!pid[s] || now == pid[s] || now == 0 || prev_ms[s] >= 100,
+                "%s worker restarted after a %.0f ms query", sv[s].name, prev_ms[s]);
+      if (now) pid[s] = now;
+      prev_ms[s] = w.ms;
+    }
+    rg_obligation_free(&ob);
+    rg_rule_free(r);
+  }
+  CHECK_MSG(proved == 2 * 4, "%d of 8 true-goal queries proved", proved);
+  CHECK_MSG(reused >= 1 || fast == 0, "workers reused %d times after %d fast queries", reused, fast);
+  /* z3 answers a script it rejects and goes on; cvc5 says why and exits: the next query gets a
+   * fresh worker. */
+  const char *junk = "(assert (frobnicate))\n(check-sat)\n";
+  double junk_ms[RG_SOLVER_COUNT];
+  for (int s = 0; s < RG_SOLVER_COUNT; s++) {
+    rg_solver_answer w;
+    CHECK(rg_solver_prove_in(pool, &sv[s], junk, strlen(junk), 1000, &w, &err) == RG_OK);
+    CHECK_MSG(w.result == RG_SMT_ERROR && w.detail[0], "%s on junk: %s", sv[s].name, rg_smt_result_name(w.result));
+    junk_ms[s] = w.ms;
+  }
+  int z3_pid = rg_solver_pool_pid(pool, RG_SOLVER_Z3);
+  CHECK_MSG(z3_pid > 0 || junk_ms[0] >= 100, "z3 worker gone after a %.0f ms error", junk_ms[0]);
+  CHECK(rg_solver_pool_pid(pool, RG_SOLVER_CVC5) == 0);
+  rg_solver_pool_free(pool);
+  /* 0: never seen running (on a slow machine every query may have retired its worker) */
+  for (int k = 0; k < 3; k++) {
+    int x = k == 2 ? z3_pid : pid[k];
+    CHECK_MSG(x == 0 || reaped(x), "worker %d not reaped", x);
+  }
+  CHECK_MSG(open_fds() == fds, "%d descriptors open before the pool, %d after", fds, open_fds());
+}
+
+/* A worker that crashes or hangs mid-batch (the fake solver in mixed mode) is an answer; the
+ * queries after it get answers from a fresh worker; nothing is left behind. */
+static void test_worker_recovery(void) {
+  rg_solver s;
+  rg_err err;
+  CHECK(rg_solver_init(&s, RG_SOLVER_CVC5, "data/fake_solver_mixed.sh", &err) == RG_OK);
+  int fds = open_fds();
+  rg_solver_pool *pool = rg_solver_pool_new();
+  static const struct {
+    const char *q;
+    rg_smt_result want;
+  } batch[] = {
+      {"(check-sat)\n", RG_SMT_UNSAT},   {"(check-sat) ; crash-me\n", RG_SMT_CRASH},
+      {"(check-sat)\n", RG_SMT_UNSAT},   {"(check-sat) ; hang-me\n", RG_SMT_TIMEOUT},
+      {"(check-sat)\n", RG_SMT_UNSAT},   {"(check-sat)\n", RG_SMT_UNSAT},
+  };
+  int pids[6], n = (int)(sizeof batch / sizeof batch[0]);
+  for (int i = 0; i < n; i++) {
+    rg_solver_answer a;
+    double t0 = now_s();
+    CHECK(rg_solver_prove_in(pool, &s, batch[i].q, strlen(batch[i].q), 200, &a, &err) == RG_OK);
+    CHECK_MSG(a.result == batch[i].want, "query %d: %s, wanted %s", i, rg_smt_result_name(a.result),
+              rg_smt_result_name(batch[i].want));
+    CHECK_MSG(now_s() - t0 < 5.0, "query %d held us %.1f s", i, now_s() - t0);
+    if (a.result == RG_SMT_UNSAT) CHECK(!strcmp(a.core, "fake-axiom"));
+    pids[i] = rg_solver_pool_pid(pool, RG_SOLVER_CVC5);
+  }
+  CHECK(pids[0] > 0 && pids[1] == 0 && reaped(pids[0])); /* the crashed one, reaped */
+  CHECK(pids[2] > 0 && pids[2] != pids[0] && pids[3] == 0 && reaped(pids[2])); /* the hung one, killed */
+  CHECK(pids[4] > 0 && pids[5] == pids[4]);
+  /* No worker lives for ever (cvc5 keeps memory across (reset)): after 200 queries, a new one. */
+  int changes = 0, prev = pids[5];
+  for (int i = 0; i < 200; i++) {
+    rg_solver_answer a;
+    CHECK(rg_solver_prove_in(pool, &s, "(check-sat)\n", 12, 1000, &a, &err) == RG_OK && a.result == RG_SMT_UNSAT);
+    int now = rg_solver_pool_pid(pool, RG_SOLVER_CVC5);
+    changes += now != prev;
+    prev = now;
+  }
+  CHECK_MSG(changes >= 1 && changes <= 4, "%d worker changes in 200 queries", changes);
+  pids[5] = prev;
+  /* Another binary in the same pool replaces the worker. */
+  rg_solver sat;
+  CHECK(rg_solver_init(&sat, RG_SOLVER_CVC5, "data/fake_solver_sat.sh", &err) == RG_OK);
+  rg_solver_answer a;
+  CHECK(rg_solver_prove_in(pool, &sat, "(check-sat)\n", 12, 200, &a, &err) == RG_OK);
+  CHECK(a.result == RG_SMT_SAT);
+  CHECK(pids[5] == 0 || reaped(pids[5])); /* 0: a slow last query retired it already */
+  int last = rg_solver_pool_pid(pool, RG_SOLVER_CVC5);
+  rg_solver_pool_free(pool);
+  CHECK(reaped(last));
+  CHECK_MSG(open_fds() == fds, "%d descriptors open before the pool, %d after", fds, open_fds());
+  CHECK(rg_solver_prove_in(NULL, &s, "", 0, 0, &a, &err) == RG_ERR_ARG);
+}
+
 int main(void) {
   rg_axioms ax;
   rg_err err;
@@ -268,6 +426,8 @@ int main(void) {
   test_false_goals(&ax);
   test_bad_inputs(&ax);
   test_broken_solvers(&ax);
+  test_workers_match_oneshot(&ax);
+  test_worker_recovery();
   rg_axioms_free(&ax);
   return check_done("test_verify");
 }

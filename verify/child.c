@@ -1,4 +1,4 @@
-/* verify/child.c: a child process per solver query, killed at its deadline (see child.h). */
+/* verify/child.c: solver child processes, killed at their deadline (see child.h). */
 #define _GNU_SOURCE
 #include "child.h"
 
@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now_ms(void) {
+double rg_child_now_ms(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
@@ -22,8 +22,8 @@ static double now_ms(void) {
 
 /* Runs in the child after fork: only dup2/exec/_exit, or the caller's function. */
 static void child_main(char *const *argv, rg_child_fn fn, void *arg, int in_fd, int out_fd) {
+  if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0) _exit(126);
   if (argv) {
-    if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0) _exit(126);
     if (in_fd > 2) close(in_fd);
     if (out_fd > 2) close(out_fd);
     execvp(argv[0], argv);
@@ -33,21 +33,20 @@ static void child_main(char *const *argv, rg_child_fn fn, void *arg, int in_fd, 
   }
   /* Without exec, CLOEXEC does not apply: drop every other descriptor (other threads' solver
    * pipes among them), so no unrelated pipe stays open until this child ends. */
-  if (dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0) _exit(126);
   close_range(3, ~0U, 0);
   /* The parent's Ctrl-C handler only sets a flag; a child must simply die on Ctrl-C. */
   signal(SIGINT, SIG_DFL);
   _exit(fn(arg, 1));
 }
 
-static rg_status append(rg_child_result *res, size_t *cap, const char *buf, size_t n, rg_err *err) {
-  if (res->len + n + 1 > *cap) {
-    size_t nc = (*cap ? *cap * 2 : 4096);
+static rg_status append(rg_child_result *res, const char *buf, size_t n, rg_err *err) {
+  if (res->len + n + 1 > res->cap) {
+    size_t nc = (res->cap ? res->cap * 2 : 4096);
     while (nc < res->len + n + 1) nc *= 2;
     char *p = realloc(res->output, nc);
     if (!p) return rg_err_set(err, RG_ERR_NOMEM, "out of memory reading a solver's answer");
     res->output = p;
-    *cap = nc;
+    res->cap = nc;
   }
   memcpy(res->output + res->len, buf, n);
   res->len += n;
@@ -55,10 +54,9 @@ static rg_status append(rg_child_result *res, size_t *cap, const char *buf, size
   return RG_OK;
 }
 
-rg_status rg_child_run(char *const *argv, rg_child_fn fn, void *arg, const char *input,
-                       size_t input_len, int kill_ms, rg_child_result *res, rg_err *err) {
-  memset(res, 0, sizeof *res);
-  res->exit_code = -1;
+rg_status rg_child_start(char *const *argv, rg_child_fn fn, void *arg, rg_child *c, rg_err *err) {
+  c->pid = 0;
+  c->in_fd = c->out_fd = -1;
   int in_sock[2] = {-1, -1}, out_pipe[2] = {-1, -1};
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in_sock) < 0 || pipe2(out_pipe, O_CLOEXEC) < 0) {
     int e = errno;
@@ -68,7 +66,6 @@ rg_status rg_child_run(char *const *argv, rg_child_fn fn, void *arg, const char 
     }
     return rg_err_set(err, RG_ERR_IO, "cannot create pipes for a solver process: %s", strerror(e));
   }
-  double t0 = now_ms();
   pid_t pid = fork();
   if (pid < 0) {
     int e = errno;
@@ -83,63 +80,105 @@ rg_status rg_child_run(char *const *argv, rg_child_fn fn, void *arg, const char 
   }
   close(in_sock[1]);
   close(out_pipe[1]);
-  int in_fd = in_sock[0], out_fd = out_pipe[0];
-  fcntl(in_fd, F_SETFL, O_NONBLOCK);
-  size_t sent = 0, cap = 0;
-  if (!argv || input_len == 0) {
-    shutdown(in_fd, SHUT_WR);
-    sent = input_len;
-  }
+  c->pid = pid;
+  c->in_fd = in_sock[0];
+  c->out_fd = out_pipe[0];
+  fcntl(c->in_fd, F_SETFL, O_NONBLOCK);
+  return RG_OK;
+}
+
+rg_status rg_child_exchange(rg_child *c, const char *input, size_t input_len, bool close_input,
+                            double deadline_ms, rg_child_done_fn done, void *ctx,
+                            rg_child_result *res, rg_child_end_reason *why, rg_err *err) {
+  double t0 = rg_child_now_ms();
+  size_t sent = 0;
+  if (input_len == 0 && close_input) shutdown(c->in_fd, SHUT_WR);
   rg_status st = RG_OK;
-  double deadline = t0 + kill_ms;
+  *why = RG_CHILD_EOF;
   while (!st) {
-    struct pollfd pf[2] = {{out_fd, POLLIN, 0}, {in_fd, POLLOUT, 0}};
+    if (done && done(res->output ? res->output : "", res->len, ctx)) {
+      *why = RG_CHILD_REPLIED;
+      break;
+    }
+    struct pollfd pf[2] = {{c->out_fd, POLLIN, 0}, {c->in_fd, POLLOUT, 0}};
     int npf = sent < input_len ? 2 : 1;
-    double left = deadline - now_ms();
+    double left = deadline_ms - rg_child_now_ms();
     if (left <= 0) {
-      res->killed = true;
-      kill(pid, SIGKILL);
+      *why = RG_CHILD_LATE;
       break;
     }
     int pr = poll(pf, (nfds_t)npf, left > 100 ? 100 : (int)left + 1);
     if (pr < 0 && errno != EINTR) {
       st = rg_err_set(err, RG_ERR_IO, "waiting for a solver process: %s", strerror(errno));
-      kill(pid, SIGKILL);
       break;
     }
     if (pr <= 0) continue;
     if (npf == 2 && pf[1].revents) {
-      ssize_t w = send(in_fd, input + sent, input_len - sent, MSG_NOSIGNAL);
+      ssize_t w = send(c->in_fd, input + sent, input_len - sent, MSG_NOSIGNAL);
       if (w > 0) sent += (size_t)w;
       if (w < 0 && errno != EAGAIN && errno != EINTR) sent = input_len; /* child closed stdin */
-      if (sent >= input_len) shutdown(in_fd, SHUT_WR);
+      if (sent >= input_len && close_input) shutdown(c->in_fd, SHUT_WR);
     }
     if (pf[0].revents) {
       char buf[8192];
-      ssize_t n = read(out_fd, buf, sizeof buf);
+      ssize_t n = read(c->out_fd, buf, sizeof buf);
       if (n > 0)
-        st = append(res, &cap, buf, (size_t)n, err);
+        st = append(res, buf, (size_t)n, err);
       else if (n == 0 || (errno != EINTR && errno != EAGAIN))
         break; /* EOF: the child closed its output (normally: it ended) */
     }
   }
-  if (st) kill(pid, SIGKILL);
+  if (!st && !res->output) st = append(res, "", 0, err);
+  res->ms = rg_child_now_ms() - t0;
+  return st;
+}
+
+void rg_child_end(rg_child *c, bool kill_now, double deadline_ms, rg_child_result *res) {
+  if (c->pid <= 0) return;
+  close(c->in_fd);
+  close(c->out_fd);
+  bool killed = false;
+  if (kill_now) kill(c->pid, SIGKILL);
   int status = 0;
-  /* The output is closed; the child is ending. Wait for it, but never past the deadline. */
-  while (waitpid(pid, &status, WNOHANG) == 0) {
-    if (now_ms() > deadline && !res->killed) {
-      res->killed = true;
-      kill(pid, SIGKILL);
+  /* Its output is closed: it is ending. Wait for it, but never past the deadline. */
+  for (;;) {
+    pid_t r = waitpid(c->pid, &status, kill_now ? 0 : WNOHANG);
+    if (r == c->pid) break;
+    if (r < 0 && errno != EINTR) { /* not our child any more: nothing to reap */
+      status = 0;
+      break;
     }
-    struct timespec ts = {0, 1000000};
-    nanosleep(&ts, NULL);
+    if (r == 0 && rg_child_now_ms() > deadline_ms) {
+      killed = kill_now = true;
+      kill(c->pid, SIGKILL);
+    } else if (r == 0) {
+      struct timespec ts = {0, 1000000};
+      nanosleep(&ts, NULL);
+    }
   }
-  res->ms = now_ms() - t0;
-  if (WIFEXITED(status)) res->exit_code = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) res->signal = WTERMSIG(status);
-  close(in_fd);
-  close(out_fd);
-  if (!st && !res->output) st = append(res, &cap, "", 0, err);
+  if (res) {
+    res->killed |= killed;
+    if (WIFEXITED(status)) res->exit_code = WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) res->signal = WTERMSIG(status);
+  }
+  c->pid = 0;
+  c->in_fd = c->out_fd = -1;
+}
+
+rg_status rg_child_run(char *const *argv, rg_child_fn fn, void *arg, const char *input,
+                       size_t input_len, int kill_ms, rg_child_result *res, rg_err *err) {
+  memset(res, 0, sizeof *res);
+  res->exit_code = -1;
+  double t0 = rg_child_now_ms(), deadline = t0 + kill_ms;
+  rg_child c;
+  rg_status st = rg_child_start(argv, fn, arg, &c, err);
+  if (st) return st;
+  rg_child_end_reason why;
+  /* A forked function reads no input: its stdin is closed at once. */
+  st = rg_child_exchange(&c, input, argv ? input_len : 0, true, deadline, NULL, NULL, res, &why, err);
+  res->killed = why == RG_CHILD_LATE;
+  rg_child_end(&c, st || why == RG_CHILD_LATE, deadline, res);
+  res->ms = rg_child_now_ms() - t0;
   return st;
 }
 

@@ -1,17 +1,26 @@
 /* verify/child.h: running a solver in a child process with a hard time limit.
  *
- * A solver that crashes, aborts or hangs must not take rulegen down: each query runs in its own
+ * A solver that crashes, aborts or hangs must not take rulegen down: each query runs in a child
  * process, which is killed (SIGKILL) when it runs past its deadline. The child either execs a
- * program (argv) fed `input` on stdin, or runs a function in the forked process (fn), which
- * writes its answer to out_fd and returns the child's exit status. The child's stdout and
- * stderr are both collected. Safe to call from several threads at once (no shared state; the
- * child's stdin is a socket so a child that exits early cannot raise SIGPIPE in rulegen).
+ * program (argv) reading stdin, or runs a function in the forked process (fn), which reads fd 0,
+ * writes its answer to out_fd and returns the child's exit status. The child's stdout and stderr
+ * are both collected. Safe to call from several threads at once (no shared state; the child's
+ * stdin is a socket written with MSG_NOSIGNAL, so a child that exits early cannot raise SIGPIPE
+ * in rulegen; every descriptor is close-on-exec, and a forked fn child closes all but 0-2).
+ *
+ * Two ways to use it:
+ *   rg_child_run: one process per query: input, then EOF; output until the child ends;
+ *   rg_child_start / rg_child_exchange / rg_child_end: a long-lived child (a solver worker)
+ *     that answers several queries; each exchange sends one request and reads until the
+ *     caller's framing says the reply is whole, the child ends (EOF), or the deadline passes.
+ *     Whoever starts a child ends it (rg_child_end reaps it: no zombie, no descriptor left).
  */
 #ifndef RG_VERIFY_CHILD_H
 #define RG_VERIFY_CHILD_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "ir/status.h"
 
@@ -20,11 +29,25 @@ typedef int (*rg_child_fn)(void *arg, int out_fd);
 typedef struct {
   char *output;   /* malloc'd stdout + stderr of the child (NUL-terminated) */
   size_t len;
+  size_t cap;     /* bytes allocated for output */
   int exit_code;  /* when it exited normally, else -1 */
   int signal;     /* the signal that ended it, else 0 */
   bool killed;    /* we killed it at the deadline */
   double ms;      /* wall time from start to end */
 } rg_child_result;
+
+/* A running child: pid 0 when there is none. */
+typedef struct {
+  pid_t pid;
+  int in_fd;  /* our end of its stdin (a socket) */
+  int out_fd; /* our end of its stdout + stderr (a pipe) */
+} rg_child;
+
+/* How an exchange ended. */
+typedef enum { RG_CHILD_REPLIED = 0, RG_CHILD_EOF, RG_CHILD_LATE } rg_child_end_reason;
+
+/* True when out[0..len) holds a whole reply (ctx: the caller's framing state). */
+typedef bool (*rg_child_done_fn)(const char *out, size_t len, void *ctx);
 
 /* Runs argv (argv[0] looked up in PATH) with input on stdin, or fn(arg, out_fd) in a fork when
  * argv is NULL, for at most kill_ms milliseconds. Returns RG_ERR_IO when no process could be
@@ -33,5 +56,26 @@ typedef struct {
 rg_status rg_child_run(char *const *argv, rg_child_fn fn, void *arg, const char *input,
                        size_t input_len, int kill_ms, rg_child_result *res, rg_err *err) RG_MUST_CHECK;
 void rg_child_result_free(rg_child_result *res);
+
+/* Starts a child as rg_child_run does, without feeding it. RG_ERR_IO when pipes or the process
+ * cannot be made (then c->pid is 0 and nothing is left open). */
+rg_status rg_child_start(char *const *argv, rg_child_fn fn, void *arg, rg_child *c, rg_err *err) RG_MUST_CHECK;
+
+/* Sends input (then closes the child's stdin if close_input) and appends what the child prints
+ * to res->output until done says the reply is whole (done NULL: never), the child closes its
+ * output, or the monotonic clock (rg_child_now_ms) passes deadline_ms. *why says which;
+ * res->ms is the time this exchange took. The child is not killed here. Errors: polling or
+ * allocation failed (then the child should be ended with kill). */
+rg_status rg_child_exchange(rg_child *c, const char *input, size_t input_len, bool close_input,
+                            double deadline_ms, rg_child_done_fn done, void *ctx,
+                            rg_child_result *res, rg_child_end_reason *why, rg_err *err) RG_MUST_CHECK;
+
+/* Ends a child: closes our descriptors, SIGKILLs it now if kill_now, else waits for it to exit
+ * until deadline_ms and kills it then (res->killed set); reaps it and records its exit code or
+ * signal in res (may be NULL). c->pid is 0 afterwards; a no-op when it is already 0. */
+void rg_child_end(rg_child *c, bool kill_now, double deadline_ms, rg_child_result *res);
+
+/* Milliseconds on the monotonic clock (the deadlines above). */
+double rg_child_now_ms(void);
 
 #endif

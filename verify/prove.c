@@ -151,14 +151,21 @@ rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_
 
   int finished = 0;
   double last_report = now_ms();
+  int nth = o->threads > 0 ? o->threads : omp_get_max_threads();
+  /* One pool of solver workers per thread (a pool is not shared), ended with the stage. */
+  rg_solver_pool **pools = st ? NULL : calloc((size_t)nth, sizeof *pools);
+  if (!st && !pools) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  for (int i = 0; !st && i < nth; i++)
+    if (!(pools[i] = rg_solver_pool_new())) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   if (!st) {
-    int nth = o->threads > 0 ? o->threads : omp_get_max_threads();
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nth)
     for (int t = 0; t < n_tasks; t++) {
       const task *tk = &tasks[t];
       if (o->stop && *o->stop) continue;
       rg_solver_answer ans;
-      tst[t] = rg_solver_prove(&solvers[tk->solver], tk->ob->text, tk->ob->len, o->timeout_ms, &ans, &terr[t]);
+      rg_solver_pool *pool = pools[omp_get_thread_num()];
+      tst[t] = rg_solver_prove_in(pool, &solvers[tk->solver], tk->ob->text, tk->ob->len, o->timeout_ms,
+                                  &ans, &terr[t]);
       if (tst[t]) continue;
       rg_obligation_record *rec = &proofs[tk->rule].obl[tk->out];
       rec->ans[tk->solver] = ans; /* each (rule, out, solver) slot has exactly one writer */
@@ -183,6 +190,8 @@ rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_
         st = tst[t];
       }
   }
+  for (int i = 0; pools && i < nth; i++) rg_solver_pool_free(pools[i]);
+  free(pools);
   for (int i = 0; !st && i < rules->n; i++) {
     judge(&proofs[i], o->require);
     sum->n_rules++;

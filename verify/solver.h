@@ -1,14 +1,27 @@
 /* verify/solver.h: SMT solver backends behind one interface.
  *
  * A backend has a name, a version, and prove(text, timeout) -> answer (result, time, unsat
- * core). Each query runs in its own child process (verify/child.h) with a hard kill at the
- * timeout plus a grace period, so a crash or hang is an answer (crash, timeout), never the end
- * of rulegen. Only RG_SMT_UNSAT proves anything.
- *   z3:   its C API (Z3_eval_smtlib2_string) in a forked child, a fresh Z3_context per query,
- *         the timeout set as z3's own parameter too;
+ * core). Every query runs in a child process (verify/child.h) with a hard kill at the timeout
+ * plus a grace period, so a crash or hang is an answer (crash, timeout), never the end of
+ * rulegen. Only RG_SMT_UNSAT proves anything.
+ *   z3:   its C API (Z3_eval_smtlib2_string) in a forked child, a fresh Z3_context per query
+ *         (a reused one changes quantifier instantiation and loses proofs), the timeout set as
+ *         z3's own parameter too;
  *   cvc5: its binary (Debian ships no C API) over a pipe, with --enum-inst (its default gives up
- *         on deeper goals) and --tlimit-per (returns unknown; --tlimit would abort).
- * A solver is read-only after rg_solver_init, so threads may share it.
+ *         on deeper goals) and a per-query limit (tlimit-per: returns unknown; tlimit aborts).
+ * Two ways to run a query, with the same answers:
+ *   rg_solver_prove: one-shot: a fresh process per query (a fork of rulegen for z3, an exec of
+ *     cvc5): simple, but the process start is most of the time of an easy query;
+ *   rg_solver_prove_in: through a pool of long-lived workers (one per solver kind), owned by one
+ *     thread: a z3 worker is a forked child that loops {read a length-prefixed obligation, fresh
+ *     context, eval, answer, delete the context}; a cvc5 worker is one `cvc5 --interactive`
+ *     fed each obligation followed by an echoed marker (the end of its answer) and (reset).
+ *     A worker that runs past the deadline is SIGKILLed and reaped (answer: timeout), one that
+ *     dies is seen at EOF (answer: crash, or the error it printed); the next query starts a
+ *     fresh one; so does a query after a slow one (ending a worker is cheaper than its cleanup
+ *     after a hard query). rg_solver_pool_free ends them all; if rulegen itself dies, the workers read
+ *     EOF on their stdin and exit.
+ * A solver is read-only after rg_solver_init, so threads may share it; a pool may not be shared.
  */
 #ifndef RG_VERIFY_SOLVER_H
 #define RG_VERIFY_SOLVER_H
@@ -56,6 +69,26 @@ rg_status rg_solver_init(rg_solver *s, rg_solver_kind kind, const char *binary, 
  * failure to start a process at all is an error. */
 rg_status rg_solver_prove(const rg_solver *s, const char *text, size_t len, int timeout_ms,
                           rg_solver_answer *ans, rg_err *err) RG_MUST_CHECK;
+
+/* A set of solver workers for one thread (not thread-safe: one pool per thread). */
+typedef struct rg_solver_pool rg_solver_pool;
+
+/* An empty pool (workers start on first use); NULL when out of memory. */
+rg_solver_pool *rg_solver_pool_new(void);
+
+/* Ends every worker of the pool (SIGKILL, reaped) and frees it. NULL is a no-op. */
+void rg_solver_pool_free(rg_solver_pool *p);
+
+/* As rg_solver_prove, through the pool's worker for s (started, or restarted when the previous
+ * one died, was killed or ran another binary). Answers are those of a fresh process per query;
+ * ans->ms is the time of this query (sending to answer, plus starting a worker if it needed
+ * one). p must not be NULL. Errors: a bad timeout, a worker
+ * that cannot be started (RG_ERR_IO), allocation. */
+rg_status rg_solver_prove_in(rg_solver_pool *p, const rg_solver *s, const char *text, size_t len,
+                             int timeout_ms, rg_solver_answer *ans, rg_err *err) RG_MUST_CHECK;
+
+/* The process id of the pool's worker for a solver kind, 0 when none is running. */
+int rg_solver_pool_pid(const rg_solver_pool *p, rg_solver_kind kind);
 
 const char *rg_smt_result_name(rg_smt_result r);
 

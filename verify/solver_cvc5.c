@@ -1,6 +1,9 @@
 /* verify/solver_cvc5.c: the cvc5 backend: its binary over a pipe (Debian's cvc5 1.0.3 has only
- * a C++ API), one process per query, --enum-inst and a per-query limit (--tlimit-per answers
- * unknown; --tlimit would abort the process). */
+ * a C++ API), one process per query or one --interactive worker for many, --enum-inst and a
+ * per-query limit (tlimit-per answers unknown; tlimit would abort the process).
+ * A worker keeps its command-line options across (reset) (checked: (get-option :enum-inst) is
+ * still true after it), and (set-option :tlimit-per N) after a (reset) sets the next query's
+ * limit, so one worker serves any timeout. cvc5 prints (echo "m") as "m" with its quotes. */
 #include <stdio.h>
 #include <string.h>
 
@@ -41,3 +44,34 @@ rg_status rg_cvc5_prove(const rg_solver *s, const char *text, size_t len, int ti
   rg_child_result_free(&res);
   return st;
 }
+
+/* The worker: the options of the one-shot above, but interactive (one command at a time, no
+ * exit at the end of a query) and the limit given per query. */
+static rg_status cvc5_worker_start(const rg_solver *s, rg_child *c, rg_err *err) {
+  char path[sizeof s->path];
+  memcpy(path, s->path, sizeof path);
+  char *argv[] = {path, "--lang=smt2", "--interactive", "--enum-inst", NULL};
+  return rg_child_start(argv, NULL, NULL, c, err);
+}
+
+#define MARKER_FMT "\"rg-end-%lu\""
+
+static void cvc5_request(rg_strbuf *req, const char *text, size_t len, int timeout_ms, unsigned long seq) {
+  rg_sb_printf(req, "(set-option :tlimit-per %d)\n", timeout_ms);
+  rg_sb_append(req, text, len);
+  rg_sb_printf(req, "\n(echo " MARKER_FMT ")\n(reset)\n", seq);
+}
+
+/* The answer ends at the marker line of this query (after unsat, the core comes first; an
+ * error answer is one "(error ...)" line and the script goes on). */
+static bool cvc5_reply(const char *out, size_t len, unsigned long seq, size_t *off, size_t *n) {
+  char marker[48];
+  int m = snprintf(marker, sizeof marker, MARKER_FMT "\n", seq);
+  if (len < (size_t)m || memcmp(out + len - (size_t)m, marker, (size_t)m)) return false;
+  if (len > (size_t)m && out[len - (size_t)m - 1] != '\n') return false;
+  *off = 0;
+  *n = len - (size_t)m;
+  return true;
+}
+
+const rg_worker_protocol rg_cvc5_worker = {cvc5_worker_start, cvc5_request, cvc5_reply, true};

@@ -1,0 +1,115 @@
+/* verify/worker.c: a pool of long-lived solver workers, one per solver kind (see solver.h).
+ *
+ * Invariants: a worker slot either holds a running child that has answered every request sent
+ * to it (so its output pipe is empty between queries), or none (pid 0). Any query that does not
+ * end in a whole reply ends the worker (killed when late, reaped either way), so a half-read
+ * answer can never be taken for the next query's. A worker whose query was slow is retired
+ * (RG_WORKER_RETIRE_MS), and every worker after RG_WORKER_MAX_QUERIES queries. The pool is owned
+ * by one thread.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solver_impl.h"
+
+typedef struct {
+  rg_child proc;
+  char path[256];     /* the binary it runs (cvc5): another one needs another worker */
+  unsigned long seq;  /* queries sent through this slot (the cvc5 marker; never reused) */
+  int served;         /* queries the running worker has answered */
+} worker;
+
+struct rg_solver_pool {
+  worker w[RG_SOLVER_COUNT];
+};
+
+rg_solver_pool *rg_solver_pool_new(void) {
+  rg_solver_pool *p = calloc(1, sizeof *p);
+  if (!p) return NULL;
+  for (int k = 0; k < RG_SOLVER_COUNT; k++) p->w[k].proc.in_fd = p->w[k].proc.out_fd = -1;
+  return p;
+}
+
+void rg_solver_pool_free(rg_solver_pool *p) {
+  if (!p) return;
+  /* Workers sit idle between queries: nothing is lost by killing them now rather than waiting. */
+  for (int k = 0; k < RG_SOLVER_COUNT; k++) rg_child_end(&p->w[k].proc, true, 0, NULL);
+  free(p);
+}
+
+int rg_solver_pool_pid(const rg_solver_pool *p, rg_solver_kind kind) {
+  return (int)p->w[kind].proc.pid;
+}
+
+typedef struct {
+  const rg_worker_protocol *proto;
+  unsigned long seq;
+  size_t off, n;
+} framing;
+
+static bool reply_done(const char *out, size_t len, void *ctx) {
+  framing *f = ctx;
+  return f->proto->reply(out, len, f->seq, &f->off, &f->n);
+}
+
+/* The worker ended without a whole reply: killed at the deadline, died, or exited. */
+static void answer_from_end(const rg_child_result *res, const rg_worker_protocol *proto,
+                            const rg_solver *s, int timeout_ms, rg_solver_answer *ans) {
+  if (res->killed || res->signal || proto->text_on_eof) {
+    rg_solver_answer_from_child(res, timeout_ms, s->name, ans);
+    return;
+  }
+  memset(ans, 0, sizeof *ans);
+  ans->ms = res->ms;
+  ans->result = RG_SMT_CRASH;
+  snprintf(ans->detail, sizeof ans->detail, "%s worker exited with status %d without answering",
+           s->name, res->exit_code);
+}
+
+rg_status rg_solver_prove_in(rg_solver_pool *p, const rg_solver *s, const char *text, size_t len,
+                             int timeout_ms, rg_solver_answer *ans, rg_err *err) {
+  if (timeout_ms < 1) return rg_err_set(err, RG_ERR_ARG, "timeout must be at least 1 ms");
+  if (s->kind != RG_SOLVER_Z3 && s->kind != RG_SOLVER_CVC5)
+    return rg_err_set(err, RG_ERR_ARG, "unknown solver kind %d", (int)s->kind);
+  const rg_worker_protocol *proto = s->kind == RG_SOLVER_Z3 ? &rg_z3_worker : &rg_cvc5_worker;
+  worker *w = &p->w[s->kind];
+  if (w->proc.pid && strcmp(w->path, s->path)) rg_child_end(&w->proc, true, 0, NULL);
+  double start_ms = 0; /* a query that needs a new worker is charged its start-up */
+  if (!w->proc.pid) {
+    double t0 = rg_child_now_ms();
+    rg_status st = proto->start(s, &w->proc, err);
+    if (st) return st;
+    memcpy(w->path, s->path, sizeof w->path);
+    w->served = 0;
+    start_ms = rg_child_now_ms() - t0;
+  }
+  rg_strbuf req;
+  rg_sb_init(&req);
+  proto->request(&req, text, len, timeout_ms, ++w->seq);
+  if (req.failed) {
+    rg_sb_free(&req);
+    return rg_err_set(err, RG_ERR_NOMEM, "out of memory sending a query to %s", s->name);
+  }
+  rg_child_result res;
+  memset(&res, 0, sizeof res);
+  res.exit_code = -1;
+  double deadline = rg_child_now_ms() + timeout_ms + RG_SOLVER_GRACE_MS;
+  framing f = {proto, w->seq, 0, 0};
+  rg_child_end_reason why;
+  rg_status st = rg_child_exchange(&w->proc, req.s, req.len, false, deadline, reply_done, &f, &res, &why, err);
+  rg_sb_free(&req);
+  if (!st && why == RG_CHILD_REPLIED) {
+    res.output[f.off + f.n] = 0; /* the answer alone: framing after it is no longer needed */
+    rg_solver_parse_answer(res.output + f.off, res.ms, timeout_ms, ans);
+    if (res.ms >= RG_WORKER_RETIRE_MS || ++w->served >= RG_WORKER_MAX_QUERIES)
+      rg_child_end(&w->proc, true, 0, NULL);
+  } else {
+    res.killed = why == RG_CHILD_LATE;
+    rg_child_end(&w->proc, st || why == RG_CHILD_LATE, deadline, &res);
+    if (!st) answer_from_end(&res, proto, s, timeout_ms, ans);
+  }
+  if (!st) ans->ms += start_ms;
+  rg_child_result_free(&res);
+  return st;
+}
