@@ -53,7 +53,7 @@ static result generalize(const char *rule, const char *shapes, int other_shapes,
   /* the candidate itself must pass, as every candidate handed over has */
   CHECK_MSG(!rg_randtest_rule(t.r, &t.b, &o, &v, &err) && v == RG_RANDTEST_PASS, "%s", rule);
   rg_generalize_limits def = rg_generalize_limits_default();
-  res.st = rg_generalize_rule(t.r, &t.b, &o, NULL, lim ? lim : &def, &res.out, &res.stats, &err);
+  res.st = rg_generalize_rule(t.r, &t.b, RG_GENERALIZE_ALL, &o, NULL, lim ? lim : &def, &res.out, &res.stats, &err);
   if (res.st) fprintf(stderr, "%s: %s\n", rule, err.msg);
   t_graph_close(&t);
   return res;

@@ -173,6 +173,7 @@ typedef struct {
   const rg_shape **shapes;  /* [n_tvars of r], into the base binding's shapes */
   bool general_child;       /* a generalization of it passed */
   bool expanded;
+  uint64_t splittable;      /* bit t: variable t may be split */
 } item;
 
 typedef struct {
@@ -255,8 +256,8 @@ static int find_key(const search *s, const char *key) {
 
 /* Tests nr (a generalization of item i with shapes sh, both owned here) unless a renaming was
  * tested; a passing one becomes a new item. */
-static rg_status consider(search *s, int i, rg_rule *nr, const rg_shape **sh, const char *key,
-                          rg_err *err) {
+static rg_status consider(search *s, int i, rg_rule *nr, const rg_shape **sh, uint64_t splittable,
+                          const char *key, rg_err *err) {
   rg_status st = RG_OK;
   int k = find_key(s, key);
   if (k >= 0) {
@@ -272,8 +273,9 @@ static rg_status consider(search *s, int i, rg_rule *nr, const rg_shape **sh, co
   if (keys) s->keys = keys;
   bool *pass = realloc(s->pass, sizeof *pass * (size_t)(s->n_keys + 1));
   if (pass) s->pass = pass;
-  item *items = s->n < s->cap ? s->items : realloc(s->items, sizeof *items * (size_t)s->cap * 2);
-  if (items && items != s->items) s->items = items, s->cap *= 2;
+  item *items = s->items;
+  if (s->n == s->cap && (items = realloc(s->items, sizeof *items * (size_t)s->cap * 2)))
+    s->items = items, s->cap *= 2;
   if (!copy || !keys || !pass || !items) {
     free(copy);
     st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
@@ -295,7 +297,7 @@ static rg_status consider(search *s, int i, rg_rule *nr, const rg_shape **sh, co
   if (v != RG_RANDTEST_PASS) goto drop;
   s->stats->passed++;
   s->items[i].general_child = true;
-  s->items[s->n++] = (item){nr, sh, false, false};
+  s->items[s->n++] = (item){nr, sh, false, false, splittable};
   return RG_OK;
 drop:
   rg_rule_free(nr);
@@ -316,7 +318,9 @@ static rg_status expand(search *s, int i, rg_strbuf *key, rg_err *err) {
   rg_status st = RG_OK;
   for (int32_t v = 0; small && !st && v < nt && !s->stats->capped; v++) {
     char name[RG_RULE_MAX_NAME];
-    if (counts[v] < 2 || counts[v] > s->lim->max_occurrences || !fresh_name(r->g, v, name)) continue;
+    if (v >= 64 || !(s->items[i].splittable >> v & 1) || counts[v] < 2 ||
+        counts[v] > s->lim->max_occurrences || !fresh_name(r->g, v, name))
+      continue;
     uint32_t masks = (1u << (counts[v] - 1)) - 1;
     for (uint32_t m = 1; !st && m <= masks && !s->stats->capped; m++) {
       walk w = {.split = v, .mask = m};
@@ -333,16 +337,19 @@ static rg_status expand(search *s, int i, rg_strbuf *key, rg_err *err) {
       }
       memcpy(sh, s->items[i].shapes, sizeof *sh * (size_t)nt);
       sh[nt] = sh[v]; /* the fresh variable has v's shape */
-      st = consider(s, i, nr, sh, rg_sb_str(key), err);
+      /* the fresh variable has v's shape, so it may be split in turn */
+      uint64_t split = s->items[i].splittable | (nt < 64 ? UINT64_C(1) << nt : 0);
+      st = consider(s, i, nr, sh, split, rg_sb_str(key), err);
     }
   }
   free(counts);
   return st;
 }
 
-rg_status rg_generalize_rule(const rg_rule *r, const rg_binding *base, const rg_randtest_opts *o,
-                             rg_randtest_cache *cache, const rg_generalize_limits *lim,
-                             rg_ruleset *out, rg_generalize_stats *stats, rg_err *err) {
+rg_status rg_generalize_rule(const rg_rule *r, const rg_binding *base, uint64_t splittable,
+                             const rg_randtest_opts *o, rg_randtest_cache *cache,
+                             const rg_generalize_limits *lim, rg_ruleset *out,
+                             rg_generalize_stats *stats, rg_err *err) {
   memset(stats, 0, sizeof *stats);
   if (r->n_tgt == 0 || rg_graph_n_pvars(r->g) > 0) {
     stats->skipped = rg_graph_n_pvars(r->g) > 0;
@@ -354,7 +361,7 @@ rg_status rg_generalize_rule(const rg_rule *r, const rg_binding *base, const rg_
   rg_status st = s.items && root_shapes ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   if (!st) {
     memcpy(root_shapes, base->tvar_shapes, sizeof *root_shapes * (size_t)rg_graph_n_tvars(r->g));
-    s.items[s.n++] = (item){(rg_rule *)r, root_shapes, false, false};
+    s.items[s.n++] = (item){(rg_rule *)r, root_shapes, false, false, splittable};
   }
   rg_strbuf key;
   rg_sb_init(&key);

@@ -26,6 +26,7 @@
 
 #define RG_GENERALIZE_MAX_OCCURRENCES 8
 #define RG_GENERALIZE_MAX_TRIES 64
+#define RG_GENERALIZE_ALL (~UINT64_C(0)) /* every variable may be split */
 
 typedef struct {
   int max_occurrences; /* a variable occurring more often is not split (>= 2) */
@@ -44,14 +45,19 @@ typedef struct {
 rg_generalize_limits rg_generalize_limits_default(void);
 
 /* Generalizes rule r (with a target; n_src == n_tgt), which passed random testing at binding
- * base (shapes of every tensor variable of r). Tests generalizations with o (through cache
+ * base (shapes of every tensor variable of r), splitting only the variables t of r with bit t of
+ * splittable set (and the fresh variables made from them). Why a caller restricts it: a split
+ * of a variable whose shape the input set has unused inputs of gives a rule the enumeration
+ * found directly; only where the rule uses every input of that shape is the repetition forced
+ * (RG_GENERALIZE_ALL: every variable). Tests generalizations with o (through cache
  * when non-NULL; the cache's contract applies) and appends the most general passing ones to out
  * (new rules, owned by out; their variables keep r's names, fresh ones are named <v>_<n>).
  * Rules with parameter variables are left alone (stats->skipped). Returns RG_ERR_NOMEM, or an
  * error of the random testing other than a shape error (a generalization that does not type
  * only fails); on error out may hold some of the rules. */
-rg_status rg_generalize_rule(const rg_rule *r, const rg_binding *base, const rg_randtest_opts *o,
-                             rg_randtest_cache *cache, const rg_generalize_limits *lim,
-                             rg_ruleset *out, rg_generalize_stats *stats, rg_err *err) RG_MUST_CHECK;
+rg_status rg_generalize_rule(const rg_rule *r, const rg_binding *base, uint64_t splittable,
+                             const rg_randtest_opts *o, rg_randtest_cache *cache,
+                             const rg_generalize_limits *lim, rg_ruleset *out,
+                             rg_generalize_stats *stats, rg_err *err) RG_MUST_CHECK;
 
 #endif
