@@ -59,10 +59,11 @@
   X("shape-sets", 'n', 1, "N", "other shape sets each candidate is tested at (default 2)")     \
   X("all-pairs", 'P', 0, "", "print every pair of a class, not one candidate per member")      \
   X("no-generalize", 'G', 0, "", "do not generalize candidates before pruning (by default a "   \
-                                 "variable occurring 2..8 times is split: its occurrences "     \
-                                 "shared with a fresh variable of its shape, at most 64 such "  \
-                                 "rules tested per candidate; the most general passing ones "   \
-                                 "become candidates too)")                                      \
+                                 "variable occurring 2..8 times, in a candidate using every "   \
+                                 "input of its shape, is split: its occurrences shared with a " \
+                                 "fresh variable of its shape, at most 64 such rules tested "   \
+                                 "per candidate; the most general passing ones become "         \
+                                 "candidates too, the candidate an instance of them)")          \
   X("quiet", 'q', 0, "", "no progress on standard error")                                      \
   X("help", 'h', 0, "", "show this help")
 
@@ -692,7 +693,7 @@ static int generalize(synth_opts *o, const rg_enum_space *sp, char **mem, size_t
     fprintf(stderr, "\nrulegen: interrupted: nothing written\n");
     return 130;
   }
-  fprintf(stderr, "%sgeneralize   %llu candidates with a repeated variable: %llu generalizations tested, "
+  fprintf(stderr, "%sgeneralize   %llu candidates with a variable to split: %llu generalizations tested, "
                   "%llu pass,\n             %llu most general added (%llu candidates hit the bound "
                   "of %d tries)          %.2f s\n",
           o->quiet ? "" : "\r", (unsigned long long)gc->repeated, (unsigned long long)gc->tried,
