@@ -24,7 +24,8 @@ static void renamed_text(const rg_rule *r, char *out, size_t cap) {
     char name[RG_RULE_MAX_NAME];
     snprintf(name, sizeof name, "%.*s", (int)len, s + 1);
     int k = 0;
-    while (k < n && strcmp(names[k], name)) k++;
+    while (k < n && strcmp(names[k], name))
+      k++;
     if (k == n && n < 16) strcpy(names[n++], name);
     o += (size_t)snprintf(out + o, cap - o, "?v%d", k);
     s += len + 1;
@@ -53,7 +54,8 @@ static result generalize(const char *rule, const char *shapes, int other_shapes,
   /* the candidate itself must pass, as every candidate handed over has */
   CHECK_MSG(!rg_randtest_rule(t.r, &t.b, &o, &v, &err) && v == RG_RANDTEST_PASS, "%s", rule);
   rg_generalize_limits def = rg_generalize_limits_default();
-  res.st = rg_generalize_rule(t.r, &t.b, RG_GENERALIZE_ALL, &o, NULL, lim ? lim : &def, &res.out, &res.stats, &err);
+  res.st = rg_generalize_rule(t.r, &t.b, RG_GENERALIZE_ALL, &o, NULL, lim ? lim : &def, &res.out,
+                              &res.stats, &err);
   if (res.st) fprintf(stderr, "%s: %s\n", rule, err.msg);
   t_graph_close(&t);
   return res;
@@ -83,7 +85,8 @@ static void check_all(const rg_ruleset *out, int n, const char *dims) {
     rg_err err;
     CHECK(!rg_shape_parse(dims, (int)strlen(dims), &s, &err));
     const rg_shape *shapes[16];
-    for (int k = 0; k < 16; k++) shapes[k] = &s;
+    for (int k = 0; k < 16; k++)
+      shapes[k] = &s;
     rg_binding b = {shapes, NULL, NULL};
     rg_randtest_opts o;
     rg_randtest_opts_default(&o);
@@ -95,10 +98,13 @@ static void check_all(const rg_ruleset *out, int n, const char *dims) {
 
 int main(void) {
   /* the repeated-operand instance at depth 3 (?a twice on each side) -> the 4-tensor law */
-  result r = generalize("(ewadd (concat 0 ?a ?b) (concat 0 ?c ?a)) => (concat 0 (ewadd ?a ?c) (ewadd ?b ?a))",
-                        "a=2x4 b=2x4 c=2x4", 2, NULL);
+  result r = generalize(
+      "(ewadd (concat 0 ?a ?b) (concat 0 ?c ?a)) => (concat 0 (ewadd ?a ?c) (ewadd ?b ?a))",
+      "a=2x4 b=2x4 c=2x4", 2, NULL);
   CHECK(r.st == RG_OK);
-  CHECK(holds(&r.out, "(ewadd (concat 0 ?a ?b) (concat 0 ?c ?d)) => (concat 0 (ewadd ?a ?c) (ewadd ?b ?d))"));
+  CHECK(
+      holds(&r.out,
+            "(ewadd (concat 0 ?a ?b) (concat 0 ?c ?d)) => (concat 0 (ewadd ?a ?c) (ewadd ?b ?d))"));
   CHECK(r.out.n == 1 && r.stats.kept == 1);
   /* 2^(4-1) - 1 splits, less those that are renamings of one tried */
   CHECK(r.stats.tried >= 1 && r.stats.tried <= 7 && r.stats.passed == 1 && !r.stats.capped);
@@ -106,10 +112,13 @@ int main(void) {
   rg_ruleset_free(&r.out);
 
   /* the same for ewmul, with both operands repeated: two splits, each of its own variable */
-  r = generalize("(ewmul (concat 1 ?a ?a) (concat 1 ?b ?b)) => (concat 1 (ewmul ?a ?b) (ewmul ?a ?b))",
-                 "a=2x4 b=2x4", 2, NULL);
+  r = generalize(
+      "(ewmul (concat 1 ?a ?a) (concat 1 ?b ?b)) => (concat 1 (ewmul ?a ?b) (ewmul ?a ?b))",
+      "a=2x4 b=2x4", 2, NULL);
   CHECK(r.st == RG_OK);
-  CHECK(holds(&r.out, "(ewmul (concat 1 ?a ?c) (concat 1 ?b ?d)) => (concat 1 (ewmul ?a ?b) (ewmul ?c ?d))"));
+  CHECK(
+      holds(&r.out,
+            "(ewmul (concat 1 ?a ?c) (concat 1 ?b ?d)) => (concat 1 (ewmul ?a ?b) (ewmul ?c ?d))"));
   CHECK(r.out.n == 1);
   check_all(&r.out, 4, "2x4");
   rg_ruleset_free(&r.out);
@@ -142,7 +151,8 @@ int main(void) {
   CHECK(r.st == RG_OK && r.stats.tried == 0 && r.out.n == 0);
   rg_ruleset_free(&r.out);
   /* nine occurrences: over the default bound */
-  r = generalize("(ewadd (ewadd (ewadd ?x ?x) (ewadd ?x ?x)) ?x) => (ewadd ?x (ewadd (ewadd ?x ?x) (ewadd ?x ?x)))",
+  r = generalize("(ewadd (ewadd (ewadd ?x ?x) (ewadd ?x ?x)) ?x) => (ewadd ?x (ewadd (ewadd ?x ?x) "
+                 "(ewadd ?x ?x)))",
                  "x=2x4", 0, NULL);
   CHECK(r.st == RG_OK && r.stats.tried == 0 && r.out.n == 0);
   rg_ruleset_free(&r.out);

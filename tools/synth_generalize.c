@@ -24,8 +24,9 @@ static rg_status one(const rg_generalize_opts *o, const int *same_shape, rg_rand
   if (nt > RG_ENUM_MAX_INPUTS || nt > 64) return RG_OK;
   for (int32_t q = 0; q < nt; q++) {
     int i = rg_enum_input_index(o->sp, rg_graph_tvar_name(r->g, q));
-    if (i < 0) return rg_err_set(err, RG_ERR_UNBOUND, "candidate line %d: ?%s is not an input", r->line,
-                                 rg_graph_tvar_name(r->g, q));
+    if (i < 0)
+      return rg_err_set(err, RG_ERR_UNBOUND, "candidate line %d: ?%s is not an input", r->line,
+                        rg_graph_tvar_name(r->g, q));
     shapes[q] = &o->sp->inputs.in[i].shape;
   }
   /* Only a variable whose shape has no input left unused in r is split: with an unused one,
@@ -33,7 +34,8 @@ static rg_status one(const rg_generalize_opts *o, const int *same_shape, rg_rand
   uint64_t splittable = 0;
   for (int32_t q = 0; q < nt; q++) {
     int used = 0;
-    for (int32_t p = 0; p < nt; p++) used += rg_shape_type_eq(shapes[p], shapes[q]);
+    for (int32_t p = 0; p < nt; p++)
+      used += rg_shape_type_eq(shapes[p], shapes[q]);
     int i = rg_enum_input_index(o->sp, rg_graph_tvar_name(r->g, q));
     if (used >= same_shape[i]) splittable |= UINT64_C(1) << q;
   }
@@ -67,7 +69,8 @@ rg_status rg_synth_generalize(char **cand, size_t *len, const rg_generalize_opts
   const rg_enum_inputset *in = &o->sp->inputs;
   int same_shape[RG_ENUM_MAX_INPUTS] = {0};
   for (int i = 0; i < in->n; i++)
-    for (int j = 0; j < in->n; j++) same_shape[i] += rg_shape_type_eq(&in->in[i].shape, &in->in[j].shape);
+    for (int j = 0; j < in->n; j++)
+      same_shape[i] += rg_shape_type_eq(&in->in[i].shape, &in->in[j].shape);
   rg_strbuf *sbs = calloc((size_t)rs.n + 1, sizeof *sbs);
   rg_generalize_stats *stats = calloc((size_t)rs.n + 1, sizeof *stats);
   rg_randtest_cache *cache = rg_randtest_cache_new(o->cache_bytes);
@@ -111,7 +114,8 @@ rg_status rg_synth_generalize(char **cand, size_t *len, const rg_generalize_opts
     int next = 0;
     for (int i = 0; i < total; i++) {
       off[i] = next;
-      for (int k = 0; i < rs.n && k < stats[i].kept; k++, next++) of[next] = rs.n + next;
+      for (int k = 0; i < rs.n && k < stats[i].kept; k++, next++)
+        of[next] = rs.n + next;
     }
     off[total] = next;
     *general_off = off, *general_of = of;
@@ -125,7 +129,8 @@ rg_status rg_synth_generalize(char **cand, size_t *len, const rg_generalize_opts
     }
     (*cand)[*len] = 0;
   }
-  for (int i = 0; sbs && i < rs.n; i++) rg_sb_free(&sbs[i]);
+  for (int i = 0; sbs && i < rs.n; i++)
+    rg_sb_free(&sbs[i]);
   free(sbs), free(stats);
   rg_randtest_cache_free(cache);
   rg_ruleset_free(&rs);

@@ -6,8 +6,8 @@
  * pair the enumeration compared itself). The most general passing generalizations are appended
  * to the candidates, and named to pruning as more general than the candidate, so the candidate
  * is removed as an instance of a kept generalization (and put back if that one fails its
- * proof); the general one goes to the provers like any candidate. Candidates are taken in parallel; the
- * appended text is in candidate order, the same for any thread count.
+ * proof); the general one goes to the provers like any candidate. Candidates are taken in parallel;
+ * the appended text is in candidate order, the same for any thread count.
  */
 #ifndef RG_TOOLS_SYNTH_GENERALIZE_H
 #define RG_TOOLS_SYNTH_GENERALIZE_H
@@ -29,8 +29,8 @@ typedef struct {
 } rg_generalize_counts;
 
 typedef struct {
-  const rg_enum_space *sp;     /* the input set: shapes of the candidates' variables */
-  rg_randtest_opts rt;         /* the test stage's options */
+  const rg_enum_space *sp; /* the input set: shapes of the candidates' variables */
+  rg_randtest_opts rt;     /* the test stage's options */
   rg_generalize_limits lim;
   int threads;
   size_t cache_bytes;          /* verdicts of renamed generalizations remembered */

@@ -28,11 +28,11 @@ rg_generalize_limits rg_generalize_limits_default(void) {
 typedef struct {
   const rg_graph *from;
   rg_graph *to;
-  int32_t split;   /* the variable being split, or -1 */
-  uint32_t mask;   /* bit j-1: its j-th occurrence (j >= 1) becomes the fresh variable */
-  int32_t fresh;   /* tensor-variable index of the fresh variable in `to` */
-  bool canon;      /* name variables v0, v1, ... by first occurrence (a key up to renaming) */
-  int seen;        /* occurrences of `split` walked so far */
+  int32_t split; /* the variable being split, or -1 */
+  uint32_t mask; /* bit j-1: its j-th occurrence (j >= 1) becomes the fresh variable */
+  int32_t fresh; /* tensor-variable index of the fresh variable in `to` */
+  bool canon;    /* name variables v0, v1, ... by first occurrence (a key up to renaming) */
+  int seen;      /* occurrences of `split` walked so far */
   int leaves;
   int32_t *canon_of; /* [n_tvars of from]: canonical index, or -1 before its first occurrence */
 } walk;
@@ -154,7 +154,8 @@ static rg_status canonical_key(const rg_rule *r, rg_strbuf *key, rg_err *err) {
   int32_t nt = rg_graph_n_tvars(r->g);
   int32_t *canon_of = malloc(sizeof(int32_t) * (size_t)(nt + 1));
   if (!canon_of) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  for (int32_t t = 0; t < nt; t++) canon_of[t] = -1;
+  for (int32_t t = 0; t < nt; t++)
+    canon_of[t] = -1;
   walk w = {.split = -1, .canon = true, .canon_of = canon_of};
   rg_rule *c = NULL;
   rg_status st = rebuild(r, &w, NULL, &c, err);
@@ -169,11 +170,11 @@ static rg_status canonical_key(const rg_rule *r, rg_strbuf *key, rg_err *err) {
 /* ---- the search ---- */
 
 typedef struct {
-  rg_rule *r;               /* owned, except the root's */
-  const rg_shape **shapes;  /* [n_tvars of r], into the base binding's shapes */
-  bool general_child;       /* a generalization of it passed */
+  rg_rule *r;              /* owned, except the root's */
+  const rg_shape **shapes; /* [n_tvars of r], into the base binding's shapes */
+  bool general_child;      /* a generalization of it passed */
   bool expanded;
-  uint64_t splittable;      /* bit t: variable t may be split */
+  uint64_t splittable; /* bit t: variable t may be split */
 } item;
 
 typedef struct {
@@ -209,7 +210,8 @@ static bool instance_term(const rg_graph *ga, rg_ref a, const rg_graph *gb, rg_r
 /* Is rule A an instance of rule B, either way round? (map: [n_tvars of B]) */
 static bool instance_of(const rg_rule *A, const rg_rule *B, rg_ref *map) {
   for (int flip = 0; flip < 2; flip++) {
-    for (int32_t t = 0; t < rg_graph_n_tvars(B->g); t++) map[t] = (rg_ref){-1, 0};
+    for (int32_t t = 0; t < rg_graph_n_tvars(B->g); t++)
+      map[t] = (rg_ref){-1, 0};
     bool ok = A->n_src == B->n_src;
     for (int i = 0; ok && i < A->n_src; i++)
       ok = instance_term(A->g, A->src[i], B->g, flip ? B->tgt[i] : B->src[i], map) &&
@@ -238,7 +240,8 @@ static bool replaced(const search *s, int i) {
 static bool fresh_name(const rg_graph *g, int32_t v, char name[RG_RULE_MAX_NAME]) {
   const char *base = rg_graph_tvar_name(g, v), *us = strrchr(base, '_');
   int len0 = (int)strlen(base);
-  if (us && us > base && us[1] && strspn(us + 1, "0123456789") == strlen(us + 1)) len0 = (int)(us - base);
+  if (us && us > base && us[1] && strspn(us + 1, "0123456789") == strlen(us + 1))
+    len0 = (int)(us - base);
   for (int n = 1; n < 1000; n++) {
     int len = snprintf(name, RG_RULE_MAX_NAME, "%.*s_%d", len0, base, n);
     if (len >= RG_RULE_MAX_NAME) return false;
@@ -313,7 +316,8 @@ static rg_status expand(search *s, int i, rg_strbuf *key, rg_err *err) {
   if (!counts) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   bool small = true;
   for (int k = 0; small && k < 2 * r->n_src; k++)
-    small = count_occurrences(r->g, k < r->n_src ? r->src[k] : r->tgt[k - r->n_src], counts, &leaves);
+    small =
+        count_occurrences(r->g, k < r->n_src ? r->src[k] : r->tgt[k - r->n_src], counts, &leaves);
   if (!small) s->stats->skipped = true;
   rg_status st = RG_OK;
   for (int32_t v = 0; small && !st && v < nt && !s->stats->capped; v++) {
@@ -370,17 +374,21 @@ rg_status rg_generalize_rule(const rg_rule *r, const rg_binding *base, uint64_t 
   for (int i = 0; !st && i >= 0 && !stats->capped;) {
     s.items[i].expanded = true;
     st = expand(&s, i, &key, err);
-    for (i = s.n - 1; i >= 0 && s.items[i].expanded; i--) continue;
+    for (i = s.n - 1; i >= 0 && s.items[i].expanded; i--)
+      continue;
   }
   rg_sb_free(&key);
   bool *keep = calloc((size_t)s.n + 1, sizeof *keep);
   if (!keep && !st) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  for (int i = 1; !st && i < s.n; i++) keep[i] = !s.items[i].general_child && !replaced(&s, i);
+  for (int i = 1; !st && i < s.n; i++)
+    keep[i] = !s.items[i].general_child && !replaced(&s, i);
   for (int i = 1; i < s.n; i++) {
     if (!st && keep[i]) {
       st = rg_ruleset_add(out, s.items[i].r); /* takes the rule, also on failure */
-      if (st) rg_err_set(err, st, "out of memory");
-      else stats->kept++;
+      if (st)
+        rg_err_set(err, st, "out of memory");
+      else
+        stats->kept++;
     } else {
       rg_rule_free(s.items[i].r);
     }
@@ -388,7 +396,8 @@ rg_status rg_generalize_rule(const rg_rule *r, const rg_binding *base, uint64_t 
   }
   free(keep);
   free(root_shapes);
-  for (int k = 0; k < s.n_keys; k++) free(s.keys[k]);
+  for (int k = 0; k < s.n_keys; k++)
+    free(s.keys[k]);
   free(s.keys), free(s.pass), free(s.items);
   return st;
 }

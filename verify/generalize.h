@@ -34,10 +34,10 @@ typedef struct {
 } rg_generalize_limits;
 
 typedef struct {
-  int tried;  /* generalizations random-tested */
-  int passed; /* of those, how many passed */
-  int kept;   /* most general passing ones appended to the output */
-  bool capped; /* max_tries was reached before every split was tried */
+  int tried;    /* generalizations random-tested */
+  int passed;   /* of those, how many passed */
+  int kept;     /* most general passing ones appended to the output */
+  bool capped;  /* max_tries was reached before every split was tried */
   bool skipped; /* a term too large to unfold, or parameter variables: not tried at all */
 } rg_generalize_stats;
 
