@@ -36,7 +36,7 @@ bool rg_prune_parse_stages(const char *s, unsigned *stages) {
 }
 
 rg_prune_opts rg_prune_opts_default(void) {
-  return (rg_prune_opts){RG_PRUNE_ALL, RG_DERIVE_LIMITS_DEFAULT, true, NULL, NULL, NULL};
+  return (rg_prune_opts){RG_PRUNE_ALL, RG_DERIVE_LIMITS_DEFAULT, true, NULL, NULL, NULL, NULL, NULL};
 }
 
 static double now(void) {
@@ -163,6 +163,23 @@ static rg_status at_rule(rg_status st, rg_err *err, const rg_rule *r) {
   return st;
 }
 
+/* *by: a kept rule the caller named as more general than rule i (through renamings) of which
+ * i is an instance, or -1. */
+static rg_status general_instance(const rg_ruleset *rs, const rg_prune_opts *o,
+                                  const rg_prune_result *res, int i, int *by, rg_err *err) {
+  *by = -1;
+  for (int k = o->general_off[i]; *by < 0 && k < o->general_off[i + 1]; k++) {
+    int g = o->general_of[k];
+    if (g >= 0 && g < res->n && res->e[g].fate == RG_FATE_RENAMING) g = res->e[g].by[0];
+    if (g < 0 || g >= res->n || g == i || res->e[g].fate != RG_FATE_KEPT) continue;
+    bool yes = false;
+    rg_status st = rg_rule_is_instance(rs->rules[g], rs->rules[i], &yes, err);
+    if (st) return st;
+    if (yes) *by = g;
+  }
+  return RG_OK;
+}
+
 static rg_status taso_stages(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
                              ctx *c, rg_err *err) {
   rg_prune_stage *sub = &res->stage[1], *sup = &res->stage[2];
@@ -175,6 +192,7 @@ static rg_status taso_stages(const rg_ruleset *rs, const rg_prune_opts *o, rg_pr
     double t0 = now();
     if (o->stages & RG_PRUNE_SUBGRAPH) {
       st = rg_redundant_subgraph(rs->rules[i], kept_lookup, c, &by, err);
+      if (!st && by < 0 && o->general_off) st = general_instance(rs, o, res, i, &by, err);
       if (!st && by >= 0) st = remove_rule(res, i, RG_FATE_SUBGRAPH, &by, 1, err);
     }
     double t1 = now();

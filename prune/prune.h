@@ -3,7 +3,8 @@
  * Stages, each optional, in this order:
  *   renaming    rules with equal content ids (equal up to variable renaming) are one rule: the
  *               first in input order is kept;
- *   subgraph    TASO's common subgraph: R is an instance of a kept smaller rule;
+ *   subgraph    TASO's common subgraph: R is an instance of a kept smaller rule (or of a kept
+ *               rule the caller names as more general, rg_prune_opts.general_of);
  *   supergraph  TASO's common supergraph: R follows by congruence from a kept smaller rule;
  *   derive      Ruler-style derivability: R is removed when the rules kept before it derive it
  *               within the search limits (derive.h); then (second_pass) each kept rule,
@@ -77,6 +78,12 @@ typedef struct {
                                   keeps every rule it has not decided */
   void (*progress)(void *ctx, const char *stage, int done, int total); /* may be NULL */
   void *progress_ctx;
+  /* Optional (NULL: none), for the subgraph stage: rules general_of[general_off[i] ..
+   * general_off[i+1]) may have rule i as an instance by a substitution of variables for
+   * variables (e.g. generalizations made from i by splitting a repeated variable, verify/
+   * generalize.h). Rule i is removed as subgraph (an instance) when one of them, or the rule
+   * it is a renaming of, is kept when i is visited and rg_rule_is_instance says so. */
+  const int *general_off, *general_of;
 } rg_prune_opts;
 
 typedef struct rg_prune_result {

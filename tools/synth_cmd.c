@@ -27,6 +27,7 @@
 #include "fingerprint/fingerprint.h"
 #include "prune/prune.h"
 #include "synth_finish.h"
+#include "synth_generalize.h"
 #include "verify/randtest.h"
 #include "verify/randtest_cache.h"
 
@@ -57,6 +58,12 @@
   X("trials", 't', 1, "N", "random trials per domain and shape set (default 1)")               \
   X("shape-sets", 'n', 1, "N", "other shape sets each candidate is tested at (default 2)")     \
   X("all-pairs", 'P', 0, "", "print every pair of a class, not one candidate per member")      \
+  X("no-generalize", 'G', 0, "", "do not generalize candidates before pruning (by default a "   \
+                                 "variable occurring 2..8 times, in a candidate using every "   \
+                                 "input of its shape, is split: its occurrences shared with a " \
+                                 "fresh variable of its shape, at most 64 such rules tested "   \
+                                 "per candidate; the most general passing ones become "         \
+                                 "candidates too, the candidate an instance of them)")          \
   X("quiet", 'q', 0, "", "no progress on standard error")                                      \
   X("help", 'h', 0, "", "show this help")
 
@@ -71,7 +78,7 @@ typedef struct {
   stop_stage stop_after;
   rg_fp_opts fp;
   rg_randtest_opts rt;
-  bool all_pairs, quiet;
+  bool all_pairs, quiet, no_generalize;
   rg_finish_opts fin; /* the stages after test */
 } synth_opts;
 
@@ -264,6 +271,7 @@ static int parse(int argc, char **argv, synth_opts *o) {
       o->rt.other_shapes = (int)v;
       break;
     case 'P': o->all_pairs = true; break;
+    case 'G': o->no_generalize = true; break;
     case 'K': o->fp.keep_redundant = true; break;
     case 'M':
       if (!rg_cli_parse_i64(optarg, 1, RG_RULE_MAX_OUTPUTS, &v)) return bad_arg("--max-outputs wants 1..4, not '%s'%s", optarg, "");
@@ -719,11 +727,37 @@ static void print_table(const synth_opts *o, const rg_enum_space *sp, uint64_t g
           o->threads);
 }
 
+/* The generalize stage over the candidate text (appended to it) and its row of the table;
+ * returns the exit status. */
+static int generalize(synth_opts *o, const rg_enum_space *sp, char **mem, size_t *len,
+                      rg_generalize_counts *gc, int **general_off, int **general_of) {
+  size_t cache_bytes = o->fp.mem_limit / 4 < ((size_t)1 << 30) ? o->fp.mem_limit / 4 : (size_t)1 << 30;
+  rg_generalize_opts go = {sp, o->rt, rg_generalize_limits_default(), o->threads, cache_bytes,
+                           &interrupted, o->quiet};
+  go.rt.kernel = rg_fp_node_kernel; /* as the test stage's trials */
+  rg_err err;
+  if (rg_synth_generalize(mem, len, &go, gc, general_off, general_of, &err)) {
+    rg_cli_report("rulegen", NULL, &err);
+    return 1;
+  }
+  if (interrupted) {
+    fprintf(stderr, "\nrulegen: interrupted: nothing written\n");
+    return 130;
+  }
+  fprintf(stderr, "%sgeneralize   %llu candidates with a variable to split: %llu generalizations tested, "
+                  "%llu pass,\n             %llu most general added (%llu candidates hit the bound "
+                  "of %d tries)          %.2f s\n",
+          o->quiet ? "" : "\r", (unsigned long long)gc->repeated, (unsigned long long)gc->tried,
+          (unsigned long long)gc->passed, (unsigned long long)gc->added, (unsigned long long)gc->capped,
+          RG_GENERALIZE_MAX_TRIES, gc->seconds);
+  return 0;
+}
+
 /* Hands the candidates to the stages after testing, with the rows of the table so far and the
  * generator's configuration (recorded in a .db). */
 static int finish_run(synth_opts *o, const rg_enum_space *sp, int argc, char **argv, const char *cand,
                       size_t len, uint64_t graphs, uint64_t records, const test_counts *tc,
-                      const double *secs) {
+                      const double *secs, const rg_generalize_counts *gc) {
   rg_strbuf cfg;
   rg_sb_init(&cfg);
   rg_sb_puts(&cfg, "command=rulegen");
@@ -738,9 +772,13 @@ static int finish_run(synth_opts *o, const rg_enum_space *sp, int argc, char **a
   }
   char why[64];
   snprintf(why, sizeof why, "alone:%llu", (unsigned long long)(records - tc->members));
-  rg_finish_stage pre[3] = {{"enumerate", 0, (int64_t)graphs, "", secs[0]},
+  char gen_why[128];
+  snprintf(gen_why, sizeof gen_why, "tested:%llu pass:%llu capped:%llu", (unsigned long long)gc->tried,
+           (unsigned long long)gc->passed, (unsigned long long)gc->capped);
+  rg_finish_stage pre[4] = {{"enumerate", 0, (int64_t)graphs, "", secs[0]},
                             {"fingerprint", (int64_t)records, (int64_t)tc->members, why, 0},
-                            {"test", (int64_t)tc->pairs, (int64_t)tc->written, "", secs[1]}};
+                            {"test", (int64_t)tc->pairs, (int64_t)tc->written, "", secs[1]},
+                            {"generalize", (int64_t)gc->in, (int64_t)(gc->in + gc->added), gen_why, gc->seconds}};
   o->fin.stop_after = o->stop_after == STOP_PRUNE ? RG_FINISH_PRUNE
                       : o->stop_after == STOP_PROVE ? RG_FINISH_PROVE : RG_FINISH_ALL;
   o->fin.out_path = o->out_path;
@@ -749,7 +787,7 @@ static int finish_run(synth_opts *o, const rg_enum_space *sp, int argc, char **a
   o->fin.prove.progress = !o->quiet;
   o->fin.test_seed = o->rt.seed;
   o->fin.config = rg_sb_str(&cfg);
-  int rc = rg_synth_finish(cand, len, &o->fin, pre, 3);
+  int rc = rg_synth_finish(cand, len, &o->fin, pre, o->no_generalize ? 3 : 4);
   rg_sb_free(&cfg);
   return rc;
 }
@@ -888,8 +926,15 @@ int rg_cmd_synth(int argc, char **argv) {
   }
   free(tmp);
   if (!rc) print_table(&o, &sp, graphs, records, passes, buckets, singles, &tc, secs);
-  if (!rc && finishing) rc = finish_run(&o, &sp, argc, argv, mem, mem_len, graphs, records, &tc, secs);
+  rg_generalize_counts gc;
+  memset(&gc, 0, sizeof gc);
+  int *general_off = NULL, *general_of = NULL;
+  if (!rc && finishing && !o.no_generalize)
+    rc = generalize(&o, &sp, &mem, &mem_len, &gc, &general_off, &general_of);
+  o.fin.general_off = general_off, o.fin.general_of = general_of;
+  if (!rc && finishing) rc = finish_run(&o, &sp, argc, argv, mem, mem_len, graphs, records, &tc, secs, &gc);
   free(mem);
+  free(general_off), free(general_of);
   sigaction(SIGINT, &old, NULL);
   sigaction(SIGTERM, &old_term, NULL);
   rg_enum_space_free(&sp);

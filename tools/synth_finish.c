@@ -399,6 +399,7 @@ int rg_synth_finish(const char *cand, size_t len, const rg_finish_opts *o,
   }
   rg_prune_opts po = rg_prune_opts_default();
   po.stages = o->prune_stages & ~(unsigned)RG_PRUNE_DERIVE;
+  po.general_off = o->general_off, po.general_of = o->general_of;
   po.stop = o->stop;
   po.progress = prune_progress, po.progress_ctx = &f;
   double t = now();

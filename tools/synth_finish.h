@@ -39,6 +39,8 @@ typedef struct {
   volatile sig_atomic_t *stop;  /* Ctrl-C */
   bool quiet;
   uint64_t test_seed;           /* seed of the test records written to a db */
+  const int *general_off, *general_of; /* rules more general than a candidate, or NULL (see
+                                        * rg_prune_opts) */
 } rg_finish_opts;
 
 /* Runs the stages after testing on the candidate rule text (cand, len bytes; '#' lines are

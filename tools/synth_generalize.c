@@ -1,0 +1,139 @@
+/* tools/synth_generalize.c: the generalize stage (see synth_generalize.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "synth_generalize.h"
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Generalizes one candidate; appends the lines of the generalizations to sb. same_shape[i]:
+ * inputs of the input set with input i's shape (and seams). */
+static rg_status one(const rg_generalize_opts *o, const int *same_shape, rg_randtest_cache *cache,
+                     const rg_rule *r, rg_strbuf *sb, rg_generalize_stats *s, rg_err *err) {
+  memset(s, 0, sizeof *s);
+  int32_t nt = rg_graph_n_tvars(r->g);
+  const rg_shape *shapes[RG_ENUM_MAX_INPUTS];
+  if (nt > RG_ENUM_MAX_INPUTS || nt > 64) return RG_OK;
+  for (int32_t q = 0; q < nt; q++) {
+    int i = rg_enum_input_index(o->sp, rg_graph_tvar_name(r->g, q));
+    if (i < 0)
+      return rg_err_set(err, RG_ERR_UNBOUND, "candidate line %d: ?%s is not an input", r->line,
+                        rg_graph_tvar_name(r->g, q));
+    shapes[q] = &o->sp->inputs.in[i].shape;
+  }
+  /* Only a variable whose shape has no input left unused in r is split: with an unused one,
+   * the split rule is (a renaming of) a graph pair the enumeration itself compared. */
+  uint64_t splittable = 0;
+  for (int32_t q = 0; q < nt; q++) {
+    int used = 0;
+    for (int32_t p = 0; p < nt; p++)
+      used += rg_shape_type_eq(shapes[p], shapes[q]);
+    int i = rg_enum_input_index(o->sp, rg_graph_tvar_name(r->g, q));
+    if (used >= same_shape[i]) splittable |= UINT64_C(1) << q;
+  }
+  if (!splittable) return RG_OK;
+  rg_binding base = {shapes, NULL, NULL};
+  rg_ruleset out;
+  rg_ruleset_init(&out);
+  rg_status st = rg_generalize_rule(r, &base, splittable, &o->rt, cache, &o->lim, &out, s, err);
+  for (int i = 0; !st && i < out.n; i++) {
+    rg_text_print_rule(out.rules[i], sb);
+    rg_sb_puts(sb, "\n");
+  }
+  rg_ruleset_free(&out);
+  return !st && sb->failed ? rg_err_set(err, RG_ERR_NOMEM, "out of memory") : st;
+}
+
+rg_status rg_synth_generalize(char **cand, size_t *len, const rg_generalize_opts *o,
+                              rg_generalize_counts *c, int **general_off, int **general_of,
+                              rg_err *err) {
+  double t0 = now();
+  *general_off = *general_of = NULL;
+  memset(c, 0, sizeof *c);
+  rg_ruleset rs;
+  rg_ruleset_init(&rs);
+  rg_status st = rg_text_parse(*cand, *len, &rs, err);
+  if (st) {
+    rg_ruleset_free(&rs);
+    return st;
+  }
+  c->in = (uint64_t)rs.n;
+  const rg_enum_inputset *in = &o->sp->inputs;
+  int same_shape[RG_ENUM_MAX_INPUTS] = {0};
+  for (int i = 0; i < in->n; i++)
+    for (int j = 0; j < in->n; j++)
+      same_shape[i] += rg_shape_type_eq(&in->in[i].shape, &in->in[j].shape);
+  rg_strbuf *sbs = calloc((size_t)rs.n + 1, sizeof *sbs);
+  rg_generalize_stats *stats = calloc((size_t)rs.n + 1, sizeof *stats);
+  rg_randtest_cache *cache = rg_randtest_cache_new(o->cache_bytes);
+  if (!sbs || !stats || !cache) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_status first = RG_OK;
+  int done = 0;
+#pragma omp parallel for num_threads(o->threads) schedule(dynamic, 16)
+  for (int i = 0; i < (st ? 0 : rs.n); i++) {
+    rg_sb_init(&sbs[i]);
+    if (o->stop && *o->stop) continue;
+    rg_err e;
+    rg_status s = one(o, same_shape, cache, rs.rules[i], &sbs[i], &stats[i], &e);
+    if (s) {
+#pragma omp critical(generalize_err)
+      if (!first) first = s, *err = e;
+    }
+    int d;
+#pragma omp atomic capture
+    d = ++done;
+    if (!o->quiet && d % 2000 == 0) fprintf(stderr, "\rrulegen: generalize %d/%d   ", d, rs.n);
+  }
+  if (!st) st = first;
+  size_t extra = 0;
+  for (int i = 0; !st && i < rs.n; i++) {
+    extra += strlen(rg_sb_str(&sbs[i]));
+    c->repeated += stats[i].tried > 0;
+    c->tried += (uint64_t)stats[i].tried, c->passed += (uint64_t)stats[i].passed;
+    c->added += (uint64_t)stats[i].kept, c->capped += stats[i].capped;
+  }
+  char *grown = !st && !(o->stop && *o->stop) ? realloc(*cand, *len + extra + 1) : NULL;
+  if (!st && !(o->stop && *o->stop) && !grown) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  int total = rs.n + (int)c->added;
+  int *off = grown ? malloc(sizeof *off * ((size_t)total + 1)) : NULL;
+  int *of = grown ? malloc(sizeof *of * ((size_t)c->added + 1)) : NULL;
+  if (grown && (!off || !of)) {
+    free(off), free(of);
+    off = of = NULL;
+    st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  }
+  if (off) { /* candidate i's generalizations follow the candidates, in candidate order */
+    int next = 0;
+    for (int i = 0; i < total; i++) {
+      off[i] = next;
+      for (int k = 0; i < rs.n && k < stats[i].kept; k++, next++)
+        of[next] = rs.n + next;
+    }
+    off[total] = next;
+    *general_off = off, *general_of = of;
+  }
+  if (grown) {
+    *cand = grown;
+    for (int i = 0; i < rs.n; i++) {
+      size_t n = strlen(rg_sb_str(&sbs[i]));
+      memcpy(*cand + *len, rg_sb_str(&sbs[i]), n);
+      *len += n;
+    }
+    (*cand)[*len] = 0;
+  }
+  for (int i = 0; sbs && i < rs.n; i++)
+    rg_sb_free(&sbs[i]);
+  free(sbs), free(stats);
+  rg_randtest_cache_free(cache);
+  rg_ruleset_free(&rs);
+  c->seconds = now() - t0;
+  return st;
+}

@@ -1,0 +1,52 @@
+/* tools/synth_generalize.h: the generalize stage of `rulegen` (between testing and pruning).
+ *
+ * Every tested candidate with a repeated variable is generalized by splitting that variable
+ * (verify/generalize.h) where the input set forced the repetition (every input of the
+ * variable's shape is used in the candidate: a split with an unused input would be a graph
+ * pair the enumeration compared itself). The most general passing generalizations are appended
+ * to the candidates, and named to pruning as more general than the candidate, so the candidate
+ * is removed as an instance of a kept generalization (and put back if that one fails its
+ * proof); the general one goes to the provers like any candidate. Candidates are taken in parallel;
+ * the appended text is in candidate order, the same for any thread count.
+ */
+#ifndef RG_TOOLS_SYNTH_GENERALIZE_H
+#define RG_TOOLS_SYNTH_GENERALIZE_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "enumerate/enumerate.h"
+#include "verify/generalize.h"
+
+typedef struct {
+  uint64_t in;       /* candidates read */
+  uint64_t repeated; /* of them with a variable split at least once */
+  uint64_t tried;    /* generalizations random-tested */
+  uint64_t passed;   /* of those, passing */
+  uint64_t added;    /* most general ones appended */
+  uint64_t capped;   /* candidates whose tries ran into the bound */
+  double seconds;
+} rg_generalize_counts;
+
+typedef struct {
+  const rg_enum_space *sp; /* the input set: shapes of the candidates' variables */
+  rg_randtest_opts rt;     /* the test stage's options */
+  rg_generalize_limits lim;
+  int threads;
+  size_t cache_bytes;          /* verdicts of renamed generalizations remembered */
+  volatile sig_atomic_t *stop; /* Ctrl-C: stop at the next candidate */
+  bool quiet;                  /* no progress line on stderr */
+} rg_generalize_opts;
+
+/* Generalizes the candidates of the rule text *cand (*len bytes, '#' lines are comments) and
+ * appends the generalizations' lines to it (realloc'd; *cand stays owned by the caller). With
+ * rules numbered in the order of the text that results, *general_off ([rules + 1]) and
+ * *general_of (new arrays, the caller frees them; NULL on error) list for each rule the
+ * generalizations made from it, as rg_prune_opts.general_of wants them.
+ * Returns RG_ERR_NOMEM, a parse error of the text, or an error of the random testing; when
+ * interrupted, returns RG_OK with the text unchanged (the caller checks the stop flag). */
+rg_status rg_synth_generalize(char **cand, size_t *len, const rg_generalize_opts *o,
+                              rg_generalize_counts *c, int **general_off, int **general_of,
+                              rg_err *err) RG_MUST_CHECK;
+
+#endif
