@@ -640,7 +640,8 @@ static rg_status test_pass(const synth_opts *o, const rg_enum_space *sp, const r
   rg_status st = inputs && cache ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   /* Buckets are written in order, a chunk at a time; within a chunk the largest buckets are
    * taken first, so one big bucket does not leave the other threads idle at the chunk's end. */
-  const size_t chunk = 1 << 16;
+  const size_t chunk = 1 << 14;
+  double t0 = now(), last = t0;
   rg_strbuf *sbs = calloc(chunk, sizeof *sbs);
   test_counts *tcs = calloc(chunk, sizeof *tcs);
   size_t (*order)[2] = calloc(chunk, sizeof *order);
@@ -674,7 +675,17 @@ static rg_status test_pass(const synth_opts *o, const rg_enum_space *sp, const r
       if (!st && out) fputs(rg_sb_str(&sbs[i - c0]), out);
       rg_sb_free(&sbs[i - c0]);
     }
+    /* progress by buckets; the largest buckets of each chunk go first, so the rate is rough */
+    double t = now();
+    if (!o->quiet && t - last >= 1.0 && c1 < nb) {
+      last = t;
+      fprintf(stderr, "\r[test] buckets %zu/%zu, %llu pairs tested, %llu pass, RSS %.0f MB, ETA %.0f s  ", c1,
+              nb, (unsigned long long)tc->pairs, (unsigned long long)tc->verdict[RG_RANDTEST_PASS], rss_mb(),
+              (t - t0) * (double)(nb - c1) / (double)c1);
+      fflush(stderr);
+    }
   }
+  if (!o->quiet && nb > chunk) fprintf(stderr, "\n");
   free(sbs), free(tcs), free(b), free(order);
   rg_fp_inputs_free(sp, inputs);
   rg_randtest_cache_free(cache);
