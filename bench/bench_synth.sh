@@ -33,8 +33,8 @@ echo "| run                          |      wall |       CPU |     graphs | grap
 echo "|---|---|---|---|---|---|---|---|---|"
 case $what in
 depth3)
-  row "depth 3, TASO ops, 1 thread" --depth 3 -j 1
-  row "depth 3, TASO ops, 2 threads" --depth 3 -j 2
+  row "depth 3, TASO ops, 1 thread" --depth 3 -j 1 --stop-after test
+  row "depth 3, TASO ops, 2 threads" --depth 3 -j 2 --stop-after test
   row "depth 3 enumerate only, 1 thr" --depth 3 -j 1 --stop-after enumerate
   row "depth 3 enumerate only, 2 thr" --depth 3 -j 2 --stop-after enumerate
   ;;
