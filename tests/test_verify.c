@@ -49,6 +49,12 @@ static void test_false_properties(void) {
       "relu-smul: (relu (smul ?x ?s)) => (smul (relu ?x) ?s)",
       "tanh-sigmoid: (tanh ?x) => (sigmoid ?x)",
       "poolmax-poolavg: (poolmax 2 2 1 1 valid none ?x) => (poolavg 2 2 1 1 valid none ?x)",
+      /* next to the slice/pad axioms: slicing a grouped conv's output channels is not slicing
+       * its kernels, a slice does not pass through a concat on its own axis, padding is not
+       * slicing, and a spatial slice does not pass through a conv's window */
+      "slice-conv-out-grouped: (slice 1 ?l ?h (conv2d 1 1 same none 1 1 2 ?x ?w)) => (conv2d 1 1 same none 1 1 2 ?x (slice 0 ?l ?h ?w))",
+      "slice-concat-same-axis: (slice 0 ?l ?h (concat 0 ?x ?y)) => (concat 0 (slice 0 ?l ?h ?x) (slice 0 ?l ?h ?y))",
+      "slice-conv-spatial: (slice 2 ?l ?h (conv2d 1 1 same none ?x ?w)) => (conv2d 1 1 same none (slice 2 ?l ?h ?x) ?w)",
   };
   rg_axcheck_opts o;
   rg_axcheck_opts_init(&o);
