@@ -180,8 +180,9 @@ static rg_status other_shapes_cached(rg_randtest_cache *c, const rg_rule *rn, co
   rg_binding cb = {common_ptrs, NULL, NULL};
   uint64_t h = hash_text(rg_sb_str(&skey));
   if (!lookup(c, h, rg_sb_str(&skey), v)) {
-    st = rg_rule_well_typed(rn, &cb) ? rg_randtest_other_shapes(rn, &cb, o, v, err) : RG_OK;
-    if (!st && (!rg_rule_well_typed(rn, &cb) || *v == RG_RANDTEST_NO_SHAPES))
+    bool common_types = rg_rule_well_typed(rn, &cb);
+    st = common_types ? rg_randtest_other_shapes(rn, &cb, o, v, err) : RG_OK;
+    if (!st && (!common_types || *v == RG_RANDTEST_NO_SHAPES))
       st = rg_randtest_other_shapes(rn, b, o, v, err);
     else if (!st) store(c, h, rg_sb_str(&skey), *v);
   }
