@@ -252,6 +252,11 @@ typedef struct {
   int32_t sid[RG_ENUM_POOL];
   int first[RG_ENUM_POOL + 1];
   uint8_t members[RG_ENUM_POOL];
+  /* the members that are sinks (operator tensors no operator uses), in the same order:
+   * sinks[sfirst[c] .. sfirst[c + 1]) for class c */
+  int sfirst[RG_ENUM_POOL + 1];
+  uint8_t sinks[RG_ENUM_POOL];
+  bool is_sink[RG_ENUM_POOL];
 } type_classes;
 
 static void group_by_type(const rg_enum_state *st, int pool, type_classes *tc) {
@@ -267,64 +272,91 @@ static void group_by_type(const rg_enum_state *st, int pool, type_classes *tc) {
   tc->first[0] = 0;
   for (int c = 0; c < tc->n; c++) tc->first[c + 1] = tc->first[c] + count[c], count[c] = tc->first[c];
   for (int p = 0; p < pool; p++) tc->members[count[cls_of[p]]++] = (uint8_t)p;
+  int ns = 0;
+  for (int c = 0; c < tc->n; c++) {
+    tc->sfirst[c] = ns;
+    for (int i = tc->first[c]; i < tc->first[c + 1]; i++) {
+      int p = tc->members[i];
+      tc->is_sink[p] = p >= st->sp->inputs.n && st->uses[p] == 0;
+      if (tc->is_sink[p]) tc->sinks[ns++] = (uint8_t)p;
+    }
+  }
+  tc->sfirst[tc->n] = ns;
 }
 
 static inline int32_t *typed_at(thr *t, int v, int ca, int cb) {
   return &t->typed[((size_t)v * RG_ENUM_POOL + (size_t)ca) * RG_ENUM_POOL + (size_t)cb];
 }
 
+#define UNTYPED INT32_MIN /* a typed entry not computed yet */
+
 /* Brings t->typed up to date for the classes of tc: a class whose shape id changed since its
- * row was filled (a sibling subtree put another type there) gets its row and column again. */
-static rg_status refresh_typed(thr *t, const type_classes *tc) {
+ * row was filled (a sibling subtree put another type there) gets its row and column marked
+ * UNTYPED, to be computed when first read (near the last level most pairs are never read). */
+static void refresh_typed(thr *t, const type_classes *tc) {
   const rg_enum_space *sp = t->st.sp;
   for (int c = 0; c < tc->n; c++) {
     if (t->typed_sid[c] == tc->sid[c]) continue;
-    int rc = tc->members[tc->first[c]];
     for (int v = 0; v < sp->n_variants; v++) {
       int nin = sp->variants[v].n_in;
-      if (nin == 0) continue;
-      if (nin == 1) {
-        *typed_at(t, v, c, 0) = apply(t, v, rc, 0);
-        continue;
-      }
-      for (int x = 0; x < tc->n; x++) {
-        int rx = tc->members[tc->first[x]];
-        *typed_at(t, v, c, x) = apply(t, v, rc, rx);
-        *typed_at(t, v, x, c) = apply(t, v, rx, rc);
-      }
+      if (nin == 1) *typed_at(t, v, c, 0) = UNTYPED;
+      for (int x = 0; x < tc->n && nin == 2; x++) *typed_at(t, v, c, x) = *typed_at(t, v, x, c) = UNTYPED;
     }
-    if (t->nomem) return RG_ERR_NOMEM;
     t->typed_sid[c] = tc->sid[c];
   }
   for (int c = tc->n; c < RG_ENUM_POOL && t->typed_sid[c] != -1; c++) t->typed_sid[c] = -1;
-  return RG_OK;
+}
+
+/* Result shape id (or -1) of variant v on a member of class ca and one of cb. */
+static int32_t typed(thr *t, const type_classes *tc, int v, int ca, int cb) {
+  int32_t *e = typed_at(t, v, ca, cb);
+  if (*e == UNTYPED) {
+    int nin = t->st.sp->variants[v].n_in;
+    *e = apply(t, v, tc->members[tc->first[ca]], nin == 2 ? tc->members[tc->first[cb]] : 0);
+  }
+  return *e;
 }
 
 /* Applies variant v to every operand tuple the shapes allow, skipping whole type classes that
- * shape inference rejects and tuples with no operand at pool index >= first_new (those would
- * break canonical order). try_op still checks every operator exactly. */
-static rg_status extend_variant(thr *t, int v, const type_classes *tc, int first_new) {
+ * shape inference rejects, tuples with no operand at pool index >= first_new (those would break
+ * canonical order) and, when the graph has too many outputs for the operators left, tuples that
+ * do not use `need` (1 or 2) of its sinks: near the last level that is nearly every tuple.
+ * try_op still checks every operator exactly. */
+static rg_status extend_variant(thr *t, int v, const type_classes *tc, int first_new, int need) {
   int nin = t->st.sp->variants[v].n_in;
   rg_status s = RG_OK;
   if (nin == 0) {
-    if (first_new > 0) return RG_OK;
+    if (first_new > 0 || need > 0) return RG_OK;
     int32_t sid = apply(t, v, 0, 0);
     return sid >= 0 ? try_op(t, v, 0, 0, sid) : t->nomem ? RG_ERR_NOMEM : RG_OK;
   }
+  if (need > nin) return RG_OK;
   for (int ca = 0; ca < tc->n && !s; ca++) {
     if (nin == 1) {
-      int32_t sid = *typed_at(t, v, ca, 0);
-      for (int i = tc->first[ca]; i < tc->first[ca + 1] && sid >= 0 && !s; i++)
-        if (tc->members[i] >= first_new) s = try_op(t, v, tc->members[i], 0, sid);
+      const uint8_t *m = need ? tc->sinks : tc->members;
+      int lo = need ? tc->sfirst[ca] : tc->first[ca], hi = need ? tc->sfirst[ca + 1] : tc->first[ca + 1];
+      if (lo == hi || m[hi - 1] < first_new) continue; /* members are in increasing pool order */
+      int32_t sid = typed(t, tc, v, ca, 0);
+      for (int i = lo; i < hi && sid >= 0 && !s; i++)
+        if (m[i] >= first_new) s = try_op(t, v, m[i], 0, sid);
       continue;
     }
+    bool a_sinks = tc->sfirst[ca + 1] > tc->sfirst[ca];
+    if (need == 2 && !a_sinks) continue;
     for (int cb = 0; cb < tc->n && !s; cb++) {
-      int32_t sid = *typed_at(t, v, ca, cb);
+      bool b_sinks = tc->sfirst[cb + 1] > tc->sfirst[cb];
+      if ((need == 1 && !a_sinks && !b_sinks) || (need == 2 && !b_sinks)) continue;
+      int32_t sid = typed(t, tc, v, ca, cb);
       if (sid < 0) continue;
       for (int i = tc->first[ca]; i < tc->first[ca + 1] && !s; i++) {
         int a = tc->members[i];
-        for (int j = tc->first[cb]; j < tc->first[cb + 1] && !s; j++)
-          if (a >= first_new || tc->members[j] >= first_new) s = try_op(t, v, a, tc->members[j], sid);
+        /* a not a sink: b must be one (need 1); a a sink: b is free (need 1) or a sink (need 2) */
+        bool b_sink = need == 2 || (need == 1 && !tc->is_sink[a]);
+        if (need == 2 && !tc->is_sink[a]) continue;
+        const uint8_t *m = b_sink ? tc->sinks : tc->members;
+        int lo = b_sink ? tc->sfirst[cb] : tc->first[cb], hi = b_sink ? tc->sfirst[cb + 1] : tc->first[cb + 1];
+        for (int j = lo; j < hi && !s; j++)
+          if (a >= first_new || m[j] >= first_new) s = try_op(t, v, a, m[j], sid);
       }
     }
   }
@@ -345,13 +377,20 @@ static rg_status extend(thr *t) {
   later_max_v[k] = -1;
   for (int j = k - 1; j >= 0; j--)
     later_max_v[j] = st->code.op[j].variant > later_max_v[j + 1] ? st->code.op[j].variant : later_max_v[j + 1];
+  /* sinks the next operator must use so that the operators left can still bring the outputs
+   * down to max_outputs (each operator uses up at most two) */
+  int need = st->n_sinks + 1 - (st->sp->depth - (k + 1)) - t->o->max_outputs;
+  if (need > 2) return RG_OK;
+  if (need < 0) need = 0;
   type_classes tc;
   group_by_type(st, ni + k, &tc);
-  rg_status s = refresh_typed(t, &tc);
+  refresh_typed(t, &tc);
+  rg_status s = RG_OK;
   for (int v = 0; v < st->sp->n_variants && !s; v++) {
     int d = -1; /* the first d with later_max[d + 1] not of a larger variant */
     while (later_max_v[d + 1] > v) d++;
-    s = extend_variant(t, v, &tc, d < 0 ? 0 : ni + d);
+    s = extend_variant(t, v, &tc, d < 0 ? 0 : ni + d, need);
+    if (!s && t->nomem) s = RG_ERR_NOMEM;
   }
   return s;
 }
