@@ -2,13 +2,17 @@
  * rejected by the checker; obligations are deterministic; multi-step true goals are proved by
  * both solvers, false goals by neither, in bounded time; unsat cores name real axioms; bad
  * inputs give clear errors; solver workers give the answers of fresh processes and survive
- * crashes and hangs. Needs z3 (linked) and the cvc5 binary (scripts/setup.sh). */
+ * crashes and hangs; z3 runs in its exec'd helper (rulegen-z3), also from several threads at
+ * once. Needs z3 (linked into the helper, built with these tests) and the cvc5 binary
+ * (scripts/setup.sh). */
+#define _DEFAULT_SOURCE /* setenv */
 #include <dirent.h>
 #include <errno.h>
 #include <sys/wait.h>
 #include <time.h>
 
 #include "check.h"
+#include "verify/child.h"
 #include "verify/verify.h"
 
 static rg_rule *rule(const char *text) {
@@ -417,6 +421,130 @@ static void test_worker_recovery(void) {
   CHECK(rg_solver_prove_in(NULL, &s, "", 0, 0, &a, &err) == RG_ERR_ARG);
 }
 
+/* The answer to a z3 query run by the helper RG_Z3_HELPER names (a fake helper). */
+static rg_solver_answer with_fake_helper(const char *fake, int timeout_ms, bool pool) {
+  rg_solver_answer a;
+  memset(&a, 0, sizeof a);
+  rg_solver s;
+  rg_err err;
+  setenv("RG_Z3_HELPER", fake, 1);
+  CHECK_MSG(rg_solver_init(&s, RG_SOLVER_Z3, NULL, &err) == RG_OK, "%s: %s", fake, err.msg);
+  CHECK(!strcmp(s.version, "4.8.12") && !strcmp(s.path, fake));
+  rg_solver_pool *p = pool ? rg_solver_pool_new() : NULL;
+  CHECK(p || !pool);
+  rg_status st = p ? rg_solver_prove_in(p, &s, "(check-sat)\n", 12, timeout_ms, &a, &err)
+                   : rg_solver_prove(&s, "(check-sat)\n", 12, timeout_ms, &a, &err);
+  CHECK_MSG(st == RG_OK, "%s: %s", fake, err.msg);
+  rg_solver_pool_free(p);
+  unsetenv("RG_Z3_HELPER");
+  return a;
+}
+
+/* rulegen-z3, the helper every z3 query runs in (verify/z3_serve.h): found at the path this
+ * build compiled in (these tests are not next to it); RG_Z3_HELPER overrides that, with a clear
+ * error when it names nothing that works. The helper answers framed requests until its input
+ * ends, then exits 0 having printed nothing else (in the ASan build: no leak report); a helper
+ * that ends without a whole reply gives the answer of its end. */
+static void test_z3_helper(void) {
+  rg_solver s;
+  rg_err err;
+  CHECK_MSG(rg_solver_init(&s, RG_SOLVER_Z3, NULL, &err) == RG_OK, "%s", err.msg);
+  CHECK_MSG(strstr(s.path, "/rulegen-z3") && s.version[0] >= '1' && s.version[0] <= '9',
+            "helper '%s', z3 version '%s'", s.path, s.version);
+  static const char *scripts[] = {"(check-sat)\n", "(assert false)\n(check-sat)\n"};
+  rg_strbuf req;
+  rg_sb_init(&req);
+  for (int i = 0; i < 2; i++) {
+    uint32_t hdr[2] = {(uint32_t)strlen(scripts[i]), 1000};
+    rg_sb_append(&req, (const char *)hdr, sizeof hdr);
+    rg_sb_puts(&req, scripts[i]);
+  }
+  char *argv[] = {s.path, NULL};
+  rg_child_result res;
+  CHECK(rg_child_run(argv, NULL, NULL, req.s, req.len, 20000, &res, &err) == RG_OK);
+  static const char want[] = "\4\0\0\0sat\n\6\0\0\0unsat\n";
+  CHECK_MSG(res.exit_code == 0 && res.len == sizeof want - 1 && !memcmp(res.output, want, res.len),
+            "helper exited %d with %zu bytes: %.300s", res.exit_code, res.len,
+            res.len > 4 ? res.output + 4 : "");
+  rg_child_result_free(&res);
+  /* input that ends inside a request: the helper says so and exits 1 */
+  CHECK(rg_child_run(argv, NULL, NULL, req.s, 6, 20000, &res, &err) == RG_OK);
+  CHECK(res.exit_code == 1 && res.output && strstr(res.output, "input ended inside a request"));
+  rg_child_result_free(&res);
+  rg_sb_free(&req);
+
+  setenv("RG_Z3_HELPER", "/nonexistent/rulegen-z3", 1);
+  CHECK(rg_solver_init(&s, RG_SOLVER_Z3, NULL, &err) == RG_ERR_IO);
+  CHECK_MSG(strstr(err.msg, "RG_Z3_HELPER=/nonexistent/rulegen-z3 (not found)") &&
+                strstr(err.msg, "scripts/build.sh"),
+            "%s", err.msg);
+  setenv("RG_Z3_HELPER", "data/taso-133.rules", 1);
+  CHECK(rg_solver_init(&s, RG_SOLVER_Z3, NULL, &err) == RG_ERR_IO);
+  CHECK_MSG(strstr(err.msg, "data/taso-133.rules (not executable)"), "%s", err.msg);
+  setenv("RG_Z3_HELPER", "data/fake_solver.sh", 1); /* runs, but is no z3 helper */
+  CHECK(rg_solver_init(&s, RG_SOLVER_Z3, NULL, &err) == RG_ERR_IO);
+  CHECK_MSG(strstr(err.msg, "'data/fake_solver.sh' does not run"), "%s", err.msg);
+  unsetenv("RG_Z3_HELPER");
+
+  for (int pool = 0; pool < 2; pool++) {
+    rg_solver_answer a = with_fake_helper("data/fake_z3_helper_crash.sh", 1000, pool);
+    CHECK_MSG(a.result == RG_SMT_CRASH && strstr(a.detail, "signal 11"), "crash: %s (%s)",
+              rg_smt_result_name(a.result), a.detail);
+    double t0 = now_s();
+    a = with_fake_helper("data/fake_z3_helper_hang.sh", 100, pool);
+    CHECK_MSG(a.result == RG_SMT_TIMEOUT && now_s() - t0 < 5.0, "hang: %s after %.1f s",
+              rg_smt_result_name(a.result), now_s() - t0);
+  }
+  rg_solver_answer a = with_fake_helper("data/fake_z3_helper_exit.sh", 1000, false);
+  CHECK_MSG(a.result == RG_SMT_CRASH && strstr(a.detail, "status 3: rulegen-z3: broken on purpose"),
+            "exit: %s (%s)", rg_smt_result_name(a.result), a.detail);
+}
+
+/* z3 from several threads at once, as rulegen prove and rulesdb audit query it: every query
+ * answers unsat long before its timeout, one-shot and through per-thread pools. z3 once ran in
+ * plain forks of rulegen, and a fork taken while another thread held a lock (the ASan
+ * allocator's) hung in its first malloc until killed at the timeout plus grace; the exec'd
+ * helper inherits no lock. */
+static void test_z3_threads(void) {
+  enum { THREADS = 4, PER_THREAD = 20, N = THREADS * PER_THREAD, TIMEOUT_MS = 10000 };
+  rg_solver s;
+  rg_err err;
+  CHECK_MSG(rg_solver_init(&s, RG_SOLVER_Z3, NULL, &err) == RG_OK, "%s", err.msg);
+  static const char q[] = "(set-option :produce-unsat-cores true)\n"
+                          "(assert (! false :named goal))\n(check-sat)\n(get-unsat-core)\n";
+  static rg_status st[2][N];
+  static rg_solver_answer ans[2][N];
+  double t0 = now_s();
+#pragma omp parallel for num_threads(THREADS) schedule(dynamic, 1)
+  for (int i = 0; i < N; i++) {
+    rg_err e;
+    st[0][i] = rg_solver_prove(&s, q, sizeof q - 1, TIMEOUT_MS, &ans[0][i], &e);
+  }
+  double oneshot_s = now_s() - t0;
+  t0 = now_s();
+#pragma omp parallel num_threads(THREADS)
+  {
+    rg_solver_pool *pool = rg_solver_pool_new();
+#pragma omp for schedule(dynamic, 1)
+    for (int i = 0; i < N; i++) {
+      rg_err e;
+      st[1][i] = pool ? rg_solver_prove_in(pool, &s, q, sizeof q - 1, TIMEOUT_MS, &ans[1][i], &e)
+                      : RG_ERR_NOMEM;
+    }
+    rg_solver_pool_free(pool);
+  }
+  double pool_s = now_s() - t0;
+  for (int w = 0; w < 2; w++)
+    for (int i = 0; i < N; i++) {
+      const rg_solver_answer *a = &ans[w][i];
+      CHECK_MSG(st[w][i] == RG_OK && a->result == RG_SMT_UNSAT && a->ms < TIMEOUT_MS / 2,
+                "%s query %d: status %d, %s after %.0f ms (%s)", w ? "pool" : "one-shot", i,
+                (int)st[w][i], rg_smt_result_name(a->result), a->ms, a->detail);
+    }
+  printf("z3 from %d threads: %d one-shot queries in %.2f s, %d through pools in %.2f s\n", THREADS,
+         N, oneshot_s, N, pool_s);
+}
+
 int main(void) {
   rg_axioms ax;
   rg_err err;
@@ -431,6 +559,8 @@ int main(void) {
   test_true_goals(&ax);
   test_false_goals(&ax);
   test_bad_inputs(&ax);
+  test_z3_helper();
+  test_z3_threads();
   test_broken_solvers(&ax);
   test_workers_match_oneshot(&ax);
   test_worker_recovery();

@@ -8,6 +8,10 @@
  * stdin is a socket written with MSG_NOSIGNAL, so a child that exits early cannot raise SIGPIPE
  * in rulegen; every descriptor is close-on-exec, and a forked fn child closes all but 0-2).
  *
+ * A forked fn is for a single-threaded caller only: a fork taken while another thread holds a
+ * lock (malloc's, ASan's allocator's) leaves the child that lock held for ever. Solvers are
+ * exec'd (z3 through its helper rulegen-z3, see z3_serve.h), since their callers are threads.
+ *
  * Two ways to use it:
  *   rg_child_run: one process per query: input, then EOF; output until the child ends;
  *   rg_child_start / rg_child_exchange / rg_child_end: a long-lived child (a solver worker)

@@ -4,16 +4,18 @@
  * core). Every query runs in a child process (verify/child.h) with a hard kill at the timeout
  * plus a grace period, so a crash or hang is an answer (crash, timeout), never the end of
  * rulegen. Only RG_SMT_UNSAT proves anything.
- *   z3:   its C API (Z3_eval_smtlib2_string) in a forked child, a fresh Z3_context per query
- *         (a reused one changes quantifier instantiation and loses proofs), the timeout set as
- *         z3's own parameter too;
+ *   z3:   its C API (Z3_eval_smtlib2_string) in rulegen-z3, a helper program that is exec'd,
+ *         never a plain fork of rulegen (queries come from several threads at once, and a fork
+ *         of a multi-threaded process inherits locks other threads hold: an ASan child hung in
+ *         its first malloc; see z3_serve.h); a fresh Z3_context per query (a reused one changes
+ *         quantifier instantiation and loses proofs), the timeout set as z3's own parameter too;
  *   cvc5: its binary (Debian ships no C API) over a pipe, with --enum-inst (its default gives up
  *         on deeper goals) and a per-query limit (tlimit-per: returns unknown; tlimit aborts).
  * Two ways to run a query, with the same answers:
- *   rg_solver_prove: one-shot: a fresh process per query (a fork of rulegen for z3, an exec of
- *     cvc5): simple, but the process start is most of the time of an easy query;
+ *   rg_solver_prove: one-shot: a fresh process per query (an exec of rulegen-z3 or of cvc5):
+ *     simple, but the process start is most of the time of an easy query;
  *   rg_solver_prove_in: through a pool of long-lived workers (one per solver kind), owned by one
- *     thread: a z3 worker is a forked child that loops {read a length-prefixed obligation, fresh
+ *     thread: a z3 worker is one rulegen-z3 that loops {read a length-prefixed obligation, fresh
  *     context, eval, answer, delete the context}; a cvc5 worker is one `cvc5 --interactive`
  *     fed each obligation followed by an echoed marker (the end of its answer) and (reset).
  *     A worker that runs past the deadline is SIGKILLed and reaped (answer: timeout), one that
@@ -56,12 +58,14 @@ typedef struct {
   rg_solver_kind kind;
   char name[16];
   char version[64];
-  char path[256]; /* cvc5: the binary */
+  char path[256]; /* the program run: the cvc5 binary, or the z3 helper rulegen-z3 */
 } rg_solver;
 
 /* Sets up a backend and reads its version. binary: the cvc5 program (NULL: the default found at
- * build time, else "cvc5" on PATH); ignored for z3. RG_ERR_IO with a clear message when the
- * cvc5 binary cannot be run. */
+ * build time, else "cvc5" on PATH); ignored for z3, whose helper rulegen-z3 is found through
+ * the environment variable RG_Z3_HELPER, else next to the running program, else in this build
+ * tree (solver_z3.c). RG_ERR_IO with a clear message when the cvc5 binary or the z3 helper
+ * cannot be found or run. */
 rg_status rg_solver_init(rg_solver *s, rg_solver_kind kind, const char *binary, rg_err *err) RG_MUST_CHECK;
 
 /* Runs one SMT-LIB2 script (as made by rg_smt_encode: it asks (check-sat) then

@@ -1,143 +1,127 @@
-/* verify/solver_z3.c: the z3 backend: its C API in a forked child (one-shot, or a worker that
- * answers query after query), a fresh context per query (reusing one changes quantifier
- * instantiation and loses proofs), z3's own timeout set. */
+/* verify/solver_z3.c: the z3 backend's client side. Every z3 query runs in the rulegen-z3
+ * helper, a program of its own that rulegen execs (one-shot: one query, or a worker that
+ * answers query after query); verify/z3_serve.c is the z3 side. It is exec'd, never a plain
+ * fork of rulegen: rulegen forks from several OpenMP threads at once, and a forked child
+ * inherits every lock another thread held at that instant (gcc-12's libasan has no fork
+ * interceptor, so an ASan child forked while another thread held the allocator lock hung in
+ * its first malloc until killed). An exec'd image inherits no lock state.
+ *
+ * The helper is looked up once, in rg_z3_init, and its path kept in rg_solver.path: the
+ * environment variable RG_Z3_HELPER; else rulegen-z3 next to the running program (the
+ * installed layout, and build/tools/ where rulegen is built); else the path CMake compiled in
+ * (RG_Z3_HELPER_BUILD_PATH: the test programs in build/tests/). */
+#define _DEFAULT_SOURCE /* readlink */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
-#include <z3.h>
 
 #include "solver_impl.h"
 
-rg_status rg_z3_init(rg_solver *s, rg_err *err) {
-  (void)err;
-  unsigned maj, min, build, rev;
-  Z3_get_version(&maj, &min, &build, &rev);
-  snprintf(s->name, sizeof s->name, "z3");
-  snprintf(s->version, sizeof s->version, "%u.%u.%u", maj, min, build);
-  return RG_OK;
+#define HELPER_NAME "rulegen-z3"
+#define HELPER_ENV "RG_Z3_HELPER"
+
+/* Why path cannot be the helper, or NULL when it is a file we may execute. */
+static const char *unusable(const char *path) {
+  struct stat sb;
+  if (stat(path, &sb) != 0)
+    return errno == ENOENT || errno == ENOTDIR ? "not found" : "cannot stat";
+  if (!S_ISREG(sb.st_mode)) return "not a file";
+  if (access(path, X_OK) != 0) return "not executable";
+  return NULL;
 }
 
-#define UNSAT_CORE_OPTION "(set-option :produce-unsat-cores true)"
-
-typedef struct {
-  char *text; /* the parent's buffer; the forked child writes only to its own copy */
-  int timeout_ms;
-} z3_job;
-
-static void write_all(int fd, const void *buf, size_t n) {
-  const char *s = buf;
-  while (n > 0) {
-    ssize_t w = write(fd, s, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return;
-    s += w;
-    n -= (size_t)w;
+/* Takes candidate into path when it is usable; else notes it and why in tried. */
+static bool try_path(const char *candidate, const char *label, char *path, size_t size,
+                     rg_strbuf *tried) {
+  const char *why = strlen(candidate) >= size ? "path too long" : unusable(candidate);
+  if (!why) {
+    snprintf(path, size, "%s", candidate);
+    return true;
   }
+  rg_sb_printf(tried, "%s%s%s (%s)", tried->len ? ", " : "", label, candidate, why);
+  return false;
 }
 
-/* Runs in a forked child (one-shot or worker): a fresh context for this one script, returned
- * for the caller to delete once the answer is sent (deleting the context of a hard query takes
- * time that is no part of the answer; a one-shot child just exits). Global parameters set here
- * touch only this process. text is the child's own copy (it is edited). The answer goes into
- * out: z3's output, or the error it reported. */
-static Z3_context z3_eval(char *text, int timeout_ms, rg_strbuf *out) {
-  char ms[32];
-  snprintf(ms, sizeof ms, "%d", timeout_ms);
-  Z3_global_param_set("timeout", ms);
-  Z3_global_param_set("unsat_core", "true");
-  Z3_config cfg = Z3_mk_config();
-  Z3_set_param_value(cfg, "timeout", ms);
-  Z3_context c = Z3_mk_context(cfg);
-  Z3_del_config(cfg);
-  Z3_set_error_handler(c, NULL); /* errors are read back below, never exit() in here */
-  /* An API context is initialised before the script runs, so the script's own
-   * (set-option :produce-unsat-cores true) is refused there; the global parameter above already
-   * set it. Blank that line out (same length). */
-  char *line = strstr(text, UNSAT_CORE_OPTION);
-  if (line) memset(line, ' ', strlen(UNSAT_CORE_OPTION));
-  const char *res = Z3_eval_smtlib2_string(c, text);
-  /* The answer first (an error in (get-unsat-core) after unknown must not hide it), then any
-   * error z3 reported, so a script it rejects still says why. */
-  if (res && *res)
-    rg_sb_puts(out, res);
-  else if (Z3_get_error_code(c) != Z3_OK)
-    rg_sb_printf(out, "(error \"%s\")\n", Z3_get_error_msg(c, Z3_get_error_code(c)));
-  return c;
+/* The first usable helper of the lookup order (file header) into path. */
+static rg_status find_helper(char *path, size_t size, rg_err *err) {
+  rg_strbuf tried;
+  rg_sb_init(&tried);
+  bool found = false;
+  const char *env = getenv(HELPER_ENV);
+  if (env && *env) {
+    /* Asked for by name: no fallback to another helper. A bare name is a file here (execvp
+     * would look it up in PATH, not where it was checked). */
+    char rel[4096];
+    snprintf(rel, sizeof rel, "%s%s", strchr(env, '/') ? "" : "./", env);
+    found = try_path(rel, HELPER_ENV "=", path, size, &tried);
+  } else {
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    self[n > 0 ? n : 0] = 0;
+    char *slash = strrchr(self, '/');
+    if (slash && (size_t)(slash - self) + sizeof "/" HELPER_NAME <= sizeof self) {
+      memcpy(slash + 1, HELPER_NAME, sizeof HELPER_NAME);
+      found = try_path(self, "", path, size, &tried);
+    }
+#ifdef RG_Z3_HELPER_BUILD_PATH
+    if (!found) found = try_path(RG_Z3_HELPER_BUILD_PATH, "", path, size, &tried);
+#endif
+  }
+  rg_status st = RG_OK;
+  if (!found)
+    st = rg_err_set(err, RG_ERR_IO,
+                    "cannot find the z3 helper program " HELPER_NAME " (tried %s): build it "
+                    "(scripts/build.sh) or set " HELPER_ENV " to its path",
+                    tried.len ? rg_sb_str(&tried) : "nothing");
+  rg_sb_free(&tried);
+  return st;
 }
 
-/* One-shot: the whole process is this one query. */
-static int z3_child(void *arg, int out_fd) {
-  const z3_job *job = arg;
-  rg_strbuf out;
-  rg_sb_init(&out);
-  (void)z3_eval(job->text, job->timeout_ms, &out);
-  write_all(out_fd, out.s ? out.s : "", out.len);
-  rg_sb_free(&out);
-  return 0; /* the process ends here; the context dies with it */
-}
-
-rg_status rg_z3_prove(const rg_solver *s, const char *text, size_t len, int timeout_ms,
-                      rg_solver_answer *ans, rg_err *err) {
-  (void)s;
-  (void)len;
-  z3_job job = {(char *)text, timeout_ms};
+rg_status rg_z3_init(rg_solver *s, rg_err *err) {
+  snprintf(s->name, sizeof s->name, "z3");
+  rg_status st = find_helper(s->path, sizeof s->path, err);
+  if (st) return st;
+  /* The version comes from the helper, the z3 that will answer (RG_Z3_HELPER may name one
+   * built against another z3); it also shows that the helper starts at all. */
+  char path[sizeof s->path];
+  memcpy(path, s->path, sizeof path);
+  char *argv[] = {path, "--version", NULL};
   rg_child_result res;
-  rg_status st = rg_child_run(NULL, z3_child, &job, NULL, 0, timeout_ms + RG_SOLVER_GRACE_MS, &res, err);
-  if (!st) rg_solver_answer_from_child(&res, timeout_ms, "z3", ans);
+  st = rg_child_run(argv, NULL, NULL, NULL, 0, 10000, &res, err);
+  if (st) return st;
+  const char *v = res.output ? strstr(res.output, "z3 version ") : NULL;
+  if (res.exit_code != 0 || !v) {
+    char why[160];
+    if (res.killed)
+      snprintf(why, sizeof why, "no answer to --version in 10 s");
+    else if (res.signal)
+      snprintf(why, sizeof why, "it died on signal %d", res.signal);
+    else
+      snprintf(why, sizeof why, "exit status %d: %.100s", res.exit_code,
+               res.output && *res.output ? res.output : "no version line");
+    why[strcspn(why, "\n")] = 0;
+    st = rg_err_set(
+        err, RG_ERR_IO,
+        "the z3 helper '%s' does not run (%s): rebuild it (scripts/build.sh) or set " HELPER_ENV
+        " to a working " HELPER_NAME,
+        s->path, why);
+  } else {
+    v += strlen("z3 version ");
+    size_t n = strcspn(v, " \n");
+    snprintf(s->version, sizeof s->version, "%.*s", (int)(n < 60 ? n : 60), v);
+  }
   rg_child_result_free(&res);
   return st;
 }
 
-/* The worker protocol: a request is {u32 length, i32 timeout_ms, script}, a reply
- * {u32 length, answer}, in this machine's byte order (both ends are this program). */
-static bool read_all(int fd, void *buf, size_t n) {
-  char *p = buf;
-  while (n > 0) {
-    ssize_t r = read(fd, p, n);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) return false;
-    p += r;
-    n -= (size_t)r;
-  }
-  return true;
-}
-
-/* The worker's loop, in a forked child; it ends when its stdin does (the pool closed it, or
- * rulegen died). */
-static int z3_worker_main(void *arg, int out_fd) {
-  (void)arg;
-  rg_strbuf out;
-  rg_sb_init(&out);
-  uint32_t hdr[2];
-  while (read_all(0, hdr, sizeof hdr)) {
-    char *text = malloc((size_t)hdr[0] + 1);
-    if (!text || !read_all(0, text, hdr[0])) {
-      free(text);
-      break;
-    }
-    text[hdr[0]] = 0;
-    rg_sb_clear(&out);
-    Z3_context c = z3_eval(text, (int)hdr[1], &out);
-    free(text);
-    if (out.failed) break; /* out of memory: ending is a crash answer, the next query restarts */
-    uint32_t n = (uint32_t)out.len;
-    write_all(out_fd, &n, sizeof n);
-    write_all(out_fd, out.s ? out.s : "", n);
-    Z3_del_context(c); /* the next query gets a fresh one, as a fresh process would */
-  }
-  rg_sb_free(&out);
-  return 0;
-}
-
-static rg_status z3_worker_start(const rg_solver *s, rg_child *c, rg_err *err) {
-  (void)s;
-  return rg_child_start(NULL, z3_worker_main, NULL, c, err);
-}
-
-static void z3_request(rg_strbuf *req, const char *text, size_t len, int timeout_ms, unsigned long seq) {
+/* The protocol (z3_serve.h): a request is {u32 length, i32 timeout_ms, script}, a reply
+ * {u32 length, answer}. */
+static void z3_request(rg_strbuf *req, const char *text, size_t len, int timeout_ms,
+                       unsigned long seq) {
   (void)seq; /* one reply per request, in order: the length frames it */
   uint32_t hdr[2] = {(uint32_t)len, (uint32_t)timeout_ms};
   rg_sb_append(req, (const char *)hdr, sizeof hdr);
@@ -153,6 +137,65 @@ static bool z3_reply(const char *out, size_t len, unsigned long seq, size_t *off
   *off = sizeof m;
   *n = m;
   return true;
+}
+
+typedef struct {
+  size_t off, n;
+} reply_frame;
+
+static bool reply_whole(const char *out, size_t len, void *ctx) {
+  reply_frame *f = ctx;
+  return z3_reply(out, len, 0, &f->off, &f->n);
+}
+
+/* One-shot: a helper process for this one query. Once its reply is whole the helper is
+ * killed, not waited for: tearing down the context of a hard query is no part of the answer.
+ * Without a whole reply, its end is the answer (killed: timeout, signal: crash, an exit with
+ * a message: crash with that text). */
+rg_status rg_z3_prove(const rg_solver *s, const char *text, size_t len, int timeout_ms,
+                      rg_solver_answer *ans, rg_err *err) {
+  rg_strbuf req;
+  rg_sb_init(&req);
+  z3_request(&req, text, len, timeout_ms, 0);
+  if (req.failed) {
+    rg_sb_free(&req);
+    return rg_err_set(err, RG_ERR_NOMEM, "out of memory sending a query to z3");
+  }
+  char path[sizeof s->path];
+  memcpy(path, s->path, sizeof path);
+  char *argv[] = {path, NULL};
+  rg_child_result res;
+  memset(&res, 0, sizeof res);
+  res.exit_code = -1;
+  double t0 = rg_child_now_ms(), deadline = t0 + timeout_ms + RG_SOLVER_GRACE_MS;
+  rg_child c;
+  rg_status st = rg_child_start(argv, NULL, NULL, &c, err);
+  rg_child_end_reason why = RG_CHILD_EOF;
+  reply_frame f = {0, 0};
+  if (!st)
+    st = rg_child_exchange(&c, req.s, req.len, true, deadline, reply_whole, &f, &res, &why, err);
+  rg_sb_free(&req);
+  if (c.pid && !st && why == RG_CHILD_REPLIED) {
+    rg_child_end(&c, true, 0, NULL);
+    res.output[f.off + f.n] = 0; /* the answer alone */
+    rg_solver_parse_answer(res.output + f.off, rg_child_now_ms() - t0, timeout_ms, ans);
+  } else if (c.pid) {
+    res.killed = why == RG_CHILD_LATE;
+    rg_child_end(&c, st || why == RG_CHILD_LATE, deadline, &res);
+    res.ms = rg_child_now_ms() - t0;
+    if (!st) rg_solver_answer_from_child(&res, timeout_ms, "z3", ans);
+  }
+  rg_child_result_free(&res);
+  return st;
+}
+
+/* The worker: the same helper, kept for query after query (it ends when its stdin does: the
+ * pool closed it, or rulegen died). */
+static rg_status z3_worker_start(const rg_solver *s, rg_child *c, rg_err *err) {
+  char path[sizeof s->path];
+  memcpy(path, s->path, sizeof path);
+  char *argv[] = {path, NULL};
+  return rg_child_start(argv, NULL, NULL, c, err);
 }
 
 const rg_worker_protocol rg_z3_worker = {z3_worker_start, z3_request, z3_reply, false};

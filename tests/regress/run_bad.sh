@@ -2,7 +2,8 @@
 # Runs `rulegen eval` on every bad input listed in bad/cases.txt and checks that it exits with
 # status 2, prints the expected message, and that no sanitizer reported anything.
 # Optional: run_bad.sh RULEGEN DIR [CASES [SUBCOMMAND]] for another subcommand's cases file;
-# it runs in DIR, so paths in ARGS are relative to it.
+# it runs in DIR, so paths in ARGS are relative to it. Words of ARGS of the form RG_NAME=VALUE
+# are put in rulegen's environment instead (a bad environment is a bad input too).
 set -u
 rulegen=$1
 dir=$2
@@ -15,8 +16,14 @@ while IFS='|' read -r file args want; do
   [ -z "$file" ] || [ "${file#\#}" != "$file" ] && continue
   want=$(echo "$want" | sed 's/^ *//; s/ *$//')
   n=$((n + 1))
-  # shellcheck disable=SC2086
-  err=$("$rulegen" "$cmd" $args "$dir/$file" 2>&1 >/dev/null)
+  envs=() opts=()
+  for a in $args; do
+    case $a in
+      RG_*=*) envs+=("$a") ;;
+      *) opts+=("$a") ;;
+    esac
+  done
+  err=$(env "${envs[@]}" "$rulegen" "$cmd" "${opts[@]}" "$dir/$file" 2>&1 >/dev/null)
   rc=$?
   if [ "$rc" -ne 2 ]; then
     echo "FAIL $file ($args): exit status $rc, want 2; stderr: $err"; fail=$((fail + 1))

@@ -1,0 +1,1 @@
+fake_z3_helper.sh
