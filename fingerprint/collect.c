@@ -2,7 +2,9 @@
  *
  * Each thread evaluates the newest operator of the visited graph (its operands' tensors are kept
  * from the prefixes), hashes the tensor once, and forms the graph's fingerprint from its sinks'
- * hashes. Records go to a thread-local batch that is flushed into the shared table under a lock;
+ * sample hashes (hash.h). An operator at the last level is never extended, so it is evaluated
+ * only at its sample positions where a kernel allows; earlier ones are evaluated whole, and
+ * also fully hashed for the check that stops extending a tensor equal to an older one. Records go to a thread-local batch that is flushed into the shared table under a lock;
  * the flush is where the range narrows when the table is full.
  */
 #include "collect.h"
@@ -11,6 +13,7 @@
 #include <string.h>
 
 #include "hash.h"
+#include "kernels.h"
 #include "opeval.h"
 
 #define BATCH 4096
@@ -25,10 +28,13 @@ typedef struct {
   const rg_enum_space *sp;
   store *s;
   rg_fp_opeval *ev;
+  const rg_eval_ctx *ctx;
   rg_value *const *inputs;
   rg_value *val[RG_ENUM_POOL]; /* buffers reused across graphs, grown as needed */
   int64_t cap[RG_ENUM_POOL];
-  uint64_t hash[RG_ENUM_POOL];
+  uint64_t hash[RG_ENUM_POOL];   /* full hashes (not kept for last-level operators) */
+  uint64_t sample[RG_ENUM_POOL]; /* sample hashes: the fingerprint's */
+  rg_fp_sample smp[16];          /* sample positions by tensor size, direct-mapped */
   rg_fp_record batch[BATCH];
   int nb;
   uint64_t lo;
@@ -105,18 +111,30 @@ static rg_status visit(void *user, const rg_enum_state *st, bool *extend, rg_err
     sid[j] = rg_enum_state_sid(st, q);
     vals[j] = q < ni ? f->inputs[q] : f->val[q];
   }
-  rg_status s = rg_fp_opeval_run(f->ev, oc->variant, in, sid, rg_enum_state_shape(st, p), vals,
-                                 f->interp_only, &f->val[p], &f->cap[p], err);
-  if (s) return s;
-  f->hash[p] = rg_fp_tensor_hash(rg_enum_state_shape(st, p), f->val[p]);
-  if (!f->keep_redundant)
-    for (int q = 0; q < p && *extend; q++)
-      if (f->hash[q] == f->hash[p]) *extend = false;
+  const rg_shape *os = rg_enum_state_shape(st, p);
+  int64_t numel = rg_shape_numel(os);
+  rg_fp_sample *smp = &f->smp[numel & 15];
+  if (smp->n != numel) rg_fp_sample_init(numel, smp);
+  rg_value at[RG_FP_SAMPLES];
+  if (st->n_ops == f->sp->depth && st->is_graph && !f->interp_only &&
+      rg_fp_kernel_sample(var, in, os, vals, f->ctx, smp->pos, smp->count, at)) {
+    f->sample[p] = rg_fp_sample_hash(os, at, smp->count);
+  } else {
+    rg_status s = rg_fp_opeval_run(f->ev, oc->variant, in, sid, os, vals, f->interp_only, &f->val[p],
+                                   &f->cap[p], err);
+    if (s) return s;
+    f->sample[p] = rg_fp_tensor_sample_hash(os, f->val[p], smp);
+    if (st->n_ops < f->sp->depth) {
+      f->hash[p] = rg_fp_tensor_hash(os, f->val[p]);
+      for (int q = 0; q < p && *extend && !f->keep_redundant; q++)
+        if (f->hash[q] == f->hash[p]) *extend = false;
+    }
+  }
   if (!st->is_graph) return RG_OK;
   uint64_t h[RG_ENUM_MAX_DEPTH];
   int n = 0;
   for (int q = ni; q <= p; q++)
-    if (!st->uses[q]) h[n++] = f->hash[q];
+    if (!st->uses[q]) h[n++] = f->sample[q];
   uint64_t fp = rg_fp_combine(h, n);
   if (fp < f->lo || fp > f->s->hi) return RG_OK; /* a stale hi only lets extra records through */
   f->batch[f->nb].fp = fp;
@@ -149,17 +167,20 @@ rg_status rg_fp_collect(const rg_enum_space *sp, const rg_fp_opts *o, uint64_t l
   void **users = calloc((size_t)nt, sizeof *users);
   rg_status st = inputs && ts && users ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int i = 0; i < nt && !st; i++) {
-    ts[i] = (fthr){.sp = sp, .s = &s, .inputs = inputs, .lo = lo, .keep_redundant = o->keep_redundant,
-                   .interp_only = o->interp_only};
-    for (int q = 0; q < sp->inputs.n; q++)
+    ts[i] = (fthr){.sp = sp, .s = &s, .ctx = &ctx, .inputs = inputs, .lo = lo,
+                   .keep_redundant = o->keep_redundant, .interp_only = o->interp_only};
+    for (int k = 0; k < 16; k++) ts[i].smp[k].n = -1;
+    for (int q = 0; q < sp->inputs.n; q++) {
       ts[i].hash[q] = rg_fp_tensor_hash(&sp->inputs.in[q].shape, inputs[q]);
+      ts[i].sample[q] = rg_fp_tensor_sample_hash(&sp->inputs.in[q].shape, inputs[q], NULL);
+    }
     ts[i].ev = rg_fp_opeval_new(sp, &ctx);
     users[i] = &ts[i];
     if (!ts[i].ev) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
   /* the input graphs: each input alone is a graph whose output is that input */
   for (int i = 0; i < sp->inputs.n && !st; i++) {
-    uint64_t h = rg_fp_tensor_hash(&sp->inputs.in[i].shape, inputs[i]);
+    uint64_t h = rg_fp_tensor_sample_hash(&sp->inputs.in[i].shape, inputs[i], NULL);
     rg_fp_record r = {rg_fp_combine(&h, 1), rg_enum_code_input(i)};
     if (r.fp >= lo) st = flush_locked(&s, &r, 1, err);
   }

@@ -5,16 +5,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint64_t rg_fp_tensor_hash(const rg_shape *s, const rg_value *v) {
-  uint64_t h = rg_mix64(UINT64_C(0x6a09e667f3bcc908) + s->rank);
+static uint64_t shape_hash(const rg_shape *s, uint64_t salt) {
+  uint64_t h = rg_mix64(UINT64_C(0x6a09e667f3bcc908) + s->rank + salt);
   for (int d = 0; d < s->rank; d++) {
     h = rg_mix64(h ^ (uint64_t)s->dim[d]);
     h = rg_mix64(h ^ (UINT64_C(0x100) + s->nseam[d]));
     for (int k = 0; k < s->nseam[d]; k++) h = rg_mix64(h ^ (uint64_t)s->seam[d][k]);
   }
-  /* four independent lanes (elements i, i+4, ...), so the mixing chains overlap in the CPU;
-   * each lane is seeded differently, so moving values between lanes changes the hash */
-  int64_t n = rg_shape_numel(s), i = 0;
+  return h;
+}
+
+/* Hash h extended by values v[0..n): four independent lanes (elements i, i+4, ...), so the
+ * mixing chains overlap in the CPU; each lane is seeded differently, so moving values between
+ * lanes changes the hash. */
+static uint64_t values_hash(uint64_t h, const rg_value *v, int64_t n) {
+  int64_t i = 0;
   uint64_t lane[4] = {h, h ^ UINT64_C(0x3c6ef372fe94f82b), h ^ UINT64_C(0xa54ff53a5f1d36f1),
                       h ^ UINT64_C(0x510e527fade682d1)};
   for (; i + 4 <= n; i += 4)
@@ -22,6 +27,34 @@ uint64_t rg_fp_tensor_hash(const rg_shape *s, const rg_value *v) {
   for (int j = 0; i < n; i++, j++) lane[j] = rg_mix64(lane[j] + v[i].z) * UINT64_C(0x9e3779b97f4a7c15);
   for (int j = 0; j < 4; j++) h = rg_mix64(h ^ lane[j]) + (uint64_t)j;
   return rg_mix64(h ^ (uint64_t)n);
+}
+
+uint64_t rg_fp_tensor_hash(const rg_shape *s, const rg_value *v) {
+  return values_hash(shape_hash(s, 0), v, rg_shape_numel(s));
+}
+
+void rg_fp_sample_init(int64_t n, rg_fp_sample *s) {
+  s->n = n;
+  s->count = n < RG_FP_SAMPLES ? (int)n : RG_FP_SAMPLES;
+  for (int k = 0; k < s->count; k++) {
+    int64_t lo = n * k / s->count, hi = n * (k + 1) / s->count;
+    uint64_t r = rg_mix64((uint64_t)n * UINT64_C(0x9e3779b97f4a7c15) + (uint64_t)k);
+    s->pos[k] = lo + (int64_t)(r % (uint64_t)(hi - lo));
+  }
+}
+
+#define SAMPLE_SALT UINT64_C(0x5a3d1e)
+
+uint64_t rg_fp_sample_hash(const rg_shape *s, const rg_value *vals, int count) {
+  return values_hash(shape_hash(s, SAMPLE_SALT), vals, count);
+}
+
+uint64_t rg_fp_tensor_sample_hash(const rg_shape *s, const rg_value *v, const rg_fp_sample *smp) {
+  rg_fp_sample own;
+  if (!smp) rg_fp_sample_init(rg_shape_numel(s), &own), smp = &own;
+  rg_value at[RG_FP_SAMPLES];
+  for (int k = 0; k < smp->count; k++) at[k] = v[smp->pos[k]];
+  return rg_fp_sample_hash(s, at, smp->count);
 }
 
 uint64_t rg_fp_combine(const uint64_t *h, int n) {
@@ -83,8 +116,13 @@ rg_status rg_fp_graph_hashes(const rg_enum_space *sp, const rg_enum_code *c, uin
   if (!st)
     st = rg_eval_full(plan, RG_DOM_ZP, &ctx, (const rg_value *const *)in, outs, *n_outs, res, err);
   if (!st) {
-    for (int i = 0; i < *n_outs; i++) hashes[i] = rg_fp_tensor_hash(rg_plan_shape(plan, outs[i]), res[i]);
-    *fp = rg_fp_combine(hashes, *n_outs);
+    uint64_t sampled[RG_RULE_MAX_OUTPUTS];
+    for (int i = 0; i < *n_outs; i++) {
+      const rg_shape *s = rg_plan_shape(plan, outs[i]);
+      hashes[i] = rg_fp_tensor_hash(s, res[i]);
+      sampled[i] = rg_fp_tensor_sample_hash(s, res[i], NULL);
+    }
+    *fp = rg_fp_combine(sampled, *n_outs);
   }
   for (int i = 0; i < RG_RULE_MAX_OUTPUTS; i++) free(res[i]);
   rg_plan_free(plan);

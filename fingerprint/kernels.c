@@ -34,30 +34,44 @@ static void unary_act(rg_domain dom, int a, const rg_eval_ctx *ctx, const rg_val
     for (int64_t i = 0; i < n; i++) o[i].z = rg_zp_keyed(ctx->act_key[a], x[i].z);
 }
 
+/* The operands' geometry of a matmul: batch of m x K times K x n. */
+typedef struct {
+  int64_t m, K, n, batch;
+} mm_geom;
+
+static mm_geom mm_geometry(const rg_shape *as, const rg_shape *bs) {
+  int r = as->rank;
+  mm_geom g = {as->dim[r - 2], as->dim[r - 1], bs->dim[r - 1], 1};
+  for (int d = 0; d < r - 2; d++) g.batch *= as->dim[d];
+  return g;
+}
+
+/* Output (t, i, j) of a matmul. */
+static inline rg_value matmul_at(rg_domain dom, const mm_geom *g, const rg_value *a, const rg_value *b,
+                                 int a_act, const rg_eval_ctx *ctx, int64_t t, int64_t i, int64_t j) {
+  const rg_value *A = a + (t * g->m + i) * g->K, *B = b + t * g->K * g->n + j;
+  rg_value o;
+  if (dom == RG_DOM_F64) {
+    double acc = 0.0;
+    for (int64_t k = 0; k < g->K; k++) acc = acc + A[k].f * B[k * g->n].f;
+    o.f = act_f64(a_act, acc);
+    return o;
+  }
+  zp_acc acc = 0;
+  for (int64_t k = 0; k < g->K; k++) {
+    acc += (zp_acc)A[k].z * B[k * g->n].z;
+    if ((k & 31) == 31) acc = fold(acc);
+  }
+  o.z = act(ctx, a_act, zp_acc_done(acc));
+  return o;
+}
+
 static void matmul(rg_domain dom, const rg_shape *as, const rg_shape *bs, const rg_value *a,
                    const rg_value *b, int a_act, const rg_eval_ctx *ctx, rg_value *o) {
-  int r = as->rank;
-  int64_t m = as->dim[r - 2], K = as->dim[r - 1], n = bs->dim[r - 1], batch = 1;
-  for (int d = 0; d < r - 2; d++) batch *= as->dim[d];
-  for (int64_t t = 0; t < batch; t++) {
-    const rg_value *A = a + t * m * K, *B = b + t * K * n;
-    rg_value *O = o + t * m * n;
-    for (int64_t i = 0; i < m; i++)
-      for (int64_t j = 0; j < n; j++) {
-        if (dom == RG_DOM_F64) {
-          double acc = 0.0;
-          for (int64_t k = 0; k < K; k++) acc = acc + A[i * K + k].f * B[k * n + j].f;
-          O[i * n + j].f = act_f64(a_act, acc);
-          continue;
-        }
-        zp_acc acc = 0;
-        for (int64_t k = 0; k < K; k++) {
-          acc += (zp_acc)A[i * K + k].z * B[k * n + j].z;
-          if ((k & 31) == 31) acc = fold(acc);
-        }
-        O[i * n + j].z = act(ctx, a_act, zp_acc_done(acc));
-      }
-  }
+  mm_geom g = mm_geometry(as, bs);
+  for (int64_t t = 0; t < g.batch; t++)
+    for (int64_t i = 0; i < g.m; i++)
+      for (int64_t j = 0; j < g.n; j++) *o++ = matmul_at(dom, &g, a, b, a_act, ctx, t, i, j);
 }
 
 /* Taps k in [*k0, *k1) of a window starting at base (dilation d, k < K) that fall inside
@@ -69,81 +83,111 @@ static void taps(int32_t base, int32_t d, int32_t size, int32_t K, int32_t *k0, 
   if (*k0 > *k1) *k0 = *k1;
 }
 
-static void conv(rg_domain dom, const rg_shape *xs, const rg_shape *ws, const rg_shape *os, const int32_t *p,
-                 const rg_value *x, const rg_value *w, const rg_eval_ctx *ctx, rg_value *o) {
-  int32_t N = xs->dim[0], C = xs->dim[1], H = xs->dim[2], W = xs->dim[3];
-  int32_t O = ws->dim[0], I = ws->dim[1], KH = ws->dim[2], KW = ws->dim[3];
-  int32_t OH = os->dim[2], OW = os->dim[3], oh, ow, ph, pw, dh = p[4], dw = p[5];
-  rg_window_geometry(H, (KH - 1) * dh + 1, p[0], p[2], &oh, &ph);
-  rg_window_geometry(W, (KW - 1) * dw + 1, p[1], p[2], &ow, &pw);
-  int32_t per_group = O / p[6];
-  rg_value *dst = o;
-  for (int32_t n = 0; n < N; n++)
-    for (int32_t oc = 0; oc < O; oc++) {
-      int32_t c0 = (oc / per_group) * I;
-      for (int32_t y = 0; y < OH; y++)
-        for (int32_t xx = 0; xx < OW; xx++) {
-          double accf = 0.0;
-          zp_acc acc = 0;
-          /* the taps inside the input, in the interpreter's order (channel, row, column) */
-          int32_t a0, a1, b0, b1;
-          taps(y * p[0] - ph, dh, H, KH, &a0, &a1);
-          taps(xx * p[1] - pw, dw, W, KW, &b0, &b1);
-          for (int32_t i = 0; i < I; i++)
-            for (int32_t a = a0; a < a1; a++) {
-              int32_t ih = y * p[0] - ph + a * dh;
-              const rg_value *xr = x + (((int64_t)n * C + c0 + i) * H + ih) * W;
-              int32_t iw0 = xx * p[1] - pw; /* column of tap 0, maybe outside */
-              const rg_value *wr = w + (((int64_t)oc * I + i) * KH + a) * KW;
-              if (dom == RG_DOM_F64) {
-                for (int32_t b = b0; b < b1; b++) accf = accf + xr[iw0 + b * dw].f * wr[b].f;
-                continue;
-              }
-              for (int32_t b = b0; b < b1;) { /* fold at least every 32 products */
-                for (int32_t e = b1 - b > 32 ? b + 32 : b1; b < e; b++)
-                  acc += (zp_acc)xr[iw0 + b * dw].z * wr[b].z;
-                acc = fold(acc);
-              }
-            }
-          if (dom == RG_DOM_F64) (dst++)->f = act_f64(p[3], accf);
-          else (dst++)->z = act(ctx, p[3], zp_acc_done(acc));
-        }
-    }
+typedef struct {
+  int32_t C, H, W, O, I, KH, KW, OH, OW, ph, pw, sh, sw, dh, dw, per_group, act;
+} conv_geom;
+
+static conv_geom conv_geometry(const rg_shape *xs, const rg_shape *ws, const rg_shape *os, const int32_t *p) {
+  conv_geom g = {xs->dim[1], xs->dim[2], xs->dim[3], ws->dim[0], ws->dim[1], ws->dim[2], ws->dim[3],
+                 os->dim[2], os->dim[3], 0, 0, p[0], p[1], p[4], p[5], ws->dim[0] / p[6], p[3]};
+  int32_t oh, ow;
+  rg_window_geometry(g.H, (g.KH - 1) * g.dh + 1, p[0], p[2], &oh, &g.ph);
+  rg_window_geometry(g.W, (g.KW - 1) * g.dw + 1, p[1], p[2], &ow, &g.pw);
+  return g;
 }
 
-/* Average pooling (both domains; padded cells count in the divisor, as in the interpreter) and
- * max pooling (float64 only: in Z_p it is the interpreter's keyed hash of the window). */
+/* Output (n, oc, y, xx) of a conv2d: the taps inside the input, in the interpreter's order
+ * (channel, row, column). */
+static inline rg_value conv_at(rg_domain dom, const conv_geom *g, const rg_value *x, const rg_value *w,
+                               const rg_eval_ctx *ctx, int32_t n, int32_t oc, int32_t y, int32_t xx) {
+  int32_t c0 = (oc / g->per_group) * g->I, a0, a1, b0, b1;
+  double accf = 0.0;
+  zp_acc acc = 0;
+  taps(y * g->sh - g->ph, g->dh, g->H, g->KH, &a0, &a1);
+  taps(xx * g->sw - g->pw, g->dw, g->W, g->KW, &b0, &b1);
+  for (int32_t i = 0; i < g->I; i++)
+    for (int32_t a = a0; a < a1; a++) {
+      int32_t ih = y * g->sh - g->ph + a * g->dh;
+      const rg_value *xr = x + (((int64_t)n * g->C + c0 + i) * g->H + ih) * g->W;
+      int32_t iw0 = xx * g->sw - g->pw; /* column of tap 0, maybe outside */
+      const rg_value *wr = w + (((int64_t)oc * g->I + i) * g->KH + a) * g->KW;
+      if (dom == RG_DOM_F64) {
+        for (int32_t b = b0; b < b1; b++) accf = accf + xr[iw0 + b * g->dw].f * wr[b].f;
+        continue;
+      }
+      for (int32_t b = b0; b < b1;) { /* fold at least every 32 products */
+        for (int32_t e = b1 - b > 32 ? b + 32 : b1; b < e; b++) acc += (zp_acc)xr[iw0 + b * g->dw].z * wr[b].z;
+        acc = fold(acc);
+      }
+    }
+  rg_value o;
+  if (dom == RG_DOM_F64) o.f = act_f64(g->act, accf);
+  else o.z = act(ctx, g->act, zp_acc_done(acc));
+  return o;
+}
+
+static void conv(rg_domain dom, const rg_shape *xs, const rg_shape *ws, const rg_shape *os, const int32_t *p,
+                 const rg_value *x, const rg_value *w, const rg_eval_ctx *ctx, rg_value *o) {
+  conv_geom g = conv_geometry(xs, ws, os, p);
+  for (int32_t n = 0; n < xs->dim[0]; n++)
+    for (int32_t oc = 0; oc < g.O; oc++)
+      for (int32_t y = 0; y < g.OH; y++)
+        for (int32_t xx = 0; xx < g.OW; xx++) *o++ = conv_at(dom, &g, x, w, ctx, n, oc, y, xx);
+}
+
+typedef struct {
+  int32_t kh, kw, sh, sw, ph, pw, H, W, act;
+  bool is_max;
+  uint64_t scale_z;
+  double scale_f;
+} pool_geom;
+
+static pool_geom pool_geometry(rg_domain dom, bool is_max, const rg_shape *xs, const int32_t *p) {
+  pool_geom g = {p[0], p[1], p[2], p[3], 0, 0, xs->dim[2], xs->dim[3], p[5], is_max, 0, 0};
+  int32_t oh, ow;
+  rg_window_geometry(g.H, g.kh, g.sh, p[4], &oh, &g.ph);
+  rg_window_geometry(g.W, g.kw, g.sw, p[4], &ow, &g.pw);
+  g.scale_z = dom == RG_DOM_F64 || is_max ? 0 : rg_zp_inv((uint64_t)g.kh * (uint64_t)g.kw);
+  g.scale_f = 1.0 / (double)(g.kh * g.kw);
+  return g;
+}
+
+/* Output (plane, y, xx) of a pooling: average (padded cells count in the divisor, as in the
+ * interpreter), real max in float64, ir/zp.h's keyed window function for max in Z_p. */
+static inline rg_value pool_at(rg_domain dom, const pool_geom *g, const rg_value *x, const rg_eval_ctx *ctx,
+                               int64_t plane, int32_t y, int32_t xx) {
+  bool f = dom == RG_DOM_F64;
+  double accf = g->is_max ? -INFINITY : 0.0;
+  uint64_t accz = g->is_max ? ctx->poolmax_key : 0;
+  for (int32_t i = 0; i < g->kh; i++) {
+    int32_t ih = y * g->sh - g->ph + i;
+    bool row_in = ih >= 0 && ih < g->H;
+    const rg_value *row = row_in ? x + (plane * g->H + ih) * g->W : x;
+    for (int32_t j = 0; j < g->kw; j++) {
+      int32_t iw = xx * g->sw - g->pw + j;
+      if (!row_in || iw < 0 || iw >= g->W) {
+        if (!f && g->is_max) accz = rg_zp_poolmax_pad(accz);
+        continue;
+      }
+      if (!f) accz = g->is_max ? rg_zp_poolmax_cell(accz, row[iw].z) : rg_zp_add(accz, row[iw].z);
+      else if (!g->is_max) accf = accf + row[iw].f;
+      else accf = row[iw].f > accf ? row[iw].f : accf;
+    }
+  }
+  rg_value o;
+  if (f) o.f = act_f64(g->act, g->is_max ? accf : accf * g->scale_f);
+  else if (g->is_max) o.z = act(ctx, g->act, rg_zp_keyed(ctx->poolmax_key, accz));
+  else o.z = act(ctx, g->act, rg_zp_mul(accz, g->scale_z));
+  return o;
+}
+
 static void pool(rg_domain dom, bool is_max, const rg_shape *xs, const rg_shape *os, const int32_t *p,
                  const rg_value *x, const rg_eval_ctx *ctx, rg_value *o) {
-  int32_t kh = p[0], kw = p[1], sh = p[2], sw = p[3], oh, ow, ph, pw;
-  int32_t H = xs->dim[2], W = xs->dim[3];
-  rg_window_geometry(H, kh, sh, p[4], &oh, &ph);
-  rg_window_geometry(W, kw, sw, p[4], &ow, &pw);
-  bool f = dom == RG_DOM_F64;
-  uint64_t scale_z = f || is_max ? 0 : rg_zp_inv((uint64_t)kh * (uint64_t)kw);
-  double scale_f = 1.0 / (double)(kh * kw);
+  pool_geom g = pool_geometry(dom, is_max, xs, p);
   int64_t planes = (int64_t)xs->dim[0] * xs->dim[1];
-  rg_value *dst = o;
   for (int64_t pl = 0; pl < planes; pl++)
     for (int32_t y = 0; y < os->dim[2]; y++)
-      for (int32_t xx = 0; xx < os->dim[3]; xx++) {
-        double accf = is_max ? -INFINITY : 0.0;
-        uint64_t accz = 0;
-        for (int32_t i = 0; i < kh; i++) {
-          int32_t ih = y * sh - ph + i;
-          if (ih < 0 || ih >= H) continue;
-          const rg_value *row = x + (pl * H + ih) * W;
-          for (int32_t j = 0; j < kw; j++) {
-            int32_t iw = xx * sw - pw + j;
-            if (iw < 0 || iw >= W) continue;
-            if (!f) accz = rg_zp_add(accz, row[iw].z);
-            else if (!is_max) accf = accf + row[iw].f;
-            else accf = row[iw].f > accf ? row[iw].f : accf;
-          }
-        }
-        if (f) (dst++)->f = act_f64(p[5], is_max ? accf : accf * scale_f);
-        else (dst++)->z = act(ctx, p[5], rg_zp_mul(accz, scale_z));
-      }
+      for (int32_t xx = 0; xx < os->dim[3]; xx++) *o++ = pool_at(dom, &g, x, ctx, pl, y, xx);
 }
 
 static void transpose(const rg_shape *xs, const rg_shape *os, int32_t packed, const rg_value *x,
@@ -222,10 +266,7 @@ static bool run(rg_domain dom, const rg_enum_variant *v, const rg_shape *const *
   case RG_OP_MATMUL: matmul(dom, in[0], in[1], a, b, v->params[0], ctx, out); return true;
   case RG_OP_CONV2D: conv(dom, in[0], in[1], out_shape, v->params, a, b, ctx, out); return true;
   case RG_OP_POOLAVG: pool(dom, false, in[0], out_shape, v->params, a, ctx, out); return true;
-  case RG_OP_POOLMAX:
-    if (!f) return false;
-    pool(dom, true, in[0], out_shape, v->params, a, ctx, out);
-    return true;
+  case RG_OP_POOLMAX: pool(dom, true, in[0], out_shape, v->params, a, ctx, out); return true;
   case RG_OP_TRANSPOSE: transpose(in[0], out_shape, v->params[0], a, out); return true;
   case RG_OP_CONCAT:
     if (v->n_in != 2) return false;
@@ -248,4 +289,56 @@ bool rg_fp_node_kernel(rg_op op, const int32_t *params, int out, int n_in, const
   rg_enum_variant v = {(uint16_t)op, (uint8_t)n_in, (uint8_t)out, {0}};
   memcpy(v.params, params, sizeof v.params);
   return run(dom, &v, in, out_shape, vals, ctx, dst);
+}
+
+bool rg_fp_kernel_sample(const rg_enum_variant *v, const rg_shape *const *in, const rg_shape *os,
+                         const rg_value *const *vals, const rg_eval_ctx *ctx, const int64_t *pos, int count,
+                         rg_value *out) {
+  const rg_value *a = vals[0], *b = vals[1];
+  const rg_domain zp = RG_DOM_ZP;
+  switch ((rg_op)v->op) {
+  case RG_OP_EWADD:
+    for (int k = 0; k < count; k++) out[k].z = rg_zp_add(a[pos[k]].z, b[pos[k]].z);
+    return true;
+  case RG_OP_EWMUL:
+    for (int k = 0; k < count; k++) out[k].z = rg_zp_mul(a[pos[k]].z, b[pos[k]].z);
+    return true;
+  case RG_OP_SMUL:
+    for (int k = 0; k < count; k++) out[k].z = rg_zp_mul(a[pos[k]].z, b[0].z);
+    return true;
+  case RG_OP_RELU:
+  case RG_OP_TANH:
+  case RG_OP_SIGMOID: {
+    int f = v->op == RG_OP_RELU ? RG_ACT_RELU : v->op == RG_OP_TANH ? RG_ACT_TANH : RG_ACT_SIGMOID;
+    for (int k = 0; k < count; k++) out[k].z = rg_zp_keyed(ctx->act_key[f], a[pos[k]].z);
+    return true;
+  }
+  case RG_OP_MATMUL: {
+    mm_geom g = mm_geometry(in[0], in[1]);
+    for (int k = 0; k < count; k++)
+      out[k] = matmul_at(zp, &g, a, b, v->params[0], ctx, pos[k] / (g.m * g.n), pos[k] / g.n % g.m, pos[k] % g.n);
+    return true;
+  }
+  case RG_OP_CONV2D: {
+    conv_geom g = conv_geometry(in[0], in[1], os, v->params);
+    int64_t plane = (int64_t)g.OH * g.OW;
+    for (int k = 0; k < count; k++) {
+      int64_t q = pos[k] / plane, r = pos[k] % plane;
+      out[k] = conv_at(zp, &g, a, b, ctx, (int32_t)(q / g.O), (int32_t)(q % g.O), (int32_t)(r / g.OW),
+                       (int32_t)(r % g.OW));
+    }
+    return true;
+  }
+  case RG_OP_POOLAVG:
+  case RG_OP_POOLMAX: {
+    pool_geom g = pool_geometry(zp, v->op == RG_OP_POOLMAX, in[0], v->params);
+    int64_t plane = (int64_t)os->dim[2] * os->dim[3];
+    for (int k = 0; k < count; k++) {
+      int64_t r = pos[k] % plane;
+      out[k] = pool_at(zp, &g, a, ctx, pos[k] / plane, (int32_t)(r / os->dim[3]), (int32_t)(r % os->dim[3]));
+    }
+    return true;
+  }
+  default: return false;
+  }
 }

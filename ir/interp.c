@@ -80,9 +80,7 @@ static inline double f64_act(const rg_eval_ctx *ctx, int act, double x) {
 static inline uint64_t zp_act(const rg_eval_ctx *ctx, int act, uint64_t x) {
   return act == RG_ACT_NONE ? x : rg_zp_keyed(ctx->act_key[act], x);
 }
-/* Max pooling in Z_p: a keyed random function of the window's cells in row-major order, where
- * a padded cell contributes a marker no value can produce. */
-#define ZP_PAD_MARK UINT64_C(0xfffffffffffffff1)
+/* Max pooling in Z_p: ir/zp.h's keyed function of the window. */
 #define NUM uint64_t
 #define SFX(n) n##_zp
 #define ADD(a, b) rg_zp_add(a, b)
@@ -93,8 +91,8 @@ static inline uint64_t zp_act(const rg_eval_ctx *ctx, int act, uint64_t x) {
 #define SCALE(s, count) ((s)->zp_scale)
 #define ACT(ctx, act, x) zp_act(ctx, act, x)
 #define PM_INIT(ctx) ((ctx)->poolmax_key)
-#define PM_CELL(ctx, acc, x) rg_mix64((acc) + (x) + UINT64_C(0x9e3779b97f4a7c15))
-#define PM_PAD(ctx, acc) rg_mix64((acc) + ZP_PAD_MARK)
+#define PM_CELL(ctx, acc, x) rg_zp_poolmax_cell(acc, x)
+#define PM_PAD(ctx, acc) rg_zp_poolmax_pad(acc)
 #define PM_DONE(ctx, acc) rg_zp_keyed((ctx)->poolmax_key, acc)
 #include "interp_kernels.inc" /* it undefines the macros above */
 
@@ -116,7 +114,7 @@ static inline rg_z127 z127_act(const rg_eval_ctx *ctx, int act, rg_z127 x) {
 #define ACT(ctx, act, x) z127_act(ctx, act, x)
 #define PM_INIT(ctx) ((rg_z127)(ctx)->poolmax_key)
 #define PM_CELL(ctx, acc, x) rg_z127_hash(UINT64_C(0x9e3779b97f4a7c15), (acc) + (x))
-#define PM_PAD(ctx, acc) rg_z127_hash(ZP_PAD_MARK, acc)
+#define PM_PAD(ctx, acc) rg_z127_hash(RG_ZP_PAD_MARK, acc)
 #define PM_DONE(ctx, acc) rg_z127_keyed((ctx)->poolmax_key, acc)
 #include "interp_kernels.inc"
 

@@ -50,6 +50,15 @@ static inline uint64_t rg_zp_keyed(uint64_t key, uint64_t v) {
   return rg_zp_reduce(h >> 3);
 }
 
+/* Max pooling in Z_p: a keyed random function of the window's cells in row-major order (init
+ * with the pooling key, one step per cell, done), where a padded cell contributes a marker no
+ * value can produce. The interpreter and the fingerprint kernels both use these. */
+#define RG_ZP_PAD_MARK UINT64_C(0xfffffffffffffff1)
+static inline uint64_t rg_zp_poolmax_cell(uint64_t acc, uint64_t x) {
+  return rg_mix64(acc + x + UINT64_C(0x9e3779b97f4a7c15));
+}
+static inline uint64_t rg_zp_poolmax_pad(uint64_t acc) { return rg_mix64(acc + RG_ZP_PAD_MARK); }
+
 /* Multiplicative inverse of a nonzero element (computed with GMP; call it at set-up, not in
  * inner loops). */
 uint64_t rg_zp_inv(uint64_t a);

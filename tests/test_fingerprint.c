@@ -181,7 +181,36 @@ static void test_threads_and_passes(void) {
   rg_enum_space_free(&sp);
 }
 
+/* Sample positions: every position of a small tensor; else one in each of RG_FP_SAMPLES equal
+ * runs, increasing, the same for every tensor of that size. A change away from the samples
+ * keeps the sample hash (the collision testing later drops) but never the full hash. */
+static void test_sample_positions(void) {
+  rg_fp_sample s, again;
+  rg_fp_sample_init(20, &s);
+  CHECK(s.count == 20 && s.pos[0] == 0 && s.pos[19] == 19);
+  for (int64_t n = RG_FP_SAMPLES; n < 5000; n += 37) {
+    rg_fp_sample_init(n, &s);
+    rg_fp_sample_init(n, &again);
+    CHECK(s.count == RG_FP_SAMPLES && !memcmp(&s, &again, sizeof s));
+    for (int k = 0; k < s.count; k++)
+      CHECK_MSG(s.pos[k] >= n * k / RG_FP_SAMPLES && s.pos[k] < n * (k + 1) / RG_FP_SAMPLES,
+                "n %lld sample %d at %lld", (long long)n, k, (long long)s.pos[k]);
+  }
+  int32_t dims[4] = {2, 4, 5, 5};
+  rg_shape sh = rg_shape_make(4, dims);
+  rg_value v[200], w[200];
+  for (int i = 0; i < 200; i++) v[i].z = w[i].z = (uint64_t)i * 7919;
+  rg_fp_sample_init(200, &s);
+  int off = s.pos[0] + 1 < s.pos[1] ? (int)s.pos[0] + 1 : (int)s.pos[0] - 1;
+  w[off].z += 1;
+  CHECK(rg_fp_tensor_sample_hash(&sh, v, &s) == rg_fp_tensor_sample_hash(&sh, w, NULL));
+  CHECK(rg_fp_tensor_hash(&sh, v) != rg_fp_tensor_hash(&sh, w));
+  w[s.pos[3]].z += 1;
+  CHECK(rg_fp_tensor_sample_hash(&sh, v, &s) != rg_fp_tensor_sample_hash(&sh, w, &s));
+}
+
 int main(void) {
+  test_sample_positions();
   test_incremental_matches_interpreter();
   test_kernels_match_interpreter();
   test_collisions();
