@@ -234,6 +234,40 @@ static void split(const rg_shape *xs, const rg_shape *os, int axis, int half, co
   for (int64_t t = 0; t < outer; t++) memcpy(o + t * lo, x + t * lx + off, sizeof *o * (size_t)lo);
 }
 
+/* Sizes around an axis: the product of the dims before it and of those after it. */
+static void around(const rg_shape *s, int axis, int64_t *outer, int64_t *inner) {
+  *outer = *inner = 1;
+  for (int d = 0; d < axis; d++) *outer *= s->dim[d];
+  for (int d = axis + 1; d < s->rank; d++) *inner *= s->dim[d];
+}
+
+/* pad (zeros before `before` and after the input on axis) and slice (the input from `begin` on
+ * axis): each output row of the axis is an input row or zeros. A zero is the same bits in
+ * every domain. */
+static void shift_axis(const rg_shape *xs, const rg_shape *os, int axis, int32_t in_of_out0,
+                       const rg_value *x, rg_value *o) {
+  int64_t outer, inner;
+  around(os, axis, &outer, &inner);
+  int32_t nin = xs->dim[axis], nout = os->dim[axis];
+  for (int64_t t = 0; t < outer; t++)
+    for (int32_t i = 0; i < nout; i++, o += inner) {
+      int32_t j = i + in_of_out0;
+      if (j < 0 || j >= nin) memset(o, 0, sizeof *o * (size_t)inner);
+      else memcpy(o, x + (t * nin + j) * inner, sizeof *o * (size_t)inner);
+    }
+}
+
+/* enlarge: the kernel centred in a larger one (the interpreter's offsets), zeros around. */
+static void enlarge(const rg_shape *xs, const rg_shape *os, const rg_value *x, rg_value *o) {
+  int32_t kh = xs->dim[2], kw = xs->dim[3], KH = os->dim[2], KW = os->dim[3];
+  int32_t oh = (KH - 1) / 2 - (kh - 1) / 2, ow = (KW - 1) / 2 - (kw - 1) / 2;
+  int64_t planes = (int64_t)xs->dim[0] * xs->dim[1];
+  memset(o, 0, sizeof *o * (size_t)(planes * KH * KW));
+  for (int64_t pl = 0; pl < planes; pl++)
+    for (int32_t i = 0; i < kh; i++)
+      memcpy(o + (pl * KH + oh + i) * KW + ow, x + (pl * kh + i) * kw, sizeof *o * (size_t)kw);
+}
+
 /* Variant v in domain dom; false when there is no kernel for it. */
 static bool run(rg_domain dom, const rg_enum_variant *v, const rg_shape *const *in,
                 const rg_shape *out_shape, const rg_value *const *vals, const rg_eval_ctx *ctx,
@@ -274,6 +308,9 @@ static bool run(rg_domain dom, const rg_enum_variant *v, const rg_shape *const *
     return true;
   case RG_OP_SPLIT: split(in[0], out_shape, v->params[0], v->out, a, out); return true;
   case RG_OP_RESHAPE: memcpy(out, a, sizeof *out * (size_t)n); return true;
+  case RG_OP_ENLARGE: enlarge(in[0], out_shape, a, out); return true;
+  case RG_OP_PAD: shift_axis(in[0], out_shape, v->params[0], -v->params[1], a, out); return true;
+  case RG_OP_SLICE: shift_axis(in[0], out_shape, v->params[0], v->params[1], a, out); return true;
   default: return false;
   }
 }

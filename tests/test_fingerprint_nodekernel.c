@@ -2,7 +2,8 @@
  * context (as random testing of candidates runs it) gives exactly the interpreter's values, in
  * float64 (real activations, summation order) and in Z_p (lazily reduced sums of products), for
  * every operator the kernels cover and for their parameters (activations, strides, paddings,
- * pooling windows, dilation, groups, permutations, split at a concat seam), at the given shapes
+ * pooling windows, dilation, groups, permutations, split at a concat seam, enlarge, pad and
+ * slice on every axis), at the given shapes
  * and at shape sets
  * the solver finds (sizes up to RG_SOLVE_MAX_DIM, long sums included). */
 #include "check.h"
@@ -98,5 +99,14 @@ int main(void) {
   check_rule("(split.1 0 (concat 0 ?x ?y)) => ?y", "x=2x4 y=3x4");
   check_rule("(split.0 1 (concat 1 ?x ?z)) => ?x", "x=2x4 z=2x3");
   check_rule("(reshape 2x8 ?x) => (reshape 2x8 (relu ?x))", "x=4x4");
+  check_rule("(enlarge 5 5 ?w) => (enlarge 5 5 (relu ?w))", "w=4x4x1x3");
+  check_rule("(enlarge 4 4 ?w) => (enlarge 4 4 (relu ?w))", "w=4x2x3x2");
+  for (int axis = 0; axis < 4; axis++) {
+    char text[200];
+    snprintf(text, sizeof text, "(pad %d 1 2 ?i) => (pad %d 1 2 (relu ?i))", axis, axis);
+    check_rule(text, "i=2x4x5x5");
+    snprintf(text, sizeof text, "(slice %d 1 2 ?i) => (slice %d 1 2 (relu ?i))", axis, axis);
+    check_rule(text, "i=2x4x5x5");
+  }
   return check_done("test_fingerprint_nodekernel");
 }
