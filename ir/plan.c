@@ -78,6 +78,33 @@ static uint64_t window_scale(rg_op op, const int32_t *s) {
   return 0;
 }
 
+/* Types the nodes of p->g reachable from outs into p's arrays (sized for p->n nodes, zeroed),
+ * without the evaluation set-up: what rg_plan_new and rg_plan_types share. */
+static rg_status infer(rg_plan *p, const rg_ref *outs, int n_outs, const rg_shape *const *tvar_shapes,
+                       const int32_t *pvar_values, const uint8_t *pvar_bound, rg_err *err) {
+  const rg_graph *g = p->g;
+  rg_graph_mark_reachable(g, outs, n_outs, p->typed);
+  for (int32_t id = 0; id < p->n; id++) {
+    if (!p->typed[id]) continue;
+    const rg_node *nd = rg_graph_node(g, id);
+    rg_status st = resolve(g, nd, pvar_values, pvar_bound, p->params[id], err);
+    if (st == RG_OK && nd->op == RG_OP_INPUT) {
+      int32_t tv = nd->params[0];
+      if (!tvar_shapes || !tvar_shapes[tv])
+        st = rg_err_set(err, RG_ERR_UNBOUND, "tensor variable ?%s has no shape (give it with --shape %s=DIMS)",
+                        rg_graph_tvar_name(g, tv), rg_graph_tvar_name(g, tv));
+      else
+        p->shape[id][0] = *tvar_shapes[tv];
+    } else if (st == RG_OK) {
+      const rg_shape *in[RG_MAX_INPUTS];
+      for (int k = 0; k < nd->n_in; k++) in[k] = &p->shape[nd->in[k].node][nd->in[k].out];
+      st = rg_shape_infer((rg_op)nd->op, p->params[id], nd->n_in, in, p->shape[id], err);
+    }
+    if (st != RG_OK) return st;
+  }
+  return RG_OK;
+}
+
 rg_status rg_plan_new(const rg_graph *g, const rg_ref *outs, int n_outs,
                       const rg_shape *const *tvar_shapes, const int32_t *pvar_values,
                       const uint8_t *pvar_bound, rg_plan **out, rg_err *err) {
@@ -96,29 +123,25 @@ rg_status rg_plan_new(const rg_graph *g, const rg_ref *outs, int n_outs,
     rg_plan_free(p);
     return rg_err_set(err, RG_ERR_NOMEM, "out of memory planning a graph");
   }
-  rg_graph_mark_reachable(g, outs, n_outs, p->typed);
-  for (int32_t id = 0; id < n; id++) {
-    if (!p->typed[id]) continue;
-    const rg_node *nd = rg_graph_node(g, id);
-    rg_status st = resolve(g, nd, pvar_values, pvar_bound, p->params[id], err);
-    if (st == RG_OK && nd->op == RG_OP_INPUT) {
-      int32_t tv = nd->params[0];
-      if (!tvar_shapes || !tvar_shapes[tv])
-        st = rg_err_set(err, RG_ERR_UNBOUND, "tensor variable ?%s has no shape (give it with --shape %s=DIMS)",
-                        rg_graph_tvar_name(g, tv), rg_graph_tvar_name(g, tv));
-      else
-        p->shape[id][0] = *tvar_shapes[tv];
-    } else if (st == RG_OK) {
-      const rg_shape *in[RG_MAX_INPUTS];
-      for (int k = 0; k < nd->n_in; k++) in[k] = &p->shape[nd->in[k].node][nd->in[k].out];
-      st = rg_shape_infer((rg_op)nd->op, p->params[id], nd->n_in, in, p->shape[id], err);
-      p->zp_scale[id] = window_scale((rg_op)nd->op, p->params[id]);
-    }
-    if (st != RG_OK) {
-      rg_plan_free(p);
-      return st;
-    }
+  rg_status st = infer(p, outs, n_outs, tvar_shapes, pvar_values, pvar_bound, err);
+  if (st != RG_OK) {
+    rg_plan_free(p);
+    return st;
   }
+  for (int32_t id = 0; id < n; id++)
+    if (p->typed[id]) p->zp_scale[id] = window_scale((rg_op)rg_graph_node(g, id)->op, p->params[id]);
   *out = p;
   return RG_OK;
+}
+
+rg_status rg_plan_types(const rg_graph *g, const rg_ref *outs, int n_outs, const rg_shape *const *tvar_shapes,
+                        const int32_t *pvar_values, const uint8_t *pvar_bound, rg_plan_types_buf *buf,
+                        rg_err *err) {
+  int32_t n = rg_graph_size(g);
+  if (n > RG_PLAN_TYPES_MAX)
+    return rg_err_set(err, RG_ERR_LIMIT, "graph of %d nodes: more than %d to type on the stack", n,
+                      RG_PLAN_TYPES_MAX);
+  memset(buf->typed, 0, (size_t)n);
+  buf->plan = (rg_plan){g, n, buf->typed, buf->params, buf->shape, NULL};
+  return infer(&buf->plan, outs, n_outs, tvar_shapes, pvar_values, pvar_bound, err);
 }

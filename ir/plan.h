@@ -28,6 +28,22 @@ rg_status rg_plan_new(const rg_graph *g, const rg_ref *outs, int n_outs,
                       const uint8_t *pvar_bound, rg_plan **out, rg_err *err) RG_MUST_CHECK;
 void rg_plan_free(rg_plan *p);
 
+/* Types as rg_plan_new does, into a caller's buffer instead of new memory, and without the
+ * evaluation set-up (zp_scale is NULL): for checking types in the shape solver's inner loops,
+ * where a plan's allocations and modular inverses cost more than the inference. The plan is
+ * buf->plan (valid while buf is; nothing to free). Errors: rg_plan_new's, and RG_ERR_LIMIT for
+ * a graph of more than RG_PLAN_TYPES_MAX nodes (use rg_plan_new then). */
+#define RG_PLAN_TYPES_MAX 64
+typedef struct {
+  rg_plan plan;
+  uint8_t typed[RG_PLAN_TYPES_MAX];
+  int32_t params[RG_PLAN_TYPES_MAX][RG_MAX_PARAMS];
+  rg_shape shape[RG_PLAN_TYPES_MAX][RG_MAX_OUTPUTS];
+} rg_plan_types_buf;
+rg_status rg_plan_types(const rg_graph *g, const rg_ref *outs, int n_outs, const rg_shape *const *tvar_shapes,
+                        const int32_t *pvar_values, const uint8_t *pvar_bound, rg_plan_types_buf *buf,
+                        rg_err *err) RG_MUST_CHECK;
+
 static inline const rg_shape *rg_plan_shape(const rg_plan *p, rg_ref r) {
   return &p->shape[r.node][r.out];
 }

@@ -86,14 +86,21 @@ bool rg_rule_well_typed(const rg_rule *r, const rg_binding *b) {
   rg_ref all[2 * RG_RULE_MAX_OUTPUTS];
   memcpy(all, r->src, sizeof(rg_ref) * (size_t)r->n_src);
   memcpy(all + r->n_src, r->tgt, sizeof(rg_ref) * (size_t)r->n_tgt);
-  rg_plan *plan;
-  if (rg_plan_new(r->g, all, r->n_src + r->n_tgt, b->tvar_shapes, b->pvar_values, b->pvar_bound,
-                  &plan, NULL) != RG_OK)
+  int n = r->n_src + r->n_tgt;
+  rg_plan_types_buf buf; /* no allocation: this runs for every shape set the solver tries */
+  rg_plan *plan = &buf.plan, *heap = NULL;
+  if (rg_graph_size(r->g) <= RG_PLAN_TYPES_MAX) {
+    if (rg_plan_types(r->g, all, n, b->tvar_shapes, b->pvar_values, b->pvar_bound, &buf, NULL) != RG_OK)
+      return false;
+  } else if (rg_plan_new(r->g, all, n, b->tvar_shapes, b->pvar_values, b->pvar_bound, &heap, NULL) != RG_OK) {
     return false;
+  } else {
+    plan = heap;
+  }
   bool ok = true;
   for (int o = 0; ok && o < r->n_tgt; o++)
     ok = rg_shape_type_eq(rg_plan_shape(plan, r->src[o]), rg_plan_shape(plan, r->tgt[o]));
-  rg_plan_free(plan);
+  rg_plan_free(heap);
   return ok;
 }
 
