@@ -20,7 +20,10 @@
 
 #include "compare.h"
 
-#define RG_SOLVE_MAX_DIM 8
+/* Sizes 1..6 leave enough distinct values to break the coincidences of the base (a rule's
+ * groups rarely number more) while keeping trials cheap: a conv2d's cost grows with the fifth
+ * power of the size, and trials at other shape sets were most of the depth-4 test stage. */
+#define RG_SOLVE_MAX_DIM 6
 
 /* One complete binding of a rule's variables, owning its storage. */
 typedef struct {
