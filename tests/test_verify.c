@@ -461,14 +461,14 @@ static void test_z3_helper(void) {
   }
   char *argv[] = {s.path, NULL};
   rg_child_result res;
-  CHECK(rg_child_run(argv, NULL, NULL, req.s, req.len, 20000, &res, &err) == RG_OK);
+  CHECK(rg_child_run(argv, req.s, req.len, 20000, &res, &err) == RG_OK);
   static const char want[] = "\4\0\0\0sat\n\6\0\0\0unsat\n";
   CHECK_MSG(res.exit_code == 0 && res.len == sizeof want - 1 && !memcmp(res.output, want, res.len),
             "helper exited %d with %zu bytes: %.300s", res.exit_code, res.len,
             res.len > 4 ? res.output + 4 : "");
   rg_child_result_free(&res);
   /* input that ends inside a request: the helper says so and exits 1 */
-  CHECK(rg_child_run(argv, NULL, NULL, req.s, 6, 20000, &res, &err) == RG_OK);
+  CHECK(rg_child_run(argv, req.s, 6, 20000, &res, &err) == RG_OK);
   CHECK(res.exit_code == 1 && res.output && strstr(res.output, "input ended inside a request"));
   rg_child_result_free(&res);
   rg_sb_free(&req);

@@ -20,23 +20,16 @@ double rg_child_now_ms(void) {
   return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-/* Runs in the child after fork: only dup2/exec/_exit, or the caller's function. */
-static void child_main(char *const *argv, rg_child_fn fn, void *arg, int in_fd, int out_fd) {
+/* Runs in the child after fork: only dup2/exec/_exit (async-signal-safe, as a fork taken while
+ * other threads run requires). */
+static void child_main(char *const *argv, int in_fd, int out_fd) {
   if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0) _exit(126);
-  if (argv) {
-    if (in_fd > 2) close(in_fd);
-    if (out_fd > 2) close(out_fd);
-    execvp(argv[0], argv);
-    static const char msg[] = "exec failed\n";
-    if (write(2, msg, sizeof msg - 1) < 0) _exit(127);
-    _exit(127);
-  }
-  /* Without exec, CLOEXEC does not apply: drop every other descriptor (other threads' solver
-   * pipes among them), so no unrelated pipe stays open until this child ends. */
-  close_range(3, ~0U, 0);
-  /* The parent's Ctrl-C handler only sets a flag; a child must simply die on Ctrl-C. */
-  signal(SIGINT, SIG_DFL);
-  _exit(fn(arg, 1));
+  if (in_fd > 2) close(in_fd);
+  if (out_fd > 2) close(out_fd);
+  execvp(argv[0], argv);
+  static const char msg[] = "exec failed\n";
+  if (write(2, msg, sizeof msg - 1) < 0) _exit(127);
+  _exit(127);
 }
 
 static rg_status append(rg_child_result *res, const char *buf, size_t n, rg_err *err) {
@@ -54,7 +47,7 @@ static rg_status append(rg_child_result *res, const char *buf, size_t n, rg_err 
   return RG_OK;
 }
 
-rg_status rg_child_start(char *const *argv, rg_child_fn fn, void *arg, rg_child *c, rg_err *err) {
+rg_status rg_child_start(char *const *argv, rg_child *c, rg_err *err) {
   c->pid = 0;
   c->in_fd = c->out_fd = -1;
   int in_sock[2] = {-1, -1}, out_pipe[2] = {-1, -1};
@@ -76,7 +69,7 @@ rg_status rg_child_start(char *const *argv, rg_child_fn fn, void *arg, rg_child 
     /* CLOEXEC fds are closed by exec; dup2 copies do not inherit the flag. */
     close(in_sock[0]);
     close(out_pipe[0]);
-    child_main(argv, fn, arg, in_sock[1], out_pipe[1]);
+    child_main(argv, in_sock[1], out_pipe[1]);
   }
   close(in_sock[1]);
   close(out_pipe[1]);
@@ -165,17 +158,16 @@ void rg_child_end(rg_child *c, bool kill_now, double deadline_ms, rg_child_resul
   c->in_fd = c->out_fd = -1;
 }
 
-rg_status rg_child_run(char *const *argv, rg_child_fn fn, void *arg, const char *input,
+rg_status rg_child_run(char *const *argv, const char *input,
                        size_t input_len, int kill_ms, rg_child_result *res, rg_err *err) {
   memset(res, 0, sizeof *res);
   res->exit_code = -1;
   double t0 = rg_child_now_ms(), deadline = t0 + kill_ms;
   rg_child c;
-  rg_status st = rg_child_start(argv, fn, arg, &c, err);
+  rg_status st = rg_child_start(argv, &c, err);
   if (st) return st;
   rg_child_end_reason why;
-  /* A forked function reads no input: its stdin is closed at once. */
-  st = rg_child_exchange(&c, input, argv ? input_len : 0, true, deadline, NULL, NULL, res, &why, err);
+  st = rg_child_exchange(&c, input, input_len, true, deadline, NULL, NULL, res, &why, err);
   res->killed = why == RG_CHILD_LATE;
   rg_child_end(&c, st || why == RG_CHILD_LATE, deadline, res);
   res->ms = rg_child_now_ms() - t0;

@@ -1,16 +1,13 @@
 /* verify/child.h: running a solver in a child process with a hard time limit.
  *
  * A solver that crashes, aborts or hangs must not take rulegen down: each query runs in a child
- * process, which is killed (SIGKILL) when it runs past its deadline. The child either execs a
- * program (argv) reading stdin, or runs a function in the forked process (fn), which reads fd 0,
- * writes its answer to out_fd and returns the child's exit status. The child's stdout and stderr
- * are both collected. Safe to call from several threads at once (no shared state; the child's
- * stdin is a socket written with MSG_NOSIGNAL, so a child that exits early cannot raise SIGPIPE
- * in rulegen; every descriptor is close-on-exec, and a forked fn child closes all but 0-2).
- *
- * A forked fn is for a single-threaded caller only: a fork taken while another thread holds a
- * lock (malloc's, ASan's allocator's) leaves the child that lock held for ever. Solvers are
- * exec'd (z3 through its helper rulegen-z3, see z3_serve.h), since their callers are threads.
+ * process, which is killed (SIGKILL) when it runs past its deadline. The child execs a program
+ * (argv) reading stdin; its stdout and stderr are both collected. Safe to call from several
+ * threads at once (no shared state; the child's stdin is a socket written with MSG_NOSIGNAL, so
+ * a child that exits early cannot raise SIGPIPE in rulegen; every descriptor is close-on-exec).
+ * The child always execs: a fork that went on running rulegen's code would inherit locks other
+ * threads held (malloc's, ASan's allocator's) for ever, which is why z3 runs in its own helper
+ * program, rulegen-z3 (see z3_serve.h).
  *
  * Two ways to use it:
  *   rg_child_run: one process per query: input, then EOF; output until the child ends;
@@ -27,8 +24,6 @@
 #include <sys/types.h>
 
 #include "ir/status.h"
-
-typedef int (*rg_child_fn)(void *arg, int out_fd);
 
 typedef struct {
   char *output;   /* malloc'd stdout + stderr of the child (NUL-terminated) */
@@ -53,17 +48,16 @@ typedef enum { RG_CHILD_REPLIED = 0, RG_CHILD_EOF, RG_CHILD_LATE } rg_child_end_
 /* True when out[0..len) holds a whole reply (ctx: the caller's framing state). */
 typedef bool (*rg_child_done_fn)(const char *out, size_t len, void *ctx);
 
-/* Runs argv (argv[0] looked up in PATH) with input on stdin, or fn(arg, out_fd) in a fork when
- * argv is NULL, for at most kill_ms milliseconds. Returns RG_ERR_IO when no process could be
+/* Runs argv (argv[0] looked up in PATH) with input on stdin for at most kill_ms milliseconds. Returns RG_ERR_IO when no process could be
  * started; everything the child itself does (exit codes, signals, exec failure: exit 127) is
  * reported in *res. Free res with rg_child_result_free. */
-rg_status rg_child_run(char *const *argv, rg_child_fn fn, void *arg, const char *input,
+rg_status rg_child_run(char *const *argv, const char *input,
                        size_t input_len, int kill_ms, rg_child_result *res, rg_err *err) RG_MUST_CHECK;
 void rg_child_result_free(rg_child_result *res);
 
 /* Starts a child as rg_child_run does, without feeding it. RG_ERR_IO when pipes or the process
  * cannot be made (then c->pid is 0 and nothing is left open). */
-rg_status rg_child_start(char *const *argv, rg_child_fn fn, void *arg, rg_child *c, rg_err *err) RG_MUST_CHECK;
+rg_status rg_child_start(char *const *argv, rg_child *c, rg_err *err) RG_MUST_CHECK;
 
 /* Sends input (then closes the child's stdin if close_input) and appends what the child prints
  * to res->output until done says the reply is whole (done NULL: never), the child closes its

@@ -14,7 +14,7 @@ rg_status rg_cvc5_init(rg_solver *s, const char *binary, rg_err *err) {
   snprintf(s->path, sizeof s->path, "%s", binary && *binary ? binary : RG_CVC5_DEFAULT_PATH);
   char *argv[] = {s->path, "--version", NULL};
   rg_child_result res;
-  rg_status st = rg_child_run(argv, NULL, NULL, NULL, 0, 10000, &res, err);
+  rg_status st = rg_child_run(argv, NULL, 0, 10000, &res, err);
   if (st) return st;
   const char *v = res.output ? strstr(res.output, "cvc5 version ") : NULL;
   if (res.exit_code != 0 || !v) {
@@ -39,7 +39,7 @@ rg_status rg_cvc5_prove(const rg_solver *s, const char *text, size_t len, int ti
   memcpy(path, s->path, sizeof path);
   char *argv[] = {path, "--lang=smt2", "--enum-inst", tl, NULL};
   rg_child_result res;
-  rg_status st = rg_child_run(argv, NULL, NULL, text, len, timeout_ms + RG_SOLVER_GRACE_MS, &res, err);
+  rg_status st = rg_child_run(argv, text, len, timeout_ms + RG_SOLVER_GRACE_MS, &res, err);
   if (!st) rg_solver_answer_from_child(&res, timeout_ms, "cvc5", ans);
   rg_child_result_free(&res);
   return st;
@@ -51,7 +51,7 @@ static rg_status cvc5_worker_start(const rg_solver *s, rg_child *c, rg_err *err)
   char path[sizeof s->path];
   memcpy(path, s->path, sizeof path);
   char *argv[] = {path, "--lang=smt2", "--interactive", "--enum-inst", NULL};
-  return rg_child_start(argv, NULL, NULL, c, err);
+  return rg_child_start(argv, c, err);
 }
 
 #define MARKER_FMT "\"rg-end-%lu\""

@@ -91,7 +91,7 @@ rg_status rg_z3_init(rg_solver *s, rg_err *err) {
   memcpy(path, s->path, sizeof path);
   char *argv[] = {path, "--version", NULL};
   rg_child_result res;
-  st = rg_child_run(argv, NULL, NULL, NULL, 0, 10000, &res, err);
+  st = rg_child_run(argv, NULL, 0, 10000, &res, err);
   if (st) return st;
   const char *v = res.output ? strstr(res.output, "z3 version ") : NULL;
   if (res.exit_code != 0 || !v) {
@@ -169,7 +169,7 @@ rg_status rg_z3_prove(const rg_solver *s, const char *text, size_t len, int time
   res.exit_code = -1;
   double t0 = rg_child_now_ms(), deadline = t0 + timeout_ms + RG_SOLVER_GRACE_MS;
   rg_child c;
-  rg_status st = rg_child_start(argv, NULL, NULL, &c, err);
+  rg_status st = rg_child_start(argv, &c, err);
   rg_child_end_reason why = RG_CHILD_EOF;
   reply_frame f = {0, 0};
   if (!st)
@@ -195,7 +195,7 @@ static rg_status z3_worker_start(const rg_solver *s, rg_child *c, rg_err *err) {
   char path[sizeof s->path];
   memcpy(path, s->path, sizeof path);
   char *argv[] = {path, NULL};
-  return rg_child_start(argv, NULL, NULL, c, err);
+  return rg_child_start(argv, c, err);
 }
 
 const rg_worker_protocol rg_z3_worker = {z3_worker_start, z3_request, z3_reply, false};
