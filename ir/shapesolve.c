@@ -11,6 +11,9 @@
 #define BASE_ATTEMPTS 6000
 #define SPLIT_TESTS 4000
 #define SAMPLE_ATTEMPTS 400
+/* Walks in a row that found nothing new before the search gives up: a rule whose constants pin
+ * every size repeats its one assignment, and would otherwise spend all SAMPLE_ATTEMPTS. */
+#define SAMPLE_PATIENCE 64
 #define MAX_SLOTS (64 * RG_MAX_RANK)
 
 typedef struct {
@@ -374,7 +377,8 @@ rg_status rg_shapes_solve(const rg_rule *r, const rg_binding *base, uint64_t see
   slots s;
   slots_from(&s, &a);
   refine(&p, &s, &a);
-  for (int t = 0; st == RG_OK && out->n < max && t < SAMPLE_ATTEMPTS; t++) {
+  for (int t = 0, stale = 0; st == RG_OK && out->n < max && t < SAMPLE_ATTEMPTS && stale < SAMPLE_PATIENCE;
+       t++) {
     /* With parameter variables, every other draw starts again from new parameter values. */
     if (p.np > 0 && t % 2 == 1) {
       rg_assignment fresh;
@@ -401,6 +405,7 @@ rg_status rg_shapes_solve(const rg_rule *r, const rg_binding *base, uint64_t see
     bool ok = true;
     for (int i = 0; ok && i < out->n; i++) ok = !assignment_same(&trial, &out->items[i]);
     if (ok) st = list_push(out, &trial, err);
+    stale = ok ? 0 : stale + 1;
     assignment_free(&trial);
   }
   if (st == RG_OK && out->n == 0 && max > 0) st = list_push(out, &a, err);
