@@ -57,8 +57,10 @@ rg_status rg_params_check(rg_op op, const int32_t *slots, unsigned var_mask, rg_
   return RG_OK;
 }
 
+/* Fills slots with nd's parameters, variables replaced by their values, and checks them (only
+ * the replaced ones when fixed_checked: the node's own values were checked when it was made). */
 static rg_status resolve(const rg_graph *g, const rg_node *nd, const int32_t *pvar_values,
-                         const uint8_t *pvar_bound, int32_t *slots, rg_err *err) {
+                         const uint8_t *pvar_bound, bool fixed_checked, int32_t *slots, rg_err *err) {
   memcpy(slots, nd->params, sizeof nd->params);
   for (int k = 0; k < RG_MAX_PARAMS; k++) {
     if (!(nd->var_mask >> k & 1)) continue;
@@ -69,7 +71,8 @@ static rg_status resolve(const rg_graph *g, const rg_node *nd, const int32_t *pv
                         rg_graph_pvar_name(g, v));
     slots[k] = pvar_values[v];
   }
-  return rg_params_check((rg_op)nd->op, slots, 0, err);
+  if (fixed_checked && !nd->var_mask) return RG_OK;
+  return rg_params_check((rg_op)nd->op, slots, fixed_checked ? ~nd->var_mask : 0, err);
 }
 
 static uint64_t window_scale(rg_op op, const int32_t *s) {
@@ -81,13 +84,14 @@ static uint64_t window_scale(rg_op op, const int32_t *s) {
 /* Types the nodes of p->g reachable from outs into p's arrays (sized for p->n nodes, zeroed),
  * without the evaluation set-up: what rg_plan_new and rg_plan_types share. */
 static rg_status infer(rg_plan *p, const rg_ref *outs, int n_outs, const rg_shape *const *tvar_shapes,
-                       const int32_t *pvar_values, const uint8_t *pvar_bound, rg_err *err) {
+                       const int32_t *pvar_values, const uint8_t *pvar_bound, bool fixed_checked,
+                       rg_err *err) {
   const rg_graph *g = p->g;
   rg_graph_mark_reachable(g, outs, n_outs, p->typed);
   for (int32_t id = 0; id < p->n; id++) {
     if (!p->typed[id]) continue;
     const rg_node *nd = rg_graph_node(g, id);
-    rg_status st = resolve(g, nd, pvar_values, pvar_bound, p->params[id], err);
+    rg_status st = resolve(g, nd, pvar_values, pvar_bound, fixed_checked, p->params[id], err);
     if (st == RG_OK && nd->op == RG_OP_INPUT) {
       int32_t tv = nd->params[0];
       if (!tvar_shapes || !tvar_shapes[tv])
@@ -123,7 +127,7 @@ rg_status rg_plan_new(const rg_graph *g, const rg_ref *outs, int n_outs,
     rg_plan_free(p);
     return rg_err_set(err, RG_ERR_NOMEM, "out of memory planning a graph");
   }
-  rg_status st = infer(p, outs, n_outs, tvar_shapes, pvar_values, pvar_bound, err);
+  rg_status st = infer(p, outs, n_outs, tvar_shapes, pvar_values, pvar_bound, false, err);
   if (st != RG_OK) {
     rg_plan_free(p);
     return st;
@@ -143,5 +147,5 @@ rg_status rg_plan_types(const rg_graph *g, const rg_ref *outs, int n_outs, const
                       RG_PLAN_TYPES_MAX);
   memset(buf->typed, 0, (size_t)n);
   buf->plan = (rg_plan){g, n, buf->typed, buf->params, buf->shape, NULL};
-  return infer(&buf->plan, outs, n_outs, tvar_shapes, pvar_values, pvar_bound, err);
+  return infer(&buf->plan, outs, n_outs, tvar_shapes, pvar_values, pvar_bound, true, err);
 }

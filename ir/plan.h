@@ -30,7 +30,9 @@ void rg_plan_free(rg_plan *p);
 
 /* Types as rg_plan_new does, into a caller's buffer instead of new memory, and without the
  * evaluation set-up (zp_scale is NULL): for checking types in the shape solver's inner loops,
- * where a plan's allocations and modular inverses cost more than the inference. The plan is
+ * where a plan's allocations and modular inverses cost more than the inference. The graph's
+ * own parameter values are taken as checked (the parser and rg_enum_build check them); only
+ * values bound to parameter variables are. The plan is
  * buf->plan (valid while buf is; nothing to free). Errors: rg_plan_new's, and RG_ERR_LIMIT for
  * a graph of more than RG_PLAN_TYPES_MAX nodes (use rg_plan_new then). */
 #define RG_PLAN_TYPES_MAX 64
