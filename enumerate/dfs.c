@@ -37,6 +37,12 @@ typedef struct {
    * class c while typed_sid[c] is the class's shape id. Spares extend a hash lookup per pair. */
   int32_t *typed;
   int32_t typed_sid[RG_ENUM_POOL];
+  /* Per shape id (below MAX_ROWS), once computed: the typed entries of a class of that shape
+   * against the input classes (which never change), row[(v * n_in_cls + x) * 2 + dir], dir 0
+   * with the class as first operand; unary variants at x = 0, dir 0. A class that takes a shape
+   * seen before copies them instead of looking each up in the application cache. */
+  int32_t **rows;
+  int n_in_cls;
   /* gaps: inputs used while the previous input of their type is not (TASO's input order allows
    * none in a graph); next_same[i]: the input whose previous input of the same type is i, or -1 */
   int gaps;
@@ -290,17 +296,45 @@ static inline int32_t *typed_at(thr *t, int v, int ca, int cb) {
 
 #define UNTYPED INT32_MIN /* a typed entry not computed yet */
 
+#define MAX_ROWS (1 << 14)
+
+/* The row block of class c (shape id sid < MAX_ROWS) against the input classes, computed on
+ * first use; NULL when out of memory. */
+static const int32_t *row_of(thr *t, const type_classes *tc, int c, int32_t sid) {
+  if (t->rows[sid]) return t->rows[sid];
+  const rg_enum_space *sp = t->st.sp;
+  int ni = t->n_in_cls, rc = tc->members[tc->first[c]];
+  int32_t *row = malloc(sizeof *row * (size_t)sp->n_variants * (size_t)(ni ? ni : 1) * 2);
+  if (!row) return NULL;
+  for (int v = 0; v < sp->n_variants; v++) {
+    int nin = sp->variants[v].n_in;
+    for (int x = 0; x < ni; x++) {
+      int32_t *e = &row[((size_t)v * ni + x) * 2];
+      int rx = tc->members[tc->first[x]];
+      e[0] = nin == 1 && x == 0 ? apply(t, v, rc, 0) : nin == 2 ? apply(t, v, rc, rx) : -1;
+      e[1] = nin == 2 ? apply(t, v, rx, rc) : -1;
+    }
+  }
+  return t->rows[sid] = row;
+}
+
 /* Brings t->typed up to date for the classes of tc: a class whose shape id changed since its
- * row was filled (a sibling subtree put another type there) gets its row and column marked
- * UNTYPED, to be computed when first read (near the last level most pairs are never read). */
+ * row was filled (a sibling subtree put another type there) gets its entries against the input
+ * classes from its shape's row block, and the others marked UNTYPED, to be computed when first
+ * read (near the last level most pairs are never read). */
 static void refresh_typed(thr *t, const type_classes *tc) {
   const rg_enum_space *sp = t->st.sp;
   for (int c = 0; c < tc->n; c++) {
     if (t->typed_sid[c] == tc->sid[c]) continue;
+    const int32_t *row = c >= t->n_in_cls && tc->sid[c] < MAX_ROWS ? row_of(t, tc, c, tc->sid[c]) : NULL;
+    int known = row ? t->n_in_cls : 0;
     for (int v = 0; v < sp->n_variants; v++) {
       int nin = sp->variants[v].n_in;
-      if (nin == 1) *typed_at(t, v, c, 0) = UNTYPED;
-      for (int x = 0; x < tc->n && nin == 2; x++) *typed_at(t, v, c, x) = *typed_at(t, v, x, c) = UNTYPED;
+      const int32_t *rv = row ? &row[(size_t)v * t->n_in_cls * 2] : NULL;
+      if (nin == 1) *typed_at(t, v, c, 0) = row ? rv[0] : UNTYPED;
+      if (nin != 2) continue;
+      for (int x = 0; x < known; x++) *typed_at(t, v, c, x) = rv[2 * x], *typed_at(t, v, x, c) = rv[2 * x + 1];
+      for (int x = known; x < tc->n; x++) *typed_at(t, v, c, x) = *typed_at(t, v, x, c) = UNTYPED;
     }
     t->typed_sid[c] = tc->sid[c];
   }
@@ -420,6 +454,7 @@ static rg_status thr_init(thr *t, const rg_enum_space *sp, shared *sh, const rg_
   t->akey = calloc(t->acap, sizeof *t->akey);
   t->aval = malloc(t->acap * sizeof *t->aval);
   t->typed = malloc(sizeof *t->typed * (size_t)sp->n_variants * RG_ENUM_POOL * RG_ENUM_POOL);
+  t->rows = calloc(MAX_ROWS, sizeof *t->rows);
   for (int c = 0; c < RG_ENUM_POOL; c++) t->typed_sid[c] = -1;
   for (int i = 0; i < RG_ENUM_MAX_INPUTS; i++) t->next_same[i] = -1;
   for (int i = 0; i < sp->inputs.n; i++)
@@ -427,11 +462,14 @@ static rg_status thr_init(thr *t, const rg_enum_space *sp, shared *sh, const rg_
   t->st.sp = sp;
   t->st.shapes = &t->shapes;
   for (int k = 0; k < RG_ENUM_MAX_DEPTH; k++) t->st.code.op[k] = (rg_enum_opcode){RG_ENUM_NO_OP, {0, 0}};
-  if (!t->akey || !t->aval || !t->typed) return RG_ERR_NOMEM;
+  if (!t->akey || !t->aval || !t->typed || !t->rows) return RG_ERR_NOMEM;
   for (int i = 0; i < sp->inputs.n; i++) {
     t->st.sid[i] = intern(&t->shapes, &sp->inputs.in[i].shape);
     if (t->st.sid[i] < 0) return RG_ERR_NOMEM;
   }
+  type_classes tc; /* the inputs' classes come first in every pool, in this order */
+  group_by_type(&t->st, sp->inputs.n, &tc);
+  t->n_in_cls = tc.n;
   return RG_OK;
 }
 
@@ -439,6 +477,8 @@ static void thr_free(thr *t) {
   free(t->akey);
   free(t->aval);
   free(t->typed);
+  for (int i = 0; t->rows && i < MAX_ROWS; i++) free(t->rows[i]);
+  free(t->rows);
   free(t->shapes.s);
   free(t->shapes.hash);
   free(t->shapes.slot);
