@@ -116,3 +116,11 @@ void rg_solver_answer_from_child(const rg_child_result *res, int timeout_ms, con
     memcpy(ans->detail, d, sizeof d);
   }
 }
+
+rg_status rg_solver_spawn(const rg_solver *s, const char *const *args, rg_child *c, rg_err *err) {
+  char path[sizeof s->path];
+  memcpy(path, s->path, sizeof path);
+  char *argv[8] = {path};
+  for (int i = 0; args[i] && i < 7; i++) argv[i + 1] = (char *)args[i];
+  return rg_child_start(argv, c, err);
+}

@@ -27,6 +27,10 @@ rg_status rg_cvc5_init(rg_solver *s, const char *binary, rg_err *err) RG_MUST_CH
 rg_status rg_cvc5_prove(const rg_solver *s, const char *text, size_t len, int timeout_ms,
                         rg_solver_answer *ans, rg_err *err) RG_MUST_CHECK;
 
+/* Starts s's program (s->path) with the arguments args (NULL-terminated, at most 7) as a child
+ * (child.h's rg_child_start). */
+rg_status rg_solver_spawn(const rg_solver *s, const char *const *args, rg_child *c, rg_err *err) RG_MUST_CHECK;
+
 /* Fills ans from a finished child: killed -> timeout, signal -> crash, else the printed answer. */
 void rg_solver_answer_from_child(const rg_child_result *res, int timeout_ms, const char *who,
                                  rg_solver_answer *ans);

@@ -161,15 +161,12 @@ rg_status rg_z3_prove(const rg_solver *s, const char *text, size_t len, int time
     rg_sb_free(&req);
     return rg_err_set(err, RG_ERR_NOMEM, "out of memory sending a query to z3");
   }
-  char path[sizeof s->path];
-  memcpy(path, s->path, sizeof path);
-  char *argv[] = {path, NULL};
   rg_child_result res;
   memset(&res, 0, sizeof res);
   res.exit_code = -1;
   double t0 = rg_child_now_ms(), deadline = t0 + timeout_ms + RG_SOLVER_GRACE_MS;
   rg_child c;
-  rg_status st = rg_child_start(argv, &c, err);
+  rg_status st = rg_solver_spawn(s, (const char *const[]){NULL}, &c, err);
   rg_child_end_reason why = RG_CHILD_EOF;
   reply_frame f = {0, 0};
   if (!st)
@@ -192,10 +189,7 @@ rg_status rg_z3_prove(const rg_solver *s, const char *text, size_t len, int time
 /* The worker: the same helper, kept for query after query (it ends when its stdin does: the
  * pool closed it, or rulegen died). */
 static rg_status z3_worker_start(const rg_solver *s, rg_child *c, rg_err *err) {
-  char path[sizeof s->path];
-  memcpy(path, s->path, sizeof path);
-  char *argv[] = {path, NULL};
-  return rg_child_start(argv, c, err);
+  return rg_solver_spawn(s, (const char *const[]){NULL}, c, err);
 }
 
 const rg_worker_protocol rg_z3_worker = {z3_worker_start, z3_request, z3_reply, false};
