@@ -103,18 +103,23 @@ rg_status rg_fp_graph_hashes(const rg_enum_space *sp, const rg_enum_code *c, uin
                              rg_err *err) {
   rg_graph *g = rg_graph_new();
   const rg_shape *shapes[RG_ENUM_MAX_INPUTS];
-  for (int i = 0; i < sp->inputs.n; i++) shapes[i] = &sp->inputs.in[i].shape;
+  const rg_value *vals[RG_ENUM_MAX_INPUTS];
   rg_ref outs[RG_RULE_MAX_OUTPUTS];
   rg_value *res[RG_RULE_MAX_OUTPUTS] = {0};
   rg_plan *plan = NULL;
   rg_eval_ctx ctx;
   rg_fp_eval_ctx(seed, &ctx);
   rg_status st = g ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory evaluating a graph");
-  if (!st) st = rg_enum_graph_prepare(sp, g, err);
   if (!st) st = rg_enum_build(sp, c, g, outs, n_outs, err);
+  /* the graph's variables are the inputs it uses, in order of use (not interning all of them
+   * first: this runs for many bucket members) */
+  for (int32_t q = 0; !st && q < rg_graph_n_tvars(g); q++) {
+    int i = rg_enum_input_index(sp, rg_graph_tvar_name(g, q));
+    shapes[q] = &sp->inputs.in[i].shape;
+    vals[q] = in[i];
+  }
   if (!st) st = rg_plan_new(g, outs, *n_outs, shapes, NULL, NULL, &plan, err);
-  if (!st)
-    st = rg_eval_full(plan, RG_DOM_ZP, &ctx, (const rg_value *const *)in, outs, *n_outs, res, err);
+  if (!st) st = rg_eval_full(plan, RG_DOM_ZP, &ctx, vals, outs, *n_outs, res, err);
   if (!st) {
     uint64_t sampled[RG_RULE_MAX_OUTPUTS];
     for (int i = 0; i < *n_outs; i++) {
