@@ -445,6 +445,12 @@ static int build_rule(member_hashes *mh, size_t ia, size_t ib, rg_rule **out, rg
       if (map[i] < 0) kind = PAIR_MISMATCH;
     }
   }
+  /* Two outputs, one the same node on both sides: the pair is the rule between the other two
+   * (equal fingerprints and a common output leave their sample hashes equal), a smaller
+   * candidate: no need to evaluate either graph to pair them. */
+  for (int i = 0; kind == PAIR_RULE && na == 2 && nb == 2 && !by_type && i < 2; i++)
+    for (int j = 0; j < 2 && kind == PAIR_RULE; j++)
+      if (sa[i].node == sb[j].node && sa[i].out == sb[j].out) map[i] = j, map[1 - i] = 1 - j, kind = PAIR_COMMON;
   if (kind == PAIR_RULE && na > 1 && !by_type) {
     const uint64_t *ha, *hb;
     if (hashes_of(mh, ia, &ha, &na, err) || hashes_of(mh, ib, &hb, &nb, err)) {
