@@ -143,6 +143,30 @@ static rg_status visit(void *user, const rg_enum_state *st, bool *extend, rg_err
   return RG_OK;
 }
 
+/* Sorts the n records r (fingerprints in [lo, hi]) by (fingerprint, code) with several threads:
+ * one in-place pass (American flag sort) moves them into 256 runs of fingerprint ranges, then
+ * the runs are sorted in parallel. The result is the one order a serial sort gives. */
+static void sort_records(rg_fp_record *r, size_t n, uint64_t lo, uint64_t hi, int threads) {
+  enum { RUNS = 256 };
+  uint64_t width = (hi - lo) / RUNS + 1;
+  size_t start[RUNS + 1] = {0}, next[RUNS];
+  for (size_t i = 0; i < n; i++) start[(r[i].fp - lo) / width + 1]++;
+  for (int b = 0; b < RUNS; b++) start[b + 1] += start[b], next[b] = start[b];
+  for (int b = 0; b < RUNS; b++)
+    while (next[b] < start[b + 1]) {
+      size_t d = (size_t)((r[next[b]].fp - lo) / width);
+      if ((int)d == b) {
+        next[b]++;
+        continue;
+      }
+      rg_fp_record tmp = r[next[d]];
+      r[next[d]++] = r[next[b]];
+      r[next[b]] = tmp;
+    }
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+  for (int b = 0; b < RUNS; b++) qsort(r + start[b], start[b + 1] - start[b], sizeof *r, cmp_record);
+}
+
 void rg_fp_table_free(rg_fp_table *t) {
   free(t->r);
   memset(t, 0, sizeof *t);
@@ -200,7 +224,7 @@ rg_status rg_fp_collect(const rg_enum_space *sp, const rg_fp_opts *o, uint64_t l
   if (st) return st;
   compact(&s); /* batches flushed before a late narrowing may hold records above hi */
   t->hi = s.hi;
-  qsort(t->r, t->n, sizeof *t->r, cmp_record);
+  sort_records(t->r, t->n, t->lo, t->hi, nt);
   return RG_OK;
 }
 
