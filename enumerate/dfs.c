@@ -326,15 +326,18 @@ static void refresh_typed(thr *t, const type_classes *tc) {
   const rg_enum_space *sp = t->st.sp;
   for (int c = 0; c < tc->n; c++) {
     if (t->typed_sid[c] == tc->sid[c]) continue;
-    const int32_t *row = c >= t->n_in_cls && tc->sid[c] < MAX_ROWS ? row_of(t, tc, c, tc->sid[c]) : NULL;
+    const int32_t *row =
+        c >= t->n_in_cls && tc->sid[c] < MAX_ROWS ? row_of(t, tc, c, tc->sid[c]) : NULL;
     int known = row ? t->n_in_cls : 0;
     for (int v = 0; v < sp->n_variants; v++) {
       int nin = sp->variants[v].n_in;
       const int32_t *rv = row ? &row[(size_t)v * t->n_in_cls * 2] : NULL;
       if (nin == 1) *typed_at(t, v, c, 0) = row ? rv[0] : UNTYPED;
       if (nin != 2) continue;
-      for (int x = 0; x < known; x++) *typed_at(t, v, c, x) = rv[2 * x], *typed_at(t, v, x, c) = rv[2 * x + 1];
-      for (int x = known; x < tc->n; x++) *typed_at(t, v, c, x) = *typed_at(t, v, x, c) = UNTYPED;
+      for (int x = 0; x < known; x++)
+        *typed_at(t, v, c, x) = rv[2 * x], *typed_at(t, v, x, c) = rv[2 * x + 1];
+      for (int x = known; x < tc->n; x++)
+        *typed_at(t, v, c, x) = *typed_at(t, v, x, c) = UNTYPED;
     }
     t->typed_sid[c] = tc->sid[c];
   }
@@ -368,7 +371,8 @@ static rg_status extend_variant(thr *t, int v, const type_classes *tc, int first
   for (int ca = 0; ca < tc->n && !s; ca++) {
     if (nin == 1) {
       const uint8_t *m = need ? tc->sinks : tc->members;
-      int lo = need ? tc->sfirst[ca] : tc->first[ca], hi = need ? tc->sfirst[ca + 1] : tc->first[ca + 1];
+      int lo = need ? tc->sfirst[ca] : tc->first[ca],
+          hi = need ? tc->sfirst[ca + 1] : tc->first[ca + 1];
       if (lo == hi || m[hi - 1] < first_new) continue; /* members are in increasing pool order */
       int32_t sid = typed(t, tc, v, ca, 0);
       for (int i = lo; i < hi && sid >= 0 && !s; i++)
@@ -388,7 +392,8 @@ static rg_status extend_variant(thr *t, int v, const type_classes *tc, int first
         bool b_sink = need == 2 || (need == 1 && !tc->is_sink[a]);
         if (need == 2 && !tc->is_sink[a]) continue;
         const uint8_t *m = b_sink ? tc->sinks : tc->members;
-        int lo = b_sink ? tc->sfirst[cb] : tc->first[cb], hi = b_sink ? tc->sfirst[cb + 1] : tc->first[cb + 1];
+        int lo = b_sink ? tc->sfirst[cb] : tc->first[cb],
+            hi = b_sink ? tc->sfirst[cb + 1] : tc->first[cb + 1];
         for (int j = lo; j < hi && !s; j++)
           if (a >= first_new || m[j] >= first_new) s = try_op(t, v, a, m[j], sid);
       }
@@ -477,7 +482,8 @@ static void thr_free(thr *t) {
   free(t->akey);
   free(t->aval);
   free(t->typed);
-  for (int i = 0; t->rows && i < MAX_ROWS; i++) free(t->rows[i]);
+  for (int i = 0; t->rows && i < MAX_ROWS; i++)
+    free(t->rows[i]);
   free(t->rows);
   free(t->shapes.s);
   free(t->shapes.hash);

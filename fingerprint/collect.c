@@ -4,8 +4,9 @@
  * from the prefixes), hashes the tensor once, and forms the graph's fingerprint from its sinks'
  * sample hashes (hash.h). An operator at the last level is never extended, so it is evaluated
  * only at its sample positions where a kernel allows; earlier ones are evaluated whole, and
- * also fully hashed for the check that stops extending a tensor equal to an older one. Records go to a thread-local batch that is flushed into the shared table under a lock;
- * the flush is where the range narrows when the table is full.
+ * also fully hashed for the check that stops extending a tensor equal to an older one. Records go
+ * to a thread-local batch that is flushed into the shared table under a lock; the flush is where
+ * the range narrows when the table is full.
  */
 #include "collect.h"
 
@@ -120,8 +121,8 @@ static rg_status visit(void *user, const rg_enum_state *st, bool *extend, rg_err
       rg_fp_kernel_sample(var, in, os, vals, f->ctx, smp->pos, smp->count, at)) {
     f->sample[p] = rg_fp_sample_hash(os, at, smp->count);
   } else {
-    rg_status s = rg_fp_opeval_run(f->ev, oc->variant, in, sid, os, vals, f->interp_only, &f->val[p],
-                                   &f->cap[p], err);
+    rg_status s = rg_fp_opeval_run(f->ev, oc->variant, in, sid, os, vals, f->interp_only,
+                                   &f->val[p], &f->cap[p], err);
     if (s) return s;
     f->sample[p] = rg_fp_tensor_sample_hash(os, f->val[p], smp);
     if (st->n_ops < f->sp->depth) {
@@ -150,8 +151,10 @@ static void sort_records(rg_fp_record *r, size_t n, uint64_t lo, uint64_t hi, in
   enum { RUNS = 256 };
   uint64_t width = (hi - lo) / RUNS + 1;
   size_t start[RUNS + 1] = {0}, next[RUNS];
-  for (size_t i = 0; i < n; i++) start[(r[i].fp - lo) / width + 1]++;
-  for (int b = 0; b < RUNS; b++) start[b + 1] += start[b], next[b] = start[b];
+  for (size_t i = 0; i < n; i++)
+    start[(r[i].fp - lo) / width + 1]++;
+  for (int b = 0; b < RUNS; b++)
+    start[b + 1] += start[b], next[b] = start[b];
   for (int b = 0; b < RUNS; b++)
     while (next[b] < start[b + 1]) {
       size_t d = (size_t)((r[next[b]].fp - lo) / width);
@@ -164,7 +167,8 @@ static void sort_records(rg_fp_record *r, size_t n, uint64_t lo, uint64_t hi, in
       r[next[b]] = tmp;
     }
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-  for (int b = 0; b < RUNS; b++) qsort(r + start[b], start[b + 1] - start[b], sizeof *r, cmp_record);
+  for (int b = 0; b < RUNS; b++)
+    qsort(r + start[b], start[b + 1] - start[b], sizeof *r, cmp_record);
 }
 
 void rg_fp_table_free(rg_fp_table *t) {
@@ -191,9 +195,15 @@ rg_status rg_fp_collect(const rg_enum_space *sp, const rg_fp_opts *o, uint64_t l
   void **users = calloc((size_t)nt, sizeof *users);
   rg_status st = inputs && ts && users ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int i = 0; i < nt && !st; i++) {
-    ts[i] = (fthr){.sp = sp, .s = &s, .ctx = &ctx, .inputs = inputs, .lo = lo,
-                   .keep_redundant = o->keep_redundant, .interp_only = o->interp_only};
-    for (int k = 0; k < 16; k++) ts[i].smp[k].n = -1;
+    ts[i] = (fthr){.sp = sp,
+                   .s = &s,
+                   .ctx = &ctx,
+                   .inputs = inputs,
+                   .lo = lo,
+                   .keep_redundant = o->keep_redundant,
+                   .interp_only = o->interp_only};
+    for (int k = 0; k < 16; k++)
+      ts[i].smp[k].n = -1;
     for (int q = 0; q < sp->inputs.n; q++) {
       ts[i].hash[q] = rg_fp_tensor_hash(&sp->inputs.in[q].shape, inputs[q]);
       ts[i].sample[q] = rg_fp_tensor_sample_hash(&sp->inputs.in[q].shape, inputs[q], NULL);

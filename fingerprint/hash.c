@@ -53,7 +53,8 @@ uint64_t rg_fp_tensor_sample_hash(const rg_shape *s, const rg_value *v, const rg
   rg_fp_sample own;
   if (!smp) rg_fp_sample_init(rg_shape_numel(s), &own), smp = &own;
   rg_value at[RG_FP_SAMPLES];
-  for (int k = 0; k < smp->count; k++) at[k] = v[smp->pos[k]];
+  for (int k = 0; k < smp->count; k++)
+    at[k] = v[smp->pos[k]];
   return rg_fp_sample_hash(s, at, smp->count);
 }
 

@@ -42,18 +42,21 @@ typedef struct {
 static mm_geom mm_geometry(const rg_shape *as, const rg_shape *bs) {
   int r = as->rank;
   mm_geom g = {as->dim[r - 2], as->dim[r - 1], bs->dim[r - 1], 1};
-  for (int d = 0; d < r - 2; d++) g.batch *= as->dim[d];
+  for (int d = 0; d < r - 2; d++)
+    g.batch *= as->dim[d];
   return g;
 }
 
 /* Output (t, i, j) of a matmul. */
-static inline rg_value matmul_at(rg_domain dom, const mm_geom *g, const rg_value *a, const rg_value *b,
-                                 int a_act, const rg_eval_ctx *ctx, int64_t t, int64_t i, int64_t j) {
+static inline rg_value matmul_at(rg_domain dom, const mm_geom *g, const rg_value *a,
+                                 const rg_value *b, int a_act, const rg_eval_ctx *ctx, int64_t t,
+                                 int64_t i, int64_t j) {
   const rg_value *A = a + (t * g->m + i) * g->K, *B = b + t * g->K * g->n + j;
   rg_value o;
   if (dom == RG_DOM_F64) {
     double acc = 0.0;
-    for (int64_t k = 0; k < g->K; k++) acc = acc + A[k].f * B[k * g->n].f;
+    for (int64_t k = 0; k < g->K; k++)
+      acc = acc + A[k].f * B[k * g->n].f;
     o.f = act_f64(a_act, acc);
     return o;
   }
@@ -71,7 +74,8 @@ static void matmul(rg_domain dom, const rg_shape *as, const rg_shape *bs, const 
   mm_geom g = mm_geometry(as, bs);
   for (int64_t t = 0; t < g.batch; t++)
     for (int64_t i = 0; i < g.m; i++)
-      for (int64_t j = 0; j < g.n; j++) *o++ = matmul_at(dom, &g, a, b, a_act, ctx, t, i, j);
+      for (int64_t j = 0; j < g.n; j++)
+        *o++ = matmul_at(dom, &g, a, b, a_act, ctx, t, i, j);
 }
 
 /* Taps k in [*k0, *k1) of a window starting at base (dilation d, k < K) that fall inside
@@ -87,9 +91,12 @@ typedef struct {
   int32_t C, H, W, O, I, KH, KW, OH, OW, ph, pw, sh, sw, dh, dw, per_group, act;
 } conv_geom;
 
-static conv_geom conv_geometry(const rg_shape *xs, const rg_shape *ws, const rg_shape *os, const int32_t *p) {
-  conv_geom g = {xs->dim[1], xs->dim[2], xs->dim[3], ws->dim[0], ws->dim[1], ws->dim[2], ws->dim[3],
-                 os->dim[2], os->dim[3], 0, 0, p[0], p[1], p[4], p[5], ws->dim[0] / p[6], p[3]};
+static conv_geom conv_geometry(const rg_shape *xs, const rg_shape *ws, const rg_shape *os,
+                               const int32_t *p) {
+  conv_geom g = {
+      xs->dim[1], xs->dim[2],        xs->dim[3], ws->dim[0], ws->dim[1], ws->dim[2], ws->dim[3],
+      os->dim[2], os->dim[3],        0,          0,          p[0],       p[1],       p[4],
+      p[5],       ws->dim[0] / p[6], p[3]};
   int32_t oh, ow;
   rg_window_geometry(g.H, (g.KH - 1) * g.dh + 1, p[0], p[2], &oh, &g.ph);
   rg_window_geometry(g.W, (g.KW - 1) * g.dw + 1, p[1], p[2], &ow, &g.pw);
@@ -98,8 +105,9 @@ static conv_geom conv_geometry(const rg_shape *xs, const rg_shape *ws, const rg_
 
 /* Output (n, oc, y, xx) of a conv2d: the taps inside the input, in the interpreter's order
  * (channel, row, column). */
-static inline rg_value conv_at(rg_domain dom, const conv_geom *g, const rg_value *x, const rg_value *w,
-                               const rg_eval_ctx *ctx, int32_t n, int32_t oc, int32_t y, int32_t xx) {
+static inline rg_value conv_at(rg_domain dom, const conv_geom *g, const rg_value *x,
+                               const rg_value *w, const rg_eval_ctx *ctx, int32_t n, int32_t oc,
+                               int32_t y, int32_t xx) {
   int32_t c0 = (oc / g->per_group) * g->I, a0, a1, b0, b1;
   double accf = 0.0;
   zp_acc acc = 0;
@@ -112,17 +120,21 @@ static inline rg_value conv_at(rg_domain dom, const conv_geom *g, const rg_value
       int32_t iw0 = xx * g->sw - g->pw; /* column of tap 0, maybe outside */
       const rg_value *wr = w + (((int64_t)oc * g->I + i) * g->KH + a) * g->KW;
       if (dom == RG_DOM_F64) {
-        for (int32_t b = b0; b < b1; b++) accf = accf + xr[iw0 + b * g->dw].f * wr[b].f;
+        for (int32_t b = b0; b < b1; b++)
+          accf = accf + xr[iw0 + b * g->dw].f * wr[b].f;
         continue;
       }
       for (int32_t b = b0; b < b1;) { /* fold at least every 32 products */
-        for (int32_t e = b1 - b > 32 ? b + 32 : b1; b < e; b++) acc += (zp_acc)xr[iw0 + b * g->dw].z * wr[b].z;
+        for (int32_t e = b1 - b > 32 ? b + 32 : b1; b < e; b++)
+          acc += (zp_acc)xr[iw0 + b * g->dw].z * wr[b].z;
         acc = fold(acc);
       }
     }
   rg_value o;
-  if (dom == RG_DOM_F64) o.f = act_f64(g->act, accf);
-  else o.z = act(ctx, g->act, zp_acc_done(acc));
+  if (dom == RG_DOM_F64)
+    o.f = act_f64(g->act, accf);
+  else
+    o.z = act(ctx, g->act, zp_acc_done(acc));
   return o;
 }
 
@@ -132,7 +144,8 @@ static void conv(rg_domain dom, const rg_shape *xs, const rg_shape *ws, const rg
   for (int32_t n = 0; n < xs->dim[0]; n++)
     for (int32_t oc = 0; oc < g.O; oc++)
       for (int32_t y = 0; y < g.OH; y++)
-        for (int32_t xx = 0; xx < g.OW; xx++) *o++ = conv_at(dom, &g, x, w, ctx, n, oc, y, xx);
+        for (int32_t xx = 0; xx < g.OW; xx++)
+          *o++ = conv_at(dom, &g, x, w, ctx, n, oc, y, xx);
 }
 
 typedef struct {
@@ -154,8 +167,8 @@ static pool_geom pool_geometry(rg_domain dom, bool is_max, const rg_shape *xs, c
 
 /* Output (plane, y, xx) of a pooling: average (padded cells count in the divisor, as in the
  * interpreter), real max in float64, ir/zp.h's keyed window function for max in Z_p. */
-static inline rg_value pool_at(rg_domain dom, const pool_geom *g, const rg_value *x, const rg_eval_ctx *ctx,
-                               int64_t plane, int32_t y, int32_t xx) {
+static inline rg_value pool_at(rg_domain dom, const pool_geom *g, const rg_value *x,
+                               const rg_eval_ctx *ctx, int64_t plane, int32_t y, int32_t xx) {
   bool f = dom == RG_DOM_F64;
   double accf = g->is_max ? -INFINITY : 0.0;
   uint64_t accz = g->is_max ? ctx->poolmax_key : 0;
@@ -169,15 +182,21 @@ static inline rg_value pool_at(rg_domain dom, const pool_geom *g, const rg_value
         if (!f && g->is_max) accz = rg_zp_poolmax_pad(accz);
         continue;
       }
-      if (!f) accz = g->is_max ? rg_zp_poolmax_cell(accz, row[iw].z) : rg_zp_add(accz, row[iw].z);
-      else if (!g->is_max) accf = accf + row[iw].f;
-      else accf = row[iw].f > accf ? row[iw].f : accf;
+      if (!f)
+        accz = g->is_max ? rg_zp_poolmax_cell(accz, row[iw].z) : rg_zp_add(accz, row[iw].z);
+      else if (!g->is_max)
+        accf = accf + row[iw].f;
+      else
+        accf = row[iw].f > accf ? row[iw].f : accf;
     }
   }
   rg_value o;
-  if (f) o.f = act_f64(g->act, g->is_max ? accf : accf * g->scale_f);
-  else if (g->is_max) o.z = act(ctx, g->act, rg_zp_keyed(ctx->poolmax_key, accz));
-  else o.z = act(ctx, g->act, rg_zp_mul(accz, g->scale_z));
+  if (f)
+    o.f = act_f64(g->act, g->is_max ? accf : accf * g->scale_f);
+  else if (g->is_max)
+    o.z = act(ctx, g->act, rg_zp_keyed(ctx->poolmax_key, accz));
+  else
+    o.z = act(ctx, g->act, rg_zp_mul(accz, g->scale_z));
   return o;
 }
 
@@ -187,7 +206,8 @@ static void pool(rg_domain dom, bool is_max, const rg_shape *xs, const rg_shape 
   int64_t planes = (int64_t)xs->dim[0] * xs->dim[1];
   for (int64_t pl = 0; pl < planes; pl++)
     for (int32_t y = 0; y < os->dim[2]; y++)
-      for (int32_t xx = 0; xx < os->dim[3]; xx++) *o++ = pool_at(dom, &g, x, ctx, pl, y, xx);
+      for (int32_t xx = 0; xx < os->dim[3]; xx++)
+        *o++ = pool_at(dom, &g, x, ctx, pl, y, xx);
 }
 
 static void transpose(const rg_shape *xs, const rg_shape *os, int32_t packed, const rg_value *x,
@@ -237,8 +257,10 @@ static void split(const rg_shape *xs, const rg_shape *os, int axis, int half, co
 /* Sizes around an axis: the product of the dims before it and of those after it. */
 static void around(const rg_shape *s, int axis, int64_t *outer, int64_t *inner) {
   *outer = *inner = 1;
-  for (int d = 0; d < axis; d++) *outer *= s->dim[d];
-  for (int d = axis + 1; d < s->rank; d++) *inner *= s->dim[d];
+  for (int d = 0; d < axis; d++)
+    *outer *= s->dim[d];
+  for (int d = axis + 1; d < s->rank; d++)
+    *inner *= s->dim[d];
 }
 
 /* pad (zeros before `before` and after the input on axis) and slice (the input from `begin` on
@@ -252,8 +274,10 @@ static void shift_axis(const rg_shape *xs, const rg_shape *os, int axis, int32_t
   for (int64_t t = 0; t < outer; t++)
     for (int32_t i = 0; i < nout; i++, o += inner) {
       int32_t j = i + in_of_out0;
-      if (j < 0 || j >= nin) memset(o, 0, sizeof *o * (size_t)inner);
-      else memcpy(o, x + (t * nin + j) * inner, sizeof *o * (size_t)inner);
+      if (j < 0 || j >= nin)
+        memset(o, 0, sizeof *o * (size_t)inner);
+      else
+        memcpy(o, x + (t * nin + j) * inner, sizeof *o * (size_t)inner);
     }
 }
 
@@ -329,31 +353,36 @@ bool rg_fp_node_kernel(rg_op op, const int32_t *params, int out, int n_in, const
 }
 
 bool rg_fp_kernel_sample(const rg_enum_variant *v, const rg_shape *const *in, const rg_shape *os,
-                         const rg_value *const *vals, const rg_eval_ctx *ctx, const int64_t *pos, int count,
-                         rg_value *out) {
+                         const rg_value *const *vals, const rg_eval_ctx *ctx, const int64_t *pos,
+                         int count, rg_value *out) {
   const rg_value *a = vals[0], *b = vals[1];
   const rg_domain zp = RG_DOM_ZP;
   switch ((rg_op)v->op) {
   case RG_OP_EWADD:
-    for (int k = 0; k < count; k++) out[k].z = rg_zp_add(a[pos[k]].z, b[pos[k]].z);
+    for (int k = 0; k < count; k++)
+      out[k].z = rg_zp_add(a[pos[k]].z, b[pos[k]].z);
     return true;
   case RG_OP_EWMUL:
-    for (int k = 0; k < count; k++) out[k].z = rg_zp_mul(a[pos[k]].z, b[pos[k]].z);
+    for (int k = 0; k < count; k++)
+      out[k].z = rg_zp_mul(a[pos[k]].z, b[pos[k]].z);
     return true;
   case RG_OP_SMUL:
-    for (int k = 0; k < count; k++) out[k].z = rg_zp_mul(a[pos[k]].z, b[0].z);
+    for (int k = 0; k < count; k++)
+      out[k].z = rg_zp_mul(a[pos[k]].z, b[0].z);
     return true;
   case RG_OP_RELU:
   case RG_OP_TANH:
   case RG_OP_SIGMOID: {
     int f = v->op == RG_OP_RELU ? RG_ACT_RELU : v->op == RG_OP_TANH ? RG_ACT_TANH : RG_ACT_SIGMOID;
-    for (int k = 0; k < count; k++) out[k].z = rg_zp_keyed(ctx->act_key[f], a[pos[k]].z);
+    for (int k = 0; k < count; k++)
+      out[k].z = rg_zp_keyed(ctx->act_key[f], a[pos[k]].z);
     return true;
   }
   case RG_OP_MATMUL: {
     mm_geom g = mm_geometry(in[0], in[1]);
     for (int k = 0; k < count; k++)
-      out[k] = matmul_at(zp, &g, a, b, v->params[0], ctx, pos[k] / (g.m * g.n), pos[k] / g.n % g.m, pos[k] % g.n);
+      out[k] = matmul_at(zp, &g, a, b, v->params[0], ctx, pos[k] / (g.m * g.n), pos[k] / g.n % g.m,
+                         pos[k] % g.n);
     return true;
   }
   case RG_OP_CONV2D: {
@@ -361,8 +390,8 @@ bool rg_fp_kernel_sample(const rg_enum_variant *v, const rg_shape *const *in, co
     int64_t plane = (int64_t)g.OH * g.OW;
     for (int k = 0; k < count; k++) {
       int64_t q = pos[k] / plane, r = pos[k] % plane;
-      out[k] = conv_at(zp, &g, a, b, ctx, (int32_t)(q / g.O), (int32_t)(q % g.O), (int32_t)(r / g.OW),
-                       (int32_t)(r % g.OW));
+      out[k] = conv_at(zp, &g, a, b, ctx, (int32_t)(q / g.O), (int32_t)(q % g.O),
+                       (int32_t)(r / g.OW), (int32_t)(r % g.OW));
     }
     return true;
   }
@@ -372,7 +401,8 @@ bool rg_fp_kernel_sample(const rg_enum_variant *v, const rg_shape *const *in, co
     int64_t plane = (int64_t)os->dim[2] * os->dim[3];
     for (int k = 0; k < count; k++) {
       int64_t r = pos[k] % plane;
-      out[k] = pool_at(zp, &g, a, ctx, pos[k] / plane, (int32_t)(r / os->dim[3]), (int32_t)(r % os->dim[3]));
+      out[k] = pool_at(zp, &g, a, ctx, pos[k] / plane, (int32_t)(r / os->dim[3]),
+                       (int32_t)(r % os->dim[3]));
     }
     return true;
   }

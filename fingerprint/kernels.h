@@ -22,9 +22,9 @@ bool rg_fp_kernel_run(const rg_enum_variant *v, const rg_shape *const *in, const
  * into out_shape), writing out[k] for pos[k]: the last operator of a graph is only hashed, at
  * its fingerprint's sample positions (hash.h). Returns false, doing nothing, when v's operator
  * has no such kernel (then evaluate it whole). */
-bool rg_fp_kernel_sample(const rg_enum_variant *v, const rg_shape *const *in, const rg_shape *out_shape,
-                         const rg_value *const *vals, const rg_eval_ctx *ctx, const int64_t *pos, int count,
-                         rg_value *out);
+bool rg_fp_kernel_sample(const rg_enum_variant *v, const rg_shape *const *in,
+                         const rg_shape *out_shape, const rg_value *const *vals,
+                         const rg_eval_ctx *ctx, const int64_t *pos, int count, rg_value *out);
 
 /* An rg_node_kernel (ir/interp.h) over the same kernels, in Z_p and float64 (real semantics:
  * relu is max, tanh and sigmoid the real functions; sums in the interpreter's order): set as

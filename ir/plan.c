@@ -60,7 +60,8 @@ rg_status rg_params_check(rg_op op, const int32_t *slots, unsigned var_mask, rg_
 /* Fills slots with nd's parameters, variables replaced by their values, and checks them (only
  * the replaced ones when fixed_checked: the node's own values were checked when it was made). */
 static rg_status resolve(const rg_graph *g, const rg_node *nd, const int32_t *pvar_values,
-                         const uint8_t *pvar_bound, bool fixed_checked, int32_t *slots, rg_err *err) {
+                         const uint8_t *pvar_bound, bool fixed_checked, int32_t *slots,
+                         rg_err *err) {
   memcpy(slots, nd->params, sizeof nd->params);
   for (int k = 0; k < RG_MAX_PARAMS; k++) {
     if (!(nd->var_mask >> k & 1)) continue;
@@ -83,9 +84,9 @@ static uint64_t window_scale(rg_op op, const int32_t *s) {
 
 /* Types the nodes of p->g reachable from outs into p's arrays (sized for p->n nodes, zeroed),
  * without the evaluation set-up: what rg_plan_new and rg_plan_types share. */
-static rg_status infer(rg_plan *p, const rg_ref *outs, int n_outs, const rg_shape *const *tvar_shapes,
-                       const int32_t *pvar_values, const uint8_t *pvar_bound, bool fixed_checked,
-                       rg_err *err) {
+static rg_status infer(rg_plan *p, const rg_ref *outs, int n_outs,
+                       const rg_shape *const *tvar_shapes, const int32_t *pvar_values,
+                       const uint8_t *pvar_bound, bool fixed_checked, rg_err *err) {
   const rg_graph *g = p->g;
   rg_graph_mark_reachable(g, outs, n_outs, p->typed);
   for (int32_t id = 0; id < p->n; id++) {
@@ -95,13 +96,15 @@ static rg_status infer(rg_plan *p, const rg_ref *outs, int n_outs, const rg_shap
     if (st == RG_OK && nd->op == RG_OP_INPUT) {
       int32_t tv = nd->params[0];
       if (!tvar_shapes || !tvar_shapes[tv])
-        st = rg_err_set(err, RG_ERR_UNBOUND, "tensor variable ?%s has no shape (give it with --shape %s=DIMS)",
+        st = rg_err_set(err, RG_ERR_UNBOUND,
+                        "tensor variable ?%s has no shape (give it with --shape %s=DIMS)",
                         rg_graph_tvar_name(g, tv), rg_graph_tvar_name(g, tv));
       else
         p->shape[id][0] = *tvar_shapes[tv];
     } else if (st == RG_OK) {
       const rg_shape *in[RG_MAX_INPUTS];
-      for (int k = 0; k < nd->n_in; k++) in[k] = &p->shape[nd->in[k].node][nd->in[k].out];
+      for (int k = 0; k < nd->n_in; k++)
+        in[k] = &p->shape[nd->in[k].node][nd->in[k].out];
       st = rg_shape_infer((rg_op)nd->op, p->params[id], nd->n_in, in, p->shape[id], err);
     }
     if (st != RG_OK) return st;
@@ -133,14 +136,15 @@ rg_status rg_plan_new(const rg_graph *g, const rg_ref *outs, int n_outs,
     return st;
   }
   for (int32_t id = 0; id < n; id++)
-    if (p->typed[id]) p->zp_scale[id] = window_scale((rg_op)rg_graph_node(g, id)->op, p->params[id]);
+    if (p->typed[id])
+      p->zp_scale[id] = window_scale((rg_op)rg_graph_node(g, id)->op, p->params[id]);
   *out = p;
   return RG_OK;
 }
 
-rg_status rg_plan_types(const rg_graph *g, const rg_ref *outs, int n_outs, const rg_shape *const *tvar_shapes,
-                        const int32_t *pvar_values, const uint8_t *pvar_bound, rg_plan_types_buf *buf,
-                        rg_err *err) {
+rg_status rg_plan_types(const rg_graph *g, const rg_ref *outs, int n_outs,
+                        const rg_shape *const *tvar_shapes, const int32_t *pvar_values,
+                        const uint8_t *pvar_bound, rg_plan_types_buf *buf, rg_err *err) {
   int32_t n = rg_graph_size(g);
   if (n > RG_PLAN_TYPES_MAX)
     return rg_err_set(err, RG_ERR_LIMIT, "graph of %d nodes: more than %d to type on the stack", n,

@@ -42,8 +42,9 @@ typedef struct {
   int32_t params[RG_PLAN_TYPES_MAX][RG_MAX_PARAMS];
   rg_shape shape[RG_PLAN_TYPES_MAX][RG_MAX_OUTPUTS];
 } rg_plan_types_buf;
-rg_status rg_plan_types(const rg_graph *g, const rg_ref *outs, int n_outs, const rg_shape *const *tvar_shapes,
-                        const int32_t *pvar_values, const uint8_t *pvar_bound, rg_plan_types_buf *buf,
+rg_status rg_plan_types(const rg_graph *g, const rg_ref *outs, int n_outs,
+                        const rg_shape *const *tvar_shapes, const int32_t *pvar_values,
+                        const uint8_t *pvar_bound, rg_plan_types_buf *buf,
                         rg_err *err) RG_MUST_CHECK;
 
 static inline const rg_shape *rg_plan_shape(const rg_plan *p, rg_ref r) {

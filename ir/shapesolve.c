@@ -93,9 +93,11 @@ bool rg_rule_well_typed(const rg_rule *r, const rg_binding *b) {
   rg_plan_types_buf buf; /* no allocation: this runs for every shape set the solver tries */
   rg_plan *plan = &buf.plan, *heap = NULL;
   if (rg_graph_size(r->g) <= RG_PLAN_TYPES_MAX) {
-    if (rg_plan_types(r->g, all, n, b->tvar_shapes, b->pvar_values, b->pvar_bound, &buf, NULL) != RG_OK)
+    if (rg_plan_types(r->g, all, n, b->tvar_shapes, b->pvar_values, b->pvar_bound, &buf, NULL) !=
+        RG_OK)
       return false;
-  } else if (rg_plan_new(r->g, all, n, b->tvar_shapes, b->pvar_values, b->pvar_bound, &heap, NULL) != RG_OK) {
+  } else if (rg_plan_new(r->g, all, n, b->tvar_shapes, b->pvar_values, b->pvar_bound, &heap,
+                         NULL) != RG_OK) {
     return false;
   } else {
     plan = heap;
@@ -377,8 +379,8 @@ rg_status rg_shapes_solve(const rg_rule *r, const rg_binding *base, uint64_t see
   slots s;
   slots_from(&s, &a);
   refine(&p, &s, &a);
-  for (int t = 0, stale = 0; st == RG_OK && out->n < max && t < SAMPLE_ATTEMPTS && stale < SAMPLE_PATIENCE;
-       t++) {
+  for (int t = 0, stale = 0;
+       st == RG_OK && out->n < max && t < SAMPLE_ATTEMPTS && stale < SAMPLE_PATIENCE; t++) {
     /* With parameter variables, every other draw starts again from new parameter values. */
     if (p.np > 0 && t % 2 == 1) {
       rg_assignment fresh;

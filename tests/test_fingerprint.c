@@ -191,7 +191,8 @@ static void test_sample_positions(void) {
   for (int64_t n = RG_FP_SAMPLES; n < 5000; n += 37) {
     rg_fp_sample_init(n, &s);
     rg_fp_sample_init(n, &again);
-    CHECK(s.count == RG_FP_SAMPLES && again.count == s.count && !memcmp(s.pos, again.pos, sizeof s.pos));
+    CHECK(s.count == RG_FP_SAMPLES && again.count == s.count &&
+          !memcmp(s.pos, again.pos, sizeof s.pos));
     for (int k = 0; k < s.count; k++)
       CHECK_MSG(s.pos[k] >= n * k / RG_FP_SAMPLES && s.pos[k] < n * (k + 1) / RG_FP_SAMPLES,
                 "n %lld sample %d at %lld", (long long)n, k, (long long)s.pos[k]);
@@ -199,7 +200,8 @@ static void test_sample_positions(void) {
   int32_t dims[4] = {2, 4, 5, 5};
   rg_shape sh = rg_shape_make(4, dims);
   rg_value v[200], w[200];
-  for (int i = 0; i < 200; i++) v[i].z = w[i].z = (uint64_t)i * 7919;
+  for (int i = 0; i < 200; i++)
+    v[i].z = w[i].z = (uint64_t)i * 7919;
   rg_fp_sample_init(200, &s);
   int off = s.pos[0] + 1 < s.pos[1] ? (int)s.pos[0] + 1 : (int)s.pos[0] - 1;
   w[off].z += 1;

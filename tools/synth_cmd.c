@@ -450,7 +450,8 @@ static int build_rule(member_hashes *mh, size_t ia, size_t ib, rg_rule **out, rg
    * candidate: no need to evaluate either graph to pair them. */
   for (int i = 0; kind == PAIR_RULE && na == 2 && nb == 2 && !by_type && i < 2; i++)
     for (int j = 0; j < 2 && kind == PAIR_RULE; j++)
-      if (sa[i].node == sb[j].node && sa[i].out == sb[j].out) map[i] = j, map[1 - i] = 1 - j, kind = PAIR_COMMON;
+      if (sa[i].node == sb[j].node && sa[i].out == sb[j].out)
+        map[i] = j, map[1 - i] = 1 - j, kind = PAIR_COMMON;
   if (kind == PAIR_RULE && na > 1 && !by_type) {
     const uint64_t *ha, *hb;
     if (hashes_of(mh, ia, &ha, &na, err) || hashes_of(mh, ib, &hb, &nb, err)) {

@@ -158,8 +158,8 @@ void rg_child_end(rg_child *c, bool kill_now, double deadline_ms, rg_child_resul
   c->in_fd = c->out_fd = -1;
 }
 
-rg_status rg_child_run(char *const *argv, const char *input,
-                       size_t input_len, int kill_ms, rg_child_result *res, rg_err *err) {
+rg_status rg_child_run(char *const *argv, const char *input, size_t input_len, int kill_ms,
+                       rg_child_result *res, rg_err *err) {
   memset(res, 0, sizeof *res);
   res->exit_code = -1;
   double t0 = rg_child_now_ms(), deadline = t0 + kill_ms;

@@ -48,11 +48,11 @@ typedef enum { RG_CHILD_REPLIED = 0, RG_CHILD_EOF, RG_CHILD_LATE } rg_child_end_
 /* True when out[0..len) holds a whole reply (ctx: the caller's framing state). */
 typedef bool (*rg_child_done_fn)(const char *out, size_t len, void *ctx);
 
-/* Runs argv (argv[0] looked up in PATH) with input on stdin for at most kill_ms milliseconds. Returns RG_ERR_IO when no process could be
- * started; everything the child itself does (exit codes, signals, exec failure: exit 127) is
- * reported in *res. Free res with rg_child_result_free. */
-rg_status rg_child_run(char *const *argv, const char *input,
-                       size_t input_len, int kill_ms, rg_child_result *res, rg_err *err) RG_MUST_CHECK;
+/* Runs argv (argv[0] looked up in PATH) with input on stdin for at most kill_ms milliseconds.
+ * Returns RG_ERR_IO when no process could be started; everything the child itself does (exit codes,
+ * signals, exec failure: exit 127) is reported in *res. Free res with rg_child_result_free. */
+rg_status rg_child_run(char *const *argv, const char *input, size_t input_len, int kill_ms,
+                       rg_child_result *res, rg_err *err) RG_MUST_CHECK;
 void rg_child_result_free(rg_child_result *res);
 
 /* Starts a child as rg_child_run does, without feeding it. RG_ERR_IO when pipes or the process

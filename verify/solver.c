@@ -121,6 +121,7 @@ rg_status rg_solver_spawn(const rg_solver *s, const char *const *args, rg_child 
   char path[sizeof s->path];
   memcpy(path, s->path, sizeof path);
   char *argv[8] = {path};
-  for (int i = 0; args[i] && i < 7; i++) argv[i + 1] = (char *)args[i];
+  for (int i = 0; args[i] && i < 7; i++)
+    argv[i + 1] = (char *)args[i];
   return rg_child_start(argv, c, err);
 }

@@ -48,7 +48,8 @@ rg_status rg_cvc5_prove(const rg_solver *s, const char *text, size_t len, int ti
 /* The worker: the options of the one-shot above, but interactive (one command at a time, no
  * exit at the end of a query) and the limit given per query. */
 static rg_status cvc5_worker_start(const rg_solver *s, rg_child *c, rg_err *err) {
-  return rg_solver_spawn(s, (const char *const[]){"--lang=smt2", "--interactive", "--enum-inst", NULL}, c, err);
+  return rg_solver_spawn(
+      s, (const char *const[]){"--lang=smt2", "--interactive", "--enum-inst", NULL}, c, err);
 }
 
 #define MARKER_FMT "\"rg-end-%lu\""

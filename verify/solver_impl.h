@@ -29,7 +29,8 @@ rg_status rg_cvc5_prove(const rg_solver *s, const char *text, size_t len, int ti
 
 /* Starts s's program (s->path) with the arguments args (NULL-terminated, at most 7) as a child
  * (child.h's rg_child_start). */
-rg_status rg_solver_spawn(const rg_solver *s, const char *const *args, rg_child *c, rg_err *err) RG_MUST_CHECK;
+rg_status rg_solver_spawn(const rg_solver *s, const char *const *args, rg_child *c,
+                          rg_err *err) RG_MUST_CHECK;
 
 /* Fills ans from a finished child: killed -> timeout, signal -> crash, else the printed answer. */
 void rg_solver_answer_from_child(const rg_child_result *res, int timeout_ms, const char *who,
