@@ -430,9 +430,9 @@ static int build_rule(member_hashes *mh, size_t ia, size_t ib, rg_rule **out, rg
   /* outputs of distinct types pair by type (equal fingerprints: equal multisets of typed
    * values); only outputs sharing a type need their values' hashes, a whole evaluation */
   bool by_type = false;
+  rg_shape ta[RG_RULE_MAX_OUTPUTS], tb[RG_RULE_MAX_OUTPUTS];
+  int nta = 0, ntb = 0;
   if (kind == PAIR_RULE && na > 1) {
-    rg_shape ta[RG_RULE_MAX_OUTPUTS], tb[RG_RULE_MAX_OUTPUTS];
-    int nta, ntb;
     by_type = !rg_enum_code_out_types(sp, a, ta, &nta) && !rg_enum_code_out_types(sp, b, tb, &ntb) &&
               nta == na && ntb == nb;
     for (int i = 0; by_type && i < na; i++)
@@ -445,12 +445,14 @@ static int build_rule(member_hashes *mh, size_t ia, size_t ib, rg_rule **out, rg
       if (map[i] < 0) kind = PAIR_MISMATCH;
     }
   }
-  /* Two outputs, one the same node on both sides: the pair is the rule between the other two
-   * (equal fingerprints and a common output leave their sample hashes equal), a smaller
-   * candidate: no need to evaluate either graph to pair them. */
-  for (int i = 0; kind == PAIR_RULE && na == 2 && nb == 2 && !by_type && i < 2; i++)
+  /* Two outputs, one the same node on both sides: equal fingerprints and the common output
+   * leave the other two with equal sample hashes, which for a tensor of at most RG_FP_SAMPLES
+   * elements cover every value: the pair is the rule between those two, a smaller candidate,
+   * and neither graph needs evaluating. (A larger tensor may differ away from the samples, so
+   * its values decide below.) */
+  for (int i = 0; kind == PAIR_RULE && na == 2 && nb == 2 && nta == 2 && !by_type && i < 2; i++)
     for (int j = 0; j < 2 && kind == PAIR_RULE; j++)
-      if (sa[i].node == sb[j].node && sa[i].out == sb[j].out)
+      if (sa[i].node == sb[j].node && sa[i].out == sb[j].out && rg_shape_numel(&ta[1 - i]) <= RG_FP_SAMPLES)
         map[i] = j, map[1 - i] = 1 - j, kind = PAIR_COMMON;
   if (kind == PAIR_RULE && na > 1 && !by_type) {
     const uint64_t *ha, *hb;
