@@ -13,6 +13,7 @@ typedef struct {
   size_t len, i, line_start;
   int line;
   rg_err *err;
+  bool target_params_free; /* rg_text_parse_axioms: the target may name new parameter variables */
 } parser;
 
 static int col(const parser *p) { return (int)(p->i - p->line_start) + 1; }
@@ -339,7 +340,7 @@ static rg_status check_target_vars(parser *p, rg_rule *r) {
                      "the target uses ?%s, which the source does not bind",
                      rg_graph_tvar_name(r->g, nd->params[0]));
     for (int k = 0; st == RG_OK && k < RG_MAX_PARAMS; k++)
-      if (nd->var_mask >> k & 1 && !(src_pvars >> (nd->params[k] & 63) & 1))
+      if (nd->var_mask >> k & 1 && !(src_pvars >> (nd->params[k] & 63) & 1) && !p->target_params_free)
         st = rg_err_at(p->err, RG_ERR_PARSE, p->line, 1,
                        "the target uses parameter ?%s, which the source does not bind",
                        rg_graph_pvar_name(r->g, nd->params[k]));
@@ -400,8 +401,8 @@ static rg_status parse_line(parser *p, rg_rule **out) {
   return RG_OK;
 }
 
-rg_status rg_text_parse(const char *text, size_t len, rg_ruleset *out, rg_err *err) {
-  parser p = {text, len, 0, 0, 1, err};
+static rg_status parse_text(const char *text, size_t len, bool target_params_free, rg_ruleset *out, rg_err *err) {
+  parser p = {text, len, 0, 0, 1, err, target_params_free};
   /* Binary input is refused up front, before it can reach the term parser. */
   for (size_t i = 0, line = 1, ls = 0; i < len; i++) {
     unsigned char c = (unsigned char)text[i];
@@ -425,20 +426,32 @@ rg_status rg_text_parse(const char *text, size_t len, rg_ruleset *out, rg_err *e
   return RG_OK;
 }
 
-rg_status rg_text_parse_file(const char *path, rg_ruleset *out, rg_err *err) {
+rg_status rg_text_parse(const char *text, size_t len, rg_ruleset *out, rg_err *err) {
+  return parse_text(text, len, false, out, err);
+}
+
+rg_status rg_text_parse_axioms(const char *text, size_t len, rg_ruleset *out, rg_err *err) {
+  return parse_text(text, len, true, out, err);
+}
+
+rg_status rg_text_read_file(const char *path, rg_strbuf *out, rg_err *err) {
+  rg_sb_init(out);
   FILE *f = fopen(path, "rb");
   if (!f) return rg_err_set(err, RG_ERR_IO, "cannot open %s: %s", path, strerror(errno));
-  rg_strbuf sb;
-  rg_sb_init(&sb);
   char chunk[65536];
   size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) rg_sb_append(&sb, chunk, n);
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) rg_sb_append(out, chunk, n);
   bool bad = ferror(f);
   fclose(f);
-  rg_status st;
-  if (bad) st = rg_err_set(err, RG_ERR_IO, "cannot read %s", path);
-  else if (sb.failed) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory reading %s", path);
-  else {
+  if (bad) return rg_err_set(err, RG_ERR_IO, "cannot read %s", path);
+  if (out->failed) return rg_err_set(err, RG_ERR_NOMEM, "out of memory reading %s", path);
+  return RG_OK;
+}
+
+rg_status rg_text_parse_file(const char *path, rg_ruleset *out, rg_err *err) {
+  rg_strbuf sb;
+  rg_status st = rg_text_read_file(path, &sb, err);
+  if (st == RG_OK) {
     int before = out->n;
     st = rg_text_parse(sb.s ? sb.s : "", sb.len, out, err);
     if (st == RG_OK && out->n == before)
