@@ -2,6 +2,7 @@
 #include "axcheck.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <omp.h>
@@ -14,6 +15,7 @@ void rg_axcheck_opts_init(rg_axcheck_opts *o) {
   o->trials = 2;
   o->threads = 0;
   o->base = NULL;
+  o->guard = NULL;
 }
 
 /* "x=2x4 y=4x4 ?a=1" */
@@ -124,30 +126,55 @@ rg_status rg_axiom_check_one(const rg_rule *r, const rg_axcheck_opts *o, rg_axio
   rg_sb_puts(&seen, "\n");
   rg_status st = RG_OK;
   rg_err first_err = {0};
+  /* A guarded axiom is tried wherever its source types and its guard holds: there its target
+   * must type too and agree (the SMT encoding relies on the guard alone, verify/guard.h). */
+  rg_rule solve_for = *r; /* shares the graph; never freed */
+  if (o->guard && o->guard->n_atoms) solve_for.n_tgt = 0;
+  int32_t n_pvars = rg_graph_n_pvars(r->g);
+  int32_t *values = calloc((size_t)n_pvars + 1, sizeof *values);
+  uint8_t *bound = calloc((size_t)n_pvars + 1, 1);
+  if (!values || !bound) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int t = 0; !st && v->sound && t < SEED_TRIES && v->assignments < o->assignments; t++) {
     rg_assignment_list sets;
     rg_err serr;
-    rg_status ss = rg_shapes_solve(r, t == 0 ? o->base : NULL, o->seed + (uint64_t)t, o->assignments, &sets, &serr);
+    rg_status ss = rg_shapes_solve(&solve_for, t == 0 ? o->base : NULL, o->seed + (uint64_t)t, o->assignments, &sets, &serr);
     if (ss == RG_ERR_NOMEM) st = rg_err_set(err, ss, "%s", serr.msg);
     if (ss && t == 0) first_err = serr;
     for (int k = 0; !ss && !st && v->sound && k < sets.n && v->assignments < o->assignments; k++) {
+      rg_binding b = sets.items[k].binding;
+      if (o->guard && o->guard->n_atoms) {
+        /* Defined parameters take their values from the others; a guard that fails skips. */
+        memcpy(values, b.pvar_values, (size_t)n_pvars * sizeof *values);
+        memcpy(bound, b.pvar_bound, (size_t)n_pvars);
+        if (rg_guard_apply(o->guard, b.tvar_shapes, values, bound) != 1) {
+          v->guard_skipped++;
+          continue;
+        }
+        b.pvar_values = values;
+        b.pvar_bound = bound;
+      }
       rg_strbuf key;
       rg_sb_init(&key);
       rg_sb_puts(&key, "\n");
-      put_binding(&key, r->g, &sets.items[k].binding);
+      put_binding(&key, r->g, &b);
       rg_sb_puts(&key, "\n");
       if (!strstr(rg_sb_str(&seen), rg_sb_str(&key))) {
         rg_sb_puts(&seen, rg_sb_str(&key) + 1);
-        st = run_assignment(r, &sets.items[k].binding, o, o->seed + (uint64_t)v->assignments * 7919, v, err);
+        st = run_assignment(r, &b, o, o->seed + (uint64_t)v->assignments * 7919, v, err);
       }
       rg_sb_free(&key);
     }
     rg_assignment_list_free(&sets);
   }
-  if (!st && v->sound && v->assignments == 0) {
+  if (!st && v->sound && v->assignments == 0 && v->guard_skipped > 0) {
+    v->sound = false;
+    snprintf(v->why, sizeof v->why, "its guard held at none of the %d well-typed assignments found", v->guard_skipped);
+  } else if (!st && v->sound && v->assignments == 0) {
     v->sound = false;
     explain_untyped(r, o, first_err.msg, v);
   }
+  free(values);
+  free(bound);
   rg_sb_free(&seen);
   return st;
 }
@@ -160,7 +187,9 @@ rg_status rg_axioms_check(const rg_axioms *ax, const rg_axcheck_opts *o, rg_axio
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nth > 0 ? nth : omp_get_max_threads()) reduction(+ : bad)
   for (int i = 0; i < n; i++) {
     rg_err e;
-    rg_status s = rg_axiom_check_one(ax->rules.rules[i], o, &verdicts[i], &e);
+    rg_axcheck_opts oi = *o;
+    oi.guard = ax->guards && ax->guards[i].n_atoms ? &ax->guards[i] : NULL;
+    rg_status s = rg_axiom_check_one(ax->rules.rules[i], &oi, &verdicts[i], &e);
     if (s) {
 #pragma omp critical(rg_axcheck_err)
       if (!st) {

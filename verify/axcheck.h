@@ -18,6 +18,7 @@ typedef struct {
   int trials;        /* random inputs per assignment and domain (default 2) */
   int threads;       /* OpenMP threads; 0 = default */
   const rg_binding *base; /* rg_axiom_check_one: an assignment to start from (NULL: searched) */
+  const rg_guard *guard;  /* rg_axiom_check_one: run only where it holds (NULL: everywhere) */
 } rg_axcheck_opts;
 
 void rg_axcheck_opts_init(rg_axcheck_opts *o);
@@ -25,6 +26,7 @@ void rg_axcheck_opts_init(rg_axcheck_opts *o);
 typedef struct {
   bool sound;          /* every run agreed */
   int assignments;     /* assignments actually run (the solver may find fewer than asked) */
+  int guard_skipped;   /* well-typed assignments where the axiom's guard did not hold */
   char why[768];       /* when unsound: the counterexample, one line */
 } rg_axiom_verdict;
 

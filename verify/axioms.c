@@ -2,6 +2,7 @@
 #include "axioms.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *rg_axioms_default_path(void) { return RG_AXIOMS_DEFAULT_PATH; }
@@ -29,6 +30,12 @@ static rg_status validate(const rg_axioms *ax, rg_err *err) {
                        "axiom name '%s' must use only letters, digits, '_', '-' and '.'", r->name);
     if (r->n_tgt == 0)
       return rg_err_at(err, RG_ERR_PARSE, r->line, 1, "axiom %s has no '=> rhs'", r->name);
+    for (int32_t v = 0; v < rg_graph_n_pvars(r->g); v++)
+      if (ax->guards[i].n_atoms == 0 && !rg_rule_source_binds_pvar(r, v))
+        return rg_err_at(err, RG_ERR_PARSE, r->line, 1,
+                         "axiom %s: the target uses parameter ?%s, which the source does not bind "
+                         "(define it in a guard: if (= ?%s E))",
+                         r->name, rg_graph_pvar_name(r->g, v), rg_graph_pvar_name(r->g, v));
     for (int j = 0; j < i; j++)
       if (!strcmp(ax->rules.rules[j]->name, r->name))
         return rg_err_at(err, RG_ERR_PARSE, r->line, 1,
@@ -44,21 +51,92 @@ static void init(rg_axioms *out, const char *origin) {
   snprintf(out->origin, sizeof out->origin, "%s", origin);
 }
 
+/* Where a line's guard was: the text after `if`, up to the comment or the line's end. */
+typedef struct {
+  int line, col;
+  size_t off, len;
+} guard_span;
+
+/* Blanks every guard out of text (in place, so columns stay) and records where each was. A
+ * guard starts at the word `if` after a line's '=>'. */
+static rg_status cut_guards(char *text, size_t len, guard_span **spans, int *n, rg_err *err) {
+  *spans = NULL;
+  *n = 0;
+  int cap = 0, line = 1;
+  for (size_t ls = 0; ls < len; line++) {
+    size_t le = ls;
+    while (le < len && text[le] != '\n') le++;
+    size_t i = ls;
+    while (i < le && (text[i] == ' ' || text[i] == '\t')) i++;
+    size_t arrow = 0, hash = le;
+    for (size_t j = i; j + 1 < le && text[i] != '#'; j++)
+      if (text[j] == '=' && text[j + 1] == '>') {
+        arrow = j + 2;
+        break;
+      }
+    for (size_t j = arrow; arrow && j < le; j++)
+      if (text[j] == '#') {
+        hash = j;
+        break;
+      }
+    for (size_t j = arrow; arrow && j + 2 <= hash; j++) {
+      bool word = text[j] == 'i' && text[j + 1] == 'f' && (text[j - 1] == ' ' || text[j - 1] == '\t') &&
+                  (j + 2 == hash || text[j + 2] == ' ' || text[j + 2] == '\t' || text[j + 2] == '(');
+      if (!word) continue;
+      if (*n == cap) {
+        cap = cap ? 2 * cap : 16;
+        guard_span *g = realloc(*spans, (size_t)cap * sizeof *g);
+        if (!g) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+        *spans = g;
+      }
+      (*spans)[(*n)++] = (guard_span){line, (int)(j + 2 - ls), j + 2, hash - (j + 2)};
+      memset(text + j, ' ', hash - j);
+      break;
+    }
+    ls = le + 1;
+  }
+  return RG_OK;
+}
+
 rg_status rg_axioms_parse(const char *text, size_t len, const char *origin, rg_axioms *out,
                           rg_err *err) {
   init(out, origin ? origin : "<text>");
-  rg_status st = rg_text_parse(text, len, &out->rules, err);
+  char *copy = malloc(len + 1);
+  guard_span *spans = NULL;
+  int n_spans = 0;
+  rg_status st = copy ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (!st) {
+    memcpy(copy, text, len);
+    st = cut_guards(copy, len, &spans, &n_spans, err);
+  }
+  if (!st) st = rg_text_parse_axioms(copy, len, &out->rules, err);
   if (!st && out->rules.n == 0) st = rg_err_set(err, RG_ERR_PARSE, "%s holds no axioms", out->origin);
+  if (!st && !(out->guards = calloc((size_t)out->rules.n, sizeof *out->guards)))
+    st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  for (int k = 0; !st && k < n_spans; k++)
+    for (int i = 0; !st && i < out->rules.n; i++)
+      if (out->rules.rules[i]->line == spans[k].line)
+        st = rg_guard_parse(text + spans[k].off, spans[k].len, out->rules.rules[i], spans[k].line, spans[k].col,
+                            &out->guards[i], err);
+  free(spans);
+  free(copy);
   return st ? st : validate(out, err);
 }
 
 rg_status rg_axioms_load(const char *path, rg_axioms *out, rg_err *err) {
-  init(out, path);
-  rg_status st = rg_text_parse_file(path, &out->rules, err);
-  return st ? st : validate(out, err);
+  rg_strbuf sb;
+  rg_status st = rg_text_read_file(path, &sb, err);
+  if (!st) st = rg_axioms_parse(sb.s ? sb.s : "", sb.len, path, out, err);
+  else init(out, path);
+  rg_sb_free(&sb);
+  return st;
 }
 
-void rg_axioms_free(rg_axioms *ax) { rg_ruleset_free(&ax->rules); }
+void rg_axioms_free(rg_axioms *ax) {
+  rg_ruleset_free(&ax->rules);
+  free(ax->guards);
+  ax->guards = NULL;
+}
 
 int rg_axioms_find(const rg_axioms *ax, const char *name, size_t len) {
   for (int i = 0; i < ax->rules.n; i++) {

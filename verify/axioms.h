@@ -1,7 +1,8 @@
 /* verify/axioms.h: the axiom set the prover assumes (verify/axioms.rules, or any file in the
  * same format).
  *
- * An axiom is a named rule of the text format (ir/text.h) with both sides: `name: lhs => rhs`.
+ * An axiom is a named rule of the text format (ir/text.h) with both sides: `name: lhs => rhs`,
+ * optionally followed by a guard `if ATOM...` (verify/guard.h) before its comment.
  * Invariants of a loaded set: every axiom has a name, names are unique, and every name is a
  * valid SMT-LIB symbol (letters, digits, '_', '-', '.'), so unsat cores can be mapped back to
  * axioms by name. Tensor variables are universally quantified; parameter variables too, over
@@ -12,10 +13,12 @@
 
 #include <stdbool.h>
 
+#include "guard.h"
 #include "ir/ir.h"
 
 typedef struct {
   rg_ruleset rules;   /* the axioms, in file order */
+  rg_guard *guards;   /* guards[i]: axiom i's `if` guard (n_atoms 0: none; verify/guard.h) */
   char origin[256];   /* the file (or "<text>") they came from, for messages */
 } rg_axioms;
 

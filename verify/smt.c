@@ -99,9 +99,26 @@ static void put_int(rg_strbuf *sb, int64_t v) {
     rg_sb_printf(sb, " %lld", (long long)v);
 }
 
+/* Prints parameter p of node nd: its value, its variable (<vp>p.NAME), or the expression a
+ * guard defines that variable by (NULL gd: no definitions). */
+static void put_param(rg_strbuf *sb, const rg_graph *g, const rg_node *nd, int p, const rg_guard *gd, const char *vp) {
+  int slot = rg_op_param_slot(nd->op, p);
+  if (!(nd->var_mask >> slot & 1)) {
+    put_int(sb, nd->params[slot]);
+    return;
+  }
+  int32_t v = nd->params[slot];
+  rg_sb_puts(sb, " ");
+  if (gd && rg_guard_def(gd, v) >= 0) {
+    rg_guard_put_expr(sb, gd, g, gd->node[gd->atom[rg_guard_def(gd, v)]].b, vp);
+    return;
+  }
+  rg_sb_printf(sb, "%sp.%s", vp, rg_graph_pvar_name(g, v));
+}
+
 /* Prints a term; variables are prefixed with vp ("" for constants of the rule, "?" for bound
- * variables of an axiom). */
-static void put_term(rg_strbuf *sb, const rg_graph *g, rg_ref r, const char *vp) {
+ * variables of an axiom); gd (or NULL) is the axiom's guard. */
+static void put_term(rg_strbuf *sb, const rg_graph *g, rg_ref r, const rg_guard *gd, const char *vp) {
   const rg_node *nd = rg_graph_node(g, r.node);
   if (nd->op == RG_OP_INPUT) {
     rg_sb_printf(sb, "%st.%s", vp, rg_graph_tvar_name(g, nd->params[0]));
@@ -118,32 +135,41 @@ static void put_term(rg_strbuf *sb, const rg_graph *g, rg_ref r, const char *vp)
     if (oi->params[p].kind == RG_PK_SHAPE) {
       if (shape_erased((rg_op)nd->op)) continue;
       for (int s = 0; s < RG_SHAPE_SLOTS; s++) put_int(sb, nd->params[slot + s]);
-    } else if (nd->var_mask >> slot & 1) {
-      rg_sb_printf(sb, " %sp.%s", vp, rg_graph_pvar_name(g, nd->params[slot]));
     } else {
-      put_int(sb, nd->params[slot]);
+      put_param(sb, g, nd, p, gd, vp);
     }
   }
   for (int i = 0; i < nd->n_in; i++) {
     rg_sb_puts(sb, " ");
-    put_term(sb, g, nd->in[i], vp);
+    put_term(sb, g, nd->in[i], gd, vp);
   }
   if (args) rg_sb_puts(sb, ")");
 }
 
-static void put_guard(rg_strbuf *sb, const rg_graph *g, const pvar_domains *d, const char *vp) {
+/* The axiom's antecedent: the domains of its quantified parameters and its guard's conditions
+ * (a defined parameter is not quantified: the target uses its definition). */
+static int put_antecedent(rg_strbuf *sb, const rg_graph *g, const pvar_domains *d, const rg_guard *gd,
+                          const char *vp, bool print) {
   int n = 0;
-  for (int32_t v = 0; v < d->n; v++) n += d->has[v];
-  if (n > 1) rg_sb_puts(sb, "(and");
+  for (int32_t v = 0; v < d->n; v++) n += d->has[v] && !(gd && rg_guard_def(gd, v) >= 0);
+  int conds = gd ? rg_guard_n_conditions(gd) : 0;
+  if (!print) return n + conds;
+  if (n + conds > 1) rg_sb_puts(sb, "(and");
+  bool sep = n + conds > 1;
   for (int32_t v = 0; v < d->n; v++) {
-    if (!d->has[v]) continue;
-    const char *nm = rg_graph_pvar_name(g, v);
-    rg_sb_printf(sb, "%s(<= %d %sp.%s %d)", n > 1 ? " " : "", d->lo[v], vp, nm, d->hi[v]);
+    if (!d->has[v] || (gd && rg_guard_def(gd, v) >= 0)) continue;
+    rg_sb_printf(sb, "%s(<= %d %sp.%s %d)", sep ? " " : "", d->lo[v], vp, rg_graph_pvar_name(g, v), d->hi[v]);
   }
-  if (n > 1) rg_sb_puts(sb, ")");
+  for (int i = 0; gd && i < gd->n_atoms; i++) {
+    if (gd->def_of[i] >= 0) continue;
+    if (sep) rg_sb_puts(sb, " ");
+    rg_guard_put_expr(sb, gd, g, gd->atom[i], vp);
+  }
+  if (n + conds > 1) rg_sb_puts(sb, ")");
+  return n + conds;
 }
 
-static rg_status put_axiom(rg_strbuf *sb, const rg_rule *a, rg_err *err) {
+static rg_status put_axiom(rg_strbuf *sb, const rg_rule *a, const rg_guard *gd, rg_err *err) {
   const rg_graph *g = a->g;
   pvar_domains d;
   rg_status st = domains_of(g, &d, err);
@@ -151,33 +177,34 @@ static rg_status put_axiom(rg_strbuf *sb, const rg_rule *a, rg_err *err) {
     domains_free(&d);
     return st;
   }
-  int32_t nt = rg_graph_n_tvars(g), np = rg_graph_n_pvars(g);
-  bool guarded = false;
-  for (int32_t v = 0; v < np; v++) guarded |= d.has[v];
+  if (gd && !gd->n_atoms) gd = NULL;
+  int32_t nt = rg_graph_n_tvars(g), np = rg_graph_n_pvars(g), nq = 0;
+  for (int32_t v = 0; v < np; v++) nq += !(gd && rg_guard_def(gd, v) >= 0);
+  bool guarded = put_antecedent(sb, g, &d, gd, "?", false) > 0;
   rg_sb_puts(sb, "(assert (! ");
-  if (nt + np > 0) {
+  if (nt + nq > 0) {
     rg_sb_puts(sb, "(forall (");
     for (int32_t v = 0; v < nt; v++) rg_sb_printf(sb, "%s(?t.%s T)", v ? " " : "", rg_graph_tvar_name(g, v));
-    for (int32_t v = 0; v < np; v++)
-      rg_sb_printf(sb, "%s(?p.%s Int)", v + nt ? " " : "", rg_graph_pvar_name(g, v));
+    for (int32_t v = 0, k = nt; v < np; v++)
+      if (!(gd && rg_guard_def(gd, v) >= 0)) rg_sb_printf(sb, "%s(?p.%s Int)", k++ ? " " : "", rg_graph_pvar_name(g, v));
     rg_sb_puts(sb, ") ");
   }
   if (guarded) {
     rg_sb_puts(sb, "(=> ");
-    put_guard(sb, g, &d, "?");
+    put_antecedent(sb, g, &d, gd, "?", true);
     rg_sb_puts(sb, " ");
   }
   if (a->n_src > 1) rg_sb_puts(sb, "(and");
   for (int k = 0; k < a->n_src; k++) {
     rg_sb_puts(sb, a->n_src > 1 ? " (= " : "(= ");
-    put_term(sb, g, a->src[k], "?");
+    put_term(sb, g, a->src[k], gd, "?");
     rg_sb_puts(sb, " ");
-    put_term(sb, g, a->tgt[k], "?");
+    put_term(sb, g, a->tgt[k], gd, "?");
     rg_sb_puts(sb, ")");
   }
   if (a->n_src > 1) rg_sb_puts(sb, ")");
   if (guarded) rg_sb_puts(sb, ")");
-  if (nt + np > 0) rg_sb_puts(sb, ")");
+  if (nt + nq > 0) rg_sb_puts(sb, ")");
   rg_sb_printf(sb, " :named %s))\n", a->name);
   domains_free(&d);
   return RG_OK;
@@ -230,6 +257,89 @@ static void select_axioms(const rg_axioms *ax, const bool *rule_ops, bool *take)
   }
 }
 
+/* --- sizes: guarded axioms (verify/guard.h) speak of (dim t k), the size of tensor t on axis k.
+ * Its facts below hold of every well-typed term (axes past a tensor's rank count as size 1);
+ * each is guarded so that it says nothing of an ill-typed one, whose sizes a model may then
+ * choose freely. Only slice, pad, concat and the elementwise operators have size facts (each
+ * axis's size from the operands' sizes on that axis); other operators' sizes are unknown
+ * to the solver, which makes guarded axioms fire less often, never wrongly. */
+
+static bool needs_sizes(const rg_axioms *ax, const bool *take) {
+  for (int i = 0; ax->guards && i < ax->rules.n; i++)
+    if (take[i] && ax->guards[i].n_atoms && rg_guard_uses_dim(&ax->guards[i])) return true;
+  return false;
+}
+
+static void put_size_facts(rg_strbuf *sb, const fn_set *fs) {
+  rg_sb_puts(sb, "(declare-fun dim (T Int) Int)\n");
+  if (fs->used[RG_OP_SLICE][1][0])
+    rg_sb_puts(sb, "(assert (forall ((a Int) (l Int) (h Int) (x T) (k Int)) (! (=> (and (<= 0 l) (< l h) (<= h (dim x a))) "
+                   "(= (dim (slice a l h x) k) (ite (= k a) (- h l) (dim x k)))) :pattern ((dim (slice a l h x) k)))))\n");
+  if (fs->used[RG_OP_PAD][1][0])
+    rg_sb_puts(sb, "(assert (forall ((a Int) (b Int) (c Int) (x T) (k Int)) (! (=> (and (<= 0 b) (<= 0 c)) "
+                   "(= (dim (pad a b c x) k) (ite (= k a) (+ (dim x k) b c) (dim x k)))) :pattern ((dim (pad a b c x) k)))))\n");
+  /* Elementwise operators keep their operand's sizes (both operands', where those agree). */
+  static const rg_op unary[] = {RG_OP_RELU, RG_OP_TANH, RG_OP_SIGMOID};
+  for (size_t i = 0; i < sizeof unary / sizeof *unary; i++)
+    if (fs->used[unary[i]][1][0])
+      rg_sb_printf(sb, "(assert (forall ((x T) (k Int)) (! (= (dim (%s x) k) (dim x k)) :pattern ((dim (%s x) k)))))\n",
+                   rg_op_get(unary[i])->name, rg_op_get(unary[i])->name);
+  static const rg_op binary[] = {RG_OP_EWADD, RG_OP_EWMUL};
+  for (size_t i = 0; i < sizeof binary / sizeof *binary; i++)
+    if (fs->used[binary[i]][2][0])
+      rg_sb_printf(sb, "(assert (forall ((x T) (y T) (k Int)) (! (=> (= (dim x k) (dim y k)) (= (dim (%s x y) k) (dim x k))) "
+                       ":pattern ((dim (%s x y) k)))))\n",
+                   rg_op_get(binary[i])->name, rg_op_get(binary[i])->name);
+  if (fs->used[RG_OP_SMUL][2][0])
+    rg_sb_puts(sb, "(assert (forall ((x T) (s T) (k Int)) (! (= (dim (smul x s) k) (dim x k)) :pattern ((dim (smul x s) k)))))\n");
+  if (fs->used[RG_OP_CONCAT][2][0])
+    rg_sb_puts(sb, "(assert (forall ((a Int) (x T) (y T) (k Int)) (! (=> (or (= k a) (= (dim x k) (dim y k))) "
+                   "(= (dim (concat a x y) k) (ite (= k a) (+ (dim x k) (dim y k)) (dim x k)))) "
+                   ":pattern ((dim (concat a x y) k)))))\n");
+}
+
+/* What typing the rule means for sizes: both sides of the output agree in size on every axis,
+ * every slice of the rule lies inside its operand, the operands of every concat agree off its
+ * axis and those of every ewadd and ewmul on every axis. True wherever the rule type-checks (rulegen prove checks that it does somewhere). */
+static void put_size_hypotheses(rg_strbuf *sb, const rg_rule *r, int output) {
+  for (int k = 0; k < RG_MAX_RANK; k++) {
+    rg_sb_printf(sb, "(assert (= (dim ");
+    put_term(sb, r->g, r->src[output], NULL, "");
+    rg_sb_printf(sb, " %d) (dim ", k);
+    put_term(sb, r->g, r->tgt[output], NULL, "");
+    rg_sb_printf(sb, " %d)))\n", k);
+  }
+  for (int32_t i = 0; i < rg_graph_size(r->g); i++) {
+    const rg_node *nd = rg_graph_node(r->g, i);
+    if (nd->op == RG_OP_SLICE) {
+      rg_sb_puts(sb, "(assert (and (<= 0");
+      put_param(sb, r->g, nd, 1, NULL, "");
+      rg_sb_puts(sb, ") (<");
+      put_param(sb, r->g, nd, 1, NULL, "");
+      put_param(sb, r->g, nd, 2, NULL, "");
+      rg_sb_puts(sb, ") (<=");
+      put_param(sb, r->g, nd, 2, NULL, "");
+      rg_sb_puts(sb, " (dim ");
+      put_term(sb, r->g, nd->in[0], NULL, "");
+      put_param(sb, r->g, nd, 0, NULL, "");
+      rg_sb_puts(sb, "))))\n");
+    } else if ((nd->op == RG_OP_CONCAT || nd->op == RG_OP_EWADD || nd->op == RG_OP_EWMUL) && nd->n_in == 2) {
+      bool concat = nd->op == RG_OP_CONCAT;
+      for (int k = 0; k < RG_MAX_RANK; k++) {
+        rg_sb_printf(sb, concat ? "(assert (or (= %d" : "(assert (= (dim ", k);
+        if (concat) {
+          put_param(sb, r->g, nd, 0, NULL, "");
+          rg_sb_puts(sb, ") (= (dim ");
+        }
+        put_term(sb, r->g, nd->in[0], NULL, "");
+        rg_sb_printf(sb, " %d) (dim ", k);
+        put_term(sb, r->g, nd->in[1], NULL, "");
+        rg_sb_printf(sb, " %d))%s\n", k, concat ? "))" : ")");
+      }
+    }
+  }
+}
+
 void rg_sha256_hex(const void *data, size_t len, char hex[65]) {
   unsigned char h[crypto_hash_sha256_BYTES];
   crypto_hash_sha256(h, data, len);
@@ -249,6 +359,7 @@ rg_status rg_smt_encode(const rg_rule *r, int output, const rg_axioms *ax, bool 
   rg_strbuf sb;
   rg_sb_init(&sb);
   pvar_domains d = {0};
+  bool sizes = false;
   rg_status st = (!take || !fs) ? rg_err_set(err, RG_ERR_NOMEM, "out of memory") : RG_OK;
   if (!st) {
     mark_fns(r->g, fs);
@@ -276,8 +387,10 @@ rg_status rg_smt_encode(const rg_rule *r, int output, const rg_axioms *ax, bool 
           for (int a = 0; a < k + ni; a++) rg_sb_printf(&sb, "%s%s", a ? " " : "", a < k ? "Int" : "T");
           rg_sb_puts(&sb, ") T)\n");
         }
+    sizes = needs_sizes(ax, take);
+    if (sizes) put_size_facts(&sb, fs);
     for (int i = 0; !st && i < ax->rules.n; i++)
-      if (take[i]) st = put_axiom(&sb, ax->rules.rules[i], err);
+      if (take[i]) st = put_axiom(&sb, ax->rules.rules[i], ax->guards ? &ax->guards[i] : NULL, err);
   }
   if (!st) st = domains_of(r->g, &d, err);
   if (!st) {
@@ -288,10 +401,11 @@ rg_status rg_smt_encode(const rg_rule *r, int output, const rg_axioms *ax, bool 
       if (d.has[v])
         rg_sb_printf(&sb, "(assert (<= %d p.%s %d))\n", d.lo[v], rg_graph_pvar_name(r->g, v), d.hi[v]);
     }
+    if (sizes) put_size_hypotheses(&sb, r, output);
     rg_sb_puts(&sb, "(assert (! (not (= ");
-    put_term(&sb, r->g, r->src[output], "");
+    put_term(&sb, r->g, r->src[output], NULL, "");
     rg_sb_puts(&sb, " ");
-    put_term(&sb, r->g, r->tgt[output], "");
+    put_term(&sb, r->g, r->tgt[output], NULL, "");
     rg_sb_puts(&sb, ")) :named goal))\n(check-sat)\n(get-unsat-core)\n");
     if (sb.failed) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }

@@ -1,0 +1,144 @@
+/* tests/test_verify_guard.c: axioms guarded by sizes (verify/guard.h). Guards parse, and bad ones
+ * are clear errors; the checker rejects guards too weak to make an axiom hold (off by one, a
+ * wrong shift, a guard that never holds); true size-dependent goals about slice, pad and concat
+ * are proved by both solvers, and their false neighbours by neither; obligations declare the
+ * size function only when a guarded axiom is in them. Needs z3 and cvc5 (scripts/setup.sh). */
+#include "check.h"
+#include "verify_helpers.h"
+
+static void expect_parse_error(const char *text, const char *msg, int col) {
+  rg_axioms ax;
+  rg_err err = {0};
+  rg_status st = rg_axioms_parse(text, strlen(text), "t", &ax, &err);
+  CHECK_MSG(st == RG_ERR_PARSE && strstr(err.msg, msg), "%s: got %s '%s'", text, rg_status_name(st), err.msg);
+  CHECK_MSG(err.line == 1 && (col == 0 || err.col == col), "%s: at %d:%d, expected column %d", text, err.line,
+            err.col, col);
+  rg_axioms_free(&ax);
+}
+
+static void test_parse(void) {
+  const char *ok = "g: (slice ?a ?l ?h (pad ?a ?b ?c ?x)) => (slice ?a ?m ?n ?x) if (= ?m (- ?l ?b)) "
+                   "(= ?n (- ?h ?b)) (<= ?b ?l) (<= ?h (+ ?b (dim ?x ?a)))  # slice-pad\n";
+  rg_axioms ax;
+  rg_err err;
+  CHECK_MSG(rg_axioms_parse(ok, strlen(ok), "t", &ax, &err) == RG_OK, "%s", err.msg);
+  CHECK(ax.rules.n == 1 && ax.guards[0].n_atoms == 4 && rg_guard_n_conditions(&ax.guards[0]) == 2);
+  CHECK(rg_guard_uses_dim(&ax.guards[0]));
+  int32_t m = rg_graph_find_pvar(ax.rules.rules[0]->g, "m");
+  CHECK(m >= 0 && rg_guard_def(&ax.guards[0], m) == 0);
+  /* evaluation: x 5x6, slice 2..4 of pad 1 1 on axis 0: m = 1, n = 3, and 4 <= 1 + 5 */
+  rg_shape x = {.rank = 2, .dim = {5, 6}};
+  const rg_shape *shapes[] = {&x};
+  int32_t values[8] = {0};
+  uint8_t bound[8] = {0};
+  const char *names[] = {"a", "l", "h", "b", "c"};
+  const int32_t vals[] = {0, 2, 4, 1, 1};
+  for (int i = 0; i < 5; i++) {
+    int32_t v = rg_graph_find_pvar(ax.rules.rules[0]->g, names[i]);
+    values[v] = vals[i];
+    bound[v] = 1;
+  }
+  CHECK(rg_guard_apply(&ax.guards[0], shapes, values, bound) == 1 && values[m] == 1);
+  values[rg_graph_find_pvar(ax.rules.rules[0]->g, "l")] = 0; /* the slice starts in the zeros */
+  CHECK(rg_guard_apply(&ax.guards[0], shapes, values, bound) == 0);
+  rg_axioms_free(&ax);
+  /* a guard without dim needs no size function */
+  const char *plain = "g: (slice ?a ?l ?h ?x) => (slice ?a ?l ?h ?x) if (< ?l ?h)\n";
+  CHECK(rg_axioms_parse(plain, strlen(plain), "t", &ax, &err) == RG_OK && !rg_guard_uses_dim(&ax.guards[0]));
+  rg_axioms_free(&ax);
+
+  expect_parse_error("g: (slice ?a ?l ?h ?x) => ?x if (<= ?h (dim ?z ?a))\n", "?z is not a tensor variable", 45);
+  expect_parse_error("g: (slice ?a ?l ?h ?x) => ?x if (<= ?h (size ?x ?a))\n", "unknown function", 0);
+  expect_parse_error("g: (slice ?a ?l ?h ?x) => ?x if (<= ?q 1)\n", "?q is not a parameter variable", 0);
+  expect_parse_error("g: (slice ?a ?l ?h ?x) => ?x if (>= ?h 1)\n", "an atom is", 0);
+  expect_parse_error("g: (slice ?a ?l ?h ?x) => ?x if (<= ?h 1\n", "expected ')'", 0);
+  expect_parse_error("g: (slice ?a ?l ?h ?x) => ?x if\n", "at least one atom", 0);
+  expect_parse_error("g: (slice ?a ?l ?h ?x) => (slice ?a ?m ?h ?x)\n", "define it in a guard", 0);
+  expect_parse_error("g: (slice ?a ?l ?h ?x) => (slice ?a ?m ?h ?x) if (<= ?m ?h)\n", "occurs only in the target", 0);
+  expect_parse_error("g: (slice ?a ?l ?h ?x) => (slice ?a ?m ?h ?x) if (= ?m ?l) (= ?m ?h)\n", "defined twice", 0);
+}
+
+/* Guards too weak for their axiom: each must be reported unsound. */
+static void test_checker_rejects(void) {
+  const char *text =
+      "off-by-one: (slice ?a ?l ?h (concat ?a ?x ?y)) => (slice ?a ?l ?h ?x) if (<= ?h (+ 1 (dim ?x ?a)))\n"
+      "wrong-shift: (slice ?a ?l ?h (pad ?a ?b ?c ?x)) => (slice ?a ?m ?n ?x) if (= ?m (- ?l ?c)) (= ?n (- ?h ?c)) "
+      "(<= ?c ?l) (<= ?h (+ ?c (dim ?x ?a)))\n"
+      "never: (slice ?a ?l ?h (concat ?a ?x ?y)) => (slice ?a ?l ?h ?x) if (< ?h 0)\n"
+      "right-without-shift: (slice ?a ?l ?h (concat ?a ?x ?y)) => (slice ?a ?l ?h ?y) if (<= (dim ?x ?a) ?l)\n";
+  rg_axioms ax;
+  rg_err err;
+  CHECK_MSG(rg_axioms_parse(text, strlen(text), "t", &ax, &err) == RG_OK, "%s", err.msg);
+  rg_axcheck_opts o;
+  rg_axcheck_opts_init(&o);
+  rg_axiom_verdict vs[4];
+  int bad = 0;
+  CHECK(rg_axioms_check(&ax, &o, vs, &bad, &err) == RG_OK);
+  CHECK_MSG(bad == ax.rules.n, "%d of %d rejected", bad, ax.rules.n);
+  for (int i = 0; i < ax.rules.n; i++)
+    CHECK_MSG(!vs[i].sound && vs[i].why[0], "%s accepted", ax.rules.rules[i]->name);
+  CHECK(strstr(vs[0].why, "target:") != NULL); /* the guard admits a slice past x's end */
+  CHECK(strstr(vs[2].why, "guard held at none") != NULL);
+  rg_axioms_free(&ax);
+}
+
+static void test_goals(const rg_axioms *ax) {
+  const char *true_goals =
+      "t1: (slice 1 2 4 (concat 1 (slice 1 0 2 ?x) ?y)) => (slice 1 0 2 ?y)\n"
+      "t2: (slice 0 1 2 (slice 0 1 3 ?x)) => (slice 0 2 3 ?x)\n"
+      "t3: (slice 1 1 3 (pad 1 1 1 (relu ?x))) => (relu (slice 1 0 2 ?x))\n"
+      "t4: (slice 0 0 1 (concat 0 (ewadd ?x ?y) ?z)) => (ewadd (slice 0 0 1 ?x) (slice 0 0 1 ?y))\n";
+  rg_ruleset rs;
+  rg_prove_summary sum;
+  rg_rule_proof *p = prove(ax, true_goals, 10000, &rs, &sum);
+  for (int i = 0; i < rs.n; i++)
+    CHECK_MSG(p[i].status == RG_PROOF_VERIFIED, "%s: %s", rs.rules[i]->name, rg_proof_status_name(p[i].status));
+  free(p);
+  rg_ruleset_free(&rs);
+  /* each true only at some of the sizes where it types (or never) */
+  const char *false_goals = "f1: (slice 0 0 1 (concat 0 ?x ?y)) => (slice 0 0 1 ?y)\n"
+                            "f2: (slice 0 0 2 (concat 0 ?x ?y)) => (slice 0 0 2 (concat 0 ?x (relu ?y)))\n"
+                            "f3: (slice 0 1 2 (pad 0 1 1 ?x)) => (slice 0 1 2 ?x)\n"
+                            "f4: (slice 0 0 1 (slice 0 1 3 ?x)) => (slice 0 0 1 ?x)\n"
+                            "f5: (slice 1 2 4 (concat 1 ?x ?y)) => (slice 1 0 2 ?y)\n";
+  p = prove(ax, false_goals, 300, &rs, &sum);
+  for (int i = 0; i < rs.n; i++)
+    for (int s = 0; s < RG_SOLVER_COUNT; s++)
+      CHECK_MSG(p[i].obl[0].ans[s].result != RG_SMT_UNSAT, "%s proved by %s", rs.rules[i]->name,
+                s ? "cvc5" : "z3");
+  free(p);
+  rg_ruleset_free(&rs);
+}
+
+/* The size function and its facts appear only where a guarded axiom does. */
+static void test_encoding(const rg_axioms *ax) {
+  const char *with = "(slice 0 0 1 (concat 0 ?x ?y)) => (slice 0 0 1 ?x)";
+  const char *without = "(transpose 10 (matmul ?x ?y)) => (matmul (transpose 10 ?y) (transpose 10 ?x))";
+  for (int k = 0; k < 2; k++) {
+    rg_rule *r = NULL;
+    rg_err err;
+    CHECK(rg_text_parse_rule(k ? without : with, &r, &err) == RG_OK);
+    rg_obligation o;
+    CHECK(rg_smt_encode(r, 0, ax, false, &o, &err) == RG_OK);
+    bool dim = strstr(o.text, "(declare-fun dim (T Int) Int)") != NULL;
+    CHECK_MSG(dim == !k, "%s: size function %s", k ? without : with, dim ? "declared" : "missing");
+    if (!k) CHECK(strstr(o.text, ":named slice-concat-left") && strstr(o.text, "(<= 1 (dim t.x 0))"));
+    rg_obligation_free(&o);
+    rg_rule_free(r);
+  }
+}
+
+int main(void) {
+  rg_axioms ax;
+  rg_err err;
+  if (rg_axioms_load("../verify/axioms.rules", &ax, &err)) {
+    fprintf(stderr, "verify/axioms.rules:%d: %s\n", err.line, err.msg);
+    return 1;
+  }
+  test_parse();
+  test_checker_rejects();
+  test_encoding(&ax);
+  test_goals(&ax);
+  rg_axioms_free(&ax);
+  return check_done("test_verify_guard");
+}

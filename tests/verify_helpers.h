@@ -1,0 +1,43 @@
+/* tests/verify_helpers.h: helpers the verify tests share. */
+#ifndef RG_TESTS_VERIFY_HELPERS_H
+#define RG_TESTS_VERIFY_HELPERS_H
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "verify/verify.h"
+
+/* Proves rules; returns the proofs (caller frees) and checks cores name existing axioms. */
+static inline rg_rule_proof *prove(const rg_axioms *ax, const char *text, int timeout_ms, rg_ruleset *rs,
+                            rg_prove_summary *sum) {
+  rg_ruleset_init(rs);
+  rg_err err;
+  if (rg_text_parse(text, strlen(text), rs, &err)) {
+    fprintf(stderr, "cannot parse: %s\n", err.msg);
+    exit(2);
+  }
+  rg_prove_opts o;
+  rg_prove_opts_init(&o);
+  o.timeout_ms = timeout_ms;
+  rg_rule_proof *p = calloc((size_t)rs->n, sizeof *p);
+  rg_status st = rg_prove_rules(rs, ax, &o, p, sum, &err);
+  CHECK_MSG(st == RG_OK, "%s", err.msg);
+  for (int i = 0; i < rs->n; i++)
+    for (int k = 0; k < p[i].n_obl; k++)
+      for (int s = 0; s < RG_SOLVER_COUNT; s++) {
+        const rg_solver_answer *a = &p[i].obl[k].ans[s];
+        if (a->result != RG_SMT_UNSAT) continue;
+        CHECK_MSG(a->core[0], "empty unsat core for %s", rs->rules[i]->name);
+        for (const char *c = a->core; *c;) {
+          size_t n = strcspn(c, " ");
+          CHECK_MSG(rg_axioms_find(ax, c, n) >= 0, "core of %s names '%.*s', not an axiom",
+                    rs->rules[i]->name, (int)n, c);
+          c += n;
+          while (*c == ' ') c++;
+        }
+      }
+  return p;
+}
+
+#endif
