@@ -153,15 +153,15 @@ static rg_status expand(search *S, side *from, const side *other, int level, int
     if (st == RG_ERR_LIMIT) continue;
     if (st) return st;
     for (int p = 0; p < npos && meet[0] < 0 && *states < S->lim->max_states; p++) {
-      int nw;
-      rg_op op = (rg_op)rg_graph_node(S->g, pos[p].sub.node)->op;
-      const rg_rewriter *w = rg_rewrite_set_for(S->rs, op, &nw);
-      for (int k = 0; k < nw && meet[0] < 0 && *states < S->lim->max_states; k++) {
-        if (!rg_rewrite_set_enabled(S->rs, w[k].tag)) continue;
+      rg_rewrite_iter it;
+      rg_rewrite_set_candidates(S->rs, S->g, pos[p].sub, &it);
+      const rg_rewriter *w;
+      while (meet[0] < 0 && *states < S->lim->max_states && (w = rg_rewrite_iter_next(&it))) {
+        if (!rg_rewrite_set_enabled(S->rs, w->tag)) continue;
         rg_match_env_reset(&S->env);
-        if (!rg_match(w[k].g, w[k].lhs, S->g, pos[p].sub, &S->env)) continue;
+        if (!rg_match(w->g, w->lhs, S->g, pos[p].sub, &S->env)) continue;
         rg_ref rhs, nt;
-        st = rg_match_instantiate(w[k].g, w[k].rhs, &S->env, S->g, &rhs, err);
+        st = rg_match_instantiate(w->g, w->rhs, &S->env, S->g, &rhs, err);
         if (!st) st = rg_term_replace(S->g, t, pos[p].path, pos[p].depth, rhs, &nt, err);
         if (st) {
           free(pos);
@@ -169,7 +169,7 @@ static rg_status expand(search *S, side *from, const side *other, int level, int
         }
         if (side_find(from, nt) >= 0) continue;
         if (rg_term_size(S->g, nt, S->max_size + 1) > S->max_size) continue;
-        state ns = {nt, i, w[k].tag, w[k].reverse, level + 1};
+        state ns = {nt, i, w->tag, w->reverse, level + 1};
         if ((st = side_add(from, &ns, err))) {
           free(pos);
           return st;

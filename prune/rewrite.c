@@ -123,36 +123,62 @@ rg_status rg_graph_clone(const rg_graph *g, rg_graph **out, rg_err *err) {
   return RG_OK;
 }
 
+/* Index keys of an operand: its operator, or one of these two. */
+enum { KEY_VAR = RG_OP_COUNT, KEY_NONE = RG_OP_COUNT + 1, N_KEYS = RG_OP_COUNT + 2 };
+#define N_BUCKETS (RG_OP_COUNT * N_KEYS * N_KEYS)
+
+typedef struct {
+  rg_rewriter *w;
+  int n, cap;
+} bucket;
+
 struct rg_rewrite_set {
-  rg_rewriter *by_op[RG_OP_COUNT];
-  int n[RG_OP_COUNT], cap[RG_OP_COUNT];
+  bucket *b; /* [N_BUCKETS]: by root operator, then the keys of operands 0 and 1 */
   int total;
   int32_t max_tvars, max_pvars;
   uint8_t *off; /* tag -> 1 when switched off */
   int off_cap;
 };
 
-rg_rewrite_set *rg_rewrite_set_new(void) { return calloc(1, sizeof(rg_rewrite_set)); }
+rg_rewrite_set *rg_rewrite_set_new(void) {
+  rg_rewrite_set *s = calloc(1, sizeof(rg_rewrite_set));
+  if (s && !(s->b = calloc(N_BUCKETS, sizeof *s->b))) {
+    free(s);
+    s = NULL;
+  }
+  return s;
+}
 
 void rg_rewrite_set_free(rg_rewrite_set *s) {
   if (!s) return;
-  for (int i = 0; i < RG_OP_COUNT; i++)
-    free(s->by_op[i]);
+  for (int i = 0; i < N_BUCKETS; i++)
+    free(s->b[i].w);
+  free(s->b);
   free(s->off);
   free(s);
 }
 
+/* The key of operand k of node nd: a pattern's variable matches any operand. */
+static int operand_key(const rg_graph *g, const rg_node *nd, int k) {
+  if (k >= nd->n_in) return KEY_NONE;
+  int op = rg_graph_node(g, nd->in[k].node)->op;
+  return op == RG_OP_INPUT ? KEY_VAR : op;
+}
+
+static int bucket_of(int op, int k0, int k1) { return (op * N_KEYS + k0) * N_KEYS + k1; }
+
 static rg_status push(rg_rewrite_set *s, const rg_rewriter *w, rg_err *err) {
-  int op = rg_graph_node(w->g, w->lhs.node)->op;
-  if (s->n[op] == s->cap[op]) {
-    int cap = s->cap[op] ? 2 * s->cap[op] : 8;
-    rg_rewriter *p = realloc(s->by_op[op], sizeof *p * (size_t)cap);
+  const rg_node *nd = rg_graph_node(w->g, w->lhs.node);
+  bucket *b = &s->b[bucket_of(nd->op, operand_key(w->g, nd, 0), operand_key(w->g, nd, 1))];
+  if (b->n == b->cap) {
+    int cap = b->cap ? 2 * b->cap : 8;
+    rg_rewriter *p = realloc(b->w, sizeof *p * (size_t)cap);
     if (!p) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-    s->by_op[op] = p;
-    s->cap[op] = cap;
+    b->w = p;
+    b->cap = cap;
   }
-  s->by_op[op][s->n[op]++] = *w;
-  s->total++;
+  b->w[b->n] = *w;
+  b->w[b->n++].seq = s->total++;
   return RG_OK;
 }
 
@@ -198,7 +224,7 @@ rg_status rg_rewrite_set_add(rg_rewrite_set *s, const rg_rule *r, int tag, int *
       bool ok = false;
       rg_status st = covers(r->g, l, rr, &ok, err);
       if (!st && ok) {
-        rg_rewriter w = {r->g, l, rr, tag, i, d == 1};
+        rg_rewriter w = {r->g, l, rr, tag, i, d == 1, 0};
         st = push(s, &w, err);
         count++;
       }
@@ -209,9 +235,31 @@ rg_status rg_rewrite_set_add(rg_rewrite_set *s, const rg_rule *r, int tag, int *
   return RG_OK;
 }
 
-const rg_rewriter *rg_rewrite_set_for(const rg_rewrite_set *s, rg_op op, int *n) {
-  *n = s->n[op];
-  return s->by_op[op];
+void rg_rewrite_set_candidates(const rg_rewrite_set *s, const rg_graph *g, rg_ref t,
+                               rg_rewrite_iter *it) {
+  memset(it, 0, sizeof *it);
+  const rg_node *nd = rg_graph_node(g, t.node);
+  if (nd->op == RG_OP_INPUT) return;
+  /* A term's operand is matched by a pattern operand of its operator or by a variable; a
+   * missing operand only by a missing one. */
+  int k0[2] = {operand_key(g, nd, 0), KEY_VAR}, k1[2] = {operand_key(g, nd, 1), KEY_VAR};
+  int n0 = k0[0] == KEY_NONE ? 1 : 2, n1 = k1[0] == KEY_NONE ? 1 : 2;
+  if (k0[0] == KEY_VAR) n0 = 1; /* the term's operand is a variable: only a variable matches it */
+  if (k1[0] == KEY_VAR) n1 = 1;
+  for (int a = 0, m = 0; a < n0; a++)
+    for (int c = 0; c < n1; c++, m++) {
+      const bucket *b = &s->b[bucket_of(nd->op, k0[a], k1[c])];
+      it->list[m] = b->w;
+      it->n[m] = b->n;
+    }
+}
+
+const rg_rewriter *rg_rewrite_iter_next(rg_rewrite_iter *it) {
+  int best = -1;
+  for (int m = 0; m < 4; m++)
+    if (it->at[m] < it->n[m] && (best < 0 || it->list[m][it->at[m]].seq < it->list[best][it->at[best]].seq))
+      best = m;
+  return best < 0 ? NULL : &it->list[best][it->at[best]++];
 }
 
 int rg_rewrite_set_size(const rg_rewrite_set *s) { return s->total; }

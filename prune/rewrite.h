@@ -1,5 +1,6 @@
 /* prune/rewrite.h: terms as refs of a hash-consed graph, their positions, replacement at a
- * position, and sets of oriented rewrite rules indexed by the root operator of their left side.
+ * position, and sets of oriented rewrite rules indexed by the operators at the top of their
+ * left side (the root and its first two operands).
  *
  * A position is the path of input indices from the root of a term's tree form. Replacing at a
  * position rebuilds the ancestors on that path in the same graph (hash-consing shares the
@@ -47,6 +48,7 @@ typedef struct {
   int tag;      /* the caller's number for the rule */
   int output;   /* which output pair */
   bool reverse; /* lhs is the rule's target side */
+  int seq;      /* order of addition to the set */
 } rg_rewriter;
 
 typedef struct rg_rewrite_set rg_rewrite_set;
@@ -57,8 +59,19 @@ void rg_rewrite_set_free(rg_rewrite_set *s);
  * the caller's number tag. Returns how many were usable in *added (may be NULL). */
 rg_status rg_rewrite_set_add(rg_rewrite_set *s, const rg_rule *r, int tag, int *added,
                              rg_err *err) RG_MUST_CHECK;
-/* The rewriters whose left side has root operator op. */
-const rg_rewriter *rg_rewrite_set_for(const rg_rewrite_set *s, rg_op op, int *n);
+/* The rewriters that may match one term, in the order they were added: those whose left side
+ * has the term's root operator and, at each of the first two operands, the term's operator there
+ * or a variable. (A search tries every position of every term it visits, so scanning all the
+ * rewriters of a root operator made matching most of the derivability stage.) */
+typedef struct {
+  const rg_rewriter *list[4];
+  int n[4], at[4];
+} rg_rewrite_iter;
+
+void rg_rewrite_set_candidates(const rg_rewrite_set *s, const rg_graph *g, rg_ref t,
+                               rg_rewrite_iter *it);
+/* The next candidate, or NULL when there is none left. */
+const rg_rewriter *rg_rewrite_iter_next(rg_rewrite_iter *it);
 int rg_rewrite_set_size(const rg_rewrite_set *s);
 /* Switches the rewriters of rule `tag` (added before) off or back on: a search can then ask
  * whether the other rules derive it. Not thread-safe against concurrent searches. */
