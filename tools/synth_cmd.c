@@ -37,10 +37,12 @@
   X("inputs", 'i', 1, "FILE", "input set, one 'NAME DIMS' per line (default TASO's 20 inputs)") \
   X("output", 'o', 1, "FILE", "write the rules here: rule text, or a signed rule database when " \
                                "FILE ends in .db (default: rule text on standard output)")     \
-  X("stop-after", 'A', 1, "STAGE", "enumerate, fingerprint, test (candidates), prune, prove or " \
-                                   "all (default all: derivability pruning last)")              \
-  X("prune", 'p', 1, "LIST", "pruning stages: renaming,subgraph,supergraph,derive, all or none " \
-                             "(default all)")                                                   \
+  X("stop-after", 'A', 1, "STAGE", "enumerate, fingerprint, test (candidates), prune (the rules " \
+                                   "sent to the solvers), prove or all (default all: "         \
+                                   "derivability over the proved rules last)")                  \
+  X("prune", 'p', 1, "LIST", "pruning stages before the proofs: renaming,subgraph,supergraph," \
+                             "derive, all or none (default all; a rule they remove goes back " \
+                             "if a rule implying it fails its proof; derive also runs last)")  \
   X("require", 'r', 1, "WHO", "both (default) or any: which solvers must prove a rule")        \
   X("timeout-ms", 'T', 1, "MS", "per solver and obligation (default 2000)")                    \
   X("axioms", 'x', 1, "FILE", "axioms for the proofs (default verify/axioms.rules)")           \

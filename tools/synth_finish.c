@@ -369,7 +369,7 @@ static void print_rows(const finish *f) {
             f->sum.version[1], f->n_verified, f->o->prove.require == RG_REQUIRE_BOTH ? "both" : "any");
   }
   if (f->derive_run)
-    fprintf(stderr, "derivability %8d -> %-8d                                  %.2f s\n", f->derive.n,
+    fprintf(stderr, "derivability %8d -> %-8d over the proved rules             %.2f s\n", f->derive.n,
             f->derive.kept, f->t_derive);
 }
 
@@ -398,7 +398,7 @@ int rg_synth_finish(const char *cand, size_t len, const rg_finish_opts *o,
     goto done;
   }
   rg_prune_opts po = rg_prune_opts_default();
-  po.stages = o->prune_stages & ~(unsigned)RG_PRUNE_DERIVE;
+  po.stages = o->prune_stages;
   po.general_off = o->general_off, po.general_of = o->general_of;
   po.stop = o->stop;
   po.progress = prune_progress, po.progress_ctx = &f;

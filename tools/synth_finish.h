@@ -2,10 +2,13 @@
  * subgraph and supergraph), proofs with z3 and cvc5, derivability pruning, and the output (rule
  * text, or a signed rule database when the output ends in .db).
  *
- * Order and why: the cheap syntactic pruning runs before the proofs so fewer obligations are
- * sent to the solvers; a rule removed there because a kept rule implies it is put back if that
- * rule then fails its proof (prune's reinstatement), and proved in turn. Derivability runs last,
- * over proved rules only, because a derivation is only as good as the rules it uses.
+ * Order and why: pruning (renaming, common subgraph and supergraph, and derivability) runs
+ * before the proofs so that only rules no other candidate implies are sent to the solvers; a
+ * rule removed there because kept rules imply it is put back if one of them then fails its proof
+ * (prune's reinstatement), and proved in turn, until no proof fails. A derivation is only as
+ * good as the rules it uses, so every removal stands on proved rules in the end. Derivability
+ * runs once more over the proved rules, because a rule put back may be derivable from other
+ * proved ones.
  */
 #ifndef RG_TOOLS_SYNTH_FINISH_H
 #define RG_TOOLS_SYNTH_FINISH_H

@@ -11,8 +11,10 @@ trap 'rm -rf "$tmp"' EXIT
 run() { # output file, extra args...
   local o=$1
   shift
+  # TASO's pruning stages only: derivability (which runs before the proofs too) would remove
+  # the instance below whether or not generalization made a law it is an instance of.
   "$rulegen" --ops ewadd,ewmul,concat --depth 3 --inputs "$dir/generalize.inputs" -j 2 -q \
-    --stop-after prune -o "$o" "$@"
+    --stop-after prune --prune renaming,subgraph -o "$o" "$@"
 }
 covers() { # rule file, our rules, extra args...
   "$rulegen" covers "$1" --with "$2" -q "${@:3}"
