@@ -28,6 +28,7 @@
 #include "prune/prune.h"
 #include "synth_finish.h"
 #include "synth_generalize.h"
+#include "synth_resume.h"
 #include "verify/randtest.h"
 #include "verify/randtest_cache.h"
 
@@ -66,6 +67,8 @@
                                  "fresh variable of its shape, at most 64 such rules tested "   \
                                  "per candidate; the most general passing ones become "         \
                                  "candidates too, the candidate an instance of them)")          \
+  X("resume", 'C', 1, "FILE", "start after the test stage from the candidates a run with -o "  \
+                             "OUT saved in OUT.candidates (give that run's options)")           \
   X("quiet", 'q', 0, "", "no progress on standard error")                                      \
   X("help", 'h', 0, "", "show this help")
 
@@ -75,7 +78,7 @@ typedef enum { STOP_ENUMERATE, STOP_FINGERPRINT, STOP_TEST, STOP_PRUNE, STOP_PRO
 typedef struct {
   rg_enum_choices choices;
   rg_enum_inputset inputs;
-  const char *inputs_path, *out_path;
+  const char *inputs_path, *out_path, *resume_path;
   int depth, threads;
   stop_stage stop_after;
   rg_fp_opts fp;
@@ -279,6 +282,7 @@ static int parse(int argc, char **argv, synth_opts *o) {
       if (!rg_cli_parse_i64(optarg, 1, RG_RULE_MAX_OUTPUTS, &v)) return bad_arg("--max-outputs wants 1..4, not '%s'%s", optarg, "");
       o->fp.max_outputs = (int)v;
       break;
+    case 'C': o->resume_path = optarg; break;
     case 'q': o->quiet = true; break;
     case 'h': usage(stdout); return -1;
     default:
@@ -291,6 +295,8 @@ static int parse(int argc, char **argv, synth_opts *o) {
     }
   }
   if (optind < argc) return bad_arg("unexpected argument '%s'%s", argv[optind], "");
+  if (o->resume_path && o->stop_after <= STOP_TEST)
+    return bad_arg("--resume starts after the test stage: --stop-after must be prune, prove or all%s%s", "", "");
   o->fp.threads = o->threads;
   o->rt.seed = o->fp.seed + 1;
   if (o->inputs_path && rg_enum_inputs_load(o->inputs_path, &o->inputs, &err)) {
@@ -749,6 +755,139 @@ static void print_table(const synth_opts *o, const rg_enum_space *sp, uint64_t g
           o->threads);
 }
 
+/* What the stages up to testing produced, for the table and the database. */
+typedef struct {
+  uint64_t graphs, records, buckets, singles;
+  int passes;
+  test_counts tc;
+  double secs[3]; /* enumerate + fingerprint, test, total */
+} synth_totals;
+
+/* The first line of the candidate text: what made the candidates (synth_resume.h). */
+static void candidate_header(const synth_opts *o, const rg_enum_space *sp, rg_strbuf *sb) {
+  rg_sb_init(sb);
+  rg_sb_printf(sb, "# rulegen synth: depth %d, %d operator variants, %d inputs, fingerprint seed %llu, "
+                   "test seed %llu, %d+%d trials at %d other shape sets",
+               o->depth, sp->n_variants, sp->inputs.n, (unsigned long long)o->fp.seed,
+               (unsigned long long)o->rt.seed, o->rt.zp_trials, o->rt.f64_trials, o->rt.other_shapes);
+}
+
+/* Enumerates, fingerprints and tests: the candidates go to *mem (a run that goes on past the
+ * test stage) or to the output. Returns the exit status so far. */
+static int synthesize(synth_opts *o, const rg_enum_space *sp, const char *header, char **mem,
+                      size_t *mem_len, synth_totals *tt) {
+  double t0 = now();
+  progress pr = {o->quiet, 1, t0, t0};
+  o->fp.progress = on_progress;
+  o->fp.progress_user = &pr;
+  memset(tt, 0, sizeof *tt);
+  FILE *out = NULL;
+  char *tmp = NULL;
+  bool finishing = o->stop_after > STOP_TEST; /* candidates stay in memory for synth_finish.c */
+  rg_status st = RG_OK;
+  rg_err err;
+  if (o->stop_after >= STOP_FINGERPRINT) {
+    if (finishing) {
+      out = open_memstream(mem, mem_len);
+      if (!out) {
+        fprintf(stderr, "rulegen: out of memory for the candidates\n");
+        return 2;
+      }
+    } else if (o->out_path) {
+      size_t n = strlen(o->out_path) + 32;
+      tmp = malloc(n);
+      if (tmp) snprintf(tmp, n, "%s.tmp.%ld", o->out_path, (long)getpid());
+      out = tmp ? fopen(tmp, "w") : NULL;
+      if (!out) {
+        fprintf(stderr, "rulegen: cannot write %s\n", tmp ? tmp : o->out_path);
+        free(tmp);
+        return 2;
+      }
+    } else {
+      out = stdout;
+    }
+    fprintf(out, "%s\n", header);
+  }
+
+  if (o->stop_after == STOP_ENUMERATE) {
+    void **users = calloc((size_t)o->threads, sizeof *users);
+    rg_enum_visitor v = {count_visit, NULL};
+    rg_enum_run_opts ro = {o->threads, o->fp.max_outputs, o->fp.keep_redundant, o->fp.keep_redundant, &interrupted, on_progress, &pr};
+    rg_enum_stats stats;
+    st = users ? rg_enum_run(sp, &v, users, &ro, &stats, &err) : RG_ERR_NOMEM;
+    free(users);
+    tt->graphs = stats.graphs;
+    tt->passes = 1;
+    tt->secs[0] = now() - t0;
+  } else {
+    uint64_t lo = 0, width = UINT64_MAX;
+    for (;;) {
+      rg_fp_table t;
+      rg_enum_stats stats;
+      pr.pass = tt->passes + 1;
+      uint64_t hi = UINT64_MAX - lo < width ? UINT64_MAX : lo + width;
+      double ta = now();
+      st = rg_fp_collect(sp, &o->fp, lo, hi, &t, &stats, &err);
+      tt->secs[0] += now() - ta;
+      tt->passes++;
+      if (!st && !interrupted) {
+        tt->graphs = stats.graphs;
+        tt->records += t.n;
+        ta = now();
+        st = test_pass(o, sp, &t, out, &tt->tc, &tt->buckets, &tt->singles, &err);
+        tt->secs[1] += now() - ta;
+      }
+      uint64_t covered_hi = t.hi;
+      width = t.hi - lo;
+      rg_fp_table_free(&t);
+      if (st || interrupted || covered_hi == UINT64_MAX) break;
+      lo = covered_hi + 1;
+      fprintf(stderr, "%srulegen: records did not fit in --mem-limit: pass %d covers the next "
+                      "fingerprint range\n", o->quiet ? "" : "\n", tt->passes + 1);
+    }
+  }
+  tt->secs[2] = now() - t0;
+  if (!o->quiet) fprintf(stderr, "\n");
+
+  int rc = 0;
+  if (interrupted) {
+    fprintf(stderr, "rulegen: interrupted: partial results discarded%s\n", tmp ? ", no file written" : "");
+    rc = 130;
+  } else if (st) {
+    rg_cli_report("rulegen", NULL, &err);
+    rc = 1;
+  }
+  if (out && finishing) {
+    if (fclose(out) != 0 && !rc) {
+      fprintf(stderr, "rulegen: out of memory for the candidates\n");
+      rc = 1;
+    }
+  } else if (out && out != stdout) {
+    if (fclose(out) != 0 && !rc) {
+      fprintf(stderr, "rulegen: write error on %s\n", tmp);
+      rc = 1;
+    }
+    if (rc) remove(tmp);
+    else if (rename(tmp, o->out_path) != 0) {
+      fprintf(stderr, "rulegen: cannot rename %s to %s\n", tmp, o->out_path);
+      remove(tmp);
+      rc = 1;
+    }
+  } else if (out) {
+    fflush(out);
+  }
+  free(tmp);
+  if (!rc) print_table(o, sp, tt->graphs, tt->records, tt->passes, tt->buckets, tt->singles, &tt->tc, tt->secs);
+  /* What follows can fail or be stopped on its own: keep what the long part made. */
+  if (!rc && finishing && o->out_path) {
+    rc = rg_synth_save_candidates(o->out_path, *mem, *mem_len);
+    if (!rc)
+      fprintf(stderr, "saved        the candidates in %s.candidates (--resume starts from them)\n",
+              o->out_path);
+  }
+  return rc;
+}
+
 /* The generalize stage over the candidate text (appended to it) and its row of the table;
  * returns the exit status. */
 static int generalize(synth_opts *o, const rg_enum_space *sp, char **mem, size_t *len,
@@ -778,8 +917,8 @@ static int generalize(synth_opts *o, const rg_enum_space *sp, char **mem, size_t
 /* Hands the candidates to the stages after testing, with the rows of the table so far and the
  * generator's configuration (recorded in a .db). */
 static int finish_run(synth_opts *o, const rg_enum_space *sp, int argc, char **argv, const char *cand,
-                      size_t len, uint64_t graphs, uint64_t records, const test_counts *tc,
-                      const double *secs, const rg_generalize_counts *gc) {
+                      size_t len, const synth_totals *tt, const rg_generalize_counts *gc) {
+  const test_counts *tc = &tt->tc;
   rg_strbuf cfg;
   rg_sb_init(&cfg);
   rg_sb_puts(&cfg, "command=rulegen");
@@ -793,14 +932,21 @@ static int finish_run(synth_opts *o, const rg_enum_space *sp, int argc, char **a
     rg_sb_printf(&cfg, "input.%s=%s\n", sp->inputs.in[i].name, rg_shape_format(&sp->inputs.in[i].shape, buf, sizeof buf));
   }
   char why[64];
-  snprintf(why, sizeof why, "alone:%llu", (unsigned long long)(records - tc->members));
+  snprintf(why, sizeof why, "alone:%llu", (unsigned long long)(tt->records - tc->members));
   char gen_why[128];
   snprintf(gen_why, sizeof gen_why, "tested:%llu pass:%llu capped:%llu", (unsigned long long)gc->tried,
            (unsigned long long)gc->passed, (unsigned long long)gc->capped);
-  rg_finish_stage pre[4] = {{"enumerate", 0, (int64_t)graphs, "", secs[0]},
-                            {"fingerprint", (int64_t)records, (int64_t)tc->members, why, 0},
-                            {"test", (int64_t)tc->pairs, (int64_t)tc->written, "", secs[1]},
+  rg_finish_stage pre[4] = {{"enumerate", 0, (int64_t)tt->graphs, "", tt->secs[0]},
+                            {"fingerprint", (int64_t)tt->records, (int64_t)tc->members, why, 0},
+                            {"test", (int64_t)tc->pairs, (int64_t)tc->written, "", tt->secs[1]},
                             {"generalize", (int64_t)gc->in, (int64_t)(gc->in + gc->added), gen_why, gc->seconds}};
+  /* A resumed run did not enumerate or test: its first row is the candidates it read. */
+  const rg_finish_stage *rows = pre;
+  int n_rows = o->no_generalize ? 3 : 4;
+  if (o->resume_path) {
+    pre[2] = (rg_finish_stage){"candidates", 0, (int64_t)tc->written, "", 0};
+    rows = pre + 2, n_rows -= 2;
+  }
   o->fin.stop_after = o->stop_after == STOP_PRUNE ? RG_FINISH_PRUNE
                       : o->stop_after == STOP_PROVE ? RG_FINISH_PROVE : RG_FINISH_ALL;
   o->fin.out_path = o->out_path;
@@ -809,7 +955,8 @@ static int finish_run(synth_opts *o, const rg_enum_space *sp, int argc, char **a
   o->fin.prove.progress = !o->quiet;
   o->fin.test_seed = o->rt.seed;
   o->fin.config = rg_sb_str(&cfg);
-  int rc = rg_synth_finish(cand, len, &o->fin, pre, o->no_generalize ? 3 : 4);
+  if (o->resume_path) rg_sb_printf(&cfg, "resumed_from=%s\n", o->resume_path);
+  int rc = rg_synth_finish(cand, len, &o->fin, rows, n_rows);
   rg_sb_free(&cfg);
   return rc;
 }
@@ -837,124 +984,29 @@ int rg_cmd_synth(int argc, char **argv) {
   struct sigaction old_term;
   sigaction(SIGINT, &sa, &old);
   sigaction(SIGTERM, &sa, &old_term);
-  double t0 = now(), secs[3] = {0, 0, 0};
-  progress pr = {o.quiet, 1, t0, t0};
-  o.fp.progress = on_progress;
-  o.fp.progress_user = &pr;
-
-  FILE *out = NULL;
-  char *tmp = NULL, *mem = NULL;
+  rg_strbuf header;
+  candidate_header(&o, &sp, &header);
+  char *mem = NULL;
   size_t mem_len = 0;
-  bool finishing = o.stop_after > STOP_TEST; /* candidates stay in memory for synth_finish.c */
-  rg_status st = RG_OK;
-  if (o.stop_after >= STOP_FINGERPRINT) {
-    if (finishing) {
-      out = open_memstream(&mem, &mem_len);
-      if (!out) {
-        fprintf(stderr, "rulegen: out of memory for the candidates\n");
-        rg_enum_space_free(&sp);
-        return 2;
-      }
-    } else if (o.out_path) {
-      size_t n = strlen(o.out_path) + 32;
-      tmp = malloc(n);
-      if (tmp) snprintf(tmp, n, "%s.tmp.%ld", o.out_path, (long)getpid());
-      out = tmp ? fopen(tmp, "w") : NULL;
-      if (!out) {
-        fprintf(stderr, "rulegen: cannot write %s\n", tmp ? tmp : o.out_path);
-        free(tmp);
-        rg_enum_space_free(&sp);
-        return 2;
-      }
-    } else {
-      out = stdout;
-    }
-    fprintf(out, "# rulegen synth: depth %d, %d operator variants, %d inputs, fingerprint seed %llu, "
-                 "test seed %llu, %d+%d trials at %d other shape sets\n",
-            o.depth, sp.n_variants, sp.inputs.n, (unsigned long long)o.fp.seed,
-            (unsigned long long)o.rt.seed, o.rt.zp_trials, o.rt.f64_trials, o.rt.other_shapes);
-  }
-
-  uint64_t graphs = 0, records = 0, buckets = 0, singles = 0;
-  int passes = 0;
-  test_counts tc;
-  memset(&tc, 0, sizeof tc);
-  if (o.stop_after == STOP_ENUMERATE) {
-    void **users = calloc((size_t)o.threads, sizeof *users);
-    rg_enum_visitor v = {count_visit, NULL};
-    rg_enum_run_opts ro = {o.threads, o.fp.max_outputs, o.fp.keep_redundant, o.fp.keep_redundant, &interrupted, on_progress, &pr};
-    rg_enum_stats stats;
-    st = users ? rg_enum_run(&sp, &v, users, &ro, &stats, &err) : RG_ERR_NOMEM;
-    free(users);
-    graphs = stats.graphs;
-    passes = 1;
-    secs[0] = now() - t0;
+  synth_totals tt;
+  memset(&tt, 0, sizeof tt);
+  bool finishing = o.stop_after > STOP_TEST;
+  if (o.resume_path) {
+    rc = rg_synth_load_candidates(o.resume_path, rg_sb_str(&header), &mem, &mem_len, &tt.tc.written);
+    if (!rc)
+      fprintf(stderr, "candidates   %llu tested candidates read from %s\n",
+              (unsigned long long)tt.tc.written, o.resume_path);
   } else {
-    uint64_t lo = 0, width = UINT64_MAX;
-    for (;;) {
-      rg_fp_table t;
-      rg_enum_stats stats;
-      pr.pass = passes + 1;
-      uint64_t hi = UINT64_MAX - lo < width ? UINT64_MAX : lo + width;
-      double ta = now();
-      st = rg_fp_collect(&sp, &o.fp, lo, hi, &t, &stats, &err);
-      secs[0] += now() - ta;
-      passes++;
-      if (!st && !interrupted) {
-        graphs = stats.graphs;
-        records += t.n;
-        ta = now();
-        st = test_pass(&o, &sp, &t, out, &tc, &buckets, &singles, &err);
-        secs[1] += now() - ta;
-      }
-      uint64_t covered_hi = t.hi;
-      width = t.hi - lo;
-      rg_fp_table_free(&t);
-      if (st || interrupted || covered_hi == UINT64_MAX) break;
-      lo = covered_hi + 1;
-      fprintf(stderr, "%srulegen: records did not fit in --mem-limit: pass %d covers the next "
-                      "fingerprint range\n", o.quiet ? "" : "\n", passes + 1);
-    }
+    rc = synthesize(&o, &sp, rg_sb_str(&header), &mem, &mem_len, &tt);
   }
-  secs[2] = now() - t0;
-  if (!o.quiet) fprintf(stderr, "\n");
-
-  rc = 0;
-  if (interrupted) {
-    fprintf(stderr, "rulegen: interrupted: partial results discarded%s\n", tmp ? ", no file written" : "");
-    rc = 130;
-  } else if (st) {
-    rg_cli_report("rulegen", NULL, &err);
-    rc = 1;
-  }
-  if (out && finishing) {
-    if (fclose(out) != 0 && !rc) {
-      fprintf(stderr, "rulegen: out of memory for the candidates\n");
-      rc = 1;
-    }
-  } else if (out && out != stdout) {
-    if (fclose(out) != 0 && !rc) {
-      fprintf(stderr, "rulegen: write error on %s\n", tmp);
-      rc = 1;
-    }
-    if (rc) remove(tmp);
-    else if (rename(tmp, o.out_path) != 0) {
-      fprintf(stderr, "rulegen: cannot rename %s to %s\n", tmp, o.out_path);
-      remove(tmp);
-      rc = 1;
-    }
-  } else if (out) {
-    fflush(out);
-  }
-  free(tmp);
-  if (!rc) print_table(&o, &sp, graphs, records, passes, buckets, singles, &tc, secs);
+  rg_sb_free(&header);
   rg_generalize_counts gc;
   memset(&gc, 0, sizeof gc);
   int *general_off = NULL, *general_of = NULL;
   if (!rc && finishing && !o.no_generalize)
     rc = generalize(&o, &sp, &mem, &mem_len, &gc, &general_off, &general_of);
   o.fin.general_off = general_off, o.fin.general_of = general_of;
-  if (!rc && finishing) rc = finish_run(&o, &sp, argc, argv, mem, mem_len, graphs, records, &tc, secs, &gc);
+  if (!rc && finishing) rc = finish_run(&o, &sp, argc, argv, mem, mem_len, &tt, &gc);
   free(mem);
   free(general_off), free(general_of);
   sigaction(SIGINT, &old, NULL);

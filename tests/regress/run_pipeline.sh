@@ -32,6 +32,10 @@ check "every rule verified again" "$rulegen" prove -q out.rules
 check "every rule holds at other shapes" "$rulegen" eval -q -n 4 out.rules
 echo '(matmul (matmul ?x ?y) ?z) => (matmul ?x (matmul ?y ?z))' >assoc.rules
 check "associativity kept or derived" sh -c "'$rulegen' covers assoc.rules --with out.rules | grep -q ', 0 not covered'"
+check "tested candidates saved" grep -q "^# rulegen synth: depth 2" out.rules.candidates
+check "a resumed run" run --resume out.rules.candidates -o resumed.rules
+check "resumed from the saved candidates: same rules" cmp -s out.rules resumed.rules
+check "resuming with other options is refused" sh -c "! '$rulegen' --ops ewadd,ewmul,matmul,transpose --depth 3 --inputs '$dir/synth.inputs' -q --resume out.rules.candidates -o x.rules"
 check "stop after prune" run --stop-after prune -o pruned.rules
 check "pruned candidates written" test -s pruned.rules
 # the signed database: generate, sign, verify, audit; tamper and be refused

@@ -1,0 +1,73 @@
+/* tools/synth_resume.c: saving the tested candidates of a run and reading them back (see
+ * synth_resume.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "synth_resume.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ir/ir.h"
+
+int rg_synth_save_candidates(const char *out_path, const char *text, size_t len) {
+  size_t n = strlen(out_path) + 48;
+  char *path = malloc(n), *tmp = malloc(n);
+  int rc = path && tmp ? 0 : 1;
+  if (rc) fprintf(stderr, "rulegen: out of memory saving the candidates\n");
+  FILE *f = NULL;
+  if (!rc) {
+    snprintf(path, n, "%s.candidates", out_path);
+    snprintf(tmp, n, "%s.candidates.tmp.%ld", out_path, (long)getpid());
+    f = fopen(tmp, "w");
+    if (!f) fprintf(stderr, "rulegen: cannot write %s\n", tmp), rc = 1;
+  }
+  if (f) {
+    bool bad = fwrite(text, 1, len, f) != len;
+    bad = fclose(f) != 0 || bad;
+    if (bad) fprintf(stderr, "rulegen: write error on %s (disk full?)\n", tmp), rc = 1;
+    else if (rename(tmp, path) != 0) fprintf(stderr, "rulegen: cannot rename %s to %s\n", tmp, path), rc = 1;
+    if (rc) remove(tmp);
+  }
+  free(path);
+  free(tmp);
+  return rc;
+}
+
+int rg_synth_load_candidates(const char *path, const char *header, char **text, size_t *len,
+                             uint64_t *n) {
+  rg_strbuf sb;
+  rg_err err;
+  *text = NULL, *len = 0, *n = 0;
+  if (rg_text_read_file(path, &sb, &err)) {
+    rg_sb_free(&sb);
+    fprintf(stderr, "rulegen: --resume: %s\n", err.msg);
+    return 2;
+  }
+  const char *s = rg_sb_str(&sb);
+  size_t first = strcspn(s, "\n");
+  if (strncmp(s, "# rulegen synth:", 16) != 0) {
+    fprintf(stderr, "rulegen: --resume: %s:1: not the candidates of a rulegen run (they start with "
+                    "'# rulegen synth:'; a run with -o OUT saves them in OUT.candidates)\n", path);
+    rg_sb_free(&sb);
+    return 2;
+  }
+  if (first != strlen(header) || strncmp(s, header, first) != 0) {
+    fprintf(stderr, "rulegen: --resume: %s:1: these candidates were made by another configuration:\n"
+                    "  file:    %.*s\n  options: %s\n"
+                    "give the options of the run that made them (--ops, the operator choices, "
+                    "--inputs, --depth, --seed, --trials, --shape-sets)\n",
+            path, (int)first, s, header);
+    rg_sb_free(&sb);
+    return 2;
+  }
+  for (const char *line = s; *line;) {
+    size_t l = strcspn(line, "\n");
+    size_t k = strspn(line, " \t");
+    if (k < l && line[k] != '#') ++*n;
+    line += l + (line[l] == '\n');
+  }
+  *text = sb.s; /* not NULL: the header was there */
+  *len = sb.len;
+  return 0;
+}
