@@ -31,7 +31,8 @@ static uint64_t hash_node(const rg_node *n) {
     h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
     h ^= h >> 31;
   }
-  for (; i < sizeof *n; i++) h = (h ^ p[i]) * 0x100000001b3ull;
+  for (; i < sizeof *n; i++)
+    h = (h ^ p[i]) * 0x100000001b3ull;
   h ^= h >> 29;
   h *= 0x94d049bb133111ebull;
   return h ^ (h >> 32);

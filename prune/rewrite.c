@@ -257,7 +257,8 @@ void rg_rewrite_set_candidates(const rg_rewrite_set *s, const rg_graph *g, rg_re
 const rg_rewriter *rg_rewrite_iter_next(rg_rewrite_iter *it) {
   int best = -1;
   for (int m = 0; m < 4; m++)
-    if (it->at[m] < it->n[m] && (best < 0 || it->list[m][it->at[m]].seq < it->list[best][it->at[best]].seq))
+    if (it->at[m] < it->n[m] &&
+        (best < 0 || it->list[m][it->at[m]].seq < it->list[best][it->at[best]].seq))
       best = m;
   return best < 0 ? NULL : &it->list[best][it->at[best]++];
 }

@@ -369,8 +369,8 @@ static void print_rows(const finish *f) {
             f->sum.version[1], f->n_verified, f->o->prove.require == RG_REQUIRE_BOTH ? "both" : "any");
   }
   if (f->derive_run)
-    fprintf(stderr, "derivability %8d -> %-8d over the proved rules             %.2f s\n", f->derive.n,
-            f->derive.kept, f->t_derive);
+    fprintf(stderr, "derivability %8d -> %-8d over the proved rules             %.2f s\n",
+            f->derive.n, f->derive.kept, f->t_derive);
 }
 
 static int fail(const char *what, const rg_err *err) {

@@ -25,8 +25,10 @@ int rg_synth_save_candidates(const char *out_path, const char *text, size_t len)
   if (f) {
     bool bad = fwrite(text, 1, len, f) != len;
     bad = fclose(f) != 0 || bad;
-    if (bad) fprintf(stderr, "rulegen: write error on %s (disk full?)\n", tmp), rc = 1;
-    else if (rename(tmp, path) != 0) fprintf(stderr, "rulegen: cannot rename %s to %s\n", tmp, path), rc = 1;
+    if (bad)
+      fprintf(stderr, "rulegen: write error on %s (disk full?)\n", tmp), rc = 1;
+    else if (rename(tmp, path) != 0)
+      fprintf(stderr, "rulegen: cannot rename %s to %s\n", tmp, path), rc = 1;
     if (rc) remove(tmp);
   }
   free(path);
@@ -47,16 +49,19 @@ int rg_synth_load_candidates(const char *path, const char *header, char **text, 
   const char *s = rg_sb_str(&sb);
   size_t first = strcspn(s, "\n");
   if (strncmp(s, "# rulegen synth:", 16) != 0) {
-    fprintf(stderr, "rulegen: --resume: %s:1: not the candidates of a rulegen run (they start with "
-                    "'# rulegen synth:'; a run with -o OUT saves them in OUT.candidates)\n", path);
+    fprintf(stderr,
+            "rulegen: --resume: %s:1: not the candidates of a rulegen run (they start with "
+            "'# rulegen synth:'; a run with -o OUT saves them in OUT.candidates)\n",
+            path);
     rg_sb_free(&sb);
     return 2;
   }
   if (first != strlen(header) || strncmp(s, header, first) != 0) {
-    fprintf(stderr, "rulegen: --resume: %s:1: these candidates were made by another configuration:\n"
-                    "  file:    %.*s\n  options: %s\n"
-                    "give the options of the run that made them (--ops, the operator choices, "
-                    "--inputs, --depth, --seed, --trials, --shape-sets)\n",
+    fprintf(stderr,
+            "rulegen: --resume: %s:1: these candidates were made by another configuration:\n"
+            "  file:    %.*s\n  options: %s\n"
+            "give the options of the run that made them (--ops, the operator choices, "
+            "--inputs, --depth, --seed, --trials, --shape-sets)\n",
             path, (int)first, s, header);
     rg_sb_free(&sb);
     return 2;
