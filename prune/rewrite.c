@@ -243,9 +243,9 @@ void rg_rewrite_set_candidates(const rg_rewrite_set *s, const rg_graph *g, rg_re
   /* A term's operand is matched by a pattern operand of its operator or by a variable; a
    * missing operand only by a missing one. */
   int k0[2] = {operand_key(g, nd, 0), KEY_VAR}, k1[2] = {operand_key(g, nd, 1), KEY_VAR};
-  int n0 = k0[0] == KEY_NONE ? 1 : 2, n1 = k1[0] == KEY_NONE ? 1 : 2;
-  if (k0[0] == KEY_VAR) n0 = 1; /* the term's operand is a variable: only a variable matches it */
-  if (k1[0] == KEY_VAR) n1 = 1;
+  /* (A term operand that is a variable is matched only by a variable: KEY_VAR once.) */
+  int n0 = k0[0] == KEY_NONE || k0[0] == KEY_VAR ? 1 : 2;
+  int n1 = k1[0] == KEY_NONE || k1[0] == KEY_VAR ? 1 : 2;
   for (int a = 0, m = 0; a < n0; a++)
     for (int c = 0; c < n1; c++, m++) {
       const bucket *b = &s->b[bucket_of(nd->op, k0[a], k1[c])];

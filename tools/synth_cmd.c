@@ -716,17 +716,25 @@ static rg_status count_visit(void *user, const rg_enum_state *st, bool *extend, 
   return RG_OK;
 }
 
-static void print_table(const synth_opts *o, const rg_enum_space *sp, uint64_t graphs,
-                        uint64_t records, int passes, uint64_t buckets, uint64_t singles,
-                        const test_counts *tc, const double *secs) {
+/* What the stages up to testing produced, for the table and the database. */
+typedef struct {
+  uint64_t graphs, records, buckets, singles;
+  int passes;
+  test_counts tc;
+  double secs[3]; /* enumerate + fingerprint, test, total */
+} synth_totals;
+
+static void print_table(const synth_opts *o, const rg_enum_space *sp, const synth_totals *tt) {
+  const test_counts *tc = &tt->tc;
+  const double *secs = tt->secs;
   fprintf(stderr, "\nstage        count                                          time\n");
   fprintf(stderr, "enumerate    %llu graphs of 1..%d operators (+%d input graphs), %d passes   %.2f s\n",
-          (unsigned long long)graphs, sp->depth, sp->inputs.n, passes, secs[0]);
+          (unsigned long long)tt->graphs, sp->depth, sp->inputs.n, tt->passes, secs[0]);
   if (o->stop_after >= STOP_FINGERPRINT)
     fprintf(stderr,
             "fingerprint  %llu records, %llu buckets holding %llu graphs; %llu alone dropped\n",
-            (unsigned long long)records, (unsigned long long)buckets,
-            (unsigned long long)tc->members, (unsigned long long)singles);
+            (unsigned long long)tt->records, (unsigned long long)tt->buckets,
+            (unsigned long long)tc->members, (unsigned long long)tt->singles);
   if (o->stop_after >= STOP_FINGERPRINT) {
     fprintf(stderr, "pairs        not candidates: %llu outputs differ, %llu variables on both sides,\n"
                     "             derivable from smaller candidates: %llu an output common to both "
@@ -754,14 +762,6 @@ static void print_table(const synth_opts *o, const rg_enum_space *sp, uint64_t g
   fprintf(stderr, "total        %.2f s wall, peak RSS %.0f MB, %d threads\n", secs[2], peak_rss_mb(),
           o->threads);
 }
-
-/* What the stages up to testing produced, for the table and the database. */
-typedef struct {
-  uint64_t graphs, records, buckets, singles;
-  int passes;
-  test_counts tc;
-  double secs[3]; /* enumerate + fingerprint, test, total */
-} synth_totals;
 
 /* The first line of the candidate text: what made the candidates (synth_resume.h). */
 static void candidate_header(const synth_opts *o, const rg_enum_space *sp, rg_strbuf *sb) {
@@ -877,7 +877,7 @@ static int synthesize(synth_opts *o, const rg_enum_space *sp, const char *header
     fflush(out);
   }
   free(tmp);
-  if (!rc) print_table(o, sp, tt->graphs, tt->records, tt->passes, tt->buckets, tt->singles, &tt->tc, tt->secs);
+  if (!rc) print_table(o, sp, tt);
   /* What follows can fail or be stopped on its own: keep what the long part made. */
   if (!rc && finishing && o->out_path) {
     rc = rg_synth_save_candidates(o->out_path, *mem, *mem_len);
@@ -972,7 +972,7 @@ int rg_cmd_synth(int argc, char **argv) {
     rg_enum_space_free(&sp);
     return 2;
   }
-  if (o.stop_after >= STOP_FINGERPRINT && o.fp.mem_limit < RG_FP_MIN_MEM) {
+  if (o.stop_after >= STOP_FINGERPRINT && !o.resume_path && o.fp.mem_limit < RG_FP_MIN_MEM) {
     fprintf(stderr, "rulegen: --mem-limit %zu bytes is too small to make progress: give at least %u MB\n",
             o.fp.mem_limit, RG_FP_MIN_MEM >> 20);
     rg_enum_space_free(&sp);
