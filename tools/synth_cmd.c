@@ -26,6 +26,7 @@
 #include "commands.h"
 #include "fingerprint/fingerprint.h"
 #include "prune/prune.h"
+#include "synth_collapse.h"
 #include "synth_finish.h"
 #include "synth_generalize.h"
 #include "synth_resume.h"
@@ -888,6 +889,34 @@ static int synthesize(synth_opts *o, const rg_enum_space *sp, const char *header
   return rc;
 }
 
+/* Renamed copies among the candidates collapse to their first line (synth_collapse.h) before
+ * generalization and pruning parse them; prints its row; returns the exit status. */
+/* Variables numbered in order of first appearance in the text, which is the canonical order
+ * (the candidates are printed canonically, prune/canon.h): equal masks split the same
+ * variables of renamed copies. */
+static uint64_t split_key(void *ctx, const rg_rule *r) { return rg_split_mask(ctx, r); }
+
+static int collapse(const synth_opts *o, const rg_enum_space *sp, char *mem, size_t *len,
+                    rg_collapse_counts *cc) {
+  rg_err err;
+  rg_split_ctx split;
+  rg_split_ctx_init(&split, sp);
+  rg_collapse_opts co = {o->threads, &interrupted, o->quiet, NULL, NULL};
+  if (!o->no_generalize) co.extra_key = split_key, co.extra_ctx = &split;
+  if (rg_synth_collapse_renamings(mem, len, &co, cc, &err)) {
+    rg_cli_report("rulegen", NULL, &err);
+    return err.status == RG_ERR_PARSE ? 2 : 1; /* a damaged candidates file is bad input */
+  }
+  if (interrupted) {
+    fprintf(stderr, "\nrulegen: interrupted: nothing written\n");
+    return 130;
+  }
+  fprintf(stderr, "%srenaming     %llu -> %llu candidates (renamed copies%s collapse)   %.2f s\n",
+          o->quiet ? "" : "\r", (unsigned long long)cc->in, (unsigned long long)cc->out,
+          co.extra_key ? " the generalize stage treats alike" : "", cc->seconds);
+  return 0;
+}
+
 /* The generalize stage over the candidate text (appended to it) and its row of the table;
  * returns the exit status. */
 static int generalize(synth_opts *o, const rg_enum_space *sp, char **mem, size_t *len,
@@ -917,7 +946,8 @@ static int generalize(synth_opts *o, const rg_enum_space *sp, char **mem, size_t
 /* Hands the candidates to the stages after testing, with the rows of the table so far and the
  * generator's configuration (recorded in a .db). */
 static int finish_run(synth_opts *o, const rg_enum_space *sp, int argc, char **argv, const char *cand,
-                      size_t len, const synth_totals *tt, const rg_generalize_counts *gc) {
+                      size_t len, const synth_totals *tt, const rg_collapse_counts *cc,
+                      const rg_generalize_counts *gc) {
   const test_counts *tc = &tt->tc;
   rg_strbuf cfg;
   rg_sb_init(&cfg);
@@ -936,13 +966,14 @@ static int finish_run(synth_opts *o, const rg_enum_space *sp, int argc, char **a
   char gen_why[128];
   snprintf(gen_why, sizeof gen_why, "tested:%llu pass:%llu capped:%llu", (unsigned long long)gc->tried,
            (unsigned long long)gc->passed, (unsigned long long)gc->capped);
-  rg_finish_stage pre[4] = {{"enumerate", 0, (int64_t)tt->graphs, "", tt->secs[0]},
+  rg_finish_stage pre[5] = {{"enumerate", 0, (int64_t)tt->graphs, "", tt->secs[0]},
                             {"fingerprint", (int64_t)tt->records, (int64_t)tc->members, why, 0},
                             {"test", (int64_t)tc->pairs, (int64_t)tc->written, "", tt->secs[1]},
+                            {"renaming-candidates", (int64_t)cc->in, (int64_t)cc->out, "", cc->seconds},
                             {"generalize", (int64_t)gc->in, (int64_t)(gc->in + gc->added), gen_why, gc->seconds}};
   /* A resumed run did not enumerate or test: its first row is the candidates it read. */
   const rg_finish_stage *rows = pre;
-  int n_rows = o->no_generalize ? 3 : 4;
+  int n_rows = o->no_generalize ? 4 : 5;
   if (o->resume_path) {
     pre[2] = (rg_finish_stage){"candidates", 0, (int64_t)tc->written, "", 0};
     rows = pre + 2, n_rows -= 2;
@@ -1003,10 +1034,13 @@ int rg_cmd_synth(int argc, char **argv) {
   rg_generalize_counts gc;
   memset(&gc, 0, sizeof gc);
   int *general_off = NULL, *general_of = NULL;
+  rg_collapse_counts cc;
+  memset(&cc, 0, sizeof cc);
+  if (!rc && finishing) rc = collapse(&o, &sp, mem, &mem_len, &cc);
   if (!rc && finishing && !o.no_generalize)
     rc = generalize(&o, &sp, &mem, &mem_len, &gc, &general_off, &general_of);
   o.fin.general_off = general_off, o.fin.general_of = general_of;
-  if (!rc && finishing) rc = finish_run(&o, &sp, argc, argv, mem, mem_len, &tt, &gc);
+  if (!rc && finishing) rc = finish_run(&o, &sp, argc, argv, mem, mem_len, &tt, &cc, &gc);
   free(mem);
   free(general_off), free(general_of);
   sigaction(SIGINT, &old, NULL);

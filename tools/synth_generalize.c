@@ -14,31 +14,55 @@ static double now(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Generalizes one candidate; appends the lines of the generalizations to sb. same_shape[i]:
- * inputs of the input set with input i's shape (and seams). */
-static rg_status one(const rg_generalize_opts *o, const int *same_shape, rg_randtest_cache *cache,
-                     const rg_rule *r, rg_strbuf *sb, rg_generalize_stats *s, rg_err *err) {
-  memset(s, 0, sizeof *s);
+void rg_split_ctx_init(rg_split_ctx *c, const rg_enum_space *sp) {
+  const rg_enum_inputset *in = &sp->inputs;
+  c->sp = sp;
+  memset(c->same_shape, 0, sizeof c->same_shape);
+  for (int i = 0; i < in->n; i++)
+    for (int j = 0; j < in->n; j++)
+      c->same_shape[i] += rg_shape_type_eq(&in->in[i].shape, &in->in[j].shape);
+}
+
+/* The input-set shape of each variable of r; returns -1, or the first variable that is not an
+ * input. */
+static int32_t var_shapes(const rg_enum_space *sp, const rg_rule *r, const rg_shape **shapes,
+                          int *input) {
+  for (int32_t q = 0; q < rg_graph_n_tvars(r->g); q++) {
+    input[q] = rg_enum_input_index(sp, rg_graph_tvar_name(r->g, q));
+    if (input[q] < 0) return q;
+    shapes[q] = &sp->inputs.in[input[q]].shape;
+  }
+  return -1;
+}
+
+uint64_t rg_split_mask(const rg_split_ctx *c, const rg_rule *r) {
   int32_t nt = rg_graph_n_tvars(r->g);
   const rg_shape *shapes[RG_ENUM_MAX_INPUTS];
-  if (nt > RG_ENUM_MAX_INPUTS || nt > 64) return RG_OK;
-  for (int32_t q = 0; q < nt; q++) {
-    int i = rg_enum_input_index(o->sp, rg_graph_tvar_name(r->g, q));
-    if (i < 0)
-      return rg_err_set(err, RG_ERR_UNBOUND, "candidate line %d: ?%s is not an input", r->line,
-                        rg_graph_tvar_name(r->g, q));
-    shapes[q] = &o->sp->inputs.in[i].shape;
-  }
-  /* Only a variable whose shape has no input left unused in r is split: with an unused one,
-   * the split rule is (a renaming of) a graph pair the enumeration itself compared. */
+  int input[RG_ENUM_MAX_INPUTS];
+  if (nt > RG_ENUM_MAX_INPUTS || nt > 64 || var_shapes(c->sp, r, shapes, input) >= 0) return 0;
   uint64_t splittable = 0;
   for (int32_t q = 0; q < nt; q++) {
     int used = 0;
     for (int32_t p = 0; p < nt; p++)
       used += rg_shape_type_eq(shapes[p], shapes[q]);
-    int i = rg_enum_input_index(o->sp, rg_graph_tvar_name(r->g, q));
-    if (used >= same_shape[i]) splittable |= UINT64_C(1) << q;
+    if (used >= c->same_shape[input[q]]) splittable |= UINT64_C(1) << q;
   }
+  return splittable;
+}
+
+/* Generalizes one candidate; appends the lines of the generalizations to sb. */
+static rg_status one(const rg_generalize_opts *o, const rg_split_ctx *split, rg_randtest_cache *cache,
+                     const rg_rule *r, rg_strbuf *sb, rg_generalize_stats *s, rg_err *err) {
+  memset(s, 0, sizeof *s);
+  int32_t nt = rg_graph_n_tvars(r->g);
+  const rg_shape *shapes[RG_ENUM_MAX_INPUTS];
+  int input[RG_ENUM_MAX_INPUTS];
+  if (nt > RG_ENUM_MAX_INPUTS || nt > 64) return RG_OK;
+  int32_t bad = var_shapes(o->sp, r, shapes, input);
+  if (bad >= 0)
+    return rg_err_set(err, RG_ERR_UNBOUND, "candidate line %d: ?%s is not an input", r->line,
+                      rg_graph_tvar_name(r->g, bad));
+  uint64_t splittable = rg_split_mask(split, r);
   if (!splittable) return RG_OK;
   rg_binding base = {shapes, NULL, NULL};
   rg_ruleset out;
@@ -66,11 +90,8 @@ rg_status rg_synth_generalize(char **cand, size_t *len, const rg_generalize_opts
     return st;
   }
   c->in = (uint64_t)rs.n;
-  const rg_enum_inputset *in = &o->sp->inputs;
-  int same_shape[RG_ENUM_MAX_INPUTS] = {0};
-  for (int i = 0; i < in->n; i++)
-    for (int j = 0; j < in->n; j++)
-      same_shape[i] += rg_shape_type_eq(&in->in[i].shape, &in->in[j].shape);
+  rg_split_ctx split;
+  rg_split_ctx_init(&split, o->sp);
   rg_strbuf *sbs = calloc((size_t)rs.n + 1, sizeof *sbs);
   rg_generalize_stats *stats = calloc((size_t)rs.n + 1, sizeof *stats);
   rg_randtest_cache *cache = rg_randtest_cache_new(o->cache_bytes);
@@ -82,7 +103,7 @@ rg_status rg_synth_generalize(char **cand, size_t *len, const rg_generalize_opts
     rg_sb_init(&sbs[i]);
     if (o->stop && *o->stop) continue;
     rg_err e;
-    rg_status s = one(o, same_shape, cache, rs.rules[i], &sbs[i], &stats[i], &e);
+    rg_status s = one(o, &split, cache, rs.rules[i], &sbs[i], &stats[i], &e);
     if (s) {
 #pragma omp critical(generalize_err)
       if (!first) first = s, *err = e;

@@ -38,6 +38,17 @@ typedef struct {
   bool quiet;                  /* no progress line on stderr */
 } rg_generalize_opts;
 
+/* Which variables of a candidate the stage splits (bit q: tensor variable q): those whose
+ * shape has no input of the input set left unused in r (with an unused one, the split rule is
+ * (a renaming of) a graph pair the enumeration itself compared). 0 also for a rule naming a
+ * variable that is not an input. */
+typedef struct {
+  const rg_enum_space *sp;
+  int same_shape[RG_ENUM_MAX_INPUTS]; /* inputs with input i's shape, i included */
+} rg_split_ctx;
+void rg_split_ctx_init(rg_split_ctx *c, const rg_enum_space *sp);
+uint64_t rg_split_mask(const rg_split_ctx *c, const rg_rule *r);
+
 /* Generalizes the candidates of the rule text *cand (*len bytes, '#' lines are comments) and
  * appends the generalizations' lines to it (realloc'd; *cand stays owned by the caller). With
  * rules numbered in the order of the text that results, *general_off ([rules + 1]) and

@@ -38,6 +38,16 @@ check "resumed from the saved candidates: same rules" cmp -s out.rules resumed.r
 check "resuming with other options is refused" sh -c "! '$rulegen' --ops ewadd,ewmul,matmul,transpose --depth 3 --inputs '$dir/synth.inputs' -q --resume out.rules.candidates -o x.rules"
 check "stop after prune" run --stop-after prune -o pruned.rules
 check "pruned candidates written" test -s pruned.rules
+# A renamed copy of a candidate (?x and ?y swapped: equal shapes) collapses with it before
+# generalization and pruning: same rules out, one more line in, as many kept.
+{ cat out.rules.candidates; grep '?x' out.rules.candidates | head -1 | sed 's/?x/?T/g; s/?y/?x/g; s/?T/?y/g'; } >planted.candidates
+run --resume out.rules.candidates --stop-after prune -o resumed-pruned.rules 2>collapse1.txt
+run --resume planted.candidates --stop-after prune -o planted.rules 2>collapse2.txt
+check "a renamed copy planted among the candidates: same rules" cmp -s resumed-pruned.rules planted.rules
+row() { grep -o 'renaming  *[0-9]* -> [0-9]* candidates' "$1" | awk '{print $2, $4}'; }
+read -r in1 out1 <<<"$(row collapse1.txt)"
+read -r in2 out2 <<<"$(row collapse2.txt)"
+check "the planted copy is read and collapsed" test "$in2" -eq $((in1 + 1)) -a "$out2" -eq "$out1"
 # the signed database: generate, sign, verify, audit; tamper and be refused
 check "keygen" "$rulesdb" keygen -o k
 check "whole run to a signed db" run -o out.db --key k.key

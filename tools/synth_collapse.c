@@ -1,0 +1,148 @@
+/* tools/synth_collapse.c: collapsing renamed copies on the candidate text (see
+ * synth_collapse.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "synth_collapse.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "prune/canon.h"
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static bool is_rule_line(const char *s, size_t l) {
+  size_t k = strspn(s, " \t");
+  return k < l && s[k] != '#';
+}
+
+typedef struct {
+  rg_content_id id;
+  uint64_t extra; /* rg_collapse_opts.extra_key (0: none given) */
+} line_key;
+
+static bool key_eq(const line_key *a, const line_key *b) {
+  return a->extra == b->extra && !rg_content_id_cmp(&a->id, &b->id);
+}
+
+/* Key of the rule on one line (l bytes at s, not NUL-terminated). */
+static rg_status line_key_of(const rg_collapse_opts *o, const char *s, size_t l, char **buf,
+                             size_t *cap, rg_strbuf *sb, line_key *key, rg_err *err) {
+  if (l + 1 > *cap) {
+    char *b = realloc(*buf, l + 1);
+    if (!b) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    *buf = b, *cap = l + 1;
+  }
+  memcpy(*buf, s, l);
+  (*buf)[l] = 0;
+  rg_rule *r = NULL;
+  rg_status st = rg_text_parse_rule(*buf, &r, err);
+  rg_sb_clear(sb);
+  if (!st) st = rg_canon_id(r, sb, &key->id, err);
+  key->extra = !st && o->extra_key ? o->extra_key(o->extra_ctx, r) : 0;
+  rg_rule_free(r);
+  return st;
+}
+
+/* Marks keep[i] for the first line of each id: an open-addressing table of line indices. */
+static rg_status first_of_each(const line_key *ids, uint64_t n, bool *keep, uint64_t *kept,
+                               rg_err *err) {
+  uint64_t cap = 16;
+  while (cap < 2 * n) cap <<= 1;
+  uint64_t *slot = malloc(sizeof *slot * cap); /* line index + 1; 0 is empty */
+  if (!slot) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  memset(slot, 0, sizeof *slot * cap);
+  *kept = 0;
+  for (uint64_t i = 0; i < n; i++) {
+    uint64_t h;
+    memcpy(&h, ids[i].id.b, sizeof h); /* already a uniform hash */
+    h ^= ids[i].extra * UINT64_C(0x9e3779b97f4a7c15);
+    for (h &= cap - 1;; h = (h + 1) & (cap - 1)) {
+      if (!slot[h]) {
+        slot[h] = i + 1, keep[i] = true, ++*kept;
+        break;
+      }
+      if (key_eq(&ids[slot[h] - 1], &ids[i])) break; /* a renaming of that line */
+    }
+  }
+  free(slot);
+  return RG_OK;
+}
+
+rg_status rg_synth_collapse_renamings(char *cand, size_t *len, const rg_collapse_opts *o,
+                                      rg_collapse_counts *c, rg_err *err) {
+  double t0 = now();
+  memset(c, 0, sizeof *c);
+  uint64_t n = 0;
+  for (const char *s = cand; *s;) {
+    size_t l = strcspn(s, "\n");
+    n += is_rule_line(s, l);
+    s += l + (s[l] == '\n');
+  }
+  size_t *start = malloc(sizeof *start * (n + 1));
+  uint32_t *line_no = malloc(sizeof *line_no * (n + 1));
+  line_key *ids = malloc(sizeof *ids * (n + 1));
+  bool *keep = calloc(n + 1, sizeof *keep);
+  rg_status st = start && line_no && ids && keep ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  uint64_t k = 0, line = 0;
+  for (const char *s = cand; !st && *s;) {
+    size_t l = strcspn(s, "\n");
+    ++line;
+    if (is_rule_line(s, l)) start[k] = (size_t)(s - cand), line_no[k++] = (uint32_t)line;
+    s += l + (s[l] == '\n');
+  }
+  rg_status first = RG_OK;
+  uint64_t done = 0;
+#pragma omp parallel num_threads(o->threads)
+  {
+    char *buf = NULL;
+    size_t cap = 0;
+    rg_strbuf sb;
+    rg_sb_init(&sb);
+#pragma omp for schedule(dynamic, 1024)
+    for (uint64_t i = 0; i < (st ? 0 : n); i++) {
+      if ((o->stop && *o->stop) || first) continue;
+      rg_err e;
+      const char *s = cand + start[i];
+      rg_status r = line_key_of(o, s, strcspn(s, "\n"), &buf, &cap, &sb, &ids[i], &e);
+      if (r) {
+#pragma omp critical(collapse_err)
+        if (!first) {
+          first = r;
+          rg_err_set(err, r, "candidate line %u: %s", line_no[i], e.msg);
+        }
+      }
+      uint64_t d;
+#pragma omp atomic capture
+      d = ++done;
+      if (!o->quiet && d % 100000 == 0)
+        fprintf(stderr, "\rrulegen: renaming %llu/%llu   ", (unsigned long long)d, (unsigned long long)n);
+    }
+    free(buf);
+    rg_sb_free(&sb);
+  }
+  if (!st) st = first;
+  if (!st && !(o->stop && *o->stop)) st = first_of_each(ids, n, keep, &c->out, err);
+  if (!st && !(o->stop && *o->stop)) { /* kept lines move forward, in order */
+    char *w = cand;
+    k = 0;
+    for (const char *s = cand; *s;) {
+      size_t l = strcspn(s, "\n"), step = l + (s[l] == '\n');
+      bool rule = is_rule_line(s, l);
+      if (!rule || keep[k]) memmove(w, s, step), w += step;
+      k += rule;
+      s += step;
+    }
+    *w = 0;
+    *len = (size_t)(w - cand);
+  }
+  c->in = n;
+  free(start), free(line_no), free(ids), free(keep);
+  c->seconds = now() - t0;
+  return st;
+}
