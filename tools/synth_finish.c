@@ -17,7 +17,11 @@ typedef struct {
   const rg_finish_opts *o;
   rg_ruleset cand;        /* every candidate, owned */
   rg_prune_result before; /* renaming, subgraph, supergraph over cand */
-  rg_rule_proof *proof;   /* [cand.n] */
+  rg_rule_proof **proof;  /* [cand.n]: the rule's proof once attempted (a renamed copy points
+                           * to its original's); in blocks, one per proof round, since a full
+                           * array would be 19 KB a candidate (GBs at depth 4) */
+  rg_rule_proof **blocks; /* [n_blocks], owned */
+  int n_blocks;
   bool *attempted;        /* [cand.n]: sent to the solvers, or given a renamed copy's verdict */
   bool *copied;           /* [cand.n]: verdict copied from the unproved rule it renames */
   rg_prove_summary sum;   /* totals over every proof call */
@@ -61,8 +65,7 @@ static void add_summary(rg_prove_summary *t, const rg_prove_summary *s) {
 static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
   int n = f->cand.n, *idx = malloc(sizeof(int) * (size_t)(n ? n : 1));
   bool *dropped = calloc((size_t)n + 1, sizeof(bool));
-  rg_rule_proof *p = calloc((size_t)n + 1, sizeof *p);
-  rg_status st = idx && dropped && p ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_status st = idx && dropped ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_prove_opts po = f->o->prove;
   int *renamed_from = malloc(sizeof(int) * (size_t)(n ? n : 1));
   if (!renamed_from && !st) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
@@ -71,6 +74,14 @@ static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
     for (int i = 0; i < n; i++)
       if (f->before.e[i].fate == RG_FATE_KEPT && !f->attempted[i]) idx[m++] = i;
     if (m == 0) break;
+    rg_rule_proof *p = calloc((size_t)m, sizeof *p), **grown = realloc(f->blocks, sizeof *grown * (size_t)(f->n_blocks + 1));
+    if (grown) f->blocks = grown;
+    if (!p || !grown) {
+      free(p);
+      st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+      break;
+    }
+    f->blocks[f->n_blocks++] = p;
     rg_ruleset rs = borrow(f, idx, m);
     rg_prove_summary s;
     po.check_axioms = round == 0; /* the axioms do not change between rounds */
@@ -79,7 +90,7 @@ static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
     if (st) break;
     add_summary(&f->sum, &s);
     for (int k = 0; k < m; k++) {
-      f->proof[idx[k]] = p[k];
+      f->proof[idx[k]] = &p[k];
       f->attempted[idx[k]] = true;
       dropped[idx[k]] = !p[k].shipped;
     }
@@ -100,7 +111,6 @@ static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
   free(renamed_from);
   free(idx);
   free(dropped);
-  free(p);
   return st;
 }
 
@@ -172,12 +182,12 @@ static rg_status write_side_files(const finish *f, const char *out_path, rg_err 
   rg_strbuf sb;
   rg_sb_init(&sb);
   for (int i = 0; fp && i < f->cand.n; i++) {
-    if (!f->attempted[i] || f->proof[i].shipped) continue;
+    if (!f->attempted[i] || f->proof[i]->shipped) continue;
     rg_sb_clear(&sb);
     rg_text_print_rule(f->cand.rules[i], &sb);
-    fprintf(fp, "# %s%s\n%s\n", rg_proof_status_name(f->proof[i].status),
+    fprintf(fp, "# %s%s\n%s\n", rg_proof_status_name(f->proof[i]->status),
             f->copied[i] ? " (a renamed copy of an unproved rule, not sent to the solvers)"
-            : f->proof[i].disagree ? " (the solvers disagree)" : "",
+            : f->proof[i]->disagree ? " (the solvers disagree)" : "",
             rg_sb_str(&sb));
   }
   rg_sb_free(&sb);
@@ -233,7 +243,7 @@ static rg_status add_rule(rg_db *db, const finish *f, int i, rg_db_status status
   rg_status st = rg_db_rule_make(f->cand.rules[i], status, &rec, err);
   if (!st) st = rg_db_add_rule(db, &rec, err);
   /* A copied verdict has no obligation of its own: its status says unproved, with no records. */
-  if (!st && f->attempted[i] && !f->copied[i]) st = rg_db_add_rule_proof(db, &rec.id, &f->proof[i], &f->sum, err);
+  if (!st && f->attempted[i] && !f->copied[i]) st = rg_db_add_rule_proof(db, &rec.id, f->proof[i], &f->sum, err);
   if (!st) st = add_tests(db, f->cand.rules[i], &rec.id, f->o->test_seed, err);
   *id = rec.id;
   rg_db_rule_clear(&rec);
@@ -276,7 +286,7 @@ static rg_status write_db(const finish *f, const rg_finish_stage *pre, int n_pre
   /* Rules: every rule sent to the solvers, with its status; rules removed before the proofs only
    * as pruning records (their ids still computed, records name them). */
   for (int i = 0; !st && i < n; i++) {
-    if (f->attempted[i]) st = add_rule(db, f, i, rg_db_status_of_proof(f->proof[i].status), &ids[i], err);
+    if (f->attempted[i]) st = add_rule(db, f, i, rg_db_status_of_proof(f->proof[i]->status), &ids[i], err);
     else {
       rg_strbuf sb;
       rg_sb_init(&sb);
@@ -420,7 +430,7 @@ int rg_synth_finish(const char *cand, size_t len, const rg_finish_opts *o,
     }
     f.t_prove = now() - t;
     for (int i = 0; i < f.cand.n; i++)
-      if (f.attempted[i] && f.proof[i].shipped && f.before.e[i].fate == RG_FATE_KEPT) f.verified[f.n_verified++] = i;
+      if (f.attempted[i] && f.proof[i]->shipped && f.before.e[i].fate == RG_FATE_KEPT) f.verified[f.n_verified++] = i;
     t = now();
     if (o->stop_after >= RG_FINISH_ALL && (o->prune_stages & RG_PRUNE_DERIVE) && !(o->stop && *o->stop) &&
         run_derive(&f, &err)) {
@@ -460,6 +470,9 @@ done:
   rg_prune_result_free(&f.before);
   if (f.derive_run) rg_prune_result_free(&f.derive);
   free(f.proof);
+  for (int b = 0; b < f.n_blocks; b++)
+    free(f.blocks[b]);
+  free(f.blocks);
   free(f.attempted);
   free(f.copied);
   free(f.verified);
