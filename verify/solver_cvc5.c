@@ -3,11 +3,22 @@
  * per-query limit (tlimit-per answers unknown; tlimit would abort the process).
  * A worker keeps its command-line options across (reset) (checked: (get-option :enum-inst) is
  * still true after it), and (set-option :tlimit-per N) after a (reset) sets the next query's
- * limit, so one worker serves any timeout. cvc5 prints (echo "m") as "m" with its quotes. */
+ * limit, so one worker serves any timeout. cvc5 prints (echo "m") as "m" with its quotes.
+ * Options (depth-4 obligations, 1 thread, interleaved with the defaults: median 0.85x, the same
+ * unsat answers): the worker reads a pipe non-interactively (--interactive builds a new ANTLR
+ * input, a large zeroed token pool, for every command: 14% of all instructions), and cheaper
+ * settings that prove the same: no incremental mode, no quantifier preprocessing beyond the
+ * rewriter's, cores from the SAT proof, no conflict-based instantiation, max triggers. */
 #include <stdio.h>
 #include <string.h>
 
 #include "solver_impl.h"
+
+/* What both ways of running a query add: the same answers and cores either way. */
+#define CVC5_TUNING                                                                                \
+  "--no-incremental", "--no-var-elim-quant", "--cond-var-split-quant=off",                        \
+      "--miniscope-quant=off", "--prenex-quant=none", "--unsat-cores-mode=sat-proof", "--no-cbqi", \
+      "--trigger-sel=max"
 
 rg_status rg_cvc5_init(rg_solver *s, const char *binary, rg_err *err) {
   snprintf(s->name, sizeof s->name, "cvc5");
@@ -37,7 +48,7 @@ rg_status rg_cvc5_prove(const rg_solver *s, const char *text, size_t len, int ti
   snprintf(tl, sizeof tl, "--tlimit-per=%d", timeout_ms);
   char path[sizeof s->path];
   memcpy(path, s->path, sizeof path);
-  char *argv[] = {path, "--lang=smt2", "--enum-inst", tl, NULL};
+  char *argv[] = {path, "--lang=smt2", "--enum-inst", tl, CVC5_TUNING, NULL};
   rg_child_result res;
   rg_status st = rg_child_run(argv, text, len, timeout_ms + RG_SOLVER_GRACE_MS, &res, err);
   if (!st) rg_solver_answer_from_child(&res, timeout_ms, "cvc5", ans);
@@ -45,11 +56,14 @@ rg_status rg_cvc5_prove(const rg_solver *s, const char *text, size_t len, int ti
   return st;
 }
 
-/* The worker: the options of the one-shot above, but interactive (one command at a time, no
- * exit at the end of a query) and the limit given per query. */
+/* The worker: the options of the one-shot above, the limit given per query. Not --interactive:
+ * from a pipe cvc5 answers each command as it reads it all the same (no exit at the end of a
+ * query), parsing the stream once. */
 static rg_status cvc5_worker_start(const rg_solver *s, rg_child *c, rg_err *err) {
-  return rg_solver_spawn(
-      s, (const char *const[]){"--lang=smt2", "--interactive", "--enum-inst", NULL}, c, err);
+  char path[sizeof s->path];
+  memcpy(path, s->path, sizeof path);
+  char *argv[] = {path, "--lang=smt2", "--no-interactive", "--enum-inst", CVC5_TUNING, NULL};
+  return rg_child_start(argv, c, err);
 }
 
 #define MARKER_FMT "\"rg-end-%lu\""

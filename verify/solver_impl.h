@@ -46,7 +46,8 @@ typedef struct {
    * the solver's answer text. */
   bool (*reply)(const char *out, size_t len, unsigned long seq, size_t *off, size_t *n);
   /* What a worker printed before it ended without a whole reply is the solver's own answer
-   * text (cvc5 says (error ...) and exits on a script it cannot parse); else it is framing. */
+   * text (cvc5 says (error ...) and exits with status 1 on a script it cannot parse); else it
+   * is framing. */
   bool text_on_eof;
 } rg_worker_protocol;
 

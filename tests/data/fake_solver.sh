@@ -4,8 +4,9 @@
 # refutes), crash (dies on SIGSEGV), hang (never answers), mixed (by the query: one that
 # mentions crash-me crashes, hang-me hangs, any other is proved with the core "fake-axiom").
 # Used to check that rulegen survives broken solvers and reports disagreements.
-# With --interactive it is a worker like cvc5's: it reads queries until each one's
-# (echo "marker") line, answers, prints the marker, and goes on until its stdin ends.
+# With --no-interactive (how rulegen starts a cvc5 worker) or --interactive it is a worker like
+# cvc5's: it reads queries until each one's (echo "marker") line, answers, prints the marker,
+# and goes on until its stdin ends.
 if [ "$1" = "--version" ]; then
   echo "This is cvc5 version 1.0.3 [fake: tests/data/fake_solver.sh]"
   exit 0
@@ -26,7 +27,7 @@ answer() { # $1: the query's text
   esac
 }
 for arg in "$@"; do
-  if [ "$arg" = "--interactive" ]; then
+  if [ "$arg" = "--interactive" ] || [ "$arg" = "--no-interactive" ]; then
     query=
     while IFS= read -r line; do
       case "$line" in
