@@ -53,7 +53,8 @@ static rg_status line_key_of(const rg_collapse_opts *o, const char *s, size_t l,
 static rg_status first_of_each(const line_key *ids, uint64_t n, bool *keep, uint64_t *kept,
                                rg_err *err) {
   uint64_t cap = 16;
-  while (cap < 2 * n) cap <<= 1;
+  while (cap < 2 * n)
+    cap <<= 1;
   uint64_t *slot = malloc(sizeof *slot * cap); /* line index + 1; 0 is empty */
   if (!slot) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   memset(slot, 0, sizeof *slot * cap);
@@ -88,7 +89,8 @@ rg_status rg_synth_collapse_renamings(char *cand, size_t *len, const rg_collapse
   uint32_t *line_no = malloc(sizeof *line_no * (n + 1));
   line_key *ids = malloc(sizeof *ids * (n + 1));
   bool *keep = calloc(n + 1, sizeof *keep);
-  rg_status st = start && line_no && ids && keep ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_status st =
+      start && line_no && ids && keep ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   uint64_t k = 0, line = 0;
   for (const char *s = cand; !st && *s;) {
     size_t l = strcspn(s, "\n");
@@ -121,7 +123,8 @@ rg_status rg_synth_collapse_renamings(char *cand, size_t *len, const rg_collapse
 #pragma omp atomic capture
       d = ++done;
       if (!o->quiet && d % 100000 == 0)
-        fprintf(stderr, "\rrulegen: renaming %llu/%llu   ", (unsigned long long)d, (unsigned long long)n);
+        fprintf(stderr, "\rrulegen: renaming %llu/%llu   ", (unsigned long long)d,
+                (unsigned long long)n);
     }
     free(buf);
     rg_sb_free(&sb);

@@ -74,7 +74,8 @@ static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
     for (int i = 0; i < n; i++)
       if (f->before.e[i].fate == RG_FATE_KEPT && !f->attempted[i]) idx[m++] = i;
     if (m == 0) break;
-    rg_rule_proof *p = calloc((size_t)m, sizeof *p), **grown = realloc(f->blocks, sizeof *grown * (size_t)(f->n_blocks + 1));
+    rg_rule_proof *p = calloc((size_t)m, sizeof *p),
+                  **grown = realloc(f->blocks, sizeof *grown * (size_t)(f->n_blocks + 1));
     if (grown) f->blocks = grown;
     if (!p || !grown) {
       free(p);
@@ -187,7 +188,8 @@ static rg_status write_side_files(const finish *f, const char *out_path, rg_err 
     rg_text_print_rule(f->cand.rules[i], &sb);
     fprintf(fp, "# %s%s\n%s\n", rg_proof_status_name(f->proof[i]->status),
             f->copied[i] ? " (a renamed copy of an unproved rule, not sent to the solvers)"
-            : f->proof[i]->disagree ? " (the solvers disagree)" : "",
+            : f->proof[i]->disagree ? " (the solvers disagree)"
+                                    : "",
             rg_sb_str(&sb));
   }
   rg_sb_free(&sb);
@@ -243,7 +245,8 @@ static rg_status add_rule(rg_db *db, const finish *f, int i, rg_db_status status
   rg_status st = rg_db_rule_make(f->cand.rules[i], status, &rec, err);
   if (!st) st = rg_db_add_rule(db, &rec, err);
   /* A copied verdict has no obligation of its own: its status says unproved, with no records. */
-  if (!st && f->attempted[i] && !f->copied[i]) st = rg_db_add_rule_proof(db, &rec.id, f->proof[i], &f->sum, err);
+  if (!st && f->attempted[i] && !f->copied[i])
+    st = rg_db_add_rule_proof(db, &rec.id, f->proof[i], &f->sum, err);
   if (!st) st = add_tests(db, f->cand.rules[i], &rec.id, f->o->test_seed, err);
   *id = rec.id;
   rg_db_rule_clear(&rec);
@@ -286,7 +289,8 @@ static rg_status write_db(const finish *f, const rg_finish_stage *pre, int n_pre
   /* Rules: every rule sent to the solvers, with its status; rules removed before the proofs only
    * as pruning records (their ids still computed, records name them). */
   for (int i = 0; !st && i < n; i++) {
-    if (f->attempted[i]) st = add_rule(db, f, i, rg_db_status_of_proof(f->proof[i]->status), &ids[i], err);
+    if (f->attempted[i])
+      st = add_rule(db, f, i, rg_db_status_of_proof(f->proof[i]->status), &ids[i], err);
     else {
       rg_strbuf sb;
       rg_sb_init(&sb);
@@ -430,7 +434,8 @@ int rg_synth_finish(const char *cand, size_t len, const rg_finish_opts *o,
     }
     f.t_prove = now() - t;
     for (int i = 0; i < f.cand.n; i++)
-      if (f.attempted[i] && f.proof[i]->shipped && f.before.e[i].fate == RG_FATE_KEPT) f.verified[f.n_verified++] = i;
+      if (f.attempted[i] && f.proof[i]->shipped && f.before.e[i].fate == RG_FATE_KEPT)
+        f.verified[f.n_verified++] = i;
     t = now();
     if (o->stop_after >= RG_FINISH_ALL && (o->prune_stages & RG_PRUNE_DERIVE) && !(o->stop && *o->stop) &&
         run_derive(&f, &err)) {

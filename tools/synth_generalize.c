@@ -51,8 +51,9 @@ uint64_t rg_split_mask(const rg_split_ctx *c, const rg_rule *r) {
 }
 
 /* Generalizes one candidate; appends the lines of the generalizations to sb. */
-static rg_status one(const rg_generalize_opts *o, const rg_split_ctx *split, rg_randtest_cache *cache,
-                     const rg_rule *r, rg_strbuf *sb, rg_generalize_stats *s, rg_err *err) {
+static rg_status one(const rg_generalize_opts *o, const rg_split_ctx *split,
+                     rg_randtest_cache *cache, const rg_rule *r, rg_strbuf *sb,
+                     rg_generalize_stats *s, rg_err *err) {
   memset(s, 0, sizeof *s);
   int32_t nt = rg_graph_n_tvars(r->g);
   const rg_shape *shapes[RG_ENUM_MAX_INPUTS];

@@ -16,7 +16,7 @@
 
 /* What both ways of running a query add: the same answers and cores either way. */
 #define CVC5_TUNING                                                                                \
-  "--no-incremental", "--no-var-elim-quant", "--cond-var-split-quant=off",                        \
+  "--no-incremental", "--no-var-elim-quant", "--cond-var-split-quant=off",                         \
       "--miniscope-quant=off", "--prenex-quant=none", "--unsat-cores-mode=sat-proof", "--no-cbqi", \
       "--trigger-sel=max"
 
