@@ -889,13 +889,13 @@ static int synthesize(synth_opts *o, const rg_enum_space *sp, const char *header
   return rc;
 }
 
-/* Renamed copies among the candidates collapse to their first line (synth_collapse.h) before
- * generalization and pruning parse them; prints its row; returns the exit status. */
 /* Variables numbered in order of first appearance in the text, which is the canonical order
  * (the candidates are printed canonically, prune/canon.h): equal masks split the same
  * variables of renamed copies. */
 static uint64_t split_key(void *ctx, const rg_rule *r) { return rg_split_mask(ctx, r); }
 
+/* Renamed copies among the candidates collapse to their first line (synth_collapse.h) before
+ * generalization and pruning parse them; prints its row; returns the exit status. */
 static int collapse(const synth_opts *o, const rg_enum_space *sp, char *mem, size_t *len,
                     rg_collapse_counts *cc) {
   rg_err err;

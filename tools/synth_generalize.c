@@ -35,11 +35,9 @@ static int32_t var_shapes(const rg_enum_space *sp, const rg_rule *r, const rg_sh
   return -1;
 }
 
-uint64_t rg_split_mask(const rg_split_ctx *c, const rg_rule *r) {
-  int32_t nt = rg_graph_n_tvars(r->g);
-  const rg_shape *shapes[RG_ENUM_MAX_INPUTS];
-  int input[RG_ENUM_MAX_INPUTS];
-  if (nt > RG_ENUM_MAX_INPUTS || nt > 64 || var_shapes(c->sp, r, shapes, input) >= 0) return 0;
+/* rg_split_mask from the nt variables' shapes and inputs (var_shapes). */
+static uint64_t mask_of(const rg_split_ctx *c, const rg_shape *const *shapes, const int *input,
+                        int32_t nt) {
   uint64_t splittable = 0;
   for (int32_t q = 0; q < nt; q++) {
     int used = 0;
@@ -48,6 +46,14 @@ uint64_t rg_split_mask(const rg_split_ctx *c, const rg_rule *r) {
     if (used >= c->same_shape[input[q]]) splittable |= UINT64_C(1) << q;
   }
   return splittable;
+}
+
+uint64_t rg_split_mask(const rg_split_ctx *c, const rg_rule *r) {
+  int32_t nt = rg_graph_n_tvars(r->g);
+  const rg_shape *shapes[RG_ENUM_MAX_INPUTS];
+  int input[RG_ENUM_MAX_INPUTS];
+  if (nt > RG_ENUM_MAX_INPUTS || nt > 64 || var_shapes(c->sp, r, shapes, input) >= 0) return 0;
+  return mask_of(c, shapes, input, nt);
 }
 
 /* Generalizes one candidate; appends the lines of the generalizations to sb. */
@@ -63,7 +69,7 @@ static rg_status one(const rg_generalize_opts *o, const rg_split_ctx *split,
   if (bad >= 0)
     return rg_err_set(err, RG_ERR_UNBOUND, "candidate line %d: ?%s is not an input", r->line,
                       rg_graph_tvar_name(r->g, bad));
-  uint64_t splittable = rg_split_mask(split, r);
+  uint64_t splittable = mask_of(split, shapes, input, nt);
   if (!splittable) return RG_OK;
   rg_binding base = {shapes, NULL, NULL};
   rg_ruleset out;
