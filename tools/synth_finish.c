@@ -17,12 +17,12 @@ typedef struct {
   const rg_finish_opts *o;
   rg_ruleset cand;        /* every candidate, owned */
   rg_prune_result before; /* renaming, subgraph, supergraph over cand */
-  rg_rule_proof **proof;  /* [cand.n]: the rule's proof once attempted (a renamed copy points
-                           * to its original's); in blocks, one per proof round, since a full
-                           * array would be 19 KB a candidate (GBs at depth 4) */
+  rg_rule_proof **proof;  /* [cand.n]: NULL until the rule is sent to the solvers or given a
+                           * renamed copy's verdict (it then points to its original's); the
+                           * records live in blocks, one per proof round, since a full array
+                           * would be 19 KB a candidate (GBs at depth 4) */
   rg_rule_proof **blocks; /* [n_blocks], owned */
   int n_blocks;
-  bool *attempted;        /* [cand.n]: sent to the solvers, or given a renamed copy's verdict */
   bool *copied;           /* [cand.n]: verdict copied from the unproved rule it renames */
   rg_prove_summary sum;   /* totals over every proof call */
   int *verified;          /* indices into cand of the rules that passed --require */
@@ -72,7 +72,7 @@ static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
   for (int round = 0; st == RG_OK; round++) {
     int m = 0;
     for (int i = 0; i < n; i++)
-      if (f->before.e[i].fate == RG_FATE_KEPT && !f->attempted[i]) idx[m++] = i;
+      if (f->before.e[i].fate == RG_FATE_KEPT && !f->proof[i]) idx[m++] = i;
     if (m == 0) break;
     rg_rule_proof *p = calloc((size_t)m, sizeof *p),
                   **grown = realloc(f->blocks, sizeof *grown * (size_t)(f->n_blocks + 1));
@@ -92,7 +92,6 @@ static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
     add_summary(&f->sum, &s);
     for (int k = 0; k < m; k++) {
       f->proof[idx[k]] = &p[k];
-      f->attempted[idx[k]] = true;
       dropped[idx[k]] = !p[k].shipped;
     }
     if (f->o->stop && *f->o->stop) break;
@@ -105,7 +104,7 @@ static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
     for (int i = 0; back && i < n; i++)
       if (renamed_from[i] >= 0 && f->before.e[i].fate == RG_FATE_KEPT && dropped[renamed_from[i]]) {
         f->proof[i] = f->proof[renamed_from[i]];
-        f->attempted[i] = dropped[i] = f->copied[i] = true;
+        dropped[i] = f->copied[i] = true;
         f->renamed_unproved++;
       }
   }
@@ -183,7 +182,7 @@ static rg_status write_side_files(const finish *f, const char *out_path, rg_err 
   rg_strbuf sb;
   rg_sb_init(&sb);
   for (int i = 0; fp && i < f->cand.n; i++) {
-    if (!f->attempted[i] || f->proof[i]->shipped) continue;
+    if (!f->proof[i] || f->proof[i]->shipped) continue;
     rg_sb_clear(&sb);
     rg_text_print_rule(f->cand.rules[i], &sb);
     fprintf(fp, "# %s%s\n%s\n", rg_proof_status_name(f->proof[i]->status),
@@ -245,7 +244,7 @@ static rg_status add_rule(rg_db *db, const finish *f, int i, rg_db_status status
   rg_status st = rg_db_rule_make(f->cand.rules[i], status, &rec, err);
   if (!st) st = rg_db_add_rule(db, &rec, err);
   /* A copied verdict has no obligation of its own: its status says unproved, with no records. */
-  if (!st && f->attempted[i] && !f->copied[i])
+  if (!st && f->proof[i] && !f->copied[i])
     st = rg_db_add_rule_proof(db, &rec.id, f->proof[i], &f->sum, err);
   if (!st) st = add_tests(db, f->cand.rules[i], &rec.id, f->o->test_seed, err);
   *id = rec.id;
@@ -289,7 +288,7 @@ static rg_status write_db(const finish *f, const rg_finish_stage *pre, int n_pre
   /* Rules: every rule sent to the solvers, with its status; rules removed before the proofs only
    * as pruning records (their ids still computed, records name them). */
   for (int i = 0; !st && i < n; i++) {
-    if (f->attempted[i])
+    if (f->proof[i])
       st = add_rule(db, f, i, rg_db_status_of_proof(f->proof[i]->status), &ids[i], err);
     else {
       rg_strbuf sb;
@@ -404,10 +403,9 @@ int rg_synth_finish(const char *cand, size_t len, const rg_finish_opts *o,
   int rc = 0;
   if (rg_text_parse(cand, len, &f.cand, &err)) return fail("reading the candidates", &err);
   f.proof = calloc((size_t)f.cand.n + 1, sizeof *f.proof);
-  f.attempted = calloc((size_t)f.cand.n + 1, sizeof *f.attempted);
   f.copied = calloc((size_t)f.cand.n + 1, sizeof *f.copied);
   f.verified = malloc(sizeof(int) * (size_t)(f.cand.n + 1));
-  if (!f.proof || !f.attempted || !f.copied || !f.verified) {
+  if (!f.proof || !f.copied || !f.verified) {
     rc = fail("pruning", &(rg_err){RG_ERR_NOMEM, 0, 0, "out of memory"});
     goto done;
   }
@@ -434,7 +432,7 @@ int rg_synth_finish(const char *cand, size_t len, const rg_finish_opts *o,
     }
     f.t_prove = now() - t;
     for (int i = 0; i < f.cand.n; i++)
-      if (f.attempted[i] && f.proof[i]->shipped && f.before.e[i].fate == RG_FATE_KEPT)
+      if (f.proof[i] && f.proof[i]->shipped && f.before.e[i].fate == RG_FATE_KEPT)
         f.verified[f.n_verified++] = i;
     t = now();
     if (o->stop_after >= RG_FINISH_ALL && (o->prune_stages & RG_PRUNE_DERIVE) && !(o->stop && *o->stop) &&
@@ -478,7 +476,6 @@ done:
   for (int b = 0; b < f.n_blocks; b++)
     free(f.blocks[b]);
   free(f.blocks);
-  free(f.attempted);
   free(f.copied);
   free(f.verified);
   rg_ruleset_free(&f.cand);
