@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static rg_status add_shape(rg_cli_bindings *b, const char *s, int len, rg_err *err) {
   const char *eq = memchr(s, '=', (size_t)len);
@@ -168,4 +169,10 @@ void rg_cli_catch_interrupts(void) {
 void rg_cli_release_interrupts(void) {
   sigaction(SIGINT, &saved_int, NULL);
   sigaction(SIGTERM, &saved_term, NULL);
+}
+
+double rg_cli_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }

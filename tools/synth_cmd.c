@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -111,12 +110,6 @@ static volatile sig_atomic_t interrupted;
 static void on_sigint(int sig) {
   (void)sig;
   interrupted = 1;
-}
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static double rss_mb(void) {
@@ -317,7 +310,7 @@ typedef struct {
 
 static void on_progress(void *user, const rg_enum_progress *p) {
   progress *pr = user;
-  double t = now();
+  double t = rg_cli_now();
   if (pr->quiet || t - pr->last < 1.0) return;
   pr->last = t;
   double el = t - pr->start, rate = el > 0 ? (double)p->graphs / el : 0;
@@ -659,7 +652,7 @@ static rg_status test_pass(const synth_opts *o, const rg_enum_space *sp, const r
   /* Buckets are written in order, a chunk at a time; within a chunk the largest buckets are
    * taken first, so one big bucket does not leave the other threads idle at the chunk's end. */
   const size_t chunk = 1 << 14;
-  double t0 = now(), last = t0;
+  double t0 = rg_cli_now(), last = t0;
   rg_strbuf *sbs = calloc(chunk, sizeof *sbs);
   test_counts *tcs = calloc(chunk, sizeof *tcs);
   size_t (*order)[2] = calloc(chunk, sizeof *order);
@@ -694,7 +687,7 @@ static rg_status test_pass(const synth_opts *o, const rg_enum_space *sp, const r
       rg_sb_free(&sbs[i - c0]);
     }
     /* progress by buckets; the largest buckets of each chunk go first, so the rate is rough */
-    double t = now();
+    double t = rg_cli_now();
     if (!o->quiet && t - last >= 1.0 && c1 < nb) {
       last = t;
       fprintf(stderr, "\r[test] buckets %zu/%zu, %llu pairs tested, %llu pass, RSS %.0f MB, ETA %.0f s  ", c1,
@@ -777,7 +770,7 @@ static void candidate_header(const synth_opts *o, const rg_enum_space *sp, rg_st
  * test stage) or to the output. Returns the exit status so far. */
 static int synthesize(synth_opts *o, const rg_enum_space *sp, const char *header, char **mem,
                       size_t *mem_len, synth_totals *tt) {
-  double t0 = now();
+  double t0 = rg_cli_now();
   progress pr = {o->quiet, 1, t0, t0};
   o->fp.progress = on_progress;
   o->fp.progress_user = &pr;
@@ -819,7 +812,7 @@ static int synthesize(synth_opts *o, const rg_enum_space *sp, const char *header
     free(users);
     tt->graphs = stats.graphs;
     tt->passes = 1;
-    tt->secs[0] = now() - t0;
+    tt->secs[0] = rg_cli_now() - t0;
   } else {
     uint64_t lo = 0, width = UINT64_MAX;
     for (;;) {
@@ -827,16 +820,16 @@ static int synthesize(synth_opts *o, const rg_enum_space *sp, const char *header
       rg_enum_stats stats;
       pr.pass = tt->passes + 1;
       uint64_t hi = UINT64_MAX - lo < width ? UINT64_MAX : lo + width;
-      double ta = now();
+      double ta = rg_cli_now();
       st = rg_fp_collect(sp, &o->fp, lo, hi, &t, &stats, &err);
-      tt->secs[0] += now() - ta;
+      tt->secs[0] += rg_cli_now() - ta;
       tt->passes++;
       if (!st && !interrupted) {
         tt->graphs = stats.graphs;
         tt->records += t.n;
-        ta = now();
+        ta = rg_cli_now();
         st = test_pass(o, sp, &t, out, &tt->tc, &tt->buckets, &tt->singles, &err);
-        tt->secs[1] += now() - ta;
+        tt->secs[1] += rg_cli_now() - ta;
       }
       uint64_t covered_hi = t.hi;
       width = t.hi - lo;
@@ -847,7 +840,7 @@ static int synthesize(synth_opts *o, const rg_enum_space *sp, const char *header
                       "fingerprint range\n", o->quiet ? "" : "\n", tt->passes + 1);
     }
   }
-  tt->secs[2] = now() - t0;
+  tt->secs[2] = rg_cli_now() - t0;
   if (!o->quiet) fprintf(stderr, "\n");
 
   int rc = 0;

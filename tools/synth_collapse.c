@@ -6,15 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "cli.h"
 #include "prune/canon.h"
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static bool is_rule_line(const char *s, size_t l) {
   size_t k = strspn(s, " \t");
@@ -77,7 +71,7 @@ static rg_status first_of_each(const line_key *ids, uint64_t n, bool *keep, uint
 
 rg_status rg_synth_collapse_renamings(char *cand, size_t *len, const rg_collapse_opts *o,
                                       rg_collapse_counts *c, rg_err *err) {
-  double t0 = now();
+  double t0 = rg_cli_now();
   memset(c, 0, sizeof *c);
   uint64_t n = 0;
   for (const char *s = cand; *s;) {
@@ -146,6 +140,6 @@ rg_status rg_synth_collapse_renamings(char *cand, size_t *len, const rg_collapse
   }
   c->in = n;
   free(start), free(line_no), free(ids), free(keep);
-  c->seconds = now() - t0;
+  c->seconds = rg_cli_now() - t0;
   return st;
 }

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "prune/prune.h"
 #include "rulesdb/rulesdb.h"
 
@@ -33,12 +33,6 @@ typedef struct {
   int reinstated;
   int renamed_unproved; /* reinstated renamed copies that took their original's failed verdict */
 } finish;
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static void prune_progress(void *ctx, const char *stage, int done, int total) {
   const finish *f = ctx;
@@ -414,33 +408,33 @@ int rg_synth_finish(const char *cand, size_t len, const rg_finish_opts *o,
   po.general_off = o->general_off, po.general_of = o->general_of;
   po.stop = o->stop;
   po.progress = prune_progress, po.progress_ctx = &f;
-  double t = now();
+  double t = rg_cli_now();
   if (rg_prune_run(&f.cand, &po, &f.before, &err)) {
     rc = fail("pruning", &err);
     goto done;
   }
-  f.t_prune = now() - t;
+  f.t_prune = rg_cli_now() - t;
   if (o->stop_after >= RG_FINISH_PROVE && !(o->stop && *o->stop)) {
     if (rg_axioms_load(o->axioms_path ? o->axioms_path : rg_axioms_default_path(), &ax, &err)) {
       rc = fail("loading the axioms", &err);
       goto done;
     }
-    t = now();
+    t = rg_cli_now();
     if (prove_kept(&f, &ax, &err)) {
       rc = fail("proving", &err);
       goto done;
     }
-    f.t_prove = now() - t;
+    f.t_prove = rg_cli_now() - t;
     for (int i = 0; i < f.cand.n; i++)
       if (f.proof[i] && f.proof[i]->shipped && f.before.e[i].fate == RG_FATE_KEPT)
         f.verified[f.n_verified++] = i;
-    t = now();
+    t = rg_cli_now();
     if (o->stop_after >= RG_FINISH_ALL && (o->prune_stages & RG_PRUNE_DERIVE) && !(o->stop && *o->stop) &&
         run_derive(&f, &err)) {
       rc = fail("derivability pruning", &err);
       goto done;
     }
-    f.t_derive = now() - t;
+    f.t_derive = rg_cli_now() - t;
   } else {
     for (int i = 0; i < f.cand.n; i++)
       if (f.before.e[i].fate == RG_FATE_KEPT) f.verified[f.n_verified++] = i;

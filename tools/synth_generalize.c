@@ -6,13 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "cli.h"
 
 void rg_split_ctx_init(rg_split_ctx *c, const rg_enum_space *sp) {
   const rg_enum_inputset *in = &sp->inputs;
@@ -86,7 +81,7 @@ static rg_status one(const rg_generalize_opts *o, const rg_split_ctx *split,
 rg_status rg_synth_generalize(char **cand, size_t *len, const rg_generalize_opts *o,
                               rg_generalize_counts *c, int **general_off, int **general_of,
                               rg_err *err) {
-  double t0 = now();
+  double t0 = rg_cli_now();
   *general_off = *general_of = NULL;
   memset(c, 0, sizeof *c);
   rg_ruleset rs;
@@ -162,6 +157,6 @@ rg_status rg_synth_generalize(char **cand, size_t *len, const rg_generalize_opts
   free(sbs), free(stats);
   rg_randtest_cache_free(cache);
   rg_ruleset_free(&rs);
-  c->seconds = now() - t0;
+  c->seconds = rg_cli_now() - t0;
   return st;
 }
