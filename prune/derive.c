@@ -134,6 +134,7 @@ typedef struct {
   const rg_derive_limits *lim;
   rg_graph *g;
   rg_match_env env;
+  rg_id_list cand; /* scratch: the rewriters that may match at one position */
   int max_size;
 } search;
 
@@ -153,10 +154,12 @@ static rg_status expand(search *S, side *from, const side *other, int level, int
     if (st == RG_ERR_LIMIT) continue;
     if (st) return st;
     for (int p = 0; p < npos && meet[0] < 0 && *states < S->lim->max_states; p++) {
-      rg_rewrite_iter it;
-      rg_rewrite_set_candidates(S->rs, S->g, pos[p].sub, &it);
-      const rg_rewriter *w;
-      while (meet[0] < 0 && *states < S->lim->max_states && (w = rg_rewrite_iter_next(&it))) {
+      if ((st = rg_rewrite_set_candidates(S->rs, S->g, pos[p].sub, &S->cand, err))) {
+        free(pos);
+        return st;
+      }
+      for (int c = 0; c < S->cand.n && meet[0] < 0 && *states < S->lim->max_states; c++) {
+        const rg_rewriter *w = rg_rewrite_set_at(S->rs, S->cand.id[c]);
         if (!rg_rewrite_set_enabled(S->rs, w->tag)) continue;
         rg_match_env_reset(&S->env);
         if (!rg_match(w->g, w->lhs, S->g, pos[p].sub, &S->env)) continue;
@@ -231,7 +234,7 @@ rg_status rg_derive_search(const rg_rewrite_set *s, const rg_rule *r, const rg_d
   *found = false;
   if (r->n_tgt == 0)
     return rg_err_set(err, RG_ERR_ARG, "a bare graph is not a rule: nothing to derive");
-  search S = {s, lim, NULL, {0}, 0};
+  search S = {s, lim, NULL, {0}, {0}, 0};
   int32_t nt, np;
   rg_rewrite_set_max_vars(s, &nt, &np);
   rg_status st = rg_match_env_init(&S.env, nt, np, err);
@@ -244,6 +247,7 @@ rg_status rg_derive_search(const rg_rewrite_set *s, const rg_rule *r, const rg_d
   }
   rg_graph_free(S.g);
   rg_match_env_free(&S.env);
+  rg_id_list_free(&S.cand);
   *found = !st && all;
   if (!*found) rg_derivation_free(d);
   return st;

@@ -123,18 +123,10 @@ rg_status rg_graph_clone(const rg_graph *g, rg_graph **out, rg_err *err) {
   return RG_OK;
 }
 
-/* Index keys of an operand: its operator, or one of these two. */
-enum { KEY_VAR = RG_OP_COUNT, KEY_NONE = RG_OP_COUNT + 1, N_KEYS = RG_OP_COUNT + 2 };
-#define N_BUCKETS (RG_OP_COUNT * N_KEYS * N_KEYS)
-
-typedef struct {
-  rg_rewriter *w;
-  int n, cap;
-} bucket;
-
 struct rg_rewrite_set {
-  bucket *b; /* [N_BUCKETS]: by root operator, then the keys of operands 0 and 1 */
-  int total;
+  rg_rewriter *w; /* in order of addition: w[i].seq == i */
+  int n, cap;
+  rg_pattern_index *index; /* left sides, by the rewriter's seq */
   int32_t max_tvars, max_pvars;
   uint8_t *off; /* tag -> 1 when switched off */
   int off_cap;
@@ -142,7 +134,7 @@ struct rg_rewrite_set {
 
 rg_rewrite_set *rg_rewrite_set_new(void) {
   rg_rewrite_set *s = calloc(1, sizeof(rg_rewrite_set));
-  if (s && !(s->b = calloc(N_BUCKETS, sizeof *s->b))) {
+  if (s && !(s->index = rg_pattern_index_new())) {
     free(s);
     s = NULL;
   }
@@ -151,34 +143,25 @@ rg_rewrite_set *rg_rewrite_set_new(void) {
 
 void rg_rewrite_set_free(rg_rewrite_set *s) {
   if (!s) return;
-  for (int i = 0; i < N_BUCKETS; i++)
-    free(s->b[i].w);
-  free(s->b);
+  free(s->w);
+  rg_pattern_index_free(s->index);
   free(s->off);
   free(s);
 }
 
-/* The key of operand k of node nd: a pattern's variable matches any operand. */
-static int operand_key(const rg_graph *g, const rg_node *nd, int k) {
-  if (k >= nd->n_in) return KEY_NONE;
-  int op = rg_graph_node(g, nd->in[k].node)->op;
-  return op == RG_OP_INPUT ? KEY_VAR : op;
-}
-
-static int bucket_of(int op, int k0, int k1) { return (op * N_KEYS + k0) * N_KEYS + k1; }
-
 static rg_status push(rg_rewrite_set *s, const rg_rewriter *w, rg_err *err) {
-  const rg_node *nd = rg_graph_node(w->g, w->lhs.node);
-  bucket *b = &s->b[bucket_of(nd->op, operand_key(w->g, nd, 0), operand_key(w->g, nd, 1))];
-  if (b->n == b->cap) {
-    int cap = b->cap ? 2 * b->cap : 8;
-    rg_rewriter *p = realloc(b->w, sizeof *p * (size_t)cap);
+  if (s->n == s->cap) {
+    int cap = s->cap ? 2 * s->cap : 64;
+    rg_rewriter *p = realloc(s->w, sizeof *p * (size_t)cap);
     if (!p) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-    b->w = p;
-    b->cap = cap;
+    s->w = p;
+    s->cap = cap;
   }
-  b->w[b->n] = *w;
-  b->w[b->n++].seq = s->total++;
+  rg_status st = rg_pattern_index_add(s->index, w->g, w->lhs, s->n, err);
+  if (st) return st;
+  s->w[s->n] = *w;
+  s->w[s->n].seq = s->n;
+  s->n++;
   return RG_OK;
 }
 
@@ -235,35 +218,14 @@ rg_status rg_rewrite_set_add(rg_rewrite_set *s, const rg_rule *r, int tag, int *
   return RG_OK;
 }
 
-void rg_rewrite_set_candidates(const rg_rewrite_set *s, const rg_graph *g, rg_ref t,
-                               rg_rewrite_iter *it) {
-  memset(it, 0, sizeof *it);
-  const rg_node *nd = rg_graph_node(g, t.node);
-  if (nd->op == RG_OP_INPUT) return;
-  /* A term's operand is matched by a pattern operand of its operator or by a variable; a
-   * missing operand only by a missing one. */
-  int k0[2] = {operand_key(g, nd, 0), KEY_VAR}, k1[2] = {operand_key(g, nd, 1), KEY_VAR};
-  /* (A term operand that is a variable is matched only by a variable: KEY_VAR once.) */
-  int n0 = k0[0] == KEY_NONE || k0[0] == KEY_VAR ? 1 : 2;
-  int n1 = k1[0] == KEY_NONE || k1[0] == KEY_VAR ? 1 : 2;
-  for (int a = 0, m = 0; a < n0; a++)
-    for (int c = 0; c < n1; c++, m++) {
-      const bucket *b = &s->b[bucket_of(nd->op, k0[a], k1[c])];
-      it->list[m] = b->w;
-      it->n[m] = b->n;
-    }
+rg_status rg_rewrite_set_candidates(const rg_rewrite_set *s, const rg_graph *g, rg_ref t,
+                                    rg_id_list *out, rg_err *err) {
+  return rg_pattern_index_lookup(s->index, g, t, out, err);
 }
 
-const rg_rewriter *rg_rewrite_iter_next(rg_rewrite_iter *it) {
-  int best = -1;
-  for (int m = 0; m < 4; m++)
-    if (it->at[m] < it->n[m] &&
-        (best < 0 || it->list[m][it->at[m]].seq < it->list[best][it->at[best]].seq))
-      best = m;
-  return best < 0 ? NULL : &it->list[best][it->at[best]++];
-}
+const rg_rewriter *rg_rewrite_set_at(const rg_rewrite_set *s, int32_t seq) { return &s->w[seq]; }
 
-int rg_rewrite_set_size(const rg_rewrite_set *s) { return s->total; }
+int rg_rewrite_set_size(const rg_rewrite_set *s) { return s->n; }
 
 void rg_rewrite_set_enable(rg_rewrite_set *s, int tag, bool on) {
   if (tag >= 0 && tag < s->off_cap) s->off[tag] = !on;

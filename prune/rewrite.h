@@ -1,6 +1,6 @@
 /* prune/rewrite.h: terms as refs of a hash-consed graph, their positions, replacement at a
- * position, and sets of oriented rewrite rules indexed by the operators at the top of their
- * left side (the root and its first two operands).
+ * position, and sets of oriented rewrite rules indexed by the operator skeleton of their left
+ * side.
  *
  * A position is the path of input indices from the root of a term's tree form. Replacing at a
  * position rebuilds the ancestors on that path in the same graph (hash-consing shares the
@@ -13,6 +13,7 @@
 #define RG_PRUNE_REWRITE_H
 
 #include "ir/ir.h"
+#include "pattern_index.h"
 
 #define RG_TERM_MAX_DEPTH 32
 
@@ -59,19 +60,14 @@ void rg_rewrite_set_free(rg_rewrite_set *s);
  * the caller's number tag. Returns how many were usable in *added (may be NULL). */
 rg_status rg_rewrite_set_add(rg_rewrite_set *s, const rg_rule *r, int tag, int *added,
                              rg_err *err) RG_MUST_CHECK;
-/* The rewriters that may match one term, in the order they were added: those whose left side
- * has the term's root operator and, at each of the first two operands, the term's operator there
- * or a variable. (A search tries every position of every term it visits, so scanning all the
- * rewriters of a root operator made matching most of the derivability stage.) */
-typedef struct {
-  const rg_rewriter *list[4];
-  int n[4], at[4];
-} rg_rewrite_iter;
-
-void rg_rewrite_set_candidates(const rg_rewrite_set *s, const rg_graph *g, rg_ref t,
-                               rg_rewrite_iter *it);
-/* The next candidate, or NULL when there is none left. */
-const rg_rewriter *rg_rewrite_iter_next(rg_rewrite_iter *it);
+/* The rewriters whose left side may match term t, as their seq numbers in increasing order (the
+ * order of addition): those whose left side has t's operator skeleton (pattern_index.h). A
+ * search tries every position of every term it visits, so scanning rewriters that cannot match
+ * there was most of the derivability stage. */
+rg_status rg_rewrite_set_candidates(const rg_rewrite_set *s, const rg_graph *g, rg_ref t,
+                                    rg_id_list *out, rg_err *err) RG_MUST_CHECK;
+/* The rewriter numbered seq (from rg_rewrite_set_candidates). */
+const rg_rewriter *rg_rewrite_set_at(const rg_rewrite_set *s, int32_t seq);
 int rg_rewrite_set_size(const rg_rewrite_set *s);
 /* Switches the rewriters of rule `tag` (added before) off or back on: a search can then ask
  * whether the other rules derive it. Not thread-safe against concurrent searches. */

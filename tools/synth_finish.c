@@ -131,9 +131,12 @@ static bool final_kept(const finish *f, int k) {
 static rg_status write_text(const finish *f, FILE *out, rg_err *err) {
   int kept = 0;
   for (int k = 0; k < f->n_verified; k++) kept += final_kept(f, k);
-  fprintf(out, "# rulegen: %d rules, each verified by %s (%s, %s)\n", kept,
-          f->o->prove.require == RG_REQUIRE_BOTH ? "both z3 and cvc5" : "z3 or cvc5",
-          f->sum.version[0], f->sum.version[1]);
+  if (f->o->stop_after < RG_FINISH_PROVE)
+    fprintf(out, "# rulegen: %d rules after pruning, not proved (--stop-after prune)\n", kept);
+  else
+    fprintf(out, "# rulegen: %d rules, each verified by %s (%s, %s)\n", kept,
+            f->o->prove.require == RG_REQUIRE_BOTH ? "both z3 and cvc5" : "z3 or cvc5",
+            f->sum.version[0], f->sum.version[1]);
   rg_strbuf sb;
   rg_sb_init(&sb);
   for (int k = 0; k < f->n_verified; k++) {

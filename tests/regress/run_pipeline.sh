@@ -38,6 +38,7 @@ check "resumed from the saved candidates: same rules" cmp -s out.rules resumed.r
 check "resuming with other options is refused" sh -c "! '$rulegen' --ops ewadd,ewmul,matmul,transpose --depth 3 --inputs '$dir/synth.inputs' -q --resume out.rules.candidates -o x.rules"
 check "stop after prune" run --stop-after prune -o pruned.rules
 check "pruned candidates written" test -s pruned.rules
+check "unproved rules are not called verified" sh -c "head -1 pruned.rules | grep -q 'not proved' && ! grep -q verified pruned.rules"
 # A renamed copy of a candidate (?x and ?y swapped: equal shapes) collapses with it before
 # generalization and pruning: same rules out, one more line in, as many kept.
 { cat out.rules.candidates; grep '?x' out.rules.candidates | head -1 | sed 's/?x/?T/g; s/?y/?x/g; s/?T/?y/g'; } >planted.candidates

@@ -1,0 +1,246 @@
+/* prune/pattern_index.c: a trie over pattern skeletons read root first. Each trie node has a
+ * wildcard child (a tensor variable) and operator children found through one hash table of
+ * edges keyed by (parent, symbol); a pattern ends at a trie node whose list holds its id. */
+#include "pattern_index.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* One operator position of a skeleton. Parameters count only when none is a variable. */
+typedef struct {
+  uint16_t op;
+  uint8_t n_in;
+  bool has_pvar;
+  int32_t out;
+  const int32_t *params; /* RG_MAX_PARAMS values; unused when has_pvar */
+} symbol;
+
+typedef struct {
+  int32_t parent;
+  int32_t star;       /* child through a tensor variable, -1 none */
+  int32_t head, tail; /* ids of the patterns ending here, linked through next[] */
+  const rg_graph *g;  /* the incoming edge's symbol: a pattern node of this graph */
+  int32_t node, out;
+} trie_node;
+
+struct rg_pattern_index {
+  trie_node *t;
+  int32_t n, cap;
+  int32_t *slots; /* edges: ids of non-root, non-star trie nodes by (parent, symbol); -1 empty */
+  int32_t nslots;
+  int32_t *next; /* id -> next id ending at the same trie node, -1 last */
+  int32_t n_ids, ids_cap;
+};
+
+void rg_id_list_free(rg_id_list *l) {
+  free(l->id);
+  memset(l, 0, sizeof *l);
+}
+
+static symbol symbol_of(const rg_graph *g, rg_ref r) {
+  const rg_node *nd = rg_graph_node(g, r.node);
+  return (symbol){nd->op, nd->n_in, nd->var_mask != 0, r.out, nd->params};
+}
+
+static bool symbol_eq(const symbol *a, const symbol *b) {
+  return a->op == b->op && a->n_in == b->n_in && a->has_pvar == b->has_pvar && a->out == b->out &&
+         (a->has_pvar || memcmp(a->params, b->params, sizeof(int32_t) * RG_MAX_PARAMS) == 0);
+}
+
+static uint64_t edge_hash(int32_t parent, const symbol *s) {
+  uint64_t h = (uint64_t)(uint32_t)parent * 0x9e3779b97f4a7c15ull;
+  h ^= ((uint64_t)s->op << 40 | (uint64_t)s->n_in << 32 | (uint64_t)(uint32_t)s->out) +
+       (s->has_pvar ? 0x5bd1e995u : 0);
+  h *= 0xbf58476d1ce4e5b9ull;
+  for (int k = 0; !s->has_pvar && k < RG_MAX_PARAMS; k++)
+    h = (h ^ (uint32_t)s->params[k]) * 0x100000001b3ull;
+  return h ^ (h >> 29);
+}
+
+static symbol node_symbol(const rg_pattern_index *x, int32_t i) {
+  return symbol_of(x->t[i].g, (rg_ref){x->t[i].node, x->t[i].out});
+}
+
+static int32_t find_edge(const rg_pattern_index *x, int32_t parent, const symbol *s) {
+  uint64_t m = (uint64_t)x->nslots - 1;
+  for (uint64_t h = edge_hash(parent, s) & m;; h = (h + 1) & m) {
+    int32_t i = x->slots[h];
+    if (i < 0) return -1;
+    if (x->t[i].parent != parent) continue;
+    symbol c = node_symbol(x, i);
+    if (symbol_eq(&c, s)) return i;
+  }
+}
+
+static void slot_insert(int32_t *slots, int32_t nslots, uint64_t h, int32_t i) {
+  uint64_t m = (uint64_t)nslots - 1;
+  h &= m;
+  while (slots[h] >= 0)
+    h = (h + 1) & m;
+  slots[h] = i;
+}
+
+static int32_t new_node(rg_pattern_index *x, int32_t parent, const rg_graph *g, rg_ref r) {
+  if (x->n == x->cap) {
+    int32_t cap = x->cap ? 2 * x->cap : 256;
+    trie_node *t = realloc(x->t, sizeof *t * (size_t)cap);
+    if (!t) return -1;
+    x->t = t;
+    x->cap = cap;
+  }
+  x->t[x->n] = (trie_node){parent, -1, -1, -1, g, r.node, r.out};
+  return x->n++;
+}
+
+/* Adds the edge parent -(s)-> child to the table, growing it to stay at most half full. */
+static bool add_edge(rg_pattern_index *x, int32_t child) {
+  if (2 * ((int64_t)x->n + 1) > x->nslots) {
+    int32_t ns = x->nslots ? 2 * x->nslots : 1024;
+    int32_t *slots = malloc(sizeof *slots * (size_t)ns);
+    if (!slots) return false;
+    memset(slots, -1, sizeof *slots * (size_t)ns);
+    for (int32_t i = 0; i < x->nslots; i++) {
+      int32_t c = x->slots[i];
+      if (c < 0) continue;
+      symbol s = node_symbol(x, c);
+      slot_insert(slots, ns, edge_hash(x->t[c].parent, &s), c);
+    }
+    free(x->slots);
+    x->slots = slots;
+    x->nslots = ns;
+  }
+  symbol s = node_symbol(x, child);
+  slot_insert(x->slots, x->nslots, edge_hash(x->t[child].parent, &s), child);
+  return true;
+}
+
+rg_pattern_index *rg_pattern_index_new(void) {
+  rg_pattern_index *x = calloc(1, sizeof *x);
+  if (x && new_node(x, -1, NULL, (rg_ref){0, 0}) != 0) {
+    rg_pattern_index_free(x);
+    x = NULL;
+  }
+  return x;
+}
+
+void rg_pattern_index_free(rg_pattern_index *x) {
+  if (!x) return;
+  free(x->t);
+  free(x->slots);
+  free(x->next);
+  free(x);
+}
+
+/* Descends from trie node *at along pattern p, creating what is missing. */
+static bool insert(rg_pattern_index *x, const rg_graph *g, rg_ref p, int32_t *at) {
+  const rg_node *nd = rg_graph_node(g, p.node);
+  if (nd->op == RG_OP_INPUT) {
+    if (x->t[*at].star < 0) {
+      int32_t c = new_node(x, *at, g, p);
+      if (c < 0) return false;
+      x->t[*at].star = c;
+    }
+    *at = x->t[*at].star;
+    return true;
+  }
+  symbol s = symbol_of(g, p);
+  int32_t c = x->nslots ? find_edge(x, *at, &s) : -1;
+  if (c < 0) {
+    if ((c = new_node(x, *at, g, p)) < 0 || !add_edge(x, c)) return false;
+  }
+  *at = c;
+  for (int k = 0; k < nd->n_in; k++)
+    if (!insert(x, g, nd->in[k], at)) return false;
+  return true;
+}
+
+rg_status rg_pattern_index_add(rg_pattern_index *x, const rg_graph *g, rg_ref p, int32_t id,
+                               rg_err *err) {
+  if (id != x->n_ids) return rg_err_set(err, RG_ERR_ARG, "pattern ids must be added in order");
+  if (x->n_ids == x->ids_cap) {
+    int32_t cap = x->ids_cap ? 2 * x->ids_cap : 256;
+    int32_t *next = realloc(x->next, sizeof *next * (size_t)cap);
+    if (!next) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    x->next = next;
+    x->ids_cap = cap;
+  }
+  int32_t at = 0;
+  if (!insert(x, g, p, &at)) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  x->next[id] = -1;
+  if (x->t[at].tail >= 0)
+    x->next[x->t[at].tail] = id;
+  else
+    x->t[at].head = id;
+  x->t[at].tail = id;
+  x->n_ids++;
+  return RG_OK;
+}
+
+/* The sub-terms still to read, as an immutable list living in the callers' frames. */
+typedef struct pending {
+  rg_ref t;
+  const struct pending *next;
+} pending;
+
+typedef struct {
+  const rg_pattern_index *x;
+  const rg_graph *g;
+  rg_id_list *out;
+  bool failed;
+} walk_ctx;
+
+static void emit(walk_ctx *w, int32_t at) {
+  for (int32_t id = w->x->t[at].head; id >= 0; id = w->x->next[id]) {
+    rg_id_list *l = w->out;
+    if (l->n == l->cap) {
+      int cap = l->cap ? 2 * l->cap : 64;
+      int32_t *p = realloc(l->id, sizeof *p * (size_t)cap);
+      if (!p) {
+        w->failed = true;
+        return;
+      }
+      l->id = p;
+      l->cap = cap;
+    }
+    l->id[l->n++] = id;
+  }
+}
+
+static void walk(walk_ctx *w, int32_t at, const pending *rest) {
+  if (!rest) {
+    emit(w, at);
+    return;
+  }
+  const trie_node *tn = &w->x->t[at];
+  if (tn->star >= 0) walk(w, tn->star, rest->next);
+  const rg_node *nd = rg_graph_node(w->g, rest->t.node);
+  if (nd->op == RG_OP_INPUT || !w->x->nslots) return;
+  pending in[RG_MAX_INPUTS];
+  for (int k = 0; k < nd->n_in; k++)
+    in[k] = (pending){nd->in[k], k + 1 < nd->n_in ? &in[k + 1] : rest->next};
+  const pending *below = nd->n_in ? &in[0] : rest->next;
+  symbol s = symbol_of(w->g, rest->t);
+  /* A term node with concrete parameters is matched by equal ones or by variables; one with a
+   * parameter variable only by variables. */
+  for (int v = s.has_pvar; v < 2; v++) {
+    s.has_pvar = v;
+    int32_t c = find_edge(w->x, at, &s);
+    if (c >= 0) walk(w, c, below);
+  }
+}
+
+static int cmp_id(const void *a, const void *b) {
+  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  return (x > y) - (x < y);
+}
+
+rg_status rg_pattern_index_lookup(const rg_pattern_index *x, const rg_graph *g, rg_ref t,
+                                  rg_id_list *out, rg_err *err) {
+  out->n = 0;
+  walk_ctx w = {x, g, out, false};
+  pending root = {t, NULL};
+  walk(&w, 0, &root);
+  if (w.failed) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (out->n > 1) qsort(out->id, (size_t)out->n, sizeof *out->id, cmp_id);
+  return RG_OK;
+}

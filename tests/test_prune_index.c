@@ -1,0 +1,113 @@
+/* tests/test_prune_index.c: the pattern index returns every pattern that matches a term (it
+ * may only leave out patterns rg_match rejects), in increasing id order, and leaves most of the
+ * others out. Patterns and terms are every operator sub-term of TASO's 133 rules (multi-output
+ * split, concat) and of rules with parameter variables. */
+#include "check.h"
+#include "prune/match.h"
+#include "prune/pattern_index.h"
+#include "prune/rewrite.h"
+
+typedef struct {
+  const rg_graph *g;
+  rg_ref r;
+} term;
+
+typedef struct {
+  term *t;
+  int n, cap;
+} term_list;
+
+static void add_subterms(term_list *l, const rg_graph *g, rg_ref root) {
+  rg_position *pos;
+  int n;
+  rg_err err;
+  if (rg_term_positions(g, root, &pos, &n, &err) != RG_OK) return;
+  for (int p = 0; p < n; p++) {
+    if (l->n == l->cap) {
+      l->cap = l->cap ? 2 * l->cap : 256;
+      l->t = realloc(l->t, sizeof *l->t * (size_t)l->cap);
+    }
+    l->t[l->n++] = (term){g, pos[p].sub};
+  }
+  free(pos);
+}
+
+/* Parameter variables: bound by concrete values in TASO's rules, by variables in these. */
+static const char param_rules[] =
+    "(split.0 ?a (concat ?a ?x ?y)) => ?x\n"
+    "(split.1 ?a (concat ?a ?x ?y)) => ?y\n"
+    "(concat 0 (enlarge ?kh ?kw ?x) (enlarge ?kh ?kw ?y)) => (enlarge ?kh ?kw (concat 0 ?x ?y))\n"
+    "(transpose 10 (concat ?a ?x ?y)) => (concat 1 (transpose 10 ?x) (transpose 10 ?y))\n"
+    "(concat ?a ?x ?y ?z) => (concat ?a (concat ?a ?x ?y) ?z)\n";
+
+static void add_rules(term_list *l, rg_ruleset *rs, const char *path) {
+  rg_err err;
+  rg_ruleset_init(rs);
+  rg_status st = path ? rg_text_parse_file(path, rs, &err)
+                      : rg_text_parse(param_rules, strlen(param_rules), rs, &err);
+  CHECK_MSG(st == RG_OK, "%s: %s\n", path ? path : "param_rules", err.msg);
+  for (int i = 0; i < rs->n; i++) {
+    const rg_rule *r = rs->rules[i];
+    for (int k = 0; k < r->n_src; k++)
+      add_subterms(l, r->g, r->src[k]);
+    for (int k = 0; k < r->n_tgt; k++)
+      add_subterms(l, r->g, r->tgt[k]);
+  }
+}
+
+int main(void) {
+  term_list all = {0};
+  rg_ruleset taso, params;
+  add_rules(&all, &taso, "data/taso-133.rules");
+  add_rules(&all, &params, NULL);
+  CHECK(all.n > 800);
+  rg_pattern_index *x = rg_pattern_index_new();
+  rg_err err;
+  int32_t nt = 0, np = 0;
+  for (int i = 0; i < all.n; i++) {
+    CHECK(rg_pattern_index_add(x, all.t[i].g, all.t[i].r, i, &err) == RG_OK);
+    if (rg_graph_n_tvars(all.t[i].g) > nt) nt = rg_graph_n_tvars(all.t[i].g);
+    if (rg_graph_n_pvars(all.t[i].g) > np) np = rg_graph_n_pvars(all.t[i].g);
+  }
+  CHECK(rg_pattern_index_add(x, all.t[0].g, all.t[0].r, 0, &err) == RG_ERR_ARG);
+  rg_match_env env;
+  CHECK(rg_match_env_init(&env, nt, np, &err) == RG_OK);
+  uint8_t *found = calloc((size_t)all.n, 1);
+  rg_id_list got = {0};
+  long returned = 0, matched = 0, missed = 0, unordered = 0;
+  for (int j = 0; j < all.n; j++) {
+    CHECK(rg_pattern_index_lookup(x, all.t[j].g, all.t[j].r, &got, &err) == RG_OK);
+    memset(found, 0, (size_t)all.n);
+    for (int k = 0; k < got.n; k++) {
+      found[got.id[k]] = 1;
+      unordered += k > 0 && got.id[k] <= got.id[k - 1];
+    }
+    returned += got.n;
+    bool self = false;
+    for (int i = 0; i < all.n; i++) {
+      rg_match_env_reset(&env);
+      if (!rg_match(all.t[i].g, all.t[i].r, all.t[j].g, all.t[j].r, &env)) continue;
+      matched++;
+      missed += !found[i];
+      self = self || i == j;
+    }
+    CHECK(self); /* a pattern matches itself */
+  }
+  CHECK_MSG(missed == 0, "%ld matching patterns not returned\n", missed);
+  CHECK(unordered == 0);
+  CHECK(matched > all.n);
+  /* The index is a filter: most of what it returns matches (bindings aside), and it returns a
+   * small share of all patterns. */
+  CHECK_MSG(returned < 2 * matched, "returned %ld, matched %ld\n", returned, matched);
+  CHECK_MSG(returned * 10 < (long)all.n * all.n, "returned %ld of %ld\n", returned,
+            (long)all.n * all.n);
+  printf("%d patterns: %ld returned, %ld matched\n", all.n, returned, matched);
+  rg_id_list_free(&got);
+  free(found);
+  rg_match_env_free(&env);
+  rg_pattern_index_free(x);
+  free(all.t);
+  rg_ruleset_free(&taso);
+  rg_ruleset_free(&params);
+  return check_done("test_prune_index");
+}
