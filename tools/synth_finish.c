@@ -358,12 +358,17 @@ static rg_status write_rules(const finish *f, rg_err *err) {
   return st;
 }
 
-static void print_rows(const finish *f) {
+/* Printed as soon as pruning ends: a long proof stage that is interrupted keeps them. */
+static void print_prune_rows(const finish *f) {
+  if (!f->o->quiet) fprintf(stderr, "\n"); /* end the progress line */
   for (int k = 0; k < RG_PRUNE_STAGES; k++)
     if (f->before.stage[k].run)
       fprintf(stderr, "prune        %-18s %8d -> %-8d                       %.2f s\n",
               f->before.stage[k].name, f->before.stage[k].in, f->before.stage[k].out,
               f->before.stage[k].seconds);
+}
+
+static void print_rows(const finish *f) {
   if (f->o->stop_after >= RG_FINISH_PROVE) {
     fprintf(stderr, "prove        %d rules: %d verified by both, %d z3 only, %d cvc5 only, %d unproved%s   %.2f s\n",
             f->sum.n_rules, f->sum.verified, f->sum.z3_only, f->sum.cvc5_only, f->sum.unproved,
@@ -417,6 +422,7 @@ int rg_synth_finish(const char *cand, size_t len, const rg_finish_opts *o,
     goto done;
   }
   f.t_prune = rg_cli_now() - t;
+  if (!(o->stop && *o->stop)) print_prune_rows(&f);
   if (o->stop_after >= RG_FINISH_PROVE && !(o->stop && *o->stop)) {
     if (rg_axioms_load(o->axioms_path ? o->axioms_path : rg_axioms_default_path(), &ax, &err)) {
       rc = fail("loading the axioms", &err);
@@ -442,8 +448,10 @@ int rg_synth_finish(const char *cand, size_t len, const rg_finish_opts *o,
     for (int i = 0; i < f.cand.n; i++)
       if (f.before.e[i].fate == RG_FATE_KEPT) f.verified[f.n_verified++] = i;
   }
-  if (!o->quiet) fprintf(stderr, "\n"); /* end the progress line */
-  if (o->stop && *o->stop) {
+  bool stopped = o->stop && *o->stop;
+  if (!o->quiet && (stopped || o->stop_after >= RG_FINISH_PROVE))
+    fprintf(stderr, "\n"); /* end the progress line */
+  if (stopped) {
     fprintf(stderr, "rulegen: interrupted: nothing written\n");
     rc = 130;
     goto done;
