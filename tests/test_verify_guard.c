@@ -1,8 +1,9 @@
 /* tests/test_verify_guard.c: axioms guarded by sizes (verify/guard.h). Guards parse, and bad ones
  * are clear errors; the checker rejects guards too weak to make an axiom hold (off by one, a
- * wrong shift, a guard that never holds); true size-dependent goals about slice, pad and concat
- * are proved by both solvers, and their false neighbours by neither; obligations declare the
- * size function only when a guarded axiom is in them. Needs z3 and cvc5 (scripts/setup.sh). */
+ * wrong shift, a guard that never holds); true size-dependent goals about slice, pad, concat,
+ * conv2d and pooling are proved by both solvers, and their false neighbours by neither; obligations
+ * declare the size function only when a guarded axiom is in them. Needs z3 and cvc5
+ * (scripts/setup.sh). */
 #include "check.h"
 #include "verify_helpers.h"
 
@@ -87,7 +88,12 @@ static void test_goals(const rg_axioms *ax) {
       "t1: (slice 1 2 4 (concat 1 (slice 1 0 2 ?x) ?y)) => (slice 1 0 2 ?y)\n"
       "t2: (slice 0 1 2 (slice 0 1 3 ?x)) => (slice 0 2 3 ?x)\n"
       "t3: (slice 1 1 3 (pad 1 1 1 (relu ?x))) => (relu (slice 1 0 2 ?x))\n"
-      "t4: (slice 0 0 1 (concat 0 (ewadd ?x ?y) ?z)) => (ewadd (slice 0 0 1 ?x) (slice 0 0 1 ?y))\n";
+      "t4: (slice 0 0 1 (concat 0 (ewadd ?x ?y) ?z)) => (ewadd (slice 0 0 1 ?x) (slice 0 0 1 ?y))\n"
+      /* sizes of conv2d's output channels, of pooling's channels, and sizes at least 1 */
+      "t5: (slice 1 0 2 (concat 1 (conv2d ?x ?w) ?y)) => (conv2d ?x (slice 0 0 2 ?w))\n"
+      "t6: (slice 1 0 2 (concat 1 (poolmax 3 3 1 1 same none ?x) ?y)) => (poolmax 3 3 1 1 same "
+      "none (slice 1 0 2 ?x))\n"
+      "t7: (slice 1 0 2 (concat 1 (concat 1 ?x ?y) ?z)) => (slice 1 0 2 ?x)\n";
   rg_ruleset rs;
   rg_prove_summary sum;
   rg_rule_proof *p = prove(ax, true_goals, 10000, &rs, &sum);
@@ -96,11 +102,14 @@ static void test_goals(const rg_axioms *ax) {
   free(p);
   rg_ruleset_free(&rs);
   /* each true only at some of the sizes where it types (or never) */
-  const char *false_goals = "f1: (slice 0 0 1 (concat 0 ?x ?y)) => (slice 0 0 1 ?y)\n"
-                            "f2: (slice 0 0 2 (concat 0 ?x ?y)) => (slice 0 0 2 (concat 0 ?x (relu ?y)))\n"
-                            "f3: (slice 0 1 2 (pad 0 1 1 ?x)) => (slice 0 1 2 ?x)\n"
-                            "f4: (slice 0 0 1 (slice 0 1 3 ?x)) => (slice 0 0 1 ?x)\n"
-                            "f5: (slice 1 2 4 (concat 1 ?x ?y)) => (slice 1 0 2 ?y)\n";
+  const char *false_goals =
+      "f1: (slice 0 0 1 (concat 0 ?x ?y)) => (slice 0 0 1 ?y)\n"
+      "f2: (slice 0 0 2 (concat 0 ?x ?y)) => (slice 0 0 2 (concat 0 ?x (relu ?y)))\n"
+      "f3: (slice 0 1 2 (pad 0 1 1 ?x)) => (slice 0 1 2 ?x)\n"
+      "f4: (slice 0 0 1 (slice 0 1 3 ?x)) => (slice 0 0 1 ?x)\n"
+      "f5: (slice 1 2 4 (concat 1 ?x ?y)) => (slice 1 0 2 ?y)\n"
+      "f6: (slice 1 0 2 (concat 1 (conv2d ?x ?w) ?y)) => (slice 1 0 2 ?y)\n"
+      "f7: (slice 0 0 2 (concat 0 (transpose 10 ?x) ?y)) => (transpose 10 (slice 0 0 2 ?x))\n";
   p = prove(ax, false_goals, 300, &rs, &sum);
   for (int i = 0; i < rs.n; i++)
     for (int s = 0; s < RG_SOLVER_COUNT; s++)

@@ -260,9 +260,10 @@ static void select_axioms(const rg_axioms *ax, const bool *rule_ops, bool *take)
 /* --- sizes: guarded axioms (verify/guard.h) speak of (dim t k), the size of tensor t on axis k.
  * Its facts below hold of every well-typed term (axes past a tensor's rank count as size 1);
  * each is guarded so that it says nothing of an ill-typed one, whose sizes a model may then
- * choose freely. Only slice, pad, concat and the elementwise operators have size facts (each
- * axis's size from the operands' sizes on that axis); other operators' sizes are unknown
- * to the solver, which makes guarded axioms fire less often, never wrongly. */
+ * choose freely. Slice, pad, concat and the elementwise operators have size facts (each
+ * axis's size from the operands' sizes on that axis), conv2d, pooling, enlarge and the 2-D
+ * transpose on axes 0 and 1; other sizes are unknown to the solver, which makes guarded
+ * axioms fire less often, never wrongly. */
 
 static bool needs_sizes(const rg_axioms *ax, const bool *take) {
   for (int i = 0; ax->guards && i < ax->rules.n; i++)
@@ -270,8 +271,42 @@ static bool needs_sizes(const rg_axioms *ax, const bool *take) {
   return false;
 }
 
+/* The sizes on axes 0 and 1 of op's result, e0 and e1, in terms of its tensors x (and w). Its
+ * Int parameters are quantified, or the single one is fixed to `fixed` (>= 0). */
+static void put_axes01_fact(rg_strbuf *sb, rg_op op, int n_in, int32_t fixed, const char *e0,
+                            const char *e1) {
+  static const char *const tensor[] = {"x", "w"};
+  int n = int_args(op);
+  rg_strbuf term;
+  rg_sb_init(&term);
+  rg_sb_printf(&term, "(%s", rg_op_get(op)->name);
+  rg_sb_puts(sb, "(assert (forall (");
+  for (int q = 0; q < n; q++) {
+    if (fixed >= 0) {
+      rg_sb_printf(&term, " %d", (int)fixed);
+      continue;
+    }
+    rg_sb_printf(&term, " q%d", q);
+    rg_sb_printf(sb, "(q%d Int) ", q);
+  }
+  for (int i = 0; i < n_in; i++) {
+    rg_sb_printf(&term, " %s", tensor[i]);
+    rg_sb_printf(sb, "(%s T) ", tensor[i]);
+  }
+  rg_sb_puts(&term, ")");
+  const char *t = rg_sb_str(&term);
+  rg_sb_printf(sb,
+               "(k Int)) (! (=> (and (<= 0 k) (<= k 1)) (= (dim %s k) (ite (= k 0) %s %s))) "
+               ":pattern ((dim %s k)))))\n",
+               t, e0, e1, t);
+  if (term.failed) sb->failed = true;
+  rg_sb_free(&term);
+}
+
 static void put_size_facts(rg_strbuf *sb, const fn_set *fs) {
   rg_sb_puts(sb, "(declare-fun dim (T Int) Int)\n");
+  /* Every size is at least 1 (dimensions are 1.., axes past the rank count as 1). */
+  rg_sb_puts(sb, "(assert (forall ((x T) (k Int)) (! (<= 1 (dim x k)) :pattern ((dim x k)))))\n");
   if (fs->used[RG_OP_SLICE][1][0])
     rg_sb_puts(sb, "(assert (forall ((a Int) (l Int) (h Int) (x T) (k Int)) (! (=> (and (<= 0 l) (< l h) (<= h (dim x a))) "
                    "(= (dim (slice a l h x) k) (ite (= k a) (- h l) (dim x k)))) :pattern ((dim (slice a l h x) k)))))\n");
@@ -296,6 +331,20 @@ static void put_size_facts(rg_strbuf *sb, const fn_set *fs) {
     rg_sb_puts(sb, "(assert (forall ((a Int) (x T) (y T) (k Int)) (! (=> (or (= k a) (= (dim x k) (dim y k))) "
                    "(= (dim (concat a x y) k) (ite (= k a) (+ (dim x k) (dim y k)) (dim x k)))) "
                    ":pattern ((dim (concat a x y) k)))))\n");
+  /* Images and kernels: batch and channels (axes 0 and 1) follow from the operands; the
+   * spatial sizes depend on strides and padding and stay unknown. */
+  if (fs->used[RG_OP_CONV2D][2][0])
+    put_axes01_fact(sb, RG_OP_CONV2D, 2, -1, "(dim x 0)", "(dim w 0)");
+  if (fs->used[RG_OP_POOLAVG][1][0])
+    put_axes01_fact(sb, RG_OP_POOLAVG, 1, -1, "(dim x 0)", "(dim x 1)");
+  if (fs->used[RG_OP_POOLMAX][1][0])
+    put_axes01_fact(sb, RG_OP_POOLMAX, 1, -1, "(dim x 0)", "(dim x 1)");
+  if (fs->used[RG_OP_ENLARGE][1][0])
+    put_axes01_fact(sb, RG_OP_ENLARGE, 1, -1, "(dim x 0)", "(dim x 1)");
+  if (fs->used[RG_OP_TRANSPOSE][1][0]) {
+    int swap[2] = {1, 0};
+    put_axes01_fact(sb, RG_OP_TRANSPOSE, 1, rg_perm_pack(swap, 2), "(dim x 1)", "(dim x 0)");
+  }
 }
 
 /* What typing the rule means for sizes: both sides of the output agree in size on every axis,
