@@ -24,7 +24,7 @@ static void test_parse(void) {
   rg_err err;
   CHECK_MSG(rg_axioms_parse(ok, strlen(ok), "t", &ax, &err) == RG_OK, "%s", err.msg);
   CHECK(ax.rules.n == 1 && ax.guards[0].n_atoms == 4 && rg_guard_n_conditions(&ax.guards[0]) == 2);
-  CHECK(rg_guard_uses_dim(&ax.guards[0]));
+  CHECK(rg_guard_uses_sizes(&ax.guards[0]));
   int32_t m = rg_graph_find_pvar(ax.rules.rules[0]->g, "m");
   CHECK(m >= 0 && rg_guard_def(&ax.guards[0], m) == 0);
   /* evaluation: x 5x6, slice 2..4 of pad 1 1 on axis 0: m = 1, n = 3, and 4 <= 1 + 5 */
@@ -43,13 +43,26 @@ static void test_parse(void) {
   values[rg_graph_find_pvar(ax.rules.rules[0]->g, "l")] = 0; /* the slice starts in the zeros */
   CHECK(rg_guard_apply(&ax.guards[0], shapes, values, bound) == 0);
   rg_axioms_free(&ax);
+  const char *ranked = "g: (slice ?a ?l ?h ?x) => (slice ?a ?l ?h ?x) if (<= 3 (rank ?x))\n";
+  CHECK(rg_axioms_parse(ranked, strlen(ranked), "t", &ax, &err) == RG_OK &&
+        rg_guard_uses_sizes(&ax.guards[0]));
+  rg_shape r3 = {.rank = 3, .dim = {2, 2, 2}};
+  const rg_shape *s3[] = {&r3}, *s2[] = {&x};
+  uint8_t all[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+  CHECK(rg_guard_apply(&ax.guards[0], s3, values, all) == 1);
+  CHECK(rg_guard_apply(&ax.guards[0], s2, values, all) == 0);
+  rg_axioms_free(&ax);
   /* a guard without dim needs no size function */
   const char *plain = "g: (slice ?a ?l ?h ?x) => (slice ?a ?l ?h ?x) if (< ?l ?h)\n";
-  CHECK(rg_axioms_parse(plain, strlen(plain), "t", &ax, &err) == RG_OK && !rg_guard_uses_dim(&ax.guards[0]));
+  CHECK(rg_axioms_parse(plain, strlen(plain), "t", &ax, &err) == RG_OK &&
+        !rg_guard_uses_sizes(&ax.guards[0]));
   rg_axioms_free(&ax);
 
   expect_parse_error("g: (slice ?a ?l ?h ?x) => ?x if (<= ?h (dim ?z ?a))\n", "?z is not a tensor variable", 45);
   expect_parse_error("g: (slice ?a ?l ?h ?x) => ?x if (<= ?h (size ?x ?a))\n", "unknown function", 0);
+  expect_parse_error("g: (slice ?a ?l ?h ?x) => ?x if (<= 3 (rank ?y))\n",
+                     "?y is not a tensor variable", 0);
+  expect_parse_error("g: (slice ?a ?l ?h ?x) => ?x if (<= 3 (rank ?x ?a))\n", "after (rank ?x", 0);
   expect_parse_error("g: (slice ?a ?l ?h ?x) => ?x if (<= ?q 1)\n", "?q is not a parameter variable", 0);
   expect_parse_error("g: (slice ?a ?l ?h ?x) => ?x if (>= ?h 1)\n", "an atom is", 0);
   expect_parse_error("g: (slice ?a ?l ?h ?x) => ?x if (<= ?h 1\n", "expected ')'", 0);
@@ -62,17 +75,22 @@ static void test_parse(void) {
 /* Guards too weak for their axiom: each must be reported unsound. */
 static void test_checker_rejects(void) {
   const char *text =
-      "off-by-one: (slice ?a ?l ?h (concat ?a ?x ?y)) => (slice ?a ?l ?h ?x) if (<= ?h (+ 1 (dim ?x ?a)))\n"
-      "wrong-shift: (slice ?a ?l ?h (pad ?a ?b ?c ?x)) => (slice ?a ?m ?n ?x) if (= ?m (- ?l ?c)) (= ?n (- ?h ?c)) "
+      "off-by-one: (slice ?a ?l ?h (concat ?a ?x ?y)) => (slice ?a ?l ?h ?x) if (<= ?h (+ 1 (dim "
+      "?x ?a)))\n"
+      "wrong-shift: (slice ?a ?l ?h (pad ?a ?b ?c ?x)) => (slice ?a ?m ?n ?x) if (= ?m (- ?l ?c)) "
+      "(= ?n (- ?h ?c)) "
       "(<= ?c ?l) (<= ?h (+ ?c (dim ?x ?a)))\n"
       "never: (slice ?a ?l ?h (concat ?a ?x ?y)) => (slice ?a ?l ?h ?x) if (< ?h 0)\n"
-      "right-without-shift: (slice ?a ?l ?h (concat ?a ?x ?y)) => (slice ?a ?l ?h ?y) if (<= (dim ?x ?a) ?l)\n";
+      "right-without-shift: (slice ?a ?l ?h (concat ?a ?x ?y)) => (slice ?a ?l ?h ?y) if (<= (dim "
+      "?x ?a) ?l)\n"
+      "rank-too-low: (slice 1 ?l ?h (matmul ?c ?x ?y)) => (matmul ?c (slice 1 ?l ?h ?x) (slice 1 "
+      "?l ?h ?y)) if (<= 3 (rank ?x))\n";
   rg_axioms ax;
   rg_err err;
   CHECK_MSG(rg_axioms_parse(text, strlen(text), "t", &ax, &err) == RG_OK, "%s", err.msg);
   rg_axcheck_opts o;
   rg_axcheck_opts_init(&o);
-  rg_axiom_verdict vs[4];
+  rg_axiom_verdict vs[5];
   int bad = 0;
   CHECK(rg_axioms_check(&ax, &o, vs, &bad, &err) == RG_OK);
   CHECK_MSG(bad == ax.rules.n, "%d of %d rejected", bad, ax.rules.n);
@@ -93,7 +111,10 @@ static void test_goals(const rg_axioms *ax) {
       "t5: (slice 1 0 2 (concat 1 (conv2d ?x ?w) ?y)) => (conv2d ?x (slice 0 0 2 ?w))\n"
       "t6: (slice 1 0 2 (concat 1 (poolmax 3 3 1 1 same none ?x) ?y)) => (poolmax 3 3 1 1 same "
       "none (slice 1 0 2 ?x))\n"
-      "t7: (slice 1 0 2 (concat 1 (concat 1 ?x ?y) ?z)) => (slice 1 0 2 ?x)\n";
+      "t7: (slice 1 0 2 (concat 1 (concat 1 ?x ?y) ?z)) => (slice 1 0 2 ?x)\n"
+      /* ranks: a conv's output is batched for matmul */
+      "t8: (slice 0 0 1 (matmul (conv2d ?x ?w) ?y)) => (matmul (conv2d (slice 0 0 1 ?x) ?w) (slice "
+      "0 0 1 ?y))\n";
   rg_ruleset rs;
   rg_prove_summary sum;
   rg_rule_proof *p = prove(ax, true_goals, 10000, &rs, &sum);
@@ -109,7 +130,10 @@ static void test_goals(const rg_axioms *ax) {
       "f4: (slice 0 0 1 (slice 0 1 3 ?x)) => (slice 0 0 1 ?x)\n"
       "f5: (slice 1 2 4 (concat 1 ?x ?y)) => (slice 1 0 2 ?y)\n"
       "f6: (slice 1 0 2 (concat 1 (conv2d ?x ?w) ?y)) => (slice 1 0 2 ?y)\n"
-      "f7: (slice 0 0 2 (concat 0 (transpose 10 ?x) ?y)) => (transpose 10 (slice 0 0 2 ?x))\n";
+      "f7: (slice 0 0 2 (concat 0 (transpose 10 ?x) ?y)) => (transpose 10 (slice 0 0 2 ?x))\n"
+      /* a 2-D matmul's axis 0 is rows, not a batch axis */
+      "f8: (slice 0 0 1 (matmul (transpose 10 ?x) ?y)) => (matmul (slice 0 0 1 (transpose 10 ?x)) "
+      "(slice 0 0 1 ?y))\n";
   p = prove(ax, false_goals, 300, &rs, &sum);
   for (int i = 0; i < rs.n; i++)
     for (int s = 0; s < RG_SOLVER_COUNT; s++)

@@ -102,9 +102,19 @@ static rg_status expr(gparser *p, int32_t *out) {
       if (p->s >= p->end || *p->s != ')') return fail(p, "guard: expected ')' %s", "after (dim ?x AXIS");
       p->s++;
       *out = add_node(p, RG_GX_DIM, t, axis, 0);
+    } else if (n == 4 && !memcmp(op, "rank", 4)) {
+      int32_t t;
+      skip_space(p);
+      rg_status st = variable(p, true, &t);
+      if (st) return st;
+      skip_space(p);
+      if (p->s >= p->end || *p->s != ')')
+        return fail(p, "guard: expected ')' %s", "after (rank ?x");
+      p->s++;
+      *out = add_node(p, RG_GX_RANK, t, 0, 0);
     } else {
       p->s = op;
-      return fail(p, "guard: unknown function (expected +, - or dim) %s", "here");
+      return fail(p, "guard: unknown function (expected +, -, dim or rank) %s", "here");
     }
   } else {
     return fail(p, "guard: expected an integer, ?param or (...) %s", "here");
@@ -132,7 +142,8 @@ bool rg_rule_source_binds_pvar(const rg_rule *r, int32_t v) { return pvar_in(r->
 static bool mentions(const rg_guard *gd, int32_t e, int32_t v) {
   const rg_gx *x = &gd->node[e];
   switch (x->kind) {
-  case RG_GX_INT: return false;
+  case RG_GX_INT:
+  case RG_GX_RANK: return false;
   case RG_GX_PVAR: return x->v == v;
   case RG_GX_DIM: return mentions(gd, x->b, v);
   default: return mentions(gd, x->a, v) || mentions(gd, x->b, v);
@@ -178,9 +189,9 @@ rg_status rg_guard_parse(const char *text, size_t len, const rg_rule *r, int lin
   return RG_OK;
 }
 
-bool rg_guard_uses_dim(const rg_guard *gd) {
+bool rg_guard_uses_sizes(const rg_guard *gd) {
   for (int i = 0; i < gd->n_nodes; i++)
-    if (gd->node[i].kind == RG_GX_DIM) return true;
+    if (gd->node[i].kind == RG_GX_DIM || gd->node[i].kind == RG_GX_RANK) return true;
   return false;
 }
 
@@ -211,6 +222,10 @@ static bool eval(const rg_guard *gd, const rg_shape *const *shapes, const int32_
     if (!shapes[x->a] || !eval(gd, shapes, values, bound, x->b, &b)) return false;
     if (b < 0 || b >= shapes[x->a]->rank) return false;
     *out = shapes[x->a]->dim[b];
+    return true;
+  case RG_GX_RANK:
+    if (!shapes[x->a]) return false;
+    *out = shapes[x->a]->rank;
     return true;
   default:
     if (!eval(gd, shapes, values, bound, x->a, &a) || !eval(gd, shapes, values, bound, x->b, &b)) return false;
@@ -266,6 +281,7 @@ void rg_guard_put_expr(rg_strbuf *sb, const rg_guard *gd, const rg_graph *g, int
     rg_guard_put_expr(sb, gd, g, x->b, vp);
     rg_sb_puts(sb, ")");
     return;
+  case RG_GX_RANK: rg_sb_printf(sb, "(rank %st.%s)", vp, rg_graph_tvar_name(g, x->a)); return;
   default:
     rg_sb_printf(sb, "(%s ", ops[x->kind]);
     rg_guard_put_expr(sb, gd, g, x->a, vp);

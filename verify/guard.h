@@ -5,7 +5,7 @@
  * variable ?p, (dim ?x E) (the size of tensor variable ?x on axis E), (+ E E) or (- E E). An
  * atom (= ?m E) whose ?m occurs only in the target defines ?m: it is not quantified, and the
  * target uses E in its place (slice-pad: `(slice ?a ?l ?h (pad ?a ?b ?c ?x)) => (slice ?a ?m ?n
- * ?x) if (= ?m (- ?l ?b)) ...`).
+ * ?x) if (= ?m (- ?l ?b)) ...`). (rank ?x) is the rank of tensor variable ?x.
  *
  * Why: some facts about slice, pad and concat hold only at certain sizes (a slice that falls
  * inside a concat's first operand is a slice of that operand). The untyped SMT encoding cannot
@@ -22,11 +22,22 @@
 #define RG_GUARD_MAX_ATOMS 8
 #define RG_GUARD_MAX_NODES 48
 
-typedef enum { RG_GX_INT, RG_GX_PVAR, RG_GX_DIM, RG_GX_ADD, RG_GX_SUB, RG_GX_LE, RG_GX_LT, RG_GX_EQ } rg_gx_kind;
+typedef enum {
+  RG_GX_INT,
+  RG_GX_PVAR,
+  RG_GX_DIM,
+  RG_GX_ADD,
+  RG_GX_SUB,
+  RG_GX_LE,
+  RG_GX_LT,
+  RG_GX_EQ,
+  RG_GX_RANK
+} rg_gx_kind;
 
 typedef struct {
   uint8_t kind; /* rg_gx_kind */
-  int32_t a, b; /* operands (node indices); RG_GX_DIM: a is the tensor variable, b the axis */
+  int32_t a, b; /* operands (node indices); RG_GX_DIM: a is the tensor variable, b the axis;
+                 * RG_GX_RANK: a is the tensor variable */
   int64_t v;    /* RG_GX_INT: the value; RG_GX_PVAR: the parameter variable */
 } rg_gx;
 
@@ -45,8 +56,8 @@ rg_status rg_guard_parse(const char *text, size_t len, const rg_rule *r, int lin
 /* Whether parameter variable v occurs in r's source. */
 bool rg_rule_source_binds_pvar(const rg_rule *r, int32_t v);
 
-/* Whether the guard mentions dim (the encoder then declares it). */
-bool rg_guard_uses_dim(const rg_guard *gd);
+/* Whether the guard mentions dim or rank (the encoder then declares them and their facts). */
+bool rg_guard_uses_sizes(const rg_guard *gd);
 
 /* The defining atom of parameter variable v, or -1. */
 int rg_guard_def(const rg_guard *gd, int32_t v);

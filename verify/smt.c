@@ -267,43 +267,73 @@ static void select_axioms(const rg_axioms *ax, const bool *rule_ops, bool *take)
 
 static bool needs_sizes(const rg_axioms *ax, const bool *take) {
   for (int i = 0; ax->guards && i < ax->rules.n; i++)
-    if (take[i] && ax->guards[i].n_atoms && rg_guard_uses_dim(&ax->guards[i])) return true;
+    if (take[i] && ax->guards[i].n_atoms && rg_guard_uses_sizes(&ax->guards[i])) return true;
   return false;
 }
 
-/* The sizes on axes 0 and 1 of op's result, e0 and e1, in terms of its tensors x (and w). Its
- * Int parameters are quantified, or the single one is fixed to `fixed` (>= 0). */
-static void put_axes01_fact(rg_strbuf *sb, rg_op op, int n_in, int32_t fixed, const char *e0,
-                            const char *e1) {
-  static const char *const tensor[] = {"x", "w"};
-  int n = int_args(op);
-  rg_strbuf term;
-  rg_sb_init(&term);
-  rg_sb_printf(&term, "(%s", rg_op_get(op)->name);
-  rg_sb_puts(sb, "(assert (forall (");
-  for (int q = 0; q < n; q++) {
+/* The binders and the term (op q0 .. x w ...) for a fact about output `out` of op applied to
+ * n_in tensors x, w, y, z: its Int parameters are quantified, or the single one fixed to
+ * `fixed` (>= 0). */
+static void quantified_term(rg_op op, int n_in, int out, int32_t fixed, rg_strbuf *binders,
+                            rg_strbuf *term) {
+  static const char *const tensor[RG_MAX_INPUTS] = {"x", "w", "y", "z"};
+  char name[64];
+  fn_name(op, n_in, out, name, sizeof name);
+  rg_sb_printf(term, "(%s", name);
+  for (int q = 0; q < int_args(op); q++) {
     if (fixed >= 0) {
-      rg_sb_printf(&term, " %d", (int)fixed);
+      rg_sb_printf(term, " %d", (int)fixed);
       continue;
     }
-    rg_sb_printf(&term, " q%d", q);
-    rg_sb_printf(sb, "(q%d Int) ", q);
+    rg_sb_printf(term, " q%d", q);
+    rg_sb_printf(binders, "(q%d Int) ", q);
   }
   for (int i = 0; i < n_in; i++) {
-    rg_sb_printf(&term, " %s", tensor[i]);
-    rg_sb_printf(sb, "(%s T) ", tensor[i]);
+    rg_sb_printf(term, " %s", tensor[i]);
+    rg_sb_printf(binders, "(%s T) ", tensor[i]);
   }
-  rg_sb_puts(&term, ")");
-  const char *t = rg_sb_str(&term);
+  rg_sb_puts(term, ")");
+}
+
+/* The sizes on axes 0 and 1 of op's result, e0 and e1, in terms of its tensors x (and w). */
+static void put_axes01_fact(rg_strbuf *sb, rg_op op, int n_in, int32_t fixed, const char *e0,
+                            const char *e1) {
+  rg_strbuf b, t;
+  rg_sb_init(&b);
+  rg_sb_init(&t);
+  quantified_term(op, n_in, 0, fixed, &b, &t);
   rg_sb_printf(sb,
-               "(k Int)) (! (=> (and (<= 0 k) (<= k 1)) (= (dim %s k) (ite (= k 0) %s %s))) "
-               ":pattern ((dim %s k)))))\n",
-               t, e0, e1, t);
-  if (term.failed) sb->failed = true;
-  rg_sb_free(&term);
+               "(assert (forall (%s(k Int)) (! (=> (and (<= 0 k) (<= k 1)) (= (dim %s k) (ite (= k "
+               "0) %s %s))) :pattern ((dim %s k)))))\n",
+               rg_sb_str(&b), rg_sb_str(&t), e0, e1, rg_sb_str(&t));
+  if (b.failed || t.failed) sb->failed = true;
+  rg_sb_free(&b);
+  rg_sb_free(&t);
+}
+
+/* Ranks: images (conv2d, pooling) have 4 axes; every other operator with operands keeps its
+ * first operand's rank where it types (reshape, whose rank is its parameter's, is left out). */
+static void put_rank_facts(rg_strbuf *sb, const fn_set *fs) {
+  rg_sb_puts(sb, "(declare-fun rank (T) Int)\n");
+  for (int op = 0; op < RG_OP_COUNT; op++)
+    for (int n_in = 1; n_in <= RG_MAX_INPUTS; n_in++)
+      for (int out = 0; out < RG_MAX_OUTPUTS; out++) {
+        if (!fs->used[op][n_in][out] || op == RG_OP_RESHAPE) continue;
+        bool image = op == RG_OP_CONV2D || op == RG_OP_POOLAVG || op == RG_OP_POOLMAX;
+        rg_strbuf b, t;
+        rg_sb_init(&b);
+        rg_sb_init(&t);
+        quantified_term((rg_op)op, n_in, out, -1, &b, &t);
+        rg_sb_printf(sb, "(assert (forall (%s) (! (= (rank %s) %s) :pattern ((rank %s)))))\n",
+                     rg_sb_str(&b), rg_sb_str(&t), image ? "4" : "(rank x)", rg_sb_str(&t));
+        if (b.failed || t.failed) sb->failed = true;
+        rg_sb_free(&b);
+        rg_sb_free(&t);
+      }
 }
 
 static void put_size_facts(rg_strbuf *sb, const fn_set *fs) {
+  put_rank_facts(sb, fs);
   rg_sb_puts(sb, "(declare-fun dim (T Int) Int)\n");
   /* Every size is at least 1 (dimensions are 1.., axes past the rank count as 1). */
   rg_sb_puts(sb, "(assert (forall ((x T) (k Int)) (! (<= 1 (dim x k)) :pattern ((dim x k)))))\n");
@@ -347,10 +377,17 @@ static void put_size_facts(rg_strbuf *sb, const fn_set *fs) {
   }
 }
 
-/* What typing the rule means for sizes: both sides of the output agree in size on every axis,
- * every slice of the rule lies inside its operand, the operands of every concat agree off its
- * axis and those of every ewadd and ewmul on every axis. True wherever the rule type-checks (rulegen prove checks that it does somewhere). */
+/* What typing the rule means for sizes: both sides of the output agree in rank and in size on
+ * every axis, the operands of every matmul agree in rank, every slice of the rule lies inside
+ * its operand, the operands of every concat agree off its axis and those of every ewadd and
+ * ewmul on every axis. True wherever the rule type-checks (rulegen prove checks that it does
+ * somewhere). */
 static void put_size_hypotheses(rg_strbuf *sb, const rg_rule *r, int output) {
+  rg_sb_puts(sb, "(assert (= (rank ");
+  put_term(sb, r->g, r->src[output], NULL, "");
+  rg_sb_puts(sb, ") (rank ");
+  put_term(sb, r->g, r->tgt[output], NULL, "");
+  rg_sb_puts(sb, ")))\n");
   for (int k = 0; k < RG_MAX_RANK; k++) {
     rg_sb_printf(sb, "(assert (= (dim ");
     put_term(sb, r->g, r->src[output], NULL, "");
@@ -360,7 +397,13 @@ static void put_size_hypotheses(rg_strbuf *sb, const rg_rule *r, int output) {
   }
   for (int32_t i = 0; i < rg_graph_size(r->g); i++) {
     const rg_node *nd = rg_graph_node(r->g, i);
-    if (nd->op == RG_OP_SLICE) {
+    if (nd->op == RG_OP_MATMUL) { /* equal batch axes: equal ranks */
+      rg_sb_puts(sb, "(assert (= (rank ");
+      put_term(sb, r->g, nd->in[0], NULL, "");
+      rg_sb_puts(sb, ") (rank ");
+      put_term(sb, r->g, nd->in[1], NULL, "");
+      rg_sb_puts(sb, ")))\n");
+    } else if (nd->op == RG_OP_SLICE) {
       rg_sb_puts(sb, "(assert (and (<= 0");
       put_param(sb, r->g, nd, 1, NULL, "");
       rg_sb_puts(sb, ") (<");
@@ -372,7 +415,8 @@ static void put_size_hypotheses(rg_strbuf *sb, const rg_rule *r, int output) {
       put_term(sb, r->g, nd->in[0], NULL, "");
       put_param(sb, r->g, nd, 0, NULL, "");
       rg_sb_puts(sb, "))))\n");
-    } else if ((nd->op == RG_OP_CONCAT || nd->op == RG_OP_EWADD || nd->op == RG_OP_EWMUL) && nd->n_in == 2) {
+    } else if ((nd->op == RG_OP_CONCAT || nd->op == RG_OP_EWADD || nd->op == RG_OP_EWMUL) &&
+               nd->n_in == 2) {
       bool concat = nd->op == RG_OP_CONCAT;
       for (int k = 0; k < RG_MAX_RANK; k++) {
         rg_sb_printf(sb, concat ? "(assert (or (= %d" : "(assert (= (dim ", k);
