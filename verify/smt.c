@@ -335,8 +335,6 @@ static void put_rank_facts(rg_strbuf *sb, const fn_set *fs) {
 static void put_size_facts(rg_strbuf *sb, const fn_set *fs) {
   put_rank_facts(sb, fs);
   rg_sb_puts(sb, "(declare-fun dim (T Int) Int)\n");
-  /* Every size is at least 1 (dimensions are 1.., axes past the rank count as 1). */
-  rg_sb_puts(sb, "(assert (forall ((x T) (k Int)) (! (<= 1 (dim x k)) :pattern ((dim x k)))))\n");
   if (fs->used[RG_OP_SLICE][1][0])
     rg_sb_puts(sb, "(assert (forall ((a Int) (l Int) (h Int) (x T) (k Int)) (! (=> (and (<= 0 l) (< l h) (<= h (dim x a))) "
                    "(= (dim (slice a l h x) k) (ite (= k a) (- h l) (dim x k)))) :pattern ((dim (slice a l h x) k)))))\n");
@@ -383,6 +381,12 @@ static void put_size_facts(rg_strbuf *sb, const fn_set *fs) {
  * ewmul on every axis. True wherever the rule type-checks (rulegen prove checks that it does
  * somewhere). */
 static void put_size_hypotheses(rg_strbuf *sb, const rg_rule *r, int output) {
+  /* The rule's tensors are real ones: every size is at least 1 (axes past the rank count as 1).
+   * Stated of them alone: a quantified form would also size the ill-typed terms a search builds,
+   * and with the axioms that hold only where they type, that proved a false rule. */
+  for (int32_t v = 0; v < rg_graph_n_tvars(r->g); v++)
+    for (int k = 0; k < RG_MAX_RANK; k++)
+      rg_sb_printf(sb, "(assert (<= 1 (dim t.%s %d)))\n", rg_graph_tvar_name(r->g, v), k);
   rg_sb_puts(sb, "(assert (= (rank ");
   put_term(sb, r->g, r->src[output], NULL, "");
   rg_sb_puts(sb, ") (rank ");
