@@ -107,3 +107,36 @@ rg_status rg_rule_compare(const rg_rule *r, const rg_binding *b, rg_domain dom,
   rg_plan_free(plan);
   return st;
 }
+
+void rg_binding_put(rg_strbuf *sb, const rg_graph *g, const rg_binding *b) {
+  for (int32_t i = 0; i < rg_graph_n_tvars(g); i++) {
+    char buf[96];
+    rg_sb_printf(sb, "%s%s=%s", i ? " " : "", rg_graph_tvar_name(g, i),
+                 b->tvar_shapes[i] ? rg_shape_format(b->tvar_shapes[i], buf, sizeof buf) : "?");
+  }
+  for (int32_t i = 0; i < rg_graph_n_pvars(g); i++)
+    if (b->pvar_bound[i]) rg_sb_printf(sb, " ?%s=%d", rg_graph_pvar_name(g, i), b->pvar_values[i]);
+}
+
+void rg_cmp_put_counterexample(rg_strbuf *sb, const rg_rule *r, const rg_binding *b, rg_domain dom,
+                               const rg_cmp_result *c) {
+  char s1[128], s2[128];
+  rg_sb_printf(sb, "%s, output %d: ", rg_domain_name(dom), c->output + 1);
+  if (c->verdict == RG_CMP_TYPE) {
+    rg_sb_printf(sb, "types differ: source %s, target %s",
+                 rg_shape_format_seams(&c->src_shape, s1, sizeof s1),
+                 rg_shape_format_seams(&c->tgt_shape, s2, sizeof s2));
+  } else {
+    rg_sb_puts(sb, "at [");
+    for (int d = 0; d < c->src_shape.rank; d++)
+      rg_sb_printf(sb, "%s%d", d ? "," : "", c->pos[d]);
+    rg_value_format(dom, c->src_val, s1, sizeof s1);
+    rg_value_format(dom, c->tgt_val, s2, sizeof s2);
+    rg_sb_printf(sb, "] source %s, target %s (trial %d)", s1, s2, c->trial);
+  }
+  rg_sb_puts(sb, "; at ");
+  rg_binding_put(sb, r->g, b);
+}
+
+/* Both sides never type-check together: find shapes for the source alone and report how the
+ * target then fails (a shape error, or output types that differ, as for concat associativity). */

@@ -39,6 +39,13 @@ rg_status rg_rule_compare(const rg_rule *r, const rg_binding *b, rg_domain dom,
                           const rg_eval_ctx *ctx, uint64_t seed, int trials, rg_cmp_result *res,
                           rg_err *err) RG_MUST_CHECK;
 
+/* Appends b as "x=2x4 y=4x4 ?a=1" (the variables of g). */
+void rg_binding_put(rg_strbuf *sb, const rg_graph *g, const rg_binding *b);
+/* Appends a disagreement c of rule r in domain dom at b: "float64, output 1: at [0,1] source ..,
+ * target .. (trial 1); at x=2x4 ..." (or the two output types). */
+void rg_cmp_put_counterexample(rg_strbuf *sb, const rg_rule *r, const rg_binding *b, rg_domain dom,
+                               const rg_cmp_result *c);
+
 /* Plans one side (src when target == false) and prefixes errors with the side's name. */
 rg_status rg_rule_plan_side(const rg_rule *r, const rg_binding *b, bool target, rg_plan **out,
                             rg_err *err) RG_MUST_CHECK;

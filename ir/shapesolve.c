@@ -320,7 +320,7 @@ static void refine(const problem *p, slots *s, rg_assignment *a) {
  * preferably one no other class has (so no two classes coincide), and keeps the move only if
  * the rule still type-checks. Every step is well-typed, so the result is too, however coupled
  * the constraints (grouped convolutions tie channel counts by divisibility). */
-static void walk_sizes(const problem *p, const slots *s, prng *g, rg_assignment *a) {
+static void walk_sizes(const problem *p, const slots *s, prng *g, bool small, rg_assignment *a) {
   int order[MAX_SLOTS];
   for (int c = 0; c < s->n_cls; c++) order[c] = c;
   for (int c = s->n_cls - 1; c > 0; c--) {
@@ -337,10 +337,11 @@ static void walk_sizes(const problem *p, const slots *s, prng *g, rg_assignment 
     }
     if (first < 0) continue;
     int32_t old = slot_value(s, a, first);
-    for (int tries = 0; tries < 6; tries++) {
+    for (int tries = small ? -2 : 0; tries < 6; tries++) {
       int32_t v = 1 + below(g, RG_SOLVE_MAX_DIM);
-      for (int d = 0; d < RG_SOLVE_MAX_DIM && (used >> v & 1) && tries < 3; d++)
+      for (int d = 0; d < RG_SOLVE_MAX_DIM && (used >> v & 1) && tries >= 0 && tries < 3; d++)
         v = v % RG_SOLVE_MAX_DIM + 1;
+      if (tries < 0) v = 3 + tries; /* small: 1, then 2 */
       for (int i = 0; i < s->n; i++)
         if (s->cls[i] == c) set_slot(s, a, i, v);
       if (rg_rule_well_typed(p->r, &a->binding)) break;
@@ -350,8 +351,8 @@ static void walk_sizes(const problem *p, const slots *s, prng *g, rg_assignment 
   }
 }
 
-rg_status rg_shapes_solve(const rg_rule *r, const rg_binding *base, uint64_t seed, int max,
-                          rg_assignment_list *out, rg_err *err) {
+static rg_status solve(const rg_rule *r, const rg_binding *base, uint64_t seed, int max, bool small,
+                       rg_assignment_list *out, rg_err *err) {
   out->items = NULL;
   out->n = 0;
   problem p;
@@ -403,7 +404,7 @@ rg_status rg_shapes_solve(const rg_rule *r, const rg_binding *base, uint64_t see
       st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
       break;
     }
-    walk_sizes(&p, &s, &g, &trial);
+    walk_sizes(&p, &s, &g, small && t % 2 == 0, &trial);
     bool ok = true;
     for (int i = 0; ok && i < out->n; i++) ok = !assignment_same(&trial, &out->items[i]);
     if (ok) st = list_push(out, &trial, err);
@@ -413,4 +414,14 @@ rg_status rg_shapes_solve(const rg_rule *r, const rg_binding *base, uint64_t see
   if (st == RG_OK && out->n == 0 && max > 0) st = list_push(out, &a, err);
   assignment_free(&a);
   return st;
+}
+
+rg_status rg_shapes_solve(const rg_rule *r, const rg_binding *base, uint64_t seed, int max,
+                          rg_assignment_list *out, rg_err *err) {
+  return solve(r, base, seed, max, false, out, err);
+}
+
+rg_status rg_shapes_solve_small(const rg_rule *r, const rg_binding *base, uint64_t seed, int max,
+                                rg_assignment_list *out, rg_err *err) {
+  return solve(r, base, seed, max, true, out, err);
 }

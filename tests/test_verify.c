@@ -166,6 +166,44 @@ static void test_false_goals(const rg_axioms *ax) {
   rg_ruleset_free(&rs);
 }
 
+/* A rule whose sides differ at some shapes gets that counterexample and never reaches the
+ * solvers; a true rule is not refuted. */
+static void test_refuted(const rg_axioms *ax) {
+  const char *text =
+      "seam: (relu (slice 0 1 2 (concat 0 ?x ?y))) => (slice 0 1 2 (concat 0 (relu ?x) ?y))\n"
+      "matmul-comm: (matmul ?x ?y) => (matmul ?y ?x)\n"
+      "ewadd-comm: (ewadd ?x ?y) => (ewadd ?y ?x)\n";
+  rg_ruleset rs;
+  rg_ruleset_init(&rs);
+  rg_err err;
+  CHECK(rg_text_parse(text, strlen(text), &rs, &err) == RG_OK);
+  rg_prove_opts o;
+  rg_prove_opts_init(&o);
+  o.check_axioms = false;
+  o.timeout_ms = 2000;
+  CHECK(o.refute_sets > 0); /* on by default */
+  rg_rule_proof p[3];
+  rg_prove_summary sum;
+  CHECK(rg_prove_rules(&rs, ax, &o, p, &sum, &err) == RG_OK);
+  for (int i = 0; i < 2; i++) {
+    CHECK_MSG(p[i].refuted && p[i].status == RG_PROOF_UNPROVED && !p[i].shipped, "%s",
+              rs.rules[i]->name);
+    CHECK_MSG(strstr(p[i].refutation, "output 1: ") && strstr(p[i].refutation, "; at x="),
+              "%s: '%s'", rs.rules[i]->name, p[i].refutation);
+    CHECK(!p[i].obl[0].done[0] && !p[i].obl[0].done[1]); /* no solver query */
+  }
+  CHECK(!p[2].refuted && p[2].status == RG_PROOF_VERIFIED);
+  CHECK(sum.refuted == 2 && sum.unproved == 2 && sum.verified == 1);
+  /* Off: the seam rule goes to the solvers, which cannot prove it. */
+  o.refute_sets = 0;
+  o.timeout_ms = 300;
+  rg_ruleset one = {.rules = rs.rules, .n = 1};
+  CHECK(rg_prove_rules(&one, ax, &o, p, &sum, &err) == RG_OK);
+  CHECK(!p[0].refuted && p[0].obl[0].done[0] && p[0].obl[0].done[1] &&
+        p[0].status == RG_PROOF_UNPROVED);
+  rg_ruleset_free(&rs);
+}
+
 static void test_bad_inputs(const rg_axioms *ax) {
   rg_axioms bad;
   rg_err err;
@@ -527,6 +565,7 @@ int main(void) {
   test_determinism(&ax);
   test_true_goals(&ax);
   test_false_goals(&ax);
+  test_refuted(&ax);
   test_bad_inputs(&ax);
   test_z3_helper();
   test_z3_threads();

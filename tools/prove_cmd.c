@@ -15,30 +15,37 @@
 #include "commands.h"
 #include "verify/verify.h"
 
-#define PROVE_OPTIONS(X)                                                                         \
-  X("require", 'r', 1, "both|any", "what a rule needs to pass: both solvers (default) or one")   \
-  X("timeout-ms", 'T', 1, "MS", "time limit per query and solver (default 5000)")               \
-  X("threads", 'j', 1, "N", "OpenMP threads over queries (default: all)")                       \
-  X("axioms", 'a', 1, "FILE", "axiom file (default: verify/axioms.rules of this tree)")         \
-  X("all-axioms", 'A', 0, "", "assert every axiom, not only those over the rule's operators")   \
-  X("cvc5", 'c', 1, "PATH", "the cvc5 binary (default: the one found at build time)")           \
-  X("dump", 'd', 1, "DIR", "write each obligation to DIR/<sha256>.smt2 (re-run with z3/cvc5)")  \
-  X("no-check-axioms", 'N', 0, "", "skip the random check of the axioms")                       \
-  X("no-check-types", 'Y', 0, "", "skip checking that each rule type-checks at some shapes (for " \
-                                  "rule sets already tested at their shapes)")                 \
-  X("quiet", 'q', 0, "", "print only rules that are not verified, and the summary")             \
+#define PROVE_OPTIONS(X)                                                                           \
+  X("require", 'r', 1, "both|any", "what a rule needs to pass: both solvers (default) or one")     \
+  X("timeout-ms", 'T', 1, "MS", "time limit per query and solver (default 5000)")                  \
+  X("threads", 'j', 1, "N", "OpenMP threads over queries (default: all)")                          \
+  X("axioms", 'a', 1, "FILE", "axiom file (default: verify/axioms.rules of this tree)")            \
+  X("all-axioms", 'A', 0, "", "assert every axiom, not only those over the rule's operators")      \
+  X("cvc5", 'c', 1, "PATH", "the cvc5 binary (default: the one found at build time)")              \
+  X("dump", 'd', 1, "DIR", "write each obligation to DIR/<sha256>.smt2 (re-run with z3/cvc5)")     \
+  X("no-check-axioms", 'N', 0, "", "skip the random check of the axioms")                          \
+  X("no-check-types", 'Y', 0, "",                                                                  \
+    "skip checking that each rule type-checks at some shapes (for "                                \
+    "rule sets already tested at their shapes)")                                                   \
+  X("refute-sets", 'R', 1, "N",                                                                    \
+    "compare each rule at N shape sets first; one that differs is "                                \
+    "unproved and not sent to the solvers (default 8, 0 off)")                                     \
+  X("quiet", 'q', 0, "", "print only rules that are not verified, and the summary")                \
   X("help", 'h', 0, "", "show this help")
 
 static void usage(FILE *out) {
-  fprintf(out,
-          "usage: rulegen prove [options] FILE.rules\n"
-          "\n"
-          "Proves every rule of FILE from the operator axioms: each output pair becomes one\n"
-          "SMT-LIB2 obligation, given to z3 (C API, fresh context) and cvc5 (binary, --enum-inst).\n"
-          "Only unsat proves. Each rule gets a status: verified (both solvers), proved-by-z3-only,\n"
-          "proved-by-cvc5-only or unproved. The axioms are random-tested first, and every rule must\n"
-          "be well-typed (its sides' outputs agree in shape) at some shapes.\n"
-          "\noptions:\n");
+  fprintf(
+      out,
+      "usage: rulegen prove [options] FILE.rules\n"
+      "\n"
+      "Proves every rule of FILE from the operator axioms: each output pair becomes one\n"
+      "SMT-LIB2 obligation, given to z3 (C API, fresh context) and cvc5 (binary, --enum-inst).\n"
+      "Only unsat proves. Each rule gets a status: verified (both solvers), proved-by-z3-only,\n"
+      "proved-by-cvc5-only or unproved. The axioms are random-tested first, and every rule must\n"
+      "be well-typed (its sides' outputs agree in shape) at some shapes. A rule whose sides\n"
+      "differ at some shapes (compared first, in Z_p and float64) is unproved with that\n"
+      "counterexample and not sent to the solvers.\n"
+      "\noptions:\n");
 #define X(name, short_, arg, meta, help) fprintf(out, "  -%c, --%-16s %-8s %s\n", short_, name, meta, help);
   PROVE_OPTIONS(X)
 #undef X
@@ -67,7 +74,7 @@ int rg_cmd_prove(int argc, char **argv) {
   bool quiet = false, check_ax = true;
   int c;
   optind = 1;
-  while ((c = getopt_long(argc, argv, "r:T:j:a:Ac:d:NYqh", longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "r:T:j:a:Ac:d:NYR:qh", longopts, NULL)) != -1) {
     int64_t v;
     switch (c) {
     case 'r':
@@ -92,6 +99,10 @@ int rg_cmd_prove(int argc, char **argv) {
     case 'd': o.dump_dir = optarg; break;
     case 'N': check_ax = false; break;
     case 'Y': o.check_typed = false; break;
+    case 'R':
+      if (!rg_cli_int_option("rulegen prove", "refute-sets", optarg, 0, 64, &v)) return 2;
+      o.refute_sets = (int)v;
+      break;
     case 'q': quiet = true; break;
     case 'h': usage(stdout); return 0;
     default: usage(stderr); return 2;
@@ -143,6 +154,7 @@ int rg_cmd_prove(int argc, char **argv) {
     rg_text_print_rule(r, &sb);
     printf("%-19s %s:%d  %s\n", rg_proof_status_name(p->status), file, r->line, rg_sb_str(&sb));
     rg_sb_free(&sb);
+    if (p->refuted) printf("  the sides differ: %s\n", p->refutation);
     for (int k = 0; k < p->n_obl; k++) {
       printf("  output %d: obligation %.16s (%d axioms)\n", k + 1, p->obl[k].sha256, p->obl[k].n_axioms);
       if (p->obl[k].done[0]) print_answer(&p->obl[k].ans[0], "z3");
@@ -150,12 +162,16 @@ int rg_cmd_prove(int argc, char **argv) {
     }
   }
   if (rc == 0) {
-    printf("\n%d rules: %d verified, %d proved-by-z3-only, %d proved-by-cvc5-only, %d unproved%s; "
-           "%d pass --require %s (%s, %s, timeout %d ms, %.1f s)\n",
-           sum.n_rules, sum.verified, sum.z3_only, sum.cvc5_only, sum.unproved,
-           sum.skipped ? " (some skipped: interrupted)" : "", sum.shipped,
-           o.require == RG_REQUIRE_BOTH ? "both" : "any", sum.version[0], sum.version[1],
-           o.timeout_ms, sum.wall_ms / 1e3);
+    char differ[64] = "";
+    if (sum.refuted)
+      snprintf(differ, sizeof differ, " (%d whose sides differ at some shapes)", sum.refuted);
+    printf(
+        "\n%d rules: %d verified, %d proved-by-z3-only, %d proved-by-cvc5-only, %d unproved%s%s; "
+        "%d pass --require %s (%s, %s, timeout %d ms, %.1f s)\n",
+        sum.n_rules, sum.verified, sum.z3_only, sum.cvc5_only, sum.unproved, differ,
+        sum.skipped ? " (some skipped: interrupted)" : "", sum.shipped,
+        o.require == RG_REQUIRE_BOTH ? "both" : "any", sum.version[0], sum.version[1], o.timeout_ms,
+        sum.wall_ms / 1e3);
     rc = sum.shipped == sum.n_rules ? 0 : 1;
     if (sum.disagreements) {
       for (int i = 0; i < rs.n; i++)

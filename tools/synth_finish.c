@@ -51,6 +51,7 @@ static void add_summary(rg_prove_summary *t, const rg_prove_summary *s) {
   t->n_rules += s->n_rules, t->verified += s->verified, t->z3_only += s->z3_only;
   t->cvc5_only += s->cvc5_only, t->unproved += s->unproved, t->skipped += s->skipped;
   t->shipped += s->shipped, t->disagreements += s->disagreements, t->wall_ms += s->wall_ms;
+  t->refuted += s->refuted;
   memcpy(t->version, s->version, sizeof t->version);
 }
 
@@ -185,6 +186,7 @@ static rg_status write_side_files(const finish *f, const char *out_path, rg_err 
     fprintf(fp, "# %s%s\n%s\n", rg_proof_status_name(f->proof[i]->status),
             f->copied[i] ? " (a renamed copy of an unproved rule, not sent to the solvers)"
             : f->proof[i]->disagree ? " (the solvers disagree)"
+            : f->proof[i]->refuted  ? " (the sides differ at some shapes, not sent to the solvers)"
                                     : "",
             rg_sb_str(&sb));
   }
@@ -302,8 +304,8 @@ static rg_status write_db(const finish *f, const rg_finish_stage *pre, int n_pre
     if (f->before.stage[k].run)
       st = rg_db_add_stage(db, &(rg_db_stage){(char *)f->before.stage[k].name, f->before.stage[k].in, f->before.stage[k].out, "", f->before.stage[k].seconds}, err);
   char why[160];
-  snprintf(why, sizeof why, "z3-only:%d cvc5-only:%d unproved:%d skipped:%d", f->sum.z3_only,
-           f->sum.cvc5_only, f->sum.unproved, f->sum.skipped);
+  snprintf(why, sizeof why, "z3-only:%d cvc5-only:%d unproved:%d (differ:%d) skipped:%d",
+           f->sum.z3_only, f->sum.cvc5_only, f->sum.unproved, f->sum.refuted, f->sum.skipped);
   if (!st) st = rg_db_add_stage(db, &(rg_db_stage){"prove", f->sum.n_rules, f->sum.shipped, why, f->t_prove}, err);
   if (!st && f->derive_run)
     st = rg_db_add_stage(db, &(rg_db_stage){"derivability", f->derive.n, f->derive.kept, "", f->t_derive}, err);
@@ -370,9 +372,14 @@ static void print_prune_rows(const finish *f) {
 
 static void print_rows(const finish *f) {
   if (f->o->stop_after >= RG_FINISH_PROVE) {
-    fprintf(stderr, "prove        %d rules: %d verified by both, %d z3 only, %d cvc5 only, %d unproved%s   %.2f s\n",
+    char differ[64] = "";
+    if (f->sum.refuted)
+      snprintf(differ, sizeof differ, " (%d differ at some shapes)", f->sum.refuted);
+    fprintf(stderr,
+            "prove        %d rules: %d verified by both, %d z3 only, %d cvc5 only, %d unproved%s%s "
+            "  %.2f s\n",
             f->sum.n_rules, f->sum.verified, f->sum.z3_only, f->sum.cvc5_only, f->sum.unproved,
-            f->sum.skipped ? " (some skipped: interrupted)" : "", f->t_prove);
+            differ, f->sum.skipped ? " (some skipped: interrupted)" : "", f->t_prove);
     if (f->reinstated)
       fprintf(stderr, "             %d rules put back (a rule implying them was not proved): %d sent to the solvers, "
                       "%d renamed copies of an unproved rule left unproved\n",

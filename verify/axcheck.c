@@ -18,38 +18,6 @@ void rg_axcheck_opts_init(rg_axcheck_opts *o) {
   o->guard = NULL;
 }
 
-/* "x=2x4 y=4x4 ?a=1" */
-static void put_binding(rg_strbuf *sb, const rg_graph *g, const rg_binding *b) {
-  for (int32_t i = 0; i < rg_graph_n_tvars(g); i++) {
-    char buf[96];
-    rg_sb_printf(sb, "%s%s=%s", i ? " " : "", rg_graph_tvar_name(g, i),
-                 b->tvar_shapes[i] ? rg_shape_format(b->tvar_shapes[i], buf, sizeof buf) : "?");
-  }
-  for (int32_t i = 0; i < rg_graph_n_pvars(g); i++)
-    if (b->pvar_bound[i]) rg_sb_printf(sb, " ?%s=%d", rg_graph_pvar_name(g, i), b->pvar_values[i]);
-}
-
-static void put_counterexample(rg_strbuf *sb, const rg_rule *r, const rg_binding *b, rg_domain dom,
-                               const rg_cmp_result *c) {
-  char s1[128], s2[128];
-  rg_sb_printf(sb, "%s, output %d: ", rg_domain_name(dom), c->output + 1);
-  if (c->verdict == RG_CMP_TYPE) {
-    rg_sb_printf(sb, "types differ: source %s, target %s",
-                 rg_shape_format_seams(&c->src_shape, s1, sizeof s1),
-                 rg_shape_format_seams(&c->tgt_shape, s2, sizeof s2));
-  } else {
-    rg_sb_puts(sb, "at [");
-    for (int d = 0; d < c->src_shape.rank; d++) rg_sb_printf(sb, "%s%d", d ? "," : "", c->pos[d]);
-    rg_value_format(dom, c->src_val, s1, sizeof s1);
-    rg_value_format(dom, c->tgt_val, s2, sizeof s2);
-    rg_sb_printf(sb, "] source %s, target %s (trial %d)", s1, s2, c->trial);
-  }
-  rg_sb_puts(sb, "; at ");
-  put_binding(sb, r->g, b);
-}
-
-/* Both sides never type-check together: find shapes for the source alone and report how the
- * target then fails (a shape error, or output types that differ, as for concat associativity). */
 static void explain_untyped(const rg_rule *r, const rg_axcheck_opts *o, const char *solver_msg,
                             rg_axiom_verdict *v) {
   rg_rule src_only = *r; /* shares the graph; never freed */
@@ -66,9 +34,9 @@ static void explain_untyped(const rg_rule *r, const rg_axcheck_opts *o, const ch
     rg_status cs = rg_rule_compare(r, b, RG_DOM_ZP, &ctx, o->seed, 1, &c, &e);
     if (cs) {
       rg_sb_printf(&sb, "%s; at ", e.msg);
-      put_binding(&sb, r->g, b);
+      rg_binding_put(&sb, r->g, b);
     } else if (c.verdict != RG_CMP_AGREE) {
-      put_counterexample(&sb, r, b, RG_DOM_ZP, &c);
+      rg_cmp_put_counterexample(&sb, r, b, RG_DOM_ZP, &c);
     }
   }
   if (!sb.len) rg_sb_printf(&sb, "no well-typed shapes and parameters found: %s", solver_msg);
@@ -96,10 +64,10 @@ static rg_status run_assignment(const rg_rule *r, const rg_binding *b, const rg_
     } else if (cs) {
       v->sound = false;
       rg_sb_printf(&sb, "%s; at ", cerr.msg);
-      put_binding(&sb, r->g, b);
+      rg_binding_put(&sb, r->g, b);
     } else if (c.verdict != RG_CMP_AGREE) {
       v->sound = false;
-      put_counterexample(&sb, r, b, (rg_domain)d, &c);
+      rg_cmp_put_counterexample(&sb, r, b, (rg_domain)d, &c);
     }
   }
   if (!v->sound) snprintf(v->why, sizeof v->why, "%s", rg_sb_str(&sb));
@@ -156,7 +124,7 @@ rg_status rg_axiom_check_one(const rg_rule *r, const rg_axcheck_opts *o, rg_axio
       rg_strbuf key;
       rg_sb_init(&key);
       rg_sb_puts(&key, "\n");
-      put_binding(&key, r->g, &b);
+      rg_binding_put(&key, r->g, &b);
       rg_sb_puts(&key, "\n");
       if (!strstr(rg_sb_str(&seen), rg_sb_str(&key))) {
         rg_sb_puts(&seen, rg_sb_str(&key) + 1);

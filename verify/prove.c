@@ -9,6 +9,7 @@
 
 #include "axcheck.h"
 #include "ir/shapesolve.h"
+#include "refute.h"
 
 void rg_prove_opts_init(rg_prove_opts *o) {
   memset(o, 0, sizeof *o);
@@ -16,6 +17,7 @@ void rg_prove_opts_init(rg_prove_opts *o) {
   o->require = RG_REQUIRE_BOTH;
   o->check_axioms = true;
   o->check_typed = true;
+  o->refute_sets = 8;
 }
 
 /* The axioms must hold under random testing before anything is proved from them. */
@@ -50,6 +52,36 @@ static rg_status require_typed(const rg_rule *r, rg_err *err) {
                      "%s%sthe two sides do not have the same output shapes at any shapes tried "
                      "(%s): fix the rule (rulegen eval shows the mismatch)",
                      r->name, r->name[0] ? ": " : "", e.msg);
+  return RG_OK;
+}
+
+/* Compares every rule at o->refute_sets shape sets; marks those whose sides differ. */
+static rg_status refute_all(const rg_ruleset *rules, const rg_prove_opts *o, rg_rule_proof *proofs,
+                            rg_err *err) {
+  rg_status first = RG_OK;
+  int bad = -1, n = 0;
+  rg_err e0 = {0};
+  int nth = o->threads > 0 ? o->threads : omp_get_max_threads();
+#pragma omp parallel for schedule(dynamic, 8) num_threads(nth) reduction(+ : n)
+  for (int i = 0; i < rules->n; i++) {
+    rg_err e;
+    rg_rule_proof *p = &proofs[i];
+    rg_status st = rg_refute_rule(rules->rules[i], o->refute_sets, 3, &p->refuted, p->refutation,
+                                  sizeof p->refutation, &e);
+    n += p->refuted;
+    if (st) {
+#pragma omp critical(rg_prove_refute)
+      if (bad < 0 || i < bad) bad = i, first = st, e0 = e;
+    }
+  }
+  if (first) {
+    *err = e0;
+    return first;
+  }
+  if (o->progress)
+    fprintf(stderr,
+            "prove: %d rules compared at %d shape sets each: %d differ (not sent to the solvers)\n",
+            rules->n, o->refute_sets, n);
   return RG_OK;
 }
 
@@ -89,6 +121,11 @@ static rg_status dump(const char *dir, const rg_obligation *ob, rg_err *err) {
 static void judge(rg_rule_proof *p, rg_require req) {
   bool proved[RG_SOLVER_COUNT] = {true, true}, all_done = true;
   p->disagree = false;
+  if (p->refuted) {
+    p->status = RG_PROOF_UNPROVED;
+    p->shipped = false;
+    return;
+  }
   for (int k = 0; k < p->n_obl; k++) {
     const rg_obligation_record *r = &p->obl[k];
     for (int s = 0; s < RG_SOLVER_COUNT; s++) {
@@ -121,6 +158,7 @@ rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_
   rg_solver solvers[RG_SOLVER_COUNT];
   rg_status st = o->check_axioms ? require_sound(ax, o, err) : RG_OK;
   for (int i = 0; !st && o->check_typed && i < rules->n; i++) st = require_typed(rules->rules[i], err);
+  if (!st && o->refute_sets > 0) st = refute_all(rules, o, proofs, err);
   if (st) return st;
   st = rg_solver_init(&solvers[RG_SOLVER_Z3], RG_SOLVER_Z3, NULL, err);
   if (!st) st = rg_solver_init(&solvers[RG_SOLVER_CVC5], RG_SOLVER_CVC5, o->cvc5_path, err);
@@ -145,7 +183,8 @@ rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_
       if (o->dump_dir) st = dump(o->dump_dir, &obs[k], err);
       memcpy(proofs[i].obl[out].sha256, obs[k].sha256, sizeof obs[k].sha256);
       proofs[i].obl[out].n_axioms = obs[k].n_axioms;
-      for (int s = 0; s < RG_SOLVER_COUNT; s++) tasks[n_tasks++] = (task){i, out, s, &obs[k]};
+      for (int s = 0; s < RG_SOLVER_COUNT && !proofs[i].refuted; s++)
+        tasks[n_tasks++] = (task){i, out, s, &obs[k]};
     }
   }
 
@@ -203,6 +242,7 @@ rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_
     case RG_PROOF_SKIPPED: sum->skipped++; break;
     }
     sum->shipped += proofs[i].shipped;
+    sum->refuted += proofs[i].refuted;
     sum->disagreements += proofs[i].disagree;
   }
   for (int i = 0; obs && i < n_obl; i++) rg_obligation_free(&obs[i]);

@@ -5,7 +5,9 @@
  * answers unsat on all its obligations. Status: verified (both), proved-by-z3-only,
  * proved-by-cvc5-only, unproved. A rule shipped under --require both needs verified; under any,
  * one proof. An obligation that one solver proves and the other refutes (sat) is a
- * disagreement: counted, flagged on the rule, never silent.
+ * disagreement: counted, flagged on the rule, never silent. Before the solvers, each rule is
+ * compared at shape sets the shape solver finds (refute.h): one whose sides differ there is
+ * unproved with that counterexample, and its queries are not run.
  */
 #ifndef RG_VERIFY_PROVE_H
 #define RG_VERIFY_PROVE_H
@@ -38,6 +40,7 @@ typedef struct {
   bool progress;        /* a progress line on stderr */
   bool check_axioms;    /* random-test the axioms first (default true): an unsound one is an error */
   bool check_typed;     /* require each rule well-typed at some shapes first (default true) */
+  int refute_sets; /* shape sets each rule is compared at before the solvers (default 8, 0 off) */
 } rg_prove_opts;
 
 void rg_prove_opts_init(rg_prove_opts *o);
@@ -53,12 +56,15 @@ typedef struct {
   rg_proof_status status;
   bool shipped;    /* meets the requirement */
   bool disagree;   /* one solver unsat, the other sat, on some obligation */
+  bool refuted;    /* the sides differ at some shapes: unproved, not sent to the solvers */
+  char refutation[320]; /* then: the counterexample */
   int n_obl;
   rg_obligation_record obl[RG_RULE_MAX_OUTPUTS];
 } rg_rule_proof;
 
 typedef struct {
   int n_rules, verified, z3_only, cvc5_only, unproved, skipped, shipped, disagreements;
+  int refuted; /* of the unproved: those with a counterexample, not sent to the solvers */
   double wall_ms;
   char version[RG_SOLVER_COUNT][96]; /* "z3 4.8.12" */
 } rg_prove_summary;
