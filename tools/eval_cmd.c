@@ -82,15 +82,11 @@ static void print_pos(const rg_shape *s, const int32_t *pos) {
 }
 
 static void print_shapes(const rg_graph *g, const rg_binding *b) {
-  printf("  shapes:");
-  for (int32_t i = 0; i < rg_graph_n_tvars(g); i++) {
-    char buf[96];
-    printf(" %s=%s", rg_graph_tvar_name(g, i),
-           b->tvar_shapes[i] ? rg_shape_format(b->tvar_shapes[i], buf, sizeof buf) : "?");
-  }
-  for (int32_t i = 0; i < rg_graph_n_pvars(g); i++)
-    if (b->pvar_bound[i]) printf(" ?%s=%d", rg_graph_pvar_name(g, i), b->pvar_values[i]);
-  printf("\n");
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  rg_binding_put(&sb, g, b);
+  printf("  shapes: %s\n", rg_sb_str(&sb));
+  rg_sb_free(&sb);
 }
 
 /* Prints a bare graph's outputs: shapes and the first few values in both domains. */
