@@ -114,7 +114,10 @@ static void test_goals(const rg_axioms *ax) {
       "t7: (slice 1 0 2 (concat 1 (concat 1 ?x ?y) ?z)) => (slice 1 0 2 ?x)\n"
       /* ranks: a conv's output is batched for matmul */
       "t8: (slice 0 0 1 (matmul (conv2d ?x ?w) ?y)) => (matmul (conv2d (slice 0 0 1 ?x) ?w) (slice "
-      "0 0 1 ?y))\n";
+      "0 0 1 ?y))\n"
+      /* ranks from typing: a conv's input has 4 axes, so the matmul making it is batched */
+      "t9: (conv2d (matmul (slice 0 0 1 ?x) (slice 0 0 1 ?y)) ?w) => (slice 0 0 1 (conv2d (matmul "
+      "?x ?y) ?w))\n";
   rg_ruleset rs;
   rg_prove_summary sum;
   rg_rule_proof *p = prove(ax, true_goals, 10000, &rs, &sum);

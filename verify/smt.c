@@ -375,8 +375,22 @@ static void put_size_facts(rg_strbuf *sb, const fn_set *fs) {
   }
 }
 
+/* The rank every tensor operand of nd has wherever nd types, or 0 when it varies: images and
+ * kernels have 4 axes, a transpose's operand as many as its permutation. */
+static int operand_rank(const rg_node *nd) {
+  if (nd->op == RG_OP_CONV2D || nd->op == RG_OP_POOLAVG || nd->op == RG_OP_POOLMAX ||
+      nd->op == RG_OP_ENLARGE)
+    return 4;
+  int perm[RG_MAX_RANK];
+  int slot = rg_op_param_slot(RG_OP_TRANSPOSE, 0);
+  if (nd->op == RG_OP_TRANSPOSE && !(nd->var_mask >> slot & 1))
+    return rg_perm_unpack(nd->params[slot], perm);
+  return 0;
+}
+
 /* What typing the rule means for sizes: both sides of the output agree in rank and in size on
- * every axis, the operands of every matmul agree in rank, every slice of the rule lies inside
+ * every axis, the operands of every matmul agree in rank (at least 2), those of conv2d, pooling,
+ * enlarge and transpose have the rank these need, every slice of the rule lies inside
  * its operand, the operands of every concat agree off its axis and those of every ewadd and
  * ewmul on every axis. True wherever the rule type-checks (rulegen prove checks that it does
  * somewhere). */
@@ -401,12 +415,20 @@ static void put_size_hypotheses(rg_strbuf *sb, const rg_rule *r, int output) {
   }
   for (int32_t i = 0; i < rg_graph_size(r->g); i++) {
     const rg_node *nd = rg_graph_node(r->g, i);
-    if (nd->op == RG_OP_MATMUL) { /* equal batch axes: equal ranks */
-      rg_sb_puts(sb, "(assert (= (rank ");
+    int rank = operand_rank(nd);
+    for (int k = 0; rank > 0 && k < nd->n_in; k++) {
+      rg_sb_printf(sb, "(assert (= (rank ");
+      put_term(sb, r->g, nd->in[k], NULL, "");
+      rg_sb_printf(sb, ") %d))\n", rank);
+    }
+    if (nd->op == RG_OP_MATMUL) { /* equal batch axes: equal ranks, at least 2 */
+      rg_sb_puts(sb, "(assert (and (<= 2 (rank ");
+      put_term(sb, r->g, nd->in[0], NULL, "");
+      rg_sb_puts(sb, ")) (= (rank ");
       put_term(sb, r->g, nd->in[0], NULL, "");
       rg_sb_puts(sb, ") (rank ");
       put_term(sb, r->g, nd->in[1], NULL, "");
-      rg_sb_puts(sb, ")))\n");
+      rg_sb_puts(sb, "))))\n");
     } else if (nd->op == RG_OP_SLICE) {
       rg_sb_puts(sb, "(assert (and (<= 0");
       put_param(sb, r->g, nd, 1, NULL, "");
