@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "verify/child.h"
@@ -201,6 +202,66 @@ static void test_refuted(const rg_axioms *ax) {
   CHECK(rg_prove_rules(&one, ax, &o, p, &sum, &err) == RG_OK);
   CHECK(!p[0].refuted && p[0].obl[0].done[0] && p[0].obl[0].done[1] &&
         p[0].status == RG_PROOF_UNPROVED);
+  rg_ruleset_free(&rs);
+}
+
+static int count_lines(const char *path) {
+  FILE *f = fopen(path, "r");
+  int n = 0, c;
+  while (f && (c = fgetc(f)) != EOF)
+    n += c == '\n';
+  if (f) fclose(f);
+  return n;
+}
+
+/* Answers kept in a journal are reused by a later run: the same statuses, no solver asked;
+ * timeouts only for a time limit no longer than theirs; a line cut short by a crash is dropped. */
+static void test_journal(const rg_axioms *ax) {
+  char dir[] = "/tmp/rg_journal_XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  char path[64];
+  snprintf(path, sizeof path, "%s/j.proofs", dir);
+  const char *text = "ewadd-comm: (ewadd ?x ?y) => (ewadd ?y ?x)\n"
+                     "matmul-comm: (matmul ?x ?y) => (matmul ?y ?x)\n";
+  rg_ruleset rs;
+  rg_ruleset_init(&rs);
+  rg_err err;
+  CHECK(rg_text_parse(text, strlen(text), &rs, &err) == RG_OK);
+  rg_prove_opts o;
+  rg_prove_opts_init(&o);
+  o.check_axioms = false;
+  o.refute_sets = 0; /* matmul-comm goes to the solvers and times out */
+  o.timeout_ms = 300;
+  o.journal = path;
+  rg_rule_proof p[2], q[2];
+  rg_prove_summary sum;
+  CHECK(rg_prove_rules(&rs, ax, &o, p, &sum, &err) == RG_OK);
+  CHECK(sum.reused == 0 && count_lines(path) == 5); /* the header and 4 answers */
+  CHECK(rg_prove_rules(&rs, ax, &o, q, &sum, &err) == RG_OK);
+  CHECK(sum.reused == 4 && count_lines(path) == 5);
+  for (int i = 0; i < 2; i++) {
+    CHECK(q[i].status == p[i].status);
+    CHECK(q[i].obl[0].ans[0].result == p[i].obl[0].ans[0].result);
+  }
+  CHECK(q[0].status == RG_PROOF_VERIFIED &&
+        !strcmp(q[0].obl[0].ans[1].core, p[0].obl[0].ans[1].core));
+  /* A longer time limit asks again what timed out (or was unknown) before. */
+  o.timeout_ms = 600;
+  CHECK(rg_prove_rules(&rs, ax, &o, q, &sum, &err) == RG_OK);
+  CHECK(sum.reused == 2 && count_lines(path) == 7);
+  /* A crash in the middle of a line: that line is dropped, the next answer starts a new one. */
+  FILE *f = fopen(path, "a");
+  if (f) {
+    fputs("a7ddc29cc", f);
+    fclose(f);
+  }
+  o.timeout_ms = 900;
+  CHECK(rg_prove_rules(&rs, ax, &o, q, &sum, &err) == RG_OK);
+  CHECK(sum.reused == 2 && count_lines(path) == 9); /* the cut line went */
+  CHECK(rg_prove_rules(&rs, ax, &o, q, &sum, &err) == RG_OK);
+  CHECK_MSG(sum.reused == 4, "reused %d", sum.reused);
+  unlink(path);
+  rmdir(dir);
   rg_ruleset_free(&rs);
 }
 
@@ -566,6 +627,7 @@ int main(void) {
   test_true_goals(&ax);
   test_false_goals(&ax);
   test_refuted(&ax);
+  test_journal(&ax);
   test_bad_inputs(&ax);
   test_z3_helper();
   test_z3_threads();

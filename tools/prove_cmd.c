@@ -30,6 +30,9 @@
   X("refute-sets", 'R', 1, "N",                                                                    \
     "compare each rule at N shape sets first; one that differs is "                                \
     "unproved and not sent to the solvers (default 8, 0 off)")                                     \
+  X("journal", 'J', 1, "FILE",                                                                     \
+    "read solver answers from FILE and append new ones as they come: a "                           \
+    "run stopped and started again asks only what was not answered")                               \
   X("quiet", 'q', 0, "", "print only rules that are not verified, and the summary")                \
   X("help", 'h', 0, "", "show this help")
 
@@ -74,7 +77,7 @@ int rg_cmd_prove(int argc, char **argv) {
   bool quiet = false, check_ax = true;
   int c;
   optind = 1;
-  while ((c = getopt_long(argc, argv, "r:T:j:a:Ac:d:NYR:qh", longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "r:T:j:a:Ac:d:NYR:J:qh", longopts, NULL)) != -1) {
     int64_t v;
     switch (c) {
     case 'r':
@@ -99,6 +102,7 @@ int rg_cmd_prove(int argc, char **argv) {
     case 'd': o.dump_dir = optarg; break;
     case 'N': check_ax = false; break;
     case 'Y': o.check_typed = false; break;
+    case 'J': o.journal = optarg; break;
     case 'R':
       if (!rg_cli_int_option("rulegen prove", "refute-sets", optarg, 0, 64, &v)) return 2;
       o.refute_sets = (int)v;
@@ -165,6 +169,8 @@ int rg_cmd_prove(int argc, char **argv) {
     char differ[64] = "";
     if (sum.refuted)
       snprintf(differ, sizeof differ, " (%d whose sides differ at some shapes)", sum.refuted);
+    if (sum.reused)
+      fprintf(stderr, "prove: %d answers taken from the journal %s\n", sum.reused, o.journal);
     printf(
         "\n%d rules: %d verified, %d proved-by-z3-only, %d proved-by-cvc5-only, %d unproved%s%s; "
         "%d pass --require %s (%s, %s, timeout %d ms, %.1f s)\n",

@@ -51,7 +51,7 @@ static void add_summary(rg_prove_summary *t, const rg_prove_summary *s) {
   t->n_rules += s->n_rules, t->verified += s->verified, t->z3_only += s->z3_only;
   t->cvc5_only += s->cvc5_only, t->unproved += s->unproved, t->skipped += s->skipped;
   t->shipped += s->shipped, t->disagreements += s->disagreements, t->wall_ms += s->wall_ms;
-  t->refuted += s->refuted;
+  t->refuted += s->refuted, t->reused += s->reused;
   memcpy(t->version, s->version, sizeof t->version);
 }
 
@@ -62,6 +62,17 @@ static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
   bool *dropped = calloc((size_t)n + 1, sizeof(bool));
   rg_status st = idx && dropped ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_prove_opts po = f->o->prove;
+  /* Answers go to OUT.proofs as they come: a run stopped in its proofs and started again
+   * (--resume) asks the solvers only what they had not answered. */
+  char *journal = NULL;
+  if (f->o->out_path && !po.journal) {
+    size_t jl = strlen(f->o->out_path) + 8;
+    if ((journal = malloc(jl)))
+      snprintf(journal, jl, "%s.proofs", f->o->out_path);
+    else if (!st)
+      st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    po.journal = journal;
+  }
   int *renamed_from = malloc(sizeof(int) * (size_t)(n ? n : 1));
   if (!renamed_from && !st) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int round = 0; st == RG_OK; round++) {
@@ -106,6 +117,7 @@ static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
   free(renamed_from);
   free(idx);
   free(dropped);
+  free(journal);
   return st;
 }
 
@@ -380,6 +392,9 @@ static void print_rows(const finish *f) {
             "  %.2f s\n",
             f->sum.n_rules, f->sum.verified, f->sum.z3_only, f->sum.cvc5_only, f->sum.unproved,
             differ, f->sum.skipped ? " (some skipped: interrupted)" : "", f->t_prove);
+    if (f->sum.reused)
+      fprintf(stderr, "             %d solver answers taken from %s.proofs (an earlier run's)\n",
+              f->sum.reused, f->o->out_path);
     if (f->reinstated)
       fprintf(stderr, "             %d rules put back (a rule implying them was not proved): %d sent to the solvers, "
                       "%d renamed copies of an unproved rule left unproved\n",

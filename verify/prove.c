@@ -9,6 +9,7 @@
 
 #include "axcheck.h"
 #include "ir/shapesolve.h"
+#include "journal.h"
 #include "refute.h"
 
 void rg_prove_opts_init(rg_prove_opts *o) {
@@ -165,6 +166,12 @@ rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_
   if (st) return st;
   for (int s = 0; s < RG_SOLVER_COUNT; s++)
     snprintf(sum->version[s], sizeof sum->version[s], "%s %s", solvers[s].name, solvers[s].version);
+  rg_journal *journal = NULL;
+  if (o->journal) {
+    const char *versions[RG_SOLVER_COUNT] = {sum->version[0], sum->version[1]};
+    st = rg_journal_open(o->journal, versions, &journal, err);
+    if (st) return st;
+  }
 
   int n_obl = 0;
   for (int i = 0; i < rules->n; i++) n_obl += rules->rules[i]->n_src;
@@ -183,13 +190,22 @@ rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_
       if (o->dump_dir) st = dump(o->dump_dir, &obs[k], err);
       memcpy(proofs[i].obl[out].sha256, obs[k].sha256, sizeof obs[k].sha256);
       proofs[i].obl[out].n_axioms = obs[k].n_axioms;
-      for (int s = 0; s < RG_SOLVER_COUNT && !proofs[i].refuted; s++)
-        tasks[n_tasks++] = (task){i, out, s, &obs[k]};
+      for (int s = 0; s < RG_SOLVER_COUNT && !proofs[i].refuted; s++) {
+        rg_obligation_record *rec = &proofs[i].obl[out];
+        if (journal && rg_journal_lookup(journal, obs[k].sha256, s, o->timeout_ms, &rec->ans[s])) {
+          rec->done[s] = true;
+          sum->reused++;
+        } else {
+          tasks[n_tasks++] = (task){i, out, s, &obs[k]};
+        }
+      }
     }
   }
 
   int finished = 0;
   double last_report = now_ms();
+  rg_status jst = RG_OK; /* the first failure to write the journal (then journaling stops) */
+  rg_err jerr = {0};
   int nth = o->threads > 0 ? o->threads : omp_get_max_threads();
   /* One pool of solver workers per thread (a pool is not shared), ended with the stage. */
   rg_solver_pool **pools = st ? NULL : calloc((size_t)nth, sizeof *pools);
@@ -209,6 +225,11 @@ rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_
       rg_obligation_record *rec = &proofs[tk->rule].obl[tk->out];
       rec->ans[tk->solver] = ans; /* each (rule, out, solver) slot has exactly one writer */
       rec->done[tk->solver] = true;
+      if (journal) {
+#pragma omp critical(rg_prove_journal)
+        if (!jst)
+          jst = rg_journal_append(journal, tk->ob->sha256, tk->solver, o->timeout_ms, &ans, &jerr);
+      }
       int f;
 #pragma omp atomic capture
       f = ++finished;
@@ -228,7 +249,11 @@ rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_
         *err = terr[t];
         st = tst[t];
       }
+    /* The proofs stand without their journal: say so, keep them. */
+    if (jst)
+      fprintf(stderr, "rulegen prove: warning: %s: later answers are not journaled\n", jerr.msg);
   }
+  rg_journal_close(journal);
   for (int i = 0; pools && i < nth; i++) rg_solver_pool_free(pools[i]);
   free(pools);
   for (int i = 0; !st && i < rules->n; i++) {

@@ -41,6 +41,7 @@ typedef struct {
   bool check_axioms;    /* random-test the axioms first (default true): an unsound one is an error */
   bool check_typed;     /* require each rule well-typed at some shapes first (default true) */
   int refute_sets; /* shape sets each rule is compared at before the solvers (default 8, 0 off) */
+  const char *journal; /* if set: answers are read from and appended to this file (journal.h) */
 } rg_prove_opts;
 
 void rg_prove_opts_init(rg_prove_opts *o);
@@ -65,6 +66,7 @@ typedef struct {
 typedef struct {
   int n_rules, verified, z3_only, cvc5_only, unproved, skipped, shipped, disagreements;
   int refuted; /* of the unproved: those with a counterexample, not sent to the solvers */
+  int reused;  /* answers taken from the journal instead of a solver */
   double wall_ms;
   char version[RG_SOLVER_COUNT][96]; /* "z3 4.8.12" */
 } rg_prove_summary;

@@ -35,6 +35,11 @@ check "associativity kept or derived" sh -c "'$rulegen' covers assoc.rules --wit
 check "tested candidates saved" grep -q "^# rulegen synth: depth 2" out.rules.candidates
 check "a resumed run" run --resume out.rules.candidates -o resumed.rules
 check "resumed from the saved candidates: same rules" cmp -s out.rules resumed.rules
+# The solvers' answers were journaled in out.rules.proofs: a rerun into out.rules asks them nothing.
+cp out.rules first.rules
+run --resume out.rules.candidates -o out.rules 2>rerun.txt
+check "a rerun takes the solvers' answers from OUT.proofs" grep -q "solver answers taken from out.rules.proofs" rerun.txt
+check "and gives the same rules" cmp -s first.rules out.rules
 check "resuming with other options is refused" sh -c "! '$rulegen' --ops ewadd,ewmul,matmul,transpose --depth 3 --inputs '$dir/synth.inputs' -q --resume out.rules.candidates -o x.rules"
 check "stop after prune" run --stop-after prune -o pruned.rules
 check "pruned candidates written" test -s pruned.rules

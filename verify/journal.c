@@ -1,0 +1,236 @@
+/* verify/journal.c: the answer journal (format in journal.h): the answers read at open in a
+ * table by (hash, solver), the best one kept; new ones appended to the file. */
+#define _POSIX_C_SOURCE 200809L /* truncate */
+#include "journal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ir/text.h"
+
+typedef struct {
+  char sha[65];
+  int solver, timeout_ms;
+  rg_solver_answer ans;
+} entry;
+
+struct rg_journal {
+  FILE *f;
+  entry *e;
+  int n, cap;
+  int *slots; /* open addressing over e, -1 empty */
+  int nslots;
+};
+
+static const char *const solver_names[RG_SOLVER_COUNT] = {"z3", "cvc5"};
+
+static uint64_t key_hash(const char *sha, int solver) {
+  uint64_t h = 0xcbf29ce484222325ull ^ (uint64_t)solver;
+  for (int i = 0; i < 16 && sha[i]; i++)
+    h = (h ^ (unsigned char)sha[i]) * 0x100000001b3ull;
+  return h;
+}
+
+static int find(const rg_journal *j, const char *sha, int solver) {
+  if (!j->nslots) return -1;
+  uint64_t m = (uint64_t)j->nslots - 1;
+  for (uint64_t h = key_hash(sha, solver) & m;; h = (h + 1) & m) {
+    int i = j->slots[h];
+    if (i < 0) return -1;
+    if (j->e[i].solver == solver && !strcmp(j->e[i].sha, sha)) return i;
+  }
+}
+
+/* Whether answer a (at timeout ta) says at least as much as b (at tb). */
+static bool better(const rg_solver_answer *a, int ta, const rg_solver_answer *b, int tb) {
+  bool fa = a->result == RG_SMT_UNSAT || a->result == RG_SMT_SAT;
+  bool fb = b->result == RG_SMT_UNSAT || b->result == RG_SMT_SAT;
+  return fa || (!fb && ta >= tb);
+}
+
+static bool remember(rg_journal *j, const entry *x) {
+  int i = find(j, x->sha, x->solver);
+  if (i >= 0) {
+    if (better(&x->ans, x->timeout_ms, &j->e[i].ans, j->e[i].timeout_ms)) j->e[i] = *x;
+    return true;
+  }
+  if (2 * (j->n + 1) > j->nslots) {
+    int ns = j->nslots ? 2 * j->nslots : 256;
+    int *slots = malloc(sizeof *slots * (size_t)ns);
+    if (!slots) return false;
+    memset(slots, -1, sizeof *slots * (size_t)ns);
+    for (int k = 0; k < j->n; k++) {
+      uint64_t h = key_hash(j->e[k].sha, j->e[k].solver) & (uint64_t)(ns - 1);
+      while (slots[h] >= 0)
+        h = (h + 1) & (uint64_t)(ns - 1);
+      slots[h] = k;
+    }
+    free(j->slots);
+    j->slots = slots;
+    j->nslots = ns;
+  }
+  if (j->n == j->cap) {
+    int cap = j->cap ? 2 * j->cap : 256;
+    entry *e = realloc(j->e, sizeof *e * (size_t)cap);
+    if (!e) return false;
+    j->e = e;
+    j->cap = cap;
+  }
+  uint64_t h = key_hash(x->sha, x->solver) & (uint64_t)(j->nslots - 1);
+  while (j->slots[h] >= 0)
+    h = (h + 1) & (uint64_t)(j->nslots - 1);
+  j->slots[h] = j->n;
+  j->e[j->n++] = *x;
+  return true;
+}
+
+/* One answer line (without its newline) into *x; false when malformed. */
+static bool parse_line(const char *s, entry *x) {
+  memset(x, 0, sizeof *x);
+  char solver[8], result[16];
+  int used = 0;
+  if (sscanf(s, "%64s %7s %15s %d %lf%n", x->sha, solver, result, &x->timeout_ms, &x->ans.ms,
+             &used) != 5)
+    return false;
+  if (strlen(x->sha) != 64 || strspn(x->sha, "0123456789abcdef") != 64 || x->timeout_ms < 1)
+    return false;
+  x->solver = -1;
+  for (int k = 0; k < RG_SOLVER_COUNT; k++)
+    if (!strcmp(solver, solver_names[k])) x->solver = k;
+  int r = -1;
+  for (int k = RG_SMT_UNSAT; k <= RG_SMT_ERROR; k++)
+    if (!strcmp(result, rg_smt_result_name((rg_smt_result)k))) r = k;
+  if (x->solver < 0 || r < 0) return false;
+  x->ans.result = (rg_smt_result)r;
+  const char *core = s + used;
+  while (*core == ' ')
+    core++;
+  if (strlen(core) >= sizeof x->ans.core) return false;
+  strcpy(x->ans.core, core);
+  return true;
+}
+
+static void header_of(const char *const versions[RG_SOLVER_COUNT], char *buf, size_t n) {
+  snprintf(buf, n, "# rulegen proof journal: %s; %s", versions[0], versions[1]);
+}
+
+/* Errors name the journal and the line in the message: callers report them as the run's, not
+ * as their rule file's. */
+static rg_status read_existing(rg_journal *j, const char *path, const char *header, long *keep,
+                               rg_err *err) {
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  rg_status st = rg_text_read_file(path, &sb, err);
+  const char *s = rg_sb_str(&sb);
+  const char *last = strrchr(s, '\n');
+  *keep = last ? (long)(last - s) + 1 : 0; /* bytes up to the last whole line */
+  int line = 0;
+  for (const char *p = s; !st && *p; line++) {
+    const char *nl = strchr(p, '\n');
+    if (!nl) break; /* cut short by a crash: dropped */
+    char buf[RG_CORE_MAX + 256];
+    size_t n = (size_t)(nl - p);
+    if (n >= sizeof buf) n = sizeof buf - 1;
+    memcpy(buf, p, n);
+    buf[n] = 0;
+    p = nl + 1;
+    entry x;
+    if (line == 0) {
+      if (strcmp(buf, header))
+        st = rg_err_set(
+            err, RG_ERR_ARG,
+            "%s:1: this proof journal was written for other solvers ('%s', want '%s'): give a new "
+            "journal file",
+            path, buf, header);
+    } else if (!parse_line(buf, &x)) {
+      st = rg_err_set(
+          err, RG_ERR_PARSE,
+          "%s:%d: malformed proof journal line (want SHA256 z3|cvc5 RESULT TIMEOUT_MS MS [CORE]): "
+          "fix or remove the line",
+          path, line + 1);
+    } else if (!remember(j, &x)) {
+      st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    }
+  }
+  rg_sb_free(&sb);
+  return st;
+}
+
+rg_status rg_journal_open(const char *path, const char *const versions[RG_SOLVER_COUNT],
+                          rg_journal **out, rg_err *err) {
+  *out = NULL;
+  rg_journal *j = calloc(1, sizeof *j);
+  if (!j) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  char header[256];
+  header_of(versions, header, sizeof header);
+  struct stat sbuf;
+  bool exists = stat(path, &sbuf) == 0;
+  long keep = 0;
+  rg_status st = RG_OK;
+  if (exists && !S_ISREG(sbuf.st_mode))
+    st = rg_err_set(err, RG_ERR_ARG, "the proof journal %s is not a regular file", path);
+  if (!st && exists) st = read_existing(j, path, header, &keep, err);
+  /* A line cut short by a crash goes, so that the next answer starts a line of its own. */
+  if (!st && exists && keep < (long)sbuf.st_size && truncate(path, (off_t)keep) != 0)
+    st = rg_err_set(err, RG_ERR_IO, "cannot write the proof journal %s", path);
+  if (!st && !(j->f = fopen(path, "a")))
+    st = rg_err_set(err, RG_ERR_IO, "cannot write the proof journal %s", path);
+  if (!st && (!exists || keep == 0)) {
+    fprintf(j->f, "%s\n", header);
+    if (fflush(j->f)) st = rg_err_set(err, RG_ERR_IO, "cannot write the proof journal %s", path);
+  }
+  if (st) {
+    rg_journal_close(j);
+    return st;
+  }
+  *out = j;
+  return RG_OK;
+}
+
+void rg_journal_close(rg_journal *j) {
+  if (!j) return;
+  if (j->f) fclose(j->f);
+  free(j->e);
+  free(j->slots);
+  free(j);
+}
+
+bool rg_journal_lookup(const rg_journal *j, const char *sha256, int s, int timeout_ms,
+                       rg_solver_answer *ans) {
+  int i = find(j, sha256, s);
+  if (i < 0) return false;
+  const entry *x = &j->e[i];
+  switch (x->ans.result) {
+  case RG_SMT_UNSAT:
+  case RG_SMT_SAT: break;
+  case RG_SMT_UNKNOWN:
+  case RG_SMT_TIMEOUT:
+    if (x->timeout_ms < timeout_ms) return false;
+    break;
+  default: return false; /* a crash or an error may not happen again */
+  }
+  *ans = x->ans;
+  return true;
+}
+
+rg_status rg_journal_append(rg_journal *j, const char *sha256, int s, int timeout_ms,
+                            const rg_solver_answer *ans, rg_err *err) {
+  entry x;
+  memset(&x, 0, sizeof x);
+  snprintf(x.sha, sizeof x.sha, "%s", sha256);
+  x.solver = s;
+  x.timeout_ms = timeout_ms;
+  x.ans = *ans;
+  x.ans.detail[0] = 0;
+  /* The core is one line of names; anything else in it would break the format. */
+  for (char *c = x.ans.core; *c; c++)
+    if (*c == '\n' || *c == '\r') *c = ' ';
+  fprintf(j->f, "%s %s %s %d %.1f %s\n", x.sha, solver_names[s], rg_smt_result_name(ans->result),
+          timeout_ms, ans->ms, x.ans.core);
+  if (fflush(j->f))
+    return rg_err_set(err, RG_ERR_IO, "cannot write the proof journal (disk full?)");
+  return remember(j, &x) ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+}

@@ -1,0 +1,36 @@
+/* verify/journal.h: solver answers kept in a file as they come, so that a long proof stage
+ * that is interrupted (Ctrl-C, a crash, a machine taken back) starts again where it stopped
+ * instead of asking the solvers everything again.
+ *
+ * Format: a first line `# rulegen proof journal: z3 VERSION; cvc5 VERSION`, then one line per
+ * answer: `SHA256 SOLVER RESULT TIMEOUT_MS MS [CORE...]`, where SHA256 is the obligation's hash
+ * (the hash of its exact SMT-LIB2 text, smt.h), SOLVER z3 or cvc5, RESULT as
+ * rg_smt_result_name. An answer is reused only for the same obligation text, solver and solver
+ * version; unknown and timeout answers only for a time limit no longer than the one they got;
+ * crash and error answers never. A line cut short by a crash at the end of the file is dropped.
+ * The journal is trusted input, like a candidates file: an unsat line counts as that solver's
+ * proof of that obligation.
+ */
+#ifndef RG_VERIFY_JOURNAL_H
+#define RG_VERIFY_JOURNAL_H
+
+#include "solver.h"
+
+typedef struct rg_journal rg_journal;
+
+/* Opens (creating it if missing) the journal at path for these solver versions ("z3 4.8.12",
+ * "cvc5 1.0.3") and reads the answers it holds. Errors, their message naming path and line: a
+ * journal of other versions, a malformed line; I/O. */
+rg_status rg_journal_open(const char *path, const char *const versions[RG_SOLVER_COUNT],
+                          rg_journal **out, rg_err *err) RG_MUST_CHECK;
+void rg_journal_close(rg_journal *j);
+
+/* An answer of solver s for the obligation with this hash usable at timeout_ms, into *ans. */
+bool rg_journal_lookup(const rg_journal *j, const char *sha256, int s, int timeout_ms,
+                       rg_solver_answer *ans);
+
+/* Appends an answer and flushes it to the file. Not thread-safe: callers serialize. */
+rg_status rg_journal_append(rg_journal *j, const char *sha256, int s, int timeout_ms,
+                            const rg_solver_answer *ans, rg_err *err) RG_MUST_CHECK;
+
+#endif
