@@ -167,6 +167,16 @@ static void test_false_goals(const rg_axioms *ax) {
   rg_ruleset_free(&rs);
 }
 
+/* Parses text into rs; proof options with the given timeout, the axioms not re-checked. */
+static void setup_rules(const char *text, int timeout_ms, rg_ruleset *rs, rg_prove_opts *o) {
+  rg_err err;
+  rg_ruleset_init(rs);
+  CHECK_MSG(rg_text_parse(text, strlen(text), rs, &err) == RG_OK, "%s", err.msg);
+  rg_prove_opts_init(o);
+  o->check_axioms = false;
+  o->timeout_ms = timeout_ms;
+}
+
 /* A rule whose sides differ at some shapes gets that counterexample and never reaches the
  * solvers; a true rule is not refuted. */
 static void test_refuted(const rg_axioms *ax) {
@@ -175,13 +185,9 @@ static void test_refuted(const rg_axioms *ax) {
       "matmul-comm: (matmul ?x ?y) => (matmul ?y ?x)\n"
       "ewadd-comm: (ewadd ?x ?y) => (ewadd ?y ?x)\n";
   rg_ruleset rs;
-  rg_ruleset_init(&rs);
-  rg_err err;
-  CHECK(rg_text_parse(text, strlen(text), &rs, &err) == RG_OK);
   rg_prove_opts o;
-  rg_prove_opts_init(&o);
-  o.check_axioms = false;
-  o.timeout_ms = 2000;
+  rg_err err;
+  setup_rules(text, 2000, &rs, &o);
   CHECK(o.refute_sets > 0); /* on by default */
   rg_rule_proof p[3];
   rg_prove_summary sum;
@@ -224,14 +230,10 @@ static void test_journal(const rg_axioms *ax) {
   const char *text = "ewadd-comm: (ewadd ?x ?y) => (ewadd ?y ?x)\n"
                      "matmul-comm: (matmul ?x ?y) => (matmul ?y ?x)\n";
   rg_ruleset rs;
-  rg_ruleset_init(&rs);
-  rg_err err;
-  CHECK(rg_text_parse(text, strlen(text), &rs, &err) == RG_OK);
   rg_prove_opts o;
-  rg_prove_opts_init(&o);
-  o.check_axioms = false;
+  rg_err err;
+  setup_rules(text, 300, &rs, &o);
   o.refute_sets = 0; /* matmul-comm goes to the solvers and times out */
-  o.timeout_ms = 300;
   o.journal = path;
   rg_rule_proof p[2], q[2];
   rg_prove_summary sum;
