@@ -124,9 +124,9 @@ rg_status rg_graph_clone(const rg_graph *g, rg_graph **out, rg_err *err) {
 }
 
 struct rg_rewrite_set {
-  rg_rewriter *w; /* in order of addition: w[i].seq == i */
+  rg_rewriter *w; /* in order of addition: w[k] is rewriter number k */
   int n, cap;
-  rg_pattern_index *index; /* left sides, by the rewriter's seq */
+  rg_pattern_index *index; /* left sides, by rewriter number */
   int32_t max_tvars, max_pvars;
   uint8_t *off; /* tag -> 1 when switched off */
   int off_cap;
@@ -159,9 +159,7 @@ static rg_status push(rg_rewrite_set *s, const rg_rewriter *w, rg_err *err) {
   }
   rg_status st = rg_pattern_index_add(s->index, w->g, w->lhs, s->n, err);
   if (st) return st;
-  s->w[s->n] = *w;
-  s->w[s->n].seq = s->n;
-  s->n++;
+  s->w[s->n++] = *w;
   return RG_OK;
 }
 
@@ -207,7 +205,7 @@ rg_status rg_rewrite_set_add(rg_rewrite_set *s, const rg_rule *r, int tag, int *
       bool ok = false;
       rg_status st = covers(r->g, l, rr, &ok, err);
       if (!st && ok) {
-        rg_rewriter w = {r->g, l, rr, tag, i, d == 1, 0};
+        rg_rewriter w = {r->g, l, rr, tag, i, d == 1};
         st = push(s, &w, err);
         count++;
       }
@@ -223,7 +221,7 @@ rg_status rg_rewrite_set_candidates(const rg_rewrite_set *s, const rg_graph *g, 
   return rg_pattern_index_lookup(s->index, g, t, out, err);
 }
 
-const rg_rewriter *rg_rewrite_set_at(const rg_rewrite_set *s, int32_t seq) { return &s->w[seq]; }
+const rg_rewriter *rg_rewrite_set_at(const rg_rewrite_set *s, int32_t k) { return &s->w[k]; }
 
 int rg_rewrite_set_size(const rg_rewrite_set *s) { return s->n; }
 

@@ -49,7 +49,6 @@ typedef struct {
   int tag;      /* the caller's number for the rule */
   int output;   /* which output pair */
   bool reverse; /* lhs is the rule's target side */
-  int seq;      /* order of addition to the set */
 } rg_rewriter;
 
 typedef struct rg_rewrite_set rg_rewrite_set;
@@ -60,14 +59,14 @@ void rg_rewrite_set_free(rg_rewrite_set *s);
  * the caller's number tag. Returns how many were usable in *added (may be NULL). */
 rg_status rg_rewrite_set_add(rg_rewrite_set *s, const rg_rule *r, int tag, int *added,
                              rg_err *err) RG_MUST_CHECK;
-/* The rewriters whose left side may match term t, as their seq numbers in increasing order (the
- * order of addition): those whose left side has t's operator skeleton (pattern_index.h). A
+/* The rewriters whose left side may match term t, as their numbers in increasing order (a
+ * rewriter's number is its place in the order of addition, from 0): those whose left side has t's operator skeleton (pattern_index.h). A
  * search tries every position of every term it visits, so scanning rewriters that cannot match
  * there was most of the derivability stage. */
 rg_status rg_rewrite_set_candidates(const rg_rewrite_set *s, const rg_graph *g, rg_ref t,
                                     rg_id_list *out, rg_err *err) RG_MUST_CHECK;
-/* The rewriter numbered seq (from rg_rewrite_set_candidates). */
-const rg_rewriter *rg_rewrite_set_at(const rg_rewrite_set *s, int32_t seq);
+/* The rewriter numbered k (from rg_rewrite_set_candidates). */
+const rg_rewriter *rg_rewrite_set_at(const rg_rewrite_set *s, int32_t k);
 int rg_rewrite_set_size(const rg_rewrite_set *s);
 /* Switches the rewriters of rule `tag` (added before) off or back on: a search can then ask
  * whether the other rules derive it. Not thread-safe against concurrent searches. */
