@@ -65,7 +65,7 @@ static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
   /* Answers go to OUT.proofs as they come: a run stopped in its proofs and started again
    * (--resume) asks the solvers only what they had not answered. */
   char *journal = NULL;
-  if (f->o->out_path && !po.journal) {
+  if (f->o->out_path) {
     size_t jl = strlen(f->o->out_path) + 8;
     if ((journal = malloc(jl)))
       snprintf(journal, jl, "%s.proofs", f->o->out_path);

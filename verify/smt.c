@@ -311,21 +311,23 @@ static void put_axes01_fact(rg_strbuf *sb, rg_op op, int n_in, int32_t fixed, co
   rg_sb_free(&t);
 }
 
-/* Ranks: images (conv2d, pooling) have 4 axes; every other operator with operands keeps its
- * first operand's rank where it types (reshape, whose rank is its parameter's, is left out). */
+/* Operators over images (N, C, H, W): their operands and results have 4 axes. */
+static bool image_op(int op) { return op == RG_OP_CONV2D || op == RG_OP_POOLAVG || op == RG_OP_POOLMAX; }
+
+/* Ranks: images have 4 axes; every other operator with operands keeps its first operand's rank
+ * where it types (reshape, whose rank is its parameter's, is left out). */
 static void put_rank_facts(rg_strbuf *sb, const fn_set *fs) {
   rg_sb_puts(sb, "(declare-fun rank (T) Int)\n");
   for (int op = 0; op < RG_OP_COUNT; op++)
     for (int n_in = 1; n_in <= RG_MAX_INPUTS; n_in++)
       for (int out = 0; out < RG_MAX_OUTPUTS; out++) {
         if (!fs->used[op][n_in][out] || op == RG_OP_RESHAPE) continue;
-        bool image = op == RG_OP_CONV2D || op == RG_OP_POOLAVG || op == RG_OP_POOLMAX;
         rg_strbuf b, t;
         rg_sb_init(&b);
         rg_sb_init(&t);
         quantified_term((rg_op)op, n_in, out, -1, &b, &t);
         rg_sb_printf(sb, "(assert (forall (%s) (! (= (rank %s) %s) :pattern ((rank %s)))))\n",
-                     rg_sb_str(&b), rg_sb_str(&t), image ? "4" : "(rank x)", rg_sb_str(&t));
+                     rg_sb_str(&b), rg_sb_str(&t), image_op(op) ? "4" : "(rank x)", rg_sb_str(&t));
         if (b.failed || t.failed) sb->failed = true;
         rg_sb_free(&b);
         rg_sb_free(&t);
@@ -378,9 +380,7 @@ static void put_size_facts(rg_strbuf *sb, const fn_set *fs) {
 /* The rank every tensor operand of nd has wherever nd types, or 0 when it varies: images and
  * kernels have 4 axes, a transpose's operand as many as its permutation. */
 static int operand_rank(const rg_node *nd) {
-  if (nd->op == RG_OP_CONV2D || nd->op == RG_OP_POOLAVG || nd->op == RG_OP_POOLMAX ||
-      nd->op == RG_OP_ENLARGE)
-    return 4;
+  if (image_op(nd->op) || nd->op == RG_OP_ENLARGE) return 4; /* enlarge pads a 4-D kernel */
   int perm[RG_MAX_RANK];
   int slot = rg_op_param_slot(RG_OP_TRANSPOSE, 0);
   if (nd->op == RG_OP_TRANSPOSE && !(nd->var_mask >> slot & 1))
