@@ -11,10 +11,14 @@
 
 #include "ir/text.h"
 
+/* One answer: its core as a string of its own (an rg_solver_answer holds 2 KB for it, too much
+ * for the hundreds of thousands of answers of a depth-4 journal). */
 typedef struct {
   char sha[65];
   int solver, timeout_ms;
-  rg_solver_answer ans;
+  rg_smt_result result;
+  double ms;
+  char *core; /* owned */
 } entry;
 
 struct rg_journal {
@@ -44,23 +48,28 @@ static int find(const rg_journal *j, const char *sha, int solver) {
   }
 }
 
-/* Whether answer a (at timeout ta) says at least as much as b (at tb). */
-static bool better(const rg_solver_answer *a, int ta, const rg_solver_answer *b, int tb) {
-  bool fa = a->result == RG_SMT_UNSAT || a->result == RG_SMT_SAT;
-  bool fb = b->result == RG_SMT_UNSAT || b->result == RG_SMT_SAT;
-  return fa || (!fb && ta >= tb);
-}
+static bool final_result(rg_smt_result r) { return r == RG_SMT_UNSAT || r == RG_SMT_SAT; }
 
-static bool remember(rg_journal *j, const entry *x) {
+/* Keeps x (taking its core) unless the table already holds an answer that says as much: a
+ * final one (unsat, sat), or one at a longer time limit. */
+static bool remember(rg_journal *j, entry *x) {
   int i = find(j, x->sha, x->solver);
   if (i >= 0) {
-    if (better(&x->ans, x->timeout_ms, &j->e[i].ans, j->e[i].timeout_ms)) j->e[i] = *x;
+    entry *old = &j->e[i];
+    bool keep_old = final_result(old->result) ||
+                    (!final_result(x->result) && old->timeout_ms > x->timeout_ms);
+    entry *gone = keep_old ? x : old;
+    free(gone->core);
+    if (!keep_old) *old = *x;
     return true;
   }
   if (2 * (j->n + 1) > j->nslots) {
     int ns = j->nslots ? 2 * j->nslots : 256;
     int *slots = malloc(sizeof *slots * (size_t)ns);
-    if (!slots) return false;
+    if (!slots) {
+      free(x->core);
+      return false;
+    }
     memset(slots, -1, sizeof *slots * (size_t)ns);
     for (int k = 0; k < j->n; k++) {
       uint64_t h = key_hash(j->e[k].sha, j->e[k].solver) & (uint64_t)(ns - 1);
@@ -75,7 +84,10 @@ static bool remember(rg_journal *j, const entry *x) {
   if (j->n == j->cap) {
     int cap = j->cap ? 2 * j->cap : 256;
     entry *e = realloc(j->e, sizeof *e * (size_t)cap);
-    if (!e) return false;
+    if (!e) {
+      free(x->core);
+      return false;
+    }
     j->e = e;
     j->cap = cap;
   }
@@ -87,13 +99,13 @@ static bool remember(rg_journal *j, const entry *x) {
   return true;
 }
 
-/* One answer line (without its newline) into *x; false when malformed. */
-static bool parse_line(const char *s, entry *x) {
+/* One answer line (without its newline) into *x, its core left at *core in s; false when
+ * malformed. */
+static bool parse_line(const char *s, entry *x, const char **core_at) {
   memset(x, 0, sizeof *x);
   char solver[8], result[16];
   int used = 0;
-  if (sscanf(s, "%64s %7s %15s %d %lf%n", x->sha, solver, result, &x->timeout_ms, &x->ans.ms,
-             &used) != 5)
+  if (sscanf(s, "%64s %7s %15s %d %lf%n", x->sha, solver, result, &x->timeout_ms, &x->ms, &used) != 5)
     return false;
   if (strlen(x->sha) != 64 || strspn(x->sha, "0123456789abcdef") != 64 || x->timeout_ms < 1)
     return false;
@@ -104,13 +116,12 @@ static bool parse_line(const char *s, entry *x) {
   for (int k = RG_SMT_UNSAT; k <= RG_SMT_ERROR; k++)
     if (!strcmp(result, rg_smt_result_name((rg_smt_result)k))) r = k;
   if (x->solver < 0 || r < 0) return false;
-  x->ans.result = (rg_smt_result)r;
+  x->result = (rg_smt_result)r;
   const char *core = s + used;
   while (*core == ' ')
     core++;
-  if (strlen(core) >= sizeof x->ans.core) return false;
-  strcpy(x->ans.core, core);
-  return true;
+  *core_at = core;
+  return strlen(core) < RG_CORE_MAX;
 }
 
 static void header_of(const char *const versions[RG_SOLVER_COUNT], char *buf, size_t n) {
@@ -138,6 +149,7 @@ static rg_status read_existing(rg_journal *j, const char *path, const char *head
     buf[n] = 0;
     p = nl + 1;
     entry x;
+    const char *core;
     if (line == 0) {
       if (strcmp(buf, header))
         st = rg_err_set(
@@ -145,13 +157,13 @@ static rg_status read_existing(rg_journal *j, const char *path, const char *head
             "%s:1: this proof journal was written for other solvers ('%s', want '%s'): give a new "
             "journal file",
             path, buf, header);
-    } else if (!parse_line(buf, &x)) {
+    } else if (!parse_line(buf, &x, &core)) {
       st = rg_err_set(
           err, RG_ERR_PARSE,
           "%s:%d: malformed proof journal line (want SHA256 z3|cvc5 RESULT TIMEOUT_MS MS [CORE]): "
           "fix or remove the line",
           path, line + 1);
-    } else if (!remember(j, &x)) {
+    } else if (!(x.core = strdup(core)) || !remember(j, &x)) {
       st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
     }
   }
@@ -193,6 +205,8 @@ rg_status rg_journal_open(const char *path, const char *const versions[RG_SOLVER
 void rg_journal_close(rg_journal *j) {
   if (!j) return;
   if (j->f) fclose(j->f);
+  for (int k = 0; k < j->n; k++)
+    free(j->e[k].core);
   free(j->e);
   free(j->slots);
   free(j);
@@ -203,34 +217,29 @@ bool rg_journal_lookup(const rg_journal *j, const char *sha256, int s, int timeo
   int i = find(j, sha256, s);
   if (i < 0) return false;
   const entry *x = &j->e[i];
-  switch (x->ans.result) {
-  case RG_SMT_UNSAT:
-  case RG_SMT_SAT: break;
-  case RG_SMT_UNKNOWN:
-  case RG_SMT_TIMEOUT:
-    if (x->timeout_ms < timeout_ms) return false;
-    break;
-  default: return false; /* a crash or an error may not happen again */
-  }
-  *ans = x->ans;
+  bool usable = final_result(x->result) ||
+                ((x->result == RG_SMT_UNKNOWN || x->result == RG_SMT_TIMEOUT) && x->timeout_ms >= timeout_ms);
+  if (!usable) return false; /* a crash or an error may not happen again */
+  memset(ans, 0, sizeof *ans);
+  ans->result = x->result;
+  ans->ms = x->ms;
+  snprintf(ans->core, sizeof ans->core, "%s", x->core);
   return true;
 }
 
 rg_status rg_journal_append(rg_journal *j, const char *sha256, int s, int timeout_ms,
                             const rg_solver_answer *ans, rg_err *err) {
-  entry x;
-  memset(&x, 0, sizeof x);
+  entry x = {.solver = s, .timeout_ms = timeout_ms, .result = ans->result, .ms = ans->ms};
   snprintf(x.sha, sizeof x.sha, "%s", sha256);
-  x.solver = s;
-  x.timeout_ms = timeout_ms;
-  x.ans = *ans;
-  x.ans.detail[0] = 0;
+  if (!(x.core = strdup(ans->core))) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   /* The core is one line of names; anything else in it would break the format. */
-  for (char *c = x.ans.core; *c; c++)
+  for (char *c = x.core; *c; c++)
     if (*c == '\n' || *c == '\r') *c = ' ';
-  fprintf(j->f, "%s %s %s %d %.1f %s\n", x.sha, solver_names[s], rg_smt_result_name(ans->result),
-          timeout_ms, ans->ms, x.ans.core);
-  if (fflush(j->f))
+  fprintf(j->f, "%s %s %s %d %.1f %s\n", x.sha, solver_names[s], rg_smt_result_name(x.result),
+          timeout_ms, x.ms, x.core);
+  if (fflush(j->f)) {
+    free(x.core);
     return rg_err_set(err, RG_ERR_IO, "cannot write the proof journal (disk full?)");
+  }
   return remember(j, &x) ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
 }
