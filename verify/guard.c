@@ -92,26 +92,18 @@ static rg_status expr(gparser *p, int32_t *out) {
     p->s += n;
     if (n == 1 && *op == '+') return binary(p, RG_GX_ADD, out);
     if (n == 1 && *op == '-') return binary(p, RG_GX_SUB, out);
-    if (n == 3 && !memcmp(op, "dim", 3)) {
-      int32_t t, axis;
+    bool dim = n == 3 && !memcmp(op, "dim", 3), rank = n == 4 && !memcmp(op, "rank", 4);
+    if (dim || rank) { /* (dim ?x AXIS), (rank ?x) */
+      int32_t t, axis = 0;
       skip_space(p);
       rg_status st = variable(p, true, &t);
-      if (!st) st = expr(p, &axis);
-      if (st) return st;
-      skip_space(p);
-      if (p->s >= p->end || *p->s != ')') return fail(p, "guard: expected ')' %s", "after (dim ?x AXIS");
-      p->s++;
-      *out = add_node(p, RG_GX_DIM, t, axis, 0);
-    } else if (n == 4 && !memcmp(op, "rank", 4)) {
-      int32_t t;
-      skip_space(p);
-      rg_status st = variable(p, true, &t);
+      if (!st && dim) st = expr(p, &axis);
       if (st) return st;
       skip_space(p);
       if (p->s >= p->end || *p->s != ')')
-        return fail(p, "guard: expected ')' %s", "after (rank ?x");
+        return fail(p, "guard: expected ')' %s", dim ? "after (dim ?x AXIS" : "after (rank ?x");
       p->s++;
-      *out = add_node(p, RG_GX_RANK, t, 0, 0);
+      *out = add_node(p, dim ? RG_GX_DIM : RG_GX_RANK, t, axis, 0);
     } else {
       p->s = op;
       return fail(p, "guard: unknown function (expected +, -, dim or rank) %s", "here");
