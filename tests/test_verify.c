@@ -267,6 +267,58 @@ static void test_journal(const rg_axioms *ax) {
   rg_ruleset_free(&rs);
 }
 
+/* fail_fast: cvc5 answers only what z3 proved; a rule z3 misses is unproved without a cvc5
+ * query; a journaled unsat of z3 still sends the obligation to cvc5; require any is refused. */
+static void test_fail_fast(const rg_axioms *ax) {
+  const char *text = "ewadd-comm: (ewadd ?x ?y) => (ewadd ?y ?x)\n"
+                     "matmul-comm: (matmul ?x ?y) => (matmul ?y ?x)\n";
+  rg_ruleset rs;
+  rg_prove_opts o;
+  rg_err err;
+  setup_rules(text, 300, &rs, &o);
+  o.refute_sets = 0; /* matmul-comm goes to the solvers */
+  o.fail_fast = true;
+  rg_rule_proof p[2];
+  rg_prove_summary sum;
+  CHECK(rg_prove_rules(&rs, ax, &o, p, &sum, &err) == RG_OK);
+  CHECK(p[0].status == RG_PROOF_VERIFIED && p[0].obl[0].done[1] && !p[0].obl[0].cvc5_not_asked);
+  CHECK(p[1].status == RG_PROOF_UNPROVED && p[1].obl[0].done[0] && !p[1].obl[0].done[1] &&
+        p[1].obl[0].cvc5_not_asked);
+  CHECK(sum.verified == 1 && sum.unproved == 1 && sum.skipped == 0);
+  /* z3's unsat from a journal, cvc5's answer missing: cvc5 is asked. */
+  char dir[] = "/tmp/rg_failfast_XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  char path[64];
+  snprintf(path, sizeof path, "%s/j.proofs", dir);
+  o.journal = path;
+  rg_ruleset one = {.rules = rs.rules, .n = 1};
+  CHECK(rg_prove_rules(&one, ax, &o, p, &sum, &err) == RG_OK);
+  FILE *f = fopen(path, "r+");
+  char line[4096], z3_line[4096] = "", head[4096] = "";
+  while (f && fgets(line, sizeof line, f)) {
+    if (line[0] == '#')
+      memcpy(head, line, sizeof line);
+    else if (strstr(line, " z3 unsat "))
+      memcpy(z3_line, line, sizeof line);
+  }
+  if (f) fclose(f);
+  f = fopen(path, "w");
+  CHECK(f && z3_line[0] && head[0]);
+  if (f) {
+    fputs(head, f);
+    fputs(z3_line, f);
+    fclose(f);
+  }
+  CHECK(rg_prove_rules(&one, ax, &o, p, &sum, &err) == RG_OK);
+  CHECK(sum.reused == 1 && p[0].status == RG_PROOF_VERIFIED && p[0].obl[0].done[1]);
+  unlink(path);
+  rmdir(dir);
+  o.journal = NULL;
+  o.require = RG_REQUIRE_ANY;
+  CHECK(rg_prove_rules(&rs, ax, &o, p, &sum, &err) == RG_ERR_ARG && strstr(err.msg, "fail-fast"));
+  rg_ruleset_free(&rs);
+}
+
 static void test_bad_inputs(const rg_axioms *ax) {
   rg_axioms bad;
   rg_err err;
@@ -630,6 +682,7 @@ int main(void) {
   test_false_goals(&ax);
   test_refuted(&ax);
   test_journal(&ax);
+  test_fail_fast(&ax);
   test_bad_inputs(&ax);
   test_z3_helper();
   test_z3_threads();

@@ -103,11 +103,60 @@ static double now_ms(void) {
   return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-/* One query: obligation (rule, output) for one solver. */
+/* One query: obligation (rule, output) for one solver; with then_cvc5 (fail_fast), cvc5's
+ * query follows z3's on the same thread when z3 proves it. */
 typedef struct {
   int rule, out, solver;
+  bool then_cvc5;
   const rg_obligation *ob;
 } task;
+
+/* What the parallel queries share. */
+typedef struct {
+  const rg_prove_opts *o;
+  const rg_solver *solvers;
+  rg_rule_proof *proofs;
+  rg_journal *journal;
+  rg_status jst; /* the first failure to write the journal (then journaling stops) */
+  rg_err jerr;
+  double t0, last_report;
+  int finished, n_tasks;
+} query_run;
+
+/* Asks `solver` about tk's obligation; records and journals the answer. */
+static rg_status ask(query_run *q, rg_solver_pool *pool, const task *tk, int solver, rg_err *err) {
+  rg_solver_answer ans;
+  rg_status st = rg_solver_prove_in(pool, &q->solvers[solver], tk->ob->text, tk->ob->len,
+                                    q->o->timeout_ms, &ans, err);
+  if (st) return st;
+  rg_obligation_record *rec = &q->proofs[tk->rule].obl[tk->out];
+  rec->ans[solver] = ans; /* each (rule, out, solver) slot has exactly one writer */
+  rec->done[solver] = true;
+  if (q->journal) {
+#pragma omp critical(rg_prove_journal)
+    if (!q->jst)
+      q->jst =
+          rg_journal_append(q->journal, tk->ob->sha256, solver, q->o->timeout_ms, &ans, &q->jerr);
+  }
+  return RG_OK;
+}
+
+/* A progress line at most once a second: tasks are queries, or obligations under fail_fast. */
+static void report_task_done(query_run *q) {
+  int f;
+#pragma omp atomic capture
+  f = ++q->finished;
+  if (!q->o->progress) return;
+#pragma omp critical(rg_prove_progress)
+  {
+    double now = now_ms();
+    if (now - q->last_report > 1000 || f == q->n_tasks) {
+      fprintf(stderr, "prove: %d/%d %s done (%.1f s)\n", f, q->n_tasks,
+              q->o->fail_fast ? "obligations" : "queries", (now - q->t0) / 1e3);
+      q->last_report = now;
+    }
+  }
+}
 
 static rg_status dump(const char *dir, const rg_obligation *ob, rg_err *err) {
   char path[1024];
@@ -117,6 +166,26 @@ static rg_status dump(const char *dir, const rg_obligation *ob, rg_err *err) {
   bool ok = fwrite(ob->text, 1, ob->len, f) == ob->len;
   ok &= fclose(f) == 0;
   return ok ? RG_OK : rg_err_set(err, RG_ERR_IO, "cannot write %s", path);
+}
+
+/* Queues the queries obligation t.ob still needs. Under fail_fast cvc5 waits for z3's unsat:
+ * queued behind z3's query, asked at once after a journaled unsat, never after another answer. */
+static void add_tasks(task *tasks, int *n, task t, rg_obligation_record *rec,
+                      const rg_prove_opts *o) {
+  bool z3_done = rec->done[RG_SOLVER_Z3], cvc5_done = rec->done[RG_SOLVER_CVC5];
+  if (!o->fail_fast) {
+    for (int s = 0; s < RG_SOLVER_COUNT; s++)
+      if (!rec->done[s]) tasks[(*n)++] = (task){t.rule, t.out, s, false, t.ob};
+    return;
+  }
+  if (!z3_done) {
+    tasks[(*n)++] = (task){t.rule, t.out, RG_SOLVER_Z3, !cvc5_done, t.ob};
+  } else if (!cvc5_done) {
+    if (rec->ans[RG_SOLVER_Z3].result == RG_SMT_UNSAT)
+      tasks[(*n)++] = (task){t.rule, t.out, RG_SOLVER_CVC5, false, t.ob};
+    else
+      rec->cvc5_not_asked = true;
+  }
 }
 
 static void judge(rg_rule_proof *p, rg_require req) {
@@ -130,7 +199,7 @@ static void judge(rg_rule_proof *p, rg_require req) {
   for (int k = 0; k < p->n_obl; k++) {
     const rg_obligation_record *r = &p->obl[k];
     for (int s = 0; s < RG_SOLVER_COUNT; s++) {
-      all_done &= r->done[s];
+      all_done &= r->done[s] || (s == RG_SOLVER_CVC5 && r->cvc5_not_asked);
       proved[s] &= r->done[s] && r->ans[s].result == RG_SMT_UNSAT;
     }
     if (r->done[0] && r->done[1] &&
@@ -152,6 +221,9 @@ rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_
   memset(proofs, 0, sizeof *proofs * (size_t)rules->n);
   double t0 = now_ms();
   if (o->timeout_ms < 1) return rg_err_set(err, RG_ERR_ARG, "timeout must be at least 1 ms");
+  if (o->fail_fast && o->require != RG_REQUIRE_BOTH)
+    return rg_err_set(err, RG_ERR_ARG,
+                      "fail-fast needs --require both (under any, cvc5 counts alone)");
   for (int i = 0; i < rules->n; i++)
     if (rules->rules[i]->n_tgt == 0)
       return rg_err_at(err, RG_ERR_ARG, rules->rules[i]->line, 1,
@@ -190,22 +262,24 @@ rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_
       if (o->dump_dir) st = dump(o->dump_dir, &obs[k], err);
       memcpy(proofs[i].obl[out].sha256, obs[k].sha256, sizeof obs[k].sha256);
       proofs[i].obl[out].n_axioms = obs[k].n_axioms;
+      rg_obligation_record *rec = &proofs[i].obl[out];
       for (int s = 0; s < RG_SOLVER_COUNT && !proofs[i].refuted; s++) {
-        rg_obligation_record *rec = &proofs[i].obl[out];
         if (journal && rg_journal_lookup(journal, obs[k].sha256, s, o->timeout_ms, &rec->ans[s])) {
           rec->done[s] = true;
           sum->reused++;
-        } else {
-          tasks[n_tasks++] = (task){i, out, s, &obs[k]};
         }
       }
+      if (!proofs[i].refuted) add_tasks(tasks, &n_tasks, (task){i, out, 0, false, &obs[k]}, rec, o);
     }
   }
 
-  int finished = 0;
-  double last_report = now_ms();
-  rg_status jst = RG_OK; /* the first failure to write the journal (then journaling stops) */
-  rg_err jerr = {0};
+  query_run q = {.o = o,
+                 .solvers = solvers,
+                 .proofs = proofs,
+                 .journal = journal,
+                 .t0 = t0,
+                 .last_report = now_ms(),
+                 .n_tasks = n_tasks};
   int nth = o->threads > 0 ? o->threads : omp_get_max_threads();
   /* One pool of solver workers per thread (a pool is not shared), ended with the stage. */
   rg_solver_pool **pools = st ? NULL : calloc((size_t)nth, sizeof *pools);
@@ -217,32 +291,16 @@ rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_
     for (int t = 0; t < n_tasks; t++) {
       const task *tk = &tasks[t];
       if (o->stop && *o->stop) continue;
-      rg_solver_answer ans;
       rg_solver_pool *pool = pools[omp_get_thread_num()];
-      tst[t] = rg_solver_prove_in(pool, &solvers[tk->solver], tk->ob->text, tk->ob->len, o->timeout_ms,
-                                  &ans, &terr[t]);
-      if (tst[t]) continue;
+      tst[t] = ask(&q, pool, tk, tk->solver, &terr[t]);
       rg_obligation_record *rec = &proofs[tk->rule].obl[tk->out];
-      rec->ans[tk->solver] = ans; /* each (rule, out, solver) slot has exactly one writer */
-      rec->done[tk->solver] = true;
-      if (journal) {
-#pragma omp critical(rg_prove_journal)
-        if (!jst)
-          jst = rg_journal_append(journal, tk->ob->sha256, tk->solver, o->timeout_ms, &ans, &jerr);
+      if (!tst[t] && tk->then_cvc5) {
+        if (rec->ans[RG_SOLVER_Z3].result != RG_SMT_UNSAT)
+          rec->cvc5_not_asked = true;
+        else if (!(o->stop && *o->stop))
+          tst[t] = ask(&q, pool, tk, RG_SOLVER_CVC5, &terr[t]);
       }
-      int f;
-#pragma omp atomic capture
-      f = ++finished;
-      if (o->progress) {
-#pragma omp critical(rg_prove_progress)
-        {
-          double now = now_ms();
-          if (now - last_report > 1000 || f == n_tasks) {
-            fprintf(stderr, "prove: %d/%d queries done (%.1f s)\n", f, n_tasks, (now - t0) / 1e3);
-            last_report = now;
-          }
-        }
-      }
+      if (!tst[t]) report_task_done(&q);
     }
     for (int t = 0; !st && t < n_tasks; t++)
       if (tst[t]) {
@@ -250,8 +308,8 @@ rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_
         st = tst[t];
       }
     /* The proofs stand without their journal: say so, keep them. */
-    if (jst)
-      fprintf(stderr, "rulegen prove: warning: %s: later answers are not journaled\n", jerr.msg);
+    if (q.jst)
+      fprintf(stderr, "rulegen prove: warning: %s: later answers are not journaled\n", q.jerr.msg);
   }
   rg_journal_close(journal);
   for (int i = 0; pools && i < nth; i++) rg_solver_pool_free(pools[i]);

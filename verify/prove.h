@@ -7,7 +7,10 @@
  * one proof. An obligation that one solver proves and the other refutes (sat) is a
  * disagreement: counted, flagged on the rule, never silent. Before the solvers, each rule is
  * compared at shape sets the shape solver finds (refute.h): one whose sides differ there is
- * unproved with that counterexample, and its queries are not run.
+ * unproved with that counterexample, and its queries are not run. With fail_fast (require both),
+ * cvc5 is asked only about obligations z3 proved: a rule z3 misses is unproved either way, and
+ * its cvc5 query (most often a timeout as long as z3's) is saved; proved-by-cvc5-only is then
+ * not observed.
  */
 #ifndef RG_VERIFY_PROVE_H
 #define RG_VERIFY_PROVE_H
@@ -42,6 +45,7 @@ typedef struct {
   bool check_typed;     /* require each rule well-typed at some shapes first (default true) */
   int refute_sets; /* shape sets each rule is compared at before the solvers (default 8, 0 off) */
   const char *journal; /* if set: answers are read from and appended to this file (journal.h) */
+  bool fail_fast; /* require both: ask cvc5 only what z3 proved (a rule z3 misses cannot pass) */
 } rg_prove_opts;
 
 void rg_prove_opts_init(rg_prove_opts *o);
@@ -51,6 +55,7 @@ typedef struct {
   int n_axioms;
   rg_solver_answer ans[RG_SOLVER_COUNT];
   bool done[RG_SOLVER_COUNT];
+  bool cvc5_not_asked; /* fail_fast: z3 did not prove it, so cvc5 was not asked */
 } rg_obligation_record;
 
 typedef struct {
