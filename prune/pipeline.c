@@ -389,6 +389,36 @@ int rg_prune_reinstate(rg_prune_result *res, const bool *dropped) {
   return n;
 }
 
+rg_status rg_prune_rederive(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
+                            const bool *usable, const bool *retry, int *n_removed, rg_err *err) {
+  *n_removed = 0;
+  rg_rewrite_set *set = rg_rewrite_set_new();
+  const rg_rule **all = malloc(sizeof *all * ((size_t)res->n + 1));
+  rg_status st = set && all ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  for (int i = 0; !st && i < res->n; i++)
+    all[i] = rs->rules[i];
+  /* The proved rules in visiting order, as pass 1 would have offered them. */
+  for (int k = 0; !st && k < res->n; k++)
+    if (usable[res->order[k]])
+      st = rg_rewrite_set_add(set, rs->rules[res->order[k]], res->order[k], NULL, err);
+  int last = -1, done = 0, total = 0;
+  for (int i = 0; i < res->n; i++)
+    total += retry[i] && res->e[i].fate == RG_FATE_KEPT;
+  for (int k = 0; !st && k < res->n && !stopped(o, res); k++) {
+    int i = res->order[k];
+    if (!retry[i] || res->e[i].fate != RG_FATE_KEPT) continue;
+    bool removed;
+    st = try_derive(rs, o, res, set, all, last = i, &removed, err);
+    *n_removed += !st && removed;
+    if (o->progress && (++done % 64 == 0 || done == total))
+      o->progress(o->progress_ctx, "derivability of the rules put back", done, total);
+  }
+  if (st && last >= 0) st = at_rule(st, err, rs->rules[last]);
+  rg_rewrite_set_free(set);
+  free(all);
+  return st;
+}
+
 void rg_prune_result_free(rg_prune_result *res) {
   for (int i = 0; res->e && i < res->n; i++) {
     free(res->e[i].by);

@@ -112,4 +112,14 @@ void rg_prune_result_free(rg_prune_result *res);
  * been through the proofs, until it returns 0. */
 int rg_prune_reinstate(rg_prune_result *res, const bool *dropped);
 
+/* After rg_prune_reinstate: each kept rule with retry[i] set (put back, not yet proved) is
+ * searched again, in visiting order, against the rules with usable[i] set (the proved ones)
+ * and nothing else. One that they derive is removed again with its record naming only usable
+ * rules, so that no later failed proof can put it back; the rest go to the solvers. *n_removed
+ * counts the rules removed. Errors as rg_prune_run (allocation, a derivation failing its
+ * re-check). */
+rg_status rg_prune_rederive(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
+                            const bool *usable, const bool *retry, int *n_removed,
+                            rg_err *err) RG_MUST_CHECK;
+
 #endif

@@ -350,6 +350,33 @@ static void test_reinstate(void) {
   rg_ruleset_free(&rs);
 }
 
+/* Rules put back are searched again against the usable (proved) rules alone: removed when
+ * those derive them, with records naming only usable rules; kept otherwise. */
+static void test_rederive(void) {
+  rg_ruleset rs;
+  rg_prune_result res;
+  rg_err err;
+  run(assoc_set, RG_PRUNE_ALL, &rs, &res);
+  bool dropped[8] = {false}, usable[8] = {false}, retry[8] = {false};
+  dropped[0] = true; /* assoc failed its proof: chain and mix come back */
+  CHECK(rg_prune_reinstate(&res, dropped) == 2 && res.kept == 6);
+  retry[1] = retry[5] = retry[3] = true; /* and planted, which nothing derives */
+  usable[2] = usable[4] = true;          /* dist and tt proved */
+  rg_prune_opts o = rg_prune_opts_default();
+  int n = -1;
+  CHECK(rg_prune_rederive(&rs, &o, &res, usable, retry, &n, &err) == RG_OK && n == 0);
+  CHECK(res.e[1].fate == RG_FATE_KEPT && res.e[5].fate == RG_FATE_KEPT && res.kept == 6);
+  usable[0] = true; /* assoc usable after all */
+  CHECK(rg_prune_rederive(&rs, &o, &res, usable, retry, &n, &err) == RG_OK && n == 2);
+  CHECK(res.e[1].fate == RG_FATE_DERIVED && res.e[1].n_by == 1 && res.e[1].by[0] == 0);
+  CHECK(res.e[5].fate == RG_FATE_DERIVED && res.e[5].n_by == 2 && res.e[3].fate == RG_FATE_KEPT);
+  for (int b = 0; b < res.e[5].n_by; b++)
+    CHECK(usable[res.e[5].by[b]]);
+  CHECK(res.kept == 4 && res.removal_seq_n == 2);
+  rg_prune_result_free(&res);
+  rg_ruleset_free(&rs);
+}
+
 /* A raised stop flag ends derivability before it decides anything: every rule is kept. */
 static void test_stop(void) {
   rg_ruleset rs = parse_set(assoc_set);
@@ -378,5 +405,6 @@ int main(void) {
   test_records();
   test_stop();
   test_reinstate();
+  test_rederive();
   return check_done("test_prune");
 }

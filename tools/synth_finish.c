@@ -32,6 +32,7 @@ typedef struct {
   double t_prune, t_prove, t_derive;
   int reinstated;
   int renamed_unproved; /* reinstated renamed copies that took their original's failed verdict */
+  int rederived;        /* reinstated rules the proved rules derive (removed again, not proved) */
 } finish;
 
 static void prune_progress(void *ctx, const char *stage, int done, int total) {
@@ -53,6 +54,27 @@ static void add_summary(rg_prove_summary *t, const rg_prove_summary *s) {
   t->shipped += s->shipped, t->disagreements += s->disagreements, t->wall_ms += s->wall_ms;
   t->refuted += s->refuted, t->reused += s->reused;
   memcpy(t->version, s->version, sizeof t->version);
+}
+
+/* Rules put back are first searched against the proved rules alone: one they derive needs no
+ * proof of its own and can never be put back again (its record names only proved rules). */
+static rg_status rederive_put_back(finish *f, rg_err *err) {
+  int n = f->cand.n;
+  bool *usable = calloc((size_t)n + 1, sizeof(bool)), *retry = calloc((size_t)n + 1, sizeof(bool));
+  rg_status st = usable && retry ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  for (int i = 0; !st && i < n; i++) {
+    usable[i] = f->proof[i] && f->proof[i]->shipped && !f->copied[i];
+    retry[i] = f->before.e[i].fate == RG_FATE_KEPT && !f->proof[i];
+  }
+  rg_prune_opts po = rg_prune_opts_default();
+  po.stop = f->o->stop;
+  po.progress = prune_progress, po.progress_ctx = f;
+  int removed = 0;
+  if (!st) st = rg_prune_rederive(&f->cand, &po, &f->before, usable, retry, &removed, err);
+  f->rederived += removed;
+  free(usable);
+  free(retry);
+  return st;
 }
 
 /* Proves the kept rules not yet attempted; repeats while failed proofs reinstate rules whose
@@ -113,6 +135,7 @@ static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
         dropped[i] = f->copied[i] = true;
         f->renamed_unproved++;
       }
+    if (back) st = rederive_put_back(f, err);
   }
   free(renamed_from);
   free(idx);
@@ -396,9 +419,12 @@ static void print_rows(const finish *f) {
       fprintf(stderr, "             %d solver answers taken from %s.proofs (an earlier run's)\n",
               f->sum.reused, f->o->out_path);
     if (f->reinstated)
-      fprintf(stderr, "             %d rules put back (a rule implying them was not proved): %d sent to the solvers, "
-                      "%d renamed copies of an unproved rule left unproved\n",
-              f->reinstated, f->reinstated - f->renamed_unproved, f->renamed_unproved);
+      fprintf(stderr,
+              "             %d rules put back (a rule implying them was not proved): %d derived "
+              "again from proved rules, %d sent to the solvers, %d renamed copies of an "
+              "unproved rule left unproved\n",
+              f->reinstated, f->rederived, f->reinstated - f->rederived - f->renamed_unproved,
+              f->renamed_unproved);
     if (f->sum.disagreements)
       fprintf(stderr, "ERROR        the solvers disagree (one unsat, the other sat) on %d obligations: see the .unproved file\n",
               f->sum.disagreements);
