@@ -117,6 +117,13 @@ typedef struct {
   uint8_t rank_mask[64];      /* per tensor variable: bit k set if rank k is plausible; 0: no hint */
   const rg_param_spec *pspec[64]; /* per parameter variable: the kind it is used as */
   int sizes[16], n_sizes;     /* dimension sizes worth trying (1..5 and the rule's constants) */
+  /* Shape variables ((reshape ?S x)), innermost first: their slots' parameter variables, and
+   * the term x whose element count they take. */
+  int n_shape_vars;
+  struct {
+    int32_t slot_pvar[RG_SHAPE_SLOTS];
+    rg_ref operand;
+  } shape_var[8];
 } problem;
 
 static void add_size(problem *p, int v) {
@@ -144,6 +151,56 @@ static uint8_t ranks_for(const rg_node *user, int k, const int32_t *params) {
   }
 }
 
+static void add_shape_var(problem *p, const rg_node *nd, int slot) {
+  for (int k = 0; k < p->n_shape_vars; k++)
+    if (p->shape_var[k].slot_pvar[0] == nd->params[slot]) return;
+  if (p->n_shape_vars == 8) return;
+  int k = p->n_shape_vars++;
+  for (int j = 0; j < RG_SHAPE_SLOTS; j++)
+    p->shape_var[k].slot_pvar[j] = nd->params[slot + j];
+  p->shape_var[k].operand = nd->in[0];
+}
+
+/* Gives each shape variable a shape with its operand's element count (under the shapes of a and
+ * the shape variables fitted before it): one of several factorizations, chosen by a hash of that
+ * count and the variable, so that the same tensor shapes always give the same values (a type
+ * check and the assignment kept agree). An operand that does not type leaves it as it is. */
+static void fit_shape_vars(const problem *p, rg_assignment *a) {
+  for (int k = 0; k < p->n_shape_vars; k++) {
+    rg_plan_types_buf buf;
+    if (rg_graph_size(p->r->g) > RG_PLAN_TYPES_MAX ||
+        rg_plan_types(p->r->g, &p->shape_var[k].operand, 1, a->binding.tvar_shapes, a->pvar_values,
+                      a->pvar_bound, &buf, NULL) != RG_OK)
+      continue;
+    const rg_shape *in = rg_plan_shape(&buf.plan, p->shape_var[k].operand);
+    int64_t n = 1;
+    for (int d = 0; d < in->rank; d++)
+      n *= in->dim[d];
+    uint64_t h = rg_mix64((uint64_t)n * 131 + (uint64_t)k * 7 + (uint64_t)in->rank);
+    int rank = 1 + (int)(h % 4);
+    int32_t dims[RG_MAX_RANK] = {1, 1, 1, 1, 1, 1};
+    /* prime factors dealt to the dimensions, starting at a hashed one */
+    int at = (int)(h >> 8) % rank;
+    for (int64_t f = 2; n > 1 && f * f <= n; f++)
+      while (n % f == 0) {
+        dims[at] *= (int32_t)f;
+        n /= f;
+        at = (at + 1 + (int)(h >> 16 & 1)) % rank;
+      }
+    if (n > 1) dims[at] *= (int32_t)n;
+    const int32_t *sp = p->shape_var[k].slot_pvar;
+    a->pvar_values[sp[0]] = rank;
+    for (int d = 0; d < RG_MAX_RANK; d++)
+      a->pvar_values[sp[1 + d]] = d < rank ? dims[d] : 0;
+  }
+}
+
+/* Type-checks a, its shape variables fitted first. */
+static bool typed(const problem *p, rg_assignment *a) {
+  fit_shape_vars(p, a);
+  return rg_rule_well_typed(p->r, &a->binding);
+}
+
 static void analyse(problem *p, const rg_rule *r) {
   memset(p, 0, sizeof *p);
   p->r = r;
@@ -158,6 +215,7 @@ static void analyse(problem *p, const rg_rule *r) {
       int slot = rg_op_param_slot(op, k);
       if (nd->var_mask >> slot & 1) {
         if (nd->params[slot] < 64 && !p->pspec[nd->params[slot]]) p->pspec[nd->params[slot]] = &info->params[k];
+        if (info->params[k].kind == RG_PK_SHAPE) add_shape_var(p, nd, slot);
       } else if (info->params[k].kind == RG_PK_INT) {
         add_size(p, nd->params[slot]);
       } else if (info->params[k].kind == RG_PK_SHAPE) {
@@ -223,7 +281,7 @@ static bool find_base(const problem *p, prng *g, rg_assignment *a) {
       for (int d = 0; d < rank; d++) dims[d] = uniform ? common : p->sizes[below(g, p->n_sizes)];
       a->shapes[v] = rg_shape_make(rank, dims);
     }
-    if (rg_rule_well_typed(p->r, &a->binding)) return true;
+    if (typed(p, a)) return true;
   }
   return false;
 }
@@ -279,7 +337,7 @@ static bool try_split(const problem *p, slots *s, rg_assignment *a, const int *m
   for (int f = 0; f < 6; f++) {
     if (fresh[f] == old) continue;
     for (int j = 0; j < n_chosen; j++) set_slot(s, a, members[chosen[j]], fresh[f]);
-    bool ok = rg_rule_well_typed(p->r, &a->binding);
+    bool ok = typed(p, a);
     for (int j = 0; j < n_chosen; j++) set_slot(s, a, members[chosen[j]], old);
     if (ok) {
       int nc = s->n_cls++;
@@ -344,7 +402,7 @@ static void walk_sizes(const problem *p, const slots *s, prng *g, bool small, rg
       if (tries < 0) v = 3 + tries; /* small: 1, then 2 */
       for (int i = 0; i < s->n; i++)
         if (s->cls[i] == c) set_slot(s, a, i, v);
-      if (rg_rule_well_typed(p->r, &a->binding)) break;
+      if (typed(p, a)) break;
       for (int i = 0; i < s->n; i++)
         if (s->cls[i] == c) set_slot(s, a, i, old);
     }
@@ -368,7 +426,7 @@ static rg_status solve(const rg_rule *r, const rg_binding *base, uint64_t seed, 
       if (base->tvar_shapes && base->tvar_shapes[v]) a.shapes[v] = *base->tvar_shapes[v];
     for (int32_t v = 0; v < p.np; v++)
       if (base->pvar_bound && base->pvar_bound[v]) a.pvar_values[v] = base->pvar_values[v];
-    have_base = rg_rule_well_typed(r, &a.binding);
+    have_base = typed(&p, &a);
     if (have_base && max > 0) st = list_push(out, &a, err);
   }
   if (!have_base && !find_base(&p, &g, &a)) {
@@ -380,6 +438,7 @@ static rg_status solve(const rg_rule *r, const rg_binding *base, uint64_t seed, 
   slots s;
   slots_from(&s, &a);
   refine(&p, &s, &a);
+  fit_shape_vars(&p, &a);
   for (int t = 0, stale = 0;
        st == RG_OK && out->n < max && t < SAMPLE_ATTEMPTS && stale < SAMPLE_PATIENCE; t++) {
     /* With parameter variables, every other draw starts again from new parameter values. */
@@ -395,6 +454,7 @@ static rg_status solve(const rg_rule *r, const rg_binding *base, uint64_t seed, 
         assignment_rebind(&a);
         slots_from(&s, &a);
         refine(&p, &s, &a);
+        fit_shape_vars(&p, &a);
       } else {
         assignment_free(&fresh);
       }
@@ -405,6 +465,7 @@ static rg_status solve(const rg_rule *r, const rg_binding *base, uint64_t seed, 
       break;
     }
     walk_sizes(&p, &s, &g, small && t % 2 == 0, &trial);
+    fit_shape_vars(&p, &trial); /* to the sizes kept, not to the last move tried */
     bool ok = true;
     for (int i = 0; ok && i < out->n; i++) ok = !assignment_same(&trial, &out->items[i]);
     if (ok) st = list_push(out, &trial, err);

@@ -80,18 +80,22 @@ static rg_status parse_param(parser *p, rg_rule *r, rg_node *nd, int k, const ch
     return rg_err_at(p->err, RG_ERR_PARSE, p->line, c0, "%s: expected parameter '%s' here",
                      opname, ps->name);
   if (t[0] == '?') {
-    if (ps->kind == RG_PK_SHAPE)
-      return rg_err_at(p->err, RG_ERR_PARSE, p->line, c0,
-                       "%s: the shape parameter must be concrete (e.g. 2x4), not a variable", opname);
     char name[RG_RULE_MAX_NAME];
     rg_status st = var_name(p, t, n, c0, name);
     if (st) return st;
     if (rg_graph_find_tvar(r->g, name) >= 0)
       return fail(p, c0, "'%.*s' is used both as a tensor and as a parameter", t, (int)n);
-    int32_t v = rg_graph_pvar(r->g, t + 1, (int)n - 1);
-    if (v < 0) return rg_err_set(p->err, RG_ERR_NOMEM, "out of memory");
-    nd->params[slot] = v;
-    nd->var_mask |= (uint8_t)(1u << slot);
+    /* A shape variable ?S is one Int variable per slot: ?S its rank, ?S.1 .. its dimensions. */
+    int n_slots = ps->kind == RG_PK_SHAPE ? RG_SHAPE_SLOTS : 1;
+    for (int k = 0; k < n_slots; k++) {
+      char slot_name[RG_RULE_MAX_NAME + 4];
+      int len = k ? snprintf(slot_name, sizeof slot_name, "%s.%d", name, k)
+                  : snprintf(slot_name, sizeof slot_name, "%s", name);
+      int32_t v = rg_graph_pvar(r->g, slot_name, len);
+      if (v < 0) return rg_err_set(p->err, RG_ERR_NOMEM, "out of memory");
+      nd->params[slot + k] = v;
+      nd->var_mask |= (uint8_t)(1u << (slot + k));
+    }
     return RG_OK;
   }
   int32_t v = 0;

@@ -8,7 +8,8 @@
  *           | '(' op ['.' digit] param* term* ')'
  *   param  := integer | same | valid | none | sigmoid | relu | tanh
  *           | digits (a permutation, e.g. 10 or 0213) | 2x4x5x5 | scalar
- *           | '?' ident                     a parameter variable (any kind but shapes)
+ *           | '?' ident                     a parameter variable; one of a shape is
+ *                                           one per slot: ?s its rank, ?s.1 .. its dims
  *
  * Parameters come first, in the order ops.def lists them, then the tensor inputs. Trailing
  * parameters that have defaults may be left out: (matmul ?x ?y) is (matmul none ?x ?y), and
@@ -16,8 +17,8 @@
  * parameters that hold their defaults. An operator
  * with several outputs is written with the output index: (split.1 0 ?t). Examples:
  *   assoc: (matmul (matmul ?x ?y) ?z) => (matmul ?x (matmul ?y ?z))
- *   (relu ?x) ; (relu ?y) => (split.0 1 (relu (concat 1 ?x ?y))) ; (split.1 1 (relu (concat 1 ?x ?y)))
- * Every variable of the target must occur in the source. A line without '=>' is a bare graph.
+ *   (relu ?x) ; (relu ?y) => (split.0 1 (relu (concat 1 ?x ?y))) ; (split.1 1 (relu (concat 1 ?x
+ * ?y))) Every variable of the target must occur in the source. A line without '=>' is a bare graph.
  * Printing is canonical: the same rule always prints as the same text, which parses back to it.
  */
 #ifndef RG_IR_TEXT_H

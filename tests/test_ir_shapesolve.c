@@ -49,7 +49,10 @@ static void test_axioms(void) {
       "(conv2d ?x (Iconv 4 3 3)) => ?x",
       "(transpose 10 (matmul ?x ?y)) => (matmul (transpose 10 ?y) (transpose 10 ?x))",
       "(poolavg ?k ?k ?s ?s ?p none ?x) => (conv2d ?s ?s ?p none ?x (Cpool 3 ?k ?k))",
-      "(concat 0 (concat 1 ?x ?y) (concat 1 ?z ?u)) => (concat 1 (concat 0 ?x ?z) (concat 0 ?y ?u))",
+      "(concat 0 (concat 1 ?x ?y) (concat 1 ?z ?u)) => (concat 1 (concat 0 ?x ?z) (concat 0 ?y "
+      "?u))",
+      /* shape variables take the element count of their operand, a concat's included */
+      "(reshape ?s (reshape ?t (concat 1 ?x ?y))) => (reshape ?s (concat 1 ?x ?y))",
   };
   for (size_t i = 0; i < sizeof axioms / sizeof *axioms; i++) {
     rg_rule *r = parse(axioms[i]);

@@ -54,12 +54,14 @@ static void test_round_trips(void) {
       "(split.0 ?a (concat ?a ?x ?y)) => ?x",
       "(split.1 0 (concat 0 ?x ?y)) => ?y",
       "(reshape 2x8 (reshape 16 ?x)) => (reshape 2x8 ?x)",
+      "(reshape ?s (reshape ?t ?x)) => (reshape ?s ?x)", /* shape variables */
       "(ewmul ?x (Iewmul 2x4)) => ?x",
       "(matmul ?x (Imatmul 4)) => ?x",
       "(conv2d ?x (Iconv 4 3 3)) => ?x",
       "(conv2d ?sh ?sw ?p ?c ?x (smul ?w ?k)) => (smul (conv2d ?sh ?sw ?p ?c ?x ?w) ?k)",
       "(ewadd (ewadd ?x ?y) ?x)",
-      "(relu ?x) ; (relu ?y) => (split.0 1 (relu (concat 1 ?x ?y))) ; (split.1 1 (relu (concat 1 ?x ?y)))",
+      "(relu ?x) ; (relu ?y) => (split.0 1 (relu (concat 1 ?x ?y))) ; (split.1 1 (relu (concat 1 "
+      "?x ?y)))",
   };
   for (size_t i = 0; i < sizeof same / sizeof *same; i++) round_trip(same[i], same[i]);
   /* Defaults are left out; spacing, comments and names are normalised. */

@@ -49,8 +49,10 @@ static void test_false_properties(void) {
       "relu-ewadd: (relu (ewadd ?x ?y)) => (ewadd (relu ?x) (relu ?y))",
       "matmul-comm: (matmul ?x ?y) => (matmul ?y ?x)",
       "avgpool-window-sum: (poolavg 3 3 1 1 same none ?x) => (conv2d ?x (Iconv 4 3 3))",
-      "taso-avgpool-maxpool-iconv: (poolavg 3 3 1 1 same none ?x) => (conv2d ?x (poolmax 3 3 1 1 same none (Iconv 4 3 3)))",
-      "enlarge-any-stride: (conv2d ?h ?w same none ?x (enlarge ?kh ?kw ?y)) => (conv2d ?h ?w same none ?x ?y)",
+      "taso-avgpool-maxpool-iconv: (poolavg 3 3 1 1 same none ?x) => (conv2d ?x (poolmax 3 3 1 1 "
+      "same none (Iconv 4 3 3)))",
+      "enlarge-any-stride: (conv2d ?h ?w same none ?x (enlarge ?kh ?kw ?y)) => (conv2d ?h ?w same "
+      "none ?x ?y)",
       "transpose-involution-any-perm: (transpose ?p (transpose ?p ?x)) => ?x",
       "relu-smul: (relu (smul ?x ?s)) => (smul (relu ?x) ?s)",
       "tanh-sigmoid: (tanh ?x) => (sigmoid ?x)",
@@ -58,9 +60,16 @@ static void test_false_properties(void) {
       /* next to the slice/pad axioms: slicing a grouped conv's output channels is not slicing
        * its kernels, a slice does not pass through a concat on its own axis, padding is not
        * slicing, and a spatial slice does not pass through a conv's window */
-      "slice-conv-out-grouped: (slice 1 ?l ?h (conv2d 1 1 same none 1 1 2 ?x ?w)) => (conv2d 1 1 same none 1 1 2 ?x (slice 0 ?l ?h ?w))",
-      "slice-concat-same-axis: (slice 0 ?l ?h (concat 0 ?x ?y)) => (concat 0 (slice 0 ?l ?h ?x) (slice 0 ?l ?h ?y))",
-      "slice-conv-spatial: (slice 2 ?l ?h (conv2d 1 1 same none ?x ?w)) => (conv2d 1 1 same none (slice 2 ?l ?h ?x) ?w)",
+      "slice-conv-out-grouped: (slice 1 ?l ?h (conv2d 1 1 same none 1 1 2 ?x ?w)) => (conv2d 1 1 "
+      "same none 1 1 2 ?x (slice 0 ?l ?h ?w))",
+      "slice-concat-same-axis: (slice 0 ?l ?h (concat 0 ?x ?y)) => (concat 0 (slice 0 ?l ?h ?x) "
+      "(slice 0 ?l ?h ?y))",
+      "slice-conv-spatial: (slice 2 ?l ?h (conv2d 1 1 same none ?x ?w)) => (conv2d 1 1 same none "
+      "(slice 2 ?l ?h ?x) ?w)",
+      /* a reshape (?s a shape variable) sees the row-major order, which a transpose changes and
+       * which differs between the axes a concat can join on */
+      "reshape-transpose: (reshape ?s (transpose 10 ?x)) => (reshape ?s ?x)",
+      "reshape-concat-axis: (reshape ?s (concat 1 ?x ?y)) => (reshape ?s (concat 0 ?x ?y))",
   };
   rg_axcheck_opts o;
   rg_axcheck_opts_init(&o);
@@ -121,12 +130,17 @@ static void test_determinism(const rg_axioms *ax) {
 static void test_true_goals(const rg_axioms *ax) {
   const char *goals =
       "transpose-chain: (transpose 10 (matmul (matmul ?a ?b) (matmul ?c ?d))) => "
-      "(matmul (matmul (transpose 10 ?d) (transpose 10 ?c)) (matmul (transpose 10 ?b) (transpose 10 ?a)))\n"
+      "(matmul (matmul (transpose 10 ?d) (transpose 10 ?c)) (matmul (transpose 10 ?b) (transpose "
+      "10 ?a)))\n"
       "expand: (ewmul (ewadd ?a ?b) (ewadd ?c ?d)) => "
       "(ewadd (ewadd (ewmul ?d ?b) (ewmul ?a ?d)) (ewadd (ewmul ?c ?b) (ewmul ?c ?a)))\n"
-      "split-concat-matmul: (split.1 1 (concat 1 (matmul ?x ?w) (matmul ?x ?v))) => (matmul ?x ?v)\n"
+      "split-concat-matmul: (split.1 1 (concat 1 (matmul ?x ?w) (matmul ?x ?v))) => (matmul ?x "
+      "?v)\n"
       "split-matmul-concat: (matmul ?x ?w) ; (matmul ?x ?v) => "
-      "(split.0 1 (matmul ?x (concat 1 ?w ?v))) ; (split.1 1 (matmul ?x (concat 1 ?w ?v)))\n";
+      "(split.0 1 (matmul ?x (concat 1 ?w ?v))) ; (split.1 1 (matmul ?x (concat 1 ?w ?v)))\n"
+      /* through a reshape: reshape-reshape, then matmul's distributivity and reshape-ewadd */
+      "reshape-matmul: (ewadd (matmul (reshape 4x4 (reshape 2x8 ?w)) ?y) "
+      "(matmul (reshape 4x4 ?w) ?y)) => (matmul (reshape 4x4 (ewadd ?w ?w)) ?y)\n";
   rg_ruleset rs;
   rg_prove_summary sum;
   rg_rule_proof *p = prove(ax, goals, 10000, &rs, &sum);

@@ -99,10 +99,10 @@ static void put_int(rg_strbuf *sb, int64_t v) {
     rg_sb_printf(sb, " %lld", (long long)v);
 }
 
-/* Prints parameter p of node nd: its value, its variable (<vp>p.NAME), or the expression a
- * guard defines that variable by (NULL gd: no definitions). */
-static void put_param(rg_strbuf *sb, const rg_graph *g, const rg_node *nd, int p, const rg_guard *gd, const char *vp) {
-  int slot = rg_op_param_slot(nd->op, p);
+/* Prints a parameter slot of node nd: its value, its variable (<vp>p.NAME), or the expression a
+ * guard defines that variable by (NULL gd: no definitions). A shape variable is one per slot. */
+static void put_slot(rg_strbuf *sb, const rg_graph *g, const rg_node *nd, int slot,
+                     const rg_guard *gd, const char *vp) {
   if (!(nd->var_mask >> slot & 1)) {
     put_int(sb, nd->params[slot]);
     return;
@@ -114,6 +114,11 @@ static void put_param(rg_strbuf *sb, const rg_graph *g, const rg_node *nd, int p
     return;
   }
   rg_sb_printf(sb, "%sp.%s", vp, rg_graph_pvar_name(g, v));
+}
+
+static void put_param(rg_strbuf *sb, const rg_graph *g, const rg_node *nd, int p,
+                      const rg_guard *gd, const char *vp) {
+  put_slot(sb, g, nd, rg_op_param_slot(nd->op, p), gd, vp);
 }
 
 /* Prints a term; variables are prefixed with vp ("" for constants of the rule, "?" for bound
@@ -134,7 +139,8 @@ static void put_term(rg_strbuf *sb, const rg_graph *g, rg_ref r, const rg_guard 
     int slot = rg_op_param_slot(nd->op, p);
     if (oi->params[p].kind == RG_PK_SHAPE) {
       if (shape_erased((rg_op)nd->op)) continue;
-      for (int s = 0; s < RG_SHAPE_SLOTS; s++) put_int(sb, nd->params[slot + s]);
+      for (int s = 0; s < RG_SHAPE_SLOTS; s++)
+        put_slot(sb, g, nd, slot + s, gd, vp);
     } else {
       put_param(sb, g, nd, p, gd, vp);
     }
