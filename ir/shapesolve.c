@@ -180,7 +180,7 @@ static void fit_shape_vars(const problem *p, rg_assignment *a) {
     int rank = 1 + (int)(h % 4);
     int32_t dims[RG_MAX_RANK] = {1, 1, 1, 1, 1, 1};
     /* prime factors dealt to the dimensions, starting at a hashed one */
-    int at = (int)(h >> 8) % rank;
+    int at = (int)((h >> 8) % (uint64_t)rank);
     for (int64_t f = 2; n > 1 && f * f <= n; f++)
       while (n % f == 0) {
         dims[at] *= (int32_t)f;
