@@ -125,6 +125,7 @@ static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
     if (f->o->stop && *f->o->stop) break;
     for (int i = 0; i < n; i++)
       renamed_from[i] = f->before.e[i].fate == RG_FATE_RENAMING && f->before.e[i].n_by ? f->before.e[i].by[0] : -1;
+    int copied_before = f->renamed_unproved;
     int back = rg_prune_reinstate(&f->before, dropped);
     f->reinstated += back;
     /* A renamed copy of a rule that failed its proof has the same obligation up to variable
@@ -135,7 +136,14 @@ static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
         dropped[i] = f->copied[i] = true;
         f->renamed_unproved++;
       }
+    int derived_before = f->rederived;
     if (back) st = rederive_put_back(f, err);
+    /* Said as it happens: on a large run the rounds are where the time can go. */
+    if (back && !st && !f->o->quiet)
+      fprintf(stderr, "\nrulegen: round %d: %d rules put back: %d derived again from proved rules, %d "
+                      "renamed copies of unproved rules, %d to the solvers\n",
+              round + 1, back, f->rederived - derived_before, f->renamed_unproved - copied_before,
+              back - (f->rederived - derived_before) - (f->renamed_unproved - copied_before));
   }
   free(renamed_from);
   free(idx);
