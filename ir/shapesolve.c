@@ -201,6 +201,57 @@ static bool typed(const problem *p, rg_assignment *a) {
   return rg_rule_well_typed(p->r, &a->binding);
 }
 
+/* Whether operand k of op has the rank of op's output. */
+static bool keeps_rank(rg_op op, int k) {
+  switch (op) {
+  case RG_OP_SMUL: return k == 0;
+  case RG_OP_RESHAPE: return false;
+  default: return !(rg_op_get(op)->flags & RG_OPF_CONSTANT);
+  }
+}
+
+static bool image_op(rg_op op) {
+  return op == RG_OP_CONV2D || op == RG_OP_POOLAVG || op == RG_OP_POOLMAX || op == RG_OP_ENLARGE;
+}
+
+/* Ranks the rule's structure forces: an image operator's operands and result are 4-D, and a
+ * rank-keeping operator (elementwise ones, matmul, slice, pad, concat, split, transpose) has
+ * its result's rank in those operands; so a rank found anywhere spreads up and down such chains
+ * to the tensor variables, whose hint it narrows. Without it the operands of a matmul chain
+ * under a conv (or beside one in an ewadd) draw their ranks from 2..4 each, and a base
+ * assignment with all of them 4 is rare. */
+static void narrow_by_structure(problem *p) {
+  const rg_graph *g = p->r->g;
+  int32_t n = rg_graph_size(g);
+  int8_t *rk = calloc((size_t)n + 1, 1);
+  if (!rk) return; /* the hints stay as they are: only the search gets slower */
+  for (int pass = 0; pass < 4; pass++) {
+    for (int32_t id = 0; id < n; id++) { /* up: operands come before their users */
+      const rg_node *nd = rg_graph_node(g, id);
+      rg_op op = (rg_op)nd->op;
+      if (image_op(op)) rk[id] = 4;
+      for (int k = 0; !rk[id] && k < nd->n_in; k++)
+        if (keeps_rank(op, k)) rk[id] = rk[nd->in[k].node];
+    }
+    for (int32_t id = n - 1; id >= 0; id--) { /* down */
+      const rg_node *nd = rg_graph_node(g, id);
+      rg_op op = (rg_op)nd->op;
+      for (int k = 0; k < nd->n_in; k++) {
+        int32_t in = nd->in[k].node;
+        if (image_op(op)) rk[in] = 4;
+        else if (rk[id] && keeps_rank(op, k) && !rk[in]) rk[in] = rk[id];
+      }
+    }
+  }
+  for (int32_t id = 0; id < n; id++) {
+    const rg_node *nd = rg_graph_node(g, id);
+    if (nd->op != RG_OP_INPUT || !rk[id] || nd->params[0] >= 64) continue;
+    uint8_t *mask = &p->rank_mask[nd->params[0]], bit = (uint8_t)(1u << rk[id]);
+    if (!*mask || (*mask & bit)) *mask = bit;
+  }
+  free(rk);
+}
+
 static void analyse(problem *p, const rg_rule *r) {
   memset(p, 0, sizeof *p);
   p->r = r;
@@ -230,6 +281,7 @@ static void analyse(problem *p, const rg_rule *r) {
       else if (*mask & hint) *mask &= hint; /* conflicting hints: keep the earlier ones */
     }
   }
+  narrow_by_structure(p);
 }
 
 static int pick_rank(prng *g, uint8_t mask) {
@@ -273,12 +325,18 @@ static void sample_params(const problem *p, prng *g, rg_assignment *a) {
 static bool find_base(const problem *p, prng *g, rg_assignment *a) {
   for (int t = 0; t < BASE_ATTEMPTS; t++) {
     sample_params(p, g, a);
-    bool uniform = t % 2 == 0;
+    /* The second half also tries one common size with some dimensions 1: a grouped conv ties
+     * channel counts by a factor (C = groups * kernel channels) that neither other draw meets
+     * often, while 1 and the group count are both among the sizes. */
+    int mode = t < BASE_ATTEMPTS / 2 ? t % 2 : t % 3;
     int common = p->sizes[below(g, p->n_sizes)];
     for (int32_t v = 0; v < p->nt; v++) {
       int rank = pick_rank(g, v < 64 ? p->rank_mask[v] : 0);
       int32_t dims[RG_MAX_RANK];
-      for (int d = 0; d < rank; d++) dims[d] = uniform ? common : p->sizes[below(g, p->n_sizes)];
+      for (int d = 0; d < rank; d++) {
+        if (mode == 1) dims[d] = p->sizes[below(g, p->n_sizes)];
+        else dims[d] = mode == 2 && below(g, 8) == 0 ? 1 : common;
+      }
       a->shapes[v] = rg_shape_make(rank, dims);
     }
     if (typed(p, a)) return true;
