@@ -134,13 +134,15 @@ static void add_size(problem *p, int v) {
 }
 
 /* Ranks the consumer of an input implies; anything else may take ranks 1..4. */
+/* Operators whose operands and result are 4-D images. */
+static bool image_op(rg_op op) {
+  return op == RG_OP_CONV2D || op == RG_OP_POOLAVG || op == RG_OP_POOLMAX || op == RG_OP_ENLARGE;
+}
+
 static uint8_t ranks_for(const rg_node *user, int k, const int32_t *params) {
   int perm[RG_MAX_RANK];
+  if (image_op((rg_op)user->op)) return 1 << 4;
   switch ((rg_op)user->op) {
-  case RG_OP_CONV2D:
-  case RG_OP_POOLAVG:
-  case RG_OP_POOLMAX:
-  case RG_OP_ENLARGE: return 1 << 4;
   case RG_OP_SMUL: return k == 1 ? 1 << 0 : 0x1f;
   case RG_OP_MATMUL: return 1 << 2 | 1 << 3 | 1 << 4; /* batched too: ranks 2..4 */
   case RG_OP_TRANSPOSE: {
@@ -208,10 +210,6 @@ static bool keeps_rank(rg_op op, int k) {
   case RG_OP_RESHAPE: return false;
   default: return !(rg_op_get(op)->flags & RG_OPF_CONSTANT);
   }
-}
-
-static bool image_op(rg_op op) {
-  return op == RG_OP_CONV2D || op == RG_OP_POOLAVG || op == RG_OP_POOLMAX || op == RG_OP_ENLARGE;
 }
 
 /* Ranks the rule's structure forces: an image operator's operands and result are 4-D, and a
