@@ -117,6 +117,7 @@ typedef struct {
   uint8_t rank_mask[64];      /* per tensor variable: bit k set if rank k is plausible; 0: no hint */
   const rg_param_spec *pspec[64]; /* per parameter variable: the kind it is used as */
   int sizes[16], n_sizes;     /* dimension sizes worth trying (1..5 and the rule's constants) */
+  bool fixed_reshape;         /* a reshape to a constant shape fixes its operand's element count */
   /* Shape variables ((reshape ?S x)), innermost first: their slots' parameter variables, and
    * the term x whose element count they take. */
   int n_shape_vars;
@@ -268,6 +269,7 @@ static void analyse(problem *p, const rg_rule *r) {
       } else if (info->params[k].kind == RG_PK_INT) {
         add_size(p, nd->params[slot]);
       } else if (info->params[k].kind == RG_PK_SHAPE) {
+        p->fixed_reshape = true;
         for (int d = 0; d < nd->params[slot]; d++) add_size(p, nd->params[slot + 1 + d]);
       }
     }
@@ -465,6 +467,36 @@ static void walk_sizes(const problem *p, const slots *s, prng *g, bool small, rg
   }
 }
 
+/* Under a reshape to a constant shape, moving one class alone changes the element count and
+ * never types; a rule true only at the base's factorization (weights 4x4x1x3 whose 1x3 kernel
+ * could as well be 3x1) needs two classes moved at once. Each pair of classes, once, from a
+ * random one on, may trade a prime factor either way (kept if the rule still types). */
+static bool trade_one(const problem *p, const slots *s, rg_assignment *a, int from, int to) {
+  int32_t vf = slot_value(s, a, from), vt = slot_value(s, a, to), f = 2;
+  if (vf < 2) return false;
+  while (vf % f) f++;
+  for (int k = 0; k < s->n; k++)
+    if (s->cls[k] == s->cls[from] || s->cls[k] == s->cls[to]) set_slot(s, a, k, s->cls[k] == s->cls[to] ? vt * f : vf / f);
+  if (typed(p, a)) return true;
+  for (int k = 0; k < s->n; k++)
+    if (s->cls[k] == s->cls[from] || s->cls[k] == s->cls[to]) set_slot(s, a, k, s->cls[k] == s->cls[to] ? vt : vf);
+  return false;
+}
+
+static void trade_factors(const problem *p, const slots *s, prng *g, rg_assignment *a) {
+  int first[MAX_SLOTS], n = 0;
+  for (int i = 0; i < s->n && n < s->n_cls; i++) {
+    bool seen = false;
+    for (int j = 0; j < n && !seen; j++) seen = s->cls[first[j]] == s->cls[i];
+    if (!seen) first[n++] = i;
+  }
+  int start = n > 1 ? below(g, n * n) : 0;
+  for (int t = 0; n > 1 && t < n * n; t++) { /* the pairs i < j, from a random one on */
+    int i = (start + t) % (n * n) / n, j = (start + t) % n;
+    if (i < j && !trade_one(p, s, a, first[j], first[i])) trade_one(p, s, a, first[i], first[j]);
+  }
+}
+
 static rg_status solve(const rg_rule *r, const rg_binding *base, uint64_t seed, int max, bool small,
                        rg_assignment_list *out, rg_err *err) {
   out->items = NULL;
@@ -521,6 +553,7 @@ static rg_status solve(const rg_rule *r, const rg_binding *base, uint64_t seed, 
       break;
     }
     walk_sizes(&p, &s, &g, small && t % 2 == 0, &trial);
+    if (p.fixed_reshape && !(small && t % 2 == 0)) trade_factors(&p, &s, &g, &trial);
     fit_shape_vars(&p, &trial); /* to the sizes kept, not to the last move tried */
     bool ok = true;
     for (int i = 0; ok && i < out->n; i++) ok = !assignment_same(&trial, &out->items[i]);

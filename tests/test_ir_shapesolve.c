@@ -156,6 +156,27 @@ static void test_width_one(void) {
   rg_rule_free(r);
 }
 
+/* Under a reshape to a constant shape, sets that keep the element count but change its
+ * factorization (a 4x2x1x3 weight becomes 4x2x3x1) are found. */
+static void test_trade_factors(void) {
+  rg_rule *r = parse("(reshape 4x8x1x3 ?w) => (reshape 4x8x1x3 ?w)");
+  rg_shape w = rg_shape_make(4, (int32_t[]){4, 8, 1, 3});
+  const rg_shape *sp[1] = {&w};
+  rg_binding base = {sp, NULL, NULL};
+  rg_assignment_list l;
+  rg_err err;
+  CHECK(rg_shapes_solve(r, &base, 1, 6, &l, &err) == RG_OK && l.n >= 2);
+  bool traded = false;
+  for (int k = 1; k < l.n; k++) {
+    const rg_shape *s = &l.items[k].shapes[0];
+    CHECK(s->rank == 4 && s->dim[0] * s->dim[1] * s->dim[2] * s->dim[3] == 96);
+    traded |= s->dim[2] != 1 || s->dim[3] != 3;
+  }
+  CHECK(traded);
+  rg_assignment_list_free(&l);
+  rg_rule_free(r);
+}
+
 int main(void) {
   test_matmul_chain();
   test_axioms();
@@ -164,5 +185,6 @@ int main(void) {
   test_scalars();
   test_impossible();
   test_width_one();
+  test_trade_factors();
   return check_done("test_ir_shapesolve");
 }
