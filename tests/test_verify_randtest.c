@@ -1,7 +1,7 @@
 /* tests/test_verify_randtest.c: random testing of candidates keeps true rules and drops false
  * ones for the right reason: window-sum average pooling (field-only truth of TASO's generator),
- * a width-1 coincidence (true at the enumeration shapes only), differing output seams, and a
- * rule that is false outright. */
+ * a width-1 coincidence (true at the enumeration shapes only), a slice true from two rows on, a
+ * reshape true at one factorization, differing output seams, and a rule that is false outright. */
 #include "check.h"
 #include "verify/randtest.h"
 
@@ -73,6 +73,14 @@ int main(void) {
   /* false outright, and true in reals but not for every choice of relu (Z_p is stricter) */
   EXPECT("(ewadd ?x ?y) => (ewmul ?x ?y)", "x=2x4 y=2x4", RG_RANDTEST_ZP);
   EXPECT("(relu (relu ?x)) => (relu ?x)", "x=2x4", RG_RANDTEST_ZP);
+  /* depth-4 candidates that held at the enumeration shapes only: a slice of the row x has
+   * beyond its first (none where x has one row), and weights reshaped to 4x4x1x3 from a tensor
+   * that could as well be 4x4x3x1 (the same element count: the solver trades a factor) */
+  EXPECT("(relu (slice 0 1 2 (concat 0 ?x ?y))) => (slice 0 1 2 (concat 0 (relu ?x) ?y))",
+         "x=2x3 y=2x3", RG_RANDTEST_SHAPES_ZP);
+  EXPECT("(conv2d ?i (reshape 4x4x1x3 (concat 1 (slice 1 0 2 ?w) (slice 1 0 2 ?w)))) => "
+         "(conv2d ?i (concat 1 (slice 1 0 2 ?w) (slice 1 0 2 ?w)))",
+         "i=1x4x5x5 w=4x2x1x3", RG_RANDTEST_SHAPES_ZP);
   /* a rule that no other shape set types: the solver cannot vary anything */
   EXPECT("(ewadd ?x (Iewmul 2x4)) => (ewadd (Iewmul 2x4) ?x)", "x=2x4", RG_RANDTEST_NO_SHAPES);
   /* the other-shapes half alone, with no base: the sets come from the rule itself, so a rule
@@ -81,5 +89,16 @@ int main(void) {
   EXPECT_ALONE("(transpose 10 ?x) => ?x", RG_RANDTEST_SHAPES_ZP);
   EXPECT_ALONE("(matmul ?x ?y) => (matmul ?y ?x)", RG_RANDTEST_SHAPES_ZP);
   EXPECT_ALONE("(ewadd ?x (Iewmul 2x4)) => (ewadd (Iewmul 2x4) ?x)", RG_RANDTEST_NO_SHAPES);
+  /* a slice true only where a concat's first operand has two rows, at the base the depth-4
+   * test stage grows other sets from (every size one common size), and with none */
+  EXPECT("(matmul (relu (slice 0 1 2 (concat 0 ?w2 ?w1))) ?w3) => "
+         "(slice 0 1 2 (concat 0 (matmul (relu ?w2) ?w3) ?w1))",
+         "w2=4x4 w1=4x4 w3=4x4", RG_RANDTEST_SHAPES_ZP);
+  EXPECT_ALONE("(matmul (relu (slice 0 1 2 (concat 0 ?w2 ?w1))) ?w3) => "
+               "(slice 0 1 2 (concat 0 (matmul (relu ?w2) ?w3) ?w1))",
+               RG_RANDTEST_SHAPES_ZP);
+  EXPECT_ALONE("(conv2d (slice 0 0 2 (concat 0 ?w5 (sigmoid ?w4))) ?w6) => "
+               "(slice 0 0 2 (concat 0 (conv2d ?w5 ?w6) ?w4))",
+               RG_RANDTEST_SHAPES_ZP);
   return check_done("test_verify_randtest");
 }

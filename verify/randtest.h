@@ -4,7 +4,8 @@
  * keyed functions, so it must hold for other choices of the nonlinear functions too) and on
  * float64 trials with real semantics (true max pooling, average pooling divides, relu is max),
  * first at the shapes it was found at, then at other shape sets found by the shape solver from
- * those (other batch, channel and spatial sizes). The first failing check decides the verdict,
+ * those (other batch, channel and spatial sizes; every other set with each size 1, else 2,
+ * where that types). The first failing check decides the verdict,
  * so every dropped candidate has exactly one counted reason. This is what drops candidates that
  * hold only under field semantics (average pooling as a window sum) or only at one shape (a
  * width-1 coincidence).
