@@ -117,7 +117,15 @@ static void test_goals(const rg_axioms *ax) {
       "0 0 1 ?y))\n"
       /* ranks from typing: a conv's input has 4 axes, so the matmul making it is batched */
       "t9: (conv2d (matmul (slice 0 0 1 ?x) (slice 0 0 1 ?y)) ?w) => (slice 0 0 1 (conv2d (matmul "
-      "?x ?y) ?w))\n";
+      "?x ?y) ?w))\n"
+      /* true only where they type, which forces ?x to be 2x2 (a slice of every row), or ?y to
+       * have one row (a 2-D matmul's axis 0 sliced in both operands): a matmul's sizes */
+      "t10: (slice 0 0 2 (concat 0 (transpose 10 ?x) ?y)) => (transpose 10 (slice 0 0 2 ?x))\n"
+      "t11: (slice 0 0 1 (matmul (transpose 10 ?x) ?y)) => (matmul (slice 0 0 1 (transpose 10 ?x)) "
+      "(slice 0 0 1 ?y))\n"
+      /* a depth-4 candidate: typing forces ?x1 to have 2 rows */
+      "t12: (concat 0 (slice 0 0 2 (matmul (concat 0 ?x1 ?w1) ?w1)) (matmul (concat 0 ?x1 ?w1) ?w1)) "
+      "=> (matmul (concat 0 ?x1 (concat 0 ?x1 ?w1)) ?w1)\n";
   rg_ruleset rs;
   rg_prove_summary sum;
   rg_rule_proof *p = prove(ax, true_goals, 10000, &rs, &sum);
@@ -133,10 +141,9 @@ static void test_goals(const rg_axioms *ax) {
       "f4: (slice 0 0 1 (slice 0 1 3 ?x)) => (slice 0 0 1 ?x)\n"
       "f5: (slice 1 2 4 (concat 1 ?x ?y)) => (slice 1 0 2 ?y)\n"
       "f6: (slice 1 0 2 (concat 1 (conv2d ?x ?w) ?y)) => (slice 1 0 2 ?y)\n"
-      "f7: (slice 0 0 2 (concat 0 (transpose 10 ?x) ?y)) => (transpose 10 (slice 0 0 2 ?x))\n"
-      /* a 2-D matmul's axis 0 is rows, not a batch axis */
-      "f8: (slice 0 0 1 (matmul (transpose 10 ?x) ?y)) => (matmul (slice 0 0 1 (transpose 10 ?x)) "
-      "(slice 0 0 1 ?y))\n";
+      /* typing forces square matrices: the sizes agree, the values do not */
+      "f7: (slice 0 0 2 (concat 0 (transpose 10 ?x) ?y)) => (slice 0 0 2 (concat 0 ?x ?y))\n"
+      "f8: (slice 0 0 1 (matmul (transpose 10 ?x) ?y)) => (slice 0 0 1 (matmul ?y (transpose 10 ?x)))\n";
   p = prove(ax, false_goals, 300, &rs, &sum);
   for (int i = 0; i < rs.n; i++)
     for (int s = 0; s < RG_SOLVER_COUNT; s++)

@@ -394,8 +394,36 @@ static int operand_rank(const rg_node *nd) {
   return 0;
 }
 
+/* A matmul of the rule types: its operands agree in rank (at least 2) and on the batch axes,
+ * the left's last axis is the right's second last, and the result has the left's sizes but on
+ * the last axis, where it has the right's. */
+static void put_matmul_sizes(rg_strbuf *sb, const rg_graph *g, int32_t id) {
+  const rg_node *nd = rg_graph_node(g, id);
+  rg_ref self = {id, 0};
+  rg_strbuf x, y, m;
+  rg_sb_init(&x);
+  rg_sb_init(&y);
+  rg_sb_init(&m);
+  put_term(&x, g, nd->in[0], NULL, "");
+  put_term(&y, g, nd->in[1], NULL, "");
+  put_term(&m, g, self, NULL, "");
+  const char *xs = rg_sb_str(&x), *ys = rg_sb_str(&y), *ms = rg_sb_str(&m);
+  rg_sb_printf(sb, "(assert (and (<= 2 (rank %s)) (= (rank %s) (rank %s)) (= (rank %s) (rank %s))))\n",
+               xs, xs, ys, ms, xs);
+  rg_sb_printf(sb, "(assert (= (dim %s (- (rank %s) 1)) (dim %s (- (rank %s) 2))))\n", xs, xs, ys, xs);
+  for (int k = 0; k < RG_MAX_RANK; k++)
+    rg_sb_printf(sb,
+                 "(assert (and (=> (< %d (- (rank %s) 2)) (= (dim %s %d) (dim %s %d))) "
+                 "(= (dim %s %d) (ite (= %d (- (rank %s) 1)) (dim %s %d) (dim %s %d)))))\n",
+                 k, xs, xs, k, ys, k, ms, k, k, xs, ys, k, xs, k);
+  if (x.failed || y.failed || m.failed) sb->failed = true;
+  rg_sb_free(&x);
+  rg_sb_free(&y);
+  rg_sb_free(&m);
+}
+
 /* What typing the rule means for sizes: both sides of the output agree in rank and in size on
- * every axis, the operands of every matmul agree in rank (at least 2), those of conv2d, pooling,
+ * every axis, every matmul's sizes follow from its operands', the operands of conv2d, pooling,
  * enlarge and transpose have the rank these need, every slice of the rule lies inside
  * its operand, the operands of every concat agree off its axis and those of every ewadd and
  * ewmul on every axis. True wherever the rule type-checks (rulegen prove checks that it does
@@ -427,14 +455,8 @@ static void put_size_hypotheses(rg_strbuf *sb, const rg_rule *r, int output) {
       put_term(sb, r->g, nd->in[k], NULL, "");
       rg_sb_printf(sb, ") %d))\n", rank);
     }
-    if (nd->op == RG_OP_MATMUL) { /* equal batch axes: equal ranks, at least 2 */
-      rg_sb_puts(sb, "(assert (and (<= 2 (rank ");
-      put_term(sb, r->g, nd->in[0], NULL, "");
-      rg_sb_puts(sb, ")) (= (rank ");
-      put_term(sb, r->g, nd->in[0], NULL, "");
-      rg_sb_puts(sb, ") (rank ");
-      put_term(sb, r->g, nd->in[1], NULL, "");
-      rg_sb_puts(sb, "))))\n");
+    if (nd->op == RG_OP_MATMUL) {
+      put_matmul_sizes(sb, r->g, i);
     } else if (nd->op == RG_OP_SLICE) {
       rg_sb_puts(sb, "(assert (and (<= 0");
       put_param(sb, r->g, nd, 1, NULL, "");
