@@ -114,9 +114,12 @@ int rg_prune_reinstate(rg_prune_result *res, const bool *dropped);
 
 /* After rg_prune_reinstate: each kept rule with retry[i] set (put back, not yet proved) is
  * searched again, in visiting order, against the rules with usable[i] set (the proved ones)
- * and nothing else. One that they derive is removed again with its record naming only usable
- * rules, so that no later failed proof can put it back; the rest go to the solvers. *n_removed
- * counts the rules removed. Errors as rg_prune_run (allocation, a derivation failing its
+ * and the rules put back that it kept before it (as pass 1 of derivability, over the proved
+ * rules and the put-back ones alone). One they derive is removed again; the rest go to the
+ * solvers. A record that names only usable rules cannot be put back again; one that names a
+ * put-back rule is, if that rule fails its proof (the next round). At depth 4 a round put back
+ * 175,000 rules; searched against the proved rules alone, 160,000 of them went to the solvers.
+ * *n_removed counts the rules removed. Errors as rg_prune_run (allocation, a derivation failing its
  * re-check). */
 rg_status rg_prune_rederive(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
                             const bool *usable, const bool *retry, int *n_removed,

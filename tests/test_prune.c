@@ -377,6 +377,33 @@ static void test_rederive(void) {
   rg_ruleset_free(&rs);
 }
 
+/* Rules put back derive one another: the first kept serves the later ones, whose records then
+ * name it (and bring them back only if it fails in turn). */
+static void test_rederive_among_put_back(void) {
+  rg_ruleset rs;
+  rg_prune_result res;
+  rg_err err;
+  run("comm: (ewadd ?x ?y) => (ewadd ?y ?x)\n"
+      "one: (ewadd (relu ?a) ?b) => (ewadd ?b (relu ?a))\n"
+      "two: (ewadd (relu (relu ?a)) ?b) => (ewadd ?b (relu (relu ?a)))\n",
+      RG_PRUNE_ALL, &rs, &res);
+  CHECK(res.kept == 1 && res.e[0].fate == RG_FATE_KEPT);
+  bool dropped[3] = {true, false, false}, usable[3] = {false}, retry[3] = {false, true, true};
+  CHECK(rg_prune_reinstate(&res, dropped) == 2 && res.kept == 3);
+  rg_prune_opts o = rg_prune_opts_default();
+  int n = -1;
+  CHECK(rg_prune_rederive(&rs, &o, &res, usable, retry, &n, &err) == RG_OK && n == 1);
+  CHECK(res.e[1].fate == RG_FATE_KEPT && res.e[2].fate != RG_FATE_KEPT && res.kept == 2);
+  CHECK(res.e[2].n_by == 1 && res.e[2].by[0] == 1);
+  /* one fails too: two comes back, and nothing is left to derive it */
+  bool dropped_one[3] = {false, true, false};
+  CHECK(rg_prune_reinstate(&res, dropped_one) == 1 && res.e[2].fate == RG_FATE_KEPT);
+  retry[1] = false;
+  CHECK(rg_prune_rederive(&rs, &o, &res, usable, retry, &n, &err) == RG_OK && n == 0);
+  rg_prune_result_free(&res);
+  rg_ruleset_free(&rs);
+}
+
 /* A raised stop flag ends derivability before it decides anything: every rule is kept. */
 static void test_stop(void) {
   rg_ruleset rs = parse_set(assoc_set);
@@ -406,5 +433,6 @@ int main(void) {
   test_stop();
   test_reinstate();
   test_rederive();
+  test_rederive_among_put_back();
   return check_done("test_prune");
 }

@@ -32,7 +32,7 @@ typedef struct {
   double t_prune, t_prove, t_derive;
   int reinstated;
   int renamed_unproved; /* reinstated renamed copies that took their original's failed verdict */
-  int rederived;        /* reinstated rules the proved rules derive (removed again, not proved) */
+  int rederived;        /* reinstated rules derived again (removed again, not proved) */
 } finish;
 
 static void prune_progress(void *ctx, const char *stage, int done, int total) {
@@ -56,8 +56,10 @@ static void add_summary(rg_prove_summary *t, const rg_prove_summary *s) {
   memcpy(t->version, s->version, sizeof t->version);
 }
 
-/* Rules put back are first searched against the proved rules alone: one they derive needs no
- * proof of its own and can never be put back again (its record names only proved rules). */
+/* Rules put back are first searched against the proved rules and the put-back rules kept
+ * before them: one they derive needs no proof of its own (and comes back only if a put-back rule
+ * its record names fails), so a round sends the solvers what derivability would have kept of
+ * the put-back rules, not all of them. */
 static rg_status rederive_put_back(finish *f, rg_err *err) {
   int n = f->cand.n;
   bool *usable = calloc((size_t)n + 1, sizeof(bool)), *retry = calloc((size_t)n + 1, sizeof(bool));
@@ -140,7 +142,7 @@ static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
     if (back) st = rederive_put_back(f, err);
     /* Said as it happens: on a large run the rounds are where the time can go. */
     if (back && !st && !f->o->quiet)
-      fprintf(stderr, "\nrulegen: round %d: %d rules put back: %d derived again from proved rules, %d "
+      fprintf(stderr, "\nrulegen: round %d: %d rules put back: %d derived again, %d "
                       "renamed copies of unproved rules, %d to the solvers\n",
               round + 1, back, f->rederived - derived_before, f->renamed_unproved - copied_before,
               back - (f->rederived - derived_before) - (f->renamed_unproved - copied_before));
@@ -429,7 +431,7 @@ static void print_rows(const finish *f) {
     if (f->reinstated)
       fprintf(stderr,
               "             %d rules put back (a rule implying them was not proved): %d derived "
-              "again from proved rules, %d sent to the solvers, %d renamed copies of an "
+              "again, %d sent to the solvers, %d renamed copies of an "
               "unproved rule left unproved\n",
               f->reinstated, f->rederived, f->reinstated - f->rederived - f->renamed_unproved,
               f->renamed_unproved);
