@@ -289,6 +289,35 @@ static void test_journal(const rg_axioms *ax) {
 
 /* fail_fast: cvc5 answers only what z3 proved; a rule z3 misses is unproved without a cvc5
  * query; a journaled unsat of z3 still sends the obligation to cvc5; require any is refused. */
+/* Obligations are encoded and asked a chunk of rules at a time: the same verdicts as all at
+ * once; and a stop before the queries leaves every rule skipped, none taken for proved. */
+static void test_chunks(const rg_axioms *ax) {
+  rg_ruleset rs;
+  rg_prove_opts o;
+  rg_err err;
+  setup_rules("ewadd-comm: (ewadd ?x ?y) => (ewadd ?y ?x)\n"
+              "matmul-comm: (matmul ?x ?y) => (matmul ?y ?x)\n"
+              "ewmul-comm: (ewmul ?x ?y) => (ewmul ?y ?x)\n"
+              "relu-twice: (relu (relu ?x)) => (relu ?x)\n"
+              "assoc: (matmul (matmul ?x ?y) ?z) => (matmul ?x (matmul ?y ?z))\n",
+              1000, &rs, &o);
+  o.refute_sets = 0;
+  o.chunk_rules = 2;
+  rg_rule_proof p[5];
+  rg_prove_summary sum;
+  CHECK(rg_prove_rules(&rs, ax, &o, p, &sum, &err) == RG_OK);
+  const rg_proof_status want[5] = {RG_PROOF_VERIFIED, RG_PROOF_UNPROVED, RG_PROOF_VERIFIED,
+                                   RG_PROOF_UNPROVED, RG_PROOF_VERIFIED};
+  for (int i = 0; i < 5; i++) CHECK_MSG(p[i].status == want[i], "rule %d: %s", i, rg_proof_status_name(p[i].status));
+  CHECK(sum.verified == 3 && sum.unproved == 2);
+  volatile sig_atomic_t stop = 1;
+  o.stop = &stop;
+  CHECK(rg_prove_rules(&rs, ax, &o, p, &sum, &err) == RG_OK);
+  CHECK(sum.skipped == 5 && sum.verified == 0 && sum.shipped == 0);
+  for (int i = 0; i < 5; i++) CHECK(p[i].n_obl == 1 && !p[i].shipped);
+  rg_ruleset_free(&rs);
+}
+
 static void test_fail_fast(const rg_axioms *ax) {
   rg_ruleset rs;
   rg_prove_opts o;
@@ -700,6 +729,7 @@ int main(void) {
   test_refuted(&ax);
   test_journal(&ax);
   test_fail_fast(&ax);
+  test_chunks(&ax);
   test_bad_inputs(&ax);
   test_z3_helper();
   test_z3_threads();

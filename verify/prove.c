@@ -65,6 +65,7 @@ static rg_status refute_all(const rg_ruleset *rules, const rg_prove_opts *o, rg_
   int nth = o->threads > 0 ? o->threads : omp_get_max_threads();
 #pragma omp parallel for schedule(dynamic, 8) num_threads(nth) reduction(+ : n)
   for (int i = 0; i < rules->n; i++) {
+    if (o->stop && *o->stop) continue; /* Ctrl-C: minutes on 100,000s of rules */
     rg_err e;
     rg_rule_proof *p = &proofs[i];
     rg_status st = rg_refute_rule(rules->rules[i], o->refute_sets, 3, &p->refuted, p->refutation,
@@ -120,7 +121,8 @@ typedef struct {
   rg_status jst; /* the first failure to write the journal (then journaling stops) */
   rg_err jerr;
   double t0, last_report;
-  int finished, n_tasks;
+  int finished, n_tasks; /* of the chunk of rules [lo, hi) */
+  int lo, hi, n_rules;
 } query_run;
 
 /* Asks `solver` about tk's obligation; records and journals the answer. */
@@ -151,8 +153,8 @@ static void report_task_done(query_run *q) {
   {
     double now = now_ms();
     if (now - q->last_report > 1000 || f == q->n_tasks) {
-      fprintf(stderr, "prove: %d/%d %s done (%.1f s)\n", f, q->n_tasks,
-              q->o->fail_fast ? "obligations" : "queries", (now - q->t0) / 1e3);
+      fprintf(stderr, "prove: rules %d-%d of %d: %d/%d %s done (%.1f s)\n", q->lo + 1, q->hi, q->n_rules,
+              f, q->n_tasks, q->o->fail_fast ? "obligations" : "queries", (now - q->t0) / 1e3);
       q->last_report = now;
     }
   }
@@ -215,6 +217,72 @@ static void judge(rg_rule_proof *p, rg_require req) {
                (req == RG_REQUIRE_ANY && (proved[0] || proved[1]));
 }
 
+/* Rules per chunk of obligations encoded and held at once, unless the options say. */
+#define PROVE_CHUNK 4096
+
+/* Encodes the obligations of rules [lo, hi), takes what the journal knows, and asks the solvers
+ * the rest on nth threads. */
+static rg_status prove_chunk(query_run *q, const rg_ruleset *rules, int lo, int hi, const rg_axioms *ax,
+                             rg_solver_pool **pools, int nth, rg_prove_summary *sum, rg_err *err) {
+  const rg_prove_opts *o = q->o;
+  rg_rule_proof *proofs = q->proofs;
+  int n_obl = 0;
+  for (int i = lo; i < hi; i++) n_obl += rules->rules[i]->n_src;
+  rg_obligation *obs = calloc((size_t)n_obl + 1, sizeof *obs);
+  task *tasks = calloc((size_t)n_obl * RG_SOLVER_COUNT + 1, sizeof *tasks);
+  rg_status *tst = calloc((size_t)n_obl * RG_SOLVER_COUNT + 1, sizeof *tst);
+  rg_err *terr = calloc((size_t)n_obl * RG_SOLVER_COUNT + 1, sizeof *terr);
+  rg_status st = obs && tasks && tst && terr ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  int n_tasks = 0, k = 0;
+  for (int i = lo; !st && i < hi; i++) {
+    const rg_rule *r = rules->rules[i];
+    for (int out = 0; !st && out < r->n_src; out++, k++) {
+      st = rg_smt_encode(r, out, ax, o->all_axioms, &obs[k], err);
+      if (st) break;
+      if (o->dump_dir) st = dump(o->dump_dir, &obs[k], err);
+      memcpy(proofs[i].obl[out].sha256, obs[k].sha256, sizeof obs[k].sha256);
+      proofs[i].obl[out].n_axioms = obs[k].n_axioms;
+      rg_obligation_record *rec = &proofs[i].obl[out];
+      for (int s = 0; s < RG_SOLVER_COUNT && !proofs[i].refuted; s++) {
+        if (q->journal && rg_journal_lookup(q->journal, obs[k].sha256, s, o->timeout_ms, &rec->ans[s])) {
+          rec->done[s] = true;
+          sum->reused++;
+        }
+      }
+      if (!proofs[i].refuted) add_tasks(tasks, &n_tasks, (task){i, out, 0, false, &obs[k]}, rec, o);
+    }
+  }
+  q->finished = 0, q->n_tasks = n_tasks, q->lo = lo, q->hi = hi, q->last_report = now_ms();
+  if (!st) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nth)
+    for (int t = 0; t < n_tasks; t++) {
+      const task *tk = &tasks[t];
+      if (o->stop && *o->stop) continue;
+      rg_solver_pool *pool = pools[omp_get_thread_num()];
+      tst[t] = ask(q, pool, tk, tk->solver, &terr[t]);
+      rg_obligation_record *rec = &proofs[tk->rule].obl[tk->out];
+      if (!tst[t] && tk->then_cvc5) {
+        if (rec->ans[RG_SOLVER_Z3].result != RG_SMT_UNSAT)
+          rec->cvc5_not_asked = true;
+        else if (!(o->stop && *o->stop))
+          tst[t] = ask(q, pool, tk, RG_SOLVER_CVC5, &terr[t]);
+      }
+      if (!tst[t]) report_task_done(q);
+    }
+    for (int t = 0; !st && t < n_tasks; t++)
+      if (tst[t]) {
+        *err = terr[t];
+        st = tst[t];
+      }
+  }
+  for (int i = 0; obs && i < n_obl; i++) rg_obligation_free(&obs[i]);
+  free(obs);
+  free(tasks);
+  free(tst);
+  free(terr);
+  return st;
+}
+
 rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_prove_opts *o,
                          rg_rule_proof *proofs, rg_prove_summary *sum, rg_err *err) {
   memset(sum, 0, sizeof *sum);
@@ -245,72 +313,25 @@ rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_
     if (st) return st;
   }
 
-  int n_obl = 0;
-  for (int i = 0; i < rules->n; i++) n_obl += rules->rules[i]->n_src;
-  rg_obligation *obs = calloc((size_t)n_obl + 1, sizeof *obs);
-  task *tasks = calloc((size_t)n_obl * RG_SOLVER_COUNT + 1, sizeof *tasks);
-  rg_status *tst = calloc((size_t)n_obl * RG_SOLVER_COUNT + 1, sizeof *tst);
-  rg_err *terr = calloc((size_t)n_obl * RG_SOLVER_COUNT + 1, sizeof *terr);
-  if (!obs || !tasks || !tst || !terr) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  int n_tasks = 0, k = 0;
-  for (int i = 0; !st && i < rules->n; i++) {
-    const rg_rule *r = rules->rules[i];
-    proofs[i].n_obl = r->n_src;
-    for (int out = 0; !st && out < r->n_src; out++, k++) {
-      st = rg_smt_encode(r, out, ax, o->all_axioms, &obs[k], err);
-      if (st) break;
-      if (o->dump_dir) st = dump(o->dump_dir, &obs[k], err);
-      memcpy(proofs[i].obl[out].sha256, obs[k].sha256, sizeof obs[k].sha256);
-      proofs[i].obl[out].n_axioms = obs[k].n_axioms;
-      rg_obligation_record *rec = &proofs[i].obl[out];
-      for (int s = 0; s < RG_SOLVER_COUNT && !proofs[i].refuted; s++) {
-        if (journal && rg_journal_lookup(journal, obs[k].sha256, s, o->timeout_ms, &rec->ans[s])) {
-          rec->done[s] = true;
-          sum->reused++;
-        }
-      }
-      if (!proofs[i].refuted) add_tasks(tasks, &n_tasks, (task){i, out, 0, false, &obs[k]}, rec, o);
-    }
-  }
-
-  query_run q = {.o = o,
-                 .solvers = solvers,
-                 .proofs = proofs,
-                 .journal = journal,
-                 .t0 = t0,
-                 .last_report = now_ms(),
-                 .n_tasks = n_tasks};
+  /* Every obligation is counted before any is asked: a rule a stop leaves unasked is skipped,
+   * never taken for proved by having none. */
+  for (int i = 0; i < rules->n; i++) proofs[i].n_obl = rules->rules[i]->n_src;
+  query_run q = {.o = o, .solvers = solvers, .proofs = proofs, .journal = journal, .t0 = t0, .n_rules = rules->n};
   int nth = o->threads > 0 ? o->threads : omp_get_max_threads();
   /* One pool of solver workers per thread (a pool is not shared), ended with the stage. */
-  rg_solver_pool **pools = st ? NULL : calloc((size_t)nth, sizeof *pools);
-  if (!st && !pools) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_solver_pool **pools = calloc((size_t)nth, sizeof *pools);
+  if (!pools) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int i = 0; !st && i < nth; i++)
     if (!(pools[i] = rg_solver_pool_new())) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  if (!st) {
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nth)
-    for (int t = 0; t < n_tasks; t++) {
-      const task *tk = &tasks[t];
-      if (o->stop && *o->stop) continue;
-      rg_solver_pool *pool = pools[omp_get_thread_num()];
-      tst[t] = ask(&q, pool, tk, tk->solver, &terr[t]);
-      rg_obligation_record *rec = &proofs[tk->rule].obl[tk->out];
-      if (!tst[t] && tk->then_cvc5) {
-        if (rec->ans[RG_SOLVER_Z3].result != RG_SMT_UNSAT)
-          rec->cvc5_not_asked = true;
-        else if (!(o->stop && *o->stop))
-          tst[t] = ask(&q, pool, tk, RG_SOLVER_CVC5, &terr[t]);
-      }
-      if (!tst[t]) report_task_done(&q);
-    }
-    for (int t = 0; !st && t < n_tasks; t++)
-      if (tst[t]) {
-        *err = terr[t];
-        st = tst[t];
-      }
-    /* The proofs stand without their journal: say so, keep them. */
-    if (q.jst)
-      fprintf(stderr, "rulegen prove: warning: %s: later answers are not journaled\n", q.jerr.msg);
+  /* In chunks, so that only one chunk's obligation texts are held (the 160,000 rules of a
+   * depth-4 round took 18 GB all at once). */
+  int chunk = o->chunk_rules > 0 ? o->chunk_rules : PROVE_CHUNK;
+  for (int lo = 0; !st && lo < rules->n && !(o->stop && *o->stop); lo += chunk) {
+    int hi = rules->n - lo < chunk ? rules->n : lo + chunk;
+    st = prove_chunk(&q, rules, lo, hi, ax, pools, nth, sum, err);
   }
+  /* The proofs stand without their journal: say so, keep them. */
+  if (q.jst) fprintf(stderr, "rulegen prove: warning: %s: later answers are not journaled\n", q.jerr.msg);
   rg_journal_close(journal);
   for (int i = 0; pools && i < nth; i++) rg_solver_pool_free(pools[i]);
   free(pools);
@@ -328,11 +349,6 @@ rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_
     sum->refuted += proofs[i].refuted;
     sum->disagreements += proofs[i].disagree;
   }
-  for (int i = 0; obs && i < n_obl; i++) rg_obligation_free(&obs[i]);
-  free(obs);
-  free(tasks);
-  free(tst);
-  free(terr);
   sum->wall_ms = now_ms() - t0;
   return st;
 }

@@ -46,6 +46,7 @@ typedef struct {
   int refute_sets; /* shape sets each rule is compared at before the solvers (default 8, 0 off) */
   const char *journal; /* if set: answers are read from and appended to this file (journal.h) */
   bool fail_fast; /* require both: ask cvc5 only what z3 proved (a rule z3 misses cannot pass) */
+  int chunk_rules; /* rules whose obligations are encoded and held at once (0: 4096) */
 } rg_prove_opts;
 
 void rg_prove_opts_init(rg_prove_opts *o);
