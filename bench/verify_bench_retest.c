@@ -45,7 +45,8 @@ int main(int argc, char **argv) {
     const rg_shape *shapes[64];
     int32_t nt = rg_graph_n_tvars(r->g);
     bool bound = nt <= 64 && rg_graph_n_pvars(r->g) == 0;
-    for (int32_t q = 0; bound && q < nt; q++) bound = (shapes[q] = input_shape(&in, rg_graph_tvar_name(r->g, q)));
+    for (int32_t q = 0; bound && q < nt; q++)
+      bound = (shapes[q] = input_shape(&in, rg_graph_tvar_name(r->g, q)));
     if (!bound) {
       unbound++; /* a variable that is no input (generalized), or a parameter variable */
       continue;

@@ -474,12 +474,15 @@ static void walk_sizes(const problem *p, const slots *s, prng *g, bool small, rg
 static bool trade_one(const problem *p, const slots *s, rg_assignment *a, int from, int to) {
   int32_t vf = slot_value(s, a, from), vt = slot_value(s, a, to), f = 2;
   if (vf < 2) return false;
-  while (vf % f) f++;
+  while (vf % f)
+    f++;
   for (int k = 0; k < s->n; k++)
-    if (s->cls[k] == s->cls[from] || s->cls[k] == s->cls[to]) set_slot(s, a, k, s->cls[k] == s->cls[to] ? vt * f : vf / f);
+    if (s->cls[k] == s->cls[from] || s->cls[k] == s->cls[to])
+      set_slot(s, a, k, s->cls[k] == s->cls[to] ? vt * f : vf / f);
   if (typed(p, a)) return true;
   for (int k = 0; k < s->n; k++)
-    if (s->cls[k] == s->cls[from] || s->cls[k] == s->cls[to]) set_slot(s, a, k, s->cls[k] == s->cls[to] ? vt : vf);
+    if (s->cls[k] == s->cls[from] || s->cls[k] == s->cls[to])
+      set_slot(s, a, k, s->cls[k] == s->cls[to] ? vt : vf);
   return false;
 }
 
@@ -487,7 +490,8 @@ static void trade_factors(const problem *p, const slots *s, prng *g, rg_assignme
   int first[MAX_SLOTS], n = 0;
   for (int i = 0; i < s->n && n < s->n_cls; i++) {
     bool seen = false;
-    for (int j = 0; j < n && !seen; j++) seen = s->cls[first[j]] == s->cls[i];
+    for (int j = 0; j < n && !seen; j++)
+      seen = s->cls[first[j]] == s->cls[i];
     if (!seen) first[n++] = i;
   }
   int start = n > 1 ? below(g, n * n) : 0;

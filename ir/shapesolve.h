@@ -14,10 +14,10 @@
  *      (1 .. RG_SOLVE_MAX_DIM, preferably one no other group has) if the rule still
  *      type-checks; parameter variables get fresh values (within their domains) and a new base.
  * Under a reshape to a constant shape two groups may also trade a prime factor (the
- * element count stays, the factorization changes). A shape variable ((reshape ?s x)) is not drawn: before every type check it is given a shape
- * with x's element count (one of its factorizations, picked by a hash of the count), so that
- * random sizes keep the reshape possible.
- * Deterministic for a given seed.
+ * element count stays, the factorization changes). A shape variable ((reshape ?s x)) is not drawn:
+ * before every type check it is given a shape with x's element count (one of its factorizations,
+ * picked by a hash of the count), so that random sizes keep the reshape possible. Deterministic for
+ * a given seed.
  */
 #ifndef RG_IR_SHAPESOLVE_H
 #define RG_IR_SHAPESOLVE_H

@@ -410,7 +410,8 @@ rg_status rg_prune_rederive(const rg_ruleset *rs, const rg_prune_opts *o, rg_pru
     bool removed;
     st = try_derive(rs, o, res, set, all, last = i, &removed, err);
     *n_removed += !st && removed;
-    if (!st && !removed && !stopped(o, res)) st = rg_rewrite_set_add(set, rs->rules[i], i, NULL, err);
+    if (!st && !removed && !stopped(o, res))
+      st = rg_rewrite_set_add(set, rs->rules[i], i, NULL, err);
     if (o->progress && (++done % 64 == 0 || done == total))
       o->progress(o->progress_ctx, "derivability of the rules put back", done, total);
   }

@@ -308,13 +308,15 @@ static void test_chunks(const rg_axioms *ax) {
   CHECK(rg_prove_rules(&rs, ax, &o, p, &sum, &err) == RG_OK);
   const rg_proof_status want[5] = {RG_PROOF_VERIFIED, RG_PROOF_UNPROVED, RG_PROOF_VERIFIED,
                                    RG_PROOF_UNPROVED, RG_PROOF_VERIFIED};
-  for (int i = 0; i < 5; i++) CHECK_MSG(p[i].status == want[i], "rule %d: %s", i, rg_proof_status_name(p[i].status));
+  for (int i = 0; i < 5; i++)
+    CHECK_MSG(p[i].status == want[i], "rule %d: %s", i, rg_proof_status_name(p[i].status));
   CHECK(sum.verified == 3 && sum.unproved == 2);
   volatile sig_atomic_t stop = 1;
   o.stop = &stop;
   CHECK(rg_prove_rules(&rs, ax, &o, p, &sum, &err) == RG_OK);
   CHECK(sum.skipped == 5 && sum.verified == 0 && sum.shipped == 0);
-  for (int i = 0; i < 5; i++) CHECK(p[i].n_obl == 1 && !p[i].shipped);
+  for (int i = 0; i < 5; i++)
+    CHECK(p[i].n_obl == 1 && !p[i].shipped);
   rg_ruleset_free(&rs);
 }
 

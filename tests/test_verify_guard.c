@@ -124,7 +124,8 @@ static void test_goals(const rg_axioms *ax) {
       "t11: (slice 0 0 1 (matmul (transpose 10 ?x) ?y)) => (matmul (slice 0 0 1 (transpose 10 ?x)) "
       "(slice 0 0 1 ?y))\n"
       /* a depth-4 candidate: typing forces ?x1 to have 2 rows */
-      "t12: (concat 0 (slice 0 0 2 (matmul (concat 0 ?x1 ?w1) ?w1)) (matmul (concat 0 ?x1 ?w1) ?w1)) "
+      "t12: (concat 0 (slice 0 0 2 (matmul (concat 0 ?x1 ?w1) ?w1)) (matmul (concat 0 ?x1 ?w1) "
+      "?w1)) "
       "=> (matmul (concat 0 ?x1 (concat 0 ?x1 ?w1)) ?w1)\n";
   rg_ruleset rs;
   rg_prove_summary sum;
@@ -143,7 +144,8 @@ static void test_goals(const rg_axioms *ax) {
       "f6: (slice 1 0 2 (concat 1 (conv2d ?x ?w) ?y)) => (slice 1 0 2 ?y)\n"
       /* typing forces square matrices: the sizes agree, the values do not */
       "f7: (slice 0 0 2 (concat 0 (transpose 10 ?x) ?y)) => (slice 0 0 2 (concat 0 ?x ?y))\n"
-      "f8: (slice 0 0 1 (matmul (transpose 10 ?x) ?y)) => (slice 0 0 1 (matmul ?y (transpose 10 ?x)))\n";
+      "f8: (slice 0 0 1 (matmul (transpose 10 ?x) ?y)) => (slice 0 0 1 (matmul ?y (transpose 10 "
+      "?x)))\n";
   p = prove(ax, false_goals, 300, &rs, &sum);
   for (int i = 0; i < rs.n; i++)
     for (int s = 0; s < RG_SOLVER_COUNT; s++)

@@ -142,8 +142,9 @@ static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
     if (back) st = rederive_put_back(f, err);
     /* Said as it happens: on a large run the rounds are where the time can go. */
     if (back && !st && !f->o->quiet)
-      fprintf(stderr, "\nrulegen: round %d: %d rules put back: %d derived again, %d "
-                      "renamed copies of unproved rules, %d to the solvers\n",
+      fprintf(stderr,
+              "\nrulegen: round %d: %d rules put back: %d derived again, %d "
+              "renamed copies of unproved rules, %d to the solvers\n",
               round + 1, back, f->rederived - derived_before, f->renamed_unproved - copied_before,
               back - (f->rederived - derived_before) - (f->renamed_unproved - copied_before));
   }

@@ -153,8 +153,9 @@ static void report_task_done(query_run *q) {
   {
     double now = now_ms();
     if (now - q->last_report > 1000 || f == q->n_tasks) {
-      fprintf(stderr, "prove: rules %d-%d of %d: %d/%d %s done (%.1f s)\n", q->lo + 1, q->hi, q->n_rules,
-              f, q->n_tasks, q->o->fail_fast ? "obligations" : "queries", (now - q->t0) / 1e3);
+      fprintf(stderr, "prove: rules %d-%d of %d: %d/%d %s done (%.1f s)\n", q->lo + 1, q->hi,
+              q->n_rules, f, q->n_tasks, q->o->fail_fast ? "obligations" : "queries",
+              (now - q->t0) / 1e3);
       q->last_report = now;
     }
   }
@@ -222,17 +223,20 @@ static void judge(rg_rule_proof *p, rg_require req) {
 
 /* Encodes the obligations of rules [lo, hi), takes what the journal knows, and asks the solvers
  * the rest on nth threads. */
-static rg_status prove_chunk(query_run *q, const rg_ruleset *rules, int lo, int hi, const rg_axioms *ax,
-                             rg_solver_pool **pools, int nth, rg_prove_summary *sum, rg_err *err) {
+static rg_status prove_chunk(query_run *q, const rg_ruleset *rules, int lo, int hi,
+                             const rg_axioms *ax, rg_solver_pool **pools, int nth,
+                             rg_prove_summary *sum, rg_err *err) {
   const rg_prove_opts *o = q->o;
   rg_rule_proof *proofs = q->proofs;
   int n_obl = 0;
-  for (int i = lo; i < hi; i++) n_obl += rules->rules[i]->n_src;
+  for (int i = lo; i < hi; i++)
+    n_obl += rules->rules[i]->n_src;
   rg_obligation *obs = calloc((size_t)n_obl + 1, sizeof *obs);
   task *tasks = calloc((size_t)n_obl * RG_SOLVER_COUNT + 1, sizeof *tasks);
   rg_status *tst = calloc((size_t)n_obl * RG_SOLVER_COUNT + 1, sizeof *tst);
   rg_err *terr = calloc((size_t)n_obl * RG_SOLVER_COUNT + 1, sizeof *terr);
-  rg_status st = obs && tasks && tst && terr ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_status st =
+      obs && tasks && tst && terr ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   int n_tasks = 0, k = 0;
   for (int i = lo; !st && i < hi; i++) {
     const rg_rule *r = rules->rules[i];
@@ -244,7 +248,8 @@ static rg_status prove_chunk(query_run *q, const rg_ruleset *rules, int lo, int 
       proofs[i].obl[out].n_axioms = obs[k].n_axioms;
       rg_obligation_record *rec = &proofs[i].obl[out];
       for (int s = 0; s < RG_SOLVER_COUNT && !proofs[i].refuted; s++) {
-        if (q->journal && rg_journal_lookup(q->journal, obs[k].sha256, s, o->timeout_ms, &rec->ans[s])) {
+        if (q->journal &&
+            rg_journal_lookup(q->journal, obs[k].sha256, s, o->timeout_ms, &rec->ans[s])) {
           rec->done[s] = true;
           sum->reused++;
         }
@@ -275,7 +280,8 @@ static rg_status prove_chunk(query_run *q, const rg_ruleset *rules, int lo, int 
         st = tst[t];
       }
   }
-  for (int i = 0; obs && i < n_obl; i++) rg_obligation_free(&obs[i]);
+  for (int i = 0; obs && i < n_obl; i++)
+    rg_obligation_free(&obs[i]);
   free(obs);
   free(tasks);
   free(tst);
@@ -298,7 +304,8 @@ rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_
                        "a bare graph (no '=> target') cannot be proved");
   rg_solver solvers[RG_SOLVER_COUNT];
   rg_status st = o->check_axioms ? require_sound(ax, o, err) : RG_OK;
-  for (int i = 0; !st && o->check_typed && i < rules->n; i++) st = require_typed(rules->rules[i], err);
+  for (int i = 0; !st && o->check_typed && i < rules->n; i++)
+    st = require_typed(rules->rules[i], err);
   if (!st && o->refute_sets > 0) st = refute_all(rules, o, proofs, err);
   if (st) return st;
   st = rg_solver_init(&solvers[RG_SOLVER_Z3], RG_SOLVER_Z3, NULL, err);
@@ -315,8 +322,14 @@ rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_
 
   /* Every obligation is counted before any is asked: a rule a stop leaves unasked is skipped,
    * never taken for proved by having none. */
-  for (int i = 0; i < rules->n; i++) proofs[i].n_obl = rules->rules[i]->n_src;
-  query_run q = {.o = o, .solvers = solvers, .proofs = proofs, .journal = journal, .t0 = t0, .n_rules = rules->n};
+  for (int i = 0; i < rules->n; i++)
+    proofs[i].n_obl = rules->rules[i]->n_src;
+  query_run q = {.o = o,
+                 .solvers = solvers,
+                 .proofs = proofs,
+                 .journal = journal,
+                 .t0 = t0,
+                 .n_rules = rules->n};
   int nth = o->threads > 0 ? o->threads : omp_get_max_threads();
   /* One pool of solver workers per thread (a pool is not shared), ended with the stage. */
   rg_solver_pool **pools = calloc((size_t)nth, sizeof *pools);
@@ -331,7 +344,8 @@ rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_
     st = prove_chunk(&q, rules, lo, hi, ax, pools, nth, sum, err);
   }
   /* The proofs stand without their journal: say so, keep them. */
-  if (q.jst) fprintf(stderr, "rulegen prove: warning: %s: later answers are not journaled\n", q.jerr.msg);
+  if (q.jst)
+    fprintf(stderr, "rulegen prove: warning: %s: later answers are not journaled\n", q.jerr.msg);
   rg_journal_close(journal);
   for (int i = 0; pools && i < nth; i++) rg_solver_pool_free(pools[i]);
   free(pools);

@@ -408,9 +408,11 @@ static void put_matmul_sizes(rg_strbuf *sb, const rg_graph *g, int32_t id) {
   put_term(&y, g, nd->in[1], NULL, "");
   put_term(&m, g, self, NULL, "");
   const char *xs = rg_sb_str(&x), *ys = rg_sb_str(&y), *ms = rg_sb_str(&m);
-  rg_sb_printf(sb, "(assert (and (<= 2 (rank %s)) (= (rank %s) (rank %s)) (= (rank %s) (rank %s))))\n",
+  rg_sb_printf(sb,
+               "(assert (and (<= 2 (rank %s)) (= (rank %s) (rank %s)) (= (rank %s) (rank %s))))\n",
                xs, xs, ys, ms, xs);
-  rg_sb_printf(sb, "(assert (= (dim %s (- (rank %s) 1)) (dim %s (- (rank %s) 2))))\n", xs, xs, ys, xs);
+  rg_sb_printf(sb, "(assert (= (dim %s (- (rank %s) 1)) (dim %s (- (rank %s) 2))))\n", xs, xs, ys,
+               xs);
   for (int k = 0; k < RG_MAX_RANK; k++)
     rg_sb_printf(sb,
                  "(assert (and (=> (< %d (- (rank %s) 2)) (= (dim %s %d) (dim %s %d))) "
