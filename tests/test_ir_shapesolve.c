@@ -140,15 +140,25 @@ static void test_impossible(void) {
   rg_rule_free(r);
 }
 
+/* Solves a rule of one 4-D tensor variable from the base dims. */
+static rg_rule *solve_4d(const char *text, const int32_t *dims, uint64_t seed, int max,
+                         rg_assignment_list *l, rg_status *st) {
+  rg_rule *r = parse(text);
+  rg_shape v = rg_shape_make(4, dims);
+  const rg_shape *sp[1] = {&v};
+  rg_binding base = {sp, NULL, NULL};
+  rg_err err;
+  *st = rg_shapes_solve(r, &base, seed, max, l, &err);
+  return r;
+}
+
 /* A base with width 1 is generalised away from 1. */
 static void test_width_one(void) {
-  rg_rule *r = parse("(poolmax 3 3 1 1 same none ?i) => (poolmax 3 3 1 1 same none ?i)");
-  rg_shape i = rg_shape_make(4, (int32_t[]){2, 4, 5, 1});
-  const rg_shape *sp[1] = {&i};
-  rg_binding base = {sp, NULL, NULL};
   rg_assignment_list l;
-  rg_err err;
-  CHECK(rg_shapes_solve(r, &base, 3, 4, &l, &err) == RG_OK && l.n == 4);
+  rg_status st;
+  rg_rule *r = solve_4d("(poolmax 3 3 1 1 same none ?i) => (poolmax 3 3 1 1 same none ?i)",
+                        (int32_t[]){2, 4, 5, 1}, 3, 4, &l, &st);
+  CHECK(st == RG_OK && l.n == 4);
   bool wider = false;
   for (int k = 1; k < l.n; k++) wider |= l.items[k].shapes[0].dim[3] > 1;
   CHECK(wider);
@@ -159,13 +169,11 @@ static void test_width_one(void) {
 /* Under a reshape to a constant shape, sets that keep the element count but change its
  * factorization (a 4x2x1x3 weight becomes 4x2x3x1) are found. */
 static void test_trade_factors(void) {
-  rg_rule *r = parse("(reshape 4x8x1x3 ?w) => (reshape 4x8x1x3 ?w)");
-  rg_shape w = rg_shape_make(4, (int32_t[]){4, 8, 1, 3});
-  const rg_shape *sp[1] = {&w};
-  rg_binding base = {sp, NULL, NULL};
   rg_assignment_list l;
-  rg_err err;
-  CHECK(rg_shapes_solve(r, &base, 1, 6, &l, &err) == RG_OK && l.n >= 2);
+  rg_status st;
+  rg_rule *r = solve_4d("(reshape 4x8x1x3 ?w) => (reshape 4x8x1x3 ?w)", (int32_t[]){4, 8, 1, 3}, 1,
+                        6, &l, &st);
+  CHECK(st == RG_OK && l.n >= 2);
   bool traded = false;
   for (int k = 1; k < l.n; k++) {
     const rg_shape *s = &l.items[k].shapes[0];
