@@ -2,8 +2,12 @@
 #ifndef RG_TESTS_VERIFY_HELPERS_H
 #define RG_TESTS_VERIFY_HELPERS_H
 
+#include <dirent.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 
 #include "check.h"
 #include "verify/verify.h"
@@ -40,6 +44,28 @@ static inline rg_rule_proof *prove(const rg_axioms *ax, const char *text, int ti
         }
       }
   return p;
+}
+
+static inline double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Descriptors this process has open (a worker must leave none behind). */
+static inline int open_fds(void) {
+  DIR *d = opendir("/proc/self/fd");
+  if (!d) return -1;
+  int n = 0;
+  while (readdir(d)) n++;
+  closedir(d);
+  return n;
+}
+
+/* A process we started and ended is reaped: waitpid finds no such child. */
+static inline bool reaped(int pid) {
+  int status;
+  return pid > 0 && waitpid(pid, &status, WNOHANG) < 0 && errno == ECHILD;
 }
 
 #endif

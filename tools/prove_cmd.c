@@ -21,7 +21,7 @@
   X("threads", 'j', 1, "N", "OpenMP threads over queries (default: all)")                          \
   X("axioms", 'a', 1, "FILE", "axiom file (default: verify/axioms.rules of this tree)")            \
   X("all-axioms", 'A', 0, "", "assert every axiom, not only those over the rule's operators")      \
-  X("cvc5", 'c', 1, "PATH", "the cvc5 binary (default: the one found at build time)")              \
+  X("cvc5", 'c', 1, "PATH", "a cvc5 binary to answer instead of rulegen-cvc5 (cvc5's C++ API)")              \
   X("dump", 'd', 1, "DIR", "write each obligation to DIR/<sha256>.smt2 (re-run with z3/cvc5)")     \
   X("no-check-axioms", 'N', 0, "", "skip the random check of the axioms")                          \
   X("no-check-types", 'Y', 0, "",                                                                  \

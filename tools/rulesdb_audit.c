@@ -27,7 +27,7 @@ static int usage(int c) {
           "  --all-axioms      obligations assert every axiom (default: the configuration's\n"
           "                    prove.all_axioms, else only the relevant ones)\n"
           "  --timeout-ms N    per solver query (default 5000)\n"
-          "  --cvc5 PATH       the cvc5 binary\n"
+          "  --cvc5 PATH       a cvc5 binary to answer instead of rulegen-cvc5 (cvc5's API)\n"
           "  --no-solvers      do not re-run the solvers (proof records count as not re-checked)\n",
           rg_axioms_default_path());
   return c == 'h' ? 0 : 2;

@@ -75,8 +75,9 @@ void rg_solver_parse_answer(const char *out, double ms, int timeout_ms, rg_solve
 rg_status rg_solver_init(rg_solver *s, rg_solver_kind kind, const char *binary, rg_err *err) {
   memset(s, 0, sizeof *s);
   s->kind = kind;
+  static const rg_helper_spec z3 = {"rulegen-z3", "z3", "RG_Z3_HELPER", RG_Z3_HELPER_BUILD_PATH};
   switch (kind) {
-  case RG_SOLVER_Z3: return rg_z3_init(s, err);
+  case RG_SOLVER_Z3: return rg_helper_init(s, &z3, err);
   case RG_SOLVER_CVC5: return rg_cvc5_init(s, binary, err);
   }
   return rg_err_set(err, RG_ERR_ARG, "unknown solver kind %d", (int)kind);
@@ -85,11 +86,10 @@ rg_status rg_solver_init(rg_solver *s, rg_solver_kind kind, const char *binary, 
 rg_status rg_solver_prove(const rg_solver *s, const char *text, size_t len, int timeout_ms,
                           rg_solver_answer *ans, rg_err *err) {
   if (timeout_ms < 1) return rg_err_set(err, RG_ERR_ARG, "timeout must be at least 1 ms");
-  switch (s->kind) {
-  case RG_SOLVER_Z3: return rg_z3_prove(s, text, len, timeout_ms, ans, err);
-  case RG_SOLVER_CVC5: return rg_cvc5_prove(s, text, len, timeout_ms, ans, err);
-  }
-  return rg_err_set(err, RG_ERR_ARG, "unknown solver kind %d", (int)s->kind);
+  if (s->kind != RG_SOLVER_Z3 && s->kind != RG_SOLVER_CVC5)
+    return rg_err_set(err, RG_ERR_ARG, "unknown solver kind %d", (int)s->kind);
+  return s->helper ? rg_helper_prove(s, text, len, timeout_ms, ans, err)
+                   : rg_cvc5_prove(s, text, len, timeout_ms, ans, err);
 }
 
 void rg_solver_answer_from_child(const rg_child_result *res, int timeout_ms, const char *who,

@@ -9,14 +9,18 @@
  *         of a multi-threaded process inherits locks other threads hold: an ASan child hung in
  *         its first malloc; see z3_serve.h); a fresh Z3_context per query (a reused one changes
  *         quantifier instantiation and loses proofs), the timeout set as z3's own parameter too;
- *   cvc5: its binary (Debian ships no C API) over a pipe, with --enum-inst (its default gives up
- *         on deeper goals) and a per-query limit (tlimit-per: returns unknown; tlimit aborts).
+ *   cvc5: its C++ API (Debian ships no C API) in rulegen-cvc5, a helper like rulegen-z3 that
+ *         reads the obligation text itself (cvc5_serve.h: its binary's parser was 37% of its
+ *         work), a fresh cvc5 Solver per query; or, when asked for by path (rulegen prove
+ *         --cvc5 PATH), the cvc5 binary over a pipe. Both with cvc5_options.h's options
+ *         (--enum-inst: its default gives up on deeper goals) and a per-query limit
+ *         (tlimit-per: returns unknown; tlimit aborts).
  * Two ways to run a query, with the same answers:
- *   rg_solver_prove: one-shot: a fresh process per query (an exec of rulegen-z3 or of cvc5):
+ *   rg_solver_prove: one-shot: a fresh process per query (an exec of a helper or of cvc5):
  *     simple, but the process start is most of the time of an easy query;
  *   rg_solver_prove_in: through a pool of long-lived workers (one per solver kind), owned by one
- *     thread: a z3 worker is one rulegen-z3 that loops {read a length-prefixed obligation, fresh
- *     context, eval, answer, delete the context}; a cvc5 worker is one `cvc5 --interactive`
+ *     thread: a helper worker loops {read a length-prefixed obligation, fresh context or
+ *     solver, eval, answer, delete it}; a cvc5 binary worker is one `cvc5 --no-interactive`
  *     fed each obligation followed by an echoed marker (the end of its answer) and (reset).
  *     A worker that runs past the deadline is SIGKILLed and reaped (answer: timeout), one that
  *     dies is seen at EOF (answer: crash, or the error it printed); the next query starts a
@@ -58,14 +62,15 @@ typedef struct {
   rg_solver_kind kind;
   char name[16];
   char version[64];
-  char path[256]; /* the program run: the cvc5 binary, or the z3 helper rulegen-z3 */
+  char path[256]; /* the program run: a helper (rulegen-z3, rulegen-cvc5), or the cvc5 binary */
+  bool helper;     /* path is a helper (verify/serve.h's protocol), not a solver's own binary */
 } rg_solver;
 
-/* Sets up a backend and reads its version. binary: the cvc5 program (NULL: the default found at
- * build time, else "cvc5" on PATH); ignored for z3, whose helper rulegen-z3 is found through
- * the environment variable RG_Z3_HELPER, else next to the running program, else in this build
- * tree (solver_z3.c). RG_ERR_IO with a clear message when the cvc5 binary or the z3 helper
- * cannot be found or run. */
+/* Sets up a backend and reads its version. binary: a cvc5 binary to run instead of the helper
+ * rulegen-cvc5 (NULL: the helper); ignored for z3. A helper (rulegen-z3, rulegen-cvc5) is found
+ * through the environment variable RG_Z3_HELPER or RG_CVC5_HELPER, else next to the running
+ * program, else in this build tree (solver_helper.c). RG_ERR_IO with a clear message when the
+ * cvc5 binary or a helper cannot be found or run. */
 rg_status rg_solver_init(rg_solver *s, rg_solver_kind kind, const char *binary, rg_err *err) RG_MUST_CHECK;
 
 /* Runs one SMT-LIB2 script (as made by rg_smt_encode: it asks (check-sat) then

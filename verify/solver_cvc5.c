@@ -1,28 +1,49 @@
-/* verify/solver_cvc5.c: the cvc5 backend: its binary over a pipe (Debian's cvc5 1.0.3 has only
- * a C++ API), one process per query or one --interactive worker for many, --enum-inst and a
- * per-query limit (tlimit-per answers unknown; tlimit would abort the process).
+/* verify/solver_cvc5.c: the cvc5 backend. By default every query runs in the rulegen-cvc5
+ * helper (cvc5's C++ API: cvc5_serve.h; its client is solver_helper.c, as z3's). Given a cvc5
+ * binary instead (rulegen prove --cvc5 PATH: an auditor may want cvc5's own front end to
+ * answer), queries go to that binary over a pipe: one process per query, or a worker fed query
+ * after query, each followed by an echoed marker (the end of its answer) and (reset).
  * A worker keeps its command-line options across (reset) (checked: (get-option :enum-inst) is
  * still true after it), and (set-option :tlimit-per N) after a (reset) sets the next query's
- * limit, so one worker serves any timeout. cvc5 prints (echo "m") as "m" with its quotes.
- * Options (depth-4 obligations, 1 thread, interleaved with the defaults: median 0.85x, the same
- * unsat answers): the worker reads a pipe non-interactively (--interactive builds a new ANTLR
- * input, a large zeroed token pool, for every command: 14% of all instructions), and cheaper
- * settings that prove the same: no incremental mode, no quantifier preprocessing beyond the
- * rewriter's, cores from the SAT proof, no conflict-based instantiation, max triggers. */
+ * limit, so one worker serves any timeout. cvc5 prints (echo "m") as "m" with its quotes. A
+ * worker reads the pipe non-interactively: --interactive builds a new ANTLR input, a large
+ * zeroed token pool, for every command (14% of all instructions). */
 #include <stdio.h>
 #include <string.h>
 
+#include "cvc5_options.h"
 #include "solver_impl.h"
 
-/* What both ways of running a query add: the same answers and cores either way. */
-#define CVC5_TUNING                                                                                \
-  "--no-incremental", "--no-var-elim-quant", "--cond-var-split-quant=off",                         \
-      "--miniscope-quant=off", "--prenex-quant=none", "--unsat-cores-mode=sat-proof", "--no-cbqi", \
-      "--trigger-sel=max"
+/* cvc5_options.h's options as the binary's arguments, in buf (one string each). */
+#define N_OPTIONS (0 RG_CVC5_OPTIONS(COUNT_OPTION))
+#define COUNT_OPTION(name, value) +1
+typedef struct {
+  char arg[N_OPTIONS][64];
+} option_args;
+
+static void fill_options(option_args *a, char **argv) {
+  int k = 0;
+#define ADD_OPTION(name, value)                                                                    \
+  if (!strcmp(value, "true"))                                                                      \
+    snprintf(a->arg[k], sizeof a->arg[k], "--%s", name);                                           \
+  else if (!strcmp(value, "false"))                                                                \
+    snprintf(a->arg[k], sizeof a->arg[k], "--no-%s", name);                                        \
+  else                                                                                             \
+    snprintf(a->arg[k], sizeof a->arg[k], "--%s=%s", name, value);                                 \
+  argv[k] = a->arg[k];                                                                             \
+  k++;
+  RG_CVC5_OPTIONS(ADD_OPTION)
+#undef ADD_OPTION
+}
 
 rg_status rg_cvc5_init(rg_solver *s, const char *binary, rg_err *err) {
+  if (!binary || !*binary) {
+    static const rg_helper_spec cvc5 = {"rulegen-cvc5", "cvc5", "RG_CVC5_HELPER",
+                                        RG_CVC5_HELPER_BUILD_PATH};
+    return rg_helper_init(s, &cvc5, err);
+  }
   snprintf(s->name, sizeof s->name, "cvc5");
-  snprintf(s->path, sizeof s->path, "%s", binary && *binary ? binary : RG_CVC5_DEFAULT_PATH);
+  snprintf(s->path, sizeof s->path, "%s", binary);
   char *argv[] = {s->path, "--version", NULL};
   rg_child_result res;
   rg_status st = rg_child_run(argv, NULL, 0, 10000, &res, err);
@@ -30,8 +51,8 @@ rg_status rg_cvc5_init(rg_solver *s, const char *binary, rg_err *err) {
   const char *v = res.output ? strstr(res.output, "cvc5 version ") : NULL;
   if (res.exit_code != 0 || !v) {
     st = rg_err_set(err, RG_ERR_IO,
-                    "cannot run the cvc5 solver '%s' (%s): install it (scripts/setup.sh) or give "
-                    "its path with --cvc5 PATH",
+                    "cannot run the cvc5 solver '%s' (%s): install it (scripts/setup.sh) or leave "
+                    "out --cvc5 to use rulegen's own cvc5 helper",
                     s->path, res.exit_code == 127 ? "not found" : "no version answer");
   } else {
     v += strlen("cvc5 version ");
@@ -48,7 +69,9 @@ rg_status rg_cvc5_prove(const rg_solver *s, const char *text, size_t len, int ti
   snprintf(tl, sizeof tl, "--tlimit-per=%d", timeout_ms);
   char path[sizeof s->path];
   memcpy(path, s->path, sizeof path);
-  char *argv[] = {path, "--lang=smt2", "--enum-inst", tl, CVC5_TUNING, NULL};
+  option_args a;
+  char *argv[N_OPTIONS + 5] = {path, "--lang=smt2", tl};
+  fill_options(&a, argv + 3);
   rg_child_result res;
   rg_status st = rg_child_run(argv, text, len, timeout_ms + RG_SOLVER_GRACE_MS, &res, err);
   if (!st) rg_solver_answer_from_child(&res, timeout_ms, "cvc5", ans);
@@ -62,13 +85,16 @@ rg_status rg_cvc5_prove(const rg_solver *s, const char *text, size_t len, int ti
 static rg_status cvc5_worker_start(const rg_solver *s, rg_child *c, rg_err *err) {
   char path[sizeof s->path];
   memcpy(path, s->path, sizeof path);
-  char *argv[] = {path, "--lang=smt2", "--no-interactive", "--enum-inst", CVC5_TUNING, NULL};
+  option_args a;
+  char *argv[N_OPTIONS + 5] = {path, "--lang=smt2", "--no-interactive"};
+  fill_options(&a, argv + 3);
   return rg_child_start(argv, c, err);
 }
 
 #define MARKER_FMT "\"rg-end-%lu\""
 
-static void cvc5_request(rg_strbuf *req, const char *text, size_t len, int timeout_ms, unsigned long seq) {
+static void cvc5_request(rg_strbuf *req, const char *text, size_t len, int timeout_ms,
+                         unsigned long seq) {
   rg_sb_printf(req, "(set-option :tlimit-per %d)\n", timeout_ms);
   rg_sb_append(req, text, len);
   rg_sb_printf(req, "\n(echo " MARKER_FMT ")\n(reset)\n", seq);

@@ -11,19 +11,33 @@
 /* A child gets its own limit plus this grace before it is killed. */
 #define RG_SOLVER_GRACE_MS 2000
 
-/* A worker whose query ran this long is ended (SIGKILL) rather than reused: tearing down the
- * state of a hard query costs more than a fresh start (cvc5's (reset) after a 2 s timeout took
- * 0.4-0.5 s, charged to the next query; a fresh worker starts in a few ms). */
+/* A cvc5 binary worker whose query ran this long is ended (SIGKILL) rather than reused: tearing
+ * down the state of a hard query costs more than a fresh start (cvc5's (reset) after a 2 s
+ * timeout took 0.4-0.5 s, charged to the next query; a fresh worker starts in a few ms). A
+ * helper answers each query in a fork (serve.h), so neither this nor the bound below applies. */
 #define RG_WORKER_RETIRE_MS 200
 
 /* ... and after this many queries: cvc5 keeps memory across (reset) (its resident size grew
  * from 25 to 41 MB over about 150 of TASO's obligations), so no worker grows without bound. */
 #define RG_WORKER_MAX_QUERIES 200
 
-rg_status rg_z3_init(rg_solver *s, rg_err *err) RG_MUST_CHECK;
-rg_status rg_z3_prove(const rg_solver *s, const char *text, size_t len, int timeout_ms,
-                      rg_solver_answer *ans, rg_err *err) RG_MUST_CHECK;
+/* A solver helper program (serve.h; client in solver_helper.c): its file name, the solver it
+ * answers with, the environment variable that may name it, and the path this build tree
+ * compiled in (NULL: none). */
+typedef struct {
+  const char *program, *solver, *env, *build_path;
+} rg_helper_spec;
+
+/* Finds the helper (solver_helper.c's lookup order), reads its solver's version, sets
+ * s->helper. RG_ERR_IO naming the paths tried when none works. */
+rg_status rg_helper_init(rg_solver *s, const rg_helper_spec *h, rg_err *err) RG_MUST_CHECK;
+/* One-shot: a helper process for this one query. */
+rg_status rg_helper_prove(const rg_solver *s, const char *text, size_t len, int timeout_ms,
+                          rg_solver_answer *ans, rg_err *err) RG_MUST_CHECK;
+
+/* cvc5: its API helper rulegen-cvc5 when binary is NULL, else that cvc5 binary. */
 rg_status rg_cvc5_init(rg_solver *s, const char *binary, rg_err *err) RG_MUST_CHECK;
+/* One-shot query to the cvc5 binary. */
 rg_status rg_cvc5_prove(const rg_solver *s, const char *text, size_t len, int timeout_ms,
                         rg_solver_answer *ans, rg_err *err) RG_MUST_CHECK;
 
@@ -51,6 +65,8 @@ typedef struct {
   bool text_on_eof;
 } rg_worker_protocol;
 
-extern const rg_worker_protocol rg_z3_worker, rg_cvc5_worker;
+/* A helper's worker (serve.h's framing), and the cvc5 binary's (each query followed by an echoed
+ * marker and (reset)). */
+extern const rg_worker_protocol rg_helper_worker, rg_cvc5_worker;
 
 #endif

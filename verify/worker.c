@@ -3,9 +3,9 @@
  * Invariants: a worker slot either holds a running child that has answered every request sent
  * to it (so its output pipe is empty between queries), or none (pid 0). Any query that does not
  * end in a whole reply ends the worker (killed when late, reaped either way), so a half-read
- * answer can never be taken for the next query's. A worker whose query was slow is retired
- * (RG_WORKER_RETIRE_MS), and every worker after RG_WORKER_MAX_QUERIES queries. The pool is owned
- * by one thread.
+ * answer can never be taken for the next query's. A cvc5 binary worker whose query was slow is
+ * retired (RG_WORKER_RETIRE_MS), and every one after RG_WORKER_MAX_QUERIES queries; a helper
+ * (rulegen-z3, rulegen-cvc5) needs neither. The pool is owned by one thread.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,9 +15,9 @@
 
 typedef struct {
   rg_child proc;
-  char path[256];     /* the binary it runs (cvc5): another one needs another worker */
-  unsigned long seq;  /* queries sent through this slot (the cvc5 marker; never reused) */
-  int served;         /* queries the running worker has answered */
+  char path[256];    /* the program it runs: another one needs another worker */
+  unsigned long seq; /* queries sent through this slot (the cvc5 marker; never reused) */
+  int served;        /* queries the running worker has answered */
 } worker;
 
 struct rg_solver_pool {
@@ -76,7 +76,7 @@ rg_status rg_solver_prove_in(rg_solver_pool *p, const rg_solver *s, const char *
   if (timeout_ms < 1) return rg_err_set(err, RG_ERR_ARG, "timeout must be at least 1 ms");
   if (s->kind != RG_SOLVER_Z3 && s->kind != RG_SOLVER_CVC5)
     return rg_err_set(err, RG_ERR_ARG, "unknown solver kind %d", (int)s->kind);
-  const rg_worker_protocol *proto = s->kind == RG_SOLVER_Z3 ? &rg_z3_worker : &rg_cvc5_worker;
+  const rg_worker_protocol *proto = s->helper ? &rg_helper_worker : &rg_cvc5_worker;
   worker *w = &p->w[s->kind];
   if (w->proc.pid && strcmp(w->path, s->path)) rg_child_end(&w->proc, true, 0, NULL);
   double start_ms = 0; /* a query that needs a new worker is charged its start-up */
@@ -101,12 +101,15 @@ rg_status rg_solver_prove_in(rg_solver_pool *p, const rg_solver *s, const char *
   double deadline = rg_child_now_ms() + timeout_ms + RG_SOLVER_GRACE_MS;
   framing f = {proto, w->seq, 0, 0};
   rg_child_end_reason why;
-  rg_status st = rg_child_exchange(&w->proc, req.s, req.len, false, deadline, reply_done, &f, &res, &why, err);
+  rg_status st =
+      rg_child_exchange(&w->proc, req.s, req.len, false, deadline, reply_done, &f, &res, &why, err);
   rg_sb_free(&req);
   if (!st && why == RG_CHILD_REPLIED) {
     res.output[f.off + f.n] = 0; /* the answer alone: framing after it is no longer needed */
     rg_solver_parse_answer(res.output + f.off, res.ms, timeout_ms, ans);
-    if (res.ms >= RG_WORKER_RETIRE_MS || ++w->served >= RG_WORKER_MAX_QUERIES)
+    /* A helper answers each query in a fork of its own (serve.h): nothing of a slow query is
+     * left to tear down, and it does not grow. */
+    if (!s->helper && (res.ms >= RG_WORKER_RETIRE_MS || ++w->served >= RG_WORKER_MAX_QUERIES))
       rg_child_end(&w->proc, true, 0, NULL);
   } else {
     res.killed = why == RG_CHILD_LATE;

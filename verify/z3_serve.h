@@ -7,20 +7,16 @@
  * then deadlocks in its first malloc. An exec'd helper starts from a fresh image, so no lock
  * state is inherited. verify/solver_z3.c is the client.
  *
- * The protocol, in this machine's byte order (both ends are built from this tree): a request
- * is {u32 length, i32 timeout_ms, script}, a reply {u32 length, answer}. Each script gets a
- * fresh z3 context (a reused one changes quantifier instantiation and loses proofs) with z3's
- * own timeout and unsat cores on; it is deleted after the answer is sent.
+ * The protocol is serve.h's. Each script gets a fresh z3 context (a reused one changes
+ * quantifier instantiation and loses proofs) with z3's own timeout and unsat cores on, in the
+ * fork of the helper that answers it.
  */
 #ifndef RG_VERIFY_Z3_SERVE_H
 #define RG_VERIFY_Z3_SERVE_H
 
 #include <stddef.h>
 
-/* Answers requests read from in_fd on out_fd, one at a time, until in_fd ends. A script z3
- * rejects is answered (error "...") like any other. Returns the helper's exit status: 0 when
- * the input ended between requests, 1 when it ended inside one or memory ran out (a line on
- * stderr says which). SIGINT is set to its default first: the helper dies on Ctrl-C. */
+/* rg_serve (serve.h) with z3: a script z3 rejects is answered (error "...") like any other. */
 int rg_z3_serve(int in_fd, int out_fd);
 
 /* The version of the linked z3 library, "major.minor.build", in buf (size bytes). */

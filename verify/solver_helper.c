@@ -1,15 +1,15 @@
-/* verify/solver_z3.c: the z3 backend's client side. Every z3 query runs in the rulegen-z3
- * helper, a program of its own that rulegen execs (one-shot: one query, or a worker that
- * answers query after query); verify/z3_serve.c is the z3 side. It is exec'd, never a plain
- * fork of rulegen: rulegen forks from several OpenMP threads at once, and a forked child
- * inherits every lock another thread held at that instant (gcc-12's libasan has no fork
- * interceptor, so an ASan child forked while another thread held the allocator lock hung in
- * its first malloc until killed). An exec'd image inherits no lock state.
+/* verify/solver_helper.c: the client side of a solver helper program (rulegen-z3, which
+ * answers through z3's C API, and rulegen-cvc5, through cvc5's C++ API; verify/serve.h is the
+ * other side). A helper is exec'd (one-shot: one query, or a worker that answers query after
+ * query), never a plain fork of rulegen: rulegen forks from several OpenMP threads at once,
+ * and a forked child inherits every lock another thread held at that instant (gcc-12's libasan
+ * has no fork interceptor, so an ASan child forked while another thread held the allocator lock
+ * hung in its first malloc until killed). An exec'd image inherits no lock state.
  *
- * The helper is looked up once, in rg_z3_init, and its path kept in rg_solver.path: the
- * environment variable RG_Z3_HELPER; else rulegen-z3 next to the running program (the
- * installed layout, and build/tools/ where rulegen is built); else the path CMake compiled in
- * (RG_Z3_HELPER_BUILD_PATH: the test programs in build/tests/). */
+ * A helper is looked up once, in rg_helper_init, and its path kept in rg_solver.path: the
+ * environment variable that names it (RG_Z3_HELPER, RG_CVC5_HELPER); else the program next to
+ * the running one (the installed layout, and build/tools/ where rulegen is built); else the
+ * path CMake compiled in (the test programs in build/tests/). */
 #define _DEFAULT_SOURCE /* readlink */
 #include <errno.h>
 #include <stdint.h>
@@ -20,9 +20,6 @@
 #include <unistd.h>
 
 #include "solver_impl.h"
-
-#define HELPER_NAME "rulegen-z3"
-#define HELPER_ENV "RG_Z3_HELPER"
 
 /* Why path cannot be the helper, or NULL when it is a file we may execute. */
 static const char *unusable(const char *path) {
@@ -47,53 +44,56 @@ static bool try_path(const char *candidate, const char *label, char *path, size_
 }
 
 /* The first usable helper of the lookup order (file header) into path. */
-static rg_status find_helper(char *path, size_t size, rg_err *err) {
+static rg_status find_helper(const rg_helper_spec *h, char *path, size_t size, rg_err *err) {
   rg_strbuf tried;
   rg_sb_init(&tried);
   bool found = false;
-  const char *env = getenv(HELPER_ENV);
+  const char *env = getenv(h->env);
   if (env && *env) {
     /* Asked for by name: no fallback to another helper. A bare name is a file here (execvp
      * would look it up in PATH, not where it was checked). */
-    char rel[4096];
+    char rel[4096], label[64];
     snprintf(rel, sizeof rel, "%s%s", strchr(env, '/') ? "" : "./", env);
-    found = try_path(rel, HELPER_ENV "=", path, size, &tried);
+    snprintf(label, sizeof label, "%s=", h->env);
+    found = try_path(rel, label, path, size, &tried);
   } else {
     char self[4096];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     self[n > 0 ? n : 0] = 0;
     char *slash = strrchr(self, '/');
-    if (slash && (size_t)(slash - self) + sizeof "/" HELPER_NAME <= sizeof self) {
-      memcpy(slash + 1, HELPER_NAME, sizeof HELPER_NAME);
+    if (slash && (size_t)(slash - self) + strlen(h->program) + 2 <= sizeof self) {
+      strcpy(slash + 1, h->program);
       found = try_path(self, "", path, size, &tried);
     }
-#ifdef RG_Z3_HELPER_BUILD_PATH
-    if (!found) found = try_path(RG_Z3_HELPER_BUILD_PATH, "", path, size, &tried);
-#endif
+    if (!found && h->build_path) found = try_path(h->build_path, "", path, size, &tried);
   }
   rg_status st = RG_OK;
   if (!found)
     st = rg_err_set(err, RG_ERR_IO,
-                    "cannot find the z3 helper program " HELPER_NAME " (tried %s): build it "
-                    "(scripts/build.sh) or set " HELPER_ENV " to its path",
-                    tried.len ? rg_sb_str(&tried) : "nothing");
+                    "cannot find the %s helper program %s (tried %s): build it "
+                    "(scripts/build.sh) or set %s to its path",
+                    h->solver, h->program, tried.len ? rg_sb_str(&tried) : "nothing", h->env);
   rg_sb_free(&tried);
   return st;
 }
 
-rg_status rg_z3_init(rg_solver *s, rg_err *err) {
-  snprintf(s->name, sizeof s->name, "z3");
-  rg_status st = find_helper(s->path, sizeof s->path, err);
+rg_status rg_helper_init(rg_solver *s, const rg_helper_spec *h, rg_err *err) {
+  snprintf(s->name, sizeof s->name, "%s", h->solver);
+  s->helper = true;
+  rg_status st = find_helper(h, s->path, sizeof s->path, err);
   if (st) return st;
-  /* The version comes from the helper, the z3 that will answer (RG_Z3_HELPER may name one
-   * built against another z3); it also shows that the helper starts at all. */
+  /* The version comes from the helper, the solver that will answer (the environment may name
+   * one built against another library); it also shows that the helper starts at all. */
   char path[sizeof s->path];
   memcpy(path, s->path, sizeof path);
   char *argv[] = {path, "--version", NULL};
   rg_child_result res;
   st = rg_child_run(argv, NULL, 0, 10000, &res, err);
   if (st) return st;
-  const char *v = res.output ? strstr(res.output, "z3 version ") : NULL;
+  /* "PROGRAM: SOLVER version V" (tools/helper_main.h); the cvc5 binary says "This is cvc5 ..." */
+  char prefix[32];
+  snprintf(prefix, sizeof prefix, ": %s version ", h->solver);
+  const char *v = res.output ? strstr(res.output, prefix) : NULL;
   if (res.exit_code != 0 || !v) {
     char why[160];
     if (res.killed)
@@ -104,13 +104,12 @@ rg_status rg_z3_init(rg_solver *s, rg_err *err) {
       snprintf(why, sizeof why, "exit status %d: %.100s", res.exit_code,
                res.output && *res.output ? res.output : "no version line");
     why[strcspn(why, "\n")] = 0;
-    st = rg_err_set(
-        err, RG_ERR_IO,
-        "the z3 helper '%s' does not run (%s): rebuild it (scripts/build.sh) or set " HELPER_ENV
-        " to a working " HELPER_NAME,
-        s->path, why);
+    st = rg_err_set(err, RG_ERR_IO,
+                    "the %s helper '%s' does not run (%s): rebuild it (scripts/build.sh) or set "
+                    "%s to a working %s",
+                    h->solver, s->path, why, h->env, h->program);
   } else {
-    v += strlen("z3 version ");
+    v += strlen(prefix);
     size_t n = strcspn(v, " \n");
     snprintf(s->version, sizeof s->version, "%.*s", (int)(n < 60 ? n : 60), v);
   }
@@ -118,17 +117,17 @@ rg_status rg_z3_init(rg_solver *s, rg_err *err) {
   return st;
 }
 
-/* The protocol (z3_serve.h): a request is {u32 length, i32 timeout_ms, script}, a reply
+/* The protocol (serve.h): a request is {u32 length, i32 timeout_ms, script}, a reply
  * {u32 length, answer}. */
-static void z3_request(rg_strbuf *req, const char *text, size_t len, int timeout_ms,
-                       unsigned long seq) {
+static void helper_request(rg_strbuf *req, const char *text, size_t len, int timeout_ms,
+                           unsigned long seq) {
   (void)seq; /* one reply per request, in order: the length frames it */
   uint32_t hdr[2] = {(uint32_t)len, (uint32_t)timeout_ms};
   rg_sb_append(req, (const char *)hdr, sizeof hdr);
   rg_sb_append(req, text, len);
 }
 
-static bool z3_reply(const char *out, size_t len, unsigned long seq, size_t *off, size_t *n) {
+static bool helper_reply(const char *out, size_t len, unsigned long seq, size_t *off, size_t *n) {
   (void)seq;
   uint32_t m;
   if (len < sizeof m) return false;
@@ -145,21 +144,21 @@ typedef struct {
 
 static bool reply_whole(const char *out, size_t len, void *ctx) {
   reply_frame *f = ctx;
-  return z3_reply(out, len, 0, &f->off, &f->n);
+  return helper_reply(out, len, 0, &f->off, &f->n);
 }
 
 /* One-shot: a helper process for this one query. Once its reply is whole the helper is
  * killed, not waited for: tearing down the context of a hard query is no part of the answer.
  * Without a whole reply, its end is the answer (killed: timeout, signal: crash, an exit with
  * a message: crash with that text). */
-rg_status rg_z3_prove(const rg_solver *s, const char *text, size_t len, int timeout_ms,
-                      rg_solver_answer *ans, rg_err *err) {
+rg_status rg_helper_prove(const rg_solver *s, const char *text, size_t len, int timeout_ms,
+                          rg_solver_answer *ans, rg_err *err) {
   rg_strbuf req;
   rg_sb_init(&req);
-  z3_request(&req, text, len, timeout_ms, 0);
+  helper_request(&req, text, len, timeout_ms, 0);
   if (req.failed) {
     rg_sb_free(&req);
-    return rg_err_set(err, RG_ERR_NOMEM, "out of memory sending a query to z3");
+    return rg_err_set(err, RG_ERR_NOMEM, "out of memory sending a query to %s", s->name);
   }
   rg_child_result res;
   memset(&res, 0, sizeof res);
@@ -180,7 +179,7 @@ rg_status rg_z3_prove(const rg_solver *s, const char *text, size_t len, int time
     res.killed = why == RG_CHILD_LATE;
     rg_child_end(&c, st || why == RG_CHILD_LATE, deadline, &res);
     res.ms = rg_child_now_ms() - t0;
-    if (!st) rg_solver_answer_from_child(&res, timeout_ms, "z3", ans);
+    if (!st) rg_solver_answer_from_child(&res, timeout_ms, s->name, ans);
   }
   rg_child_result_free(&res);
   return st;
@@ -188,8 +187,9 @@ rg_status rg_z3_prove(const rg_solver *s, const char *text, size_t len, int time
 
 /* The worker: the same helper, kept for query after query (it ends when its stdin does: the
  * pool closed it, or rulegen died). */
-static rg_status z3_worker_start(const rg_solver *s, rg_child *c, rg_err *err) {
+static rg_status helper_worker_start(const rg_solver *s, rg_child *c, rg_err *err) {
   return rg_solver_spawn(s, (const char *const[]){NULL}, c, err);
 }
 
-const rg_worker_protocol rg_z3_worker = {z3_worker_start, z3_request, z3_reply, false};
+const rg_worker_protocol rg_helper_worker = {helper_worker_start, helper_request, helper_reply,
+                                             false};

@@ -1,1 +1,0 @@
-fake_z3_helper.sh
