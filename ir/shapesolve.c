@@ -9,6 +9,8 @@
 #include "zp.h"
 
 #define BASE_ATTEMPTS 6000
+/* Shape draws per draw of the parameter variables' values while looking for a base. */
+#define PARAM_PATIENCE 64
 #define SPLIT_TESTS 4000
 #define SAMPLE_ATTEMPTS 400
 /* Walks in a row that found nothing new before the search gives up: a rule whose constants pin
@@ -125,6 +127,11 @@ typedef struct {
     int32_t slot_pvar[RG_SHAPE_SLOTS];
     rg_ref operand;
   } shape_var[8];
+  /* Grouped convolutions whose group count is a parameter variable: per tensor variable, 1 + the
+   * parameter variable that multiplies its channels (axis 1: it reaches a conv's input through
+   * operators that keep channels) or its output channels (axis 0: a conv's kernel); 0: none. */
+  int8_t group_in[64], group_out[64];
+  bool grouped;
 } problem;
 
 static void add_size(problem *p, int v) {
@@ -132,6 +139,20 @@ static void add_size(problem *p, int v) {
   for (int i = 0; i < p->n_sizes; i++)
     if (p->sizes[i] == v) return;
   p->sizes[p->n_sizes++] = v;
+}
+
+/* Marks the tensor variables that reach operand term `at` through operators that keep axes 0
+ * and 1 (elementwise ones, smul's tensor, a concat along another axis) with 1 + pvar in mark. */
+static void mark_channels(const rg_graph *g, int32_t at, int depth, int8_t *mark, int32_t pvar) {
+  const rg_node *nd = rg_graph_node(g, at);
+  if (nd->op == RG_OP_INPUT) {
+    if (nd->params[0] < 64) mark[nd->params[0]] = (int8_t)(1 + pvar);
+    return;
+  }
+  bool keeps = rg_op_get(nd->op)->flags & RG_OPF_ELEMENTWISE || nd->op == RG_OP_SMUL ||
+               (nd->op == RG_OP_CONCAT && !(nd->var_mask & 1) && nd->params[0] > 1);
+  for (int k = 0; keeps && depth < 8 && k < (nd->op == RG_OP_SMUL ? 1 : nd->n_in); k++)
+    mark_channels(g, nd->in[k].node, depth + 1, mark, pvar);
 }
 
 /* Ranks the consumer of an input implies; anything else may take ranks 1..4. */
@@ -266,6 +287,11 @@ static void analyse(problem *p, const rg_rule *r) {
       if (nd->var_mask >> slot & 1) {
         if (nd->params[slot] < 64 && !p->pspec[nd->params[slot]]) p->pspec[nd->params[slot]] = &info->params[k];
         if (info->params[k].kind == RG_PK_SHAPE) add_shape_var(p, nd, slot);
+        if (op == RG_OP_CONV2D && k == info->n_params - 1 && nd->params[slot] < 64) { /* groups */
+          mark_channels(r->g, nd->in[0].node, 0, p->group_in, nd->params[slot]);
+          mark_channels(r->g, nd->in[1].node, 0, p->group_out, nd->params[slot]);
+          p->grouped = true;
+        }
       } else if (info->params[k].kind == RG_PK_INT) {
         add_size(p, nd->params[slot]);
       } else if (info->params[k].kind == RG_PK_SHAPE) {
@@ -324,19 +350,36 @@ static void sample_params(const problem *p, prng *g, rg_assignment *a) {
  * equalities hold), or, failing that, sizes drawn per dimension from the rule's constants. */
 static bool find_base(const problem *p, prng *g, rg_assignment *a) {
   for (int t = 0; t < BASE_ATTEMPTS; t++) {
-    sample_params(p, g, a);
+    /* Parameter values get several shape draws each: drawn anew at every attempt, the values
+     * that type at once (groups 1) won every base, and an axiom over ?g was never tested at
+     * groups 2 to 4. */
+    if (t % PARAM_PATIENCE == 0) sample_params(p, g, a);
     /* The second half also tries one common size with some dimensions 1: a grouped conv ties
      * channel counts by a factor (C = groups * kernel channels) that neither other draw meets
-     * often, while 1 and the group count are both among the sizes. */
-    int mode = t < BASE_ATTEMPTS / 2 ? t % 2 : t % 3;
-    int common = p->sizes[below(g, p->n_sizes)];
+     * often, while 1 and the group count are both among the sizes. With parameter variables
+     * (a group count among them), every fourth draw takes each size as a multiple (1 to 4) of
+     * one small size, so that a channel count g times another comes up for g = 2 to 4; and
+     * where the group count of a conv is one, every fourth takes one common size but for the
+     * channels of the variables that reach the conv's input (g times) and kernel outputs. */
+    int mode = p->np > 0 && t % 4 == 3    ? 3
+               : p->grouped && t % 4 == 1 ? 4
+               : t < BASE_ATTEMPTS / 2    ? t % 2
+                                          : t % 3;
+    int common = p->sizes[below(g, p->n_sizes)], unit = 1 + below(g, 2);
     for (int32_t v = 0; v < p->nt; v++) {
       int rank = pick_rank(g, v < 64 ? p->rank_mask[v] : 0);
       int32_t dims[RG_MAX_RANK];
       for (int d = 0; d < rank; d++) {
         if (mode == 1) dims[d] = p->sizes[below(g, p->n_sizes)];
+        else if (mode == 3)
+          dims[d] = unit * (1 + below(g, 4));
         else dims[d] = mode == 2 && below(g, 8) == 0 ? 1 : common;
       }
+      /* A grouped conv's input has g times its kernel's channels, and g divides its outputs. */
+      if (mode == 4 && v < 64 && p->group_in[v] && rank > 1)
+        dims[1] *= a->pvar_values[p->group_in[v] - 1];
+      if (mode == 4 && v < 64 && p->group_out[v] && rank > 0)
+        dims[0] *= a->pvar_values[p->group_out[v] - 1];
       a->shapes[v] = rg_shape_make(rank, dims);
     }
     if (typed(p, a)) return true;

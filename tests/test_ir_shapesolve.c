@@ -119,6 +119,28 @@ static void test_grouped_conv(void) {
   rg_rule_free(r);
 }
 
+/* A group count that is a parameter variable takes values above 1 too, with the channels to
+ * match (input g times the kernel's, kernel outputs a multiple of g), also where two variables
+ * must share their shapes besides (an axiom over (ewadd ?y ?z) as the kernel). */
+static void test_group_variable(void) {
+  rg_rule *r =
+      parse("(conv2d 1 1 same none 1 1 ?g ?x (ewadd ?y ?z)) => "
+            "(ewadd (conv2d 1 1 same none 1 1 ?g ?x ?y) (conv2d 1 1 same none 1 1 ?g ?x ?z))");
+  rg_assignment_list l;
+  rg_err err;
+  CHECK(rg_shapes_solve(r, NULL, 1, 24, &l, &err) == RG_OK && l.n >= 12);
+  int grouped = 0;
+  for (int k = 0; k < l.n; k++) {
+    int32_t g = l.items[k].pvar_values[rg_graph_find_pvar(r->g, "g")];
+    CHECK(rg_rule_well_typed(r, &l.items[k].binding));
+    CHECK(dim_of(&l.items[k], r, "x", 1) == g * dim_of(&l.items[k], r, "y", 1));
+    grouped += g > 1;
+  }
+  CHECK_MSG(grouped >= l.n / 4, "%d of %d assignments with more than one group", grouped, l.n);
+  rg_assignment_list_free(&l);
+  rg_rule_free(r);
+}
+
 /* Scalars: a variable with no rank hint may be rank 0. */
 static void test_scalars(void) {
   rg_rule *r = parse("(smul ?s ?t) => (smul ?t ?s)");
@@ -190,6 +212,7 @@ int main(void) {
   test_axioms();
   test_pinned();
   test_grouped_conv();
+  test_group_variable();
   test_scalars();
   test_impossible();
   test_width_one();

@@ -70,6 +70,11 @@ static void test_false_properties(void) {
        * which differs between the axes a concat can join on */
       "reshape-transpose: (reshape ?s (transpose 10 ?x)) => (reshape ?s ?x)",
       "reshape-concat-axis: (reshape ?s (concat 1 ?x ?y)) => (reshape ?s (concat 0 ?x ?y))",
+      /* concat-conv-out holds for one group only: with g groups the joined kernel's first
+       * outputs read the first input group alone (accepted until the shape solver drew group
+       * counts above 1 for such a rule) */
+      "concat-conv-out-any-groups: (concat 1 (conv2d ?h ?w ?p ?c 1 1 ?g ?x ?y) (conv2d ?h ?w ?p ?c "
+      "1 1 ?g ?x ?z)) => (conv2d ?h ?w ?p ?c 1 1 ?g ?x (concat 0 ?y ?z))",
   };
   rg_axcheck_opts o;
   rg_axcheck_opts_init(&o);
