@@ -138,50 +138,16 @@ static bool helper_reply(const char *out, size_t len, unsigned long seq, size_t 
   return true;
 }
 
-typedef struct {
-  size_t off, n;
-} reply_frame;
-
-static bool reply_whole(const char *out, size_t len, void *ctx) {
-  reply_frame *f = ctx;
-  return helper_reply(out, len, 0, &f->off, &f->n);
-}
-
-/* One-shot: a helper process for this one query. Once its reply is whole the helper is
- * killed, not waited for: tearing down the context of a hard query is no part of the answer.
- * Without a whole reply, its end is the answer (killed: timeout, signal: crash, an exit with
- * a message: crash with that text). */
+/* One-shot: a worker of a pool of its own for this one query, ended (SIGKILL) once the reply
+ * is whole: tearing down a hard query's solver is no part of the answer. Without a whole
+ * reply, its end is the answer (killed: timeout, signal: crash, an exit with a message: crash
+ * with that text). */
 rg_status rg_helper_prove(const rg_solver *s, const char *text, size_t len, int timeout_ms,
                           rg_solver_answer *ans, rg_err *err) {
-  rg_strbuf req;
-  rg_sb_init(&req);
-  helper_request(&req, text, len, timeout_ms, 0);
-  if (req.failed) {
-    rg_sb_free(&req);
-    return rg_err_set(err, RG_ERR_NOMEM, "out of memory sending a query to %s", s->name);
-  }
-  rg_child_result res;
-  memset(&res, 0, sizeof res);
-  res.exit_code = -1;
-  double t0 = rg_child_now_ms(), deadline = t0 + timeout_ms + RG_SOLVER_GRACE_MS;
-  rg_child c;
-  rg_status st = rg_solver_spawn(s, (const char *const[]){NULL}, &c, err);
-  rg_child_end_reason why = RG_CHILD_EOF;
-  reply_frame f = {0, 0};
-  if (!st)
-    st = rg_child_exchange(&c, req.s, req.len, true, deadline, reply_whole, &f, &res, &why, err);
-  rg_sb_free(&req);
-  if (c.pid && !st && why == RG_CHILD_REPLIED) {
-    rg_child_end(&c, true, 0, NULL);
-    res.output[f.off + f.n] = 0; /* the answer alone */
-    rg_solver_parse_answer(res.output + f.off, rg_child_now_ms() - t0, timeout_ms, ans);
-  } else if (c.pid) {
-    res.killed = why == RG_CHILD_LATE;
-    rg_child_end(&c, st || why == RG_CHILD_LATE, deadline, &res);
-    res.ms = rg_child_now_ms() - t0;
-    if (!st) rg_solver_answer_from_child(&res, timeout_ms, s->name, ans);
-  }
-  rg_child_result_free(&res);
+  rg_solver_pool *p = rg_solver_pool_new();
+  if (!p) return rg_err_set(err, RG_ERR_NOMEM, "out of memory sending a query to %s", s->name);
+  rg_status st = rg_solver_prove_in(p, s, text, len, timeout_ms, ans, err);
+  rg_solver_pool_free(p);
   return st;
 }
 

@@ -53,22 +53,20 @@ static bool reply_done(const char *out, size_t len, void *ctx) {
   return f->proto->reply(out, len, f->seq, &f->off, &f->n);
 }
 
-/* The worker ended without a whole reply: killed at the deadline, died, or exited. */
+/* The worker ended without a whole reply: killed at the deadline, died, or exited (with what it
+ * printed: cvc5's (error ...) answer, or a helper's message on stderr). */
 static void answer_from_end(const rg_child_result *res, const rg_worker_protocol *proto,
                             const rg_solver *s, int timeout_ms, rg_solver_answer *ans) {
-  if (res->killed || res->signal || proto->text_on_eof) {
-    /* cvc5 reading a pipe exits with status 1 after its (error ...) answer: the answer stands
-     * (a crash ends on a signal). */
-    rg_child_result r = *res;
-    if (proto->text_on_eof && r.exit_code == 1) r.exit_code = 0;
-    rg_solver_answer_from_child(&r, timeout_ms, s->name, ans);
-    return;
+  rg_child_result r = *res;
+  /* cvc5 reading a pipe exits with status 1 after its (error ...) answer: the answer stands (a
+   * crash ends on a signal). */
+  if (proto->text_on_eof && r.exit_code == 1) r.exit_code = 0;
+  rg_solver_answer_from_child(&r, timeout_ms, s->name, ans);
+  if (!proto->text_on_eof && ans->result == RG_SMT_ERROR) { /* framing, not an answer */
+    ans->result = RG_SMT_CRASH;
+    snprintf(ans->detail, sizeof ans->detail, "%s worker exited with status %d without answering",
+             s->name, res->exit_code);
   }
-  memset(ans, 0, sizeof *ans);
-  ans->ms = res->ms;
-  ans->result = RG_SMT_CRASH;
-  snprintf(ans->detail, sizeof ans->detail, "%s worker exited with status %d without answering",
-           s->name, res->exit_code);
 }
 
 rg_status rg_solver_prove_in(rg_solver_pool *p, const rg_solver *s, const char *text, size_t len,
