@@ -365,7 +365,8 @@ static bool find_base(const problem *p, prng *g, rg_assignment *a) {
                : p->grouped && t % 4 == 1 ? 4
                : t < BASE_ATTEMPTS / 2    ? t % 2
                                           : t % 3;
-    int common = p->sizes[below(g, p->n_sizes)], unit = 1 + below(g, 2);
+    int common = p->sizes[below(g, p->n_sizes)];
+    int unit = mode == 3 ? 1 + below(g, 2) : 1; /* drawn only here: other rules draw as before */
     for (int32_t v = 0; v < p->nt; v++) {
       int rank = pick_rank(g, v < 64 ? p->rank_mask[v] : 0);
       int32_t dims[RG_MAX_RANK];
