@@ -39,7 +39,7 @@ static void toy_eval(char *text, int timeout_ms, rg_strbuf *out) {
   rg_sb_printf(out, "unsat prepared=%d answered=%d ms=%d", prepared, answered, timeout_ms);
 }
 
-static const rg_serve_solver toy = {"toy", toy_prepare, toy_eval};
+static const rg_serve_solver toy = {"toy", toy_prepare, toy_eval, NULL};
 
 typedef struct {
   pid_t pid;

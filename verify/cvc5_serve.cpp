@@ -316,7 +316,7 @@ void prepare(int) {
 } // namespace
 
 extern "C" int rg_cvc5_serve(int in_fd, int out_fd) {
-  static const rg_serve_solver cvc5 = {"rulegen-cvc5", prepare, eval};
+  static const rg_serve_solver cvc5 = {"rulegen-cvc5", prepare, eval, nullptr};
   return rg_serve(in_fd, out_fd, &cvc5);
 }
 

@@ -17,33 +17,23 @@ void rg_z3_lib_version(char *buf, size_t size) {
   snprintf(buf, size, "%u.%u.%u", maj, min, build);
 }
 
-/* The context the next fork answers in: fresh (never used in the helper itself) and made for
- * its time limit, once per limit rather than once per query (making one was a tenth of an easy
- * query's time). Every fork gets its own copy, as if it had made the context itself. */
-static Z3_context ready;
-static int ready_ms = -1;
+/* The context of the query being answered: fresh for each (serve.h: z3 answers in the helper
+ * itself), deleted once the answer is sent (deleting the context of a hard query takes time
+ * that is no part of the answer). */
+static Z3_context current;
 
-static void prepare(int timeout_ms) {
-  if (ready && ready_ms == timeout_ms) return;
-  if (ready) Z3_del_context(ready);
+/* Runs the script in a fresh context; text is edited. The answer is appended to out: z3's
+ * output, or the error it reported. */
+static void eval(char *text, int timeout_ms, rg_strbuf *out) {
   char ms[32];
   snprintf(ms, sizeof ms, "%d", timeout_ms);
   Z3_global_param_set("timeout", ms);
   Z3_global_param_set("unsat_core", "true");
   Z3_config cfg = Z3_mk_config();
   Z3_set_param_value(cfg, "timeout", ms);
-  ready = Z3_mk_context(cfg);
-  ready_ms = timeout_ms;
+  Z3_context c = current = Z3_mk_context(cfg);
   Z3_del_config(cfg);
-  Z3_set_error_handler(ready, NULL); /* errors are read back below, never exit() in here */
-}
-
-/* Runs the script in the fork's copy of the ready context (serve.h: never deleted, the fork
- * ends). text is edited. The answer is appended to out: z3's output, or the error it
- * reported. */
-static void eval(char *text, int timeout_ms, rg_strbuf *out) {
-  (void)timeout_ms; /* the ready context was made for it */
-  Z3_context c = ready;
+  Z3_set_error_handler(c, NULL); /* errors are read back below, never exit() in here */
   /* An API context is initialised before the script runs, so the script's own
    * (set-option :produce-unsat-cores true) is refused there; the global parameter above already
    * set it. Blank that line out (same length). */
@@ -58,7 +48,12 @@ static void eval(char *text, int timeout_ms, rg_strbuf *out) {
     rg_sb_printf(out, "(error \"%s\")\n", Z3_get_error_msg(c, Z3_get_error_code(c)));
 }
 
+static void finish(void) {
+  if (current) Z3_del_context(current);
+  current = NULL;
+}
+
 int rg_z3_serve(int in_fd, int out_fd) {
-  static const rg_serve_solver z3 = {"rulegen-z3", prepare, eval};
+  static const rg_serve_solver z3 = {"rulegen-z3", NULL, eval, finish};
   return rg_serve(in_fd, out_fd, &z3);
 }

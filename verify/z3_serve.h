@@ -9,7 +9,7 @@
  *
  * The protocol is serve.h's. Each script gets a fresh z3 context (a reused one changes
  * quantifier instantiation and loses proofs) with z3's own timeout and unsat cores on, in the
- * fork of the helper that answers it.
+ * helper itself (not in a fork: serve.h says why); it is deleted after the answer is sent.
  */
 #ifndef RG_VERIFY_Z3_SERVE_H
 #define RG_VERIFY_Z3_SERVE_H
