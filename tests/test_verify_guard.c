@@ -126,7 +126,11 @@ static void test_goals(const rg_axioms *ax) {
       /* a depth-4 candidate: typing forces ?x1 to have 2 rows */
       "t12: (concat 0 (slice 0 0 2 (matmul (concat 0 ?x1 ?w1) ?w1)) (matmul (concat 0 ?x1 ?w1) "
       "?w1)) "
-      "=> (matmul (concat 0 ?x1 (concat 0 ?x1 ?w1)) ?w1)\n";
+      "=> (matmul (concat 0 ?x1 (concat 0 ?x1 ?w1)) ?w1)\n"
+      /* a depth-4 candidate: a batched matmul of zero-padded batches (pad-matmul-batch-0) */
+      "t13: (matmul (pad 0 1 1 (conv2d 1 1 same relu ?x (conv2d ?w ?w))) (pad 0 1 1 (conv2d 1 1 "
+      "same relu ?x (conv2d ?w ?w)))) => (pad 0 1 1 (matmul (conv2d 1 1 same relu ?x (conv2d ?w "
+      "?w)) (conv2d 1 1 same relu ?x (conv2d ?w ?w))))\n";
   rg_ruleset rs;
   rg_prove_summary sum;
   rg_rule_proof *p = prove(ax, true_goals, 10000, &rs, &sum);
