@@ -114,12 +114,18 @@ rg_status rg_axiom_check_one(const rg_rule *r, const rg_axcheck_opts *o, rg_axio
         /* Defined parameters take their values from the others; a guard that fails skips. */
         memcpy(values, b.pvar_values, (size_t)n_pvars * sizeof *values);
         memcpy(bound, b.pvar_bound, (size_t)n_pvars);
-        if (rg_guard_apply(o->guard, b.tvar_shapes, values, bound) != 1) {
+        int holds = rg_guard_apply(o->guard, b.tvar_shapes, values, bound);
+        b.pvar_values = values;
+        b.pvar_bound = bound;
+        /* A guard that pins a parameter to sizes (reshape-same-4: ?s.1 is x's size on axis 0)
+         * rarely holds at random: move the parameters there, where the source still types. */
+        if (holds == 0 && rg_guard_steer(o->guard, b.tvar_shapes, values, bound) &&
+            rg_rule_well_typed(&solve_for, &b))
+          holds = rg_guard_apply(o->guard, b.tvar_shapes, values, bound);
+        if (holds != 1) {
           v->guard_skipped++;
           continue;
         }
-        b.pvar_values = values;
-        b.pvar_bound = bound;
       }
       rg_strbuf key;
       rg_sb_init(&key);

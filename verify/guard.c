@@ -254,6 +254,21 @@ int rg_guard_apply(const rg_guard *gd, const rg_shape *const *tvar_shapes, int32
   return 1;
 }
 
+int rg_guard_steer(const rg_guard *gd, const rg_shape *const *tvar_shapes, int32_t *values, uint8_t *bound) {
+  int changed = 0;
+  for (int i = 0; i < gd->n_atoms; i++) {
+    const rg_gx *atom = &gd->node[gd->atom[i]];
+    if (gd->def_of[i] >= 0 || atom->kind != RG_GX_EQ || gd->node[atom->a].kind != RG_GX_PVAR) continue;
+    int64_t v;
+    int32_t p = (int32_t)gd->node[atom->a].v;
+    if (!eval(gd, tvar_shapes, values, bound, atom->b, &v) || (bound[p] && values[p] == v)) continue;
+    values[p] = (int32_t)v;
+    bound[p] = 1;
+    changed++;
+  }
+  return changed;
+}
+
 void rg_guard_put_expr(rg_strbuf *sb, const rg_guard *gd, const rg_graph *g, int32_t e, const char *vp) {
   static const char *const ops[] = {[RG_GX_ADD] = "+", [RG_GX_SUB] = "-", [RG_GX_LE] = "<=", [RG_GX_LT] = "<", [RG_GX_EQ] = "="};
   const rg_gx *x = &gd->node[e];

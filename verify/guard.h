@@ -67,6 +67,11 @@ int rg_guard_def(const rg_guard *gd, int32_t v);
  * cannot be evaluated (an unbound variable, an axis outside a tensor's rank). */
 int rg_guard_apply(const rg_guard *gd, const rg_shape *const *tvar_shapes, int32_t *values, uint8_t *bound);
 
+/* Sets each parameter variable that a condition (= ?p E) equates to an expression E it can evaluate
+ * to E's value, so that a random assignment can be moved to one where the guard holds (the axiom
+ * checker then checks that the source still types). Returns how many values it changed. */
+int rg_guard_steer(const rg_guard *gd, const rg_shape *const *tvar_shapes, int32_t *values, uint8_t *bound);
+
 /* Prints expression node e (or atom) in SMT-LIB: variables as <vp>t.NAME / <vp>p.NAME; a
  * parameter variable with a definition prints as its defining expression. */
 void rg_guard_put_expr(rg_strbuf *sb, const rg_guard *gd, const rg_graph *g, int32_t e, const char *vp);

@@ -301,17 +301,18 @@ static void quantified_term(rg_op op, int n_in, int out, int32_t fixed, rg_strbu
   rg_sb_puts(term, ")");
 }
 
-/* The sizes on axes 0 and 1 of op's result, e0 and e1, in terms of its tensors x (and w). */
-static void put_axes01_fact(rg_strbuf *sb, rg_op op, int n_in, int32_t fixed, const char *e0,
-                            const char *e1) {
+/* The sizes on axes `first` and first+1 of op's result, e0 and e1, in terms of its tensors x (and
+ * w) and parameters q0 ..., where `when` (an SMT condition on them) holds. */
+static void put_axes_fact(rg_strbuf *sb, rg_op op, int n_in, int32_t fixed, const char *when, int first,
+                          const char *e0, const char *e1) {
   rg_strbuf b, t;
   rg_sb_init(&b);
   rg_sb_init(&t);
   quantified_term(op, n_in, 0, fixed, &b, &t);
   rg_sb_printf(sb,
-               "(assert (forall (%s(k Int)) (! (=> (and (<= 0 k) (<= k 1)) (= (dim %s k) (ite (= k "
-               "0) %s %s))) :pattern ((dim %s k)))))\n",
-               rg_sb_str(&b), rg_sb_str(&t), e0, e1, rg_sb_str(&t));
+               "(assert (forall (%s(k Int)) (! (=> (and %s (<= %d k) (<= k %d)) (= (dim %s k) (ite (= k "
+               "%d) %s %s))) :pattern ((dim %s k)))))\n",
+               rg_sb_str(&b), when, first, first + 1, rg_sb_str(&t), first, e0, e1, rg_sb_str(&t));
   if (b.failed || t.failed) sb->failed = true;
   rg_sb_free(&b);
   rg_sb_free(&t);
@@ -320,24 +321,62 @@ static void put_axes01_fact(rg_strbuf *sb, rg_op op, int n_in, int32_t fixed, co
 /* Operators over images (N, C, H, W): their operands and results have 4 axes. */
 static bool image_op(int op) { return op == RG_OP_CONV2D || op == RG_OP_POOLAVG || op == RG_OP_POOLMAX; }
 
-/* Ranks: images have 4 axes; every other operator with operands keeps its first operand's rank
- * where it types (reshape, whose rank is its parameter's, is left out). */
+/* Ranks: images have 4 axes, a reshape its shape parameter's rank (its slot q0); every other
+ * operator with operands keeps its first operand's rank where it types. Where operands must agree
+ * in rank (ewadd, concat, ...) the fact is stated only when they do: ewadd-comm holds of every
+ * pair of terms, and an unguarded fact would then make every two ranks equal (cvc5 found that
+ * contradiction between a reshape's rank 1 and an image's 4). */
 static void put_rank_facts(rg_strbuf *sb, const fn_set *fs) {
+  static const char *const tensor[RG_MAX_INPUTS] = {"x", "w", "y", "z"};
   rg_sb_puts(sb, "(declare-fun rank (T) Int)\n");
   for (int op = 0; op < RG_OP_COUNT; op++)
     for (int n_in = 1; n_in <= RG_MAX_INPUTS; n_in++)
       for (int out = 0; out < RG_MAX_OUTPUTS; out++) {
-        if (!fs->used[op][n_in][out] || op == RG_OP_RESHAPE) continue;
-        rg_strbuf b, t;
+        if (!fs->used[op][n_in][out]) continue;
+        rg_strbuf b, t, fact;
         rg_sb_init(&b);
         rg_sb_init(&t);
+        rg_sb_init(&fact);
         quantified_term((rg_op)op, n_in, out, -1, &b, &t);
-        rg_sb_printf(sb, "(assert (forall (%s) (! (= (rank %s) %s) :pattern ((rank %s)))))\n",
-                     rg_sb_str(&b), rg_sb_str(&t), image_op(op) ? "4" : "(rank x)", rg_sb_str(&t));
-        if (b.failed || t.failed) sb->failed = true;
+        const char *rank = image_op(op) ? "4" : op == RG_OP_RESHAPE ? "q0" : "(rank x)";
+        rg_sb_printf(&fact, "(= (rank %s) %s)", rg_sb_str(&t), rank);
+        if (n_in > 1 && !image_op(op) && op != RG_OP_SMUL) { /* smul's second operand is a scalar */
+          rg_strbuf f = fact;
+          rg_sb_init(&fact);
+          rg_sb_puts(&fact, n_in > 2 ? "(=> (and" : "(=>"); /* "and" takes two or more terms */
+          for (int i = 1; i < n_in; i++) rg_sb_printf(&fact, " (= (rank x) (rank %s))", tensor[i]);
+          rg_sb_printf(&fact, "%s %s)", n_in > 2 ? ")" : "", rg_sb_str(&f));
+          rg_sb_free(&f);
+        }
+        rg_sb_printf(sb, "(assert (forall (%s) (! %s :pattern ((rank %s)))))\n", rg_sb_str(&b), rg_sb_str(&fact),
+                     rg_sb_str(&t));
+        if (b.failed || t.failed || fact.failed) sb->failed = true;
         rg_sb_free(&b);
         rg_sb_free(&t);
+        rg_sb_free(&fact);
       }
+}
+
+/* A reshape's sizes are its shape parameter's slots q1 ... (the sizes of axes 0 ...) up to its
+ * rank q0; axes past the rank count as 1. */
+static void put_reshape_sizes(rg_strbuf *sb) {
+  rg_strbuf b, t, sizes;
+  rg_sb_init(&b);
+  rg_sb_init(&t);
+  rg_sb_init(&sizes);
+  quantified_term(RG_OP_RESHAPE, 1, 0, -1, &b, &t);
+  rg_sb_puts(&sizes, "(ite (<= q0 k) 1");
+  for (int k = 0; k < RG_MAX_RANK - 1; k++) rg_sb_printf(&sizes, " (ite (= k %d) q%d", k, k + 1);
+  rg_sb_printf(&sizes, " q%d", RG_MAX_RANK);
+  for (int k = 0; k < RG_MAX_RANK; k++) rg_sb_puts(&sizes, ")");
+  rg_sb_printf(sb,
+               "(assert (forall (%s(k Int)) (! (=> (and (<= 1 q0) (<= q0 %d) (<= 0 k) (< k %d)) (= (dim %s k) "
+               "%s)) :pattern ((dim %s k)))))\n",
+               rg_sb_str(&b), RG_MAX_RANK, RG_MAX_RANK, rg_sb_str(&t), rg_sb_str(&sizes), rg_sb_str(&t));
+  if (b.failed || t.failed || sizes.failed) sb->failed = true;
+  rg_sb_free(&b);
+  rg_sb_free(&t);
+  rg_sb_free(&sizes);
 }
 
 static void put_size_facts(rg_strbuf *sb, const fn_set *fs) {
@@ -367,20 +406,32 @@ static void put_size_facts(rg_strbuf *sb, const fn_set *fs) {
     rg_sb_puts(sb, "(assert (forall ((a Int) (x T) (y T) (k Int)) (! (=> (or (= k a) (= (dim x k) (dim y k))) "
                    "(= (dim (concat a x y) k) (ite (= k a) (+ (dim x k) (dim y k)) (dim x k)))) "
                    ":pattern ((dim (concat a x y) k)))))\n");
-  /* Images and kernels: batch and channels (axes 0 and 1) follow from the operands; the
-   * spatial sizes depend on strides and padding and stay unknown. */
-  if (fs->used[RG_OP_CONV2D][2][0])
-    put_axes01_fact(sb, RG_OP_CONV2D, 2, -1, "(dim x 0)", "(dim w 0)");
-  if (fs->used[RG_OP_POOLAVG][1][0])
-    put_axes01_fact(sb, RG_OP_POOLAVG, 1, -1, "(dim x 0)", "(dim x 1)");
-  if (fs->used[RG_OP_POOLMAX][1][0])
-    put_axes01_fact(sb, RG_OP_POOLMAX, 1, -1, "(dim x 0)", "(dim x 1)");
-  if (fs->used[RG_OP_ENLARGE][1][0])
-    put_axes01_fact(sb, RG_OP_ENLARGE, 1, -1, "(dim x 0)", "(dim x 1)");
+  /* Images and kernels: batch and channels (axes 0 and 1) follow from the operands. The
+   * spatial sizes of a conv2d or pooling with stride 1 and same padding are its input's (the
+   * dilated kernel only sets the padding); other strides and paddings leave them unknown.
+   * enlarge's are its kernel parameters. */
+  if (fs->used[RG_OP_CONV2D][2][0]) {
+    put_axes_fact(sb, RG_OP_CONV2D, 2, -1, "true", 0, "(dim x 0)", "(dim w 0)");
+    put_axes_fact(sb, RG_OP_CONV2D, 2, -1, "(= q0 1) (= q1 1) (= q2 0)", 2,
+                  "(dim x 2)", "(dim x 3)");
+  }
+  _Static_assert(RG_PAD_SAME == 0, "the conditions above spell same padding 0");
+  static const rg_op pools[] = {RG_OP_POOLAVG, RG_OP_POOLMAX};
+  for (size_t i = 0; i < sizeof pools / sizeof *pools; i++)
+    if (fs->used[pools[i]][1][0]) {
+      put_axes_fact(sb, pools[i], 1, -1, "true", 0, "(dim x 0)", "(dim x 1)");
+      put_axes_fact(sb, pools[i], 1, -1, "(= q2 1) (= q3 1) (= q4 0)", 2,
+                    "(dim x 2)", "(dim x 3)");
+    }
+  if (fs->used[RG_OP_ENLARGE][1][0]) {
+    put_axes_fact(sb, RG_OP_ENLARGE, 1, -1, "true", 0, "(dim x 0)", "(dim x 1)");
+    put_axes_fact(sb, RG_OP_ENLARGE, 1, -1, "true", 2, "q0", "q1");
+  }
   if (fs->used[RG_OP_TRANSPOSE][1][0]) {
     int swap[2] = {1, 0};
-    put_axes01_fact(sb, RG_OP_TRANSPOSE, 1, rg_perm_pack(swap, 2), "(dim x 1)", "(dim x 0)");
+    put_axes_fact(sb, RG_OP_TRANSPOSE, 1, rg_perm_pack(swap, 2), "true", 0, "(dim x 1)", "(dim x 0)");
   }
+  if (fs->used[RG_OP_RESHAPE][1][0]) put_reshape_sizes(sb);
 }
 
 /* The rank every tensor operand of nd has wherever nd types, or 0 when it varies: images and
@@ -427,8 +478,8 @@ static void put_matmul_sizes(rg_strbuf *sb, const rg_graph *g, int32_t id) {
 /* What typing the rule means for sizes: both sides of the output agree in rank and in size on
  * every axis, every matmul's sizes follow from its operands', the operands of conv2d, pooling,
  * enlarge and transpose have the rank these need, every slice of the rule lies inside
- * its operand, the operands of every concat agree off its axis and those of every ewadd and
- * ewmul on every axis. True wherever the rule type-checks (rulegen prove checks that it does
+ * its operand, the operands of every concat agree in rank and off its axis and those of every
+ * ewadd and ewmul in rank and on every axis. True wherever the rule type-checks (rulegen prove checks that it does
  * somewhere). */
 static void put_size_hypotheses(rg_strbuf *sb, const rg_rule *r, int output) {
   /* The rule's tensors are real ones: every size is at least 1 (axes past the rank count as 1).
@@ -474,6 +525,11 @@ static void put_size_hypotheses(rg_strbuf *sb, const rg_rule *r, int output) {
     } else if ((nd->op == RG_OP_CONCAT || nd->op == RG_OP_EWADD || nd->op == RG_OP_EWMUL) &&
                nd->n_in == 2) {
       bool concat = nd->op == RG_OP_CONCAT;
+      rg_sb_puts(sb, "(assert (= (rank ");
+      put_term(sb, r->g, nd->in[0], NULL, "");
+      rg_sb_puts(sb, ") (rank ");
+      put_term(sb, r->g, nd->in[1], NULL, "");
+      rg_sb_puts(sb, ")))\n");
       for (int k = 0; k < RG_MAX_RANK; k++) {
         rg_sb_printf(sb, concat ? "(assert (or (= %d" : "(assert (= (dim ", k);
         if (concat) {
