@@ -75,6 +75,9 @@ static void test_false_properties(void) {
        * counts above 1 for such a rule) */
       "concat-conv-out-any-groups: (concat 1 (conv2d ?h ?w ?p ?c 1 1 ?g ?x ?y) (conv2d ?h ?w ?p ?c "
       "1 1 ?g ?x ?z)) => (conv2d ?h ?w ?p ?c 1 1 ?g ?x (concat 0 ?y ?z))",
+      /* a conv hides its input's channel seams (conv-concat-assoc-1), not its batch seams */
+      "conv-concat-assoc-0: (conv2d ?sh ?sw ?p ?f ?dh ?dw ?g (concat 0 (concat 0 ?x ?y) ?z) ?w) => "
+      "(conv2d ?sh ?sw ?p ?f ?dh ?dw ?g (concat 0 ?x (concat 0 ?y ?z)) ?w)",
   };
   rg_axcheck_opts o;
   rg_axcheck_opts_init(&o);
@@ -145,7 +148,14 @@ static void test_true_goals(const rg_axioms *ax) {
       "(split.0 1 (matmul ?x (concat 1 ?w ?v))) ; (split.1 1 (matmul ?x (concat 1 ?w ?v)))\n"
       /* through a reshape: reshape-reshape, then matmul's distributivity and reshape-ewadd */
       "reshape-matmul: (ewadd (matmul (reshape 4x4 (reshape 2x8 ?w)) ?y) "
-      "(matmul (reshape 4x4 ?w) ?y)) => (matmul (reshape 4x4 (ewadd ?w ?w)) ?y)\n";
+      "(matmul (reshape 4x4 ?w) ?y)) => (matmul (reshape 4x4 (ewadd ?w ?w)) ?y)\n"
+      /* depth-4 candidates: all-ones through a transpose of nested concats (transpose-ones), and
+       * a grouped conv's input concats regrouped (conv-concat-assoc-1) */
+      "transpose-ones-concat: (transpose 10 (concat 1 (concat 1 (Iewmul 4x4) ?w1) ?w1)) => (concat 0 "
+      "(concat 0 (Iewmul 4x4) (transpose 10 ?w1)) (transpose 10 ?w1))\n"
+      "conv-regroup: (conv2d 1 1 same none 1 1 2 (concat 1 (concat 1 (slice 1 0 2 ?w7) (slice 1 0 2 "
+      "?w7)) ?w9) ?w8) => (conv2d 1 1 same none 1 1 2 (concat 1 (slice 1 0 2 ?w7) (concat 1 (slice 1 "
+      "0 2 ?w7) ?w9)) ?w8)\n";
   rg_ruleset rs;
   rg_prove_summary sum;
   rg_rule_proof *p = prove(ax, goals, 10000, &rs, &sum);
