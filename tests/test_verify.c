@@ -628,11 +628,7 @@ static void test_z3_threads(void) {
 
 int main(void) {
   rg_axioms ax;
-  rg_err err;
-  if (rg_axioms_load("../verify/axioms.rules", &ax, &err)) {
-    fprintf(stderr, "verify/axioms.rules:%d: %s\n", err.line, err.msg);
-    return 1;
-  }
+  load_axioms(&ax);
   CHECK(ax.rules.n >= 44);
   test_axioms_sound(&ax);
   test_false_properties();

@@ -72,6 +72,16 @@ static void test_parse(void) {
   expect_parse_error("g: (slice ?a ?l ?h ?x) => (slice ?a ?m ?h ?x) if (= ?m ?l) (= ?m ?h)\n", "defined twice", 0);
 }
 
+/* Parses axioms text (into ax, which the caller frees) and random-tests each: verdicts in vs. */
+static void check_axioms_text(const char *text, rg_axioms *ax, rg_axiom_verdict *vs) {
+  rg_err err;
+  CHECK_MSG(rg_axioms_parse(text, strlen(text), "t", ax, &err) == RG_OK, "%s", err.msg);
+  rg_axcheck_opts o;
+  rg_axcheck_opts_init(&o);
+  int bad = 0;
+  CHECK(rg_axioms_check(ax, &o, vs, &bad, &err) == RG_OK);
+}
+
 /* Guards too weak for their axiom: each must be reported unsound. */
 static void test_checker_rejects(void) {
   const char *text =
@@ -86,14 +96,8 @@ static void test_checker_rejects(void) {
       "rank-too-low: (slice 1 ?l ?h (matmul ?c ?x ?y)) => (matmul ?c (slice 1 ?l ?h ?x) (slice 1 "
       "?l ?h ?y)) if (<= 3 (rank ?x))\n";
   rg_axioms ax;
-  rg_err err;
-  CHECK_MSG(rg_axioms_parse(text, strlen(text), "t", &ax, &err) == RG_OK, "%s", err.msg);
-  rg_axcheck_opts o;
-  rg_axcheck_opts_init(&o);
   rg_axiom_verdict vs[5];
-  int bad = 0;
-  CHECK(rg_axioms_check(&ax, &o, vs, &bad, &err) == RG_OK);
-  CHECK_MSG(bad == ax.rules.n, "%d of %d rejected", bad, ax.rules.n);
+  check_axioms_text(text, &ax, vs);
   for (int i = 0; i < ax.rules.n; i++)
     CHECK_MSG(!vs[i].sound && vs[i].why[0], "%s accepted", ax.rules.rules[i]->name);
   CHECK(strstr(vs[0].why, "target:") != NULL); /* the guard admits a slice past x's end */
@@ -111,13 +115,8 @@ static void test_checker_steers(void) {
       "swapped: (reshape ?s ?x) => ?x if (= ?s 4) (= (rank ?x) 4) (= ?s.1 (dim ?x 1)) (= ?s.2 (dim "
       "?x 0)) (= ?s.3 (dim ?x 2)) (= ?s.4 (dim ?x 3))\n";
   rg_axioms ax;
-  rg_err err;
-  CHECK_MSG(rg_axioms_parse(text, strlen(text), "t", &ax, &err) == RG_OK, "%s", err.msg);
-  rg_axcheck_opts o;
-  rg_axcheck_opts_init(&o);
   rg_axiom_verdict vs[2];
-  int bad = 0;
-  CHECK(rg_axioms_check(&ax, &o, vs, &bad, &err) == RG_OK);
+  check_axioms_text(text, &ax, vs);
   CHECK_MSG(vs[0].sound && vs[0].assignments >= 20, "same: %d assignments, %s", vs[0].assignments, vs[0].why);
   CHECK_MSG(!vs[1].sound && strstr(vs[1].why, "types differ"), "swapped: %s", vs[1].why);
   /* steering itself: ?s.1 .. ?s.4 take x's sizes, ?s its rank */
@@ -132,6 +131,31 @@ static void test_checker_steers(void) {
   CHECK(values[rg_graph_find_pvar(g, "s.3")] == 4 && values[rg_graph_find_pvar(g, "s")] == 4);
   CHECK(rg_guard_steer(&ax.guards[0], shapes, values, bound) == 0); /* nothing left to move */
   rg_axioms_free(&ax);
+}
+
+/* Every rule of text is verified by both solvers (check_typed: after a search for shapes where
+ * it types). */
+static void expect_verified(const rg_axioms *ax, const char *text, bool check_typed) {
+  rg_ruleset rs;
+  rg_prove_summary sum;
+  rg_rule_proof *p = prove_typed(ax, text, 10000, check_typed, &rs, &sum);
+  for (int i = 0; i < rs.n; i++)
+    CHECK_MSG(p[i].status == RG_PROOF_VERIFIED, "%s: %s", rs.rules[i]->name, rg_proof_status_name(p[i].status));
+  free(p);
+  rg_ruleset_free(&rs);
+}
+
+/* No rule of text is proved by either solver within timeout_ms. */
+static void expect_unproved(const rg_axioms *ax, const char *text, int timeout_ms, bool check_typed) {
+  rg_ruleset rs;
+  rg_prove_summary sum;
+  rg_rule_proof *p = prove_typed(ax, text, timeout_ms, check_typed, &rs, &sum);
+  for (int i = 0; i < rs.n; i++)
+    for (int s = 0; s < RG_SOLVER_COUNT; s++)
+      CHECK_MSG(p[i].obl[0].ans[s].result != RG_SMT_UNSAT, "%s proved by %s", rs.rules[i]->name,
+                s ? "cvc5" : "z3");
+  free(p);
+  rg_ruleset_free(&rs);
 }
 
 static void test_goals(const rg_axioms *ax) {
@@ -164,13 +188,7 @@ static void test_goals(const rg_axioms *ax) {
       "t13: (matmul (pad 0 1 1 (conv2d 1 1 same relu ?x (conv2d ?w ?w))) (pad 0 1 1 (conv2d 1 1 "
       "same relu ?x (conv2d ?w ?w)))) => (pad 0 1 1 (matmul (conv2d 1 1 same relu ?x (conv2d ?w "
       "?w)) (conv2d 1 1 same relu ?x (conv2d ?w ?w))))\n";
-  rg_ruleset rs;
-  rg_prove_summary sum;
-  rg_rule_proof *p = prove(ax, true_goals, 10000, &rs, &sum);
-  for (int i = 0; i < rs.n; i++)
-    CHECK_MSG(p[i].status == RG_PROOF_VERIFIED, "%s: %s", rs.rules[i]->name, rg_proof_status_name(p[i].status));
-  free(p);
-  rg_ruleset_free(&rs);
+  expect_verified(ax, true_goals, true);
   /* each true only at some of the sizes where it types (or never) */
   const char *false_goals =
       "f1: (slice 0 0 1 (concat 0 ?x ?y)) => (slice 0 0 1 ?y)\n"
@@ -183,22 +201,12 @@ static void test_goals(const rg_axioms *ax) {
       "f7: (slice 0 0 2 (concat 0 (transpose 10 ?x) ?y)) => (slice 0 0 2 (concat 0 ?x ?y))\n"
       "f8: (slice 0 0 1 (matmul (transpose 10 ?x) ?y)) => (slice 0 0 1 (matmul ?y (transpose 10 "
       "?x)))\n";
-  p = prove(ax, false_goals, 300, &rs, &sum);
-  for (int i = 0; i < rs.n; i++)
-    for (int s = 0; s < RG_SOLVER_COUNT; s++)
-      CHECK_MSG(p[i].obl[0].ans[s].result != RG_SMT_UNSAT, "%s proved by %s", rs.rules[i]->name,
-                s ? "cvc5" : "z3");
-  free(p);
-  rg_ruleset_free(&rs);
+  expect_unproved(ax, false_goals, 300, true);
   /* False where ?x has one row. cvc5 proved it in about 600 ms when sizes were at least 1 for
    * every term, ill-typed ones included (smt.c now states that of the rule's tensors alone). */
   const char *seam =
       "f9: (relu (slice 0 1 2 (concat 0 ?x ?y))) => (slice 0 1 2 (concat 0 (relu ?x) ?y))\n";
-  p = prove(ax, seam, 3000, &rs, &sum);
-  for (int s = 0; s < RG_SOLVER_COUNT; s++)
-    CHECK_MSG(p[0].obl[0].ans[s].result != RG_SMT_UNSAT, "f9 proved by %s", s ? "cvc5" : "z3");
-  free(p);
-  rg_ruleset_free(&rs);
+  expect_unproved(ax, seam, 3000, true);
 }
 
 /* Reshapes to fixed sizes (types only where ?w7 is 4x4x1x3, which the shape solver does not
@@ -212,13 +220,7 @@ static void test_reshape_goals(const rg_axioms *ax) {
       "?w4)))) => (conv2d 1 1 same relu ?w7 (conv2d 1 1 same relu ?w7 ?w4))\n"
       "t15: (ewadd ?w1 (reshape 4x4 (concat 0 (matmul ?x2 ?w2) ?x1))) => (ewadd ?w1 (concat 0 "
       "(matmul ?x2 ?w2) ?x1))\n";
-  rg_ruleset rs;
-  rg_prove_summary sum;
-  rg_rule_proof *p = prove_typed(ax, true_goals, 10000, false, &rs, &sum);
-  for (int i = 0; i < rs.n; i++)
-    CHECK_MSG(p[i].status == RG_PROOF_VERIFIED, "%s: %s", rs.rules[i]->name, rg_proof_status_name(p[i].status));
-  free(p);
-  rg_ruleset_free(&rs);
+  expect_verified(ax, true_goals, false);
   /* cvc5 proved this rule without the relu in 1 s from contradictory rank facts alone: rank
    * (ewadd x y) = rank x for every pair, with ewadd-comm, made every two ranks equal, a
    * reshape's 1 and a conv's 4 among them (ranks are now stated where the operands agree) */
@@ -226,11 +228,7 @@ static void test_reshape_goals(const rg_axioms *ax) {
       "f10: (reshape 4x4x1x3 (conv2d 1 1 same relu ?w11 (reshape 4x4x1x3 (conv2d 1 1 same relu ?w10 "
       "?w7)))) => (conv2d 1 1 same relu (reshape 4x4x1x3 ?w11) (enlarge 3 3 (relu (conv2d 1 1 same "
       "relu ?w10 ?w7))))\n";
-  p = prove_typed(ax, false_goal, 3000, false, &rs, &sum);
-  for (int s = 0; s < RG_SOLVER_COUNT; s++)
-    CHECK_MSG(p[0].obl[0].ans[s].result != RG_SMT_UNSAT, "f10 proved by %s", s ? "cvc5" : "z3");
-  free(p);
-  rg_ruleset_free(&rs);
+  expect_unproved(ax, false_goal, 3000, false);
 }
 
 /* The size function and its facts appear only where a guarded axiom does. */
@@ -255,11 +253,7 @@ static void test_encoding(const rg_axioms *ax) {
 
 int main(void) {
   rg_axioms ax;
-  rg_err err;
-  if (rg_axioms_load("../verify/axioms.rules", &ax, &err)) {
-    fprintf(stderr, "verify/axioms.rules:%d: %s\n", err.line, err.msg);
-    return 1;
-  }
+  load_axioms(&ax);
   test_parse();
   test_checker_rejects();
   test_checker_steers();

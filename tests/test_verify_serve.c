@@ -354,11 +354,7 @@ static void test_cvc5_helper_matches_binary(const rg_axioms *ax) {
 int main(void) {
   test_serve_loop();
   rg_axioms ax;
-  rg_err err;
-  if (rg_axioms_load("../verify/axioms.rules", &ax, &err)) {
-    fprintf(stderr, "verify/axioms.rules:%d: %s\n", err.line, err.msg);
-    return 1;
-  }
+  load_axioms(&ax);
   test_helper_programs();
   test_cvc5_subset();
   test_cvc5_helper_matches_binary(&ax);

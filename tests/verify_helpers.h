@@ -54,6 +54,15 @@ static inline rg_rule_proof *prove(const rg_axioms *ax, const char *text, int ti
   return prove_typed(ax, text, timeout_ms, true, rs, sum);
 }
 
+/* Loads the project's axioms (tests run in the build folder); exits 1 naming the line on error. */
+static inline void load_axioms(rg_axioms *ax) {
+  rg_err err;
+  if (rg_axioms_load("../verify/axioms.rules", ax, &err)) {
+    fprintf(stderr, "verify/axioms.rules:%d: %s\n", err.line, err.msg);
+    exit(1);
+  }
+}
+
 static inline double now_s(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
