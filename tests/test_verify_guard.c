@@ -229,6 +229,14 @@ static void test_reshape_goals(const rg_axioms *ax) {
       "?w7)))) => (conv2d 1 1 same relu (reshape 4x4x1x3 ?w11) (enlarge 3 3 (relu (conv2d 1 1 same "
       "relu ?w10 ?w7))))\n";
   expect_unproved(ax, false_goal, 3000, false);
+  /* both solvers proved these in 50 ms while enlarge's spatial sizes were stated: through
+   * matmul-enlarge-left, a term that types only where no size changes met a 4x4x3x1 reshape's
+   * last size 1, a contradiction (enlarge's spatial sizes are not stated now) */
+  const char *enlarge_goals =
+      "f11: (matmul (enlarge 3 3 ?w) (reshape 4x4x3x1 ?x)) => (matmul (enlarge 3 3 ?w) (relu "
+      "(reshape 4x4x3x1 ?x)))\n"
+      "f12: (ewadd (matmul (enlarge 3 3 ?w) (reshape 4x4x3x1 ?x)) ?y) => (ewadd ?y ?y)\n";
+  expect_unproved(ax, enlarge_goals, 1000, false);
 }
 
 /* The size function and its facts appear only where a guarded axiom does. */
