@@ -94,9 +94,16 @@ static void test_checker_rejects(void) {
       "right-without-shift: (slice ?a ?l ?h (concat ?a ?x ?y)) => (slice ?a ?l ?h ?y) if (<= (dim "
       "?x ?a) ?l)\n"
       "rank-too-low: (slice 1 ?l ?h (matmul ?c ?x ?y)) => (matmul ?c (slice 1 ?l ?h ?x) (slice 1 "
-      "?l ?h ?y)) if (<= 3 (rank ?x))\n";
+      "?l ?h ?y)) if (<= 3 (rank ?x))\n"
+      /* a pad's zeros vanish in a product (ewmul-pad), not in a sum; zero input channels drop
+       * out of a conv with one group only (conv-pad-input-channels): with more, channels move
+       * from one group to the next */
+      "ewadd-pad: (ewadd (pad ?a ?b ?c ?x) ?y) => (pad ?a ?b ?c (ewadd ?x (slice ?a ?b ?m ?y))) if "
+      "(= ?m (+ ?b (dim ?x ?a)))\n"
+      "conv-pad-input-channels-any-groups: (conv2d ?sh ?sw ?p ?f ?dh ?dw ?g (pad 1 ?b ?c ?x) ?w) => "
+      "(conv2d ?sh ?sw ?p ?f ?dh ?dw ?g ?x (slice 1 ?b ?m ?w)) if (= ?m (+ ?b (dim ?x 1)))\n";
   rg_axioms ax;
-  rg_axiom_verdict vs[5];
+  rg_axiom_verdict vs[7];
   check_axioms_text(text, &ax, vs);
   for (int i = 0; i < ax.rules.n; i++)
     CHECK_MSG(!vs[i].sound && vs[i].why[0], "%s accepted", ax.rules.rules[i]->name);
@@ -187,7 +194,19 @@ static void test_goals(const rg_axioms *ax) {
       /* a depth-4 candidate: a batched matmul of zero-padded batches (pad-matmul-batch-0) */
       "t13: (matmul (pad 0 1 1 (conv2d 1 1 same relu ?x (conv2d ?w ?w))) (pad 0 1 1 (conv2d 1 1 "
       "same relu ?x (conv2d ?w ?w)))) => (pad 0 1 1 (matmul (conv2d 1 1 same relu ?x (conv2d ?w "
-      "?w)) (conv2d 1 1 same relu ?x (conv2d ?w ?w))))\n";
+      "?w)) (conv2d 1 1 same relu ?x (conv2d ?w ?w))))\n"
+      /* depth-4 candidates where a pad's zeros meet an activation's values (relu(0) is not 0 in
+       * Z_p): a product or a conv's sum drops them (ewmul-pad, conv-pad-kernel-channels,
+       * conv-pad-input-channels), which needs a size plus a pad's width to stay a size */
+      "t16: (ewmul (pad 0 1 1 (slice 0 2 4 ?x)) (relu (pad 0 1 1 (slice 0 2 4 ?x)))) => (pad 0 1 1 "
+      "(slice 0 2 4 (ewmul ?x (relu ?x))))\n"
+      "t17: (conv2d 1 1 same relu (relu (pad 1 1 1 (ewadd ?x ?y))) (pad 1 1 1 (ewadd ?x ?y))) => "
+      "(conv2d 1 1 same relu (relu (ewadd ?x ?y)) (ewadd ?x ?y))\n"
+      "t18: (conv2d 1 1 same relu (pad 1 1 1 ?x) (relu (slice 0 2 4 (pad 1 1 1 ?x)))) => (slice 1 2 "
+      "4 (conv2d 1 1 same relu ?x (relu ?x)))\n"
+      /* a pad over three nested concats of its axis (pad-concat-assoc-right) */
+      "t19: (pad 0 1 1 (concat 0 ?z (concat 0 (concat 0 ?w ?x) ?x))) => (pad 0 1 1 (concat 0 "
+      "(concat 0 ?z ?w) (concat 0 ?x ?x)))\n";
   expect_verified(ax, true_goals, true);
   /* each true only at some of the sizes where it types (or never) */
   const char *false_goals =
@@ -251,9 +270,25 @@ static void test_encoding(const rg_axioms *ax) {
     CHECK(rg_smt_encode(r, 0, ax, false, &o, &err) == RG_OK);
     bool dim = strstr(o.text, "(declare-fun dim (T Int) Int)") != NULL;
     CHECK_MSG(dim == !k, "%s: size function %s", k ? without : with, dim ? "declared" : "missing");
-    if (!k) CHECK(strstr(o.text, ":named slice-concat-left") && strstr(o.text, "(<= 1 (dim t.x 0))"));
+    if (!k) CHECK(strstr(o.text, ":named slice-concat-left") && strstr(o.text, "(<= 1 (dim t.x 0) 16777216)"));
     /* a rank passes through concat only where its operands agree in rank */
     if (!k) CHECK(strstr(o.text, "(=> (= (rank x) (rank w)) (= (rank (concat q0 x w)) (rank x)))"));
+    rg_obligation_free(&o);
+    rg_rule_free(r);
+  }
+  /* conv-pad-kernel-channels is asserted where a pad is (with a bound on the pad's sizes), not
+   * in a conv/slice goal that its target matches: read backwards it would bring pad there */
+  const char *rules[2] = {"(conv2d ?x (pad 1 1 1 ?w)) => (conv2d (slice 1 1 3 ?x) ?w)",
+                          "(slice 1 0 2 (conv2d ?x ?w)) => (conv2d ?x (slice 0 0 2 ?w))"};
+  for (int k = 0; k < 2; k++) {
+    rg_rule *r = NULL;
+    rg_err err;
+    CHECK(rg_text_parse_rule(rules[k], &r, &err) == RG_OK);
+    rg_obligation o;
+    CHECK(rg_smt_encode(r, 0, ax, false, &o, &err) == RG_OK);
+    bool has = strstr(o.text, ":named conv-pad-kernel-channels") != NULL;
+    CHECK_MSG(has == !k, "%s: conv-pad-kernel-channels %s", rules[k], has ? "asserted" : "missing");
+    if (!k) CHECK(strstr(o.text, "(assert (<= (dim (pad 1 1 1 t.w) 1) 16777216))"));
     rg_obligation_free(&o);
     rg_rule_free(r);
   }

@@ -242,9 +242,19 @@ static bool fires(const bool *side, const bool *avail) {
   return some;
 }
 
+/* Whether every operator of side a occurs in side b. */
+static bool ops_within(const bool *a, const bool *b) {
+  for (int o = 0; o < RG_OP_COUNT; o++)
+    if (a[o] && !b[o] && o != RG_OP_INPUT) return false;
+  return true;
+}
+
 /* Relevant axioms: those that can fire on terms built from the rule's operators, closed under
  * the operators they introduce (conv-concat-sum brings ewadd into a conv/concat goal). An axiom
- * fires when all operators of one of its sides are available. */
+ * fires when all operators of its source are available, or all of its target's where that
+ * brings no operator of its own: read backwards, an axiom that removes an operator (the zero
+ * channels of conv-pad-kernel-channels) would bring that operator, and with it all its axioms,
+ * into goals that never mention it. */
 static void select_axioms(const rg_axioms *ax, const bool *rule_ops, bool *take) {
   bool avail[RG_OP_COUNT];
   memcpy(avail, rule_ops, sizeof avail);
@@ -256,7 +266,7 @@ static void select_axioms(const rg_axioms *ax, const bool *rule_ops, bool *take)
       bool l[RG_OP_COUNT], r[RG_OP_COUNT];
       side_ops(a, false, l);
       side_ops(a, true, r);
-      if (!fires(l, avail) && !fires(r, avail)) continue;
+      if (!fires(l, avail) && !(fires(r, avail) && ops_within(l, r))) continue;
       take[i] = grew = true;
       for (int o = 0; o < RG_OP_COUNT; o++) avail[o] |= l[o] || r[o];
     }
@@ -482,12 +492,13 @@ static void put_matmul_sizes(rg_strbuf *sb, const rg_graph *g, int32_t id) {
  * ewadd and ewmul in rank and on every axis. True wherever the rule type-checks (rulegen prove checks that it does
  * somewhere). */
 static void put_size_hypotheses(rg_strbuf *sb, const rg_rule *r, int output) {
-  /* The rule's tensors are real ones: every size is at least 1 (axes past the rank count as 1).
-   * Stated of them alone: a quantified form would also size the ill-typed terms a search builds,
-   * and with the axioms that hold only where they type, that proved a false rule. */
+  /* The rule's tensors are real ones: every size is 1 to RG_MAX_DIM (axes past the rank count
+   * as 1). Stated of them alone: a quantified form would also size the ill-typed terms a search
+   * builds, and with the axioms that hold only where they type, that proved a false rule. The
+   * bound lets a size plus a pad's width stay inside the axioms' parameter domains. */
   for (int32_t v = 0; v < rg_graph_n_tvars(r->g); v++)
     for (int k = 0; k < RG_MAX_RANK; k++)
-      rg_sb_printf(sb, "(assert (<= 1 (dim t.%s %d)))\n", rg_graph_tvar_name(r->g, v), k);
+      rg_sb_printf(sb, "(assert (<= 1 (dim t.%s %d) %d))\n", rg_graph_tvar_name(r->g, v), k, RG_MAX_DIM);
   rg_sb_puts(sb, "(assert (= (rank ");
   put_term(sb, r->g, r->src[output], NULL, "");
   rg_sb_puts(sb, ") (rank ");
@@ -507,6 +518,15 @@ static void put_size_hypotheses(rg_strbuf *sb, const rg_rule *r, int output) {
       rg_sb_printf(sb, "(assert (= (rank ");
       put_term(sb, r->g, nd->in[k], NULL, "");
       rg_sb_printf(sb, ") %d))\n", rank);
+    }
+    if (nd->op == RG_OP_PAD || nd->op == RG_OP_CONCAT) {
+      /* What these grow stays a real size, so their operands are smaller (shape.c refuses more). */
+      rg_ref self = {i, 0};
+      for (int k = 0; k < RG_MAX_RANK; k++) {
+        rg_sb_puts(sb, "(assert (<= (dim ");
+        put_term(sb, r->g, self, NULL, "");
+        rg_sb_printf(sb, " %d) %d))\n", k, RG_MAX_DIM);
+      }
     }
     if (nd->op == RG_OP_MATMUL) {
       put_matmul_sizes(sb, r->g, i);
