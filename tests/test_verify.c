@@ -78,6 +78,13 @@ static void test_false_properties(void) {
       /* a conv hides its input's channel seams (conv-concat-assoc-1), not its batch seams */
       "conv-concat-assoc-0: (conv2d ?sh ?sw ?p ?f ?dh ?dw ?g (concat 0 (concat 0 ?x ?y) ?z) ?w) => "
       "(conv2d ?sh ?sw ?p ?f ?dh ?dw ?g (concat 0 ?x (concat 0 ?y ?z)) ?w)",
+      /* two groups keep their kernels under zero output channels only as many before as after
+       * (pad-conv-out-2-groups), and four groups read the whole input only over four copies of
+       * it (conv-grouped-4) */
+      "pad-conv-out-2-groups-uneven: (pad 1 ?b ?c (conv2d ?sh ?sw ?p none ?dh ?dw 2 ?x ?w)) => "
+      "(conv2d ?sh ?sw ?p none ?dh ?dw 2 ?x (pad 0 ?b ?c ?w))",
+      "conv-grouped-4-mixed: (conv2d ?h ?w ?p ?c 1 1 4 (concat 1 (concat 1 ?x ?y) (concat 1 ?x ?y)) "
+      "?z) => (conv2d ?h ?w ?p ?c 1 1 2 (concat 1 ?x ?y) ?z)",
   };
   rg_axcheck_opts o;
   rg_axcheck_opts_init(&o);

@@ -206,7 +206,14 @@ static void test_goals(const rg_axioms *ax) {
       "4 (conv2d 1 1 same relu ?x (relu ?x)))\n"
       /* a pad over three nested concats of its axis (pad-concat-assoc-right) */
       "t19: (pad 0 1 1 (concat 0 ?z (concat 0 (concat 0 ?w ?x) ?x))) => (pad 0 1 1 (concat 0 "
-      "(concat 0 ?z ?w) (concat 0 ?x ?x)))\n";
+      "(concat 0 ?z ?w) (concat 0 ?x ?x)))\n"
+      /* grouped convs: four groups over four copies of one input, and a grouped conv's output
+       * padded with zero channels (conv-grouped-4, pad-conv-out-2-groups) */
+      "t20: (conv2d 1 1 same relu 1 1 4 (concat 1 (concat 1 ?x ?x) (concat 1 ?x ?x)) ?x) => (conv2d "
+      "1 1 same relu ?x ?x)\n"
+      "t21: (pad 1 1 1 (conv2d 1 1 same none 1 1 2 (conv2d 1 1 same relu 1 1 4 ?x ?y) (slice 1 0 2 "
+      "?w))) => (conv2d 1 1 same none 1 1 2 (conv2d 1 1 same relu 1 1 4 ?x ?y) (slice 1 0 2 (pad 0 "
+      "1 1 ?w)))\n";
   expect_verified(ax, true_goals, true);
   /* each true only at some of the sizes where it types (or never) */
   const char *false_goals =
