@@ -61,7 +61,7 @@
                                   "equal-shaped inputs out of order (renamings)")               \
   X("seed", 'S', 1, "N", "fingerprint seed (default 1); testing draws from another seed")      \
   X("trials", 't', 1, "N", "random trials per domain and shape set (default 1)")               \
-  X("shape-sets", 'n', 1, "N", "other shape sets each candidate is tested at (default 2)")     \
+  X("shape-sets", 'n', 1, "N", "other shape sets each candidate is tested at (default 3)")     \
   X("all-pairs", 'P', 0, "", "print every pair of a class, not one candidate per member")      \
   X("no-generalize", 'G', 0, "", "do not generalize candidates before pruning (by default a "   \
                                  "variable occurring 2..8 times, in a candidate using every "   \

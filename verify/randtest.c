@@ -19,8 +19,11 @@ const char *rg_randtest_verdict_help(rg_randtest_verdict v) {
   return v < RG_RANDTEST_COUNT ? helps[v] : "?";
 }
 
+/* Three other shape sets: with two, 5 of 1,000 depth-4 candidates were false at a set the
+ * proof stage's counterexample search found (bench/verify_bench_retest drops exactly those 5
+ * with three, and 1 of 1,000 at depth 3). */
 void rg_randtest_opts_default(rg_randtest_opts *o) {
-  *o = (rg_randtest_opts){2, 1, 1, 2, NULL};
+  *o = (rg_randtest_opts){2, 1, 1, 3, NULL};
 }
 
 /* Runs the trials of one domain at one binding; *agree is false on any disagreement (of type or
