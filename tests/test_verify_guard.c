@@ -215,6 +215,12 @@ static void test_goals(const rg_axioms *ax) {
       "?w))) => (conv2d 1 1 same none 1 1 2 (conv2d 1 1 same relu 1 1 4 ?x ?y) (slice 1 0 2 (pad 0 "
       "1 1 ?w)))\n";
   expect_verified(ax, true_goals, true);
+  /* a depth-4 candidate: Iconv as a batch of matrices keeps one row (matmul-iconv-ewmul); it
+   * types only where ?y is 4x4x3xN, which the shape solver does not find: asked without */
+  expect_verified(ax,
+                  "t22: (ewmul (conv2d ?x ?w) (matmul (Iconv 4 3 3) ?y)) => (matmul (Iconv 4 3 3) "
+                  "(ewmul ?y (conv2d ?x ?w)))\n",
+                  false);
   /* each true only at some of the sizes where it types (or never) */
   const char *false_goals =
       "f1: (slice 0 0 1 (concat 0 ?x ?y)) => (slice 0 0 1 ?y)\n"
