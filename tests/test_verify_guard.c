@@ -282,38 +282,39 @@ static void test_reshape_goals(const rg_axioms *ax) {
 }
 
 /* The size function and its facts appear only where a guarded axiom does. */
+/* The obligation of output 0 of rule text (the caller frees o). */
+static void encode_text(const rg_axioms *ax, const char *text, rg_obligation *o) {
+  rg_rule *r = NULL;
+  rg_err err;
+  CHECK(rg_text_parse_rule(text, &r, &err) == RG_OK);
+  CHECK(rg_smt_encode(r, 0, ax, false, o, &err) == RG_OK);
+  rg_rule_free(r);
+}
+
 static void test_encoding(const rg_axioms *ax) {
   const char *with = "(slice 0 0 1 (concat 0 ?x ?y)) => (slice 0 0 1 ?x)";
   const char *without = "(transpose 10 (matmul ?x ?y)) => (matmul (transpose 10 ?y) (transpose 10 ?x))";
   for (int k = 0; k < 2; k++) {
-    rg_rule *r = NULL;
-    rg_err err;
-    CHECK(rg_text_parse_rule(k ? without : with, &r, &err) == RG_OK);
     rg_obligation o;
-    CHECK(rg_smt_encode(r, 0, ax, false, &o, &err) == RG_OK);
+    encode_text(ax, k ? without : with, &o);
     bool dim = strstr(o.text, "(declare-fun dim (T Int) Int)") != NULL;
     CHECK_MSG(dim == !k, "%s: size function %s", k ? without : with, dim ? "declared" : "missing");
     if (!k) CHECK(strstr(o.text, ":named slice-concat-left") && strstr(o.text, "(<= 1 (dim t.x 0) 16777216)"));
     /* a rank passes through concat only where its operands agree in rank */
     if (!k) CHECK(strstr(o.text, "(=> (= (rank x) (rank w)) (= (rank (concat q0 x w)) (rank x)))"));
     rg_obligation_free(&o);
-    rg_rule_free(r);
   }
   /* conv-pad-kernel-channels is asserted where a pad is (with a bound on the pad's sizes), not
    * in a conv/slice goal that its target matches: read backwards it would bring pad there */
   const char *rules[2] = {"(conv2d ?x (pad 1 1 1 ?w)) => (conv2d (slice 1 1 3 ?x) ?w)",
                           "(slice 1 0 2 (conv2d ?x ?w)) => (conv2d ?x (slice 0 0 2 ?w))"};
   for (int k = 0; k < 2; k++) {
-    rg_rule *r = NULL;
-    rg_err err;
-    CHECK(rg_text_parse_rule(rules[k], &r, &err) == RG_OK);
     rg_obligation o;
-    CHECK(rg_smt_encode(r, 0, ax, false, &o, &err) == RG_OK);
+    encode_text(ax, rules[k], &o);
     bool has = strstr(o.text, ":named conv-pad-kernel-channels") != NULL;
     CHECK_MSG(has == !k, "%s: conv-pad-kernel-channels %s", rules[k], has ? "asserted" : "missing");
     if (!k) CHECK(strstr(o.text, "(assert (<= (dim (pad 1 1 1 t.w) 1) 16777216))"));
     rg_obligation_free(&o);
-    rg_rule_free(r);
   }
 }
 

@@ -522,11 +522,13 @@ static void put_size_hypotheses(rg_strbuf *sb, const rg_rule *r, int output) {
     if (nd->op == RG_OP_PAD || nd->op == RG_OP_CONCAT) {
       /* What these grow stays a real size, so their operands are smaller (shape.c refuses more). */
       rg_ref self = {i, 0};
-      for (int k = 0; k < RG_MAX_RANK; k++) {
-        rg_sb_puts(sb, "(assert (<= (dim ");
-        put_term(sb, r->g, self, NULL, "");
-        rg_sb_printf(sb, " %d) %d))\n", k, RG_MAX_DIM);
-      }
+      rg_strbuf t;
+      rg_sb_init(&t);
+      put_term(&t, r->g, self, NULL, "");
+      for (int k = 0; k < RG_MAX_RANK; k++)
+        rg_sb_printf(sb, "(assert (<= (dim %s %d) %d))\n", rg_sb_str(&t), k, RG_MAX_DIM);
+      if (t.failed) sb->failed = true;
+      rg_sb_free(&t);
     }
     if (nd->op == RG_OP_MATMUL) {
       put_matmul_sizes(sb, r->g, i);
