@@ -112,7 +112,7 @@ void rg_binding_put(rg_strbuf *sb, const rg_graph *g, const rg_binding *b) {
   for (int32_t i = 0; i < rg_graph_n_tvars(g); i++) {
     char buf[96];
     rg_sb_printf(sb, "%s%s=%s", i ? " " : "", rg_graph_tvar_name(g, i),
-                 b->tvar_shapes[i] ? rg_shape_format(b->tvar_shapes[i], buf, sizeof buf) : "?");
+                 b->tvar_shapes[i] ? rg_shape_format_seams(b->tvar_shapes[i], buf, sizeof buf) : "?");
   }
   for (int32_t i = 0; i < rg_graph_n_pvars(g); i++)
     if (b->pvar_bound[i]) rg_sb_printf(sb, " ?%s=%d", rg_graph_pvar_name(g, i), b->pvar_values[i]);

@@ -18,6 +18,10 @@ static rg_status fail(gparser *p, const char *fmt, const char *what) {
   return rg_err_at(p->err, RG_ERR_PARSE, p->line, p->col0 + (int)(p->s - p->start) + 1, fmt, what);
 }
 
+/* A limit's value as text, for fail(). */
+#define RG_GUARD_STR_(x) #x
+#define RG_GUARD_STR(x) RG_GUARD_STR_(x)
+
 static void skip_space(gparser *p) {
   while (p->s < p->end && isspace((unsigned char)*p->s)) p->s++;
 }
@@ -52,17 +56,21 @@ static rg_status variable(gparser *p, bool tensor, int32_t *idx) {
 
 static rg_status expr(gparser *p, int32_t *out);
 
-/* The rest of a parenthesised form after its operator: two operand expressions and ')'. */
+static rg_status atom(gparser *p, int32_t *out);
+
+/* The rest of a parenthesised form after its operator: two operands (expressions, or atoms for
+ * or) and ')'. */
 static rg_status binary(gparser *p, rg_gx_kind k, int32_t *out) {
+  rg_status (*operand)(gparser *, int32_t *) = k == RG_GX_OR ? atom : expr;
   int32_t a, b;
-  rg_status st = expr(p, &a);
-  if (!st) st = expr(p, &b);
+  rg_status st = operand(p, &a);
+  if (!st) st = operand(p, &b);
   if (st) return st;
   skip_space(p);
   if (p->s >= p->end || *p->s != ')') return fail(p, "guard: expected ')' %s", "after two operands");
   p->s++;
   *out = add_node(p, k, a, b, 0);
-  return *out < 0 ? fail(p, "guard: more than %s nodes", "48") : RG_OK;
+  return *out < 0 ? fail(p, "guard: more than %s nodes", RG_GUARD_STR(RG_GUARD_MAX_NODES)) : RG_OK;
 }
 
 static rg_status expr(gparser *p, int32_t *out) {
@@ -93,25 +101,44 @@ static rg_status expr(gparser *p, int32_t *out) {
     if (n == 1 && *op == '+') return binary(p, RG_GX_ADD, out);
     if (n == 1 && *op == '-') return binary(p, RG_GX_SUB, out);
     bool dim = n == 3 && !memcmp(op, "dim", 3), rank = n == 4 && !memcmp(op, "rank", 4);
-    if (dim || rank) { /* (dim ?x AXIS), (rank ?x) */
+    bool seams = n == 5 && !memcmp(op, "seams", 5);
+    if (dim || rank || seams) { /* (dim ?x AXIS), (seams ?x AXIS), (rank ?x) */
       int32_t t, axis = 0;
       skip_space(p);
       rg_status st = variable(p, true, &t);
-      if (!st && dim) st = expr(p, &axis);
+      if (!st && !rank) st = expr(p, &axis);
       if (st) return st;
       skip_space(p);
       if (p->s >= p->end || *p->s != ')')
-        return fail(p, "guard: expected ')' %s", dim ? "after (dim ?x AXIS" : "after (rank ?x");
+        return fail(p, "guard: expected ')' %s", rank ? "after (rank ?x" : "after (dim ?x AXIS or (seams ?x AXIS");
       p->s++;
-      *out = add_node(p, dim ? RG_GX_DIM : RG_GX_RANK, t, axis, 0);
+      *out = add_node(p, dim ? RG_GX_DIM : seams ? RG_GX_SEAMS : RG_GX_RANK, t, axis, 0);
     } else {
       p->s = op;
-      return fail(p, "guard: unknown function (expected +, -, dim or rank) %s", "here");
+      return fail(p, "guard: unknown function (expected +, -, dim, seams or rank) %s", "here");
     }
   } else {
     return fail(p, "guard: expected an integer, ?param or (...) %s", "here");
   }
-  return *out < 0 ? fail(p, "guard: more than %s nodes", "48") : RG_OK;
+  return *out < 0 ? fail(p, "guard: more than %s nodes", RG_GUARD_STR(RG_GUARD_MAX_NODES)) : RG_OK;
+}
+
+/* An atom: (<= E E), (< E E), (= E E) or (or ATOM ATOM). */
+static rg_status atom(gparser *p, int32_t *out) {
+  skip_space(p);
+  if (p->s >= p->end || *p->s != '(')
+    return fail(p, "guard: expected an atom (<= E E), (< E E), (= E E) or (or ATOM ATOM) %s", "here");
+  p->s++;
+  skip_space(p);
+  size_t n = word(p);
+  rg_gx_kind k;
+  if (n == 2 && !memcmp(p->s, "<=", 2)) k = RG_GX_LE;
+  else if (n == 1 && *p->s == '<') k = RG_GX_LT;
+  else if (n == 1 && *p->s == '=') k = RG_GX_EQ;
+  else if (n == 2 && !memcmp(p->s, "or", 2)) k = RG_GX_OR;
+  else return fail(p, "guard: an atom is (<= E E), (< E E), (= E E) or (or ATOM ATOM) %s", "");
+  p->s += n;
+  return binary(p, k, out);
 }
 
 /* Whether parameter variable v occurs in the nodes reachable from refs. */
@@ -137,7 +164,8 @@ static bool mentions(const rg_guard *gd, int32_t e, int32_t v) {
   case RG_GX_INT:
   case RG_GX_RANK: return false;
   case RG_GX_PVAR: return x->v == v;
-  case RG_GX_DIM: return mentions(gd, x->b, v);
+  case RG_GX_DIM:
+  case RG_GX_SEAMS: return mentions(gd, x->b, v);
   default: return mentions(gd, x->a, v) || mentions(gd, x->b, v);
   }
 }
@@ -147,20 +175,11 @@ rg_status rg_guard_parse(const char *text, size_t len, const rg_rule *r, int lin
   memset(out, 0, sizeof *out);
   gparser p = {.s = text, .end = text + len, .r = r, .line = line, .col0 = col, .start = text, .gd = out, .err = err};
   for (skip_space(&p); p.s < p.end; skip_space(&p)) {
-    if (out->n_atoms >= RG_GUARD_MAX_ATOMS) return fail(&p, "guard: more than %s atoms", "8");
-    if (*p.s != '(') return fail(&p, "guard: expected an atom (<= E E), (< E E) or (= E E) %s", "here");
-    p.s++;
-    skip_space(&p);
-    size_t n = word(&p);
-    rg_gx_kind k;
-    if (n == 2 && !memcmp(p.s, "<=", 2)) k = RG_GX_LE;
-    else if (n == 1 && *p.s == '<') k = RG_GX_LT;
-    else if (n == 1 && *p.s == '=') k = RG_GX_EQ;
-    else return fail(&p, "guard: an atom is (<= E E), (< E E) or (= E E) %s", "");
-    p.s += n;
+    if (out->n_atoms >= RG_GUARD_MAX_ATOMS) return fail(&p, "guard: more than %s atoms", RG_GUARD_STR(RG_GUARD_MAX_ATOMS));
     int32_t root;
-    rg_status st = binary(&p, k, &root);
+    rg_status st = atom(&p, &root);
     if (st) return st;
+    rg_gx_kind k = out->node[root].kind;
     out->atom[out->n_atoms] = root;
     out->def_of[out->n_atoms] = -1;
     const rg_gx *x = &out->node[root];
@@ -187,6 +206,31 @@ bool rg_guard_uses_sizes(const rg_guard *gd) {
   return false;
 }
 
+/* Whether node e has a seams node below it. */
+static bool has_seams(const rg_guard *gd, int32_t e) {
+  const rg_gx *x = &gd->node[e];
+  switch (x->kind) {
+  case RG_GX_SEAMS: return true;
+  case RG_GX_INT:
+  case RG_GX_PVAR:
+  case RG_GX_RANK:
+  case RG_GX_DIM: return false;
+  default: return has_seams(gd, x->a) || has_seams(gd, x->b);
+  }
+}
+
+bool rg_guard_types_target(const rg_guard *gd) {
+  for (int i = 0; i < gd->n_atoms; i++)
+    if (!has_seams(gd, gd->atom[i])) return true;
+  return false;
+}
+
+bool rg_guard_uses_seams(const rg_guard *gd) {
+  for (int i = 0; i < gd->n_nodes; i++)
+    if (gd->node[i].kind == RG_GX_SEAMS) return true;
+  return false;
+}
+
 int rg_guard_def(const rg_guard *gd, int32_t v) {
   for (int i = 0; i < gd->n_atoms; i++)
     if (gd->def_of[i] == v) return i;
@@ -197,6 +241,16 @@ int rg_guard_n_conditions(const rg_guard *gd) {
   int n = 0;
   for (int i = 0; i < gd->n_atoms; i++) n += gd->def_of[i] < 0;
   return n;
+}
+
+/* What (seams ?x AXIS) stands for: 0 when s has no seams on the axis, otherwise a number
+ * that two shapes share exactly when their seams there are the same (a hash of the seam
+ * positions: a collision would need 2^-62 luck). */
+static int64_t seam_id(const rg_shape *s, int axis) {
+  if (s->nseam[axis] == 0) return 0;
+  uint64_t h = 1469598103934665603ull;
+  for (int k = 0; k < s->nseam[axis]; k++) h = (h ^ (uint64_t)(uint32_t)s->seam[axis][k]) * 1099511628211ull;
+  return (int64_t)((h >> 2) | 1);
 }
 
 /* Evaluates node e; false when it cannot be. */
@@ -211,9 +265,14 @@ static bool eval(const rg_guard *gd, const rg_shape *const *shapes, const int32_
     *out = values[x->v];
     return true;
   case RG_GX_DIM:
+  case RG_GX_SEAMS:
     if (!shapes[x->a] || !eval(gd, shapes, values, bound, x->b, &b)) return false;
+    if (x->kind == RG_GX_SEAMS && b >= shapes[x->a]->rank && b < RG_MAX_RANK) {
+      *out = 0; /* no seams past the rank, as the encoder states of the rule's tensors */
+      return true;
+    }
     if (b < 0 || b >= shapes[x->a]->rank) return false;
-    *out = shapes[x->a]->dim[b];
+    *out = x->kind == RG_GX_DIM ? shapes[x->a]->dim[b] : seam_id(shapes[x->a], (int)b);
     return true;
   case RG_GX_RANK:
     if (!shapes[x->a]) return false;
@@ -226,6 +285,7 @@ static bool eval(const rg_guard *gd, const rg_shape *const *shapes, const int32_
     case RG_GX_SUB: *out = a - b; break;
     case RG_GX_LE: *out = a <= b; break;
     case RG_GX_LT: *out = a < b; break;
+    case RG_GX_OR: *out = a || b; break;
     default: *out = a == b; break;
     }
     return true;
@@ -270,7 +330,8 @@ int rg_guard_steer(const rg_guard *gd, const rg_shape *const *tvar_shapes, int32
 }
 
 void rg_guard_put_expr(rg_strbuf *sb, const rg_guard *gd, const rg_graph *g, int32_t e, const char *vp) {
-  static const char *const ops[] = {[RG_GX_ADD] = "+", [RG_GX_SUB] = "-", [RG_GX_LE] = "<=", [RG_GX_LT] = "<", [RG_GX_EQ] = "="};
+  static const char *const ops[] = {[RG_GX_ADD] = "+", [RG_GX_SUB] = "-", [RG_GX_LE] = "<=", [RG_GX_LT] = "<", [RG_GX_EQ] = "=",
+                                     [RG_GX_OR] = "or"};
   const rg_gx *x = &gd->node[e];
   switch (x->kind) {
   case RG_GX_INT:
@@ -284,7 +345,8 @@ void rg_guard_put_expr(rg_strbuf *sb, const rg_guard *gd, const rg_graph *g, int
     return;
   }
   case RG_GX_DIM:
-    rg_sb_printf(sb, "(dim %st.%s ", vp, rg_graph_tvar_name(g, x->a));
+  case RG_GX_SEAMS:
+    rg_sb_printf(sb, "(%s %st.%s ", x->kind == RG_GX_DIM ? "dim" : "seams", vp, rg_graph_tvar_name(g, x->a));
     rg_guard_put_expr(sb, gd, g, x->b, vp);
     rg_sb_puts(sb, ")");
     return;

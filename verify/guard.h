@@ -5,7 +5,14 @@
  * variable ?p, (dim ?x E) (the size of tensor variable ?x on axis E), (+ E E) or (- E E). An
  * atom (= ?m E) whose ?m occurs only in the target defines ?m: it is not quantified, and the
  * target uses E in its place (slice-pad: `(slice ?a ?l ?h (pad ?a ?b ?c ?x)) => (slice ?a ?m ?n
- * ?x) if (= ?m (- ?l ?b)) ...`). (rank ?x) is the rank of tensor variable ?x.
+ * ?x) if (= ?m (- ?l ?b)) ...`). (rank ?x) is the rank of tensor variable ?x. (seams ?x E)
+ * names the seams (concat joins, ir/shape.h) of ?x on axis E: 0 when it has none, the same
+ * number for two tensors exactly when they have the same seams there (only = compares it
+ * meaningfully). An axiom whose target drops seams its source keeps (conv-identity: a conv's
+ * output channels are the kernel's) types only where there are none, (= (seams ?x 1) 0); one
+ * whose elementwise meet keeps only shared seams needs its operands to share them, (= (seams ?x
+ * ?a) (seams ?y ?a)). (or ATOM ATOM) holds when either does: split-0 needs shared seams off its
+ * axis, (or (= ?a 0) (= (seams ?x 0) (seams ?y 0))) and so on.
  *
  * Why: some facts about slice, pad and concat hold only at certain sizes (a slice that falls
  * inside a concat's first operand is a slice of that operand). The untyped SMT encoding cannot
@@ -19,8 +26,8 @@
 #include "ir/compare.h"
 #include "ir/ir.h"
 
-#define RG_GUARD_MAX_ATOMS 8
-#define RG_GUARD_MAX_NODES 48
+#define RG_GUARD_MAX_ATOMS 12
+#define RG_GUARD_MAX_NODES 64
 
 typedef enum {
   RG_GX_INT,
@@ -31,12 +38,14 @@ typedef enum {
   RG_GX_LE,
   RG_GX_LT,
   RG_GX_EQ,
-  RG_GX_RANK
+  RG_GX_RANK,
+  RG_GX_SEAMS,
+  RG_GX_OR
 } rg_gx_kind;
 
 typedef struct {
   uint8_t kind; /* rg_gx_kind */
-  int32_t a, b; /* operands (node indices); RG_GX_DIM: a is the tensor variable, b the axis;
+  int32_t a, b; /* operands (node indices); RG_GX_DIM, RG_GX_SEAMS: a is the tensor variable, b the axis;
                  * RG_GX_RANK: a is the tensor variable */
   int64_t v;    /* RG_GX_INT: the value; RG_GX_PVAR: the parameter variable */
 } rg_gx;
@@ -58,6 +67,14 @@ bool rg_rule_source_binds_pvar(const rg_rule *r, int32_t v);
 
 /* Whether the guard mentions dim or rank (the encoder then declares them and their facts). */
 bool rg_guard_uses_sizes(const rg_guard *gd);
+
+/* Whether some atom is about sizes, ranks or parameters rather than seams: such a guard says
+ * where the target types (the checker holds it to that); seams alone only say where the sides
+ * have the same seams, for an axiom the checker tests where both sides type. */
+bool rg_guard_types_target(const rg_guard *gd);
+
+/* Whether the guard mentions seams (the encoder then declares seams and its facts). */
+bool rg_guard_uses_seams(const rg_guard *gd);
 
 /* The defining atom of parameter variable v, or -1. */
 int rg_guard_def(const rg_guard *gd, int32_t v);

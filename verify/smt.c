@@ -6,10 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Function symbols a script uses: (op, tensor inputs, output index). */
-typedef struct {
-  bool used[RG_OP_COUNT][RG_MAX_INPUTS + 1][RG_MAX_OUTPUTS];
-} fn_set;
+#include "smt_facts.h"
 
 static bool shape_erased(rg_op op) { return (rg_op_get(op)->flags & RG_OPF_CONSTANT) != 0; }
 
@@ -281,21 +278,25 @@ static void select_axioms(const rg_axioms *ax, const bool *rule_ops, bool *take)
  * transpose on axes 0 and 1; other sizes are unknown to the solver, which makes guarded
  * axioms fire less often, never wrongly. */
 
-static bool needs_sizes(const rg_axioms *ax, const bool *take) {
+/* Whether a taken axiom's guard mentions sizes and ranks (seams: false) or seams (true). */
+static bool guards_use(const rg_axioms *ax, const bool *take, bool seams) {
   for (int i = 0; ax->guards && i < ax->rules.n; i++)
-    if (take[i] && ax->guards[i].n_atoms && rg_guard_uses_sizes(&ax->guards[i])) return true;
+    if (take[i] && ax->guards[i].n_atoms &&
+        (seams ? rg_guard_uses_seams(&ax->guards[i]) : rg_guard_uses_sizes(&ax->guards[i])))
+      return true;
   return false;
 }
 
 /* The binders and the term (op q0 .. x w ...) for a fact about output `out` of op applied to
  * n_in tensors x, w, y, z: its Int parameters are quantified, or the single one fixed to
  * `fixed` (>= 0). */
-static void quantified_term(rg_op op, int n_in, int out, int32_t fixed, rg_strbuf *binders,
+void rg_smt_quantified_term(rg_op op, int n_in, int out, int32_t fixed, rg_strbuf *binders,
                             rg_strbuf *term) {
   static const char *const tensor[RG_MAX_INPUTS] = {"x", "w", "y", "z"};
   char name[64];
   fn_name(op, n_in, out, name, sizeof name);
-  rg_sb_printf(term, "(%s", name);
+  bool args = int_args(op) > 0 || n_in > 0; /* an erased constant (Iewmul) is a bare symbol */
+  rg_sb_printf(term, "%s%s", args ? "(" : "", name);
   for (int q = 0; q < int_args(op); q++) {
     if (fixed >= 0) {
       rg_sb_printf(term, " %d", (int)fixed);
@@ -308,7 +309,7 @@ static void quantified_term(rg_op op, int n_in, int out, int32_t fixed, rg_strbu
     rg_sb_printf(term, " %s", tensor[i]);
     rg_sb_printf(binders, "(%s T) ", tensor[i]);
   }
-  rg_sb_puts(term, ")");
+  if (args) rg_sb_puts(term, ")");
 }
 
 /* The sizes on axes `first` and first+1 of op's result, e0 and e1, in terms of its tensors x (and
@@ -318,7 +319,7 @@ static void put_axes_fact(rg_strbuf *sb, rg_op op, int n_in, int32_t fixed, cons
   rg_strbuf b, t;
   rg_sb_init(&b);
   rg_sb_init(&t);
-  quantified_term(op, n_in, 0, fixed, &b, &t);
+  rg_smt_quantified_term(op, n_in, 0, fixed, &b, &t);
   rg_sb_printf(sb,
                "(assert (forall (%s(k Int)) (! (=> (and %s (<= %d k) (<= k %d)) (= (dim %s k) (ite (= k "
                "%d) %s %s))) :pattern ((dim %s k)))))\n",
@@ -347,7 +348,7 @@ static void put_rank_facts(rg_strbuf *sb, const fn_set *fs) {
         rg_sb_init(&b);
         rg_sb_init(&t);
         rg_sb_init(&fact);
-        quantified_term((rg_op)op, n_in, out, -1, &b, &t);
+        rg_smt_quantified_term((rg_op)op, n_in, out, -1, &b, &t);
         const char *rank = image_op(op) ? "4" : op == RG_OP_RESHAPE ? "q0" : "(rank x)";
         rg_sb_printf(&fact, "(= (rank %s) %s)", rg_sb_str(&t), rank);
         if (n_in > 1 && !image_op(op) && op != RG_OP_SMUL) { /* smul's second operand is a scalar */
@@ -374,7 +375,7 @@ static void put_reshape_sizes(rg_strbuf *sb) {
   rg_sb_init(&b);
   rg_sb_init(&t);
   rg_sb_init(&sizes);
-  quantified_term(RG_OP_RESHAPE, 1, 0, -1, &b, &t);
+  rg_smt_quantified_term(RG_OP_RESHAPE, 1, 0, -1, &b, &t);
   rg_sb_puts(&sizes, "(ite (<= q0 k) 1");
   for (int k = 0; k < RG_MAX_RANK - 1; k++) rg_sb_printf(&sizes, " (ite (= k %d) q%d", k, k + 1);
   rg_sb_printf(&sizes, " q%d", RG_MAX_RANK);
@@ -437,6 +438,13 @@ static void put_size_facts(rg_strbuf *sb, const fn_set *fs) {
     }
   if (fs->used[RG_OP_ENLARGE][1][0])
     put_axes_fact(sb, RG_OP_ENLARGE, 1, -1, "true", 0, "(dim x 0)", "(dim x 1)");
+  /* The constant kernels (c, c, kh, kw). */
+  static const rg_op kernels[] = {RG_OP_ICONV, RG_OP_CPOOL};
+  for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++)
+    if (fs->used[kernels[i]][0][0]) {
+      put_axes_fact(sb, kernels[i], 0, -1, "true", 0, "q0", "q0");
+      put_axes_fact(sb, kernels[i], 0, -1, "true", 2, "q1", "q2");
+    }
   if (fs->used[RG_OP_TRANSPOSE][1][0]) {
     int swap[2] = {1, 0};
     put_axes_fact(sb, RG_OP_TRANSPOSE, 1, rg_perm_pack(swap, 2), "true", 0, "(dim x 1)", "(dim x 0)");
@@ -532,6 +540,14 @@ static void put_size_hypotheses(rg_strbuf *sb, const rg_rule *r, int output) {
     }
     if (nd->op == RG_OP_MATMUL) {
       put_matmul_sizes(sb, r->g, i);
+    } else if (nd->op == RG_OP_CONV2D && !(nd->var_mask >> rg_op_param_slot(RG_OP_CONV2D, 6) & 1)) {
+      /* A conv of the rule reads all its input's channels: groups times the kernel's. (With
+       * groups a variable the product is not linear: left unstated.) */
+      rg_sb_puts(sb, "(assert (= (dim ");
+      put_term(sb, r->g, nd->in[0], NULL, "");
+      rg_sb_printf(sb, " 1) (* %d (dim ", (int)nd->params[rg_op_param_slot(RG_OP_CONV2D, 6)]);
+      put_term(sb, r->g, nd->in[1], NULL, "");
+      rg_sb_puts(sb, " 1))))\n");
     } else if (nd->op == RG_OP_SLICE) {
       rg_sb_puts(sb, "(assert (and (<= 0");
       put_param(sb, r->g, nd, 1, NULL, "");
@@ -586,7 +602,7 @@ rg_status rg_smt_encode(const rg_rule *r, int output, const rg_axioms *ax, bool 
   rg_strbuf sb;
   rg_sb_init(&sb);
   pvar_domains d = {0};
-  bool sizes = false;
+  bool sizes = false, seams = false;
   rg_status st = (!take || !fs) ? rg_err_set(err, RG_ERR_NOMEM, "out of memory") : RG_OK;
   if (!st) {
     mark_fns(r->g, fs);
@@ -614,8 +630,10 @@ rg_status rg_smt_encode(const rg_rule *r, int output, const rg_axioms *ax, bool 
           for (int a = 0; a < k + ni; a++) rg_sb_printf(&sb, "%s%s", a ? " " : "", a < k ? "Int" : "T");
           rg_sb_puts(&sb, ") T)\n");
         }
-    sizes = needs_sizes(ax, take);
+    seams = guards_use(ax, take, true);
+    sizes = seams || guards_use(ax, take, false); /* a concat's seams depend on a size */
     if (sizes) put_size_facts(&sb, fs);
+    if (seams) rg_smt_put_seam_facts(&sb, fs);
     for (int i = 0; !st && i < ax->rules.n; i++)
       if (take[i]) st = put_axiom(&sb, ax->rules.rules[i], ax->guards ? &ax->guards[i] : NULL, err);
   }
@@ -629,6 +647,7 @@ rg_status rg_smt_encode(const rg_rule *r, int output, const rg_axioms *ax, bool 
         rg_sb_printf(&sb, "(assert (<= %d p.%s %d))\n", d.lo[v], rg_graph_pvar_name(r->g, v), d.hi[v]);
     }
     if (sizes) put_size_hypotheses(&sb, r, output);
+    if (seams) rg_smt_put_seam_hypotheses(&sb, r);
     rg_sb_puts(&sb, "(assert (! (not (= ");
     put_term(&sb, r->g, r->src[output], NULL, "");
     rg_sb_puts(&sb, " ");

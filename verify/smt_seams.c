@@ -1,0 +1,85 @@
+/* verify/smt_seams.c: the seams function of the SMT encoding (see smt_facts.h).
+ *
+ * Seams are part of a tensor's type (ir/shape.h): an axiom such as conv-identity equates terms
+ * of one type only where its operand has none, and says so in its guard, (= (seams ?x 1) 0).
+ * (seams x k) names x's seams on axis k: 0 for none, equal numbers for equal seams (as the axiom
+ * checker evaluates guards, verify/guard.c). The facts below let a solver establish a guard:
+ * each says what an operator's result has, as ir/shape.c infers it, and none says a tensor has
+ * seams: every fact holds when all seams are 0, so they cannot contradict each other or the
+ * axioms. They only decide where a guarded axiom applies.
+ */
+#include "smt_facts.h"
+
+/* The seams S (%1$s) on axis k of the result (each result, for split) of each operator of a
+ * group, in terms of its tensors x, w (first and second operand) and its Int parameters q0 ...
+ * (ops.def order). */
+typedef struct {
+  const char *body;
+  int n_in, n_ops;
+  rg_op ops[4];
+} seam_fact;
+
+static const char KEEP[] = "(= %1$s (seams x k))";
+static const char NONE[] = "(= %1$s 0)";
+
+static const seam_fact facts[] = {
+    {KEEP, 1, 3, {RG_OP_RELU, RG_OP_TANH, RG_OP_SIGMOID}},
+    {KEEP, 2, 1, {RG_OP_SMUL}},
+    /* two operands meeting elementwise keep an axis's seams only where both have the same */
+    {"(= %1$s (ite (= (seams x k) (seams w k)) (seams x k) 0))", 2, 2, {RG_OP_EWADD, RG_OP_EWMUL}},
+    /* on its axis the operands' seams and where they join make the result's (which has seams,
+     * left unstated: see above); off it they meet */
+    {"(= %1$s (ite (= k q0) (seamcat (seams x k) (seams w k) (dim x k)) (ite (= (seams x k) (seams w k)) (seams x k) 0)))",
+     2, 1, {RG_OP_CONCAT}},
+    /* batch from the input, channels from the kernel's rows with one group (with more, those
+     * that fall on group boundaries), no spatial seams */
+    {"(and (=> (= k 0) (= %1$s (seams x 0))) (=> (and (= k 1) (= q6 1)) (= %1$s (seams w 0))) "
+     "(=> (and (= k 1) (= (seams w 0) 0)) (= %1$s 0)) (=> (or (= k 2) (= k 3)) (= %1$s 0)))",
+     2, 1, {RG_OP_CONV2D}},
+    /* windows and enlarge keep N and C and drop the spatial axes' seams */
+    {"(= %1$s (ite (or (= k 2) (= k 3)) 0 (seams x k)))", 1, 3, {RG_OP_POOLAVG, RG_OP_POOLMAX, RG_OP_ENLARGE}},
+    /* each result axis comes from one operand's same axis, or both operands' (batch axes) meet */
+    {"(=> (= (seams x k) (seams w k)) (= %1$s (seams x k)))", 2, 1, {RG_OP_MATMUL}},
+    /* a split part keeps its operand's seams off the axis */
+    {"(=> (not (= k q0)) (= %1$s (seams x k)))", 1, 1, {RG_OP_SPLIT}},
+    /* pad and slice drop their axis's seams and keep the others */
+    {"(= %1$s (ite (= k q0) 0 (seams x k)))", 1, 2, {RG_OP_PAD, RG_OP_SLICE}},
+    {NONE, 1, 1, {RG_OP_RESHAPE}},
+    {NONE, 0, 4, {RG_OP_IEWMUL, RG_OP_IMATMUL, RG_OP_ICONV, RG_OP_CPOOL}},
+};
+
+static void put_fact(rg_strbuf *sb, rg_op op, int n_in, int out, int32_t fixed, const char *body) {
+  rg_strbuf b, t, s;
+  rg_sb_init(&b);
+  rg_sb_init(&t);
+  rg_sb_init(&s);
+  rg_smt_quantified_term(op, n_in, out, fixed, &b, &t);
+  rg_sb_printf(&s, "(seams %s k)", rg_sb_str(&t));
+  rg_sb_printf(sb, "(assert (forall (%s(k Int)) (! ", rg_sb_str(&b));
+  rg_sb_printf(sb, body, rg_sb_str(&s));
+  rg_sb_printf(sb, " :pattern (%s))))\n", rg_sb_str(&s));
+  if (b.failed || t.failed || s.failed) sb->failed = true;
+  rg_sb_free(&b);
+  rg_sb_free(&t);
+  rg_sb_free(&s);
+}
+
+void rg_smt_put_seam_facts(rg_strbuf *sb, const fn_set *fs) {
+  rg_sb_puts(sb, "(declare-fun seams (T Int) Int)\n(declare-fun seamcat (Int Int Int) Int)\n");
+  for (size_t i = 0; i < sizeof facts / sizeof *facts; i++)
+    for (int k = 0; k < facts[i].n_ops; k++)
+      for (int out = 0; out < rg_op_get(facts[i].ops[k])->n_outputs; out++)
+        if (fs->used[facts[i].ops[k]][facts[i].n_in][out])
+          put_fact(sb, facts[i].ops[k], facts[i].n_in, out, -1, facts[i].body);
+  if (fs->used[RG_OP_TRANSPOSE][1][0]) { /* the 2-D swap; other permutations are left unknown */
+    int swap[2] = {1, 0};
+    put_fact(sb, RG_OP_TRANSPOSE, 1, 0, rg_perm_pack(swap, 2),
+             "(= %1$s (ite (= k 0) (seams x 1) (ite (= k 1) (seams x 0) (seams x k))))");
+  }
+}
+
+void rg_smt_put_seam_hypotheses(rg_strbuf *sb, const rg_rule *r) {
+  for (int32_t v = 0; v < rg_graph_n_tvars(r->g); v++)
+    for (int k = 0; k < RG_MAX_RANK; k++)
+      rg_sb_printf(sb, "(assert (= (seams t.%s %d) 0))\n", rg_graph_tvar_name(r->g, v), k);
+}
