@@ -16,8 +16,8 @@
  * check_typed false, not even a search for shapes where they type, which the shape solver may
  * not find for a reshape to fixed sizes); returns the proofs (caller frees) and checks cores
  * name existing axioms. */
-static inline rg_rule_proof *prove_typed(const rg_axioms *ax, const char *text, int timeout_ms, bool check_typed,
-                                         rg_ruleset *rs, rg_prove_summary *sum) {
+static inline rg_rule_proof *prove_with(const rg_axioms *ax, const char *text, int timeout_ms, bool check_typed,
+                                        bool all_axioms, rg_ruleset *rs, rg_prove_summary *sum) {
   rg_ruleset_init(rs);
   rg_err err;
   if (rg_text_parse(text, strlen(text), rs, &err)) {
@@ -29,6 +29,7 @@ static inline rg_rule_proof *prove_typed(const rg_axioms *ax, const char *text, 
   o.timeout_ms = timeout_ms;
   o.refute_sets = 0; /* the solvers themselves are under test: false rules go to them too */
   o.check_typed = check_typed;
+  o.all_axioms = all_axioms;
   rg_rule_proof *p = calloc((size_t)rs->n, sizeof *p);
   rg_status st = rg_prove_rules(rs, ax, &o, p, sum, &err);
   CHECK_MSG(st == RG_OK, "%s", err.msg);
@@ -49,9 +50,42 @@ static inline rg_rule_proof *prove_typed(const rg_axioms *ax, const char *text, 
   return p;
 }
 
+/* The same, with the axioms relevant to each rule (as rulegen prove does by default). */
+static inline rg_rule_proof *prove_typed(const rg_axioms *ax, const char *text, int timeout_ms, bool check_typed,
+                                         rg_ruleset *rs, rg_prove_summary *sum) {
+  return prove_with(ax, text, timeout_ms, check_typed, false, rs, sum);
+}
+
 static inline rg_rule_proof *prove(const rg_axioms *ax, const char *text, int timeout_ms, rg_ruleset *rs,
                                    rg_prove_summary *sum) {
   return prove_typed(ax, text, timeout_ms, true, rs, sum);
+}
+
+/* Every rule of text is verified by both solvers (check_typed: after a search for shapes where
+ * it types). */
+static inline void expect_verified(const rg_axioms *ax, const char *text, bool check_typed) {
+  rg_ruleset rs;
+  rg_prove_summary sum;
+  rg_rule_proof *p = prove_typed(ax, text, 10000, check_typed, &rs, &sum);
+  for (int i = 0; i < rs.n; i++)
+    CHECK_MSG(p[i].status == RG_PROOF_VERIFIED, "%s: %s", rs.rules[i]->name, rg_proof_status_name(p[i].status));
+  free(p);
+  rg_ruleset_free(&rs);
+}
+
+/* No rule of text is proved by either solver within timeout_ms (all_axioms: with every axiom
+ * asserted, as rulegen prove -A). */
+static inline void expect_unproved(const rg_axioms *ax, const char *text, int timeout_ms, bool check_typed,
+                                   bool all_axioms) {
+  rg_ruleset rs;
+  rg_prove_summary sum;
+  rg_rule_proof *p = prove_with(ax, text, timeout_ms, check_typed, all_axioms, &rs, &sum);
+  for (int i = 0; i < rs.n; i++)
+    for (int s = 0; s < RG_SOLVER_COUNT; s++)
+      CHECK_MSG(p[i].obl[0].ans[s].result != RG_SMT_UNSAT, "%s proved by %s%s", rs.rules[i]->name,
+                s ? "cvc5" : "z3", all_axioms ? " with every axiom" : "");
+  free(p);
+  rg_ruleset_free(&rs);
 }
 
 /* Loads the project's axioms (tests run in the build folder); exits 1 naming the line on error. */

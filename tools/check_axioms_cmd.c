@@ -96,7 +96,8 @@ int rg_cmd_check_axioms(int argc, char **argv) {
     if (!vs[i].sound)
       printf("UNSOUND %s (%s:%d): %s\n", r->name, path, r->line, vs[i].why);
     else if (verbose)
-      printf("ok      %s: %d assignments x %d trials x 2 domains\n", r->name, vs[i].assignments, o.trials);
+      printf("ok      %s: %d assignments (and %d runs with seams) x %d trials x 2 domains\n", r->name,
+             vs[i].assignments, vs[i].seamed, o.trials);
   }
   if (rc == 0) {
     printf("%d axioms checked, %d unsound (at least %d assignments each, %d trials per domain)\n",

@@ -7,6 +7,7 @@
 
 #include <omp.h>
 
+#include "ir/plan.h"
 #include "ir/shapesolve.h"
 
 void rg_axcheck_opts_init(rg_axcheck_opts *o) {
@@ -53,7 +54,6 @@ static rg_status run_assignment(const rg_rule *r, const rg_binding *b, const rg_
   rg_strbuf sb;
   rg_sb_init(&sb);
   rg_status st = RG_OK;
-  v->assignments++;
   for (int d = 0; v->sound && d < 2; d++) {
     rg_cmp_result c;
     rg_err cerr;
@@ -72,6 +72,63 @@ static rg_status run_assignment(const rg_rule *r, const rg_binding *b, const rg_
   }
   if (!v->sound) snprintf(v->why, sizeof v->why, "%s", rg_sb_str(&sb));
   rg_sb_free(&sb);
+  return st;
+}
+
+/* Runs b again with seams added: with `axis` >= 0, every tensor variable that has 2 or more
+ * positions on that axis is cut in their middle (where two variables meet, their seams then
+ * agree); otherwise only the pick-th (variable, axis) of 2 or more positions is, counting
+ * round (then they differ). Skipped where nothing can be cut, the source does not type, the
+ * guard does not hold, or the target does not type and the guard does not claim it does
+ * (rg_guard_types_target). */
+static rg_status run_seamed(const rg_rule *r, const rg_binding *b, int axis, int pick, const rg_axcheck_opts *o,
+                            uint64_t seed, rg_axiom_verdict *v, rg_err *err) {
+  int32_t nt = rg_graph_n_tvars(r->g), np = rg_graph_n_pvars(r->g);
+  rg_shape *shapes = malloc(((size_t)nt + 1) * sizeof *shapes);
+  const rg_shape **ptrs = malloc(((size_t)nt + 1) * sizeof *ptrs);
+  int32_t *values = malloc(((size_t)np + 1) * sizeof *values);
+  uint8_t *bound = malloc((size_t)np + 1);
+  rg_status st = RG_OK;
+  if (!shapes || !ptrs || !values || !bound) {
+    st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    goto done;
+  }
+  int places = 0, cuts = 0;
+  for (int32_t t = 0; t < nt; t++)
+    for (int d = 0; b->tvar_shapes[t] && d < b->tvar_shapes[t]->rank; d++) places += b->tvar_shapes[t]->dim[d] >= 2;
+  for (int32_t t = 0, k = 0; t < nt; t++) {
+    ptrs[t] = b->tvar_shapes[t] ? &shapes[t] : NULL;
+    if (!b->tvar_shapes[t]) continue;
+    shapes[t] = *b->tvar_shapes[t];
+    for (int d = 0; d < shapes[t].rank; d++) {
+      if (shapes[t].dim[d] < 2 || shapes[t].nseam[d]) continue;
+      if (axis >= 0 ? d != axis : k++ != pick % (places ? places : 1)) continue;
+      shapes[t].nseam[d] = 1;
+      shapes[t].seam[d][0] = shapes[t].dim[d] / 2;
+      cuts++;
+    }
+  }
+  if (cuts == 0) goto done;
+  memcpy(values, b->pvar_values, (size_t)np * sizeof *values);
+  memcpy(bound, b->pvar_bound, (size_t)np);
+  rg_binding cut = {ptrs, values, bound};
+  if (o->guard && rg_guard_apply(o->guard, ptrs, values, bound) != 1) goto done;
+  bool typed_by_guard = o->guard && rg_guard_types_target(o->guard);
+  for (int side = 0; side < (typed_by_guard ? 1 : 2); side++) {
+    rg_plan *plan = NULL;
+    rg_err e;
+    rg_status ps = rg_rule_plan_side(r, &cut, side == 1, &plan, &e);
+    rg_plan_free(plan);
+    if (ps == RG_ERR_NOMEM) st = rg_err_set(err, ps, "%s", e.msg);
+    if (ps) goto done;
+  }
+  v->seamed++;
+  st = run_assignment(r, &cut, o, seed, v, err);
+done:
+  free(shapes);
+  free(ptrs);
+  free(values);
+  free(bound);
   return st;
 }
 
@@ -97,7 +154,7 @@ rg_status rg_axiom_check_one(const rg_rule *r, const rg_axcheck_opts *o, rg_axio
   /* A guarded axiom is tried wherever its source types and its guard holds: there its target
    * must type too and agree (the SMT encoding relies on the guard alone, verify/guard.h). */
   rg_rule solve_for = *r; /* shares the graph; never freed */
-  if (o->guard && o->guard->n_atoms) solve_for.n_tgt = 0;
+  if (o->guard && o->guard->n_atoms && rg_guard_types_target(o->guard)) solve_for.n_tgt = 0;
   int32_t n_pvars = rg_graph_n_pvars(r->g);
   int32_t *values = calloc((size_t)n_pvars + 1, sizeof *values);
   uint8_t *bound = calloc((size_t)n_pvars + 1, 1);
@@ -134,7 +191,12 @@ rg_status rg_axiom_check_one(const rg_rule *r, const rg_axcheck_opts *o, rg_axio
       rg_sb_puts(&key, "\n");
       if (!strstr(rg_sb_str(&seen), rg_sb_str(&key))) {
         rg_sb_puts(&seen, rg_sb_str(&key) + 1);
-        st = run_assignment(r, &b, o, o->seed + (uint64_t)v->assignments * 7919, v, err);
+        uint64_t seed = o->seed + (uint64_t)v->assignments * 7919;
+        v->assignments++;
+        st = run_assignment(r, &b, o, seed, v, err);
+        int k = v->assignments - 1;
+        if (!st && v->sound) st = run_seamed(r, &b, k % RG_MAX_RANK, 0, o, seed + 1, v, err);
+        if (!st && v->sound) st = run_seamed(r, &b, -1, k, o, seed + 2, v, err);
       }
       rg_sb_free(&key);
     }

@@ -6,6 +6,16 @@
  * disagrees (in values or output types) or when no well-typed assignment exists at all; the
  * verdict then carries a counterexample: the shapes, the parameter values, the domain, the
  * output, the position and both values. Deterministic for a given seed.
+ *
+ * A tensor variable of an axiom stands for any term, and terms carry seams (where a concat
+ * joined them, ir/shape.h) that the solver's inputs lack. So each assignment is run twice
+ * more: with every tensor variable cut by a seam in the middle of one axis (the next axis each
+ * time, the same for all, so that operands meeting elementwise keep them), and with one
+ * variable cut on one axis (the next each time, so that they differ and meets drop them): where
+ * the source types there (and the guard holds), both sides must agree in values and in seams. An axiom
+ * whose target drops a seam its source keeps (conv-identity) must say in its guard that there
+ * is none, (= (seams ?x 1) 0). An unguarded axiom whose target does not type there is "typed
+ * only" (verify/axioms.rules) and skipped, as at the solver's shapes.
  */
 #ifndef RG_VERIFY_AXCHECK_H
 #define RG_VERIFY_AXCHECK_H
@@ -27,6 +37,7 @@ typedef struct {
   bool sound;          /* every run agreed */
   int assignments;     /* assignments actually run (the solver may find fewer than asked) */
   int guard_skipped;   /* well-typed assignments where the axiom's guard did not hold */
+  int seamed;          /* assignments run again with a tensor variable cut by a seam */
   char why[768];       /* when unsound: the counterexample, one line */
 } rg_axiom_verdict;
 
