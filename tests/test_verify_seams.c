@@ -1,5 +1,5 @@
 /* tests/test_verify_seams.c: seams in guards and in the SMT encoding (verify/guard.h,
- * verify/smt_seams.c). Axioms whose sides differ in seams where a tensor variable is a concat
+ * verify/smt_seams.c), and the axioms that type only where both sides do. Axioms whose sides differ in seams where a tensor variable is a concat
  * (conv-identity, slice-whole, split-0 with unshared seams, ...) are rejected by the checker with
  * a seamed counterexample; false rules that such axioms once proved through a contradiction
  * (both solvers, every axiom asserted, no counterexample search) are proved by neither; true
@@ -75,6 +75,29 @@ static void test_checker_rejects_seam_changes(void) {
   rg_axioms_free(&ax);
 }
 
+/* With source_only the checker tries an axiom wherever its source types: unguarded,
+ * enlarge-ewadd's target does not type where the kernels differ in size (it is "typed only");
+ * guarded by those sizes, as verify/axioms.rules has it, it is sound there. */
+static void test_typed_only(void) {
+  const char *text =
+      "enlarge-ewadd-untyped: (ewadd (enlarge ?kh ?kw ?x) (enlarge ?kh ?kw ?y)) => (enlarge ?kh ?kw (ewadd ?x ?y))\n"
+      "enlarge-ewadd: (ewadd (enlarge ?kh ?kw ?x) (enlarge ?kh ?kw ?y)) => (enlarge ?kh ?kw (ewadd ?x ?y)) if (= (dim "
+      "?x 2) (dim ?y 2)) (= (dim ?x 3) (dim ?y 3))\n";
+  rg_axioms ax;
+  rg_err err;
+  CHECK_MSG(rg_axioms_parse(text, strlen(text), "t", &ax, &err) == RG_OK, "%s", err.msg);
+  rg_axcheck_opts o;
+  rg_axcheck_opts_init(&o);
+  rg_axiom_verdict vs[2];
+  int bad = 0;
+  CHECK(rg_axioms_check(&ax, &o, vs, &bad, &err) == RG_OK && bad == 0); /* both hold where both sides type */
+  o.source_only = true;
+  CHECK(rg_axioms_check(&ax, &o, vs, &bad, &err) == RG_OK && bad == 1);
+  CHECK_MSG(!vs[0].sound && vs[0].typed_only && strstr(vs[0].why, "target:"), "untyped: %s", vs[0].why);
+  CHECK_MSG(vs[1].sound && vs[1].assignments >= 20, "guarded: %d assignments, %s", vs[1].assignments, vs[1].why);
+  rg_axioms_free(&ax);
+}
+
 /* Every rule here is false, and each was "verified" by both solvers with every axiom asserted
  * before seams were guards (commit e253f99, `rulegen prove -A -R 0 -Y`: s1 to s3 in under 0.5 s
  * through slice-whole, reshape-same-2 or ewmul-identity equating a concat with one of another
@@ -128,6 +151,7 @@ int main(void) {
   load_axioms(&ax);
   test_parse_and_eval();
   test_checker_rejects_seam_changes();
+  test_typed_only();
   test_encoding(&ax);
   test_true_goals(&ax);
   test_false_rules_stay_unproved(&ax);

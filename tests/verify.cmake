@@ -3,6 +3,10 @@
 add_test(NAME verify_bad_inputs
          COMMAND ${RG_TEST_ROOT}/regress/run_bad.sh $<TARGET_FILE:rulegen> ${RG_TEST_ROOT}/regress/bad ${RG_TEST_ROOT}/regress/bad/verify_cases.txt prove)
 add_test(NAME verify_check_axioms COMMAND rulegen check-axioms)
+# Every axiom but one types wherever its source does (verify/axioms.rules: concat-conv-grouped).
+add_test(NAME verify_check_axioms_typed_only COMMAND rulegen check-axioms --typed-only)
+set_tests_properties(verify_check_axioms_typed_only PROPERTIES PASS_REGULAR_EXPRESSION
+                     "typed-only concat-conv-grouped .* 0 unsound .*; 1 typed only")
 add_test(NAME verify_prove_taso_subset
          COMMAND sh -c "grep -E '^taso-(0|22|36|59|64|70|77|84|98|115|116|132):' ${RG_TEST_ROOT}/data/taso-133.rules > taso-subset.rules && $<TARGET_FILE:rulegen> prove -q --timeout-ms 10000 taso-subset.rules")
 set_tests_properties(verify_prove_taso_subset PROPERTIES PASS_REGULAR_EXPRESSION "12 rules: 12 verified")

@@ -29,6 +29,8 @@ typedef struct {
   int threads;       /* OpenMP threads; 0 = default */
   const rg_binding *base; /* rg_axiom_check_one: an assignment to start from (NULL: searched) */
   const rg_guard *guard;  /* rg_axiom_check_one: run only where it holds (NULL: everywhere) */
+  bool source_only;       /* run wherever the source types, not only where both sides do: an
+                           * axiom whose target then does not type is typed_only */
 } rg_axcheck_opts;
 
 void rg_axcheck_opts_init(rg_axcheck_opts *o);
@@ -38,6 +40,8 @@ typedef struct {
   int assignments;     /* assignments actually run (the solver may find fewer than asked) */
   int guard_skipped;   /* well-typed assignments where the axiom's guard did not hold */
   int seamed;          /* assignments run again with a tensor variable cut by a seam */
+  bool typed_only;     /* (source_only) unsound because the target does not type where the
+                        * source does (and no guard of sizes says it must) */
   char why[768];       /* when unsound: the counterexample, one line */
 } rg_axiom_verdict;
 

@@ -420,9 +420,10 @@ static void put_size_facts(rg_strbuf *sb, const fn_set *fs) {
   /* Images and kernels: batch and channels (axes 0 and 1) follow from the operands. The
    * spatial sizes of a conv2d or pooling with stride 1 and same padding are its input's (the
    * dilated kernel only sets the padding); other strides and paddings leave them unknown.
-   * enlarge's are not stated: matmul-enlarge-left/right equate terms that type only where no
-   * size differs, and with enlarge's sizes known an instance where one would (a matmul with a
-   * 4x4x3x1 reshape as its right operand) contradicts the rule's own sizes. */
+   * enlarge's are its kernel size. (They were left unstated while matmul-enlarge-left/right
+   * were stated of every term: typed only where no size changes, an instance where one would,
+   * a matmul with a 4x4x3x1 reshape as its right operand, contradicted the rule's own sizes.
+   * Those axioms are now guarded by the sizes that make them type.) */
   if (fs->used[RG_OP_CONV2D][2][0]) {
     put_axes_fact(sb, RG_OP_CONV2D, 2, -1, "true", 0, "(dim x 0)", "(dim w 0)");
     put_axes_fact(sb, RG_OP_CONV2D, 2, -1, "(= q0 1) (= q1 1) (= q2 0)", 2,
@@ -436,8 +437,10 @@ static void put_size_facts(rg_strbuf *sb, const fn_set *fs) {
       put_axes_fact(sb, pools[i], 1, -1, "(= q2 1) (= q3 1) (= q4 0)", 2,
                     "(dim x 2)", "(dim x 3)");
     }
-  if (fs->used[RG_OP_ENLARGE][1][0])
+  if (fs->used[RG_OP_ENLARGE][1][0]) {
     put_axes_fact(sb, RG_OP_ENLARGE, 1, -1, "true", 0, "(dim x 0)", "(dim x 1)");
+    put_axes_fact(sb, RG_OP_ENLARGE, 1, -1, "true", 2, "q0", "q1");
+  }
   /* The constant kernels (c, c, kh, kw). */
   static const rg_op kernels[] = {RG_OP_ICONV, RG_OP_CPOOL};
   for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++)
