@@ -201,9 +201,9 @@ rg_status rg_axiom_check_one(const rg_rule *r, const rg_axcheck_opts *o, rg_axio
         uint64_t seed = o->seed + (uint64_t)v->assignments * 7919;
         v->assignments++;
         st = run_assignment(r, &b, o, seed, v, err);
-        int k = v->assignments - 1;
-        if (!st && v->sound) st = run_seamed(r, &b, k % RG_MAX_RANK, 0, o, seed + 1, v, err);
-        if (!st && v->sound) st = run_seamed(r, &b, -1, k, o, seed + 2, v, err);
+        int nth = v->assignments - 1; /* picks the axis, then the (variable, axis), to cut */
+        if (!st && v->sound) st = run_seamed(r, &b, nth % RG_MAX_RANK, 0, o, seed + 1, v, err);
+        if (!st && v->sound) st = run_seamed(r, &b, -1, nth, o, seed + 2, v, err);
       }
       rg_sb_free(&key);
     }
