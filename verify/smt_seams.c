@@ -65,7 +65,14 @@ static void put_fact(rg_strbuf *sb, rg_op op, int n_in, int out, int32_t fixed, 
 }
 
 void rg_smt_put_seam_facts(rg_strbuf *sb, const fn_set *fs) {
-  rg_sb_puts(sb, "(declare-fun seams (T Int) Int)\n(declare-fun seamcat (Int Int Int) Int)\n");
+  rg_sb_puts(sb, "(declare-fun seams (T Int) Int)\n");
+  bool concat = false; /* seams come from concat alone: without one, no term has any */
+  for (int n_in = 0; n_in <= RG_MAX_INPUTS; n_in++) concat |= fs->used[RG_OP_CONCAT][n_in][0];
+  if (!concat) {
+    rg_sb_puts(sb, "(assert (forall ((x T) (k Int)) (! (= (seams x k) 0) :pattern ((seams x k)))))\n");
+    return;
+  }
+  rg_sb_puts(sb, "(declare-fun seamcat (Int Int Int) Int)\n");
   for (size_t i = 0; i < sizeof facts / sizeof *facts; i++)
     for (int k = 0; k < facts[i].n_ops; k++)
       for (int out = 0; out < rg_op_get(facts[i].ops[k])->n_outputs; out++)
