@@ -634,7 +634,8 @@ rg_status rg_smt_encode(const rg_rule *r, int output, const rg_axioms *ax, bool 
           rg_sb_puts(&sb, ") T)\n");
         }
     seams = guards_use(ax, take, true);
-    sizes = seams || guards_use(ax, take, false); /* a concat's seams depend on a size */
+    /* a concat's seams depend on where its operands join */
+    sizes = (seams && rg_smt_uses_concat(fs)) || guards_use(ax, take, false);
     if (sizes) put_size_facts(&sb, fs);
     if (seams) rg_smt_put_seam_facts(&sb, fs);
     for (int i = 0; !st && i < ax->rules.n; i++)

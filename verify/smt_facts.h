@@ -15,9 +15,12 @@ typedef struct {
 void rg_smt_quantified_term(rg_op op, int n_in, int out, int32_t fixed, rg_strbuf *binders,
                             rg_strbuf *term);
 
+/* Whether the script has a concat (of any arity), the only operator that makes seams. */
+bool rg_smt_uses_concat(const fn_set *fs);
+
 /* Declares seams (T Int) Int, which names a tensor's seams on an axis, and states for every
- * function the script uses what its result's seams are (verify/smt_seams.c). Uses dim: the
- * size facts come first. */
+ * function the script uses what its result's seams are (verify/smt_seams.c). With a concat it
+ * uses dim: the size facts come first. */
 void rg_smt_put_seam_facts(rg_strbuf *sb, const fn_set *fs);
 /* The rule's tensors are inputs: they have no seams. */
 void rg_smt_put_seam_hypotheses(rg_strbuf *sb, const rg_rule *r);

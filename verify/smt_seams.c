@@ -64,11 +64,15 @@ static void put_fact(rg_strbuf *sb, rg_op op, int n_in, int out, int32_t fixed, 
   rg_sb_free(&s);
 }
 
+bool rg_smt_uses_concat(const fn_set *fs) {
+  for (int n_in = 0; n_in <= RG_MAX_INPUTS; n_in++)
+    if (fs->used[RG_OP_CONCAT][n_in][0]) return true;
+  return false;
+}
+
 void rg_smt_put_seam_facts(rg_strbuf *sb, const fn_set *fs) {
   rg_sb_puts(sb, "(declare-fun seams (T Int) Int)\n");
-  bool concat = false; /* seams come from concat alone: without one, no term has any */
-  for (int n_in = 0; n_in <= RG_MAX_INPUTS; n_in++) concat |= fs->used[RG_OP_CONCAT][n_in][0];
-  if (!concat) {
+  if (!rg_smt_uses_concat(fs)) { /* seams come from concat alone: without one, no term has any */
     rg_sb_puts(sb, "(assert (forall ((x T) (k Int)) (! (= (seams x k) 0) :pattern ((seams x k)))))\n");
     return;
   }
