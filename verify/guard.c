@@ -200,11 +200,14 @@ rg_status rg_guard_parse(const char *text, size_t len, const rg_rule *r, int lin
   return RG_OK;
 }
 
-bool rg_guard_uses_sizes(const rg_guard *gd) {
+/* Whether some node of the guard is of kind a or b. */
+static bool has_kind(const rg_guard *gd, rg_gx_kind a, rg_gx_kind b) {
   for (int i = 0; i < gd->n_nodes; i++)
-    if (gd->node[i].kind == RG_GX_DIM || gd->node[i].kind == RG_GX_RANK) return true;
+    if (gd->node[i].kind == a || gd->node[i].kind == b) return true;
   return false;
 }
+
+bool rg_guard_uses_sizes(const rg_guard *gd) { return has_kind(gd, RG_GX_DIM, RG_GX_RANK); }
 
 /* Whether node e has a seams node below it. */
 static bool has_seams(const rg_guard *gd, int32_t e) {
@@ -225,11 +228,7 @@ bool rg_guard_types_target(const rg_guard *gd) {
   return false;
 }
 
-bool rg_guard_uses_seams(const rg_guard *gd) {
-  for (int i = 0; i < gd->n_nodes; i++)
-    if (gd->node[i].kind == RG_GX_SEAMS) return true;
-  return false;
-}
+bool rg_guard_uses_seams(const rg_guard *gd) { return has_kind(gd, RG_GX_SEAMS, RG_GX_SEAMS); }
 
 int rg_guard_def(const rg_guard *gd, int32_t v) {
   for (int i = 0; i < gd->n_atoms; i++)
