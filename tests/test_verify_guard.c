@@ -189,7 +189,10 @@ static void test_goals(const rg_axioms *ax) {
       "1 1 same relu ?x ?x)\n"
       "t21: (pad 1 1 1 (conv2d 1 1 same none 1 1 2 (conv2d 1 1 same relu 1 1 4 ?x ?y) (slice 1 0 2 "
       "?w))) => (conv2d 1 1 same none 1 1 2 (conv2d 1 1 same relu 1 1 4 ?x ?y) (slice 1 0 2 (pad 0 "
-      "1 1 ?w)))\n";
+      "1 1 ?w)))\n"
+      /* a depth-4 candidate: the 1x3 identity kernel enlarged is the 3x3 one (enlarge-iconv) */
+      "t23: (concat 1 (enlarge 3 3 (Iconv 4 1 3)) (conv2d (enlarge 3 3 (Iconv 4 1 3)) ?w)) => (concat 1 "
+      "(Iconv 4 3 3) (conv2d (Iconv 4 3 3) ?w))\n";
   expect_verified(ax, true_goals, true);
   /* a depth-4 candidate: Iconv as a batch of matrices keeps one row (matmul-iconv-ewmul); it
    * types only where ?y is 4x4x3xN, which the shape solver does not find: asked without */
@@ -208,7 +211,9 @@ static void test_goals(const rg_axioms *ax) {
       /* typing forces square matrices: the sizes agree, the values do not */
       "f7: (slice 0 0 2 (concat 0 (transpose 10 ?x) ?y)) => (slice 0 0 2 (concat 0 ?x ?y))\n"
       "f8: (slice 0 0 1 (matmul (transpose 10 ?x) ?y)) => (slice 0 0 1 (matmul ?y (transpose 10 "
-      "?x)))\n";
+      "?x)))\n"
+      /* an averaging kernel enlarged is not the larger averaging kernel (enlarge-iconv is for Iconv) */
+      "f10: (enlarge 3 3 (Cpool 4 1 3)) => (Cpool 4 3 3)\n";
   expect_unproved(ax, false_goals, 300, true, false);
   /* False where ?x has one row. cvc5 proved it in about 600 ms when sizes were at least 1 for
    * every term, ill-typed ones included (smt.c now states that of the rule's tensors alone). */
