@@ -479,8 +479,11 @@ static void refine(const problem *p, slots *s, rg_assignment *a) {
 /* A random walk from a well-typed assignment: each class in random order moves to a fresh size,
  * preferably one no other class has (so no two classes coincide), and keeps the move only if
  * the rule still type-checks. Every step is well-typed, so the result is too, however coupled
- * the constraints (grouped convolutions tie channel counts by divisibility). */
-static void walk_sizes(const problem *p, const slots *s, prng *g, bool small, rg_assignment *a) {
+ * the constraints (grouped convolutions tie channel counts by divisibility). small: 0 no, 1
+ * every class tries 1, then 2 first, 2 each class does with probability 1/2 (where every size
+ * is 1 different operators agree, a 1x1 matmul is an ewmul: a counterexample often needs one
+ * operand small and the others not). */
+static void walk_sizes(const problem *p, const slots *s, prng *g, int small, rg_assignment *a) {
   int order[MAX_SLOTS];
   for (int c = 0; c < s->n_cls; c++) order[c] = c;
   for (int c = s->n_cls - 1; c > 0; c--) {
@@ -497,7 +500,8 @@ static void walk_sizes(const problem *p, const slots *s, prng *g, bool small, rg
     }
     if (first < 0) continue;
     int32_t old = slot_value(s, a, first);
-    for (int tries = small ? -2 : 0; tries < 6; tries++) {
+    bool shrink = small == 1 || (small == 2 && below(g, 2));
+    for (int tries = shrink ? -2 : 0; tries < 6; tries++) {
       int32_t v = 1 + below(g, RG_SOLVE_MAX_DIM);
       for (int d = 0; d < RG_SOLVE_MAX_DIM && (used >> v & 1) && tries >= 0 && tries < 3; d++)
         v = v % RG_SOLVE_MAX_DIM + 1;
@@ -600,7 +604,7 @@ static rg_status solve(const rg_rule *r, const rg_binding *base, uint64_t seed, 
       st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
       break;
     }
-    walk_sizes(&p, &s, &g, small && t % 2 == 0, &trial);
+    walk_sizes(&p, &s, &g, small && t % 2 == 0 ? (t == 0 ? 1 : 2) : 0, &trial);
     if (p.fixed_reshape && !(small && t % 2 == 0)) trade_factors(&p, &s, &g, &trial);
     fit_shape_vars(&p, &trial); /* to the sizes kept, not to the last move tried */
     bool ok = true;

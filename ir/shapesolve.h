@@ -50,9 +50,11 @@ typedef struct {
  * within the search budget. out must be freed with rg_assignment_list_free (also on error). */
 rg_status rg_shapes_solve(const rg_rule *r, const rg_binding *base, uint64_t seed, int max,
                           rg_assignment_list *out, rg_err *err) RG_MUST_CHECK;
-/* The same, but every other walk moves each group to the smallest size (1, else 2) that still
- * types before trying random ones: a rule that holds only from some size on (a slice that
- * needs two rows of one operand of a concat) differs there. */
+/* The same, but every other walk moves groups to the smallest size (1, else 2) that still
+ * types before trying random ones, the first walk every group, later ones each group with
+ * probability 1/2: a rule that holds only from some size on (a slice that needs two rows of one
+ * operand of a concat) differs there, and one that holds where every size is 1 (a 1x1 matmul
+ * is an ewmul) differs where only some are. */
 rg_status rg_shapes_solve_small(const rg_rule *r, const rg_binding *base, uint64_t seed, int max,
                                 rg_assignment_list *out, rg_err *err) RG_MUST_CHECK;
 void rg_assignment_list_free(rg_assignment_list *l);
