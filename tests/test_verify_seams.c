@@ -110,21 +110,33 @@ static void test_false_rules_stay_unproved(const rg_axioms *ax) {
       "(relu (slice 1 0 8 (concat 1 (concat 1 ?x ?y) ?z)))\n"
       "s3: (ewadd (ewmul (concat 1 (concat 1 ?x ?y) ?z) (Iewmul 2x8)) (concat 1 (split.0 1 (concat 1 (concat 1 ?x ?y) ?z)) ?z)) => "
       "(relu (slice 1 0 8 (concat 1 (concat 1 ?x ?y) ?z)))\n"
-      "b11: (ewadd (conv2d ?x (Iconv 4 3 3)) ?z) => (ewadd ?x ?x)\n";
+      "b11: (ewadd (conv2d ?x (Iconv 4 3 3)) ?z) => (ewadd ?x ?x)\n"
+      /* near the matmul and concat seams facts: the operands' order, and a split that reads them */
+      "m1: (matmul ?x (concat 1 ?y ?z)) => (concat 1 (matmul ?x ?z) (matmul ?x ?y))\n"
+      "m2: (split.0 1 (matmul ?x (concat 1 ?y ?z))) => (matmul ?x ?z)\n";
   expect_unproved(ax, text, 3000, false, false);
   expect_unproved(ax, text, 3000, false, true);
 }
 
 /* True goals whose proofs pass through seam guards: a conv by the identity kernel (its
  * operand's channels and seams follow from the rule), a split of a concat whose operands share
- * seams off its axis, a sum of two equal concats taken apart. */
+ * seams off its axis, a sum of two equal concats taken apart, and 2-D matmul laws where the
+ * seams rule out the other ranks. */
 static void test_true_goals(const rg_axioms *ax) {
   const char *text =
       "t1: (conv2d 1 1 same none (relu ?x) (Iconv 4 3 3)) => (relu ?x)\n"
       "t2: (split.1 0 (concat 1 (concat 0 ?w2 ?w1) (concat 0 ?w2 ?w1))) => (concat 1 ?w1 ?w1)\n"
       "t3: (ewadd (concat 1 (concat 1 ?w ?w) ?w) (concat 1 (concat 1 ?w ?w) ?w)) => (concat 1 (concat 1 (ewadd ?w ?w) "
       "(ewadd ?w ?w)) (ewadd ?w ?w))\n"
-      "t4: (slice 1 0 2 (concat 1 (concat 0 ?x ?y) (concat 0 ?x ?y))) => (concat 0 ?x ?y)\n";
+      "t4: (slice 1 0 2 (concat 1 (concat 0 ?x ?y) (concat 0 ?x ?y))) => (concat 0 ?x ?y)\n"
+      /* held-out depth-4 candidates true only at rank 2 among the ranks where both sides have
+       * the same sizes: at rank 3 or 4 the concat joins rows or batches, and the sides differ
+       * in seams (the outputs' seams are equal by hypothesis, a concat has a seam, a matmul's
+       * rows come from its left operand) */
+      "t5: (matmul ?w1 (concat 1 (slice 1 2 4 ?w2) (ewadd (slice 1 2 4 ?w2) (slice 1 2 4 ?w2)))) => (concat 1 "
+      "(slice 1 2 4 (matmul ?w1 ?w2)) (ewadd (slice 1 2 4 (matmul ?w1 ?w2)) (slice 1 2 4 (matmul ?w1 ?w2))))\n"
+      "t6: (matmul (concat 0 (slice 0 0 1 ?x1) (slice 0 0 1 ?x1)) (ewadd ?w1 ?w1)) => (concat 0 (slice 0 0 1 "
+      "(matmul (ewadd ?x1 ?x1) ?w1)) (slice 0 0 1 (matmul (ewadd ?x1 ?x1) ?w1)))\n";
   expect_verified(ax, text, true);
 }
 

@@ -496,6 +496,21 @@ static void put_matmul_sizes(rg_strbuf *sb, const rg_graph *g, int32_t id) {
   rg_sb_free(&m);
 }
 
+/* The outputs have the same seams: a rule claims equal values where its sides' output types
+ * agree, and seams are part of a type (ir/shape.h) as the sizes are (put_size_hypotheses).
+ * Where a concat makes seams, this is what rules out ranks at which the sides differ only in
+ * them: a 2-D rule that concats matmul columns differs at rank 3, where the concat joins rows
+ * (and the sides' output seams differ). Without a concat no term has seams. */
+static void put_output_seams(rg_strbuf *sb, const rg_rule *r, int output) {
+  for (int k = 0; k < RG_MAX_RANK; k++) {
+    rg_sb_puts(sb, "(assert (= (seams ");
+    put_term(sb, r->g, r->src[output], NULL, "");
+    rg_sb_printf(sb, " %d) (seams ", k);
+    put_term(sb, r->g, r->tgt[output], NULL, "");
+    rg_sb_printf(sb, " %d)))\n", k);
+  }
+}
+
 /* What typing the rule means for sizes: both sides of the output agree in rank and in size on
  * every axis, every matmul's sizes follow from its operands', the operands of conv2d, pooling,
  * enlarge and transpose have the rank these need, every slice of the rule lies inside
@@ -652,6 +667,7 @@ rg_status rg_smt_encode(const rg_rule *r, int output, const rg_axioms *ax, bool 
     }
     if (sizes) put_size_hypotheses(&sb, r, output);
     if (seams) rg_smt_put_seam_hypotheses(&sb, r);
+    if (seams && rg_smt_uses_concat(fs)) put_output_seams(&sb, r, output);
     rg_sb_puts(&sb, "(assert (! (not (= ");
     put_term(&sb, r->g, r->src[output], NULL, "");
     rg_sb_puts(&sb, " ");

@@ -38,8 +38,14 @@ static const seam_fact facts[] = {
      2, 1, {RG_OP_CONV2D}},
     /* windows and enlarge keep N and C and drop the spatial axes' seams */
     {"(= %1$s (ite (or (= k 2) (= k 3)) 0 (seams x k)))", 1, 3, {RG_OP_POOLAVG, RG_OP_POOLMAX, RG_OP_ENLARGE}},
-    /* each result axis comes from one operand's same axis, or both operands' (batch axes) meet */
-    {"(=> (= (seams x k) (seams w k)) (= %1$s (seams x k)))", 2, 1, {RG_OP_MATMUL}},
+    /* each result axis comes from one operand's same axis, or both operands' (batch axes) meet;
+     * where the operands have one rank r >= 2, rows (r - 2) come from x and columns (r - 1)
+     * from w: stated only there, which every typed matmul is (ranks are in the size facts) */
+    {"(and (=> (= (seams x k) (seams w k)) (= %1$s (seams x k))) "
+     "(=> (and (= (rank x) (rank w)) (<= 2 (rank x))) (and (=> (= k (- (rank x) 2)) (= %1$s (seams x k))) "
+     "(=> (= k (- (rank x) 1)) (= %1$s (seams w k))) (=> (and (<= 0 k) (< k (- (rank x) 2))) (= %1$s (ite (= (seams x k) "
+     "(seams w k)) (seams x k) 0))))))",
+     2, 1, {RG_OP_MATMUL}},
     /* a split part keeps its operand's seams off the axis */
     {"(=> (not (= k q0)) (= %1$s (seams x k)))", 1, 1, {RG_OP_SPLIT}},
     /* pad and slice drop their axis's seams and keep the others */
@@ -77,6 +83,9 @@ void rg_smt_put_seam_facts(rg_strbuf *sb, const fn_set *fs) {
     return;
   }
   rg_sb_puts(sb, "(declare-fun seamcat (Int Int Int) Int)\n");
+  /* a concat has a seam where its operands join: with the outputs' seams equal (smt.c), this
+   * rules out ranks where the sides differ in them */
+  rg_sb_puts(sb, "(assert (forall ((a Int) (b Int) (n Int)) (! (not (= (seamcat a b n) 0)) :pattern ((seamcat a b n)))))\n");
   for (size_t i = 0; i < sizeof facts / sizeof *facts; i++)
     for (int k = 0; k < facts[i].n_ops; k++)
       for (int out = 0; out < rg_op_get(facts[i].ops[k])->n_outputs; out++)
@@ -85,7 +94,7 @@ void rg_smt_put_seam_facts(rg_strbuf *sb, const fn_set *fs) {
   if (fs->used[RG_OP_TRANSPOSE][1][0]) { /* the 2-D swap; other permutations are left unknown */
     int swap[2] = {1, 0};
     put_fact(sb, RG_OP_TRANSPOSE, 1, 0, rg_perm_pack(swap, 2),
-             "(= %1$s (ite (= k 0) (seams x 1) (ite (= k 1) (seams x 0) (seams x k))))");
+             "(=> (= (rank x) 2) (= %1$s (ite (= k 0) (seams x 1) (ite (= k 1) (seams x 0) (seams x k)))))");
   }
 }
 
