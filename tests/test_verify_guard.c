@@ -192,7 +192,11 @@ static void test_goals(const rg_axioms *ax) {
       "1 1 ?w)))\n"
       /* a depth-4 candidate: the 1x3 identity kernel enlarged is the 3x3 one (enlarge-iconv) */
       "t23: (concat 1 (enlarge 3 3 (Iconv 4 1 3)) (conv2d (enlarge 3 3 (Iconv 4 1 3)) ?w)) => (concat 1 "
-      "(Iconv 4 3 3) (conv2d (Iconv 4 3 3) ?w))\n";
+      "(Iconv 4 3 3) (conv2d (Iconv 4 3 3) ?w))\n"
+      /* a depth-4 candidate (rank 4: axis 1 a batch axis): zero batch entries of the left
+       * operand give zeros, whatever relu makes of the right one's (pad-matmul-batch-1-left) */
+      "t24: (pad 0 1 1 (matmul (pad 1 1 1 ?w) (relu (pad 1 1 1 ?w)))) => (pad 1 1 1 (pad 0 1 1 (matmul ?w (relu "
+      "?w))))\n";
   expect_verified(ax, true_goals, true);
   /* a depth-4 candidate: Iconv as a batch of matrices keeps one row (matmul-iconv-ewmul); it
    * types only where ?y is 4x4x3xN, which the shape solver does not find: asked without */
