@@ -196,7 +196,10 @@ static void test_goals(const rg_axioms *ax) {
       /* a depth-4 candidate (rank 4: axis 1 a batch axis): zero batch entries of the left
        * operand give zeros, whatever relu makes of the right one's (pad-matmul-batch-1-left) */
       "t24: (pad 0 1 1 (matmul (pad 1 1 1 ?w) (relu (pad 1 1 1 ?w)))) => (pad 1 1 1 (pad 0 1 1 (matmul ?w (relu "
-      "?w))))\n";
+      "?w))))\n"
+      /* a depth-4 candidate: the identity kernel pooled by its own window is the averaging one */
+      "t25: (conv2d 1 1 same relu (tanh ?w) (poolavg 3 3 1 1 same none (Iconv 4 3 3))) => (relu (poolavg 3 3 1 1 "
+      "same none (tanh ?w)))\n";
   expect_verified(ax, true_goals, true);
   /* a depth-4 candidate: Iconv as a batch of matrices keeps one row (matmul-iconv-ewmul); it
    * types only where ?y is 4x4x3xN, which the shape solver does not find: asked without */
@@ -217,7 +220,9 @@ static void test_goals(const rg_axioms *ax) {
       "f8: (slice 0 0 1 (matmul (transpose 10 ?x) ?y)) => (slice 0 0 1 (matmul ?y (transpose 10 "
       "?x)))\n"
       /* an averaging kernel enlarged is not the larger averaging kernel (enlarge-iconv is for Iconv) */
-      "f10: (enlarge 3 3 (Cpool 4 1 3)) => (Cpool 4 3 3)\n";
+      "f10: (enlarge 3 3 (Cpool 4 1 3)) => (Cpool 4 3 3)\n"
+      /* an even window is off the kernel's centre: the pooled identity is not the average */
+      "f11: (poolavg 2 2 1 1 same none (Iconv 4 2 2)) => (Cpool 4 2 2)\n";
   expect_unproved(ax, false_goals, 300, true, false);
   /* False where ?x has one row. cvc5 proved it in about 600 ms when sizes were at least 1 for
    * every term, ill-typed ones included (smt.c now states that of the rule's tensors alone). */
