@@ -199,7 +199,12 @@ static void test_goals(const rg_axioms *ax) {
       "?w))))\n"
       /* a depth-4 candidate: the identity kernel pooled by its own window is the averaging one */
       "t25: (conv2d 1 1 same relu (tanh ?w) (poolavg 3 3 1 1 same none (Iconv 4 3 3))) => (relu (poolavg 3 3 1 1 "
-      "same none (tanh ?w)))\n";
+      "same none (tanh ?w)))\n"
+      /* depth-4 candidates whose kernel or slice lies in a pad's zeros (conv-zero-kernel, pad-zeros-0) */
+      "t26: (conv2d 1 1 same relu (concat 0 ?w ?x) (slice 0 0 1 (pad 0 1 1 ?v))) => (conv2d 1 1 same relu (concat 0 "
+      "?w ?w) (slice 0 0 1 (pad 0 1 1 ?v)))\n"
+      "t27: (slice 0 0 1 (conv2d (relu (pad 0 1 1 ?w)) ?v)) => (slice 0 0 1 (conv2d (conv2d 1 1 same relu (pad 0 1 "
+      "1 ?w) ?w) ?v))\n";
   expect_verified(ax, true_goals, true);
   /* a depth-4 candidate: Iconv as a batch of matrices keeps one row (matmul-iconv-ewmul); it
    * types only where ?y is 4x4x3xN, which the shape solver does not find: asked without */
@@ -222,7 +227,10 @@ static void test_goals(const rg_axioms *ax) {
       /* an averaging kernel enlarged is not the larger averaging kernel (enlarge-iconv is for Iconv) */
       "f10: (enlarge 3 3 (Cpool 4 1 3)) => (Cpool 4 3 3)\n"
       /* an even window is off the kernel's centre: the pooled identity is not the average */
-      "f11: (poolavg 2 2 1 1 same none (Iconv 4 2 2)) => (Cpool 4 2 2)\n";
+      "f11: (poolavg 2 2 1 1 same none (Iconv 4 2 2)) => (Cpool 4 2 2)\n"
+      /* the kernel is the pad's operand's first row, not zeros */
+      "f12: (conv2d 1 1 same relu (concat 0 ?w ?x) (slice 0 1 2 (pad 0 1 1 ?v))) => (conv2d 1 1 same relu (concat 0 "
+      "?w ?w) (slice 0 1 2 (pad 0 1 1 ?v)))\n";
   expect_unproved(ax, false_goals, 300, true, false);
   /* False where ?x has one row. cvc5 proved it in about 600 ms when sizes were at least 1 for
    * every term, ill-typed ones included (smt.c now states that of the rule's tensors alone). */
