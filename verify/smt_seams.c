@@ -4,9 +4,11 @@
  * of one type only where its operand has none, and says so in its guard, (= (seams ?x 1) 0).
  * (seams x k) names x's seams on axis k: 0 for none, equal numbers for equal seams (as the axiom
  * checker evaluates guards, verify/guard.c). The facts below let a solver establish a guard:
- * each says what an operator's result has, as ir/shape.c infers it, and none says a tensor has
- * seams: every fact holds when all seams are 0, so they cannot contradict each other or the
- * axioms. They only decide where a guarded axiom applies.
+ * each says what an operator's result has, as ir/shape.c infers it. One says a tensor has seams
+ * (a concat has one on its axis); with the hypothesis that a rule's outputs have equal seams
+ * (smt.c) it tells apart ranks where the sides differ only in them. The matmul and transpose
+ * facts that say which axis comes from where are stated only at the ranks where those operators
+ * type, so that an ill-typed instance of an axiom cannot meet a concat's seam.
  */
 #include "smt_facts.h"
 
