@@ -496,16 +496,15 @@ static void put_matmul_sizes(rg_strbuf *sb, const rg_graph *g, int32_t id) {
   rg_sb_free(&m);
 }
 
-/* The outputs have the same seams: a rule claims equal values where its sides' output types
- * agree, and seams are part of a type (ir/shape.h) as the sizes are (put_size_hypotheses).
- * Where a concat makes seams, this is what rules out ranks at which the sides differ only in
- * them: a 2-D rule that concats matmul columns differs at rank 3, where the concat joins rows
- * (and the sides' output seams differ). Without a concat no term has seams. */
-static void put_output_seams(rg_strbuf *sb, const rg_rule *r, int output) {
+/* The outputs agree in fn (dim or seams) on every axis: a rule claims equal values where its
+ * sides' output types agree, and seams are part of a type (ir/shape.h) as the sizes are. Where
+ * a concat makes seams, this is what rules out ranks at which the sides differ only in them: a
+ * 2-D rule that concats matmul columns differs at rank 3, where the concat joins rows. */
+static void put_outputs_agree(rg_strbuf *sb, const rg_rule *r, int output, const char *fn) {
   for (int k = 0; k < RG_MAX_RANK; k++) {
-    rg_sb_puts(sb, "(assert (= (seams ");
+    rg_sb_printf(sb, "(assert (= (%s ", fn);
     put_term(sb, r->g, r->src[output], NULL, "");
-    rg_sb_printf(sb, " %d) (seams ", k);
+    rg_sb_printf(sb, " %d) (%s ", k, fn);
     put_term(sb, r->g, r->tgt[output], NULL, "");
     rg_sb_printf(sb, " %d)))\n", k);
   }
@@ -530,13 +529,7 @@ static void put_size_hypotheses(rg_strbuf *sb, const rg_rule *r, int output) {
   rg_sb_puts(sb, ") (rank ");
   put_term(sb, r->g, r->tgt[output], NULL, "");
   rg_sb_puts(sb, ")))\n");
-  for (int k = 0; k < RG_MAX_RANK; k++) {
-    rg_sb_printf(sb, "(assert (= (dim ");
-    put_term(sb, r->g, r->src[output], NULL, "");
-    rg_sb_printf(sb, " %d) (dim ", k);
-    put_term(sb, r->g, r->tgt[output], NULL, "");
-    rg_sb_printf(sb, " %d)))\n", k);
-  }
+  put_outputs_agree(sb, r, output, "dim");
   for (int32_t i = 0; i < rg_graph_size(r->g); i++) {
     const rg_node *nd = rg_graph_node(r->g, i);
     int rank = operand_rank(nd);
@@ -667,7 +660,7 @@ rg_status rg_smt_encode(const rg_rule *r, int output, const rg_axioms *ax, bool 
     }
     if (sizes) put_size_hypotheses(&sb, r, output);
     if (seams) rg_smt_put_seam_hypotheses(&sb, r);
-    if (seams && rg_smt_uses_concat(fs)) put_output_seams(&sb, r, output);
+    if (seams && rg_smt_uses_concat(fs)) put_outputs_agree(&sb, r, output, "seams");
     rg_sb_puts(&sb, "(assert (! (not (= ");
     put_term(&sb, r->g, r->src[output], NULL, "");
     rg_sb_puts(&sb, " ");
