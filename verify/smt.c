@@ -230,10 +230,8 @@ static rg_status put_axiom(rg_strbuf *sb, const rg_rule *a, const rg_guard *gd, 
   }
   if (a->n_src > 1) rg_sb_puts(&body, ")");
   if (guarded) rg_sb_puts(&body, ")");
-  /* Bound: the tensor variables and the parameters the body names. The shape of an erased
-   * constant (Iewmul's) is named nowhere, and bound anyway it left z3 no pattern covering every
-   * variable: ewmul-identity then went to model-based instantiation and timed out (2 s) on
-   * `(ewmul (matmul ?x ?y) (Iewmul 2x4)) => (matmul ?x ?y)`. */
+  /* Bound: the tensor variables and the parameters the body names (the shape of an erased
+   * constant, Iewmul's, is named nowhere: bound, it is a variable no pattern of its sides could cover). */
   int32_t nt = rg_graph_n_tvars(g), np = rg_graph_n_pvars(g), nq = 0;
   bool *bind = calloc((size_t)np + 1, sizeof *bind);
   if (!bind) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
