@@ -184,7 +184,8 @@ static bool names_var(const char *body, char kind, const char *name) {
 
 /* Appends " :pattern (TERMS)" of one side of a (when target: its target) if those terms name
  * every bound variable (a bare variable is no pattern). */
-static void put_side_pattern(rg_strbuf *sb, const rg_rule *a, const rg_guard *gd, const bool *bind, bool target) {
+static void put_side_pattern(rg_strbuf *sb, const rg_rule *a, const rg_guard *gd, const bool *bind,
+                             bool target) {
   const rg_graph *g = a->g;
   rg_strbuf t;
   rg_sb_init(&t);
@@ -195,7 +196,8 @@ static void put_side_pattern(rg_strbuf *sb, const rg_rule *a, const rg_guard *gd
     rg_sb_puts(&t, k ? " " : "");
     put_term(&t, g, ref, gd, "?");
   }
-  for (int32_t v = 0; ok && v < rg_graph_n_tvars(g); v++) ok = names_var(rg_sb_str(&t), 't', rg_graph_tvar_name(g, v));
+  for (int32_t v = 0; ok && v < rg_graph_n_tvars(g); v++)
+    ok = names_var(rg_sb_str(&t), 't', rg_graph_tvar_name(g, v));
   for (int32_t v = 0; ok && v < rg_graph_n_pvars(g); v++)
     ok = !bind[v] || names_var(rg_sb_str(&t), 'p', rg_graph_pvar_name(g, v));
   if (ok && !t.failed) rg_sb_printf(sb, " :pattern (%s)", rg_sb_str(&t));
@@ -231,19 +233,22 @@ static rg_status put_axiom(rg_strbuf *sb, const rg_rule *a, const rg_guard *gd, 
   if (a->n_src > 1) rg_sb_puts(&body, ")");
   if (guarded) rg_sb_puts(&body, ")");
   /* Bound: the tensor variables and the parameters the body names (the shape of an erased
-   * constant, Iewmul's, is named nowhere: bound, it is a variable no pattern of its sides could cover). */
+   * constant, Iewmul's, is named nowhere: bound, it is a variable no pattern of its sides could
+   * cover). */
   int32_t nt = rg_graph_n_tvars(g), np = rg_graph_n_pvars(g), nq = 0;
   bool *bind = calloc((size_t)np + 1, sizeof *bind);
   if (!bind) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int32_t v = 0; !st && v < np; v++) {
-    bind[v] = !(gd && rg_guard_def(gd, v) >= 0) && names_var(rg_sb_str(&body), 'p', rg_graph_pvar_name(g, v));
+    bind[v] = !(gd && rg_guard_def(gd, v) >= 0) &&
+              names_var(rg_sb_str(&body), 'p', rg_graph_pvar_name(g, v));
     nq += bind[v];
   }
   if (!st) {
     rg_sb_puts(sb, "(assert (! ");
     if (nt + nq > 0) {
       rg_sb_puts(sb, "(forall (");
-      for (int32_t v = 0; v < nt; v++) rg_sb_printf(sb, "%s(?t.%s T)", v ? " " : "", rg_graph_tvar_name(g, v));
+      for (int32_t v = 0; v < nt; v++)
+        rg_sb_printf(sb, "%s(?t.%s T)", v ? " " : "", rg_graph_tvar_name(g, v));
       for (int32_t v = 0, k = nt; v < np; v++)
         if (bind[v]) rg_sb_printf(sb, "%s(?p.%s Int)", k++ ? " " : "", rg_graph_pvar_name(g, v));
       rg_sb_puts(sb, ") ");
@@ -257,8 +262,10 @@ static rg_status put_axiom(rg_strbuf *sb, const rg_rule *a, const rg_guard *gd, 
       put_side_pattern(&pat, a, gd, bind, false);
       put_side_pattern(&pat, a, gd, bind, true);
     }
-    if (pat.len) rg_sb_printf(sb, "(! %s%s)", rg_sb_str(&body), rg_sb_str(&pat));
-    else rg_sb_puts(sb, rg_sb_str(&body));
+    if (pat.len)
+      rg_sb_printf(sb, "(! %s%s)", rg_sb_str(&body), rg_sb_str(&pat));
+    else
+      rg_sb_puts(sb, rg_sb_str(&body));
     if (pat.failed) sb->failed = true;
     rg_sb_free(&pat);
     if (nt + nq > 0) rg_sb_puts(sb, ")");
@@ -720,7 +727,8 @@ rg_status rg_smt_encode(const rg_rule *r, int output, const rg_axioms *ax, bool 
     if (seams) rg_smt_put_seam_hypotheses(&sb, r);
     /* only where a matmul's rank matters: elsewhere they cost cvc5 seconds (a transpose of
      * nested concats, test_verify) and rule nothing out */
-    if (seams && rg_smt_uses_concat(fs) && rule_ops[RG_OP_MATMUL]) put_outputs_agree(&sb, r, output, "seams");
+    if (seams && rg_smt_uses_concat(fs) && rule_ops[RG_OP_MATMUL])
+      put_outputs_agree(&sb, r, output, "seams");
     rg_sb_puts(&sb, "(assert (! (not (= ");
     put_term(&sb, r->g, r->src[output], NULL, "");
     rg_sb_puts(&sb, " ");

@@ -44,9 +44,11 @@ static const seam_fact facts[] = {
      * where the operands have one rank r >= 2, rows (r - 2) come from x and columns (r - 1)
      * from w: stated only there, which every typed matmul is (ranks are in the size facts) */
     {"(and (=> (= (seams x k) (seams w k)) (= %1$s (seams x k))) "
-     "(=> (and (= (rank x) (rank w)) (<= 2 (rank x))) (and (=> (= k (- (rank x) 2)) (= %1$s (seams x k))) "
-     "(=> (= k (- (rank x) 1)) (= %1$s (seams w k))) (=> (and (<= 0 k) (< k (- (rank x) 2))) (= %1$s (ite (= (seams x k) "
-     "(seams w k)) (seams x k) 0))))))",
+     "(=> (and (= (rank x) (rank w)) (<= 2 (rank x))) "
+     "(and (=> (= k (- (rank x) 2)) (= %1$s (seams x k))) "
+     "(=> (= k (- (rank x) 1)) (= %1$s (seams w k))) "
+     "(=> (and (<= 0 k) (< k (- (rank x) 2))) "
+     "(= %1$s (ite (= (seams x k) (seams w k)) (seams x k) 0))))))",
      2, 1, {RG_OP_MATMUL}},
     /* a split part keeps its operand's seams off the axis */
     {"(=> (not (= k q0)) (= %1$s (seams x k)))", 1, 1, {RG_OP_SPLIT}},
@@ -87,7 +89,8 @@ void rg_smt_put_seam_facts(rg_strbuf *sb, const fn_set *fs) {
   rg_sb_puts(sb, "(declare-fun seamcat (Int Int Int) Int)\n");
   /* a concat has a seam where its operands join: with the outputs' seams equal (smt.c), this
    * rules out ranks where the sides differ in them */
-  rg_sb_puts(sb, "(assert (forall ((a Int) (b Int) (n Int)) (! (not (= (seamcat a b n) 0)) :pattern ((seamcat a b n)))))\n");
+  rg_sb_puts(sb, "(assert (forall ((a Int) (b Int) (n Int)) (! (not (= (seamcat a b n) 0)) "
+                 ":pattern ((seamcat a b n)))))\n");
   for (size_t i = 0; i < sizeof facts / sizeof *facts; i++)
     for (int k = 0; k < facts[i].n_ops; k++)
       for (int out = 0; out < rg_op_get(facts[i].ops[k])->n_outputs; out++)
@@ -96,7 +99,8 @@ void rg_smt_put_seam_facts(rg_strbuf *sb, const fn_set *fs) {
   if (fs->used[RG_OP_TRANSPOSE][1][0]) { /* the 2-D swap; other permutations are left unknown */
     int swap[2] = {1, 0};
     put_fact(sb, RG_OP_TRANSPOSE, 1, 0, rg_perm_pack(swap, 2),
-             "(=> (= (rank x) 2) (= %1$s (ite (= k 0) (seams x 1) (ite (= k 1) (seams x 0) (seams x k)))))");
+             "(=> (= (rank x) 2) "
+             "(= %1$s (ite (= k 0) (seams x 1) (ite (= k 1) (seams x 0) (seams x k)))))");
   }
 }
 
