@@ -174,11 +174,10 @@ static int put_antecedent(rg_strbuf *sb, const rg_graph *g, const pvar_domains *
 
 /* Whether body names ?K.NAME (K: t or p; followed by a space or a parenthesis). */
 static bool names_var(const char *body, char kind, const char *name) {
-  char tok[80];
-  snprintf(tok, sizeof tok, "?%c.%s", kind, name);
-  size_t n = strlen(tok);
-  for (const char *s = strstr(body, tok); s; s = strstr(s + 1, tok))
-    if (s[n] == ' ' || s[n] == ')') return true;
+  const char prefix[4] = {'?', kind, '.', 0};
+  size_t n = strlen(name);
+  for (const char *s = strstr(body, prefix); s; s = strstr(s + 1, prefix))
+    if (!strncmp(s + 3, name, n) && (s[3 + n] == ' ' || s[3 + n] == ')')) return true;
   return false;
 }
 
