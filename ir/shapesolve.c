@@ -182,7 +182,36 @@ static void add_shape_var(problem *p, const rg_node *nd, int slot) {
   int k = p->n_shape_vars++;
   for (int j = 0; j < RG_SHAPE_SLOTS; j++)
     p->shape_var[k].slot_pvar[j] = nd->params[slot + j];
-  p->shape_var[k].operand = nd->in[0];
+  /* a constant's ((Iewmul ?S)) has no operand: it takes a tensor variable's shape instead */
+  p->shape_var[k].operand = nd->n_in ? nd->in[0] : (rg_ref){-1, 0};
+}
+
+static void set_shape_var(const problem *p, int k, const rg_shape *s, rg_assignment *a) {
+  const int32_t *sp = p->shape_var[k].slot_pvar;
+  a->pvar_values[sp[0]] = s->rank;
+  for (int d = 0; d < RG_MAX_RANK; d++)
+    a->pvar_values[sp[1 + d]] = d < s->rank ? s->dim[d] : 0;
+}
+
+/* Gives a constant's shape variable the first tensor variable's shape under which r types (an
+ * all-ones factor of an ewmul has its other operand's shape): drawn independently, it rarely
+ * types, and an axiom over one (ewmul-identity) was tested at few assignments. */
+static void fit_constant_shapes(const problem *p, rg_assignment *a) {
+  for (int k = 0; k < p->n_shape_vars; k++) {
+    if (p->shape_var[k].operand.node < 0 && p->nt > 0) {
+      const int32_t *sp = p->shape_var[k].slot_pvar;
+      int32_t was[RG_SHAPE_SLOTS];
+      for (int j = 0; j < RG_SHAPE_SLOTS; j++) was[j] = a->pvar_values[sp[j]];
+      int32_t v = 0;
+      for (; v < p->nt; v++) {
+        rg_shape s = a->shapes[v];
+        set_shape_var(p, k, &s, a);
+        if (rg_rule_well_typed(p->r, &a->binding)) break;
+      }
+      if (v == p->nt) /* none types: as drawn */
+        for (int j = 0; j < RG_SHAPE_SLOTS; j++) a->pvar_values[sp[j]] = was[j];
+    }
+  }
 }
 
 /* Gives each shape variable a shape with its operand's element count (under the shapes of a and
@@ -192,7 +221,7 @@ static void add_shape_var(problem *p, const rg_node *nd, int slot) {
 static void fit_shape_vars(const problem *p, rg_assignment *a) {
   for (int k = 0; k < p->n_shape_vars; k++) {
     rg_plan_types_buf buf;
-    if (rg_graph_size(p->r->g) > RG_PLAN_TYPES_MAX ||
+    if (p->shape_var[k].operand.node < 0 || rg_graph_size(p->r->g) > RG_PLAN_TYPES_MAX ||
         rg_plan_types(p->r->g, &p->shape_var[k].operand, 1, a->binding.tvar_shapes, a->pvar_values,
                       a->pvar_bound, &buf, NULL) != RG_OK)
       continue;
@@ -212,11 +241,10 @@ static void fit_shape_vars(const problem *p, rg_assignment *a) {
         at = (at + 1 + (int)(h >> 16 & 1)) % rank;
       }
     if (n > 1) dims[at] *= (int32_t)n;
-    const int32_t *sp = p->shape_var[k].slot_pvar;
-    a->pvar_values[sp[0]] = rank;
-    for (int d = 0; d < RG_MAX_RANK; d++)
-      a->pvar_values[sp[1 + d]] = d < rank ? dims[d] : 0;
+    rg_shape fitted = rg_shape_make(rank, dims);
+    set_shape_var(p, k, &fitted, a);
   }
+  fit_constant_shapes(p, a);
 }
 
 /* Type-checks a, its shape variables fitted first. */
@@ -322,8 +350,11 @@ static void sample_params(const problem *p, prng *g, rg_assignment *a) {
     const rg_param_spec *ps = v < 64 ? p->pspec[v] : NULL;
     int32_t val = 0;
     if (ps) switch (ps->kind) {
-      case RG_PK_INT: { /* small values keep the shapes small */
-        int32_t hi = ps->hi < ps->lo + 3 ? ps->hi : ps->lo + 3;
+      case RG_PK_INT: {
+        /* small values keep the shapes small; a rule without tensor variables (an axiom about
+         * constants: transpose-identity's (Imatmul ?n)) has nothing else to vary, and four
+         * values would be all of its assignments */
+        int32_t span = p->nt ? 3 : 23, hi = ps->hi < ps->lo + span ? ps->hi : ps->lo + span;
         val = ps->lo + below(g, hi - ps->lo + 1);
         break;
       }

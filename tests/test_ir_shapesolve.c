@@ -152,6 +152,23 @@ static void test_scalars(void) {
   rg_rule_free(r);
 }
 
+/* Constants: an all-ones factor's shape variable takes its partner's shape, so the axiom is
+ * tried at as many shapes as its variable takes; a rule with only an Int (the identity's size)
+ * draws it from a range wider than four values. */
+static void test_constants(void) {
+  rg_rule *r = parse("(ewmul ?x (Iewmul ?s)) => ?x");
+  rg_assignment_list l;
+  rg_err err;
+  CHECK(rg_shapes_solve(r, NULL, 1, 24, &l, &err) == RG_OK && l.n >= 20);
+  for (int k = 0; k < l.n; k++) CHECK(rg_rule_well_typed(r, &l.items[k].binding));
+  rg_assignment_list_free(&l);
+  rg_rule_free(r);
+  r = parse("(transpose 10 (Imatmul ?n)) => (Imatmul ?n)");
+  CHECK(rg_shapes_solve(r, NULL, 1, 24, &l, &err) == RG_OK && l.n >= 20);
+  rg_assignment_list_free(&l);
+  rg_rule_free(r);
+}
+
 static void test_impossible(void) {
   rg_rule *r = parse("(ewadd ?x (Imatmul 3)) => (ewadd ?x (Imatmul 4))");
   rg_assignment_list l;
@@ -214,6 +231,7 @@ int main(void) {
   test_grouped_conv();
   test_group_variable();
   test_scalars();
+  test_constants();
   test_impossible();
   test_width_one();
   test_trade_factors();
