@@ -375,6 +375,16 @@ static void sample_params(const problem *p, prng *g, rg_assignment *a) {
       }
     a->pvar_values[v] = val;
   }
+  /* A constant's shape variable: a rank and sizes of its own (with tensor variables, typed()
+   * then gives it one of theirs where that types: fit_constant_shapes). */
+  for (int k = 0; k < p->n_shape_vars; k++) {
+    if (p->shape_var[k].operand.node >= 0) continue;
+    int32_t dims[RG_MAX_RANK];
+    int rank = 1 + below(g, 4);
+    for (int d = 0; d < rank; d++) dims[d] = p->sizes[below(g, p->n_sizes)];
+    rg_shape s = rg_shape_make(rank, dims);
+    set_shape_var(p, k, &s, a);
+  }
 }
 
 /* A first well-typed assignment: ranks from the hints, every dimension one common size (so

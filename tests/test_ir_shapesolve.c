@@ -154,7 +154,7 @@ static void test_scalars(void) {
 
 /* Constants: an all-ones factor's shape variable takes its partner's shape, so the axiom is
  * tried at as many shapes as its variable takes; a rule with only an Int (the identity's size)
- * draws it from a range wider than four values. */
+ * draws it from a range wider than four values, and a constant alone draws its own shape. */
 static void test_constants(void) {
   rg_rule *r = parse("(ewmul ?x (Iewmul ?s)) => ?x");
   rg_assignment_list l;
@@ -165,6 +165,12 @@ static void test_constants(void) {
   rg_rule_free(r);
   r = parse("(transpose 10 (Imatmul ?n)) => (Imatmul ?n)");
   CHECK(rg_shapes_solve(r, NULL, 1, 24, &l, &err) == RG_OK && l.n >= 20);
+  rg_assignment_list_free(&l);
+  rg_rule_free(r);
+  /* with no tensor variable to copy, the constant draws a shape of its own */
+  r = parse("(transpose 10 (transpose 10 (Iewmul ?s))) => (Iewmul ?s)");
+  CHECK(rg_shapes_solve(r, NULL, 1, 24, &l, &err) == RG_OK && l.n >= 20);
+  for (int k = 0; k < l.n; k++) CHECK(l.items[k].pvar_values[rg_graph_find_pvar(r->g, "s")] == 2);
   rg_assignment_list_free(&l);
   rg_rule_free(r);
 }

@@ -131,6 +131,19 @@ static void test_false_properties(void) {
   rg_binding b = {shapes, NULL, NULL};
   CHECK_MSG(!rg_rule_well_typed(g, &b), "grouped-conv concat typed at N=[1,3]");
   rg_rule_free(g);
+  /* transpose-ones with the target's shape defined as the source's unswapped: all-ones again,
+   * but of the other type wherever rows and columns differ (the shape solver draws the
+   * constant's shape, so the checker finds one) */
+  const char *unswapped = "transpose-ones-unswapped: (transpose 10 (Iewmul ?s)) => (Iewmul ?t) if (= ?t ?s) "
+                          "(= ?t.1 ?s.1) (= ?t.2 ?s.2) (= ?t.3 ?s.3) (= ?t.4 ?s.4) (= ?t.5 ?s.5) (= ?t.6 ?s.6)\n";
+  rg_axioms ones;
+  CHECK(rg_axioms_parse(unswapped, strlen(unswapped), "t", &ones, &err) == RG_OK && ones.rules.n == 1);
+  o.guard = &ones.guards[0];
+  CHECK_MSG(rg_axiom_check_one(ones.rules.rules[0], &o, &v, &err) == RG_OK && !v.sound &&
+                strstr(v.why, "types differ"),
+            "unswapped transpose-ones: %s", v.why);
+  o.guard = NULL;
+  rg_axioms_free(&ones);
 }
 
 static void test_determinism(const rg_axioms *ax) {
