@@ -8,6 +8,7 @@
 #include <z3.h>
 
 #include "serve.h"
+#include "z3_options.h"
 
 #define UNSAT_CORE_OPTION "(set-option :produce-unsat-cores true)"
 
@@ -29,6 +30,9 @@ static void eval(char *text, int timeout_ms, rg_strbuf *out) {
   snprintf(ms, sizeof ms, "%d", timeout_ms);
   Z3_global_param_set("timeout", ms);
   Z3_global_param_set("unsat_core", "true");
+#define SET_OPTION(name, value) Z3_global_param_set(name, value);
+  RG_Z3_OPTIONS(SET_OPTION)
+#undef SET_OPTION
   Z3_config cfg = Z3_mk_config();
   Z3_set_param_value(cfg, "timeout", ms);
   Z3_context c = current = Z3_mk_context(cfg);
