@@ -16,8 +16,9 @@
  * Under a reshape to a constant shape two groups may also trade a prime factor (the
  * element count stays, the factorization changes). A shape variable ((reshape ?s x)) is not drawn:
  * before every type check it is given a shape with x's element count (one of its factorizations,
- * picked by a hash of the count), so that random sizes keep the reshape possible. Deterministic for
- * a given seed.
+ * picked by a hash of the count), so that random sizes keep the reshape possible. A constant's
+ * shape variable ((Iewmul ?s)) takes the first tensor variable's shape under which the rule
+ * types, or else one drawn with the parameters. Deterministic for a given seed.
  */
 #ifndef RG_IR_SHAPESOLVE_H
 #define RG_IR_SHAPESOLVE_H
