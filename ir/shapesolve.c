@@ -118,6 +118,7 @@ typedef struct {
   int32_t nt, np;
   uint8_t rank_mask[64];      /* per tensor variable: bit k set if rank k is plausible; 0: no hint */
   const rg_param_spec *pspec[64]; /* per parameter variable: the kind it is used as */
+  bool sizes_constant[64];         /* per parameter variable: a constant's size (Iconv's channels) */
   int sizes[16], n_sizes;     /* dimension sizes worth trying (1..5 and the rule's constants) */
   bool fixed_reshape;         /* a reshape to a constant shape fixes its operand's element count */
   /* Shape variables ((reshape ?S x)), innermost first: their slots' parameter variables, and
@@ -314,6 +315,7 @@ static void analyse(problem *p, const rg_rule *r) {
       int slot = rg_op_param_slot(op, k);
       if (nd->var_mask >> slot & 1) {
         if (nd->params[slot] < 64 && !p->pspec[nd->params[slot]]) p->pspec[nd->params[slot]] = &info->params[k];
+        if (nd->params[slot] < 64 && info->flags & RG_OPF_CONSTANT) p->sizes_constant[nd->params[slot]] = true;
         if (info->params[k].kind == RG_PK_SHAPE) add_shape_var(p, nd, slot);
         if (op == RG_OP_CONV2D && k == info->n_params - 1 && nd->params[slot] < 64) { /* groups */
           mark_channels(r->g, nd->in[0].node, 0, p->group_in, nd->params[slot]);
@@ -351,10 +353,12 @@ static void sample_params(const problem *p, prng *g, rg_assignment *a) {
     int32_t val = 0;
     if (ps) switch (ps->kind) {
       case RG_PK_INT: {
-        /* small values keep the shapes small; a rule without tensor variables (an axiom about
-         * constants: transpose-identity's (Imatmul ?n)) has nothing else to vary, and four
-         * values would be all of its assignments */
-        int32_t span = p->nt ? 3 : 23, hi = ps->hi < ps->lo + span ? ps->hi : ps->lo + span;
+        /* small values keep the shapes small (and hit bounds such as a slice's end); a rule
+         * without tensor variables (an axiom about constants: transpose-identity's (Imatmul ?n))
+         * has nothing else to vary, and four values would be all of its assignments, as they
+         * would where a constant's sizes fix every shape (matmul-iconv-row: ?y is n x n x 1 x k) */
+        int32_t span = !p->nt ? 23 : p->sizes_constant[v] ? 5 : 3;
+        int32_t hi = ps->hi < ps->lo + span ? ps->hi : ps->lo + span;
         val = ps->lo + below(g, hi - ps->lo + 1);
         break;
       }

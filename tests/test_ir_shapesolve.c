@@ -173,6 +173,12 @@ static void test_constants(void) {
   for (int k = 0; k < l.n; k++) CHECK(l.items[k].pvar_values[rg_graph_find_pvar(r->g, "s")] == 2);
   rg_assignment_list_free(&l);
   rg_rule_free(r);
+  /* the kernel's sizes fix every shape (?y is n x n x 1 x k): they draw from six values each,
+   * not four, or 16 assignments would be all there are */
+  r = parse("(matmul ?y (Iconv ?n ?k ?k)) => (ewmul ?y (Iconv ?n 1 ?k))");
+  CHECK(rg_shapes_solve(r, NULL, 1, 24, &l, &err) == RG_OK && l.n >= 20);
+  rg_assignment_list_free(&l);
+  rg_rule_free(r);
 }
 
 static void test_impossible(void) {

@@ -396,8 +396,10 @@ static void put_axes_fact(rg_strbuf *sb, rg_op op, int n_in, int32_t fixed, cons
 /* Operators over images (N, C, H, W): their operands and results have 4 axes. */
 static bool image_op(int op) { return op == RG_OP_CONV2D || op == RG_OP_POOLAVG || op == RG_OP_POOLMAX; }
 
-/* Ranks: images have 4 axes, a reshape its shape parameter's rank (its slot q0); every other
- * operator with operands keeps its first operand's rank where it types. Where operands must agree
+static bool kernel_constant(int op) { return op == RG_OP_ICONV || op == RG_OP_CPOOL; }
+
+/* Ranks: images and the constant kernels have 4 axes, a reshape its shape parameter's rank (its
+ * slot q0); every other operator with operands keeps its first operand's rank where it types. Where operands must agree
  * in rank (ewadd, concat, ...) the fact is stated only when they do: ewadd-comm holds of every
  * pair of terms, and an unguarded fact would then make every two ranks equal (cvc5 found that
  * contradiction between a reshape's rank 1 and an image's 4). */
@@ -405,7 +407,7 @@ static void put_rank_facts(rg_strbuf *sb, const fn_set *fs) {
   static const char *const tensor[RG_MAX_INPUTS] = {"x", "w", "y", "z"};
   rg_sb_puts(sb, "(declare-fun rank (T) Int)\n");
   for (int op = 0; op < RG_OP_COUNT; op++)
-    for (int n_in = 1; n_in <= RG_MAX_INPUTS; n_in++)
+    for (int n_in = kernel_constant(op) ? 0 : 1; n_in <= RG_MAX_INPUTS; n_in++)
       for (int out = 0; out < RG_MAX_OUTPUTS; out++) {
         if (!fs->used[op][n_in][out]) continue;
         rg_strbuf b, t, fact;
@@ -413,7 +415,7 @@ static void put_rank_facts(rg_strbuf *sb, const fn_set *fs) {
         rg_sb_init(&t);
         rg_sb_init(&fact);
         rg_smt_quantified_term((rg_op)op, n_in, out, -1, &b, &t);
-        const char *rank = image_op(op) ? "4" : op == RG_OP_RESHAPE ? "q0" : "(rank x)";
+        const char *rank = image_op(op) || kernel_constant(op) ? "4" : op == RG_OP_RESHAPE ? "q0" : "(rank x)";
         rg_sb_printf(&fact, "(= (rank %s) %s)", rg_sb_str(&t), rank);
         if (n_in > 1 && !image_op(op) && op != RG_OP_SMUL) { /* smul's second operand is a scalar */
           rg_strbuf f = fact;
