@@ -508,11 +508,10 @@ static void put_size_facts(rg_strbuf *sb, const fn_set *fs) {
     put_axes_fact(sb, RG_OP_ENLARGE, 1, -1, "true", 2, "q0", "q1");
   }
   /* The constant kernels (c, c, kh, kw). */
-  static const rg_op kernels[] = {RG_OP_ICONV, RG_OP_CPOOL};
-  for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++)
-    if (fs->used[kernels[i]][0][0]) {
-      put_axes_fact(sb, kernels[i], 0, -1, "true", 0, "q0", "q0");
-      put_axes_fact(sb, kernels[i], 0, -1, "true", 2, "q1", "q2");
+  for (int op = 0; op < RG_OP_COUNT; op++)
+    if (kernel_constant(op) && fs->used[op][0][0]) {
+      put_axes_fact(sb, (rg_op)op, 0, -1, "true", 0, "q0", "q0");
+      put_axes_fact(sb, (rg_op)op, 0, -1, "true", 2, "q1", "q2");
     }
   if (fs->used[RG_OP_TRANSPOSE][1][0]) {
     int swap[2] = {1, 0};
