@@ -108,8 +108,8 @@ int rg_cmd_check_axioms(int argc, char **argv) {
       printf("UNSOUND %s (%s:%d): %s\n", r->name, path, r->line, vs[i].why);
     }
     else if (verbose)
-      printf("ok      %s: %d assignments (and %d runs with seams) x %d trials x 2 domains\n", r->name,
-             vs[i].assignments, vs[i].seamed, o.trials);
+      printf("ok      %s: %d assignments (and %d runs with seams, %d at higher ranks) x %d trials x 2 domains\n",
+             r->name, vs[i].assignments, vs[i].seamed, vs[i].lifted, o.trials);
   }
   if (rc == 0) {
     printf("%d axioms checked, %d unsound (at least %d assignments each, %d trials per domain)", ax.rules.n, bad,

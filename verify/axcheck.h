@@ -40,6 +40,7 @@ typedef struct {
   int assignments;     /* assignments actually run (the solver may find fewer than asked) */
   int guard_skipped;   /* well-typed assignments where the axiom's guard did not hold */
   int seamed;          /* assignments run again with a tensor variable cut by a seam */
+  int lifted;          /* assignments run again with one or two trailing axes on every tensor variable */
   bool typed_only;     /* (source_only) unsound because the target does not type where the
                         * source does (and no guard of sizes says it must) */
   char why[768];       /* when unsound: the counterexample, one line */

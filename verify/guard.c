@@ -277,6 +277,17 @@ static bool eval(const rg_guard *gd, const rg_shape *const *shapes, const int32_
     if (!shapes[x->a]) return false;
     *out = shapes[x->a]->rank;
     return true;
+  case RG_GX_OR: {
+    /* Short-circuit: a true disjunct settles it even where the other names an axis past the
+     * tensor's rank ((or (<= (rank ?x) 4) (= (dim ?x 4) (dim ?y 4)))). */
+    bool has_a = eval(gd, shapes, values, bound, x->a, &a), has_b;
+    if (has_a && a) return *out = 1, true;
+    has_b = eval(gd, shapes, values, bound, x->b, &b);
+    if (has_b && b) return *out = 1, true;
+    if (!has_a || !has_b) return false;
+    *out = 0;
+    return true;
+  }
   default:
     if (!eval(gd, shapes, values, bound, x->a, &a) || !eval(gd, shapes, values, bound, x->b, &b)) return false;
     switch (x->kind) {
@@ -284,7 +295,6 @@ static bool eval(const rg_guard *gd, const rg_shape *const *shapes, const int32_
     case RG_GX_SUB: *out = a - b; break;
     case RG_GX_LE: *out = a <= b; break;
     case RG_GX_LT: *out = a < b; break;
-    case RG_GX_OR: *out = a || b; break;
     default: *out = a == b; break;
     }
     return true;

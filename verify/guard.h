@@ -27,7 +27,7 @@
 #include "ir/ir.h"
 
 #define RG_GUARD_MAX_ATOMS 12
-#define RG_GUARD_MAX_NODES 64
+#define RG_GUARD_MAX_NODES 96
 
 typedef enum {
   RG_GX_INT,
