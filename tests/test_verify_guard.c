@@ -107,9 +107,12 @@ static void test_checker_rejects(void) {
       "pad-zeros-rank-5: (slice 0 ?l ?h (pad 0 ?b ?c ?x)) ; (slice 0 ?l ?h (pad 0 ?b ?c ?y)) => "
       "(slice 0 ?l ?h (pad 0 ?b ?c ?y)) ; (slice 0 ?l ?h (pad 0 ?b ?c ?x)) if (<= ?h ?b) (= (rank "
       "?x) (rank ?y)) (or (<= (rank ?x) 5) (= (dim ?x 5) (dim ?y 5))) (= (dim ?x 1) (dim ?y 1)) (= "
-      "(dim ?x 2) (dim ?y 2)) (= (dim ?x 3) (dim ?y 3))\n";
+      "(dim ?x 2) (dim ?y 2)) (= (dim ?x 3) (dim ?y 3))\n"
+      /* conv-identity-rows without its spatial seams guard: the conv drops them, the slice not */
+      "conv-identity-rows-seams: (conv2d 1 1 same none ?x (slice 0 ?l ?h (Iconv ?n ?kh ?kw))) => "
+      "(slice 1 ?l ?h ?x) if (= (rank ?x) 4) (= (dim ?x 1) ?n)\n";
   rg_axioms ax;
-  rg_axiom_verdict vs[8];
+  rg_axiom_verdict vs[9];
   check_axioms_text(text, &ax, vs);
   for (int i = 0; i < ax.rules.n; i++)
     CHECK_MSG(!vs[i].sound && vs[i].why[0], "%s accepted", ax.rules.rules[i]->name);
@@ -320,6 +323,21 @@ static void test_iconv_goals(const rg_axioms *ax) {
                   300, false, false);
 }
 
+/* Held-out depth-4 candidates of stop 21: a kernel product with an enlarge in it under a conv
+ * (conv-matmul-enlarge-right), zeros a pad put in front of rank-free operands (pad-zeros-0 at
+ * any rank), and a channel picked by the identity's rows next to a two-group conv's first half
+ * (conv-identity-rows, conv-grouped-2-first). */
+static void test_stop21_goals(const rg_axioms *ax) {
+  expect_verified(ax,
+                  "t35: (conv2d ?w4 (matmul ?w7 (enlarge 3 3 (conv2d 1 1 same relu ?w10 ?w7)))) => (conv2d ?w4 "
+                  "(enlarge 3 3 (matmul ?w7 (conv2d 1 1 same relu ?w10 ?w7))))\n"
+                  "t36: (slice 0 0 1 (pad 0 1 1 (concat 1 (concat 1 ?w4 ?w5) ?w5))) => (slice 0 0 1 (pad 0 1 1 "
+                  "(concat 1 (concat 1 ?w4 ?w4) ?w4)))\n"
+                  "t37: (conv2d 1 1 same relu (conv2d ?w7 (slice 0 0 1 (Iconv 4 1 3))) ?w13) => (split.0 1 "
+                  "(conv2d 1 1 same relu 1 1 2 (slice 1 0 2 ?w7) (concat 0 ?w13 ?w13)))\n",
+                  true);
+}
+
 /* The size function and its facts appear only where a guarded axiom does. */
 /* The obligation of output 0 of rule text (the caller frees o). */
 static void encode_text(const rg_axioms *ax, const char *text, rg_obligation *o) {
@@ -373,6 +391,7 @@ int main(void) {
   test_goals(&ax);
   test_reshape_goals(&ax);
   test_iconv_goals(&ax);
+  test_stop21_goals(&ax);
   rg_axioms_free(&ax);
   return check_done("test_verify_guard");
 }
