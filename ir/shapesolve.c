@@ -263,22 +263,17 @@ static bool keeps_rank(rg_op op, int k) {
   }
 }
 
-/* Ranks the rule's structure forces: an image operator's operands and result are 4-D, and a
- * rank-keeping operator (elementwise ones, matmul, slice, pad, concat, split, transpose) has
- * its result's rank in those operands; so a rank found anywhere spreads up and down such chains
- * to the tensor variables, whose hint it narrows. Without it the operands of a matmul chain
- * under a conv (or beside one in an ewadd) draw their ranks from 2..4 each, and a base
- * assignment with all of them 4 is rare. */
-static void narrow_by_structure(problem *p) {
-  const rg_graph *g = p->r->g;
+void rg_forced_ranks(const rg_graph *g, int8_t *rk) {
   int32_t n = rg_graph_size(g);
-  int8_t *rk = calloc((size_t)n + 1, 1);
-  if (!rk) return; /* the hints stay as they are: only the search gets slower */
+  int shape = rg_op_param_slot(RG_OP_IEWMUL, 0);
+  memset(rk, 0, (size_t)n);
   for (int pass = 0; pass < 4; pass++) {
     for (int32_t id = 0; id < n; id++) { /* up: operands come before their users */
       const rg_node *nd = rg_graph_node(g, id);
       rg_op op = (rg_op)nd->op;
-      if (image_op(op)) rk[id] = 4;
+      if (image_op(op) || op == RG_OP_ICONV || op == RG_OP_CPOOL) rk[id] = 4;
+      if (op == RG_OP_IMATMUL) rk[id] = 2;
+      if (op == RG_OP_IEWMUL && !(nd->var_mask >> shape & 1)) rk[id] = (int8_t)nd->params[shape];
       for (int k = 0; !rk[id] && k < nd->n_in; k++)
         if (keeps_rank(op, k)) rk[id] = rk[nd->in[k].node];
     }
@@ -292,6 +287,17 @@ static void narrow_by_structure(problem *p) {
       }
     }
   }
+}
+
+/* Narrows each tensor variable's rank hint to the rank the rule's structure forces
+ * (rg_forced_ranks). Without it the operands of a matmul chain under a conv (or beside one in an
+ * ewadd) draw their ranks from 2..4 each, and a base assignment with all of them 4 is rare. */
+static void narrow_by_structure(problem *p) {
+  const rg_graph *g = p->r->g;
+  int32_t n = rg_graph_size(g);
+  int8_t *rk = calloc((size_t)n + 1, 1);
+  if (!rk) return; /* the hints stay as they are: only the search gets slower */
+  rg_forced_ranks(g, rk);
   for (int32_t id = 0; id < n; id++) {
     const rg_node *nd = rg_graph_node(g, id);
     if (nd->op != RG_OP_INPUT || !rk[id] || nd->params[0] >= 64) continue;

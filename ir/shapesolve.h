@@ -60,6 +60,12 @@ rg_status rg_shapes_solve_small(const rg_rule *r, const rg_binding *base, uint64
                                 rg_assignment_list *out, rg_err *err) RG_MUST_CHECK;
 void rg_assignment_list_free(rg_assignment_list *l);
 
+/* The rank every typing of g gives each node (rk[id], for rg_graph_size(g) nodes), or 0 where
+ * the structure does not force one: images, kernels and constants of a fixed shape have theirs,
+ * and a rank-keeping operator (elementwise ones, matmul, slice, pad, concat, split, transpose)
+ * has its result's rank in those operands, both ways. */
+void rg_forced_ranks(const rg_graph *g, int8_t *rk);
+
 /* True when both sides of r type-check under b and their outputs have equal types. */
 bool rg_rule_well_typed(const rg_rule *r, const rg_binding *b);
 

@@ -110,9 +110,13 @@ static void test_checker_rejects(void) {
       "(dim ?x 2) (dim ?y 2)) (= (dim ?x 3) (dim ?y 3))\n"
       /* conv-identity-rows without its spatial seams guard: the conv drops them, the slice not */
       "conv-identity-rows-seams: (conv2d 1 1 same none ?x (slice 0 ?l ?h (Iconv ?n ?kh ?kw))) => "
-      "(slice 1 ?l ?h ?x) if (= (rank ?x) 4) (= (dim ?x 1) ?n)\n";
+      "(slice 1 ?l ?h ?x) if (= (rank ?x) 4) (= (dim ?x 1) ?n)\n"
+      /* ones-matmul-rows at any rank: at rank 3 axis 0 is a batch of ?w */
+      "ones-matmul-rows-any-rank: (slice 0 ?l ?h (matmul none (Iewmul ?s) ?w)) ; (slice 0 ?m ?n "
+      "(matmul none (Iewmul ?t) ?w)) => (slice 0 ?m ?n (matmul none (Iewmul ?t) ?w)) ; (slice 0 ?l "
+      "?h (matmul none (Iewmul ?s) ?w)) if (= (- ?h ?l) (- ?n ?m))\n";
   rg_axioms ax;
-  rg_axiom_verdict vs[9];
+  rg_axiom_verdict vs[10];
   check_axioms_text(text, &ax, vs);
   for (int i = 0; i < ax.rules.n; i++)
     CHECK_MSG(!vs[i].sound && vs[i].why[0], "%s accepted", ax.rules.rules[i]->name);
@@ -323,6 +327,8 @@ static void test_iconv_goals(const rg_axioms *ax) {
                   300, false, false);
 }
 
+static void encode_text(const rg_axioms *ax, const char *text, rg_obligation *o);
+
 /* Held-out depth-4 candidates of stop 21: a kernel product with an enlarge in it under a conv
  * (conv-matmul-enlarge-right), zeros a pad put in front of rank-free operands (pad-zeros-0 at
  * any rank), and a channel picked by the identity's rows next to a two-group conv's first half
@@ -334,8 +340,18 @@ static void test_stop21_goals(const rg_axioms *ax) {
                   "t36: (slice 0 0 1 (pad 0 1 1 (concat 1 (concat 1 ?w4 ?w5) ?w5))) => (slice 0 0 1 (pad 0 1 1 "
                   "(concat 1 (concat 1 ?w4 ?w4) ?w4)))\n"
                   "t37: (conv2d 1 1 same relu (conv2d ?w7 (slice 0 0 1 (Iconv 4 1 3))) ?w13) => (split.0 1 "
-                  "(conv2d 1 1 same relu 1 1 2 (slice 1 0 2 ?w7) (concat 0 ?w13 ?w13)))\n",
+                  "(conv2d 1 1 same relu 1 1 2 (slice 1 0 2 ?w7) (concat 0 ?w13 ?w13)))\n"
+                  /* rows of all-ones times ?w1 from two heights of all-ones (ones-matmul-rows) */
+                  "t38: (slice 0 1 2 (ewmul (matmul (Iewmul 4x4) ?w1) (matmul (Iewmul 4x4) ?w1))) => (slice 0 0 1 "
+                  "(ewmul (matmul (Iewmul 2x4) ?w1) (matmul (Iewmul 2x4) ?w1)))\n",
                   true);
+  /* all-ones is one term at every shape: nothing of its size is assumed, but ?w1's rank, which
+   * the fixed shape forces, is stated */
+  rg_obligation o;
+  encode_text(ax, "(slice 0 1 2 (matmul (Iewmul 4x4) ?w1)) => (slice 0 0 1 (matmul (Iewmul 2x4) ?w1))", &o);
+  CHECK(strstr(o.text, "(assert (= (rank t.w1) 2))") && !strstr(o.text, "(= (rank Iewmul) (rank t.w1))"));
+  CHECK(!strstr(o.text, "(assert (= (dim (slice 0 1 2"));
+  rg_obligation_free(&o);
 }
 
 /* The size function and its facts appear only where a guarded axiom does. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/shapesolve.h"
 #include "smt_facts.h"
 
 static bool shape_erased(rg_op op) { return (rg_op_get(op)->flags & RG_OPF_CONSTANT) != 0; }
@@ -575,12 +576,55 @@ static void put_outputs_agree(rg_strbuf *sb, const rg_rule *r, int output, const
   }
 }
 
+/* The ranks of the rule's tensor variables that its structure forces (rg_forced_ranks): a
+ * constant of a fixed shape, whose shape is erased here (Iewmul), gives its rank only this way
+ * ((matmul (Iewmul 4x4) ?w) makes ?w 2-D, where a slice of rows is not one of batches). */
+static void put_forced_ranks(rg_strbuf *sb, const rg_rule *r) {
+  int32_t n = rg_graph_size(r->g);
+  int8_t *rk = calloc((size_t)n + 1, 1);
+  if (!rk) {
+    sb->failed = true;
+    return;
+  }
+  rg_forced_ranks(r->g, rk);
+  for (int32_t id = 0; id < n; id++) {
+    const rg_node *nd = rg_graph_node(r->g, id);
+    if (nd->op == RG_OP_INPUT && rk[id] > 0)
+      rg_sb_printf(sb, "(assert (= (rank t.%s) %d))\n", rg_graph_tvar_name(r->g, nd->params[0]), rk[id]);
+  }
+  free(rk);
+}
+
+/* Which nodes of g have a shape-erased constant (Iewmul, a bare symbol here) at or below them
+ * (calloc'd, for rg_graph_size(g) nodes; NULL when out of memory). Such a term stands for one
+ * tensor per shape: (matmul (Iewmul 4x4) ?w) and (matmul (Iewmul 2x4) ?w) are one term, and a
+ * size or rank stated of it in one place would be assumed of it in the other. */
+static bool *erased_below(const rg_graph *g) {
+  int32_t n = rg_graph_size(g);
+  bool *e = calloc((size_t)n + 1, sizeof *e);
+  for (int32_t id = 0; e && id < n; id++) { /* operands come before their users */
+    const rg_node *nd = rg_graph_node(g, id);
+    e[id] = shape_erased((rg_op)nd->op) && int_args((rg_op)nd->op) == 0;
+    for (int k = 0; k < nd->n_in; k++) e[id] |= e[nd->in[k].node];
+  }
+  return e;
+}
+
+/* Whether either side of output pair `output` has a shape-erased constant in it (erased_below):
+ * then its type is not stated (conservatively, also when out of memory). */
+static bool output_erased(const rg_rule *r, int output) {
+  bool *erased = erased_below(r->g);
+  bool any = !erased || erased[r->src[output].node] || erased[r->tgt[output].node];
+  free(erased);
+  return any;
+}
+
 /* What typing the rule means for sizes: both sides of the output agree in rank and in size on
  * every axis, every matmul's sizes follow from its operands', the operands of conv2d, pooling,
  * enlarge and transpose have the rank these need, every slice of the rule lies inside
  * its operand, the operands of every concat agree in rank and off its axis and those of every
  * ewadd and ewmul in rank and on every axis. True wherever the rule type-checks (rulegen prove checks that it does
- * somewhere). */
+ * somewhere). Nothing is said of a term with a shape-erased constant in it (erased_below). */
 static void put_size_hypotheses(rg_strbuf *sb, const rg_rule *r, int output) {
   /* The rule's tensors are real ones: every size is 1 to RG_MAX_DIM (axes past the rank count
    * as 1). Stated of them alone: a quantified form would also size the ill-typed terms a search
@@ -589,14 +633,23 @@ static void put_size_hypotheses(rg_strbuf *sb, const rg_rule *r, int output) {
   for (int32_t v = 0; v < rg_graph_n_tvars(r->g); v++)
     for (int k = 0; k < RG_MAX_RANK; k++)
       rg_sb_printf(sb, "(assert (<= 1 (dim t.%s %d) %d))\n", rg_graph_tvar_name(r->g, v), k, RG_MAX_DIM);
+  put_forced_ranks(sb, r);
   rg_sb_puts(sb, "(assert (= (rank ");
   put_term(sb, r->g, r->src[output], NULL, "");
   rg_sb_puts(sb, ") (rank ");
   put_term(sb, r->g, r->tgt[output], NULL, "");
   rg_sb_puts(sb, ")))\n");
-  put_outputs_agree(sb, r, output, "dim");
+  bool *erased = erased_below(r->g);
+  if (!erased) {
+    sb->failed = true;
+    return;
+  }
+  if (!output_erased(r, output)) put_outputs_agree(sb, r, output, "dim");
   for (int32_t i = 0; i < rg_graph_size(r->g); i++) {
     const rg_node *nd = rg_graph_node(r->g, i);
+    bool skip = false;
+    for (int k = 0; k < nd->n_in; k++) skip |= erased[nd->in[k].node];
+    if (skip) continue;
     int rank = operand_rank(nd);
     for (int k = 0; rank > 0 && k < nd->n_in; k++) {
       rg_sb_printf(sb, "(assert (= (rank ");
@@ -657,6 +710,7 @@ static void put_size_hypotheses(rg_strbuf *sb, const rg_rule *r, int output) {
       }
     }
   }
+  free(erased);
 }
 
 void rg_sha256_hex(const void *data, size_t len, char hex[65]) {
@@ -727,7 +781,7 @@ rg_status rg_smt_encode(const rg_rule *r, int output, const rg_axioms *ax, bool 
     if (seams) rg_smt_put_seam_hypotheses(&sb, r);
     /* only where a matmul's rank matters: elsewhere they cost cvc5 seconds (a transpose of
      * nested concats, test_verify) and rule nothing out */
-    if (seams && rg_smt_uses_concat(fs) && rule_ops[RG_OP_MATMUL])
+    if (seams && rg_smt_uses_concat(fs) && rule_ops[RG_OP_MATMUL] && !output_erased(r, output))
       put_outputs_agree(&sb, r, output, "seams");
     rg_sb_puts(&sb, "(assert (! (not (= ");
     put_term(&sb, r->g, r->src[output], NULL, "");
