@@ -112,32 +112,37 @@ done:
   return st;
 }
 
-/* Copies b's tensor shapes into shapes/ptrs (nt of them). */
-static void copy_shapes(const rg_binding *b, int32_t nt, rg_shape *shapes, const rg_shape **ptrs) {
-  for (int32_t t = 0; t < nt; t++) {
-    ptrs[t] = b->tvar_shapes[t] ? &shapes[t] : NULL;
-    if (b->tvar_shapes[t]) shapes[t] = *b->tvar_shapes[t];
-  }
-}
+/* A change to a binding's tensor shapes (nt of them, shapes[t] valid where ptrs[t] is set):
+ * false where it does not apply. */
+typedef bool (*shape_change)(rg_shape *shapes, const rg_shape **ptrs, int32_t nt, int a, int pick);
 
-/* Runs b again with seams added: with `axis` >= 0, every tensor variable that has 2 or more
- * positions on that axis is cut in their middle (where two variables meet, their seams then
- * agree); otherwise only the pick-th (variable, axis) of 2 or more positions is, counting
- * round (then they differ). Skipped where nothing can be cut (and as run_variant skips). */
-static rg_status run_seamed(const rg_rule *r, const rg_binding *b, int axis, int pick, const rg_axcheck_opts *o,
-                            uint64_t seed, rg_axiom_verdict *v, rg_err *err) {
+/* Runs r again at b's tensor shapes changed by `change` (a, pick its arguments), counting the
+ * run in *runs; skipped where the change does not apply (and as run_variant skips). */
+static rg_status run_changed(const rg_rule *r, const rg_binding *b, shape_change change, int a, int pick,
+                             const rg_axcheck_opts *o, uint64_t seed, int *runs, rg_axiom_verdict *v, rg_err *err) {
   int32_t nt = rg_graph_n_tvars(r->g);
   rg_shape *shapes = malloc(((size_t)nt + 1) * sizeof *shapes);
   const rg_shape **ptrs = malloc(((size_t)nt + 1) * sizeof *ptrs);
   rg_status st = RG_OK;
-  if (!shapes || !ptrs) {
-    st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-    goto done;
+  if (!shapes || !ptrs) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  for (int32_t t = 0; !st && t < nt; t++) {
+    ptrs[t] = b->tvar_shapes[t] ? &shapes[t] : NULL;
+    if (b->tvar_shapes[t]) shapes[t] = *b->tvar_shapes[t];
   }
+  if (!st && change(shapes, ptrs, nt, a, pick)) st = run_variant(r, b, ptrs, o, seed, runs, v, err);
+  free(shapes);
+  free(ptrs);
+  return st;
+}
+
+/* Seams added: with `axis` >= 0, every tensor variable that has 2 or more positions on that
+ * axis is cut in their middle (where two variables meet, their seams then agree); otherwise only
+ * the pick-th (variable, axis) of 2 or more positions is, counting round (then they differ).
+ * Does not apply where nothing can be cut. */
+static bool add_seams(rg_shape *shapes, const rg_shape **ptrs, int32_t nt, int axis, int pick) {
   int places = 0, cuts = 0;
   for (int32_t t = 0; t < nt; t++)
-    for (int d = 0; b->tvar_shapes[t] && d < b->tvar_shapes[t]->rank; d++) places += b->tvar_shapes[t]->dim[d] >= 2;
-  copy_shapes(b, nt, shapes, ptrs);
+    for (int d = 0; ptrs[t] && d < shapes[t].rank; d++) places += shapes[t].dim[d] >= 2;
   for (int32_t t = 0, k = 0; t < nt; t++) {
     for (int d = 0; ptrs[t] && d < shapes[t].rank; d++) {
       if (shapes[t].dim[d] < 2 || shapes[t].nseam[d]) continue;
@@ -147,46 +152,31 @@ static rg_status run_seamed(const rg_rule *r, const rg_binding *b, int axis, int
       cuts++;
     }
   }
-  if (cuts) st = run_variant(r, b, ptrs, o, seed, &v->seamed, v, err);
-done:
-  free(shapes);
-  free(ptrs);
-  return st;
+  return cuts > 0;
 }
 
-/* Runs b again with `extra` trailing axes (of size 2, then 3; with `vary`, 2 and 3 from one
- * variable to the next, so that a guard equating them is put to the test) on every tensor variable: the
- * shape solver draws ranks up to 4, and an axiom that claims ranks 5 and 6 (pad-zeros-0's
- * (or (<= (rank ?x) 4) (= (dim ?x 4) (dim ?y 4)))) is tested there only this way. Skipped where
- * a variable would pass rank 6, and as run_variant skips (a conv's operands stay 4-D). */
-static rg_status run_lifted(const rg_rule *r, const rg_binding *b, int extra, bool vary, const rg_axcheck_opts *o,
-                            uint64_t seed, rg_axiom_verdict *v, rg_err *err) {
-  int32_t nt = rg_graph_n_tvars(r->g);
-  rg_shape *shapes = malloc(((size_t)nt + 1) * sizeof *shapes);
-  const rg_shape **ptrs = malloc(((size_t)nt + 1) * sizeof *ptrs);
-  rg_status st = RG_OK;
-  if (!shapes || !ptrs) {
-    st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-    goto done;
-  }
-  copy_shapes(b, nt, shapes, ptrs);
+/* `extra` trailing axes (of size 2, then 3; with `vary` set, 2 and 3 from one variable to the
+ * next, so that a guard equating them is put to the test) on every tensor variable but scalars:
+ * the shape solver draws ranks up to 4, and an axiom that claims ranks 5 and 6 (pad-zeros-0's
+ * (or (<= (rank ?x) 4) (= (dim ?x 4) (dim ?y 4)))) is tested there only this way. Does not
+ * apply where a variable would pass rank 6 (a conv's operands, which must stay 4-D, make the
+ * run skip: they no longer type). */
+static bool add_axes(rg_shape *shapes, const rg_shape **ptrs, int32_t nt, int extra, int vary) {
+  for (int32_t t = 0; t < nt; t++)
+    if (ptrs[t] && shapes[t].rank + extra > RG_MAX_RANK) return false;
   for (int32_t t = 0; t < nt; t++) {
     if (!ptrs[t] || shapes[t].rank == 0) continue; /* a scalar (smul's) stays one */
-    if (shapes[t].rank + extra > RG_MAX_RANK) goto done;
     int32_t dims[RG_MAX_RANK];
-    for (int d = 0; d < shapes[t].rank + extra; d++) dims[d] = d < shapes[t].rank ? shapes[t].dim[d] : 2 + (d - shapes[t].rank + (vary ? t : 0)) % 2;
-    rg_shape lifted = rg_shape_make(shapes[t].rank + extra, dims);
-    for (int d = 0; d < shapes[t].rank; d++) {
+    int rank = shapes[t].rank;
+    for (int d = 0; d < rank + extra; d++) dims[d] = d < rank ? shapes[t].dim[d] : 2 + (d - rank + (vary ? t : 0)) % 2;
+    rg_shape lifted = rg_shape_make(rank + extra, dims);
+    for (int d = 0; d < rank; d++) {
       lifted.nseam[d] = shapes[t].nseam[d];
       memcpy(lifted.seam[d], shapes[t].seam[d], sizeof lifted.seam[d]);
     }
     shapes[t] = lifted;
   }
-  st = run_variant(r, b, ptrs, o, seed, &v->lifted, v, err);
-done:
-  free(shapes);
-  free(ptrs);
-  return st;
+  return true;
 }
 
 /* The shape solver's base rank depends on its seed, and one base may allow only a few distinct
@@ -256,9 +246,10 @@ rg_status rg_axiom_check_one(const rg_rule *r, const rg_axcheck_opts *o, rg_axio
         v->assignments++;
         st = run_assignment(r, &b, o, seed, v, err);
         int nth = v->assignments - 1; /* picks the axis, then the (variable, axis), to cut */
-        if (!st && v->sound) st = run_seamed(r, &b, nth % RG_MAX_RANK, 0, o, seed + 1, v, err);
-        if (!st && v->sound) st = run_seamed(r, &b, -1, nth, o, seed + 2, v, err);
-        if (!st && v->sound) st = run_lifted(r, &b, 1 + nth % 2, nth / 2 % 2, o, seed + 3, v, err);
+        if (!st && v->sound) st = run_changed(r, &b, add_seams, nth % RG_MAX_RANK, 0, o, seed + 1, &v->seamed, v, err);
+        if (!st && v->sound) st = run_changed(r, &b, add_seams, -1, nth, o, seed + 2, &v->seamed, v, err);
+        if (!st && v->sound)
+          st = run_changed(r, &b, add_axes, 1 + nth % 2, nth / 2 % 2, o, seed + 3, &v->lifted, v, err);
       }
       rg_sb_free(&key);
     }
