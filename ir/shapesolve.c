@@ -215,10 +215,48 @@ static void fit_constant_shapes(const problem *p, rg_assignment *a) {
   }
 }
 
+/* Steps idx (n indices) to the next permutation in lexicographic order; false after the last. */
+static bool next_order(int *idx, int n) {
+  int i = n - 2;
+  while (i >= 0 && idx[i] >= idx[i + 1]) i--;
+  if (i < 0) return false;
+  int j = n - 1;
+  while (idx[j] <= idx[i]) j--;
+  int t = idx[i];
+  idx[i] = idx[j];
+  idx[j] = t;
+  for (int l = i + 1, r = n - 1; l < r; l++, r--) {
+    t = idx[l];
+    idx[l] = idx[r];
+    idx[r] = t;
+  }
+  return true;
+}
+
+/* Gives shape variable k the first reordering of its operand's sizes under which r types, if
+ * any does (a reshape of a row to a column: x is n x m x 1 x k, ?s n x m x k x 1), else leaves
+ * it as it is. Up to rank 4: 24 orders. */
+static void fit_operand_order(const problem *p, int k, const rg_shape *in, rg_assignment *a) {
+  if (in->rank > 4) return;
+  int32_t was[RG_SHAPE_SLOTS];
+  for (int j = 0; j < RG_SHAPE_SLOTS; j++) was[j] = a->pvar_values[p->shape_var[k].slot_pvar[j]];
+  int idx[4] = {0, 1, 2, 3};
+  do {
+    int32_t dims[RG_MAX_RANK] = {1, 1, 1, 1, 1, 1};
+    for (int d = 0; d < in->rank; d++) dims[d] = in->dim[idx[d]];
+    rg_shape s = rg_shape_make(in->rank, dims);
+    set_shape_var(p, k, &s, a);
+    if (rg_rule_well_typed(p->r, &a->binding)) return;
+  } while (next_order(idx, in->rank));
+  for (int j = 0; j < RG_SHAPE_SLOTS; j++) a->pvar_values[p->shape_var[k].slot_pvar[j]] = was[j];
+}
+
+
 /* Gives each shape variable a shape with its operand's element count (under the shapes of a and
  * the shape variables fitted before it): one of several factorizations, chosen by a hash of that
  * count and the variable, so that the same tensor shapes always give the same values (a type
- * check and the assignment kept agree). An operand that does not type leaves it as it is. */
+ * check and the assignment kept agree); where r does not type with it, the first order of the
+ * operand's own sizes under which it does. An operand that does not type leaves it as it is. */
 static void fit_shape_vars(const problem *p, rg_assignment *a) {
   for (int k = 0; k < p->n_shape_vars; k++) {
     rg_plan_types_buf buf;
@@ -244,6 +282,7 @@ static void fit_shape_vars(const problem *p, rg_assignment *a) {
     if (n > 1) dims[at] *= (int32_t)n;
     rg_shape fitted = rg_shape_make(rank, dims);
     set_shape_var(p, k, &fitted, a);
+    if (!rg_rule_well_typed(p->r, &a->binding)) fit_operand_order(p, k, in, a);
   }
   fit_constant_shapes(p, a);
 }
@@ -265,7 +304,7 @@ static bool keeps_rank(rg_op op, int k) {
 
 void rg_forced_ranks(const rg_graph *g, int8_t *rk) {
   int32_t n = rg_graph_size(g);
-  int shape = rg_op_param_slot(RG_OP_IEWMUL, 0);
+  int shape = rg_op_param_slot(RG_OP_IEWMUL, 0), target = rg_op_param_slot(RG_OP_RESHAPE, 0);
   memset(rk, 0, (size_t)n);
   for (int pass = 0; pass < 4; pass++) {
     for (int32_t id = 0; id < n; id++) { /* up: operands come before their users */
@@ -274,6 +313,7 @@ void rg_forced_ranks(const rg_graph *g, int8_t *rk) {
       if (image_op(op) || op == RG_OP_ICONV || op == RG_OP_CPOOL) rk[id] = 4;
       if (op == RG_OP_IMATMUL) rk[id] = 2;
       if (op == RG_OP_IEWMUL && !(nd->var_mask >> shape & 1)) rk[id] = (int8_t)nd->params[shape];
+      if (op == RG_OP_RESHAPE && !(nd->var_mask >> target & 1)) rk[id] = (int8_t)nd->params[target];
       for (int k = 0; !rk[id] && k < nd->n_in; k++)
         if (keeps_rank(op, k)) rk[id] = rk[nd->in[k].node];
     }

@@ -181,6 +181,32 @@ static void test_constants(void) {
   rg_rule_free(r);
 }
 
+/* A reshape's shape variable takes an order of its operand's sizes where the hashed
+ * factorization does not type: a row reshaped to a column (the dot-row axiom's shapes). */
+static void test_reshape_orders(void) {
+  rg_rule *r = parse("(matmul ?a (reshape ?s ?b)) => (matmul ?b (reshape ?s ?a))");
+  rg_assignment_list l;
+  rg_err err;
+  CHECK(rg_shapes_solve(r, NULL, 1, 24, &l, &err) == RG_OK && l.n >= 20);
+  rg_assignment_list_free(&l);
+  rg_rule_free(r);
+}
+
+/* Ranks a rule's structure forces: a fixed reshape's, and through matmul to its other operand. */
+static void test_forced_ranks(void) {
+  rg_rule *r = parse("(matmul ?w (reshape 4x4x3x1 (relu ?x))) => (matmul ?w (reshape 4x4x3x1 ?x))");
+  int8_t rk[32];
+  CHECK(rg_graph_size(r->g) <= 32);
+  rg_forced_ranks(r->g, rk);
+  for (int32_t id = 0; id < rg_graph_size(r->g); id++) {
+    const rg_node *nd = rg_graph_node(r->g, id);
+    bool is_x = nd->op == RG_OP_INPUT && !strcmp(rg_graph_tvar_name(r->g, nd->params[0]), "x");
+    CHECK_MSG(rk[id] == (is_x || nd->op == RG_OP_RELU ? 0 : 4), "node %d (%s): rank %d", id,
+              rg_op_get((rg_op)nd->op)->name, rk[id]);
+  }
+  rg_rule_free(r);
+}
+
 static void test_impossible(void) {
   rg_rule *r = parse("(ewadd ?x (Imatmul 3)) => (ewadd ?x (Imatmul 4))");
   rg_assignment_list l;
@@ -244,6 +270,8 @@ int main(void) {
   test_group_variable();
   test_scalars();
   test_constants();
+  test_reshape_orders();
+  test_forced_ranks();
   test_impossible();
   test_width_one();
   test_trade_factors();

@@ -263,8 +263,20 @@ static void test_reshape_goals(const rg_axioms *ax) {
    * concat's operands) */
   const char *true_goals =
       "t14: (reshape 4x4x1x3 (reshape 4x4x3x1 (conv2d 1 1 same relu ?w7 (conv2d 1 1 same relu ?w7 "
-      "?w4)))) => (conv2d 1 1 same relu ?w7 (conv2d 1 1 same relu ?w7 ?w4))\n";
+      "?w4)))) => (conv2d 1 1 same relu ?w7 (conv2d 1 1 same relu ?w7 ?w4))\n"
+      /* held-out depth-4 candidates: a row times a column is a dot product either way round
+       * (dot-col, dot-row), which holds only where the operands are rows: the reshape's element
+       * count (48, stated as its ordered factorizations) pins the sizes typing leaves free
+       * (?w10's last, ?w7's third) to 1 */
+      "t33: (matmul (reshape 4x4x1x3 (conv2d ?w10 (poolmax 3 3 1 1 same none ?w4))) ?w10) => (matmul "
+      "(reshape 4x4x1x3 ?w10) (conv2d ?w10 (poolmax 3 3 1 1 same none ?w4)))\n"
+      "t34: (ewadd (matmul ?w7 (reshape 4x4x3x1 (conv2d 1 1 same none 1 1 4 ?w8 ?w13))) (matmul ?w7 "
+      "(reshape 4x4x3x1 (conv2d 1 1 same none 1 1 4 ?w8 ?w13)))) => (matmul (conv2d 1 1 same none 1 1 4 "
+      "?w8 ?w13) (reshape 4x4x3x1 (ewadd ?w7 ?w7)))\n";
   expect_verified(ax, true_goals, false);
+  /* their false neighbour: 3x3 matrices do not commute (the reshape keeps the shape) */
+  expect_unproved(ax, "f19: (matmul ?x (reshape 4x4x3x3 ?y)) => (matmul ?y (reshape 4x4x3x3 ?x))\n", 2000, false,
+                  false);
   /* t15's reshape only drops the concat's seams, which adding the seamless ?w1 drops anyway.
    * reshape-same-2 now needs a seamless operand (it keeps no seams), so the proof goes through
    * reshape-ewadd: z3 finds the sum's reshape in 0.1 s; cvc5 did not within 10 s. */
@@ -378,6 +390,16 @@ static void test_encoding(const rg_axioms *ax) {
     if (!k) CHECK(!strstr(o.text, "(rank (Iconv"));
     rg_obligation_free(&o);
   }
+  /* a reshape to a fixed shape states its operand's element count as the ordered
+   * factorizations of 48 into the 4 sizes of the rank the rule forces (the conv's): 140, linear */
+  rg_obligation ro;
+  encode_text(ax, "(matmul ?w (reshape 4x4x3x1 (conv2d ?x ?y))) => (matmul ?w (reshape 4x4x3x1 (conv2d ?x ?y)))", &ro);
+  const char *count = strstr(ro.text, "(assert (or (and (= (dim (conv2d ");
+  int alts = 0;
+  for (const char *c = count; c && *c && *c != '\n'; c++) alts += !strncmp(c, "(and", 4);
+  CHECK_MSG(strstr(ro.text, "(set-logic UFLIA)") && alts == 140, "%d factorizations", alts);
+  CHECK(strstr(ro.text, "(= (dim (conv2d 1 1 0 0 1 1 1 t.x t.y) 3) 48)"));
+  rg_obligation_free(&ro);
   /* the constant kernels have 4 axes (the Iconv axioms' guards name their operands' ranks) */
   rg_obligation ko;
   encode_text(ax, "(matmul (matmul ?x (Iconv 4 3 3)) (Iconv 4 3 3)) => (matmul ?x (Iconv 4 3 3))", &ko);
