@@ -611,6 +611,46 @@ static void test_worker_recovery(void) {
  * plain forks of rulegen, and a fork taken while another thread held a lock (the ASan
  * allocator's) hung in its first malloc until killed at the timeout plus grace; the exec'd
  * helper inherits no lock. */
+/* An unsat whose core does not name the goal comes from contradictory hypotheses and axioms: it
+ * would prove any rule, so it proves none. A script whose premises contradict each other, and a
+ * rule that types at no shapes (its size hypotheses contradict) asked without the type check,
+ * are "vacuous" for both solvers and leave the rule unproved. */
+static void test_vacuous(const rg_axioms *ax) {
+  static const char q[] = "(set-option :produce-unsat-cores true)\n(set-logic QF_LIA)\n(declare-const a Int)\n"
+                          "(assert (< a 0))\n(assert (> a 0))\n(assert (! (= a a) :named goal))\n(check-sat)\n"
+                          "(get-unsat-core)\n";
+  rg_err err;
+  for (int k = 0; k < RG_SOLVER_COUNT; k++) {
+    rg_solver s;
+    rg_solver_answer a;
+    CHECK_MSG(rg_solver_init(&s, (rg_solver_kind)k, NULL, &err) == RG_OK, "%s", err.msg);
+    CHECK(rg_solver_prove(&s, q, sizeof q - 1, 5000, &a, &err) == RG_OK);
+    CHECK_MSG(a.result == RG_SMT_VACUOUS && strstr(a.detail, "contradict"), "solver %d: %s (%s)", k,
+              rg_smt_result_name(a.result), a.detail);
+  }
+  rg_solver_answer parsed;
+  rg_solver_parse_answer("unsat\n( goal ewadd-comm )\n", 3.0, 1000, &parsed);
+  CHECK(parsed.result == RG_SMT_UNSAT && !strcmp(parsed.core, "ewadd-comm"));
+  rg_solver_parse_answer("unsat\n( ewadd-comm )\n", 3.0, 1000, &parsed);
+  CHECK(parsed.result == RG_SMT_VACUOUS && !strcmp(parsed.core, "ewadd-comm"));
+
+  rg_ruleset rs;
+  rg_ruleset_init(&rs);
+  const char *text = "(split.1 0 (concat 0 ?x1 (slice 0 2 4 (reshape 4x4 ?y)))) => (reshape 2x4 (slice 0 0 8 ?x1))\n";
+  CHECK(rg_text_parse(text, strlen(text), &rs, &err) == RG_OK);
+  rg_prove_opts o;
+  rg_prove_opts_init(&o);
+  o.check_axioms = false;
+  o.check_typed = false;
+  o.refute_sets = 0;
+  o.timeout_ms = 5000;
+  rg_rule_proof p[1];
+  rg_prove_summary sum;
+  CHECK(rg_prove_rules(&rs, ax, &o, p, &sum, &err) == RG_OK);
+  CHECK_MSG(p[0].status == RG_PROOF_UNPROVED && !p[0].shipped, "an ill-typed rule got status %d", p[0].status);
+  rg_ruleset_free(&rs);
+}
+
 static void test_z3_threads(void) {
   enum { THREADS = 4, PER_THREAD = 20, N = THREADS * PER_THREAD, TIMEOUT_MS = 10000 };
   rg_solver s;
@@ -667,6 +707,7 @@ int main(void) {
   test_bad_inputs(&ax);
   test_z3_threads();
   test_broken_solvers(&ax);
+  test_vacuous(&ax);
   test_workers_match_oneshot(&ax);
   test_worker_recovery();
   rg_axioms_free(&ax);

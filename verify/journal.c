@@ -48,7 +48,7 @@ static int find(const rg_journal *j, const char *sha, int solver) {
   }
 }
 
-static bool final_result(rg_smt_result r) { return r == RG_SMT_UNSAT || r == RG_SMT_SAT; }
+static bool final_result(rg_smt_result r) { return r == RG_SMT_UNSAT || r == RG_SMT_SAT || r == RG_SMT_VACUOUS; }
 
 /* Keeps x (taking its core) unless the table already holds an answer that says as much: a
  * final one (unsat, sat), or one at a longer time limit. */
@@ -113,7 +113,7 @@ static bool parse_line(const char *s, entry *x, const char **core_at) {
   for (int k = 0; k < RG_SOLVER_COUNT; k++)
     if (!strcmp(solver, solver_names[k])) x->solver = k;
   int r = -1;
-  for (int k = RG_SMT_UNSAT; k <= RG_SMT_ERROR; k++)
+  for (int k = RG_SMT_UNSAT; k <= RG_SMT_VACUOUS; k++)
     if (!strcmp(result, rg_smt_result_name((rg_smt_result)k))) r = k;
   if (x->solver < 0 || r < 0) return false;
   x->result = (rg_smt_result)r;

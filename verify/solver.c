@@ -15,6 +15,7 @@ const char *rg_smt_result_name(rg_smt_result r) {
   case RG_SMT_TIMEOUT: return "timeout";
   case RG_SMT_CRASH: return "crash";
   case RG_SMT_ERROR: return "error";
+  case RG_SMT_VACUOUS: return "vacuous";
   }
   return "?";
 }
@@ -30,10 +31,12 @@ static size_t word_len(const char *p) {
   return n;
 }
 
-/* The core is "( name name ... )"; names other than goal are kept, space-separated. */
-static void parse_core(const char *p, rg_solver_answer *ans) {
+/* The core is "( name name ... )"; names other than goal are kept, space-separated. Returns
+ * whether it names the goal. */
+static bool parse_core(const char *p, rg_solver_answer *ans) {
+  bool has_goal = false;
   p = skip_ws(p);
-  if (*p != '(') return;
+  if (*p != '(') return false;
   p++;
   size_t used = 0;
   for (;;) {
@@ -41,6 +44,7 @@ static void parse_core(const char *p, rg_solver_answer *ans) {
     if (!*p || *p == ')' || *p == '(') break;
     size_t n = word_len(p);
     bool goal = n == 4 && !memcmp(p, "goal", 4);
+    has_goal |= goal;
     if (!goal && used + n + 2 < sizeof ans->core) {
       if (used) ans->core[used++] = ' ';
       memcpy(ans->core + used, p, n);
@@ -49,6 +53,7 @@ static void parse_core(const char *p, rg_solver_answer *ans) {
     }
     p += n;
   }
+  return has_goal;
 }
 
 void rg_solver_parse_answer(const char *out, double ms, int timeout_ms, rg_solver_answer *ans) {
@@ -58,7 +63,13 @@ void rg_solver_parse_answer(const char *out, double ms, int timeout_ms, rg_solve
   size_t n = word_len(p);
   if (n == 5 && !memcmp(p, "unsat", 5)) {
     ans->result = RG_SMT_UNSAT;
-    parse_core(p + n, ans);
+    /* A core without the goal means the rest is contradictory on its own (a fact or axiom false
+     * of some term the search built): such an unsat would prove any rule, so it proves none. */
+    if (!parse_core(p + n, ans)) {
+      ans->result = RG_SMT_VACUOUS;
+      snprintf(ans->detail, sizeof ans->detail, "unsat without the goal in its core: the hypotheses and axioms "
+                                                "(%.120s) contradict each other", ans->core[0] ? ans->core : "none named");
+    }
   } else if (n == 3 && !memcmp(p, "sat", 3)) {
     ans->result = RG_SMT_SAT;
   } else if ((n == 7 && !memcmp(p, "unknown", 7)) || (n == 7 && !memcmp(p, "timeout", 7))) {

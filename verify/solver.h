@@ -47,6 +47,8 @@ typedef enum {
   RG_SMT_TIMEOUT,   /* it ran out of time (its own limit, or killed at ours) */
   RG_SMT_CRASH,     /* it died on a signal or exited abnormally */
   RG_SMT_ERROR,     /* it rejected the script (an "(error ...)" answer) */
+  RG_SMT_VACUOUS,   /* unsat, but the core does not name the goal: the hypotheses and axioms
+                     * contradict each other, and the answer proves nothing about the rule */
 } rg_smt_result;
 
 #define RG_CORE_MAX 2048
