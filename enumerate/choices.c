@@ -97,24 +97,12 @@ static void gen_pool(gen *g, rg_op op) {
     if (g->c->pool_acts >> a & 1) emit(g, op, 1, 0, (int32_t[]){3, 3, 1, 1, RG_PAD_SAME, a}, 6);
 }
 
-static bool next_perm(int *p, int n) { /* lexicographic successor; false after the last */
-  int i = n - 2;
-  while (i >= 0 && p[i] >= p[i + 1]) i--;
-  if (i < 0) return false;
-  int j = n - 1;
-  while (p[j] <= p[i]) j--;
-  int t = p[i];
-  p[i] = p[j], p[j] = t;
-  for (int a = i + 1, b = n - 1; a < b; a++, b--) t = p[a], p[a] = p[b], p[b] = t;
-  return true;
-}
-
 static void gen_transpose(gen *g, rg_op op) {
   int max_rank = g->c->all_perms ? 4 : 2;
   for (int r = 2; r <= max_rank; r++) {
     int p[RG_MAX_RANK];
     for (int i = 0; i < r; i++) p[i] = i;
-    while (next_perm(p, r)) emit(g, op, 1, 0, (int32_t[]){rg_perm_pack(p, r)}, 1);
+    while (rg_perm_next(p, r)) emit(g, op, 1, 0, (int32_t[]){rg_perm_pack(p, r)}, 1);
   }
 }
 

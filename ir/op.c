@@ -97,6 +97,18 @@ int rg_perm_unpack(int32_t packed, int *perm) {
   return rank;
 }
 
+bool rg_perm_next(int *p, int n) {
+  int i = n - 2;
+  while (i >= 0 && p[i] >= p[i + 1]) i--;
+  if (i < 0) return false;
+  int j = n - 1;
+  while (p[j] <= p[i]) j--;
+  int t = p[i];
+  p[i] = p[j], p[j] = t;
+  for (int a = i + 1, b = n - 1; a < b; a++, b--) t = p[a], p[a] = p[b], p[b] = t;
+  return true;
+}
+
 static const char *const pad_names[] = {"same", "valid"};
 static const char *const act_names[] = {"none", "sigmoid", "relu", "tanh"};
 

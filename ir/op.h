@@ -6,6 +6,7 @@
 #ifndef RG_IR_OP_H
 #define RG_IR_OP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define RG_MAX_RANK 6
@@ -84,6 +85,8 @@ int rg_op_max_inputs(rg_op op);
 /* Permutations are packed in one int32: rank in bits 0-2, perm[i] in bits 3+3i .. 5+3i. */
 int32_t rg_perm_pack(const int *perm, int rank);
 int rg_perm_unpack(int32_t packed, int *perm); /* returns rank, or -1 if not a permutation */
+/* Steps p (n indices) to its lexicographic successor; false after the last permutation. */
+bool rg_perm_next(int *p, int n);
 
 const char *rg_pad_name(int pad);
 const char *rg_act_name(int act);

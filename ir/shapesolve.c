@@ -215,24 +215,6 @@ static void fit_constant_shapes(const problem *p, rg_assignment *a) {
   }
 }
 
-/* Steps idx (n indices) to the next permutation in lexicographic order; false after the last. */
-static bool next_order(int *idx, int n) {
-  int i = n - 2;
-  while (i >= 0 && idx[i] >= idx[i + 1]) i--;
-  if (i < 0) return false;
-  int j = n - 1;
-  while (idx[j] <= idx[i]) j--;
-  int t = idx[i];
-  idx[i] = idx[j];
-  idx[j] = t;
-  for (int l = i + 1, r = n - 1; l < r; l++, r--) {
-    t = idx[l];
-    idx[l] = idx[r];
-    idx[r] = t;
-  }
-  return true;
-}
-
 /* Gives shape variable k the first reordering of its operand's sizes under which r types, if
  * any does (a reshape of a row to a column: x is n x m x 1 x k, ?s n x m x k x 1), else leaves
  * it as it is. Up to rank 4: 24 orders. */
@@ -247,7 +229,7 @@ static void fit_operand_order(const problem *p, int k, const rg_shape *in, rg_as
     rg_shape s = rg_shape_make(in->rank, dims);
     set_shape_var(p, k, &s, a);
     if (rg_rule_well_typed(p->r, &a->binding)) return;
-  } while (next_order(idx, in->rank));
+  } while (rg_perm_next(idx, in->rank));
   for (int j = 0; j < RG_SHAPE_SLOTS; j++) a->pvar_values[p->shape_var[k].slot_pvar[j]] = was[j];
 }
 
