@@ -635,15 +635,11 @@ static void test_vacuous(const rg_axioms *ax) {
   CHECK(parsed.result == RG_SMT_VACUOUS && !strcmp(parsed.core, "ewadd-comm"));
 
   rg_ruleset rs;
-  rg_ruleset_init(&rs);
-  const char *text = "(split.1 0 (concat 0 ?x1 (slice 0 2 4 (reshape 4x4 ?y)))) => (reshape 2x4 (slice 0 0 8 ?x1))\n";
-  CHECK(rg_text_parse(text, strlen(text), &rs, &err) == RG_OK);
   rg_prove_opts o;
-  rg_prove_opts_init(&o);
-  o.check_axioms = false;
+  setup_rules("(split.1 0 (concat 0 ?x1 (slice 0 2 4 (reshape 4x4 ?y)))) => (reshape 2x4 (slice 0 0 8 ?x1))\n", 5000,
+              &rs, &o);
   o.check_typed = false;
   o.refute_sets = 0;
-  o.timeout_ms = 5000;
   rg_rule_proof p[1];
   rg_prove_summary sum;
   CHECK(rg_prove_rules(&rs, ax, &o, p, &sum, &err) == RG_OK);
