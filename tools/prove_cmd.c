@@ -48,11 +48,13 @@ static void usage(FILE *out) {
       "Proves every rule of FILE from the operator axioms: each output pair becomes one\n"
       "SMT-LIB2 obligation, given to z3 (C API, fresh context) and cvc5 (C++ API, a fresh\n"
       "solver, --enum-inst; or the cvc5 binary with --cvc5), each in a helper program.\n"
-      "Only unsat proves. Each rule gets a status: verified (both solvers), proved-by-z3-only,\n"
-      "proved-by-cvc5-only or unproved. The axioms are random-tested first, and every rule must\n"
-      "be well-typed (its sides' outputs agree in shape) at some shapes. A rule whose sides\n"
-      "differ at some shapes (compared first, in Z_p and float64) is unproved with that\n"
-      "counterexample and not sent to the solvers.\n"
+      "Only unsat proves, and only with the goal in its unsat core (an unsat without it is\n"
+      "printed as vacuous: the premises contradict each other). Each rule gets a status:\n"
+      "verified (both solvers), proved-by-z3-only, proved-by-cvc5-only or unproved. The\n"
+      "axioms are random-tested first, and every rule must be well-typed (its sides' outputs\n"
+      "agree in shape) at some shapes. A rule whose sides differ at some shapes (compared\n"
+      "first, in Z_p and float64) is unproved with that counterexample and not sent to the\n"
+      "solvers.\n"
       "\noptions:\n");
 #define X(name, short_, arg, meta, help) fprintf(out, "  -%c, --%-16s %-8s %s\n", short_, name, meta, help);
   PROVE_OPTIONS(X)
