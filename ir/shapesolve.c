@@ -233,7 +233,6 @@ static void fit_operand_order(const problem *p, int k, const rg_shape *in, rg_as
   for (int j = 0; j < RG_SHAPE_SLOTS; j++) a->pvar_values[p->shape_var[k].slot_pvar[j]] = was[j];
 }
 
-
 /* Gives each shape variable a shape with its operand's element count (under the shapes of a and
  * the shape variables fitted before it): one of several factorizations, chosen by a hash of that
  * count and the variable, so that the same tensor shapes always give the same values (a type

@@ -51,7 +51,7 @@ static int find(const rg_journal *j, const char *sha, int solver) {
 static bool final_result(rg_smt_result r) { return r == RG_SMT_UNSAT || r == RG_SMT_SAT || r == RG_SMT_VACUOUS; }
 
 /* Keeps x (taking its core) unless the table already holds an answer that says as much: a
- * final one (unsat, sat), or one at a longer time limit. */
+ * final one (unsat, sat, vacuous), or one at a longer time limit. */
 static bool remember(rg_journal *j, entry *x) {
   int i = find(j, x->sha, x->solver);
   if (i >= 0) {

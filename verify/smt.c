@@ -676,13 +676,10 @@ static bool *erased_below(const rg_graph *g) {
   return e;
 }
 
-/* Whether either side of output pair `output` has a shape-erased constant in it (erased_below):
- * then its type is not stated (conservatively, also when out of memory). */
-static bool output_erased(const rg_rule *r, int output) {
-  bool *erased = erased_below(r->g);
-  bool any = !erased || erased[r->src[output].node] || erased[r->tgt[output].node];
-  free(erased);
-  return any;
+/* Whether either side of output pair `output` has a shape-erased constant in it (erased, from
+ * erased_below): then its type is not stated. */
+static bool output_erased(const rg_rule *r, int output, const bool *erased) {
+  return erased[r->src[output].node] || erased[r->tgt[output].node];
 }
 
 /* What typing the rule means for sizes: both sides of the output agree in rank and in size on
@@ -691,7 +688,7 @@ static bool output_erased(const rg_rule *r, int output) {
  * its operand, the operands of every concat agree in rank and off its axis and those of every
  * ewadd and ewmul in rank and on every axis. True wherever the rule type-checks (rulegen prove checks that it does
  * somewhere). Nothing is said of a term with a shape-erased constant in it (erased_below). */
-static void put_size_hypotheses(rg_strbuf *sb, const rg_rule *r, int output) {
+static void put_size_hypotheses(rg_strbuf *sb, const rg_rule *r, int output, const bool *erased) {
   /* The rule's tensors are real ones: every size is 1 to RG_MAX_DIM (axes past the rank count
    * as 1). Stated of them alone: a quantified form would also size the ill-typed terms a search
    * builds, and with the axioms that hold only where they type, that proved a false rule. The
@@ -700,10 +697,7 @@ static void put_size_hypotheses(rg_strbuf *sb, const rg_rule *r, int output) {
     for (int k = 0; k < RG_MAX_RANK; k++)
       rg_sb_printf(sb, "(assert (<= 1 (dim t.%s %d) %d))\n", rg_graph_tvar_name(r->g, v), k, RG_MAX_DIM);
   int8_t *rk = calloc((size_t)rg_graph_size(r->g) + 1, 1);
-  bool *erased = erased_below(r->g);
-  if (!rk || !erased) {
-    free(rk);
-    free(erased);
+  if (!rk) {
     sb->failed = true;
     return;
   }
@@ -714,7 +708,7 @@ static void put_size_hypotheses(rg_strbuf *sb, const rg_rule *r, int output) {
   rg_sb_puts(sb, ") (rank ");
   put_term(sb, r->g, r->tgt[output], NULL, "");
   rg_sb_puts(sb, ")))\n");
-  if (!output_erased(r, output)) put_outputs_agree(sb, r, output, "dim");
+  if (!output_erased(r, output, erased)) put_outputs_agree(sb, r, output, "dim");
   for (int32_t i = 0; i < rg_graph_size(r->g); i++) {
     const rg_node *nd = rg_graph_node(r->g, i);
     bool skip = false;
@@ -783,7 +777,6 @@ static void put_size_hypotheses(rg_strbuf *sb, const rg_rule *r, int output) {
       }
     }
   }
-  free(erased);
   free(rk);
 }
 
@@ -807,7 +800,8 @@ rg_status rg_smt_encode(const rg_rule *r, int output, const rg_axioms *ax, bool 
   rg_sb_init(&sb);
   pvar_domains d = {0};
   bool sizes = false, seams = false;
-  rg_status st = (!take || !fs) ? rg_err_set(err, RG_ERR_NOMEM, "out of memory") : RG_OK;
+  bool *erased = erased_below(r->g); /* computed once: the size and seams hypotheses both ask */
+  rg_status st = (!take || !fs || !erased) ? rg_err_set(err, RG_ERR_NOMEM, "out of memory") : RG_OK;
   if (!st) {
     mark_fns(r->g, fs);
     if (!all_axioms) select_axioms(ax, rule_ops, take);
@@ -851,11 +845,11 @@ rg_status rg_smt_encode(const rg_rule *r, int output, const rg_axioms *ax, bool 
       if (d.has[v])
         rg_sb_printf(&sb, "(assert (<= %d p.%s %d))\n", d.lo[v], rg_graph_pvar_name(r->g, v), d.hi[v]);
     }
-    if (sizes) put_size_hypotheses(&sb, r, output);
+    if (sizes) put_size_hypotheses(&sb, r, output, erased);
     if (seams) rg_smt_put_seam_hypotheses(&sb, r);
     /* only where a matmul's rank matters: elsewhere they cost cvc5 seconds (a transpose of
      * nested concats, test_verify) and rule nothing out */
-    if (seams && rg_smt_uses_concat(fs) && rule_ops[RG_OP_MATMUL] && !output_erased(r, output))
+    if (seams && rg_smt_uses_concat(fs) && rule_ops[RG_OP_MATMUL] && !output_erased(r, output, erased))
       put_outputs_agree(&sb, r, output, "seams");
     rg_sb_puts(&sb, "(assert (! (not (= ");
     put_term(&sb, r->g, r->src[output], NULL, "");
@@ -873,6 +867,7 @@ rg_status rg_smt_encode(const rg_rule *r, int output, const rg_axioms *ax, bool 
     rg_sb_free(&sb);
   }
   domains_free(&d);
+  free(erased);
   free(take);
   free(fs);
   return st;
