@@ -621,6 +621,41 @@ static void trade_factors(const problem *p, const slots *s, prng *g, rg_assignme
   }
 }
 
+/* Coincidences the classes keep: a walk moves each class as a whole, so slots that refine()
+ * grouped never part, and where two must move together to keep a sum (x1 + z1 = y1 + u1, two
+ * channel concats meeting in a conv) only the pairing refine() found first is ever drawn: the
+ * aligned split x1 = y1, never the misaligned x1 = u1 under which a reordering of the concats
+ * is false. Skewing tries moves of two slots at once, each by +-1 or +-2 (a sum kept either way
+ * round, or both grown), or one or two doubled (a grouped conv's kernel count past the walk's
+ * sizes: 8 kernels in 4 groups), and keeps each that still types. */
+#define SKEW_TRIES 24
+#define SKEW_MAX_DIM 8     /* sizes a move by +-d may reach (a conv's cost grows fast) */
+#define SKEW_MAX_DOUBLED 12
+
+static void skew(const problem *p, const slots *s, prng *g, rg_assignment *a) {
+  for (int t = 0; s->n >= 2 && t < SKEW_TRIES; t++) {
+    int i = below(g, s->n), j = below(g, s->n - 1);
+    j += j >= i;
+    int32_t vi = slot_value(s, a, i), vj = slot_value(s, a, j), ni, nj, cap;
+    if (below(g, 4) == 0) { /* doubling */
+      ni = 2 * vi;
+      nj = below(g, 2) ? 2 * vj : vj;
+      cap = SKEW_MAX_DOUBLED;
+    } else {
+      int32_t d = 1 + below(g, 2);
+      ni = vi + (below(g, 2) ? d : -d);
+      nj = vj + (below(g, 2) ? d : -d);
+      cap = SKEW_MAX_DIM;
+    }
+    if (ni < 1 || nj < 1 || ni > cap || nj > cap) continue;
+    set_slot(s, a, i, ni);
+    set_slot(s, a, j, nj);
+    if (typed(p, a)) continue;
+    set_slot(s, a, i, vi);
+    set_slot(s, a, j, vj);
+  }
+}
+
 static rg_status solve(const rg_rule *r, const rg_binding *base, uint64_t seed, int max, bool small,
                        rg_assignment_list *out, rg_err *err) {
   out->items = NULL;
@@ -678,6 +713,7 @@ static rg_status solve(const rg_rule *r, const rg_binding *base, uint64_t seed, 
     }
     walk_sizes(&p, &s, &g, small && t % 2 == 0 ? (t == 0 ? 1 : 2) : 0, &trial);
     if (p.fixed_reshape && !(small && t % 2 == 0)) trade_factors(&p, &s, &g, &trial);
+    if (t % 2 == 1) skew(&p, &s, &g, &trial);
     fit_shape_vars(&p, &trial); /* to the sizes kept, not to the last move tried */
     bool ok = true;
     for (int i = 0; ok && i < out->n; i++) ok = !assignment_same(&trial, &out->items[i]);

@@ -12,7 +12,11 @@
  *      of the base (batch == channels, width 1) do not survive into the other shape sets;
  *   3. new assignments walk from the base: each group in turn moves to a fresh size
  *      (1 .. RG_SOLVE_MAX_DIM, preferably one no other group has) if the rule still
- *      type-checks; parameter variables get fresh values (within their domains) and a new base.
+ *      type-checks; parameter variables get fresh values (within their domains) and a new base;
+ *   4. every other walk is then skewed: two slots at a time move by +-1 or +-2, or double, where
+ *      the rule still types, which breaks the pairings step 2 chose (operands of two concats
+ *      that must add up to the same size, split unequally and out of line with each other;
+ *      channels that line up with a kernel only together; a grouped conv's kernel count).
  * Under a reshape to a constant shape two groups may also trade a prime factor (the
  * element count stays, the factorization changes). A shape variable ((reshape ?s x)) is not drawn:
  * before every type check it is given a shape with x's element count (one of its factorizations,
