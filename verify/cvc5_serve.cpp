@@ -39,7 +39,7 @@ const std::unordered_map<std::string_view, Kind> &builtin_kinds() {
       {"=>", Kind::IMPLIES}, {"=", Kind::EQUAL}, {"distinct", Kind::DISTINCT},
       {"ite", Kind::ITE},    {"<=", Kind::LEQ},  {"<", Kind::LT},
       {">=", Kind::GEQ},     {">", Kind::GT},    {"+", Kind::ADD},
-      {"*", Kind::MULT}};
+      {"*", Kind::MULT},     {"mod", Kind::INTS_MODULUS}};
   return kinds;
 }
 

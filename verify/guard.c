@@ -100,6 +100,12 @@ static rg_status expr(gparser *p, int32_t *out) {
     p->s += n;
     if (n == 1 && *op == '+') return binary(p, RG_GX_ADD, out);
     if (n == 1 && *op == '-') return binary(p, RG_GX_SUB, out);
+    if (n == 3 && !memcmp(op, "mod", 3)) {
+      rg_status st = binary(p, RG_GX_MOD, out);
+      if (!st && (p->gd->node[p->gd->node[*out].b].kind != RG_GX_INT || p->gd->node[p->gd->node[*out].b].v < 1))
+        return fail(p, "guard: (mod E N) needs a positive integer N %s", "");
+      return st;
+    }
     bool dim = n == 3 && !memcmp(op, "dim", 3), rank = n == 4 && !memcmp(op, "rank", 4);
     bool seams = n == 5 && !memcmp(op, "seams", 5);
     if (dim || rank || seams) { /* (dim ?x AXIS), (seams ?x AXIS), (rank ?x) */
@@ -115,7 +121,7 @@ static rg_status expr(gparser *p, int32_t *out) {
       *out = add_node(p, dim ? RG_GX_DIM : seams ? RG_GX_SEAMS : RG_GX_RANK, t, axis, 0);
     } else {
       p->s = op;
-      return fail(p, "guard: unknown function (expected +, -, dim, seams or rank) %s", "here");
+      return fail(p, "guard: unknown function (expected +, -, mod, dim, seams or rank) %s", "here");
     }
   } else {
     return fail(p, "guard: expected an integer, ?param or (...) %s", "here");
@@ -123,11 +129,29 @@ static rg_status expr(gparser *p, int32_t *out) {
   return *out < 0 ? fail(p, "guard: more than %s nodes", RG_GUARD_STR(RG_GUARD_MAX_NODES)) : RG_OK;
 }
 
-/* An atom: (<= E E), (< E E), (= E E) or (or ATOM ATOM). */
+/* The rest of (shape= ?x ?y [AXIS]) after its operator. */
+static rg_status shape_eq(gparser *p, int32_t *out) {
+  int32_t x, y, axis = -1;
+  skip_space(p);
+  rg_status st = variable(p, true, &x);
+  skip_space(p);
+  if (!st) st = variable(p, true, &y);
+  skip_space(p);
+  if (!st && p->s < p->end && *p->s != ')') st = expr(p, &axis);
+  if (st) return st;
+  skip_space(p);
+  if (p->s >= p->end || *p->s != ')') return fail(p, "guard: expected ')' %s", "after (shape= ?x ?y [AXIS]");
+  p->s++;
+  *out = add_node(p, RG_GX_SHAPE_EQ, x, y, axis);
+  return *out < 0 ? fail(p, "guard: more than %s nodes", RG_GUARD_STR(RG_GUARD_MAX_NODES)) : RG_OK;
+}
+
+#define ATOM_FORMS "(<= E E), (< E E), (= E E), (or ATOM ATOM) or (shape= ?x ?y [AXIS])"
+
+/* An atom: one of ATOM_FORMS. */
 static rg_status atom(gparser *p, int32_t *out) {
   skip_space(p);
-  if (p->s >= p->end || *p->s != '(')
-    return fail(p, "guard: expected an atom (<= E E), (< E E), (= E E) or (or ATOM ATOM) %s", "here");
+  if (p->s >= p->end || *p->s != '(') return fail(p, "guard: expected an atom " ATOM_FORMS " %s", "here");
   p->s++;
   skip_space(p);
   size_t n = word(p);
@@ -136,7 +160,8 @@ static rg_status atom(gparser *p, int32_t *out) {
   else if (n == 1 && *p->s == '<') k = RG_GX_LT;
   else if (n == 1 && *p->s == '=') k = RG_GX_EQ;
   else if (n == 2 && !memcmp(p->s, "or", 2)) k = RG_GX_OR;
-  else return fail(p, "guard: an atom is (<= E E), (< E E), (= E E) or (or ATOM ATOM) %s", "");
+  else if (n == 6 && !memcmp(p->s, "shape=", 6)) return p->s += n, shape_eq(p, out);
+  else return fail(p, "guard: an atom is " ATOM_FORMS " %s", "");
   p->s += n;
   return binary(p, k, out);
 }
@@ -166,6 +191,7 @@ static bool mentions(const rg_guard *gd, int32_t e, int32_t v) {
   case RG_GX_PVAR: return x->v == v;
   case RG_GX_DIM:
   case RG_GX_SEAMS: return mentions(gd, x->b, v);
+  case RG_GX_SHAPE_EQ: return x->v >= 0 && mentions(gd, (int32_t)x->v, v);
   default: return mentions(gd, x->a, v) || mentions(gd, x->b, v);
   }
 }
@@ -207,25 +233,8 @@ static bool has_kind(const rg_guard *gd, rg_gx_kind a, rg_gx_kind b) {
   return false;
 }
 
-bool rg_guard_uses_sizes(const rg_guard *gd) { return has_kind(gd, RG_GX_DIM, RG_GX_RANK); }
-
-/* Whether node e has a seams node below it. */
-static bool has_seams(const rg_guard *gd, int32_t e) {
-  const rg_gx *x = &gd->node[e];
-  switch (x->kind) {
-  case RG_GX_SEAMS: return true;
-  case RG_GX_INT:
-  case RG_GX_PVAR:
-  case RG_GX_RANK:
-  case RG_GX_DIM: return false;
-  default: return has_seams(gd, x->a) || has_seams(gd, x->b);
-  }
-}
-
-bool rg_guard_types_target(const rg_guard *gd) {
-  for (int i = 0; i < gd->n_atoms; i++)
-    if (!has_seams(gd, gd->atom[i])) return true;
-  return false;
+bool rg_guard_uses_sizes(const rg_guard *gd) {
+  return has_kind(gd, RG_GX_DIM, RG_GX_RANK) || has_kind(gd, RG_GX_SHAPE_EQ, RG_GX_SHAPE_EQ);
 }
 
 bool rg_guard_uses_seams(const rg_guard *gd) { return has_kind(gd, RG_GX_SEAMS, RG_GX_SEAMS); }
@@ -277,6 +286,16 @@ static bool eval(const rg_guard *gd, const rg_shape *const *shapes, const int32_
     if (!shapes[x->a]) return false;
     *out = shapes[x->a]->rank;
     return true;
+  case RG_GX_SHAPE_EQ: {
+    const rg_shape *sx = shapes[x->a], *sy = shapes[x->b];
+    if (!sx || !sy) return false;
+    int64_t axis = -1;
+    if (x->v >= 0 && (!eval(gd, shapes, values, bound, (int32_t)x->v, &axis) || axis < 0 || axis >= sx->rank))
+      return false;
+    *out = sx->rank == sy->rank;
+    for (int k = 0; *out && k < sx->rank; k++) *out = k == axis || sx->dim[k] == sy->dim[k];
+    return true;
+  }
   case RG_GX_OR: {
     /* Short-circuit: a true disjunct settles it even where the other names an axis past the
      * tensor's rank ((or (<= (rank ?x) 4) (= (dim ?x 4) (dim ?y 4)))). */
@@ -293,6 +312,7 @@ static bool eval(const rg_guard *gd, const rg_shape *const *shapes, const int32_
     switch (x->kind) {
     case RG_GX_ADD: *out = a + b; break;
     case RG_GX_SUB: *out = a - b; break;
+    case RG_GX_MOD: *out = (a % b + b) % b; break; /* b > 0 (parsed so) */
     case RG_GX_LE: *out = a <= b; break;
     case RG_GX_LT: *out = a < b; break;
     default: *out = a == b; break;
@@ -340,7 +360,7 @@ int rg_guard_steer(const rg_guard *gd, const rg_shape *const *tvar_shapes, int32
 
 void rg_guard_put_expr(rg_strbuf *sb, const rg_guard *gd, const rg_graph *g, int32_t e, const char *vp) {
   static const char *const ops[] = {[RG_GX_ADD] = "+", [RG_GX_SUB] = "-", [RG_GX_LE] = "<=", [RG_GX_LT] = "<", [RG_GX_EQ] = "=",
-                                     [RG_GX_OR] = "or"};
+                                     [RG_GX_OR] = "or", [RG_GX_MOD] = "mod"};
   const rg_gx *x = &gd->node[e];
   switch (x->kind) {
   case RG_GX_INT:
@@ -360,6 +380,31 @@ void rg_guard_put_expr(rg_strbuf *sb, const rg_guard *gd, const rg_graph *g, int
     rg_sb_puts(sb, ")");
     return;
   case RG_GX_RANK: rg_sb_printf(sb, "(rank %st.%s)", vp, rg_graph_tvar_name(g, x->a)); return;
+  case RG_GX_SHAPE_EQ: {
+    /* One rank, and each axis (but the one given) of one size: past the rank too, where the
+     * encoder's facts make every size 1 (verify/smt.c), so that no disjunction over the rank is
+     * needed (with one per axis, cvc5 timed out on goals it had proved in 0.1 s). */
+    const char *tx = rg_graph_tvar_name(g, x->a), *ty = rg_graph_tvar_name(g, x->b);
+    const rg_gx *ax = x->v >= 0 ? &gd->node[x->v] : NULL;
+    rg_sb_printf(sb, "(and (= (rank %st.%s) (rank %st.%s))", vp, tx, vp, ty);
+    if (ax) {
+      rg_sb_puts(sb, " (< ");
+      rg_guard_put_expr(sb, gd, g, (int32_t)x->v, vp);
+      rg_sb_printf(sb, " (rank %st.%s))", vp, tx);
+    }
+    for (int k = 0; k < RG_MAX_RANK; k++) {
+      if (ax && ax->kind == RG_GX_INT && ax->v == k) continue;
+      bool var_axis = ax && ax->kind != RG_GX_INT;
+      if (var_axis) {
+        rg_sb_printf(sb, " (or (= %d ", k);
+        rg_guard_put_expr(sb, gd, g, (int32_t)x->v, vp);
+        rg_sb_puts(sb, ")");
+      }
+      rg_sb_printf(sb, " (= (dim %st.%s %d) (dim %st.%s %d))%s", vp, tx, k, vp, ty, k, var_axis ? ")" : "");
+    }
+    rg_sb_puts(sb, ")");
+    return;
+  }
   default:
     rg_sb_printf(sb, "(%s ", ops[x->kind]);
     rg_guard_put_expr(sb, gd, g, x->a, vp);

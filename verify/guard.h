@@ -12,7 +12,11 @@
  * output channels are the kernel's) types only where there are none, (= (seams ?x 1) 0); one
  * whose elementwise meet keeps only shared seams needs its operands to share them, (= (seams ?x
  * ?a) (seams ?y ?a)). (or ATOM ATOM) holds when either does: split-0 needs shared seams off its
- * axis, (or (= ?a 0) (= (seams ?x 0) (seams ?y 0))) and so on.
+ * axis, (or (= ?a 0) (= (seams ?x 0) (seams ?y 0))) and so on. (shape= ?x ?y) holds when ?x
+ * and ?y have one rank and the same size on every axis, (shape= ?x ?y AXIS) when they do off
+ * AXIS (which is inside their rank): what two operands of an ewadd, or of a concat on AXIS,
+ * need. (mod E N) is E's remainder by a positive integer N (a grouped conv's kernel count is a
+ * multiple of its groups).
  *
  * Why: some facts about slice, pad and concat hold only at certain sizes (a slice that falls
  * inside a concat's first operand is a slice of that operand). The untyped SMT encoding cannot
@@ -26,8 +30,8 @@
 #include "ir/compare.h"
 #include "ir/ir.h"
 
-#define RG_GUARD_MAX_ATOMS 12
-#define RG_GUARD_MAX_NODES 96
+#define RG_GUARD_MAX_ATOMS 24
+#define RG_GUARD_MAX_NODES 160
 
 typedef enum {
   RG_GX_INT,
@@ -40,14 +44,18 @@ typedef enum {
   RG_GX_EQ,
   RG_GX_RANK,
   RG_GX_SEAMS,
-  RG_GX_OR
+  RG_GX_OR,
+  RG_GX_MOD,     /* (mod E N): E's remainder by the positive integer N */
+  RG_GX_SHAPE_EQ /* (shape= ?x ?y [AXIS]): equal ranks, equal sizes on every axis (but AXIS) */
 } rg_gx_kind;
 
 typedef struct {
   uint8_t kind; /* rg_gx_kind */
   int32_t a, b; /* operands (node indices); RG_GX_DIM, RG_GX_SEAMS: a is the tensor variable, b the axis;
-                 * RG_GX_RANK: a is the tensor variable */
-  int64_t v;    /* RG_GX_INT: the value; RG_GX_PVAR: the parameter variable */
+                 * RG_GX_RANK: a is the tensor variable; RG_GX_SHAPE_EQ: a and b are the tensor
+                 * variables */
+  int64_t v;    /* RG_GX_INT: the value; RG_GX_PVAR: the parameter variable; RG_GX_SHAPE_EQ: the
+                 * axis's node, or -1 for none */
 } rg_gx;
 
 typedef struct {
@@ -67,11 +75,6 @@ bool rg_rule_source_binds_pvar(const rg_rule *r, int32_t v);
 
 /* Whether the guard mentions dim or rank (the encoder then declares them and their facts). */
 bool rg_guard_uses_sizes(const rg_guard *gd);
-
-/* Whether some atom is about sizes, ranks or parameters rather than seams: such a guard says
- * where the target types (the checker holds it to that); seams alone only say where the sides
- * have the same seams, for an axiom the checker tests where both sides type. */
-bool rg_guard_types_target(const rg_guard *gd);
 
 /* Whether the guard mentions seams (the encoder then declares seams and its facts). */
 bool rg_guard_uses_seams(const rg_guard *gd);
