@@ -14,7 +14,7 @@ static void test_parse_and_eval(void) {
   rg_err err;
   CHECK_MSG(rg_axioms_parse(text, strlen(text), "t", &ax, &err) == RG_OK, "%s", err.msg);
   const rg_guard *gd = &ax.guards[0];
-  CHECK(gd->n_atoms == 2 && rg_guard_uses_seams(gd) && !rg_guard_uses_sizes(gd) && !rg_guard_types_target(gd));
+  CHECK(gd->n_atoms == 2 && rg_guard_uses_seams(gd) && !rg_guard_uses_sizes(gd));
   const rg_graph *g = ax.rules.rules[0]->g;
   int32_t a = rg_graph_find_pvar(g, "a");
   int32_t values[4] = {0};
@@ -37,7 +37,7 @@ static void test_parse_and_eval(void) {
   rg_axioms_free(&ax);
 
   const char *sized = "g: (slice ?a 0 ?h ?x) => ?x if (= ?h (dim ?x ?a)) (= (seams ?x ?a) 0)\n";
-  CHECK(rg_axioms_parse(sized, strlen(sized), "t", &ax, &err) == RG_OK && rg_guard_types_target(&ax.guards[0]));
+  CHECK(rg_axioms_parse(sized, strlen(sized), "t", &ax, &err) == RG_OK && rg_guard_uses_sizes(&ax.guards[0]));
   rg_axioms_free(&ax);
   const char *bad[][2] = {
       {"g: (split.0 ?a (concat ?a ?x ?y)) => ?x if (= (seams ?x) 0)\n", "expected an integer"},
@@ -75,9 +75,10 @@ static void test_checker_rejects_seam_changes(void) {
   rg_axioms_free(&ax);
 }
 
-/* With source_only the checker tries an axiom wherever its source types: unguarded,
- * enlarge-ewadd's target does not type where the kernels differ in size (it is "typed only");
- * guarded by those sizes, as verify/axioms.rules has it, it is sound there. */
+/* The checker tries an axiom wherever its source types (source_only, the default; off, as for
+ * a candidate rule, only where both sides do): unguarded, enlarge-ewadd's target does not type
+ * where the kernels differ in size (it is "typed only"); guarded by those sizes, as
+ * verify/axioms.rules has it, it is sound there, both ways round. */
 static void test_typed_only(void) {
   const char *text =
       "enlarge-ewadd-untyped: (ewadd (enlarge ?kh ?kw ?x) (enlarge ?kh ?kw ?y)) => (enlarge ?kh ?kw (ewadd ?x ?y))\n"
@@ -90,6 +91,7 @@ static void test_typed_only(void) {
   rg_axcheck_opts_init(&o);
   rg_axiom_verdict vs[2];
   int bad = 0;
+  o.source_only = false;
   CHECK(rg_axioms_check(&ax, &o, vs, &bad, &err) == RG_OK && bad == 0); /* both hold where both sides type */
   o.source_only = true;
   CHECK(rg_axioms_check(&ax, &o, vs, &bad, &err) == RG_OK && bad == 1);

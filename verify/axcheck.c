@@ -17,7 +17,8 @@ void rg_axcheck_opts_init(rg_axcheck_opts *o) {
   o->threads = 0;
   o->base = NULL;
   o->guard = NULL;
-  o->source_only = false;
+  o->source_only = true;
+  o->kernel = NULL;
 }
 
 static void explain_untyped(const rg_rule *r, const rg_axcheck_opts *o, const char *solver_msg,
@@ -52,6 +53,7 @@ static rg_status run_assignment(const rg_rule *r, const rg_binding *b, const rg_
                                 rg_axiom_verdict *v, rg_err *err) {
   rg_eval_ctx ctx;
   rg_eval_ctx_init(&ctx, o->seed);
+  ctx.kernel = o->kernel;
   rg_strbuf sb;
   rg_sb_init(&sb);
   rg_status st = RG_OK;
@@ -62,12 +64,16 @@ static rg_status run_assignment(const rg_rule *r, const rg_binding *b, const rg_
     if (cs == RG_ERR_NOMEM) {
       st = rg_err_set(err, cs, "%s", cerr.msg);
       v->sound = false;
+    } else if (cs == RG_ERR_LIMIT) {
+      break; /* a limit of the representation (seams nested past RG_MAX_SEAMS), not of typing */
     } else if (cs) {
       v->sound = false;
       /* rg_rule_compare prefixes the side that does not type */
-      v->typed_only = !strncmp(cerr.msg, "target:", 7) && !(o->guard && rg_guard_types_target(o->guard));
+      v->typed_only = !strncmp(cerr.msg, "target:", 7);
       rg_sb_printf(&sb, "%s; at ", cerr.msg);
       rg_binding_put(&sb, r->g, b);
+    } else if (c.verdict == RG_CMP_TYPE && !o->source_only) {
+      break; /* a rule claims nothing where its outputs differ in type */
     } else if (c.verdict != RG_CMP_AGREE) {
       v->sound = false;
       rg_cmp_put_counterexample(&sb, r, b, (rg_domain)d, &c);
@@ -79,8 +85,8 @@ static rg_status run_assignment(const rg_rule *r, const rg_binding *b, const rg_
 }
 
 /* Runs r at the tensor shapes `shapes` (b's, changed) and b's parameters, counting the run in
- * *runs. Skipped where the source does not type, the guard does not hold, or the target does
- * not type and the guard does not claim it does (rg_guard_types_target). */
+ * *runs. Skipped where the source does not type or the guard does not hold (and, without
+ * source_only, where the target does not type). */
 static rg_status run_variant(const rg_rule *r, const rg_binding *b, const rg_shape **ptrs, const rg_axcheck_opts *o,
                              uint64_t seed, int *runs, rg_axiom_verdict *v, rg_err *err) {
   int32_t np = rg_graph_n_pvars(r->g);
@@ -95,8 +101,7 @@ static rg_status run_variant(const rg_rule *r, const rg_binding *b, const rg_sha
   memcpy(bound, b->pvar_bound, (size_t)np);
   rg_binding changed = {ptrs, values, bound};
   if (o->guard && rg_guard_apply(o->guard, ptrs, values, bound) != 1) goto done;
-  bool typed_by_guard = o->source_only || (o->guard && rg_guard_types_target(o->guard));
-  for (int side = 0; side < (typed_by_guard ? 1 : 2); side++) {
+  for (int side = 0; side < (o->source_only ? 1 : 2); side++) {
     rg_plan *plan = NULL;
     rg_err e;
     rg_status ps = rg_rule_plan_side(r, &changed, side == 1, &plan, &e);
@@ -136,19 +141,35 @@ static rg_status run_changed(const rg_rule *r, const rg_binding *b, shape_change
 }
 
 /* Seams added: with `axis` >= 0, every tensor variable that has 2 or more positions on that
- * axis is cut in their middle (where two variables meet, their seams then agree); otherwise only
- * the pick-th (variable, axis) of 2 or more positions is, counting round (then they differ).
- * Does not apply where nothing can be cut. */
+ * axis is cut (where two variables meet, their seams then agree only where they are cut alike);
+ * otherwise only the pick-th (variable, axis) of 2 or more positions is, counting round (then
+ * they differ). Where a cut falls is drawn from `pick`: anywhere, not only in the middle (a
+ * grouped conv keeps an output seam only on a group boundary, which the middle always is), and
+ * on axes of 3 or more positions sometimes two cuts, in either order (the order is the split
+ * tree's). Does not apply where nothing can be cut. */
 static bool add_seams(rg_shape *shapes, const rg_shape **ptrs, int32_t nt, int axis, int pick) {
   int places = 0, cuts = 0;
+  uint64_t h = rg_mix64((uint64_t)pick * 0x9e3779b97f4a7c15u + (uint64_t)(axis + 1));
   for (int32_t t = 0; t < nt; t++)
     for (int d = 0; ptrs[t] && d < shapes[t].rank; d++) places += shapes[t].dim[d] >= 2;
   for (int32_t t = 0, k = 0; t < nt; t++) {
     for (int d = 0; ptrs[t] && d < shapes[t].rank; d++) {
-      if (shapes[t].dim[d] < 2 || shapes[t].nseam[d]) continue;
+      int32_t n = shapes[t].dim[d];
+      if (n < 2 || shapes[t].nseam[d]) continue;
       if (axis >= 0 ? d != axis : k++ != pick % (places ? places : 1)) continue;
+      /* one draw for all variables cut on `axis` (so that equal sizes get equal cuts) */
+      uint64_t r = axis >= 0 ? h : rg_mix64(h + (uint64_t)t);
+      int32_t at = 1 + (int32_t)(r % (uint64_t)(n - 1));
       shapes[t].nseam[d] = 1;
-      shapes[t].seam[d][0] = shapes[t].dim[d] / 2;
+      shapes[t].seam[d][0] = at;
+      if (n >= 3 && (r >> 20) % 3 == 0) { /* a second cut, inner or outer */
+        int32_t at2 = 1 + (int32_t)((r >> 24) % (uint64_t)(n - 1));
+        if (at2 != at) {
+          shapes[t].nseam[d] = 2;
+          shapes[t].seam[d][(r >> 40) & 1] = at2;
+          shapes[t].seam[d][!((r >> 40) & 1)] = at;
+        }
+      }
       cuts++;
     }
   }
@@ -184,27 +205,20 @@ static bool add_axes(rg_shape *shapes, const rg_shape **ptrs, int32_t nt, int ex
  * seeds add more, up to this many. */
 #define SEED_TRIES 64
 
-rg_status rg_axiom_check_one(const rg_rule *r, const rg_axcheck_opts *o, rg_axiom_verdict *v,
-                             rg_err *err) {
-  memset(v, 0, sizeof *v);
-  v->sound = true;
-  if (r->n_tgt == 0) {
-    v->sound = false;
-    snprintf(v->why, sizeof v->why, "no '=> target' to compare");
-    return RG_OK;
-  }
+/* Runs r as rg_axiom_check_one does in one direction (source to target), into v. */
+static rg_status check_direction(const rg_rule *r, const rg_axcheck_opts *o, rg_axiom_verdict *v, rg_err *err) {
   rg_strbuf seen; /* "\n" + binding text + "\n" of each assignment run */
   rg_sb_init(&seen);
   rg_sb_puts(&seen, "\n");
   rg_status st = RG_OK;
   rg_err first_err = {0};
-  /* A guarded axiom is tried wherever its source types and its guard holds: there its target
-   * must type too and agree (the SMT encoding relies on the guard alone, verify/guard.h). A
-   * guard relating several sizes (concat-conv-grouped: seven) rarely holds at random, so every
-   * other seed solves for both sides, where it holds more often. */
+  /* An axiom is tried wherever its source types and its guard holds: there its target must
+   * type too, with the same output type, and agree (the SMT encoding relies on the guard alone,
+   * verify/guard.h). Shapes solved for the source alone are the ones that find a target that
+   * does not type; a guard relating several sizes (concat-conv-grouped: seven) rarely holds
+   * there, so every other seed solves for both sides, where it holds more often. */
   rg_rule source = *r, both = *r; /* share the graph; never freed */
   source.n_tgt = 0;
-  bool guard_types = o->guard && o->guard->n_atoms && rg_guard_types_target(o->guard);
   int32_t n_pvars = rg_graph_n_pvars(r->g);
   int32_t *values = calloc((size_t)n_pvars + 1, sizeof *values);
   uint8_t *bound = calloc((size_t)n_pvars + 1, 1);
@@ -212,8 +226,15 @@ rg_status rg_axiom_check_one(const rg_rule *r, const rg_axcheck_opts *o, rg_axio
   for (int t = 0; !st && v->sound && t < SEED_TRIES && v->assignments < o->assignments; t++) {
     rg_assignment_list sets;
     rg_err serr;
-    const rg_rule *solve_for = (o->source_only && !guard_types) || (guard_types && t % 2 == 0) ? &source : &both;
-    rg_status ss = rg_shapes_solve(solve_for, t == 0 ? o->base : NULL, o->seed + (uint64_t)t, o->assignments, &sets, &serr);
+    const rg_rule *solve_for = o->source_only && t / 2 % 2 == 0 ? &source : &both;
+    /* Every other seed draws small sizes (1 and 2, where a rule true only from some size on
+     * differs), and every other pair walks from a base of its own rather than the one given
+     * (which keeps the given one's structure); the first four seeds give at most a quarter of
+     * the assignments each, so that every kind is drawn. */
+    rg_status (*draw)(const rg_rule *, const rg_binding *, uint64_t, int, rg_assignment_list *, rg_err *) =
+        t % 2 ? rg_shapes_solve_small : rg_shapes_solve;
+    int per_seed = t < 4 && o->assignments >= 16 ? o->assignments / 4 : o->assignments;
+    rg_status ss = draw(solve_for, t / 2 % 2 == 0 ? o->base : NULL, o->seed + (uint64_t)t, per_seed, &sets, &serr);
     if (ss == RG_ERR_NOMEM) st = rg_err_set(err, ss, "%s", serr.msg);
     if (ss && t == 0) first_err = serr;
     for (int k = 0; !ss && !st && v->sound && k < sets.n && v->assignments < o->assignments; k++) {
@@ -234,6 +255,9 @@ rg_status rg_axiom_check_one(const rg_rule *r, const rg_axcheck_opts *o, rg_axio
           v->guard_skipped++;
           continue;
         }
+        /* Defined parameters are the target's, read left to right; right to left they are the
+         * source's, and their defined values may not type it. */
+        if (!rg_rule_well_typed(&source, &b)) continue;
       }
       rg_strbuf key;
       rg_sb_init(&key);
@@ -265,6 +289,56 @@ rg_status rg_axiom_check_one(const rg_rule *r, const rg_axcheck_opts *o, rg_axio
   free(values);
   free(bound);
   rg_sb_free(&seen);
+  return st;
+}
+
+/* Whether g has a constant whose shape is a parameter (Iewmul's, erased in SMT). */
+static bool has_erased_shape(const rg_graph *g) {
+  for (int32_t id = 0; id < rg_graph_size(g); id++) {
+    const rg_node *nd = rg_graph_node(g, id);
+    const rg_op_info *oi = rg_op_get(nd->op);
+    for (int p = 0; (oi->flags & RG_OPF_CONSTANT) && p < oi->n_params; p++)
+      if (oi->params[p].kind == RG_PK_SHAPE) return true;
+  }
+  return false;
+}
+
+rg_status rg_axiom_check_one(const rg_rule *r, const rg_axcheck_opts *o, rg_axiom_verdict *v,
+                             rg_err *err) {
+  memset(v, 0, sizeof *v);
+  v->sound = true;
+  if (r->n_tgt == 0) {
+    v->sound = false;
+    snprintf(v->why, sizeof v->why, "no '=> target' to compare");
+    return RG_OK;
+  }
+  rg_status st = check_direction(r, o, v, err);
+  if (st || !v->sound || !o->source_only) return st;
+  /* An axiom is an equation: a solver uses it either way round, so where its target types (and
+   * its guard holds) its source must type too. concat-ewmul read backwards made a product of
+   * two concats split at different places a concat of products (of operands whose shapes
+   * differ), and both solvers proved a false rule from it. */
+  rg_rule reversed = *r; /* shares the graph; never freed */
+  memcpy(reversed.src, r->tgt, sizeof reversed.src);
+  memcpy(reversed.tgt, r->src, sizeof reversed.tgt);
+  rg_axcheck_opts ro = *o;
+  ro.base = NULL;
+  /* An all-ones of an erased shape (Iewmul) is one SMT symbol, all-ones of whatever shape
+   * types its term: right to left, it is checked where both sides type. */
+  ro.source_only = !has_erased_shape(r->g);
+  rg_axiom_verdict back;
+  memset(&back, 0, sizeof back);
+  back.sound = true;
+  st = check_direction(&reversed, &ro, &back, err);
+  v->assignments += back.assignments;
+  v->guard_skipped += back.guard_skipped;
+  v->seamed += back.seamed;
+  v->lifted += back.lifted;
+  if (!st && !back.sound) {
+    v->sound = false;
+    v->typed_only = back.typed_only;
+    snprintf(v->why, sizeof v->why, "read right to left: %.740s", back.why);
+  }
   return st;
 }
 

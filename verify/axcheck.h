@@ -7,15 +7,20 @@
  * verdict then carries a counterexample: the shapes, the parameter values, the domain, the
  * output, the position and both values. Deterministic for a given seed.
  *
+ * The contract (docs/DESIGN.md): an axiom holds at every assignment under which its source
+ * types and its guard holds, and its target types there with the same output type (shape and
+ * seams): the SMT encoding states it wherever its guard holds, of every term. So the checker
+ * draws assignments for the source alone (every other seed; the shape solver's skewed draws
+ * split concat operands unequally and out of line with kernels), and a target that does not
+ * type or differs in type there is unsound, as a value that differs is.
+ *
  * A tensor variable of an axiom stands for any term, and terms carry seams (where a concat
- * joined them, ir/shape.h) that the solver's inputs lack. So each assignment is run twice
- * more: with every tensor variable cut by a seam in the middle of one axis (the next axis each
- * time, the same for all, so that operands meeting elementwise keep them), and with one
- * variable cut on one axis (the next each time, so that they differ and meets drop them): where
- * the source types there (and the guard holds), both sides must agree in values and in seams. An axiom
- * whose target drops a seam its source keeps (conv-identity) must say in its guard that there
- * is none, (= (seams ?x 1) 0). An unguarded axiom whose target does not type there is "typed
- * only" (verify/axioms.rules) and skipped, as at the solver's shapes.
+ * joined them, ir/shape.h) that the solver's inputs lack. So each assignment is run again: with
+ * every tensor variable cut on one axis (the next axis each time, at one drawn position, so
+ * that operands meeting elementwise keep them), and with one variable cut on one axis (the next
+ * each time, so that they differ and meets drop them); cuts fall anywhere, one or two per axis.
+ * An axiom whose target drops a seam its source keeps (conv-identity) must say in its guard that
+ * there is none, (= (seams ?x 1) 0).
  */
 #ifndef RG_VERIFY_AXCHECK_H
 #define RG_VERIFY_AXCHECK_H
@@ -27,10 +32,12 @@ typedef struct {
   int assignments;   /* shape/parameter assignments per axiom (default 24) */
   int trials;        /* random inputs per assignment and domain (default 2) */
   int threads;       /* OpenMP threads; 0 = default */
-  const rg_binding *base; /* rg_axiom_check_one: an assignment to start from (NULL: searched) */
+  const rg_binding *base; /* rg_axiom_check_one: an assignment every draw starts from (NULL:
+                          * searched); parameters unbound there are drawn */
   const rg_guard *guard;  /* rg_axiom_check_one: run only where it holds (NULL: everywhere) */
-  bool source_only;       /* run wherever the source types, not only where both sides do: an
-                           * axiom whose target then does not type is typed_only */
+  rg_node_kernel kernel;  /* whole-node kernels for the trials (ir/interp.h), or NULL (default) */
+  bool source_only;       /* (default) run wherever the source types, as the axiom contract
+                           * says; false: only where both sides do (a candidate rule's contract) */
 } rg_axcheck_opts;
 
 void rg_axcheck_opts_init(rg_axcheck_opts *o);
@@ -42,7 +49,7 @@ typedef struct {
   int seamed;          /* assignments run again with a tensor variable cut by a seam */
   int lifted;          /* assignments run again with one or two trailing axes on every tensor variable */
   bool typed_only;     /* (source_only) unsound because the target does not type where the
-                        * source does (and no guard of sizes says it must) */
+                        * source does and the guard holds */
   char why[768];       /* when unsound: the counterexample, one line */
 } rg_axiom_verdict;
 
