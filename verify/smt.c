@@ -399,6 +399,9 @@ static bool image_op(int op) { return op == RG_OP_CONV2D || op == RG_OP_POOLAVG 
 
 static bool kernel_constant(int op) { return op == RG_OP_ICONV || op == RG_OP_CPOOL; }
 
+/* Constants whose sizes are their parameters: the kernels, and the identity matrix (n, n). */
+static bool sized_constant(int op) { return kernel_constant(op) || op == RG_OP_IMATMUL; }
+
 /* Ranks: images and the constant kernels have 4 axes, a reshape its shape parameter's rank (its
  * slot q0); every other operator with operands keeps its first operand's rank where it types. Where operands must agree
  * in rank (ewadd, concat, ...) the fact is stated only when they do: ewadd-comm holds of every
@@ -408,7 +411,7 @@ static void put_rank_facts(rg_strbuf *sb, const fn_set *fs) {
   static const char *const tensor[RG_MAX_INPUTS] = {"x", "w", "y", "z"};
   rg_sb_puts(sb, "(declare-fun rank (T) Int)\n");
   for (int op = 0; op < RG_OP_COUNT; op++)
-    for (int n_in = kernel_constant(op) ? 0 : 1; n_in <= RG_MAX_INPUTS; n_in++)
+    for (int n_in = sized_constant(op) ? 0 : 1; n_in <= RG_MAX_INPUTS; n_in++)
       for (int out = 0; out < RG_MAX_OUTPUTS; out++) {
         if (!fs->used[op][n_in][out]) continue;
         rg_strbuf b, t, fact;
@@ -416,7 +419,10 @@ static void put_rank_facts(rg_strbuf *sb, const fn_set *fs) {
         rg_sb_init(&t);
         rg_sb_init(&fact);
         rg_smt_quantified_term((rg_op)op, n_in, out, -1, &b, &t);
-        const char *rank = image_op(op) || kernel_constant(op) ? "4" : op == RG_OP_RESHAPE ? "q0" : "(rank x)";
+        const char *rank = image_op(op) || kernel_constant(op) ? "4"
+                           : op == RG_OP_IMATMUL                ? "2"
+                           : op == RG_OP_RESHAPE                ? "q0"
+                                                                : "(rank x)";
         rg_sb_printf(&fact, "(= (rank %s) %s)", rg_sb_str(&t), rank);
         if (n_in > 1 && !image_op(op) && op != RG_OP_SMUL) { /* smul's second operand is a scalar */
           rg_strbuf f = fact;
@@ -495,6 +501,7 @@ static void put_size_facts(rg_strbuf *sb, const fn_set *fs) {
     put_axes_fact(sb, RG_OP_CONV2D, 2, -1, "true", 0, "(dim x 0)", "(dim w 0)");
     put_axes_fact(sb, RG_OP_CONV2D, 2, -1, "(= q0 1) (= q1 1) (= q2 0)", 2,
                   "(dim x 2)", "(dim x 3)");
+    put_axes_fact(sb, RG_OP_CONV2D, 2, -1, "true", 4, "1", "1"); /* past its rank, 4 */
   }
   _Static_assert(RG_PAD_SAME == 0, "the conditions above spell same padding 0");
   static const rg_op pools[] = {RG_OP_POOLAVG, RG_OP_POOLMAX};
@@ -503,20 +510,50 @@ static void put_size_facts(rg_strbuf *sb, const fn_set *fs) {
       put_axes_fact(sb, pools[i], 1, -1, "true", 0, "(dim x 0)", "(dim x 1)");
       put_axes_fact(sb, pools[i], 1, -1, "(= q2 1) (= q3 1) (= q4 0)", 2,
                     "(dim x 2)", "(dim x 3)");
+      put_axes_fact(sb, pools[i], 1, -1, "true", 4, "1", "1");
     }
   if (fs->used[RG_OP_ENLARGE][1][0]) {
     put_axes_fact(sb, RG_OP_ENLARGE, 1, -1, "true", 0, "(dim x 0)", "(dim x 1)");
     put_axes_fact(sb, RG_OP_ENLARGE, 1, -1, "true", 2, "q0", "q1");
+    put_axes_fact(sb, RG_OP_ENLARGE, 1, -1, "true", 4, "1", "1");
   }
   /* The constant kernels (c, c, kh, kw). */
   for (int op = 0; op < RG_OP_COUNT; op++)
     if (kernel_constant(op) && fs->used[op][0][0]) {
       put_axes_fact(sb, (rg_op)op, 0, -1, "true", 0, "q0", "q0");
       put_axes_fact(sb, (rg_op)op, 0, -1, "true", 2, "q1", "q2");
+      put_axes_fact(sb, (rg_op)op, 0, -1, "true", 4, "1", "1");
     }
+  if (fs->used[RG_OP_IMATMUL][0][0])
+    for (int k = 0; k < RG_MAX_RANK; k += 2)
+      put_axes_fact(sb, RG_OP_IMATMUL, 0, -1, "true", k, k ? "1" : "q0", k ? "1" : "q0");
+  /* A matmul that types (one rank r >= 2, the batch axes and the contracted sizes agree) has its
+   * left operand's sizes but on the last axis, where it has the right one's: a guard that
+   * compares a product with another term ((shape= ?x ?y 1) of split-0 over a concat of two
+   * products) needs them of products the rule does not have. */
+  if (fs->used[RG_OP_MATMUL][2][0]) {
+    rg_strbuf b, t, batch;
+    rg_sb_init(&b);
+    rg_sb_init(&t);
+    rg_sb_init(&batch);
+    rg_smt_quantified_term(RG_OP_MATMUL, 2, 0, -1, &b, &t);
+    for (int j = 0; j < RG_MAX_RANK - 2; j++)
+      rg_sb_printf(&batch, " (or (<= (- (rank x) 2) %d) (= (dim x %d) (dim w %d)))", j, j, j);
+    rg_sb_printf(sb,
+                 "(assert (forall (%s(k Int)) (! (=> (and (= (rank x) (rank w)) (<= 2 (rank x)) (= (dim x (- (rank x) 1)) "
+                 "(dim w (- (rank x) 2)))%s (<= 0 k) (< k %d)) (= (dim %s k) (ite (= k (- (rank x) 1)) (dim w k) (dim x "
+                 "k)))) :pattern ((dim %s k)))))\n",
+                 rg_sb_str(&b), rg_sb_str(&batch), RG_MAX_RANK, rg_sb_str(&t), rg_sb_str(&t));
+    if (b.failed || t.failed || batch.failed) sb->failed = true;
+    rg_sb_free(&b);
+    rg_sb_free(&t);
+    rg_sb_free(&batch);
+  }
   if (fs->used[RG_OP_TRANSPOSE][1][0]) {
     int swap[2] = {1, 0};
     put_axes_fact(sb, RG_OP_TRANSPOSE, 1, rg_perm_pack(swap, 2), "true", 0, "(dim x 1)", "(dim x 0)");
+    put_axes_fact(sb, RG_OP_TRANSPOSE, 1, rg_perm_pack(swap, 2), "true", 2, "(dim x 2)", "(dim x 3)");
+    put_axes_fact(sb, RG_OP_TRANSPOSE, 1, rg_perm_pack(swap, 2), "true", 4, "(dim x 4)", "(dim x 5)");
   }
   if (fs->used[RG_OP_RESHAPE][1][0]) put_reshape_sizes(sb);
 }
@@ -694,8 +731,12 @@ static void put_size_hypotheses(rg_strbuf *sb, const rg_rule *r, int output, con
    * builds, and with the axioms that hold only where they type, that proved a false rule. The
    * bound lets a size plus a pad's width stay inside the axioms' parameter domains. */
   for (int32_t v = 0; v < rg_graph_n_tvars(r->g); v++)
-    for (int k = 0; k < RG_MAX_RANK; k++)
+    for (int k = 0; k < RG_MAX_RANK; k++) {
       rg_sb_printf(sb, "(assert (<= 1 (dim t.%s %d) %d))\n", rg_graph_tvar_name(r->g, v), k, RG_MAX_DIM);
+      /* past its rank a size is 1, as the facts say of every operator's result */
+      rg_sb_printf(sb, "(assert (or (< %d (rank t.%s)) (= (dim t.%s %d) 1)))\n", k,
+                   rg_graph_tvar_name(r->g, v), rg_graph_tvar_name(r->g, v), k);
+    }
   int8_t *rk = calloc((size_t)rg_graph_size(r->g) + 1, 1);
   if (!rk) {
     sb->failed = true;
@@ -723,6 +764,14 @@ static void put_size_hypotheses(rg_strbuf *sb, const rg_rule *r, int output, con
       put_term(sb, r->g, nd->in[k], NULL, "");
       rg_sb_printf(sb, ") %d))\n", rank);
     }
+    if (nd->op == RG_OP_PAD || nd->op == RG_OP_CONCAT || nd->op == RG_OP_SLICE || nd->op == RG_OP_SPLIT) {
+      /* Their axis is one of their operand's (a guard may say so: (shape= ?x ?y ?a)). */
+      rg_sb_puts(sb, "(assert (<");
+      put_param(sb, r->g, nd, 0, NULL, "");
+      rg_sb_puts(sb, " (rank ");
+      put_term(sb, r->g, nd->in[0], NULL, "");
+      rg_sb_puts(sb, ")))\n");
+    }
     if (nd->op == RG_OP_PAD || nd->op == RG_OP_CONCAT) {
       /* What these grow stays a real size, so their operands are smaller (shape.c refuses more). */
       rg_ref self = {i, 0};
@@ -737,13 +786,29 @@ static void put_size_hypotheses(rg_strbuf *sb, const rg_rule *r, int output, con
     if (nd->op == RG_OP_MATMUL) {
       put_matmul_sizes(sb, r->g, i);
     } else if (nd->op == RG_OP_CONV2D && !(nd->var_mask >> rg_op_param_slot(RG_OP_CONV2D, 6) & 1)) {
-      /* A conv of the rule reads all its input's channels: groups times the kernel's. (With
-       * groups a variable the product is not linear: left unstated.) */
+      /* A conv of the rule reads all its input's channels: groups times the kernel's, and its
+       * groups divide its kernels. (With groups a variable the product is not linear: left
+       * unstated.) */
+      int groups = (int)nd->params[rg_op_param_slot(RG_OP_CONV2D, 6)];
       rg_sb_puts(sb, "(assert (= (dim ");
       put_term(sb, r->g, nd->in[0], NULL, "");
-      rg_sb_printf(sb, " 1) (* %d (dim ", (int)nd->params[rg_op_param_slot(RG_OP_CONV2D, 6)]);
+      rg_sb_printf(sb, " 1) (* %d (dim ", groups);
       put_term(sb, r->g, nd->in[1], NULL, "");
       rg_sb_puts(sb, " 1))))\n");
+      if (groups > 1) {
+        rg_sb_puts(sb, "(assert (= (mod (dim ");
+        put_term(sb, r->g, nd->in[1], NULL, "");
+        rg_sb_printf(sb, " 0) %d) 0))\n", groups);
+      }
+    } else if (nd->op == RG_OP_ENLARGE) {
+      /* enlarge only grows a kernel */
+      for (int k = 0; k < 2; k++) {
+        rg_sb_puts(sb, "(assert (<= (dim ");
+        put_term(sb, r->g, nd->in[0], NULL, "");
+        rg_sb_printf(sb, " %d)", 2 + k);
+        put_param(sb, r->g, nd, k, NULL, "");
+        rg_sb_puts(sb, "))\n");
+      }
     } else if (nd->op == RG_OP_SLICE) {
       rg_sb_puts(sb, "(assert (and (<= 0");
       put_param(sb, r->g, nd, 1, NULL, "");
@@ -778,6 +843,17 @@ static void put_size_hypotheses(rg_strbuf *sb, const rg_rule *r, int output, con
     }
   }
   free(rk);
+}
+
+/* Whether g has a conv2d of more than one group (a fixed count), whose output seams say where
+ * its kernels' parts meet (smt_seams.c). */
+static bool grouped_conv(const rg_graph *g) {
+  int slot = rg_op_param_slot(RG_OP_CONV2D, 6);
+  for (int32_t id = 0; id < rg_graph_size(g); id++) {
+    const rg_node *nd = rg_graph_node(g, id);
+    if (nd->op == RG_OP_CONV2D && !(nd->var_mask >> slot & 1) && nd->params[slot] > 1) return true;
+  }
+  return false;
 }
 
 void rg_sha256_hex(const void *data, size_t len, char hex[65]) {
@@ -847,9 +923,10 @@ rg_status rg_smt_encode(const rg_rule *r, int output, const rg_axioms *ax, bool 
     }
     if (sizes) put_size_hypotheses(&sb, r, output, erased);
     if (seams) rg_smt_put_seam_hypotheses(&sb, r);
-    /* only where a matmul's rank matters: elsewhere they cost cvc5 seconds (a transpose of
-     * nested concats, test_verify) and rule nothing out */
-    if (seams && rg_smt_uses_concat(fs) && rule_ops[RG_OP_MATMUL] && !output_erased(r, output, erased))
+    /* only where a matmul's rank or a grouped conv's boundary matters: elsewhere they cost
+     * cvc5 seconds (a transpose of nested concats, test_verify) and rule nothing out */
+    if (seams && rg_smt_uses_concat(fs) && (rule_ops[RG_OP_MATMUL] || grouped_conv(r->g)) &&
+        !output_erased(r, output, erased))
       put_outputs_agree(&sb, r, output, "seams");
     rg_sb_puts(&sb, "(assert (! (not (= ");
     put_term(&sb, r->g, r->src[output], NULL, "");

@@ -12,6 +12,8 @@
  */
 #include "smt_facts.h"
 
+#include <assert.h>
+
 /* The seams S (%1$s) on axis k of the result (each result, for split) of each operator of a
  * group, in terms of its tensors x, w (first and second operand) and its Int parameters q0 ...
  * (ops.def order). */
@@ -96,6 +98,19 @@ void rg_smt_put_seam_facts(rg_strbuf *sb, const fn_set *fs) {
       for (int out = 0; out < rg_op_get(facts[i].ops[k])->n_outputs; out++)
         if (fs->used[facts[i].ops[k]][facts[i].n_in][out])
           put_fact(sb, facts[i].ops[k], facts[i].n_in, out, -1, facts[i].body);
+  /* Two groups over kernels concatenated on their output axis: the one seam falls on the group
+   * boundary exactly when both parts have as many kernels (shape.c keeps it only there). With
+   * the outputs' seams equal (smt.c), this is what says a concat of two convs equals one grouped
+   * conv only where the kernel counts agree, the size concat-conv-grouped's guard names. */
+  if (fs->used[RG_OP_CONV2D][2][0] && fs->used[RG_OP_CONCAT][2][0]) {
+    assert(rg_op_get(RG_OP_CONV2D)->n_params == 7); /* strides, padding, activation, dilations, groups */
+    const char *conv = "(conv2d q0 q1 q2 q3 q4 q5 2 x (concat 0 a b))";
+    rg_sb_printf(sb,
+                 "(assert (forall ((q0 Int) (q1 Int) (q2 Int) (q3 Int) (q4 Int) (q5 Int) (x T) (a T) (b T) (k Int)) "
+                 "(! (=> (and (= k 1) (= (seams a 0) 0) (= (seams b 0) 0)) (= (seams %s k) (ite (= (dim a 0) (dim b "
+                 "0)) (seams (concat 0 a b) 0) 0))) :pattern ((seams %s k)))))\n",
+                 conv, conv);
+  }
   if (fs->used[RG_OP_TRANSPOSE][1][0]) { /* the 2-D swap; other permutations are left unknown */
     int swap[2] = {1, 0};
     put_fact(sb, RG_OP_TRANSPOSE, 1, 0, rg_perm_pack(swap, 2),
