@@ -87,6 +87,18 @@ rg_status rg_enum_inputs_parse(const char *text, size_t len, rg_enum_inputset *s
   return RG_OK;
 }
 
+const rg_shape *rg_enum_inputs_shape(const rg_enum_inputset *s, const char *name) {
+  size_t len = strlen(name);
+  const char *us = strrchr(name, '_');
+  for (int pass = 0; pass < 2; pass++) {
+    for (int i = 0; i < s->n; i++)
+      if (strlen(s->in[i].name) == len && !strncmp(s->in[i].name, name, len)) return &s->in[i].shape;
+    if (!us || us == name || !us[1] || strspn(us + 1, "0123456789") != strlen(us + 1)) break;
+    len = (size_t)(us - name); /* "<w>_<n>": the input <w> */
+  }
+  return NULL;
+}
+
 rg_status rg_enum_inputs_load(const char *path, rg_enum_inputset *s, rg_err *err) {
   FILE *f = fopen(path, "rb");
   if (!f) return rg_err_set(err, RG_ERR_IO, "cannot open: %s", strerror(errno));

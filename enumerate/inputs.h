@@ -30,6 +30,11 @@ void rg_enum_inputs_default(rg_enum_inputset *s);
  * comments and blank lines ignored. Errors name the line (err->line) and what is wrong. */
 rg_status rg_enum_inputs_parse(const char *text, size_t len, rg_enum_inputset *s,
                                rg_err *err) RG_MUST_CHECK;
+/* The shape of the input called name, or of the input <w> for a name "<w>_<n>" that
+ * generalization made (verify/generalize.h: a fresh variable of its original's shape); NULL
+ * when there is none. */
+const rg_shape *rg_enum_inputs_shape(const rg_enum_inputset *s, const char *name);
+
 /* Reads and parses a file; errors are prefixed with nothing (the caller names the file). */
 rg_status rg_enum_inputs_load(const char *path, rg_enum_inputset *s, rg_err *err) RG_MUST_CHECK;
 

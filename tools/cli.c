@@ -8,6 +8,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "enumerate/enumerate.h"
+
 static rg_status add_shape(rg_cli_bindings *b, const char *s, int len, rg_err *err) {
   const char *eq = memchr(s, '=', (size_t)len);
   rg_shape shape;
@@ -175,4 +177,8 @@ double rg_cli_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+const rg_shape *rg_cli_input_shape(const void *ctx, const char *name) {
+  return rg_enum_inputs_shape(ctx, name);
 }

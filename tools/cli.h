@@ -63,6 +63,10 @@ extern volatile sig_atomic_t rg_cli_interrupted;
 void rg_cli_catch_interrupts(void);
 void rg_cli_release_interrupts(void);
 
+/* The shape of variable `name` in the input set ctx (an rg_enum_inputset: enumerate/inputs.h),
+ * or NULL: a var_shape function for the recheck (verify/recheck.h). */
+const rg_shape *rg_cli_input_shape(const void *ctx, const char *name);
+
 /* Seconds on the monotonic clock (stage times). */
 double rg_cli_now(void);
 

@@ -13,6 +13,8 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "enumerate/enumerate.h"
+#include "fingerprint/kernels.h"
 #include "verify/verify.h"
 
 #define PROVE_OPTIONS(X)                                                                           \
@@ -30,6 +32,12 @@
   X("refute-sets", 'R', 1, "N",                                                                    \
     "compare each rule at N shape sets first; one that differs is "                                \
     "unproved and not sent to the solvers (default 8, 0 off)")                                     \
+  X("recheck", 'E', 1, "N",                                                                        \
+    "recheck every proved rule at N drawn assignments (default 64, 0 off); "                        \
+    "one whose sides differ is unproved, its proof false, and its core axioms suspect")            \
+  X("inputs", 'i', 1, "FILE",                                                                      \
+    "shapes of variables by name, one 'NAME DIMS' per line, for the recheck's draws "               \
+    "(default TASO's 20 inputs; ?w13_1 takes ?w13's)")                                              \
   X("journal", 'J', 1, "FILE",                                                                     \
     "read solver answers from FILE and append new ones as they come: a "                           \
     "run stopped and started again asks only what was not answered")                               \
@@ -54,14 +62,17 @@ static void usage(FILE *out) {
       "axioms are random-tested first, and every rule must be well-typed (its sides' outputs\n"
       "agree in shape) at some shapes. A rule whose sides differ at some shapes (compared\n"
       "first, in Z_p and float64) is unproved with that counterexample and not sent to the\n"
-      "solvers.\n"
+      "solvers. Every rule a solver proves is then rechecked at many drawn shapes (rulegen\n"
+      "recheck): one whose sides differ is a false proof, unproved, with the axioms of its\n"
+      "unsat cores named as suspects (one of them holds less widely than it claims).\n"
       "\noptions:\n");
 #define X(name, short_, arg, meta, help) fprintf(out, "  -%c, --%-16s %-8s %s\n", short_, name, meta, help);
   PROVE_OPTIONS(X)
 #undef X
   fprintf(out, "\nexample:\n  rulegen prove --timeout-ms 2000 tests/data/taso-133.rules\n"
                "exit status: 0 all pass, 1 some rule fails --require, 2 bad input or unsound axiom,\n"
-               "3 the solvers disagreed (one proved, the other refuted)\n");
+               "3 the solvers disagreed (one proved, the other refuted), or proved a rule the\n"
+               "recheck refutes (an axiom is unsound)\n");
 }
 
 static void print_answer(const rg_solver_answer *a, const char *who) {
@@ -82,9 +93,15 @@ int rg_cmd_prove(int argc, char **argv) {
   o.progress = true;
   const char *axfile = rg_axioms_default_path();
   bool quiet = false, check_ax = true;
+  rg_err err = {0};
   int c;
   optind = 1;
-  while ((c = getopt_long(argc, argv, "r:T:j:a:Ac:d:NYR:J:Fqh", longopts, NULL)) != -1) {
+  rg_enum_inputset inputs;
+  rg_enum_inputs_default(&inputs);
+  o.kernel = rg_fp_node_kernel;
+  o.var_shape = rg_cli_input_shape;
+  o.var_shape_ctx = &inputs;
+  while ((c = getopt_long(argc, argv, "r:T:j:a:Ac:d:NYR:E:i:J:Fqh", longopts, NULL)) != -1) {
     int64_t v;
     switch (c) {
     case 'r':
@@ -115,6 +132,16 @@ int rg_cmd_prove(int argc, char **argv) {
       if (!rg_cli_int_option("rulegen prove", "refute-sets", optarg, 0, 64, &v)) return 2;
       o.refute_sets = (int)v;
       break;
+    case 'E':
+      if (!rg_cli_int_option("rulegen prove", "recheck", optarg, 0, 100000, &v)) return 2;
+      o.recheck = (int)v;
+      break;
+    case 'i':
+      if (rg_enum_inputs_load(optarg, &inputs, &err)) {
+        rg_cli_report("rulegen prove", optarg, &err);
+        return 2;
+      }
+      break;
     case 'q': quiet = true; break;
     case 'h': usage(stdout); return 0;
     default: usage(stderr); return 2;
@@ -125,7 +152,6 @@ int rg_cmd_prove(int argc, char **argv) {
     return 2;
   }
   const char *file = argv[optind];
-  rg_err err = {0};
   rg_axioms ax;
   if (rg_axioms_load(axfile, &ax, &err)) {
     rg_cli_report("rulegen prove", axfile, &err);
@@ -167,6 +193,12 @@ int rg_cmd_prove(int argc, char **argv) {
     printf("%-19s %s:%d  %s\n", rg_proof_status_name(p->status), file, r->line, rg_sb_str(&sb));
     rg_sb_free(&sb);
     if (p->refuted) printf("  the sides differ: %s\n", p->refutation);
+    if (p->false_proof) {
+      char suspects[1024];
+      rg_proof_suspects(p, suspects, sizeof suspects);
+      printf("  FALSE PROOF: proved, but the sides differ: %s\n  suspect axioms (its unsat cores): %s\n",
+             p->refutation, suspects);
+    }
     for (int k = 0; k < p->n_obl; k++) {
       printf("  output %d: obligation %.16s (%d axioms)\n", k + 1, p->obl[k].sha256, p->obl[k].n_axioms);
       if (p->obl[k].done[0]) print_answer(&p->obl[k].ans[0], "z3");
@@ -189,6 +221,14 @@ int rg_cmd_prove(int argc, char **argv) {
         o.require == RG_REQUIRE_BOTH ? "both" : "any", sum.version[0], sum.version[1], o.timeout_ms,
         o.fail_fast ? ", fail-fast" : "", sum.wall_ms / 1e3);
     rc = sum.shipped == sum.n_rules ? 0 : 1;
+    if (sum.false_proofs) {
+      for (int i = 0; i < rs.n; i++)
+        if (proofs[i].false_proof)
+          fprintf(stderr, "rulegen prove: %s:%d: ERROR: a solver proved the rule, but its sides differ at "
+                          "some shapes: an axiom of its unsat cores is unsound (run rulegen check-axioms -n 200)\n",
+                  file, rs.rules[i]->line);
+      rc = 3;
+    }
     if (sum.disagreements) {
       for (int i = 0; i < rs.n; i++)
         if (proofs[i].disagree)

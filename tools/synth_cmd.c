@@ -980,6 +980,10 @@ static int finish_run(synth_opts *o, const rg_enum_space *sp, int argc, char **a
   o->fin.quiet = o->quiet;
   o->fin.prove.threads = o->threads;
   o->fin.prove.progress = !o->quiet;
+  /* the recheck draws each rule from its variables' input-set shapes first */
+  o->fin.prove.kernel = rg_fp_node_kernel;
+  o->fin.prove.var_shape = rg_cli_input_shape;
+  o->fin.prove.var_shape_ctx = &o->inputs;
   o->fin.test_seed = o->rt.seed;
   o->fin.config = rg_sb_str(&cfg);
   if (o->resume_path) rg_sb_printf(&cfg, "resumed_from=%s\n", o->resume_path);

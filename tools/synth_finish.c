@@ -53,6 +53,7 @@ static void add_summary(rg_prove_summary *t, const rg_prove_summary *s) {
   t->cvc5_only += s->cvc5_only, t->unproved += s->unproved, t->skipped += s->skipped;
   t->shipped += s->shipped, t->disagreements += s->disagreements, t->wall_ms += s->wall_ms;
   t->refuted += s->refuted, t->reused += s->reused;
+  t->false_proofs += s->false_proofs, t->rechecked += s->rechecked;
   memcpy(t->version, s->version, sizeof t->version);
 }
 
@@ -226,15 +227,23 @@ static rg_status write_side_files(const finish *f, const char *out_path, rg_err 
   rg_strbuf sb;
   rg_sb_init(&sb);
   for (int i = 0; fp && i < f->cand.n; i++) {
-    if (!f->proof[i] || f->proof[i]->shipped) continue;
+    const rg_rule_proof *p = f->proof[i];
+    if (!p || p->shipped) continue;
     rg_sb_clear(&sb);
     rg_text_print_rule(f->cand.rules[i], &sb);
-    fprintf(fp, "# %s%s\n%s\n", rg_proof_status_name(f->proof[i]->status),
-            f->copied[i] ? " (a renamed copy of an unproved rule, not sent to the solvers)"
-            : f->proof[i]->disagree ? " (the solvers disagree)"
-            : f->proof[i]->refuted  ? " (the sides differ at some shapes, not sent to the solvers)"
-                                    : "",
-            rg_sb_str(&sb));
+    fprintf(fp, "# %s%s\n", rg_proof_status_name(p->status),
+            f->copied[i]     ? " (a renamed copy of an unproved rule, not sent to the solvers)"
+            : p->disagree    ? " (the solvers disagree)"
+            : p->false_proof ? " (FALSE PROOF: proved, but the sides differ at some shapes)"
+            : p->refuted     ? " (the sides differ at some shapes, not sent to the solvers)"
+                             : "");
+    if ((p->refuted || p->false_proof) && !f->copied[i]) fprintf(fp, "#   %s\n", p->refutation);
+    if (p->false_proof && !f->copied[i]) {
+      char suspects[1024];
+      rg_proof_suspects(p, suspects, sizeof suspects);
+      fprintf(fp, "#   suspect axioms (its unsat cores): %s\n", suspects);
+    }
+    fprintf(fp, "%s\n", rg_sb_str(&sb));
   }
   rg_sb_free(&sb);
   if (fp && fclose(fp) != 0 && !st) st = rg_err_set(err, RG_ERR_IO, "cannot write %s", path);
@@ -350,8 +359,8 @@ static rg_status write_db(const finish *f, const rg_finish_stage *pre, int n_pre
     if (f->before.stage[k].run)
       st = rg_db_add_stage(db, &(rg_db_stage){(char *)f->before.stage[k].name, f->before.stage[k].in, f->before.stage[k].out, "", f->before.stage[k].seconds}, err);
   char why[160];
-  snprintf(why, sizeof why, "z3-only:%d cvc5-only:%d unproved:%d (differ:%d) skipped:%d",
-           f->sum.z3_only, f->sum.cvc5_only, f->sum.unproved, f->sum.refuted, f->sum.skipped);
+  snprintf(why, sizeof why, "z3-only:%d cvc5-only:%d unproved:%d (differ:%d false-proof:%d) skipped:%d",
+           f->sum.z3_only, f->sum.cvc5_only, f->sum.unproved, f->sum.refuted, f->sum.false_proofs, f->sum.skipped);
   if (!st) st = rg_db_add_stage(db, &(rg_db_stage){"prove", f->sum.n_rules, f->sum.shipped, why, f->t_prove}, err);
   if (!st && f->derive_run)
     st = rg_db_add_stage(db, &(rg_db_stage){"derivability", f->derive.n, f->derive.kept, "", f->t_derive}, err);
@@ -439,6 +448,12 @@ static void print_rows(const finish *f) {
     if (f->sum.disagreements)
       fprintf(stderr, "ERROR        the solvers disagree (one unsat, the other sat) on %d obligations: see the .unproved file\n",
               f->sum.disagreements);
+    fprintf(stderr, "             recheck: %d proved rules at up to %d drawn assignments each: %d differ\n",
+            f->sum.rechecked, f->o->prove.recheck, f->sum.false_proofs);
+    if (f->sum.false_proofs)
+      fprintf(stderr, "ERROR        %d rules were proved but differ at some shapes (false proofs, left out): an "
+                      "axiom is unsound; the .unproved file names the suspects\n",
+              f->sum.false_proofs);
     fprintf(stderr, "             solvers: %s, %s; %d rules pass --require %s\n", f->sum.version[0],
             f->sum.version[1], f->n_verified, f->o->prove.require == RG_REQUIRE_BOTH ? "both" : "any");
   }
@@ -530,7 +545,7 @@ int rg_synth_finish(const char *cand, size_t len, const rg_finish_opts *o,
     for (int k = 0; k < f.n_verified; k++) kept += final_kept(&f, k);
     fprintf(stderr, "output       %d rules%s%s%s\n", kept, o->out_path ? " in " : "",
             o->out_path ? o->out_path : "", db ? (o->key_path ? " (signed)" : " (unsigned: give --key)") : "");
-    if (f.sum.disagreements) rc = 1;
+    if (f.sum.disagreements || f.sum.false_proofs) rc = 1;
   }
 done:
   rg_axioms_free(&ax);

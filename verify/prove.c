@@ -10,6 +10,7 @@
 #include "axcheck.h"
 #include "ir/shapesolve.h"
 #include "journal.h"
+#include "recheck.h"
 #include "refute.h"
 
 void rg_prove_opts_init(rg_prove_opts *o) {
@@ -19,6 +20,7 @@ void rg_prove_opts_init(rg_prove_opts *o) {
   o->check_axioms = true;
   o->check_typed = true;
   o->refute_sets = 8;
+  o->recheck = 64;
 }
 
 /* The axioms must hold under random testing before anything is proved from them. */
@@ -68,7 +70,7 @@ static rg_status refute_all(const rg_ruleset *rules, const rg_prove_opts *o, rg_
     if (o->stop && *o->stop) continue; /* Ctrl-C: minutes on 100,000s of rules */
     rg_err e;
     rg_rule_proof *p = &proofs[i];
-    rg_status st = rg_refute_rule(rules->rules[i], o->refute_sets, 3, &p->refuted, p->refutation,
+    rg_status st = rg_refute_rule(rules->rules[i], o->refute_sets, 3, o->kernel, &p->refuted, p->refutation,
                                   sizeof p->refutation, &e);
     n += p->refuted;
     if (st) {
@@ -87,6 +89,77 @@ static rg_status refute_all(const rg_ruleset *rules, const rg_prove_opts *o, rg_
   return RG_OK;
 }
 
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* Whether the space-separated list has the word w[0..n). */
+static bool has_word(const char *list, const char *w, size_t n) {
+  for (const char *b = list; *b;) {
+    size_t bw = strcspn(b, " ");
+    if (bw == n && !strncmp(b, w, n)) return true;
+    b += bw + (b[bw] == ' ');
+  }
+  return false;
+}
+
+void rg_proof_suspects(const rg_rule_proof *p, char *buf, size_t n) {
+  size_t len = 0;
+  if (n) buf[0] = 0;
+  for (int k = 0; n && k < p->n_obl; k++)
+    for (int s = 0; s < RG_SOLVER_COUNT; s++) {
+      const rg_solver_answer *a = &p->obl[k].ans[s];
+      if (!p->obl[k].done[s] || a->result != RG_SMT_UNSAT) continue;
+      for (const char *c = a->core; *c;) {
+        size_t w = strcspn(c, " ");
+        if (w && !has_word(buf, c, w) && len + w + 2 < n)
+          len += (size_t)snprintf(buf + len, n - len, "%s%.*s", len ? " " : "", (int)w, c);
+        c += w + (c[w] == ' ');
+      }
+    }
+}
+
+/* Rechecks every rule a solver proved (recheck.h); one whose sides differ somewhere is unproved,
+ * its proof false. */
+static rg_status recheck_proved(const rg_ruleset *rules, const rg_prove_opts *o, rg_rule_proof *proofs,
+                                rg_prove_summary *sum, rg_err *err) {
+  bool *pick = calloc((size_t)rules->n + 1, sizeof *pick);
+  rg_recheck_verdict *vs = calloc((size_t)rules->n + 1, sizeof *vs);
+  rg_status st = pick && vs ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  for (int i = 0; !st && i < rules->n; i++) {
+    rg_proof_status ps = proofs[i].status;
+    pick[i] = ps != RG_PROOF_UNPROVED && ps != RG_PROOF_SKIPPED;
+    sum->rechecked += pick[i];
+  }
+  rg_recheck_opts ro;
+  rg_recheck_opts_init(&ro);
+  ro.assignments = o->recheck;
+  ro.threads = o->threads;
+  ro.stop = o->stop;
+  ro.kernel = o->kernel;
+  ro.var_shape = o->var_shape;
+  ro.var_shape_ctx = o->var_shape_ctx;
+  int differ = 0;
+  double t0 = now_ms();
+  if (!st) st = rg_recheck_rules(rules, pick, &ro, vs, &differ, err);
+  for (int i = 0; !st && i < rules->n; i++) {
+    if (!pick[i] || !vs[i].differs) continue;
+    rg_rule_proof *p = &proofs[i];
+    p->false_proof = true;
+    p->status = RG_PROOF_UNPROVED;
+    p->shipped = false;
+    snprintf(p->refutation, sizeof p->refutation, "%s", vs[i].why);
+  }
+  if (!st && o->progress)
+    fprintf(stderr, "prove: %d proved rules rechecked at up to %d assignments each: %d differ (%.1f s)\n",
+            sum->rechecked, o->recheck, differ, (now_ms() - t0) / 1e3);
+  free(pick);
+  free(vs);
+  return st;
+}
+
 const char *rg_proof_status_name(rg_proof_status s) {
   switch (s) {
   case RG_PROOF_VERIFIED: return "verified";
@@ -96,12 +169,6 @@ const char *rg_proof_status_name(rg_proof_status s) {
   case RG_PROOF_SKIPPED: return "skipped";
   }
   return "?";
-}
-
-static double now_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
 /* One query: obligation (rule, output) for one solver; with then_cvc5 (fail_fast), cvc5's
@@ -349,8 +416,9 @@ rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_
   rg_journal_close(journal);
   for (int i = 0; pools && i < nth; i++) rg_solver_pool_free(pools[i]);
   free(pools);
+  for (int i = 0; !st && i < rules->n; i++) judge(&proofs[i], o->require);
+  if (!st && o->recheck > 0 && !(o->stop && *o->stop)) st = recheck_proved(rules, o, proofs, sum, err);
   for (int i = 0; !st && i < rules->n; i++) {
-    judge(&proofs[i], o->require);
     sum->n_rules++;
     switch (proofs[i].status) {
     case RG_PROOF_VERIFIED: sum->verified++; break;
@@ -361,6 +429,7 @@ rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_
     }
     sum->shipped += proofs[i].shipped;
     sum->refuted += proofs[i].refuted;
+    sum->false_proofs += proofs[i].false_proof;
     sum->disagreements += proofs[i].disagree;
   }
   sum->wall_ms = now_ms() - t0;

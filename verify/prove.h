@@ -47,6 +47,14 @@ typedef struct {
   const char *journal; /* if set: answers are read from and appended to this file (journal.h) */
   bool fail_fast; /* require both: ask cvc5 only what z3 proved (a rule z3 misses cannot pass) */
   int chunk_rules; /* rules whose obligations are encoded and held at once (0: 4096) */
+  /* The deep recheck of every proved rule (recheck.h) at this many assignments (default 64, 0
+   * off): a rule the solvers proved whose sides differ somewhere is unproved (false_proof),
+   * and some axiom of its proofs' cores is unsound. kernel, var_shape, var_shape_ctx: as in
+   * rg_recheck_opts (kernel also serves the comparison before the solvers). */
+  int recheck;
+  rg_node_kernel kernel;
+  const rg_shape *(*var_shape)(const void *ctx, const char *name);
+  const void *var_shape_ctx;
 } rg_prove_opts;
 
 void rg_prove_opts_init(rg_prove_opts *o);
@@ -64,7 +72,9 @@ typedef struct {
   bool shipped;    /* meets the requirement */
   bool disagree;   /* one solver unsat, the other sat, on some obligation */
   bool refuted;    /* the sides differ at some shapes: unproved, not sent to the solvers */
-  char refutation[320]; /* then: the counterexample */
+  bool false_proof; /* a solver proved it, but the recheck found shapes where its sides differ:
+                     * unproved (an axiom of its cores is unsound: rg_proof_suspects) */
+  char refutation[512]; /* refuted or false_proof: the counterexample */
   int n_obl;
   rg_obligation_record obl[RG_RULE_MAX_OUTPUTS];
 } rg_rule_proof;
@@ -72,12 +82,18 @@ typedef struct {
 typedef struct {
   int n_rules, verified, z3_only, cvc5_only, unproved, skipped, shipped, disagreements;
   int refuted; /* of the unproved: those with a counterexample, not sent to the solvers */
+  int false_proofs; /* of the unproved: proved by a solver, refuted by the recheck */
+  int rechecked;    /* proved rules the recheck compared */
   int reused;  /* answers taken from the journal instead of a solver */
   double wall_ms;
   char version[RG_SOLVER_COUNT][96]; /* "z3 4.8.12" */
 } rg_prove_summary;
 
 const char *rg_proof_status_name(rg_proof_status s);
+
+/* The axioms named in the unsat cores of p's answers, each once, space-separated, into buf
+ * (truncated to n): for a false proof, the suspects. */
+void rg_proof_suspects(const rg_rule_proof *p, char *buf, size_t n);
 
 /* Proves every rule of rules (each with a target) from ax. proofs must have rules->n entries.
  * First (unless switched off in o) the axioms are random-tested (verify/axcheck.h) and every

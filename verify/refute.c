@@ -5,8 +5,8 @@
 
 #include "ir/shapesolve.h"
 
-rg_status rg_refute_rule(const rg_rule *r, int n_sets, uint64_t seed, bool *found, char *why,
-                         size_t why_len, rg_err *err) {
+rg_status rg_refute_rule(const rg_rule *r, int n_sets, uint64_t seed, rg_node_kernel kernel, bool *found,
+                         char *why, size_t why_len, rg_err *err) {
   *found = false;
   if (why_len) why[0] = 0;
   rg_assignment_list sets;
@@ -16,6 +16,7 @@ rg_status rg_refute_rule(const rg_rule *r, int n_sets, uint64_t seed, bool *foun
   if (st) return RG_OK; /* no shapes: nothing to compare at */
   rg_eval_ctx ctx;
   rg_eval_ctx_init(&ctx, seed);
+  ctx.kernel = kernel;
   for (int i = 0; !st && !*found && i < sets.n; i++)
     for (int d = 0; !st && !*found && d < 2; d++) {
       rg_cmp_result res;

@@ -16,8 +16,9 @@
 /* Compares r's sides in Z_p and float64 (2 trials each) at up to n_sets shape sets (seeded).
  * *found tells whether they differed somewhere; then why holds the counterexample ("float64,
  * output 1: at [0,0] source .., target ..; at x=1x4 .."), truncated to why_len. A rule for which
- * no shapes are found is not refuted (require_typed in prove.c reports it). */
-rg_status rg_refute_rule(const rg_rule *r, int n_sets, uint64_t seed, bool *found, char *why,
-                         size_t why_len, rg_err *err) RG_MUST_CHECK;
+ * no shapes are found is not refuted (require_typed in prove.c reports it). kernel: whole-node
+ * kernels for the trials (ir/interp.h), or NULL. */
+rg_status rg_refute_rule(const rg_rule *r, int n_sets, uint64_t seed, rg_node_kernel kernel, bool *found,
+                         char *why, size_t why_len, rg_err *err) RG_MUST_CHECK;
 
 #endif

@@ -7,6 +7,7 @@
 #include "axcheck.h"
 #include "axioms.h"
 #include "prove.h"
+#include "recheck.h"
 #include "smt.h"
 #include "solver.h"
 

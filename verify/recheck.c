@@ -1,0 +1,74 @@
+/* verify/recheck.c: the deep recheck (recheck.h), the axiom checker's runs under the rule
+ * contract. */
+#include "recheck.h"
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "axcheck.h"
+
+void rg_recheck_opts_init(rg_recheck_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->seed = 1;
+  o->assignments = 64;
+  o->trials = 1;
+}
+
+rg_status rg_recheck_rule(const rg_rule *r, const rg_recheck_opts *o, rg_recheck_verdict *v,
+                          rg_err *err) {
+  memset(v, 0, sizeof *v);
+  if (r->n_tgt == 0) return rg_err_set(err, RG_ERR_ARG, "a bare graph (no '=> target') has nothing to recheck");
+  rg_axcheck_opts co;
+  rg_axcheck_opts_init(&co);
+  co.seed = o->seed;
+  co.assignments = o->assignments;
+  co.trials = o->trials;
+  co.source_only = false;
+  co.kernel = o->kernel;
+  int32_t nt = rg_graph_n_tvars(r->g);
+  const rg_shape **shapes = calloc((size_t)nt + 1, sizeof *shapes);
+  if (!shapes) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  bool all = o->var_shape != NULL;
+  for (int32_t v = 0; all && v < nt; v++) all = (shapes[v] = o->var_shape(o->var_shape_ctx, rg_graph_tvar_name(r->g, v)));
+  rg_binding base = {shapes, NULL, NULL};
+  if (all) co.base = &base;
+  rg_axiom_verdict av;
+  rg_status st = rg_axiom_check_one(r, &co, &av, err);
+  free(shapes);
+  if (st) return st;
+  v->assignments = av.assignments;
+  v->untyped = !av.sound && av.assignments == 0;
+  v->differs = !av.sound && av.assignments > 0;
+  if (!av.sound) snprintf(v->why, sizeof v->why, "%s", av.why);
+  return RG_OK;
+}
+
+rg_status rg_recheck_rules(const rg_ruleset *rules, const bool *pick, const rg_recheck_opts *o,
+                           rg_recheck_verdict *verdicts, int *n_differ, rg_err *err) {
+  rg_status first = RG_OK;
+  int first_at = -1, differ = 0;
+  rg_err e0 = {0};
+  int nth = o->threads > 0 ? o->threads : omp_get_max_threads();
+#pragma omp parallel for schedule(dynamic, 4) num_threads(nth) reduction(+ : differ)
+  for (int i = 0; i < rules->n; i++) {
+    rg_recheck_verdict *v = &verdicts[i];
+    if (pick && !pick[i]) continue;
+    if (o->stop && *o->stop) {
+      memset(v, 0, sizeof *v);
+      v->skipped = true;
+      continue;
+    }
+    rg_err e;
+    rg_status st = rg_recheck_rule(rules->rules[i], o, v, &e);
+    differ += v->differs;
+    if (st) {
+#pragma omp critical(rg_recheck_err)
+      if (first_at < 0 || i < first_at) first_at = i, first = st, e0 = e;
+    }
+  }
+  *n_differ = differ;
+  if (first && err) *err = e0;
+  return first;
+}
