@@ -14,7 +14,7 @@
 
 static const char *cat_names[RG_AUDIT_NCAT] = {
     "rule records",   "random tests",          "statuses",           "pruning references",
-    "solver re-runs", "certificate re-checks", "pruning derivations"};
+    "solver re-runs", "certificate re-checks", "pruning derivations", "deep rechecks"};
 
 typedef char line[240]; /* one failure message, "" when the item passed */
 
@@ -168,6 +168,55 @@ static void check_test(const rg_db_test *t, const rg_db_rule *rec, char *msg) {
   rg_rule_free(r);
 }
 
+/* A rule's variables' shapes by name, from a binding of its own (a var_shape function). */
+typedef struct {
+  const rg_rule *r;
+  const rg_shape *const *shapes;
+} named_shapes;
+
+static const rg_shape *shape_named(const void *ctx, const char *name) {
+  const named_shapes *ns = ctx;
+  int32_t v = rg_graph_find_tvar(ns->r->g, name);
+  return v < 0 ? NULL : ns->shapes[v];
+}
+
+/* Whether a rule of this status claims equal sides wherever both type: verified, tested and
+ * imported ones do (unproved ones claim nothing, certified ones hold only box by box). */
+static bool claims_equal(rg_db_status s) {
+  return s == RG_DB_VERIFIED || s == RG_DB_TESTED || s == RG_DB_IMPORTED;
+}
+
+/* The deep recheck of one rule, drawn first from the shapes of its test record t (or NULL). */
+static void check_deep(const rg_db_rule *rec, const rg_db_test *t, const rg_audit_opts *o, char *msg) {
+  rg_rule *r;
+  rg_err e;
+  if (rg_text_parse_rule(rec->text, &r, &e)) {
+    snprintf(msg, sizeof(line), "rule %.16s: text does not parse", rec->id.hex);
+    return;
+  }
+  int32_t nt = rg_graph_n_tvars(r->g), np = rg_graph_n_pvars(r->g);
+  rg_shape *sh = calloc((size_t)nt + 1, sizeof *sh);
+  const rg_shape **sp = calloc((size_t)nt + 1, sizeof *sp);
+  int32_t *pv = calloc((size_t)np + 1, sizeof *pv);
+  uint8_t *pb = calloc((size_t)np + 1, 1);
+  rg_recheck_opts ro;
+  rg_recheck_opts_init(&ro);
+  ro.assignments = o->deep;
+  ro.kernel = o->kernel;
+  named_shapes ns = {r, sp};
+  if (sh && sp && pv && pb && t && !bind(r, t->shapes, t->params, sh, sp, pv, pb))
+    ro.var_shape = shape_named, ro.var_shape_ctx = &ns;
+  rg_recheck_verdict v;
+  if (!sh || !sp || !pv || !pb)
+    snprintf(msg, sizeof(line), "rule %.16s: out of memory", rec->id.hex);
+  else if (rg_recheck_rule(r, &ro, &v, &e))
+    snprintf(msg, sizeof(line), "rule %.16s: recheck failed: %.150s", rec->id.hex, e.msg);
+  else if (v.differs)
+    snprintf(msg, sizeof(line), "rule %.16s: its sides differ: %.190s", rec->id.hex, v.why);
+  free(sh), free(sp), free(pv), free(pb);
+  rg_rule_free(r);
+}
+
 /* The two programs of a rule, as certify/ wants them: each side's outputs joined by " ; ". */
 static void side_text(const rg_rule *r, int tgt, rg_strbuf *sb) {
   for (int k = 0; k < r->n_src; k++) {
@@ -274,9 +323,12 @@ rg_status rg_db_audit(const rg_db *db, const rg_audit_opts *opts, rg_audit_resul
   /* Per rule: bit k set when z3 / cvc5 answered unsat on output pair k. */
   unsigned *z3 = calloc(nr + 1, sizeof *z3), *cvc5 = calloc(nr + 1, sizeof *cvc5);
   uint8_t *cert = calloc(nr + 1, 1);
+  line *dmsg = calloc(nr + 1, sizeof *dmsg);
+  long *rtest = malloc(sizeof *rtest * (nr + 1)); /* a test record of each rule, or -1 */
+  uint8_t *ddone = calloc(nr + 1, 1);
   rg_status st = RG_OK;
   if (!in || !idx || !rmsg || !tmsg || !pmsg || !cmsg || !trule || !prule || !crule || !pdone ||
-      !z3 || !cvc5 || !cert)
+      !z3 || !cvc5 || !cert || !dmsg || !rtest || !ddone)
     st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_solver solvers[RG_SOLVER_COUNT];
   if (!st && opts->ax && np) {
@@ -285,13 +337,17 @@ rg_status rg_db_audit(const rg_db *db, const rg_audit_opts *opts, rg_audit_resul
   }
   if (st) {
     free(in), free(idx), free(rmsg), free(tmsg), free(pmsg), free(cmsg), free(trule), free(prule);
-    free(crule), free(pdone), free(z3), free(cvc5), free(cert);
+    free(crule), free(pdone), free(z3), free(cvc5), free(cert), free(dmsg), free(rtest), free(ddone);
     return st;
   }
   for (size_t i = 0; i < nr; i++)
     res->rules_in_scope += in[i];
-  for (size_t i = 0; i < nt; i++)
+  for (size_t i = 0; i < nr; i++)
+    rtest[i] = -1;
+  for (size_t i = 0; i < nt; i++) {
     trule[i] = rg_db_index_find(db, idx, db->tests.v[i].rule_id.hex);
+    if (trule[i] >= 0 && rtest[trule[i]] < 0) rtest[trule[i]] = (long)i;
+  }
   for (size_t i = 0; i < np; i++)
     prule[i] = rg_db_index_find(db, idx, db->proofs.v[i].rule_id.hex);
   for (size_t i = 0; i < nc; i++)
@@ -309,6 +365,14 @@ rg_status rg_db_audit(const rg_db *db, const rg_audit_opts *opts, rg_audit_resul
 #pragma omp parallel for schedule(dynamic, 1)
   for (size_t i = 0; i < nc; i++)
     if (crule[i] >= 0 && in[crule[i]]) check_cert(&db->certs.v[i], &db->rules.v[crule[i]], cmsg[i]);
+  if (opts->deep > 0) {
+#pragma omp parallel for schedule(dynamic, 1)
+    for (size_t i = 0; i < nr; i++)
+      if (in[i] && claims_equal(db->rules.v[i].status) && !(opts->stop && *opts->stop)) {
+        check_deep(&db->rules.v[i], rtest[i] < 0 ? NULL : &db->tests.v[rtest[i]], opts, dmsg[i]);
+        ddone[i] = 1;
+      }
+  }
   /* Solver queries run in child processes (verify/solver.h); threads only wait on them. */
   if (opts->ax) {
 #pragma omp parallel for schedule(dynamic, 1)
@@ -328,6 +392,15 @@ rg_status rg_db_audit(const rg_db *db, const rg_audit_opts *opts, rg_audit_resul
     if (!in[i]) continue;
     res->cat[RG_AUDIT_RULES].checked++;
     if (rmsg[i][0]) FAIL(RG_AUDIT_RULES, "FAIL %s\n", rmsg[i]);
+  }
+  for (size_t i = 0; opts->deep > 0 && i < nr; i++) {
+    if (!in[i] || !claims_equal(db->rules.v[i].status)) continue;
+    if (!ddone[i]) {
+      res->cat[RG_AUDIT_DEEP].unchecked++;
+      continue;
+    }
+    res->cat[RG_AUDIT_DEEP].checked++;
+    if (dmsg[i][0]) FAIL(RG_AUDIT_DEEP, "FAIL %s\n", dmsg[i]);
   }
   for (size_t i = 0; i < nt; i++) {
     if (trule[i] >= 0 && !in[trule[i]]) continue;
@@ -469,7 +542,7 @@ rg_status rg_db_audit(const rg_db *db, const rg_audit_opts *opts, rg_audit_resul
       rg_sb_printf(report, "  ... %zu more failures of %s\n", res->cat[c].failed - max,
                    cat_names[c]);
   free(in), free(idx), free(rmsg), free(tmsg), free(pmsg), free(cmsg), free(trule), free(prule);
-  free(crule), free(pdone), free(z3), free(cvc5), free(cert);
+  free(crule), free(pdone), free(z3), free(cvc5), free(cert), free(dmsg), free(rtest), free(ddone);
   return RG_OK;
 }
 

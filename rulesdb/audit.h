@@ -7,6 +7,9 @@
  * auditor against the programs of the rule text (not the certificate's copy); statuses against
  * the evidence (verified needs unsat answers from both z3 and cvc5 on every output pair,
  * certified a certificate); pruning records name rules that exist and carry their own text's id.
+ * With opts->deep, every rule that claims equal sides (verified, tested, imported) is also
+ * rechecked at many drawn shapes (verify/recheck.h):
+ * a proof resting on an unsound axiom shows there as sides that differ.
  * Not re-checked, and counted so, never as passed: derivations of pruned rules (prune/ has no
  * re-derivation API), and proof records when no axioms are given (opts->ax NULL).
  */
@@ -33,6 +36,12 @@ typedef struct {
   int timeout_ms;
   const char *cvc5_path;
   const volatile sig_atomic_t *stop; /* if set and non-zero, remaining solver runs are skipped */
+  /* The deep recheck (verify/recheck.h): every rule in scope that claims equal sides (verified,
+   * tested, imported) evaluated at this many drawn assignments (its test record's shapes
+   * first), 0 for none; with whole-node kernels (ir/interp.h) or NULL. A rule whose sides
+   * differ somewhere fails, with the shapes. */
+  int deep;
+  rg_node_kernel kernel;
 } rg_audit_opts;
 
 /* Counts per category. What could not be re-checked is counted as unchecked, so a caller can
@@ -50,6 +59,7 @@ enum {
   RG_AUDIT_SOLVER,      /* proof records: solvers re-run on regenerated obligations */
   RG_AUDIT_CERTS,       /* certificates re-checked */
   RG_AUDIT_DERIVATIONS, /* pruned rules re-derived from the implying ones */
+  RG_AUDIT_DEEP,        /* rules rechecked at many drawn assignments (opts->deep) */
   RG_AUDIT_NCAT
 };
 

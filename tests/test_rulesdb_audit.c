@@ -55,13 +55,17 @@ static void add_cert(rg_db *db, size_t rule, const char *orig, const char *mut,
   rg_pet_pair_free(pp);
 }
 
-static rg_audit_result audit(const rg_db *db, const rg_axioms *ax, rg_strbuf *rep, int timeout_ms) {
-  rg_audit_opts o = {0, 1, 20, ax, false, timeout_ms, NULL, NULL};
+static rg_audit_result audit_deep(const rg_db *db, const rg_axioms *ax, rg_strbuf *rep, int timeout_ms, int deep) {
+  rg_audit_opts o = {.seed = 1, .max_lines = 20, .ax = ax, .timeout_ms = timeout_ms, .deep = deep};
   rg_audit_result res;
   rg_err err;
   rg_sb_clear(rep);
   CHECK_MSG(rg_db_audit(db, &o, &res, rep, &err) == RG_OK, "%s", err.msg);
   return res;
+}
+
+static rg_audit_result audit(const rg_db *db, const rg_axioms *ax, rg_strbuf *rep, int timeout_ms) {
+  return audit_deep(db, ax, rep, timeout_ms, 0);
 }
 
 int main(void) {
@@ -130,6 +134,15 @@ int main(void) {
   res = audit(db, &ax, &rep, 1500);
   CHECK_MSG(res.cat[RG_AUDIT_SOLVER].failed == 2 && strstr(rg_sb_str(&rep), "stored unsat"), "%s",
             rg_sb_str(&rep));
+
+  /* The deep recheck: the true verified rule agrees everywhere; the false one (whatever its
+   * records claim) differs, and the shapes that show it are named. */
+  res = audit_deep(db, NULL, &rep, 1500, 32);
+  CHECK_MSG(res.cat[RG_AUDIT_DEEP].checked == 2 && res.cat[RG_AUDIT_DEEP].failed == 1 &&
+                strstr(rg_sb_str(&rep), "its sides differ") && strstr(rg_sb_str(&rep), "; at x="),
+            "%s", rg_sb_str(&rep));
+  res = audit(db, NULL, &rep, 1500);
+  CHECK(res.cat[RG_AUDIT_DEEP].checked == 0 && res.cat[RG_AUDIT_DEEP].failed == 0);
 
   rg_sb_free(&rep);
   rg_db_free(db);

@@ -123,7 +123,7 @@ static void test_audit(void) {
   rg_rule_free(r);
   CHECK(rg_db_add_prune(db, &p, &err) == RG_OK);
 
-  rg_audit_opts o = {0, 1, 20, NULL, false, 5000, NULL, NULL};
+  rg_audit_opts o = {.seed = 1, .max_lines = 20, .timeout_ms = 5000};
   rg_audit_result res;
   rg_strbuf rep;
   rg_sb_init(&rep);

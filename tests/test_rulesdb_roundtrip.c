@@ -93,7 +93,7 @@ int main(void) {
   rg_sb_init(&rep);
   if (back) {
     CHECK(back->proofs.n == 2 * N_RULES && back->tests.n == N_RULES);
-    rg_audit_opts o = {0, 1, 20, &ax, false, 10000, NULL, NULL};
+    rg_audit_opts o = {.seed = 1, .max_lines = 20, .ax = &ax, .timeout_ms = 10000, .deep = 16};
     rg_audit_result res;
     CHECK(rg_db_audit(back, &o, &res, &rep, &err) == RG_OK);
     size_t failed = 0, unchecked = 0;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "fingerprint/kernels.h"
 #include "rulesdb_cmds.h"
 #include "verify/verify.h"
 
@@ -28,7 +29,10 @@ static int usage(int c) {
           "                    prove.all_axioms, else only the relevant ones)\n"
           "  --timeout-ms N    per solver query (default 5000)\n"
           "  --cvc5 PATH       a cvc5 binary to answer instead of rulegen-cvc5 (cvc5's API)\n"
-          "  --no-solvers      do not re-run the solvers (proof records count as not re-checked)\n",
+          "  --no-solvers      do not re-run the solvers (proof records count as not re-checked)\n"
+          "  --deep[=N]        also recheck every verified, tested or imported rule at N drawn\n"
+          "                    shape assignments (default 64; as rulegen recheck, from its test\n"
+          "                    record's shapes first): one whose sides differ fails, with them\n",
           rg_axioms_default_path());
   return c == 'h' ? 0 : 2;
 }
@@ -36,7 +40,7 @@ static int usage(int c) {
 int rdb_audit(int argc, char **argv) {
   const char *pub = NULL, *axioms = rg_axioms_default_path();
   bool allow = false, solvers = true, all_axioms = false;
-  rg_audit_opts o = {0, 1, 20, NULL, false, 5000, NULL, &rg_cli_interrupted};
+  rg_audit_opts o = {.seed = 1, .max_lines = 20, .timeout_ms = 5000, .stop = &rg_cli_interrupted, .kernel = rg_fp_node_kernel};
   static const struct option lo[] = {{"pub", 1, 0, 'p'},
                                      {"allow-unsigned", 0, 0, 'U'},
                                      {"sample", 1, 0, 'n'},
@@ -46,6 +50,7 @@ int rdb_audit(int argc, char **argv) {
                                      {"timeout-ms", 1, 0, 'T'},
                                      {"cvc5", 1, 0, 'C'},
                                      {"no-solvers", 0, 0, 'N'},
+                                     {"deep", 2, 0, 'D'},
                                      {"help", 0, 0, 'h'},
                                      {0, 0, 0, 0}};
   int c;
@@ -72,6 +77,11 @@ int rdb_audit(int argc, char **argv) {
       o.cvc5_path = optarg;
     else if (c == 'N')
       solvers = false;
+    else if (c == 'D') {
+      o.deep = 64;
+      if (optarg && !rg_cli_int_option("rulesdb audit", "deep", optarg, 1, 100000, &v)) return 2;
+      if (optarg) o.deep = (int)v;
+    }
     else
       return usage(c);
   }

@@ -114,6 +114,8 @@ expect 0 "" dot -Tsvg "dots/$(ls dots | head -1)" -o one.svg
 # Audit: everything re-checked and clean -> 0; a sample; unsigned (signature unchecked) -> 3.
 expect 0 "audit: passed" "$rulesdb" audit taso.db --pub k.pub
 expect 0 "1 of 129 rules audited" "$rulesdb" audit taso.db --pub k.pub --sample 1
+# The deep recheck of every verified rule at drawn shapes: TASO's rules hold everywhere.
+expect 0 "deep rechecks                   129        0" "$rulesdb" audit taso.db --pub k.pub --no-solvers --deep=32
 expect 3 "INCOMPLETE" "$rulesdb" audit unsigned.db --allow-unsigned
 
 echo "$((n - fail)) passed, $fail failed"
