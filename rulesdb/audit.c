@@ -117,6 +117,28 @@ static const char *bind(const rg_rule *r, const char *shapes, const char *params
   return NULL;
 }
 
+/* A binding of a rule's variables from a test record's fields, owning its arrays. */
+typedef struct {
+  rg_shape *sh;
+  const rg_shape **sp;
+  int32_t *pv;
+  uint8_t *pb;
+} recorded;
+
+/* Binds r's variables to the record's shapes and params; a message on failure (rec_free it
+ * either way). */
+static const char *rec_bind(const rg_rule *r, const char *shapes, const char *params, recorded *b) {
+  int32_t nt = rg_graph_n_tvars(r->g), np = rg_graph_n_pvars(r->g);
+  b->sh = calloc((size_t)nt + 1, sizeof *b->sh);
+  b->sp = calloc((size_t)nt + 1, sizeof *b->sp);
+  b->pv = calloc((size_t)np + 1, sizeof *b->pv);
+  b->pb = calloc((size_t)np + 1, 1);
+  if (!b->sh || !b->sp || !b->pv || !b->pb) return "out of memory";
+  return bind(r, shapes, params, b->sh, b->sp, b->pv, b->pb);
+}
+
+static void rec_free(recorded *b) { free(b->sh), free(b->sp), free(b->pv), free(b->pb); }
+
 static const char *verdict_name(rg_cmp_verdict v) {
   return v == RG_CMP_AGREE ? "agree" : v == RG_CMP_TYPE ? "type" : "value";
 }
@@ -141,19 +163,14 @@ static void check_test(const rg_db_test *t, const rg_db_rule *rec, char *msg) {
     snprintf(msg, sizeof(line), "test of %.16s: rule text does not parse", t->rule_id.hex);
     return;
   }
-  int32_t nt = rg_graph_n_tvars(r->g), np = rg_graph_n_pvars(r->g);
-  rg_shape *sh = calloc((size_t)nt + 1, sizeof *sh);
-  const rg_shape **sp = calloc((size_t)nt + 1, sizeof *sp);
-  int32_t *pv = calloc((size_t)np + 1, sizeof *pv);
-  uint8_t *pb = calloc((size_t)np + 1, 1);
-  const char *bad =
-      (!sh || !sp || !pv || !pb) ? "out of memory" : bind(r, t->shapes, t->params, sh, sp, pv, pb);
+  recorded rb;
+  const char *bad = rec_bind(r, t->shapes, t->params, &rb);
   if (bad) {
     snprintf(msg, sizeof(line), "test of %.16s: %s", t->rule_id.hex, bad);
   } else if (t->trials < 1 || t->trials > 1000000) {
     snprintf(msg, sizeof(line), "test of %.16s: %d trials", t->rule_id.hex, t->trials);
   } else {
-    rg_binding b = {sp, pv, pb};
+    rg_binding b = {rb.sp, rb.pv, rb.pb};
     rg_eval_ctx ctx;
     rg_eval_ctx_init(&ctx, t->seed);
     rg_cmp_result res;
@@ -164,7 +181,7 @@ static void check_test(const rg_db_test *t, const rg_db_rule *rec, char *msg) {
                "test of %.16s: re-run gives '%s', record says '%.20s' (%s, %.60s)", t->rule_id.hex,
                verdict_name(res.verdict), t->result, t->domain, t->shapes);
   }
-  free(sh), free(sp), free(pv), free(pb);
+  rec_free(&rb);
   rg_rule_free(r);
 }
 
@@ -194,26 +211,20 @@ static void check_deep(const rg_db_rule *rec, const rg_db_test *t, const rg_audi
     snprintf(msg, sizeof(line), "rule %.16s: text does not parse", rec->id.hex);
     return;
   }
-  int32_t nt = rg_graph_n_tvars(r->g), np = rg_graph_n_pvars(r->g);
-  rg_shape *sh = calloc((size_t)nt + 1, sizeof *sh);
-  const rg_shape **sp = calloc((size_t)nt + 1, sizeof *sp);
-  int32_t *pv = calloc((size_t)np + 1, sizeof *pv);
-  uint8_t *pb = calloc((size_t)np + 1, 1);
   rg_recheck_opts ro;
   rg_recheck_opts_init(&ro);
   ro.assignments = o->deep;
   ro.kernel = o->kernel;
-  named_shapes ns = {r, sp};
-  if (sh && sp && pv && pb && t && !bind(r, t->shapes, t->params, sh, sp, pv, pb))
-    ro.var_shape = shape_named, ro.var_shape_ctx = &ns;
+  recorded rb = {0};
+  named_shapes ns = {r, NULL};
+  if (t && !rec_bind(r, t->shapes, t->params, &rb)) /* without a record the solver draws alone */
+    ns.shapes = rb.sp, ro.var_shape = shape_named, ro.var_shape_ctx = &ns;
   rg_recheck_verdict v;
-  if (!sh || !sp || !pv || !pb)
-    snprintf(msg, sizeof(line), "rule %.16s: out of memory", rec->id.hex);
-  else if (rg_recheck_rule(r, &ro, &v, &e))
+  if (rg_recheck_rule(r, &ro, &v, &e))
     snprintf(msg, sizeof(line), "rule %.16s: recheck failed: %.150s", rec->id.hex, e.msg);
   else if (v.differs)
     snprintf(msg, sizeof(line), "rule %.16s: its sides differ: %.190s", rec->id.hex, v.why);
-  free(sh), free(sp), free(pv), free(pb);
+  rec_free(&rb);
   rg_rule_free(r);
 }
 

@@ -182,3 +182,10 @@ double rg_cli_now(void) {
 const rg_shape *rg_cli_input_shape(const void *ctx, const char *name) {
   return rg_enum_inputs_shape(ctx, name);
 }
+
+bool rg_cli_load_inputs(const char *prog, const char *path, void *inputs) {
+  rg_err err;
+  if (!rg_enum_inputs_load(path, inputs, &err)) return true;
+  rg_cli_report(prog, path, &err);
+  return false;
+}

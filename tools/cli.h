@@ -66,6 +66,9 @@ void rg_cli_release_interrupts(void);
 /* The shape of variable `name` in the input set ctx (an rg_enum_inputset: enumerate/inputs.h),
  * or NULL: a var_shape function for the recheck (verify/recheck.h). */
 const rg_shape *rg_cli_input_shape(const void *ctx, const char *name);
+/* Loads an input set (an rg_enum_inputset) from path into inputs, or prints "prog: path:line:
+ * message" and returns false. */
+bool rg_cli_load_inputs(const char *prog, const char *path, void *inputs);
 
 /* Seconds on the monotonic clock (stage times). */
 double rg_cli_now(void);

@@ -137,10 +137,7 @@ int rg_cmd_prove(int argc, char **argv) {
       o.recheck = (int)v;
       break;
     case 'i':
-      if (rg_enum_inputs_load(optarg, &inputs, &err)) {
-        rg_cli_report("rulegen prove", optarg, &err);
-        return 2;
-      }
+      if (!rg_cli_load_inputs("rulegen prove", optarg, &inputs)) return 2;
       break;
     case 'q': quiet = true; break;
     case 'h': usage(stdout); return 0;

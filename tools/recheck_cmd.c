@@ -81,10 +81,7 @@ int rg_cmd_recheck(int argc, char **argv) {
       o.threads = (int)v;
       break;
     case 'i':
-      if (rg_enum_inputs_load(optarg, &inputs, &err)) {
-        rg_cli_report("rulegen recheck", optarg, &err);
-        return 2;
-      }
+      if (!rg_cli_load_inputs("rulegen recheck", optarg, &inputs)) return 2;
       break;
     case 'q': quiet = true; break;
     case 'h': usage(stdout); return 0;
