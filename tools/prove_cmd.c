@@ -218,21 +218,13 @@ int rg_cmd_prove(int argc, char **argv) {
         o.require == RG_REQUIRE_BOTH ? "both" : "any", sum.version[0], sum.version[1], o.timeout_ms,
         o.fail_fast ? ", fail-fast" : "", sum.wall_ms / 1e3);
     rc = sum.shipped == sum.n_rules ? 0 : 1;
-    if (sum.false_proofs) {
-      for (int i = 0; i < rs.n; i++)
-        if (proofs[i].false_proof)
-          fprintf(stderr, "rulegen prove: %s:%d: ERROR: a solver proved the rule, but its sides differ at "
-                          "some shapes: an axiom of its unsat cores is unsound (run rulegen check-axioms -n 200)\n",
-                  file, rs.rules[i]->line);
-      rc = 3;
-    }
-    if (sum.disagreements) {
-      for (int i = 0; i < rs.n; i++)
-        if (proofs[i].disagree)
-          fprintf(stderr, "rulegen prove: %s:%d: ERROR: the solvers disagree: one proved the rule, "
-                          "the other refuted it (sat): an axiom or a solver is wrong\n",
-                  file, rs.rules[i]->line);
-      rc = 3;
+    for (int i = 0; i < rs.n; i++) {
+      const char *why = proofs[i].false_proof ? "a solver proved the rule, but its sides differ at some shapes: an "
+                                                "axiom of its unsat cores is unsound (run rulegen check-axioms -n 200)"
+                        : proofs[i].disagree  ? "the solvers disagree: one proved the rule, the other refuted it "
+                                                "(sat): an axiom or a solver is wrong"
+                                              : NULL;
+      if (why) fprintf(stderr, "rulegen prove: %s:%d: ERROR: %s\n", file, rs.rules[i]->line, why), rc = 3;
     }
     if (rg_cli_interrupted) fprintf(stderr, "rulegen prove: interrupted\n");
   }
