@@ -262,7 +262,33 @@ static void test_trade_factors(void) {
   rg_rule_free(r);
 }
 
+/* Skewed walks: two channel concats meeting in a conv are split out of line with each other
+ * (x's channels are not the kernel part y's), which refine() alone never gives; a grouped
+ * conv's kernel count leaves the walk's sizes 1..6. */
+static void test_skew(void) {
+  rg_rule *r = parse("(conv2d (concat 1 ?x ?z) (concat 1 ?y ?u)) => (conv2d (concat 1 ?z ?x) (concat 1 ?u ?y))");
+  rg_assignment_list l;
+  rg_err err;
+  CHECK(rg_shapes_solve(r, NULL, 1, 24, &l, &err) == RG_OK && l.n >= 12);
+  int misaligned = 0;
+  for (int k = 0; k < l.n; k++) {
+    CHECK(rg_rule_well_typed(r, &l.items[k].binding));
+    misaligned += dim_of(&l.items[k], r, "x", 1) != dim_of(&l.items[k], r, "y", 1);
+  }
+  CHECK_MSG(misaligned > 0, "no out-of-line split in %d assignments", l.n);
+  rg_assignment_list_free(&l);
+  rg_rule_free(r);
+  r = parse("(conv2d 1 1 same none 1 1 4 ?x ?w) => (conv2d 1 1 same none 1 1 4 ?x ?w)");
+  CHECK(rg_shapes_solve(r, NULL, 1, 24, &l, &err) == RG_OK);
+  int many = 0;
+  for (int k = 0; k < l.n; k++) many += dim_of(&l.items[k], r, "w", 0) > 6;
+  CHECK_MSG(many > 0, "no grouped conv with more than 6 kernels in %d assignments", l.n);
+  rg_assignment_list_free(&l);
+  rg_rule_free(r);
+}
+
 int main(void) {
+  test_skew();
   test_matmul_chain();
   test_axioms();
   test_pinned();
