@@ -261,11 +261,28 @@ static char *joined_ids(const rg_db_id *ids, int n) {
 }
 
 /* Test records: each stored rule is compared again, in both domains, at shapes the solver finds
- * for it, exactly as `rulesdb audit` re-runs them (rg_rule_compare with rg_eval_ctx_init(seed)). */
-static rg_status add_tests(rg_db *db, const rg_rule *r, const rg_db_id *id, uint64_t seed,
+ * for it (from its variables' input-set shapes, where they type it), exactly as `rulesdb audit`
+ * re-runs them (rg_rule_compare with rg_eval_ctx_init(seed)). A rule the solver finds no shapes
+ * for (a reshape to a fixed size of a conv's output, named otherwise than the inputs) gets no
+ * test record, and is counted in *untested: that must not sink the run. */
+static rg_status add_tests(rg_db *db, const finish *f, const rg_rule *r, const rg_db_id *id, int *untested,
                            rg_err *err) {
+  uint64_t seed = f->o->test_seed;
+  int32_t nt = rg_graph_n_tvars(r->g);
+  const rg_shape **named = calloc((size_t)nt + 1, sizeof *named);
+  if (!named) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  bool all = f->o->prove.var_shape != NULL;
+  for (int32_t v = 0; all && v < nt; v++)
+    all = (named[v] = f->o->prove.var_shape(f->o->prove.var_shape_ctx, rg_graph_tvar_name(r->g, v)));
+  rg_binding base = {named, NULL, NULL};
   rg_assignment_list l;
-  rg_status st = rg_shapes_solve(r, NULL, seed, 1, &l, err);
+  rg_status st = rg_shapes_solve(r, all ? &base : NULL, seed, 1, &l, err);
+  free(named);
+  if (st == RG_ERR_SHAPE) {
+    (*untested)++;
+    rg_assignment_list_free(&l);
+    return RG_OK;
+  }
   rg_strbuf shapes, params;
   rg_sb_init(&shapes), rg_sb_init(&params);
   for (int32_t v = 0; !st && v < rg_graph_n_tvars(r->g); v++) {
@@ -292,7 +309,7 @@ static rg_status add_tests(rg_db *db, const rg_rule *r, const rg_db_id *id, uint
   return st;
 }
 
-static rg_status add_rule(rg_db *db, const finish *f, int i, rg_db_status status, rg_db_id *id,
+static rg_status add_rule(rg_db *db, const finish *f, int i, rg_db_status status, rg_db_id *id, int *untested,
                           rg_err *err) {
   rg_db_rule rec;
   rg_status st = rg_db_rule_make(f->cand.rules[i], status, &rec, err);
@@ -300,7 +317,7 @@ static rg_status add_rule(rg_db *db, const finish *f, int i, rg_db_status status
   /* A copied verdict has no obligation of its own: its status says unproved, with no records. */
   if (!st && f->proof[i] && !f->copied[i])
     st = rg_db_add_rule_proof(db, &rec.id, f->proof[i], &f->sum, err);
-  if (!st) st = add_tests(db, f->cand.rules[i], &rec.id, f->o->test_seed, err);
+  if (!st) st = add_tests(db, f, f->cand.rules[i], &rec.id, untested, err);
   *id = rec.id;
   rg_db_rule_clear(&rec);
   return st;
@@ -338,12 +355,13 @@ static rg_status write_db(const finish *f, const rg_finish_stage *pre, int n_pre
   rg_db_id *ids = calloc((size_t)n + 1, sizeof *ids);
   int *identity = malloc(sizeof(int) * (size_t)(n + 1));
   rg_status st = db && ids && identity ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  int untested = 0;
   for (int i = 0; identity && i < n; i++) identity[i] = i;
   /* Rules: every rule sent to the solvers, with its status; rules removed before the proofs only
    * as pruning records (their ids still computed, records name them). */
   for (int i = 0; !st && i < n; i++) {
     if (f->proof[i])
-      st = add_rule(db, f, i, rg_db_status_of_proof(f->proof[i]->status), &ids[i], err);
+      st = add_rule(db, f, i, rg_db_status_of_proof(f->proof[i]->status), &ids[i], &untested, err);
     else {
       rg_strbuf sb;
       rg_sb_init(&sb);
@@ -391,28 +409,47 @@ static rg_status write_db(const finish *f, const rg_finish_stage *pre, int n_pre
   if (!st) st = rg_db_set_config(db, "prove.require", f->o->prove.require == RG_REQUIRE_BOTH ? "both" : "any", err);
   if (!st) st = rg_db_set_config(db, "prove.all_axioms", f->o->prove.all_axioms ? "1" : "0", err);
   if (!st) st = rg_db_save(db, f->o->out_path, f->o->key_path, NULL, err);
+  if (!st && untested)
+    fprintf(stderr, "output       %d rules stored without a test record: the shape solver found no shapes for "
+                    "them (rulesdb audit --deep rechecks them from scratch)\n",
+            untested);
   rg_db_free(db);
   free(ids);
   free(identity);
   return st;
 }
 
-/* Rule text goes to a temporary file renamed over the target, so a failure or Ctrl-C leaves the
- * previous file (the database writer does the same on its own). */
-static rg_status write_rules(const finish *f, rg_err *err) {
-  if (!f->o->out_path) return write_text(f, stdout, err);
-  size_t n = strlen(f->o->out_path) + 32;
+/* Rule text goes to a temporary file renamed over the target (path, or the output's), so a
+ * failure or Ctrl-C leaves the previous file (the database writer does the same on its own). */
+static rg_status write_rules(const finish *f, const char *path, rg_err *err) {
+  if (!path) path = f->o->out_path;
+  if (!path) return write_text(f, stdout, err);
+  size_t n = strlen(path) + 32;
   char *tmp = malloc(n);
   if (!tmp) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  snprintf(tmp, n, "%s.tmp.%ld", f->o->out_path, (long)getpid());
+  snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
   FILE *out = fopen(tmp, "w");
   rg_status st = out ? write_text(f, out, err) : rg_err_set(err, RG_ERR_IO, "cannot write %s", tmp);
   if (out && fclose(out) != 0 && !st) st = rg_err_set(err, RG_ERR_IO, "cannot write %s", tmp);
-  if (!st && rename(tmp, f->o->out_path) != 0)
-    st = rg_err_set(err, RG_ERR_IO, "cannot rename %s to %s", tmp, f->o->out_path);
+  if (!st && rename(tmp, path) != 0) st = rg_err_set(err, RG_ERR_IO, "cannot rename %s to %s", tmp, path);
   if (st) remove(tmp);
   free(tmp);
   return st;
+}
+
+/* After a database could not be written: the rules as text next to it (OUT.rules), said so. */
+static void save_as_text(const finish *f) {
+  size_t n = strlen(f->o->out_path) + 8;
+  char *path = malloc(n);
+  rg_err err;
+  if (!path) return;
+  snprintf(path, n, "%s.rules", f->o->out_path);
+  if (write_rules(f, path, &err))
+    fprintf(stderr, "rulegen: the rules could not be saved as text either: %s\n", err.msg);
+  else
+    fprintf(stderr, "rulegen: the rules are saved as text in %s (rulesdb import --format text makes a database "
+                    "of them)\n", path);
+  free(path);
 }
 
 /* Printed as soon as pruning ends: a long proof stage that is interrupted keeps them. */
@@ -536,8 +573,9 @@ int rg_synth_finish(const char *cand, size_t len, const rg_finish_opts *o,
   if (db && o->stop_after < RG_FINISH_PROVE) {
     fprintf(stderr, "rulegen: a .db output needs the proof stage (drop --stop-after prune or write .rules)\n");
     rc = 2;
-  } else if (db ? write_db(&f, pre, n_pre, &err) : write_rules(&f, &err)) {
+  } else if (db ? write_db(&f, pre, n_pre, &err) : write_rules(&f, NULL, &err)) {
     rc = fail("writing the output", &err);
+    if (db) save_as_text(&f); /* hours of proofs must not be lost with the database */
   } else if (o->out_path && o->stop_after >= RG_FINISH_PROVE && write_side_files(&f, o->out_path, &err)) {
     rc = fail("writing the removal records", &err);
   } else {

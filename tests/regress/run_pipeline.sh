@@ -63,6 +63,13 @@ check "db shows its stage table" sh -c "'$rulesdb' show out.db --pub k.pub | gre
 cp out.db bad.db
 sqlite3 bad.db "UPDATE rules SET text = replace(text, 'matmul', 'ewmul') WHERE rowid = (SELECT min(rowid) FROM rules WHERE text LIKE '%matmul%')"
 check "tampered db refused" sh -c "! '$rulesdb' verify bad.db --pub k.pub"
+check "db audits clean, deep" sh -c "'$rulesdb' audit out.db --pub k.pub --deep=16 | grep -q 'audit: passed'"
+# A database that cannot be written (its path is a folder) loses nothing: the rules as text.
+mkdir dir.db
+check "an unwritable db fails" sh -c "! '$rulegen' --ops ewadd,ewmul,matmul,transpose --depth 2 --inputs '$dir/synth.inputs' -q --resume out.rules.candidates -o dir.db 2>unwritable.txt"
+check "and says where the rules went" grep -q "the rules are saved as text in dir.db.rules" unwritable.txt
+grep -v '^#' out.rules >want.txt
+check "the same rules as text" sh -c "grep -v '^#' dir.db.rules | cmp -s - want.txt"
 check "a .db needs the proof stage" sh -c "! '$rulegen' --ops ewadd --depth 1 --inputs '$dir/synth.inputs' -q --stop-after prune -o x.db"
 echo "$((n - fail)) passed, $fail failed"
 [ "$fail" -eq 0 ]
