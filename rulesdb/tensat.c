@@ -153,6 +153,11 @@ static rg_status sx_parse(lexer *lx, sx **out) {
            !(lx->p[0] == '=' && lx->p + 1 < lx->end && lx->p[1] == '>'))
       lx->p++;
     s->len = (int)(lx->p - s->atom);
+    if (s->len == 0) { /* at '=>' or a NUL: nothing read, and a list would never end */
+      free(s);
+      return lex_err(lx, *lx->p == '=' ? "unexpected '=>' inside a term (a ')' missing before it?)"
+                                       : "unexpected character (a NUL byte?)");
+    }
     *out = s;
     return RG_OK;
   }
