@@ -11,8 +11,21 @@
 
 int64_t rg_shape_numel(const rg_shape *s) {
   int64_t n = 1;
-  for (int i = 0; i < s->rank; i++) n *= s->dim[i];
+  for (int i = 0; i < s->rank; i++) {
+    if (s->dim[i] > 0 && n > INT64_MAX / s->dim[i]) return INT64_MAX; /* saturates: never wraps */
+    n *= s->dim[i];
+  }
   return n;
+}
+
+/* RG_ERR_LIMIT when s holds more than RG_MAX_NUMEL (2^40) elements (what names it: "shape"). */
+_Static_assert(RG_MAX_NUMEL == INT64_C(1) << 40, "the message below says 2^40");
+static rg_status check_numel(const rg_shape *s, rg_err *err, const char *what) {
+  int64_t n = rg_shape_numel(s);
+  if (n <= RG_MAX_NUMEL) return RG_OK;
+  char buf[96];
+  return FAIL(err, RG_ERR_LIMIT, "%s %s has more than 2^40 elements, the most a tensor may hold", what,
+              rg_shape_format(s, buf, sizeof buf));
 }
 
 bool rg_shape_dims_eq(const rg_shape *a, const rg_shape *b) {
@@ -106,7 +119,7 @@ rg_status rg_shape_parse(const char *text, int len, rg_shape *out, rg_err *err) 
   }
   if (out->rank == 0)
     return FAIL(err, RG_ERR_PARSE, "empty shape: give dimensions like 2x4, or 'scalar'");
-  return RG_OK;
+  return check_numel(out, err, "shape");
 }
 
 bool rg_window_geometry(int32_t in, int32_t k, int32_t stride, int pad, int32_t *out,
@@ -313,8 +326,22 @@ static rg_status infer_shape_param(rg_op op, const int32_t *slots, rg_shape *o, 
   return RG_OK;
 }
 
+static rg_status infer(rg_op op, const int32_t *p, int n_in, const rg_shape *const *in, rg_shape *out,
+                       rg_err *err);
+
 rg_status rg_shape_infer(rg_op op, const int32_t *p, int n_in, const rg_shape *const *in,
                          rg_shape *out, rg_err *err) {
+  rg_status st = infer(op, p, n_in, in, out, err);
+  for (int o = 0; !st && o < rg_op_get(op)->n_outputs; o++) {
+    char what[64];
+    snprintf(what, sizeof what, "%s: result", rg_op_get(op)->name);
+    st = check_numel(&out[o], err, what);
+  }
+  return st;
+}
+
+static rg_status infer(rg_op op, const int32_t *p, int n_in, const rg_shape *const *in, rg_shape *out,
+                       rg_err *err) {
   const rg_op_info *info = rg_op_get(op);
   if (n_in < rg_op_min_inputs(op) || n_in > rg_op_max_inputs(op))
     return FAIL(err, RG_ERR_SHAPE, "%s takes %d tensor inputs, got %d", info->name,

@@ -16,6 +16,10 @@
 
 #define RG_MAX_SEAMS 4
 #define RG_MAX_DIM (1 << 24)
+/* Most elements a tensor holds (2^40): every shape parsed or inferred is checked against it, so
+ * a product of one shape's sizes never overflows (16777216x16777216x65536 wrapped to 0 and
+ * made every comparison agree). */
+#define RG_MAX_NUMEL (INT64_C(1) << 40)
 
 typedef struct {
   uint8_t rank;
@@ -24,6 +28,8 @@ typedef struct {
   int32_t seam[RG_MAX_RANK][RG_MAX_SEAMS];
 } rg_shape;
 
+/* The element count (saturating at INT64_MAX; a parsed or inferred shape has at most
+ * RG_MAX_NUMEL). */
 int64_t rg_shape_numel(const rg_shape *s);
 /* Same rank and dims (seams ignored). */
 bool rg_shape_dims_eq(const rg_shape *a, const rg_shape *b);
@@ -39,12 +45,14 @@ void rg_shape_unflat(const rg_shape *s, int64_t flat, int32_t *pos);
 char *rg_shape_format(const rg_shape *s, char *buf, int n);
 /* Same, with seams: "8[4]x4" for a concat of two 4-row tensors. */
 char *rg_shape_format_seams(const rg_shape *s, char *buf, int n);
-/* Parses "2x4x5x5" or "scalar" (len bytes); dims must be 1 .. RG_MAX_DIM. */
+/* Parses "2x4x5x5" or "scalar" (len bytes); dims must be 1 .. RG_MAX_DIM, and the element count
+ * at most RG_MAX_NUMEL (RG_ERR_LIMIT). */
 rg_status rg_shape_parse(const char *text, int len, rg_shape *out, rg_err *err) RG_MUST_CHECK;
 
 /* Infers the output shapes of op applied to inputs in[0..n_in) with concrete params (slots).
  * out must have room for the op's n_outputs. On mismatch returns RG_ERR_SHAPE (or
- * RG_ERR_LIMIT) with a message naming the op and the dimensions that disagree. */
+ * RG_ERR_LIMIT, also for a result of more than RG_MAX_NUMEL elements) with a message naming the op
+ * and the dimensions that disagree. */
 rg_status rg_shape_infer(rg_op op, const int32_t *params, int n_in, const rg_shape *const *in,
                          rg_shape *out, rg_err *err) RG_MUST_CHECK;
 
