@@ -514,7 +514,11 @@ int rg_synth_finish(const char *cand, size_t len, const rg_finish_opts *o,
   rg_axioms ax;
   memset(&ax, 0, sizeof ax);
   int rc = 0;
-  if (rg_text_parse(cand, len, &f.cand, &err)) return fail("reading the candidates", &err);
+  if (rg_text_parse(cand, len, &f.cand, &err)) { /* a damaged candidates file: bad input */
+    fprintf(stderr, "rulegen: reading the candidates, line %d: %s\n", err.line, err.msg);
+    rg_ruleset_free(&f.cand);
+    return 2;
+  }
   f.proof = calloc((size_t)f.cand.n + 1, sizeof *f.proof);
   f.copied = calloc((size_t)f.cand.n + 1, sizeof *f.copied);
   f.verified = malloc(sizeof(int) * (size_t)(f.cand.n + 1));

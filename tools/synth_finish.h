@@ -49,7 +49,8 @@ typedef struct {
 /* Runs the stages after testing on the candidate rule text (cand, len bytes; '#' lines are
  * comments), prints their rows of the stage table on stderr after the rows in pre, and writes
  * the result to o->out_path (atomically). Returns the process exit status: 0 done, 1 a stage
- * failed (message printed), 130 interrupted (nothing written). */
+ * failed (message printed), 2 the candidate text does not parse (a damaged candidates file),
+ * 130 interrupted (nothing written). */
 int rg_synth_finish(const char *cand, size_t len, const rg_finish_opts *o,
                     const rg_finish_stage *pre, int n_pre);
 
