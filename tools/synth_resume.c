@@ -46,15 +46,7 @@ int rg_synth_load_candidates(const char *path, const char *header, char **text, 
     fprintf(stderr, "rulegen: --resume: %s\n", err.msg);
     return 2;
   }
-  const char *s = rg_sb_str(&sb), *nul = memchr(s, 0, sb.len);
-  if (nul) { /* a C string would end there: what follows would be lost without a word */
-    int line = 1;
-    for (const char *c = s; c < nul; c++) line += *c == '\n';
-    fprintf(stderr, "rulegen: --resume: %s:%d: a NUL byte: the candidates file is damaged (rerun the test stage)\n",
-            path, line);
-    rg_sb_free(&sb);
-    return 2;
-  }
+  const char *s = rg_sb_str(&sb);
   size_t first = strcspn(s, "\n");
   if (strncmp(s, "# rulegen synth:", 16) != 0) {
     fprintf(stderr,
@@ -71,6 +63,15 @@ int rg_synth_load_candidates(const char *path, const char *header, char **text, 
             "give the options of the run that made them (--ops, the operator choices, "
             "--inputs, --depth, --seed, --trials, --shape-sets)\n",
             path, (int)first, s, header);
+    rg_sb_free(&sb);
+    return 2;
+  }
+  const char *nul = memchr(s, 0, sb.len);
+  if (nul) { /* a C string would end there: what follows would be lost without a word */
+    int line = 1;
+    for (const char *c = s; c < nul; c++) line += *c == '\n';
+    fprintf(stderr, "rulegen: --resume: %s:%d: a NUL byte: the candidates file is damaged (rerun the test stage)\n",
+            path, line);
     rg_sb_free(&sb);
     return 2;
   }
