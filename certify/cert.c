@@ -456,10 +456,31 @@ static rg_status parse_body(rd *r, rg_cert *c) {
   return st;
 }
 
+/* A certificate is its canonical text or nothing: what parsed must write back byte for byte.
+ * The field readers stop at a separator, so a NUL inside a number or a word after the last field
+ * would otherwise be read past, and two different files would pass as one certificate. */
+static rg_status check_canonical(const char *text, size_t len, const rg_cert *c, rg_err *err) {
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  rg_cert_write(c, &sb);
+  rg_status st = sb.failed ? rg_err_set(err, RG_ERR_NOMEM, "out of memory") : RG_OK;
+  if (!st && (sb.len != len || memcmp(sb.s, text, len) != 0)) {
+    size_t i = 0;
+    int line = 1, col = 1;
+    for (; i < len && i < sb.len && text[i] == sb.s[i]; i++) col = text[i] == '\n' ? (line++, 1) : col + 1;
+    st = rg_err_at(err, RG_ERR_PARSE, line, col,
+                   "certificate: not in canonical form here (a stray byte, a NUL, an extra word or "
+                   "space): certificates are compared byte for byte");
+  }
+  rg_sb_free(&sb);
+  return st;
+}
+
 rg_status rg_cert_parse(const char *text, size_t len, rg_cert *c, rg_err *err) {
   memset(c, 0, sizeof *c);
   rd r = {text, text + len, NULL, NULL, NULL, 0, err};
   rg_status st = parse_body(&r, c);
+  if (!st) st = check_canonical(text, len, c, err);
   if (st) rg_cert_free(c);
   return st;
 }
