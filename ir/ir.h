@@ -1,9 +1,10 @@
 /* ir/ir.h: the public header of the shared core. Everything a module needs from ir/: the op
  * table, shapes, hash-consed graphs, rules and their text format, plans (typed graphs), the
- * float64 and Z_p interpreters, and rule comparison. */
+ * float64 and Z_p interpreters, rule comparison, and files written whole or not at all. */
 #ifndef RG_IR_IR_H
 #define RG_IR_IR_H
 
+#include "atomic.h"
 #include "compare.h"
 #include "graph.h"
 #include "interp.h"

@@ -40,6 +40,12 @@ rg_status rg_prune_write_records(FILE *f, const rg_ruleset *rs, const rg_prune_r
   return RG_OK;
 }
 
+rg_status rg_prune_write_records_end(FILE *f, rg_err *err) {
+  fprintf(f, "end\n");
+  if (fflush(f) != 0 || ferror(f)) return rg_err_set(err, RG_ERR_IO, "cannot write the removal records");
+  return RG_OK;
+}
+
 /* ---- reading ---- */
 
 typedef struct {
@@ -180,8 +186,9 @@ static rg_status parse_step(const char *p, const char *end, int line, record *r,
 }
 
 static rg_status parse_records(const char *text, size_t len, record_list *l, rg_err *err) {
-  int line = 0;
+  int line = 0, end_line = 0;
   rg_status st = RG_OK;
+  if (memchr(text, 0, len)) return rg_err_at(err, RG_ERR_PARSE, 1, 1, "removal records with a NUL byte: damaged");
   for (size_t i = 0; !st && i < len;) {
     const char *p = text + i, *end = memchr(p, '\n', len - i);
     if (!end) end = text + len;
@@ -189,8 +196,12 @@ static rg_status parse_records(const char *text, size_t len, record_list *l, rg_
     line++;
     if (end > p && end[-1] == '\r') end--;
     if (end == p || *p == '#') continue;
+    if (end_line)
+      return rg_err_at(err, RG_ERR_PARSE, line, 1, "text after the 'end' line of line %d", end_line);
     record *cur = l->n ? &l->r[l->n - 1] : NULL;
-    if ((size_t)(end - p) > 8 && !strncmp(p, "removed ", 8)) {
+    if (end - p == 3 && !strncmp(p, "end", 3)) {
+      end_line = line;
+    } else if ((size_t)(end - p) > 8 && !strncmp(p, "removed ", 8)) {
       record *r = realloc(l->r, sizeof *r * ((size_t)l->n + 1));
       if (!r) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
       l->r = r;
@@ -219,6 +230,9 @@ static rg_status parse_records(const char *text, size_t len, record_list *l, rg_
   for (int k = 0; !st && k < l->n; k++)
     if (!l->r[k].rule)
       st = rg_err_at(err, RG_ERR_PARSE, l->r[k].line, 1, "this record has no '  rule:' line");
+  if (!st && !end_line)
+    st = rg_err_at(err, RG_ERR_PARSE, line + 1, 1,
+                   "no 'end' line: the removal records are cut or empty (%d records read)", l->n);
   return st;
 }
 

@@ -5,6 +5,7 @@
  *   removed ID REASON by ID[,ID...] [steps N]    ('by -': no rule, for sides already equal)
  *     rule: RULE TEXT                 the removed rule as it was given (name kept)
  *     step OUTPUT ID fwd|rev: TERM    for REASON derived: one line per rewrite step
+ *   end                               once, last: records without it are cut (or empty)
  *
  * ID is a content id (canon.h); REASON is renaming, subgraph, supergraph or derived. The audit
  * trusts nothing in the file: it recomputes every id, and re-checks each removal against the
@@ -26,6 +27,10 @@ struct rg_prune_result; /* prune.h */
 rg_status rg_prune_write_records(FILE *f, const rg_ruleset *rs, const struct rg_prune_result *res,
                                  rg_err *err) RG_MUST_CHECK;
 
+/* Writes the end line, after the last records (several pruning runs may write records into one
+ * file before it). RG_ERR_IO if writing fails. */
+rg_status rg_prune_write_records_end(FILE *f, rg_err *err) RG_MUST_CHECK;
+
 typedef struct {
   int records;      /* removal records checked */
   int kept;         /* rules of the kept set */
@@ -33,8 +38,9 @@ typedef struct {
 } rg_audit_report;
 
 /* Audits records (text of len bytes) against the kept rule set; errors carry the line.
- * RG_OK when every record checks; otherwise RG_ERR_PARSE (malformed, with line) or RG_ERR_ARG
- * (a removal that does not check, naming the record's line and why). */
+ * RG_OK when every record checks; otherwise RG_ERR_PARSE (malformed, with line; no end line:
+ * cut or empty) or RG_ERR_ARG (a removal that does not check, naming the record's line and
+ * why). */
 rg_status rg_prune_audit(const rg_ruleset *kept, const char *text, size_t len, rg_audit_report *rep,
                          rg_err *err) RG_MUST_CHECK;
 

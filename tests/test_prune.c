@@ -289,7 +289,7 @@ static void test_records(void) {
     rg_sb_free(&sb);
   }
   FILE *f = tmpfile();
-  CHECK(f && rg_prune_write_records(f, &rs, &res, &err) == RG_OK);
+  CHECK(f && rg_prune_write_records(f, &rs, &res, &err) == RG_OK && rg_prune_write_records_end(f, &err) == RG_OK);
   long len = ftell(f);
   char *buf = calloc((size_t)len + 1, 1);
   rewind(f);
@@ -326,6 +326,14 @@ static void test_records(void) {
   rg_ruleset_init(&none);
   CHECK(rg_prune_audit(&none, buf, (size_t)len, &rep, &err) == RG_ERR_ARG);
   CHECK(strstr(err.msg, "neither kept nor removed by a later record") != NULL);
+  /* cut: before its end line, at a record boundary, or to nothing (an empty or header-only file) */
+  char *endl = strstr(buf, "\nend\n");
+  CHECK(endl != NULL);
+  if (endl) CHECK(rg_prune_audit(&kept, buf, (size_t)(endl - buf + 1), &rep, &err) == RG_ERR_PARSE && strstr(err.msg, "cut"));
+  char *second = strstr(buf + 1, "\nremoved ");
+  if (second) CHECK(rg_prune_audit(&kept, buf, (size_t)(second - buf + 1), &rep, &err) == RG_ERR_PARSE);
+  CHECK(rg_prune_audit(&kept, buf, 0, &rep, &err) == RG_ERR_PARSE && strstr(err.msg, "cut or empty"));
+  CHECK(rg_prune_audit(&kept, buf, (size_t)(strchr(buf, '\n') - buf + 1), &rep, &err) == RG_ERR_PARSE);
   free(buf);
   rg_ruleset_free(&kept);
   rg_prune_result_free(&res);

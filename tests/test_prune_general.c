@@ -58,7 +58,7 @@ int main(void) {
   char *buf = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&buf, &len);
-  CHECK(f && rg_prune_write_records(f, &rs, &res, &err) == RG_OK);
+  CHECK(f && rg_prune_write_records(f, &rs, &res, &err) == RG_OK && rg_prune_write_records_end(f, &err) == RG_OK);
   fclose(f);
   rg_audit_report rep;
   rg_status st = rg_prune_audit(&kept, buf, len, &rep, &err);

@@ -89,10 +89,8 @@ static void print_table(const rg_prune_result *res) {
     printf("interrupted: derivability stopped early; rules it had not decided are kept\n");
 }
 
-static rg_status write_kept(const char *path, const rg_ruleset *rs, const rg_prune_result *res,
-                            rg_err *err) {
-  FILE *f = fopen(path, "w");
-  if (!f) return rg_err_set(err, RG_ERR_IO, "cannot write %s", path);
+/* The kept rules into f. */
+static rg_status write_kept(FILE *f, const rg_ruleset *rs, const rg_prune_result *res, rg_err *err) {
   fprintf(f, "# rulegen prune: %d of %d rules kept\n", res->kept, res->n);
   rg_strbuf sb;
   rg_sb_init(&sb);
@@ -104,8 +102,26 @@ static rg_status write_kept(const char *path, const rg_ruleset *rs, const rg_pru
   }
   bool bad = sb.failed;
   rg_sb_free(&sb);
-  if (fclose(f) != 0 || bad) return rg_err_set(err, RG_ERR_IO, "cannot write %s", path);
-  return RG_OK;
+  return bad ? rg_err_set(err, RG_ERR_NOMEM, "out of memory") : RG_OK;
+}
+
+/* The records of res into f, and their end line. */
+static rg_status write_records(FILE *f, const rg_ruleset *rs, const rg_prune_result *res, rg_err *err) {
+  rg_status st = rg_prune_write_records(f, rs, res, err);
+  return st ? st : rg_prune_write_records_end(f, err);
+}
+
+/* Writes path whole or not at all with fn (a kill leaves the old file, never a cut one). */
+static rg_status write_whole(const char *path, rg_status (*fn)(FILE *, const rg_ruleset *, const rg_prune_result *, rg_err *),
+                             const rg_ruleset *rs, const rg_prune_result *res, rg_err *err) {
+  rg_atomic_file a;
+  rg_status st = rg_atomic_open(&a, path, err);
+  if (st) return st;
+  if ((st = fn(a.f, rs, res, err))) {
+    rg_atomic_abort(&a);
+    return st;
+  }
+  return rg_atomic_commit(&a, err);
 }
 
 static int audit(const char *records, const char *kept_path) {
@@ -126,7 +142,7 @@ static int audit(const char *records, const char *kept_path) {
       rg_sb_append(&sb, chunk, n);
     fclose(f);
   }
-  /* An empty kept set is legal (everything removed), so an empty file is not an error here. */
+  /* An empty kept set is legal (everything removed); empty records are not (no end line). */
   rg_status st = rc ? RG_OK : rg_text_parse_file(kept_path, &kept, &err);
   if (st == RG_ERR_PARSE && kept.n == 0 && strstr(err.msg, "holds no rules")) st = RG_OK;
   if (st) {
@@ -227,15 +243,11 @@ int rg_cmd_prune(int argc, char **argv) {
       rc = 2;
     }
   }
-  if (!rc && (st = write_kept(out, &rs, &res, &err)) != RG_OK)
+  /* the records first: a kept set never stands beside the records of another run */
+  if (!rc && (st = write_whole(records, write_records, &rs, &res, &err)) != RG_OK)
     rc = 2, rg_cli_report("rulegen prune", NULL, &err);
-  if (!rc) {
-    FILE *f = fopen(records, "w");
-    st = f ? rg_prune_write_records(f, &rs, &res, &err)
-           : rg_err_set(&err, RG_ERR_IO, "cannot write %s", records);
-    if (f && fclose(f) != 0 && !st) st = rg_err_set(&err, RG_ERR_IO, "cannot write %s", records);
-    if (st) rc = 2, rg_cli_report("rulegen prune", NULL, &err);
-  }
+  if (!rc && (st = write_whole(out, write_kept, &rs, &res, &err)) != RG_OK)
+    rc = 2, rg_cli_report("rulegen prune", NULL, &err);
   if (!rc) {
     print_table(&res);
     printf("kept rules: %s\nremoval records: %s\n", out, records);

@@ -198,7 +198,8 @@ static rg_status write_text(const finish *f, FILE *out, rg_err *err) {
   return failed ? rg_err_set(err, RG_ERR_NOMEM, "out of memory") : RG_OK;
 }
 
-/* The removal records of both pruning runs, in removal order (prune/record.h). */
+/* The removal records of both pruning runs, in removal order, and their end line
+ * (prune/record.h). */
 static rg_status write_records(const finish *f, FILE *fp, rg_err *err) {
   rg_status st = rg_prune_write_records(fp, &f->cand, &f->before, err);
   if (!st && f->derive_run) {
@@ -207,26 +208,15 @@ static rg_status write_records(const finish *f, FILE *fp, rg_err *err) {
                   : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
     free(rs.rules);
   }
+  if (!st) st = rg_prune_write_records_end(fp, err);
   return st;
 }
 
-/* Removal records of both pruning runs (prune/record.h), and the rules left unproved. */
-static rg_status write_side_files(const finish *f, const char *out_path, rg_err *err) {
-  size_t n = strlen(out_path) + 16;
-  char *path = malloc(n);
-  if (!path) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  rg_status st = RG_OK;
-  snprintf(path, n, "%s.removed", out_path);
-  FILE *fp = fopen(path, "w");
-  if (!fp) st = rg_err_set(err, RG_ERR_IO, "cannot write %s", path);
-  if (!st) st = write_records(f, fp, err);
-  if (fp && fclose(fp) != 0 && !st) st = rg_err_set(err, RG_ERR_IO, "cannot write %s", path);
-  snprintf(path, n, "%s.unproved", out_path);
-  fp = st ? NULL : fopen(path, "w");
-  if (!st && !fp) st = rg_err_set(err, RG_ERR_IO, "cannot write %s", path);
+/* The rules left unproved, each with its status and, where there is one, its counterexample. */
+static void write_unproved(const finish *f, FILE *fp) {
   rg_strbuf sb;
   rg_sb_init(&sb);
-  for (int i = 0; fp && i < f->cand.n; i++) {
+  for (int i = 0; i < f->cand.n; i++) {
     const rg_rule_proof *p = f->proof[i];
     if (!p || p->shipped) continue;
     rg_sb_clear(&sb);
@@ -246,7 +236,26 @@ static rg_status write_side_files(const finish *f, const char *out_path, rg_err 
     fprintf(fp, "%s\n", rg_sb_str(&sb));
   }
   rg_sb_free(&sb);
-  if (fp && fclose(fp) != 0 && !st) st = rg_err_set(err, RG_ERR_IO, "cannot write %s", path);
+}
+
+/* OUT.removed (removal records of both pruning runs, prune/record.h) and OUT.unproved, each
+ * written whole or not at all; they are written before OUT, so that a new OUT never stands
+ * beside old side files. */
+static rg_status write_side_files(const finish *f, const char *out_path, rg_err *err) {
+  size_t n = strlen(out_path) + 16;
+  char *path = malloc(n);
+  if (!path) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_atomic_file a;
+  snprintf(path, n, "%s.removed", out_path);
+  rg_status st = rg_atomic_open(&a, path, err);
+  if (!st) {
+    st = write_records(f, a.f, err);
+    if (!st) st = rg_atomic_commit(&a, err);
+    else rg_atomic_abort(&a);
+  }
+  snprintf(path, n, "%s.unproved", out_path);
+  if (!st) st = rg_atomic_open(&a, path, err);
+  if (!st) write_unproved(f, a.f), st = rg_atomic_commit(&a, err);
   free(path);
   return st;
 }
@@ -419,22 +428,20 @@ static rg_status write_db(const finish *f, const rg_finish_stage *pre, int n_pre
   return st;
 }
 
-/* Rule text goes to a temporary file renamed over the target (path, or the output's), so a
- * failure or Ctrl-C leaves the previous file (the database writer does the same on its own). */
+/* Rule text, written whole or not at all to path (or the output's), so a failure or Ctrl-C
+ * leaves the previous file (the database writer does the same on its own). */
 static rg_status write_rules(const finish *f, const char *path, rg_err *err) {
   if (!path) path = f->o->out_path;
   if (!path) return write_text(f, stdout, err);
-  size_t n = strlen(path) + 32;
-  char *tmp = malloc(n);
-  if (!tmp) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
-  FILE *out = fopen(tmp, "w");
-  rg_status st = out ? write_text(f, out, err) : rg_err_set(err, RG_ERR_IO, "cannot write %s", tmp);
-  if (out && fclose(out) != 0 && !st) st = rg_err_set(err, RG_ERR_IO, "cannot write %s", tmp);
-  if (!st && rename(tmp, path) != 0) st = rg_err_set(err, RG_ERR_IO, "cannot rename %s to %s", tmp, path);
-  if (st) remove(tmp);
-  free(tmp);
-  return st;
+  rg_atomic_file a;
+  rg_status st = rg_atomic_open(&a, path, err);
+  if (st) return st;
+  st = write_text(f, a.f, err);
+  if (st) {
+    rg_atomic_abort(&a);
+    return st;
+  }
+  return rg_atomic_commit(&a, err);
 }
 
 /* After a database could not be written: the rules as text next to it (OUT.rules), said so. */
@@ -577,11 +584,13 @@ int rg_synth_finish(const char *cand, size_t len, const rg_finish_opts *o,
   if (db && o->stop_after < RG_FINISH_PROVE) {
     fprintf(stderr, "rulegen: a .db output needs the proof stage (drop --stop-after prune or write .rules)\n");
     rc = 2;
+  } else if (o->out_path && o->stop_after >= RG_FINISH_PROVE && write_side_files(&f, o->out_path, &err)) {
+    rc = fail("writing the removal records", &err);
+    /* the rules themselves are still written: hours of proofs must not be lost */
+    if (db ? write_db(&f, pre, n_pre, &err) : write_rules(&f, NULL, &err)) fail("writing the output", &err);
   } else if (db ? write_db(&f, pre, n_pre, &err) : write_rules(&f, NULL, &err)) {
     rc = fail("writing the output", &err);
     if (db) save_as_text(&f); /* hours of proofs must not be lost with the database */
-  } else if (o->out_path && o->stop_after >= RG_FINISH_PROVE && write_side_files(&f, o->out_path, &err)) {
-    rc = fail("writing the removal records", &err);
   } else {
     int kept = 0;
     for (int k = 0; k < f.n_verified; k++) kept += final_kept(&f, k);

@@ -6,34 +6,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ir/ir.h"
 
 int rg_synth_save_candidates(const char *out_path, const char *text, size_t len) {
-  size_t n = strlen(out_path) + 48;
-  char *path = malloc(n), *tmp = malloc(n);
-  int rc = path && tmp ? 0 : 1;
-  if (rc) fprintf(stderr, "rulegen: out of memory saving the candidates\n");
-  FILE *f = NULL;
-  if (!rc) {
-    snprintf(path, n, "%s.candidates", out_path);
-    snprintf(tmp, n, "%s.candidates.tmp.%ld", out_path, (long)getpid());
-    f = fopen(tmp, "w");
-    if (!f) fprintf(stderr, "rulegen: cannot write %s\n", tmp), rc = 1;
+  size_t n = strlen(out_path) + 16;
+  char *path = malloc(n);
+  if (!path) return fprintf(stderr, "rulegen: out of memory saving the candidates\n"), 1;
+  snprintf(path, n, "%s.candidates", out_path);
+  rg_atomic_file a;
+  rg_err err;
+  rg_status st = rg_atomic_open(&a, path, &err);
+  if (!st && fwrite(text, 1, len, a.f) != len) {
+    st = rg_err_set(&err, RG_ERR_IO, "write error on %s (disk full?)", a.tmp);
+    rg_atomic_abort(&a);
+  } else if (!st) {
+    st = rg_atomic_commit(&a, &err);
   }
-  if (f) {
-    bool bad = fwrite(text, 1, len, f) != len;
-    bad = fclose(f) != 0 || bad;
-    if (bad)
-      fprintf(stderr, "rulegen: write error on %s (disk full?)\n", tmp), rc = 1;
-    else if (rename(tmp, path) != 0)
-      fprintf(stderr, "rulegen: cannot rename %s to %s\n", tmp, path), rc = 1;
-    if (rc) remove(tmp);
-  }
+  if (st) fprintf(stderr, "rulegen: saving the candidates: %s\n", err.msg);
   free(path);
-  free(tmp);
-  return rc;
+  return st ? 1 : 0;
 }
 
 int rg_synth_load_candidates(const char *path, const char *header, char **text, size_t *len,

@@ -1,0 +1,29 @@
+/* ir/atomic.h: files that appear whole or not at all.
+ *
+ * A result file is written to a temporary beside it (PATH.tmp.PID, created exclusively, with the
+ * user's umask) and renamed over PATH only once it is complete and on disk, so a failure, Ctrl-C
+ * or kill -9 leaves the previous PATH (or none), never a cut one. Opening also removes what a
+ * killed run left: PATH.tmp.PID files whose process no longer exists.
+ */
+#ifndef RG_IR_ATOMIC_H
+#define RG_IR_ATOMIC_H
+
+#include <stdio.h>
+
+#include "status.h"
+
+typedef struct {
+  FILE *f;    /* write here between open and commit */
+  char *path; /* the target */
+  char *tmp;  /* the temporary */
+} rg_atomic_file;
+
+/* Starts a file for path. RG_ERR_IO (naming the temporary and why) when it cannot be created. */
+rg_status rg_atomic_open(rg_atomic_file *a, const char *path, rg_err *err) RG_MUST_CHECK;
+/* Flushes, syncs and closes the temporary and renames it over the target (and syncs the
+ * folder). On failure the temporary is removed and the target is unchanged (RG_ERR_IO). */
+rg_status rg_atomic_commit(rg_atomic_file *a, rg_err *err) RG_MUST_CHECK;
+/* Closes and removes the temporary; the target is unchanged. Safe after a failed open. */
+void rg_atomic_abort(rg_atomic_file *a);
+
+#endif
