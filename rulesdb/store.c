@@ -84,9 +84,39 @@ static rg_status prep(writer *w, const char *sql, sqlite3_stmt **s) {
   return RG_OK;
 }
 
+/* The reader refuses any id that is not a content id: never write one it would refuse. */
+static rg_status check_id(writer *w, const char *what, size_t i, const rg_db_id *id) {
+  rg_db_id tmp;
+  if (strnlen(id->hex, sizeof id->hex) == RG_DB_ID_LEN && rg_db_id_parse(id->hex, &tmp))
+    return RG_OK;
+  return rg_err_set(w->err, RG_ERR_ARG,
+                    "%s %zu: '%.*s' is not a content id (64 lowercase hex digits)", what, i,
+                    (int)sizeof id->hex - 1, id->hex);
+}
+
+static rg_status check_ids(writer *w, const rg_db *db) {
+  rg_status st = RG_OK;
+  for (size_t i = 0; !st && i < db->rules.n; i++)
+    st = check_id(w, "rule", i, &db->rules.v[i].id);
+  for (size_t i = 0; !st && i < db->proofs.n; i++) {
+    st = check_id(w, "proof", i, &db->proofs.v[i].rule_id);
+    if (!st) st = check_id(w, "proof (obligation)", i, &db->proofs.v[i].obligation);
+  }
+  for (size_t i = 0; !st && i < db->tests.n; i++)
+    st = check_id(w, "test", i, &db->tests.v[i].rule_id);
+  for (size_t i = 0; !st && i < db->certs.n; i++)
+    st = check_id(w, "certificate", i, &db->certs.v[i].rule_id);
+  for (size_t i = 0; !st && i < db->prunes.n; i++)
+    st = check_id(w, "pruning record", i, &db->prunes.v[i].removed_id);
+  if (!st && db->sig.present && !db->sig.malformed)
+    st = check_id(w, "signature (key id)", 0, &db->sig.key_id);
+  return st;
+}
+
 static rg_status write_tables(writer *w, const rg_db *db) {
   sqlite3_stmt *s = NULL;
-  rg_status st = prep(w, "INSERT INTO rules VALUES(?,?,?,?,?,?,?)", &s);
+  rg_status st = check_ids(w, db);
+  if (!st) st = prep(w, "INSERT INTO rules VALUES(?,?,?,?,?,?,?)", &s);
   for (size_t i = 0; !st && i < db->rules.n; i++) {
     const rg_db_rule *r = &db->rules.v[i];
     st = insert(w, s, "ttiiitt", r->id.hex, r->text, (int64_t)r->src_size, (int64_t)r->tgt_size,
@@ -212,7 +242,14 @@ rg_status rg_db_save(rg_db *db, const char *path, const char *key_path,
   return rg_db_write(db, path, opts, err);
 }
 
-/* ---- reading ---- */
+/* ---- reading ----
+ *
+ * The manifest is computed from the values read, so the reader must take exactly what the writer
+ * writes and refuse anything else: otherwise two SQLite readers could see different content under
+ * one good signature (text cut at a NUL byte, a 33-bit integer read as 32 bits, an id cut to 64
+ * characters, a column or table that no manifest line covers). Hence the schema is compared with
+ * the writer's, and every value must have the storage type the writer gives it and fit its field.
+ */
 
 typedef struct {
   sqlite3 *db;
@@ -220,14 +257,13 @@ typedef struct {
   rg_err *err;
 } reader;
 
-static const char *col_text(sqlite3_stmt *s, int i) {
-  const unsigned char *t = sqlite3_column_text(s, i);
-  return t ? (const char *)t : "";
-}
-
-static void col_id(sqlite3_stmt *s, int i, rg_db_id *id) {
-  snprintf(id->hex, sizeof id->hex, "%s", col_text(s, i));
-}
+/* The row being read, for messages that name the file, table, row and column. */
+typedef struct {
+  reader *r;
+  sqlite3_stmt *s;
+  const char *table;
+  char where[96]; /* "row 3 (id 4f2a...)" */
+} row;
 
 static rg_status read_fail(reader *r, const char *table) {
   int code = sqlite3_errcode(r->db);
@@ -241,99 +277,361 @@ static rg_status read_fail(reader *r, const char *table) {
       table, sqlite3_errmsg(r->db), RG_DB_SCHEMA_VERSION);
 }
 
-/* Runs a query and hands each row to fn; stops at the first error. */
-static rg_status each_row(reader *r, rg_db *db, const char *table, const char *sql,
-                          rg_status (*fn)(rg_db *, sqlite3_stmt *, rg_err *)) {
-  sqlite3_stmt *s;
-  if (sqlite3_prepare_v2(r->db, sql, -1, &s, NULL) != SQLITE_OK) return read_fail(r, table);
-  rg_status st = RG_OK;
-  int rc;
-  while (!st && (rc = sqlite3_step(s)) == SQLITE_ROW)
-    st = fn(db, s, r->err);
-  if (!st && rc != SQLITE_DONE) st = read_fail(r, table);
-  sqlite3_finalize(s);
+/* Up to 40 bytes of s for a message, with anything unprintable shown as '?'. */
+static const char *excerpt(const char *s, char buf[48]) {
+  size_t n = 0;
+  for (; s[n] && n < 40; n++)
+    buf[n] = s[n] >= 0x20 && s[n] < 0x7f ? s[n] : '?';
+  snprintf(buf + n, 48 - n, "%s", s[n] ? "..." : "");
+  return buf;
+}
+
+/* Refuses the current row: "x.db: rules row 3 (id ...): text holds a NUL byte: ...". */
+static rg_status bad(row *w, int col, const char *fmt, ...) RG_PRINTF(3, 4);
+static rg_status bad(row *w, int col, const char *fmt, ...) {
+  char what[200];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  return rg_err_set(w->r->err, RG_ERR_PARSE, "%s: %s %s: %s %s: the database was altered",
+                    w->r->path, w->table, w->where, sqlite3_column_name(w->s, col), what);
+}
+
+static const char *type_name(int type) {
+  switch (type) {
+  case SQLITE_INTEGER: return "an integer";
+  case SQLITE_FLOAT: return "a real number";
+  case SQLITE_TEXT: return "text";
+  case SQLITE_BLOB: return "a BLOB";
+  default: return "NULL";
+  }
+}
+
+/* SQLite converts between storage types on request; a value stored as another type than the
+ * writer's would read back as something else than another reader sees. */
+static rg_status want_type(row *w, int col, int type) {
+  int have = sqlite3_column_type(w->s, col);
+  if (have == type) return RG_OK;
+  return bad(w, col, "holds %s, where this program writes %s", type_name(have), type_name(type));
+}
+
+/* TEXT without a NUL byte: a C string would end at the NUL and hide what follows. */
+static rg_status get_text(row *w, int col, const char **out) {
+  rg_status st = want_type(w, col, SQLITE_TEXT);
+  if (st) return st;
+  const char *t = (const char *)sqlite3_column_text(w->s, col);
+  if (!t) return rg_err_set(w->r->err, RG_ERR_NOMEM, "out of memory");
+  if (strlen(t) != (size_t)sqlite3_column_bytes(w->s, col)) return bad(w, col, "holds a NUL byte");
+  *out = t;
+  return RG_OK;
+}
+
+/* A content id, exactly; names_row: the row is known by it in later messages. */
+static rg_status get_id(row *w, int col, rg_db_id *id, int names_row) {
+  const char *t;
+  rg_status st = get_text(w, col, &t);
+  if (st) return st;
+  char buf[48];
+  if (!rg_db_id_parse(t, id))
+    return bad(w, col, "'%s' (%zu characters) is not a content id (64 lowercase hex digits)",
+               excerpt(t, buf), strlen(t));
+  if (names_row) {
+    size_t l = strlen(w->where);
+    snprintf(w->where + l, sizeof w->where - l, " (id %.16s...)", id->hex);
+  }
+  return RG_OK;
+}
+
+/* An INTEGER in [lo, hi] (what the record's field holds): refused, never truncated. */
+static rg_status get_int(row *w, int col, int64_t lo, int64_t hi, int64_t *out) {
+  rg_status st = want_type(w, col, SQLITE_INTEGER);
+  if (st) return st;
+  int64_t v = sqlite3_column_int64(w->s, col);
+  if (v < lo || v > hi)
+    return bad(w, col, "is %lld, outside the range %lld..%lld of its field", (long long)v,
+               (long long)lo, (long long)hi);
+  *out = v;
+  return RG_OK;
+}
+
+static rg_status get_i32(row *w, int col, int32_t *out) {
+  int64_t v = 0;
+  rg_status st = get_int(w, col, INT32_MIN, INT32_MAX, &v);
+  *out = (int32_t)v;
   return st;
 }
 
-static rg_status row_rule(rg_db *db, sqlite3_stmt *s, rg_err *err) {
+static rg_status get_real(row *w, int col, double *out) {
+  rg_status st = want_type(w, col, SQLITE_FLOAT);
+  if (!st) *out = sqlite3_column_double(w->s, col);
+  return st;
+}
+
+/* Runs a query whose first column is the rowid and hands each row to fn; stops at the first
+ * error. */
+static rg_status each_row(reader *r, rg_db *db, const char *table, const char *sql,
+                          rg_status (*fn)(row *, rg_db *)) {
+  row w = {r, NULL, table, ""};
+  if (sqlite3_prepare_v2(r->db, sql, -1, &w.s, NULL) != SQLITE_OK) return read_fail(r, table);
+  rg_status st = RG_OK;
+  int rc;
+  while (!st && (rc = sqlite3_step(w.s)) == SQLITE_ROW) {
+    snprintf(w.where, sizeof w.where, "row %lld", (long long)sqlite3_column_int64(w.s, 0));
+    st = fn(&w, db);
+  }
+  if (!st && rc != SQLITE_DONE) st = read_fail(r, table);
+  sqlite3_finalize(w.s);
+  return st;
+}
+
+static rg_status row_rule(row *w, rg_db *db) {
   rg_db_rule r = {0};
-  col_id(s, 0, &r.id);
-  r.text = (char *)col_text(s, 1);
-  r.src_size = sqlite3_column_int(s, 2), r.tgt_size = sqlite3_column_int(s, 3);
-  r.n_outputs = sqlite3_column_int(s, 4);
-  r.ops = (char *)col_text(s, 5);
-  int status = rg_db_status_by_name(col_text(s, 6));
-  if (status < 0)
-    return rg_err_set(err, RG_ERR_PARSE, "rule %.16s...: unknown status '%s'", r.id.hex,
-                      col_text(s, 6));
-  r.status = (rg_db_status)status;
-  return rg_db_add_rule(db, &r, err);
+  const char *text = NULL, *ops = NULL, *status = NULL;
+  rg_status st = get_id(w, 1, &r.id, 1);
+  if (!st) st = get_text(w, 2, &text);
+  if (!st) st = get_i32(w, 3, &r.src_size);
+  if (!st) st = get_i32(w, 4, &r.tgt_size);
+  if (!st) st = get_i32(w, 5, &r.n_outputs);
+  if (!st) st = get_text(w, 6, &ops);
+  if (!st) st = get_text(w, 7, &status);
+  if (st) return st;
+  int k = rg_db_status_by_name(status);
+  char buf[48];
+  if (k < 0) return bad(w, 7, "'%s' is not a status", excerpt(status, buf));
+  r.text = (char *)text, r.ops = (char *)ops, r.status = (rg_db_status)k;
+  return rg_db_add_rule(db, &r, w->r->err);
 }
 
-static rg_status row_proof(rg_db *db, sqlite3_stmt *s, rg_err *err) {
+static rg_status row_proof(row *w, rg_db *db) {
   rg_db_proof p = {0};
-  col_id(s, 0, &p.rule_id);
-  p.solver = (char *)col_text(s, 1), p.version = (char *)col_text(s, 2);
-  p.result = (char *)col_text(s, 3), p.seconds = sqlite3_column_double(s, 4);
-  p.unsat_core = (char *)col_text(s, 5);
-  col_id(s, 6, &p.obligation);
-  p.output = sqlite3_column_int(s, 7);
-  return rg_db_add_proof(db, &p, err);
+  const char *solver = NULL, *version = NULL, *result = NULL, *core = NULL;
+  rg_status st = get_id(w, 1, &p.rule_id, 1);
+  if (!st) st = get_text(w, 2, &solver);
+  if (!st) st = get_text(w, 3, &version);
+  if (!st) st = get_text(w, 4, &result);
+  if (!st) st = get_real(w, 5, &p.seconds);
+  if (!st) st = get_text(w, 6, &core);
+  if (!st) st = get_id(w, 7, &p.obligation, 0);
+  if (!st) st = get_i32(w, 8, &p.output);
+  if (st) return st;
+  p.solver = (char *)solver, p.version = (char *)version, p.result = (char *)result;
+  p.unsat_core = (char *)core;
+  return rg_db_add_proof(db, &p, w->r->err);
 }
 
-static rg_status row_test(rg_db *db, sqlite3_stmt *s, rg_err *err) {
+static rg_status row_test(row *w, rg_db *db) {
   rg_db_test t = {0};
-  col_id(s, 0, &t.rule_id);
-  t.domain = (char *)col_text(s, 1), t.trials = sqlite3_column_int(s, 2);
-  t.seed = (uint64_t)sqlite3_column_int64(s, 3);
-  t.shapes = (char *)col_text(s, 4), t.params = (char *)col_text(s, 5);
-  t.result = (char *)col_text(s, 6);
-  return rg_db_add_test(db, &t, err);
+  const char *domain = NULL, *shapes = NULL, *params = NULL, *result = NULL;
+  int64_t seed = 0;
+  rg_status st = get_id(w, 1, &t.rule_id, 1);
+  if (!st) st = get_text(w, 2, &domain);
+  if (!st) st = get_i32(w, 3, &t.trials);
+  if (!st) st = get_int(w, 4, INT64_MIN, INT64_MAX, &seed); /* the writer stores the bits */
+  if (!st) st = get_text(w, 5, &shapes);
+  if (!st) st = get_text(w, 6, &params);
+  if (!st) st = get_text(w, 7, &result);
+  if (st) return st;
+  t.domain = (char *)domain, t.seed = (uint64_t)seed, t.shapes = (char *)shapes;
+  t.params = (char *)params, t.result = (char *)result;
+  return rg_db_add_test(db, &t, w->r->err);
 }
 
-static rg_status row_cert(rg_db *db, sqlite3_stmt *s, rg_err *err) {
+static rg_status row_cert(row *w, rg_db *db) {
   rg_db_cert c = {0};
-  col_id(s, 0, &c.rule_id);
-  c.version = sqlite3_column_int(s, 1);
-  c.body = (uint8_t *)sqlite3_column_blob(s, 2);
-  c.len = (size_t)sqlite3_column_bytes(s, 2);
-  return rg_db_add_cert(db, &c, err);
+  rg_status st = get_id(w, 1, &c.rule_id, 1);
+  if (!st) st = get_i32(w, 2, &c.version);
+  if (!st) st = want_type(w, 3, SQLITE_BLOB);
+  if (st) return st;
+  c.body = (uint8_t *)sqlite3_column_blob(w->s, 3);
+  c.len = (size_t)sqlite3_column_bytes(w->s, 3);
+  return rg_db_add_cert(db, &c, w->r->err);
 }
 
-static rg_status row_prune(rg_db *db, sqlite3_stmt *s, rg_err *err) {
+static rg_status row_prune(row *w, rg_db *db) {
   rg_db_prune p = {0};
-  col_id(s, 0, &p.removed_id);
-  p.removed_text = (char *)col_text(s, 1), p.reason = (char *)col_text(s, 2);
-  p.implied_by = (char *)col_text(s, 3);
-  return rg_db_add_prune(db, &p, err);
+  const char *text = NULL, *reason = NULL, *implied = NULL;
+  rg_status st = get_id(w, 1, &p.removed_id, 1);
+  if (!st) st = get_text(w, 2, &text);
+  if (!st) st = get_text(w, 3, &reason);
+  if (!st) st = get_text(w, 4, &implied);
+  if (st) return st;
+  p.removed_text = (char *)text, p.reason = (char *)reason, p.implied_by = (char *)implied;
+  return rg_db_add_prune(db, &p, w->r->err);
 }
 
-static rg_status row_stage(rg_db *db, sqlite3_stmt *s, rg_err *err) {
+/* The writer numbers stages 0, 1, 2, ... in their order; the manifest keys them by position. */
+static rg_status row_stage(row *w, rg_db *db) {
   rg_db_stage g = {0};
-  g.name = (char *)col_text(s, 0), g.n_in = sqlite3_column_int64(s, 1);
-  g.n_out = sqlite3_column_int64(s, 2), g.dropped = (char *)col_text(s, 3);
-  g.seconds = sqlite3_column_double(s, 4);
-  return rg_db_add_stage(db, &g, err);
+  const char *name = NULL, *dropped = NULL;
+  int64_t ord = sqlite3_column_int64(w->s, 0); /* INTEGER PRIMARY KEY: always an integer */
+  if (ord != (int64_t)db->stages.n)
+    return bad(w, 0, "is %lld, where this program numbers stages 0, 1, 2, ... (expected %zu)",
+               (long long)ord, db->stages.n);
+  rg_status st = get_text(w, 1, &name);
+  if (!st) st = get_int(w, 2, INT64_MIN, INT64_MAX, &g.n_in);
+  if (!st) st = get_int(w, 3, INT64_MIN, INT64_MAX, &g.n_out);
+  if (!st) st = get_text(w, 4, &dropped);
+  if (!st) st = get_real(w, 5, &g.seconds);
+  if (st) return st;
+  g.name = (char *)name, g.dropped = (char *)dropped;
+  return rg_db_add_stage(db, &g, w->r->err);
 }
 
-static rg_status row_config(rg_db *db, sqlite3_stmt *s, rg_err *err) {
-  return rg_db_set_config(db, col_text(s, 0), col_text(s, 1), err);
+static rg_status row_config(row *w, rg_db *db) {
+  const char *key = NULL, *value = NULL;
+  rg_status st = get_text(w, 1, &key);
+  if (!st) st = get_text(w, 2, &value);
+  if (st) return st;
+  return rg_db_set_config(db, key, value, w->r->err);
 }
 
-/* A damaged signature row is not a read error: verify reports it as a bad signature, which is
- * what it is (the reader may still go on with --allow-unsigned). */
-static rg_status row_sig(rg_db *db, sqlite3_stmt *s, rg_err *err) {
-  if (db->sig.present || sqlite3_column_bytes(s, 2) != (int)sizeof db->sig.sig) {
+/* A second signature row or one of the wrong length is not a read error: verify reports it as a
+ * bad signature, which is what it is (the reader may still go on with --allow-unsigned). Values
+ * of the wrong storage type are refused like any other's. */
+static rg_status row_sig(row *w, rg_db *db) {
+  rg_db_id key_id;
+  const char *manifest = NULL;
+  rg_status st = get_id(w, 1, &key_id, 0);
+  if (!st) st = get_text(w, 2, &manifest);
+  if (!st) st = want_type(w, 3, SQLITE_BLOB);
+  if (st) return st;
+  if (db->sig.present || sqlite3_column_bytes(w->s, 3) != (int)sizeof db->sig.sig) {
     db->sig.present = db->sig.malformed = 1;
     return RG_OK;
   }
-  col_id(s, 0, &db->sig.key_id);
-  db->sig.manifest = strdup(col_text(s, 1));
-  if (!db->sig.manifest) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  memcpy(db->sig.sig, sqlite3_column_blob(s, 2), sizeof db->sig.sig);
+  db->sig.key_id = key_id;
+  db->sig.manifest = strdup(manifest);
+  if (!db->sig.manifest) return rg_err_set(w->r->err, RG_ERR_NOMEM, "out of memory");
+  memcpy(db->sig.sig, sqlite3_column_blob(w->s, 3), sizeof db->sig.sig);
   db->sig.present = 1;
   return RG_OK;
 }
+
+/* ---- the schema: exactly the writer's ---- */
+
+/* Tables first, so that a changed table is named before the indexes that follow from it. */
+static const char schema_rows[] =
+    "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type <> 'table', type, name";
+
+typedef struct {
+  char type[16], name[48], tbl[48]; /* excerpts */
+  int differs; /* 1: the other schema has it, declared otherwise; 0: it lacks it */
+} schema_obj;
+
+/* The first object of a's schema that b lacks or declares otherwise: 1 and *o when there is
+ * one, 0 when none, -1 on an SQLite error. */
+static int schema_difference(sqlite3 *a, sqlite3 *b, schema_obj *o) {
+  sqlite3_stmt *sa = NULL, *sb = NULL;
+  int found = -1, rc;
+  if (sqlite3_prepare_v2(a, schema_rows, -1, &sa, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2(b,
+                         "SELECT tbl_name IS ?3 AND sql IS ?4 FROM sqlite_master"
+                         " WHERE type IS ?1 AND name IS ?2",
+                         -1, &sb, NULL) != SQLITE_OK)
+    goto done;
+  while ((rc = sqlite3_step(sa)) == SQLITE_ROW) {
+    for (int i = 0; i < 4; i++)
+      sqlite3_bind_value(sb, i + 1, sqlite3_column_value(sa, i));
+    int step = sqlite3_step(sb), same = step == SQLITE_ROW && sqlite3_column_int(sb, 0);
+    o->differs = step == SQLITE_ROW;
+    sqlite3_reset(sb);
+    if (same) continue;
+    const char *t = (const char *)sqlite3_column_text(sa, 0),
+               *n = (const char *)sqlite3_column_text(sa, 1),
+               *tb = (const char *)sqlite3_column_text(sa, 2);
+    char buf[48];
+    snprintf(o->type, sizeof o->type, "%s", t ? excerpt(t, buf) : "?");
+    snprintf(o->name, sizeof o->name, "%s", n ? excerpt(n, buf) : "?");
+    snprintf(o->tbl, sizeof o->tbl, "%s", tb ? excerpt(tb, buf) : "?");
+    found = 1;
+    goto done;
+  }
+  found = rc == SQLITE_DONE ? 0 : -1;
+done:
+  sqlite3_finalize(sa), sqlite3_finalize(sb);
+  return found;
+}
+
+/* Says which column of table differs between have (the file) and want (the writer's schema). */
+static void column_difference(sqlite3 *have, sqlite3 *want, const char *table, char *out,
+                              size_t n) {
+  static const char q[] =
+      "SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?1) ORDER BY cid";
+  sqlite3_stmt *h = NULL, *w = NULL;
+  snprintf(out, n, "table %s is declared otherwise than this program declares it", table);
+  if (sqlite3_prepare_v2(have, q, -1, &h, NULL) == SQLITE_OK &&
+      sqlite3_prepare_v2(want, q, -1, &w, NULL) == SQLITE_OK) {
+    sqlite3_bind_text(h, 1, table, -1, SQLITE_STATIC),
+        sqlite3_bind_text(w, 1, table, -1, SQLITE_STATIC);
+    for (;;) {
+      int hr = sqlite3_step(h) == SQLITE_ROW, wr = sqlite3_step(w) == SQLITE_ROW;
+      if (!hr && !wr) break;
+      char buf[48];
+      const char *hn = hr ? (const char *)sqlite3_column_text(h, 0) : NULL;
+      const char *wn = wr ? (const char *)sqlite3_column_text(w, 0) : NULL;
+      if (hr && !wr) {
+        snprintf(out, n, "table %s has a column '%s' that this program does not write", table,
+                 hn ? excerpt(hn, buf) : "?");
+      } else if (!hr) {
+        snprintf(out, n, "table %s lacks the column '%s'", table, wn ? wn : "?");
+      } else if (!hn || !wn || strcmp(hn, wn)) {
+        snprintf(out, n, "table %s has a column '%s' where this program writes '%s'", table,
+                 hn ? excerpt(hn, buf) : "?", wn ? wn : "?");
+      } else {
+        int same = 1;
+        for (int i = 1; i < 5; i++) {
+          const char *a = (const char *)sqlite3_column_text(h, i);
+          const char *b = (const char *)sqlite3_column_text(w, i);
+          same &= (!a && !b) || (a && b && !strcmp(a, b));
+        }
+        if (same) continue;
+        snprintf(out, n, "table %s declares its column '%s' otherwise than this program does",
+                 table, wn);
+      }
+      break;
+    }
+  }
+  sqlite3_finalize(h), sqlite3_finalize(w);
+}
+
+static const char *a_or_an(const char *word) { return strchr("aeiou", word[0]) ? "an" : "a"; }
+
+/* Compares the file's schema with the writer's, built in memory: a table, column, index,
+ * trigger or view more, less or declared otherwise is refused, and named. */
+static rg_status check_schema(reader *r) {
+  sqlite3 *want = NULL;
+  if (sqlite3_open_v2(":memory:", &want, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+          SQLITE_OK ||
+      sqlite3_exec(want, schema, NULL, NULL, NULL) != SQLITE_OK) {
+    sqlite3_close(want);
+    return rg_err_set(r->err, RG_ERR_NOMEM, "%s: cannot build the expected schema in memory",
+                      r->path);
+  }
+  schema_obj o = {0};
+  char what[300];
+  int d = schema_difference(r->db, want, &o);
+  int on = !strcmp(o.type, "index") || !strcmp(o.type, "trigger"); /* belongs to a table */
+  if (d == 1 && o.differs && !strcmp(o.type, "table"))
+    column_difference(r->db, want, o.name, what, sizeof what);
+  else if (d == 1 && o.differs)
+    snprintf(what, sizeof what, "the %s '%s' is declared otherwise than this program declares it",
+             o.type, o.name);
+  else if (d == 1)
+    snprintf(what, sizeof what, "the schema holds %s %s '%s'%s%s that this program does not write",
+             a_or_an(o.type), o.type, o.name, on ? " on " : "", on ? o.tbl : "");
+  else if (d == 0 && (d = schema_difference(want, r->db, &o)) == 1)
+    snprintf(what, sizeof what, "the schema lacks the %s '%s'", o.type, o.name);
+  rg_status st = RG_OK;
+  if (d < 0)
+    st = read_fail(r, "the schema");
+  else if (d == 1)
+    st = rg_err_set(r->err, RG_ERR_PARSE, "%s: %s: the database was altered", r->path, what);
+  sqlite3_close(want);
+  return st;
+}
+
+/* ---- the file ---- */
 
 static int pragma_int(sqlite3 *db, const char *sql, int *out) {
   sqlite3_stmt *s;
@@ -344,13 +642,67 @@ static int pragma_int(sqlite3 *db, const char *sql, int *out) {
   return rc;
 }
 
-/* Identifies the file before reading: exists, non-empty, SQLite, ours, our version, intact. */
+/* The first line of a pragma's answer (quick_check, encoding) into buf; an SQLite error code. */
+static int pragma_text(sqlite3 *db, const char *sql, char *buf, size_t n) {
+  sqlite3_stmt *s;
+  if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) return sqlite3_errcode(db);
+  int rc = sqlite3_step(s);
+  const unsigned char *t = rc == SQLITE_ROW ? sqlite3_column_text(s, 0) : NULL;
+  snprintf(buf, n, "%s", t ? (const char *)t : sqlite3_errmsg(db));
+  if (rc == SQLITE_ROW) rc = SQLITE_OK;
+  sqlite3_finalize(s);
+  return rc;
+}
+
+/* Whether the file's first bytes (fewer than an SQLite header's) begin SQLite's magic string:
+ * then it is an SQLite file cut short, not some other file. */
+static int starts_like_sqlite(const char *path, size_t size) {
+  static const char magic[16] = "SQLite format 3";
+  char head[16];
+  size_t n = size < sizeof head ? size : sizeof head;
+  FILE *f = fopen(path, "rb");
+  int like = f && fread(head, 1, n, f) == n && !memcmp(head, magic, n);
+  if (f) fclose(f);
+  return like;
+}
+
+/* The file's size against its header's page count: a cut at a page boundary can still pass
+ * quick_check when the lost pages were free, and bytes appended are never looked at. */
+static rg_status check_size(reader *r, int64_t size) {
+  int page_size = 0, page_count = 0;
+  if (pragma_int(r->db, "PRAGMA page_size", &page_size) != SQLITE_OK ||
+      pragma_int(r->db, "PRAGMA page_count", &page_count) != SQLITE_OK)
+    return read_fail(r, "header");
+  int64_t want = (int64_t)page_size * page_count;
+  if (size < want)
+    return rg_err_set(r->err, RG_ERR_IO,
+                      "%s: damaged database (truncated: %lld bytes, but %d pages of %d bytes)",
+                      r->path, (long long)size, page_count, page_size);
+  if (size > want)
+    return rg_err_set(r->err, RG_ERR_IO,
+                      "%s: damaged database (its size does not match its page count: %lld bytes, "
+                      "but %d pages of %d bytes; %lld bytes more than the database holds)",
+                      r->path, (long long)size, page_count, page_size, (long long)(size - want));
+  return RG_OK;
+}
+
+/* Identifies the file before reading: exists, non-empty, SQLite, ours, our version, intact, our
+ * schema. */
 static rg_status check_file(reader *r) {
   struct stat sb;
   if (stat(r->path, &sb) != 0)
     return rg_err_set(r->err, RG_ERR_IO, "%s: cannot open: %s", r->path, strerror(errno));
   if (sb.st_size == 0)
     return rg_err_set(r->err, RG_ERR_IO, "%s: empty file, not a rule database", r->path);
+  /* The smallest SQLite file is one page of 512 bytes; SQLite reads a shorter one as an empty
+   * database, so what it is must be told from its first bytes here. */
+  if (sb.st_size < 512 && !starts_like_sqlite(r->path, (size_t)sb.st_size))
+    return rg_err_set(r->err, RG_ERR_IO, "%s: not a rule database (not an SQLite file)", r->path);
+  if (sb.st_size < 512)
+    return rg_err_set(r->err, RG_ERR_IO,
+                      "%s: damaged database (truncated: %lld byte%s, less than the 512 of the "
+                      "smallest SQLite file)",
+                      r->path, (long long)sb.st_size, sb.st_size == 1 ? "" : "s");
   int app = 0, ver = 0;
   int rc = pragma_int(r->db, "PRAGMA application_id", &app);
   if (rc == SQLITE_NOTADB)
@@ -366,27 +718,23 @@ static rg_status check_file(reader *r) {
         r->err, RG_ERR_IO, "%s: schema version %d, but this program reads version %d only (%s)",
         r->path, ver, RG_DB_SCHEMA_VERSION,
         ver > RG_DB_SCHEMA_VERSION ? "use a newer rulesdb" : "regenerate it with this rulegen");
-  /* A cut at a page boundary can still pass quick_check when the lost pages were free. */
-  int page_size = 0, page_count = 0;
-  if (pragma_int(r->db, "PRAGMA page_size", &page_size) != SQLITE_OK ||
-      pragma_int(r->db, "PRAGMA page_count", &page_count) != SQLITE_OK)
-    return read_fail(r, "header");
-  if ((int64_t)sb.st_size != (int64_t)page_size * page_count)
-    return rg_err_set(r->err, RG_ERR_IO,
-                      "%s: damaged database (truncated: %lld bytes, but %d pages of %d bytes)",
-                      r->path, (long long)sb.st_size, page_count, page_size);
-  sqlite3_stmt *s;
-  if (sqlite3_prepare_v2(r->db, "PRAGMA quick_check", -1, &s, NULL) != SQLITE_OK)
-    return read_fail(r, "integrity check");
-  rc = sqlite3_step(s);
-  int ok = rc == SQLITE_ROW && !strcmp(col_text(s, 0), "ok");
+  rg_status st = check_size(r, (int64_t)sb.st_size);
+  if (st) return st;
   char first[200];
-  snprintf(first, sizeof first, "%s", rc == SQLITE_ROW ? col_text(s, 0) : sqlite3_errmsg(r->db));
-  sqlite3_finalize(s);
-  if (!ok)
+  if (pragma_text(r->db, "PRAGMA quick_check", first, sizeof first) != SQLITE_OK ||
+      strcmp(first, "ok"))
     return rg_err_set(r->err, RG_ERR_IO, "%s: damaged database (truncated or corrupt): %s", r->path,
                       first);
-  return RG_OK;
+  /* The writer writes UTF-8; text read from a UTF-16 file would be converted, and two stored
+   * byte strings could read as one. */
+  if (pragma_text(r->db, "PRAGMA encoding", first, sizeof first) != SQLITE_OK)
+    return read_fail(r, "header");
+  if (strcmp(first, "UTF-8"))
+    return rg_err_set(r->err, RG_ERR_PARSE,
+                      "%s: text encoding %s, where this program writes UTF-8: the database was "
+                      "altered",
+                      r->path, first);
+  return check_schema(r);
 }
 
 rg_status rg_db_read(const char *path, rg_db **out, rg_err *err) {
@@ -402,7 +750,7 @@ rg_status rg_db_read(const char *path, rg_db **out, rg_err *err) {
   rg_db *db = rg_db_new();
   rg_status st = db ? check_file(&r) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
 #define ROWS(table, cols, fn)                                                                      \
-  if (!st) st = each_row(&r, db, table, "SELECT " cols " FROM " table, fn)
+  if (!st) st = each_row(&r, db, table, "SELECT rowid," cols " FROM " table, fn)
   ROWS("rules", "id,text,src_size,tgt_size,n_outputs,ops,status", row_rule);
   ROWS("proofs", "rule_id,solver,version,result,seconds,unsat_core,obligation,output", row_proof);
   ROWS("tests", "rule_id,domain,trials,seed,shapes,params,result", row_test);
@@ -410,7 +758,7 @@ rg_status rg_db_read(const char *path, rg_db **out, rg_err *err) {
   ROWS("prunes", "removed_id,removed_text,reason,implied_by", row_prune);
   if (!st)
     st = each_row(&r, db, "stages",
-                  "SELECT name,n_in,n_out,dropped,seconds FROM stages ORDER BY ord", row_stage);
+                  "SELECT ord,name,n_in,n_out,dropped,seconds FROM stages ORDER BY ord", row_stage);
   ROWS("config", "key,value", row_config);
   ROWS("signature", "key_id,manifest,sig", row_sig);
 #undef ROWS

@@ -4,7 +4,17 @@
  * and renamed over the target, then the directory is synced; a crash, SIGKILL or a cancelled
  * write leaves either the previous file or the complete new one. The file carries SQLite's
  * application_id 'RGDB' and user_version = RG_DB_SCHEMA_VERSION; a reader refuses any other
- * version, and files that are empty, not SQLite, damaged or not ours, each with its own message.
+ * version, and files that are empty, not SQLite, damaged (truncated, or a size that does not
+ * match the page count) or not ours, each with its own message.
+ *
+ * The reader takes exactly what the writer writes and nothing else, because the signed manifest
+ * is computed from the values read: were a value read otherwise than another SQLite reader sees
+ * it, a good signature would cover content that others read differently. So it refuses a schema
+ * that is not the writer's (an extra or missing table, column, index, trigger or view), a text
+ * encoding other than UTF-8, and any value of another storage type than the writer's (TEXT,
+ * INTEGER, REAL, BLOB), text holding a NUL byte, an id that is not exactly RG_DB_ID_LEN
+ * lowercase hex digits, an integer outside its field's range (never truncated) and stages not
+ * numbered 0, 1, 2, ...; the writer refuses ids the reader would refuse.
  *
  * Schema version 1 (one table per record kind of records.h, columns named as the fields):
  *   rules(id PRIMARY KEY, text, src_size, tgt_size, n_outputs, ops, status)
@@ -39,7 +49,7 @@ typedef struct {
 
 /* Writes db (with its signature, if any) to path, replacing it atomically. opts may be NULL.
  * Errors: RG_ERR_IO (file system, SQLite, cancelled; the message says which and that the
- * previous file is unchanged), RG_ERR_ARG (duplicate rule id). */
+ * previous file is unchanged), RG_ERR_ARG (duplicate rule id, an id that is not a content id). */
 rg_status rg_db_write(const rg_db *db, const char *path, const rg_db_write_opts *opts,
                       rg_err *err) RG_MUST_CHECK;
 
@@ -49,7 +59,9 @@ rg_status rg_db_save(rg_db *db, const char *path, const char *key_path,
                      const rg_db_write_opts *opts, rg_err *err) RG_MUST_CHECK;
 
 /* Reads the whole database at path into a new rg_db (free with rg_db_free). Does not verify
- * the signature: see rg_db_open. */
+ * the signature: see rg_db_open. Errors: RG_ERR_IO (missing, empty, not SQLite, not ours, another
+ * version, damaged), RG_ERR_PARSE (a schema or value the writer does not write: the message names
+ * the file, table, row and column, and says what is wrong), RG_ERR_NOMEM. */
 rg_status rg_db_read(const char *path, rg_db **out, rg_err *err) RG_MUST_CHECK;
 
 /* What every reader calls: reads path, then verifies the signature with pub (may be NULL only

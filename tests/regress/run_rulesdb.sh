@@ -54,6 +54,31 @@ tamper "INSERT INTO rules SELECT substr(id,2)||'0',text,src_size,tgt_size,n_outp
 cp taso.db v.db && sqlite3 v.db VACUUM
 expect 0 "signature good" "$rulesdb" verify v.db --pub k.pub
 
+# Tampering below the values the signature covers (text past a NUL byte, ids longer than 64
+# characters, integers wider than their field, columns and tables no manifest line covers): the
+# reader takes exactly what the writer writes, so each is refused as an altered file (exit 2),
+# with or without a key.
+altered() {
+  cp taso.db t.db
+  sqlite3 t.db "$1" || { echo "FAIL sqlite3 $1"; fail=$((fail + 1)); }
+  expect 2 "$2" "$rulesdb" verify t.db --pub k.pub
+  expect 2 "$2" "$rulesdb" show t.db --allow-unsigned
+}
+altered "UPDATE rules SET text=text||char(0)||' ; (relu ?evil)' WHERE rowid=3" "t.db: rules row 3 (id "
+altered "UPDATE rules SET text=text||char(0)||' ; (relu ?evil)' WHERE rowid=3" "text holds a NUL byte: the database was altered"
+altered "UPDATE rules SET id=id||'-EVIL' WHERE rowid=4" "t.db: rules row 4: id '"
+altered "UPDATE rules SET src_size=src_size+4294967296 WHERE rowid=5" "src_size is 42949672"
+altered "UPDATE config SET value=CAST(value AS BLOB)" "value holds a BLOB, where this program writes text"
+altered "ALTER TABLE rules ADD COLUMN evil TEXT" "t.db: table rules has a column 'evil' that this program does not write"
+altered "CREATE TABLE extra(a)" "t.db: the schema holds a table 'extra' that this program does not write"
+altered "CREATE INDEX evil ON rules(text)" "the schema holds an index 'evil' on rules"
+# Damaged files: one byte of a database is truncated, not "not SQLite"; a page appended is not
+# a truncation.
+head -c 1 taso.db >one.db
+expect 2 "one.db: damaged database (truncated: 1 byte" "$rulesdb" verify one.db --pub k.pub
+cp taso.db long.db && head -c "$(sqlite3 taso.db 'PRAGMA page_size')" /dev/zero >>long.db
+expect 2 "long.db: damaged database (its size does not match its page count" "$rulesdb" verify long.db --pub k.pub
+
 # Unsigned databases: refused by readers unless --allow-unsigned.
 printf '(ewadd ?x ?y) => (ewadd ?y ?x)\n(ewmul ?x ?y) => (ewmul ?y ?x)\n' > two.rules
 expect 0 "UNSIGNED" "$rulesdb" import --format text two.rules -o unsigned.db
