@@ -3,6 +3,9 @@
 #define _POSIX_C_SOURCE 200809L /* truncate */
 #include "journal.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +24,12 @@ typedef struct {
   char *core; /* owned */
 } entry;
 
+#define KEY_BYTES 32
+#define MAC_BYTES 16
+
 struct rg_journal {
   FILE *f;
+  unsigned char key[KEY_BYTES]; /* the MAC key of this journal's lines */
   entry *e;
   int n, cap;
   int *slots; /* open addressing over e, -1 empty */
@@ -99,14 +106,55 @@ static bool remember(rg_journal *j, entry *x) {
   return true;
 }
 
+/* The MAC of an answer line's fields (hex, 2 * MAC_BYTES digits) under the journal's key: only
+ * the run that holds the key could have written a line that carries it. */
+static void line_mac(const rg_journal *j, const char *sha, int solver, const char *result, int timeout_ms,
+                     const char *ms, const char *core, char hex[2 * MAC_BYTES + 1]) {
+  char fields[RG_CORE_MAX + 256];
+  int n = snprintf(fields, sizeof fields, "%s %s %s %d %s %s", sha, solver_names[solver], result, timeout_ms, ms, core);
+  unsigned char mac[MAC_BYTES];
+  crypto_generichash(mac, sizeof mac, (const unsigned char *)fields, (size_t)(n < (int)sizeof fields ? n : (int)sizeof fields - 1),
+                     j->key, sizeof j->key);
+  sodium_bin2hex(hex, 2 * MAC_BYTES + 1, mac, sizeof mac);
+}
+
+/* Reads the journal's key from key_path, or (create) makes a new one there, readable by its
+ * owner only. */
+static rg_status load_key(rg_journal *j, const char *key_path, bool create, rg_err *err) {
+  if (create) {
+    randombytes_buf(j->key, sizeof j->key);
+    char hex[2 * KEY_BYTES + 2];
+    sodium_bin2hex(hex, sizeof hex, j->key, sizeof j->key);
+    strcat(hex, "\n");
+    unlink(key_path); /* a key without its journal is worth nothing */
+    int fd = open(key_path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    bool ok = fd >= 0 && write(fd, hex, strlen(hex)) == (ssize_t)strlen(hex);
+    ok = (fd >= 0 && fsync(fd) == 0 && close(fd) == 0) && ok;
+    return ok ? RG_OK : rg_err_set(err, RG_ERR_IO, "cannot write the proof journal's key %s: %s", key_path, strerror(errno));
+  }
+  rg_strbuf sb;
+  rg_status st = rg_text_read_file(key_path, &sb, err);
+  size_t bin_len = 0;
+  if (!st && (sb.len != 2 * KEY_BYTES + 1 || sb.s[2 * KEY_BYTES] != '\n' ||
+              sodium_hex2bin(j->key, sizeof j->key, sb.s, 2 * KEY_BYTES, NULL, &bin_len, NULL) != 0 ||
+              bin_len != KEY_BYTES))
+    st = rg_err_set(err, RG_ERR_PARSE, "%s: not a proof journal key (%d hex digits and a newline)", key_path,
+                    2 * KEY_BYTES);
+  rg_sb_free(&sb);
+  return st;
+}
+
 /* One answer line (without its newline) into *x, its core left at *core in s; false when
- * malformed. */
-static bool parse_line(const char *s, entry *x, const char **core_at) {
+ * malformed or when its MAC is not the one j's key gives. */
+static bool parse_line(const rg_journal *j, const char *s, entry *x, const char **core_at) {
   memset(x, 0, sizeof *x);
-  char solver[8], result[16];
+  char solver[8], result[16], ms[32], mac[2 * MAC_BYTES + 2];
   int used = 0;
-  if (sscanf(s, "%64s %7s %15s %d %lf%n", x->sha, solver, result, &x->timeout_ms, &x->ms, &used) != 5)
+  if (sscanf(s, "%64s %7s %15s %d %31s %33s%n", x->sha, solver, result, &x->timeout_ms, ms, mac, &used) != 6)
     return false;
+  char *end;
+  x->ms = strtod(ms, &end);
+  if (*end || end == ms) return false;
   if (strlen(x->sha) != 64 || strspn(x->sha, "0123456789abcdef") != 64 || x->timeout_ms < 1)
     return false;
   x->solver = -1;
@@ -121,7 +169,10 @@ static bool parse_line(const char *s, entry *x, const char **core_at) {
   while (*core == ' ')
     core++;
   *core_at = core;
-  return strlen(core) < RG_CORE_MAX;
+  if (strlen(core) >= RG_CORE_MAX) return false;
+  char want[2 * MAC_BYTES + 1];
+  line_mac(j, x->sha, x->solver, result, x->timeout_ms, ms, core, want);
+  return strlen(mac) == 2 * MAC_BYTES && sodium_memcmp(mac, want, 2 * MAC_BYTES) == 0;
 }
 
 static void header_of(const char *const versions[RG_SOLVER_COUNT], char *buf, size_t n) {
@@ -157,12 +208,11 @@ static rg_status read_existing(rg_journal *j, const char *path, const char *head
             "%s:1: this proof journal was written for other solvers ('%s', want '%s'): give a new "
             "journal file",
             path, buf, header);
-    } else if (!parse_line(buf, &x, &core)) {
-      st = rg_err_set(
-          err, RG_ERR_PARSE,
-          "%s:%d: malformed proof journal line (want SHA256 z3|cvc5 RESULT TIMEOUT_MS MS [CORE]): "
-          "fix or remove the line",
-          path, line + 1);
+    } else if (!parse_line(j, buf, &x, &core)) {
+      st = rg_err_set(err, RG_ERR_PARSE,
+                      "%s:%d: malformed or forged proof journal line (want SHA256 z3|cvc5 RESULT TIMEOUT_MS MS "
+                      "MAC [CORE], MAC made with the key in %s.key): remove the journal to ask the solvers again",
+                      path, line + 1, path);
     } else if (!(x.core = strdup(core)) || !remember(j, &x)) {
       st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
     }
@@ -184,7 +234,20 @@ rg_status rg_journal_open(const char *path, const char *const versions[RG_SOLVER
   rg_status st = RG_OK;
   if (exists && !S_ISREG(sbuf.st_mode))
     st = rg_err_set(err, RG_ERR_ARG, "the proof journal %s is not a regular file", path);
-  if (!st && exists) st = read_existing(j, path, header, &keep, err);
+  /* Its answers are trusted only with the key it was written with. */
+  size_t kl = strlen(path) + 8;
+  char *key_path = malloc(kl);
+  if (!key_path && !st) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (key_path) snprintf(key_path, kl, "%s.key", path);
+  bool keyed = !st && exists && access(key_path, F_OK) == 0;
+  if (!st && exists && !keyed && sbuf.st_size > 0)
+    st = rg_err_set(err, RG_ERR_ARG,
+                    "the proof journal %s has no key %s, so its answers cannot be trusted: remove it (or give "
+                    "another journal) to ask the solvers again",
+                    path, key_path);
+  if (!st) st = load_key(j, key_path, !keyed, err);
+  free(key_path);
+  if (!st && keyed) st = read_existing(j, path, header, &keep, err);
   /* A line cut short by a crash goes, so that the next answer starts a line of its own. */
   if (!st && exists && keep < (long)sbuf.st_size && truncate(path, (off_t)keep) != 0)
     st = rg_err_set(err, RG_ERR_IO, "cannot write the proof journal %s", path);
@@ -235,8 +298,11 @@ rg_status rg_journal_append(rg_journal *j, const char *sha256, int s, int timeou
   /* The core is one line of names; anything else in it would break the format. */
   for (char *c = x.core; *c; c++)
     if (*c == '\n' || *c == '\r') *c = ' ';
-  fprintf(j->f, "%s %s %s %d %.1f %s\n", x.sha, solver_names[s], rg_smt_result_name(x.result),
-          timeout_ms, x.ms, x.core);
+  char ms[32], mac[2 * MAC_BYTES + 1];
+  snprintf(ms, sizeof ms, "%.1f", x.ms);
+  line_mac(j, x.sha, s, rg_smt_result_name(x.result), timeout_ms, ms, x.core, mac);
+  fprintf(j->f, "%s %s %s %d %s %s %s\n", x.sha, solver_names[s], rg_smt_result_name(x.result), timeout_ms, ms,
+          mac, x.core);
   if (fflush(j->f)) {
     free(x.core);
     return rg_err_set(err, RG_ERR_IO, "cannot write the proof journal (disk full?)");

@@ -3,13 +3,16 @@
  * instead of asking the solvers everything again.
  *
  * Format: a first line `# rulegen proof journal: z3 VERSION; cvc5 VERSION`, then one line per
- * answer: `SHA256 SOLVER RESULT TIMEOUT_MS MS [CORE...]`, where SHA256 is the obligation's hash
- * (the hash of its exact SMT-LIB2 text, smt.h), SOLVER z3 or cvc5, RESULT as
- * rg_smt_result_name. An answer is reused only for the same obligation text, solver and solver
- * version; unknown and timeout answers only for a time limit no longer than the one they got;
- * crash and error answers never. A line cut short by a crash at the end of the file is dropped.
- * The journal is trusted input, like a candidates file: an unsat line counts as that solver's
- * proof of that obligation.
+ * answer: `SHA256 SOLVER RESULT TIMEOUT_MS MS MAC [CORE...]`, where SHA256 is the obligation's
+ * hash (the hash of its exact SMT-LIB2 text, smt.h), SOLVER z3 or cvc5, RESULT as
+ * rg_smt_result_name, MAC a keyed BLAKE2b of the other fields under the key in PATH.key (32
+ * random bytes, hex, made with the journal and readable by its owner only). An unsat line counts
+ * as that solver's proof of that obligation, so a line is trusted only with its key: two forged
+ * unsat lines once made a false rule verified. A line whose MAC does not match is an error, and
+ * so is a (non-empty) journal without its key. An answer is reused only for the same obligation
+ * text, solver and solver version; unknown and timeout answers only for a time limit no longer
+ * than the one they got; crash and error answers never. A line cut short by a crash at the end
+ * of the file is dropped.
  */
 #ifndef RG_VERIFY_JOURNAL_H
 #define RG_VERIFY_JOURNAL_H

@@ -150,7 +150,7 @@ static rg_status recheck_proved(const rg_ruleset *rules, const rg_prove_opts *o,
     p->false_proof = true;
     p->status = RG_PROOF_UNPROVED;
     p->shipped = false;
-    snprintf(p->refutation, sizeof p->refutation, "%s", vs[i].why);
+    snprintf(p->refutation, sizeof p->refutation, "%.500s", vs[i].why);
   }
   if (!st && o->progress)
     fprintf(stderr, "prove: %d proved rules rechecked at up to %d assignments each: %d differ (%.1f s)\n",

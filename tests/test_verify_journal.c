@@ -1,0 +1,74 @@
+/* tests/test_verify_journal.c: the proof journal trusts only lines made with its key: answers
+ * written by a run are found again, a line forged or changed afterwards (an unsat made up for an
+ * obligation, a timeout turned into unsat) is refused, and so is a journal without its key. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "verify/journal.h"
+
+static const char *const versions[RG_SOLVER_COUNT] = {"z3 4.8.12", "cvc5 1.0.3"};
+static const char sha_a[] = "a7ddc29ccadbd8005c9bf8507e39e828c6d08dad28f942433c5d6a9da10c2e41";
+static const char sha_b[] = "0000000000000000000000000000000000000000000000000000000000000000";
+
+static rg_status reopen(const char *path, rg_journal **j, rg_err *err) {
+  rg_journal_close(*j);
+  *j = NULL;
+  return rg_journal_open(path, versions, j, err);
+}
+
+/* Replaces the first occurrence of from in the file with to (same length). */
+static void edit(const char *path, const char *from, const char *to) {
+  rg_strbuf sb;
+  rg_err err;
+  CHECK(rg_text_read_file(path, &sb, &err) == RG_OK);
+  char *at = sb.s ? strstr(sb.s, from) : NULL;
+  CHECK(at != NULL && strlen(from) == strlen(to));
+  if (at) memcpy(at, to, strlen(to));
+  FILE *f = fopen(path, "w");
+  if (f) fwrite(sb.s, 1, sb.len, f), fclose(f);
+  rg_sb_free(&sb);
+}
+
+int main(void) {
+  char dir[] = "/tmp/rg_journal_key_XXXXXX", path[96], key[104];
+  CHECK(mkdtemp(dir) != NULL);
+  snprintf(path, sizeof path, "%s/j.proofs", dir);
+  snprintf(key, sizeof key, "%s.key", path);
+  rg_journal *j = NULL;
+  rg_err err;
+  CHECK(rg_journal_open(path, versions, &j, &err) == RG_OK);
+  struct stat sk;
+  CHECK(stat(key, &sk) == 0 && (sk.st_mode & 0777) == 0600); /* the key is its owner's alone */
+  rg_solver_answer a = {.result = RG_SMT_UNSAT, .ms = 12.5};
+  snprintf(a.core, sizeof a.core, "ewadd-comm");
+  rg_solver_answer t = {.result = RG_SMT_TIMEOUT, .ms = 2000};
+  CHECK(rg_journal_append(j, sha_a, RG_SOLVER_Z3, 2000, &a, &err) == RG_OK);
+  CHECK(rg_journal_append(j, sha_b, RG_SOLVER_Z3, 2000, &t, &err) == RG_OK);
+  /* read back with its key */
+  CHECK(reopen(path, &j, &err) == RG_OK);
+  rg_solver_answer got;
+  CHECK(rg_journal_lookup(j, sha_a, RG_SOLVER_Z3, 2000, &got) && got.result == RG_SMT_UNSAT &&
+        !strcmp(got.core, "ewadd-comm"));
+  CHECK(!rg_journal_lookup(j, sha_a, RG_SOLVER_CVC5, 2000, &got));
+  rg_journal_close(j), j = NULL;
+  /* a timeout turned into an unsat: its MAC no longer matches */
+  edit(path, " z3 timeout ", " z3 unsat   ");
+  CHECK(rg_journal_open(path, versions, &j, &err) == RG_ERR_PARSE && strstr(err.msg, "forged") &&
+        strstr(err.msg, ":3:"));
+  edit(path, " z3 unsat   ", " z3 timeout ");
+  CHECK(reopen(path, &j, &err) == RG_OK);
+  rg_journal_close(j), j = NULL;
+  /* a line made up without the key */
+  FILE *f = fopen(path, "a");
+  if (f) fprintf(f, "%s cvc5 unsat 2000 9.0 %s ewadd-comm\n", sha_a, "0123456789abcdef0123456789abcdef"), fclose(f);
+  CHECK(rg_journal_open(path, versions, &j, &err) == RG_ERR_PARSE && strstr(err.msg, "forged"));
+  /* a journal without its key is not read at all */
+  unlink(key);
+  CHECK(rg_journal_open(path, versions, &j, &err) == RG_ERR_ARG && strstr(err.msg, "has no key"));
+  unlink(path);
+  rmdir(dir);
+  return check_done("test_verify_journal");
+}
