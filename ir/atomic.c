@@ -13,8 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Removes PATH.tmp.PID files beside path whose PID is not a running process. */
-static void remove_stale(const char *path) {
+void rg_atomic_remove_stale(const char *path) {
   char *dcopy = strdup(path), *bcopy = strdup(path);
   if (!dcopy || !bcopy) goto done;
   const char *dir = dirname(dcopy), *base = basename(bcopy);
@@ -46,7 +45,7 @@ rg_status rg_atomic_open(rg_atomic_file *a, const char *path, rg_err *err) {
     rg_atomic_abort(a);
     return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
-  remove_stale(path);
+  rg_atomic_remove_stale(path);
   snprintf(a->tmp, n, "%s.tmp.%ld", path, (long)getpid());
   unlink(a->tmp); /* one of ours an earlier call of this process left */
   int fd = open(a->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);

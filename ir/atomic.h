@@ -25,5 +25,8 @@ rg_status rg_atomic_open(rg_atomic_file *a, const char *path, rg_err *err) RG_MU
 rg_status rg_atomic_commit(rg_atomic_file *a, rg_err *err) RG_MUST_CHECK;
 /* Closes and removes the temporary; the target is unchanged. Safe after a failed open. */
 void rg_atomic_abort(rg_atomic_file *a);
+/* Removes PATH.tmp.PID files beside path whose process no longer exists (what rg_atomic_open
+ * does first; for writers that make their own PATH.tmp.PID, as the SQLite database writer). */
+void rg_atomic_remove_stale(const char *path);
 
 #endif

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "contentid.h"
+#include "ir/atomic.h"
 
 static const char schema[] =
     "CREATE TABLE rules(id TEXT PRIMARY KEY, text TEXT NOT NULL, src_size INTEGER NOT NULL,"
@@ -181,17 +182,20 @@ static int sync_path(const char *path, int dir) {
 rg_status rg_db_write(const rg_db *db, const char *path, const rg_db_write_opts *opts,
                       rg_err *err) {
   size_t plen = strlen(path);
-  char *tmp = malloc(plen + 16), *dcopy = strdup(path);
+  char *tmp = malloc(plen + 32), *dcopy = strdup(path);
   if (!tmp || !dcopy) return free(tmp), free(dcopy), rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  /* The temp file sits beside the target so that rename() stays on one file system. */
-  snprintf(tmp, plen + 16, "%s.tmp-XXXXXX", path);
-  int fd = mkstemp(tmp);
+  /* The temp file sits beside the target so that rename() stays on one file system; named
+   * PATH.tmp.PID, so that the next write removes what a killed one left (ir/atomic.h). */
+  rg_atomic_remove_stale(path);
+  snprintf(tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
+  unlink(tmp);
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
   if (fd < 0) {
     rg_status st = rg_err_set(err, RG_ERR_IO, "%s: cannot create a temporary file beside it: %s",
                               path, strerror(errno));
     return free(tmp), free(dcopy), st;
   }
-  /* mkstemp makes 0600; a database is not secret: keep the old file's mode, else 0644. */
+  /* a database is not secret: keep the old file's mode, else 0644 */
   struct stat old;
   fchmod(fd, stat(path, &old) == 0 ? (old.st_mode & 0777) : 0644);
   close(fd);
