@@ -698,6 +698,85 @@ static void test_z3_threads(void) {
          N, oneshot_s, N, pool_s);
 }
 
+/* Answers are read strictly: exactly one verdict, after unsat exactly one complete core of
+ * names, nothing after (but a solver's refusal of the core after sat or unknown); anything
+ * else is an error that says what was wrong, with the text escaped, and never a proof. */
+static void test_strict_answers(void) {
+  static const struct {
+    const char *out;
+    size_t len; /* 0: strlen */
+    rg_smt_result want;
+    const char *says;
+  } cases[] = {
+      {"unsat\n(goal ax-1 ax.2)\n", 0, RG_SMT_UNSAT, ""},
+      {"  unsat ( goal )", 0, RG_SMT_UNSAT, ""},
+      {"sat\n(error \"line 5 column 15: unsat core is not available\")\n", 0, RG_SMT_SAT, ""},
+      {"unknown\n(error \"no core\")\n", 0, RG_SMT_UNKNOWN, ""},
+      {"(error \"line 1: bad\")\nunsat\n(goal)\n", 0, RG_SMT_ERROR, "(error \"line 1: bad\")"},
+      {"unsat\n( goal", 0, RG_SMT_ERROR, "unsat without one complete unsat core of names"},
+      {"unsat\n", 0, RG_SMT_ERROR, "unsat without one complete unsat core"},
+      {"unsat\n(goal (x))\n", 0, RG_SMT_ERROR, "unsat without one complete unsat core"},
+      {"unsat\n(error \"no\")\n", 0, RG_SMT_ERROR, "unsat without one complete unsat core"},
+      {"unsat (goal) ... sat", 0, RG_SMT_ERROR, "text after the unsat core: ' ... sat'"},
+      {"unsat\n(goal)\nunsat\n(goal)\n", 0, RG_SMT_ERROR, "text after the unsat core"},
+      {"sat\nunsat\n(goal)\n", 0, RG_SMT_ERROR, "text after the answer: '\\x0aunsat"},
+      {"sat\n(error \"x\")\n(error \"y\")\n", 0, RG_SMT_ERROR, "text after the answer"},
+      {"unsat\n(goal)\n\0sat\n", 18, RG_SMT_ERROR, "a NUL byte in the answer"},
+      {"unsat\n(goal \033[2Jax)\n", 0, RG_SMT_ERROR, "\\x1b[2Jax)"},
+      {"WARNING: x\nunsat\n(goal)\n", 0, RG_SMT_ERROR, "not a solver answer: 'WARNING: x\\x0aunsat"},
+      {"(goal)\n", 0, RG_SMT_ERROR, "not a solver answer"},
+      {" \n", 0, RG_SMT_ERROR, "no answer"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    rg_solver_answer a;
+    size_t len = cases[i].len ? cases[i].len : strlen(cases[i].out);
+    rg_solver_parse_answer_n(cases[i].out, len, 3.0, 1000, &a);
+    CHECK_MSG(a.result == cases[i].want && strstr(a.detail, cases[i].says) &&
+                  !strchr(a.detail, '\033') && !strchr(a.detail, '\n'),
+              "case %zu: %s (%s)", i, rg_smt_result_name(a.result), a.detail);
+  }
+  char buf[16];
+  rg_solver_escape(buf, sizeof buf, "a\033[2J\\b\x80xyz", 11);
+  CHECK_MSG(!strcmp(buf, "a\\x1b[2J\\\\b..."), "%s", buf);
+  rg_solver_escape(buf, sizeof buf, "ok\n", 3);
+  CHECK_MSG(!strcmp(buf, "ok\\x0a"), "%s", buf);
+
+  /* The cvc5 binary (tests/data/fake_solver_reply.sh standing in): its output up to the end
+   * marker of the query is read the same way, and nothing may follow the marker. */
+  static const struct {
+    const char *fake;
+    bool pool_only; /* one-shot, without a marker, the same output is a whole answer */
+    rg_smt_result want;
+    const char *says;
+  } fakes[] = {
+      {"data/fake_solver_reply_good.sh", false, RG_SMT_UNSAT, ""},
+      {"data/fake_solver_reply_unclosed.sh", false, RG_SMT_ERROR, "unsat without one complete"},
+      {"data/fake_solver_reply_twice.sh", false, RG_SMT_ERROR, "text after the unsat core"},
+      {"data/fake_solver_reply_escape.sh", false, RG_SMT_ERROR, "evil \\x1b[2J\\x1b]0;pwned\\x07"},
+      {"data/fake_solver_reply_flood.sh", false, RG_SMT_ERROR, "wrote more than 65536 bytes to stderr"},
+      {"data/fake_solver_reply_after.sh", true, RG_SMT_ERROR, "text after the end marker: 'unsat"},
+      {"data/fake_solver_reply_nomarker.sh", true, RG_SMT_ERROR, "ended before its end marker"},
+  };
+  rg_err err;
+  for (size_t i = 0; i < sizeof fakes / sizeof *fakes; i++) {
+    rg_solver s;
+    CHECK_MSG(rg_solver_init(&s, RG_SOLVER_CVC5, fakes[i].fake, &err) == RG_OK, "%s", err.msg);
+    for (int pool = fakes[i].pool_only; pool < 2; pool++) {
+      rg_solver_pool *p = pool ? rg_solver_pool_new() : NULL;
+      rg_solver_answer a;
+      double t0 = now_s();
+      CHECK(p ? rg_solver_prove_in(p, &s, "(check-sat)\n", 12, 5000, &a, &err) == RG_OK
+              : rg_solver_prove(&s, "(check-sat)\n", 12, 5000, &a, &err) == RG_OK);
+      CHECK_MSG(a.result == fakes[i].want && strstr(a.detail, fakes[i].says) &&
+                    !strchr(a.detail, '\033') && now_s() - t0 < 4.0,
+                "%s (%s): %s (%s) after %.1f s", fakes[i].fake, pool ? "worker" : "one-shot",
+                rg_smt_result_name(a.result), a.detail, now_s() - t0);
+      if (a.result == RG_SMT_UNSAT) CHECK(!strcmp(a.core, "fake-axiom"));
+      rg_solver_pool_free(p);
+    }
+  }
+}
+
 int main(void) {
   rg_axioms ax;
   load_axioms(&ax);
@@ -717,6 +796,7 @@ int main(void) {
   test_vacuous(&ax);
   test_workers_match_oneshot(&ax);
   test_worker_recovery();
+  test_strict_answers();
   rg_axioms_free(&ax);
   return check_done("test_verify");
 }

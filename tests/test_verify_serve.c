@@ -13,6 +13,7 @@
 #include "check.h"
 #include "verify/child.h"
 #include "verify/serve.h"
+#include "verify/smt.h"
 #include "verify_helpers.h"
 
 /* ---- the request loop, with a solver of this test's own ---- */
@@ -58,23 +59,49 @@ static toy_helper start_toy(void) {
   return h;
 }
 
-static void send_request(const toy_helper *h, const char *text, int timeout_ms) {
-  uint32_t hdr[2] = {(uint32_t)strlen(text), (uint32_t)timeout_ms};
-  CHECK(write(h->to, hdr, sizeof hdr) == sizeof hdr);
+static unsigned long toy_seq; /* the number of the last request sent */
+
+/* A request as the client sends it (serve.h): its header names the next number and the hash of
+ * sha_of (the script itself, unless a test says otherwise). */
+static void send_request_as(const toy_helper *h, const char *text, const char *sha_of,
+                            int timeout_ms) {
+  rg_serve_header q = {++toy_seq, timeout_ms, "", (unsigned long)strlen(text)};
+  rg_sha256_hex(sha_of, strlen(sha_of), q.sha256);
+  char hdr[RG_SERVE_QUERY_HEADER_LEN + 1];
+  rg_serve_format_query(hdr, &q);
+  CHECK(write(h->to, hdr, RG_SERVE_QUERY_HEADER_LEN) == RG_SERVE_QUERY_HEADER_LEN);
   CHECK(write(h->to, text, strlen(text)) == (ssize_t)strlen(text));
 }
 
-/* The next reply's text into buf; false when the helper ended first. */
-static bool read_reply(const toy_helper *h, char *buf, size_t size) {
-  uint32_t n;
-  if (read(h->from, &n, sizeof n) != sizeof n || n >= size) return false;
+static void send_request(const toy_helper *h, const char *text, int timeout_ms) {
+  send_request_as(h, text, text, timeout_ms);
+}
+
+static bool read_exactly(int fd, char *buf, size_t n) {
   size_t got = 0;
   while (got < n) {
-    ssize_t r = read(h->from, buf + got, n - got);
+    ssize_t r = read(fd, buf + got, n - got);
     if (r <= 0) return false;
     got += (size_t)r;
   }
-  buf[n] = 0;
+  return true;
+}
+
+/* The next reply's text into buf, its header into *r; false when the helper ended first. */
+static bool read_reply_header(const toy_helper *h, char *buf, size_t size, rg_serve_header *r) {
+  char hdr[RG_SERVE_REPLY_HEADER_LEN];
+  if (!read_exactly(h->from, hdr, sizeof hdr)) return false;
+  CHECK_MSG(rg_serve_parse_reply(hdr, r), "not a reply header: %.96s", hdr);
+  if (r->len >= size || !read_exactly(h->from, buf, r->len)) return false;
+  buf[r->len] = 0;
+  return true;
+}
+
+/* The same, checking that the reply echoes the last request's number. */
+static bool read_reply(const toy_helper *h, char *buf, size_t size) {
+  rg_serve_header r;
+  if (!read_reply_header(h, buf, size, &r)) return false;
+  CHECK_MSG(r.seq == toy_seq, "reply %lu to request %lu", r.seq, toy_seq);
   return true;
 }
 
@@ -94,6 +121,49 @@ static bool dead(pid_t pid) {
   bool zombie = fgets(line, sizeof line, f) && strstr(line, ") Z ");
   fclose(f);
   return zombie;
+}
+
+/* Every reply echoes its request's number and hash; a script that does not hash to what its
+ * request says is refused, never run; a header that is not one ends the helper (the stream
+ * cannot be followed past it). */
+static void test_serve_framing(void) {
+  toy_helper h = start_toy();
+  char buf[256];
+  send_request(&h, "(check-sat)", 100);
+  rg_serve_header r;
+  CHECK(read_reply_header(&h, buf, sizeof buf, &r));
+  char sha[65];
+  rg_sha256_hex("(check-sat)", 11, sha);
+  CHECK_MSG(r.seq == toy_seq && !strcmp(r.sha256, sha) && !strncmp(buf, "unsat", 5),
+            "reply %lu %s: %s", r.seq, r.sha256, buf);
+  send_request_as(&h, "(check-sat) ; crash-me", "(check-sat)", 100);
+  CHECK(read_reply_header(&h, buf, sizeof buf, &r));
+  CHECK_MSG(r.seq == toy_seq && !strcmp(r.sha256, sha) &&
+                strstr(buf, "(error \"the script's SHA-256 is ") && strstr(buf, sha),
+            "a script with another's hash: %s", buf);
+  CHECK(write(h.to, "rg-query 1 2 3 4\n", 17) == 17); /* short fields: not a header */
+  static const char pad[RG_SERVE_QUERY_HEADER_LEN];
+  CHECK(write(h.to, pad, sizeof pad) == sizeof pad);
+  CHECK(!read_reply(&h, buf, sizeof buf));
+  int st = end_status(&h);
+  CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 1, "a bad header: status %#x", st);
+
+  /* The header functions: each field its width, nothing else read as a header. */
+  rg_serve_header q = {42, 5000, "", 12}, back;
+  memcpy(q.sha256, sha, sizeof sha);
+  char hdr[RG_SERVE_QUERY_HEADER_LEN + 1];
+  rg_serve_format_query(hdr, &q);
+  CHECK_MSG(strlen(hdr) == RG_SERVE_QUERY_HEADER_LEN && rg_serve_parse_query(hdr, &back) &&
+                back.seq == 42 && back.timeout_ms == 5000 && back.len == 12 &&
+                !strcmp(back.sha256, sha) && !rg_serve_parse_reply(hdr, &back),
+            "%s", hdr);
+  hdr[40] = 'A'; /* upper-case hex */
+  CHECK(!rg_serve_parse_query(hdr, &back));
+  rg_serve_format_reply(hdr, &q);
+  CHECK(strlen(hdr) == RG_SERVE_REPLY_HEADER_LEN && rg_serve_parse_reply(hdr, &back) &&
+        back.seq == 42 && back.len == 12);
+  hdr[12] = ' ';
+  CHECK(!rg_serve_parse_reply(hdr, &back));
 }
 
 /* Runs first, while this process has one thread (the helper is a fork of it). */
@@ -128,10 +198,11 @@ static void test_serve_loop(void) {
 
   /* Input that ends inside a request: exit 1. */
   h = start_toy();
-  uint32_t hdr[2] = {100, 100};
-  CHECK(write(h.to, hdr, sizeof hdr) == sizeof hdr);
+  CHECK(write(h.to, "rg-query 0000000001", 19) == 19);
   st = end_status(&h);
   CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 1, "cut request: status %#x", st);
+
+  test_serve_framing();
 
   /* The client kills a helper at its deadline: the fork working on the query dies with it. */
   snprintf(hang_pid_path, sizeof hang_pid_path, "/tmp/rg_serve_hang_%d", (int)getpid());
@@ -196,27 +267,36 @@ static void test_helper_programs(void) {
     CHECK_MSG(s.helper && strstr(s.path, helpers[h].program) && s.version[0] >= '1' &&
                   s.version[0] <= '9',
               "helper '%s', version '%s'", s.path, s.version);
-    static const char *scripts[] = {"(check-sat)\n", "(assert false)\n(check-sat)\n"};
-    rg_strbuf req;
+    static const char *scripts[] = {"(check-sat)\n", "(assert false)\n(check-sat)\n"},
+                      *answers[] = {"sat\n", "unsat\n"};
+    rg_strbuf req, want;
     rg_sb_init(&req);
-    for (int i = 0; i < 2; i++) {
-      uint32_t hdr[2] = {(uint32_t)strlen(scripts[i]), 1000};
-      rg_sb_append(&req, (const char *)hdr, sizeof hdr);
+    rg_sb_init(&want);
+    for (unsigned long i = 0; i < 2; i++) {
+      char hdr[RG_SERVE_QUERY_HEADER_LEN + 1];
+      rg_serve_header q = {i + 7, 1000, "", (unsigned long)strlen(scripts[i])};
+      rg_sha256_hex(scripts[i], strlen(scripts[i]), q.sha256);
+      rg_serve_format_query(hdr, &q);
+      rg_sb_puts(&req, hdr);
       rg_sb_puts(&req, scripts[i]);
+      q.len = strlen(answers[i]);
+      rg_serve_format_reply(hdr, &q);
+      rg_sb_puts(&want, hdr);
+      rg_sb_puts(&want, answers[i]);
     }
     char *argv[] = {s.path, NULL};
     rg_child_result res;
     CHECK(rg_child_run(argv, req.s, req.len, 20000, &res, &err) == RG_OK);
-    static const char want[] = "\4\0\0\0sat\n\6\0\0\0unsat\n";
-    CHECK_MSG(res.exit_code == 0 && res.len == sizeof want - 1 &&
-                  !memcmp(res.output, want, res.len),
-              "%s exited %d with %zu bytes: %.300s", helpers[h].program, res.exit_code, res.len,
-              res.len > 4 ? res.output + 4 : "");
+    CHECK_MSG(res.exit_code == 0 && res.len == want.len && !memcmp(res.output, want.s, res.len) &&
+                  !res.err_len,
+              "%s exited %d with %zu bytes: %.300s (stderr: %.300s)", helpers[h].program,
+              res.exit_code, res.len, res.output, res.errors ? res.errors : "");
     rg_child_result_free(&res);
-    CHECK(rg_child_run(argv, req.s, 6, 20000, &res, &err) == RG_OK);
-    CHECK(res.exit_code == 1 && res.output && strstr(res.output, "input ended inside a request"));
+    CHECK(rg_child_run(argv, req.s, 60, 20000, &res, &err) == RG_OK);
+    CHECK(res.exit_code == 1 && res.errors && strstr(res.errors, "input ended inside a request"));
     rg_child_result_free(&res);
     rg_sb_free(&req);
+    rg_sb_free(&want);
 
     char missing[96];
     snprintf(missing, sizeof missing, "/nonexistent/%s", helpers[h].program);
@@ -247,6 +327,58 @@ static void test_helper_programs(void) {
                   strstr(a.detail, "status 3: rulegen-fake: broken on purpose"),
               "exit: %s (%s)", rg_smt_result_name(a.result), a.detail);
   }
+}
+
+/* Helpers that reply wrongly (tests/data/fake_helper_reply.sh): only exactly one well-formed
+ * reply to the query asked, echoing its number and hash, with exactly one verdict (and after
+ * unsat one complete core) is an answer; everything else is an error answer that says what was
+ * wrong, with what the helper printed escaped, and never a proof. A helper that floods its
+ * stderr is stopped and said to have, not reported as a timeout. */
+static void test_fake_replies(void) {
+  static const struct {
+    const char *fake, *says;
+  } bad[] = {
+      {"data/fake_helper_reply_unclosed.sh", "unsat without one complete unsat core of names"},
+      {"data/fake_helper_reply_twice.sh", "text after the unsat core: '\\x0asat\\x0a'"},
+      {"data/fake_helper_reply_extra.sh", "bytes after the reply (an extra frame?): 'rg-reply"},
+      {"data/fake_helper_reply_seq.sh", "a reply to query 2 where query 1's was due"},
+      {"data/fake_helper_reply_hash.sh", "a reply for obligation 0000000000000000..., not for"},
+      {"data/fake_helper_reply_escape.sh", "evil \\x1b[2J\\x1b]0;pwned\\x07 done"},
+      {"data/fake_helper_reply_flood.sh", "wrote more than 65536 bytes to stderr"},
+  };
+  for (int h = 0; h < 2; h++)
+    for (int pool = 0; pool < 2; pool++) {
+      rg_solver_answer a = with_fake_helper(h, "data/fake_helper_reply_good.sh", 1000, pool);
+      CHECK_MSG(a.result == RG_SMT_UNSAT && !strcmp(a.core, "fake-axiom"), "good: %s [%s] %s",
+                rg_smt_result_name(a.result), a.core, a.detail);
+      for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        double t0 = now_s();
+        a = with_fake_helper(h, bad[i].fake, 5000, pool);
+        bool escaped = !strchr(a.detail, '\033') && !strchr(a.detail, '\a');
+        CHECK_MSG(a.result == RG_SMT_ERROR && strstr(a.detail, bad[i].says) && escaped &&
+                      now_s() - t0 < 4.0,
+                  "%s: %s (%s) after %.1f s", bad[i].fake, rg_smt_result_name(a.result), a.detail,
+                  now_s() - t0);
+      }
+    }
+  /* An extra frame that comes after its reply was taken is found where the next reply is due:
+   * that query is an error (no longer the extra frame's unsat), and the next one goes to a
+   * fresh helper. */
+  setenv("RG_Z3_HELPER", "data/fake_helper_reply_late.sh", 1);
+  rg_solver s;
+  rg_err err;
+  CHECK(rg_solver_init(&s, RG_SOLVER_Z3, NULL, &err) == RG_OK);
+  rg_solver_pool *p = rg_solver_pool_new();
+  for (int i = 0; i < 4; i++) {
+    rg_solver_answer a;
+    CHECK(rg_solver_prove_in(p, &s, "(check-sat)\n", 12, 1000, &a, &err) == RG_OK);
+    char says[96];
+    snprintf(says, sizeof says, "a reply to query %d where query %d's was due", i, i + 1);
+    CHECK_MSG(i % 2 ? a.result == RG_SMT_ERROR && strstr(a.detail, says) : a.result == RG_SMT_SAT,
+              "query %d: %s (%s)", i + 1, rg_smt_result_name(a.result), a.detail);
+  }
+  rg_solver_pool_free(p);
+  unsetenv("RG_Z3_HELPER");
 }
 
 /* ---- what the cvc5 helper reads ---- */
@@ -356,6 +488,7 @@ int main(void) {
   rg_axioms ax;
   load_axioms(&ax);
   test_helper_programs();
+  test_fake_replies();
   test_cvc5_subset();
   test_cvc5_helper_matches_binary(&ax);
   rg_axioms_free(&ax);

@@ -2,6 +2,10 @@
 # (all 133 are in bench/prove.sh), the axioms checked by `rulegen check-axioms`.
 add_test(NAME verify_bad_inputs
          COMMAND ${RG_TEST_ROOT}/regress/run_bad.sh $<TARGET_FILE:rulegen> ${RG_TEST_ROOT}/regress/bad ${RG_TEST_ROOT}/regress/bad/verify_cases.txt prove)
+# A helper's extra frame is never taken for the next query's answer (the false rule it once got
+# verified under --require any -R 0 stays unproved; well-formed replies still prove).
+add_test(NAME verify_bad_extra_frame
+         COMMAND ${RG_TEST_ROOT}/regress/bad/verify_extra_frame.sh $<TARGET_FILE:rulegen> ${RG_TEST_ROOT})
 add_test(NAME verify_check_axioms COMMAND rulegen check-axioms)
 # Every axiom holds both ways round at twice the default draws, under another seed.
 add_test(NAME verify_check_axioms_more COMMAND rulegen check-axioms -n 48 -S 7)

@@ -8,8 +8,8 @@ int rg_helper_main(int argc, char **argv, const rg_helper_program *h) {
   if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
     printf("usage: %s [--version]\n"
            "\n"
-           "rulegen's %s helper: reads length-prefixed SMT-LIB2 queries on stdin and answers\n"
-           "each on stdout, %s.\n"
+           "rulegen's %s helper: reads framed SMT-LIB2 queries on stdin (rg-query headers) and\n"
+           "answers each on stdout (rg-reply headers), %s.\n"
            "rulegen starts it (found next to the rulegen program, or at the path in the\n"
            "environment); it is not meant to be run by hand.\n",
            h->program, h->solver, h->how);

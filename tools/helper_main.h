@@ -1,5 +1,5 @@
 /* tools/helper_main.h: the whole of a solver helper program's main (rulegen-z3, rulegen-cvc5):
- * rulegen execs a helper and sends it length-prefixed queries (verify/serve.h); a helper is not
+ * rulegen execs a helper and sends it framed queries (verify/serve.h); a helper is not
  * meant to be run by hand. */
 #ifndef RG_TOOLS_HELPER_MAIN_H
 #define RG_TOOLS_HELPER_MAIN_H

@@ -19,9 +19,12 @@
  *   rg_solver_prove: one-shot: a fresh process per query (an exec of a helper or of cvc5):
  *     simple, but the process start is most of the time of an easy query;
  *   rg_solver_prove_in: through a pool of long-lived workers (one per solver kind), owned by one
- *     thread: a helper worker loops {read a length-prefixed obligation, fresh context or
+ *     thread: a helper worker loops {read a framed obligation (serve.h), fresh context or
  *     solver, eval, answer, delete it}; a cvc5 binary worker is one `cvc5 --no-interactive`
  *     fed each obligation followed by an echoed marker (the end of its answer) and (reset).
+ *     Only exactly the reply to the query counts: the frame that echoes its number and its
+ *     obligation's hash, or the output up to the marker that names both, with nothing after;
+ *     anything else is an error answer (and the worker is ended).
  *     A worker that runs past the deadline is SIGKILLed and reaped (answer: timeout), one that
  *     dies is seen at EOF (answer: crash, or the error it printed); the next query starts a
  *     fresh one; so does a query after a slow one (ending a worker is cheaper than its cleanup
@@ -57,7 +60,8 @@ typedef struct {
   rg_smt_result result;
   double ms;               /* wall time of the query */
   char core[RG_CORE_MAX];  /* on unsat: names in the unsat core, space-separated ("goal" dropped) */
-  char detail[256];        /* on crash/error: what the solver said */
+  char detail[256];        /* on crash/error: what the solver said, or what was wrong with its
+                            * reply (escaped: rg_solver_escape) */
 } rg_solver_answer;
 
 typedef struct {
@@ -103,7 +107,19 @@ int rg_solver_pool_pid(const rg_solver_pool *p, rg_solver_kind kind);
 
 const char *rg_smt_result_name(rg_smt_result r);
 
-/* Turns a solver's printed answer into *ans (shared by the backends; exposed for tests). */
+/* Turns a solver's printed answer (out[0..len)) into *ans (shared by the backends; exposed for
+ * tests). Strict: "unsat" and exactly one complete core of names, nothing after it, proves (or
+ * is vacuous); "sat", "unknown" or "timeout" followed by nothing but the solver's refusal of the
+ * core; an answer that starts "(error" is that error. Anything else (an unclosed core, a second
+ * verdict, trailing text, a NUL byte) is RG_SMT_ERROR with a detail that says what was wrong. */
+void rg_solver_parse_answer_n(const char *out, size_t len, double ms, int timeout_ms,
+                              rg_solver_answer *ans);
+/* The same for a NUL-terminated answer. */
 void rg_solver_parse_answer(const char *out, double ms, int timeout_ms, rg_solver_answer *ans);
+
+/* Copies src[0..n) into dst (size bytes, NUL-terminated) fit for a terminal: printable ASCII
+ * as is, a backslash doubled, any other byte as \xNN; cut with "..." where it does not fit.
+ * Everything a solver or helper printed goes through it before it enters a message. */
+void rg_solver_escape(char *dst, size_t size, const char *src, size_t n);
 
 #endif

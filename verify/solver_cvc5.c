@@ -8,6 +8,7 @@
  * limit, so one worker serves any timeout. cvc5 prints (echo "m") as "m" with its quotes. A
  * worker reads the pipe non-interactively: --interactive builds a new ANTLR input, a large
  * zeroed token pool, for every command (14% of all instructions). */
+#define _GNU_SOURCE /* memmem */
 #include <stdio.h>
 #include <string.h>
 
@@ -56,8 +57,7 @@ rg_status rg_cvc5_init(rg_solver *s, const char *binary, rg_err *err) {
                     s->path, res.exit_code == 127 ? "not found" : "no version answer");
   } else {
     v += strlen("cvc5 version ");
-    size_t n = strcspn(v, " \n");
-    snprintf(s->version, sizeof s->version, "%.*s", (int)(n < 60 ? n : 60), v);
+    rg_solver_escape(s->version, sizeof s->version, v, strcspn(v, " \n"));
   }
   rg_child_result_free(&res);
   return st;
@@ -91,25 +91,38 @@ static rg_status cvc5_worker_start(const rg_solver *s, rg_child *c, rg_err *err)
   return rg_child_start(argv, c, err);
 }
 
-#define MARKER_FMT "\"rg-end-%lu\""
+/* The end of query key's answer: cvc5 prints (echo "m") as "m", quotes and all. The obligation's
+ * hash in it ties the answer to the obligation, the number to this query. */
+#define MARKER_FMT "\"rg-end-%lu-%s\""
 
 static void cvc5_request(rg_strbuf *req, const char *text, size_t len, int timeout_ms,
-                         unsigned long seq) {
+                         const rg_query_key *key) {
   rg_sb_printf(req, "(set-option :tlimit-per %d)\n", timeout_ms);
   rg_sb_append(req, text, len);
-  rg_sb_printf(req, "\n(echo " MARKER_FMT ")\n(reset)\n", seq);
+  rg_sb_printf(req, "\n(echo " MARKER_FMT ")\n(reset)\n", key->seq, key->sha256);
 }
 
-/* The answer ends at the marker line of this query (after unsat, the core comes first; an
- * error answer is one "(error ...)" line and the script goes on). */
-static bool cvc5_reply(const char *out, size_t len, unsigned long seq, size_t *off, size_t *n) {
-  char marker[48];
-  int m = snprintf(marker, sizeof marker, MARKER_FMT "\n", seq);
-  if (len < (size_t)m || memcmp(out + len - (size_t)m, marker, (size_t)m)) return false;
-  if (len > (size_t)m && out[len - (size_t)m - 1] != '\n') return false;
-  *off = 0;
-  *n = len - (size_t)m;
-  return true;
+/* The answer is all before this query's marker line (after unsat, the core comes first; an
+ * error answer is one "(error ...)" line and the script goes on); nothing may follow the marker
+ * (the answer text itself is read strictly: rg_solver_parse_answer_n). */
+static rg_reply_state cvc5_reply(const char *out, size_t len, const rg_query_key *key, size_t *off,
+                                 size_t *n, char *why, size_t why_size) {
+  char marker[128];
+  int m = snprintf(marker, sizeof marker, MARKER_FMT "\n", key->seq, key->sha256);
+  for (const char *p = out; (p = memmem(p, len - (size_t)(p - out), marker, (size_t)m)); p++) {
+    if (p > out && p[-1] != '\n') continue; /* not a line of its own */
+    size_t after = len - (size_t)(p - out) - (size_t)m;
+    if (after) {
+      char shown[96];
+      rg_solver_escape(shown, sizeof shown, p + m, after);
+      snprintf(why, why_size, "text after the end marker: '%s'", shown);
+      return RG_REPLY_BAD;
+    }
+    *off = 0;
+    *n = (size_t)(p - out);
+    return RG_REPLY_WHOLE;
+  }
+  return RG_REPLY_PARTIAL;
 }
 
 const rg_worker_protocol rg_cvc5_worker = {cvc5_worker_start, cvc5_request, cvc5_reply, true};

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "serve.h"
 #include "solver_impl.h"
 
 /* Why path cannot be the helper, or NULL when it is a file we may execute. */
@@ -77,6 +78,14 @@ static rg_status find_helper(const rg_helper_spec *h, char *path, size_t size, r
   return st;
 }
 
+/* "exit status N: " and the first line the program said (stdout, else stderr), escaped. */
+static void first_line(const rg_child_result *res, char *why, size_t size) {
+  const char *t = res->len ? res->output : res->err_len ? res->errors : "no version line";
+  char said[120];
+  rg_solver_escape(said, sizeof said, t, strcspn(t, "\n"));
+  snprintf(why, size, "exit status %d: %s", res->exit_code, said);
+}
+
 rg_status rg_helper_init(rg_solver *s, const rg_helper_spec *h, rg_err *err) {
   snprintf(s->name, sizeof s->name, "%s", h->solver);
   s->helper = true;
@@ -96,46 +105,85 @@ rg_status rg_helper_init(rg_solver *s, const rg_helper_spec *h, rg_err *err) {
   const char *v = res.output ? strstr(res.output, prefix) : NULL;
   if (res.exit_code != 0 || !v) {
     char why[160];
-    if (res.killed)
+    if (res.flooded)
+      snprintf(why, sizeof why, "it wrote more than %d bytes to %s",
+               res.flooded == 2 ? RG_CHILD_ERRORS_MAX : RG_CHILD_OUTPUT_MAX,
+               res.flooded == 2 ? "stderr" : "stdout");
+    else if (res.killed)
       snprintf(why, sizeof why, "no answer to --version in 10 s");
     else if (res.signal)
       snprintf(why, sizeof why, "it died on signal %d", res.signal);
     else
-      snprintf(why, sizeof why, "exit status %d: %.100s", res.exit_code,
-               res.output && *res.output ? res.output : "no version line");
-    why[strcspn(why, "\n")] = 0;
+      first_line(&res, why, sizeof why);
     st = rg_err_set(err, RG_ERR_IO,
                     "the %s helper '%s' does not run (%s): rebuild it (scripts/build.sh) or set "
                     "%s to a working %s",
                     h->solver, s->path, why, h->env, h->program);
   } else {
     v += strlen(prefix);
-    size_t n = strcspn(v, " \n");
-    snprintf(s->version, sizeof s->version, "%.*s", (int)(n < 60 ? n : 60), v);
+    rg_solver_escape(s->version, sizeof s->version, v, strcspn(v, " \n"));
   }
   rg_child_result_free(&res);
   return st;
 }
 
-/* The protocol (serve.h): a request is {u32 length, i32 timeout_ms, script}, a reply
- * {u32 length, answer}. */
+/* The protocol (serve.h): a header line that names the query (its number, its limit, the
+ * obligation's hash, the script's length), then the script. */
 static void helper_request(rg_strbuf *req, const char *text, size_t len, int timeout_ms,
-                           unsigned long seq) {
-  (void)seq; /* one reply per request, in order: the length frames it */
-  uint32_t hdr[2] = {(uint32_t)len, (uint32_t)timeout_ms};
-  rg_sb_append(req, (const char *)hdr, sizeof hdr);
+                           const rg_query_key *key) {
+  rg_serve_header h = {key->seq % (RG_SERVE_NUMBER_MAX + 1), timeout_ms, "", (unsigned long)len};
+  memcpy(h.sha256, key->sha256, sizeof h.sha256);
+  char hdr[RG_SERVE_QUERY_HEADER_LEN + 1];
+  rg_serve_format_query(hdr, &h);
+  rg_sb_append(req, hdr, RG_SERVE_QUERY_HEADER_LEN);
   rg_sb_append(req, text, len);
 }
 
-static bool helper_reply(const char *out, size_t len, unsigned long seq, size_t *off, size_t *n) {
-  (void)seq;
-  uint32_t m;
-  if (len < sizeof m) return false;
-  memcpy(&m, out, sizeof m);
-  if (len < sizeof m + m) return false;
-  *off = sizeof m;
-  *n = m;
-  return true;
+/* The most an answer may be: a verdict and a core, or an error message. */
+#define ANSWER_MAX (RG_CHILD_OUTPUT_MAX - RG_SERVE_REPLY_HEADER_LEN)
+
+static rg_reply_state bad(char *why, size_t size, const char *what, const char *out, size_t n) {
+  char shown[96];
+  rg_solver_escape(shown, sizeof shown, out, n);
+  snprintf(why, size, "%s: '%s'", what, shown);
+  return RG_REPLY_BAD;
+}
+
+/* Exactly one frame, the reply to key: its header as soon as it is whole (a stream that does
+ * not start with one is bad at once), then its answer, and nothing after it. */
+static rg_reply_state helper_reply(const char *out, size_t len, const rg_query_key *key,
+                                   size_t *off, size_t *n, char *why, size_t why_size) {
+  static const char tag[] = "rg-reply ";
+  size_t hl = RG_SERVE_REPLY_HEADER_LEN;
+  if (memcmp(out, tag, len < sizeof tag - 1 ? len : sizeof tag - 1))
+    return bad(why, why_size, "not a reply frame", out, len < hl ? len : hl);
+  if (len < hl) return RG_REPLY_PARTIAL;
+  rg_serve_header r;
+  if (!rg_serve_parse_reply(out, &r))
+    return bad(why, why_size, "a malformed reply header", out, hl);
+  unsigned long seq = key->seq % (RG_SERVE_NUMBER_MAX + 1);
+  if (r.seq != seq) {
+    snprintf(why, why_size,
+             "a reply to query %lu where query %lu's was due (an extra or a missing frame)", r.seq,
+             seq);
+    return RG_REPLY_BAD;
+  }
+  if (strcmp(r.sha256, key->sha256)) {
+    snprintf(why, why_size, "a reply for obligation %.16s..., not for the one asked (%.16s...)",
+             r.sha256, key->sha256);
+    return RG_REPLY_BAD;
+  }
+  if (r.len > ANSWER_MAX) {
+    snprintf(why, why_size, "a reply of %lu bytes: an answer has at most %d", r.len, ANSWER_MAX);
+    return RG_REPLY_BAD;
+  }
+  if (len < hl + r.len) return RG_REPLY_PARTIAL;
+  if (len > hl + r.len)
+    return bad(why, why_size, "bytes after the reply (an extra frame?)", out + hl + r.len,
+               len - hl - r.len);
+  *off = hl;
+  *n = r.len;
+  return RG_REPLY_WHOLE;
 }
 
 /* One-shot: a worker of a pool of its own for this one query, ended (SIGKILL) once the reply

@@ -46,19 +46,38 @@ rg_status rg_cvc5_prove(const rg_solver *s, const char *text, size_t len, int ti
 rg_status rg_solver_spawn(const rg_solver *s, const char *const *args, rg_child *c,
                           rg_err *err) RG_MUST_CHECK;
 
-/* Fills ans from a finished child: killed -> timeout, signal -> crash, else the printed answer. */
+/* Fills ans from a finished child: flooded -> error, killed -> timeout, signal -> crash, else
+ * the printed answer (an exit with a status other than 0 and no answer: crash, with the first
+ * line it said). */
 void rg_solver_answer_from_child(const rg_child_result *res, int timeout_ms, const char *who,
                                  rg_solver_answer *ans);
+/* The answer a child's end gives whatever it printed (it wrote past a stream's bound: error;
+ * killed: timeout; signal: crash), into ans; false when its end says nothing of the kind. */
+bool rg_solver_answer_from_end(const rg_child_result *res, const char *who, rg_solver_answer *ans);
+
+/* What a reply must match: the number of the query (per worker slot, never reused) and the
+ * SHA-256 (hex) of the obligation it asked. */
+typedef struct {
+  unsigned long seq;
+  char sha256[65];
+} rg_query_key;
+
+/* Where a worker's output stands: not yet a whole reply, exactly the reply to the query, or
+ * something that can never be (a wrong frame, a wrong number or hash, bytes after it). */
+typedef enum { RG_REPLY_PARTIAL, RG_REPLY_WHOLE, RG_REPLY_BAD } rg_reply_state;
 
 /* How worker.c talks to one backend's long-lived worker (see solver.h). */
 typedef struct {
   /* Starts a worker for s in *c. */
   rg_status (*start)(const rg_solver *s, rg_child *c, rg_err *err);
-  /* Appends to req the bytes that ask query number seq (text: one obligation). */
-  void (*request)(rg_strbuf *req, const char *text, size_t len, int timeout_ms, unsigned long seq);
-  /* True when out[0..len) holds the whole reply to query seq; then out[*off .. *off + *n) is
-   * the solver's answer text. */
-  bool (*reply)(const char *out, size_t len, unsigned long seq, size_t *off, size_t *n);
+  /* Appends to req the bytes that ask query key (text: one obligation). */
+  void (*request)(rg_strbuf *req, const char *text, size_t len, int timeout_ms,
+                  const rg_query_key *key);
+  /* Reads out[0..len), all the worker printed since the request: WHOLE when it is exactly the
+   * reply to key (then out[*off .. *off + *n) is the solver's answer text), BAD when it cannot
+   * become that (why: what is wrong, escaped), else PARTIAL. */
+  rg_reply_state (*reply)(const char *out, size_t len, const rg_query_key *key, size_t *off,
+                          size_t *n, char *why, size_t why_size);
   /* What a worker printed before it ended without a whole reply is the solver's own answer
    * text (cvc5 says (error ...) and exits with status 1 on a script it cannot parse); else it
    * is framing. */
