@@ -14,6 +14,9 @@ typedef struct {
   int line;
   rg_err *err;
   bool target_params_free; /* rg_text_parse_axioms: the target may name new parameter variables */
+  size_t *close;           /* for each '(' of the current line, at its offset: where its group
+                            * ends (its ')', or the line's end); see index_groups */
+  size_t close_cap;
 } parser;
 
 static int col(const parser *p) { return (int)(p->i - p->line_start) + 1; }
@@ -205,18 +208,44 @@ static rg_status parse_op_name(parser *p, rg_op *op, int *out_idx, const char **
   return RG_OK;
 }
 
+/* Finds, for every '(' of the line that starts at p->line_start (up to a comment), where its
+ * group ends, so that count_args steps over a group at once: scanning each nested term's text
+ * again at every level made parsing quadratic in the nesting. */
+static rg_status index_groups(parser *p) {
+  size_t end = p->line_start;
+  while (end < p->len && p->s[end] != '\n' && p->s[end] != '#') end++;
+  size_t n = end - p->line_start;
+  if (n + 1 > p->close_cap) {
+    size_t *c = realloc(p->close, sizeof *c * (n + 1));
+    if (!c) return rg_err_set(p->err, RG_ERR_NOMEM, "out of memory");
+    p->close = c, p->close_cap = n + 1;
+  }
+  size_t *stack = malloc(sizeof *stack * (n + 1)), top = 0;
+  if (!stack) return rg_err_set(p->err, RG_ERR_NOMEM, "out of memory");
+  for (size_t j = 0; j < n; j++) {
+    char c = p->s[p->line_start + j];
+    if (c == '(') stack[top++] = j, p->close[j] = n;
+    else if (c == ')' && top) p->close[stack[--top]] = j;
+  }
+  free(stack);
+  return RG_OK;
+}
+
 /* Counts the arguments left before the closing ')' without building them: a parenthesised
  * group or a token counts one. Used to tell omitted parameters apart, and for messages. */
 static int count_args(const parser *p) {
-  int n = 0, depth = 0;
+  int n = 0;
   for (size_t j = p->i; j < p->len && p->s[j] != '\n' && p->s[j] != '#'; j++) {
     char c = p->s[j];
     bool starts_token = !strchr(" \t\r()", c) && (j == p->i || strchr(" \t\r()", p->s[j - 1]));
     if (c == '(') {
-      if (depth++ == 0) n++;
+      n++;
+      j = p->line_start + p->close[j - p->line_start]; /* its ')', or the line's end */
     } else if (c == ')') {
-      if (depth-- == 0) break;
-    } else if (depth == 0 && starts_token) n++;
+      break;
+    } else if (starts_token) {
+      n++;
+    }
   }
   return n;
 }
@@ -359,6 +388,8 @@ static rg_status parse_line(parser *p, rg_rule **out) {
   *out = NULL;
   skip_ws(p);
   if (at_eol(p) || peek(p) == '#') return RG_OK;
+  rg_status ist = index_groups(p);
+  if (ist) return ist;
   rg_rule *r = rg_rule_new();
   if (!r) return rg_err_set(p->err, RG_ERR_NOMEM, "out of memory");
   r->line = p->line;
@@ -406,7 +437,7 @@ static rg_status parse_line(parser *p, rg_rule **out) {
 }
 
 static rg_status parse_text(const char *text, size_t len, bool target_params_free, rg_ruleset *out, rg_err *err) {
-  parser p = {text, len, 0, 0, 1, err, target_params_free};
+  parser p = {text, len, 0, 0, 1, err, target_params_free, NULL, 0};
   /* Binary input is refused up front, before it can reach the term parser. */
   for (size_t i = 0, line = 1, ls = 0; i < len; i++) {
     unsigned char c = (unsigned char)text[i];
@@ -415,11 +446,11 @@ static rg_status parse_text(const char *text, size_t len, bool target_params_fre
       return rg_err_at(err, RG_ERR_PARSE, (int)line, (int)(i - ls) + 1,
                        "unexpected byte 0x%02x: rule files are plain text", c);
   }
-  while (p.i < p.len) {
+  rg_status st = RG_OK;
+  while (!st && p.i < p.len) {
     rg_rule *r;
-    rg_status st = parse_line(&p, &r);
-    if (st) return st;
-    if (r && (st = rg_ruleset_add(out, r))) return rg_err_set(err, st, "out of memory");
+    st = parse_line(&p, &r);
+    if (!st && r && (st = rg_ruleset_add(out, r))) st = rg_err_set(err, st, "out of memory");
     while (p.i < p.len && p.s[p.i] != '\n') p.i++;
     if (p.i < p.len) {
       p.i++;
@@ -427,7 +458,8 @@ static rg_status parse_text(const char *text, size_t len, bool target_params_fre
       p.line_start = p.i;
     }
   }
-  return RG_OK;
+  free(p.close);
+  return st;
 }
 
 rg_status rg_text_parse(const char *text, size_t len, rg_ruleset *out, rg_err *err) {
