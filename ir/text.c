@@ -240,7 +240,9 @@ static int count_args(const parser *p) {
     bool starts_token = !strchr(" \t\r()", c) && (j == p->i || strchr(" \t\r()", p->s[j - 1]));
     if (c == '(') {
       n++;
-      j = p->line_start + p->close[j - p->line_start]; /* its ')', or the line's end */
+      size_t end = p->close[j - p->line_start]; /* its ')', or the indexed line's end */
+      if (p->line_start + end >= p->len || p->s[p->line_start + end] != ')') break; /* unclosed */
+      j = p->line_start + end;
     } else if (c == ')') {
       break;
     } else if (starts_token) {

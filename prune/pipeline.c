@@ -1,4 +1,5 @@
 /* prune/pipeline.c: the pruning stages over a rule set (see prune.h). */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, strdup, strndup */
 #include "prune.h"
 
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 /* rulesdb/contentid.c: content ids (BLAKE2b over canonical text) and rule records. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, strdup, strndup */
 #include "contentid.h"
 
 #include <sodium.h>

@@ -1,4 +1,5 @@
 /* rulesdb/records.c: the in-memory rule database: growable tables of owned records. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, strdup, strndup */
 #include "records.h"
 
 #include <stdlib.h>

@@ -13,6 +13,7 @@ PACKAGES=(
   libprotobuf-c-dev protobuf-c-compiler
   libonnx-dev
   graphviz
+  clang libclang-rt-14-dev libomp-dev
 )
 
 missing=()

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # README command 2: install dependencies, then build and run every test twice: a normal build
-# with -Wall -Wextra -Werror, and an AddressSanitizer + UndefinedBehaviorSanitizer build.
+# with -Wall -Wextra -Werror, and an AddressSanitizer + UndefinedBehaviorSanitizer build; then
+# every parser's libFuzzer harness for RG_FUZZ_SECONDS each (default 30; clang).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
@@ -13,3 +14,6 @@ echo "== build: ASan + UBSan =="
 "$root/scripts/build.sh" "$root/build-asan" -DRG_WERROR=ON -DRG_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
 (cd "$root/build-asan" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j "$(nproc)")
+
+echo "== fuzz: each parser's harness for ${RG_FUZZ_SECONDS:-30} s =="
+"$root/scripts/fuzz.sh" "${RG_FUZZ_SECONDS:-30}"

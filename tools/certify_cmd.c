@@ -221,6 +221,22 @@ static rg_status read_file(const char *path, rg_strbuf *sb, rg_err *err) {
   return sb->failed ? rg_err_set(err, RG_ERR_NOMEM, "out of memory reading %s", path) : RG_OK;
 }
 
+/* The certificate to path, whole or not at all (ir/atomic.h), or to standard output (NULL). */
+static rg_status write_cert(const char *path, const rg_strbuf *sb, rg_err *err) {
+  if (!path) {
+    bool ok = fwrite(sb->s, 1, sb->len, stdout) == sb->len && fflush(stdout) == 0;
+    return ok ? RG_OK : rg_err_set(err, RG_ERR_IO, "cannot write the certificate to standard output");
+  }
+  rg_atomic_file a;
+  rg_status st = rg_atomic_open(&a, path, err);
+  if (st) return st;
+  if (fwrite(sb->s, 1, sb->len, a.f) != sb->len) {
+    rg_atomic_abort(&a);
+    return rg_err_set(err, RG_ERR_IO, "cannot write the certificate to %s", path);
+  }
+  return rg_atomic_commit(&a, err);
+}
+
 /* Full mode: every element where the programs differ must lie in a correction region, i.e.
  * the corrected mutant (the mutant outside the regions, the original inside) is equivalent. */
 /* Full mode: every element where the programs differ must lie in a correction region, i.e.
@@ -296,10 +312,7 @@ static int run(bool check, cert_opts *o, char **args, int nargs) {
       rg_strbuf sb;
       rg_sb_init(&sb);
       rg_cert_write(&c, &sb);
-      FILE *f = o->out ? fopen(o->out, "wb") : stdout;
-      if (!f || sb.failed || fwrite(sb.s, 1, sb.len, f) != sb.len)
-        st = rg_err_set(&err, RG_ERR_IO, "cannot write the certificate to %s", o->out ? o->out : "standard output");
-      if (f && f != stdout && fclose(f)) st = rg_err_set(&err, RG_ERR_IO, "cannot write %s", o->out);
+      st = sb.failed ? rg_err_set(&err, RG_ERR_NOMEM, "out of memory") : write_cert(o->out, &sb, &err);
       rg_sb_free(&sb);
     }
     if (st == RG_OK && o->full) st = full_check(pp, &c, &po, &err);

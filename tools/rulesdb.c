@@ -77,24 +77,17 @@ char *rdb_slurp(const char *prog, const char *path, size_t *len) {
 }
 
 int rdb_write_file(const char *prog, const char *path, const void *data, size_t len) {
-  size_t pl = strlen(path) + 16;
-  char *tmp = malloc(pl);
-  if (!tmp) return fprintf(stderr, "%s: out of memory\n", prog), 2;
-  snprintf(tmp, pl, "%s.tmp-XXXXXX", path);
-  int fd = mkstemp(tmp);
-  FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
-  int ok = f && fwrite(data, 1, len, f) == len && fflush(f) == 0 && fsync(fileno(f)) == 0;
-  if (f)
-    ok = fclose(f) == 0 && ok;
-  else if (fd >= 0)
-    close(fd);
-  ok = ok && rename(tmp, path) == 0;
-  if (!ok) {
-    fprintf(stderr, "%s: %s: cannot write: %s\n", prog, path, strerror(errno));
-    if (fd >= 0) unlink(tmp);
+  rg_atomic_file a;
+  rg_err err;
+  rg_status st = rg_atomic_open(&a, path, &err);
+  if (!st && fwrite(data, 1, len, a.f) != len) {
+    st = rg_err_set(&err, RG_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+    rg_atomic_abort(&a);
+  } else if (!st) {
+    st = rg_atomic_commit(&a, &err);
   }
-  free(tmp);
-  return ok ? 0 : 2;
+  if (st) fprintf(stderr, "%s: %s\n", prog, err.msg);
+  return st ? 2 : 0;
 }
 
 static const rg_cli_command commands[] = {

@@ -1,4 +1,5 @@
 /* verify/prove.c: the proof stage (see prove.h). */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "prove.h"
 
 #include <omp.h>

@@ -1,0 +1,18 @@
+/* tests/fuzz/fuzz_tensat.c: TENSAT rule files, single- and two-output (rulesdb/exchange.h). */
+#include "fuzz.h"
+#include "rulesdb/rulesdb.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  for (int multi = 0; multi < 2; multi++) {
+    rg_ruleset rs;
+    rg_ruleset_init(&rs);
+    rg_strbuf skipped;
+    rg_sb_init(&skipped);
+    rg_err err;
+    rg_status st = rg_tensat_import((const char *)data, size, multi, &rs, &skipped, &err);
+    if (st == RG_OK) fuzz_check_reparse(&rs);
+    rg_sb_free(&skipped);
+    rg_ruleset_free(&rs);
+  }
+  return 0;
+}
