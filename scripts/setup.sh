@@ -14,6 +14,7 @@ PACKAGES=(
   libonnx-dev
   graphviz
   clang libclang-rt-14-dev libomp-dev
+  python3-onnx python3-numpy libonnx-testdata
 )
 
 missing=()
@@ -21,13 +22,24 @@ for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 
-if [ ${#missing[@]} -eq 0 ]; then
-  echo "setup: all ${#PACKAGES[@]} packages present"
-  exit 0
-fi
+# node and npm (for onnxruntime, a test and benchmark tool): Debian's, unless a node is there
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-echo "setup: installing ${missing[*]}"
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#PACKAGES[@]} packages present"
+else
+  echo "setup: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# onnxruntime from npm into models/node_modules (its install script fetches GPU files from
+# elsewhere and fails here; the CPU library is in the package itself)
+root=$(cd "$(dirname "$0")/.." && pwd)
+if [ ! -d "$root/models/node_modules/onnxruntime-node" ]; then
+  echo "setup: npm install onnxruntime-node (models/)"
+  (cd "$root/models" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error)
+fi
