@@ -200,6 +200,10 @@ static void node_cuts(prop *p, const rg_plan *plan, int32_t id, const rg_cuts *c
   case RG_OP_SMUL: /* x's position; the scalar is one fixed element */
     for (int d = 0; d < r; d++) copy_dim(p, o, d, in[0], d);
     break;
+  case RG_OP_BIAS: /* x's position; b's one axis is x's axis there */
+    for (int d = 0; d < r; d++) copy_dim(p, o, d, in[0], d);
+    copy_dim(p, o, pr[0], in[1], 0);
+    break;
   case RG_OP_MATMUL: /* batch dims from both; rows from a, columns from b; k is summed */
     for (int d = 0; d < r - 2; d++) copy_dim(p, o, d, in[0], d), copy_dim(p, o, d, in[1], d);
     copy_dim(p, o, r - 2, in[0], r - 2);

@@ -22,7 +22,7 @@
   X("pool-act", "LIST", "poolavg/poolmax fused activation (default none)")                      \
   X("kernels", "LIST", "conv2d weight kernels used, and Iconv/Cpool kernels made, e.g. "          \
                        "3x3,1x3,3x1,1x1 (default 3x3,1x3)")                                      \
-  X("axes", "LIST", "concat and split axes (default 0,1)")                                      \
+  X("axes", "LIST", "concat, split, pad, slice and bias axes (default 0,1)")                   \
   X("perms", "2d|all", "transpose: 2d (perm 10) or all non-identity permutations of rank 2-4 "   \
                        "(default 2d)")                                                           \
   X("enlarge", "KHxKW", "enlarge's target kernel (default 3x3)")
@@ -119,6 +119,12 @@ static void gen_split(gen *g, rg_op op) {
   for (int a = 0; a < RG_MAX_RANK; a++)
     if (g->c->axes >> a & 1)
       for (int o = 0; o < 2; o++) emit(g, op, 1, o, (int32_t[]){a}, 1);
+}
+
+/* bias: along each of --axes (shape inference keeps the vectors as long as that axis). */
+static void gen_bias(gen *g, rg_op op) {
+  for (int a = 0; a < RG_MAX_RANK; a++)
+    if (g->c->axes >> a & 1) emit(g, op, 2, 0, (int32_t[]){a}, 1);
 }
 
 /* pad: one zero before and after, on each of --axes. */
@@ -235,6 +241,7 @@ static const op_entry table[RG_OP_COUNT] = {
     [RG_OP_IMATMUL] = {gen_imatmul, "n = each column count of the rank-2 inputs"},
     [RG_OP_ICONV] = {gen_kernel_const, "channels of each image input x --kernels"},
     [RG_OP_CPOOL] = {gen_kernel_const, "channels of each image input x --kernels"},
+    [RG_OP_BIAS] = {gen_bias, "a vector along each of --axes (the default inputs gain b1, b2 of size 4)"},
 };
 
 bool rg_enum_op_supported(rg_op op) {

@@ -314,6 +314,23 @@ static rg_status infer_transpose(const int32_t *params, const rg_shape *x, rg_sh
   return RG_OK;
 }
 
+/* bias: x's shape; b is a vector as long as x's axis. On the axis the two meet as ewadd's
+ * operands do (b's one axis against x's axis), so a split of the result cuts only where both
+ * were cut alike. */
+static rg_status infer_bias(const int32_t *params, const rg_shape *x, const rg_shape *b, rg_shape *o,
+                            rg_err *err) {
+  int axis = params[0];
+  if (axis >= x->rank) return mismatch(err, RG_OP_BIAS, "axis is out of range for input %s%s", x, NULL);
+  if (b->rank != 1 || b->dim[0] != x->dim[axis]) {
+    char sx[96], sb[96];
+    return FAIL(err, RG_ERR_SHAPE, "bias: the bias %s must be a vector of the %d elements of axis %d of input %s",
+                rg_shape_format(b, sb, sizeof sb), x->dim[axis], axis, rg_shape_format(x, sx, sizeof sx));
+  }
+  *o = *x;
+  if (!seams_eq(x, axis, b, 0)) clear_seams(o, axis);
+  return RG_OK;
+}
+
 static rg_status infer_shape_param(rg_op op, const int32_t *slots, rg_shape *o, rg_err *err) {
   int rank = slots[0];
   if (rank < 0 || rank > RG_MAX_RANK)
@@ -420,6 +437,7 @@ static rg_status infer(rg_op op, const int32_t *p, int n_in, const rg_shape *con
     clear_seams(o, p[0]);
     return RG_OK;
   }
+  case RG_OP_BIAS: return infer_bias(p, in[0], in[1], o, err);
   case RG_OP_IEWMUL: return infer_shape_param(op, p, o, err);
   case RG_OP_IMATMUL: {
     int32_t d[2] = {p[0], p[0]};

@@ -150,9 +150,10 @@ static void mark_channels(const rg_graph *g, int32_t at, int depth, int8_t *mark
     if (nd->params[0] < 64) mark[nd->params[0]] = (int8_t)(1 + pvar);
     return;
   }
-  bool keeps = rg_op_get(nd->op)->flags & RG_OPF_ELEMENTWISE || nd->op == RG_OP_SMUL ||
+  bool first_only = nd->op == RG_OP_SMUL || nd->op == RG_OP_BIAS; /* the other is s or b */
+  bool keeps = rg_op_get(nd->op)->flags & RG_OPF_ELEMENTWISE || first_only ||
                (nd->op == RG_OP_CONCAT && !(nd->var_mask & 1) && nd->params[0] > 1);
-  for (int k = 0; keeps && depth < 8 && k < (nd->op == RG_OP_SMUL ? 1 : nd->n_in); k++)
+  for (int k = 0; keeps && depth < 8 && k < (first_only ? 1 : nd->n_in); k++)
     mark_channels(g, nd->in[k].node, depth + 1, mark, pvar);
 }
 
@@ -167,6 +168,7 @@ static uint8_t ranks_for(const rg_node *user, int k, const int32_t *params) {
   if (image_op((rg_op)user->op)) return 1 << 4;
   switch ((rg_op)user->op) {
   case RG_OP_SMUL: return k == 1 ? 1 << 0 : 0x1f;
+  case RG_OP_BIAS: return k == 1 ? 1 << 1 : 0x1e; /* a vector along an axis of x */
   case RG_OP_MATMUL: return 1 << 2 | 1 << 3 | 1 << 4; /* batched too: ranks 2..4 */
   case RG_OP_TRANSPOSE: {
     int r = (user->var_mask & 1) ? -1 : rg_perm_unpack(params[0], perm);
@@ -277,7 +279,8 @@ static bool typed(const problem *p, rg_assignment *a) {
 /* Whether operand k of op has the rank of op's output. */
 static bool keeps_rank(rg_op op, int k) {
   switch (op) {
-  case RG_OP_SMUL: return k == 0;
+  case RG_OP_SMUL:
+  case RG_OP_BIAS: return k == 0;
   case RG_OP_RESHAPE: return false;
   default: return !(rg_op_get(op)->flags & RG_OPF_CONSTANT);
   }
@@ -304,6 +307,7 @@ void rg_forced_ranks(const rg_graph *g, int8_t *rk) {
       for (int k = 0; k < nd->n_in; k++) {
         int32_t in = nd->in[k].node;
         if (image_op(op)) rk[in] = 4;
+        else if (op == RG_OP_BIAS && k == 1) rk[in] = 1; /* the bias is a vector */
         else if (rk[id] && keeps_rank(op, k) && !rk[in]) rk[in] = rk[id];
       }
     }

@@ -46,6 +46,9 @@ static const g_case linear[] = {
     {"(pad 1 2 1 ?x)", "x=2x3x2"},
     {"(pad 0 0 3 (slice 1 1 3 ?x))", "x=2x4"},
     {"(slice 2 1 4 (conv2d ?x ?w))", "x=1x2x5x5 w=2x2x3x3"},
+    {"(bias ?x ?b)", "x=2x3x4x2 b=3"},
+    {"(bias 0 (matmul ?x ?y) ?b)", "x=3x4 y=4x5 b=3"},
+    {"(bias 2 (concat 2 ?x ?x) ?b)", "x=2x3x2 b=4"},
 };
 
 /* The rest: activations, pooling, averaging constants, fused activations. */
@@ -400,6 +403,23 @@ static void test_z127_elem(void) {
   z127_same("(sigmoid (matmul ?x ?y))", "(matmul sigmoid ?x ?y)", "x=3x4 y=4x2");
 }
 
+/* bias by hand in Z_q: a conv's bias on axis 1 of 1x2x1x2 (x + b[channel]). */
+static void test_z127_bias(void) {
+  t_graph t;
+  if (t_graph_open(&t, "(bias ?x ?b)", "x=1x2x1x2 b=2")) {
+    CHECK_MSG(0, "bias did not plan");
+    return;
+  }
+  const int64_t x[4] = {1, 2, 3, 4}, b[2] = {100, -100}, want[4] = {101, 102, -97, -96};
+  const int64_t *const ints[2] = {x, b};
+  z127_inputs zi = {ints, 0};
+  rg_z127 *z = z127_full(&t, &zi, 0);
+  for (int i = 0; z && i < 4; i++) CHECK_MSG(z[i] == rg_z127_from_int(want[i]), "bias in Z_q: [%d] wrong", i);
+  CHECK(z != NULL);
+  free(z);
+  t_graph_close(&t);
+}
+
 int main(void) {
   rg_eval_ctx_init(&ctx, 11);
   test_random_values();
@@ -410,5 +430,6 @@ int main(void) {
   test_z127_arith();
   test_z127_differential();
   test_z127_elem();
+  test_z127_bias();
   return check_done("test_ir_interp");
 }

@@ -116,6 +116,19 @@ static void test_pad_slice(void) {
   expect_ints("(slice 1 2 5 (pad 1 2 4 ?x))", "x=2x3", INS(x6), 0, "2x3", x6, 1, 1);
 }
 
+/* bias: out[i] = x[i] + b[i_axis], here by hand in float64 and Z_p (test_ir_interp: Z_q). */
+static void test_bias(void) {
+  const int64_t *x6 = V(1, 2, 3, 4, 5, 6); /* 2x3 */
+  expect_ints("(bias ?x ?b)", "x=2x3 b=3", INS(x6, V(10, 20, -30)), 0, "2x3", V(11, 22, -27, 14, 25, -24), 1, 1);
+  expect_ints("(bias 0 ?x ?b)", "x=2x3 b=2", INS(x6, V(10, -20)), 0, "2x3", V(11, 12, 13, -16, -15, -14), 1, 1);
+  /* a conv's bias: axis 1 of 1x2x1x2, one value per channel */
+  expect_ints("(bias ?x ?b)", "x=1x2x1x2 b=2", INS(V(1, 2, 3, 4), V(100, -100)), 0, "1x2x1x2",
+              V(101, 102, -97, -96), 1, 1);
+  /* the last axis of a rank-3 tensor, and a rank-1 tensor (two vectors added) */
+  expect_ints("(bias 2 ?x ?b)", "x=2x1x2 b=2", INS(V(1, 2, 3, 4), V(5, 7)), 0, "2x1x2", V(6, 9, 8, 11), 1, 1);
+  expect_ints("(bias 0 ?x ?b)", "x=3 b=3", INS(V(1, 2, 3), V(-1, -2, -3)), 0, "3", V(0, 0, 0), 1, 1);
+}
+
 static void test_pool(void) {
   const int64_t *x9 = V(1, 2, 3, 4, 5, 6, 7, 8, 9);
   /* average pooling divides by 9 everywhere, padded cells count as zero */
@@ -279,6 +292,10 @@ static void test_shape_errors(void) {
   expect_shape_error("(slice 1 3 3 ?x)", "2x4", "slice: range 3..3");
   expect_shape_error("(slice 2 0 1 ?x)", "2x4", "slice: axis is out of range for input 2x4");
   expect_shape_error("(pad 2 1 1 ?x)", "2x4", "pad: axis is out of range for input 2x4");
+  expect_shape_error("(bias ?x ?b)", "2x4 2", "bias: the bias 2 must be a vector of the 4 elements of axis 1 of input 2x4");
+  expect_shape_error("(bias ?x ?b)", "2x4 1x4", "bias: the bias 1x4 must be a vector");
+  expect_shape_error("(bias ?x ?b)", "4 4", "bias: axis is out of range for input 4");
+  expect_shape_error("(bias 0 ?x ?s)", "4 scalar", "bias: the bias scalar must be a vector");
 }
 
 /* Seams: concat records them, elementwise ops keep equal ones, split divides them. */
@@ -294,6 +311,32 @@ static void test_seams(void) {
     /* concat is not associative as a typed value: the split tree differs */
     CHECK(strcmp(rg_shape_format_seams(rg_plan_shape(t.plan, t.r->src[3]), buf, sizeof buf), "5[4,1]x2") == 0);
     CHECK(!rg_shape_type_eq(rg_plan_shape(t.plan, t.r->src[2]), rg_plan_shape(t.plan, t.r->src[3])));
+    t_graph_close(&t);
+  }
+}
+
+/* bias keeps x's seams; on its axis only those its vector has too (they meet as ewadd's). */
+static void test_bias_seams(void) {
+  t_graph t;
+  bool ok = t_graph_open(&t, "(bias (concat 1 ?x ?y) (concat 0 ?b ?c)) ; (bias (concat 1 ?x ?y) (concat 0 ?c ?b)) ; "
+                            "(bias (concat 1 ?x ?y) ?d) ; (split.1 1 (bias (concat 1 ?x ?y) (concat 0 ?b ?c)))",
+                            "x=2x1 y=2x3 b=1 c=3 d=4") == 0;
+  CHECK(ok);
+  if (ok) {
+    char buf[96];
+    CHECK(strcmp(rg_shape_format_seams(rg_plan_shape(t.plan, t.r->src[0]), buf, sizeof buf), "2x4[1]") == 0);
+    CHECK(strcmp(rg_shape_format_seams(rg_plan_shape(t.plan, t.r->src[1]), buf, sizeof buf), "2x4") == 0);
+    /* a vector without seams: none on the axis, so nothing there for a split to cut */
+    CHECK(strcmp(rg_shape_format_seams(rg_plan_shape(t.plan, t.r->src[2]), buf, sizeof buf), "2x4") == 0);
+    CHECK(strcmp(rg_shape_format_seams(rg_plan_shape(t.plan, t.r->src[3]), buf, sizeof buf), "2x3") == 0);
+    t_graph_close(&t);
+  }
+  /* off the axis x's seams stay: a concat of rows under a bias of columns */
+  ok = t_graph_open(&t, "(bias (concat 0 ?x ?y) ?d)", "x=1x4 y=3x4 d=4") == 0;
+  CHECK(ok);
+  if (ok) {
+    char buf[96];
+    CHECK(strcmp(rg_shape_format_seams(rg_plan_shape(t.plan, t.r->src[0]), buf, sizeof buf), "4[1]x4") == 0);
     t_graph_close(&t);
   }
 }
@@ -351,6 +394,8 @@ int main(void) {
   test_conv();
   test_conv_dilated();
   test_pad_slice();
+  test_bias();
+  test_bias_seams();
   test_pool();
   test_movement();
   test_constants();
