@@ -338,7 +338,7 @@ static void select_axioms(const rg_axioms *ax, const bool *rule_ops, bool *take)
 /* --- sizes: guarded axioms (verify/guard.h) speak of (dim t k), the size of tensor t on axis k.
  * Its facts below hold of every well-typed term (axes past a tensor's rank count as size 1);
  * each is guarded so that it says nothing of an ill-typed one, whose sizes a model may then
- * choose freely. Slice, pad, concat and the elementwise operators have size facts (each
+ * choose freely. Slice, pad, concat, bias and the elementwise operators have size facts (each
  * axis's size from the operands' sizes on that axis), conv2d, pooling, enlarge and the 2-D
  * transpose on axes 0 and 1; other sizes are unknown to the solver, which makes guarded
  * axioms fire less often, never wrongly. */
@@ -404,7 +404,8 @@ static bool sized_constant(int op) { return kernel_constant(op) || op == RG_OP_I
 
 /* Ranks: images and the constant kernels have 4 axes, a reshape its shape parameter's rank (its
  * slot q0); every other operator with operands keeps its first operand's rank where it types. Where operands must agree
- * in rank (ewadd, concat, ...) the fact is stated only when they do: ewadd-comm holds of every
+ * in rank (ewadd, concat, ...) the fact is stated only when they do (bias: where its vector is
+ * one and its axis is x's): ewadd-comm holds of every
  * pair of terms, and an unguarded fact would then make every two ranks equal (cvc5 found that
  * contradiction between a reshape's rank 1 and an image's 4). */
 static void put_rank_facts(rg_strbuf *sb, const fn_set *fs) {
@@ -424,7 +425,12 @@ static void put_rank_facts(rg_strbuf *sb, const fn_set *fs) {
                            : op == RG_OP_RESHAPE                ? "q0"
                                                                 : "(rank x)";
         rg_sb_printf(&fact, "(= (rank %s) %s)", rg_sb_str(&t), rank);
-        if (n_in > 1 && !image_op(op) && op != RG_OP_SMUL) { /* smul's second operand is a scalar */
+        if (op == RG_OP_BIAS) { /* a vector along one of x's axes */
+          rg_strbuf f = fact;
+          rg_sb_init(&fact);
+          rg_sb_printf(&fact, "(=> (and (= (rank w) 1) (<= 0 q0) (< q0 (rank x))) %s)", rg_sb_str(&f));
+          rg_sb_free(&f);
+        } else if (n_in > 1 && !image_op(op) && op != RG_OP_SMUL) { /* smul's second operand is a scalar */
           rg_strbuf f = fact;
           rg_sb_init(&fact);
           rg_sb_puts(&fact, n_in > 2 ? "(=> (and" : "(=>"); /* "and" takes two or more terms */
@@ -486,6 +492,10 @@ static void put_size_facts(rg_strbuf *sb, const fn_set *fs) {
                    rg_op_get(binary[i])->name, rg_op_get(binary[i])->name);
   if (fs->used[RG_OP_SMUL][2][0])
     rg_sb_puts(sb, "(assert (forall ((x T) (s T) (k Int)) (! (= (dim (smul x s) k) (dim x k)) :pattern ((dim (smul x s) k)))))\n");
+  /* bias keeps x's sizes where it types: b a vector as long as x's axis */
+  if (fs->used[RG_OP_BIAS][2][0])
+    rg_sb_puts(sb, "(assert (forall ((a Int) (x T) (b T) (k Int)) (! (=> (and (<= 0 a) (< a (rank x)) (= (rank b) 1) "
+                   "(= (dim b 0) (dim x a))) (= (dim (bias a x b) k) (dim x k))) :pattern ((dim (bias a x b) k)))))\n");
   if (fs->used[RG_OP_CONCAT][2][0])
     rg_sb_puts(sb, "(assert (forall ((a Int) (x T) (y T) (k Int)) (! (=> (or (= k a) (= (dim x k) (dim y k))) "
                    "(= (dim (concat a x y) k) (ite (= k a) (+ (dim x k) (dim y k)) (dim x k)))) "
@@ -723,7 +733,8 @@ static bool output_erased(const rg_rule *r, int output, const bool *erased) {
  * every axis, every matmul's sizes follow from its operands', the operands of conv2d, pooling,
  * enlarge and transpose have the rank these need, every slice of the rule lies inside
  * its operand, the operands of every concat agree in rank and off its axis and those of every
- * ewadd and ewmul in rank and on every axis. True wherever the rule type-checks (rulegen prove checks that it does
+ * ewadd and ewmul in rank and on every axis, every bias's vector is as long as its operand's
+ * axis. True wherever the rule type-checks (rulegen prove checks that it does
  * somewhere). Nothing is said of a term with a shape-erased constant in it (erased_below). */
 static void put_size_hypotheses(rg_strbuf *sb, const rg_rule *r, int output, const bool *erased) {
   /* The rule's tensors are real ones: every size is 1 to RG_MAX_DIM (axes past the rank count
@@ -764,7 +775,8 @@ static void put_size_hypotheses(rg_strbuf *sb, const rg_rule *r, int output, con
       put_term(sb, r->g, nd->in[k], NULL, "");
       rg_sb_printf(sb, ") %d))\n", rank);
     }
-    if (nd->op == RG_OP_PAD || nd->op == RG_OP_CONCAT || nd->op == RG_OP_SLICE || nd->op == RG_OP_SPLIT) {
+    if (nd->op == RG_OP_PAD || nd->op == RG_OP_CONCAT || nd->op == RG_OP_SLICE || nd->op == RG_OP_SPLIT ||
+        nd->op == RG_OP_BIAS) {
       /* Their axis is one of their operand's (a guard may say so: (shape= ?x ?y ?a)). */
       rg_sb_puts(sb, "(assert (<");
       put_param(sb, r->g, nd, 0, NULL, "");
@@ -818,6 +830,16 @@ static void put_size_hypotheses(rg_strbuf *sb, const rg_rule *r, int output, con
       rg_sb_puts(sb, ") (<=");
       put_param(sb, r->g, nd, 2, NULL, "");
       rg_sb_puts(sb, " (dim ");
+      put_term(sb, r->g, nd->in[0], NULL, "");
+      put_param(sb, r->g, nd, 0, NULL, "");
+      rg_sb_puts(sb, "))))\n");
+    } else if (nd->op == RG_OP_BIAS) {
+      /* a bias of the rule is a vector as long as its operand's axis */
+      rg_sb_puts(sb, "(assert (and (= (rank ");
+      put_term(sb, r->g, nd->in[1], NULL, "");
+      rg_sb_puts(sb, ") 1) (= (dim ");
+      put_term(sb, r->g, nd->in[1], NULL, "");
+      rg_sb_puts(sb, " 0) (dim ");
       put_term(sb, r->g, nd->in[0], NULL, "");
       put_param(sb, r->g, nd, 0, NULL, "");
       rg_sb_puts(sb, "))))\n");

@@ -31,6 +31,8 @@ static const seam_fact facts[] = {
     {KEEP, 2, 1, {RG_OP_SMUL}},
     /* two operands meeting elementwise keep an axis's seams only where both have the same */
     {"(= %1$s (ite (= (seams x k) (seams w k)) (seams x k) 0))", 2, 2, {RG_OP_EWADD, RG_OP_EWMUL}},
+    /* bias keeps x's seams, but on its axis only those its vector has too (as ewadd's meet) */
+    {"(= %1$s (ite (and (= k q0) (not (= (seams x k) (seams w 0)))) 0 (seams x k)))", 2, 1, {RG_OP_BIAS}},
     /* on its axis the operands' seams and where they join make the result's (which has seams,
      * left unstated: see above); off it they meet */
     {"(= %1$s (ite (= k q0) (seamcat (seams x k) (seams w k) (dim x k)) (ite (= (seams x k) (seams w k)) (seams x k) 0)))",
