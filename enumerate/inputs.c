@@ -32,6 +32,11 @@ void rg_enum_inputs_default(rg_enum_inputset *s) {
   add(s, "s0", 0, 0, 0, 0, 0);
 }
 
+void rg_enum_inputs_add_bias(rg_enum_inputset *s) {
+  add(s, "b1", 1, 4, 0, 0, 0);
+  add(s, "b2", 1, 4, 0, 0, 0);
+}
+
 static bool ident_char(int c, bool first) {
   return c == '_' || isalpha(c) || (!first && isdigit(c));
 }

@@ -25,6 +25,10 @@ typedef struct {
 /* TASO's generator inputs: x1-x3 2x4, w1-w3 4x4, i1-i3 2x4x5x5, w4-w6 4x4x3x3, w7-w9 4x4x1x3,
  * w10-w12 4x4x3x1, w13 4x1x3x3, s0 scalar. */
 void rg_enum_inputs_default(rg_enum_inputset *s);
+/* Appends the vectors a bias adds, b1 and b2 of size 4 (the channels of i1-i3, a weight's rows,
+ * the columns of x1-x3 and w1-w3), to the default set; only where bias is among the operators
+ * chosen, so that TASO's run keeps its 20 inputs and its candidates. */
+void rg_enum_inputs_add_bias(rg_enum_inputset *s);
 
 /* Parses an input set: one "NAME DIMS" per line (DIMS as in rule text: 2x4, scalar), '#'
  * comments and blank lines ignored. Errors name the line (err->line) and what is wrong. */

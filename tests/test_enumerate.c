@@ -1,5 +1,6 @@
 /* tests/test_enumerate.c: the enumerator: exact graph counts worked out by hand, each DAG once,
- * every operator of the table enumerable, input-set parsing and option errors. */
+ * every operator of the table enumerable, bias's axes and vectors, input-set parsing and option
+ * errors. */
 #include "check.h"
 #include "enumerate/enumerate.h"
 
@@ -194,6 +195,33 @@ static void test_every_op(void) {
   }
 }
 
+/* bias: a vector along each of --axes where it is as long as that axis; the default input set
+ * gains two vectors of size 4 only on request (TASO's run keeps its 20 inputs). */
+static void test_bias(void) {
+  counter c = {0};
+  /* bias 0 (x, c) and bias 1 (x, b); a vector along its own axis 0: bias 0 (b, b), (c, c) */
+  input_text = "x 2x4\nb 4\nc 2\n";
+  run("bias", 1, 1, &c);
+  CHECK_MSG(c.by_len[1] == 4, "%llu", (unsigned long long)c.by_len[1]);
+  input_text = "x 2x4\ny 2x4\n";
+  rg_enum_choices ch;
+  rg_enum_inputset in;
+  rg_err err;
+  rg_enum_choices_default(&ch);
+  rg_enum_inputs_default(&in);
+  rg_enum_variant vs[RG_ENUM_MAX_OP_VARIANTS];
+  CHECK(!ch.op[RG_OP_BIAS] && rg_enum_op_variants(RG_OP_BIAS, &ch, &in, vs, RG_ENUM_MAX_OP_VARIANTS) == 0);
+  CHECK(rg_enum_choices_set_ops(&ch, "bias", &err) == RG_OK);
+  CHECK(rg_enum_op_variants(RG_OP_BIAS, &ch, &in, vs, RG_ENUM_MAX_OP_VARIANTS) == 2 && vs[0].params[0] == 0 &&
+        vs[1].params[0] == 1 && vs[0].n_in == 2);
+  CHECK(rg_enum_choices_set(&ch, "axes", "1,3", &err) == RG_OK);
+  CHECK(rg_enum_op_variants(RG_OP_BIAS, &ch, &in, vs, RG_ENUM_MAX_OP_VARIANTS) == 2 && vs[1].params[0] == 3);
+  CHECK(in.n == 20);
+  rg_enum_inputs_add_bias(&in);
+  CHECK(in.n == 22 && !strcmp(in.in[20].name, "b1") && !strcmp(in.in[21].name, "b2"));
+  CHECK(in.in[21].shape.rank == 1 && in.in[21].shape.dim[0] == 4);
+}
+
 static void test_errors(void) {
   rg_enum_choices ch;
   rg_enum_inputset in;
@@ -230,6 +258,7 @@ int main(void) {
   test_identity_skipped();
   test_each_dag_once();
   test_every_op();
+  test_bias();
   test_errors();
   return check_done("test_enumerate");
 }

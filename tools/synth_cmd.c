@@ -35,7 +35,8 @@
 #define SYNTH_OPTIONS(X)                                                                         \
   X("ops", 'O', 1, "LIST", "operators: all, taso, or a comma list (default taso)")              \
   X("depth", 'd', 1, "N", "graphs of at most N operators, 1..4 (default 3)")                    \
-  X("inputs", 'i', 1, "FILE", "input set, one 'NAME DIMS' per line (default TASO's 20 inputs)") \
+  X("inputs", 'i', 1, "FILE", "input set, one 'NAME DIMS' per line (default TASO's 20 inputs; " \
+                              "with --ops bias also b1, b2 of size 4)")                        \
   X("output", 'o', 1, "FILE", "write the rules here: rule text, or a signed rule database when " \
                                "FILE ends in .db (default: rule text on standard output)")     \
   X("stop-after", 'A', 1, "STAGE", "enumerate, fingerprint, test (candidates), prune (the rules " \
@@ -300,6 +301,8 @@ static int parse(int argc, char **argv, synth_opts *o) {
     rg_cli_report("rulegen", o->inputs_path, &err);
     return 2;
   }
+  /* the default set has no vectors for a bias to add; TASO's run keeps its 20 inputs */
+  if (!o->inputs_path && o->choices.op[RG_OP_BIAS]) rg_enum_inputs_add_bias(&o->inputs);
   return 0;
 }
 
