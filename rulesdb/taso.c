@@ -268,6 +268,7 @@ static GraphSubst__Operator *operator(exporter *x, const rg_node *nd) {
     snprintf(x->why, sizeof x->why, "no TASO counterpart for %s%s", rg_op_get((rg_op)nd->op)->name,
              nd->op == RG_OP_ENLARGE     ? " (ours takes kernel sizes, TASO's a reference tensor)"
              : nd->op == RG_OP_TRANSPOSE ? " (TASO's permutation encoding)"
+             : nd->op == RG_OP_BIAS      ? " (TASO's rule operators have no channel bias)"
                                          : "");
     return NULL;
   }

@@ -73,6 +73,7 @@ static rg_status term(exporter *x, rg_ref ref) {
     return unmappable(x->err, "enlarge (ours takes kernel sizes, TENSAT's a reference tensor)");
   case RG_OP_TRANSPOSE: return unmappable(x->err, "transpose (TENSAT's permutation encoding)");
   case RG_OP_RESHAPE: return unmappable(x->err, "reshape");
+  case RG_OP_BIAS: return unmappable(x->err, "bias (TENSAT's operators have no channel bias)");
   default:
     return rg_err_set(
         x->err, RG_ERR_SHAPE,
