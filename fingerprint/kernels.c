@@ -281,6 +281,27 @@ static void shift_axis(const rg_shape *xs, const rg_shape *os, int axis, int32_t
     }
 }
 
+/* bias: x plus b[i] along axis, i the position on it; each row of the axis adds one b. */
+static void bias(rg_domain dom, const rg_shape *xs, int axis, const rg_value *x, const rg_value *b,
+                 rg_value *o) {
+  int64_t outer, inner;
+  around(xs, axis, &outer, &inner);
+  int32_t n = xs->dim[axis];
+  for (int64_t t = 0; t < outer; t++)
+    for (int32_t i = 0; i < n; i++, x += inner, o += inner)
+      for (int64_t j = 0; j < inner; j++) {
+        if (dom == RG_DOM_F64) o[j].f = x[j].f + b[i].f;
+        else o[j].z = rg_zp_add(x[j].z, b[i].z);
+      }
+}
+
+/* The position on axis of element `flat` of a tensor of shape s. */
+static int32_t axis_pos(const rg_shape *s, int axis, int64_t flat) {
+  int64_t outer, inner;
+  around(s, axis, &outer, &inner);
+  return (int32_t)(flat / inner % s->dim[axis]);
+}
+
 /* enlarge: the kernel centred in a larger one (the interpreter's offsets), zeros around. */
 static void enlarge(const rg_shape *xs, const rg_shape *os, const rg_value *x, rg_value *o) {
   int32_t kh = xs->dim[2], kw = xs->dim[3], KH = os->dim[2], KW = os->dim[3];
@@ -318,6 +339,7 @@ static bool run(rg_domain dom, const rg_enum_variant *v, const rg_shape *const *
     else
       for (int64_t i = 0; i < n; i++) out[i].z = rg_zp_mul(a[i].z, b[0].z);
     return true;
+  case RG_OP_BIAS: bias(dom, in[0], v->params[0], a, b, out); return true;
   case RG_OP_RELU: unary_act(dom, RG_ACT_RELU, ctx, a, n, out); return true;
   case RG_OP_TANH: unary_act(dom, RG_ACT_TANH, ctx, a, n, out); return true;
   case RG_OP_SIGMOID: unary_act(dom, RG_ACT_SIGMOID, ctx, a, n, out); return true;
@@ -369,6 +391,10 @@ bool rg_fp_kernel_sample(const rg_enum_variant *v, const rg_shape *const *in, co
   case RG_OP_SMUL:
     for (int k = 0; k < count; k++)
       out[k].z = rg_zp_mul(a[pos[k]].z, b[0].z);
+    return true;
+  case RG_OP_BIAS:
+    for (int k = 0; k < count; k++)
+      out[k].z = rg_zp_add(a[pos[k]].z, b[axis_pos(in[0], v->params[0], pos[k])].z);
     return true;
   case RG_OP_RELU:
   case RG_OP_TANH:

@@ -1,5 +1,5 @@
 /* tests/test_fingerprint.c: fingerprints: incremental values agree with whole-graph evaluation
- * by the interpreter, known equivalences collide, the table is the same for 1 and 2 threads and
+ * by the interpreter (the bias kernels too), known equivalences collide, the table is the same for 1 and 2 threads and
  * when split over several passes by a small record cap, and a hopeless memory limit is an error. */
 #include "check.h"
 #include "fingerprint/fingerprint.h"
@@ -115,6 +115,33 @@ static void test_kernels_match_interpreter(void) {
   rg_enum_space_free(&sp);
 }
 
+/* The bias kernels (whole and at sample positions) agree with the interpreter: every graph of up
+ * to two operators around a bias on axes 0-3, over vectors as long as each axis (images of more
+ * than RG_FP_SAMPLES elements, so the last operator is hashed at samples). */
+static void test_bias_kernels_match_interpreter(void) {
+  rg_enum_choices ch;
+  rg_enum_inputset in;
+  rg_enum_space sp;
+  rg_err err;
+  rg_enum_choices_default(&ch);
+  const char *inputs = "x 2x3\ni 2x4x5x6\nw 4x4x3x3\na 2\nb 3\nc 4\nd 5\ne 6\ns scalar\n";
+  CHECK(rg_enum_inputs_parse(inputs, strlen(inputs), &in, &err) == RG_OK);
+  CHECK(rg_enum_choices_set_ops(&ch, "bias,ewadd,smul,concat,split,transpose,slice,conv2d", &err) == RG_OK);
+  CHECK(rg_enum_choices_set(&ch, "axes", "0,1,2,3", &err) == RG_OK);
+  CHECK(rg_enum_space_init(&sp, &ch, &in, 2, &err) == RG_OK);
+  rg_fp_opts fast = opts(2), slow = opts(2);
+  fast.keep_redundant = slow.keep_redundant = true;
+  slow.interp_only = true;
+  rg_fp_table a, b;
+  CHECK(collect(&sp, &fast, &a));
+  CHECK(collect(&sp, &slow, &b));
+  printf("bias kernels vs interpreter: %zu and %zu records\n", a.n, b.n);
+  CHECK(a.n > 1000 && a.n == b.n && !memcmp(a.r, b.r, sizeof *a.r * a.n));
+  rg_fp_table_free(&a);
+  rg_fp_table_free(&b);
+  rg_enum_space_free(&sp);
+}
+
 static void test_collisions(void) {
   rg_enum_space sp = space("all", "x 2x4\ny 2x4\nz 4x4\nw 4x4\n", 2);
   rg_fp_opts o = opts(1);
@@ -215,6 +242,7 @@ int main(void) {
   test_sample_positions();
   test_incremental_matches_interpreter();
   test_kernels_match_interpreter();
+  test_bias_kernels_match_interpreter();
   test_collisions();
   test_threads_and_passes();
   return check_done("test_fingerprint");
