@@ -233,6 +233,27 @@ done:
   return st;
 }
 
+rg_status rg_eval_op(rg_op op, const int32_t *params, int n_in, const rg_shape *const *in,
+                     const rg_value *const *vals, int out, rg_domain dom, const rg_eval_ctx *ctx,
+                     rg_value *dst, rg_err *err) {
+  rg_shape shapes[RG_MAX_OUTPUTS];
+  rg_status st = rg_shape_infer(op, params, n_in, in, shapes, err);
+  if (st) return st;
+  rg_site s = {op, params, n_in, {0}, shapes, rg_plan_window_scale(op, params), 0};
+  for (int k = 0; k < n_in; k++) s.in[k] = in[k];
+  const rg_shape *os = &shapes[out];
+  if (ctx->kernel && ctx->kernel(op, params, out, n_in, in, os, dom, ctx, vals, dst)) return RG_OK;
+  array_fetch f = {{array_get}, {0}};
+  for (int k = 0; k < n_in; k++) f.in[k] = vals[k];
+  int32_t pos[RG_MAX_RANK] = {0};
+  int64_t cnt = rg_shape_numel(os);
+  for (int64_t i = 0; i < cnt; i++) {
+    dst[i] = elem((num_kind)dom, &s, ctx, out, pos, &f.base).v;
+    for (int d = os->rank - 1; d >= 0 && ++pos[d] == os->dim[d]; d--) pos[d] = 0;
+  }
+  return RG_OK;
+}
+
 rg_status rg_eval_full(const rg_plan *plan, rg_domain dom, const rg_eval_ctx *ctx,
                        const rg_value *const *inputs, const rg_ref *outs, int n,
                        rg_value **results, rg_err *err) {

@@ -56,6 +56,15 @@ rg_status rg_eval_full(const rg_plan *plan, rg_domain dom, const rg_eval_ctx *ct
                        const rg_value *const *inputs, const rg_ref *outs, int n,
                        rg_value **results, rg_err *err) RG_MUST_CHECK;
 
+/* Evaluates output `out` of one application of op (resolved parameter slots params) to n_in
+ * whole operands of shapes in[] and row-major values vals[] into dst (room for the output's
+ * element count), in float64 or Z_p: what rg_eval_full does for one node, ctx's kernel first.
+ * For a caller that holds values node by node (a model with operators rules do not know between
+ * them). Errors: operands that do not type (RG_ERR_SHAPE, as rg_shape_infer says). */
+rg_status rg_eval_op(rg_op op, const int32_t *params, int n_in, const rg_shape *const *in,
+                     const rg_value *const *vals, int out, rg_domain dom, const rg_eval_ctx *ctx,
+                     rg_value *dst, rg_err *err) RG_MUST_CHECK;
+
 /* Input elements supplied on demand, addressed by (tensor variable, row-major index). */
 typedef rg_value (*rg_input_fn)(void *user, int32_t tvar, int64_t flat);
 

@@ -76,7 +76,7 @@ static rg_status resolve(const rg_graph *g, const rg_node *nd, const int32_t *pv
   return rg_params_check((rg_op)nd->op, slots, fixed_checked ? ~nd->var_mask : 0, err);
 }
 
-static uint64_t window_scale(rg_op op, const int32_t *s) {
+uint64_t rg_plan_window_scale(rg_op op, const int32_t *s) {
   if (op == RG_OP_POOLAVG) return rg_zp_inv((uint64_t)s[0] * (uint64_t)s[1]);
   if (op == RG_OP_CPOOL) return rg_zp_inv((uint64_t)s[1] * (uint64_t)s[2]);
   return 0;
@@ -137,7 +137,7 @@ rg_status rg_plan_new(const rg_graph *g, const rg_ref *outs, int n_outs,
   }
   for (int32_t id = 0; id < n; id++)
     if (p->typed[id])
-      p->zp_scale[id] = window_scale((rg_op)rg_graph_node(g, id)->op, p->params[id]);
+      p->zp_scale[id] = rg_plan_window_scale((rg_op)rg_graph_node(g, id)->op, p->params[id]);
   *out = p;
   return RG_OK;
 }

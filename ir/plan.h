@@ -47,6 +47,10 @@ rg_status rg_plan_types(const rg_graph *g, const rg_ref *outs, int n_outs,
                         const uint8_t *pvar_bound, rg_plan_types_buf *buf,
                         rg_err *err) RG_MUST_CHECK;
 
+/* 1/(window size) in Z_p of an averaging op with resolved parameter slots s (poolavg, Cpool),
+ * else 0: what zp_scale holds. */
+uint64_t rg_plan_window_scale(rg_op op, const int32_t *s);
+
 static inline const rg_shape *rg_plan_shape(const rg_plan *p, rg_ref r) {
   return &p->shape[r.node][r.out];
 }
