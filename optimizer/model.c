@@ -1,0 +1,127 @@
+/* optimizer/model.c: model graphs (model.h). */
+#include "model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "onnx.pb-c.h"
+
+rg_model *rg_model_new(void) {
+  rg_model *m = calloc(1, sizeof *m);
+  if (!m) return NULL;
+  if (!(m->g = rg_graph_new())) {
+    free(m);
+    return NULL;
+  }
+  return m;
+}
+
+void rg_model_free(rg_model *m) {
+  if (!m) return;
+  for (int32_t v = 0; v < m->n_var; v++) free(m->var[v].data);
+  for (int32_t k = 0; k < m->n_op; k++) {
+    onnx__node_proto__free_unpacked(m->op[k].node, NULL);
+    free(m->op[k].in);
+    free(m->op[k].out);
+  }
+  for (int32_t k = 0; k < m->n_out; k++) free(m->out_name[k]);
+  if (m->source) onnx__model_proto__free_unpacked(m->source, NULL);
+  free(m->out_name);
+  free(m->out);
+  free(m->op);
+  free(m->var);
+  free(m->shape);
+  rg_graph_free(m->g);
+  free(m);
+}
+
+/* Room for node shapes up to the graph's size. */
+static bool grow_shapes(rg_model *m) {
+  int32_t n = rg_graph_size(m->g);
+  if (n <= m->cap_shape) return true;
+  int32_t cap = m->cap_shape ? m->cap_shape : 256;
+  while (cap < n) cap *= 2;
+  rg_shape(*s)[RG_MAX_OUTPUTS] = realloc(m->shape, sizeof *s * (size_t)cap);
+  if (!s) return false;
+  m->shape = s, m->cap_shape = cap;
+  return true;
+}
+
+int32_t rg_model_add_var(rg_model *m, const char *name, rg_mvar_kind kind, rg_elem elem,
+                         const rg_shape *shape, void *data) {
+  if (rg_graph_find_tvar(m->g, name) >= 0) return RG_ERR_ARG;
+  int32_t v = rg_graph_tvar(m->g, name, (int)strlen(name));
+  if (v < 0) return v;
+  if (v >= m->cap_var) {
+    int32_t cap = m->cap_var ? 2 * m->cap_var : 256;
+    rg_mvar *nv = realloc(m->var, sizeof *nv * (size_t)cap);
+    if (!nv) return RG_ERR_NOMEM;
+    m->var = nv, m->cap_var = cap;
+  }
+  m->var[v] = (rg_mvar){kind, elem, *shape, data, -1, 0};
+  m->n_var = v + 1;
+  int32_t id = rg_graph_input(m->g, v);
+  if (id < 0 || !grow_shapes(m)) return RG_ERR_NOMEM;
+  m->shape[id][0] = *shape;
+  return v;
+}
+
+rg_ref rg_model_var_ref(rg_model *m, int32_t v) { return (rg_ref){rg_graph_input(m->g, v), 0}; }
+
+rg_status rg_model_add_node(rg_model *m, const rg_node *nd, int out_index, rg_ref *out, rg_err *err) {
+  const rg_shape *in[RG_MAX_INPUTS];
+  for (int k = 0; k < nd->n_in; k++) in[k] = &m->shape[nd->in[k].node][nd->in[k].out];
+  rg_shape shapes[RG_MAX_OUTPUTS];
+  rg_status st = rg_shape_infer((rg_op)nd->op, nd->params, nd->n_in, in, shapes, err);
+  if (st) return st;
+  int32_t id = rg_graph_add(m->g, nd);
+  if (id < 0 || !grow_shapes(m)) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  memcpy(m->shape[id], shapes, sizeof shapes);
+  *out = (rg_ref){id, out_index};
+  return RG_OK;
+}
+
+const rg_shape *rg_model_shape(const rg_model *m, rg_ref r) { return &m->shape[r.node][r.out]; }
+
+int32_t rg_model_var_of(const rg_model *m, rg_ref r) {
+  const rg_node *nd = rg_graph_node(m->g, r.node);
+  return nd->op == RG_OP_INPUT ? nd->params[0] : -1;
+}
+
+/* Marks the nodes and opaque nodes the outputs need (node_mark, op_mark: zeroed by the caller). */
+static void mark_needed(const rg_model *m, uint8_t *node_mark, uint8_t *op_mark) {
+  /* Opaque nodes reach back through their operands; iterate until nothing new is marked. */
+  rg_graph_mark_reachable(m->g, m->out, m->n_out, node_mark);
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (int32_t k = m->n_op - 1; k >= 0; k--) {
+      if (op_mark[k]) continue;
+      const rg_opaque *o = &m->op[k];
+      bool used = false;
+      for (int j = 0; j < o->n_out && !used; j++) used = node_mark[rg_graph_input(m->g, o->out[j])];
+      if (!used) continue;
+      op_mark[k] = grew = 1;
+      for (int j = 0; j < o->n_in; j++)
+        if (o->in[j].node >= 0) rg_graph_mark_reachable(m->g, &o->in[j], 1, node_mark);
+    }
+  }
+}
+
+void rg_model_count(const rg_model *m, rg_model_counts *c) {
+  memset(c, 0, sizeof *c);
+  int32_t n = rg_graph_size(m->g);
+  uint8_t *node_mark = calloc((size_t)n + 1, 1), *op_mark = calloc((size_t)m->n_op + 1, 1);
+  if (node_mark && op_mark) {
+    mark_needed(m, node_mark, op_mark);
+    for (int32_t id = 0; id < n; id++) {
+      const rg_node *nd = rg_graph_node(m->g, id);
+      if (!node_mark[id]) continue;
+      if (nd->op != RG_OP_INPUT) c->by_op[nd->op]++;
+      else if (m->var[nd->params[0]].kind == RG_MVAR_WEIGHT)
+        c->weights += rg_shape_numel(&m->var[nd->params[0]].shape);
+    }
+    for (int32_t k = 0; k < m->n_op; k++) c->opaque += op_mark[k];
+  }
+  free(node_mark);
+  free(op_mark);
+}

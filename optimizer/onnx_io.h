@@ -1,0 +1,39 @@
+/* optimizer/onnx_io.h: ONNX's protobuf messages as the importer and exporter read them (internal
+ * to optimizer/): the model file, tensors' data, nodes' attributes. protobuf-c's types over the
+ * onnx.proto that libonnx-dev ships (C made from it at build time). */
+#ifndef RG_OPTIMIZER_ONNX_IO_H
+#define RG_OPTIMIZER_ONNX_IO_H
+
+#include "model.h"
+#include "onnx.pb-c.h"
+
+/* The model in the file at path, or NULL with RG_ERR_IO (cannot read it) or RG_ERR_PARSE (not
+ * an ONNX model: protobuf does not parse it, or it has no graph). */
+Onnx__ModelProto *rg_onnx_read(const char *path, rg_err *err);
+/* The same for a model already in memory (name: for messages). */
+Onnx__ModelProto *rg_onnx_parse(const char *name, const uint8_t *data, size_t len, rg_err *err);
+
+/* A tensor's element type, shape and data (a new malloc'd array of its element count; float or
+ * int64_t). Errors (RG_ERR_ARG) name the tensor: another element type than float and int64,
+ * external data, a rank past RG_MAX_RANK, a size of 0, data that does not fill the shape. */
+rg_status rg_onnx_tensor(const Onnx__TensorProto *t, rg_elem *elem, rg_shape *shape, void **data,
+                         rg_err *err) RG_MUST_CHECK;
+/* The name of an ONNX element type number ("double" for 11), or "unknown". */
+const char *rg_onnx_elem_name(int32_t type);
+/* A TensorProto of elem, shape and data (copied), named name; NULL when out of memory. Free
+ * with onnx__tensor_proto__free_unpacked. */
+Onnx__TensorProto *rg_onnx_make_tensor(const char *name, rg_elem elem, const rg_shape *shape, const void *data);
+
+/* Node attributes by name: the attribute, or NULL. */
+const Onnx__AttributeProto *rg_onnx_attr(const Onnx__NodeProto *n, const char *name);
+int64_t rg_onnx_attr_int(const Onnx__NodeProto *n, const char *name, int64_t def);
+float rg_onnx_attr_float(const Onnx__NodeProto *n, const char *name, float def);
+/* The ints of an attribute into *v (borrowed); their count, or -1 when it is absent. */
+int rg_onnx_attr_ints(const Onnx__NodeProto *n, const char *name, const int64_t **v);
+/* A string attribute (NUL-terminated into buf), or def when absent. */
+const char *rg_onnx_attr_str(const Onnx__NodeProto *n, const char *name, char *buf, size_t len, const char *def);
+
+/* "NODE_NAME (OP_TYPE)" or "node K (OP_TYPE)" for messages. */
+void rg_onnx_node_label(const Onnx__NodeProto *n, int k, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,45 @@
+/* optimizer/opaque.h: the ONNX operators outside the rule vocabulary that graphopt still knows:
+ * their output types (ONNX's shape rules) and their values in float64, for the operators the
+ * model zoo uses (Softmax, the LayerNorm and GELU pieces, Gather, broadcasting arithmetic, shape
+ * plumbing before it is folded) and a few more. An operator not listed here can be kept only
+ * where its output types are declared (value_info); it cannot be evaluated.
+ *
+ * Values travel as float64 whatever their element type (int64 indices and shapes are exact up
+ * to 2^53). Operands that are constants come with their values, so that shape plumbing (Shape,
+ * Reshape targets, Unsqueeze axes as inputs) types and folds. Errors name the operator.
+ */
+#ifndef RG_OPTIMIZER_OPAQUE_H
+#define RG_OPTIMIZER_OPAQUE_H
+
+#include "model.h"
+#include "onnx.pb-c.h"
+
+typedef struct {
+  rg_elem elem;
+  rg_shape shape;
+  bool present; /* an omitted optional operand is not */
+} rg_tinfo;
+
+/* Whether op_type (default domain) is one this file shapes and evaluates. */
+bool rg_opaque_known(const char *op_type);
+
+/* An opaque node as both functions see it: the node, the model's opset (Softmax and the
+ * reductions changed meaning at 13), its operands' types. */
+typedef struct {
+  const Onnx__NodeProto *node;
+  int64_t opset;
+  int n_in, n_out;
+  const rg_tinfo *in;
+} rg_opaque_call;
+
+/* The types of the call's outputs into out[0..n_out) (in_const[k]: operand k's values when it
+ * is a constant, else NULL). */
+rg_status rg_opaque_infer(const rg_opaque_call *c, const double *const *in_const, rg_tinfo *out,
+                          rg_err *err) RG_MUST_CHECK;
+
+/* Evaluates the call: vals[k] the values of operand k (NULL when omitted), out[j] room for
+ * output j's element count (types as rg_opaque_infer gave them, in out_types). */
+rg_status rg_opaque_eval(const rg_opaque_call *c, const double *const *vals, const rg_tinfo *out_types, double **out,
+                         rg_err *err) RG_MUST_CHECK;
+
+#endif
