@@ -1,0 +1,170 @@
+/* tools/graphopt.c: the graph optimizer's command line: `graphopt convert` (a model in and out
+ * again, no rules applied), `graphopt info` (what import makes of a model) and `graphopt eval`
+ * (graphopt_eval.c). The work is optimizer/'s; this file parses, calls and prints.
+ *
+ * Exit status: 0 done, 1 outputs differ (eval), 2 bad input or arguments.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "graphopt.h"
+#include "onnx.pb-c.h"
+#include "optimizer/export.h"
+#include "optimizer/opaque.h"
+
+/* ---- shared by the commands ---- */
+
+bool graphopt_add_dim(graphopt_dims *d, const char *arg) {
+  const char *eq = strchr(arg, '=');
+  int64_t v;
+  if (!eq || eq == arg || d->n == GRAPHOPT_MAX_DIMS || !rg_cli_parse_i64(eq + 1, 1, RG_MAX_DIM, &v)) {
+    fprintf(stderr, "graphopt: --dim wants NAME=N (N from 1 to %d), not '%s'\n", RG_MAX_DIM, arg);
+    return false;
+  }
+  snprintf(d->name[d->n], sizeof d->name[d->n], "%.*s", (int)(eq - arg), arg);
+  d->ptr[d->n] = d->name[d->n], d->value[d->n] = v;
+  d->n++;
+  return true;
+}
+
+rg_model *graphopt_load(const char *path, const graphopt_dims *d, double *seconds) {
+  rg_import_opts o = {d ? d->n : 0, d ? d->ptr : NULL, d ? d->value : NULL};
+  rg_model *m;
+  rg_err err = {0};
+  double t0 = rg_cli_now();
+  if (rg_model_import(path, &o, &m, &err)) {
+    rg_cli_report("graphopt", NULL, &err); /* the message names the file */
+    return NULL;
+  }
+  if (seconds) *seconds = rg_cli_now() - t0;
+  return m;
+}
+
+/* "conv2d 53, relu 49" and "MaxPool 1" lines of what a model holds. */
+static void print_counts(const rg_model *m) {
+  rg_model_counts c;
+  rg_model_count(m, &c);
+  int32_t total = 0;
+  for (int op = 0; op < RG_OP_COUNT; op++) total += c.by_op[op];
+  printf("  operators: %d of the rule vocabulary (", total);
+  for (int op = 0, first = 1; op < RG_OP_COUNT; op++)
+    if (c.by_op[op]) printf("%s%s %d", first ? "" : ", ", rg_op_get((rg_op)op)->name, c.by_op[op]), first = 0;
+  printf("), %d opaque", c.opaque);
+  /* opaque nodes by operator, in the order they first appear; then the ones kept with the types
+   * the model declares, which graphopt cannot evaluate */
+  for (int pass = 0; pass < 2; pass++) {
+    int shown = 0;
+    for (int32_t k = 0; k < m->n_op; k++) {
+      const Onnx__NodeProto *n = m->op[k].node;
+      bool evaluated = rg_opaque_known(n->op_type) && (!n->domain || !n->domain[0] || !strcmp(n->domain, "ai.onnx"));
+      bool seen = false;
+      for (int32_t j = 0; j < k && !seen; j++) seen = !strcmp(m->op[j].node->op_type, n->op_type);
+      if (seen || (pass == 1 && evaluated)) continue;
+      int cnt = 0;
+      for (int32_t j = k; j < m->n_op; j++) cnt += !strcmp(m->op[j].node->op_type, n->op_type);
+      if (pass == 0) printf("%s%s %d", shown++ ? ", " : " (", n->op_type, cnt);
+      else printf("%s%s", shown++ ? ", " : "  not evaluated: ", n->op_type);
+    }
+    printf("%s", pass == 0 ? (shown ? ")\n" : "\n") : shown ? "\n" : "");
+  }
+  printf("  weights: %lld values\n", (long long)c.weights);
+}
+
+static void print_io(const rg_model *m) {
+  char buf[128];
+  for (int32_t v = 0; v < m->n_var; v++)
+    if (m->var[v].kind == RG_MVAR_INPUT)
+      printf("  input  %s: %s %s\n", rg_graph_tvar_name(m->g, v), m->var[v].elem == RG_ELEM_FLOAT ? "float" : "int64",
+             rg_shape_format(&m->var[v].shape, buf, sizeof buf));
+  for (int32_t i = 0; i < m->n_out; i++)
+    printf("  output %s: %s\n", m->out_name[i], rg_shape_format(rg_model_shape(m, m->out[i]), buf, sizeof buf));
+}
+
+/* ---- convert, info ---- */
+
+#define CONVERT_OPTIONS(X)                                                                        \
+  X("output", 'o', 1, "OUT.onnx", "where to write the model (required for convert)")             \
+  X("dim", 'd', 1, "NAME=N", "value of a named (dynamic) input dimension; repeatable")            \
+  X("quiet", 'q', 0, "", "print only errors")                                                     \
+  X("help", 'h', 0, "", "show this help")
+
+static void convert_usage(FILE *out, const char *cmd) {
+  bool convert = !strcmp(cmd, "convert");
+  fprintf(out, "usage: graphopt %s IN.onnx%s [options]\n\n", cmd, convert ? " -o OUT.onnx" : "");
+  fprintf(out, convert ? "Imports an ONNX model (opsets 11 to 17) into a model graph and exports it again, applying\n"
+                         "no rules: a model that computes what IN computes, with its inputs, outputs and opset.\n"
+                         "Operators of the rule vocabulary become graph nodes; the rest stay opaque nodes, written\n"
+                         "back unchanged. Prints what the model holds and the import and export times.\n"
+                       : "Imports an ONNX model and prints what it becomes: inputs, outputs, operators of the rule\n"
+                         "vocabulary, opaque nodes by operator, weights.\n");
+  fprintf(out, "\noptions:\n");
+#define X(name, short_, arg, meta, help)                                                           \
+  if (convert || short_ != 'o') fprintf(out, "  -%c, --%-7s %-9s %s\n", short_, name, meta, help);
+  CONVERT_OPTIONS(X)
+#undef X
+  fprintf(out, "\nexit status: 0 done, 2 bad input (the message names the file, node and operator)\n");
+}
+
+static int convert_cmd(int argc, char **argv) {
+  static const struct option longopts[] = {
+#define X(name, short_, arg, meta, help) {name, arg ? required_argument : no_argument, NULL, short_},
+      CONVERT_OPTIONS(X)
+#undef X
+          {NULL, 0, NULL, 0}};
+  const char *cmd = argv[0], *out = NULL;
+  bool quiet = false, convert = !strcmp(cmd, "convert");
+  graphopt_dims dims = {0};
+  int c;
+  optind = 1;
+  while ((c = getopt_long(argc, argv, convert ? "o:d:qh" : "d:qh", longopts, NULL)) != -1) {
+    switch (c) {
+    case 'o': out = optarg; break;
+    case 'd':
+      if (!graphopt_add_dim(&dims, optarg)) return 2;
+      break;
+    case 'q': quiet = true; break;
+    case 'h': convert_usage(stdout, cmd); return 0;
+    default: convert_usage(stderr, cmd); return 2;
+    }
+  }
+  if (optind != argc - 1 || (convert && !out)) {
+    fprintf(stderr, "graphopt %s: %s\n", cmd, optind != argc - 1 ? "wants one model" : "wants -o OUT.onnx");
+    convert_usage(stderr, cmd);
+    return 2;
+  }
+  double t_import, t0;
+  rg_model *m = graphopt_load(argv[optind], &dims, &t_import);
+  if (!m) return 2;
+  int rc = 0;
+  if (!quiet) {
+    printf("%s: imported in %.3f s\n", argv[optind], t_import);
+    print_io(m);
+    print_counts(m);
+  }
+  if (convert) {
+    rg_err err = {0};
+    t0 = rg_cli_now();
+    if (rg_model_export(m, out, &err)) {
+      rg_cli_report("graphopt", NULL, &err);
+      rc = 2;
+    } else if (!quiet) printf("%s: exported in %.3f s\n", out, rg_cli_now() - t0);
+  }
+  rg_model_free(m);
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  static const rg_cli_command cmds[] = {
+      {"convert", convert_cmd, "import a model and export it again, applying no rules"},
+      {"info", convert_cmd, "what import makes of a model: operators, opaque nodes, weights"},
+      {"eval", graphopt_eval_cmd, "evaluate a model in float64 (seeded inputs); compare it with another"},
+  };
+  return rg_cli_dispatch("graphopt",
+                         "Optimizes ONNX models with verified rewrite rules (rulegen's). A model's operators of\n"
+                         "the rule vocabulary become graph nodes rules rewrite; every other operator stays an\n"
+                         "opaque node that rules see only as a variable.\n",
+                         cmds, (int)(sizeof cmds / sizeof *cmds), argc, argv);
+}

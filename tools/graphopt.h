@@ -1,0 +1,27 @@
+/* tools/graphopt.h: what graphopt's commands share: named input dimensions from --dim, loading
+ * a model with errors printed, and the commands kept in their own files. */
+#ifndef RG_TOOLS_GRAPHOPT_H
+#define RG_TOOLS_GRAPHOPT_H
+
+#include <stdbool.h>
+
+#include "optimizer/import.h"
+
+#define GRAPHOPT_MAX_DIMS 16
+
+typedef struct {
+  int n;
+  char name[GRAPHOPT_MAX_DIMS][64];
+  const char *ptr[GRAPHOPT_MAX_DIMS];
+  int64_t value[GRAPHOPT_MAX_DIMS];
+} graphopt_dims;
+
+/* Adds "NAME=N" from --dim; prints why and returns false when it is not one. */
+bool graphopt_add_dim(graphopt_dims *d, const char *arg);
+/* Imports path (d may be NULL), printing the error and returning NULL when it cannot; *seconds:
+ * the import's time (may be NULL). */
+rg_model *graphopt_load(const char *path, const graphopt_dims *d, double *seconds);
+
+int graphopt_eval_cmd(int argc, char **argv);
+
+#endif
