@@ -5,4 +5,5 @@
 # /usr/bin/python3 lacks onnx or models/node_modules lacks onnxruntime-node.
 add_test(NAME models_zoo_small
          COMMAND ${CMAKE_SOURCE_DIR}/models/zoo_test.sh ${CMAKE_BINARY_DIR}/zoo)
-set_tests_properties(models_zoo_small PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS models)
+set_tests_properties(models_zoo_small PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS models
+                     FIXTURES_SETUP zoo_small)

@@ -1,0 +1,23 @@
+#!/bin/sh
+# ctest optimizer_cases and optimizer_roundtrip_small: models/roundtrip.py over models (with
+# --cases, models/cases.py writes them into WORK first). Exit 77 (skip) without python3-onnx or
+# onnxruntime-node (scripts/setup.sh installs both).
+#   models/roundtrip_test.sh GRAPHOPT WORK [--cases | MODEL.onnx...]
+set -eu
+src=$(cd "$(dirname "$0")" && pwd)
+graphopt=${1:?usage: roundtrip_test.sh GRAPHOPT WORK [--cases | MODEL...]}
+work=${2:?usage: roundtrip_test.sh GRAPHOPT WORK [--cases | MODEL...]}
+shift 2
+py=/usr/bin/python3
+if ! $py -c 'import onnx, numpy' 2>/dev/null; then
+  echo "skip: $py has no onnx or numpy (scripts/setup.sh installs python3-onnx)"; exit 77
+fi
+if ! command -v node >/dev/null || [ ! -d "$src/node_modules/onnxruntime-node" ]; then
+  echo "skip: no node or models/node_modules/onnxruntime-node (scripts/setup.sh installs them)"; exit 77
+fi
+rm -rf "$work"; mkdir -p "$work"
+if [ "${1:-}" = --cases ]; then
+  $py "$src/cases.py" "$work/models" >/dev/null
+  set -- "$work"/models/*.onnx
+fi
+exec $py "$src/roundtrip.py" --graphopt "$graphopt" --work "$work" "$@"

@@ -1,0 +1,24 @@
+# graphopt (optimizer/, tools/graphopt*.c): bad models refused clearly (tests/regress/bad/
+# model_cases.txt), ONNX's backend node tests (tests/conformance/run.sh: skipped without
+# libonnx-testdata), and round trips checked against onnxruntime (models/roundtrip_test.sh:
+# skipped without python3-onnx or onnxruntime-node) of models/cases.py's corner cases and of the
+# small zoo models_zoo_small builds.
+add_test(NAME optimizer_bad_models
+         COMMAND ${RG_TEST_ROOT}/regress/run_model_bad.sh $<TARGET_FILE:graphopt> ${RG_TEST_ROOT}/regress/bad)
+add_test(NAME optimizer_conformance COMMAND ${RG_TEST_ROOT}/conformance/run.sh $<TARGET_FILE:graphopt>)
+add_test(NAME optimizer_cases
+         COMMAND ${CMAKE_SOURCE_DIR}/models/roundtrip_test.sh $<TARGET_FILE:graphopt>
+                 ${CMAKE_BINARY_DIR}/roundtrip/cases --cases)
+# SqueezeNet and bert2 take minutes in the unoptimized sanitizer build: there, the tiny ones only
+set(small_zoo tiny_cnn tiny_mlp)
+if(NOT RG_SANITIZE)
+  list(APPEND small_zoo squeezenet bert2)
+endif()
+list(TRANSFORM small_zoo PREPEND ${CMAKE_BINARY_DIR}/zoo/)
+list(TRANSFORM small_zoo APPEND .onnx)
+add_test(NAME optimizer_roundtrip_small
+         COMMAND ${CMAKE_SOURCE_DIR}/models/roundtrip_test.sh $<TARGET_FILE:graphopt>
+                 ${CMAKE_BINARY_DIR}/roundtrip/zoo ${small_zoo})
+set_tests_properties(optimizer_conformance optimizer_cases optimizer_roundtrip_small
+                     PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS models)
+set_tests_properties(optimizer_roundtrip_small PROPERTIES FIXTURES_REQUIRED zoo_small)

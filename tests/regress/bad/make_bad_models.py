@@ -1,0 +1,53 @@
+#!/usr/bin/python3
+"""Writes the bad ONNX models of tests/regress/bad/model_cases.txt (committed; rerun this to
+remake them): each is a small model broken in one way graphopt must refuse clearly.
+
+    cd tests/regress/bad && /usr/bin/python3 make_bad_models.py
+"""
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+F = TensorProto.FLOAT
+
+
+def save(name, nodes, inputs, outputs, inits=(), opset=13):
+    g = helper.make_graph(nodes, name, inputs, outputs, list(inits))
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)], producer_name="make_bad_models.py")
+    m.ir_version = 8
+    onnx.save(m, "model_%s.onnx" % name)
+
+
+x = helper.make_tensor_value_info("x", F, [1, 4])
+y = helper.make_tensor_value_info("y", F, [1, 4])
+relu = helper.make_node("Relu", ["x"], ["y"], name="relu")
+
+save("good", [relu], [x], [y])
+with open("model_good.onnx", "rb") as f:
+    data = f.read()
+with open("model_truncated.onnx", "wb") as f:
+    f.write(data[: len(data) // 2])
+with open("model_not_onnx.onnx", "w") as f:
+    f.write("this is not an ONNX model, only text\n")
+open("model_empty.onnx", "w").close()
+save("missing_producer", [helper.make_node("Add", ["x", "nobody"], ["y"], name="add")], [x], [y])
+save("cycle", [helper.make_node("Add", ["x", "b"], ["a"], name="first"),
+               helper.make_node("Relu", ["a"], ["b"], name="second"),
+               helper.make_node("Identity", ["a"], ["y"], name="out")], [x], [y])
+save("dynamic_dim", [relu], [helper.make_tensor_value_info("x", F, ["batch", 4])], [y])
+save("unknown_dim", [relu], [helper.make_tensor_value_info("x", F, [None, 4])], [y])
+branch = helper.make_graph([helper.make_node("Identity", ["x"], ["z"])], "branch", [],
+                           [helper.make_tensor_value_info("z", F, [1, 4])])
+cond = numpy_helper.from_array(np.array(True), "cond")
+save("control_flow", [helper.make_node("If", ["cond"], ["y"], name="if", then_branch=branch, else_branch=branch)],
+     [x], [y], [cond])
+save("weight_double", [helper.make_node("Add", ["x", "w"], ["y"], name="add")], [x], [y],
+     [numpy_helper.from_array(np.ones([1, 4], np.float64), "w")])
+save("old_opset", [relu], [x], [y], opset=9)
+save("produced_twice", [relu, helper.make_node("Sigmoid", ["x"], ["y"], name="again")], [x], [y])
+save("shape_mismatch", [helper.make_node("MatMul", ["x", "w"], ["y"], name="mm")], [x], [y],
+     [numpy_helper.from_array(np.ones([3, 4], np.float32), "w")])
+save("unknown_op", [helper.make_node("FancyOp", ["x"], ["y"], name="fancy", domain="com.example")], [x],
+     [helper.make_tensor_value_info("y", F, None)])
+save("no_outputs_declared", [helper.make_node("Relu", ["x"], ["t"], name="relu")], [x],
+     [helper.make_tensor_value_info("missing", F, [1, 4])])
