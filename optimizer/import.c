@@ -195,6 +195,8 @@ static rg_status import_outputs(rg_importer *im, rg_err *err) {
     const char *name = gr->output[i]->name ? gr->output[i]->name : "";
     const rg_ival *v = rg_import_get(im, name);
     if (!v) return rg_import_fail(im, err, RG_ERR_ARG, "graph output '%s' is produced by no node, input or initializer", name);
+    for (size_t j = 0; j < i; j++)
+      if (!strcmp(m->out_name[j], name)) return rg_import_fail(im, err, RG_ERR_ARG, "graph output '%s' is listed twice", name);
     m->out[i] = v->ref;
     if (!(m->out_name[i] = strdup(name))) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
     m->n_out = (int32_t)i + 1;

@@ -11,7 +11,7 @@ seconds=${1:-30}
 shift || true
 build=${RG_FUZZ_BUILD:-$root/build-fuzz}
 harnesses=("$@")
-[ ${#harnesses[@]} -eq 0 ] && harnesses=(rule_text axioms inputs cert tensat taso journal db)
+[ ${#harnesses[@]} -eq 0 ] && harnesses=(rule_text axioms inputs cert tensat taso journal db onnx)
 mkdir -p "$build"
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DRG_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   >"$build/configure.log" 2>&1 || { cat "$build/configure.log"; exit 2; }

@@ -3,7 +3,7 @@
 # scripts/fuzz.sh) each is a fuzzer; otherwise a replayer, and ctest replays its seeds and
 # regression inputs under the build's sanitizers.
 set(RG_FUZZ_HARNESSES rule_text:rg_ir axioms:rg_verify inputs:rg_enumerate cert:rg_certify
-    tensat:rg_rulesdb taso:rg_rulesdb journal:rg_verify db:rg_rulesdb)
+    tensat:rg_rulesdb taso:rg_rulesdb journal:rg_verify db:rg_rulesdb onnx:rg_optimizer)
 foreach(pair IN LISTS RG_FUZZ_HARNESSES)
   string(REPLACE ":" ";" parts ${pair})
   list(GET parts 0 name)
