@@ -11,6 +11,7 @@
 enum {
   RG_FUSE_OPERAND = 1, /* a bias: its operand (a Conv or 2-D MatMul) takes it as bias */
   RG_FUSE_PADS = 2,    /* a VALID Conv or average pool: the zero pads before it become its pads */
+  RG_FUSE_MATMUL = 4,  /* a reshape back from a 2-D product of a flattened operand: one MatMul */
 };
 
 typedef struct {

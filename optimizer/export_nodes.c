@@ -182,6 +182,11 @@ static rg_status data_movement(rg_exporter *ex, int32_t id, rg_err *err) {
     return st ? st : slice(ex, x, p[0], mid, xs->dim[p[0]], ex->name[id][1], err);
   }
   case RG_OP_RESHAPE: {
+    if (ex->fuse[id] & RG_FUSE_MATMUL) { /* the flattened operand, multiplied as it is */
+      const rg_node *mm = rg_graph_node(ex->m->g, nd->in[0].node);
+      const char *in[2] = {in_name(ex, rg_graph_node(ex->m->g, mm->in[0].node), 0), in_name(ex, mm, 1)};
+      return rg_export_node(ex, "MatMul", in, 2, &out, 1) ? RG_OK : nomem(err);
+    }
     for (int d = 0; d < p[0]; d++) v[d] = p[1 + d];
     const char *in[2] = {x, rg_export_ints(ex, "shape", v, p[0])};
     return in[1] && rg_export_node(ex, "Reshape", in, 2, &out, 1) ? RG_OK : nomem(err);
@@ -221,6 +226,26 @@ rg_status rg_export_ir_node(rg_exporter *ex, int32_t id, rg_err *err) {
   }
 }
 
+/* Whether reshape node id undoes the flattening of a MatMul's operand: (reshape (matmul
+ * (reshape a) w)) with a of rank > 2 flattened to (rows, k) and the product put back to a's
+ * leading dims, which ONNX's MatMul broadcasts by itself. The product and the inner reshape
+ * must have no other reader. */
+static bool unflattens(const rg_exporter *ex, int32_t id) {
+  const rg_model *m = ex->m;
+  const rg_node *r2 = rg_graph_node(m->g, id);
+  rg_ref p = r2->in[0];
+  const rg_node *mm = rg_graph_node(m->g, p.node);
+  if (mm->op != RG_OP_MATMUL || mm->params[0] != RG_ACT_NONE || ex->uses[p.node] != 1 || ex->is_const[p.node])
+    return false;
+  const rg_node *r1 = rg_graph_node(m->g, mm->in[0].node);
+  if (r1->op != RG_OP_RESHAPE || ex->uses[mm->in[0].node] != 1 || ex->is_const[mm->in[0].node]) return false;
+  const rg_shape *a = shape_of(ex, r1->in[0]), *out = &m->shape[id][0], *w = shape_of(ex, mm->in[1]);
+  if (a->rank <= 2 || out->rank != a->rank || w->rank != 2) return false;
+  for (int d = 0; d < a->rank - 1; d++)
+    if (out->dim[d] != a->dim[d]) return false;
+  return true;
+}
+
 void rg_export_plan_fusions(rg_exporter *ex, const int32_t *order, int32_t n_order) {
   const rg_model *m = ex->m;
   for (int32_t i = 0; i < n_order; i++) {
@@ -233,6 +258,11 @@ void rg_export_plan_fusions(rg_exporter *ex, const int32_t *order, int32_t n_ord
       bool into_conv = x->op == RG_OP_CONV2D && x->params[3] == RG_ACT_NONE;
       bool into_gemm = x->op == RG_OP_MATMUL && x->params[0] == RG_ACT_NONE && rank == 2;
       if (into_conv || into_gemm) ex->fuse[id] |= RG_FUSE_OPERAND, ex->absorbed[nd->in[0].node]++;
+    }
+    if (nd->op == RG_OP_RESHAPE && unflattens(ex, id)) {
+      ex->fuse[id] |= RG_FUSE_MATMUL;
+      ex->absorbed[nd->in[0].node]++;
+      ex->absorbed[rg_graph_node(m->g, nd->in[0].node)->in[0].node]++;
     }
     bool valid_window = (nd->op == RG_OP_CONV2D && nd->params[2] == RG_PAD_VALID) ||
                         (nd->op == RG_OP_POOLAVG && nd->params[4] == RG_PAD_VALID);
