@@ -311,7 +311,7 @@ static void *from_doubles(const double *d, int64_t n, rg_elem elem) {
   void *out = malloc((size_t)(n + 1) * (elem == RG_ELEM_FLOAT ? 4 : 8));
   for (int64_t i = 0; out && i < n; i++) {
     if (elem == RG_ELEM_FLOAT) ((float *)out)[i] = (float)d[i];
-    else ((int64_t *)out)[i] = (int64_t)d[i];
+    else ((int64_t *)out)[i] = rg_to_int(d[i]);
   }
   return out;
 }

@@ -515,7 +515,7 @@ static rg_status map_pad(rg_importer *im, const Onnx__NodeProto *n, rg_err *err)
 /* Slice with constant bounds and steps of 1. */
 static rg_status map_slice(rg_importer *im, const Onnx__NodeProto *n, rg_err *err) {
   const rg_ival *x = operand(im, n, 0);
-  const rg_shape *xs = shape_of(im, x->ref);
+  const rg_shape xs_copy = *shape_of(im, x->ref), *xs = &xs_copy; /* nodes added below move the model's shapes */
   int64_t starts[RG_MAX_RANK], ends[RG_MAX_RANK], axes[RG_MAX_RANK], steps[RG_MAX_RANK];
   int cnt = const_ints(im, n, 1, starts, RG_MAX_RANK);
   if (cnt < 1 || const_ints(im, n, 2, ends, RG_MAX_RANK) != cnt) return RG_IMPORT_OPAQUE;

@@ -48,7 +48,9 @@ static bool grow_shapes(rg_model *m) {
 }
 
 int32_t rg_model_add_var(rg_model *m, const char *name, rg_mvar_kind kind, rg_elem elem,
-                         const rg_shape *shape, void *data) {
+                         const rg_shape *shape_in, void *data) {
+  rg_shape shape_copy = *shape_in; /* shape_in may point into m->shape, which grows below */
+  const rg_shape *shape = &shape_copy;
   if (rg_graph_find_tvar(m->g, name) >= 0) return RG_ERR_ARG;
   int32_t v = rg_graph_tvar(m->g, name, (int)strlen(name));
   if (v < 0) return v;

@@ -229,7 +229,7 @@ static bool reduce_axes(const rg_opaque_call *c, const double *const *k, bool *m
     if (!k[1]) return false; /* axes that are not a constant */
     n = (int)rg_shape_numel(&c->in[1].shape);
     for (int i = 0; i < n; i++) {
-      int a = norm_axis((int64_t)k[1][i], r);
+      int a = norm_axis(rg_to_int(k[1][i]), r);
       if (a < 0) return false;
       mask[a] = true;
     }
@@ -324,7 +324,7 @@ static rg_status eval_gather(const rg_opaque_call *c, const double *const *v, co
   for (int i = a + 1; i < d->rank; i++) inner *= d->dim[i];
   for (int64_t o = 0; o < outer; o++)
     for (int64_t j = 0; j < n_ix; j++) {
-      int64_t ix = (int64_t)v[1][j];
+      int64_t ix = rg_to_int(v[1][j]);
       if (ix < 0) ix += d->dim[a];
       if (ix < 0 || ix >= d->dim[a]) return rg_opaque_fail(c, err, "an index outside the data");
       memcpy(out[0] + (o * n_ix + j) * inner, v[0] + (o * d->dim[a] + ix) * inner, sizeof(double) * (size_t)inner);
@@ -366,7 +366,7 @@ static int ud_axes(const rg_opaque_call *c, const double *const *k, int64_t *axe
   if (c->n_in < 2 || !c->in[1].present) return 0;
   if (!k[1]) return -1;
   n = (int)rg_shape_numel(&c->in[1].shape);
-  for (int i = 0; i < n && i < RG_MAX_RANK; i++) axes[i] = (int64_t)k[1][i];
+  for (int i = 0; i < n && i < RG_MAX_RANK; i++) axes[i] = rg_to_int(k[1][i]);
   return n > RG_MAX_RANK ? -2 : n;
 }
 
@@ -429,7 +429,7 @@ static rg_status type_reshape(const rg_opaque_call *c, const double *const *k, r
   int64_t known = 1;
   int rest = -1;
   for (int d = 0; d < r; d++) {
-    int64_t want = (int64_t)k[1][d];
+    int64_t want = rg_to_int(k[1][d]);
     if (want == 0 && !rg_onnx_attr_int(c->node, "allowzero", 0) && d < s->rank) want = s->dim[d];
     if (want == -1 && rest < 0) {
       rest = d;
@@ -507,8 +507,9 @@ static rg_status type_expand(const rg_opaque_call *c, const double *const *k, rg
   int r = (int)rg_shape_numel(&c->in[1].shape);
   int32_t dims[RG_MAX_RANK];
   for (int d = 0; d < r; d++) {
-    if (k[1][d] < 1 || k[1][d] > RG_MAX_DIM) return rg_opaque_fail(c, err, "a target size that is not 1 to 2^24");
-    dims[d] = (int32_t)k[1][d];
+    int64_t want = rg_to_int(k[1][d]);
+    if (want < 1 || want > RG_MAX_DIM) return rg_opaque_fail(c, err, "a target size that is not 1 to 2^24");
+    dims[d] = (int32_t)want;
   }
   rg_shape want = rg_shape_make(r, dims), o;
   if (!broadcast(&c->in[0].shape, &want, &o)) return rg_opaque_fail(c, err, "a shape its operand does not broadcast to");
@@ -532,8 +533,9 @@ static rg_status type_const_of_shape(const rg_opaque_call *c, const double *cons
   int32_t dims[RG_MAX_RANK];
   if (r > RG_MAX_RANK) return rg_opaque_fail(c, err, "a rank past 6");
   for (int d = 0; d < r; d++) {
-    if (k[0][d] < 1 || k[0][d] > RG_MAX_DIM) return rg_opaque_fail(c, err, "a size that is not 1 to 2^24");
-    dims[d] = (int32_t)k[0][d];
+    int64_t want = rg_to_int(k[0][d]);
+    if (want < 1 || want > RG_MAX_DIM) return rg_opaque_fail(c, err, "a size that is not 1 to 2^24");
+    dims[d] = (int32_t)want;
   }
   const Onnx__AttributeProto *a = rg_onnx_attr(c->node, "value");
   rg_elem e = a && a->t && a->t->data_type == RG_ELEM_INT64 ? RG_ELEM_INT64 : RG_ELEM_FLOAT;
@@ -588,10 +590,10 @@ static bool plan_slice(const rg_opaque_call *c, const double *const *k, slice_pl
   if (c->n_in < 3 || !k[1] || !k[2]) return false;
   int64_t n = rg_shape_numel(&c->in[1].shape);
   for (int64_t i = 0; i < n; i++) {
-    int a = c->n_in > 3 && c->in[3].present ? (k[3] ? norm_axis((int64_t)k[3][i], s->rank) : -1) : (int)i;
-    int64_t step = c->n_in > 4 && c->in[4].present ? (k[4] ? (int64_t)k[4][i] : 0) : 1;
+    int a = c->n_in > 3 && c->in[3].present ? (k[3] ? norm_axis(rg_to_int(k[3][i]), s->rank) : -1) : (int)i;
+    int64_t step = c->n_in > 4 && c->in[4].present ? (k[4] ? rg_to_int(k[4][i]) : 0) : 1;
     if (a < 0 || step == 0) return false;
-    int64_t dim = s->dim[a], b = (int64_t)k[1][i], e = (int64_t)k[2][i];
+    int64_t dim = s->dim[a], b = rg_to_int(k[1][i]), e = rg_to_int(k[2][i]);
     if (b < 0) b += dim;
     if (e < 0) e += dim;
     if (step > 0) {

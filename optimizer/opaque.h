@@ -20,6 +20,12 @@ typedef struct {
   bool present; /* an omitted optional operand is not */
 } rg_tinfo;
 
+/* A float64 value as an integer without undefined behaviour: NaN and values past +-2^62 become
+ * -2^62, which every range check refuses (constants from a model are untrusted). */
+static inline int64_t rg_to_int(double v) {
+  return v == v && v > -4.6e18 && v < 4.6e18 ? (int64_t)v : INT64_MIN / 2;
+}
+
 /* Whether op_type (default domain) is one this file shapes and evaluates. */
 bool rg_opaque_known(const char *op_type);
 

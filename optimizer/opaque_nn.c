@@ -265,7 +265,7 @@ static rg_status eval_gemm(const rg_opaque_call *c, const double *const *v, cons
 static int pad_amounts(const rg_opaque_call *c, const double *const *k, int64_t *pads) {
   int rank = c->in[0].shape.rank;
   if (c->n_in < 2 || !k[1] || rg_shape_numel(&c->in[1].shape) != 2 * rank) return -1;
-  for (int i = 0; i < 2 * rank; i++) pads[i] = (int64_t)k[1][i];
+  for (int i = 0; i < 2 * rank; i++) pads[i] = rg_to_int(k[1][i]);
   return rank;
 }
 

@@ -8,6 +8,7 @@
 
 #include "ir/atomic.h"
 #include "onnx_io.h"
+#include "opaque.h"
 
 rg_status rg_tensor_file_read(const char *path, rg_elem *elem, rg_shape *shape, double **vals, char **name,
                               rg_err *err) {
@@ -46,7 +47,7 @@ rg_status rg_tensor_file_write(const char *path, const char *name, rg_elem elem,
   void *data = malloc((size_t)(n + 1) * 8);
   for (int64_t i = 0; data && i < n; i++) {
     if (elem == RG_ELEM_FLOAT) ((float *)data)[i] = (float)vals[i];
-    else ((int64_t *)data)[i] = (int64_t)vals[i];
+    else ((int64_t *)data)[i] = rg_to_int(vals[i]);
   }
   Onnx__TensorProto *t = data ? rg_onnx_make_tensor(name, elem, shape, data) : NULL;
   free(data);
