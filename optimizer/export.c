@@ -210,7 +210,17 @@ static rg_status write_constant(rg_exporter *ex, int32_t id, rg_err *err) {
     float *f = var >= 0 ? NULL : rg_export_const_floats(ex, r);
     const void *data = var >= 0 ? m->var[var].data : f;
     rg_elem elem = var >= 0 ? m->var[var].elem : RG_ELEM_FLOAT;
-    bool ok = name && data && rg_export_init(ex, name, elem, rg_model_shape(m, r), data);
+    bool ok;
+    if (var >= 0 && ex->borrow && name) {
+      Onnx__TensorProto *t = rg_onnx_tensor_view(name, elem, rg_model_shape(m, r), data);
+      ok = push((void ***)&ex->view, &ex->n_view, &ex->cap_view, t) &&
+           push((void ***)&ex->init, &ex->n_init, &ex->cap_init, t);
+      if (!ok && t) {
+        if (ex->n_view && ex->view[ex->n_view - 1] == t) ex->n_view--;
+        rg_onnx_tensor_unview(t);
+        onnx__tensor_proto__free_unpacked(t, NULL);
+      }
+    } else ok = name && data && rg_export_init(ex, name, elem, rg_model_shape(m, r), data);
     free(f);
     ex->name[id][o] = name;
     if (!ok) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
@@ -355,8 +365,11 @@ static rg_status assemble(rg_exporter *ex, Onnx__ModelProto **out, rg_err *err) 
   return RG_OK;
 }
 
-Onnx__ModelProto *rg_model_to_onnx(const rg_model *m, rg_err *err) {
-  rg_exporter ex = {.m = m, .n = rg_graph_size(m->g)};
+/* The model message; with borrow, weights' initializers borrow the model's data and *views
+ * lists them (the caller gives it back with rg_onnx_tensor_unview before freeing). */
+static Onnx__ModelProto *build(const rg_model *m, bool borrow, Onnx__TensorProto ***views, size_t *n_views,
+                               rg_err *err) {
+  rg_exporter ex = {.m = m, .n = rg_graph_size(m->g), .borrow = borrow};
   size_t n = (size_t)ex.n + 1;
   ex.name = calloc(n, sizeof *ex.name), ex.cval = calloc(n, sizeof *ex.cval);
   ex.is_const = calloc(n, 1), ex.fuse = calloc(n, 1);
@@ -395,29 +408,48 @@ Onnx__ModelProto *rg_model_to_onnx(const rg_model *m, rg_err *err) {
   for (size_t i = 0; i < n && ex.name; i++)
     for (int o = 0; o < RG_MAX_OUTPUTS; o++) free(ex.name[i][o]), free(ex.cval ? ex.cval[i][o] : NULL);
   for (size_t i = 0; i < ex.n_node; i++) onnx__node_proto__free_unpacked(ex.node[i], NULL);
+  if (st) /* initializers not handed to the model: the borrowed ones go back first */
+    for (size_t i = 0; i < ex.n_view; i++) rg_onnx_tensor_unview(ex.view[i]);
   for (size_t i = 0; i < ex.n_init; i++) onnx__tensor_proto__free_unpacked(ex.init[i], NULL);
+  if (!st && views) *views = ex.view, *n_views = ex.n_view, ex.view = NULL;
+  free(ex.view);
   free(ex.node), free(ex.init), free(ex.name), free(ex.cval), free(ex.is_const), free(ex.fuse), free(ex.uses);
   free(ex.absorbed), free(order), free(op_done);
   rg_names_free(&ex.taken);
   return st ? NULL : mp;
 }
 
+Onnx__ModelProto *rg_model_to_onnx(const rg_model *m, rg_err *err) { return build(m, false, NULL, NULL, err); }
+
+/* protobuf-c packing straight into a file. */
+typedef struct {
+  ProtobufCBuffer base;
+  FILE *f;
+  bool failed;
+} file_buffer;
+
+static void file_append(ProtobufCBuffer *b, size_t len, const uint8_t *data) {
+  file_buffer *fb = (file_buffer *)b;
+  if (!fb->failed && fwrite(data, 1, len, fb->f) != len) fb->failed = true;
+}
+
 rg_status rg_model_export(const rg_model *m, const char *path, rg_err *err) {
-  Onnx__ModelProto *mp = rg_model_to_onnx(m, err);
+  Onnx__TensorProto **views = NULL;
+  size_t n_views = 0;
+  Onnx__ModelProto *mp = build(m, true, &views, &n_views, err); /* no copy of the weights */
   if (!mp) return err ? err->status : RG_ERR_NOMEM;
-  size_t len = onnx__model_proto__get_packed_size(mp);
-  uint8_t *buf = malloc(len + 1);
-  rg_status st = buf ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory for a %zu-byte model", len);
-  if (buf) onnx__model_proto__pack(mp, buf);
-  onnx__model_proto__free_unpacked(mp, NULL);
   rg_atomic_file af;
-  if (!st) st = rg_atomic_open(&af, path, err);
+  rg_status st = rg_atomic_open(&af, path, err);
   if (!st) {
-    if (fwrite(buf, 1, len, af.f) != len) {
+    file_buffer fb = {{file_append}, af.f, false};
+    onnx__model_proto__pack_to_buffer(mp, &fb.base);
+    if (fb.failed) {
       rg_atomic_abort(&af);
       st = rg_err_set(err, RG_ERR_IO, "%s: cannot write the model", path);
     } else st = rg_atomic_commit(&af, err);
   }
-  free(buf);
+  for (size_t i = 0; i < n_views; i++) rg_onnx_tensor_unview(views[i]);
+  free(views);
+  onnx__model_proto__free_unpacked(mp, NULL);
   return st;
 }

@@ -29,6 +29,9 @@ typedef struct {
   size_t n_node, cap_node;
   Onnx__TensorProto **init;
   size_t n_init, cap_init;
+  bool borrow;              /* weights' initializers borrow the model's data (writing a file) */
+  Onnx__TensorProto **view; /* those that do, to give it back before freeing */
+  size_t n_view, cap_view;
 } rg_exporter;
 
 /* A new tensor name from hint (unique in the model); NULL when out of memory. */

@@ -128,12 +128,13 @@ static rg_status declared_shape(rg_importer *im, const Onnx__ValueInfoProto *vi,
   return RG_OK;
 }
 
-static rg_status add_weight(rg_importer *im, const Onnx__TensorProto *t, const char *name, rg_err *err) {
+/* A weight from tensor t, its data taken out of t where it can be (the model keeps one copy). */
+static rg_status add_weight(rg_importer *im, Onnx__TensorProto *t, const char *name, rg_err *err) {
   rg_elem elem;
   rg_shape s;
   void *data;
   rg_err e = {0};
-  rg_status st = rg_onnx_tensor(t, &elem, &s, &data, &e);
+  rg_status st = rg_onnx_tensor_take(t, &elem, &s, &data, &e);
   if (st) return rg_import_fail(im, err, st, "%s", e.msg);
   int32_t v = rg_model_add_var(im->m, name, RG_MVAR_WEIGHT, elem, &s, data);
   if (v == RG_ERR_ARG) {
@@ -164,6 +165,7 @@ static rg_status import_inputs(rg_importer *im, const rg_import_opts *opts, rg_e
     rg_status st = add_weight(im, gr->initializer[i], name, err);
     im->node = NULL;
     if (st) return st;
+    rg_onnx_tensor_drop_data(gr->initializer[i]); /* what was not taken: the model keeps one copy */
   }
   if (gr->n_sparse_initializer)
     return rg_import_fail(im, err, RG_ERR_ARG, "the graph has sparse initializers: not supported");

@@ -3,6 +3,10 @@
 #include "onnx_io.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +31,19 @@ Onnx__ModelProto *rg_onnx_parse(const char *name, const uint8_t *data, size_t le
 }
 
 Onnx__ModelProto *rg_onnx_read(const char *path, rg_err *err) {
-  rg_strbuf sb;
+  /* mapped rather than read: protobuf copies what it keeps anyway, and models are large */
+  int fd = open(path, O_RDONLY);
+  struct stat st;
+  if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (p != MAP_FAILED) {
+      Onnx__ModelProto *m = rg_onnx_parse(path, p, (size_t)st.st_size, err);
+      munmap(p, (size_t)st.st_size);
+      return m;
+    }
+  } else if (fd >= 0) close(fd);
+  rg_strbuf sb; /* not a regular file, or empty: read it (the error names the path) */
   if (rg_text_read_file(path, &sb, err)) {
     rg_sb_free(&sb);
     return NULL;
@@ -40,8 +56,10 @@ Onnx__ModelProto *rg_onnx_read(const char *path, rg_err *err) {
 /* Little-endian bytes into host values (every machine this builds on is little-endian). */
 static void from_le(void *dst, const uint8_t *src, size_t bytes) { memcpy(dst, src, bytes); }
 
-rg_status rg_onnx_tensor(const Onnx__TensorProto *t, rg_elem *elem, rg_shape *shape, void **data,
-                         rg_err *err) {
+/* rg_onnx_tensor, taking t's raw data instead of copying it when take is set (t is then
+ * changed: its data is the caller's). */
+static rg_status tensor_data(Onnx__TensorProto *t, bool take, rg_elem *elem, rg_shape *shape, void **data,
+                             rg_err *err) {
   const char *name = t->name ? t->name : "(unnamed)";
   *data = NULL;
   if (t->has_data_location && t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL)
@@ -64,18 +82,29 @@ rg_status rg_onnx_tensor(const Onnx__TensorProto *t, rg_elem *elem, rg_shape *sh
   if (n > RG_MAX_NUMEL) return rg_err_set(err, RG_ERR_LIMIT, "tensor '%s' has more than 2^40 elements", name);
   *elem = (rg_elem)t->data_type;
   size_t esz = *elem == RG_ELEM_FLOAT ? 4 : 8;
-  void *d = malloc((size_t)n * esz + 1);
-  if (!d) return rg_err_set(err, RG_ERR_NOMEM, "out of memory for tensor '%s'", name);
   size_t have = t->has_raw_data ? t->raw_data.len / esz : *elem == RG_ELEM_FLOAT ? t->n_float_data : t->n_int64_data;
-  if (have != (size_t)n || (t->has_raw_data && t->raw_data.len != (size_t)n * esz)) {
-    free(d);
+  if (have != (size_t)n || (t->has_raw_data && t->raw_data.len != (size_t)n * esz))
     return rg_err_set(err, RG_ERR_ARG, "tensor '%s' holds %zu values for a shape of %lld elements", name, have,
                       (long long)n);
+  if (take && t->has_raw_data) { /* protobuf-c's own malloc'd copy: little-endian, as every host here */
+    *data = t->raw_data.data;
+    t->raw_data.data = NULL, t->raw_data.len = 0, t->has_raw_data = 0;
+    return RG_OK;
   }
+  void *d = malloc((size_t)n * esz + 1);
+  if (!d) return rg_err_set(err, RG_ERR_NOMEM, "out of memory for tensor '%s'", name);
   if (t->has_raw_data) from_le(d, t->raw_data.data, (size_t)n * esz);
   else memcpy(d, *elem == RG_ELEM_FLOAT ? (const void *)t->float_data : (const void *)t->int64_data, (size_t)n * esz);
   *data = d;
   return RG_OK;
+}
+
+rg_status rg_onnx_tensor(const Onnx__TensorProto *t, rg_elem *elem, rg_shape *shape, void **data, rg_err *err) {
+  return tensor_data((Onnx__TensorProto *)t, false, elem, shape, data, err); /* t is not changed */
+}
+
+rg_status rg_onnx_tensor_take(Onnx__TensorProto *t, rg_elem *elem, rg_shape *shape, void **data, rg_err *err) {
+  return tensor_data(t, true, elem, shape, data, err);
 }
 
 const char *rg_onnx_elem_name(int32_t type) {
@@ -85,25 +114,47 @@ const char *rg_onnx_elem_name(int32_t type) {
   return type >= 0 && type < (int32_t)(sizeof names / sizeof *names) ? names[type] : "unknown";
 }
 
-Onnx__TensorProto *rg_onnx_make_tensor(const char *name, rg_elem elem, const rg_shape *shape, const void *data) {
+/* A TensorProto of elem and shape without its data yet (raw_data.len set). */
+static Onnx__TensorProto *new_tensor(const char *name, rg_elem elem, const rg_shape *shape) {
   Onnx__TensorProto *t = malloc(sizeof *t);
   if (!t) return NULL;
   onnx__tensor_proto__init(t);
-  size_t esz = elem == RG_ELEM_FLOAT ? 4 : 8, n = (size_t)rg_shape_numel(shape);
   t->name = strdup(name);
   t->dims = malloc(sizeof *t->dims * (size_t)(shape->rank + 1));
-  t->raw_data.data = malloc(n * esz + 1);
-  if (!t->name || !t->dims || !t->raw_data.data) {
+  if (!t->name || !t->dims) {
     onnx__tensor_proto__free_unpacked(t, NULL);
     return NULL;
   }
   t->n_dims = shape->rank;
   for (int d = 0; d < shape->rank; d++) t->dims[d] = shape->dim[d];
   t->has_data_type = 1, t->data_type = elem;
-  t->has_raw_data = 1, t->raw_data.len = n * esz;
-  memcpy(t->raw_data.data, data, n * esz);
+  t->has_raw_data = 1, t->raw_data.len = (size_t)rg_shape_numel(shape) * (elem == RG_ELEM_FLOAT ? 4 : 8);
   return t;
 }
+
+Onnx__TensorProto *rg_onnx_make_tensor(const char *name, rg_elem elem, const rg_shape *shape, const void *data) {
+  Onnx__TensorProto *t = new_tensor(name, elem, shape);
+  if (t && !(t->raw_data.data = malloc(t->raw_data.len + 1))) {
+    onnx__tensor_proto__free_unpacked(t, NULL);
+    return NULL;
+  }
+  if (t) memcpy(t->raw_data.data, data, t->raw_data.len);
+  return t;
+}
+
+void rg_onnx_tensor_drop_data(Onnx__TensorProto *t) {
+  free(t->raw_data.data), free(t->float_data), free(t->int64_data);
+  t->raw_data.data = NULL, t->raw_data.len = 0, t->has_raw_data = 0;
+  t->float_data = NULL, t->n_float_data = 0, t->int64_data = NULL, t->n_int64_data = 0;
+}
+
+Onnx__TensorProto *rg_onnx_tensor_view(const char *name, rg_elem elem, const rg_shape *shape, const void *data) {
+  Onnx__TensorProto *t = new_tensor(name, elem, shape);
+  if (t) t->raw_data.data = (uint8_t *)data; /* borrowed: rg_onnx_tensor_unview before freeing t */
+  return t;
+}
+
+void rg_onnx_tensor_unview(Onnx__TensorProto *t) { t->raw_data.data = NULL, t->raw_data.len = 0, t->has_raw_data = 0; }
 
 const Onnx__AttributeProto *rg_onnx_attr(const Onnx__NodeProto *n, const char *name) {
   for (size_t i = 0; i < n->n_attribute; i++)

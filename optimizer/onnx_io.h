@@ -20,9 +20,19 @@ rg_status rg_onnx_tensor(const Onnx__TensorProto *t, rg_elem *elem, rg_shape *sh
                          rg_err *err) RG_MUST_CHECK;
 /* The name of an ONNX element type number ("double" for 11), or "unknown". */
 const char *rg_onnx_elem_name(int32_t type);
+/* The same, taking t's data rather than copying it where it can (t keeps its name and shape). */
+rg_status rg_onnx_tensor_take(Onnx__TensorProto *t, rg_elem *elem, rg_shape *shape, void **data,
+                              rg_err *err) RG_MUST_CHECK;
 /* A TensorProto of elem, shape and data (copied), named name; NULL when out of memory. Free
  * with onnx__tensor_proto__free_unpacked. */
 Onnx__TensorProto *rg_onnx_make_tensor(const char *name, rg_elem elem, const rg_shape *shape, const void *data);
+
+/* Frees a tensor's data (what import copied out of it), keeping its name and shape. */
+void rg_onnx_tensor_drop_data(Onnx__TensorProto *t);
+/* A TensorProto over data it does not own (writing without a copy): call rg_onnx_tensor_unview
+ * before freeing it. */
+Onnx__TensorProto *rg_onnx_tensor_view(const char *name, rg_elem elem, const rg_shape *shape, const void *data);
+void rg_onnx_tensor_unview(Onnx__TensorProto *t);
 
 /* Node attributes by name: the attribute, or NULL. */
 const Onnx__AttributeProto *rg_onnx_attr(const Onnx__NodeProto *n, const char *name);
