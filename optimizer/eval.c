@@ -18,29 +18,11 @@ typedef struct {
   rg_eval_ctx ctx;
 } evaluator;
 
-/* The nodes a node's value depends on: an opaque output's on its node's operands. */
-static int deps(const evaluator *ev, int32_t id, rg_ref *out) {
-  const rg_model *m = ev->m;
-  const rg_node *nd = rg_graph_node(m->g, id);
-  if (nd->op != RG_OP_INPUT) {
-    memcpy(out, nd->in, sizeof(rg_ref) * nd->n_in);
-    return nd->n_in;
-  }
-  const rg_mvar *v = &m->var[nd->params[0]];
-  if (v->kind != RG_MVAR_OPAQUE) return 0;
-  const rg_opaque *o = &m->op[v->opaque];
-  int n = 0;
-  for (int k = 0; k < o->n_in; k++)
-    if (o->in[k].node >= 0) out[n++] = o->in[k];
-  return n;
-}
+static int deps(const evaluator *ev, int32_t id, rg_ref *out) { return rg_model_deps(ev->m, id, out); }
 
 /* Post-order over what refs need, without recursion (models are deep). */
 static rg_status plan(evaluator *ev, const rg_ref *refs, int n_refs, rg_err *err) {
-  int max_deps = RG_MAX_INPUTS;
-  for (int32_t k = 0; k < ev->m->n_op; k++)
-    if (ev->m->op[k].n_in > max_deps) max_deps = ev->m->op[k].n_in;
-  rg_ref *d = malloc(sizeof *d * (size_t)max_deps);
+  rg_ref *d = malloc(sizeof *d * (size_t)rg_model_max_deps(ev->m));
   /* a node is pushed once per reader that opens before it is done: at most the edges */
   size_t edges = (size_t)n_refs;
   for (int32_t id = 0; d && id < ev->n; id++) edges += (size_t)deps(ev, id, d);
@@ -160,10 +142,7 @@ rg_status rg_model_eval_refs(const rg_model *m, const double *const *inputs, con
   rg_status st = ev.val && ev.uses && ev.order ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int i = 0; i < n; i++) out[i] = NULL;
   if (!st) st = plan(&ev, refs, n, err);
-  int max_deps = RG_MAX_INPUTS;
-  for (int32_t k = 0; k < m->n_op; k++)
-    if (m->op[k].n_in > max_deps) max_deps = m->op[k].n_in;
-  rg_ref *d = malloc(sizeof *d * (size_t)max_deps);
+  rg_ref *d = malloc(sizeof *d * (size_t)rg_model_max_deps(m));
   if (!st && !d) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int32_t i = 0; !st && i < ev.n_order; i++) {
     int32_t id = ev.order[i];

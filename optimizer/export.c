@@ -114,22 +114,9 @@ float *rg_export_const_floats(const rg_exporter *ex, rg_ref r) {
 
 /* ---- what is written, in which order ---- */
 
-/* The nodes a node's value reads (an opaque output's: its node's operands); none for constants. */
+/* The nodes a node's value reads (rg_model_deps); none for constants, which are written whole. */
 static int deps(const rg_exporter *ex, int32_t id, rg_ref *out) {
-  const rg_model *m = ex->m;
-  const rg_node *nd = rg_graph_node(m->g, id);
-  if (ex->is_const[id]) return 0;
-  if (nd->op != RG_OP_INPUT) {
-    memcpy(out, nd->in, sizeof(rg_ref) * nd->n_in);
-    return nd->n_in;
-  }
-  const rg_mvar *v = &m->var[nd->params[0]];
-  if (v->kind != RG_MVAR_OPAQUE) return 0;
-  const rg_opaque *o = &m->op[v->opaque];
-  int n = 0;
-  for (int k = 0; k < o->n_in; k++)
-    if (o->in[k].node >= 0) out[n++] = o->in[k];
-  return n;
+  return ex->is_const[id] ? 0 : rg_model_deps(ex->m, id, out);
 }
 
 static void mark_constants(rg_exporter *ex) {
@@ -145,10 +132,7 @@ static void mark_constants(rg_exporter *ex) {
 /* Post-order from the outputs (no recursion: models are deep), counting each node's readers. */
 static rg_status order_nodes(rg_exporter *ex, int32_t *order, int32_t *n_order, rg_err *err) {
   const rg_model *m = ex->m;
-  int max_deps = RG_MAX_INPUTS;
-  for (int32_t k = 0; k < m->n_op; k++)
-    if (m->op[k].n_in > max_deps) max_deps = m->op[k].n_in;
-  rg_ref *d = malloc(sizeof *d * (size_t)max_deps);
+  rg_ref *d = malloc(sizeof *d * (size_t)rg_model_max_deps(m));
   size_t edges = (size_t)m->n_out;
   for (int32_t id = 0; d && id < ex->n; id++) edges += (size_t)deps(ex, id, d);
   uint8_t *state = calloc((size_t)ex->n + 1, 1);

@@ -90,6 +90,28 @@ int32_t rg_model_var_of(const rg_model *m, rg_ref r) {
   return nd->op == RG_OP_INPUT ? nd->params[0] : -1;
 }
 
+int rg_model_deps(const rg_model *m, int32_t id, rg_ref *out) {
+  const rg_node *nd = rg_graph_node(m->g, id);
+  if (nd->op != RG_OP_INPUT) {
+    memcpy(out, nd->in, sizeof(rg_ref) * nd->n_in);
+    return nd->n_in;
+  }
+  const rg_mvar *v = &m->var[nd->params[0]];
+  if (v->kind != RG_MVAR_OPAQUE) return 0;
+  const rg_opaque *o = &m->op[v->opaque];
+  int n = 0;
+  for (int k = 0; k < o->n_in; k++)
+    if (o->in[k].node >= 0) out[n++] = o->in[k];
+  return n;
+}
+
+int rg_model_max_deps(const rg_model *m) {
+  int most = RG_MAX_INPUTS;
+  for (int32_t k = 0; k < m->n_op; k++)
+    if (m->op[k].n_in > most) most = m->op[k].n_in;
+  return most;
+}
+
 /* Marks the nodes and opaque nodes the outputs need (node_mark, op_mark: zeroed by the caller). */
 static void mark_needed(const rg_model *m, uint8_t *node_mark, uint8_t *op_mark) {
   /* Opaque nodes reach back through their operands; iterate until nothing new is marked. */

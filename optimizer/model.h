@@ -80,6 +80,12 @@ const rg_shape *rg_model_shape(const rg_model *m, rg_ref r);
 /* The tensor variable a value is, or -1 when it is an operator's result. */
 int32_t rg_model_var_of(const rg_model *m, rg_ref r);
 
+/* The values node id's value is computed from into out (room for rg_model_max_deps(m)): an
+ * operator's operands, an opaque node's operands for the variables it makes, none for inputs and
+ * weights; their count. */
+int rg_model_deps(const rg_model *m, int32_t id, rg_ref *out);
+int rg_model_max_deps(const rg_model *m);
+
 /* Counts of a model's operators: of the rule vocabulary (by op) reachable from its outputs, and
  * its opaque nodes. */
 typedef struct {

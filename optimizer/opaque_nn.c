@@ -89,17 +89,35 @@ static int64_t spatial_size(const int64_t *dims, int n) {
 
 /* ---- pooling ---- */
 
-static rg_status type_pool(const rg_opaque_call *c, const double *const *k, rg_tinfo *out, rg_err *err) {
-  (void)k;
+/* The type of a window's output over x (kernel: a weight's trailing dims, or NULL) with these
+ * output channels. */
+static rg_status window_type(const rg_opaque_call *c, const rg_shape *x, const int32_t *kernel, int32_t channels,
+                             rg_tinfo *out, rg_err *err) {
   geometry g;
-  const rg_shape *x = &c->in[0].shape;
-  if (!read_geometry(c, x, NULL, &g)) return rg_opaque_fail(c, err, "a window that does not fit its input");
-  if (c->n_out > 1) return rg_opaque_fail(c, err, "MaxPool's indices output: not supported");
+  if (!read_geometry(c, x, kernel, &g)) return rg_opaque_fail(c, err, "a window that does not fit its input");
   for (int a = 0; a < g.n; a++)
     if (g.out[a] < 1 || g.out[a] > RG_MAX_DIM) return rg_opaque_fail(c, err, "an empty or oversized result");
-  rg_shape o = window_shape(x, x->dim[1], &g);
-  out[0] = (rg_tinfo){c->in[0].elem, o, true};
+  out[0] = (rg_tinfo){c->in[0].elem, window_shape(x, channels, &g), true};
   return RG_OK;
+}
+
+/* The input cell tap `tap` of the window at output position pos reads: whether it is inside
+ * the input (not padding), and its row-major index there. */
+static bool window_cell(const geometry *g, const int64_t *pos, const int64_t *tap, int64_t *at) {
+  bool inside = true;
+  *at = 0;
+  for (int a = 0; a < g->n; a++) {
+    int64_t i = pos[a] * g->stride[a] - g->before[a] + tap[a] * g->dil[a];
+    inside = inside && i >= 0 && i < g->in[a];
+    *at = *at * g->in[a] + i;
+  }
+  return inside;
+}
+
+static rg_status type_pool(const rg_opaque_call *c, const double *const *k, rg_tinfo *out, rg_err *err) {
+  (void)k;
+  if (c->n_out > 1) return rg_opaque_fail(c, err, "MaxPool's indices output: not supported");
+  return window_type(c, &c->in[0].shape, NULL, c->in[0].shape.dim[1], out, err);
 }
 
 static rg_status eval_pool(const rg_opaque_call *c, const double *const *v, const rg_tinfo *t, double **out,
@@ -123,14 +141,8 @@ static rg_status eval_pool(const rg_opaque_call *c, const double *const *v, cons
         padded *= (hi - lo + g.dil[a] - 1) / g.dil[a];
       }
       do {
-        int64_t at = 0;
-        bool inside = true;
-        for (int a = 0; a < g.n; a++) {
-          int64_t i = pos[a] * g.stride[a] - g.before[a] + tap[a] * g.dil[a];
-          inside = inside && i >= 0 && i < g.in[a];
-          at = at * g.in[a] + i;
-        }
-        if (!inside) continue;
+        int64_t at;
+        if (!window_cell(&g, pos, tap, &at)) continue;
         cells++;
         acc = max ? (xp[at] > acc ? xp[at] : acc) : acc + xp[at];
       } while (next_pos(tap, g.k, g.n));
@@ -169,15 +181,12 @@ static rg_status type_conv(const rg_opaque_call *c, const double *const *k, rg_t
   (void)k;
   const rg_shape *x = &c->in[0].shape, *w = &c->in[1].shape;
   int64_t groups = rg_onnx_attr_int(c->node, "group", 1);
-  geometry g;
-  if (w->rank != x->rank || !read_geometry(c, x, &w->dim[2], &g)) return rg_opaque_fail(c, err, "a kernel that does not fit its input");
+  if (w->rank != x->rank) return rg_opaque_fail(c, err, "a kernel that does not fit its input");
   if (groups < 1 || x->dim[1] % groups || w->dim[0] % groups || w->dim[1] != x->dim[1] / groups)
     return rg_opaque_fail(c, err, "channels that do not match its groups");
   if (c->n_in > 2 && c->in[2].present && (c->in[2].shape.rank != 1 || c->in[2].shape.dim[0] != w->dim[0]))
     return rg_opaque_fail(c, err, "a bias that is not one value per output channel");
-  rg_shape o = window_shape(x, w->dim[0], &g);
-  out[0] = (rg_tinfo){c->in[0].elem, o, true};
-  return RG_OK;
+  return window_type(c, x, &w->dim[2], w->dim[0], out, err);
 }
 
 static rg_status eval_conv(const rg_opaque_call *c, const double *const *v, const rg_tinfo *t, double **out,
@@ -199,14 +208,8 @@ static rg_status eval_conv(const rg_opaque_call *c, const double *const *v, cons
           const double *wp = v[1] + (oc * cin + ic) * k_size;
           int64_t tap[MAX_SPATIAL] = {0}, ti = 0;
           do {
-            int64_t at = 0;
-            bool inside = true;
-            for (int a = 0; a < g.n; a++) {
-              int64_t i = pos[a] * g.stride[a] - g.before[a] + tap[a] * g.dil[a];
-              inside = inside && i >= 0 && i < g.in[a];
-              at = at * g.in[a] + i;
-            }
-            if (inside) acc += xp[at] * wp[ti];
+            int64_t at;
+            if (window_cell(&g, pos, tap, &at)) acc += xp[at] * wp[ti];
             ti++;
           } while (next_pos(tap, g.k, g.n));
         }

@@ -4,7 +4,8 @@
 # skipped without python3-onnx or onnxruntime-node) of models/cases.py's corner cases and of the
 # small zoo models_zoo_small builds.
 add_test(NAME optimizer_bad_models
-         COMMAND ${RG_TEST_ROOT}/regress/run_model_bad.sh $<TARGET_FILE:graphopt> ${RG_TEST_ROOT}/regress/bad)
+         COMMAND ${RG_TEST_ROOT}/regress/run_cases.sh $<TARGET_FILE:graphopt> ${RG_TEST_ROOT}/regress/bad
+                 ${RG_TEST_ROOT}/regress/bad/model_cases.txt)
 add_test(NAME optimizer_conformance COMMAND ${RG_TEST_ROOT}/conformance/run.sh $<TARGET_FILE:graphopt>)
 add_test(NAME optimizer_cases
          COMMAND ${CMAKE_SOURCE_DIR}/models/roundtrip_test.sh $<TARGET_FILE:graphopt>

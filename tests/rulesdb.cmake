@@ -4,5 +4,6 @@ if(TARGET rulesdb)
   add_test(NAME rulesdb_tool
            COMMAND ${RG_TEST_ROOT}/regress/run_rulesdb.sh $<TARGET_FILE:rulesdb> ${RG_TEST_ROOT}/regress/anchors)
   add_test(NAME rulesdb_bad_inputs
-           COMMAND ${RG_TEST_ROOT}/regress/run_rulesdb_bad.sh $<TARGET_FILE:rulesdb> ${RG_TEST_ROOT}/regress/bad)
+           COMMAND ${RG_TEST_ROOT}/regress/run_cases.sh $<TARGET_FILE:rulesdb> ${RG_TEST_ROOT}/regress/bad
+                   ${RG_TEST_ROOT}/regress/bad/db_cases.txt)
 endif()
