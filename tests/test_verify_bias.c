@@ -21,7 +21,8 @@ static const char moved[] =
     "batch: (concat 0 (bias (conv2d ?x ?w) ?b) (bias (conv2d ?y ?w) ?b)) => (bias (conv2d (concat 0 ?x ?y) ?w) ?b)\n"
     "rows: (concat 0 (bias 1 (matmul ?x ?w) ?b) (bias 1 (matmul ?y ?w) ?b)) => (bias 1 (matmul (concat 0 ?x ?y) ?w) ?b)\n"
     "sum: (ewadd (bias ?x ?b) (bias ?y ?c)) => (bias (ewadd ?x ?y) (ewadd ?b ?c))\n"
-    "transpose: (transpose 10 (bias 1 (matmul ?x ?w) ?b)) => (bias 0 (matmul (transpose 10 ?w) (transpose 10 ?x)) ?b)\n";
+    "transpose: (transpose 10 (bias 1 (matmul ?x ?w) ?b)) => (bias 0 (matmul (transpose 10 ?w) (transpose 10 ?x)) ?b)\n"
+    "vectors: (bias 0 ?b (bias 0 ?c ?d)) => (ewadd (ewadd ?d ?b) ?c)\n";
 
 /* Each differs from a true rule above by where a bias goes; with shapes where both sides type. */
 static const struct {
