@@ -24,7 +24,7 @@ for dir in "$data"/*/; do
   reason=$(grep "^$name:" "$here/excluded.txt" | cut -d: -f2-)
   if ! "$graphopt" info "$dir/model.onnx" > "$tmp/info" 2> "$tmp/err"; then
     # why it does not import, without the file, node and tensor names
-    sed -e 's/^graphopt: [^:]*: //' -e "s/node '[^']*'/node/; s/node [0-9]*/node/; s/'[^']*'/X/g" "$tmp/err" >> "$tmp/reasons"
+    sed -e 's/^graphopt: [^:]*: //' -e "s/node '[^']*'/node/; s/node [0-9]*/node/; s/'[^' ]*'/X/g" "$tmp/err" >> "$tmp/reasons"
     unimported=$((unimported + 1))
     [ -n "$verbose" ] && echo "not imported: $name: $(cat "$tmp/err")"
     continue
