@@ -78,6 +78,26 @@ static void test_incremental_matches_interpreter(void) {
   rg_enum_space_free(&sp);
 }
 
+/* Every graph of up to two operators of ch over in has the same fingerprint record through the
+ * kernels as through the interpreter alone; there are more than at_least of them. */
+static void kernels_match(const rg_enum_choices *ch, const rg_enum_inputset *in, const char *what,
+                          size_t at_least) {
+  rg_enum_space sp;
+  rg_err err;
+  CHECK(rg_enum_space_init(&sp, ch, in, 2, &err) == RG_OK);
+  rg_fp_opts fast = opts(2), slow = opts(2);
+  fast.keep_redundant = slow.keep_redundant = true;
+  slow.interp_only = true;
+  rg_fp_table a, b;
+  CHECK(collect(&sp, &fast, &a));
+  CHECK(collect(&sp, &slow, &b));
+  printf("%s vs interpreter: %zu and %zu records\n", what, a.n, b.n);
+  CHECK(a.n > at_least && a.n == b.n && !memcmp(a.r, b.r, sizeof *a.r * a.n));
+  rg_fp_table_free(&a);
+  rg_fp_table_free(&b);
+  rg_enum_space_free(&sp);
+}
+
 /* The kernels of fingerprint/kernels.c agree with the interpreter: every graph of up to two
  * operators of --ops all, with the widest choices (conv strides 1 and 2, same and valid, every
  * activation, every kernel, all permutations of rank 2-4, axes 0-3), has the same fingerprint
@@ -85,7 +105,6 @@ static void test_incremental_matches_interpreter(void) {
 static void test_kernels_match_interpreter(void) {
   rg_enum_choices ch;
   rg_enum_inputset in;
-  rg_enum_space sp;
   rg_err err;
   rg_enum_choices_default(&ch);
   const char *inputs = "x 2x3\ny 2x3\nm 3x3\ni 2x2x4x5\nw 3x2x3x3\nv 2x1x1x3\nu 2x2x3x1\ns scalar\n";
@@ -101,18 +120,7 @@ static void test_kernels_match_interpreter(void) {
   CHECK(rg_enum_choices_set(&ch, "kernels", "3x3,1x3,3x1,1x1", &err) == RG_OK);
   CHECK(rg_enum_choices_set(&ch, "perms", "all", &err) == RG_OK);
   CHECK(rg_enum_choices_set(&ch, "axes", "0,1,2,3", &err) == RG_OK);
-  CHECK(rg_enum_space_init(&sp, &ch, &in, 2, &err) == RG_OK);
-  rg_fp_opts fast = opts(2), slow = opts(2);
-  fast.keep_redundant = slow.keep_redundant = true;
-  slow.interp_only = true;
-  rg_fp_table a, b;
-  CHECK(collect(&sp, &fast, &a));
-  CHECK(collect(&sp, &slow, &b));
-  printf("kernels vs interpreter: %zu and %zu records\n", a.n, b.n);
-  CHECK(a.n > 10000 && a.n == b.n && !memcmp(a.r, b.r, sizeof *a.r * a.n));
-  rg_fp_table_free(&a);
-  rg_fp_table_free(&b);
-  rg_enum_space_free(&sp);
+  kernels_match(&ch, &in, "kernels", 10000);
 }
 
 /* The bias kernels (whole and at sample positions) agree with the interpreter: every graph of up
@@ -121,25 +129,13 @@ static void test_kernels_match_interpreter(void) {
 static void test_bias_kernels_match_interpreter(void) {
   rg_enum_choices ch;
   rg_enum_inputset in;
-  rg_enum_space sp;
   rg_err err;
   rg_enum_choices_default(&ch);
   const char *inputs = "x 2x3\ni 2x4x5x6\nw 4x4x3x3\na 2\nb 3\nc 4\nd 5\ne 6\ns scalar\n";
   CHECK(rg_enum_inputs_parse(inputs, strlen(inputs), &in, &err) == RG_OK);
   CHECK(rg_enum_choices_set_ops(&ch, "bias,ewadd,smul,concat,split,transpose,slice,conv2d", &err) == RG_OK);
   CHECK(rg_enum_choices_set(&ch, "axes", "0,1,2,3", &err) == RG_OK);
-  CHECK(rg_enum_space_init(&sp, &ch, &in, 2, &err) == RG_OK);
-  rg_fp_opts fast = opts(2), slow = opts(2);
-  fast.keep_redundant = slow.keep_redundant = true;
-  slow.interp_only = true;
-  rg_fp_table a, b;
-  CHECK(collect(&sp, &fast, &a));
-  CHECK(collect(&sp, &slow, &b));
-  printf("bias kernels vs interpreter: %zu and %zu records\n", a.n, b.n);
-  CHECK(a.n > 1000 && a.n == b.n && !memcmp(a.r, b.r, sizeof *a.r * a.n));
-  rg_fp_table_free(&a);
-  rg_fp_table_free(&b);
-  rg_enum_space_free(&sp);
+  kernels_match(&ch, &in, "bias kernels", 1000);
 }
 
 static void test_collisions(void) {

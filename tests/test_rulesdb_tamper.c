@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "rulesdb/rulesdb.h"
+#include "rulesdb_helpers.h"
 
 static char dir[64];
 
@@ -48,17 +49,6 @@ static rg_db *sample_db(void) {
   CHECK(rg_db_add_stage(db, &s1, &err) == RG_OK && rg_db_add_stage(db, &s2, &err) == RG_OK);
   CHECK(rg_db_set_config(db, "depth", "3", &err) == RG_OK);
   return db;
-}
-
-static int exec_sql(const char *path, const char *sql) {
-  sqlite3 *s;
-  if (sqlite3_open(path, &s) != SQLITE_OK) return -1;
-  char *msg = NULL;
-  int rc = sqlite3_exec(s, sql, NULL, NULL, &msg);
-  if (rc) fprintf(stderr, "sql %s: %s\n", sql, msg);
-  sqlite3_free(msg);
-  sqlite3_close(s);
-  return rc;
 }
 
 /* Copies the first n bytes of from (all when n is -1) to to, then appends extra zero bytes. */
