@@ -228,8 +228,9 @@ rg_status rg_export_ir_node(rg_exporter *ex, int32_t id, rg_err *err) {
 
 /* Whether reshape node id undoes the flattening of a MatMul's operand: (reshape (matmul
  * (reshape a) w)) with a of rank > 2 flattened to (rows, k) and the product put back to a's
- * leading dims, which ONNX's MatMul broadcasts by itself. The product and the inner reshape
- * must have no other reader. */
+ * leading dims, which ONNX's MatMul broadcasts by itself. The product must have no other
+ * reader; the flattening may (Q, K and V of one input share it): it is written only for readers
+ * that do not fold it. */
 static bool unflattens(const rg_exporter *ex, int32_t id) {
   const rg_model *m = ex->m;
   const rg_node *r2 = rg_graph_node(m->g, id);
@@ -238,7 +239,7 @@ static bool unflattens(const rg_exporter *ex, int32_t id) {
   if (mm->op != RG_OP_MATMUL || mm->params[0] != RG_ACT_NONE || ex->uses[p.node] != 1 || ex->is_const[p.node])
     return false;
   const rg_node *r1 = rg_graph_node(m->g, mm->in[0].node);
-  if (r1->op != RG_OP_RESHAPE || ex->uses[mm->in[0].node] != 1 || ex->is_const[mm->in[0].node]) return false;
+  if (r1->op != RG_OP_RESHAPE || ex->is_const[mm->in[0].node]) return false;
   const rg_shape *a = shape_of(ex, r1->in[0]), *out = &m->shape[id][0], *w = shape_of(ex, mm->in[1]);
   if (a->rank <= 2 || out->rank != a->rank || w->rank != 2) return false;
   for (int d = 0; d < a->rank - 1; d++)
