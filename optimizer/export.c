@@ -164,6 +164,11 @@ static rg_status order_nodes(rg_exporter *ex, int32_t *order, int32_t *n_order, 
   return RG_OK;
 }
 
+/* Whether every reader of node id computes it itself (so it is neither folded nor written). */
+static bool fully_absorbed(const rg_exporter *ex, int32_t id) {
+  return ex->uses[id] && ex->absorbed[id] == ex->uses[id];
+}
+
 /* Values of the constant operator nodes written (one evaluation for all of them). */
 static rg_status fold_constants(rg_exporter *ex, const int32_t *order, int32_t n_order, rg_err *err) {
   const rg_model *m = ex->m;
@@ -172,7 +177,7 @@ static rg_status fold_constants(rg_exporter *ex, const int32_t *order, int32_t n
   if (!refs) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int32_t i = 0; i < n_order; i++) {
     const rg_node *nd = rg_graph_node(m->g, order[i]);
-    if (!ex->is_const[order[i]] || nd->op == RG_OP_INPUT) continue;
+    if (!ex->is_const[order[i]] || nd->op == RG_OP_INPUT || fully_absorbed(ex, order[i])) continue;
     for (int o = 0; o < rg_op_get((rg_op)nd->op)->n_outputs; o++) refs[n++] = (rg_ref){order[i], o};
   }
   double **vals = calloc((size_t)n + 1, sizeof *vals);
@@ -184,11 +189,12 @@ static rg_status fold_constants(rg_exporter *ex, const int32_t *order, int32_t n
 
 /* ---- writing ---- */
 
-static rg_status write_constant(rg_exporter *ex, int32_t id, rg_err *err) {
+rg_status rg_export_constant(rg_exporter *ex, int32_t id, rg_err *err) {
   const rg_model *m = ex->m;
   const rg_node *nd = rg_graph_node(m->g, id);
   for (int o = 0; o < rg_op_get((rg_op)nd->op)->n_outputs; o++) {
     rg_ref r = {id, o};
+    if (ex->name[id][o]) continue; /* written for an earlier reader */
     int32_t var = rg_model_var_of(m, r);
     char *name = var >= 0 ? strdup(rg_graph_tvar_name(m->g, var)) : rg_export_fresh(ex, "folded");
     float *f = var >= 0 ? NULL : rg_export_const_floats(ex, r);
@@ -237,7 +243,8 @@ static rg_status write_opaque(rg_exporter *ex, const rg_opaque *o, rg_err *err) 
 static rg_status write_node(rg_exporter *ex, int32_t id, uint8_t *op_done, rg_err *err) {
   const rg_model *m = ex->m;
   const rg_node *nd = rg_graph_node(m->g, id);
-  if (ex->is_const[id]) return write_constant(ex, id, err);
+  if (fully_absorbed(ex, id)) return RG_OK; /* its readers compute it */
+  if (ex->is_const[id]) return rg_export_constant(ex, id, err);
   if (nd->op == RG_OP_INPUT) {
     const rg_mvar *v = &m->var[nd->params[0]];
     if (!(ex->name[id][0] = strdup(rg_graph_tvar_name(m->g, nd->params[0]))))
@@ -246,7 +253,6 @@ static rg_status write_node(rg_exporter *ex, int32_t id, uint8_t *op_done, rg_er
     op_done[v->opaque] = 1;
     return write_opaque(ex, &m->op[v->opaque], err);
   }
-  if (ex->uses[id] && ex->absorbed[id] == ex->uses[id]) return RG_OK; /* its readers compute it */
   for (int o = 0; o < rg_op_get((rg_op)nd->op)->n_outputs; o++)
     if (!ex->name[id][o] && !(ex->name[id][o] = rg_export_fresh(ex, rg_op_get((rg_op)nd->op)->name)))
       return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
@@ -371,9 +377,11 @@ static Onnx__ModelProto *build(const rg_model *m, bool borrow, Onnx__TensorProto
     mark_constants(&ex);
     st = order_nodes(&ex, order, &n_order, err);
   }
-  if (!st) st = fold_constants(&ex, order, n_order, err);
   if (!st) {
     rg_export_plan_fusions(&ex, order, n_order);
+    st = fold_constants(&ex, order, n_order, err);
+  }
+  if (!st) {
     /* an operator's result that is an output is written under the output's name */
     for (int32_t i = 0; !st && i < m->n_out; i++) {
       rg_ref r = m->out[i];

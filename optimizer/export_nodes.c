@@ -100,6 +100,16 @@ static rg_status pool(rg_exporter *ex, int32_t id, rg_err *err) {
 
 /* ---- bias ---- */
 
+/* The B operand of a Gemm for product mm: its second operand, or with trans_b what that operand
+ * transposes (a weight is written here if no other reader has written it). */
+static rg_status gemm_b(rg_exporter *ex, const rg_node *mm, bool trans_b, const char **b, rg_err *err) {
+  if (!trans_b) return (*b = in_name(ex, mm, 1)) ? RG_OK : nomem(err);
+  rg_ref w = rg_graph_node(ex->m->g, mm->in[1].node)->in[0];
+  rg_status st = ex->is_const[w.node] ? rg_export_constant(ex, w.node, err) : RG_OK;
+  *b = st ? NULL : ex->name[w.node][w.out];
+  return st;
+}
+
 /* b (one value per position of x's axis) shaped to broadcast against x: (C, 1, ..., 1). */
 static const char *broadcast_bias(rg_exporter *ex, const rg_node *nd, rg_err *err) {
   int axis = nd->params[0], rank = shape_of(ex, nd->in[0])->rank;
@@ -131,8 +141,10 @@ static rg_status bias(rg_exporter *ex, int32_t id, rg_err *err) {
   if (ex->fuse[id] & RG_FUSE_OPERAND) {
     const rg_node *x = rg_graph_node(ex->m->g, nd->in[0].node);
     if (x->op == RG_OP_CONV2D) return conv(ex, nd->in[0].node, in_name(ex, nd, 1), out, err);
-    const char *in[3] = {in_name(ex, x, 0), in_name(ex, x, 1), in_name(ex, nd, 1)};
-    return rg_export_node(ex, "Gemm", in, 3, &out, 1) ? RG_OK : nomem(err);
+    const char *in[3] = {in_name(ex, x, 0), NULL, in_name(ex, nd, 1)};
+    rg_status st = gemm_b(ex, x, ex->fuse[id] & RG_FUSE_TRANS_B, &in[1], err);
+    Onnx__NodeProto *n = st ? NULL : rg_export_node(ex, "Gemm", in, 3, &out, 1);
+    return st ? st : n && (!(ex->fuse[id] & RG_FUSE_TRANS_B) || rg_export_attr_int(n, "transB", 1)) ? RG_OK : nomem(err);
   }
   const char *b = broadcast_bias(ex, nd, err);
   if (!b) return RG_ERR_NOMEM;
@@ -217,13 +229,29 @@ rg_status rg_export_ir_node(rg_exporter *ex, int32_t id, rg_err *err) {
   case RG_OP_RELU: return rg_export_node(ex, "Relu", in, 1, &out, 1) ? RG_OK : nomem(err);
   case RG_OP_TANH: return rg_export_node(ex, "Tanh", in, 1, &out, 1) ? RG_OK : nomem(err);
   case RG_OP_SIGMOID: return rg_export_node(ex, "Sigmoid", in, 1, &out, 1) ? RG_OK : nomem(err);
-  case RG_OP_MATMUL: return with_act(ex, "MatMul", in, 2, out, nd->params[0], &n, err);
+  case RG_OP_MATMUL: {
+    bool trans_b = ex->fuse[id] & RG_FUSE_TRANS_B;
+    rg_status st = gemm_b(ex, nd, trans_b, &in[1], err);
+    if (!st) st = with_act(ex, trans_b ? "Gemm" : "MatMul", in, 2, out, nd->params[0], &n, err);
+    return st || !trans_b ? st : rg_export_attr_int(n, "transB", 1) ? RG_OK : nomem(err);
+  }
   case RG_OP_CONV2D: return conv(ex, id, NULL, out, err);
   case RG_OP_POOLAVG:
   case RG_OP_POOLMAX: return pool(ex, id, err);
   case RG_OP_BIAS: return bias(ex, id, err);
   default: return data_movement(ex, id, err);
   }
+}
+
+/* Whether 2-D product mm reads its second operand through a transpose (a Linear layer's weight,
+ * as exporters write it): ONNX's Gemm takes it with transB, so the transposed copy need not be
+ * made. A constant transpose qualifies only of a weight itself (folded values are not kept). */
+static bool weight_transposed(const rg_exporter *ex, const rg_node *mm) {
+  if (mm->op != RG_OP_MATMUL || shape_of(ex, mm->in[0])->rank != 2) return false;
+  const rg_node *t = rg_graph_node(ex->m->g, mm->in[1].node);
+  int perm[RG_MAX_RANK];
+  return t->op == RG_OP_TRANSPOSE && rg_perm_unpack(t->params[0], perm) == 2 && perm[0] == 1 &&
+         (!ex->is_const[mm->in[1].node] || rg_model_var_of(ex->m, t->in[0]) >= 0);
 }
 
 /* Whether reshape node id undoes the flattening of a MatMul's operand: (reshape (matmul
@@ -259,6 +287,7 @@ void rg_export_plan_fusions(rg_exporter *ex, const int32_t *order, int32_t n_ord
       bool into_conv = x->op == RG_OP_CONV2D && x->params[3] == RG_ACT_NONE;
       bool into_gemm = x->op == RG_OP_MATMUL && x->params[0] == RG_ACT_NONE && rank == 2;
       if (into_conv || into_gemm) ex->fuse[id] |= RG_FUSE_OPERAND, ex->absorbed[nd->in[0].node]++;
+      if (into_gemm && weight_transposed(ex, x)) ex->fuse[id] |= RG_FUSE_TRANS_B, ex->absorbed[x->in[1].node]++;
     }
     if (nd->op == RG_OP_RESHAPE && unflattens(ex, id)) {
       ex->fuse[id] |= RG_FUSE_MATMUL;
@@ -271,5 +300,11 @@ void rg_export_plan_fusions(rg_exporter *ex, const int32_t *order, int32_t n_ord
       ex->fuse[id] |= RG_FUSE_PADS;
       for (rg_ref r = nd->in[0]; pad_link(ex, r); r = rg_graph_node(m->g, r.node)->in[0]) ex->absorbed[r.node]++;
     }
+  }
+  for (int32_t i = 0; i < n_order; i++) { /* products written as themselves, now that readers chose */
+    int32_t id = order[i];
+    const rg_node *nd = rg_graph_node(m->g, id);
+    if (ex->is_const[id] || ex->absorbed[id] || !weight_transposed(ex, nd)) continue;
+    ex->fuse[id] |= RG_FUSE_TRANS_B, ex->absorbed[nd->in[1].node]++;
   }
 }
