@@ -27,6 +27,7 @@ class Case:
         self.nodes, self.inits, self.inputs, self.outputs = [], [], [], []
         self.count = 0
         self.declared = {}  # output shapes ONNX's inference cannot find (they need constant folding)
+        self.written_ops = {}  # operator -> how many nodes of it the round trip must write
 
     def input(self, name, shape, elem=F):
         self.inputs.append(helper.make_tensor_value_info(name, elem, shape))
@@ -64,6 +65,8 @@ class Case:
         g = helper.make_graph(self.nodes, self.name, self.inputs, [known[o] for o in self.outputs], self.inits)
         m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], producer_name="cases.py")
         m.ir_version = 8
+        if self.written_ops:
+            helper.set_model_props(m, {"written_ops": ",".join("%s=%d" % kv for kv in sorted(self.written_ops.items()))})
         onnx.checker.check_model(m, full_check=True)
         return m
 
@@ -154,7 +157,22 @@ def plumbing_cases(c):
     c.output(r, "relu_b")            # one tensor, two outputs
 
 
-CASES = [conv_cases, pool_cases, gemm_cases, elementwise_cases, movement_cases, plumbing_cases]
+def linear_cases(c):
+    """Linear layers as exporters write them: written back without copies of weights or reshapes."""
+    x = c.input("x", [1, 6, 8])
+    v = c.input("v", [4, 8])
+    qkv = [c.node("Add", [c.node("MatMul", [x, c.weight([8, 8])]), c.weight([8])]) for _ in range(3)]
+    c.output(c.node("Add", [c.node("Add", [qkv[0], qkv[1]]), qkv[2]]), "qkv")  # one flattening, three products
+    h = c.input("h", [2, 8])
+    w = c.weight([4, 8])
+    c.output(c.node("Gemm", [h, w, c.weight([4])], transB=1), "linear")
+    c.output(c.node("Gemm", [h, w], transB=1), "linear_no_bias")
+    c.output(c.node("MatMul", [h, c.node("Transpose", [c.node("Relu", [v])])]), "times_activation_t")
+    c.output(c.node("Transpose", [w]), "weight_t")  # the one transposed copy written
+    c.written_ops = {"Reshape": 0, "MatMul": 3, "Gemm": 2, "Transpose": 0}  # linear shares its product
+
+
+CASES = [conv_cases, pool_cases, gemm_cases, elementwise_cases, movement_cases, plumbing_cases, linear_cases]
 
 
 def main():

@@ -10,6 +10,7 @@ scale: max |a - b| / max |b|. Prints one row per model and exits 1 if any check 
     /usr/bin/python3 models/roundtrip.py --graphopt build/tools/graphopt --work DIR MODEL.onnx...
 """
 import argparse
+import collections
 import json
 import os
 import re
@@ -60,6 +61,12 @@ def check_model(args, path):
                                                      {t.name for t in original.graph.initializer}], "inputs differ"
     assert [o.name for o in written.graph.output] == [o.name for o in original.graph.output], "outputs differ"
     assert written.opset_import == original.opset_import, "opset differs"
+    # a case (models/cases.py) may say how many nodes of which operators export must write
+    for prop in original.metadata_props:
+        if prop.key == "written_ops":
+            have = collections.Counter(n.op_type for n in written.graph.node)
+            for op, want in (kv.split("=") for kv in prop.value.split(",")):
+                assert have[op] == int(want), "written %d %s nodes, the case expects %s" % (have[op], op, want)
 
     seed, int_max = "7", str(args.int_max)
     a_json, b_json = os.path.join(work, "ort.json"), os.path.join(work, "ort.rt.json")
