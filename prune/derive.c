@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "match.h"
+#include "match/match.h"
 
 typedef struct {
   rg_ref t;

@@ -24,7 +24,7 @@
 
 #include "canon.h"
 #include "derive.h"
-#include "match.h"
+#include "match/match.h"
 #include "record.h"
 #include "redundancy.h"
 #include "replay.h"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "match.h"
+#include "match/match.h"
 
 /* Looks up the canonical rule built from the given pieces. */
 static rg_status lookup(const rg_graph *g, const rg_ref *src, int ns, const rg_ref *tgt, int nt,

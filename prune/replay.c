@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "match.h"
+#include "match/match.h"
 
 static bool same(rg_ref a, rg_ref b) { return a.node == b.node && a.out == b.out; }
 

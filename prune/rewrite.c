@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "match.h"
+#include "match/match.h"
 
 int rg_term_size(const rg_graph *g, rg_ref r, int cap) {
   const rg_node *nd = rg_graph_node(g, r.node);

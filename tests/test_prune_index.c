@@ -3,8 +3,8 @@
  * others out. Patterns and terms are every operator sub-term of TASO's 133 rules (multi-output
  * split, concat) and of rules with parameter variables. */
 #include "check.h"
-#include "prune/match.h"
-#include "prune/pattern_index.h"
+#include "match/match.h"
+#include "match/pattern_index.h"
 #include "prune/rewrite.h"
 
 typedef struct {

@@ -1,4 +1,4 @@
-/* prune/match.h: matching a pattern (one side of a rule) against a term, and instantiating a
+/* match/match.h: matching a pattern (one side of a rule) against a term, and instantiating a
  * pattern under the bindings found.
  *
  * The pattern lives in one graph, the term in another (or the same). Tensor variables of the
@@ -8,8 +8,8 @@
  * axis matches only a pattern variable, never a concrete value). Output indices must agree.
  * The optimizer reuses this matcher.
  */
-#ifndef RG_PRUNE_MATCH_H
-#define RG_PRUNE_MATCH_H
+#ifndef RG_MATCH_MATCH_H
+#define RG_MATCH_MATCH_H
 
 #include "ir/ir.h"
 

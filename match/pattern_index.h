@@ -1,4 +1,4 @@
-/* prune/pattern_index.h: patterns (rule sides) indexed by their operator skeleton, so that a
+/* match/pattern_index.h: patterns (rule sides) indexed by their operator skeleton, so that a
  * term retrieves only the patterns that can match it (a discrimination tree).
  *
  * A pattern's skeleton is its tree read root first: at each operator node the operator, its
@@ -8,8 +8,8 @@
  * all that rg_match (match.h) checks there except variable bindings; every pattern it leaves
  * out fails rg_match. Matching each returned pattern binds the variables.
  */
-#ifndef RG_PRUNE_PATTERN_INDEX_H
-#define RG_PRUNE_PATTERN_INDEX_H
+#ifndef RG_MATCH_PATTERN_INDEX_H
+#define RG_MATCH_PATTERN_INDEX_H
 
 #include "ir/ir.h"
 

@@ -1,4 +1,4 @@
-/* prune/pattern_index.c: a trie over pattern skeletons read root first. Each trie node has a
+/* match/pattern_index.c: a trie over pattern skeletons read root first. Each trie node has a
  * wildcard child (a tensor variable) and operator children found through one hash table of
  * edges keyed by (parent, symbol); a pattern ends at a trie node whose list holds its id. */
 #include "pattern_index.h"

@@ -1,4 +1,4 @@
-/* prune/match.c: first-order matching of hash-consed terms, and instantiation. */
+/* match/match.c: first-order matching of hash-consed terms, and instantiation. */
 #include "match.h"
 
 #include <stdlib.h>
