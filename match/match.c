@@ -64,7 +64,7 @@ bool rg_match(const rg_graph *pg, rg_ref pr, const rg_graph *tg, rg_ref tr, rg_m
   return true;
 }
 
-static rg_status inst(const rg_graph *pg, rg_ref pr, const rg_match_env *e, rg_graph *tg,
+static rg_status inst(const rg_graph *pg, rg_ref pr, const rg_match_env *e, rg_match_add_fn add, void *ctx,
                       rg_ref *out, rg_err *err) {
   const rg_node *pn = rg_graph_node(pg, pr.node);
   if (pn->op == RG_OP_INPUT) {
@@ -87,18 +87,29 @@ static rg_status inst(const rg_graph *pg, rg_ref pr, const rg_match_env *e, rg_g
     if (e->p_var[v]) n.var_mask |= (uint8_t)(1u << k);
   }
   for (int k = 0; k < pn->n_in; k++) {
-    rg_status st = inst(pg, pn->in[k], e, tg, &n.in[k], err);
+    rg_status st = inst(pg, pn->in[k], e, add, ctx, &n.in[k], err);
     if (st) return st;
   }
-  int32_t id = rg_graph_add(tg, &n);
-  if (id < 0) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  int32_t id;
+  rg_status st = add(ctx, &n, &id, err);
+  if (st) return st;
   *out = (rg_ref){id, pr.out};
   return RG_OK;
 }
 
+static rg_status graph_add(void *g, const rg_node *n, int32_t *id, rg_err *err) {
+  *id = rg_graph_add(g, n);
+  return *id < 0 ? rg_err_set(err, RG_ERR_NOMEM, "out of memory") : RG_OK;
+}
+
 rg_status rg_match_instantiate(const rg_graph *pg, rg_ref pr, const rg_match_env *e, rg_graph *tg,
                                rg_ref *out, rg_err *err) {
-  return inst(pg, pr, e, tg, out, err);
+  return inst(pg, pr, e, graph_add, tg, out, err);
+}
+
+rg_status rg_match_instantiate_with(const rg_graph *pg, rg_ref pr, const rg_match_env *e, rg_match_add_fn add,
+                                    void *ctx, rg_ref *out, rg_err *err) {
+  return inst(pg, pr, e, add, ctx, out, err);
 }
 
 rg_status rg_side_vars(const rg_graph *g, const rg_ref *refs, int n, uint8_t *tvars, uint8_t *pvars,

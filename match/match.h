@@ -37,6 +37,13 @@ bool rg_match(const rg_graph *pg, rg_ref pr, const rg_graph *tg, rg_ref tr, rg_m
 rg_status rg_match_instantiate(const rg_graph *pg, rg_ref pr, const rg_match_env *e, rg_graph *tg,
                                rg_ref *out, rg_err *err) RG_MUST_CHECK;
 
+/* Adds node n (operands and parameters instantiated) where the instance is built; its id in *id,
+ * or a status that stops the instantiation (a node that does not type, out of memory). */
+typedef rg_status (*rg_match_add_fn)(void *ctx, const rg_node *n, int32_t *id, rg_err *err);
+/* rg_match_instantiate with the nodes added by add (a model graph infers their shapes). */
+rg_status rg_match_instantiate_with(const rg_graph *pg, rg_ref pr, const rg_match_env *e, rg_match_add_fn add,
+                                    void *ctx, rg_ref *out, rg_err *err) RG_MUST_CHECK;
+
 /* Variables a side uses: bit sets over tensor and parameter variables (caller-allocated,
  * zeroed arrays of rg_graph_n_tvars / rg_graph_n_pvars bytes). */
 rg_status rg_side_vars(const rg_graph *g, const rg_ref *refs, int n, uint8_t *tvars, uint8_t *pvars,

@@ -86,6 +86,17 @@ int32_t rg_model_var_of(const rg_model *m, rg_ref r);
 int rg_model_deps(const rg_model *m, int32_t id, rg_ref *out);
 int rg_model_max_deps(const rg_model *m);
 
+/* A rewritten model is m's graph seen from other roots: the values its outputs are and the
+ * values its opaque nodes read. Roots are laid out outputs first, then each opaque node's
+ * operands in order ({-1, 0} for an omitted optional operand). */
+int32_t rg_model_n_roots(const rg_model *m);
+void rg_model_roots(const rg_model *m, rg_ref *roots);
+/* A model that shares m's graph, shapes, weights and opaque nodes but has these roots, for
+ * evaluating or exporting a rewritten model; NULL when out of memory. Free it with
+ * rg_model_view_free (which frees only the view) before m's graph grows again. */
+rg_model *rg_model_view(const rg_model *m, const rg_ref *roots);
+void rg_model_view_free(rg_model *view);
+
 /* Counts of a model's operators: of the rule vocabulary (by op) reachable from its outputs, and
  * its opaque nodes. */
 typedef struct {
