@@ -131,21 +131,33 @@ static void mark_needed(const rg_model *m, uint8_t *node_mark, uint8_t *op_mark)
   }
 }
 
+void rg_model_weight_only(const rg_model *m, const uint8_t *mark, uint8_t *weight_only) {
+  int32_t n = rg_graph_size(m->g);
+  for (int32_t id = 0; id < n; id++) { /* ids are a topological order: operands first */
+    if (!mark[id]) continue;
+    const rg_node *nd = rg_graph_node(m->g, id);
+    bool w = nd->op == RG_OP_INPUT ? m->var[nd->params[0]].kind == RG_MVAR_WEIGHT : true;
+    for (int k = 0; nd->op != RG_OP_INPUT && w && k < nd->n_in; k++) w = weight_only[nd->in[k].node];
+    weight_only[id] = w;
+  }
+}
+
 void rg_model_count(const rg_model *m, rg_model_counts *c) {
   memset(c, 0, sizeof *c);
   int32_t n = rg_graph_size(m->g);
-  uint8_t *node_mark = calloc((size_t)n + 1, 1), *op_mark = calloc((size_t)m->n_op + 1, 1);
-  if (node_mark && op_mark) {
+  uint8_t *node_mark = calloc((size_t)n + 1, 1), *op_mark = calloc((size_t)m->n_op + 1, 1),
+          *weight_only = calloc((size_t)n + 1, 1);
+  if (node_mark && op_mark && weight_only) {
     mark_needed(m, node_mark, op_mark);
+    rg_model_weight_only(m, node_mark, weight_only);
     for (int32_t id = 0; id < n; id++) {
       const rg_node *nd = rg_graph_node(m->g, id);
       if (!node_mark[id]) continue;
-      if (nd->op != RG_OP_INPUT) c->by_op[nd->op]++;
+      if (nd->op != RG_OP_INPUT) c->by_op[nd->op] += !weight_only[id];
       else if (m->var[nd->params[0]].kind == RG_MVAR_WEIGHT)
         c->weights += rg_shape_numel(&m->var[nd->params[0]].shape);
     }
     for (int32_t k = 0; k < m->n_op; k++) c->opaque += op_mark[k];
   }
-  free(node_mark);
-  free(op_mark);
+  free(node_mark), free(op_mark), free(weight_only);
 }

@@ -97,8 +97,13 @@ void rg_model_roots(const rg_model *m, rg_ref *roots);
 rg_model *rg_model_view(const rg_model *m, const rg_ref *roots);
 void rg_model_view_free(rg_model *view);
 
-/* Counts of a model's operators: of the rule vocabulary (by op) reachable from its outputs, and
- * its opaque nodes. */
+/* weight_only[id] for every node marked (mark: a set closed under operands, e.g. from
+ * rg_graph_mark_reachable): whether every leaf under it is a weight (or there is none, as under
+ * Iconv), so export folds it into an initializer and it never runs. */
+void rg_model_weight_only(const rg_model *m, const uint8_t *mark, uint8_t *weight_only);
+
+/* Counts of a model's operators: of the rule vocabulary (by op) reachable from its outputs and
+ * not weight-only (the ones that run), and its opaque nodes. */
 typedef struct {
   int32_t by_op[RG_OP_COUNT];
   int32_t opaque;

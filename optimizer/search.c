@@ -118,25 +118,13 @@ static int32_t add_state(searcher *s, const rg_ref *roots, double cost, int32_t 
 }
 
 int64_t rg_model_count_live(const rg_model *m, const rg_ref *roots) {
-  int32_t size = rg_graph_size(m->g), n_roots = rg_model_n_roots(m), n = 0;
-  uint8_t *mark = calloc((size_t)size + 1, 1), *weight_only = calloc((size_t)size + 1, 1);
-  rg_ref *r = malloc(sizeof *r * (size_t)(n_roots + 1));
-  int64_t live = -1;
-  if (mark && weight_only && r) {
-    for (int32_t i = 0; i < n_roots; i++)
-      if (roots[i].node >= 0) r[n++] = roots[i];
-    rg_graph_mark_reachable(m->g, r, n, mark);
-    live = 0;
-    for (int32_t id = 0; id < size; id++) { /* operands come first */
-      if (!mark[id]) continue;
-      const rg_node *nd = rg_graph_node(m->g, id);
-      bool w = nd->op == RG_OP_INPUT ? m->var[nd->params[0]].kind == RG_MVAR_WEIGHT : true;
-      for (int k = 0; w && nd->op != RG_OP_INPUT && k < nd->n_in; k++) w = weight_only[nd->in[k].node];
-      weight_only[id] = w;
-      live += nd->op != RG_OP_INPUT && !w;
-    }
-  }
-  free(mark), free(weight_only), free(r);
+  rg_model *v = rg_model_view(m, roots);
+  if (!v) return -1;
+  rg_model_counts c;
+  rg_model_count(v, &c);
+  rg_model_view_free(v);
+  int64_t live = 0;
+  for (int op = 0; op < RG_OP_COUNT; op++) live += c.by_op[op];
   return live;
 }
 

@@ -10,6 +10,8 @@
 #ifndef RG_OPTIMIZER_SEARCH_H
 #define RG_OPTIMIZER_SEARCH_H
 
+#include <signal.h>
+
 #include "apply.h"
 
 /* The cost of m seen from roots (weight-only values free: they are folded). */
@@ -24,7 +26,7 @@ typedef struct {
   rg_search_cost_fn cost;
   void *cost_ctx;
   bool progress;      /* a line on stderr about once a second */
-  volatile int *stop; /* set (Ctrl-C): stop and keep the best so far */
+  volatile sig_atomic_t *stop; /* set (Ctrl-C): stop and keep the best so far */
 } rg_search_opts;
 
 /* One step of the best model's derivation, from the original. */

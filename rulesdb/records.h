@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ir/rule.h"
 #include "ir/status.h"
 
 /* A content id: BLAKE2b-256 in hex. */
@@ -134,6 +135,11 @@ typedef struct {
 
 rg_db *rg_db_new(void); /* NULL when out of memory */
 void rg_db_free(rg_db *db);
+
+/* The rules both solvers verified, parsed into out (in the database's order), for an optimizer:
+ * certified rules hold only with their correction and are left out. A text that does not parse
+ * is an error naming the rule's id. */
+rg_status rg_db_verified_rules(const rg_db *db, rg_ruleset *out, rg_err *err) RG_MUST_CHECK;
 
 /* Each add copies its strings and bytes; returns RG_ERR_NOMEM on allocation failure. Rule ids
  * must be unique: the store rejects a duplicate when writing (adding stays O(1)). Setting a

@@ -1,0 +1,17 @@
+/* rulesdb/verified.c: the verified rules of a database as a rule set, for graphopt. */
+#include "records.h"
+#include "ir/text.h"
+
+rg_status rg_db_verified_rules(const rg_db *db, rg_ruleset *out, rg_err *err) {
+  for (size_t i = 0; i < db->rules.n; i++) {
+    const rg_db_rule *r = &db->rules.v[i];
+    if (r->status != RG_DB_VERIFIED) continue;
+    rg_rule *rule;
+    rg_err e;
+    if (rg_text_parse_rule(r->text, &rule, &e))
+      return rg_err_set(err, RG_ERR_PARSE, "rule %s: %s", r->id.hex, e.msg);
+    rg_status st = rg_ruleset_add(out, rule);
+    if (st) return rg_err_set(err, st, "out of memory");
+  }
+  return RG_OK;
+}
