@@ -260,31 +260,38 @@ int rg_enum_op_variants(rg_op op, const rg_enum_choices *c, const rg_enum_inputs
 
 /* ---- options ---- */
 
+/* Selects the operators of one name of an --ops list (a group or an operator); false for none. */
+static bool select_name(const char *p, int len, bool *sel) {
+  if (len == 3 && !strncmp(p, "all", 3)) {
+    for (int op = 0; op < RG_OP_COUNT; op++) sel[op] = sel[op] || rg_enum_op_supported((rg_op)op);
+    return true;
+  }
+  if (len == 4 && !strncmp(p, "taso", 4)) {
+    for (size_t k = 0; k < sizeof taso_ops / sizeof taso_ops[0]; k++) sel[taso_ops[k]] = true;
+    return true;
+  }
+  int op = rg_op_by_name(p, len);
+  if (op < 0 || !rg_enum_op_supported((rg_op)op)) return false;
+  sel[op] = true;
+  return true;
+}
+
 rg_status rg_enum_choices_set_ops(rg_enum_choices *c, const char *list, rg_err *err) {
   bool sel[RG_OP_COUNT] = {0};
-  if (!strcmp(list, "all")) {
-    for (int op = 0; op < RG_OP_COUNT; op++) sel[op] = rg_enum_op_supported((rg_op)op);
-  } else if (!strcmp(list, "taso")) {
-    for (size_t k = 0; k < sizeof taso_ops / sizeof taso_ops[0]; k++) sel[taso_ops[k]] = true;
-  } else {
-    const char *p = list;
-    while (*p) {
-      const char *e = strchr(p, ',');
-      int len = e ? (int)(e - p) : (int)strlen(p);
-      int op = rg_op_by_name(p, len);
-      if (op < 0 || !rg_enum_op_supported((rg_op)op)) {
-        char known[1024];
-        int used = 0;
-        for (int k = 0; k < RG_OP_COUNT; k++)
-          if (rg_enum_op_supported((rg_op)k) && used < (int)sizeof known)
-            used += snprintf(known + used, sizeof known - (size_t)used, "%s%s", used ? "," : "",
-                             rg_op_get((rg_op)k)->name);
-        return rg_err_set(err, RG_ERR_ARG, "--ops: unknown operator '%.*s' (known: all, taso, %s)",
-                          len, p, known);
-      }
-      sel[op] = true;
-      p += len + (e ? 1 : 0);
+  for (const char *p = list; *p;) {
+    const char *e = strchr(p, ',');
+    int len = e ? (int)(e - p) : (int)strlen(p);
+    if (!select_name(p, len, sel)) {
+      char known[1024];
+      int used = 0;
+      for (int k = 0; k < RG_OP_COUNT; k++)
+        if (rg_enum_op_supported((rg_op)k) && used < (int)sizeof known)
+          used += snprintf(known + used, sizeof known - (size_t)used, "%s%s", used ? "," : "",
+                           rg_op_get((rg_op)k)->name);
+      return rg_err_set(err, RG_ERR_ARG, "--ops: unknown operator '%.*s' (known: all, taso, %s)", len, p,
+                        known);
     }
+    p += len + (e ? 1 : 0);
   }
   bool any = false;
   for (int op = 0; op < RG_OP_COUNT; op++) any |= sel[op];

@@ -231,6 +231,9 @@ static void test_errors(void) {
   CHECK(rg_enum_choices_set_ops(&ch, "ewadd,frob", &err) == RG_ERR_ARG);
   CHECK(strstr(err.msg, "unknown operator 'frob'") != NULL);
   CHECK(rg_enum_choices_set_ops(&ch, "input", &err) == RG_ERR_ARG);
+  /* groups inside a list: TASO's operators plus the bias, nothing else */
+  CHECK(rg_enum_choices_set_ops(&ch, "taso,bias", &err) == RG_OK);
+  CHECK(ch.op[RG_OP_BIAS] && ch.op[RG_OP_CONV2D] && ch.op[RG_OP_ENLARGE] && !ch.op[RG_OP_TANH] && !ch.op[RG_OP_PAD]);
   CHECK(rg_enum_choices_set(&ch, "conv-act", "none,frob", &err) == RG_ERR_ARG);
   CHECK(rg_enum_choices_set(&ch, "kernels", "3x3,9x9", &err) == RG_ERR_ARG);
   CHECK(rg_enum_choices_set(&ch, "kernels", "3x3,3x1,1x1", &err) == RG_OK && ch.n_kernels == 3);

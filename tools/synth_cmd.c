@@ -33,7 +33,7 @@
 #include "verify/randtest_cache.h"
 
 #define SYNTH_OPTIONS(X)                                                                         \
-  X("ops", 'O', 1, "LIST", "operators: all, taso, or a comma list (default taso)")              \
+  X("ops", 'O', 1, "LIST", "operators: names and the groups all, taso; e.g. taso,bias (default taso)")   \
   X("depth", 'd', 1, "N", "graphs of at most N operators, 1..4 (default 3)")                    \
   X("inputs", 'i', 1, "FILE", "input set, one 'NAME DIMS' per line (default TASO's 20 inputs; " \
                               "with --ops bias also b1, b2 of size 4)")                        \
