@@ -1,0 +1,170 @@
+/* optimizer/cost.c: the cost-model handle (cost.h): opening a backend by name, the per-node
+ * memo, and the sums over the values a graph computes.
+ *
+ * Memo invariant: entry id holds a cost only with the tag of the configuration it was computed
+ * for (operator, parameters, operand and result dims); an entry whose tag differs (another
+ * model, or none yet) is computed again. */
+#include "cost.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cost_internal.h"
+
+struct rg_cost_model {
+  rg_cost_iface iface;
+  void *ctx;
+  /* [cap]: the memo by node id */
+  double *us;
+  uint64_t *tag;
+  /* [cap]: scratch of rg_cost_sum_values (reachable, weight-only) */
+  uint8_t *mark, *wonly;
+  int32_t cap;
+};
+
+rg_cost_model *rg_cost_model_new(const rg_cost_iface *iface, void *ctx) {
+  rg_cost_model *cm = calloc(1, sizeof *cm);
+  if (!cm) return NULL;
+  cm->iface = *iface, cm->ctx = ctx;
+  return cm;
+}
+
+void rg_cost_model_free(rg_cost_model *cm) {
+  if (!cm) return;
+  if (cm->iface.free) cm->iface.free(cm->ctx);
+  free(cm->us), free(cm->tag), free(cm->mark), free(cm->wonly);
+  free(cm);
+}
+
+const char *rg_cost_model_name(const rg_cost_model *cm) { return cm->iface.name; }
+
+void rg_cost_model_stats(const rg_cost_model *cm, rg_cost_stats *s) {
+  memset(s, 0, sizeof *s);
+  if (cm->iface.stats) cm->iface.stats(cm->ctx, s);
+}
+
+rg_status rg_cost_model_open(const char *name, const rg_cost_opts *o, rg_cost_model **out,
+                             rg_err *err) {
+  static const rg_cost_opts none = {0};
+  *out = NULL;
+  if (!o) o = &none;
+  if (name && !strcmp(name, "roofline")) return rg_cost_roofline_open(o, out, err);
+  return rg_err_set(err, RG_ERR_ARG, "no cost model called '%s' (the choices: roofline)",
+                    name ? name : "");
+}
+
+/* Room in the memo and scratch for every node of m. */
+static bool grow(rg_cost_model *cm, int32_t n) {
+  if (n <= cm->cap) return true;
+  int32_t cap = cm->cap ? cm->cap : 1024;
+  while (cap < n) cap *= 2;
+  double *us = realloc(cm->us, sizeof *us * (size_t)cap);
+  if (us) cm->us = us;
+  uint64_t *tag = realloc(cm->tag, sizeof *tag * (size_t)cap);
+  if (tag) cm->tag = tag;
+  uint8_t *mark = realloc(cm->mark, (size_t)cap), *wonly = mark ? realloc(cm->wonly, (size_t)cap) : NULL;
+  if (mark) cm->mark = mark;
+  if (wonly) cm->wonly = wonly;
+  if (!us || !tag || !mark || !wonly) return false;
+  memset(cm->tag + cm->cap, 0, sizeof *tag * (size_t)(cap - cm->cap));
+  cm->cap = cap;
+  return true;
+}
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n) {
+  const unsigned char *b = p;
+  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3u;
+  return h;
+}
+
+static uint64_t dims_hash(uint64_t h, const rg_shape *s) {
+  h = fnv(h, &s->rank, sizeof s->rank);
+  return fnv(h, s->dim, sizeof s->dim[0] * s->rank);
+}
+
+/* The memo tag of node id: a hash of what its cost depends on (never 0, which means none). */
+static uint64_t config_tag(const rg_model *m, int32_t id) {
+  const rg_node *nd = rg_graph_node(m->g, id);
+  uint64_t h = fnv(0xcbf29ce484222325u, &nd->op, sizeof nd->op);
+  h = fnv(h, nd->params, sizeof nd->params);
+  h = fnv(h, &nd->n_in, sizeof nd->n_in);
+  for (int k = 0; k < nd->n_in; k++) h = dims_hash(h, rg_model_shape(m, nd->in[k]));
+  for (int j = 0; j < rg_op_get((rg_op)nd->op)->n_outputs; j++)
+    h = dims_hash(h, rg_model_shape(m, (rg_ref){id, j}));
+  return h ? h : 1;
+}
+
+rg_status rg_cost_node(rg_cost_model *cm, const rg_model *m, int32_t id, double *us, rg_err *err) {
+  int32_t n = rg_graph_size(m->g);
+  if (id < 0 || id >= n)
+    return rg_err_set(err, RG_ERR_ARG, "cost of node %d: the graph has %d nodes", id, n);
+  if (rg_graph_node(m->g, id)->op == RG_OP_INPUT) return *us = 0, RG_OK;
+  if (!grow(cm, n)) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  uint64_t tag = config_tag(m, id);
+  if (cm->tag[id] == tag) return *us = cm->us[id], RG_OK;
+  double c;
+  rg_status st = cm->iface.node(cm->ctx, m, id, &c, err);
+  if (st) return st;
+  if (!isfinite(c) || c < 0)
+    return rg_err_set(err, RG_ERR_ARG, "cost model %s: node %d (%s) costs %g, not a finite number >= 0",
+                      cm->iface.name, id, rg_op_get((rg_op)rg_graph_node(m->g, id)->op)->name, c);
+  cm->us[id] = c, cm->tag[id] = tag;
+  return *us = c, RG_OK;
+}
+
+rg_status rg_cost_sum_values(rg_cost_model *cm, const rg_model *m, const rg_ref *roots,
+                             int n_roots, rg_cost_sum *s, rg_err *err) {
+  memset(s, 0, sizeof *s);
+  int32_t n = rg_graph_size(m->g);
+  for (int i = 0; i < n_roots; i++)
+    if (roots[i].node < 0 || roots[i].node >= n)
+      return rg_err_set(err, RG_ERR_ARG, "cost of values: root %d is node %d of a graph of %d", i,
+                        roots[i].node, n);
+  if (!grow(cm, n)) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  memset(cm->mark, 0, (size_t)n);
+  rg_graph_mark_reachable(m->g, roots, n_roots, cm->mark);
+  /* ids are a topological order: a node's operands are decided before it */
+  for (int32_t id = 0; id < n; id++) {
+    if (!cm->mark[id]) continue;
+    const rg_node *nd = rg_graph_node(m->g, id);
+    if (nd->op == RG_OP_INPUT) {
+      cm->wonly[id] = m->var[nd->params[0]].kind == RG_MVAR_WEIGHT;
+      continue;
+    }
+    bool wonly = true;
+    for (int k = 0; k < nd->n_in; k++) wonly = wonly && cm->wonly[nd->in[k].node];
+    cm->wonly[id] = wonly;
+    if (wonly) {
+      s->folded++;
+      continue;
+    }
+    double c;
+    rg_status st = rg_cost_node(cm, m, id, &c, err);
+    if (st) return st;
+    s->count[nd->op]++, s->us[nd->op] += c, s->total += c;
+  }
+  return RG_OK;
+}
+
+rg_status rg_cost_values(rg_cost_model *cm, const rg_model *m, const rg_ref *roots, int n_roots,
+                         double *total, rg_err *err) {
+  rg_cost_sum s;
+  rg_status st = rg_cost_sum_values(cm, m, roots, n_roots, &s, err);
+  *total = st ? 0 : s.total;
+  return st;
+}
+
+rg_ref *rg_cost_roots(const rg_model *m, int *n) {
+  int cnt = m->n_out;
+  for (int32_t k = 0; k < m->n_op; k++) cnt += m->op[k].n_in;
+  rg_ref *r = malloc(sizeof *r * (size_t)(cnt ? cnt : 1));
+  if (!r) return NULL;
+  int i = 0;
+  for (int32_t k = 0; k < m->n_out; k++) r[i++] = m->out[k];
+  for (int32_t k = 0; k < m->n_op; k++)
+    for (int j = 0; j < m->op[k].n_in; j++)
+      if (m->op[k].in[j].node >= 0) r[i++] = m->op[k].in[j];
+  *n = i;
+  return r;
+}

@@ -1,0 +1,87 @@
+/* optimizer/cost.h: cost models: what one node of a model graph costs at its concrete shapes,
+ * in microseconds, and what a whole set of values costs. The search compares rewritten graphs
+ * by these figures.
+ *
+ * A cost model is a small vtable (rg_cost_iface: a name and the cost of one node) behind one
+ * handle, as ggml's backends are. Built in (rg_cost_model_open): roofline, max(FLOPs / peak,
+ * bytes moved / memory bandwidth) + a per-node overhead, machine figures from a data file
+ * (optimizer/machines/).
+ *
+ * Costs are memoized by node id: a node of the hash-consed graph never changes its operator,
+ * parameters or operands, and the graph only grows, so a node's cost is asked for once. The memo
+ * also checks each entry against the node's configuration (operator, parameters, shapes), so
+ * one cost model may serve several models in turn. A cost model is not thread-safe.
+ */
+#ifndef RG_OPTIMIZER_COST_H
+#define RG_OPTIMIZER_COST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model.h"
+
+typedef struct {
+  /* The roofline's machine figures. NULL: the default file of this source tree. */
+  const char *machine_file;
+} rg_cost_opts;
+
+/* What a cost model did. */
+typedef struct {
+  int64_t computed;   /* nodes figured analytically, the memo not answering (roofline) */
+  const char *device; /* what the figures hold for: the roofline's machine file (valid while
+                         the model is open); NULL when not known */
+} rg_cost_stats;
+
+/* A backend: name, and the cost of node id of m (m->g's node, its operands' and results' shapes
+ * from rg_model_shape) in microseconds, finite and >= 0. Not memoized: rg_cost_node does that. */
+typedef struct {
+  const char *name;
+  rg_status (*node)(void *ctx, const rg_model *m, int32_t id, double *us, rg_err *err);
+  void (*stats)(void *ctx, rg_cost_stats *s); /* may be NULL */
+  void (*free)(void *ctx);                    /* may be NULL */
+} rg_cost_iface;
+
+typedef struct rg_cost_model rg_cost_model;
+
+/* Opens the built-in cost model called name ("roofline"; RG_ERR_ARG naming the choices for
+ * another). o may be NULL (the defaults). A bad machine file is RG_ERR_PARSE naming file and
+ * line; an unreadable one RG_ERR_IO. */
+rg_status rg_cost_model_open(const char *name, const rg_cost_opts *o, rg_cost_model **out,
+                             rg_err *err) RG_MUST_CHECK;
+/* A cost model over a caller's backend (ctx is passed to its functions and freed by its free);
+ * NULL when out of memory. */
+rg_cost_model *rg_cost_model_new(const rg_cost_iface *iface, void *ctx);
+void rg_cost_model_free(rg_cost_model *cm);
+const char *rg_cost_model_name(const rg_cost_model *cm);
+void rg_cost_model_stats(const rg_cost_model *cm, rg_cost_stats *s);
+
+/* The cost of node id of m (an input node costs 0), memoized by id. */
+rg_status rg_cost_node(rg_cost_model *cm, const rg_model *m, int32_t id, double *us,
+                       rg_err *err) RG_MUST_CHECK;
+
+/* *total: the cost of the rule-vocabulary nodes reachable from roots[0..n_roots), each node
+ * counted once. Variables (inputs, weights, opaque nodes' outputs) cost 0, and so do weight-only
+ * nodes (every leaf under them a weight, or none: Iconv and the like), which export folds into
+ * initializers. Opaque nodes are not nodes of m->g and are not counted: every graph the search
+ * compares holds the same ones. The caller passes what must be computed: the model's outputs and
+ * every opaque node's operands. */
+rg_status rg_cost_values(rg_cost_model *cm, const rg_model *m, const rg_ref *roots, int n_roots,
+                         double *total, rg_err *err) RG_MUST_CHECK;
+
+/* The same by operator: the total, and for each operator the nodes counted and their cost;
+ * folded: the weight-only nodes (cost 0). */
+typedef struct {
+  double total;
+  double us[RG_OP_COUNT];
+  int32_t count[RG_OP_COUNT];
+  int32_t folded;
+} rg_cost_sum;
+rg_status rg_cost_sum_values(rg_cost_model *cm, const rg_model *m, const rg_ref *roots,
+                             int n_roots, rg_cost_sum *s, rg_err *err) RG_MUST_CHECK;
+
+/* The roots rg_cost_values wants for a whole model: its outputs, then every opaque node's
+ * operands (omitted optional ones left out); a malloc'd array of *n, or NULL when out of
+ * memory. */
+rg_ref *rg_cost_roots(const rg_model *m, int *n);
+
+#endif

@@ -1,0 +1,32 @@
+/* optimizer/cost_internal.h: what the cost models share inside optimizer/: the roofline's
+ * machine figures and per-node FLOPs and bytes, and the built-in backends' constructors. */
+#ifndef RG_OPTIMIZER_COST_INTERNAL_H
+#define RG_OPTIMIZER_COST_INTERNAL_H
+
+#include "cost.h"
+
+/* A machine as the roofline sees it (cost_machine.c reads it from a file). */
+typedef struct {
+  double peak_gflops; /* attainable float32 GFLOP/s, all cores */
+  double mem_gbps;    /* memory bandwidth, GB/s */
+  double overhead_us; /* fixed cost of running one node */
+} rg_machine;
+
+/* Reads "key value" lines (# comments, blank lines) naming every field of rg_machine once.
+ * RG_ERR_IO when the file cannot be read; RG_ERR_PARSE naming file and line for an unknown or
+ * repeated key, a value that is not a finite number in range, or a missing key. */
+rg_status rg_machine_read(const char *path, rg_machine *mc, rg_err *err) RG_MUST_CHECK;
+
+/* Floating-point operations of node id of m, and the bytes it moves (its float32 operands read
+ * and results written). */
+void rg_roofline_figures(const rg_model *m, int32_t id, double *flops, double *bytes);
+/* max(flops / peak, bytes / bandwidth) + overhead, in microseconds. */
+double rg_roofline_us(const rg_machine *mc, double flops, double bytes);
+
+rg_status rg_cost_roofline_open(const rg_cost_opts *o, rg_cost_model **out,
+                                rg_err *err) RG_MUST_CHECK;
+
+/* The machine file used when rg_cost_opts names none. */
+const char *rg_machine_default_path(void);
+
+#endif
