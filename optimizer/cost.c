@@ -50,7 +50,8 @@ rg_status rg_cost_model_open(const char *name, const rg_cost_opts *o, rg_cost_mo
   *out = NULL;
   if (!o) o = &none;
   if (name && !strcmp(name, "roofline")) return rg_cost_roofline_open(o, out, err);
-  return rg_err_set(err, RG_ERR_ARG, "no cost model called '%s' (the choices: roofline)",
+  if (name && !strcmp(name, "dnnl")) return rg_cost_dnnl_open(o, out, err);
+  return rg_err_set(err, RG_ERR_ARG, "no cost model called '%s' (the choices: roofline, dnnl)",
                     name ? name : "");
 }
 
@@ -167,4 +168,41 @@ rg_ref *rg_cost_roots(const rg_model *m, int *n) {
       if (m->op[k].in[j].node >= 0) r[i++] = m->op[k].in[j];
   *n = i;
   return r;
+}
+
+/* ---- configurations as text ---- */
+
+static void param_text(rg_param_kind kind, const int32_t *slot, rg_strbuf *sb) {
+  char buf[128];
+  int perm[RG_MAX_RANK];
+  switch (kind) {
+  case RG_PK_PAD: rg_sb_puts(sb, rg_pad_name(slot[0])); break;
+  case RG_PK_ACT: rg_sb_puts(sb, rg_act_name(slot[0])); break;
+  case RG_PK_PERM:
+    for (int i = 0, r = rg_perm_unpack(slot[0], perm); i < r; i++) rg_sb_printf(sb, "%d", perm[i]);
+    break;
+  case RG_PK_SHAPE: {
+    rg_shape s = rg_shape_make(slot[0], slot + 1);
+    rg_sb_puts(sb, rg_shape_format(&s, buf, sizeof buf));
+    break;
+  }
+  default: rg_sb_printf(sb, "%d", slot[0]); break;
+  }
+}
+
+void rg_cost_config(const rg_model *m, int32_t id, rg_strbuf *sb) {
+  const rg_node *nd = rg_graph_node(m->g, id);
+  const rg_op_info *info = rg_op_get((rg_op)nd->op);
+  char buf[128];
+  for (int k = 0, slot = 0; k < info->n_params; k++) {
+    if (k) rg_sb_puts(sb, " ");
+    param_text(info->params[k].kind, nd->params + slot, sb);
+    slot += info->params[k].kind == RG_PK_SHAPE ? RG_SHAPE_SLOTS : 1;
+  }
+  rg_sb_puts(sb, info->n_params ? " :" : ":");
+  for (int k = 0; k < nd->n_in; k++)
+    rg_sb_printf(sb, " %s", rg_shape_format(rg_model_shape(m, nd->in[k]), buf, sizeof buf));
+  rg_sb_puts(sb, " ->");
+  for (int j = 0; j < info->n_outputs; j++)
+    rg_sb_printf(sb, " %s", rg_shape_format(rg_model_shape(m, (rg_ref){id, j}), buf, sizeof buf));
 }

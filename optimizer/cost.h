@@ -3,9 +3,12 @@
  * by these figures.
  *
  * A cost model is a small vtable (rg_cost_iface: a name and the cost of one node) behind one
- * handle, as ggml's backends are. Built in (rg_cost_model_open): roofline, max(FLOPs / peak,
- * bytes moved / memory bandwidth) + a per-node overhead, machine figures from a data file
- * (optimizer/machines/).
+ * handle, as ggml's backends are. Two are built in (rg_cost_model_open):
+ *   roofline  max(FLOPs / peak, bytes moved / memory bandwidth) + a per-node overhead, machine
+ *             figures from a data file (optimizer/machines/);
+ *   dnnl      each operator configuration timed once with oneDNN primitives on the CPU (median
+ *             of repeats), remembered in an SQLite cache (cost_cache.h) so a second run times
+ *             nothing; operators oneDNN has no primitive for get the roofline figure.
  *
  * Costs are memoized by node id: a node of the hash-consed graph never changes its operator,
  * parameters or operands, and the graph only grows, so a node's cost is asked for once. The memo
@@ -21,15 +24,23 @@
 #include "model.h"
 
 typedef struct {
-  /* The roofline's machine figures. NULL: the default file of this source tree. */
+  /* The roofline's machine figures (both models use them: the roofline for everything, dnnl
+   * for the operators it does not time). NULL: the default file of this source tree. */
   const char *machine_file;
+  /* dnnl: the SQLite file of measured costs (created when missing; rg_cost_cache_default_path
+   * gives the per-user one). NULL or "": no cache, every configuration is timed. */
+  const char *cache_path;
 } rg_cost_opts;
 
-/* What a cost model did. */
+/* What a cost model did: dnnl's counts are of distinct operator configurations, the
+ * roofline's of nodes the memo did not answer. */
 typedef struct {
-  int64_t computed;   /* nodes figured analytically, the memo not answering (roofline) */
-  const char *device; /* what the figures hold for: the roofline's machine file (valid while
-                         the model is open); NULL when not known */
+  int64_t measured;   /* timed now (dnnl) */
+  int64_t cached;     /* read from the cache (dnnl) */
+  int64_t fallback;   /* given the roofline figure by a model that measures (no primitive) */
+  int64_t computed;   /* figured analytically (roofline) */
+  const char *device; /* what the figures hold for: dnnl's device key, the roofline's machine
+                         file (valid while the model is open); NULL when not known */
 } rg_cost_stats;
 
 /* A backend: name, and the cost of node id of m (m->g's node, its operands' and results' shapes
@@ -43,9 +54,11 @@ typedef struct {
 
 typedef struct rg_cost_model rg_cost_model;
 
-/* Opens the built-in cost model called name ("roofline"; RG_ERR_ARG naming the choices for
- * another). o may be NULL (the defaults). A bad machine file is RG_ERR_PARSE naming file and
- * line; an unreadable one RG_ERR_IO. */
+/* Opens the built-in cost model called name ("roofline" or "dnnl"; RG_ERR_ARG naming the
+ * choices for another). o may be NULL (the defaults). A bad machine file is RG_ERR_PARSE naming
+ * file and line; an unreadable one RG_ERR_IO. A cache that is not one (not SQLite, another
+ * schema, a cost that is not a finite positive number) is moved aside to PATH.corrupt with a
+ * warning on stderr and started afresh. */
 rg_status rg_cost_model_open(const char *name, const rg_cost_opts *o, rg_cost_model **out,
                              rg_err *err) RG_MUST_CHECK;
 /* A cost model over a caller's backend (ctx is passed to its functions and freed by its free);
@@ -83,5 +96,10 @@ rg_status rg_cost_sum_values(rg_cost_model *cm, const rg_model *m, const rg_ref 
  * operands (omitted optional ones left out); a malloc'd array of *n, or NULL when out of
  * memory. */
 rg_ref *rg_cost_roots(const rg_model *m, int *n);
+
+/* The per-user cache file: $XDG_CACHE_HOME/rulegen/costs.sqlite, or ~/.cache/rulegen/
+ * costs.sqlite. RG_ERR_ARG when neither XDG_CACHE_HOME nor HOME is set; RG_ERR_LIMIT when it
+ * does not fit in n bytes. */
+rg_status rg_cost_cache_default_path(char *buf, size_t n, rg_err *err) RG_MUST_CHECK;
 
 #endif

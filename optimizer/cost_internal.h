@@ -1,5 +1,6 @@
 /* optimizer/cost_internal.h: what the cost models share inside optimizer/: the roofline's
- * machine figures and per-node FLOPs and bytes, and the built-in backends' constructors. */
+ * machine figures and per-node FLOPs and bytes, the canonical text of a node's configuration
+ * (the cache's key), and the built-in backends' constructors. */
 #ifndef RG_OPTIMIZER_COST_INTERNAL_H
 #define RG_OPTIMIZER_COST_INTERNAL_H
 
@@ -23,8 +24,14 @@ void rg_roofline_figures(const rg_model *m, int32_t id, double *flops, double *b
 /* max(flops / peak, bytes / bandwidth) + overhead, in microseconds. */
 double rg_roofline_us(const rg_machine *mc, double flops, double bytes);
 
+/* Node id's configuration as text: its operator's parameters and its operands' and results'
+ * dims, "1 1 same relu 1 1 1 : 1x64x56x56 64x64x3x3 -> 1x64x56x56" (seams left out: they do not
+ * change the work). Two nodes cost the same when their operator and this text agree. */
+void rg_cost_config(const rg_model *m, int32_t id, rg_strbuf *sb);
+
 rg_status rg_cost_roofline_open(const rg_cost_opts *o, rg_cost_model **out,
                                 rg_err *err) RG_MUST_CHECK;
+rg_status rg_cost_dnnl_open(const rg_cost_opts *o, rg_cost_model **out, rg_err *err) RG_MUST_CHECK;
 
 /* The machine file used when rg_cost_opts names none. */
 const char *rg_machine_default_path(void);

@@ -12,6 +12,7 @@ PACKAGES=(
   libsqlite3-dev sqlite3
   libprotobuf-c-dev protobuf-c-compiler
   libonnx-dev
+  libdnnl-dev
   graphviz
   clang libclang-rt-14-dev libomp-dev
   python3-onnx python3-numpy libonnx-testdata
