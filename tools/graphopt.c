@@ -161,6 +161,7 @@ int main(int argc, char **argv) {
       {"convert", convert_cmd, "import a model and export it again, applying no rules"},
       {"info", convert_cmd, "what import makes of a model: operators, opaque nodes, weights"},
       {"eval", graphopt_eval_cmd, "evaluate a model in float64 (seeded inputs); compare it with another"},
+      {"cost", graphopt_cost_cmd, "what a model costs by a cost model: roofline, or oneDNN timed (cached)"},
   };
   return rg_cli_dispatch("graphopt",
                          "Optimizes ONNX models with verified rewrite rules (rulegen's). A model's operators of\n"

@@ -23,5 +23,6 @@ bool graphopt_add_dim(graphopt_dims *d, const char *arg);
 rg_model *graphopt_load(const char *path, const graphopt_dims *d, double *seconds);
 
 int graphopt_eval_cmd(int argc, char **argv);
+int graphopt_cost_cmd(int argc, char **argv);
 
 #endif
