@@ -231,7 +231,12 @@ async function main() {
   }
 }
 
-main().catch((e) => {
-  process.stderr.write('ort_run: ' + (e && e.message ? e.message : e) + '\n');
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((e) => {
+    process.stderr.write('ort_run: ' + (e && e.message ? e.message : e) + '\n');
+    process.exit(1);
+  });
+}
+
+// what models/ort_compare.js shares
+module.exports = { ort, drawInputs, quantile };
