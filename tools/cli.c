@@ -189,3 +189,7 @@ bool rg_cli_load_inputs(const char *prog, const char *path, void *inputs) {
   rg_cli_report(prog, path, &err);
   return false;
 }
+
+bool rg_cli_options_first(int argc, char **argv) {
+  return argc >= 2 && argv[1][0] == '-' && argv[1][1] != 0 && strcmp(argv[1], "-h") && strcmp(argv[1], "--help");
+}

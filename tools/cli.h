@@ -89,5 +89,8 @@ typedef struct {
  * return 2. */
 int rg_cli_dispatch(const char *prog, const char *about, const rg_cli_command *cmds, int n,
                     int argc, char **argv);
+/* Whether the command line starts with an option other than -h/--help: then no command was
+ * named and the program's default one runs (rulegen synth, graphopt optimize). */
+bool rg_cli_options_first(int argc, char **argv);
 
 #endif

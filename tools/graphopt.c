@@ -1,8 +1,9 @@
 /* tools/graphopt.c: the graph optimizer's command line: `graphopt convert` (a model in and out
- * again, no rules applied), `graphopt info` (what import makes of a model) and `graphopt eval`
- * (graphopt_eval.c). The work is optimizer/'s; this file parses, calls and prints.
+ * again, no rules applied), `graphopt info` (what import makes of a model), `graphopt eval`
+ * (graphopt_eval.c), `graphopt cost` (graphopt_cost.c) and `graphopt optimize`
+ * (graphopt_optimize.c). The work is optimizer/'s; this file parses, calls and prints.
  *
- * Exit status: 0 done, 1 outputs differ (eval), 2 bad input or arguments.
+ * Exit status: 0 done, 1 outputs differ (eval, optimize's numeric check), 2 bad input or arguments.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -162,7 +163,10 @@ int main(int argc, char **argv) {
       {"info", convert_cmd, "what import makes of a model: operators, opaque nodes, weights"},
       {"eval", graphopt_eval_cmd, "evaluate a model in float64 (seeded inputs); compare it with another"},
       {"cost", graphopt_cost_cmd, "what a model costs by a cost model: roofline, or oneDNN timed (cached)"},
+      {"optimize", graphopt_optimize_cmd, "rewrite a model with verified rules by cost (also: graphopt --rules R IN -o OUT)"},
   };
+  /* options first, no command: graphopt --rules R IN.onnx -o OUT.onnx is optimize */
+  if (rg_cli_options_first(argc, argv)) return graphopt_optimize_cmd(argc, argv);
   return rg_cli_dispatch("graphopt",
                          "Optimizes ONNX models with verified rewrite rules (rulegen's). A model's operators of\n"
                          "the rule vocabulary become graph nodes rules rewrite; every other operator stays an\n"

@@ -24,5 +24,6 @@ rg_model *graphopt_load(const char *path, const graphopt_dims *d, double *second
 
 int graphopt_eval_cmd(int argc, char **argv);
 int graphopt_cost_cmd(int argc, char **argv);
+int graphopt_optimize_cmd(int argc, char **argv);
 
 #endif

@@ -12,9 +12,7 @@ static const rg_cli_command commands[] = {
 };
 
 int main(int argc, char **argv) {
-  if (argc >= 2 && argv[1][0] == '-' && argv[1][1] != 0 && strcmp(argv[1], "-h") &&
-      strcmp(argv[1], "--help"))
-    return rg_cmd_synth(argc, argv);
+  if (rg_cli_options_first(argc, argv)) return rg_cmd_synth(argc, argv);
   return rg_cli_dispatch("rulegen",
                          "rulegen synthesizes and proves rewrite rules for tensor computation "
                          "graphs.\n"

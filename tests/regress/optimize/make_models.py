@@ -1,0 +1,51 @@
+#!/usr/bin/python3
+"""Writes the small models tests/regress/run_optimize.sh optimizes (committed; rerun this to
+remake them): where a known rule must fire (two convolutions or two products of one input
+whose results are concatenated; relu on both sides of a concat) and where it must not (the
+convolutions at different strides; a model no rule improves).
+
+    cd tests/regress/optimize && /usr/bin/python3 make_models.py
+"""
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+F = TensorProto.FLOAT
+rng = np.random.RandomState(5)
+
+
+def w(name, *shape):
+    return numpy_helper.from_array((rng.randn(*shape) * 0.3).astype(np.float32), name)
+
+
+def save(name, nodes, inputs, outputs, inits):
+    g = helper.make_graph(nodes, name, inputs, outputs, inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], producer_name="make_models.py")
+    m.ir_version = 8
+    m = onnx.shape_inference.infer_shapes(m, strict_mode=True)
+    onnx.checker.check_model(m, full_check=True)
+    onnx.save(m, name + ".onnx")
+
+
+def out(name, shape):
+    return helper.make_tensor_value_info(name, F, shape)
+
+
+x = helper.make_tensor_value_info("x", F, [1, 8, 14, 14])
+conv = lambda w_, o, s=1: helper.make_node("Conv", ["x", w_], [o], kernel_shape=[3, 3], pads=[1, 1, 1, 1],
+                                          strides=[s, s], name=o)
+save("merge_convs", [conv("a", "ya"), conv("b", "yb"), helper.make_node("Concat", ["ya", "yb"], ["y"], axis=1)],
+     [x], [out("y", [1, 32, 14, 14])], [w("a", 16, 8, 3, 3), w("b", 16, 8, 3, 3)])
+save("stride_mismatch", [conv("a", "ya"), conv("b", "yb", 2)], [x],
+     [out("ya", [1, 16, 14, 14]), out("yb", [1, 16, 7, 7])], [w("a", 16, 8, 3, 3), w("b", 16, 8, 3, 3)])
+
+h = helper.make_tensor_value_info("h", F, [32, 64])
+mm = lambda w_, o: helper.make_node("MatMul", ["h", w_], [o], name=o)
+save("merge_matmuls", [mm("p", "yp"), mm("q", "yq"), helper.make_node("Concat", ["yp", "yq"], ["y"], axis=1)],
+     [h], [out("y", [32, 96])], [w("p", 64, 48), w("q", 64, 48)])
+
+u = helper.make_tensor_value_info("u", F, [1, 8, 14, 14])
+save("relu_concat", [helper.make_node("Relu", ["x"], ["rx"]), helper.make_node("Relu", ["u"], ["ru"]),
+                     helper.make_node("Concat", ["rx", "ru"], ["y"], axis=1)], [x, u], [out("y", [1, 16, 14, 14])], [])
+
+save("no_rule", [helper.make_node("Softmax", ["h"], ["y"], axis=1)], [h], [out("y", [32, 64])], [])

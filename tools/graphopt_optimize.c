@@ -1,0 +1,269 @@
+/* tools/graphopt_optimize.c: `graphopt optimize` (also `graphopt --rules R IN.onnx -o OUT.onnx`):
+ * verified rules applied by TASO's backtracking search under a cost model, the result checked
+ * numerically against the original before anything is written. optimizer/ does the work. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "graphopt.h"
+#include "ir/text.h"
+#include "optimizer/cost.h"
+#include "optimizer/export.h"
+#include "optimizer/numcheck.h"
+#include "rulesdb/rulesdb.h"
+
+#define OPT_OPTIONS(X)                                                                                  \
+  X("rules", 'r', 1, "FILE", "the rules: a signed database (.db) or rule text (required)")              \
+  X("pub", 'p', 1, "KEY.pub", "verify the database's signature with this key")                         \
+  X("allow-unsigned", 'U', 0, "", "use a database whose signature is missing or not checked")          \
+  X("output", 'o', 1, "OUT.onnx", "write the optimized model here (required)")                          \
+  X("cost", 'c', 1, "MODEL", "roofline (default: FLOPs and bytes) or dnnl (oneDNN timings, cached)")    \
+  X("machine", 'M', 1, "FILE", "the roofline's machine figures (default optimizer/machines/)")          \
+  X("cache", 'C', 1, "PATH", "dnnl's cost cache (default ~/.cache/rulegen/costs.sqlite)")               \
+  X("no-cache", 'N', 0, "", "dnnl: time every configuration, keep nothing")                             \
+  X("alpha", 'a', 1, "A", "queue models cheaper than A x the best (default 1.05; 1 is greedy)")         \
+  X("budget", 'b', 1, "N", "models explored at most (default 1000)")                                    \
+  X("time-limit", 'T', 1, "S", "seconds of search at most (default 10, 0 none)")                       \
+  X("seed", 'S', 1, "N", "seed of the numeric check's inputs (default 1)")                              \
+  X("tolerance", 't', 1, "T", "largest relative difference the check allows (default 1e-4)")           \
+  X("explain", 'e', 0, "", "print each rule applied: id, text, where, cost before and after")          \
+  X("dim", 'd', 1, "NAME=N", "value of a named (dynamic) input dimension; repeatable")                  \
+  X("quiet", 'q', 0, "", "no progress on standard error")                                               \
+  X("help", 'h', 0, "", "show this help")
+
+static void usage(FILE *out) {
+  fprintf(out, "usage: graphopt optimize IN.onnx --rules RULES -o OUT.onnx [options]\n"
+               "       graphopt --rules RULES IN.onnx -o OUT.onnx [options]\n\n"
+               "Rewrites a model with verified rules (both ways round) by TASO's cost-based backtracking\n"
+               "search: the cheapest model first, every rule everywhere, models within --alpha of the best\n"
+               "kept, at most twice the original's operators. A rule applies only where its other side\n"
+               "type-checks at the model's shapes with the same output shapes. Before writing, the\n"
+               "optimized model is evaluated against the original on seeded random inputs; if they\n"
+               "differ, nothing is written and the first rule application after which they differ is\n"
+               "named. Only the database's verified rules are used (certified ones need corrections).\n"
+               "Ctrl-C stops the search and keeps the best model found so far.\n\noptions:\n");
+#define X(name, short_, arg, meta, help) fprintf(out, "  -%c, --%-14s %-9s %s\n", short_, name, meta, help);
+  OPT_OPTIONS(X)
+#undef X
+  fprintf(out, "\nexample:\n  graphopt --rules rules.db --pub rules.pub resnext50.onnx -o resnext50.opt.onnx\n"
+               "exit status: 0 written (also when no rule helps), 1 the numeric check failed (nothing\n"
+               "written), 2 bad input or arguments\n");
+}
+
+typedef struct {
+  const char *in, *rules, *pub, *out, *cost, *machine, *cache;
+  bool allow_unsigned, no_cache, explain, quiet;
+  double alpha, time_limit, tolerance;
+  int64_t budget, seed;
+  graphopt_dims dims;
+} opt_opts;
+
+static bool number(const char *opt, const char *arg, double lo, double *out) {
+  char *end;
+  *out = strtod(arg, &end);
+  if (*end || end == arg || !(*out >= lo)) {
+    fprintf(stderr, "graphopt optimize: %s wants a number >= %g, not '%s'\n", opt, lo, arg);
+    return false;
+  }
+  return true;
+}
+
+static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
+  static const struct option longopts[] = {
+#define X(name, short_, arg, meta, help) {name, arg ? required_argument : no_argument, NULL, short_},
+      OPT_OPTIONS(X)
+#undef X
+          {NULL, 0, NULL, 0}};
+  *o = (opt_opts){.cost = "roofline", .alpha = 1.05, .time_limit = 10, .tolerance = 1e-4, .budget = 1000, .seed = 1};
+  int c;
+  optind = 1;
+  while ((c = getopt_long(argc, argv, "r:p:Uo:c:M:C:Na:b:T:S:t:ed:qh", longopts, NULL)) != -1) {
+    bool ok = true;
+    switch (c) {
+    case 'r': o->rules = optarg; break;
+    case 'p': o->pub = optarg; break;
+    case 'U': o->allow_unsigned = true; break;
+    case 'o': o->out = optarg; break;
+    case 'c': o->cost = optarg; break;
+    case 'M': o->machine = optarg; break;
+    case 'C': o->cache = optarg; break;
+    case 'N': o->no_cache = true; break;
+    case 'a': ok = number("--alpha", optarg, 1, &o->alpha); break;
+    case 'b': ok = rg_cli_int_option("graphopt optimize", "--budget", optarg, 1, INT32_MAX, &o->budget); break;
+    case 'T': ok = number("--time-limit", optarg, 0, &o->time_limit); break;
+    case 'S': ok = rg_cli_int_option("graphopt optimize", "--seed", optarg, 0, UINT32_MAX, &o->seed); break;
+    case 't': ok = number("--tolerance", optarg, 0, &o->tolerance); break;
+    case 'e': o->explain = true; break;
+    case 'd': ok = graphopt_add_dim(&o->dims, optarg); break;
+    case 'q': o->quiet = true; break;
+    case 'h': usage(stdout); return *rc = 0, false;
+    default: usage(stderr); return *rc = 2, false;
+    }
+    if (!ok) return *rc = 2, false;
+  }
+  const char *missing = optind != argc - 1 ? "one model" : !o->rules ? "--rules RULES" : !o->out ? "-o OUT.onnx" : NULL;
+  if (missing) {
+    fprintf(stderr, "graphopt optimize: wants %s\n", missing);
+    usage(stderr);
+    return *rc = 2, false;
+  }
+  o->in = argv[optind];
+  return true;
+}
+
+static bool ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && !strcmp(s + n - k, suffix);
+}
+
+/* The rules: a database's verified ones (its signature checked, unless allowed not to be), or a
+ * rule file's. */
+static bool load_rules(const opt_opts *o, rg_ruleset *rules) {
+  rg_err err = {0};
+  if (!ends_with(o->rules, ".db")) {
+    if (!rg_text_parse_file(o->rules, rules, &err)) return true;
+    rg_cli_report("graphopt optimize", o->rules, &err);
+    return false;
+  }
+  if (!o->pub && !o->allow_unsigned) {
+    fprintf(stderr, "graphopt optimize: %s: give the public key to verify it with (--pub KEY.pub), or "
+                    "--allow-unsigned to use it unverified\n", o->rules);
+    return false;
+  }
+  rg_db_pubkey pk;
+  rg_strbuf warn;
+  rg_sb_init(&warn);
+  rg_db *db = NULL;
+  rg_status st = o->pub ? rg_db_load_pubkey(o->pub, &pk, &err) : RG_OK;
+  if (!st) st = rg_db_open(o->rules, o->pub ? &pk : NULL, o->allow_unsigned, &db, &warn, &err);
+  if (warn.len) fprintf(stderr, "graphopt optimize: warning (--allow-unsigned): %s", rg_sb_str(&warn));
+  if (!st) st = rg_db_verified_rules(db, rules, &err);
+  if (st) fprintf(stderr, "graphopt optimize: %s: %s\n", o->rules, err.msg);
+  rg_sb_free(&warn);
+  rg_db_free(db);
+  return st == RG_OK;
+}
+
+static rg_status cost_of(void *ctx, const rg_model *m, const rg_ref *roots, double *cost, rg_err *err) {
+  int32_t n = rg_model_n_roots(m), k = 0;
+  rg_ref *given = malloc(sizeof *given * (size_t)(n + 1)); /* omitted optional operands left out */
+  if (!given) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  for (int32_t i = 0; i < n; i++)
+    if (roots[i].node >= 0) given[k++] = roots[i];
+  rg_status st = rg_cost_values(ctx, m, given, k, cost, err);
+  free(given);
+  return st;
+}
+
+/* "conv2d 53 -> 37" per operator that either model computes. */
+static void print_operators(const rg_model *m, const rg_ref *before, const rg_ref *after) {
+  rg_model_counts c[2];
+  const rg_ref *roots[2] = {before, after};
+  for (int k = 0; k < 2; k++) {
+    rg_model *v = rg_model_view(m, roots[k]);
+    if (!v) return;
+    rg_model_count(v, &c[k]);
+    rg_model_view_free(v);
+  }
+  printf("operators (before -> after):");
+  for (int op = 0, n = 0; op < RG_OP_COUNT; op++)
+    if (c[0].by_op[op] || c[1].by_op[op])
+      printf("%s%s %d -> %d", n++ ? ", " : " ", rg_op_get((rg_op)op)->name, c[0].by_op[op], c[1].by_op[op]);
+  printf("; %d opaque\n", c[0].opaque);
+}
+
+static void print_step(const rg_model *m, const rg_ruleset *rules, int k, const rg_search_step *s) {
+  const rg_rule *r = rules->rules[s->app.rule];
+  rg_strbuf text;
+  rg_sb_init(&text);
+  rg_text_print_rule(r, &text);
+  printf("  %3d. rule %d%s%s%s (line %d)%s: %s\n", k + 1, s->app.rule + 1, r->name[0] ? " '" : "", r->name,
+         r->name[0] ? "'" : "", r->line, s->app.reversed ? ", right to left" : "", rg_sb_str(&text));
+  printf("       at");
+  for (int i = 0; i < s->app.n; i++) {
+    char sh[96];
+    printf(" node %d (%s %s)", s->app.at[i].node, rg_op_get((rg_op)rg_graph_node(m->g, s->app.at[i].node)->op)->name,
+           rg_shape_format(rg_model_shape(m, s->app.at[i]), sh, sizeof sh));
+  }
+  printf("; cost %.4g -> %.4g\n", s->cost_before, s->cost_after);
+  rg_sb_free(&text);
+}
+
+static int optimize(const opt_opts *o, rg_model *m, const rg_ruleset *rules, rg_cost_model *cm) {
+  rg_err err = {0};
+  rg_apply_set *set = NULL;
+  if (rg_apply_set_new(rules, &set, &err)) {
+    rg_cli_report("graphopt optimize", NULL, &err);
+    return 2;
+  }
+  rg_cli_catch_interrupts();
+  rg_search_opts so = {o->alpha, o->budget, o->time_limit, 2.0, cost_of, cm, !o->quiet, &rg_cli_interrupted};
+  rg_search_result r;
+  rg_status st = rg_search(m, set, &so, &r, &err);
+  rg_cli_release_interrupts();
+  rg_apply_set_free(set);
+  if (st) {
+    rg_cli_report("graphopt optimize", NULL, &err);
+    return 2;
+  }
+  int step = -1, rc = 0;
+  double worst = 0;
+  st = rg_numcheck(m, r.roots, (uint32_t)o->seed, &worst, &err);
+  if (!st && !(worst <= o->tolerance)) st = rg_numcheck_steps(m, &r, (uint32_t)o->seed, o->tolerance, &step, &worst, &err);
+  if (o->explain)
+    for (int k = 0; k < r.n_steps; k++) print_step(m, rules, k, &r.steps[k]);
+  rg_ref *before = malloc(sizeof *before * (size_t)(rg_model_n_roots(m) + 1));
+  if (before) rg_model_roots(m, before), print_operators(m, before, r.roots);
+  free(before);
+  rg_cost_stats cs;
+  rg_cost_model_stats(cm, &cs);
+  printf("cost (%s): %.6g -> %.6g (%.3fx)\n", rg_cost_model_name(cm), r.cost_before, r.cost_after,
+         r.cost_after > 0 ? r.cost_before / r.cost_after : 1.0);
+  printf("search: %d rules applied; %lld models explored, %lld queued, %lld rewrites tried; %.2f s%s\n", r.n_steps,
+         (long long)r.explored, (long long)r.queued, (long long)r.applications, r.seconds,
+         r.stopped ? " (stopped: time limit or Ctrl-C)" : "");
+  if (cs.measured || cs.cached) printf("costs: %lld configurations timed, %lld from the cache\n", (long long)cs.measured, (long long)cs.cached);
+  if (st) {
+    rg_cli_report("graphopt optimize", NULL, &err);
+    rc = 2;
+  } else if (!(worst <= o->tolerance)) {
+    printf("numeric check: FAILED, relative difference %.3g > %g: nothing written\n", worst, o->tolerance);
+    if (step >= 0) printf("  the model first differs after application %d:\n", step + 1), print_step(m, rules, step, &r.steps[step]);
+    rc = 1;
+  } else {
+    printf("numeric check: outputs agree, largest relative difference %.3g (seed %lld)\n", worst, (long long)o->seed);
+    rg_model *v = rg_model_view(m, r.roots);
+    st = v ? rg_model_export(v, o->out, &err) : rg_err_set(&err, RG_ERR_NOMEM, "out of memory");
+    rg_model_view_free(v);
+    if (st) rg_cli_report("graphopt optimize", NULL, &err), rc = 2;
+    else printf("%s: written%s\n", o->out, r.n_steps ? "" : " (no rule improved the model: the original's graph)");
+  }
+  rg_search_result_free(&r);
+  return rc;
+}
+
+int graphopt_optimize_cmd(int argc, char **argv) {
+  opt_opts o;
+  int rc;
+  if (!parse(argc, argv, &o, &rc)) return rc;
+  rg_ruleset rules;
+  rg_ruleset_init(&rules);
+  if (!load_rules(&o, &rules)) return rg_ruleset_free(&rules), 2;
+  rg_model *m = graphopt_load(o.in, &o.dims, NULL);
+  char cache[4096] = "";
+  rg_cost_opts co = {o.machine, cache};
+  rg_cost_model *cm = NULL;
+  rg_err err = {0};
+  rg_status st = RG_OK;
+  if (o.cache && !o.no_cache) snprintf(cache, sizeof cache, "%s", o.cache);
+  else if (!o.no_cache && !strcmp(o.cost, "dnnl")) st = rg_cost_cache_default_path(cache, sizeof cache, &err);
+  if (m && !st) st = rg_cost_model_open(o.cost, &co, &cm, &err);
+  if (m && st) rg_cli_report("graphopt optimize", NULL, &err);
+  rc = m && cm ? optimize(&o, m, &rules, cm) : 2;
+  rg_cost_model_free(cm);
+  rg_model_free(m);
+  rg_ruleset_free(&rules);
+  return rc;
+}
