@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# bench/graphopt-zoo.sh: graphopt over the model zoo with a rule set, one model after another:
+# operators before and after, cost before and after, search time and the numeric check (from
+# graphopt's own table), then onnxruntime's latency of the original and of graphopt's output
+# measured side by side (models/ort_compare.js: level 'all', 2 threads, interleaved runs, the
+# medians' ratio; above 1 the optimized model is faster).
+# Usage: bench/graphopt-zoo.sh RULES [OUT [COST [RUNS [MODEL...]]]]
+#   RULES  rule text, or a .db (used with --allow-unsigned: say so by giving an unsigned one)
+#   OUT    work directory (default build/bench-graphopt); the zoo is built in OUT/zoo if missing
+#   COST   roofline (default) or dnnl;  RUNS: interleaved onnxruntime runs per model (default 100)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+rules=${1:?usage: bench/graphopt-zoo.sh RULES [OUT [COST [RUNS [MODEL...]]]]}
+out=${2:-$root/build/bench-graphopt}
+cost=${3:-roofline}
+runs=${4:-100}
+shift $(($# < 4 ? $# : 4))
+models=("$@")
+[ ${#models[@]} -eq 0 ] && models=(squeezenet resnet50 resnext50 inception_v3 mobilenet_v2 nasnet_a nasrnn vgg19 bert2 bert)
+graphopt=$root/build/tools/graphopt
+mkdir -p "$out"
+for m in "${models[@]}"; do
+  [ -f "$out/zoo/$m.onnx" ] || /usr/bin/python3 "$root/models/zoo.py" "$out/zoo" --only "$m" >/dev/null
+done
+db=()
+case $rules in *.db) db=(--allow-unsigned) ;; esac
+echo "| model | operators before -> after | cost ($cost) before -> after | search | check | ort original / optimized (ms) | ratio |"
+echo "|---|---|---|---|---|---|---|"
+for m in "${models[@]}"; do
+  log=$out/$m.$cost.log
+  rc=0
+  "$graphopt" --rules "$rules" "${db[@]}" "$out/zoo/$m.onnx" -o "$out/$m.opt.onnx" --cost "$cost" -q >"$log" 2>&1 || rc=$?
+  ops=$(sed -n 's/^operators (before -> after): //p' "$log")
+  c=$(sed -n 's/^cost ([a-z]*): \([^(]*\) (\(.*\))$/\1 (\2)/p' "$log")
+  s=$(sed -n 's/^search: \([0-9]*\) rules applied; \([0-9]*\) models explored.*; \([0-9.]*\) s.*/\1 rules, \2 explored, \3 s/p' "$log")
+  chk=$(sed -n 's/^numeric check: outputs agree, largest relative difference \([^ ]*\).*/agree (\1)/p; s/^numeric check: FAILED.*/FAILED/p' "$log")
+  if [ "$rc" -ne 0 ]; then
+    echo "| $m | graphopt exit $rc: see $log | | | | | |"
+    continue
+  fi
+  cmp=$(node "$root/models/ort_compare.js" "$out/zoo/$m.onnx" "$out/$m.opt.onnx" --runs "$runs" --json)
+  lat=$(node -e 'const j=JSON.parse(process.argv[1]); console.log(j.a.median_ms.toFixed(2)+" / "+j.b.median_ms.toFixed(2)+" | "+j.ratio.toFixed(3))' "$cmp")
+  echo "| $m | $ops | $c | $s | $chk | $lat |"
+done
