@@ -59,12 +59,14 @@ rg_status rg_cost_model_open(const char *name, const rg_cost_opts *o, rg_cost_mo
 static bool grow(rg_cost_model *cm, int32_t n) {
   if (n <= cm->cap) return true;
   int32_t cap = cm->cap ? cm->cap : 1024;
-  while (cap < n) cap *= 2;
+  while (cap < n)
+    cap *= 2;
   double *us = realloc(cm->us, sizeof *us * (size_t)cap);
   if (us) cm->us = us;
   uint64_t *tag = realloc(cm->tag, sizeof *tag * (size_t)cap);
   if (tag) cm->tag = tag;
-  uint8_t *mark = realloc(cm->mark, (size_t)cap), *wonly = mark ? realloc(cm->wonly, (size_t)cap) : NULL;
+  uint8_t *mark = realloc(cm->mark, (size_t)cap),
+          *wonly = mark ? realloc(cm->wonly, (size_t)cap) : NULL;
   if (mark) cm->mark = mark;
   if (wonly) cm->wonly = wonly;
   if (!us || !tag || !mark || !wonly) return false;
@@ -75,7 +77,8 @@ static bool grow(rg_cost_model *cm, int32_t n) {
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n) {
   const unsigned char *b = p;
-  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3u;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ b[i]) * 0x100000001b3u;
   return h;
 }
 
@@ -90,7 +93,8 @@ static uint64_t config_tag(const rg_model *m, int32_t id) {
   uint64_t h = fnv(0xcbf29ce484222325u, &nd->op, sizeof nd->op);
   h = fnv(h, nd->params, sizeof nd->params);
   h = fnv(h, &nd->n_in, sizeof nd->n_in);
-  for (int k = 0; k < nd->n_in; k++) h = dims_hash(h, rg_model_shape(m, nd->in[k]));
+  for (int k = 0; k < nd->n_in; k++)
+    h = dims_hash(h, rg_model_shape(m, nd->in[k]));
   for (int j = 0; j < rg_op_get((rg_op)nd->op)->n_outputs; j++)
     h = dims_hash(h, rg_model_shape(m, (rg_ref){id, j}));
   return h ? h : 1;
@@ -108,14 +112,15 @@ rg_status rg_cost_node(rg_cost_model *cm, const rg_model *m, int32_t id, double 
   rg_status st = cm->iface.node(cm->ctx, m, id, &c, err);
   if (st) return st;
   if (!isfinite(c) || c < 0)
-    return rg_err_set(err, RG_ERR_ARG, "cost model %s: node %d (%s) costs %g, not a finite number >= 0",
+    return rg_err_set(err, RG_ERR_ARG,
+                      "cost model %s: node %d (%s) costs %g, not a finite number >= 0",
                       cm->iface.name, id, rg_op_get((rg_op)rg_graph_node(m->g, id)->op)->name, c);
   cm->us[id] = c, cm->tag[id] = tag;
   return *us = c, RG_OK;
 }
 
-rg_status rg_cost_sum_values(rg_cost_model *cm, const rg_model *m, const rg_ref *roots,
-                             int n_roots, rg_cost_sum *s, rg_err *err) {
+rg_status rg_cost_sum_values(rg_cost_model *cm, const rg_model *m, const rg_ref *roots, int n_roots,
+                             rg_cost_sum *s, rg_err *err) {
   memset(s, 0, sizeof *s);
   int32_t n = rg_graph_size(m->g);
   for (int i = 0; i < n_roots; i++)
@@ -134,7 +139,8 @@ rg_status rg_cost_sum_values(rg_cost_model *cm, const rg_model *m, const rg_ref 
       continue;
     }
     bool wonly = true;
-    for (int k = 0; k < nd->n_in; k++) wonly = wonly && cm->wonly[nd->in[k].node];
+    for (int k = 0; k < nd->n_in; k++)
+      wonly = wonly && cm->wonly[nd->in[k].node];
     cm->wonly[id] = wonly;
     if (wonly) {
       s->folded++;
@@ -158,11 +164,13 @@ rg_status rg_cost_values(rg_cost_model *cm, const rg_model *m, const rg_ref *roo
 
 rg_ref *rg_cost_roots(const rg_model *m, int *n) {
   int cnt = m->n_out;
-  for (int32_t k = 0; k < m->n_op; k++) cnt += m->op[k].n_in;
+  for (int32_t k = 0; k < m->n_op; k++)
+    cnt += m->op[k].n_in;
   rg_ref *r = malloc(sizeof *r * (size_t)(cnt ? cnt : 1));
   if (!r) return NULL;
   int i = 0;
-  for (int32_t k = 0; k < m->n_out; k++) r[i++] = m->out[k];
+  for (int32_t k = 0; k < m->n_out; k++)
+    r[i++] = m->out[k];
   for (int32_t k = 0; k < m->n_op; k++)
     for (int j = 0; j < m->op[k].n_in; j++)
       if (m->op[k].in[j].node >= 0) r[i++] = m->op[k].in[j];
@@ -179,7 +187,8 @@ static void param_text(rg_param_kind kind, const int32_t *slot, rg_strbuf *sb) {
   case RG_PK_PAD: rg_sb_puts(sb, rg_pad_name(slot[0])); break;
   case RG_PK_ACT: rg_sb_puts(sb, rg_act_name(slot[0])); break;
   case RG_PK_PERM:
-    for (int i = 0, r = rg_perm_unpack(slot[0], perm); i < r; i++) rg_sb_printf(sb, "%d", perm[i]);
+    for (int i = 0, r = rg_perm_unpack(slot[0], perm); i < r; i++)
+      rg_sb_printf(sb, "%d", perm[i]);
     break;
   case RG_PK_SHAPE: {
     rg_shape s = rg_shape_make(slot[0], slot + 1);

@@ -89,8 +89,8 @@ typedef struct {
   int32_t count[RG_OP_COUNT];
   int32_t folded;
 } rg_cost_sum;
-rg_status rg_cost_sum_values(rg_cost_model *cm, const rg_model *m, const rg_ref *roots,
-                             int n_roots, rg_cost_sum *s, rg_err *err) RG_MUST_CHECK;
+rg_status rg_cost_sum_values(rg_cost_model *cm, const rg_model *m, const rg_ref *roots, int n_roots,
+                             rg_cost_sum *s, rg_err *err) RG_MUST_CHECK;
 
 /* The roots rg_cost_values wants for a whole model: its outputs, then every opaque node's
  * operands (omitted optional ones left out); a malloc'd array of *n, or NULL when out of

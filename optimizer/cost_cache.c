@@ -27,7 +27,7 @@ static const char schema[] = "CREATE TABLE costs ("
 /* A row is valid when its cost is a finite positive number (SQLite stores NaN as NULL and
  * keeps infinities as REAL), its source one of ours and its repeats a count. */
 #define VALID_ROW                                                                                  \
-  "typeof(us) IN ('real', 'integer') AND us > 0 AND us <= 1.7976931348623157e308 AND "         \
+  "typeof(us) IN ('real', 'integer') AND us > 0 AND us <= 1.7976931348623157e308 AND "             \
   "source IN ('dnnl', 'roofline') AND typeof(repeats) = 'integer' AND repeats >= 0"
 
 struct rg_cost_cache {
@@ -40,12 +40,16 @@ rg_status rg_cost_cache_default_path(char *buf, size_t n, rg_err *err) {
   const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
   int len;
   /* the XDG base directory spec: a relative XDG_CACHE_HOME is invalid and ignored */
-  if (xdg && xdg[0] == '/') len = snprintf(buf, n, "%s/rulegen/costs.sqlite", xdg);
-  else if (home && home[0]) len = snprintf(buf, n, "%s/.cache/rulegen/costs.sqlite", home);
+  if (xdg && xdg[0] == '/')
+    len = snprintf(buf, n, "%s/rulegen/costs.sqlite", xdg);
+  else if (home && home[0])
+    len = snprintf(buf, n, "%s/.cache/rulegen/costs.sqlite", home);
   else
-    return rg_err_set(err, RG_ERR_ARG, "no cost cache: neither XDG_CACHE_HOME nor HOME is set "
-                                       "(name a file, or use none)");
-  if (len < 0 || (size_t)len >= n) return rg_err_set(err, RG_ERR_LIMIT, "the cost cache's path is too long");
+    return rg_err_set(err, RG_ERR_ARG,
+                      "no cost cache: neither XDG_CACHE_HOME nor HOME is set "
+                      "(name a file, or use none)");
+  if (len < 0 || (size_t)len >= n)
+    return rg_err_set(err, RG_ERR_LIMIT, "the cost cache's path is too long");
   return RG_OK;
 }
 
@@ -110,14 +114,17 @@ static verdict check_magic(const char *path, char *why, size_t n) {
 static verdict check_content(sqlite3 *db, char *why, size_t n) {
   int app = 0, ver = 0, bad = 0;
   int rc = pragma_int(db, "PRAGMA application_id", &app);
-  if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT) return snprintf(why, n, "not an SQLite file"), FILE_CORRUPT;
+  if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT)
+    return snprintf(why, n, "not an SQLite file"), FILE_CORRUPT;
   if (rc != SQLITE_OK) return snprintf(why, n, "%s", sqlite3_errmsg(db)), FILE_ERROR;
   if (app != CACHE_APPLICATION_ID)
     return snprintf(why, n, "an SQLite file, but not a rulegen cost cache (application id %#x)",
-                    (unsigned)app), FILE_CORRUPT;
+                    (unsigned)app),
+           FILE_CORRUPT;
   if (pragma_int(db, "PRAGMA user_version", &ver) != SQLITE_OK || ver != CACHE_SCHEMA_VERSION)
     return snprintf(why, n, "schema version %d, where this program writes %d", ver,
-                    CACHE_SCHEMA_VERSION), FILE_CORRUPT;
+                    CACHE_SCHEMA_VERSION),
+           FILE_CORRUPT;
   sqlite3_stmt *s;
   if (sqlite3_prepare_v2(db, "PRAGMA quick_check", -1, &s, NULL) != SQLITE_OK)
     return snprintf(why, n, "damaged: %s", sqlite3_errmsg(db)), FILE_CORRUPT;
@@ -128,16 +135,21 @@ static verdict check_content(sqlite3 *db, char *why, size_t n) {
   sqlite3_finalize(s);
   if (!intact) return FILE_CORRUPT;
   /* the schema: exactly our one table, declared as we declare it */
-  if (sqlite3_prepare_v2(db, "SELECT type, name, sql FROM sqlite_master", -1, &s, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2(db, "SELECT type, name, sql FROM sqlite_master", -1, &s, NULL) !=
+      SQLITE_OK)
     return snprintf(why, n, "damaged: %s", sqlite3_errmsg(db)), FILE_CORRUPT;
   int objects = 0, ours = 0;
   while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-    const char *type = (const char *)sqlite3_column_text(s, 0), *name = (const char *)sqlite3_column_text(s, 1),
+    const char *type = (const char *)sqlite3_column_text(s, 0),
+               *name = (const char *)sqlite3_column_text(s, 1),
                *sql = (const char *)sqlite3_column_text(s, 2);
     objects++;
-    if (type && name && sql && !strcmp(type, "table") && !strcmp(name, "costs") && !strcmp(sql, schema)) ours++;
+    if (type && name && sql && !strcmp(type, "table") && !strcmp(name, "costs") &&
+        !strcmp(sql, schema))
+      ours++;
     else if (objects - ours == 1)
-      snprintf(why, n, "another schema: the %s '%s' is not this program's", type ? type : "?", name ? name : "?");
+      snprintf(why, n, "another schema: the %s '%s' is not this program's", type ? type : "?",
+               name ? name : "?");
   }
   sqlite3_finalize(s);
   if (rc != SQLITE_DONE) return snprintf(why, n, "damaged: %s", sqlite3_errmsg(db)), FILE_CORRUPT;
@@ -146,8 +158,11 @@ static verdict check_content(sqlite3 *db, char *why, size_t n) {
   if (pragma_int(db, "SELECT count(*) FROM costs WHERE NOT (" VALID_ROW ")", &bad) != SQLITE_OK)
     return snprintf(why, n, "damaged: %s", sqlite3_errmsg(db)), FILE_CORRUPT;
   if (bad)
-    return snprintf(why, n, "%d row%s whose cost is not a finite positive number (or whose source "
-                    "or repeats are not ours)", bad, bad == 1 ? "" : "s"), FILE_CORRUPT;
+    return snprintf(why, n,
+                    "%d row%s whose cost is not a finite positive number (or whose source "
+                    "or repeats are not ours)",
+                    bad, bad == 1 ? "" : "s"),
+           FILE_CORRUPT;
   return FILE_OK;
 }
 
@@ -164,7 +179,9 @@ static int init_schema(sqlite3 *db) {
              CACHE_APPLICATION_ID, CACHE_SCHEMA_VERSION, schema);
     rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
   }
-  rc = sqlite3_exec(db, rc == SQLITE_OK ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL) == SQLITE_OK ? rc : SQLITE_ERROR;
+  rc = sqlite3_exec(db, rc == SQLITE_OK ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL) == SQLITE_OK
+           ? rc
+           : SQLITE_ERROR;
   return rc;
 }
 
@@ -200,11 +217,12 @@ static rg_status move_aside(const char *path, const char *why, rg_err *err) {
   snprintf(dst, len, "%s.corrupt", path);
   rg_status st = RG_OK;
   if (rename(path, dst) != 0)
-    st = rg_err_set(err, RG_ERR_IO, "cost cache %s: %s, and it cannot be moved aside to %s: %s", path,
-                    why, dst, strerror(errno));
+    st = rg_err_set(err, RG_ERR_IO, "cost cache %s: %s, and it cannot be moved aside to %s: %s",
+                    path, why, dst, strerror(errno));
   else {
-    fprintf(stderr, "rulegen: warning: cost cache %s: %s; moved aside to %s, starting an empty one\n",
-            path, why, dst);
+    fprintf(stderr,
+            "rulegen: warning: cost cache %s: %s; moved aside to %s, starting an empty one\n", path,
+            why, dst);
     snprintf(src, len, "%s-wal", path), snprintf(dst, len, "%s.corrupt-wal", path);
     if (rename(src, dst) != 0 && errno != ENOENT) remove(src);
     snprintf(src, len, "%s-shm", path);
@@ -274,7 +292,8 @@ int rg_cost_cache_get(rg_cost_cache *c, const char *device, const char *op, cons
   int rc = sqlite3_step(s), found = 0;
   if (rc == SQLITE_ROW && !sqlite3_column_int(s, 3)) {
     /* written since the file was checked: not trusted, and replaced once measured again */
-    fprintf(stderr, "rulegen: warning: cost cache %s: the row of %s %s is not valid; measuring again\n",
+    fprintf(stderr,
+            "rulegen: warning: cost cache %s: the row of %s %s is not valid; measuring again\n",
             c->path, op, config);
   } else if (rc == SQLITE_ROW) {
     row->us = sqlite3_column_double(s, 0);
@@ -305,7 +324,8 @@ rg_status rg_cost_cache_put(rg_cost_cache *c, const char *device, const char *op
   if (rc == SQLITE_OK) rc = sqlite3_step(s) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(c->db);
   if (rc == SQLITE_OK) rc = sqlite3_exec(c->db, "COMMIT", NULL, NULL, NULL);
   if (rc != SQLITE_OK) /* the message before ROLLBACK replaces it */
-    st = rg_err_set(err, RG_ERR_IO, "cost cache %s: cannot write: %s", c->path, sqlite3_errmsg(c->db));
+    st = rg_err_set(err, RG_ERR_IO, "cost cache %s: cannot write: %s", c->path,
+                    sqlite3_errmsg(c->db));
   sqlite3_reset(s);
   sqlite3_clear_bindings(s);
   if (st && begun) sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);

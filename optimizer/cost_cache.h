@@ -20,9 +20,9 @@
 typedef struct rg_cost_cache rg_cost_cache;
 
 typedef struct {
-  double us;          /* finite, > 0 */
-  char source[16];    /* "dnnl" or "roofline" */
-  int64_t repeats;    /* timed runs the figure is the median of; 0 for "roofline" */
+  double us;       /* finite, > 0 */
+  char source[16]; /* "dnnl" or "roofline" */
+  int64_t repeats; /* timed runs the figure is the median of; 0 for "roofline" */
 } rg_cost_row;
 
 /* Opens (creating it, and its folder, when missing) the cache at path. RG_ERR_IO naming the

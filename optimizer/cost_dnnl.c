@@ -58,7 +58,8 @@ typedef struct {
 
 static size_t str_hash(const char *s) {
   size_t h = 5381;
-  while (*s) h = h * 33 ^ (unsigned char)*s++;
+  while (*s)
+    h = h * 33 ^ (unsigned char)*s++;
   return h;
 }
 
@@ -78,7 +79,8 @@ static bool table_add(table *t, const char *key, double us) {
     for (size_t j = 0; j < t->cap; j++) {
       if (!t->key[j]) continue;
       size_t i = str_hash(t->key[j]) & (cap - 1);
-      while (k[i]) i = (i + 1) & (cap - 1);
+      while (k[i])
+        i = (i + 1) & (cap - 1);
       k[i] = t->key[j], v[i] = t->us[j];
     }
     free(t->key), free(t->us);
@@ -87,13 +89,15 @@ static bool table_add(table *t, const char *key, double us) {
   char *copy = strdup(key);
   if (!copy) return false;
   size_t i = str_hash(key) & (t->cap - 1);
-  while (t->key[i]) i = (i + 1) & (t->cap - 1);
+  while (t->key[i])
+    i = (i + 1) & (t->cap - 1);
   t->key[i] = copy, t->us[i] = us, t->n++;
   return true;
 }
 
 static void table_free(table *t) {
-  for (size_t i = 0; i < t->cap; i++) free(t->key[i]);
+  for (size_t i = 0; i < t->cap; i++)
+    free(t->key[i]);
   free(t->key), free(t->us);
 }
 
@@ -109,14 +113,18 @@ static dnnl_status_t plain(dnnl_memory_desc_t *md, const rg_shape *s) {
   dnnl_dims_t dims, strides;
   int nd = s->rank ? s->rank : 1;
   dims[0] = 1;
-  for (int i = 0; i < s->rank; i++) dims[i] = s->dim[i];
+  for (int i = 0; i < s->rank; i++)
+    dims[i] = s->dim[i];
   strides[nd - 1] = 1;
-  for (int i = nd - 2; i >= 0; i--) strides[i] = strides[i + 1] * dims[i + 1];
+  for (int i = nd - 2; i >= 0; i--)
+    strides[i] = strides[i + 1] * dims[i + 1];
   return dnnl_memory_desc_init_by_strides(md, nd, dims, dnnl_f32, strides);
 }
 
 static dnnl_alg_kind_t act_alg(int act) {
-  return act == RG_ACT_RELU ? dnnl_eltwise_relu : act == RG_ACT_TANH ? dnnl_eltwise_tanh : dnnl_eltwise_logistic;
+  return act == RG_ACT_RELU   ? dnnl_eltwise_relu
+         : act == RG_ACT_TANH ? dnnl_eltwise_tanh
+                              : dnnl_eltwise_logistic;
 }
 
 /* Attributes carrying a fused activation as an eltwise post-op (*attr NULL for none). */
@@ -133,7 +141,8 @@ static dnnl_status_t act_attr(int act, dnnl_primitive_attr_t *attr) {
   return s;
 }
 
-static dnnl_status_t with_attr(dnnl_primitive_desc_t *pd, const void *op_desc, int act, dnnl_engine_t eng) {
+static dnnl_status_t with_attr(dnnl_primitive_desc_t *pd, const void *op_desc, int act,
+                               dnnl_engine_t eng) {
   dnnl_primitive_attr_t attr;
   dnnl_status_t s = act_attr(act, &attr);
   if (s == dnnl_success) s = dnnl_primitive_desc_create(pd, op_desc, attr, eng, NULL);
@@ -169,14 +178,17 @@ static dnnl_status_t desc_conv(dnnl_ctx *c, const rg_model *m, const rg_node *nd
   }
   dnnl_status_t s = plain(&src, x);
   if (s == dnnl_success) s = plain(&dst, rg_model_shape(m, out));
-  if (s == dnnl_success) s = dnnl_memory_desc_init_by_tag(&wei, g > 1 ? 5 : 4, wd, dnnl_f32, dnnl_format_tag_any);
-  dnnl_dims_t strides = {p[0], p[1]}, dil = {p[4] - 1, p[5] - 1}, pl, pr; /* oneDNN counts dilation from 0 */
+  if (s == dnnl_success)
+    s = dnnl_memory_desc_init_by_tag(&wei, g > 1 ? 5 : 4, wd, dnnl_f32, dnnl_format_tag_any);
+  dnnl_dims_t strides = {p[0], p[1]}, dil = {p[4] - 1, p[5] - 1}, pl,
+              pr; /* oneDNN counts dilation from 0 */
   window_pads(x->dim[2], (w->dim[2] - 1) * p[4] + 1, p[0], p[2], &pl[0], &pr[0]);
   window_pads(x->dim[3], (w->dim[3] - 1) * p[5] + 1, p[1], p[2], &pl[1], &pr[1]);
   dnnl_convolution_desc_t cd;
   if (s == dnnl_success)
-    s = dnnl_dilated_convolution_forward_desc_init(&cd, dnnl_forward_inference, dnnl_convolution_direct, &src,
-                                                   &wei, NULL, &dst, strides, dil, pl, pr);
+    s = dnnl_dilated_convolution_forward_desc_init(&cd, dnnl_forward_inference,
+                                                   dnnl_convolution_direct, &src, &wei, NULL, &dst,
+                                                   strides, dil, pl, pr);
   if (s == dnnl_success) s = with_attr(pd, &cd, p[3], c->engine);
   *a = (args){{DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST}, 3};
   return s;
@@ -188,9 +200,11 @@ static dnnl_status_t desc_matmul(dnnl_ctx *c, const rg_model *m, const rg_node *
   const rg_shape *x = rg_model_shape(m, nd->in[0]), *y = rg_model_shape(m, nd->in[1]);
   int r = x->rank;
   int32_t batch = 1;
-  for (int i = 0; i < r - 2; i++) batch *= x->dim[i];
+  for (int i = 0; i < r - 2; i++)
+    batch *= x->dim[i];
   int32_t mm = x->dim[r - 2], k = x->dim[r - 1], n = y->dim[r - 1];
-  rg_shape sa = rg_shape_make(3, (int32_t[]){batch, mm, k}), sb = rg_shape_make(3, (int32_t[]){batch, k, n}),
+  rg_shape sa = rg_shape_make(3, (int32_t[]){batch, mm, k}),
+           sb = rg_shape_make(3, (int32_t[]){batch, k, n}),
            sc = rg_shape_make(3, (int32_t[]){batch, mm, n});
   if (r == 2) sa = *x, sb = *y, sc = *rg_model_shape(m, out);
   dnnl_memory_desc_t ma, mb, mc;
@@ -216,9 +230,11 @@ static dnnl_status_t desc_pool(dnnl_ctx *c, const rg_model *m, const rg_node *nd
   window_pads(x->dim[3], p[1], p[3], p[4], &pl[1], &pr[1]);
   dnnl_pooling_desc_t d;
   /* the IR's average counts padded cells as zeros: oneDNN's include-padding */
-  dnnl_alg_kind_t alg = nd->op == RG_OP_POOLMAX ? dnnl_pooling_max : dnnl_pooling_avg_include_padding;
+  dnnl_alg_kind_t alg =
+      nd->op == RG_OP_POOLMAX ? dnnl_pooling_max : dnnl_pooling_avg_include_padding;
   if (s == dnnl_success)
-    s = dnnl_pooling_forward_desc_init(&d, dnnl_forward_inference, alg, &src, &dst, strides, kernel, pl, pr);
+    s = dnnl_pooling_forward_desc_init(&d, dnnl_forward_inference, alg, &src, &dst, strides, kernel,
+                                       pl, pr);
   if (s == dnnl_success) s = with_attr(pd, &d, p[5], c->engine);
   *a = (args){{DNNL_ARG_SRC, DNNL_ARG_DST}, 2};
   return s;
@@ -230,10 +246,12 @@ static dnnl_status_t desc_eltwise(dnnl_ctx *c, const rg_model *m, const rg_node 
   dnnl_status_t s = plain(&data, rg_model_shape(m, nd->in[0]));
   dnnl_alg_kind_t alg = nd->op == RG_OP_RELU   ? dnnl_eltwise_relu
                         : nd->op == RG_OP_TANH ? dnnl_eltwise_tanh
-                        : nd->op == RG_OP_SMUL ? dnnl_eltwise_linear /* x * alpha: the scalar's value */
-                                               : dnnl_eltwise_logistic;
+                        : nd->op == RG_OP_SMUL
+                            ? dnnl_eltwise_linear /* x * alpha: the scalar's value */
+                            : dnnl_eltwise_logistic;
   dnnl_eltwise_desc_t d;
-  if (s == dnnl_success) s = dnnl_eltwise_forward_desc_init(&d, dnnl_forward_inference, alg, &data, 0.5f, 0.0f);
+  if (s == dnnl_success)
+    s = dnnl_eltwise_forward_desc_init(&d, dnnl_forward_inference, alg, &data, 0.5f, 0.0f);
   if (s == dnnl_success) s = dnnl_primitive_desc_create(pd, &d, NULL, c->engine, NULL);
   *a = (args){{DNNL_ARG_SRC, DNNL_ARG_DST}, 2};
   return s;
@@ -246,7 +264,8 @@ static dnnl_status_t desc_binary(dnnl_ctx *c, const rg_model *m, const rg_node *
   if (nd->op == RG_OP_BIAS) { /* the vector as x's rank with ones off the axis: broadcast */
     int32_t len = y.dim[0], axis = nd->params[0];
     y = *x;
-    for (int i = 0; i < y.rank; i++) y.dim[i] = i == axis ? len : 1;
+    for (int i = 0; i < y.rank; i++)
+      y.dim[i] = i == axis ? len : 1;
   }
   dnnl_memory_desc_t s0, s1, dst;
   dnnl_status_t s = plain(&s0, x);
@@ -270,7 +289,8 @@ static dnnl_status_t desc_concat(dnnl_ctx *c, const rg_model *m, const rg_node *
     a->arg[a->n++] = DNNL_ARG_MULTIPLE_SRC + k;
   }
   a->arg[a->n++] = DNNL_ARG_DST;
-  if (s == dnnl_success) s = dnnl_concat_primitive_desc_create(pd, &dst, nd->n_in, nd->params[0], src, NULL, c->engine);
+  if (s == dnnl_success)
+    s = dnnl_concat_primitive_desc_create(pd, &dst, nd->n_in, nd->params[0], src, NULL, c->engine);
   return s;
 }
 
@@ -285,18 +305,22 @@ static dnnl_status_t desc_transpose(dnnl_ctx *c, const rg_model *m, const rg_nod
   dnnl_status_t s = plain(&src, x);
   if (r >= 1) {
     ostride[r - 1] = 1;
-    for (int i = r - 2; i >= 0; i--) ostride[i] = ostride[i + 1] * y->dim[i + 1];
-    for (int i = 0; i < r; i++) dims[i] = x->dim[i], strides[perm[i]] = ostride[i];
+    for (int i = r - 2; i >= 0; i--)
+      ostride[i] = ostride[i + 1] * y->dim[i + 1];
+    for (int i = 0; i < r; i++)
+      dims[i] = x->dim[i], strides[perm[i]] = ostride[i];
     if (s == dnnl_success) s = dnnl_memory_desc_init_by_strides(&dst, r, dims, dnnl_f32, strides);
   } else if (s == dnnl_success)
     s = plain(&dst, y);
-  if (s == dnnl_success) s = dnnl_reorder_primitive_desc_create(pd, &src, c->engine, &dst, c->engine, NULL);
+  if (s == dnnl_success)
+    s = dnnl_reorder_primitive_desc_create(pd, &src, c->engine, &dst, c->engine, NULL);
   *a = (args){{DNNL_ARG_FROM, DNNL_ARG_TO}, 2};
   return s;
 }
 
 /* A primitive descriptor for node id, or dnnl_unimplemented for the operators without one. */
-static dnnl_status_t describe(dnnl_ctx *c, const rg_model *m, int32_t id, dnnl_primitive_desc_t *pd, args *a) {
+static dnnl_status_t describe(dnnl_ctx *c, const rg_model *m, int32_t id, dnnl_primitive_desc_t *pd,
+                              args *a) {
   const rg_node *nd = rg_graph_node(m->g, id);
   rg_ref out = {id, 0};
   *pd = NULL;
@@ -320,9 +344,19 @@ static dnnl_status_t describe(dnnl_ctx *c, const rg_model *m, int32_t id, dnnl_p
 
 static bool timed_op(rg_op op) {
   switch (op) {
-  case RG_OP_CONV2D: case RG_OP_MATMUL: case RG_OP_POOLAVG: case RG_OP_POOLMAX: case RG_OP_RELU:
-  case RG_OP_TANH: case RG_OP_SIGMOID: case RG_OP_SMUL: case RG_OP_EWADD: case RG_OP_EWMUL:
-  case RG_OP_BIAS: case RG_OP_CONCAT: case RG_OP_TRANSPOSE: return true;
+  case RG_OP_CONV2D:
+  case RG_OP_MATMUL:
+  case RG_OP_POOLAVG:
+  case RG_OP_POOLMAX:
+  case RG_OP_RELU:
+  case RG_OP_TANH:
+  case RG_OP_SIGMOID:
+  case RG_OP_SMUL:
+  case RG_OP_EWADD:
+  case RG_OP_EWMUL:
+  case RG_OP_BIAS:
+  case RG_OP_CONCAT:
+  case RG_OP_TRANSPOSE: return true;
   default: return false;
   }
 }
@@ -350,9 +384,11 @@ static rg_status time_pd(dnnl_ctx *c, dnnl_primitive_desc_t pd, const args *a, d
   dnnl_status_t s = dnnl_primitive_create(&prim, pd);
   rg_status st = s == dnnl_success ? RG_OK : dnnl_fail(err, s, "creating a primitive");
   for (; made < a->n && !st; made++) {
-    const dnnl_memory_desc_t *md = dnnl_primitive_desc_query_md(pd, dnnl_query_exec_arg_md, a->arg[made]);
+    const dnnl_memory_desc_t *md =
+        dnnl_primitive_desc_query_md(pd, dnnl_query_exec_arg_md, a->arg[made]);
     ex[made].arg = a->arg[made];
-    s = md ? dnnl_memory_create(&ex[made].memory, md, c->engine, DNNL_MEMORY_ALLOCATE) : dnnl_invalid_arguments;
+    s = md ? dnnl_memory_create(&ex[made].memory, md, c->engine, DNNL_MEMORY_ALLOCATE)
+           : dnnl_invalid_arguments;
     if (s != dnnl_success) {
       st = dnnl_fail(err, s, "allocating an argument");
       break;
@@ -378,7 +414,8 @@ static rg_status time_pd(dnnl_ctx *c, dnnl_primitive_desc_t pd, const args *a, d
     t[reps] = now_us() - t0;
     spent += t[reps++];
   }
-  for (int k = 0; k < made; k++) dnnl_memory_destroy(ex[k].memory);
+  for (int k = 0; k < made; k++)
+    dnnl_memory_destroy(ex[k].memory);
   if (prim) dnnl_primitive_destroy(prim);
   if (st) return st;
   qsort(t, (size_t)reps, sizeof *t, cmp_double);
@@ -416,8 +453,8 @@ static rg_status configuration_cost(dnnl_ctx *c, const rg_model *m, int32_t id, 
      * else is a descriptor this file got wrong, which must not pass for a cost */
     if (s != dnnl_success && s != dnnl_unimplemented) {
       if (pd) dnnl_primitive_desc_destroy(pd);
-      return rg_err_set(err, s == dnnl_out_of_memory ? RG_ERR_NOMEM : RG_ERR_IO, "oneDNN: %s %s: %s", op, config,
-                        dnnl_status2str(s));
+      return rg_err_set(err, s == dnnl_out_of_memory ? RG_ERR_NOMEM : RG_ERR_IO,
+                        "oneDNN: %s %s: %s", op, config, dnnl_status2str(s));
     }
     if (s == dnnl_success) {
       st = time_pd(c, pd, &a, &row.us, &row.repeats, err);
@@ -444,7 +481,8 @@ static rg_status node_cost(void *ctx, const rg_model *m, int32_t id, double *us,
   const double *seen = table_find(&c->seen, c->config.s);
   if (seen) return *us = *seen, RG_OK;
   rg_status st = configuration_cost(c, m, id, op, c->config.s + op_len, us, err);
-  if (!st && !table_add(&c->seen, c->config.s, *us)) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (!st && !table_add(&c->seen, c->config.s, *us))
+    st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   return st;
 }
 
@@ -472,31 +510,37 @@ static void device_key(char *buf, size_t n) {
     char *colon = strchr(line, ':');
     if (strncmp(line, "model name", 10) || !colon) continue;
     colon++;
-    while (*colon == ' ' || *colon == '\t') colon++;
+    while (*colon == ' ' || *colon == '\t')
+      colon++;
     colon[strcspn(colon, "\n")] = 0;
     snprintf(model, sizeof model, "%s", colon);
     break;
   }
   if (f) fclose(f);
   const dnnl_version_t *v = dnnl_version();
-  snprintf(buf, n, "%s; %s; %d thread%s; oneDNN %d.%d.%d", model, dnnl_cpu_isa2str(dnnl_get_effective_cpu_isa()),
-           omp_get_max_threads(), omp_get_max_threads() == 1 ? "" : "s", v->major, v->minor, v->patch);
+  snprintf(buf, n, "%s; %s; %d thread%s; oneDNN %d.%d.%d", model,
+           dnnl_cpu_isa2str(dnnl_get_effective_cpu_isa()), omp_get_max_threads(),
+           omp_get_max_threads() == 1 ? "" : "s", v->major, v->minor, v->patch);
 }
 
 rg_status rg_cost_dnnl_open(const rg_cost_opts *o, rg_cost_model **out, rg_err *err) {
   dnnl_ctx *c = calloc(1, sizeof *c);
   if (!c) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_sb_init(&c->config);
-  rg_status st = rg_machine_read(o->machine_file ? o->machine_file : rg_machine_default_path(), &c->mc, err);
+  rg_status st =
+      rg_machine_read(o->machine_file ? o->machine_file : rg_machine_default_path(), &c->mc, err);
   dnnl_status_t s = dnnl_success;
   if (!st && (s = dnnl_engine_create(&c->engine, dnnl_cpu, 0)) != dnnl_success)
     st = dnnl_fail(err, s, "no CPU engine");
-  if (!st && (s = dnnl_stream_create(&c->stream, c->engine, dnnl_stream_default_flags)) != dnnl_success)
+  if (!st &&
+      (s = dnnl_stream_create(&c->stream, c->engine, dnnl_stream_default_flags)) != dnnl_success)
     st = dnnl_fail(err, s, "no stream on the CPU engine");
-  if (!st && o->cache_path && o->cache_path[0]) st = rg_cost_cache_open(o->cache_path, &c->cache, err);
+  if (!st && o->cache_path && o->cache_path[0])
+    st = rg_cost_cache_open(o->cache_path, &c->cache, err);
   device_key(c->device, sizeof c->device);
   static const rg_cost_iface iface = {"dnnl", node_cost, stats, ctx_free};
-  if (!st && !(*out = rg_cost_model_new(&iface, c))) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (!st && !(*out = rg_cost_model_new(&iface, c)))
+    st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   if (st) ctx_free(c);
   return st;
 }

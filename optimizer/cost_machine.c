@@ -32,20 +32,25 @@ static const struct {
 /* One line (NUL-terminated, comment cut): blank, or a key and its value. */
 static rg_status parse_line(const char *path, int line, char *s, rg_machine *mc, int *seen,
                             rg_err *err) {
-  while (isspace((unsigned char)*s)) s++;
+  while (isspace((unsigned char)*s))
+    s++;
   if (!*s) return RG_OK;
   char *key = s;
-  while (*s && !isspace((unsigned char)*s)) s++;
+  while (*s && !isspace((unsigned char)*s))
+    s++;
   int klen = (int)(s - key);
-  while (isspace((unsigned char)*s)) s++;
+  while (isspace((unsigned char)*s))
+    s++;
   char *val = s, *end = s + strlen(s);
-  while (end > val && isspace((unsigned char)end[-1])) *--end = 0;
+  while (end > val && isspace((unsigned char)end[-1]))
+    *--end = 0;
   int k = 0;
-  while (k < N_KEYS && !((int)strlen(keys[k].key) == klen && !strncmp(keys[k].key, key, klen))) k++;
+  while (k < N_KEYS && !((int)strlen(keys[k].key) == klen && !strncmp(keys[k].key, key, klen)))
+    k++;
   if (k == N_KEYS)
     return rg_err_at(err, RG_ERR_PARSE, line, 1,
-                     "%s:%d: unknown key '%.*s' (the keys: peak_gflops, mem_gbps, overhead_us)", path,
-                     line, klen, key);
+                     "%s:%d: unknown key '%.*s' (the keys: peak_gflops, mem_gbps, overhead_us)",
+                     path, line, klen, key);
   if (seen[k])
     return rg_err_at(err, RG_ERR_PARSE, line, 1, "%s:%d: %s given again (first on line %d)", path,
                      line, keys[k].key, seen[k]);

@@ -19,14 +19,18 @@
 static const double act_flops[RG_ACT_COUNT] = {
     [RG_ACT_NONE] = 0, [RG_ACT_RELU] = 1, [RG_ACT_SIGMOID] = 20, [RG_ACT_TANH] = 20};
 
-static double numel(const rg_model *m, rg_ref r) { return (double)rg_shape_numel(rg_model_shape(m, r)); }
+static double numel(const rg_model *m, rg_ref r) {
+  return (double)rg_shape_numel(rg_model_shape(m, r));
+}
 
 void rg_roofline_figures(const rg_model *m, int32_t id, double *flops, double *bytes) {
   const rg_node *nd = rg_graph_node(m->g, id);
   const rg_op_info *info = rg_op_get((rg_op)nd->op);
   double in = 0, out = 0;
-  for (int k = 0; k < nd->n_in; k++) in += numel(m, nd->in[k]);
-  for (int j = 0; j < info->n_outputs; j++) out += numel(m, (rg_ref){id, j});
+  for (int k = 0; k < nd->n_in; k++)
+    in += numel(m, nd->in[k]);
+  for (int j = 0; j < info->n_outputs; j++)
+    out += numel(m, (rg_ref){id, j});
   const rg_shape *x = nd->n_in ? rg_model_shape(m, nd->in[0]) : NULL;
   const rg_shape *y = nd->n_in > 1 ? rg_model_shape(m, nd->in[1]) : NULL;
   *flops = 0;
@@ -65,8 +69,7 @@ void rg_roofline_figures(const rg_model *m, int32_t id, double *flops, double *b
   case RG_OP_SPLIT:
   case RG_OP_CONCAT:
   case RG_OP_PAD:
-  case RG_OP_ENLARGE:
-    break;
+  case RG_OP_ENLARGE: break;
   case RG_OP_IEWMUL:
   case RG_OP_IMATMUL:
   case RG_OP_ICONV:
@@ -121,7 +124,8 @@ rg_status rg_cost_roofline_open(const rg_cost_opts *o, rg_cost_model **out, rg_e
   }
   rg_status st = rg_machine_read(path, &r->mc, err);
   static const rg_cost_iface iface = {"roofline", node_cost, stats, ctx_free};
-  if (!st && !(*out = rg_cost_model_new(&iface, r))) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (!st && !(*out = rg_cost_model_new(&iface, r)))
+    st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   if (st) ctx_free(r);
   return st;
 }

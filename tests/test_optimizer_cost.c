@@ -43,7 +43,8 @@ static bool exists(const char *path) {
 
 /* ---- building model graphs by hand ---- */
 
-static int32_t var(rg_model *m, const char *name, rg_mvar_kind kind, int rank, const int32_t *dims) {
+static int32_t var(rg_model *m, const char *name, rg_mvar_kind kind, int rank,
+                   const int32_t *dims) {
   rg_shape s = rg_shape_make(rank, dims);
   float *data = NULL;
   if (kind == RG_MVAR_WEIGHT) data = calloc((size_t)rg_shape_numel(&s), sizeof *data);
@@ -57,7 +58,8 @@ static rg_ref in(rg_model *m, int32_t v) { return rg_model_var_ref(m, v); }
 /* A node of op over a and b (b.node < 0: none) with params p (n of them); its first output. */
 static rg_ref node(rg_model *m, rg_op op, const int32_t *p, int np, rg_ref a, rg_ref b) {
   rg_node nd = rg_node_init(op);
-  for (int k = 0; k < np; k++) nd.params[k] = p[k];
+  for (int k = 0; k < np; k++)
+    nd.params[k] = p[k];
   nd.in[nd.n_in++] = a;
   if (b.node >= 0) nd.in[nd.n_in++] = b;
   rg_ref r = {0, 0};
@@ -123,8 +125,10 @@ static void test_roofline(void) {
   rg_cost_model_stats(cm, &s);
   CHECK(s.computed == 2);
   /* a data-movement node costs its bytes: transpose of 1x16x16x16 reads and writes 16 KiB */
-  rg_ref t = node(m, RG_OP_TRANSPOSE, (int32_t[]){rg_perm_pack((int[]){0, 2, 3, 1}, 4)}, 1, c, none);
-  CHECK_MSG(fabs(cost_of(cm, m, t) - (4.0 * 8192 / 1e4 + 2)) < 1e-9, "transpose %.9g", cost_of(cm, m, t));
+  rg_ref t =
+      node(m, RG_OP_TRANSPOSE, (int32_t[]){rg_perm_pack((int[]){0, 2, 3, 1}, 4)}, 1, c, none);
+  CHECK_MSG(fabs(cost_of(cm, m, t) - (4.0 * 8192 / 1e4 + 2)) < 1e-9, "transpose %.9g",
+            cost_of(cm, m, t));
   /* the total of both outputs counts each node once */
   double total;
   rg_err err;
@@ -188,11 +192,19 @@ static void test_bad_machines(void) {
     const char *file, *want;
     rg_status st;
   } cases[] = {
-      {"regress/bad/machine_bad_value.txt", "regress/bad/machine_bad_value.txt:3: mem_gbps wants a finite number > 0, not 'ten'", RG_ERR_PARSE},
-      {"regress/bad/machine_unknown_key.txt", "regress/bad/machine_unknown_key.txt:4: unknown key 'overhead'", RG_ERR_PARSE},
-      {"regress/bad/machine_missing_key.txt", "regress/bad/machine_missing_key.txt: no overhead_us given", RG_ERR_PARSE},
-      {"regress/bad/machine_repeated_key.txt", "regress/bad/machine_repeated_key.txt:4: peak_gflops given again (first on line 1)", RG_ERR_PARSE},
-      {"regress/bad/machine_negative.txt", "regress/bad/machine_negative.txt:1: peak_gflops wants a finite number > 0, not '-5'", RG_ERR_PARSE},
+      {"regress/bad/machine_bad_value.txt",
+       "regress/bad/machine_bad_value.txt:3: mem_gbps wants a finite number > 0, not 'ten'",
+       RG_ERR_PARSE},
+      {"regress/bad/machine_unknown_key.txt",
+       "regress/bad/machine_unknown_key.txt:4: unknown key 'overhead'", RG_ERR_PARSE},
+      {"regress/bad/machine_missing_key.txt",
+       "regress/bad/machine_missing_key.txt: no overhead_us given", RG_ERR_PARSE},
+      {"regress/bad/machine_repeated_key.txt",
+       "regress/bad/machine_repeated_key.txt:4: peak_gflops given again (first on line 1)",
+       RG_ERR_PARSE},
+      {"regress/bad/machine_negative.txt",
+       "regress/bad/machine_negative.txt:1: peak_gflops wants a finite number > 0, not '-5'",
+       RG_ERR_PARSE},
       {"regress/bad/no_such_machine.txt", "cannot open regress/bad/no_such_machine.txt", RG_ERR_IO},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
@@ -201,11 +213,13 @@ static void test_bad_machines(void) {
       rg_cost_model *cm = NULL;
       rg_err err = {0};
       rg_status st = rg_cost_model_open(dnnl ? "dnnl" : "roofline", &o, &cm, &err);
-      CHECK_MSG(st == cases[i].st && cm == NULL && strstr(err.msg, cases[i].want), "%s: %d %s", cases[i].file, st, err.msg);
+      CHECK_MSG(st == cases[i].st && cm == NULL && strstr(err.msg, cases[i].want), "%s: %d %s",
+                cases[i].file, st, err.msg);
     }
   rg_cost_model *cm = NULL;
   rg_err err;
-  CHECK(rg_cost_model_open("cudnn", NULL, &cm, &err) == RG_ERR_ARG && strstr(err.msg, "roofline, dnnl") && !cm);
+  CHECK(rg_cost_model_open("cudnn", NULL, &cm, &err) == RG_ERR_ARG &&
+        strstr(err.msg, "roofline, dnnl") && !cm);
   /* the default machine file of the source tree reads */
   CHECK(rg_cost_model_open("roofline", NULL, &cm, &err) == RG_OK);
   rg_cost_model_free(cm);
@@ -239,9 +253,9 @@ static void zoo_build(zoo *z) {
   rg_ref *r = z->all;
   r[n++] = z->conv_small = conv(m, x, w, 1, RG_PAD_SAME, RG_ACT_RELU, 1, 1);
   r[n++] = z->conv_big = conv(m, xb, wb, 1, RG_PAD_SAME, RG_ACT_NONE, 1, 1);
-  r[n++] = conv(m, x, wg, 2, RG_PAD_SAME, RG_ACT_TANH, 1, 4);     /* strided, grouped */
-  r[n++] = conv(m, x, w, 1, RG_PAD_VALID, RG_ACT_SIGMOID, 2, 1);  /* dilated */
-  r[n++] = conv(m, x, w, 2, RG_PAD_SAME, RG_ACT_NONE, 2, 1);      /* both, SAME uneven */
+  r[n++] = conv(m, x, wg, 2, RG_PAD_SAME, RG_ACT_TANH, 1, 4);    /* strided, grouped */
+  r[n++] = conv(m, x, w, 1, RG_PAD_VALID, RG_ACT_SIGMOID, 2, 1); /* dilated */
+  r[n++] = conv(m, x, w, 2, RG_PAD_SAME, RG_ACT_NONE, 2, 1);     /* both, SAME uneven */
   r[n++] = z->mm_small = node(m, RG_OP_MATMUL, (int32_t[]){RG_ACT_NONE}, 1, a, b);
   r[n++] = z->mm_big = node(m, RG_OP_MATMUL, (int32_t[]){RG_ACT_NONE}, 1, ab, bb);
   r[n++] = node(m, RG_OP_MATMUL, (int32_t[]){RG_ACT_RELU}, 1, q, k); /* batched */
@@ -276,7 +290,8 @@ static void test_dnnl(void) {
   zoo_build(&z);
   for (int i = 0; i < z.n_all; i++) {
     double us = cost_of(cm, z.m, z.all[i]);
-    CHECK_MSG(isfinite(us) && us > 0, "%s: %g", rg_op_get(rg_graph_node(z.m->g, z.all[i].node)->op)->name, us);
+    CHECK_MSG(isfinite(us) && us > 0, "%s: %g",
+              rg_op_get(rg_graph_node(z.m->g, z.all[i].node)->op)->name, us);
   }
   /* some 400 times the arithmetic: clearly dearer, even on a loaded machine */
   double cs = cost_of(cm, z.m, z.conv_small), cb = cost_of(cm, z.m, z.conv_big);
@@ -285,8 +300,8 @@ static void test_dnnl(void) {
   CHECK_MSG(mb > 4 * ms, "matmul %g us, bigger %g us", ms, mb);
   rg_cost_stats s;
   rg_cost_model_stats(cm, &s);
-  CHECK_MSG(s.measured == zoo_timed && s.fallback == zoo_fallback && s.cached == 0, "%lld %lld %lld",
-            (long long)s.measured, (long long)s.fallback, (long long)s.cached);
+  CHECK_MSG(s.measured == zoo_timed && s.fallback == zoo_fallback && s.cached == 0,
+            "%lld %lld %lld", (long long)s.measured, (long long)s.fallback, (long long)s.cached);
   rg_model_free(z.m);
   rg_cost_model_free(cm);
 }
@@ -300,7 +315,8 @@ static void zoo_costs(const char *cache, double *us, rg_cost_stats *s) {
   if (!cm) return;
   zoo z;
   zoo_build(&z);
-  for (int i = 0; i < z.n_all; i++) us[i] = cost_of(cm, z.m, z.all[i]);
+  for (int i = 0; i < z.n_all; i++)
+    us[i] = cost_of(cm, z.m, z.all[i]);
   rg_cost_model_stats(cm, s);
   rg_model_free(z.m);
   rg_cost_model_free(cm);
@@ -327,7 +343,8 @@ static void check_rebuilt(const char *path, const char *why) {
             (long long)s.measured, (long long)s.cached);
   /* and the new one is good: a second run times nothing */
   zoo_costs(path, us, &s);
-  CHECK_MSG(s.measured == 0 && s.cached == zoo_timed, "%s: second run measured %lld", why, (long long)s.measured);
+  CHECK_MSG(s.measured == 0 && s.cached == zoo_timed, "%s: second run measured %lld", why,
+            (long long)s.measured);
   remove(aside);
 }
 
@@ -338,9 +355,10 @@ static void test_cache(void) {
   zoo_costs(path, first, &s1);
   zoo_costs(path, second, &s2);
   CHECK(s1.measured == zoo_timed && s1.cached == 0 && s1.fallback == zoo_fallback);
-  CHECK_MSG(s2.measured == 0 && s2.cached == zoo_timed && s2.fallback == zoo_fallback, "%lld %lld %lld",
-            (long long)s2.measured, (long long)s2.cached, (long long)s2.fallback);
-  for (int i = 0; i < 23; i++) CHECK_MSG(first[i] == second[i], "node %d: %.17g then %.17g", i, first[i], second[i]);
+  CHECK_MSG(s2.measured == 0 && s2.cached == zoo_timed && s2.fallback == zoo_fallback,
+            "%lld %lld %lld", (long long)s2.measured, (long long)s2.cached, (long long)s2.fallback);
+  for (int i = 0; i < 23; i++)
+    CHECK_MSG(first[i] == second[i], "node %d: %.17g then %.17g", i, first[i], second[i]);
 
   /* garbage bytes */
   const char *g = scratch("garbage.sqlite");
@@ -374,7 +392,8 @@ static void test_cache(void) {
   rg_cost_opts o = {machine, "/proc/no/such/costs.sqlite"};
   rg_cost_model *cm = NULL;
   rg_err err;
-  CHECK(rg_cost_model_open("dnnl", &o, &cm, &err) == RG_ERR_IO && strstr(err.msg, "/proc/no/such/costs.sqlite") && !cm);
+  CHECK(rg_cost_model_open("dnnl", &o, &cm, &err) == RG_ERR_IO &&
+        strstr(err.msg, "/proc/no/such/costs.sqlite") && !cm);
 }
 
 static void test_default_path(void) {
@@ -382,28 +401,40 @@ static void test_default_path(void) {
   char *saved_xdg = xdg ? strdup(xdg) : NULL, *saved_home = home ? strdup(home) : NULL;
   rg_err err;
   setenv("XDG_CACHE_HOME", "/x/cache", 1);
-  CHECK(rg_cost_cache_default_path(buf, sizeof buf, &err) == RG_OK && !strcmp(buf, "/x/cache/rulegen/costs.sqlite"));
+  CHECK(rg_cost_cache_default_path(buf, sizeof buf, &err) == RG_OK &&
+        !strcmp(buf, "/x/cache/rulegen/costs.sqlite"));
   setenv("XDG_CACHE_HOME", "relative", 1);
   setenv("HOME", "/home/me", 1);
-  CHECK(rg_cost_cache_default_path(buf, sizeof buf, &err) == RG_OK && !strcmp(buf, "/home/me/.cache/rulegen/costs.sqlite"));
+  CHECK(rg_cost_cache_default_path(buf, sizeof buf, &err) == RG_OK &&
+        !strcmp(buf, "/home/me/.cache/rulegen/costs.sqlite"));
   unsetenv("XDG_CACHE_HOME");
   unsetenv("HOME");
   CHECK(rg_cost_cache_default_path(buf, sizeof buf, &err) == RG_ERR_ARG);
   CHECK(rg_cost_cache_default_path(buf, 8, &err) == RG_ERR_ARG);
   setenv("HOME", "/home/me", 1);
   CHECK(rg_cost_cache_default_path(buf, 8, &err) == RG_ERR_LIMIT);
-  if (saved_xdg) setenv("XDG_CACHE_HOME", saved_xdg, 1);
-  else unsetenv("XDG_CACHE_HOME");
-  if (saved_home) setenv("HOME", saved_home, 1);
-  else unsetenv("HOME");
+  if (saved_xdg)
+    setenv("XDG_CACHE_HOME", saved_xdg, 1);
+  else
+    unsetenv("XDG_CACHE_HOME");
+  if (saved_home)
+    setenv("HOME", saved_home, 1);
+  else
+    unsetenv("HOME");
   free(saved_xdg), free(saved_home);
 }
 
 /* Removes the scratch folder (files and the two folder levels test_cache makes). */
 static void cleanup(void) {
-  static const char *files[] = {"machine.txt", "sub/dir/costs.sqlite", "sub/dir/costs.sqlite-wal",
-                                "sub/dir/costs.sqlite-shm", "garbage.sqlite", "wrong.sqlite",
-                                "extra.sqlite", "values.sqlite", "threads.sqlite"};
+  static const char *files[] = {"machine.txt",
+                                "sub/dir/costs.sqlite",
+                                "sub/dir/costs.sqlite-wal",
+                                "sub/dir/costs.sqlite-shm",
+                                "garbage.sqlite",
+                                "wrong.sqlite",
+                                "extra.sqlite",
+                                "values.sqlite",
+                                "threads.sqlite"};
   for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
     remove(scratch(files[i]));
     char more[300];
@@ -429,8 +460,8 @@ static void test_threads(void) {
     rg_ref x = in(m, var(m, "x", RG_MVAR_INPUT, 2, (int32_t[]){64, 64}));
     cost_of(cm, m, node(m, RG_OP_RELU, NULL, 0, x, none));
     rg_cost_model_stats(cm, &s);
-    CHECK_MSG(s.measured == (run == 1 ? 0 : 1) && s.cached == (run == 1), "run %d: %lld measured", run,
-              (long long)s.measured);
+    CHECK_MSG(s.measured == (run == 1 ? 0 : 1) && s.cached == (run == 1), "run %d: %lld measured",
+              run, (long long)s.measured);
     rg_model_free(m);
     rg_cost_model_free(cm);
   }
@@ -444,7 +475,8 @@ int main(void) {
   snprintf(tmp, sizeof tmp, "/tmp/rg_cost_XXXXXX");
   if (!mkdtemp(tmp)) return perror("mkdtemp"), 1;
   snprintf(machine, sizeof machine, "%s", scratch("machine.txt"));
-  const char *figures = "# a test machine\npeak_gflops 100   # 1e5 FLOPs a microsecond\nmem_gbps 10\n\noverhead_us 2\n";
+  const char *figures = "# a test machine\npeak_gflops 100   # 1e5 FLOPs a microsecond\nmem_gbps "
+                        "10\n\noverhead_us 2\n";
   write_file(machine, figures, strlen(figures));
   test_roofline();
   test_weight_only();

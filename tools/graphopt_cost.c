@@ -10,22 +10,28 @@
 #include "graphopt.h"
 #include "optimizer/cost.h"
 
-#define COST_OPTIONS(X)                                                                               \
-  X("cost", 'c', 1, "MODEL", "roofline (analytic; the default) or dnnl (oneDNN's CPU primitives, timed)") \
-  X("machine", 'm', 1, "FILE", "the roofline's machine figures (default: optimizer/machines/cpu-default.txt)") \
-  X("cache", 'C', 1, "PATH", "dnnl's SQLite cache of timings (default: $XDG_CACHE_HOME/rulegen/costs.sqlite)") \
-  X("no-cache", 'N', 0, "", "time every configuration, remember nothing")                             \
-  X("dim", 'd', 1, "NAME=N", "value of a named (dynamic) input dimension; repeatable")                \
+#define COST_OPTIONS(X)                                                                            \
+  X("cost", 'c', 1, "MODEL",                                                                       \
+    "roofline (analytic; the default) or dnnl (oneDNN's CPU primitives, timed)")                   \
+  X("machine", 'm', 1, "FILE",                                                                     \
+    "the roofline's machine figures (default: optimizer/machines/cpu-default.txt)")                \
+  X("cache", 'C', 1, "PATH",                                                                       \
+    "dnnl's SQLite cache of timings (default: $XDG_CACHE_HOME/rulegen/costs.sqlite)")              \
+  X("no-cache", 'N', 0, "", "time every configuration, remember nothing")                          \
+  X("dim", 'd', 1, "NAME=N", "value of a named (dynamic) input dimension; repeatable")             \
   X("help", 'h', 0, "", "show this help")
 
 static void usage(FILE *out) {
-  fprintf(out, "usage: graphopt cost IN.onnx [options]\n\n"
-               "Prints what a model's operators of the rule vocabulary cost by a cost model, in\n"
-               "microseconds: each operator's nodes and their cost, and the total. Weight-only nodes cost\n"
-               "nothing (export folds them); opaque nodes are not counted (every rewrite keeps them).\n"
-               "dnnl times each distinct configuration once and keeps it in its cache, so a second run\n"
-               "times nothing.\n\noptions:\n");
-#define X(name, short_, arg, meta, help) fprintf(out, "  -%c, --%-9s %-7s %s\n", short_, name, meta, help);
+  fprintf(
+      out,
+      "usage: graphopt cost IN.onnx [options]\n\n"
+      "Prints what a model's operators of the rule vocabulary cost by a cost model, in\n"
+      "microseconds: each operator's nodes and their cost, and the total. Weight-only nodes cost\n"
+      "nothing (export folds them); opaque nodes are not counted (every rewrite keeps them).\n"
+      "dnnl times each distinct configuration once and keeps it in its cache, so a second run\n"
+      "times nothing.\n\noptions:\n");
+#define X(name, short_, arg, meta, help)                                                           \
+  fprintf(out, "  -%c, --%-9s %-7s %s\n", short_, name, meta, help);
   COST_OPTIONS(X)
 #undef X
   fprintf(out, "\nexit status: 0 done, 2 bad input or arguments\n");
@@ -39,7 +45,8 @@ typedef struct {
 
 static bool parse(int argc, char **argv, cost_opts *o, int *rc) {
   static const struct option longopts[] = {
-#define X(name, short_, arg, meta, help) {name, arg ? required_argument : no_argument, NULL, short_},
+#define X(name, short_, arg, meta, help)                                                           \
+  {name, arg ? required_argument : no_argument, NULL, short_},
       COST_OPTIONS(X)
 #undef X
           {NULL, 0, NULL, 0}};
@@ -60,7 +67,8 @@ static bool parse(int argc, char **argv, cost_opts *o, int *rc) {
     }
   }
   if (optind != argc - 1 || (o->cache && o->no_cache)) {
-    fprintf(stderr, "graphopt cost: %s\n", optind != argc - 1 ? "wants one model" : "--cache and --no-cache exclude each other");
+    fprintf(stderr, "graphopt cost: %s\n",
+            optind != argc - 1 ? "wants one model" : "--cache and --no-cache exclude each other");
     usage(stderr);
     return *rc = 2, false;
   }
@@ -77,10 +85,11 @@ static void print_sum(const rg_cost_sum *s, int32_t opaque) {
     printf("  %-10s %6d %14.1f %6.1f%%\n", rg_op_get((rg_op)op)->name, s->count[op], s->us[op],
            s->total > 0 ? 100 * s->us[op] / s->total : 0);
   }
-  printf("  total: %.1f us (%.3f ms) for %d node%s; %d weight-only node%s folded (cost 0); %d opaque "
-         "node%s not counted\n",
-         s->total, s->total / 1e3, nodes, nodes == 1 ? "" : "s", s->folded, s->folded == 1 ? "" : "s", opaque,
-         opaque == 1 ? "" : "s");
+  printf(
+      "  total: %.1f us (%.3f ms) for %d node%s; %d weight-only node%s folded (cost 0); %d opaque "
+      "node%s not counted\n",
+      s->total, s->total / 1e3, nodes, nodes == 1 ? "" : "s", s->folded, s->folded == 1 ? "" : "s",
+      opaque, opaque == 1 ? "" : "s");
 }
 
 /* The 1-minute load average, or -1: timings taken beside other work (more runnable threads
@@ -100,7 +109,8 @@ int graphopt_cost_cmd(int argc, char **argv) {
   char cache[4096] = "";
   rg_err err = {0};
   bool dnnl = !strcmp(o.cost, "dnnl");
-  if (o.cache) snprintf(cache, sizeof cache, "%s", o.cache);
+  if (o.cache)
+    snprintf(cache, sizeof cache, "%s", o.cache);
   else if (dnnl && !o.no_cache && rg_cost_cache_default_path(cache, sizeof cache, &err)) {
     rg_cli_report("graphopt cost", NULL, &err);
     return 2;
@@ -122,23 +132,25 @@ int graphopt_cost_cmd(int argc, char **argv) {
   rg_cost_sum s;
   rg_cost_stats st;
   t0 = rg_cli_now();
-  if (!roots) rc = 2, fprintf(stderr, "graphopt cost: out of memory\n");
-  else if (rg_cost_sum_values(cm, m, roots, n_roots, &s, &err)) rc = 2, rg_cli_report("graphopt cost", NULL, &err);
+  if (!roots)
+    rc = 2, fprintf(stderr, "graphopt cost: out of memory\n");
+  else if (rg_cost_sum_values(cm, m, roots, n_roots, &s, &err))
+    rc = 2, rg_cli_report("graphopt cost", NULL, &err);
   else {
     double t_cost = rg_cli_now() - t0;
     rg_cost_model_stats(cm, &st);
-    printf("%s: imported in %.3f s; cost model %s (%s)\n", o.model, t_import, rg_cost_model_name(cm),
-           st.device ? st.device : "?");
+    printf("%s: imported in %.3f s; cost model %s (%s)\n", o.model, t_import,
+           rg_cost_model_name(cm), st.device ? st.device : "?");
     print_sum(&s, m->n_op);
     if (dnnl) {
       printf("  configurations: %lld measured, %lld from the cache%s%s, %lld by the roofline (no "
              "primitive); costed in %.3f s",
-             (long long)st.measured, (long long)st.cached, cache[0] ? " " : "", cache, (long long)st.fallback, t_cost);
+             (long long)st.measured, (long long)st.cached, cache[0] ? " " : "", cache,
+             (long long)st.fallback, t_cost);
       double load = st.measured ? load_average() : -1;
       if (load >= 0) printf(" (load average %.2f)", load);
       printf("\n");
-    }
-    else
+    } else
       printf("  nodes figured: %lld; costed in %.3f s\n", (long long)st.computed, t_cost);
   }
   free(roots);
