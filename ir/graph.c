@@ -160,7 +160,8 @@ int32_t rg_graph_find_pvar(const rg_graph *g, const char *name) {
 }
 
 void rg_graph_mark_reachable(const rg_graph *g, const rg_ref *refs, int n, uint8_t *mark) {
-  for (int i = 0; i < n; i++) mark[refs[i].node] = 1;
+  for (int i = 0; i < n; i++)
+    if (refs[i].node >= 0) mark[refs[i].node] = 1; /* a negative ref is no value (an omitted operand) */
   /* Ids are topological, so one sweep from the top down reaches every ancestor. */
   for (int32_t id = g->n - 1; id >= 0; id--) {
     if (!mark[id]) continue;

@@ -57,7 +57,8 @@ const char *rg_graph_pvar_name(const rg_graph *g, int32_t i);
 int32_t rg_graph_find_tvar(const rg_graph *g, const char *name);
 int32_t rg_graph_find_pvar(const rg_graph *g, const char *name);
 
-/* Marks in mark[0..size) (caller-allocated, zeroed) every node reachable from refs. */
+/* Marks in mark[0..size) (caller-allocated, zeroed) every node reachable from refs (a ref to a
+ * negative node, an omitted operand, reaches nothing). */
 void rg_graph_mark_reachable(const rg_graph *g, const rg_ref *refs, int n, uint8_t *mark);
 
 #endif

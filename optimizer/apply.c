@@ -117,17 +117,11 @@ typedef struct {
 } walk;
 
 static rg_status collect(walk *w, rg_err *err) {
-  rg_ref *r = malloc(sizeof *r * (size_t)(w->n_roots + 1));
   uint8_t *mark = calloc((size_t)w->size + 1, 1);
-  if (!r || !mark) {
-    free(r), free(mark);
-    return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  }
-  int n = 0;
+  if (!mark) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int32_t i = 0; i < w->n_roots; i++)
-    if (w->roots[i].node >= 0) r[n++] = w->roots[i], w->used[w->roots[i].node] |= (uint8_t)(1u << w->roots[i].out);
-  rg_graph_mark_reachable(w->m->g, r, n, mark);
-  free(r);
+    if (w->roots[i].node >= 0) w->used[w->roots[i].node] |= (uint8_t)(1u << w->roots[i].out);
+  rg_graph_mark_reachable(w->m->g, w->roots, w->n_roots, mark);
   for (int32_t id = 0; id < w->size; id++) {
     if (!mark[id]) continue;
     const rg_node *nd = rg_graph_node(w->m->g, id);

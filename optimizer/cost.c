@@ -124,12 +124,12 @@ rg_status rg_cost_sum_values(rg_cost_model *cm, const rg_model *m, const rg_ref 
   memset(s, 0, sizeof *s);
   int32_t n = rg_graph_size(m->g);
   for (int i = 0; i < n_roots; i++)
-    if (roots[i].node < 0 || roots[i].node >= n)
+    if (roots[i].node >= n)
       return rg_err_set(err, RG_ERR_ARG, "cost of values: root %d is node %d of a graph of %d", i,
                         roots[i].node, n);
   if (!grow(cm, n)) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   memset(cm->mark, 0, (size_t)n);
-  rg_graph_mark_reachable(m->g, roots, n_roots, cm->mark);
+  rg_graph_mark_reachable(m->g, roots, n_roots, cm->mark); /* {-1, 0}: an omitted operand */
   /* ids are a topological order: a node's operands are decided before it */
   for (int32_t id = 0; id < n; id++) {
     if (!cm->mark[id]) continue;
@@ -160,22 +160,6 @@ rg_status rg_cost_values(rg_cost_model *cm, const rg_model *m, const rg_ref *roo
   rg_status st = rg_cost_sum_values(cm, m, roots, n_roots, &s, err);
   *total = st ? 0 : s.total;
   return st;
-}
-
-rg_ref *rg_cost_roots(const rg_model *m, int *n) {
-  int cnt = m->n_out;
-  for (int32_t k = 0; k < m->n_op; k++)
-    cnt += m->op[k].n_in;
-  rg_ref *r = malloc(sizeof *r * (size_t)(cnt ? cnt : 1));
-  if (!r) return NULL;
-  int i = 0;
-  for (int32_t k = 0; k < m->n_out; k++)
-    r[i++] = m->out[k];
-  for (int32_t k = 0; k < m->n_op; k++)
-    for (int j = 0; j < m->op[k].n_in; j++)
-      if (m->op[k].in[j].node >= 0) r[i++] = m->op[k].in[j];
-  *n = i;
-  return r;
 }
 
 /* ---- configurations as text ---- */

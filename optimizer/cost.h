@@ -92,11 +92,6 @@ typedef struct {
 rg_status rg_cost_sum_values(rg_cost_model *cm, const rg_model *m, const rg_ref *roots, int n_roots,
                              rg_cost_sum *s, rg_err *err) RG_MUST_CHECK;
 
-/* The roots rg_cost_values wants for a whole model: its outputs, then every opaque node's
- * operands (omitted optional ones left out); a malloc'd array of *n, or NULL when out of
- * memory. */
-rg_ref *rg_cost_roots(const rg_model *m, int *n);
-
 /* The per-user cache file: $XDG_CACHE_HOME/rulegen/costs.sqlite, or ~/.cache/rulegen/
  * costs.sqlite. RG_ERR_ARG when neither XDG_CACHE_HOME nor HOME is set; RG_ERR_LIMIT when it
  * does not fit in n bytes. */

@@ -127,8 +127,9 @@ int graphopt_cost_cmd(int argc, char **argv) {
     rg_cost_model_free(cm);
     return 2;
   }
-  int n_roots;
-  rg_ref *roots = rg_cost_roots(m, &n_roots);
+  int n_roots = rg_model_n_roots(m);
+  rg_ref *roots = malloc(sizeof *roots * (size_t)(n_roots + 1));
+  if (roots) rg_model_roots(m, roots);
   rg_cost_sum s;
   rg_cost_stats st;
   t0 = rg_cli_now();

@@ -147,14 +147,7 @@ static bool load_rules(const opt_opts *o, rg_ruleset *rules) {
 }
 
 static rg_status cost_of(void *ctx, const rg_model *m, const rg_ref *roots, double *cost, rg_err *err) {
-  int32_t n = rg_model_n_roots(m), k = 0;
-  rg_ref *given = malloc(sizeof *given * (size_t)(n + 1)); /* omitted optional operands left out */
-  if (!given) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  for (int32_t i = 0; i < n; i++)
-    if (roots[i].node >= 0) given[k++] = roots[i];
-  rg_status st = rg_cost_values(ctx, m, given, k, cost, err);
-  free(given);
-  return st;
+  return rg_cost_values(ctx, m, roots, rg_model_n_roots(m), cost, err);
 }
 
 /* "conv2d 53 -> 37" per operator that either model computes. */
