@@ -6,6 +6,10 @@
 #include <math.h>
 #include <string.h>
 
+/* Multiply-adds past which a product or convolution is shared among threads: a whole model's
+ * layers (graphopt), never the enumerator's small tensors. */
+#define BIG_KERNEL (1 << 22)
+
 static inline uint64_t act(const rg_eval_ctx *ctx, int a, uint64_t x) {
   return a == RG_ACT_NONE ? x : rg_zp_keyed(ctx->act_key[a], x);
 }
@@ -72,10 +76,12 @@ static inline rg_value matmul_at(rg_domain dom, const mm_geom *g, const rg_value
 static void matmul(rg_domain dom, const rg_shape *as, const rg_shape *bs, const rg_value *a,
                    const rg_value *b, int a_act, const rg_eval_ctx *ctx, rg_value *o) {
   mm_geom g = mm_geometry(as, bs);
-  for (int64_t t = 0; t < g.batch; t++)
-    for (int64_t i = 0; i < g.m; i++)
-      for (int64_t j = 0; j < g.n; j++)
-        *o++ = matmul_at(dom, &g, a, b, a_act, ctx, t, i, j);
+  int64_t rows = g.batch * g.m;
+  /* a model's products (graphopt's evaluator) over both cores; the enumerator's small ones stay
+   * in the thread that asks (each output is computed alone, so the values do not change) */
+#pragma omp parallel for schedule(static) if (rows * g.n * g.K >= BIG_KERNEL)
+  for (int64_t r = 0; r < rows; r++)
+    for (int64_t j = 0; j < g.n; j++) o[r * g.n + j] = matmul_at(dom, &g, a, b, a_act, ctx, r / g.m, r % g.m, j);
 }
 
 /* Taps k in [*k0, *k1) of a window starting at base (dilation d, k < K) that fall inside
@@ -141,11 +147,12 @@ static inline rg_value conv_at(rg_domain dom, const conv_geom *g, const rg_value
 static void conv(rg_domain dom, const rg_shape *xs, const rg_shape *ws, const rg_shape *os, const int32_t *p,
                  const rg_value *x, const rg_value *w, const rg_eval_ctx *ctx, rg_value *o) {
   conv_geom g = conv_geometry(xs, ws, os, p);
-  for (int32_t n = 0; n < xs->dim[0]; n++)
-    for (int32_t oc = 0; oc < g.O; oc++)
-      for (int32_t y = 0; y < g.OH; y++)
-        for (int32_t xx = 0; xx < g.OW; xx++)
-          *o++ = conv_at(dom, &g, x, w, ctx, n, oc, y, xx);
+  int64_t planes = (int64_t)xs->dim[0] * g.O, plane = (int64_t)g.OH * g.OW;
+#pragma omp parallel for schedule(static) if (planes * plane * g.I * g.KH * g.KW >= BIG_KERNEL)
+  for (int64_t q = 0; q < planes; q++)
+    for (int32_t y = 0; y < g.OH; y++)
+      for (int32_t xx = 0; xx < g.OW; xx++)
+        o[q * plane + (int64_t)y * g.OW + xx] = conv_at(dom, &g, x, w, ctx, (int32_t)(q / g.O), (int32_t)(q % g.O), y, xx);
 }
 
 typedef struct {
