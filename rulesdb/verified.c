@@ -1,5 +1,8 @@
 /* rulesdb/verified.c: the verified rules of a database as a rule set, for graphopt. */
 #include "records.h"
+
+#include <stdio.h>
+
 #include "ir/text.h"
 
 rg_status rg_db_verified_rules(const rg_db *db, rg_ruleset *out, rg_err *err) {
@@ -10,6 +13,8 @@ rg_status rg_db_verified_rules(const rg_db *db, rg_ruleset *out, rg_err *err) {
     rg_err e;
     if (rg_text_parse_rule(r->text, &rule, &e))
       return rg_err_set(err, RG_ERR_PARSE, "rule %s: %s", r->id.hex, e.msg);
+    snprintf(rule->name, sizeof rule->name, "%.12s", r->id.hex); /* as rulesdb show names it */
+    rule->line = 0;                                              /* not from a file */
     rg_status st = rg_ruleset_add(out, rule);
     if (st) return rg_err_set(err, st, "out of memory");
   }

@@ -172,8 +172,10 @@ static void print_step(const rg_model *m, const rg_ruleset *rules, int k, const 
   rg_strbuf text;
   rg_sb_init(&text);
   rg_text_print_rule(r, &text);
-  printf("  %3d. rule %d%s%s%s (line %d)%s: %s\n", k + 1, s->app.rule + 1, r->name[0] ? " '" : "", r->name,
-         r->name[0] ? "'" : "", r->line, s->app.reversed ? ", right to left" : "", rg_sb_str(&text));
+  char line[32] = "";
+  if (r->line > 0) snprintf(line, sizeof line, " (line %d)", r->line);
+  printf("  %3d. rule %d%s%s: %s\n", k + 1, s->app.rule + 1, line, s->app.reversed ? ", right to left" : "",
+         rg_sb_str(&text)); /* the text starts with the rule's name, if it has one */
   printf("       at");
   for (int i = 0; i < s->app.n; i++) {
     char sh[96];

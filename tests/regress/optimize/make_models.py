@@ -5,6 +5,10 @@ whose results are concatenated; relu on both sides of a concat) and where it mus
 convolutions at different strides; a model no rule improves).
 
     cd tests/regress/optimize && /usr/bin/python3 make_models.py
+
+unsigned.db is `rulegen --ops relu,concat --depth 2 -o unsigned.db`; broken.db a copy with one
+verified rule's text changed by hand to a false one (sqlite3: UPDATE rules SET text = ...), which
+the numeric check must catch.
 """
 import numpy as np
 import onnx
