@@ -26,9 +26,9 @@ set_tests_properties(optimizer_roundtrip_small PROPERTIES FIXTURES_REQUIRED zoo_
 # graphopt optimize on small models (tests/regress/optimize/cases.txt): known rules fire where
 # they must and not where they must not, the result agrees with the original, a false rule is
 # caught by the numeric check, bad rules and databases are refused; and the rules it uses are
-# proved by both solvers.
+# proved by both solvers (the axioms themselves are checked by verify_check_axioms).
 add_test(NAME optimizer_optimize_cases
          COMMAND ${RG_TEST_ROOT}/regress/run_cases.sh $<TARGET_FILE:graphopt> ${RG_TEST_ROOT}/regress/optimize
                  ${RG_TEST_ROOT}/regress/optimize/cases.txt)
 add_test(NAME optimizer_rules_proved
-         COMMAND $<TARGET_FILE:rulegen> prove -j 2 ${RG_TEST_ROOT}/regress/optimize/merge.rules)
+         COMMAND $<TARGET_FILE:rulegen> prove -j 2 --no-check-axioms ${RG_TEST_ROOT}/regress/optimize/merge.rules)
