@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the parsers' libFuzzer harnesses (tests/fuzz.cmake) with clang, ASan and UBSan in
-# build-fuzz/ and runs each for SECONDS (default 30) from its seeds (tests/fuzz/corpus/NAME).
+# build-fuzz/ and runs each for SECONDS (default 30; scripts/test.sh gives 20) from its seeds (tests/fuzz/corpus/NAME).
 # Exit status 1 when a harness finds a crash, a leak, a sanitizer report or a broken property:
 # the input is kept in build-fuzz/findings/NAME/ (add it to tests/fuzz/regress/NAME/ once
 # fixed: ctest replays those). CI runs it with the default; bench/fuzz-long.sh runs for hours.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # README command 2: install dependencies, then build and run every test twice: a normal build
 # with -Wall -Wextra -Werror, and an AddressSanitizer + UndefinedBehaviorSanitizer build; then
-# every parser's libFuzzer harness for RG_FUZZ_SECONDS each (default 30; clang).
+# every parser's libFuzzer harness for RG_FUZZ_SECONDS each (default 20; clang).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
@@ -15,5 +15,5 @@ echo "== build: ASan + UBSan =="
 (cd "$root/build-asan" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j "$(nproc)")
 
-echo "== fuzz: each parser's harness for ${RG_FUZZ_SECONDS:-30} s =="
-"$root/scripts/fuzz.sh" "${RG_FUZZ_SECONDS:-30}"
+echo "== fuzz: each parser's harness for ${RG_FUZZ_SECONDS:-20} s =="
+"$root/scripts/fuzz.sh" "${RG_FUZZ_SECONDS:-20}"
