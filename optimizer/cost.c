@@ -20,6 +20,7 @@ struct rg_cost_model {
   uint64_t *tag;
   /* [cap]: scratch of rg_cost_sum_values (reachable, weight-only) */
   uint8_t *mark, *wonly;
+  int32_t *uses; /* [cap]: readers of each reachable node (scratch of rg_cost_sum_values) */
   int32_t cap;
 };
 
@@ -33,7 +34,7 @@ rg_cost_model *rg_cost_model_new(const rg_cost_iface *iface, void *ctx) {
 void rg_cost_model_free(rg_cost_model *cm) {
   if (!cm) return;
   if (cm->iface.free) cm->iface.free(cm->ctx);
-  free(cm->us), free(cm->tag), free(cm->mark), free(cm->wonly);
+  free(cm->us), free(cm->tag), free(cm->mark), free(cm->wonly), free(cm->uses);
   free(cm);
 }
 
@@ -69,7 +70,9 @@ static bool grow(rg_cost_model *cm, int32_t n) {
           *wonly = mark ? realloc(cm->wonly, (size_t)cap) : NULL;
   if (mark) cm->mark = mark;
   if (wonly) cm->wonly = wonly;
-  if (!us || !tag || !mark || !wonly) return false;
+  int32_t *uses = realloc(cm->uses, sizeof *uses * (size_t)cap);
+  if (uses) cm->uses = uses;
+  if (!us || !tag || !mark || !wonly || !uses) return false;
   memset(cm->tag + cm->cap, 0, sizeof *tag * (size_t)(cap - cm->cap));
   cm->cap = cap;
   return true;
@@ -119,6 +122,24 @@ rg_status rg_cost_node(rg_cost_model *cm, const rg_model *m, int32_t id, double 
   return *us = c, RG_OK;
 }
 
+/* Whether node id is computed inside the operator before it, so that it costs nothing of its
+ * own: a bias on the channel axis of a Conv, or on the columns of a 2-D product (export writes
+ * them as one Conv or Gemm), and an activation after a Conv or Gemm (onnxruntime fuses them).
+ * The operator before it must have no other reader. */
+static bool fused(const rg_model *m, const int32_t *uses, int32_t id) {
+  const rg_node *nd = rg_graph_node(m->g, id);
+  if (nd->op != RG_OP_BIAS && nd->op != RG_OP_RELU && nd->op != RG_OP_SIGMOID && nd->op != RG_OP_TANH)
+    return false;
+  int32_t p = nd->in[0].node;
+  const rg_node *pn = rg_graph_node(m->g, p);
+  bool gemm = pn->op == RG_OP_MATMUL && rg_model_shape(m, nd->in[0])->rank == 2;
+  if (uses[p] != 1) return false;
+  if (nd->op == RG_OP_BIAS)
+    return nd->params[0] == 1 && ((pn->op == RG_OP_CONV2D && pn->params[3] == RG_ACT_NONE) ||
+                                  (gemm && pn->params[0] == RG_ACT_NONE));
+  return pn->op == RG_OP_CONV2D || gemm || (pn->op == RG_OP_BIAS && fused(m, uses, p));
+}
+
 rg_status rg_cost_sum_values(rg_cost_model *cm, const rg_model *m, const rg_ref *roots, int n_roots,
                              rg_cost_sum *s, rg_err *err) {
   memset(s, 0, sizeof *s);
@@ -129,21 +150,24 @@ rg_status rg_cost_sum_values(rg_cost_model *cm, const rg_model *m, const rg_ref 
                         roots[i].node, n);
   if (!grow(cm, n)) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   memset(cm->mark, 0, (size_t)n);
+  memset(cm->uses, 0, sizeof *cm->uses * (size_t)n);
   rg_graph_mark_reachable(m->g, roots, n_roots, cm->mark); /* {-1, 0}: an omitted operand */
-  /* ids are a topological order: a node's operands are decided before it */
+  rg_model_weight_only(m, cm->mark, cm->wonly);
+  for (int i = 0; i < n_roots; i++)
+    if (roots[i].node >= 0) cm->uses[roots[i].node]++;
   for (int32_t id = 0; id < n; id++) {
-    if (!cm->mark[id]) continue;
     const rg_node *nd = rg_graph_node(m->g, id);
-    if (nd->op == RG_OP_INPUT) {
-      cm->wonly[id] = m->var[nd->params[0]].kind == RG_MVAR_WEIGHT;
+    for (int k = 0; cm->mark[id] && k < nd->n_in; k++) cm->uses[nd->in[k].node]++;
+  }
+  for (int32_t id = 0; id < n; id++) {
+    const rg_node *nd = rg_graph_node(m->g, id);
+    if (!cm->mark[id] || nd->op == RG_OP_INPUT) continue;
+    if (cm->wonly[id]) {
+      s->folded++;
       continue;
     }
-    bool wonly = true;
-    for (int k = 0; k < nd->n_in; k++)
-      wonly = wonly && cm->wonly[nd->in[k].node];
-    cm->wonly[id] = wonly;
-    if (wonly) {
-      s->folded++;
+    if (fused(m, cm->uses, id)) {
+      s->fused++;
       continue;
     }
     double c;

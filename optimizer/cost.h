@@ -73,21 +73,23 @@ rg_status rg_cost_node(rg_cost_model *cm, const rg_model *m, int32_t id, double 
                        rg_err *err) RG_MUST_CHECK;
 
 /* *total: the cost of the rule-vocabulary nodes reachable from roots[0..n_roots), each node
- * counted once. Variables (inputs, weights, opaque nodes' outputs) cost 0, and so do weight-only
- * nodes (every leaf under them a weight, or none: Iconv and the like), which export folds into
- * initializers. Opaque nodes are not nodes of m->g and are not counted: every graph the search
+ * counted once. Variables (inputs, weights, opaque nodes' outputs) cost 0, and so do fused biases
+ * and activations (rg_cost_sum) and weight-only nodes (every leaf under them a weight, or none:
+ * Iconv and the like), which export folds into initializers. Opaque nodes are not nodes of m->g and are not counted: every graph the search
  * compares holds the same ones. The caller passes what must be computed: the model's outputs and
  * every opaque node's operands. */
 rg_status rg_cost_values(rg_cost_model *cm, const rg_model *m, const rg_ref *roots, int n_roots,
                          double *total, rg_err *err) RG_MUST_CHECK;
 
 /* The same by operator: the total, and for each operator the nodes counted and their cost;
- * folded: the weight-only nodes (cost 0). */
+ * folded: the weight-only nodes (cost 0); fused: the biases and activations computed inside the
+ * Conv or Gemm before them (cost 0: export writes a bias into its Conv or Gemm, onnxruntime
+ * fuses an activation into it), where that operator has no other reader. */
 typedef struct {
   double total;
   double us[RG_OP_COUNT];
   int32_t count[RG_OP_COUNT];
-  int32_t folded;
+  int32_t folded, fused;
 } rg_cost_sum;
 rg_status rg_cost_sum_values(rg_cost_model *cm, const rg_model *m, const rg_ref *roots, int n_roots,
                              rg_cost_sum *s, rg_err *err) RG_MUST_CHECK;

@@ -187,6 +187,42 @@ static void test_weight_only(void) {
   rg_cost_model_free(cm);
 }
 
+/* A bias and an activation after a Conv (export writes the bias into it, onnxruntime fuses the
+ * activation) cost nothing of their own, and after a 2-D product the same (Gemm); not where the
+ * Conv has another reader, nor a bias on another axis. */
+static void test_fused(void) {
+  rg_cost_model *cm = open_model("roofline", NULL);
+  if (!cm) return;
+  rg_model *m = rg_model_new();
+  rg_ref x = in(m, var(m, "x", RG_MVAR_INPUT, 4, (int32_t[]){1, 8, 16, 16}));
+  rg_ref w = in(m, var(m, "w", RG_MVAR_WEIGHT, 4, (int32_t[]){8, 8, 3, 3}));
+  rg_ref b = in(m, var(m, "b", RG_MVAR_WEIGHT, 1, (int32_t[]){8}));
+  rg_ref bh = in(m, var(m, "bh", RG_MVAR_WEIGHT, 1, (int32_t[]){16}));
+  rg_ref c = conv(m, x, w, 1, RG_PAD_SAME, RG_ACT_NONE, 1, 1);
+  rg_ref cb = node(m, RG_OP_BIAS, (int32_t[]){1}, 1, c, b);
+  rg_ref r = node(m, RG_OP_RELU, NULL, 0, cb, none);
+  rg_cost_sum s;
+  rg_err err;
+  CHECK(rg_cost_sum_values(cm, m, &r, 1, &s, &err) == RG_OK);
+  CHECK_MSG(s.fused == 2 && fabs(s.total - cost_of(cm, m, c)) < 1e-9, "fused %d, total %g", s.fused, s.total);
+  /* the conv read twice: its bias and relu run on their own */
+  rg_ref twice[2] = {r, c};
+  CHECK(rg_cost_sum_values(cm, m, twice, 2, &s, &err) == RG_OK && s.fused == 0);
+  /* a bias on the rows (axis 2) is not a Conv's */
+  rg_ref rows = node(m, RG_OP_BIAS, (int32_t[]){2}, 1, c, bh);
+  CHECK(rg_cost_sum_values(cm, m, &rows, 1, &s, &err) == RG_OK && s.fused == 0);
+  /* a Gemm: 2-D product, bias on its columns, then tanh */
+  rg_ref a = in(m, var(m, "a", RG_MVAR_INPUT, 2, (int32_t[]){4, 32}));
+  rg_ref wm = in(m, var(m, "wm", RG_MVAR_WEIGHT, 2, (int32_t[]){32, 8}));
+  rg_ref p = node(m, RG_OP_MATMUL, (int32_t[]){RG_ACT_NONE}, 1, a, wm);
+  rg_ref t = node(m, RG_OP_TANH, NULL, 0, node(m, RG_OP_BIAS, (int32_t[]){1}, 1, p, b), none);
+  CHECK(rg_cost_sum_values(cm, m, &t, 1, &s, &err) == RG_OK);
+  CHECK_MSG(s.fused == 2 && s.count[RG_OP_MATMUL] == 1 && fabs(s.total - cost_of(cm, m, p)) < 1e-9, "fused %d",
+            s.fused);
+  rg_model_free(m);
+  rg_cost_model_free(cm);
+}
+
 static void test_bad_machines(void) {
   static const struct {
     const char *file, *want;
@@ -480,6 +516,7 @@ int main(void) {
   write_file(machine, figures, strlen(figures));
   test_roofline();
   test_weight_only();
+  test_fused();
   test_bad_machines();
   test_dnnl();
   test_cache();

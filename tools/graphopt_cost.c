@@ -86,10 +86,10 @@ static void print_sum(const rg_cost_sum *s, int32_t opaque) {
            s->total > 0 ? 100 * s->us[op] / s->total : 0);
   }
   printf(
-      "  total: %.1f us (%.3f ms) for %d node%s; %d weight-only node%s folded (cost 0); %d opaque "
-      "node%s not counted\n",
+      "  total: %.1f us (%.3f ms) for %d node%s; %d weight-only node%s folded and %d bias or "
+      "activation node%s fused into a Conv or Gemm (cost 0); %d opaque node%s not counted\n",
       s->total, s->total / 1e3, nodes, nodes == 1 ? "" : "s", s->folded, s->folded == 1 ? "" : "s",
-      opaque, opaque == 1 ? "" : "s");
+      s->fused, s->fused == 1 ? "" : "s", opaque, opaque == 1 ? "" : "s");
 }
 
 /* The 1-minute load average, or -1: timings taken beside other work (more runnable threads
