@@ -117,26 +117,14 @@ static int32_t add_state(searcher *s, const rg_ref *roots, double cost, int32_t 
   return i;
 }
 
-int64_t rg_model_count_live(const rg_model *m, const rg_ref *roots) {
-  rg_model *v = rg_model_view(m, roots);
-  if (!v) return -1;
-  rg_model_counts c;
-  rg_model_count(v, &c);
-  rg_model_view_free(v);
-  int64_t live = 0;
-  for (int op = 0; op < RG_OP_COUNT; op++) live += c.by_op[op];
-  return live;
-}
-
 static bool visit(void *ctx, const rg_application *a, const rg_ref *roots) {
   searcher *s = ctx;
   s->applications++;
   if (!first_time(s, roots_hash(roots, s->n_roots))) return false;
-  int64_t live = rg_model_count_live(s->m, roots);
-  if (live < 0 || live > s->max_live) return false;
   double cost;
-  if ((s->failed = s->o->cost(s->o->cost_ctx, s->m, roots, &cost, s->err))) return true;
-  if (cost >= s->o->alpha * s->st[s->best].cost) return false;
+  int64_t ops;
+  if ((s->failed = s->o->cost(s->o->cost_ctx, s->m, roots, &cost, &ops, s->err))) return true;
+  if (ops > s->max_live || cost >= s->o->alpha * s->st[s->best].cost) return false;
   if (add_state(s, roots, cost, s->current, a) < 0) {
     s->failed = rg_err_set(s->err, RG_ERR_NOMEM, "out of memory");
     return true;
@@ -172,10 +160,11 @@ rg_status rg_search(rg_model *m, const rg_apply_set *set, const rg_search_opts *
   rg_ref *start = malloc(sizeof *start * (size_t)(s.n_roots + 1));
   rg_status st = start ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   double cost0 = 0;
+  int64_t ops0 = 0;
   if (!st) {
     rg_model_roots(m, start);
-    s.max_live = (int64_t)(o->max_growth * (double)rg_model_count_live(m, start));
-    st = o->cost(o->cost_ctx, m, start, &cost0, err);
+    st = o->cost(o->cost_ctx, m, start, &cost0, &ops0, err);
+    s.max_live = (int64_t)(o->max_growth * (double)ops0);
   }
   if (!st && (!first_time(&s, roots_hash(start, s.n_roots)) || add_state(&s, start, cost0, -1, NULL) < 0))
     st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");

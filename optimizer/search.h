@@ -14,9 +14,11 @@
 
 #include "apply.h"
 
-/* The cost of m seen from roots (weight-only values free: they are folded). */
+/* The cost of m seen from roots (weight-only values free: they are folded), and in *ops the
+ * operators of the rule vocabulary it runs (weight-only ones left out), which the growth limit
+ * counts: one walk over the model gives both. */
 typedef rg_status (*rg_search_cost_fn)(void *ctx, const rg_model *m, const rg_ref *roots, double *cost,
-                                       rg_err *err);
+                                       int64_t *ops, rg_err *err);
 
 typedef struct {
   double alpha;      /* queue a model cheaper than alpha x best (TASO: 1.05; 1 is greedy) */
@@ -50,8 +52,5 @@ typedef struct {
 rg_status rg_search(rg_model *m, const rg_apply_set *s, const rg_search_opts *o, rg_search_result *out,
                     rg_err *err) RG_MUST_CHECK;
 void rg_search_result_free(rg_search_result *r);
-
-/* Operators (of the rule vocabulary, weight-only ones left out) m seen from roots computes. */
-int64_t rg_model_count_live(const rg_model *m, const rg_ref *roots);
 
 #endif

@@ -104,17 +104,19 @@ static bool count(void *ctx, const rg_application *a, const rg_ref *roots) {
 }
 
 /* Cost: 10 per convolution, 1 per other operator, weight-only ones free. */
-static rg_status conv_cost(void *ctx, const rg_model *m, const rg_ref *roots, double *cost, rg_err *err) {
+static rg_status conv_cost(void *ctx, const rg_model *m, const rg_ref *roots, double *cost, int64_t *ops,
+                           rg_err *err) {
   (void)ctx, (void)err;
   int32_t size = rg_graph_size(m->g), n_roots = rg_model_n_roots(m);
   uint8_t *mark = calloc((size_t)size, 1), *w = calloc((size_t)size, 1);
   rg_graph_mark_reachable(m->g, roots, n_roots, mark);
-  *cost = 0;
+  rg_model_weight_only(m, mark, w);
+  *cost = 0, *ops = 0;
   for (int32_t id = 0; id < size; id++) {
     const rg_node *nd = rg_graph_node(m->g, id);
-    w[id] = nd->op == RG_OP_INPUT ? m->var[nd->params[0]].kind == RG_MVAR_WEIGHT : 1;
-    for (int k = 0; nd->op != RG_OP_INPUT && k < nd->n_in; k++) w[id] = w[id] && w[nd->in[k].node];
-    if (mark[id] && !w[id] && nd->op != RG_OP_INPUT) *cost += nd->op == RG_OP_CONV2D ? 10 : 1;
+    if (!mark[id] || w[id] || nd->op == RG_OP_INPUT) continue;
+    *cost += nd->op == RG_OP_CONV2D ? 10 : 1;
+    (*ops)++;
   }
   free(mark), free(w);
   return RG_OK;

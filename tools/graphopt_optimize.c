@@ -146,8 +146,13 @@ static bool load_rules(const opt_opts *o, rg_ruleset *rules) {
   return st == RG_OK;
 }
 
-static rg_status cost_of(void *ctx, const rg_model *m, const rg_ref *roots, double *cost, rg_err *err) {
-  return rg_cost_values(ctx, m, roots, rg_model_n_roots(m), cost, err);
+static rg_status cost_of(void *ctx, const rg_model *m, const rg_ref *roots, double *cost, int64_t *ops,
+                         rg_err *err) {
+  rg_cost_sum s;
+  rg_status st = rg_cost_sum_values(ctx, m, roots, rg_model_n_roots(m), &s, err);
+  *cost = s.total, *ops = s.fused;
+  for (int op = 0; op < RG_OP_COUNT; op++) *ops += s.count[op];
+  return st;
 }
 
 /* "conv2d 53 -> 37" per operator that either model computes. */
