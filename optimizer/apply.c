@@ -110,7 +110,8 @@ typedef struct {
   int *n_hits, *cap_hits;
   int32_t *memo;         /* [node]: the node rebuilt over the replacements, -1 not yet */
   rg_ref *new_roots;
-  rg_match_env env, saved;
+  rg_match_env env;
+  rg_match_env keep[RG_RULE_MAX_OUTPUTS]; /* [k]: the bindings before output k was matched */
   rg_apply_visit visit;
   void *ctx;
   bool stop;
@@ -235,21 +236,18 @@ static rg_status match_from(walk *w, int32_t di, int k, rg_ref *at, rg_err *err)
   if (k == d->n) return try_apply(w, d, at, err);
   int32_t pat = di * RG_RULE_MAX_OUTPUTS + k;
   rg_status st = RG_OK;
-  rg_match_env keep;
-  if (k > 0 && rg_match_env_init(&keep, w->env.n_tvars, w->env.n_pvars, err)) return RG_ERR_NOMEM;
-  if (k > 0) env_copy(&keep, &w->env);
+  if (k > 0) env_copy(&w->keep[k], &w->env);
   for (int i = 0; !st && !w->stop && i < w->n_hits[pat]; i++) {
     rg_ref t = w->hits[pat][i];
     bool distinct = true;
     for (int j = 0; j < k; j++) distinct = distinct && (at[j].node != t.node || at[j].out != t.out);
     if (!distinct) continue;
     if (k == 0) rg_match_env_reset(&w->env);
-    else env_copy(&w->env, &keep);
+    else env_copy(&w->env, &w->keep[k]);
     if (!rg_match(d->g, d->from[k], w->m->g, t, &w->env)) continue;
     at[k] = t;
     st = match_from(w, di, k + 1, at, err);
   }
-  if (k > 0) rg_match_env_free(&keep);
   return st;
 }
 
@@ -258,6 +256,7 @@ static void walk_free(walk *w, int n_pat) {
   for (int p = 0; w->hits && p < n_pat; p++) free(w->hits[p]);
   free(w->hits), free(w->n_hits), free(w->cap_hits);
   rg_match_env_free(&w->env);
+  for (int k = 0; k < RG_RULE_MAX_OUTPUTS; k++) rg_match_env_free(&w->keep[k]);
 }
 
 rg_status rg_apply_all(const rg_apply_set *s, rg_model *m, const rg_ref *roots, rg_apply_visit visit, void *ctx,
@@ -273,6 +272,7 @@ rg_status rg_apply_all(const rg_apply_set *s, rg_model *m, const rg_ref *roots, 
   rg_status st = w.live && w.used && w.memo && w.new_roots && w.hits && w.n_hits && w.cap_hits
                      ? rg_match_env_init(&w.env, s->max_tvars, s->max_pvars, err)
                      : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  for (int k = 1; !st && k < RG_RULE_MAX_OUTPUTS; k++) st = rg_match_env_init(&w.keep[k], s->max_tvars, s->max_pvars, err);
   for (int32_t id = 0; !st && id < w.size; id++) w.memo[id] = -1; /* inputs are never rebuilt */
   if (!st) st = collect(&w, err);
   if (!st) st = lookup_all(&w, err);
