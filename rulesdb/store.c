@@ -814,3 +814,16 @@ rg_status rg_db_open(const char *path, const rg_db_pubkey *pub, int allow_unsign
   rg_sb_free(&rep);
   return st;
 }
+
+rg_status rg_db_open_keyed(const char *path, const char *pub_path, int allow_unsigned, rg_db **out,
+                           rg_strbuf *warning, rg_err *err) {
+  *out = NULL;
+  if (!pub_path && !allow_unsigned)
+    return rg_err_set(err, RG_ERR_UNBOUND,
+                      "%s: give the public key to verify it with (--pub KEY.pub), or --allow-unsigned to "
+                      "read it unverified",
+                      path);
+  rg_db_pubkey pk;
+  rg_status st = pub_path ? rg_db_load_pubkey(pub_path, &pk, err) : RG_OK;
+  return st ? st : rg_db_open(path, pub_path ? &pk : NULL, allow_unsigned, out, warning, err);
+}

@@ -71,4 +71,10 @@ rg_status rg_db_read(const char *path, rg_db **out, rg_err *err) RG_MUST_CHECK;
 rg_status rg_db_open(const char *path, const rg_db_pubkey *pub, int allow_unsigned, rg_db **out,
                      rg_strbuf *warning, rg_err *err) RG_MUST_CHECK;
 
+/* rg_db_open as a command line says it: the public key read from the file pub_path (NULL: none
+ * given); without one and without allow_unsigned, RG_ERR_UNBOUND before anything is read, the
+ * message naming both ways on. A key file that cannot be read is its RG_ERR_IO or RG_ERR_PARSE. */
+rg_status rg_db_open_keyed(const char *path, const char *pub_path, int allow_unsigned, rg_db **out,
+                           rg_strbuf *warning, rg_err *err) RG_MUST_CHECK;
+
 #endif

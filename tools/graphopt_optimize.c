@@ -127,20 +127,13 @@ static bool load_rules(const opt_opts *o, rg_ruleset *rules) {
     rg_cli_report("graphopt optimize", o->rules, &err);
     return false;
   }
-  if (!o->pub && !o->allow_unsigned) {
-    fprintf(stderr, "graphopt optimize: %s: give the public key to verify it with (--pub KEY.pub), or "
-                    "--allow-unsigned to use it unverified\n", o->rules);
-    return false;
-  }
-  rg_db_pubkey pk;
   rg_strbuf warn;
   rg_sb_init(&warn);
   rg_db *db = NULL;
-  rg_status st = o->pub ? rg_db_load_pubkey(o->pub, &pk, &err) : RG_OK;
-  if (!st) st = rg_db_open(o->rules, o->pub ? &pk : NULL, o->allow_unsigned, &db, &warn, &err);
+  rg_status st = rg_db_open_keyed(o->rules, o->pub, o->allow_unsigned, &db, &warn, &err);
   if (warn.len) fprintf(stderr, "graphopt optimize: warning (--allow-unsigned): %s", rg_sb_str(&warn));
-  if (!st) st = rg_db_verified_rules(db, rules, &err);
-  if (st) fprintf(stderr, "graphopt optimize: %s: %s\n", o->rules, err.msg);
+  if (st) fprintf(stderr, "graphopt optimize: %s\n", err.msg); /* it names the file */
+  else if ((st = rg_db_verified_rules(db, rules, &err))) fprintf(stderr, "graphopt optimize: %s: %s\n", o->rules, err.msg);
   rg_sb_free(&warn);
   rg_db_free(db);
   return st == RG_OK;

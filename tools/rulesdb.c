@@ -20,29 +20,16 @@ int rdb_write_progress(void *user, int64_t done, int64_t total) {
 
 int rdb_open(const char *prog, const char *path, const char *pub, bool allow_unsigned,
              rg_db **out, bool *verified) {
-  if (verified) *verified = false;
   rg_err err;
-  rg_db_pubkey pk;
-  if (!pub && !allow_unsigned) {
-    fprintf(stderr,
-            "%s: %s: give the public key to verify it with (--pub KEY.pub), or --allow-unsigned to "
-            "read it unverified\n",
-            prog, path);
-    return 2;
-  }
-  if (pub && rg_db_load_pubkey(pub, &pk, &err)) {
-    fprintf(stderr, "%s: %s\n", prog, err.msg);
-    return 2;
-  }
   rg_strbuf warn;
   rg_sb_init(&warn);
-  rg_status st = rg_db_open(path, pub ? &pk : NULL, allow_unsigned, out, &warn, &err);
+  rg_status st = rg_db_open_keyed(path, pub, allow_unsigned, out, &warn, &err);
   if (warn.len) fprintf(stderr, "%s: warning (--allow-unsigned): %s", prog, rg_sb_str(&warn));
   if (verified) *verified = st == RG_OK && pub && warn.len == 0;
   rg_sb_free(&warn);
   if (st) {
     fprintf(stderr, "%s: %s\n", prog, err.msg);
-    return st == RG_ERR_ARG ? 1 : 2;
+    return st == RG_ERR_ARG ? 1 : 2; /* 1: refused (a signature); 2: no key, or it cannot be read */
   }
   return 0;
 }
