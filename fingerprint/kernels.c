@@ -144,15 +144,62 @@ static inline rg_value conv_at(rg_domain dom, const conv_geom *g, const rg_value
   return o;
 }
 
+/* The outputs o (first index lo, last hi - 1) whose tap k of a window (start o * s - pad, dilation
+ * d) falls inside [0, size). */
+static void tap_outputs(int32_t k, int32_t s, int32_t pad, int32_t d, int32_t size, int32_t n_out,
+                        int32_t *lo, int32_t *hi) {
+  int32_t off = k * d - pad; /* input index of output 0's tap k */
+  *lo = off >= 0 ? 0 : (-off + s - 1) / s;
+  *hi = size - 1 - off < 0 ? 0 : (size - 1 - off) / s + 1;
+  if (*hi > n_out) *hi = n_out;
+  if (*lo > *hi) *lo = *hi;
+}
+
+/* One output plane (n, oc) of a float64 conv2d, tap by tap over the whole plane: each output
+ * still sums its taps in conv_at's order (channel, row, column) from 0, so the values are the
+ * same bits, but the inner loop runs along a row and vectorizes. */
+static void conv_plane_f64(const conv_geom *g, const rg_value *x, const rg_value *w, int32_t n, int32_t oc,
+                           double *o) {
+  int32_t c0 = (oc / g->per_group) * g->I;
+  for (int64_t k = 0; k < (int64_t)g->OH * g->OW; k++)
+    o[k] = 0.0;
+  for (int32_t i = 0; i < g->I; i++)
+    for (int32_t a = 0; a < g->KH; a++) {
+      int32_t y0, y1;
+      tap_outputs(a, g->sh, g->ph, g->dh, g->H, g->OH, &y0, &y1);
+      const rg_value *xc = x + ((int64_t)n * g->C + c0 + i) * g->H * g->W;
+      const rg_value *wr = w + (((int64_t)oc * g->I + i) * g->KH + a) * g->KW;
+      for (int32_t b = 0; b < g->KW; b++) {
+        int32_t x0, x1;
+        tap_outputs(b, g->sw, g->pw, g->dw, g->W, g->OW, &x0, &x1);
+        double wv = wr[b].f;
+        for (int32_t y = y0; y < y1; y++) {
+          const rg_value *xr = xc + (int64_t)(y * g->sh - g->ph + a * g->dh) * g->W + b * g->dw - g->pw;
+          double *orow = o + (int64_t)y * g->OW;
+          for (int32_t xx = x0; xx < x1; xx++)
+            orow[xx] = orow[xx] + xr[xx * g->sw].f * wv;
+        }
+      }
+    }
+  for (int64_t k = 0; k < (int64_t)g->OH * g->OW; k++)
+    o[k] = act_f64(g->act, o[k]);
+}
+
 static void conv(rg_domain dom, const rg_shape *xs, const rg_shape *ws, const rg_shape *os, const int32_t *p,
                  const rg_value *x, const rg_value *w, const rg_eval_ctx *ctx, rg_value *o) {
+  _Static_assert(sizeof(rg_value) == sizeof(double), "float64 planes are written in place");
   conv_geom g = conv_geometry(xs, ws, os, p);
   int64_t planes = (int64_t)xs->dim[0] * g.O, plane = (int64_t)g.OH * g.OW;
 #pragma omp parallel for schedule(static) if (planes * plane * g.I * g.KH * g.KW >= BIG_KERNEL)
-  for (int64_t q = 0; q < planes; q++)
+  for (int64_t q = 0; q < planes; q++) {
+    if (dom == RG_DOM_F64) {
+      conv_plane_f64(&g, x, w, (int32_t)(q / g.O), (int32_t)(q % g.O), &o[q * plane].f);
+      continue;
+    }
     for (int32_t y = 0; y < g.OH; y++)
       for (int32_t xx = 0; xx < g.OW; xx++)
         o[q * plane + (int64_t)y * g.OW + xx] = conv_at(dom, &g, x, w, ctx, (int32_t)(q / g.O), (int32_t)(q % g.O), y, xx);
+  }
 }
 
 typedef struct {
