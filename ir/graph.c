@@ -159,6 +159,27 @@ int32_t rg_graph_find_pvar(const rg_graph *g, const char *name) {
   return find(&g->pvars, name, (int)strlen(name));
 }
 
+static int cmp_id(const void *a, const void *b) {
+  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  return (x > y) - (x < y);
+}
+
+int32_t rg_graph_reach(const rg_graph *g, const rg_ref *refs, int n, uint32_t *seen, uint32_t stamp,
+                       int32_t *stack, int32_t *order) {
+  int32_t top = 0, count = 0;
+  for (int i = 0; i < n; i++)
+    if (refs[i].node >= 0 && seen[refs[i].node] != stamp) seen[refs[i].node] = stamp, stack[top++] = refs[i].node;
+  while (top) { /* each node is pushed once, when first seen */
+    int32_t id = stack[--top];
+    order[count++] = id;
+    const rg_node *nd = &g->nodes[id];
+    for (int k = 0; k < nd->n_in; k++)
+      if (seen[nd->in[k].node] != stamp) seen[nd->in[k].node] = stamp, stack[top++] = nd->in[k].node;
+  }
+  qsort(order, (size_t)count, sizeof *order, cmp_id);
+  return count;
+}
+
 void rg_graph_mark_reachable(const rg_graph *g, const rg_ref *refs, int n, uint8_t *mark) {
   for (int i = 0; i < n; i++)
     if (refs[i].node >= 0) mark[refs[i].node] = 1; /* a negative ref is no value (an omitted operand) */

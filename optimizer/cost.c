@@ -18,9 +18,11 @@ struct rg_cost_model {
   /* [cap]: the memo by node id */
   double *us;
   uint64_t *tag;
-  /* [cap]: scratch of rg_cost_sum_values (reachable, weight-only) */
-  uint8_t *mark, *wonly;
-  int32_t *uses; /* [cap]: readers of each reachable node (scratch of rg_cost_sum_values) */
+  /* [cap]: scratch of rg_cost_sum_values: weight-only, readers of each reachable node, the
+   * reach's stamps, stack and order */
+  uint8_t *wonly;
+  int32_t *uses, *stack, *order;
+  uint32_t *seen, stamp;
   int32_t cap;
 };
 
@@ -34,7 +36,7 @@ rg_cost_model *rg_cost_model_new(const rg_cost_iface *iface, void *ctx) {
 void rg_cost_model_free(rg_cost_model *cm) {
   if (!cm) return;
   if (cm->iface.free) cm->iface.free(cm->ctx);
-  free(cm->us), free(cm->tag), free(cm->mark), free(cm->wonly), free(cm->uses);
+  free(cm->us), free(cm->tag), free(cm->wonly), free(cm->uses), free(cm->stack), free(cm->order), free(cm->seen);
   free(cm);
 }
 
@@ -56,24 +58,31 @@ rg_status rg_cost_model_open(const char *name, const rg_cost_opts *o, rg_cost_mo
                     name ? name : "");
 }
 
+/* field reallocated to cap entries; ok false when that failed (field then unchanged) */
+#define GROW(field, cap, ok)                                                                       \
+  do {                                                                                             \
+    void *p_ = realloc((field), sizeof *(field) * (size_t)(cap));                                \
+    if (p_) (field) = p_;                                                                          \
+    else (ok) = false;                                                                             \
+  } while (0)
+
 /* Room in the memo and scratch for every node of m. */
 static bool grow(rg_cost_model *cm, int32_t n) {
   if (n <= cm->cap) return true;
   int32_t cap = cm->cap ? cm->cap : 1024;
   while (cap < n)
     cap *= 2;
-  double *us = realloc(cm->us, sizeof *us * (size_t)cap);
-  if (us) cm->us = us;
-  uint64_t *tag = realloc(cm->tag, sizeof *tag * (size_t)cap);
-  if (tag) cm->tag = tag;
-  uint8_t *mark = realloc(cm->mark, (size_t)cap),
-          *wonly = mark ? realloc(cm->wonly, (size_t)cap) : NULL;
-  if (mark) cm->mark = mark;
-  if (wonly) cm->wonly = wonly;
-  int32_t *uses = realloc(cm->uses, sizeof *uses * (size_t)cap);
-  if (uses) cm->uses = uses;
-  if (!us || !tag || !mark || !wonly || !uses) return false;
-  memset(cm->tag + cm->cap, 0, sizeof *tag * (size_t)(cap - cm->cap));
+  bool ok = true;
+  GROW(cm->us, cap, ok);
+  GROW(cm->tag, cap, ok);
+  GROW(cm->wonly, cap, ok);
+  GROW(cm->uses, cap, ok);
+  GROW(cm->stack, cap, ok);
+  GROW(cm->order, cap, ok);
+  GROW(cm->seen, cap, ok);
+  if (!ok) return false;
+  memset(cm->tag + cm->cap, 0, sizeof *cm->tag * (size_t)(cap - cm->cap));
+  memset(cm->seen + cm->cap, 0, sizeof *cm->seen * (size_t)(cap - cm->cap));
   cm->cap = cap;
   return true;
 }
@@ -149,19 +158,24 @@ rg_status rg_cost_sum_values(rg_cost_model *cm, const rg_model *m, const rg_ref 
       return rg_err_set(err, RG_ERR_ARG, "cost of values: root %d is node %d of a graph of %d", i,
                         roots[i].node, n);
   if (!grow(cm, n)) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  memset(cm->mark, 0, (size_t)n);
-  memset(cm->uses, 0, sizeof *cm->uses * (size_t)n);
-  rg_graph_mark_reachable(m->g, roots, n_roots, cm->mark); /* {-1, 0}: an omitted operand */
-  rg_model_weight_only(m, cm->mark, cm->wonly);
+  if (++cm->stamp == 0) { /* the stamps wrapped: start them again */
+    memset(cm->seen, 0, sizeof *cm->seen * (size_t)cm->cap);
+    cm->stamp = 1;
+  }
+  /* {-1, 0}, an omitted operand, reaches nothing */
+  int32_t n_reached = rg_graph_reach(m->g, roots, n_roots, cm->seen, cm->stamp, cm->stack, cm->order);
+  rg_model_weight_only(m, cm->order, n_reached, cm->wonly);
+  for (int32_t i = 0; i < n_reached; i++) cm->uses[cm->order[i]] = 0;
   for (int i = 0; i < n_roots; i++)
     if (roots[i].node >= 0) cm->uses[roots[i].node]++;
-  for (int32_t id = 0; id < n; id++) {
-    const rg_node *nd = rg_graph_node(m->g, id);
-    for (int k = 0; cm->mark[id] && k < nd->n_in; k++) cm->uses[nd->in[k].node]++;
+  for (int32_t i = 0; i < n_reached; i++) {
+    const rg_node *nd = rg_graph_node(m->g, cm->order[i]);
+    for (int k = 0; k < nd->n_in; k++) cm->uses[nd->in[k].node]++;
   }
-  for (int32_t id = 0; id < n; id++) {
+  for (int32_t i = 0; i < n_reached; i++) {
+    int32_t id = cm->order[i];
     const rg_node *nd = rg_graph_node(m->g, id);
-    if (!cm->mark[id] || nd->op == RG_OP_INPUT) continue;
+    if (nd->op == RG_OP_INPUT) continue;
     if (cm->wonly[id]) {
       s->folded++;
       continue;

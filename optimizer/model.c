@@ -131,14 +131,12 @@ static void mark_needed(const rg_model *m, uint8_t *node_mark, uint8_t *op_mark)
   }
 }
 
-void rg_model_weight_only(const rg_model *m, const uint8_t *mark, uint8_t *weight_only) {
-  int32_t n = rg_graph_size(m->g);
-  for (int32_t id = 0; id < n; id++) { /* ids are a topological order: operands first */
-    if (!mark[id]) continue;
-    const rg_node *nd = rg_graph_node(m->g, id);
+void rg_model_weight_only(const rg_model *m, const int32_t *ids, int32_t n, uint8_t *weight_only) {
+  for (int32_t i = 0; i < n; i++) { /* operands first */
+    const rg_node *nd = rg_graph_node(m->g, ids[i]);
     bool w = nd->op == RG_OP_INPUT ? m->var[nd->params[0]].kind == RG_MVAR_WEIGHT : true;
     for (int k = 0; nd->op != RG_OP_INPUT && w && k < nd->n_in; k++) w = weight_only[nd->in[k].node];
-    weight_only[id] = w;
+    weight_only[ids[i]] = w;
   }
 }
 
@@ -147,9 +145,12 @@ void rg_model_count(const rg_model *m, rg_model_counts *c) {
   int32_t n = rg_graph_size(m->g);
   uint8_t *node_mark = calloc((size_t)n + 1, 1), *op_mark = calloc((size_t)m->n_op + 1, 1),
           *weight_only = calloc((size_t)n + 1, 1);
-  if (node_mark && op_mark && weight_only) {
+  int32_t *ids = calloc((size_t)n + 1, sizeof *ids), n_ids = 0;
+  if (node_mark && op_mark && weight_only && ids) {
     mark_needed(m, node_mark, op_mark);
-    rg_model_weight_only(m, node_mark, weight_only);
+    for (int32_t id = 0; id < n; id++)
+      if (node_mark[id]) ids[n_ids++] = id;
+    rg_model_weight_only(m, ids, n_ids, weight_only);
     for (int32_t id = 0; id < n; id++) {
       const rg_node *nd = rg_graph_node(m->g, id);
       if (!node_mark[id]) continue;
@@ -159,5 +160,5 @@ void rg_model_count(const rg_model *m, rg_model_counts *c) {
     }
     for (int32_t k = 0; k < m->n_op; k++) c->opaque += op_mark[k];
   }
-  free(node_mark), free(op_mark), free(weight_only);
+  free(node_mark), free(op_mark), free(weight_only), free(ids);
 }

@@ -97,10 +97,10 @@ void rg_model_roots(const rg_model *m, rg_ref *roots);
 rg_model *rg_model_view(const rg_model *m, const rg_ref *roots);
 void rg_model_view_free(rg_model *view);
 
-/* weight_only[id] for every node marked (mark: a set closed under operands, e.g. from
- * rg_graph_mark_reachable): whether every leaf under it is a weight (or there is none, as under
- * Iconv), so export folds it into an initializer and it never runs. */
-void rg_model_weight_only(const rg_model *m, const uint8_t *mark, uint8_t *weight_only);
+/* weight_only[id] for every node of ids[0..n) (a set closed under operands in a topological
+ * order, e.g. from rg_graph_reach): whether every leaf under it is a weight (or there is none,
+ * as under Iconv), so export folds it into an initializer and it never runs. */
+void rg_model_weight_only(const rg_model *m, const int32_t *ids, int32_t n, uint8_t *weight_only);
 
 /* Counts of a model's operators: of the rule vocabulary (by op) reachable from its outputs and
  * not weight-only (the ones that run), and its opaque nodes. */

@@ -108,17 +108,20 @@ static rg_status conv_cost(void *ctx, const rg_model *m, const rg_ref *roots, do
                            rg_err *err) {
   (void)ctx, (void)err;
   int32_t size = rg_graph_size(m->g), n_roots = rg_model_n_roots(m);
-  uint8_t *mark = calloc((size_t)size, 1), *w = calloc((size_t)size, 1);
-  rg_graph_mark_reachable(m->g, roots, n_roots, mark);
-  rg_model_weight_only(m, mark, w);
+  uint32_t *seen = calloc((size_t)size, sizeof *seen);
+  int32_t *stack = calloc((size_t)size, sizeof *stack), *order = calloc((size_t)size, sizeof *order);
+  uint8_t *w = calloc((size_t)size, 1);
+  int32_t n = rg_graph_reach(m->g, roots, n_roots, seen, 1, stack, order);
+  rg_model_weight_only(m, order, n, w);
   *cost = 0, *ops = 0;
-  for (int32_t id = 0; id < size; id++) {
-    const rg_node *nd = rg_graph_node(m->g, id);
-    if (!mark[id] || w[id] || nd->op == RG_OP_INPUT) continue;
+  for (int32_t i = 0; i < n; i++) {
+    const rg_node *nd = rg_graph_node(m->g, order[i]);
+    CHECK(i == 0 || order[i - 1] < order[i]); /* ascending: operands first */
+    if (w[order[i]] || nd->op == RG_OP_INPUT) continue;
     *cost += nd->op == RG_OP_CONV2D ? 10 : 1;
     (*ops)++;
   }
-  free(mark), free(w);
+  free(seen), free(stack), free(order), free(w);
   return RG_OK;
 }
 
