@@ -117,19 +117,25 @@ typedef struct {
   bool stop;
 } walk;
 
+/* The reachable operator nodes (live), who reads what (used), memo cleared for every reachable
+ * node: work in the model's size, not the graph's (which holds every model explored). */
 static rg_status collect(walk *w, rg_err *err) {
-  uint8_t *mark = calloc((size_t)w->size + 1, 1);
-  if (!mark) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  uint32_t *seen = calloc((size_t)w->size + 1, sizeof *seen);
+  int32_t *stack = malloc(sizeof *stack * ((size_t)w->size + 1)), *order = malloc(sizeof *order * ((size_t)w->size + 1));
+  if (!seen || !stack || !order) {
+    free(seen), free(stack), free(order);
+    return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  }
+  int32_t n = rg_graph_reach(w->m->g, w->roots, w->n_roots, seen, 1, stack, order);
+  for (int32_t i = 0; i < n; i++) w->used[order[i]] = 0, w->memo[order[i]] = -1;
   for (int32_t i = 0; i < w->n_roots; i++)
     if (w->roots[i].node >= 0) w->used[w->roots[i].node] |= (uint8_t)(1u << w->roots[i].out);
-  rg_graph_mark_reachable(w->m->g, w->roots, w->n_roots, mark);
-  for (int32_t id = 0; id < w->size; id++) {
-    if (!mark[id]) continue;
-    const rg_node *nd = rg_graph_node(w->m->g, id);
+  for (int32_t i = 0; i < n; i++) {
+    const rg_node *nd = rg_graph_node(w->m->g, order[i]);
     for (int k = 0; k < nd->n_in; k++) w->used[nd->in[k].node] |= (uint8_t)(1u << nd->in[k].out);
-    if (nd->op != RG_OP_INPUT) w->live[w->n_live++] = id;
+    if (nd->op != RG_OP_INPUT) w->live[w->n_live++] = order[i];
   }
-  free(mark);
+  free(seen), free(stack), free(order);
   return RG_OK;
 }
 
@@ -265,7 +271,7 @@ rg_status rg_apply_all(const rg_apply_set *s, rg_model *m, const rg_ref *roots, 
             .visit = visit, .ctx = ctx};
   int n_pat = s->n_dir * RG_RULE_MAX_OUTPUTS;
   size_t nodes = (size_t)w.size + 1;
-  w.live = malloc(sizeof *w.live * nodes), w.used = calloc(nodes, 1), w.memo = malloc(sizeof *w.memo * nodes);
+  w.live = malloc(sizeof *w.live * nodes), w.used = malloc(nodes), w.memo = malloc(sizeof *w.memo * nodes);
   w.new_roots = malloc(sizeof *w.new_roots * (size_t)(w.n_roots + 1));
   w.hits = calloc((size_t)n_pat + 1, sizeof *w.hits);
   w.n_hits = calloc((size_t)n_pat + 1, sizeof *w.n_hits), w.cap_hits = calloc((size_t)n_pat + 1, sizeof *w.cap_hits);
@@ -273,7 +279,6 @@ rg_status rg_apply_all(const rg_apply_set *s, rg_model *m, const rg_ref *roots, 
                      ? rg_match_env_init(&w.env, s->max_tvars, s->max_pvars, err)
                      : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int k = 1; !st && k < RG_RULE_MAX_OUTPUTS; k++) st = rg_match_env_init(&w.keep[k], s->max_tvars, s->max_pvars, err);
-  for (int32_t id = 0; !st && id < w.size; id++) w.memo[id] = -1; /* inputs are never rebuilt */
   if (!st) st = collect(&w, err);
   if (!st) st = lookup_all(&w, err);
   rg_ref at[RG_RULE_MAX_OUTPUTS];
