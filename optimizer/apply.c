@@ -106,6 +106,7 @@ typedef struct {
   int32_t *live;         /* reachable operator nodes, in node (topological) order */
   int32_t n_live;
   uint8_t *used;         /* [node]: bit k when output k is read (by a reachable node or a root) */
+  uint8_t *wonly;        /* [node]: weight-only (folded by export: rewriting it changes nothing) */
   rg_ref **hits;         /* [pattern id]: values with the pattern's skeleton */
   int *n_hits, *cap_hits;
   int32_t *memo;         /* [node]: the node rebuilt over the replacements, -1 not yet */
@@ -127,6 +128,7 @@ static rg_status collect(walk *w, rg_err *err) {
     return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
   int32_t n = rg_graph_reach(w->m->g, w->roots, w->n_roots, seen, 1, stack, order);
+  rg_model_weight_only(w->m, order, n, w->wonly);
   for (int32_t i = 0; i < n; i++) w->used[order[i]] = 0, w->memo[order[i]] = -1;
   for (int32_t i = 0; i < w->n_roots; i++)
     if (w->roots[i].node >= 0) w->used[w->roots[i].node] |= (uint8_t)(1u << w->roots[i].out);
@@ -150,13 +152,15 @@ static bool push_hit(walk *w, int32_t pat, rg_ref t) {
   return true;
 }
 
-/* Every used value against the index: hits[pattern] lists the values each side may match. */
+/* Every used value against the index: hits[pattern] lists the values each side may match.
+ * Weight-only values are left out: export folds them into one initializer whatever their
+ * form, so their rewrites are models of the same cost that would crowd the search's queue. */
 static rg_status lookup_all(walk *w, rg_err *err) {
   rg_id_list ids = {0};
   rg_status st = RG_OK;
   for (int32_t i = 0; !st && i < w->n_live; i++) {
     int32_t id = w->live[i];
-    for (int o = 0; !st && o < RG_MAX_OUTPUTS; o++) {
+    for (int o = 0; !st && !w->wonly[id] && o < RG_MAX_OUTPUTS; o++) {
       if (!(w->used[id] >> o & 1)) continue;
       st = rg_pattern_index_lookup(w->s->index, w->m->g, (rg_ref){id, o}, &ids, err);
       for (int k = 0; !st && k < ids.n; k++) {
@@ -258,7 +262,7 @@ static rg_status match_from(walk *w, int32_t di, int k, rg_ref *at, rg_err *err)
 }
 
 static void walk_free(walk *w, int n_pat) {
-  free(w->live), free(w->used), free(w->memo), free(w->new_roots);
+  free(w->live), free(w->used), free(w->wonly), free(w->memo), free(w->new_roots);
   for (int p = 0; w->hits && p < n_pat; p++) free(w->hits[p]);
   free(w->hits), free(w->n_hits), free(w->cap_hits);
   rg_match_env_free(&w->env);
@@ -272,10 +276,11 @@ rg_status rg_apply_all(const rg_apply_set *s, rg_model *m, const rg_ref *roots, 
   int n_pat = s->n_dir * RG_RULE_MAX_OUTPUTS;
   size_t nodes = (size_t)w.size + 1;
   w.live = malloc(sizeof *w.live * nodes), w.used = malloc(nodes), w.memo = malloc(sizeof *w.memo * nodes);
+  w.wonly = malloc(nodes);
   w.new_roots = malloc(sizeof *w.new_roots * (size_t)(w.n_roots + 1));
   w.hits = calloc((size_t)n_pat + 1, sizeof *w.hits);
   w.n_hits = calloc((size_t)n_pat + 1, sizeof *w.n_hits), w.cap_hits = calloc((size_t)n_pat + 1, sizeof *w.cap_hits);
-  rg_status st = w.live && w.used && w.memo && w.new_roots && w.hits && w.n_hits && w.cap_hits
+  rg_status st = w.live && w.used && w.wonly && w.memo && w.new_roots && w.hits && w.n_hits && w.cap_hits
                      ? rg_match_env_init(&w.env, s->max_tvars, s->max_pvars, err)
                      : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int k = 1; !st && k < RG_RULE_MAX_OUTPUTS; k++) st = rg_match_env_init(&w.keep[k], s->max_tvars, s->max_pvars, err);

@@ -40,7 +40,9 @@ int rg_apply_set_size(const rg_apply_set *s);
 typedef bool (*rg_apply_visit)(void *ctx, const rg_application *a, const rg_ref *roots);
 
 /* Every application of s's rules to m seen from roots (model.h's layout), in a fixed order
- * (values in node order, rules in set order), each passed to visit. m's graph grows. */
+ * (values in node order, rules in set order), each passed to visit. m's graph grows. Values
+ * computed from weights alone are not rewritten (export folds them: no rewrite of theirs
+ * changes what runs). */
 rg_status rg_apply_all(const rg_apply_set *s, rg_model *m, const rg_ref *roots, rg_apply_visit visit,
                        void *ctx, rg_err *err) RG_MUST_CHECK;
 
