@@ -1,12 +1,13 @@
 /* optimizer/search.c: the backtracking search (search.h). Models are kept as root arrays over
  * the one growing graph; a model's hash is its roots' (equal models are equal roots). */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, fileno */
 #include "search.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 typedef struct {
   rg_ref *roots;
@@ -157,6 +158,7 @@ rg_status rg_search(rg_model *m, const rg_apply_set *set, const rg_search_opts *
   memset(out, 0, sizeof *out);
   searcher s = {.m = m, .o = o, .n_roots = rg_model_n_roots(m), .err = err};
   double t0 = now(), last = t0;
+  bool tty = isatty(fileno(stderr)), shown = false; /* on a terminal, one line rewritten */
   rg_ref *start = malloc(sizeof *start * (size_t)(s.n_roots + 1));
   rg_status st = start ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   double cost0 = 0;
@@ -180,13 +182,15 @@ rg_status rg_search(rg_model *m, const rg_apply_set *set, const rg_search_opts *
     out->explored++;
     st = rg_apply_all(set, m, s.st[i].roots, visit, &s, err);
     if (!st) st = s.failed;
-    if (o->progress && now() - last >= 1.0) {
+    if (o->progress && now() - last >= (tty ? 1.0 : 5.0)) { /* a log gets a line every 5 s */
       last = now();
-      fprintf(stderr, "\rgraphopt: %lld models explored, %d queued, best cost %.4g (%.1f%% of the original), %.1f s  ",
-              (long long)out->explored, s.n_heap, s.st[s.best].cost, 100.0 * s.st[s.best].cost / cost0, last - t0);
+      fprintf(stderr, "%sgraphopt: %lld models explored, %d queued, best cost %.4g (%.1f%% of the original), %.1f s%s",
+              tty ? "\r" : "", (long long)out->explored, s.n_heap, s.st[s.best].cost, 100.0 * s.st[s.best].cost / cost0,
+              last - t0, tty ? "  " : "\n");
+      shown = true;
     }
   }
-  if (o->progress && out->explored) fprintf(stderr, "\n");
+  if (tty && shown) fprintf(stderr, "\n");
   out->cost_before = cost0;
   out->queued = s.n_st;
   out->applications = s.applications;
