@@ -28,9 +28,15 @@ list(FILTER small_zoo EXCLUDE REGEX "bert2")
 add_test(NAME optimizer_optimize_small
          COMMAND ${CMAKE_SOURCE_DIR}/models/roundtrip_test.sh $<TARGET_FILE:graphopt>
                  ${CMAKE_BINARY_DIR}/roundtrip/optimized --rules ${RG_TEST_ROOT}/data/taso-133.rules ${small_zoo})
+# The same with our own depth-3 rule set over TASO's operators and bias (tests/data/
+# taso-bias-d3.rules: `rulegen --ops taso,bias --depth 3`, 1,119 rules, each proved by z3 and cvc5).
+add_test(NAME optimizer_optimize_small_d3
+         COMMAND ${CMAKE_SOURCE_DIR}/models/roundtrip_test.sh $<TARGET_FILE:graphopt>
+                 ${CMAKE_BINARY_DIR}/roundtrip/optimized_d3 --rules ${RG_TEST_ROOT}/data/taso-bias-d3.rules ${small_zoo})
 set_tests_properties(optimizer_conformance optimizer_cases optimizer_roundtrip_small optimizer_optimize_small
-                     PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS models)
-set_tests_properties(optimizer_roundtrip_small optimizer_optimize_small PROPERTIES FIXTURES_REQUIRED zoo_small)
+                     optimizer_optimize_small_d3 PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS models)
+set_tests_properties(optimizer_roundtrip_small optimizer_optimize_small optimizer_optimize_small_d3
+                     PROPERTIES FIXTURES_REQUIRED zoo_small)
 # graphopt optimize on small models (tests/regress/optimize/cases.txt): known rules fire where
 # they must and not where they must not, the result agrees with the original, a false rule is
 # caught by the numeric check, bad rules and databases are refused; and the rules it uses are
