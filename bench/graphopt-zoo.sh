@@ -7,7 +7,8 @@
 # Usage: bench/graphopt-zoo.sh RULES [OUT [COST [RUNS [MODEL...]]]]
 #   RULES  rule text, or a .db (used with --allow-unsigned: say so by giving an unsigned one)
 #   OUT    work directory (default build/bench-graphopt); the zoo is built in OUT/zoo if missing
-#   COST   roofline (default) or dnnl;  RUNS: interleaved onnxruntime runs per model (default 100)
+#   COST   roofline (default) or dnnl;  RUNS: interleaved onnxruntime runs per model (default 100;
+#          0 measures no latency)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 rules=${1:?usage: bench/graphopt-zoo.sh RULES [OUT [COST [RUNS [MODEL...]]]]}
@@ -36,6 +37,10 @@ for m in "${models[@]}"; do
   chk=$(sed -n 's/^numeric check: outputs agree, largest relative difference \([^ ]*\).*/agree (\1)/p; s/^numeric check: FAILED.*/FAILED/p' "$log")
   if [ "$rc" -ne 0 ]; then
     echo "| $m | graphopt exit $rc: see $log | | | | | |"
+    continue
+  fi
+  if [ "$runs" -eq 0 ]; then
+    echo "| $m | $ops | $c | $s | $chk | not measured | |"
     continue
   fi
   cmp=$(node "$root/models/ort_compare.js" "$out/zoo/$m.onnx" "$out/$m.opt.onnx" --runs "$runs" --json)
