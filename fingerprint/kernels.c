@@ -73,6 +73,24 @@ static inline rg_value matmul_at(rg_domain dom, const mm_geom *g, const rg_value
   return o;
 }
 
+/* Row i of batch t of a float64 product, k by k over the whole row: each output still sums
+ * A[k] * B[k] from 0 in k's order (matmul_at's values, bit for bit), but B is read along its
+ * rows and the inner loop vectorizes. */
+static void matmul_row_f64(const mm_geom *g, const rg_value *a, const rg_value *b, int a_act, int64_t t,
+                           int64_t i, double *o) {
+  const rg_value *A = a + (t * g->m + i) * g->K, *B = b + t * g->K * g->n;
+  for (int64_t j = 0; j < g->n; j++)
+    o[j] = 0.0;
+  for (int64_t k = 0; k < g->K; k++) {
+    double x = A[k].f;
+    const rg_value *Bk = B + k * g->n;
+    for (int64_t j = 0; j < g->n; j++)
+      o[j] = o[j] + x * Bk[j].f;
+  }
+  for (int64_t j = 0; j < g->n; j++)
+    o[j] = act_f64(a_act, o[j]);
+}
+
 static void matmul(rg_domain dom, const rg_shape *as, const rg_shape *bs, const rg_value *a,
                    const rg_value *b, int a_act, const rg_eval_ctx *ctx, rg_value *o) {
   mm_geom g = mm_geometry(as, bs);
@@ -80,8 +98,13 @@ static void matmul(rg_domain dom, const rg_shape *as, const rg_shape *bs, const 
   /* a model's products (graphopt's evaluator) over both cores; the enumerator's small ones stay
    * in the thread that asks (each output is computed alone, so the values do not change) */
 #pragma omp parallel for schedule(static) if (rows * g.n * g.K >= BIG_KERNEL)
-  for (int64_t r = 0; r < rows; r++)
+  for (int64_t r = 0; r < rows; r++) {
+    if (dom == RG_DOM_F64) {
+      matmul_row_f64(&g, a, b, a_act, r / g.m, r % g.m, &o[r * g.n].f);
+      continue;
+    }
     for (int64_t j = 0; j < g.n; j++) o[r * g.n + j] = matmul_at(dom, &g, a, b, a_act, ctx, r / g.m, r % g.m, j);
+  }
 }
 
 /* Taps k in [*k0, *k1) of a window starting at base (dilation d, k < K) that fall inside
