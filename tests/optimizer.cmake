@@ -22,9 +22,7 @@ add_test(NAME optimizer_roundtrip_small
                  ${CMAKE_BINARY_DIR}/roundtrip/zoo ${small_zoo})
 # The small zoo models optimized with TASO's 133 rules (verified by both solvers: ctest
 # verify_prove_taso_subset and bench/prove.sh): graphopt's numeric check, onnx.checker, and
-# onnxruntime on the original against the optimized model within 1e-4 (bert2 only in the round
-# trip: its float64 evaluation, twice here, takes long).
-list(FILTER small_zoo EXCLUDE REGEX "bert2")
+# onnxruntime on the original against the optimized model within 1e-4.
 add_test(NAME optimizer_optimize_small
          COMMAND ${CMAKE_SOURCE_DIR}/models/roundtrip_test.sh $<TARGET_FILE:graphopt>
                  ${CMAKE_BINARY_DIR}/roundtrip/optimized --rules ${RG_TEST_ROOT}/data/taso-133.rules ${small_zoo})
