@@ -88,3 +88,21 @@ void rg_atomic_abort(rg_atomic_file *a) {
   free(a->path);
   a->f = NULL, a->tmp = a->path = NULL;
 }
+
+rg_status rg_atomic_copy(const char *from, const char *to, rg_err *err) {
+  FILE *in = fopen(from, "rb");
+  if (!in) return rg_err_set(err, RG_ERR_IO, "cannot open %s: %s", from, strerror(errno));
+  rg_atomic_file a;
+  rg_status st = rg_atomic_open(&a, to, err);
+  char buf[1 << 16];
+  size_t n;
+  while (!st && (n = fread(buf, 1, sizeof buf, in)) > 0)
+    if (fwrite(buf, 1, n, a.f) != n) st = rg_err_set(err, RG_ERR_IO, "cannot write %s: %s", a.tmp, strerror(errno));
+  if (!st && ferror(in)) st = rg_err_set(err, RG_ERR_IO, "cannot read %s: %s", from, strerror(errno));
+  fclose(in);
+  if (st) {
+    rg_atomic_abort(&a);
+    return st;
+  }
+  return rg_atomic_commit(&a, err);
+}

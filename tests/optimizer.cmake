@@ -44,3 +44,8 @@ add_test(NAME optimizer_optimize_cases
                  ${RG_TEST_ROOT}/regress/optimize/cases.txt)
 add_test(NAME optimizer_rules_proved
          COMMAND $<TARGET_FILE:rulegen> prove -j 2 --no-check-axioms ${RG_TEST_ROOT}/regress/optimize/merge.rules)
+# A model no rule makes cheaper is written as a byte-for-byte copy of the input.
+add_test(NAME optimizer_no_rule_copy
+         COMMAND sh -c "\"$0\" optimize \"$1\" --rules \"$2\" -o \"$3\" -q && cmp \"$1\" \"$3\""
+                 $<TARGET_FILE:graphopt> ${RG_TEST_ROOT}/regress/optimize/no_rule.onnx
+                 ${RG_TEST_ROOT}/regress/optimize/merge.rules ${CMAKE_BINARY_DIR}/no_rule_copy.onnx)

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "graphopt.h"
+#include "ir/atomic.h"
 #include "ir/text.h"
 #include "optimizer/cost.h"
 #include "optimizer/export.h"
@@ -42,8 +43,9 @@ static void usage(FILE *out) {
                "type-checks at the model's shapes with the same output shapes. Before writing, the\n"
                "optimized model is evaluated against the original on seeded random inputs; if they\n"
                "differ, nothing is written and the first rule application after which they differ is\n"
-               "named. Only the database's verified rules are used (certified ones need corrections).\n"
-               "Ctrl-C stops the search and keeps the best model found so far.\n\noptions:\n");
+               "named. When no rule makes the model cheaper, OUT is a copy of IN. Only the database's\n"
+               "verified rules are used (certified ones need corrections). Ctrl-C stops the search and\n"
+               "keeps the best model found so far.\n\noptions:\n");
 #define X(name, short_, arg, meta, help) fprintf(out, "  -%c, --%-14s %-9s %s\n", short_, name, meta, help);
   OPT_OPTIONS(X)
 #undef X
@@ -227,11 +229,12 @@ static int optimize(const opt_opts *o, rg_model *m, const rg_ruleset *rules, rg_
     rc = 1;
   } else {
     printf("numeric check: outputs agree, largest relative difference %.3g (seed %lld)\n", worst, (long long)o->seed);
-    rg_model *v = rg_model_view(m, r.roots);
-    st = v ? rg_model_export(v, o->out, &err) : rg_err_set(&err, RG_ERR_NOMEM, "out of memory");
+    rg_model *v = r.n_steps ? rg_model_view(m, r.roots) : NULL;
+    if (!r.n_steps) st = rg_atomic_copy(o->in, o->out, &err); /* nothing better: the user's own file */
+    else st = v ? rg_model_export(v, o->out, &err) : rg_err_set(&err, RG_ERR_NOMEM, "out of memory");
     rg_model_view_free(v);
     if (st) rg_cli_report("graphopt optimize", NULL, &err), rc = 2;
-    else printf("%s: written%s\n", o->out, r.n_steps ? "" : " (no rule improved the model: the original's graph)");
+    else printf("%s: written%s\n", o->out, r.n_steps ? "" : " (no rule improved the model: a copy of the original)");
   }
   rg_search_result_free(&r);
   return rc;
