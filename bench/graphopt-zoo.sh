@@ -2,8 +2,10 @@
 # bench/graphopt-zoo.sh: graphopt over the model zoo with a rule set, one model after another:
 # operators before and after, cost before and after, search time and the numeric check (from
 # graphopt's own table), then onnxruntime's latency of the original and of graphopt's output
-# measured side by side (models/ort_compare.js: level 'all', 2 threads, interleaved runs, the
-# medians' ratio; above 1 the optimized model is faster).
+# measured side by side (models/ort_compare.js: level 'all', 2 threads, pool threads not
+# spinning, pairs of runs in alternating order, at least RUNS pairs and 10 s; the medians' ratio,
+# above 1 the optimized model is faster). A model no rule improved is graphopt's copy of the
+# original: its ratio measures only the noise.
 # Usage: bench/graphopt-zoo.sh RULES [OUT [COST [RUNS [MODEL...]]]]
 #   RULES  rule text, or a .db (used with --allow-unsigned: say so by giving an unsigned one)
 #   OUT    work directory (default build/bench-graphopt); the zoo is built in OUT/zoo if missing
@@ -43,7 +45,7 @@ for m in "${models[@]}"; do
     echo "| $m | $ops | $c | $s | $chk | not measured | |"
     continue
   fi
-  cmp=$(node "$root/models/ort_compare.js" "$out/zoo/$m.onnx" "$out/$m.opt.onnx" --runs "$runs" --json)
+  cmp=$(node "$root/models/ort_compare.js" "$out/zoo/$m.onnx" "$out/$m.opt.onnx" --runs "$runs" --min-seconds 10 --json)
   lat=$(node -e 'const j=JSON.parse(process.argv[1]); console.log(j.a.median_ms.toFixed(2)+" / "+j.b.median_ms.toFixed(2)+" | "+j.ratio.toFixed(3))' "$cmp")
   echo "| $m | $ops | $c | $s | $chk | $lat |"
 done
