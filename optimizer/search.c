@@ -9,6 +9,10 @@
 #include <time.h>
 #include <unistd.h>
 
+/* The relative gain below which a model is not better than the best: a sum of the same costs
+ * in another node order differs in its last bits (a commuted ewadd is no improvement). */
+#define MIN_GAIN 1e-9
+
 typedef struct {
   rg_ref *roots;
   double cost;
@@ -177,7 +181,7 @@ rg_status rg_search(rg_model *m, const rg_apply_set *set, const rg_search_opts *
       break;
     }
     int32_t i = heap_pop(&s);
-    if (s.st[i].cost < s.st[s.best].cost) s.best = i;
+    if (s.st[i].cost < (1 - MIN_GAIN) * s.st[s.best].cost) s.best = i;
     s.current = i;
     out->explored++;
     st = rg_apply_all(set, m, s.st[i].roots, visit, &s, err);
