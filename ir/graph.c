@@ -2,6 +2,7 @@
  * name tables. */
 #include "graph.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,7 @@ struct rg_graph {
   int32_t *slots; /* hash table of node ids, -1 empty; size is a power of two */
   int32_t nslots;
   name_table tvars, pvars;
+  uint64_t serial; /* rg_graph_serial */
 };
 
 static uint64_t hash_node(const rg_node *n) {
@@ -48,8 +50,12 @@ rg_graph *rg_graph_new(void) {
     return NULL;
   }
   memset(g->slots, -1, sizeof *g->slots * (size_t)g->nslots);
+  static atomic_uint_least64_t next_serial = 1; /* graphs are made by several threads at once */
+  g->serial = atomic_fetch_add(&next_serial, 1);
   return g;
 }
+
+uint64_t rg_graph_serial(const rg_graph *g) { return g->serial; }
 
 static void free_names(name_table *t) {
   for (int32_t i = 0; i < t->n; i++) free(t->names[i]);

@@ -31,6 +31,9 @@ typedef struct {
 typedef struct rg_graph rg_graph;
 
 rg_graph *rg_graph_new(void); /* NULL when out of memory */
+/* A number no other graph of this process has (not even one made after g is freed): a memo
+ * keyed by node id is valid for exactly one graph. */
+uint64_t rg_graph_serial(const rg_graph *g);
 void rg_graph_free(rg_graph *g);
 
 int32_t rg_graph_size(const rg_graph *g);

@@ -1,9 +1,9 @@
 /* optimizer/cost.c: the cost-model handle (cost.h): opening a backend by name, the per-node
  * memo, and the sums over the values a graph computes.
  *
- * Memo invariant: entry id holds a cost only with the tag of the configuration it was computed
- * for (operator, parameters, operand and result dims); an entry whose tag differs (another
- * model, or none yet) is computed again. */
+ * Memo invariant: entries hold costs of the nodes of one graph (rg_graph_serial), whose node
+ * ids never change their operator, parameters or shapes; known[id] says which are computed.
+ * Another graph empties the memo. */
 #include "cost.h"
 
 #include <math.h>
@@ -17,7 +17,8 @@ struct rg_cost_model {
   void *ctx;
   /* [cap]: the memo by node id */
   double *us;
-  uint64_t *tag;
+  uint8_t *known;
+  uint64_t graph; /* the serial of the graph the memo is of (0: none) */
   /* [cap]: scratch of rg_cost_sum_values: weight-only, readers of each reachable node, the
    * reach's stamps, stack and order */
   uint8_t *wonly;
@@ -36,7 +37,7 @@ rg_cost_model *rg_cost_model_new(const rg_cost_iface *iface, void *ctx) {
 void rg_cost_model_free(rg_cost_model *cm) {
   if (!cm) return;
   if (cm->iface.free) cm->iface.free(cm->ctx);
-  free(cm->us), free(cm->tag), free(cm->wonly), free(cm->uses), free(cm->stack), free(cm->order), free(cm->seen);
+  free(cm->us), free(cm->known), free(cm->wonly), free(cm->uses), free(cm->stack), free(cm->order), free(cm->seen);
   free(cm);
 }
 
@@ -74,42 +75,17 @@ static bool grow(rg_cost_model *cm, int32_t n) {
     cap *= 2;
   bool ok = true;
   GROW(cm->us, cap, ok);
-  GROW(cm->tag, cap, ok);
+  GROW(cm->known, cap, ok);
   GROW(cm->wonly, cap, ok);
   GROW(cm->uses, cap, ok);
   GROW(cm->stack, cap, ok);
   GROW(cm->order, cap, ok);
   GROW(cm->seen, cap, ok);
   if (!ok) return false;
-  memset(cm->tag + cm->cap, 0, sizeof *cm->tag * (size_t)(cap - cm->cap));
+  memset(cm->known + cm->cap, 0, (size_t)(cap - cm->cap));
   memset(cm->seen + cm->cap, 0, sizeof *cm->seen * (size_t)(cap - cm->cap));
   cm->cap = cap;
   return true;
-}
-
-static uint64_t fnv(uint64_t h, const void *p, size_t n) {
-  const unsigned char *b = p;
-  for (size_t i = 0; i < n; i++)
-    h = (h ^ b[i]) * 0x100000001b3u;
-  return h;
-}
-
-static uint64_t dims_hash(uint64_t h, const rg_shape *s) {
-  h = fnv(h, &s->rank, sizeof s->rank);
-  return fnv(h, s->dim, sizeof s->dim[0] * s->rank);
-}
-
-/* The memo tag of node id: a hash of what its cost depends on (never 0, which means none). */
-static uint64_t config_tag(const rg_model *m, int32_t id) {
-  const rg_node *nd = rg_graph_node(m->g, id);
-  uint64_t h = fnv(0xcbf29ce484222325u, &nd->op, sizeof nd->op);
-  h = fnv(h, nd->params, sizeof nd->params);
-  h = fnv(h, &nd->n_in, sizeof nd->n_in);
-  for (int k = 0; k < nd->n_in; k++)
-    h = dims_hash(h, rg_model_shape(m, nd->in[k]));
-  for (int j = 0; j < rg_op_get((rg_op)nd->op)->n_outputs; j++)
-    h = dims_hash(h, rg_model_shape(m, (rg_ref){id, j}));
-  return h ? h : 1;
 }
 
 rg_status rg_cost_node(rg_cost_model *cm, const rg_model *m, int32_t id, double *us, rg_err *err) {
@@ -118,8 +94,11 @@ rg_status rg_cost_node(rg_cost_model *cm, const rg_model *m, int32_t id, double 
     return rg_err_set(err, RG_ERR_ARG, "cost of node %d: the graph has %d nodes", id, n);
   if (rg_graph_node(m->g, id)->op == RG_OP_INPUT) return *us = 0, RG_OK;
   if (!grow(cm, n)) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  uint64_t tag = config_tag(m, id);
-  if (cm->tag[id] == tag) return *us = cm->us[id], RG_OK;
+  if (cm->graph != rg_graph_serial(m->g)) {
+    memset(cm->known, 0, (size_t)cm->cap);
+    cm->graph = rg_graph_serial(m->g);
+  }
+  if (cm->known[id]) return *us = cm->us[id], RG_OK;
   double c;
   rg_status st = cm->iface.node(cm->ctx, m, id, &c, err);
   if (st) return st;
@@ -127,7 +106,7 @@ rg_status rg_cost_node(rg_cost_model *cm, const rg_model *m, int32_t id, double 
     return rg_err_set(err, RG_ERR_ARG,
                       "cost model %s: node %d (%s) costs %g, not a finite number >= 0",
                       cm->iface.name, id, rg_op_get((rg_op)rg_graph_node(m->g, id)->op)->name, c);
-  cm->us[id] = c, cm->tag[id] = tag;
+  cm->us[id] = c, cm->known[id] = 1;
   return *us = c, RG_OK;
 }
 
