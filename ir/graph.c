@@ -165,9 +165,20 @@ int32_t rg_graph_find_pvar(const rg_graph *g, const char *name) {
   return find(&g->pvars, name, (int)strlen(name));
 }
 
-static int cmp_id(const void *a, const void *b) {
-  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-  return (x > y) - (x < y);
+/* ids[0..n) ascending, by least-significant-digit radix sort through tmp (room for n): a
+ * comparison sort was a third of a search's time over NASNet-A's 1,500 reachable nodes. */
+static void sort_ids(int32_t *ids, int32_t n, int32_t *tmp) {
+  enum { BITS = 11, RADIX = 1 << BITS };
+  int32_t max = 0;
+  for (int32_t i = 0; i < n; i++)
+    if (ids[i] > max) max = ids[i];
+  for (int shift = 0; shift < 31 && (max >> shift) > 0; shift += BITS) {
+    int32_t count[RADIX + 1] = {0};
+    for (int32_t i = 0; i < n; i++) count[((ids[i] >> shift) & (RADIX - 1)) + 1]++;
+    for (int d = 0; d < RADIX; d++) count[d + 1] += count[d];
+    for (int32_t i = 0; i < n; i++) tmp[count[(ids[i] >> shift) & (RADIX - 1)]++] = ids[i];
+    memcpy(ids, tmp, sizeof *ids * (size_t)n);
+  }
 }
 
 int32_t rg_graph_reach(const rg_graph *g, const rg_ref *refs, int n, uint32_t *seen, uint32_t stamp,
@@ -182,7 +193,7 @@ int32_t rg_graph_reach(const rg_graph *g, const rg_ref *refs, int n, uint32_t *s
     for (int k = 0; k < nd->n_in; k++)
       if (seen[nd->in[k].node] != stamp) seen[nd->in[k].node] = stamp, stack[top++] = nd->in[k].node;
   }
-  qsort(order, (size_t)count, sizeof *order, cmp_id);
+  sort_ids(order, count, stack); /* the stack is empty now: room for every reached id */
   return count;
 }
 

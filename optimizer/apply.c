@@ -188,10 +188,27 @@ static rg_ref substitute(const walk *w, const rg_application *a, rg_ref r) {
   return (rg_ref){w->memo[r.node], r.out};
 }
 
-/* The roots with a's replacements made: every live node over a replaced value built anew. */
+/* The first index of live whose node comes after node id (live is in ascending id order). */
+static int32_t live_after(const walk *w, int32_t id) {
+  int32_t lo = 0, hi = w->n_live;
+  while (lo < hi) {
+    int32_t mid = lo + (hi - lo) / 2;
+    if (w->live[mid] <= id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* The roots with a's replacements made: every live node over a replaced value built anew.
+ * Ids are topological, so nodes up to the first replaced one read nothing replaced. memo is
+ * -1 for every reachable node between calls (collect sets it, each call restores it). */
 static rg_status rebuild(walk *w, const rg_application *a, rg_err *err) {
-  for (int32_t i = 0; i < w->n_live; i++) w->memo[w->live[i]] = -1;
-  for (int32_t i = 0; i < w->n_live; i++) {
+  int32_t first = a->at[0].node;
+  for (int k = 1; k < a->n; k++)
+    if (a->at[k].node < first) first = a->at[k].node;
+  int32_t start = live_after(w, first);
+  rg_status st = RG_OK;
+  for (int32_t i = start; !st && i < w->n_live; i++) {
     int32_t id = w->live[i];
     rg_node nd = *rg_graph_node(w->m->g, id);
     bool changed = false;
@@ -202,12 +219,12 @@ static rg_status rebuild(walk *w, const rg_application *a, rg_err *err) {
     }
     if (!changed) continue;
     rg_ref r;
-    rg_status st = rg_model_add_node(w->m, &nd, 0, &r, err);
-    if (st) return st; /* operands of the same types: only out of memory */
-    w->memo[id] = r.node;
+    st = rg_model_add_node(w->m, &nd, 0, &r, err); /* operands of the same types: only out of memory */
+    if (!st) w->memo[id] = r.node;
   }
-  for (int32_t i = 0; i < w->n_roots; i++) w->new_roots[i] = substitute(w, a, w->roots[i]);
-  return RG_OK;
+  for (int32_t i = 0; !st && i < w->n_roots; i++) w->new_roots[i] = substitute(w, a, w->roots[i]);
+  for (int32_t i = start; i < w->n_live; i++) w->memo[w->live[i]] = -1;
+  return st;
 }
 
 /* Builds the target of a match and, where it types as the source did, rewrites and visits. */
