@@ -165,10 +165,8 @@ int32_t rg_graph_find_pvar(const rg_graph *g, const char *name) {
   return find(&g->pvars, name, (int)strlen(name));
 }
 
-/* ids[0..n) ascending, by least-significant-digit radix sort through tmp (room for n): a
- * comparison sort was a third of a search's time over NASNet-A's 1,500 reachable nodes. */
-static void sort_ids(int32_t *ids, int32_t n, int32_t *tmp) {
-  enum { BITS = 11, RADIX = 1 << BITS };
+void rg_ids_sort(int32_t *ids, int32_t n, int32_t *tmp) {
+  enum { BITS = 11, RADIX = 1 << BITS }; /* least-significant digit first */
   int32_t max = 0;
   for (int32_t i = 0; i < n; i++)
     if (ids[i] > max) max = ids[i];
@@ -183,17 +181,19 @@ static void sort_ids(int32_t *ids, int32_t n, int32_t *tmp) {
 
 int32_t rg_graph_reach(const rg_graph *g, const rg_ref *refs, int n, uint32_t *seen, uint32_t stamp,
                        int32_t *stack, int32_t *order) {
-  int32_t top = 0, count = 0;
-  for (int i = 0; i < n; i++)
-    if (refs[i].node >= 0 && seen[refs[i].node] != stamp) seen[refs[i].node] = stamp, stack[top++] = refs[i].node;
-  while (top) { /* each node is pushed once, when first seen */
-    int32_t id = stack[--top];
-    order[count++] = id;
-    const rg_node *nd = &g->nodes[id];
-    for (int k = 0; k < nd->n_in; k++)
-      if (seen[nd->in[k].node] != stamp) seen[nd->in[k].node] = stamp, stack[top++] = nd->in[k].node;
+  int32_t count = 0;
+  for (int i = 0; i < n; i++) {
+    if (refs[i].node < 0 || seen[refs[i].node] == stamp) continue;
+    int32_t top = 0;
+    seen[refs[i].node] = stamp, stack[top++] = refs[i].node;
+    while (top) { /* depth first: a node leaves the stack once its operands have all left it */
+      const rg_node *nd = &g->nodes[stack[top - 1]];
+      int k = 0;
+      while (k < nd->n_in && seen[nd->in[k].node] == stamp) k++;
+      if (k < nd->n_in) seen[nd->in[k].node] = stamp, stack[top++] = nd->in[k].node;
+      else order[count++] = stack[--top];
+    }
   }
-  sort_ids(order, count, stack); /* the stack is empty now: room for every reached id */
   return count;
 }
 

@@ -64,12 +64,14 @@ int32_t rg_graph_find_pvar(const rg_graph *g, const char *name);
  * negative node, an omitted operand, reaches nothing). */
 void rg_graph_mark_reachable(const rg_graph *g, const rg_ref *refs, int n, uint8_t *mark);
 
-/* The nodes reachable from refs, in ascending id order (a topological order: operands first),
- * into order[0..count), found by walking from refs only (time in the nodes reached, not in
- * the graph's size, for graphs that hold many overlapping models). seen[0..size): stamps the
+/* The nodes reachable from refs in a topological order (each after its operands; not by id),
+ * into order[0..count), found by walking from refs only (time in the nodes reached, not in the
+ * graph's size, for graphs that hold many overlapping models). seen[0..size): stamps the
  * caller keeps between calls; a node is reached when seen[id] == stamp afterwards, so a fresh
  * stamp per call needs no clearing. stack: room for `size` ids. Returns the count. */
 int32_t rg_graph_reach(const rg_graph *g, const rg_ref *refs, int n, uint32_t *seen, uint32_t stamp,
                        int32_t *stack, int32_t *order);
+/* ids[0..n) (node ids, >= 0) in ascending order, through tmp (room for n). */
+void rg_ids_sort(int32_t *ids, int32_t n, int32_t *tmp);
 
 #endif

@@ -128,6 +128,7 @@ static rg_status collect(walk *w, rg_err *err) {
     return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
   int32_t n = rg_graph_reach(w->m->g, w->roots, w->n_roots, seen, 1, stack, order);
+  rg_ids_sort(order, n, stack); /* live in id order: rebuild starts after the first replaced node */
   rg_model_weight_only(w->m, order, n, w->wonly);
   for (int32_t i = 0; i < n; i++) w->used[order[i]] = 0, w->memo[order[i]] = -1;
   for (int32_t i = 0; i < w->n_roots; i++)

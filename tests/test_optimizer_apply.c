@@ -113,10 +113,12 @@ static rg_status conv_cost(void *ctx, const rg_model *m, const rg_ref *roots, do
   uint8_t *w = calloc((size_t)size, 1);
   int32_t n = rg_graph_reach(m->g, roots, n_roots, seen, 1, stack, order);
   rg_model_weight_only(m, order, n, w);
+  for (int32_t i = 0; i < n; i++) stack[order[i]] = i; /* each node's place in the order */
   *cost = 0, *ops = 0;
   for (int32_t i = 0; i < n; i++) {
     const rg_node *nd = rg_graph_node(m->g, order[i]);
-    CHECK(i == 0 || order[i - 1] < order[i]); /* ascending: operands first */
+    for (int k = 0; k < nd->n_in; k++) /* reached, and before its reader */
+      CHECK(seen[nd->in[k].node] == 1 && stack[nd->in[k].node] < i);
     if (w[order[i]] || nd->op == RG_OP_INPUT) continue;
     *cost += nd->op == RG_OP_CONV2D ? 10 : 1;
     (*ops)++;
