@@ -262,6 +262,7 @@ static void env_copy(rg_match_env *to, const rg_match_env *from) {
 static rg_status match_from(walk *w, int32_t di, int k, rg_ref *at, rg_err *err) {
   const direction *d = &w->s->dir[di];
   if (k == d->n) return try_apply(w, d, at, err);
+  if (k >= RG_RULE_MAX_OUTPUTS) return RG_OK; /* never: d->n is at most that (tells the compiler) */
   int32_t pat = di * RG_RULE_MAX_OUTPUTS + k;
   rg_status st = RG_OK;
   if (k > 0) env_copy(&w->keep[k], &w->env);

@@ -173,7 +173,7 @@ static rg_status import_inputs(rg_importer *im, const rg_import_opts *opts, rg_e
     const char *name = gr->input[i]->name;
     if (!name || !name[0]) return rg_import_fail(im, err, RG_ERR_ARG, "graph input %zu has no name", i);
     if (rg_import_get(im, name)) continue; /* an initializer listed as an input too (IR version < 4) */
-    rg_elem elem;
+    rg_elem elem = RG_ELEM_FLOAT; /* set by declared_shape on success */
     rg_shape s;
     im->node = first_reader(im, name);
     rg_status st = declared_shape(im, gr->input[i], opts, &elem, &s, err);

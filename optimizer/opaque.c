@@ -202,7 +202,7 @@ static rg_status type_softmax(const rg_opaque_call *c, const double *const *k, r
 static rg_status eval_softmax(const rg_opaque_call *c, const double *const *v, const rg_tinfo *t, double **out,
                               rg_err *err) {
   (void)err;
-  int64_t outer, len, inner;
+  int64_t outer = 0, len = 0, inner = 0; /* typing checked the axis: softmax_blocks sets them */
   softmax_blocks(c, &t[0].shape, &outer, &len, &inner);
   bool log_ = !strcmp(c->node->op_type, "LogSoftmax");
   for (int64_t o = 0; o < outer; o++)

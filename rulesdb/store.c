@@ -334,7 +334,7 @@ static rg_status get_text(row *w, int col, const char **out) {
 
 /* A content id, exactly; names_row: the row is known by it in later messages. */
 static rg_status get_id(row *w, int col, rg_db_id *id, int names_row) {
-  const char *t;
+  const char *t = "";
   rg_status st = get_text(w, col, &t);
   if (st) return st;
   char buf[48];
@@ -546,9 +546,10 @@ static int schema_difference(sqlite3 *a, sqlite3 *b, schema_obj *o) {
                *n = (const char *)sqlite3_column_text(sa, 1),
                *tb = (const char *)sqlite3_column_text(sa, 2);
     char buf[48];
-    snprintf(o->type, sizeof o->type, "%s", t ? excerpt(t, buf) : "?");
-    snprintf(o->name, sizeof o->name, "%s", n ? excerpt(n, buf) : "?");
-    snprintf(o->tbl, sizeof o->tbl, "%s", tb ? excerpt(tb, buf) : "?");
+    /* cut to the fields' sizes on purpose: they name the row, the full text is elsewhere */
+    snprintf(o->type, sizeof o->type, "%.*s", (int)sizeof o->type - 1, t ? excerpt(t, buf) : "?");
+    snprintf(o->name, sizeof o->name, "%.*s", (int)sizeof o->name - 1, n ? excerpt(n, buf) : "?");
+    snprintf(o->tbl, sizeof o->tbl, "%.*s", (int)sizeof o->tbl - 1, tb ? excerpt(tb, buf) : "?");
     found = 1;
     goto done;
   }
