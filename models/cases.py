@@ -133,6 +133,8 @@ def movement_cases(c):
     c.output(c.node("Flatten", [x], axis=0), "flatten0")
     c.output(c.node("Unsqueeze", [c.node("Squeeze", [c.node("Slice", [x, c.ints([0]), c.ints([1]), c.ints([0])]),
                                                     c.ints([0])]), c.ints([2])]), "squeeze_unsqueeze")
+    corner = c.node("Slice", [x, c.ints([0, 0, 0]), c.ints([1, 1, 1]), c.ints([0, 1, 2])])
+    c.output(c.node("Relu", [c.node("Squeeze", [corner])]), "to_scalar")  # exported as Squeeze, not an empty shape
     c.output(c.node("Pad", [x, c.ints([0, 1, -1, 0, 2, 1])]), "pad_mixed")
     c.output(c.node("Slice", [x, c.ints([-3, 1]), c.ints([100, -1]), c.ints([1, 2])]), "slice_neg")
     c.output(c.node("Slice", [x, c.ints([0]), c.ints([6]), c.ints([1]), c.ints([2])]), "slice_step")

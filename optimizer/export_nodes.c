@@ -199,6 +199,8 @@ static rg_status data_movement(rg_exporter *ex, int32_t id, rg_err *err) {
       const char *in[2] = {in_name(ex, rg_graph_node(ex->m->g, mm->in[0].node), 0), in_name(ex, mm, 1)};
       return rg_export_node(ex, "MatMul", in, 2, &out, 1) ? RG_OK : nomem(err);
     }
+    if (p[0] == 0) /* to a scalar: an empty shape tensor has no elements, which ONNX readers refuse */
+      return rg_export_node(ex, "Squeeze", &x, 1, &out, 1) ? RG_OK : nomem(err);
     for (int d = 0; d < p[0]; d++) v[d] = p[1 + d];
     const char *in[2] = {x, rg_export_ints(ex, "shape", v, p[0])};
     return in[1] && rg_export_node(ex, "Reshape", in, 2, &out, 1) ? RG_OK : nomem(err);

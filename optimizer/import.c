@@ -355,6 +355,11 @@ static rg_status import_opaque(rg_importer *im, const Onnx__NodeProto *n, rg_err
     refs[k] = (rg_ref){-1, 0};
     if (!n->input[k][0]) continue;
     const rg_ival *v = rg_import_get(im, n->input[k]);
+    if (!v) { /* its producer declared more outputs than it makes (an operator that was not opaque) */
+      st = rg_import_fail(im, err, RG_ERR_ARG, "operand '%s' has no value: the node that names it as an output "
+                          "does not make it", n->input[k]);
+      break;
+    }
     refs[k] = v->ref;
     in[k] = (rg_tinfo){v->elem, *rg_model_shape(m, v->ref), true};
     int32_t var = rg_model_var_of(m, v->ref);
