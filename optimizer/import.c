@@ -354,12 +354,7 @@ static rg_status import_opaque(rg_importer *im, const Onnx__NodeProto *n, rg_err
   for (int k = 0; !st && k < n_in; k++) {
     refs[k] = (rg_ref){-1, 0};
     if (!n->input[k][0]) continue;
-    const rg_ival *v = rg_import_get(im, n->input[k]);
-    if (!v) { /* its producer declared more outputs than it makes (an operator that was not opaque) */
-      st = rg_import_fail(im, err, RG_ERR_ARG, "operand '%s' has no value: the node that names it as an output "
-                          "does not make it", n->input[k]);
-      break;
-    }
+    const rg_ival *v = rg_import_get(im, n->input[k]); /* imported before n (import_node checks) */
     refs[k] = v->ref;
     in[k] = (rg_tinfo){v->elem, *rg_model_shape(m, v->ref), true};
     int32_t var = rg_model_var_of(m, v->ref);
@@ -478,15 +473,26 @@ static rg_status check_static(rg_importer *im, rg_err *err) {
   return RG_OK;
 }
 
+/* Every output of n that a node reads has a value now: a node may name more outputs than its
+ * operator makes (a Relu with two), and its readers would find none. */
+static rg_status check_outputs(rg_importer *im, const Onnx__NodeProto *n, rg_err *err) {
+  for (size_t j = 0; j < n->n_output; j++) {
+    const int64_t *r = n->output[j][0] ? rg_names_find(&im->readers, n->output[j]) : NULL;
+    if (r && *r > 0 && !rg_import_get(im, n->output[j]))
+      return rg_import_fail(im, err, RG_ERR_ARG, "output %zu ('%s') is read, but the operator does not make it "
+                            "(it names %zu outputs)", j, n->output[j], n->n_output);
+  }
+  return RG_OK;
+}
+
 static rg_status import_node(rg_importer *im, const Onnx__NodeProto *n, rg_err *err) {
   const char *op = n->op_type ? n->op_type : "";
   bool onnx_domain = !n->domain || !n->domain[0] || !strcmp(n->domain, "ai.onnx");
-  if (onnx_domain && !strcmp(op, "Constant")) return import_constant(im, n, err);
-  if (onnx_domain) {
-    rg_status st = rg_import_map(im, n, err);
-    if (st != RG_IMPORT_OPAQUE) return st;
-  }
-  return import_opaque(im, n, err);
+  rg_status st = RG_IMPORT_OPAQUE;
+  if (onnx_domain && !strcmp(op, "Constant")) st = import_constant(im, n, err);
+  else if (onnx_domain) st = rg_import_map(im, n, err);
+  if (st == RG_IMPORT_OPAQUE) st = import_opaque(im, n, err);
+  return st ? st : check_outputs(im, n, err);
 }
 
 /* ---- the whole model ---- */

@@ -31,7 +31,7 @@ with open("model_not_onnx.onnx", "w") as f:
     f.write("this is not an ONNX model, only text\n")
 open("model_empty.onnx", "w").close()
 save("missing_producer", [helper.make_node("Add", ["x", "nobody"], ["y"], name="add")], [x], [y])
-# an Add that names two outputs (found by fuzz_onnx): it makes one, so its second has no value
+# a Relu that names two outputs (found by fuzz_onnx): it makes one, and the second is read
 save("missing_output", [helper.make_node("Relu", ["x"], ["r", "t"], name="two_outs"),
                         helper.make_node("Softmax", ["t"], ["y"], name="reader")], [x], [y])
 save("cycle", [helper.make_node("Add", ["x", "b"], ["a"], name="first"),
