@@ -104,6 +104,10 @@ const rg_shape *rg_enum_inputs_shape(const rg_enum_inputset *s, const char *name
   return NULL;
 }
 
+const rg_shape *rg_enum_inputs_shape_of(const void *ctx, const char *name) {
+  return rg_enum_inputs_shape(ctx, name);
+}
+
 rg_status rg_enum_inputs_load(const char *path, rg_enum_inputset *s, rg_err *err) {
   FILE *f = fopen(path, "rb");
   if (!f) return rg_err_set(err, RG_ERR_IO, "cannot open: %s", strerror(errno));

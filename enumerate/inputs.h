@@ -38,6 +38,8 @@ rg_status rg_enum_inputs_parse(const char *text, size_t len, rg_enum_inputset *s
  * generalization made (verify/generalize.h: a fresh variable of its original's shape); NULL
  * when there is none. */
 const rg_shape *rg_enum_inputs_shape(const rg_enum_inputset *s, const char *name);
+/* The same with the set as ctx: a var_shape function for the recheck (verify/recheck.h). */
+const rg_shape *rg_enum_inputs_shape_of(const void *ctx, const char *name);
 
 /* Reads and parses a file; errors are prefixed with nothing (the caller names the file). */
 rg_status rg_enum_inputs_load(const char *path, rg_enum_inputset *s, rg_err *err) RG_MUST_CHECK;

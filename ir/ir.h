@@ -5,6 +5,7 @@
 #define RG_IR_IR_H
 
 #include "atomic.h"
+#include "clock.h"
 #include "compare.h"
 #include "graph.h"
 #include "interp.h"

@@ -44,3 +44,12 @@ const char *rg_status_name(rg_status s) {
   }
   return "unknown status";
 }
+
+void rg_err_print(FILE *out, const char *prog, const char *file, const rg_err *err) {
+  if (file && err->line)
+    fprintf(out, "%s: %s:%d:%d: %s\n", prog, file, err->line, err->col, err->msg);
+  else if (file)
+    fprintf(out, "%s: %s: %s\n", prog, file, err->msg);
+  else
+    fprintf(out, "%s: %s\n", prog, err->msg);
+}

@@ -8,6 +8,7 @@
 #define RG_IR_STATUS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #define RG_MUST_CHECK __attribute__((warn_unused_result))
 #define RG_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -35,5 +36,9 @@ rg_status rg_err_set(rg_err *err, rg_status status, const char *fmt, ...) RG_PRI
 rg_status rg_err_at(rg_err *err, rg_status status, int line, int col, const char *fmt, ...)
     RG_PRINTF(5, 6);
 const char *rg_status_name(rg_status s);
+
+/* Prints "prog: where: message" and a newline to out, where is "file:line:col" when err has a
+ * line, "file" when only file is known, nothing when file is NULL. */
+void rg_err_print(FILE *out, const char *prog, const char *file, const rg_err *err);
 
 #endif

@@ -110,12 +110,7 @@ void rg_cli_bound_free(rg_cli_bound *bd) {
 }
 
 void rg_cli_report(const char *prog, const char *file, const rg_err *err) {
-  if (file && err->line)
-    fprintf(stderr, "%s: %s:%d:%d: %s\n", prog, file, err->line, err->col, err->msg);
-  else if (file)
-    fprintf(stderr, "%s: %s: %s\n", prog, file, err->msg);
-  else
-    fprintf(stderr, "%s: %s\n", prog, err->msg);
+  rg_err_print(stderr, prog, file, err);
 }
 
 static void cli_usage(FILE *out, const char *prog, const char *about, const rg_cli_command *cmds,
@@ -173,14 +168,10 @@ void rg_cli_release_interrupts(void) {
   sigaction(SIGTERM, &saved_term, NULL);
 }
 
-double rg_cli_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+double rg_cli_now(void) { return rg_clock_now(); }
 
 const rg_shape *rg_cli_input_shape(const void *ctx, const char *name) {
-  return rg_enum_inputs_shape(ctx, name);
+  return rg_enum_inputs_shape_of(ctx, name);
 }
 
 bool rg_cli_load_inputs(const char *prog, const char *path, void *inputs) {

@@ -1,4 +1,4 @@
-/* tools/synth_resume.h: the tested candidates of a `rulegen` run saved next to its output, and a
+/* synth/resume.h: the tested candidates of a `rulegen` run saved next to its output, and a
  * later run resumed from them.
  *
  * Enumeration, fingerprints and testing are the long, parallel part of a run (26 minutes at
@@ -10,8 +10,8 @@
  * trials, shape sets): a resumed run's options must give the same line, so that generalization
  * sees the input set the candidates came from.
  */
-#ifndef RG_TOOLS_SYNTH_RESUME_H
-#define RG_TOOLS_SYNTH_RESUME_H
+#ifndef RG_SYNTH_RESUME_H
+#define RG_SYNTH_RESUME_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* tools/synth_finish.h: the stages of `rulegen` after random testing: pruning (renaming, common
+/* synth/finish.h: the stages of `rulegen` after random testing: pruning (renaming, common
  * subgraph and supergraph), proofs with z3 and cvc5, derivability pruning, and the output (rule
  * text, or a signed rule database when the output ends in .db).
  *
@@ -10,8 +10,8 @@
  * runs once more over the proved rules, because a rule put back may be derivable from other
  * proved ones.
  */
-#ifndef RG_TOOLS_SYNTH_FINISH_H
-#define RG_TOOLS_SYNTH_FINISH_H
+#ifndef RG_SYNTH_FINISH_H
+#define RG_SYNTH_FINISH_H
 
 #include <signal.h>
 #include <stdbool.h>

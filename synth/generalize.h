@@ -1,4 +1,4 @@
-/* tools/synth_generalize.h: the generalize stage of `rulegen` (between testing and pruning).
+/* synth/generalize.h: the generalize stage of `rulegen` (between testing and pruning).
  *
  * Every tested candidate with a repeated variable is generalized by splitting that variable
  * (verify/generalize.h) where the input set forced the repetition (every input of the
@@ -9,8 +9,8 @@
  * proof); the general one goes to the provers like any candidate. Candidates are taken in parallel;
  * the appended text is in candidate order, the same for any thread count.
  */
-#ifndef RG_TOOLS_SYNTH_GENERALIZE_H
-#define RG_TOOLS_SYNTH_GENERALIZE_H
+#ifndef RG_SYNTH_GENERALIZE_H
+#define RG_SYNTH_GENERALIZE_H
 
 #include <signal.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
-/* tools/synth_resume.c: saving the tested candidates of a run and reading them back (see
+/* synth/resume.c: saving the tested candidates of a run and reading them back (see
  * synth_resume.h). */
 #define _POSIX_C_SOURCE 200809L
-#include "synth_resume.h"
+#include "resume.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,15 +1,14 @@
-/* tools/synth_finish.c: pruning, proofs, derivability and output after random testing (the
+/* synth/finish.c: pruning, proofs, derivability and output after random testing (the
  * order and its reasons are in synth_finish.h). Every rule keeps its index into the candidate
  * set throughout, so proofs, removals and the output refer to one numbering. */
 #define _POSIX_C_SOURCE 200809L
-#include "synth_finish.h"
+#include "finish.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "prune/prune.h"
 #include "rulesdb/rulesdb.h"
 
@@ -538,34 +537,34 @@ int rg_synth_finish(const char *cand, size_t len, const rg_finish_opts *o,
   po.general_off = o->general_off, po.general_of = o->general_of;
   po.stop = o->stop;
   po.progress = prune_progress, po.progress_ctx = &f;
-  double t = rg_cli_now();
+  double t = rg_clock_now();
   if (rg_prune_run(&f.cand, &po, &f.before, &err)) {
     rc = fail("pruning", &err);
     goto done;
   }
-  f.t_prune = rg_cli_now() - t;
+  f.t_prune = rg_clock_now() - t;
   if (!(o->stop && *o->stop)) print_prune_rows(&f);
   if (o->stop_after >= RG_FINISH_PROVE && !(o->stop && *o->stop)) {
     if (rg_axioms_load(o->axioms_path ? o->axioms_path : rg_axioms_default_path(), &ax, &err)) {
       rc = fail("loading the axioms", &err);
       goto done;
     }
-    t = rg_cli_now();
+    t = rg_clock_now();
     if (prove_kept(&f, &ax, &err)) {
       rc = fail("proving", &err);
       goto done;
     }
-    f.t_prove = rg_cli_now() - t;
+    f.t_prove = rg_clock_now() - t;
     for (int i = 0; i < f.cand.n; i++)
       if (f.proof[i] && f.proof[i]->shipped && f.before.e[i].fate == RG_FATE_KEPT)
         f.verified[f.n_verified++] = i;
-    t = rg_cli_now();
+    t = rg_clock_now();
     if (o->stop_after >= RG_FINISH_ALL && (o->prune_stages & RG_PRUNE_DERIVE) && !(o->stop && *o->stop) &&
         run_derive(&f, &err)) {
       rc = fail("derivability pruning", &err);
       goto done;
     }
-    f.t_derive = rg_cli_now() - t;
+    f.t_derive = rg_clock_now() - t;
   } else {
     for (int i = 0; i < f.cand.n; i++)
       if (f.before.e[i].fate == RG_FATE_KEPT) f.verified[f.n_verified++] = i;

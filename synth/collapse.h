@@ -1,4 +1,4 @@
-/* tools/synth_collapse.h: renamed copies among the tested candidates collapse to one line
+/* synth/collapse.h: renamed copies among the tested candidates collapse to one line
  * before anything parses the candidates for good.
  *
  * Why here and not only in prune/'s renaming stage: at depth 4 with every operator the test
@@ -10,8 +10,8 @@
  * generalizations that rename one another. The lines dropped are renamings of a kept line (same
  * content id), so nothing they say is lost; they stay in OUT.candidates when a run saves it.
  */
-#ifndef RG_TOOLS_SYNTH_COLLAPSE_H
-#define RG_TOOLS_SYNTH_COLLAPSE_H
+#ifndef RG_SYNTH_COLLAPSE_H
+#define RG_SYNTH_COLLAPSE_H
 
 #include <signal.h>
 #include <stdbool.h>

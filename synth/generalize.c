@@ -1,13 +1,12 @@
-/* tools/synth_generalize.c: the generalize stage (see synth_generalize.h). */
+/* synth/generalize.c: the generalize stage (see synth_generalize.h). */
 #define _POSIX_C_SOURCE 200809L
-#include "synth_generalize.h"
+#include "generalize.h"
 
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 
 void rg_split_ctx_init(rg_split_ctx *c, const rg_enum_space *sp) {
   const rg_enum_inputset *in = &sp->inputs;
@@ -81,7 +80,7 @@ static rg_status one(const rg_generalize_opts *o, const rg_split_ctx *split,
 rg_status rg_synth_generalize(char **cand, size_t *len, const rg_generalize_opts *o,
                               rg_generalize_counts *c, int **general_off, int **general_of,
                               rg_err *err) {
-  double t0 = rg_cli_now();
+  double t0 = rg_clock_now();
   *general_off = *general_of = NULL;
   memset(c, 0, sizeof *c);
   rg_ruleset rs;
@@ -157,6 +156,6 @@ rg_status rg_synth_generalize(char **cand, size_t *len, const rg_generalize_opts
   free(sbs), free(stats);
   rg_randtest_cache_free(cache);
   rg_ruleset_free(&rs);
-  c->seconds = rg_cli_now() - t0;
+  c->seconds = rg_clock_now() - t0;
   return st;
 }

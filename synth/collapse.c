@@ -1,13 +1,12 @@
-/* tools/synth_collapse.c: collapsing renamed copies on the candidate text (see
+/* synth/collapse.c: collapsing renamed copies on the candidate text (see
  * synth_collapse.h). */
 #define _POSIX_C_SOURCE 200809L
-#include "synth_collapse.h"
+#include "collapse.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "prune/canon.h"
 
 static bool is_rule_line(const char *s, size_t l) {
@@ -71,7 +70,7 @@ static rg_status first_of_each(const line_key *ids, uint64_t n, bool *keep, uint
 
 rg_status rg_synth_collapse_renamings(char *cand, size_t *len, const rg_collapse_opts *o,
                                       rg_collapse_counts *c, rg_err *err) {
-  double t0 = rg_cli_now();
+  double t0 = rg_clock_now();
   memset(c, 0, sizeof *c);
   uint64_t n = 0;
   for (const char *s = cand; *s;) {
@@ -140,6 +139,6 @@ rg_status rg_synth_collapse_renamings(char *cand, size_t *len, const rg_collapse
   }
   c->in = n;
   free(start), free(line_no), free(ids), free(keep);
-  c->seconds = rg_cli_now() - t0;
+  c->seconds = rg_clock_now() - t0;
   return st;
 }

@@ -1,0 +1,399 @@
+/* synth/run.c: the run driver (synth/run.h): the passes up to testing, then the stages after. */
+#define _POSIX_C_SOURCE 200809L
+#include "run.h"
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "candidates.h"
+#include "collapse.h"
+#include "generalize.h"
+#include "prune/prune.h"
+#include "resume.h"
+
+void rg_synth_opts_default(rg_synth_opts *o, volatile sig_atomic_t *stop) {
+  memset(o, 0, sizeof *o);
+  rg_enum_choices_default(&o->choices);
+  rg_enum_inputs_default(&o->inputs);
+  o->depth = 3;
+  o->threads = omp_get_max_threads();
+  o->stop_after = RG_SYNTH_STOP_ALL;
+  o->stop = stop;
+  o->fin.prune_stages = RG_PRUNE_ALL;
+  rg_prove_opts_init(&o->fin.prove);
+  o->fin.prove.timeout_ms = 2000; /* most proofs take 10-200 ms; unprovable rules burn the whole timeout */
+  o->fin.prove.check_typed = false; /* every candidate type-checked at the enumeration shapes */
+  o->fin.prove.stop = stop;
+  o->fin.stop = stop;
+  /* Records are the run's one large structure (the stages after them need some hundred MB),
+   * and each pass more repeats the whole enumeration: half of RAM keeps depth 4 --ops all in
+   * one pass on a 24 GB machine. Memory is taken as records come, not up front. */
+  long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+  o->fp = (rg_fp_opts){.seed = 1,
+                       .mem_limit = pages > 0 && psize > 0 ? (size_t)pages * (size_t)psize / 2
+                                                           : (size_t)1 << 30,
+                       .max_outputs = 2,
+                       .stop = stop};
+  rg_randtest_opts_default(&o->rt);
+}
+
+static void report(const rg_err *err) { rg_err_print(stderr, "rulegen", NULL, err); }
+
+/* ---- up to the test stage ---- */
+
+typedef struct {
+  bool quiet;
+  int pass;
+  double start, last;
+} progress;
+
+static void on_progress(void *user, const rg_enum_progress *p) {
+  progress *pr = user;
+  double t = rg_clock_now();
+  if (pr->quiet || t - pr->last < 1.0) return;
+  pr->last = t;
+  double el = t - pr->start, rate = el > 0 ? (double)p->graphs / el : 0;
+  fprintf(stderr, "\r[pass %d] %llu graphs, %.0f graphs/s, RSS %.0f MB, units %d/%d", pr->pass,
+          (unsigned long long)p->graphs, rate, rg_synth_rss_mb(), p->units_done, p->units_total);
+  if (p->units_done > 0)
+    fprintf(stderr, ", ETA %.0f s  ", el * (p->units_total - p->units_done) / p->units_done);
+  fflush(stderr);
+}
+
+static rg_status count_visit(void *user, const rg_enum_state *st, bool *extend, rg_err *err) {
+  (void)user, (void)st, (void)err, (void)extend;
+  return RG_OK;
+}
+
+/* --stop-after enumerate: the graphs counted, nothing fingerprinted. */
+static rg_status enumerate_only(const rg_synth_opts *o, const rg_enum_space *sp, progress *pr,
+                                rg_synth_counts *c, rg_err *err) {
+  void **users = calloc((size_t)o->threads, sizeof *users);
+  rg_enum_visitor v = {count_visit, NULL};
+  rg_enum_run_opts ro = {o->threads, o->fp.max_outputs, o->fp.keep_redundant, o->fp.keep_redundant,
+                         o->stop, on_progress, pr};
+  rg_enum_stats stats = {0};
+  rg_status st = users ? rg_enum_run(sp, &v, users, &ro, &stats, err)
+                       : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  free(users);
+  c->graphs = stats.graphs;
+  c->passes = 1;
+  c->secs[0] = rg_clock_now() - pr->start;
+  return st;
+}
+
+/* Fingerprints and tests, one fingerprint range a pass, until every range is covered. */
+static rg_status passes(const rg_synth_opts *o, const rg_enum_space *sp, progress *pr, FILE *out,
+                        rg_synth_counts *c, rg_err *err) {
+  uint64_t lo = 0, width = UINT64_MAX;
+  rg_status st = RG_OK;
+  for (;;) {
+    rg_fp_table t;
+    rg_enum_stats stats;
+    pr->pass = c->passes + 1;
+    uint64_t hi = UINT64_MAX - lo < width ? UINT64_MAX : lo + width;
+    double ta = rg_clock_now();
+    st = rg_fp_collect(sp, &o->fp, lo, hi, &t, &stats, err);
+    c->secs[0] += rg_clock_now() - ta;
+    c->passes++;
+    if (!st && !*o->stop) {
+      c->graphs = stats.graphs;
+      c->records += t.n;
+      ta = rg_clock_now();
+      st = rg_synth_test_pass(o, sp, &t, out, c, err);
+      c->secs[1] += rg_clock_now() - ta;
+    }
+    uint64_t covered_hi = t.hi;
+    width = t.hi - lo;
+    rg_fp_table_free(&t);
+    if (st || *o->stop || covered_hi == UINT64_MAX) return st;
+    lo = covered_hi + 1;
+    fprintf(stderr, "%srulegen: records did not fit in --mem-limit: pass %d covers the next "
+                    "fingerprint range\n", o->quiet ? "" : "\n", c->passes + 1);
+  }
+}
+
+/* Where the candidates go: memory (a run that goes on past the test stage), a temporary file
+ * renamed over the output at the end, or standard output. */
+typedef struct {
+  FILE *f;
+  char *tmp;
+  bool in_memory;
+} sink;
+
+static int sink_open(const rg_synth_opts *o, char **mem, size_t *mem_len, sink *s) {
+  memset(s, 0, sizeof *s);
+  s->in_memory = o->stop_after > RG_SYNTH_STOP_TEST;
+  if (s->in_memory) {
+    if (!(s->f = open_memstream(mem, mem_len))) fprintf(stderr, "rulegen: out of memory for the candidates\n");
+    return s->f ? 0 : 2;
+  }
+  if (!o->out_path) {
+    s->f = stdout;
+    return 0;
+  }
+  size_t n = strlen(o->out_path) + 32;
+  if ((s->tmp = malloc(n))) snprintf(s->tmp, n, "%s.tmp.%ld", o->out_path, (long)getpid());
+  s->f = s->tmp ? fopen(s->tmp, "w") : NULL;
+  if (s->f) return 0;
+  fprintf(stderr, "rulegen: cannot write %s\n", s->tmp ? s->tmp : o->out_path);
+  free(s->tmp);
+  return 2;
+}
+
+/* Closes the sink; a file output is renamed over the output when rc is 0, removed otherwise.
+ * Returns the exit status. */
+static int sink_close(sink *s, const rg_synth_opts *o, int rc) {
+  if (!s->f) return rc;
+  if (s->in_memory) {
+    if (fclose(s->f) != 0 && !rc) fprintf(stderr, "rulegen: out of memory for the candidates\n"), rc = 1;
+  } else if (s->f != stdout) {
+    if (fclose(s->f) != 0 && !rc) fprintf(stderr, "rulegen: write error on %s\n", s->tmp), rc = 1;
+    if (rc) remove(s->tmp);
+    else if (rename(s->tmp, o->out_path) != 0) {
+      fprintf(stderr, "rulegen: cannot rename %s to %s\n", s->tmp, o->out_path);
+      remove(s->tmp);
+      rc = 1;
+    }
+  } else {
+    fflush(s->f);
+  }
+  free(s->tmp);
+  return rc;
+}
+
+/* Enumerates, fingerprints and tests: the candidates go to *mem (a run that goes on past the
+ * test stage) or to the output. Returns the exit status so far. */
+static int synthesize(const rg_synth_opts *o, const rg_enum_space *sp, const char *header, char **mem,
+                      size_t *mem_len, rg_synth_counts *c) {
+  double t0 = rg_clock_now();
+  progress pr = {o->quiet, 1, t0, t0};
+  rg_fp_opts fp = o->fp;
+  fp.progress = on_progress, fp.progress_user = &pr;
+  rg_synth_opts oo = *o;
+  oo.fp = fp;
+  sink s = {0};
+  int rc = o->stop_after >= RG_SYNTH_STOP_FINGERPRINT ? sink_open(o, mem, mem_len, &s) : 0;
+  if (rc) return rc;
+  if (s.f) fprintf(s.f, "%s\n", header);
+  rg_err err;
+  rg_status st = o->stop_after == RG_SYNTH_STOP_ENUMERATE ? enumerate_only(&oo, sp, &pr, c, &err)
+                                                           : passes(&oo, sp, &pr, s.f, c, &err);
+  c->secs[2] = rg_clock_now() - t0;
+  if (!o->quiet) fprintf(stderr, "\n");
+  if (*o->stop) {
+    fprintf(stderr, "rulegen: interrupted: partial results discarded%s\n", s.tmp ? ", no file written" : "");
+    rc = 130;
+  } else if (st) {
+    report(&err);
+    rc = 1;
+  }
+  rc = sink_close(&s, o, rc);
+  if (!rc) rg_synth_counts_print(c, sp, o->stop_after, o->threads);
+  /* What follows can fail or be stopped on its own: keep what the long part made. */
+  if (!rc && s.in_memory && o->out_path) {
+    rc = rg_synth_save_candidates(o->out_path, *mem, *mem_len);
+    if (!rc)
+      fprintf(stderr, "saved        the candidates in %s.candidates (--resume starts from them)\n",
+              o->out_path);
+  }
+  return rc;
+}
+
+/* ---- after the test stage ---- */
+
+/* Variables numbered in order of first appearance in the text, which is the canonical order
+ * (the candidates are printed canonically, prune/canon.h): equal masks split the same
+ * variables of renamed copies. */
+static uint64_t split_key(void *ctx, const rg_rule *r) { return rg_split_mask(ctx, r); }
+
+static int interrupted_now(void) {
+  fprintf(stderr, "\nrulegen: interrupted: nothing written\n");
+  return 130;
+}
+
+/* Renamed copies among the candidates collapse to their first line (synth/collapse.h) before
+ * generalization and pruning parse them; prints its row; returns the exit status. */
+static int collapse(const rg_synth_opts *o, const rg_enum_space *sp, char *mem, size_t *len,
+                    rg_collapse_counts *cc) {
+  rg_err err;
+  rg_split_ctx split;
+  rg_split_ctx_init(&split, sp);
+  rg_collapse_opts co = {o->threads, o->stop, o->quiet, NULL, NULL};
+  if (!o->no_generalize) co.extra_key = split_key, co.extra_ctx = &split;
+  if (rg_synth_collapse_renamings(mem, len, &co, cc, &err)) {
+    report(&err);
+    return err.status == RG_ERR_PARSE ? 2 : 1; /* a damaged candidates file is bad input */
+  }
+  if (*o->stop) return interrupted_now();
+  fprintf(stderr, "%srenaming     %llu -> %llu candidates (renamed copies%s collapse)   %.2f s\n",
+          o->quiet ? "" : "\r", (unsigned long long)cc->in, (unsigned long long)cc->out,
+          co.extra_key ? " the generalize stage treats alike" : "", cc->seconds);
+  return 0;
+}
+
+/* The generalize stage over the candidate text (appended to it) and its row of the table;
+ * returns the exit status. */
+static int generalize(const rg_synth_opts *o, const rg_enum_space *sp, char **mem, size_t *len,
+                      rg_generalize_counts *gc, int **general_off, int **general_of) {
+  size_t cache_bytes = o->fp.mem_limit / 4 < ((size_t)1 << 30) ? o->fp.mem_limit / 4 : (size_t)1 << 30;
+  rg_generalize_opts go = {sp, o->rt, rg_generalize_limits_default(), o->threads, cache_bytes,
+                           o->stop, o->quiet};
+  go.rt.kernel = rg_fp_node_kernel; /* as the test stage's trials */
+  rg_err err;
+  if (rg_synth_generalize(mem, len, &go, gc, general_off, general_of, &err)) {
+    report(&err);
+    return 1;
+  }
+  if (*o->stop) return interrupted_now();
+  fprintf(stderr, "%sgeneralize   %llu candidates with a variable to split: %llu generalizations tested, "
+                  "%llu pass,\n             %llu most general added (%llu candidates hit the bound "
+                  "of %d tries)          %.2f s\n",
+          o->quiet ? "" : "\r", (unsigned long long)gc->repeated, (unsigned long long)gc->tried,
+          (unsigned long long)gc->passed, (unsigned long long)gc->added, (unsigned long long)gc->capped,
+          RG_GENERALIZE_MAX_TRIES, gc->seconds);
+  return 0;
+}
+
+/* The generator's configuration, "key=value" per line, recorded in a .db output. */
+static void config_of(const rg_synth_opts *o, const rg_enum_space *sp, const char *command, rg_strbuf *cfg) {
+  rg_sb_init(cfg);
+  rg_sb_printf(cfg, "command=%s", command);
+  rg_sb_printf(cfg, "\ndepth=%d\noperator_variants=%d\ninputs=%d\nfingerprint_seed=%llu\ntest_seed=%llu\n"
+                    "trials=%d+%d\nother_shape_sets=%d\n",
+               o->depth, sp->n_variants, sp->inputs.n, (unsigned long long)o->fp.seed,
+               (unsigned long long)o->rt.seed, o->rt.zp_trials, o->rt.f64_trials, o->rt.other_shapes);
+  for (int i = 0; i < sp->inputs.n; i++) {
+    char buf[96];
+    rg_sb_printf(cfg, "input.%s=%s\n", sp->inputs.in[i].name,
+                 rg_shape_format(&sp->inputs.in[i].shape, buf, sizeof buf));
+  }
+  if (o->resume_path) rg_sb_printf(cfg, "resumed_from=%s\n", o->resume_path);
+}
+
+/* The rows of the stage table before the stages of synth/finish.h (recorded in a .db output);
+ * returns how many. A resumed run did not enumerate or test: its first row is the candidates it
+ * read. why and gen_why hold the rows' texts. */
+static int rows_before_finish(const rg_synth_opts *o, const rg_synth_counts *c, const rg_collapse_counts *cc,
+                              const rg_generalize_counts *gc, char why[64], char gen_why[128],
+                              rg_finish_stage rows[5], const rg_finish_stage **first) {
+  snprintf(why, 64, "alone:%llu", (unsigned long long)(c->records - c->members));
+  snprintf(gen_why, 128, "tested:%llu pass:%llu capped:%llu", (unsigned long long)gc->tried,
+           (unsigned long long)gc->passed, (unsigned long long)gc->capped);
+  rows[0] = (rg_finish_stage){"enumerate", 0, (int64_t)c->graphs, "", c->secs[0]};
+  rows[1] = (rg_finish_stage){"fingerprint", (int64_t)c->records, (int64_t)c->members, why, 0};
+  rows[2] = (rg_finish_stage){"test", (int64_t)c->pairs, (int64_t)c->written, "", c->secs[1]};
+  rows[3] = (rg_finish_stage){"renaming-candidates", (int64_t)cc->in, (int64_t)cc->out, "", cc->seconds};
+  rows[4] = (rg_finish_stage){"generalize", (int64_t)gc->in, (int64_t)(gc->in + gc->added), gen_why, gc->seconds};
+  int n = o->no_generalize ? 4 : 5;
+  *first = rows;
+  if (o->resume_path) {
+    rows[2] = (rg_finish_stage){"candidates", 0, (int64_t)c->written, "", 0};
+    *first = rows + 2, n -= 2;
+  }
+  return n;
+}
+
+/* Hands the candidates to the stages after testing, with the rows of the table so far and the
+ * generator's configuration. */
+static int finish_run(rg_synth_opts *o, const rg_enum_space *sp, const char *command, const char *cand,
+                      size_t len, const rg_synth_counts *c, const rg_collapse_counts *cc,
+                      const rg_generalize_counts *gc) {
+  rg_strbuf cfg;
+  config_of(o, sp, command, &cfg);
+  char why[64], gen_why[128];
+  rg_finish_stage rows[5];
+  const rg_finish_stage *first;
+  int n_rows = rows_before_finish(o, c, cc, gc, why, gen_why, rows, &first);
+  o->fin.stop_after = o->stop_after == RG_SYNTH_STOP_PRUNE   ? RG_FINISH_PRUNE
+                      : o->stop_after == RG_SYNTH_STOP_PROVE ? RG_FINISH_PROVE
+                                                             : RG_FINISH_ALL;
+  o->fin.out_path = o->out_path;
+  o->fin.quiet = o->quiet;
+  o->fin.prove.threads = o->threads;
+  o->fin.prove.progress = !o->quiet;
+  /* the recheck draws each rule from its variables' input-set shapes first */
+  o->fin.prove.kernel = rg_fp_node_kernel;
+  o->fin.prove.var_shape = rg_enum_inputs_shape_of;
+  o->fin.prove.var_shape_ctx = &o->inputs;
+  o->fin.test_seed = o->rt.seed;
+  o->fin.config = rg_sb_str(&cfg);
+  int rc = rg_synth_finish(cand, len, &o->fin, first, n_rows);
+  rg_sb_free(&cfg);
+  return rc;
+}
+
+/* The first line of the candidate text: what made the candidates (synth/resume.h). */
+static void candidate_header(const rg_synth_opts *o, const rg_enum_space *sp, rg_strbuf *sb) {
+  rg_sb_init(sb);
+  rg_sb_printf(sb, "# rulegen synth: depth %d, %d operator variants, %d inputs, fingerprint seed %llu, "
+                   "test seed %llu, %d+%d trials at %d other shape sets",
+               o->depth, sp->n_variants, sp->inputs.n, (unsigned long long)o->fp.seed,
+               (unsigned long long)o->rt.seed, o->rt.zp_trials, o->rt.f64_trials, o->rt.other_shapes);
+}
+
+/* The counters up to testing, as JSON, to o->json_path (atomically). */
+static int write_json(const rg_synth_opts *o, const rg_synth_counts *c) {
+  rg_atomic_file a;
+  rg_err err;
+  if (rg_atomic_open(&a, o->json_path, &err)) return report(&err), 1;
+  fprintf(a.f, "{\"synth\": ");
+  rg_synth_counts_json(c, a.f);
+  fprintf(a.f, "}\n");
+  if (rg_atomic_commit(&a, &err)) return report(&err), 1;
+  return 0;
+}
+
+/* The candidates, from the passes or from a resumed run's file; returns the exit status. */
+static int candidates(const rg_synth_opts *o, const rg_enum_space *sp, char **mem, size_t *len,
+                      rg_synth_counts *c) {
+  rg_strbuf header;
+  candidate_header(o, sp, &header);
+  int rc;
+  if (o->resume_path) {
+    rc = rg_synth_load_candidates(o->resume_path, rg_sb_str(&header), mem, len, &c->written);
+    if (!rc)
+      fprintf(stderr, "candidates   %llu tested candidates read from %s\n", (unsigned long long)c->written,
+              o->resume_path);
+  } else {
+    rc = synthesize(o, sp, rg_sb_str(&header), mem, len, c);
+  }
+  rg_sb_free(&header);
+  return rc;
+}
+
+int rg_synth_run(rg_synth_opts *o, const char *command) {
+  rg_enum_space sp;
+  rg_err err;
+  if (rg_enum_space_init(&sp, &o->choices, &o->inputs, o->depth, &err)) {
+    report(&err); /* the message names the input when it is one */
+    rg_enum_space_free(&sp);
+    return 2;
+  }
+  if (o->stop_after >= RG_SYNTH_STOP_FINGERPRINT && !o->resume_path && o->fp.mem_limit < RG_FP_MIN_MEM) {
+    fprintf(stderr, "rulegen: --mem-limit %zu bytes is too small to make progress: give at least %u MB\n",
+            o->fp.mem_limit, RG_FP_MIN_MEM >> 20);
+    rg_enum_space_free(&sp);
+    return 2;
+  }
+  char *mem = NULL;
+  size_t len = 0;
+  rg_synth_counts c = {0};
+  rg_collapse_counts cc = {0};
+  rg_generalize_counts gc = {0};
+  int *general_off = NULL, *general_of = NULL;
+  bool finishing = o->stop_after > RG_SYNTH_STOP_TEST;
+  int rc = candidates(o, &sp, &mem, &len, &c);
+  if (!rc && o->json_path) rc = write_json(o, &c);
+  if (!rc && finishing) rc = collapse(o, &sp, mem, &len, &cc);
+  if (!rc && finishing && !o->no_generalize) rc = generalize(o, &sp, &mem, &len, &gc, &general_off, &general_of);
+  o->fin.general_off = general_off, o->fin.general_of = general_of;
+  if (!rc && finishing) rc = finish_run(o, &sp, command, mem, len, &c, &cc, &gc);
+  free(mem);
+  free(general_off), free(general_of);
+  rg_enum_space_free(&sp);
+  return rc;
+}
