@@ -23,6 +23,7 @@
 #include <signal.h>
 
 #include "canon.h"
+#include "coverage.h"
 #include "derive.h"
 #include "match/match.h"
 #include "record.h"
