@@ -106,3 +106,10 @@ rg_status rg_atomic_copy(const char *from, const char *to, rg_err *err) {
   }
   return rg_atomic_commit(&a, err);
 }
+
+char *rg_path_with_suffix(const char *path, const char *suffix) {
+  size_t n = strlen(path) + strlen(suffix) + 1;
+  char *s = malloc(n);
+  if (s) snprintf(s, n, "%s%s", path, suffix);
+  return s;
+}

@@ -31,4 +31,8 @@ void rg_atomic_remove_stale(const char *path);
 /* Copies the file at from to to, whole or not at all (RG_ERR_IO naming the file and why). */
 rg_status rg_atomic_copy(const char *from, const char *to, rg_err *err) RG_MUST_CHECK;
 
+/* path followed by suffix (".proofs", ".removed", ...), malloc'ed (NULL when out of memory): the
+ * name of a file kept next to an output. */
+char *rg_path_with_suffix(const char *path, const char *suffix);
+
 #endif

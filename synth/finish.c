@@ -79,79 +79,89 @@ static rg_status rederive_put_back(finish *f, rg_err *err) {
   return st;
 }
 
+/* A renamed copy of a rule that failed its proof has the same obligation up to variable names:
+ * once put back, it takes that verdict (never a proof) instead of burning the solvers'
+ * timeouts. renamed_from[i] is the rule i renames (-1: none), as before the reinstatement. */
+static void copy_failed_verdicts(finish *f, const int *renamed_from, bool *dropped) {
+  for (int i = 0; i < f->cand.n; i++)
+    if (renamed_from[i] >= 0 && f->before.e[i].fate == RG_FATE_KEPT && dropped[renamed_from[i]]) {
+      f->proof[i] = f->proof[renamed_from[i]];
+      dropped[i] = f->copied[i] = true;
+      f->renamed_unproved++;
+    }
+}
+
+/* Sends the m rules idx[] to the solvers as one proof round (its records a new block). */
+static rg_status prove_round(finish *f, const rg_axioms *ax, rg_prove_opts *po, const int *idx, int m,
+                             bool *dropped, rg_err *err) {
+  rg_rule_proof *p = calloc((size_t)m, sizeof *p),
+                **grown = realloc(f->blocks, sizeof *grown * (size_t)(f->n_blocks + 1));
+  if (grown) f->blocks = grown;
+  if (!p || !grown) {
+    free(p);
+    return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  }
+  f->blocks[f->n_blocks++] = p;
+  rg_ruleset rs = borrow(f, idx, m);
+  rg_prove_summary s;
+  rg_status st = rs.rules ? rg_prove_rules(&rs, ax, po, p, &s, err) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  free(rs.rules);
+  if (st) return st;
+  add_summary(&f->sum, &s);
+  for (int k = 0; k < m; k++) {
+    f->proof[idx[k]] = &p[k];
+    dropped[idx[k]] = !p[k].shipped;
+  }
+  return RG_OK;
+}
+
+/* Puts back the rules whose removal a failed proof justified; returns how many, and sends
+ * what derivability keeps of them to the next round. */
+static rg_status reinstate(finish *f, int round, int *renamed_from, bool *dropped, int *back, rg_err *err) {
+  int n = f->cand.n;
+  for (int i = 0; i < n; i++)
+    renamed_from[i] = f->before.e[i].fate == RG_FATE_RENAMING && f->before.e[i].n_by ? f->before.e[i].by[0] : -1;
+  int copied_before = f->renamed_unproved, derived_before = f->rederived;
+  *back = rg_prune_reinstate(&f->before, dropped);
+  f->reinstated += *back;
+  if (!*back) return RG_OK;
+  copy_failed_verdicts(f, renamed_from, dropped);
+  rg_status st = rederive_put_back(f, err);
+  /* Said as it happens: on a large run the rounds are where the time can go. */
+  if (!st && !f->o->quiet)
+    fprintf(stderr,
+            "\nrulegen: round %d: %d rules put back: %d derived again, %d "
+            "renamed copies of unproved rules, %d to the solvers\n",
+            round + 1, *back, f->rederived - derived_before, f->renamed_unproved - copied_before,
+            *back - (f->rederived - derived_before) - (f->renamed_unproved - copied_before));
+  return st;
+}
+
 /* Proves the kept rules not yet attempted; repeats while failed proofs reinstate rules whose
  * removal they justified. */
 static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
   int n = f->cand.n, *idx = malloc(sizeof(int) * (size_t)(n ? n : 1));
+  int *renamed_from = malloc(sizeof(int) * (size_t)(n ? n : 1));
   bool *dropped = calloc((size_t)n + 1, sizeof(bool));
-  rg_status st = idx && dropped ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_prove_opts po = f->o->prove;
   /* Answers go to OUT.proofs as they come: a run stopped in its proofs and started again
    * (--resume) asks the solvers only what they had not answered. */
-  char *journal = NULL;
-  if (f->o->out_path) {
-    size_t jl = strlen(f->o->out_path) + 8;
-    if ((journal = malloc(jl)))
-      snprintf(journal, jl, "%s.proofs", f->o->out_path);
-    else if (!st)
-      st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-    po.journal = journal;
-  }
-  int *renamed_from = malloc(sizeof(int) * (size_t)(n ? n : 1));
-  if (!renamed_from && !st) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  for (int round = 0; st == RG_OK; round++) {
+  char *journal = f->o->out_path ? rg_path_with_suffix(f->o->out_path, ".proofs") : NULL;
+  po.journal = journal;
+  rg_status st = idx && dropped && renamed_from && (journal || !f->o->out_path)
+                     ? RG_OK
+                     : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  for (int round = 0, back = 1; st == RG_OK && back; round++) {
     int m = 0;
     for (int i = 0; i < n; i++)
       if (f->before.e[i].fate == RG_FATE_KEPT && !f->proof[i]) idx[m++] = i;
     if (m == 0) break;
-    rg_rule_proof *p = calloc((size_t)m, sizeof *p),
-                  **grown = realloc(f->blocks, sizeof *grown * (size_t)(f->n_blocks + 1));
-    if (grown) f->blocks = grown;
-    if (!p || !grown) {
-      free(p);
-      st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-      break;
-    }
-    f->blocks[f->n_blocks++] = p;
-    rg_ruleset rs = borrow(f, idx, m);
-    rg_prove_summary s;
     po.check_axioms = round == 0; /* the axioms do not change between rounds */
-    st = rs.rules ? rg_prove_rules(&rs, ax, &po, p, &s, err) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-    free(rs.rules);
-    if (st) break;
-    add_summary(&f->sum, &s);
-    for (int k = 0; k < m; k++) {
-      f->proof[idx[k]] = &p[k];
-      dropped[idx[k]] = !p[k].shipped;
-    }
-    if (f->o->stop && *f->o->stop) break;
-    for (int i = 0; i < n; i++)
-      renamed_from[i] = f->before.e[i].fate == RG_FATE_RENAMING && f->before.e[i].n_by ? f->before.e[i].by[0] : -1;
-    int copied_before = f->renamed_unproved;
-    int back = rg_prune_reinstate(&f->before, dropped);
-    f->reinstated += back;
-    /* A renamed copy of a rule that failed its proof has the same obligation up to variable
-     * names: it takes that verdict (never a proof) instead of burning the solvers' timeouts. */
-    for (int i = 0; back && i < n; i++)
-      if (renamed_from[i] >= 0 && f->before.e[i].fate == RG_FATE_KEPT && dropped[renamed_from[i]]) {
-        f->proof[i] = f->proof[renamed_from[i]];
-        dropped[i] = f->copied[i] = true;
-        f->renamed_unproved++;
-      }
-    int derived_before = f->rederived;
-    if (back) st = rederive_put_back(f, err);
-    /* Said as it happens: on a large run the rounds are where the time can go. */
-    if (back && !st && !f->o->quiet)
-      fprintf(stderr,
-              "\nrulegen: round %d: %d rules put back: %d derived again, %d "
-              "renamed copies of unproved rules, %d to the solvers\n",
-              round + 1, back, f->rederived - derived_before, f->renamed_unproved - copied_before,
-              back - (f->rederived - derived_before) - (f->renamed_unproved - copied_before));
+    st = prove_round(f, ax, &po, idx, m, dropped, err);
+    if (st || (f->o->stop && *f->o->stop)) break;
+    st = reinstate(f, round, renamed_from, dropped, &back, err);
   }
-  free(renamed_from);
-  free(idx);
-  free(dropped);
-  free(journal);
+  free(renamed_from), free(idx), free(dropped), free(journal);
   return st;
 }
 
@@ -357,19 +367,13 @@ static rg_status add_prune_records(rg_db *db, const finish *f, const rg_prune_re
   return st;
 }
 
-static rg_status write_db(const finish *f, const rg_finish_stage *pre, int n_pre, rg_err *err) {
-  rg_db *db = rg_db_new();
-  int n = f->cand.n;
-  rg_db_id *ids = calloc((size_t)n + 1, sizeof *ids);
-  int *identity = malloc(sizeof(int) * (size_t)(n + 1));
-  rg_status st = db && ids && identity ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  int untested = 0;
-  for (int i = 0; identity && i < n; i++) identity[i] = i;
-  /* Rules: every rule sent to the solvers, with its status; rules removed before the proofs only
-   * as pruning records (their ids still computed, records name them). */
-  for (int i = 0; !st && i < n; i++) {
+/* Every rule sent to the solvers, with its status, into db; the ids of all candidates into ids
+ * (rules removed before the proofs are stored only as pruning records, which name their ids). */
+static rg_status add_rules(rg_db *db, const finish *f, rg_db_id *ids, int *untested, rg_err *err) {
+  rg_status st = RG_OK;
+  for (int i = 0; !st && i < f->cand.n; i++) {
     if (f->proof[i])
-      st = add_rule(db, f, i, rg_db_status_of_proof(f->proof[i]->status), &ids[i], &untested, err);
+      st = add_rule(db, f, i, rg_db_status_of_proof(f->proof[i]->status), &ids[i], untested, err);
     else {
       rg_strbuf sb;
       rg_sb_init(&sb);
@@ -377,8 +381,12 @@ static rg_status write_db(const finish *f, const rg_finish_stage *pre, int n_pre
       rg_sb_free(&sb);
     }
   }
-  if (!st) st = add_prune_records(db, f, &f->before, identity, ids, err);
-  if (!st && f->derive_run) st = add_prune_records(db, f, &f->derive, f->verified, ids, err);
+  return st;
+}
+
+/* The stage table: the rows before (pre), pruning's, the proofs', derivability's. */
+static rg_status add_stages(rg_db *db, const finish *f, const rg_finish_stage *pre, int n_pre, rg_err *err) {
+  rg_status st = RG_OK;
   for (int k = 0; !st && k < n_pre; k++)
     st = rg_db_add_stage(db, &(rg_db_stage){(char *)pre[k].name, pre[k].n_in, pre[k].n_out, (char *)pre[k].dropped, pre[k].seconds}, err);
   for (int k = 0; !st && k < RG_PRUNE_STAGES; k++)
@@ -390,9 +398,15 @@ static rg_status write_db(const finish *f, const rg_finish_stage *pre, int n_pre
   if (!st) st = rg_db_add_stage(db, &(rg_db_stage){"prove", f->sum.n_rules, f->sum.shipped, why, f->t_prove}, err);
   if (!st && f->derive_run)
     st = rg_db_add_stage(db, &(rg_db_stage){"derivability", f->derive.n, f->derive.kept, "", f->t_derive}, err);
-  /* Configuration: the generator's, then the proof stage's (the audit reads prove.all_axioms). */
-  const char *c = f->o->config ? f->o->config : "";
-  while (!st && *c) {
+  return st;
+}
+
+/* Configuration: the generator's ("key=value" lines), the removal records in removal order
+ * (so that an audit can replay every derivation), then the proof stage's (the audit reads
+ * prove.all_axioms). */
+static rg_status add_config(rg_db *db, const finish *f, rg_err *err) {
+  rg_status st = RG_OK;
+  for (const char *c = f->o->config ? f->o->config : ""; !st && *c;) {
     const char *eol = strchr(c, '\n'), *eq = strchr(c, '=');
     size_t len = eol ? (size_t)(eol - c) : strlen(c);
     if (eq && eq < c + len) {
@@ -402,7 +416,6 @@ static rg_status write_db(const finish *f, const rg_finish_stage *pre, int n_pre
     }
     c += len + (eol ? 1 : 0);
   }
-  /* The removal records, in removal order, so that an audit can replay every derivation. */
   char *records = NULL;
   size_t records_len = 0;
   FILE *mf = st ? NULL : open_memstream(&records, &records_len);
@@ -416,6 +429,22 @@ static rg_status write_db(const finish *f, const rg_finish_stage *pre, int n_pre
   if (!st) st = rg_db_set_config(db, "prove.timeout_ms", num, err);
   if (!st) st = rg_db_set_config(db, "prove.require", f->o->prove.require == RG_REQUIRE_BOTH ? "both" : "any", err);
   if (!st) st = rg_db_set_config(db, "prove.all_axioms", f->o->prove.all_axioms ? "1" : "0", err);
+  return st;
+}
+
+static rg_status write_db(const finish *f, const rg_finish_stage *pre, int n_pre, rg_err *err) {
+  rg_db *db = rg_db_new();
+  int n = f->cand.n;
+  rg_db_id *ids = calloc((size_t)n + 1, sizeof *ids);
+  int *identity = malloc(sizeof(int) * (size_t)(n + 1));
+  rg_status st = db && ids && identity ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  int untested = 0;
+  for (int i = 0; identity && i < n; i++) identity[i] = i;
+  if (!st) st = add_rules(db, f, ids, &untested, err);
+  if (!st) st = add_prune_records(db, f, &f->before, identity, ids, err);
+  if (!st && f->derive_run) st = add_prune_records(db, f, &f->derive, f->verified, ids, err);
+  if (!st) st = add_stages(db, f, pre, n_pre, err);
+  if (!st) st = add_config(db, f, err);
   if (!st) st = rg_db_save(db, f->o->out_path, f->o->key_path, NULL, err);
   if (!st && untested)
     fprintf(stderr, "output       %d rules stored without a test record: the shape solver found no shapes for "
@@ -445,11 +474,9 @@ static rg_status write_rules(const finish *f, const char *path, rg_err *err) {
 
 /* After a database could not be written: the rules as text next to it (OUT.rules), said so. */
 static void save_as_text(const finish *f) {
-  size_t n = strlen(f->o->out_path) + 8;
-  char *path = malloc(n);
+  char *path = rg_path_with_suffix(f->o->out_path, ".rules");
   rg_err err;
   if (!path) return;
-  snprintf(path, n, "%s.rules", f->o->out_path);
   if (write_rules(f, path, &err))
     fprintf(stderr, "rulegen: the rules could not be saved as text either: %s\n", err.msg);
   else
@@ -510,6 +537,86 @@ static int fail(const char *what, const rg_err *err) {
   return 1;
 }
 
+/* Proofs of the kept rules, then derivability over the proved ones; returns the exit status. */
+static int prove_and_derive(finish *f, rg_axioms *ax) {
+  const rg_finish_opts *o = f->o;
+  rg_err err = {0};
+  if (rg_axioms_load(o->axioms_path ? o->axioms_path : rg_axioms_default_path(), ax, &err))
+    return fail("loading the axioms", &err);
+  double t = rg_clock_now();
+  if (prove_kept(f, ax, &err)) return fail("proving", &err);
+  f->t_prove = rg_clock_now() - t;
+  for (int i = 0; i < f->cand.n; i++)
+    if (f->proof[i] && f->proof[i]->shipped && f->before.e[i].fate == RG_FATE_KEPT)
+      f->verified[f->n_verified++] = i;
+  t = rg_clock_now();
+  if (o->stop_after >= RG_FINISH_ALL && (o->prune_stages & RG_PRUNE_DERIVE) && !(o->stop && *o->stop) &&
+      run_derive(f, &err))
+    return fail("derivability pruning", &err);
+  f->t_derive = rg_clock_now() - t;
+  return 0;
+}
+
+/* Pruning, then (unless the run stops after it) proofs and derivability; returns the exit
+ * status. */
+static int run_stages(finish *f, rg_axioms *ax) {
+  const rg_finish_opts *o = f->o;
+  rg_err err = {0};
+  rg_prune_opts po = rg_prune_opts_default();
+  po.stages = o->prune_stages;
+  po.general_off = o->general_off, po.general_of = o->general_of;
+  po.stop = o->stop;
+  po.progress = prune_progress, po.progress_ctx = f;
+  double t = rg_clock_now();
+  if (rg_prune_run(&f->cand, &po, &f->before, &err)) return fail("pruning", &err);
+  f->t_prune = rg_clock_now() - t;
+  if (!(o->stop && *o->stop)) print_prune_rows(f);
+  if (o->stop_after >= RG_FINISH_PROVE && !(o->stop && *o->stop)) return prove_and_derive(f, ax);
+  for (int i = 0; i < f->cand.n; i++)
+    if (f->before.e[i].fate == RG_FATE_KEPT) f->verified[f->n_verified++] = i;
+  return 0;
+}
+
+/* The rules (text or a database), and the side files next to them; returns the exit status. */
+static int write_output(const finish *f, const rg_finish_stage *pre, int n_pre) {
+  const rg_finish_opts *o = f->o;
+  rg_err err = {0};
+  size_t plen = o->out_path ? strlen(o->out_path) : 0;
+  bool db = plen > 3 && !strcmp(o->out_path + plen - 3, ".db");
+  if (db && o->stop_after < RG_FINISH_PROVE) {
+    fprintf(stderr, "rulegen: a .db output needs the proof stage (drop --stop-after prune or write .rules)\n");
+    return 2;
+  }
+  if (o->out_path && o->stop_after >= RG_FINISH_PROVE && write_side_files(f, o->out_path, &err)) {
+    int rc = fail("writing the removal records", &err);
+    /* the rules themselves are still written: hours of proofs must not be lost */
+    if (db ? write_db(f, pre, n_pre, &err) : write_rules(f, NULL, &err)) fail("writing the output", &err);
+    return rc;
+  }
+  if (db ? write_db(f, pre, n_pre, &err) : write_rules(f, NULL, &err)) {
+    int rc = fail("writing the output", &err);
+    if (db) save_as_text(f); /* hours of proofs must not be lost with the database */
+    return rc;
+  }
+  int kept = 0;
+  for (int k = 0; k < f->n_verified; k++) kept += final_kept(f, k);
+  fprintf(stderr, "output       %d rules%s%s%s\n", kept, o->out_path ? " in " : "",
+          o->out_path ? o->out_path : "", db ? (o->key_path ? " (signed)" : " (unsigned: give --key)") : "");
+  return f->sum.disagreements || f->sum.false_proofs ? 1 : 0;
+}
+
+static void finish_free(finish *f, rg_axioms *ax) {
+  rg_axioms_free(ax);
+  rg_prune_result_free(&f->before);
+  if (f->derive_run) rg_prune_result_free(&f->derive);
+  free(f->proof);
+  for (int b = 0; b < f->n_blocks; b++) free(f->blocks[b]);
+  free(f->blocks);
+  free(f->copied);
+  free(f->verified);
+  rg_ruleset_free(&f->cand);
+}
+
 int rg_synth_finish(const char *cand, size_t len, const rg_finish_opts *o,
                     const rg_finish_stage *pre, int n_pre) {
   finish f;
@@ -519,7 +626,6 @@ int rg_synth_finish(const char *cand, size_t len, const rg_finish_opts *o,
   rg_err err = {0};
   rg_axioms ax;
   memset(&ax, 0, sizeof ax);
-  int rc = 0;
   if (rg_text_parse(cand, len, &f.cand, &err)) { /* a damaged candidates file: bad input */
     fprintf(stderr, "rulegen: reading the candidates, line %d: %s\n", err.line, err.msg);
     rg_ruleset_free(&f.cand);
@@ -528,85 +634,17 @@ int rg_synth_finish(const char *cand, size_t len, const rg_finish_opts *o,
   f.proof = calloc((size_t)f.cand.n + 1, sizeof *f.proof);
   f.copied = calloc((size_t)f.cand.n + 1, sizeof *f.copied);
   f.verified = malloc(sizeof(int) * (size_t)(f.cand.n + 1));
-  if (!f.proof || !f.copied || !f.verified) {
-    rc = fail("pruning", &(rg_err){RG_ERR_NOMEM, 0, 0, "out of memory"});
-    goto done;
-  }
-  rg_prune_opts po = rg_prune_opts_default();
-  po.stages = o->prune_stages;
-  po.general_off = o->general_off, po.general_of = o->general_of;
-  po.stop = o->stop;
-  po.progress = prune_progress, po.progress_ctx = &f;
-  double t = rg_clock_now();
-  if (rg_prune_run(&f.cand, &po, &f.before, &err)) {
-    rc = fail("pruning", &err);
-    goto done;
-  }
-  f.t_prune = rg_clock_now() - t;
-  if (!(o->stop && *o->stop)) print_prune_rows(&f);
-  if (o->stop_after >= RG_FINISH_PROVE && !(o->stop && *o->stop)) {
-    if (rg_axioms_load(o->axioms_path ? o->axioms_path : rg_axioms_default_path(), &ax, &err)) {
-      rc = fail("loading the axioms", &err);
-      goto done;
-    }
-    t = rg_clock_now();
-    if (prove_kept(&f, &ax, &err)) {
-      rc = fail("proving", &err);
-      goto done;
-    }
-    f.t_prove = rg_clock_now() - t;
-    for (int i = 0; i < f.cand.n; i++)
-      if (f.proof[i] && f.proof[i]->shipped && f.before.e[i].fate == RG_FATE_KEPT)
-        f.verified[f.n_verified++] = i;
-    t = rg_clock_now();
-    if (o->stop_after >= RG_FINISH_ALL && (o->prune_stages & RG_PRUNE_DERIVE) && !(o->stop && *o->stop) &&
-        run_derive(&f, &err)) {
-      rc = fail("derivability pruning", &err);
-      goto done;
-    }
-    f.t_derive = rg_clock_now() - t;
-  } else {
-    for (int i = 0; i < f.cand.n; i++)
-      if (f.before.e[i].fate == RG_FATE_KEPT) f.verified[f.n_verified++] = i;
-  }
+  int rc = f.proof && f.copied && f.verified ? run_stages(&f, &ax)
+                                             : fail("pruning", &(rg_err){RG_ERR_NOMEM, 0, 0, "out of memory"});
   bool stopped = o->stop && *o->stop;
-  if (!o->quiet && (stopped || o->stop_after >= RG_FINISH_PROVE))
+  if (!rc && !o->quiet && (stopped || o->stop_after >= RG_FINISH_PROVE))
     fprintf(stderr, "\n"); /* end the progress line */
-  if (stopped) {
+  if (!rc && stopped) {
     fprintf(stderr, "rulegen: interrupted: nothing written\n");
     rc = 130;
-    goto done;
   }
-  print_rows(&f);
-  size_t plen = o->out_path ? strlen(o->out_path) : 0;
-  bool db = plen > 3 && !strcmp(o->out_path + plen - 3, ".db");
-  if (db && o->stop_after < RG_FINISH_PROVE) {
-    fprintf(stderr, "rulegen: a .db output needs the proof stage (drop --stop-after prune or write .rules)\n");
-    rc = 2;
-  } else if (o->out_path && o->stop_after >= RG_FINISH_PROVE && write_side_files(&f, o->out_path, &err)) {
-    rc = fail("writing the removal records", &err);
-    /* the rules themselves are still written: hours of proofs must not be lost */
-    if (db ? write_db(&f, pre, n_pre, &err) : write_rules(&f, NULL, &err)) fail("writing the output", &err);
-  } else if (db ? write_db(&f, pre, n_pre, &err) : write_rules(&f, NULL, &err)) {
-    rc = fail("writing the output", &err);
-    if (db) save_as_text(&f); /* hours of proofs must not be lost with the database */
-  } else {
-    int kept = 0;
-    for (int k = 0; k < f.n_verified; k++) kept += final_kept(&f, k);
-    fprintf(stderr, "output       %d rules%s%s%s\n", kept, o->out_path ? " in " : "",
-            o->out_path ? o->out_path : "", db ? (o->key_path ? " (signed)" : " (unsigned: give --key)") : "");
-    if (f.sum.disagreements || f.sum.false_proofs) rc = 1;
-  }
-done:
-  rg_axioms_free(&ax);
-  rg_prune_result_free(&f.before);
-  if (f.derive_run) rg_prune_result_free(&f.derive);
-  free(f.proof);
-  for (int b = 0; b < f.n_blocks; b++)
-    free(f.blocks[b]);
-  free(f.blocks);
-  free(f.copied);
-  free(f.verified);
-  rg_ruleset_free(&f.cand);
+  if (!rc) print_rows(&f);
+  if (!rc) rc = write_output(&f, pre, n_pre);
+  finish_free(&f, &ax);
   return rc;
 }

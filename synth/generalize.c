@@ -77,6 +77,78 @@ static rg_status one(const rg_generalize_opts *o, const rg_split_ctx *split,
   return !st && sb->failed ? rg_err_set(err, RG_ERR_NOMEM, "out of memory") : st;
 }
 
+/* Generalizes every candidate of rs in parallel: sbs[i] gets candidate i's generalizations'
+ * lines, stats[i] its counts. */
+static rg_status generalize_all(const rg_generalize_opts *o, const rg_ruleset *rs, rg_strbuf *sbs,
+                                rg_generalize_stats *stats, rg_randtest_cache *cache, rg_err *err) {
+  rg_split_ctx split;
+  rg_split_ctx_init(&split, o->sp);
+  rg_status first = RG_OK;
+  int done = 0;
+#pragma omp parallel for num_threads(o->threads) schedule(dynamic, 16)
+  for (int i = 0; i < rs->n; i++) {
+    rg_sb_init(&sbs[i]);
+    if (o->stop && *o->stop) continue;
+    rg_err e;
+    rg_status s = one(o, &split, cache, rs->rules[i], &sbs[i], &stats[i], &e);
+    if (s) {
+#pragma omp critical(generalize_err)
+      if (!first) first = s, *err = e;
+    }
+    int d;
+#pragma omp atomic capture
+    d = ++done;
+    if (!o->quiet && d % 2000 == 0) fprintf(stderr, "\rrulegen: generalize %d/%d   ", d, rs->n);
+  }
+  return first;
+}
+
+/* With rules numbered as the grown text has them, the generalizations made from each: candidate
+ * i's follow the candidates, in candidate order. */
+static rg_status general_lists(int n, const rg_generalize_stats *stats, int added, int **general_off,
+                               int **general_of, rg_err *err) {
+  int total = n + added;
+  int *off = malloc(sizeof *off * ((size_t)total + 1)), *of = malloc(sizeof *of * ((size_t)added + 1));
+  if (!off || !of) {
+    free(off), free(of);
+    return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  }
+  int next = 0;
+  for (int i = 0; i < total; i++) {
+    off[i] = next;
+    for (int k = 0; i < n && k < stats[i].kept; k++, next++) of[next] = n + next;
+  }
+  off[total] = next;
+  *general_off = off, *general_of = of;
+  return RG_OK;
+}
+
+/* Sums the candidates' counts into c; returns the bytes of their lines. */
+static size_t sum_counts(int n, const rg_strbuf *sbs, const rg_generalize_stats *stats, rg_generalize_counts *c) {
+  size_t extra = 0;
+  for (int i = 0; i < n; i++) {
+    extra += strlen(rg_sb_str(&sbs[i]));
+    c->repeated += stats[i].tried > 0;
+    c->tried += (uint64_t)stats[i].tried, c->passed += (uint64_t)stats[i].passed;
+    c->added += (uint64_t)stats[i].kept, c->capped += stats[i].capped;
+  }
+  return extra;
+}
+
+/* Appends the generalizations' lines to the candidate text. */
+static rg_status append_lines(char **cand, size_t *len, int n, const rg_strbuf *sbs, size_t extra, rg_err *err) {
+  char *grown = realloc(*cand, *len + extra + 1);
+  if (!grown) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  *cand = grown;
+  for (int i = 0; i < n; i++) {
+    size_t k = strlen(rg_sb_str(&sbs[i]));
+    memcpy(*cand + *len, rg_sb_str(&sbs[i]), k);
+    *len += k;
+  }
+  (*cand)[*len] = 0;
+  return RG_OK;
+}
+
 rg_status rg_synth_generalize(char **cand, size_t *len, const rg_generalize_opts *o,
                               rg_generalize_counts *c, int **general_off, int **general_of,
                               rg_err *err) {
@@ -86,73 +158,17 @@ rg_status rg_synth_generalize(char **cand, size_t *len, const rg_generalize_opts
   rg_ruleset rs;
   rg_ruleset_init(&rs);
   rg_status st = rg_text_parse(*cand, *len, &rs, err);
-  if (st) {
-    rg_ruleset_free(&rs);
-    return st;
-  }
   c->in = (uint64_t)rs.n;
-  rg_split_ctx split;
-  rg_split_ctx_init(&split, o->sp);
-  rg_strbuf *sbs = calloc((size_t)rs.n + 1, sizeof *sbs);
-  rg_generalize_stats *stats = calloc((size_t)rs.n + 1, sizeof *stats);
-  rg_randtest_cache *cache = rg_randtest_cache_new(o->cache_bytes);
-  if (!sbs || !stats || !cache) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  rg_status first = RG_OK;
-  int done = 0;
-#pragma omp parallel for num_threads(o->threads) schedule(dynamic, 16)
-  for (int i = 0; i < (st ? 0 : rs.n); i++) {
-    rg_sb_init(&sbs[i]);
-    if (o->stop && *o->stop) continue;
-    rg_err e;
-    rg_status s = one(o, &split, cache, rs.rules[i], &sbs[i], &stats[i], &e);
-    if (s) {
-#pragma omp critical(generalize_err)
-      if (!first) first = s, *err = e;
-    }
-    int d;
-#pragma omp atomic capture
-    d = ++done;
-    if (!o->quiet && d % 2000 == 0) fprintf(stderr, "\rrulegen: generalize %d/%d   ", d, rs.n);
-  }
-  if (!st) st = first;
-  size_t extra = 0;
-  for (int i = 0; !st && i < rs.n; i++) {
-    extra += strlen(rg_sb_str(&sbs[i]));
-    c->repeated += stats[i].tried > 0;
-    c->tried += (uint64_t)stats[i].tried, c->passed += (uint64_t)stats[i].passed;
-    c->added += (uint64_t)stats[i].kept, c->capped += stats[i].capped;
-  }
-  char *grown = !st && !(o->stop && *o->stop) ? realloc(*cand, *len + extra + 1) : NULL;
-  if (!st && !(o->stop && *o->stop) && !grown) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  int total = rs.n + (int)c->added;
-  int *off = grown ? malloc(sizeof *off * ((size_t)total + 1)) : NULL;
-  int *of = grown ? malloc(sizeof *of * ((size_t)c->added + 1)) : NULL;
-  if (grown && (!off || !of)) {
-    free(off), free(of);
-    off = of = NULL;
-    st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  }
-  if (off) { /* candidate i's generalizations follow the candidates, in candidate order */
-    int next = 0;
-    for (int i = 0; i < total; i++) {
-      off[i] = next;
-      for (int k = 0; i < rs.n && k < stats[i].kept; k++, next++)
-        of[next] = rs.n + next;
-    }
-    off[total] = next;
-    *general_off = off, *general_of = of;
-  }
-  if (grown) {
-    *cand = grown;
-    for (int i = 0; i < rs.n; i++) {
-      size_t n = strlen(rg_sb_str(&sbs[i]));
-      memcpy(*cand + *len, rg_sb_str(&sbs[i]), n);
-      *len += n;
-    }
-    (*cand)[*len] = 0;
-  }
-  for (int i = 0; sbs && i < rs.n; i++)
-    rg_sb_free(&sbs[i]);
+  rg_strbuf *sbs = st ? NULL : calloc((size_t)rs.n + 1, sizeof *sbs);
+  rg_generalize_stats *stats = st ? NULL : calloc((size_t)rs.n + 1, sizeof *stats);
+  rg_randtest_cache *cache = st ? NULL : rg_randtest_cache_new(o->cache_bytes);
+  if (!st && (!sbs || !stats || !cache)) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (!st) st = generalize_all(o, &rs, sbs, stats, cache, err);
+  size_t extra = st ? 0 : sum_counts(rs.n, sbs, stats, c);
+  bool stopped = o->stop && *o->stop;
+  if (!st && !stopped) st = append_lines(cand, len, rs.n, sbs, extra, err);
+  if (!st && !stopped) st = general_lists(rs.n, stats, (int)c->added, general_off, general_of, err);
+  for (int i = 0; sbs && i < rs.n; i++) rg_sb_free(&sbs[i]);
   free(sbs), free(stats);
   rg_randtest_cache_free(cache);
   rg_ruleset_free(&rs);

@@ -10,10 +10,8 @@
 #include "ir/ir.h"
 
 int rg_synth_save_candidates(const char *out_path, const char *text, size_t len) {
-  size_t n = strlen(out_path) + 16;
-  char *path = malloc(n);
+  char *path = rg_path_with_suffix(out_path, ".candidates");
   if (!path) return fprintf(stderr, "rulegen: out of memory saving the candidates\n"), 1;
-  snprintf(path, n, "%s.candidates", out_path);
   rg_atomic_file a;
   rg_err err;
   rg_status st = rg_atomic_open(&a, path, &err);
