@@ -1,5 +1,5 @@
 /* synth/collapse.c: collapsing renamed copies on the candidate text (see
- * synth_collapse.h). */
+ * synth/collapse.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "collapse.h"
 
@@ -68,29 +68,36 @@ static rg_status first_of_each(const line_key *ids, uint64_t n, bool *keep, uint
   return RG_OK;
 }
 
-rg_status rg_synth_collapse_renamings(char *cand, size_t *len, const rg_collapse_opts *o,
-                                      rg_collapse_counts *c, rg_err *err) {
-  double t0 = rg_clock_now();
-  memset(c, 0, sizeof *c);
-  uint64_t n = 0;
+/* The rule lines of cand: where each starts and its line number (for messages). */
+typedef struct {
+  uint64_t n;
+  size_t *start;
+  uint32_t *line_no;
+} rule_lines;
+
+static rg_status find_rule_lines(const char *cand, rule_lines *rl, rg_err *err) {
+  rl->n = 0;
   for (const char *s = cand; *s;) {
     size_t l = strcspn(s, "\n");
-    n += is_rule_line(s, l);
+    rl->n += is_rule_line(s, l);
     s += l + (s[l] == '\n');
   }
-  size_t *start = malloc(sizeof *start * (n + 1));
-  uint32_t *line_no = malloc(sizeof *line_no * (n + 1));
-  line_key *ids = malloc(sizeof *ids * (n + 1));
-  bool *keep = calloc(n + 1, sizeof *keep);
-  rg_status st =
-      start && line_no && ids && keep ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rl->start = malloc(sizeof *rl->start * (rl->n + 1));
+  rl->line_no = malloc(sizeof *rl->line_no * (rl->n + 1));
+  if (!rl->start || !rl->line_no) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   uint64_t k = 0, line = 0;
-  for (const char *s = cand; !st && *s;) {
+  for (const char *s = cand; *s;) {
     size_t l = strcspn(s, "\n");
     ++line;
-    if (is_rule_line(s, l)) start[k] = (size_t)(s - cand), line_no[k++] = (uint32_t)line;
+    if (is_rule_line(s, l)) rl->start[k] = (size_t)(s - cand), rl->line_no[k++] = (uint32_t)line;
     s += l + (s[l] == '\n');
   }
+  return RG_OK;
+}
+
+/* The key of every rule line, in parallel. */
+static rg_status key_all(const char *cand, const rule_lines *rl, const rg_collapse_opts *o, line_key *ids,
+                         rg_err *err) {
   rg_status first = RG_OK;
   uint64_t done = 0;
 #pragma omp parallel num_threads(o->threads)
@@ -100,45 +107,57 @@ rg_status rg_synth_collapse_renamings(char *cand, size_t *len, const rg_collapse
     rg_strbuf sb;
     rg_sb_init(&sb);
 #pragma omp for schedule(dynamic, 1024)
-    for (uint64_t i = 0; i < (st ? 0 : n); i++) {
+    for (uint64_t i = 0; i < rl->n; i++) {
       if ((o->stop && *o->stop) || first) continue;
       rg_err e;
-      const char *s = cand + start[i];
+      const char *s = cand + rl->start[i];
       rg_status r = line_key_of(o, s, strcspn(s, "\n"), &buf, &cap, &sb, &ids[i], &e);
       if (r) {
 #pragma omp critical(collapse_err)
-        if (!first) {
-          first = r;
-          rg_err_set(err, r, "candidate line %u: %s", line_no[i], e.msg);
-        }
+        if (!first) first = r, rg_err_set(err, r, "candidate line %u: %s", rl->line_no[i], e.msg);
       }
       uint64_t d;
 #pragma omp atomic capture
       d = ++done;
       if (!o->quiet && d % 100000 == 0)
-        fprintf(stderr, "\rrulegen: renaming %llu/%llu   ", (unsigned long long)d,
-                (unsigned long long)n);
+        fprintf(stderr, "\rrulegen: renaming %llu/%llu   ", (unsigned long long)d, (unsigned long long)rl->n);
     }
     free(buf);
     rg_sb_free(&sb);
   }
-  if (!st) st = first;
-  if (!st && !(o->stop && *o->stop)) st = first_of_each(ids, n, keep, &c->out, err);
-  if (!st && !(o->stop && *o->stop)) { /* kept lines move forward, in order */
-    char *w = cand;
-    k = 0;
-    for (const char *s = cand; *s;) {
-      size_t l = strcspn(s, "\n"), step = l + (s[l] == '\n');
-      bool rule = is_rule_line(s, l);
-      if (!rule || keep[k]) memmove(w, s, step), w += step;
-      k += rule;
-      s += step;
-    }
-    *w = 0;
-    *len = (size_t)(w - cand);
+  return first;
+}
+
+/* Kept lines (and every comment line) move forward, in order. */
+static void compact(char *cand, size_t *len, const bool *keep) {
+  char *w = cand;
+  uint64_t k = 0;
+  for (const char *s = cand; *s;) {
+    size_t l = strcspn(s, "\n"), step = l + (s[l] == '\n');
+    bool rule = is_rule_line(s, l);
+    if (!rule || keep[k]) memmove(w, s, step), w += step;
+    k += rule;
+    s += step;
   }
-  c->in = n;
-  free(start), free(line_no), free(ids), free(keep);
+  *w = 0;
+  *len = (size_t)(w - cand);
+}
+
+rg_status rg_synth_collapse_renamings(char *cand, size_t *len, const rg_collapse_opts *o,
+                                      rg_collapse_counts *c, rg_err *err) {
+  double t0 = rg_clock_now();
+  memset(c, 0, sizeof *c);
+  rule_lines rl = {0};
+  rg_status st = find_rule_lines(cand, &rl, err);
+  line_key *ids = st ? NULL : malloc(sizeof *ids * (rl.n + 1));
+  bool *keep = st ? NULL : calloc(rl.n + 1, sizeof *keep);
+  if (!st && (!ids || !keep)) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (!st) st = key_all(cand, &rl, o, ids, err);
+  bool stopped = o->stop && *o->stop;
+  if (!st && !stopped) st = first_of_each(ids, rl.n, keep, &c->out, err);
+  if (!st && !stopped) compact(cand, len, keep);
+  c->in = rl.n;
+  free(rl.start), free(rl.line_no), free(ids), free(keep);
   c->seconds = rg_clock_now() - t0;
   return st;
 }
