@@ -79,61 +79,66 @@ static int report(const rg_ruleset *other, const rg_ruleset *ours, const rg_deri
   return n[RG_COVER_NOT_CHECKED] ? 130 : 0;
 }
 
-int rg_cmd_covers(int argc, char **argv) {
+/* Parses the options into lim, with and quiet; returns 0, -1 after --help, or the exit status. */
+static int parse(int argc, char **argv, rg_derive_limits *lim, const char **with, bool *quiet) {
   static const struct option longopts[] = {
 #define X(name, short_, arg, meta, help) {name, arg, NULL, short_},
       COVERS_OPTIONS(X)
 #undef X
           {NULL, 0, NULL, 0}};
+  int c;
+  optind = 1;
+  while ((c = getopt_long(argc, argv, "w:" RG_DERIVE_LIMIT_SHORTOPTS "qh", longopts, NULL)) != -1) {
+    bool is_limit;
+    if (c == 'w') *with = optarg;
+    else if (c == 'q') *quiet = true;
+    else if (c == 'h') return usage(stdout), -1;
+    else if (!rg_derive_limit_option("rulegen covers", c, optarg, lim, &is_limit)) {
+      if (!is_limit) usage(stderr);
+      return 2;
+    }
+  }
+  if (optind + 1 != argc) {
+    fprintf(stderr, "rulegen covers: give exactly one OTHER rule file (got %d); see --help\n", argc - optind);
+    return 2;
+  }
+  return 0;
+}
+
+/* Reads both rule sets; every rule must have a target. Returns 0 or 2 after the message. */
+static int load(const char *other_path, const char *with, rg_ruleset *other, rg_ruleset *ours) {
+  rg_err err = {0};
+  if (rg_text_parse_file(other_path, other, &err)) {
+    rg_cli_report("rulegen covers", other_path, &err);
+    return 2;
+  }
+  if (rg_text_parse_file(with, ours, &err)) {
+    if (err.status == RG_ERR_IO)
+      snprintf(err.msg + strlen(err.msg), sizeof err.msg - strlen(err.msg), " (name our rule set with --with FILE)");
+    rg_cli_report("rulegen covers", with, &err);
+    return 2;
+  }
+  for (int i = 0; i < other->n + ours->n; i++) {
+    const rg_rule *r = i < other->n ? other->rules[i] : ours->rules[i - other->n];
+    if (r->n_tgt == 0) {
+      err = (rg_err){RG_ERR_ARG, r->line, 1, "a bare graph (no '=>') is not a rule"};
+      rg_cli_report("rulegen covers", i < other->n ? other_path : with, &err);
+      return 2;
+    }
+  }
+  return 0;
+}
+
+int rg_cmd_covers(int argc, char **argv) {
   rg_derive_limits lim = {10, 300000, 4, &rg_cli_interrupted}; /* a report: wider than pruning */
   const char *with = "rules.rules";
   bool quiet = false;
-  int c, rc = 0;
-  optind = 1;
-  while (rc == 0 &&
-         (c = getopt_long(argc, argv, "w:" RG_DERIVE_LIMIT_SHORTOPTS "qh", longopts, NULL)) != -1) {
-    switch (c) {
-    case 'w': with = optarg; break;
-    case 'q': quiet = true; break;
-    case 'h': usage(stdout); return 0;
-    default: {
-      bool is_limit;
-      if (!rg_derive_limit_option("rulegen covers", c, optarg, &lim, &is_limit)) {
-        if (!is_limit) usage(stderr);
-        rc = 2;
-      }
-      break;
-    }
-    }
-  }
-  if (rc) return rc;
-  if (optind + 1 != argc) {
-    fprintf(stderr, "rulegen covers: give exactly one OTHER rule file (got %d); see --help\n",
-            argc - optind);
-    return 2;
-  }
+  int rc = parse(argc, argv, &lim, &with, &quiet);
+  if (rc) return rc < 0 ? 0 : rc;
   rg_ruleset other, ours;
   rg_ruleset_init(&other);
   rg_ruleset_init(&ours);
-  rg_err err = {0};
-  if (rg_text_parse_file(argv[optind], &other, &err)) {
-    rg_cli_report("rulegen covers", argv[optind], &err);
-    rc = 2;
-  } else if (rg_text_parse_file(with, &ours, &err)) {
-    if (err.status == RG_ERR_IO)
-      snprintf(err.msg + strlen(err.msg), sizeof err.msg - strlen(err.msg),
-               " (name our rule set with --with FILE)");
-    rg_cli_report("rulegen covers", with, &err);
-    rc = 2;
-  }
-  for (int i = 0; !rc && i < other.n + ours.n; i++) {
-    const rg_rule *r = i < other.n ? other.rules[i] : ours.rules[i - other.n];
-    if (r->n_tgt == 0) {
-      err = (rg_err){RG_ERR_ARG, r->line, 1, "a bare graph (no '=>') is not a rule"};
-      rg_cli_report("rulegen covers", i < other.n ? argv[optind] : with, &err);
-      rc = 2;
-    }
-  }
+  rc = load(argv[optind], with, &other, &ours);
   if (!rc) {
     rg_cli_catch_interrupts();
     rc = report(&other, &ours, &lim, quiet, argv[optind]);
