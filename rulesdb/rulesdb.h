@@ -10,6 +10,7 @@
  * exchange.h  export (TENSAT text, TASO protobuf, DOT) and import (TASO, TENSAT)
  * audit.h     re-checking records, random tests, proofs (solvers), certificates, statuses
  * proofrec.h  proof records from verify/'s results
+ * sqlite_util.h SQLite helpers other modules' SQLite files share
  */
 #ifndef RG_RULESDB_RULESDB_H
 #define RG_RULESDB_RULESDB_H
@@ -22,6 +23,7 @@
 #include "proofrec.h"
 #include "records.h"
 #include "sign.h"
+#include "sqlite_util.h"
 #include "store.h"
 
 #endif
