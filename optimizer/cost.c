@@ -48,15 +48,25 @@ void rg_cost_model_stats(const rg_cost_model *cm, rg_cost_stats *s) {
   if (cm->iface.stats) cm->iface.stats(cm->ctx, s);
 }
 
+void rg_cost_backend_names(rg_strbuf *sb) {
+  for (int i = 0; i < rg_cost_backend_count(); i++)
+    rg_sb_printf(sb, "%s%s", i ? ", " : "", rg_cost_backend_get(i)->name);
+}
+
 rg_status rg_cost_model_open(const char *name, const rg_cost_opts *o, rg_cost_model **out,
                              rg_err *err) {
   static const rg_cost_opts none = {0};
   *out = NULL;
   if (!o) o = &none;
-  if (name && !strcmp(name, "roofline")) return rg_cost_roofline_open(o, out, err);
-  if (name && !strcmp(name, "dnnl")) return rg_cost_dnnl_open(o, out, err);
-  return rg_err_set(err, RG_ERR_ARG, "no cost model called '%s' (the choices: roofline, dnnl)",
-                    name ? name : "");
+  for (int i = 0; name && i < rg_cost_backend_count(); i++)
+    if (!strcmp(name, rg_cost_backend_get(i)->name)) return rg_cost_backend_get(i)->open(o, out, err);
+  rg_strbuf names;
+  rg_sb_init(&names);
+  rg_cost_backend_names(&names);
+  rg_status st = rg_err_set(err, RG_ERR_ARG, "no cost model called '%s' (the choices: %s)",
+                            name ? name : "", rg_sb_str(&names));
+  rg_sb_free(&names);
+  return st;
 }
 
 /* field reallocated to cap entries; ok false when that failed (field then unchanged) */

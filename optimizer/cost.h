@@ -3,7 +3,8 @@
  * by these figures.
  *
  * A cost model is a small vtable (rg_cost_iface: a name and the cost of one node) behind one
- * handle, as ggml's backends are. Two are built in (rg_cost_model_open):
+ * handle, as ggml's backends are. The built-in ones are rows of one table (cost_backends.c,
+ * rg_cost_backend_get), opened by name with rg_cost_model_open:
  *   roofline  max(FLOPs / peak, bytes moved / memory bandwidth) + a per-node overhead, machine
  *             figures from a data file (optimizer/machines/);
  *   dnnl      each operator configuration timed once with oneDNN primitives on the CPU (median
@@ -54,7 +55,22 @@ typedef struct {
 
 typedef struct rg_cost_model rg_cost_model;
 
-/* Opens the built-in cost model called name ("roofline" or "dnnl"; RG_ERR_ARG naming the
+/* A built-in cost model: its name (graphopt --cost NAME), one line saying what it is, and how
+ * to open it (o never NULL). The table (cost_backends.c) lists them in the order help shows. */
+typedef struct {
+  const char *name;
+  const char *description;
+  rg_status (*open)(const rg_cost_opts *o, rg_cost_model **out, rg_err *err);
+} rg_cost_backend;
+
+/* The built-in cost models: rg_cost_backend_get(0 .. rg_cost_backend_count() - 1); NULL out of
+ * range. The first is the default. */
+int rg_cost_backend_count(void);
+const rg_cost_backend *rg_cost_backend_get(int i);
+/* "roofline, dnnl": the names in table order, for messages. */
+void rg_cost_backend_names(rg_strbuf *sb);
+
+/* Opens the built-in cost model called name (one of the table's; RG_ERR_ARG naming the
  * choices for another). o may be NULL (the defaults). A bad machine file is RG_ERR_PARSE naming
  * file and line; an unreadable one RG_ERR_IO. A cache that is not one (not SQLite, another
  * schema, a cost that is not a finite positive number) is moved aside to PATH.corrupt with a
