@@ -48,18 +48,13 @@ void rg_cost_model_stats(const rg_cost_model *cm, rg_cost_stats *s) {
   if (cm->iface.stats) cm->iface.stats(cm->ctx, s);
 }
 
-void rg_cost_backend_names(rg_strbuf *sb) {
-  for (int i = 0; i < rg_cost_backend_count(); i++)
-    rg_sb_printf(sb, "%s%s", i ? ", " : "", rg_cost_backend_get(i)->name);
-}
-
 rg_status rg_cost_model_open(const char *name, const rg_cost_opts *o, rg_cost_model **out,
                              rg_err *err) {
   static const rg_cost_opts none = {0};
   *out = NULL;
   if (!o) o = &none;
-  for (int i = 0; name && i < rg_cost_backend_count(); i++)
-    if (!strcmp(name, rg_cost_backend_get(i)->name)) return rg_cost_backend_get(i)->open(o, out, err);
+  const rg_cost_backend *b = rg_cost_backend_find(name);
+  if (b) return b->open(o, out, err);
   rg_strbuf names;
   rg_sb_init(&names);
   rg_cost_backend_names(&names);

@@ -60,6 +60,7 @@ typedef struct rg_cost_model rg_cost_model;
 typedef struct {
   const char *name;
   const char *description;
+  bool cached; /* keeps its figures in the cost cache (rg_cost_opts.cache_path) */
   rg_status (*open)(const rg_cost_opts *o, rg_cost_model **out, rg_err *err);
 } rg_cost_backend;
 
@@ -67,6 +68,8 @@ typedef struct {
  * range. The first is the default. */
 int rg_cost_backend_count(void);
 const rg_cost_backend *rg_cost_backend_get(int i);
+/* The row called name, or NULL. */
+const rg_cost_backend *rg_cost_backend_find(const char *name);
 /* "roofline, dnnl": the names in table order, for messages. */
 void rg_cost_backend_names(rg_strbuf *sb);
 
@@ -114,5 +117,13 @@ rg_status rg_cost_sum_values(rg_cost_model *cm, const rg_model *m, const rg_ref 
  * costs.sqlite. RG_ERR_ARG when neither XDG_CACHE_HOME nor HOME is set; RG_ERR_LIMIT when it
  * does not fit in n bytes. */
 rg_status rg_cost_cache_default_path(char *buf, size_t n, rg_err *err) RG_MUST_CHECK;
+/* The cache path cost model name uses, as a command line chooses it, into buf: "" with no_cache;
+ * else given when not NULL; else the default path for a model that keeps a cache ("" for one
+ * that does not, or a name that is no model's). Errors as rg_cost_cache_default_path. */
+rg_status rg_cost_cache_choose(const char *name, const char *given, bool no_cache, char *buf, size_t n,
+                               rg_err *err) RG_MUST_CHECK;
+
+/* What cost model cm figures for all of m (its outputs and every opaque node's operands). */
+rg_status rg_cost_sum_model(rg_cost_model *cm, const rg_model *m, rg_cost_sum *s, rg_err *err) RG_MUST_CHECK;
 
 #endif
