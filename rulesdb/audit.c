@@ -563,3 +563,16 @@ void rg_audit_print(const rg_audit_result *res, rg_strbuf *out) {
     rg_sb_printf(out, "%-24s %10zu %8zu %16zu\n", res->cat[c].name, res->cat[c].checked,
                  res->cat[c].failed, res->cat[c].unchecked);
 }
+
+void rg_audit_totals(const rg_audit_result *res, size_t *failed, size_t *unchecked) {
+  *failed = *unchecked = 0;
+  for (int k = 0; k < RG_AUDIT_NCAT; k++) *failed += res->cat[k].failed, *unchecked += res->cat[k].unchecked;
+}
+
+bool rg_audit_db_all_axioms(const rg_db *db) {
+  bool all = false;
+  for (size_t i = 0; i < db->config.n; i++)
+    if (!strcmp(db->config.v[i].key, "prove.all_axioms"))
+      all = all || !strcmp(db->config.v[i].value, "1") || !strcmp(db->config.v[i].value, "true");
+  return all;
+}
