@@ -95,9 +95,9 @@ static void print_io(const rg_model *m) {
 
 static const graphopt_option convert_opts[] = {
     {"output", 'o', 1, "OUT.onnx", "where to write the model (required for convert)"},
-    {"dim", 'd', 1, "NAME=N", "value of a named (dynamic) input dimension; repeatable"},
+    GRAPHOPT_DIM_OPTION,
     {"quiet", 'q', 0, "", "print only errors"},
-    {"help", 'h', 0, "", "show this help"},
+    GRAPHOPT_HELP_OPTION,
 };
 #define N_CONVERT_OPTS ((int)(sizeof convert_opts / sizeof *convert_opts))
 

@@ -22,6 +22,10 @@ typedef struct {
   const char *meta, *help;
 } graphopt_option;
 
+/* Rows every command's table ends with. */
+#define GRAPHOPT_DIM_OPTION {"dim", 'd', 1, "NAME=N", "value of a named (dynamic) input dimension; repeatable"}
+#define GRAPHOPT_HELP_OPTION {"help", 'h', 0, "", "show this help"}
+
 /* getopt_long's table for opts[0..n) (n < GRAPHOPT_MAX_OPTIONS) into lo, ended by zeros. */
 void graphopt_longopts(const graphopt_option *opts, int n, struct option *lo);
 /* "  -c, --name META help" per option, names padded to name_w and metas to meta_w. */

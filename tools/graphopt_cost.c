@@ -14,8 +14,8 @@ static const graphopt_option opts[] = {
     {"machine", 'm', 1, "FILE", "the roofline's machine figures (default: optimizer/machines/cpu-default.txt)"},
     {"cache", 'C', 1, "PATH", "dnnl's SQLite cache of timings (default: $XDG_CACHE_HOME/rulegen/costs.sqlite)"},
     {"no-cache", 'N', 0, "", "time every configuration, remember nothing"},
-    {"dim", 'd', 1, "NAME=N", "value of a named (dynamic) input dimension; repeatable"},
-    {"help", 'h', 0, "", "show this help"},
+    GRAPHOPT_DIM_OPTION,
+    GRAPHOPT_HELP_OPTION,
 };
 #define N_OPTS ((int)(sizeof opts / sizeof *opts))
 

@@ -17,8 +17,8 @@ static const graphopt_option opts[] = {
     {"seed", 'S', 1, "N", "seed of the drawn inputs (default 1)"},
     {"int-max", 'I', 1, "N", "int64 inputs are drawn from [0, N) (default 100)"},
     {"tolerance", 't', 1, "T", "largest relative difference that counts as equal (default 1e-4)"},
-    {"dim", 'd', 1, "NAME=N", "value of a named (dynamic) input dimension; repeatable"},
-    {"help", 'h', 0, "", "show this help"},
+    GRAPHOPT_DIM_OPTION,
+    GRAPHOPT_HELP_OPTION,
 };
 #define N_OPTS ((int)(sizeof opts / sizeof *opts))
 

@@ -26,9 +26,9 @@ static const graphopt_option opts[] = {
     {"seed", 'S', 1, "N", "seed of the numeric check's inputs (default 1)"},
     {"tolerance", 't', 1, "T", "largest relative difference the check allows (default 1e-4)"},
     {"explain", 'e', 0, "", "print each rule applied: id, text, where, cost before and after"},
-    {"dim", 'd', 1, "NAME=N", "value of a named (dynamic) input dimension; repeatable"},
+    GRAPHOPT_DIM_OPTION,
     {"quiet", 'q', 0, "", "no progress on standard error"},
-    {"help", 'h', 0, "", "show this help"},
+    GRAPHOPT_HELP_OPTION,
 };
 #define N_OPTS ((int)(sizeof opts / sizeof *opts))
 
