@@ -192,18 +192,9 @@ rg_status rg_taso_import(const uint8_t *buf, size_t len, rg_ruleset *out, rg_str
       rg_sb_printf(skipped, "rule %zu: %s\n", k, src.why[0] ? src.why : dst.why);
       continue;
     }
-    rg_rule *rule;
-    rg_err e2;
-    if (rg_text_parse_rule(rg_sb_str(&text), &rule, &e2)) {
-      rg_sb_printf(skipped, "rule %zu: %s (as %s)\n", k, e2.msg, rg_sb_str(&text));
-      continue;
-    }
-    rule->line = (int)k + 1;
-    if ((st = rg_xchg_infer_groups(rule, err))) {
-      rg_rule_free(rule);
-      break;
-    }
-    if ((st = rg_ruleset_add(out, rule))) rg_err_set(err, st, "out of memory");
+    char label[32];
+    snprintf(label, sizeof label, "rule %zu", k);
+    if ((st = rg_xchg_add_imported(rg_sb_str(&text), label, (int)k + 1, out, skipped, err))) break;
   }
   rg_sb_free(&text);
   graph_subst__rule_collection__free_unpacked(rc, NULL);

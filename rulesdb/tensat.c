@@ -412,19 +412,9 @@ rg_status rg_tensat_import(const char *text, size_t len, int multi, rg_ruleset *
       rg_sb_printf(skipped, "line %d: no counterpart of ours: %s\n", first_line, im.why);
       continue;
     }
-    rg_rule *rule;
-    rg_err e2;
-    if (rg_text_parse_rule(rg_sb_str(&ours), &rule, &e2)) {
-      rg_sb_printf(skipped, "line %d: %s (as %s)\n", first_line, e2.msg, rg_sb_str(&ours));
-      continue;
-    }
-    rule->line = first_line;
-    if ((st = rg_xchg_infer_groups(rule, err))) {
-      rg_rule_free(rule);
-      break;
-    }
-    st = rg_ruleset_add(out, rule);
-    if (st) rg_err_set(err, st, "out of memory");
+    char label[32];
+    snprintf(label, sizeof label, "line %d", first_line);
+    st = rg_xchg_add_imported(rg_sb_str(&ours), label, first_line, out, skipped, err);
   }
   for (int i = 0; i < 2; i++)
     sx_free(l[i]), sx_free(r[i]);
