@@ -53,10 +53,15 @@ rg_status rg_cost_model_open(const char *name, const rg_cost_opts *o, rg_cost_mo
   static const rg_cost_opts none = {0};
   *out = NULL;
   if (!o) o = &none;
-  if (name && !strcmp(name, "roofline")) return rg_cost_roofline_open(o, out, err);
-  if (name && !strcmp(name, "dnnl")) return rg_cost_dnnl_open(o, out, err);
-  return rg_err_set(err, RG_ERR_ARG, "no cost model called '%s' (the choices: roofline, dnnl)",
-                    name ? name : "");
+  const rg_cost_backend *b = rg_cost_backend_find(name);
+  if (b) return b->open(o, out, err);
+  rg_strbuf names;
+  rg_sb_init(&names);
+  rg_cost_backend_names(&names);
+  rg_status st = rg_err_set(err, RG_ERR_ARG, "no cost model called '%s' (the choices: %s)",
+                            name ? name : "", rg_sb_str(&names));
+  rg_sb_free(&names);
+  return st;
 }
 
 /* field reallocated to cap entries; ok false when that failed (field then unchanged) */

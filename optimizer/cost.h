@@ -3,7 +3,8 @@
  * by these figures.
  *
  * A cost model is a small vtable (rg_cost_iface: a name and the cost of one node) behind one
- * handle, as ggml's backends are. Two are built in (rg_cost_model_open):
+ * handle, as ggml's backends are. The built-in ones are rows of one table (cost_backends.c,
+ * rg_cost_backend_get), opened by name with rg_cost_model_open:
  *   roofline  max(FLOPs / peak, bytes moved / memory bandwidth) + a per-node overhead, machine
  *             figures from a data file (optimizer/machines/);
  *   dnnl      each operator configuration timed once with oneDNN primitives on the CPU (median
@@ -54,7 +55,25 @@ typedef struct {
 
 typedef struct rg_cost_model rg_cost_model;
 
-/* Opens the built-in cost model called name ("roofline" or "dnnl"; RG_ERR_ARG naming the
+/* A built-in cost model: its name (graphopt --cost NAME), one line saying what it is, and how
+ * to open it (o never NULL). The table (cost_backends.c) lists them in the order help shows. */
+typedef struct {
+  const char *name;
+  const char *description;
+  bool cached; /* keeps its figures in the cost cache (rg_cost_opts.cache_path) */
+  rg_status (*open)(const rg_cost_opts *o, rg_cost_model **out, rg_err *err);
+} rg_cost_backend;
+
+/* The built-in cost models: rg_cost_backend_get(0 .. rg_cost_backend_count() - 1); NULL out of
+ * range. The first is the default. */
+int rg_cost_backend_count(void);
+const rg_cost_backend *rg_cost_backend_get(int i);
+/* The row called name, or NULL. */
+const rg_cost_backend *rg_cost_backend_find(const char *name);
+/* "roofline, dnnl": the names in table order, for messages. */
+void rg_cost_backend_names(rg_strbuf *sb);
+
+/* Opens the built-in cost model called name (one of the table's; RG_ERR_ARG naming the
  * choices for another). o may be NULL (the defaults). A bad machine file is RG_ERR_PARSE naming
  * file and line; an unreadable one RG_ERR_IO. A cache that is not one (not SQLite, another
  * schema, a cost that is not a finite positive number) is moved aside to PATH.corrupt with a
@@ -98,5 +117,13 @@ rg_status rg_cost_sum_values(rg_cost_model *cm, const rg_model *m, const rg_ref 
  * costs.sqlite. RG_ERR_ARG when neither XDG_CACHE_HOME nor HOME is set; RG_ERR_LIMIT when it
  * does not fit in n bytes. */
 rg_status rg_cost_cache_default_path(char *buf, size_t n, rg_err *err) RG_MUST_CHECK;
+/* The cache path cost model name uses, as a command line chooses it, into buf: "" with no_cache;
+ * else given when not NULL; else the default path for a model that keeps a cache ("" for one
+ * that does not, or a name that is no model's). Errors as rg_cost_cache_default_path. */
+rg_status rg_cost_cache_choose(const char *name, const char *given, bool no_cache, char *buf, size_t n,
+                               rg_err *err) RG_MUST_CHECK;
+
+/* What cost model cm figures for all of m (its outputs and every opaque node's operands). */
+rg_status rg_cost_sum_model(rg_cost_model *cm, const rg_model *m, rg_cost_sum *s, rg_err *err) RG_MUST_CHECK;
 
 #endif

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "cost.h"
+#include "rulesdb/rulesdb.h"
 
 /* "rgco" (rulegen costs), as PRAGMA application_id; the schema's version as user_version. */
 #define CACHE_APPLICATION_ID 0x7267636f
@@ -76,15 +77,6 @@ static rg_status make_folder(const char *path, rg_err *err) {
   return st;
 }
 
-static int pragma_int(sqlite3 *db, const char *sql, int *out) {
-  sqlite3_stmt *s;
-  if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) return sqlite3_errcode(db);
-  int rc = sqlite3_step(s);
-  if (rc == SQLITE_ROW) *out = sqlite3_column_int(s, 0), rc = SQLITE_OK;
-  sqlite3_finalize(s);
-  return rc;
-}
-
 /* ---- identifying the file ---- */
 
 typedef enum { FILE_OK, FILE_CORRUPT, FILE_ERROR } verdict;
@@ -113,7 +105,7 @@ static verdict check_magic(const char *path, char *why, size_t n) {
 /* Checks an opened file that holds something: ours, intact, our schema, valid rows. */
 static verdict check_content(sqlite3 *db, char *why, size_t n) {
   int app = 0, ver = 0, bad = 0;
-  int rc = pragma_int(db, "PRAGMA application_id", &app);
+  int rc = rg_sqlite_pragma_int(db, "PRAGMA application_id", &app);
   if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT)
     return snprintf(why, n, "not an SQLite file"), FILE_CORRUPT;
   if (rc != SQLITE_OK) return snprintf(why, n, "%s", sqlite3_errmsg(db)), FILE_ERROR;
@@ -121,7 +113,7 @@ static verdict check_content(sqlite3 *db, char *why, size_t n) {
     return snprintf(why, n, "an SQLite file, but not a rulegen cost cache (application id %#x)",
                     (unsigned)app),
            FILE_CORRUPT;
-  if (pragma_int(db, "PRAGMA user_version", &ver) != SQLITE_OK || ver != CACHE_SCHEMA_VERSION)
+  if (rg_sqlite_pragma_int(db, "PRAGMA user_version", &ver) != SQLITE_OK || ver != CACHE_SCHEMA_VERSION)
     return snprintf(why, n, "schema version %d, where this program writes %d", ver,
                     CACHE_SCHEMA_VERSION),
            FILE_CORRUPT;
@@ -155,7 +147,7 @@ static verdict check_content(sqlite3 *db, char *why, size_t n) {
   if (rc != SQLITE_DONE) return snprintf(why, n, "damaged: %s", sqlite3_errmsg(db)), FILE_CORRUPT;
   if (objects != ours) return FILE_CORRUPT;
   if (!ours) return snprintf(why, n, "another schema: no table 'costs'"), FILE_CORRUPT;
-  if (pragma_int(db, "SELECT count(*) FROM costs WHERE NOT (" VALID_ROW ")", &bad) != SQLITE_OK)
+  if (rg_sqlite_pragma_int(db, "SELECT count(*) FROM costs WHERE NOT (" VALID_ROW ")", &bad) != SQLITE_OK)
     return snprintf(why, n, "damaged: %s", sqlite3_errmsg(db)), FILE_CORRUPT;
   if (bad)
     return snprintf(why, n,
@@ -173,7 +165,7 @@ static int init_schema(sqlite3 *db) {
   sqlite3_exec(db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
   int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL), objects = 0;
   if (rc != SQLITE_OK) return rc;
-  rc = pragma_int(db, "SELECT count(*) FROM sqlite_master", &objects);
+  rc = rg_sqlite_pragma_int(db, "SELECT count(*) FROM sqlite_master", &objects);
   if (rc == SQLITE_OK && objects == 0) {
     snprintf(sql, sizeof sql, "PRAGMA application_id=%d; PRAGMA user_version=%d; %s;",
              CACHE_APPLICATION_ID, CACHE_SCHEMA_VERSION, schema);
@@ -195,8 +187,8 @@ static verdict try_open(const char *path, sqlite3 **db, char *why, size_t n) {
   }
   sqlite3_busy_timeout(*db, 10000);
   int objects = 0, app = 0;
-  int rc = pragma_int(*db, "PRAGMA application_id", &app);
-  if (rc == SQLITE_OK) rc = pragma_int(*db, "SELECT count(*) FROM sqlite_master", &objects);
+  int rc = rg_sqlite_pragma_int(*db, "PRAGMA application_id", &app);
+  if (rc == SQLITE_OK) rc = rg_sqlite_pragma_int(*db, "SELECT count(*) FROM sqlite_master", &objects);
   if (rc == SQLITE_OK && objects == 0 && app == 0) {
     if ((rc = init_schema(*db)) != SQLITE_OK) {
       snprintf(why, n, "cannot write the schema: %s", sqlite3_errmsg(*db));

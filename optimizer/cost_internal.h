@@ -29,6 +29,7 @@ double rg_roofline_us(const rg_machine *mc, double flops, double bytes);
  * change the work). Two nodes cost the same when their operator and this text agree. */
 void rg_cost_config(const rg_model *m, int32_t id, rg_strbuf *sb);
 
+/* The built-in backends' open functions: rows of the table in cost_backends.c. */
 rg_status rg_cost_roofline_open(const rg_cost_opts *o, rg_cost_model **out,
                                 rg_err *err) RG_MUST_CHECK;
 rg_status rg_cost_dnnl_open(const rg_cost_opts *o, rg_cost_model **out, rg_err *err) RG_MUST_CHECK;

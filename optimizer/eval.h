@@ -25,4 +25,43 @@ rg_status rg_model_eval(const rg_model *m, const double *const *inputs, double *
 double **rg_model_random_inputs(const rg_model *m, uint32_t seed, int64_t int_max);
 void rg_model_inputs_free(const rg_model *m, double **inputs);
 
+/* A way to run a model: name, one line saying what it is, and the values of refs[0..n) of m on
+ * inputs as rg_model_eval_refs gives them (its contract). The table is executors.c; a new
+ * executor is a new file plus a row there. */
+typedef struct {
+  const char *name;
+  const char *description;
+  rg_status (*eval_refs)(const rg_model *m, const double *const *inputs, const rg_ref *refs, int n,
+                         double **out, rg_err *err);
+} rg_executor;
+
+/* The executors: rg_executor_get(0 .. rg_executor_count() - 1) (NULL out of range; 0 is the
+ * default, the float64 interpreter); rg_executor_find by name (NULL when none). */
+int rg_executor_count(void);
+const rg_executor *rg_executor_get(int i);
+const rg_executor *rg_executor_find(const char *name);
+
+/* ---- around evaluation (eval_files.c) ---- */
+
+/* Input values from dir/input_0.pb, input_1.pb, ... (ONNX test data), one per input variable
+ * in order, each of the variable's shape (RG_ERR_SHAPE naming the file otherwise). *out as
+ * rg_model_random_inputs gives it. */
+rg_status rg_model_inputs_read(const rg_model *m, const char *dir, double ***out, rg_err *err) RG_MUST_CHECK;
+/* m's inputs in for another model, matched by name: *out indexed by other's variables, its
+ * arrays borrowed from in (free only *out). RG_ERR_ARG when an input of other is not an input
+ * of m of the same shape. */
+rg_status rg_model_inputs_for(const rg_model *other, const rg_model *m, double *const *in, double ***out,
+                              rg_err *err) RG_MUST_CHECK;
+/* The model's outputs by executor x (NULL: the default) into *out (new; free with
+ * rg_model_outputs_free). */
+rg_status rg_model_outputs_eval(const rg_executor *x, const rg_model *m, const double *const *in, double ***out,
+                                rg_err *err) RG_MUST_CHECK;
+void rg_model_outputs_free(const rg_model *m, double **out);
+/* The output of other that output i of m is compared with: the last one of the same name, else
+ * the one at i; -1 when there is none. */
+int32_t rg_model_output_match(const rg_model *other, const rg_model *m, int32_t i);
+/* Writes the inputs and outputs as dir/input_K.pb and dir/output_K.pb (ONNX test data). */
+rg_status rg_model_io_save(const rg_model *m, const char *dir, double *const *in, double *const *out,
+                           rg_err *err) RG_MUST_CHECK;
+
 #endif

@@ -340,89 +340,122 @@ static rg_status declared_types(rg_importer *im, const Onnx__NodeProto *n, int n
   return RG_OK;
 }
 
-/* Node n as an opaque node, or folded into weights when its operands are all constants. */
-static rg_status import_opaque(rg_importer *im, const Onnx__NodeProto *n, rg_err *err) {
+/* What importing one opaque node holds: its operands' types, refs and (constant) values, its
+ * outputs' types and (folded) values, the variables of its outputs. */
+typedef struct {
+  int n_in, n_out;
+  rg_tinfo *in, *out;
+  double **kv, **ov;
+  rg_ref *refs;
+  int32_t *outs;
+  bool all_const; /* every operand a weight: the node folds */
+} opaque_node;
+
+/* The operands of n: types and refs, and the values of the constant ones: all of them to fold
+ * the node, else the small ones (shapes, axes) its type may depend on, not a table of
+ * embeddings. */
+static rg_status opaque_operands(rg_importer *im, const Onnx__NodeProto *n, opaque_node *q, rg_err *err) {
   rg_model *m = im->m;
-  int n_in = (int)n->n_input, n_out = (int)n->n_output;
-  while (n_out > 1 && !n->output[n_out - 1][0]) n_out--; /* optional outputs left out at the end */
-  rg_tinfo *in = calloc((size_t)n_in + 1, sizeof *in), *out = calloc((size_t)n_out + 1, sizeof *out);
-  double **kv = calloc((size_t)n_in + 1, sizeof *kv), **ov = calloc((size_t)n_out + 1, sizeof *ov);
-  rg_ref *refs = calloc((size_t)n_in + 1, sizeof *refs);
-  int32_t *outs = calloc((size_t)n_out + 1, sizeof *outs);
-  rg_status st = in && out && kv && ov && refs && outs ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  bool all_const = true;
-  for (int k = 0; !st && k < n_in; k++) {
-    refs[k] = (rg_ref){-1, 0};
+  q->all_const = true;
+  for (int k = 0; k < q->n_in; k++) {
+    q->refs[k] = (rg_ref){-1, 0};
     if (!n->input[k][0]) continue;
     const rg_ival *v = rg_import_get(im, n->input[k]); /* imported before n (import_node checks) */
-    refs[k] = v->ref;
-    in[k] = (rg_tinfo){v->elem, *rg_model_shape(m, v->ref), true};
+    q->refs[k] = v->ref;
+    q->in[k] = (rg_tinfo){v->elem, *rg_model_shape(m, v->ref), true};
     int32_t var = rg_model_var_of(m, v->ref);
-    all_const = all_const && var >= 0 && m->var[var].kind == RG_MVAR_WEIGHT;
+    q->all_const = q->all_const && var >= 0 && m->var[var].kind == RG_MVAR_WEIGHT;
   }
-  /* constant operands as values: all of them to fold the node, else the small ones (shapes,
-   * axes) its type may depend on, not a table of embeddings */
-  for (int k = 0; !st && k < n_in; k++) {
-    int32_t var = refs[k].node >= 0 ? rg_model_var_of(m, refs[k]) : -1;
-    if (var < 0 || m->var[var].kind != RG_MVAR_WEIGHT || (!all_const && rg_shape_numel(&in[k].shape) > 4096)) continue;
-    if (!(kv[k] = as_doubles(&m->var[var]))) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  for (int k = 0; k < q->n_in; k++) {
+    int32_t var = q->refs[k].node >= 0 ? rg_model_var_of(m, q->refs[k]) : -1;
+    if (var < 0 || m->var[var].kind != RG_MVAR_WEIGHT || (!q->all_const && rg_shape_numel(&q->in[k].shape) > 4096))
+      continue;
+    if (!(q->kv[k] = as_doubles(&m->var[var]))) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
   /* Shape reads only its operand's shape, which import knows: a constant whatever the values */
-  all_const = all_const || (n->op_type && !strcmp(n->op_type, "Shape") && (!n->domain || !n->domain[0]));
-  rg_opaque_call c = {n, im->opset, n_in, n_out, in};
+  q->all_const = q->all_const || (n->op_type && !strcmp(n->op_type, "Shape") && (!n->domain || !n->domain[0]));
+  return RG_OK;
+}
+
+/* The node evaluated now: its outputs become weights. */
+static rg_status opaque_fold(rg_importer *im, const Onnx__NodeProto *n, const rg_opaque_call *c, opaque_node *q,
+                             rg_err *err) {
+  rg_model *m = im->m;
+  for (int j = 0; j < q->n_out; j++)
+    if (!(q->ov[j] = malloc(sizeof(double) * (size_t)(rg_shape_numel(&q->out[j].shape) + 1))))
+      return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_err e = {0};
+  rg_status st = rg_opaque_eval(c, (const double *const *)q->kv, q->out, q->ov, &e);
+  if (st) return rg_err_set(err, st, "%s: %s", im->path, e.msg);
+  for (int j = 0; !st && j < q->n_out; j++) {
+    if (!n->output[j][0]) continue;
+    void *data = from_doubles(q->ov[j], rg_shape_numel(&q->out[j].shape), q->out[j].elem);
+    int32_t v = data ? rg_model_add_var(m, n->output[j], RG_MVAR_WEIGHT, q->out[j].elem, &q->out[j].shape, data) : -1;
+    if (v < 0) {
+      free(data);
+      st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    } else st = rg_import_set(im, n->output[j], rg_model_var_ref(m, v), q->out[j].elem, err);
+  }
+  return st;
+}
+
+/* Variables for the outputs of the opaque node the model's next one will be. */
+static rg_status opaque_outputs(rg_importer *im, const Onnx__NodeProto *n, opaque_node *q, rg_err *err) {
+  rg_model *m = im->m;
+  rg_status st = RG_OK;
+  for (int j = 0; !st && j < q->n_out; j++) {
+    char name[64];
+    const char *nm = n->output[j];
+    if (!nm[0]) { /* an omitted optional output still gets a variable */
+      snprintf(name, sizeof name, "__rg_unused_%d_%d", m->n_op, j);
+      nm = name;
+    }
+    int32_t v = rg_model_add_var(m, nm, RG_MVAR_OPAQUE, q->out[j].elem, &q->out[j].shape, NULL);
+    if (v < 0) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    m->var[v].opaque = m->n_op, m->var[v].out = j, q->outs[j] = v;
+    st = rg_import_set(im, n->output[j], rg_model_var_ref(m, v), q->out[j].elem, err);
+  }
+  return st;
+}
+
+/* The node kept as an opaque node of the model (a copy of it), its refs and outputs moved in. */
+static rg_status opaque_keep(rg_importer *im, const Onnx__NodeProto *n, opaque_node *q, rg_err *err) {
+  rg_model *m = im->m;
+  if (m->n_op == m->cap_op) {
+    int32_t cap = m->cap_op ? 2 * m->cap_op : 64;
+    rg_opaque *no = realloc(m->op, sizeof *no * (size_t)cap);
+    if (!no) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    m->op = no, m->cap_op = cap;
+  }
+  Onnx__NodeProto *copy = copy_node(n);
+  if (!copy) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_status st = opaque_outputs(im, n, q, err);
+  if (st) return onnx__node_proto__free_unpacked(copy, NULL), st;
+  m->op[m->n_op++] = (rg_opaque){copy, q->n_in, q->n_out, q->refs, q->outs};
+  q->refs = NULL, q->outs = NULL;
+  return RG_OK;
+}
+
+/* Node n as an opaque node, or folded into weights when its operands are all constants. */
+static rg_status import_opaque(rg_importer *im, const Onnx__NodeProto *n, rg_err *err) {
+  opaque_node q = {.n_in = (int)n->n_input, .n_out = (int)n->n_output};
+  while (q.n_out > 1 && !n->output[q.n_out - 1][0]) q.n_out--; /* optional outputs left out at the end */
+  q.in = calloc((size_t)q.n_in + 1, sizeof *q.in), q.out = calloc((size_t)q.n_out + 1, sizeof *q.out);
+  q.kv = calloc((size_t)q.n_in + 1, sizeof *q.kv), q.ov = calloc((size_t)q.n_out + 1, sizeof *q.ov);
+  q.refs = calloc((size_t)q.n_in + 1, sizeof *q.refs), q.outs = calloc((size_t)q.n_out + 1, sizeof *q.outs);
+  rg_status st = q.in && q.out && q.kv && q.ov && q.refs && q.outs ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (!st) st = opaque_operands(im, n, &q, err);
+  rg_opaque_call c = {n, im->opset, q.n_in, q.n_out, q.in};
   bool known = !st && n->op_type && rg_opaque_known(n->op_type) && !(n->domain && n->domain[0] && strcmp(n->domain, "ai.onnx"));
   if (!st) {
     rg_err e = {0};
-    st = known ? rg_opaque_infer(&c, (const double *const *)kv, out, &e) : declared_types(im, n, n_out, out, err);
+    st = known ? rg_opaque_infer(&c, (const double *const *)q.kv, q.out, &e) : declared_types(im, n, q.n_out, q.out, err);
     if (st && known) st = rg_err_set(err, st, "%s: %s", im->path, e.msg);
   }
-  if (!st && known && all_const) { /* fold: the outputs become weights */
-    for (int j = 0; !st && j < n_out; j++)
-      if (!(ov[j] = malloc(sizeof(double) * (size_t)(rg_shape_numel(&out[j].shape) + 1))))
-        st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-    rg_err e = {0};
-    if (!st && (st = rg_opaque_eval(&c, (const double *const *)kv, out, ov, &e)))
-      st = rg_err_set(err, st, "%s: %s", im->path, e.msg);
-    for (int j = 0; !st && j < n_out; j++) {
-      if (!n->output[j][0]) continue;
-      void *data = from_doubles(ov[j], rg_shape_numel(&out[j].shape), out[j].elem);
-      int32_t v = data ? rg_model_add_var(m, n->output[j], RG_MVAR_WEIGHT, out[j].elem, &out[j].shape, data) : -1;
-      if (v < 0) {
-        free(data);
-        st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-      } else st = rg_import_set(im, n->output[j], rg_model_var_ref(m, v), out[j].elem, err);
-    }
-  } else if (!st) {
-    if (m->n_op == m->cap_op) {
-      int32_t cap = m->cap_op ? 2 * m->cap_op : 64;
-      rg_opaque *no = realloc(m->op, sizeof *no * (size_t)cap);
-      if (!no) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-      else m->op = no, m->cap_op = cap;
-    }
-    Onnx__NodeProto *copy = st ? NULL : copy_node(n);
-    if (!st && !copy) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-    for (int j = 0; !st && j < n_out; j++) {
-      char name[64];
-      const char *nm = n->output[j];
-      if (!nm[0]) { /* an omitted optional output still gets a variable */
-        snprintf(name, sizeof name, "__rg_unused_%d_%d", m->n_op, j);
-        nm = name;
-      }
-      int32_t v = rg_model_add_var(m, nm, RG_MVAR_OPAQUE, out[j].elem, &out[j].shape, NULL);
-      if (v < 0) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-      else {
-        m->var[v].opaque = m->n_op, m->var[v].out = j, outs[j] = v;
-        st = rg_import_set(im, n->output[j], rg_model_var_ref(m, v), out[j].elem, err);
-      }
-    }
-    if (!st) {
-      m->op[m->n_op++] = (rg_opaque){copy, n_in, n_out, refs, outs};
-      refs = NULL, outs = NULL;
-    } else if (copy) onnx__node_proto__free_unpacked(copy, NULL);
-  }
-  for (int k = 0; kv && k < n_in; k++) free(kv[k]);
-  for (int j = 0; ov && j < n_out; j++) free(ov[j]);
-  free(in), free(out), free(kv), free(ov), free(refs), free(outs);
+  if (!st) st = known && q.all_const ? opaque_fold(im, n, &c, &q, err) : opaque_keep(im, n, &q, err);
+  for (int k = 0; q.kv && k < q.n_in; k++) free(q.kv[k]);
+  for (int j = 0; q.ov && j < q.n_out; j++) free(q.ov[j]);
+  free(q.in), free(q.out), free(q.kv), free(q.ov), free(q.refs), free(q.outs);
   return st;
 }
 

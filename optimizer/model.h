@@ -111,4 +111,19 @@ typedef struct {
 } rg_model_counts;
 void rg_model_count(const rg_model *m, rg_model_counts *c);
 
+/* The same for m seen from roots (model_opaque.c); RG_ERR_NOMEM when the view cannot be made. */
+rg_status rg_model_count_roots(const rg_model *m, const rg_ref *roots, rg_model_counts *c, rg_err *err) RG_MUST_CHECK;
+
+/* One operator among a model's opaque nodes: its ONNX op_type (the model's string), how many
+ * nodes have it, and whether graphopt evaluates it (opaque.h knows it, default domain: judged by
+ * its first node). */
+typedef struct {
+  const char *op_type;
+  int32_t count;
+  bool evaluated;
+} rg_opaque_kind;
+/* The kinds of m's opaque nodes in the order they first appear, into out (room for m->n_op);
+ * returns how many. */
+int32_t rg_model_opaque_kinds(const rg_model *m, rg_opaque_kind *out);
+
 #endif

@@ -26,6 +26,18 @@ static int norm_axis(int64_t a, int rank) {
 
 static rg_tinfo tinfo(rg_elem elem, const rg_shape *s) { return (rg_tinfo){elem, *s, true}; }
 
+/* The one output: of operand 0's element type and shape s. */
+static rg_status typed_shape(const rg_opaque_call *c, const rg_shape *s, rg_tinfo *out) {
+  out[0] = tinfo(c->in[0].elem, s);
+  return RG_OK;
+}
+
+/* The same with dims[0..r). */
+static rg_status typed_like_in0(const rg_opaque_call *c, int r, const int32_t *dims, rg_tinfo *out) {
+  rg_shape o = rg_shape_make(r, dims);
+  return typed_shape(c, &o, out);
+}
+
 /* numpy broadcasting of a and b into *out; false when they do not broadcast. */
 static bool broadcast(const rg_shape *a, const rg_shape *b, rg_shape *out) {
   int r = a->rank > b->rank ? a->rank : b->rank;
@@ -142,8 +154,7 @@ static rg_status type_binary(const rg_opaque_call *c, const double *const *k, rg
   rg_shape s = c->in[0].shape;
   for (int j = 1; j < c->n_in; j++)
     if (!broadcast(&s, &c->in[j].shape, &s)) return rg_opaque_fail(c, err, "operands that do not broadcast");
-  out[0] = tinfo(c->in[0].elem, &s);
-  return RG_OK;
+  return typed_shape(c, &s, out);
 }
 
 static double binary(const char *op, double a, double b, bool ints) {
@@ -258,9 +269,7 @@ static rg_status type_reduce(const rg_opaque_call *c, const double *const *k, rg
   for (int a = 0; a < s->rank; a++)
     if (!mask[a]) dims[r++] = s->dim[a];
     else if (keep) dims[r++] = 1;
-  rg_shape o = rg_shape_make(r, dims);
-  out[0] = tinfo(c->in[0].elem, &o);
-  return RG_OK;
+  return typed_like_in0(c, r, dims, out);
 }
 
 static rg_status eval_reduce(const rg_opaque_call *c, const double *const *v, const rg_tinfo *t, double **out,
@@ -309,9 +318,7 @@ static rg_status type_gather(const rg_opaque_call *c, const double *const *k, rg
   for (int i = 0; i < a; i++) dims[r++] = d->dim[i];
   for (int i = 0; i < ix->rank; i++) dims[r++] = ix->dim[i];
   for (int i = a + 1; i < d->rank; i++) dims[r++] = d->dim[i];
-  rg_shape o = rg_shape_make(r, dims);
-  out[0] = tinfo(c->in[0].elem, &o);
-  return RG_OK;
+  return typed_like_in0(c, r, dims, out);
 }
 
 static rg_status eval_gather(const rg_opaque_call *c, const double *const *v, const rg_tinfo *t, double **out,
@@ -384,9 +391,7 @@ static rg_status type_unsqueeze(const rg_opaque_call *c, const double *const *k,
   }
   int32_t dims[RG_MAX_RANK];
   for (int d = 0, j = 0; d < r; d++) dims[d] = at[d] ? 1 : s->dim[j++];
-  rg_shape o = rg_shape_make(r, dims);
-  out[0] = tinfo(c->in[0].elem, &o);
-  return RG_OK;
+  return typed_like_in0(c, r, dims, out);
 }
 
 static rg_status type_squeeze(const rg_opaque_call *c, const double *const *k, rg_tinfo *out, rg_err *err) {
@@ -404,9 +409,7 @@ static rg_status type_squeeze(const rg_opaque_call *c, const double *const *k, r
   int r = 0;
   for (int d = 0; d < s->rank; d++)
     if (!(n ? drop[d] : s->dim[d] == 1)) dims[r++] = s->dim[d];
-  rg_shape o = rg_shape_make(r, dims);
-  out[0] = tinfo(c->in[0].elem, &o);
-  return RG_OK;
+  return typed_like_in0(c, r, dims, out);
 }
 
 /* Data movement that keeps the row-major order: Unsqueeze, Squeeze, Reshape, Flatten, Expand
@@ -446,9 +449,7 @@ static rg_status type_reshape(const rg_opaque_call *c, const double *const *k, r
     known *= dims[rest];
   }
   if (known != n) return rg_opaque_fail(c, err, "a target of another element count");
-  rg_shape o = rg_shape_make(r, dims);
-  out[0] = tinfo(c->in[0].elem, &o);
-  return RG_OK;
+  return typed_like_in0(c, r, dims, out);
 }
 
 static rg_status type_flatten(const rg_opaque_call *c, const double *const *k, rg_tinfo *out, rg_err *err) {
@@ -461,8 +462,7 @@ static rg_status type_flatten(const rg_opaque_call *c, const double *const *k, r
   for (int d = 0; d < s->rank; d++) *(d < a ? &lo : &hi) *= s->dim[d];
   if (lo > RG_MAX_DIM || hi > RG_MAX_DIM) return rg_opaque_fail(c, err, "a result size past 2^24");
   rg_shape o = rg_shape_make(2, (int32_t[]){(int32_t)lo, (int32_t)hi});
-  out[0] = tinfo(c->in[0].elem, &o);
-  return RG_OK;
+  return typed_shape(c, &o, out);
 }
 
 static rg_status type_concat(const rg_opaque_call *c, const double *const *k, rg_tinfo *out, rg_err *err) {
@@ -478,8 +478,7 @@ static rg_status type_concat(const rg_opaque_call *c, const double *const *k, rg
     s.dim[a] += t->dim[a];
   }
   if (s.dim[a] > RG_MAX_DIM) return rg_opaque_fail(c, err, "a result size past 2^24");
-  out[0] = tinfo(c->in[0].elem, &s);
-  return RG_OK;
+  return typed_shape(c, &s, out);
 }
 
 static rg_status eval_concat(const rg_opaque_call *c, const double *const *v, const rg_tinfo *t, double **out,
@@ -513,8 +512,7 @@ static rg_status type_expand(const rg_opaque_call *c, const double *const *k, rg
   }
   rg_shape want = rg_shape_make(r, dims), o;
   if (!broadcast(&c->in[0].shape, &want, &o)) return rg_opaque_fail(c, err, "a shape its operand does not broadcast to");
-  out[0] = tinfo(c->in[0].elem, &o);
-  return RG_OK;
+  return typed_shape(c, &o, out);
 }
 
 static rg_status eval_expand(const rg_opaque_call *c, const double *const *v, const rg_tinfo *t, double **out,
@@ -567,8 +565,7 @@ static rg_status type_range(const rg_opaque_call *c, const double *const *k, rg_
   double n = ceil((k[1][0] - k[0][0]) / k[2][0]);
   if (!(n >= 1 && n <= RG_MAX_DIM)) return rg_opaque_fail(c, err, "a length that is not 1 to 2^24");
   rg_shape o = rg_shape_make(1, (int32_t[]){(int32_t)n});
-  out[0] = tinfo(c->in[0].elem, &o);
-  return RG_OK;
+  return typed_shape(c, &o, out);
 }
 
 static rg_status eval_range(const rg_opaque_call *c, const double *const *v, const rg_tinfo *t, double **out,
@@ -615,8 +612,7 @@ static rg_status type_slice(const rg_opaque_call *c, const double *const *k, rg_
   slice_plan p;
   rg_shape o;
   if (!plan_slice(c, k, &p, &o)) return rg_opaque_fail(c, err, "bounds that are not constants, or an empty result");
-  out[0] = tinfo(c->in[0].elem, &o);
-  return RG_OK;
+  return typed_shape(c, &o, out);
 }
 
 static rg_status eval_slice(const rg_opaque_call *c, const double *const *v, const rg_tinfo *t, double **out,
@@ -727,8 +723,7 @@ static rg_status type_matmul(const rg_opaque_call *c, const double *const *k, rg
   memcpy(dims, o.dim, sizeof(int32_t) * (size_t)o.rank);
   dims[o.rank] = a.dim[a.rank - 2], dims[o.rank + 1] = b.dim[b.rank - 1];
   o = rg_shape_make(o.rank + 2, dims);
-  out[0] = tinfo(c->in[0].elem, &o);
-  return RG_OK;
+  return typed_shape(c, &o, out);
 }
 
 static rg_status eval_matmul(const rg_opaque_call *c, const double *const *v, const rg_tinfo *t, double **out,

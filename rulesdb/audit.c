@@ -1,12 +1,15 @@
 /* rulesdb/audit.c: re-checking rule records, random tests, statuses and pruning references. */
 #include "audit.h"
 
+#include <stdarg.h>
+
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "certify/certify.h"
+#include "audit_internal.h"
 #include "contentid.h"
 #include "ir/ir.h"
 #include "prune/prune.h"
@@ -23,10 +26,6 @@ typedef struct {
   uint64_t key;
   size_t pos;
 } keyed;
-
-static int cmp_hex(const void *a, const void *b) {
-  return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
 
 static int cmp_keyed(const void *a, const void *b) {
   uint64_t x = ((const keyed *)a)->key, y = ((const keyed *)b)->key;
@@ -143,6 +142,15 @@ static const char *verdict_name(rg_cmp_verdict v) {
   return v == RG_CMP_AGREE ? "agree" : v == RG_CMP_TYPE ? "type" : "value";
 }
 
+/* rec's rule parsed, or NULL with msg "WHAT of ID: rule text does not parse". */
+static rg_rule *parse_rule(const rg_db_rule *rec, const char *what, const rg_db_id *id, char *msg) {
+  rg_rule *r;
+  rg_err e;
+  if (!rg_text_parse_rule(rec->text, &r, &e)) return r;
+  snprintf(msg, sizeof(line), "%s of %.16s: rule text does not parse", what, id->hex);
+  return NULL;
+}
+
 static void check_test(const rg_db_test *t, const rg_db_rule *rec, char *msg) {
   if (!rec) {
     snprintf(msg, sizeof(line), "test of %.16s: no such rule", t->rule_id.hex);
@@ -157,12 +165,9 @@ static void check_test(const rg_db_test *t, const rg_db_rule *rec, char *msg) {
     snprintf(msg, sizeof(line), "test of %.16s: unknown domain '%.40s'", t->rule_id.hex, t->domain);
     return;
   }
-  rg_rule *r;
+  rg_rule *r = parse_rule(rec, "test", &t->rule_id, msg);
+  if (!r) return;
   rg_err e;
-  if (rg_text_parse_rule(rec->text, &r, &e)) {
-    snprintf(msg, sizeof(line), "test of %.16s: rule text does not parse", t->rule_id.hex);
-    return;
-  }
   recorded rb;
   const char *bad = rec_bind(r, t->shapes, t->params, &rb);
   if (bad) {
@@ -286,12 +291,9 @@ static void check_proof(const rg_db_proof *p, const rg_db_rule *rec, const rg_au
              p->solver);
     return;
   }
-  rg_rule *r;
+  rg_rule *r = parse_rule(rec, "proof", &p->rule_id, msg);
+  if (!r) return;
   rg_err e;
-  if (rg_text_parse_rule(rec->text, &r, &e)) {
-    snprintf(msg, sizeof(line), "proof of %.16s: rule text does not parse", p->rule_id.hex);
-    return;
-  }
   rg_obligation ob;
   memset(&ob, 0, sizeof ob);
   if (p->output < 0 || p->output >= r->n_tgt) {
@@ -318,242 +320,183 @@ static void check_proof(const rg_db_proof *p, const rg_db_rule *rec, const rg_au
   rg_rule_free(r);
 }
 
-rg_status rg_db_audit(const rg_db *db, const rg_audit_opts *opts, rg_audit_result *res,
-                      rg_strbuf *report, rg_err *err) {
+/* What one audit holds while it runs: the rules in scope, each record's rule (by index, -1 when
+ * it names none), each item's failure message, which items were re-checked, and per rule the
+ * output pairs z3 / cvc5 answered unsat (bit k) and whether a certificate checked. */
+typedef struct {
+  uint8_t *in;
+  size_t *idx;
+  size_t nr, nt, np, nc;
+  line *rmsg, *tmsg, *pmsg, *cmsg, *dmsg;
+  long *trule, *prule, *crule, *rtest; /* rtest: a test record of each rule, or -1 */
+  uint8_t *pdone, *ddone, *cert;
+  unsigned *z3, *cvc5;
+} audit_run;
+
+static void run_free(audit_run *a) {
+  free(a->in), free(a->idx), free(a->rmsg), free(a->tmsg), free(a->pmsg), free(a->cmsg), free(a->dmsg);
+  free(a->trule), free(a->prule), free(a->crule), free(a->rtest), free(a->pdone), free(a->ddone);
+  free(a->cert), free(a->z3), free(a->cvc5);
+}
+
+/* Allocates the run's arrays and links every record to its rule; false when out of memory. */
+static bool run_init(audit_run *a, const rg_db *db, const rg_audit_opts *opts) {
+  size_t nr = a->nr = db->rules.n, nt = a->nt = db->tests.n, np = a->np = db->proofs.n, nc = a->nc = db->certs.n;
+  a->in = choose(db, opts), a->idx = rg_db_rule_index(db);
+  a->rmsg = calloc(nr + 1, sizeof *a->rmsg), a->tmsg = calloc(nt + 1, sizeof *a->tmsg);
+  a->pmsg = calloc(np + 1, sizeof *a->pmsg), a->cmsg = calloc(nc + 1, sizeof *a->cmsg);
+  a->dmsg = calloc(nr + 1, sizeof *a->dmsg);
+  a->trule = malloc(sizeof *a->trule * (nt + 1)), a->prule = malloc(sizeof *a->prule * (np + 1));
+  a->crule = malloc(sizeof *a->crule * (nc + 1)), a->rtest = malloc(sizeof *a->rtest * (nr + 1));
+  a->pdone = calloc(np + 1, 1), a->ddone = calloc(nr + 1, 1), a->cert = calloc(nr + 1, 1);
+  a->z3 = calloc(nr + 1, sizeof *a->z3), a->cvc5 = calloc(nr + 1, sizeof *a->cvc5);
+  if (!a->in || !a->idx || !a->rmsg || !a->tmsg || !a->pmsg || !a->cmsg || !a->dmsg || !a->trule || !a->prule ||
+      !a->crule || !a->rtest || !a->pdone || !a->ddone || !a->cert || !a->z3 || !a->cvc5)
+    return false;
+  for (size_t i = 0; i < nr; i++) a->rtest[i] = -1;
+  for (size_t i = 0; i < nt; i++) {
+    a->trule[i] = rg_db_index_find(db, a->idx, db->tests.v[i].rule_id.hex);
+    if (a->trule[i] >= 0 && a->rtest[a->trule[i]] < 0) a->rtest[a->trule[i]] = (long)i;
+  }
+  for (size_t i = 0; i < np; i++) a->prule[i] = rg_db_index_find(db, a->idx, db->proofs.v[i].rule_id.hex);
+  for (size_t i = 0; i < nc; i++) a->crule[i] = rg_db_index_find(db, a->idx, db->certs.v[i].rule_id.hex);
+  return true;
+}
+
+/* The expensive part, in parallel: rules, tests, certificates, deep rechecks and solver re-runs
+ * are independent of each other, and each item writes only its own message slot. Solver
+ * queries run in child processes (verify/solver.h); threads only wait on them. */
+static void run_checks(audit_run *a, const rg_db *db, const rg_audit_opts *opts, const rg_solver *solvers) {
+#pragma omp parallel for schedule(dynamic, 8)
+  for (size_t i = 0; i < a->nr; i++)
+    if (a->in[i]) check_rule(&db->rules.v[i], a->rmsg[i]);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (size_t i = 0; i < a->nt; i++)
+    if (a->trule[i] < 0 || a->in[a->trule[i]])
+      check_test(&db->tests.v[i], a->trule[i] < 0 ? NULL : &db->rules.v[a->trule[i]], a->tmsg[i]);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (size_t i = 0; i < a->nc; i++)
+    if (a->crule[i] >= 0 && a->in[a->crule[i]]) check_cert(&db->certs.v[i], &db->rules.v[a->crule[i]], a->cmsg[i]);
+  if (opts->deep > 0) {
+#pragma omp parallel for schedule(dynamic, 1)
+    for (size_t i = 0; i < a->nr; i++)
+      if (a->in[i] && claims_equal(db->rules.v[i].status) && !(opts->stop && *opts->stop)) {
+        check_deep(&db->rules.v[i], a->rtest[i] < 0 ? NULL : &db->tests.v[a->rtest[i]], opts, a->dmsg[i]);
+        a->ddone[i] = 1;
+      }
+  }
+  if (opts->ax) {
+#pragma omp parallel for schedule(dynamic, 1)
+    for (size_t i = 0; i < a->np; i++) {
+      if (a->prule[i] < 0 || !a->in[a->prule[i]] || (opts->stop && *opts->stop)) continue;
+      check_proof(&db->proofs.v[i], &db->rules.v[a->prule[i]], opts, solvers, a->pmsg[i]);
+      a->pdone[i] = 1;
+    }
+  }
+}
+
+/* Counts one item of category c: checked, and failed with its message when msg says so. */
+static void count(rg_audit_tally *t, int c, const char *msg) {
+  t->res->cat[c].checked++;
+  if (msg[0]) rg_audit_fail(t, c, "FAIL %s\n", msg);
+}
+
+/* The rules', deep rechecks' and tests' verdicts. */
+static void tally_rules(const audit_run *a, const rg_db *db, const rg_audit_opts *opts, rg_audit_tally *t) {
+  for (size_t i = 0; i < a->nr; i++)
+    if (a->in[i]) count(t, RG_AUDIT_RULES, a->rmsg[i]);
+  for (size_t i = 0; opts->deep > 0 && i < a->nr; i++) {
+    if (!a->in[i] || !claims_equal(db->rules.v[i].status)) continue;
+    if (!a->ddone[i]) t->res->cat[RG_AUDIT_DEEP].unchecked++;
+    else count(t, RG_AUDIT_DEEP, a->dmsg[i]);
+  }
+  for (size_t i = 0; i < a->nt; i++)
+    if (a->trule[i] < 0 || a->in[a->trule[i]]) count(t, RG_AUDIT_TESTS, a->tmsg[i]);
+}
+
+/* The proofs' and certificates' verdicts, and the evidence each rule's status needs. */
+static void tally_evidence(audit_run *a, const rg_db *db, rg_audit_tally *t) {
+  for (size_t i = 0; i < a->np; i++) {
+    const rg_db_proof *p = &db->proofs.v[i];
+    long r = a->prule[i];
+    if (r < 0) {
+      rg_audit_fail(t, RG_AUDIT_STATUS, "FAIL proof by %s for %.16s: no such rule\n", p->solver, p->rule_id.hex);
+      continue;
+    }
+    if (!a->in[r]) continue;
+    if (!a->pdone[i]) t->res->cat[RG_AUDIT_SOLVER].unchecked++;
+    else count(t, RG_AUDIT_SOLVER, a->pmsg[i]);
+    if (!strcmp(p->result, "unsat") && p->output >= 0 && p->output < 32) {
+      if (!strcmp(p->solver, "z3")) a->z3[r] |= 1u << p->output;
+      if (!strcmp(p->solver, "cvc5")) a->cvc5[r] |= 1u << p->output;
+    }
+  }
+  for (size_t i = 0; i < a->nc; i++) {
+    long r = a->crule[i];
+    if (r < 0) {
+      rg_audit_fail(t, RG_AUDIT_STATUS, "FAIL certificate for %.16s: no such rule\n", db->certs.v[i].rule_id.hex);
+      continue;
+    }
+    if (!a->in[r]) continue;
+    count(t, RG_AUDIT_CERTS, a->cmsg[i]);
+    a->cert[r] = 1;
+  }
+}
+
+/* Each rule's status against its evidence: verified needs unsat from both solvers on every
+ * output pair, certified a certificate. */
+static void tally_statuses(const audit_run *a, const rg_db *db, rg_audit_tally *t) {
+  for (size_t i = 0; i < a->nr; i++) {
+    if (!a->in[i]) continue;
+    const rg_db_rule *r = &db->rules.v[i];
+    t->res->cat[RG_AUDIT_STATUS].checked++;
+    unsigned all = r->n_outputs >= 1 && r->n_outputs < 32 ? (1u << r->n_outputs) - 1 : 1;
+    unsigned z3 = a->z3[i], cvc5 = a->cvc5[i];
+    if (r->status == RG_DB_VERIFIED && !(z3 == all && cvc5 == all))
+      rg_audit_fail(t, RG_AUDIT_STATUS, "FAIL rule %.16s: marked verified without an unsat answer from %s\n",
+                    r->id.hex,
+                    z3 != all && cvc5 != all ? "z3 and cvc5 on every output pair"
+                    : z3 != all              ? "z3 on every output pair"
+                                             : "cvc5 on every output pair");
+    if (r->status == RG_DB_CERTIFIED && !a->cert[i])
+      rg_audit_fail(t, RG_AUDIT_STATUS, "FAIL rule %.16s: marked certified without a certificate\n", r->id.hex);
+  }
+}
+
+void rg_audit_fail(rg_audit_tally *t, int c, const char *fmt, ...) {
+  if (t->res->cat[c].failed++ >= t->max) return;
+  char buf[1024]; /* the longest failure line: a prefix and an rg_err message */
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  rg_sb_puts(t->report, buf);
+}
+
+rg_status rg_db_audit(const rg_db *db, const rg_audit_opts *opts, rg_audit_result *res, rg_strbuf *report,
+                      rg_err *err) {
   memset(res, 0, sizeof *res);
-  for (int c = 0; c < RG_AUDIT_NCAT; c++)
-    res->cat[c].name = cat_names[c];
-  uint8_t *in = choose(db, opts);
-  size_t *idx = rg_db_rule_index(db);
-  size_t nr = db->rules.n, nt = db->tests.n, np = db->proofs.n, nc = db->certs.n;
-  line *rmsg = calloc(nr + 1, sizeof *rmsg), *tmsg = calloc(nt + 1, sizeof *tmsg);
-  line *pmsg = calloc(np + 1, sizeof *pmsg), *cmsg = calloc(nc + 1, sizeof *cmsg);
-  long *trule = malloc(sizeof *trule * (nt + 1)), *prule = malloc(sizeof *prule * (np + 1));
-  long *crule = malloc(sizeof *crule * (nc + 1));
-  uint8_t *pdone = calloc(np + 1, 1);
-  /* Per rule: bit k set when z3 / cvc5 answered unsat on output pair k. */
-  unsigned *z3 = calloc(nr + 1, sizeof *z3), *cvc5 = calloc(nr + 1, sizeof *cvc5);
-  uint8_t *cert = calloc(nr + 1, 1);
-  line *dmsg = calloc(nr + 1, sizeof *dmsg);
-  long *rtest = malloc(sizeof *rtest * (nr + 1)); /* a test record of each rule, or -1 */
-  uint8_t *ddone = calloc(nr + 1, 1);
-  rg_status st = RG_OK;
-  if (!in || !idx || !rmsg || !tmsg || !pmsg || !cmsg || !trule || !prule || !crule || !pdone ||
-      !z3 || !cvc5 || !cert || !dmsg || !rtest || !ddone)
-    st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  for (int c = 0; c < RG_AUDIT_NCAT; c++) res->cat[c].name = cat_names[c];
+  audit_run a = {0};
+  rg_status st = run_init(&a, db, opts) ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_solver solvers[RG_SOLVER_COUNT];
-  if (!st && opts->ax && np) {
+  if (!st && opts->ax && a.np) {
     st = rg_solver_init(&solvers[RG_SOLVER_Z3], RG_SOLVER_Z3, NULL, err);
     if (!st) st = rg_solver_init(&solvers[RG_SOLVER_CVC5], RG_SOLVER_CVC5, opts->cvc5_path, err);
   }
-  if (st) {
-    free(in), free(idx), free(rmsg), free(tmsg), free(pmsg), free(cmsg), free(trule), free(prule);
-    free(crule), free(pdone), free(z3), free(cvc5), free(cert), free(dmsg), free(rtest), free(ddone);
-    return st;
-  }
-  for (size_t i = 0; i < nr; i++)
-    res->rules_in_scope += in[i];
-  for (size_t i = 0; i < nr; i++)
-    rtest[i] = -1;
-  for (size_t i = 0; i < nt; i++) {
-    trule[i] = rg_db_index_find(db, idx, db->tests.v[i].rule_id.hex);
-    if (trule[i] >= 0 && rtest[trule[i]] < 0) rtest[trule[i]] = (long)i;
-  }
-  for (size_t i = 0; i < np; i++)
-    prule[i] = rg_db_index_find(db, idx, db->proofs.v[i].rule_id.hex);
-  for (size_t i = 0; i < nc; i++)
-    crule[i] = rg_db_index_find(db, idx, db->certs.v[i].rule_id.hex);
-
-    /* Rules and tests are independent of each other: the expensive part, in parallel. Each item
-     * writes only its own message slot. */
-#pragma omp parallel for schedule(dynamic, 8)
-  for (size_t i = 0; i < nr; i++)
-    if (in[i]) check_rule(&db->rules.v[i], rmsg[i]);
-#pragma omp parallel for schedule(dynamic, 1)
-  for (size_t i = 0; i < nt; i++)
-    if (trule[i] < 0 || in[trule[i]])
-      check_test(&db->tests.v[i], trule[i] < 0 ? NULL : &db->rules.v[trule[i]], tmsg[i]);
-#pragma omp parallel for schedule(dynamic, 1)
-  for (size_t i = 0; i < nc; i++)
-    if (crule[i] >= 0 && in[crule[i]]) check_cert(&db->certs.v[i], &db->rules.v[crule[i]], cmsg[i]);
-  if (opts->deep > 0) {
-#pragma omp parallel for schedule(dynamic, 1)
-    for (size_t i = 0; i < nr; i++)
-      if (in[i] && claims_equal(db->rules.v[i].status) && !(opts->stop && *opts->stop)) {
-        check_deep(&db->rules.v[i], rtest[i] < 0 ? NULL : &db->tests.v[rtest[i]], opts, dmsg[i]);
-        ddone[i] = 1;
-      }
-  }
-  /* Solver queries run in child processes (verify/solver.h); threads only wait on them. */
-  if (opts->ax) {
-#pragma omp parallel for schedule(dynamic, 1)
-    for (size_t i = 0; i < np; i++) {
-      if (prule[i] < 0 || !in[prule[i]] || (opts->stop && *opts->stop)) continue;
-      check_proof(&db->proofs.v[i], &db->rules.v[prule[i]], opts, solvers, pmsg[i]);
-      pdone[i] = 1;
-    }
-  }
-
-  size_t max = opts->max_lines ? opts->max_lines : 20;
-#define FAIL(c, ...)                                                                               \
-  do {                                                                                             \
-    if (res->cat[c].failed++ < max) rg_sb_printf(report, __VA_ARGS__);                             \
-  } while (0)
-  for (size_t i = 0; i < nr; i++) {
-    if (!in[i]) continue;
-    res->cat[RG_AUDIT_RULES].checked++;
-    if (rmsg[i][0]) FAIL(RG_AUDIT_RULES, "FAIL %s\n", rmsg[i]);
-  }
-  for (size_t i = 0; opts->deep > 0 && i < nr; i++) {
-    if (!in[i] || !claims_equal(db->rules.v[i].status)) continue;
-    if (!ddone[i]) {
-      res->cat[RG_AUDIT_DEEP].unchecked++;
-      continue;
-    }
-    res->cat[RG_AUDIT_DEEP].checked++;
-    if (dmsg[i][0]) FAIL(RG_AUDIT_DEEP, "FAIL %s\n", dmsg[i]);
-  }
-  for (size_t i = 0; i < nt; i++) {
-    if (trule[i] >= 0 && !in[trule[i]]) continue;
-    res->cat[RG_AUDIT_TESTS].checked++;
-    if (tmsg[i][0]) FAIL(RG_AUDIT_TESTS, "FAIL %s\n", tmsg[i]);
-  }
-  for (size_t i = 0; i < np; i++) {
-    const rg_db_proof *p = &db->proofs.v[i];
-    long r = prule[i];
-    if (r < 0) {
-      FAIL(RG_AUDIT_STATUS, "FAIL proof by %s for %.16s: no such rule\n", p->solver,
-           p->rule_id.hex);
-      continue;
-    }
-    if (!in[r]) continue;
-    if (!pdone[i])
-      res->cat[RG_AUDIT_SOLVER].unchecked++;
-    else {
-      res->cat[RG_AUDIT_SOLVER].checked++;
-      if (pmsg[i][0]) FAIL(RG_AUDIT_SOLVER, "FAIL %s\n", pmsg[i]);
-    }
-    if (!strcmp(p->result, "unsat") && p->output >= 0 && p->output < 32) {
-      if (!strcmp(p->solver, "z3")) z3[r] |= 1u << p->output;
-      if (!strcmp(p->solver, "cvc5")) cvc5[r] |= 1u << p->output;
-    }
-  }
-  for (size_t i = 0; i < nc; i++) {
-    long r = crule[i];
-    if (r < 0) {
-      FAIL(RG_AUDIT_STATUS, "FAIL certificate for %.16s: no such rule\n",
-           db->certs.v[i].rule_id.hex);
-      continue;
-    }
-    if (!in[r]) continue;
-    res->cat[RG_AUDIT_CERTS].checked++;
-    if (cmsg[i][0]) FAIL(RG_AUDIT_CERTS, "FAIL %s\n", cmsg[i]);
-    cert[r] = 1;
-  }
-  for (size_t i = 0; i < nr; i++) {
-    if (!in[i]) continue;
-    const rg_db_rule *r = &db->rules.v[i];
-    res->cat[RG_AUDIT_STATUS].checked++;
-    unsigned all = r->n_outputs >= 1 && r->n_outputs < 32 ? (1u << r->n_outputs) - 1 : 1;
-    if (r->status == RG_DB_VERIFIED && !(z3[i] == all && cvc5[i] == all))
-      FAIL(RG_AUDIT_STATUS, "FAIL rule %.16s: marked verified without an unsat answer from %s\n",
-           r->id.hex,
-           z3[i] != all && cvc5[i] != all ? "z3 and cvc5 on every output pair"
-           : z3[i] != all                 ? "z3 on every output pair"
-                                          : "cvc5 on every output pair");
-    if (r->status == RG_DB_CERTIFIED && !cert[i])
-      FAIL(RG_AUDIT_STATUS, "FAIL rule %.16s: marked certified without a certificate\n", r->id.hex);
-  }
-  rg_strbuf sb;
-  rg_sb_init(&sb);
-  /* An implying rule may itself have been pruned (a renamed copy of a rule later found an
-   * instance of another): it is then in the database as a prune record, whose own references are
-   * checked here, and the replay below checks that such chains end in kept rules. */
-  const char **pruned = malloc(sizeof *pruned * (db->prunes.n + 1));
-  for (size_t i = 0; pruned && i < db->prunes.n; i++) pruned[i] = db->prunes.v[i].removed_id.hex;
-  if (pruned) qsort(pruned, db->prunes.n, sizeof *pruned, cmp_hex);
-  for (size_t i = 0; i < db->prunes.n; i++) {
-    const rg_db_prune *p = &db->prunes.v[i];
-    res->cat[RG_AUDIT_PRUNE_REFS].checked++;
-    rg_rule *r;
-    rg_err e;
-    rg_db_id id;
-    if (rg_text_parse_rule(p->removed_text, &r, &e)) {
-      FAIL(RG_AUDIT_PRUNE_REFS, "FAIL pruned %.16s: text does not parse: %s\n", p->removed_id.hex,
-           e.msg);
-      continue;
-    }
-    rg_sb_clear(&sb);
-    rg_rule_content_id(r, &sb, &id);
-    rg_rule_free(r);
-    if (strcmp(id.hex, p->removed_id.hex)) {
-      FAIL(RG_AUDIT_PRUNE_REFS, "FAIL pruned %.16s: id is not the hash of its text\n",
-           p->removed_id.hex);
-      continue;
-    }
-    const char *s = p->implied_by;
-    int n = 0;
-    for (;;) {
-      while (*s == ' ')
-        s++;
-      if (!*s) break;
-      char hex[RG_DB_ID_LEN + 1] = {0};
-      size_t l = strcspn(s, " ");
-      memcpy(hex, s, l < RG_DB_ID_LEN ? l : RG_DB_ID_LEN);
-      s += l, n++;
-      const char *key = hex;
-      if (l != RG_DB_ID_LEN ||
-          (rg_db_index_find(db, idx, hex) < 0 &&
-           !(pruned && bsearch(&key, pruned, db->prunes.n, sizeof *pruned, cmp_hex)))) {
-        FAIL(RG_AUDIT_PRUNE_REFS,
-             "FAIL pruned %.16s: implied by %.16s, which is not in the database\n",
-             p->removed_id.hex, hex);
-        break;
-      }
-    }
-    if (!n)
-      FAIL(RG_AUDIT_PRUNE_REFS, "FAIL pruned %.16s: names no implying rule\n", p->removed_id.hex);
-  }
-  /* Pruning derivations: the removal records prune/ wrote (configuration key prune.records) are
-   * replayed by prune/'s auditor, which trusts nothing in them, against the rules the database
-   * keeps: verified and not removed. */
-  const char *records = NULL;
-  for (size_t i = 0; i < db->config.n; i++)
-    if (!strcmp(db->config.v[i].key, "prune.records")) records = db->config.v[i].value;
-  if (!records) {
-    res->cat[RG_AUDIT_DERIVATIONS].unchecked += db->prunes.n;
-  } else {
-    rg_ruleset kept;
-    rg_ruleset_init(&kept);
-    for (size_t i = 0; i < db->rules.n; i++) {
-      const rg_db_rule *r = &db->rules.v[i];
-      bool removed = r->status != RG_DB_VERIFIED;
-      for (size_t k = 0; !removed && k < db->prunes.n; k++)
-        removed = !strcmp(db->prunes.v[k].removed_id.hex, r->id.hex);
-      rg_rule *rule;
-      rg_err e;
-      if (!removed && rg_text_parse_rule(r->text, &rule, &e) == RG_OK && rg_ruleset_add(&kept, rule))
-        break;
-    }
-    rg_audit_report rep;
-    rg_err e;
-    if (rg_prune_audit(&kept, records, strlen(records), &rep, &e)) {
-      res->cat[RG_AUDIT_DERIVATIONS].checked++;
-      FAIL(RG_AUDIT_DERIVATIONS, "FAIL pruning records, line %d: %s\n", e.line, e.msg);
-    } else {
-      res->cat[RG_AUDIT_DERIVATIONS].checked += (size_t)rep.records;
-    }
-    rg_ruleset_free(&kept);
-  }
-#undef FAIL
-  rg_sb_free(&sb);
-  free(pruned);
+  if (st) return run_free(&a), st;
+  for (size_t i = 0; i < a.nr; i++) res->rules_in_scope += a.in[i];
+  run_checks(&a, db, opts, solvers);
+  rg_audit_tally t = {res, report, opts->max_lines ? opts->max_lines : 20};
+  tally_rules(&a, db, opts, &t);
+  tally_evidence(&a, db, &t);
+  tally_statuses(&a, db, &t);
+  rg_audit_prune_refs(db, a.idx, &t);
+  rg_audit_derivations(db, &t);
   for (int c = 0; c < RG_AUDIT_NCAT; c++)
-    if (res->cat[c].failed > max)
-      rg_sb_printf(report, "  ... %zu more failures of %s\n", res->cat[c].failed - max,
-                   cat_names[c]);
-  free(in), free(idx), free(rmsg), free(tmsg), free(pmsg), free(cmsg), free(trule), free(prule);
-  free(crule), free(pdone), free(z3), free(cvc5), free(cert), free(dmsg), free(rtest), free(ddone);
+    if (res->cat[c].failed > t.max)
+      rg_sb_printf(report, "  ... %zu more failures of %s\n", res->cat[c].failed - t.max, cat_names[c]);
+  run_free(&a);
   return RG_OK;
 }
 
@@ -562,4 +505,17 @@ void rg_audit_print(const rg_audit_result *res, rg_strbuf *out) {
   for (int c = 0; c < RG_AUDIT_NCAT; c++)
     rg_sb_printf(out, "%-24s %10zu %8zu %16zu\n", res->cat[c].name, res->cat[c].checked,
                  res->cat[c].failed, res->cat[c].unchecked);
+}
+
+void rg_audit_totals(const rg_audit_result *res, size_t *failed, size_t *unchecked) {
+  *failed = *unchecked = 0;
+  for (int k = 0; k < RG_AUDIT_NCAT; k++) *failed += res->cat[k].failed, *unchecked += res->cat[k].unchecked;
+}
+
+bool rg_audit_db_all_axioms(const rg_db *db) {
+  bool all = false;
+  for (size_t i = 0; i < db->config.n; i++)
+    if (!strcmp(db->config.v[i].key, "prove.all_axioms"))
+      all = all || !strcmp(db->config.v[i].value, "1") || !strcmp(db->config.v[i].value, "true");
+  return all;
 }

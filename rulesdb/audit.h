@@ -76,5 +76,10 @@ rg_status rg_db_audit(const rg_db *db, const rg_audit_opts *opts, rg_audit_resul
 
 /* The summary table ("category  checked  failed  not re-checked") of a result. */
 void rg_audit_print(const rg_audit_result *res, rg_strbuf *out);
+/* The failures and the records not re-checked, over every category. */
+void rg_audit_totals(const rg_audit_result *res, size_t *failed, size_t *unchecked);
+/* Whether db's configuration says its obligations asserted every axiom (prove.all_axioms is 1
+ * or true), as the audit must then regenerate them. */
+bool rg_audit_db_all_axioms(const rg_db *db);
 
 #endif

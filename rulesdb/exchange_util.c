@@ -156,3 +156,19 @@ rg_status rg_xchg_infer_groups(rg_rule *r, rg_err *err) {
   free(known);
   return st;
 }
+
+rg_status rg_xchg_add_imported(const char *text, const char *label, int line, rg_ruleset *out, rg_strbuf *skipped,
+                               rg_err *err) {
+  rg_rule *rule;
+  rg_err e;
+  if (rg_text_parse_rule(text, &rule, &e)) {
+    rg_sb_printf(skipped, "%s: %s (as %s)\n", label, e.msg, text);
+    return RG_OK;
+  }
+  rule->line = line;
+  rg_status st = rg_xchg_infer_groups(rule, err);
+  if (st) return rg_rule_free(rule), st;
+  st = rg_ruleset_add(out, rule);
+  if (st) rg_err_set(err, st, "out of memory");
+  return st;
+}

@@ -24,6 +24,12 @@ rg_status rg_xchg_infer_groups(rg_rule *r, rg_err *err) RG_MUST_CHECK;
  * have none). Groups need no parameter there: they follow from the shapes. */
 bool rg_xchg_conv_expressible(const rg_node *nd);
 
+/* An imported rule in our text: parsed, its groups inferred (rg_xchg_infer_groups), its line
+ * set, appended to out. A text that does not parse is skipped with a line "LABEL: why (as
+ * TEXT)" in skipped. Errors: those of rg_xchg_infer_groups, RG_ERR_NOMEM. */
+rg_status rg_xchg_add_imported(const char *text, const char *label, int line, rg_ruleset *out, rg_strbuf *skipped,
+                               rg_err *err) RG_MUST_CHECK;
+
 /* Parameter k of a node, resolved (the node must not use parameter variables). */
 int32_t rg_xchg_param(const rg_node *nd, int k);
 

@@ -66,20 +66,20 @@ static int cmp_str(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-rg_status rg_db_manifest(const rg_db *db, rg_strbuf *out, rg_err *err) {
-  lines ls = {0};
+/* The lines of the configuration, rules and proofs. */
+static void lines_rules(const rg_db *db, lines *ls) {
   rec_hash h;
   for (size_t i = 0; i < db->config.n; i++) {
     rh_init(&h, "config");
     rh_str(&h, db->config.v[i].key), rh_str(&h, db->config.v[i].value);
-    add_line(&ls, "config", db->config.v[i].key, &h);
+    add_line(ls, "config", db->config.v[i].key, &h);
   }
   for (size_t i = 0; i < db->rules.n; i++) {
     const rg_db_rule *r = &db->rules.v[i];
     rh_init(&h, "rule");
     rh_str(&h, r->id.hex), rh_str(&h, r->text), rh_i64(&h, r->src_size), rh_i64(&h, r->tgt_size);
     rh_i64(&h, r->n_outputs), rh_str(&h, r->ops), rh_str(&h, rg_db_status_name(r->status));
-    add_line(&ls, "rule", r->id.hex, &h);
+    add_line(ls, "rule", r->id.hex, &h);
   }
   for (size_t i = 0; i < db->proofs.n; i++) {
     const rg_db_proof *p = &db->proofs.v[i];
@@ -87,28 +87,33 @@ rg_status rg_db_manifest(const rg_db *db, rg_strbuf *out, rg_err *err) {
     rh_str(&h, p->rule_id.hex), rh_str(&h, p->solver), rh_str(&h, p->version);
     rh_str(&h, p->result), rh_f64(&h, p->seconds), rh_str(&h, p->unsat_core);
     rh_str(&h, p->obligation.hex), rh_i64(&h, p->output);
-    add_line(&ls, "proof", p->rule_id.hex, &h);
+    add_line(ls, "proof", p->rule_id.hex, &h);
   }
+}
+
+/* The lines of the tests, certificates, pruning records and stage counts. */
+static void lines_evidence(const rg_db *db, lines *ls) {
+  rec_hash h;
   for (size_t i = 0; i < db->tests.n; i++) {
     const rg_db_test *t = &db->tests.v[i];
     rh_init(&h, "test");
     rh_str(&h, t->rule_id.hex), rh_str(&h, t->domain), rh_i64(&h, t->trials);
     rh_i64(&h, (int64_t)t->seed), rh_str(&h, t->shapes), rh_str(&h, t->params);
     rh_str(&h, t->result);
-    add_line(&ls, "test", t->rule_id.hex, &h);
+    add_line(ls, "test", t->rule_id.hex, &h);
   }
   for (size_t i = 0; i < db->certs.n; i++) {
     const rg_db_cert *c = &db->certs.v[i];
     rh_init(&h, "cert");
     rh_str(&h, c->rule_id.hex), rh_i64(&h, c->version), rh_bytes(&h, c->body, c->len);
-    add_line(&ls, "cert", c->rule_id.hex, &h);
+    add_line(ls, "cert", c->rule_id.hex, &h);
   }
   for (size_t i = 0; i < db->prunes.n; i++) {
     const rg_db_prune *p = &db->prunes.v[i];
     rh_init(&h, "prune");
     rh_str(&h, p->removed_id.hex), rh_str(&h, p->removed_text), rh_str(&h, p->reason);
     rh_str(&h, p->implied_by);
-    add_line(&ls, "prune", p->removed_id.hex, &h);
+    add_line(ls, "prune", p->removed_id.hex, &h);
   }
   for (size_t i = 0; i < db->stages.n; i++) {
     const rg_db_stage *s = &db->stages.v[i];
@@ -117,8 +122,14 @@ rg_status rg_db_manifest(const rg_db *db, rg_strbuf *out, rg_err *err) {
     rh_init(&h, "stage");
     rh_str(&h, s->name), rh_i64(&h, s->n_in), rh_i64(&h, s->n_out), rh_str(&h, s->dropped);
     rh_f64(&h, s->seconds);
-    add_line(&ls, "stage", key, &h);
+    add_line(ls, "stage", key, &h);
   }
+}
+
+rg_status rg_db_manifest(const rg_db *db, rg_strbuf *out, rg_err *err) {
+  lines ls = {0};
+  lines_rules(db, &ls);
+  lines_evidence(db, &ls);
   rg_status st = RG_OK;
   if (ls.failed) {
     st = rg_err_set(err, RG_ERR_NOMEM, "out of memory building the manifest");

@@ -74,37 +74,37 @@ static char *dup(const char *s, int *bad) {
 
 static rg_status nomem(rg_err *err) { return rg_err_set(err, RG_ERR_NOMEM, "out of memory"); }
 
-rg_status rg_db_add_rule(rg_db *db, const rg_db_rule *r, rg_err *err) {
-  if (GROW(db->rules)) return nomem(err);
+/* Each *f[i], a string the caller lends, replaced by a copy of its own (NULL read as ""); on
+ * failure none is kept and the result is nonzero. */
+static int dup_all(char **const f[], int n) {
   int bad = 0;
+  for (int i = 0; i < n; i++) *f[i] = dup(*f[i], &bad);
+  for (int i = 0; bad && i < n; i++) free(*f[i]), *f[i] = NULL;
+  return bad;
+}
+
+/* Appends record c to db's table, its strings (the fields after c) copied. */
+#define ADD_RECORD(table, c, ...)                                                                  \
+  do {                                                                                             \
+    char **const f_[] = {__VA_ARGS__};                                                             \
+    if (GROW(db->table) || dup_all(f_, (int)(sizeof f_ / sizeof *f_))) return nomem(err);         \
+    db->table.v[db->table.n++] = c;                                                                \
+    return RG_OK;                                                                                  \
+  } while (0)
+
+rg_status rg_db_add_rule(rg_db *db, const rg_db_rule *r, rg_err *err) {
   rg_db_rule c = *r;
-  c.text = dup(r->text, &bad);
-  c.ops = dup(r->ops, &bad);
-  if (bad) return free(c.text), free(c.ops), nomem(err);
-  db->rules.v[db->rules.n++] = c;
-  return RG_OK;
+  ADD_RECORD(rules, c, &c.text, &c.ops);
 }
 
 rg_status rg_db_add_proof(rg_db *db, const rg_db_proof *p, rg_err *err) {
-  if (GROW(db->proofs)) return nomem(err);
-  int bad = 0;
   rg_db_proof c = *p;
-  c.solver = dup(p->solver, &bad), c.version = dup(p->version, &bad);
-  c.result = dup(p->result, &bad), c.unsat_core = dup(p->unsat_core, &bad);
-  if (bad) return free(c.solver), free(c.version), free(c.result), free(c.unsat_core), nomem(err);
-  db->proofs.v[db->proofs.n++] = c;
-  return RG_OK;
+  ADD_RECORD(proofs, c, &c.solver, &c.version, &c.result, &c.unsat_core);
 }
 
 rg_status rg_db_add_test(rg_db *db, const rg_db_test *t, rg_err *err) {
-  if (GROW(db->tests)) return nomem(err);
-  int bad = 0;
   rg_db_test c = *t;
-  c.domain = dup(t->domain, &bad), c.shapes = dup(t->shapes, &bad);
-  c.params = dup(t->params, &bad), c.result = dup(t->result, &bad);
-  if (bad) return free(c.domain), free(c.shapes), free(c.params), free(c.result), nomem(err);
-  db->tests.v[db->tests.n++] = c;
-  return RG_OK;
+  ADD_RECORD(tests, c, &c.domain, &c.shapes, &c.params, &c.result);
 }
 
 rg_status rg_db_add_cert(rg_db *db, const rg_db_cert *cert, rg_err *err) {
@@ -118,24 +118,13 @@ rg_status rg_db_add_cert(rg_db *db, const rg_db_cert *cert, rg_err *err) {
 }
 
 rg_status rg_db_add_prune(rg_db *db, const rg_db_prune *p, rg_err *err) {
-  if (GROW(db->prunes)) return nomem(err);
-  int bad = 0;
   rg_db_prune c = *p;
-  c.removed_text = dup(p->removed_text, &bad), c.reason = dup(p->reason, &bad);
-  c.implied_by = dup(p->implied_by, &bad);
-  if (bad) return free(c.removed_text), free(c.reason), free(c.implied_by), nomem(err);
-  db->prunes.v[db->prunes.n++] = c;
-  return RG_OK;
+  ADD_RECORD(prunes, c, &c.removed_text, &c.reason, &c.implied_by);
 }
 
 rg_status rg_db_add_stage(rg_db *db, const rg_db_stage *s, rg_err *err) {
-  if (GROW(db->stages)) return nomem(err);
-  int bad = 0;
   rg_db_stage c = *s;
-  c.name = dup(s->name, &bad), c.dropped = dup(s->dropped, &bad);
-  if (bad) return free(c.name), free(c.dropped), nomem(err);
-  db->stages.v[db->stages.n++] = c;
-  return RG_OK;
+  ADD_RECORD(stages, c, &c.name, &c.dropped);
 }
 
 rg_status rg_db_set_config(rg_db *db, const char *key, const char *value, rg_err *err) {

@@ -8,20 +8,24 @@
  * store.h     atomic writes, reading with clear errors, rg_db_open = read + verify
  * diff.h      comparing two databases for CI
  * exchange.h  export (TENSAT text, TASO protobuf, DOT) and import (TASO, TENSAT)
+ * dbexchange.h a database's rules chosen, exported (JSON lines and the above), imported
  * audit.h     re-checking records, random tests, proofs (solvers), certificates, statuses
  * proofrec.h  proof records from verify/'s results
+ * sqlite_util.h SQLite helpers other modules' SQLite files share
  */
 #ifndef RG_RULESDB_RULESDB_H
 #define RG_RULESDB_RULESDB_H
 
 #include "audit.h"
 #include "contentid.h"
+#include "dbexchange.h"
 #include "diff.h"
 #include "exchange.h"
 #include "manifest.h"
 #include "proofrec.h"
 #include "records.h"
 #include "sign.h"
+#include "sqlite_util.h"
 #include "store.h"
 
 #endif

@@ -15,6 +15,7 @@
 
 #include "contentid.h"
 #include "ir/atomic.h"
+#include "sqlite_util.h"
 
 static const char schema[] =
     "CREATE TABLE rules(id TEXT PRIMARY KEY, text TEXT NOT NULL, src_size INTEGER NOT NULL,"
@@ -639,15 +640,6 @@ static rg_status check_schema(reader *r) {
 
 /* ---- the file ---- */
 
-static int pragma_int(sqlite3 *db, const char *sql, int *out) {
-  sqlite3_stmt *s;
-  if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) return sqlite3_errcode(db);
-  int rc = sqlite3_step(s);
-  if (rc == SQLITE_ROW) *out = sqlite3_column_int(s, 0), rc = SQLITE_OK;
-  sqlite3_finalize(s);
-  return rc;
-}
-
 /* The first line of a pragma's answer (quick_check, encoding) into buf; an SQLite error code. */
 static int pragma_text(sqlite3 *db, const char *sql, char *buf, size_t n) {
   sqlite3_stmt *s;
@@ -676,8 +668,8 @@ static int starts_like_sqlite(const char *path, size_t size) {
  * quick_check when the lost pages were free, and bytes appended are never looked at. */
 static rg_status check_size(reader *r, int64_t size) {
   int page_size = 0, page_count = 0;
-  if (pragma_int(r->db, "PRAGMA page_size", &page_size) != SQLITE_OK ||
-      pragma_int(r->db, "PRAGMA page_count", &page_count) != SQLITE_OK)
+  if (rg_sqlite_pragma_int(r->db, "PRAGMA page_size", &page_size) != SQLITE_OK ||
+      rg_sqlite_pragma_int(r->db, "PRAGMA page_count", &page_count) != SQLITE_OK)
     return read_fail(r, "header");
   int64_t want = (int64_t)page_size * page_count;
   if (size < want)
@@ -710,7 +702,7 @@ static rg_status check_file(reader *r) {
                       "smallest SQLite file)",
                       r->path, (long long)sb.st_size, sb.st_size == 1 ? "" : "s");
   int app = 0, ver = 0;
-  int rc = pragma_int(r->db, "PRAGMA application_id", &app);
+  int rc = rg_sqlite_pragma_int(r->db, "PRAGMA application_id", &app);
   if (rc == SQLITE_NOTADB)
     return rg_err_set(r->err, RG_ERR_IO, "%s: not a rule database (not an SQLite file)", r->path);
   if (rc != SQLITE_OK) return read_fail(r, "header");
@@ -718,7 +710,7 @@ static rg_status check_file(reader *r) {
     return rg_err_set(r->err, RG_ERR_IO,
                       "%s: an SQLite file, but not a rulegen rule database (application id %#x)",
                       r->path, (unsigned)app);
-  if (pragma_int(r->db, "PRAGMA user_version", &ver) != SQLITE_OK) return read_fail(r, "header");
+  if (rg_sqlite_pragma_int(r->db, "PRAGMA user_version", &ver) != SQLITE_OK) return read_fail(r, "header");
   if (ver != RG_DB_SCHEMA_VERSION)
     return rg_err_set(
         r->err, RG_ERR_IO, "%s: schema version %d, but this program reads version %d only (%s)",

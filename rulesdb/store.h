@@ -77,4 +77,9 @@ rg_status rg_db_open(const char *path, const rg_db_pubkey *pub, int allow_unsign
 rg_status rg_db_open_keyed(const char *path, const char *pub_path, int allow_unsigned, rg_db **out,
                            rg_strbuf *warning, rg_err *err) RG_MUST_CHECK;
 
+/* The verified rules (rg_db_verified_rules) of the database at path, opened as rg_db_open_keyed
+ * opens it (warning as there), appended to out; an error of the rules names path. */
+rg_status rg_db_load_verified(const char *path, const char *pub_path, int allow_unsigned, rg_ruleset *out,
+                              rg_strbuf *warning, rg_err *err) RG_MUST_CHECK;
+
 #endif

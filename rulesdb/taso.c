@@ -81,6 +81,64 @@ static int inputs(side *s, const GraphSubst__Operator *op, size_t n, int depth) 
   return 0;
 }
 
+/* The operators without parameters: their head and how many inputs; NULL for the others. */
+static const char *plain_op(int t, size_t *n) {
+  switch (t) {
+  case T_EWADD: return *n = 2, "(ewadd";
+  case T_EWMUL: return *n = 2, "(ewmul";
+  case T_MUL: return *n = 2, "(smul";
+  case T_RELU: return *n = 1, "(relu";
+  case T_SIGMOID: return *n = 1, "(sigmoid";
+  case T_TANH: return *n = 1, "(tanh";
+  default: return NULL;
+  }
+}
+
+/* CONV2D and the pools: strides (and the pools' kernel), pad, activation, inputs. */
+static int windowed(side *s, const GraphSubst__Operator *op, int d) {
+  int t = op->type, conv = t == T_CONV2D;
+  int v[4] = {0, 0, 0, 0}; /* kernel (pools only) and strides, read in this order */
+  static const int keys[4] = {K_KERNEL_H, K_KERNEL_W, K_STRIDE_H, K_STRIDE_W};
+  for (int k = conv ? 2 : 0; k < 4; k++) v[k] = param(op, keys[k], RG_NODEF, s);
+  int pad = param(op, K_PAD, RG_NODEF, s), act = param(op, K_ACTI, 0, s);
+  if (s->why[0]) return -1;
+  if (pad < 0 || pad > 1 || act < 0 || act > 3)
+    return snprintf(s->why, sizeof s->why, "%s pad %d activation %d", conv ? "CONV2D" : "pool", pad, act), -1;
+  if (conv)
+    rg_sb_printf(s->out, "(conv2d %d %d %s %s", v[2], v[3], rg_pad_name(pad), rg_act_name(act));
+  else
+    rg_sb_printf(s->out, "(%s %d %d %d %d %s %s", t == T_POOLMAX ? "poolmax" : "poolavg", v[0], v[1], v[2], v[3],
+                 rg_pad_name(pad), rg_act_name(act));
+  return inputs(s, op, conv ? 2 : 1, d);
+}
+
+/* An operator with parameters: its head, parameters and inputs, or -1 with s->why. */
+static int with_params(side *s, const GraphSubst__Operator *op, int ts_id, int d) {
+  rg_strbuf *o = s->out;
+  int t = op->type, act;
+  switch (t) {
+  case T_MATMUL:
+    act = param(op, K_ACTI, 0, s);
+    if (act < 0 || act > 3) return snprintf(s->why, sizeof s->why, "MATMUL activation %d", act), -1;
+    rg_sb_printf(o, "(matmul %s", rg_act_name(act));
+    return inputs(s, op, 2, d);
+  case T_CONV2D:
+  case T_POOLMAX:
+  case T_POOLAVG: return windowed(s, op, d);
+  case T_CONCAT:
+    rg_sb_printf(o, "(concat %d", param(op, K_AXIS, RG_NODEF, s));
+    return s->why[0] || inputs(s, op, op->n_input < 2 ? 2 : op->n_input, d) ? -1 : 0;
+  case T_SPLIT:
+    if (param(op, K_NUM_OUTPUTS, 2, s) != 2)
+      return snprintf(s->why, sizeof s->why, "SPLIT into other than 2 outputs"), -1;
+    rg_sb_printf(o, "(split.%d %d", ts_id, param(op, K_AXIS, RG_NODEF, s));
+    return s->why[0] || inputs(s, op, 1, d) ? -1 : 0;
+  default:
+    return snprintf(s->why, sizeof s->why, "operator %s (%d) has no counterpart of ours here", taso_type_name(t), t),
+           -1;
+  }
+}
+
 static int term(side *s, int op_id, int ts_id, int depth) {
   rg_strbuf *o = s->out;
   if (op_id < 0) return rg_sb_printf(o, "?input_%d", -op_id), 0;
@@ -93,63 +151,13 @@ static int term(side *s, int op_id, int ts_id, int depth) {
                     op_id, s->n),
            -1;
   const GraphSubst__Operator *op = s->ops[op_id];
-  int t = op->type, d = depth + 1, act, pad;
-  switch (t) {
-  case T_EWADD:
-  case T_EWMUL:
-  case T_MUL:
-    rg_sb_puts(o, t == T_EWADD ? "(ewadd" : t == T_EWMUL ? "(ewmul" : "(smul");
-    if (inputs(s, op, 2, d)) return -1;
-    break;
-  case T_RELU:
-  case T_SIGMOID:
-  case T_TANH:
-    rg_sb_puts(o, t == T_RELU ? "(relu" : t == T_SIGMOID ? "(sigmoid" : "(tanh");
-    if (inputs(s, op, 1, d)) return -1;
-    break;
-  case T_MATMUL:
-    act = param(op, K_ACTI, 0, s);
-    if (act < 0 || act > 3) return snprintf(s->why, sizeof s->why, "MATMUL activation %d", act), -1;
-    rg_sb_printf(o, "(matmul %s", rg_act_name(act));
-    if (inputs(s, op, 2, d)) return -1;
-    break;
-  case T_CONV2D: {
-    int sh = param(op, K_STRIDE_H, RG_NODEF, s), sw = param(op, K_STRIDE_W, RG_NODEF, s);
-    pad = param(op, K_PAD, RG_NODEF, s), act = param(op, K_ACTI, 0, s);
-    if (s->why[0]) return -1;
-    if (pad < 0 || pad > 1 || act < 0 || act > 3)
-      return snprintf(s->why, sizeof s->why, "CONV2D pad %d activation %d", pad, act), -1;
-    rg_sb_printf(o, "(conv2d %d %d %s %s", sh, sw, rg_pad_name(pad), rg_act_name(act));
-    if (inputs(s, op, 2, d)) return -1;
-    break;
-  }
-  case T_POOLMAX:
-  case T_POOLAVG: {
-    int v[4] = {param(op, K_KERNEL_H, RG_NODEF, s), param(op, K_KERNEL_W, RG_NODEF, s),
-                param(op, K_STRIDE_H, RG_NODEF, s), param(op, K_STRIDE_W, RG_NODEF, s)};
-    pad = param(op, K_PAD, RG_NODEF, s), act = param(op, K_ACTI, 0, s);
-    if (s->why[0]) return -1;
-    if (pad < 0 || pad > 1 || act < 0 || act > 3)
-      return snprintf(s->why, sizeof s->why, "pool pad %d activation %d", pad, act), -1;
-    rg_sb_printf(o, "(%s %d %d %d %d %s %s", t == T_POOLMAX ? "poolmax" : "poolavg", v[0], v[1],
-                 v[2], v[3], rg_pad_name(pad), rg_act_name(act));
-    if (inputs(s, op, 1, d)) return -1;
-    break;
-  }
-  case T_CONCAT:
-    rg_sb_printf(o, "(concat %d", param(op, K_AXIS, RG_NODEF, s));
-    if (s->why[0] || inputs(s, op, op->n_input < 2 ? 2 : op->n_input, d)) return -1;
-    break;
-  case T_SPLIT:
-    if (param(op, K_NUM_OUTPUTS, 2, s) != 2)
-      return snprintf(s->why, sizeof s->why, "SPLIT into other than 2 outputs"), -1;
-    rg_sb_printf(o, "(split.%d %d", ts_id, param(op, K_AXIS, RG_NODEF, s));
-    if (s->why[0] || inputs(s, op, 1, d)) return -1;
-    break;
-  default:
-    return snprintf(s->why, sizeof s->why, "operator %s (%d) has no counterpart of ours here",
-                    taso_type_name(t), t),
-           -1;
+  size_t n;
+  const char *head = plain_op(op->type, &n);
+  if (head) {
+    rg_sb_puts(o, head);
+    if (inputs(s, op, n, depth + 1)) return -1;
+  } else if (with_params(s, op, ts_id, depth + 1)) {
+    return -1;
   }
   rg_sb_puts(o, ")");
   return 0;
@@ -184,18 +192,9 @@ rg_status rg_taso_import(const uint8_t *buf, size_t len, rg_ruleset *out, rg_str
       rg_sb_printf(skipped, "rule %zu: %s\n", k, src.why[0] ? src.why : dst.why);
       continue;
     }
-    rg_rule *rule;
-    rg_err e2;
-    if (rg_text_parse_rule(rg_sb_str(&text), &rule, &e2)) {
-      rg_sb_printf(skipped, "rule %zu: %s (as %s)\n", k, e2.msg, rg_sb_str(&text));
-      continue;
-    }
-    rule->line = (int)k + 1;
-    if ((st = rg_xchg_infer_groups(rule, err))) {
-      rg_rule_free(rule);
-      break;
-    }
-    if ((st = rg_ruleset_add(out, rule))) rg_err_set(err, st, "out of memory");
+    char label[32];
+    snprintf(label, sizeof label, "rule %zu", k);
+    if ((st = rg_xchg_add_imported(rg_sb_str(&text), label, (int)k + 1, out, skipped, err))) break;
   }
   rg_sb_free(&text);
   graph_subst__rule_collection__free_unpacked(rc, NULL);

@@ -21,6 +21,29 @@ static rg_status unmappable(rg_err *err, const char *what) {
   return rg_err_set(err, RG_ERR_SHAPE, "no TENSAT counterpart: %s", what);
 }
 
+static rg_status term(exporter *x, rg_ref ref);
+
+/* The two operands of nd, separated by a space. */
+static rg_status operands2(exporter *x, const rg_node *nd) {
+  rg_status st = term(x, nd->in[0]);
+  if (!st) rg_sb_puts(x->out, " "), st = term(x, nd->in[1]);
+  return st;
+}
+
+/* Why an operator of ours that TENSAT lacks has no counterpart. */
+static rg_status no_counterpart(exporter *x, const rg_node *nd, const char *name) {
+  switch ((rg_op)nd->op) {
+  case RG_OP_ENLARGE:
+    return unmappable(x->err, "enlarge (ours takes kernel sizes, TENSAT's a reference tensor)");
+  case RG_OP_TRANSPOSE: return unmappable(x->err, "transpose (TENSAT's permutation encoding)");
+  case RG_OP_RESHAPE: return unmappable(x->err, "reshape");
+  case RG_OP_BIAS: return unmappable(x->err, "bias (TENSAT's operators have no channel bias)");
+  default:
+    return rg_err_set(x->err, RG_ERR_SHAPE,
+                      "no TENSAT counterpart: constant %s (ours carries its shape, TENSAT's does not)", name);
+  }
+}
+
 static rg_status term(exporter *x, rg_ref ref) {
   const rg_node *nd = rg_graph_node(x->g, ref.node);
   const char *name = rg_op_get((rg_op)nd->op)->name;
@@ -33,7 +56,7 @@ static rg_status term(exporter *x, rg_ref ref) {
   case RG_OP_EWMUL:
   case RG_OP_SMUL:
     rg_sb_printf(o, "(%s ", name);
-    if (!(st = term(x, nd->in[0]))) rg_sb_puts(o, " "), st = term(x, nd->in[1]);
+    st = operands2(x, nd);
     break;
   case RG_OP_RELU:
   case RG_OP_TANH:
@@ -43,13 +66,13 @@ static rg_status term(exporter *x, rg_ref ref) {
     break;
   case RG_OP_MATMUL:
     rg_sb_printf(o, "(matmul %d ", rg_xchg_param(nd, 0));
-    if (!(st = term(x, nd->in[0]))) rg_sb_puts(o, " "), st = term(x, nd->in[1]);
+    st = operands2(x, nd);
     break;
   case RG_OP_CONV2D:
     if (!rg_xchg_conv_expressible(nd)) return unmappable(x->err, "a dilated conv2d");
     rg_sb_printf(o, "(conv2d %d %d %d %d ", rg_xchg_param(nd, 0), rg_xchg_param(nd, 1),
                  rg_xchg_param(nd, 2), rg_xchg_param(nd, 3));
-    if (!(st = term(x, nd->in[0]))) rg_sb_puts(o, " "), st = term(x, nd->in[1]);
+    st = operands2(x, nd);
     break;
   case RG_OP_POOLAVG:
   case RG_OP_POOLMAX:
@@ -62,22 +85,14 @@ static rg_status term(exporter *x, rg_ref ref) {
     if (nd->n_in != 2) return unmappable(x->err, "concat of more than two inputs");
     rg_sb_printf(o, "(concat %d %d ", rg_xchg_param(nd, 0),
                  rg_plan_shape(x->plan, nd->in[0])->rank);
-    if (!(st = term(x, nd->in[0]))) rg_sb_puts(o, " "), st = term(x, nd->in[1]);
+    st = operands2(x, nd);
     break;
   case RG_OP_SPLIT:
     rg_sb_printf(o, "(split_%d (split %d ", ref.out, rg_xchg_param(nd, 0));
     st = term(x, nd->in[0]);
     rg_sb_puts(o, ")");
     break;
-  case RG_OP_ENLARGE:
-    return unmappable(x->err, "enlarge (ours takes kernel sizes, TENSAT's a reference tensor)");
-  case RG_OP_TRANSPOSE: return unmappable(x->err, "transpose (TENSAT's permutation encoding)");
-  case RG_OP_RESHAPE: return unmappable(x->err, "reshape");
-  case RG_OP_BIAS: return unmappable(x->err, "bias (TENSAT's operators have no channel bias)");
-  default:
-    return rg_err_set(
-        x->err, RG_ERR_SHAPE,
-        "no TENSAT counterpart: constant %s (ours carries its shape, TENSAT's does not)", name);
+  default: return no_counterpart(x, nd, name);
   }
   rg_sb_puts(o, ")");
   return st;
@@ -226,88 +241,117 @@ static int malformed(importer *im, const sx *s, const char *what) {
   return -1;
 }
 
-static int conv(importer *im, const sx *s) {
-  rg_strbuf *o = im->out;
-  if (s->n_kids < 0) {
-    if (s->len > 1 && s->atom[0] == '?') return rg_sb_append(o, s->atom, (size_t)s->len), 0;
-    if (is(s, "Imatmul") || is(s, "Iewmul"))
-      return snprintf(im->why, sizeof im->why,
-                      "constant %.*s (ours carries its shape, TENSAT's takes it from context)",
-                      s->len, s->atom),
-             -1;
-    return malformed(im, s, "expected a variable ?input_N or a term");
-  }
-  const sx *h = s->kids[0];
-  int n = s->n_kids - 1, ok = 1;
-#define ARITY(k)                                                                                   \
-  if (n != (k)) return malformed(im, s, "wrong number of arguments for this operator")
-  if (is(h, "ewadd") || is(h, "ewmul") || is(h, "smul") || is(h, "relu") || is(h, "tanh") ||
-      is(h, "sigmoid")) {
-    ARITY(is(h, "relu") || is(h, "tanh") || is(h, "sigmoid") ? 1 : 2);
-    rg_sb_printf(o, "(%.*s", h->len, h->atom);
-    if (conv_kids(im, s, 1)) return -1;
-  } else if (is(h, "matmul")) {
-    ARITY(3);
-    int act = int_atom(s->kids[1], 0, 3, &ok);
-    if (!ok) return malformed(im, s->kids[1], "matmul: activation must be 0..3");
-    rg_sb_printf(o, "(matmul %s", rg_act_name(act));
-    if (conv_kids(im, s, 2)) return -1;
-  } else if (is(h, "conv2d")) {
-    ARITY(6);
+/* A leaf: a variable, or a constant we cannot take. */
+static int conv_atom(importer *im, const sx *s) {
+  if (s->len > 1 && s->atom[0] == '?') return rg_sb_append(im->out, s->atom, (size_t)s->len), 0;
+  if (is(s, "Imatmul") || is(s, "Iewmul"))
+    return snprintf(im->why, sizeof im->why, "constant %.*s (ours carries its shape, TENSAT's takes it from context)",
+                    s->len, s->atom),
+           -1;
+  return malformed(im, s, "expected a variable ?input_N or a term");
+}
+
+/* Whether term s has k arguments (malformed if not). */
+static bool arity(importer *im, const sx *s, int k) {
+  if (s->n_kids - 1 == k) return true;
+  malformed(im, s, "wrong number of arguments for this operator");
+  return false;
+}
+
+/* conv2d and the pools: their numbers checked and written, then the operands. */
+static int conv_windowed(importer *im, const sx *s, const sx *h) {
+  int ok = 1;
+  if (is(h, "conv2d")) {
+    if (!arity(im, s, 6)) return -1;
     int sh = int_atom(s->kids[1], 1, 16, &ok), sw = int_atom(s->kids[2], 1, 16, &ok);
     int pad = int_atom(s->kids[3], 0, 1, &ok), act = int_atom(s->kids[4], 0, 3, &ok);
     if (!ok) return malformed(im, s, "conv2d: stride 1..16, pad 0..1, act 0..3 expected");
-    rg_sb_printf(o, "(conv2d %d %d %s %s", sh, sw, rg_pad_name(pad), rg_act_name(act));
-    if (conv_kids(im, s, 5)) return -1;
-  } else if (is(h, "poolmax") || is(h, "poolavg")) {
-    ARITY(7);
-    int v[6];
-    for (int k = 0; k < 6; k++)
-      v[k] = int_atom(s->kids[2 + k], 0, 16, &ok);
-    if (!ok || v[4] > 1 || v[5] > 3) return malformed(im, s, "pool: kh kw sh sw pad act expected");
-    rg_sb_printf(o, "(%.*s %d %d %d %d %s %s ", h->len, h->atom, v[0], v[1], v[2], v[3],
-                 rg_pad_name(v[4]), rg_act_name(v[5]));
-    if (conv(im, s->kids[1])) return -1;
-  } else if (is(h, "concat")) {
-    ARITY(4);
+    rg_sb_printf(im->out, "(conv2d %d %d %s %s", sh, sw, rg_pad_name(pad), rg_act_name(act));
+    return conv_kids(im, s, 5);
+  }
+  if (!arity(im, s, 7)) return -1;
+  int v[6];
+  for (int k = 0; k < 6; k++)
+    v[k] = int_atom(s->kids[2 + k], 0, 16, &ok);
+  if (!ok || v[4] > 1 || v[5] > 3) return malformed(im, s, "pool: kh kw sh sw pad act expected");
+  rg_sb_printf(im->out, "(%.*s %d %d %d %d %s %s ", h->len, h->atom, v[0], v[1], v[2], v[3], rg_pad_name(v[4]),
+               rg_act_name(v[5]));
+  return conv(im, s->kids[1]);
+}
+
+/* split_0 / split_1 of (split axis x). */
+static int conv_split(importer *im, const sx *s, const sx *h) {
+  int ok = 1;
+  if (!arity(im, s, 1)) return -1;
+  const sx *sp = s->kids[1];
+  if (sp->n_kids != 3 || !is(sp->kids[0], "split"))
+    return malformed(im, s, "split_0/split_1 must select from (split axis x)");
+  int axis = int_atom(sp->kids[1], 0, RG_MAX_RANK - 1, &ok);
+  if (!ok) return malformed(im, sp, "split: axis expected");
+  rg_sb_printf(im->out, "(split.%c %d ", h->atom[6], axis);
+  return conv(im, sp->kids[2]);
+}
+
+/* enlarge to one of TASO's 4-d inputs: ours takes that input's kernel size. */
+static int conv_enlarge(importer *im, const sx *s) {
+  if (!arity(im, s, 2)) return -1;
+  const sx *ref = s->kids[2];
+  rg_shape shp;
+  int num = ref->n_kids < 0 && ref->len > 7 && !memcmp(ref->atom, "?input_", 7) ? atoi(ref->atom + 7) : 0;
+  if (!rg_taso_input_shape(num, &shp) || shp.rank != 4)
+    return snprintf(im->why, sizeof im->why,
+                    "enlarge to a reference tensor that is not one of TASO's 4-d inputs (ours "
+                    "needs the kernel size)"),
+           -1;
+  rg_sb_printf(im->out, "(enlarge %d %d ", shp.dim[2], shp.dim[3]);
+  return conv(im, s->kids[1]);
+}
+
+/* The operators with a parameter or none: element-wise, activations, matmul, concat. */
+static int conv_simple(importer *im, const sx *s, const sx *h) {
+  int ok = 1;
+  if (is(h, "matmul")) {
+    if (!arity(im, s, 3)) return -1;
+    int act = int_atom(s->kids[1], 0, 3, &ok);
+    if (!ok) return malformed(im, s->kids[1], "matmul: activation must be 0..3");
+    rg_sb_printf(im->out, "(matmul %s", rg_act_name(act));
+    return conv_kids(im, s, 2);
+  }
+  if (is(h, "concat")) {
+    if (!arity(im, s, 4)) return -1;
     int axis = int_atom(s->kids[1], 0, RG_MAX_RANK - 1, &ok);
     int_atom(s->kids[2], 1, RG_MAX_RANK, &ok);
     if (!ok) return malformed(im, s, "concat: axis and ndim expected");
-    rg_sb_printf(o, "(concat %d", axis);
-    if (conv_kids(im, s, 3)) return -1;
-  } else if (is(h, "split_0") || is(h, "split_1")) {
-    ARITY(1);
-    const sx *sp = s->kids[1];
-    if (sp->n_kids != 3 || !is(sp->kids[0], "split"))
-      return malformed(im, s, "split_0/split_1 must select from (split axis x)");
-    int axis = int_atom(sp->kids[1], 0, RG_MAX_RANK - 1, &ok);
-    if (!ok) return malformed(im, sp, "split: axis expected");
-    rg_sb_printf(o, "(split.%c %d ", h->atom[6], axis);
-    if (conv(im, sp->kids[2])) return -1;
-  } else if (is(h, "enlarge")) {
-    ARITY(2);
-    const sx *ref = s->kids[2];
-    rg_shape shp;
-    int num = ref->n_kids < 0 && ref->len > 7 && !memcmp(ref->atom, "?input_", 7)
-                  ? atoi(ref->atom + 7)
-                  : 0;
-    if (!rg_taso_input_shape(num, &shp) || shp.rank != 4)
-      return snprintf(im->why, sizeof im->why,
-                      "enlarge to a reference tensor that is not one of TASO's 4-d inputs (ours "
-                      "needs the kernel size)"),
-             -1;
-    rg_sb_printf(o, "(enlarge %d %d ", shp.dim[2], shp.dim[3]);
-    if (conv(im, s->kids[1])) return -1;
-  } else {
+    rg_sb_printf(im->out, "(concat %d", axis);
+    return conv_kids(im, s, 3);
+  }
+  if (!arity(im, s, is(h, "relu") || is(h, "tanh") || is(h, "sigmoid") ? 1 : 2)) return -1;
+  rg_sb_printf(im->out, "(%.*s", h->len, h->atom);
+  return conv_kids(im, s, 1);
+}
+
+static int conv(importer *im, const sx *s) {
+  if (s->n_kids < 0) return conv_atom(im, s);
+  const sx *h = s->kids[0];
+  int rc;
+  if (is(h, "ewadd") || is(h, "ewmul") || is(h, "smul") || is(h, "relu") || is(h, "tanh") || is(h, "sigmoid") ||
+      is(h, "matmul") || is(h, "concat"))
+    rc = conv_simple(im, s, h);
+  else if (is(h, "conv2d") || is(h, "poolmax") || is(h, "poolavg"))
+    rc = conv_windowed(im, s, h);
+  else if (is(h, "split_0") || is(h, "split_1"))
+    rc = conv_split(im, s, h);
+  else if (is(h, "enlarge"))
+    rc = conv_enlarge(im, s);
+  else {
     snprintf(im->why, sizeof im->why, "operator %.*s%s", h->len, h->atom,
-             is(h, "transpose") ? " (TENSAT's permutation encoding)"
-             : is(h, "Iconv") || is(h, "Cpool")
-                 ? " (ours carries the channel count, TENSAT's does not)"
-                 : "");
+             is(h, "transpose")                  ? " (TENSAT's permutation encoding)"
+             : is(h, "Iconv") || is(h, "Cpool") ? " (ours carries the channel count, TENSAT's does not)"
+                                                 : "");
     return -1;
   }
-#undef ARITY
-  rg_sb_puts(o, ")");
+  if (rc) return -1;
+  rg_sb_puts(im->out, ")");
   return 0;
 }
 
@@ -368,19 +412,9 @@ rg_status rg_tensat_import(const char *text, size_t len, int multi, rg_ruleset *
       rg_sb_printf(skipped, "line %d: no counterpart of ours: %s\n", first_line, im.why);
       continue;
     }
-    rg_rule *rule;
-    rg_err e2;
-    if (rg_text_parse_rule(rg_sb_str(&ours), &rule, &e2)) {
-      rg_sb_printf(skipped, "line %d: %s (as %s)\n", first_line, e2.msg, rg_sb_str(&ours));
-      continue;
-    }
-    rule->line = first_line;
-    if ((st = rg_xchg_infer_groups(rule, err))) {
-      rg_rule_free(rule);
-      break;
-    }
-    st = rg_ruleset_add(out, rule);
-    if (st) rg_err_set(err, st, "out of memory");
+    char label[32];
+    snprintf(label, sizeof label, "line %d", first_line);
+    st = rg_xchg_add_imported(rg_sb_str(&ours), label, first_line, out, skipped, err);
   }
   for (int i = 0; i < 2; i++)
     sx_free(l[i]), sx_free(r[i]);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "ir/text.h"
+#include "store.h"
 
 rg_status rg_db_verified_rules(const rg_db *db, rg_ruleset *out, rg_err *err) {
   for (size_t i = 0; i < db->rules.n; i++) {
@@ -19,4 +20,17 @@ rg_status rg_db_verified_rules(const rg_db *db, rg_ruleset *out, rg_err *err) {
     if (st) return rg_err_set(err, st, "out of memory");
   }
   return RG_OK;
+}
+
+rg_status rg_db_load_verified(const char *path, const char *pub_path, int allow_unsigned, rg_ruleset *out,
+                              rg_strbuf *warning, rg_err *err) {
+  rg_db *db = NULL;
+  rg_status st = rg_db_open_keyed(path, pub_path, allow_unsigned, &db, warning, err);
+  if (!st) {
+    rg_err e;
+    st = rg_db_verified_rules(db, out, &e);
+    if (st) rg_err_set(err, st, "%s: %s", path, e.msg);
+  }
+  rg_db_free(db);
+  return st;
 }

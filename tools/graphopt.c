@@ -12,11 +12,25 @@
 
 #include "cli.h"
 #include "graphopt.h"
-#include "onnx.pb-c.h"
-#include "optimizer/export.h"
-#include "optimizer/opaque.h"
 
 /* ---- shared by the commands ---- */
+
+void graphopt_longopts(const graphopt_option *opts, int n, struct option *lo) {
+  for (int i = 0; i < n; i++)
+    lo[i] = (struct option){opts[i].name, opts[i].arg ? required_argument : no_argument, NULL, opts[i].short_};
+  lo[n] = (struct option){NULL, 0, NULL, 0};
+}
+
+void graphopt_print_options(FILE *out, const graphopt_option *opts, int n, int name_w, int meta_w) {
+  for (int i = 0; i < n; i++)
+    fprintf(out, "  -%c, --%-*s %-*s %s\n", opts[i].short_, name_w, opts[i].name, meta_w, opts[i].meta, opts[i].help);
+}
+
+void graphopt_print_cost_models(FILE *out) {
+  fprintf(out, "\ncost models (--cost NAME):\n");
+  for (int i = 0; i < rg_cost_backend_count(); i++)
+    fprintf(out, "  %-9s %s\n", rg_cost_backend_get(i)->name, rg_cost_backend_get(i)->description);
+}
 
 bool graphopt_add_dim(graphopt_dims *d, const char *arg) {
   const char *eq = strchr(arg, '=');
@@ -56,21 +70,14 @@ static void print_counts(const rg_model *m) {
   printf("), %d opaque", c.opaque);
   /* opaque nodes by operator, in the order they first appear; then the ones kept with the types
    * the model declares, which graphopt cannot evaluate */
-  for (int pass = 0; pass < 2; pass++) {
-    int shown = 0;
-    for (int32_t k = 0; k < m->n_op; k++) {
-      const Onnx__NodeProto *n = m->op[k].node;
-      bool evaluated = rg_opaque_known(n->op_type) && (!n->domain || !n->domain[0] || !strcmp(n->domain, "ai.onnx"));
-      bool seen = false;
-      for (int32_t j = 0; j < k && !seen; j++) seen = !strcmp(m->op[j].node->op_type, n->op_type);
-      if (seen || (pass == 1 && evaluated)) continue;
-      int cnt = 0;
-      for (int32_t j = k; j < m->n_op; j++) cnt += !strcmp(m->op[j].node->op_type, n->op_type);
-      if (pass == 0) printf("%s%s %d", shown++ ? ", " : " (", n->op_type, cnt);
-      else printf("%s%s", shown++ ? ", " : "  not evaluated: ", n->op_type);
-    }
-    printf("%s", pass == 0 ? (shown ? ")\n" : "\n") : shown ? "\n" : "");
-  }
+  rg_opaque_kind *k = malloc(sizeof *k * (size_t)(m->n_op + 1));
+  int32_t n = k ? rg_model_opaque_kinds(m, k) : 0, shown = 0;
+  for (int32_t i = 0; i < n; i++) printf("%s%s %d", i ? ", " : " (", k[i].op_type, k[i].count);
+  printf(n ? ")\n" : "\n");
+  for (int32_t i = 0; i < n; i++)
+    if (!k[i].evaluated) printf("%s%s", shown++ ? ", " : "  not evaluated: ", k[i].op_type);
+  printf("%s", shown ? "\n" : "");
+  free(k);
   printf("  weights: %lld values\n", (long long)c.weights);
 }
 
@@ -86,11 +93,13 @@ static void print_io(const rg_model *m) {
 
 /* ---- convert, info ---- */
 
-#define CONVERT_OPTIONS(X)                                                                        \
-  X("output", 'o', 1, "OUT.onnx", "where to write the model (required for convert)")             \
-  X("dim", 'd', 1, "NAME=N", "value of a named (dynamic) input dimension; repeatable")            \
-  X("quiet", 'q', 0, "", "print only errors")                                                     \
-  X("help", 'h', 0, "", "show this help")
+static const graphopt_option convert_opts[] = {
+    {"output", 'o', 1, "OUT.onnx", "where to write the model (required for convert)"},
+    GRAPHOPT_DIM_OPTION,
+    {"quiet", 'q', 0, "", "print only errors"},
+    GRAPHOPT_HELP_OPTION,
+};
+#define N_CONVERT_OPTS ((int)(sizeof convert_opts / sizeof *convert_opts))
 
 static void convert_usage(FILE *out, const char *cmd) {
   bool convert = !strcmp(cmd, "convert");
@@ -102,19 +111,14 @@ static void convert_usage(FILE *out, const char *cmd) {
                        : "Imports an ONNX model and prints what it becomes: inputs, outputs, operators of the rule\n"
                          "vocabulary, opaque nodes by operator, weights.\n");
   fprintf(out, "\noptions:\n");
-#define X(name, short_, arg, meta, help)                                                           \
-  if (convert || short_ != 'o') fprintf(out, "  -%c, --%-7s %-9s %s\n", short_, name, meta, help);
-  CONVERT_OPTIONS(X)
-#undef X
+  /* info has no -o */
+  graphopt_print_options(out, convert_opts + !convert, N_CONVERT_OPTS - !convert, 7, 9);
   fprintf(out, "\nexit status: 0 done, 2 bad input (the message names the file, node and operator)\n");
 }
 
 static int convert_cmd(int argc, char **argv) {
-  static const struct option longopts[] = {
-#define X(name, short_, arg, meta, help) {name, arg ? required_argument : no_argument, NULL, short_},
-      CONVERT_OPTIONS(X)
-#undef X
-          {NULL, 0, NULL, 0}};
+  struct option longopts[GRAPHOPT_MAX_OPTIONS];
+  graphopt_longopts(convert_opts, N_CONVERT_OPTS, longopts);
   const char *cmd = argv[0], *out = NULL;
   bool quiet = false, convert = !strcmp(cmd, "convert");
   graphopt_dims dims = {0};

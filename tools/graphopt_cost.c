@@ -8,32 +8,26 @@
 
 #include "cli.h"
 #include "graphopt.h"
-#include "optimizer/cost.h"
 
-#define COST_OPTIONS(X)                                                                            \
-  X("cost", 'c', 1, "MODEL",                                                                       \
-    "roofline (analytic; the default) or dnnl (oneDNN's CPU primitives, timed)")                   \
-  X("machine", 'm', 1, "FILE",                                                                     \
-    "the roofline's machine figures (default: optimizer/machines/cpu-default.txt)")                \
-  X("cache", 'C', 1, "PATH",                                                                       \
-    "dnnl's SQLite cache of timings (default: $XDG_CACHE_HOME/rulegen/costs.sqlite)")              \
-  X("no-cache", 'N', 0, "", "time every configuration, remember nothing")                          \
-  X("dim", 'd', 1, "NAME=N", "value of a named (dynamic) input dimension; repeatable")             \
-  X("help", 'h', 0, "", "show this help")
+static const graphopt_option opts[] = {
+    {"cost", 'c', 1, "NAME", "the cost model (below; default: the first)"},
+    {"machine", 'm', 1, "FILE", "the roofline's machine figures (default: optimizer/machines/cpu-default.txt)"},
+    {"cache", 'C', 1, "PATH", "dnnl's SQLite cache of timings (default: $XDG_CACHE_HOME/rulegen/costs.sqlite)"},
+    {"no-cache", 'N', 0, "", "time every configuration, remember nothing"},
+    GRAPHOPT_DIM_OPTION,
+    GRAPHOPT_HELP_OPTION,
+};
+#define N_OPTS ((int)(sizeof opts / sizeof *opts))
 
 static void usage(FILE *out) {
-  fprintf(
-      out,
-      "usage: graphopt cost IN.onnx [options]\n\n"
-      "Prints what a model's operators of the rule vocabulary cost by a cost model, in\n"
-      "microseconds: each operator's nodes and their cost, and the total. Weight-only nodes cost\n"
-      "nothing (export folds them); opaque nodes are not counted (every rewrite keeps them).\n"
-      "dnnl times each distinct configuration once and keeps it in its cache, so a second run\n"
-      "times nothing.\n\noptions:\n");
-#define X(name, short_, arg, meta, help)                                                           \
-  fprintf(out, "  -%c, --%-9s %-7s %s\n", short_, name, meta, help);
-  COST_OPTIONS(X)
-#undef X
+  fprintf(out, "usage: graphopt cost IN.onnx [options]\n\n"
+               "Prints what a model's operators of the rule vocabulary cost by a cost model, in\n"
+               "microseconds: each operator's nodes and their cost, and the total. Weight-only nodes cost\n"
+               "nothing (export folds them); opaque nodes are not counted (every rewrite keeps them).\n"
+               "dnnl times each distinct configuration once and keeps it in its cache, so a second run\n"
+               "times nothing.\n\noptions:\n");
+  graphopt_print_options(out, opts, N_OPTS, 9, 7);
+  graphopt_print_cost_models(out);
   fprintf(out, "\nexit status: 0 done, 2 bad input or arguments\n");
 }
 
@@ -44,13 +38,9 @@ typedef struct {
 } cost_opts;
 
 static bool parse(int argc, char **argv, cost_opts *o, int *rc) {
-  static const struct option longopts[] = {
-#define X(name, short_, arg, meta, help)                                                           \
-  {name, arg ? required_argument : no_argument, NULL, short_},
-      COST_OPTIONS(X)
-#undef X
-          {NULL, 0, NULL, 0}};
-  *o = (cost_opts){.cost = "roofline"};
+  struct option longopts[GRAPHOPT_MAX_OPTIONS];
+  graphopt_longopts(opts, N_OPTS, longopts);
+  *o = (cost_opts){.cost = rg_cost_backend_get(0)->name};
   int c;
   optind = 1;
   while ((c = getopt_long(argc, argv, "c:m:C:Nd:h", longopts, NULL)) != -1) {
@@ -102,22 +92,33 @@ static double load_average(void) {
   return load;
 }
 
+/* How the figures were had: measured, cached and fallback counts for a model that keeps a
+ * cache, the nodes figured for one that does not. */
+static void print_stats(const rg_cost_stats *st, bool cached, const char *cache, double t_cost) {
+  if (!cached) {
+    printf("  nodes figured: %lld; costed in %.3f s\n", (long long)st->computed, t_cost);
+    return;
+  }
+  printf("  configurations: %lld measured, %lld from the cache%s%s, %lld by the roofline (no "
+         "primitive); costed in %.3f s",
+         (long long)st->measured, (long long)st->cached, cache[0] ? " " : "", cache, (long long)st->fallback,
+         t_cost);
+  double load = st->measured ? load_average() : -1;
+  if (load >= 0) printf(" (load average %.2f)", load);
+  printf("\n");
+}
+
 int graphopt_cost_cmd(int argc, char **argv) {
   cost_opts o;
   int rc = 0;
   if (!parse(argc, argv, &o, &rc)) return rc;
   char cache[4096] = "";
   rg_err err = {0};
-  bool dnnl = !strcmp(o.cost, "dnnl");
-  if (o.cache)
-    snprintf(cache, sizeof cache, "%s", o.cache);
-  else if (dnnl && !o.no_cache && rg_cost_cache_default_path(cache, sizeof cache, &err)) {
-    rg_cli_report("graphopt cost", NULL, &err);
-    return 2;
-  }
+  const rg_cost_backend *b = rg_cost_backend_find(o.cost);
   rg_cost_opts co = {o.machine, cache};
   rg_cost_model *cm;
-  if (rg_cost_model_open(o.cost, &co, &cm, &err)) {
+  if (rg_cost_cache_choose(o.cost, o.cache, o.no_cache, cache, sizeof cache, &err) ||
+      rg_cost_model_open(o.cost, &co, &cm, &err)) {
     rg_cli_report("graphopt cost", NULL, &err);
     return 2;
   }
@@ -127,34 +128,19 @@ int graphopt_cost_cmd(int argc, char **argv) {
     rg_cost_model_free(cm);
     return 2;
   }
-  int n_roots = rg_model_n_roots(m);
-  rg_ref *roots = malloc(sizeof *roots * (size_t)(n_roots + 1));
-  if (roots) rg_model_roots(m, roots);
   rg_cost_sum s;
   rg_cost_stats st;
   t0 = rg_cli_now();
-  if (!roots)
-    rc = 2, fprintf(stderr, "graphopt cost: out of memory\n");
-  else if (rg_cost_sum_values(cm, m, roots, n_roots, &s, &err))
+  if (rg_cost_sum_model(cm, m, &s, &err))
     rc = 2, rg_cli_report("graphopt cost", NULL, &err);
   else {
     double t_cost = rg_cli_now() - t0;
     rg_cost_model_stats(cm, &st);
-    printf("%s: imported in %.3f s; cost model %s (%s)\n", o.model, t_import,
-           rg_cost_model_name(cm), st.device ? st.device : "?");
+    printf("%s: imported in %.3f s; cost model %s (%s)\n", o.model, t_import, rg_cost_model_name(cm),
+           st.device ? st.device : "?");
     print_sum(&s, m->n_op);
-    if (dnnl) {
-      printf("  configurations: %lld measured, %lld from the cache%s%s, %lld by the roofline (no "
-             "primitive); costed in %.3f s",
-             (long long)st.measured, (long long)st.cached, cache[0] ? " " : "", cache,
-             (long long)st.fallback, t_cost);
-      double load = st.measured ? load_average() : -1;
-      if (load >= 0) printf(" (load average %.2f)", load);
-      printf("\n");
-    } else
-      printf("  nodes figured: %lld; costed in %.3f s\n", (long long)st.computed, t_cost);
+    print_stats(&st, b && b->cached, cache, t_cost);
   }
-  free(roots);
   rg_model_free(m);
   rg_cost_model_free(cm);
   return rc;

@@ -8,20 +8,19 @@
 
 #include "cli.h"
 #include "graphopt.h"
-#include "optimizer/eval.h"
-#include "optimizer/tensor_io.h"
 
-#define EVAL_OPTIONS(X)                                                                               \
-  X("compare", 'c', 1, "OTHER.onnx", "also evaluate OTHER on the same inputs and print how far each "  \
-                                     "output of IN is from OTHER's")                                \
-  X("inputs", 'i', 1, "DIR", "read the inputs from DIR/input_0.pb, input_1.pb, ... (ONNX test data)") \
-  X("expect", 'e', 1, "DIR", "compare the outputs with DIR/output_0.pb, output_1.pb, ...")           \
-  X("save", 'w', 1, "DIR", "write the inputs and outputs there as input_K.pb and output_K.pb")      \
-  X("seed", 'S', 1, "N", "seed of the drawn inputs (default 1)")                                      \
-  X("int-max", 'I', 1, "N", "int64 inputs are drawn from [0, N) (default 100)")                       \
-  X("tolerance", 't', 1, "T", "largest relative difference that counts as equal (default 1e-4)")      \
-  X("dim", 'd', 1, "NAME=N", "value of a named (dynamic) input dimension; repeatable")                 \
-  X("help", 'h', 0, "", "show this help")
+static const graphopt_option opts[] = {
+    {"compare", 'c', 1, "OTHER.onnx", "also evaluate OTHER on the same inputs and print how far each output of IN is from OTHER's"},
+    {"inputs", 'i', 1, "DIR", "read the inputs from DIR/input_0.pb, input_1.pb, ... (ONNX test data)"},
+    {"expect", 'e', 1, "DIR", "compare the outputs with DIR/output_0.pb, output_1.pb, ..."},
+    {"save", 'w', 1, "DIR", "write the inputs and outputs there as input_K.pb and output_K.pb"},
+    {"seed", 'S', 1, "N", "seed of the drawn inputs (default 1)"},
+    {"int-max", 'I', 1, "N", "int64 inputs are drawn from [0, N) (default 100)"},
+    {"tolerance", 't', 1, "T", "largest relative difference that counts as equal (default 1e-4)"},
+    GRAPHOPT_DIM_OPTION,
+    GRAPHOPT_HELP_OPTION,
+};
+#define N_OPTS ((int)(sizeof opts / sizeof *opts))
 
 static void usage(FILE *out) {
   fprintf(out, "usage: graphopt eval IN.onnx [options]\n\n"
@@ -30,9 +29,7 @@ static void usage(FILE *out) {
                "generator, the same as models/ort_run.js --seed draws, or read with --inputs. With\n"
                "--compare or --expect it prints each output's largest relative difference: max |a - b| over\n"
                "max |b|, b the reference.\n\noptions:\n");
-#define X(name, short_, arg, meta, help) fprintf(out, "  -%c, --%-9s %-10s %s\n", short_, name, meta, help);
-  EVAL_OPTIONS(X)
-#undef X
+  graphopt_print_options(out, opts, N_OPTS, 9, 10);
   fprintf(out, "\nexample:\n  graphopt eval model.onnx --compare model.opt.onnx\n"
                "exit status: 0 done (and equal within the tolerance), 1 an output differs, 2 bad input\n");
 }
@@ -45,11 +42,8 @@ typedef struct {
 } eval_opts;
 
 static bool parse(int argc, char **argv, eval_opts *o, int *rc) {
-  static const struct option longopts[] = {
-#define X(name, short_, arg, meta, help) {name, arg ? required_argument : no_argument, NULL, short_},
-      EVAL_OPTIONS(X)
-#undef X
-          {NULL, 0, NULL, 0}};
+  struct option longopts[GRAPHOPT_MAX_OPTIONS];
+  graphopt_longopts(opts, N_OPTS, longopts);
   *o = (eval_opts){.seed = 1, .int_max = 100, .tolerance = 1e-4};
   int c;
   char *end;
@@ -91,84 +85,38 @@ static bool parse(int argc, char **argv, eval_opts *o, int *rc) {
 /* Input values: from DIR/input_K.pb, checked against the model's inputs, or drawn. */
 static double **load_inputs(const rg_model *m, const eval_opts *o) {
   if (!o->inputs) return rg_model_random_inputs(m, (uint32_t)o->seed, o->int_max);
-  double **in = calloc((size_t)m->n_var + 1, sizeof *in);
-  int k = 0;
-  for (int32_t v = 0; in && v < m->n_var; v++) {
-    if (m->var[v].kind != RG_MVAR_INPUT) continue;
-    char path[4096], *name, sa[128], sb[128];
-    snprintf(path, sizeof path, "%s/input_%d.pb", o->inputs, k++);
-    rg_elem elem;
-    rg_shape s;
-    rg_err err = {0};
-    if (rg_tensor_file_read(path, &elem, &s, &in[v], &name, &err)) {
-      rg_cli_report("graphopt eval", NULL, &err);
-      rg_model_inputs_free(m, in);
-      return NULL;
-    }
-    free(name);
-    if (!rg_shape_dims_eq(&s, &m->var[v].shape)) {
-      fprintf(stderr, "graphopt eval: %s: shape %s, but input '%s' is %s\n", path, rg_shape_format(&s, sa, sizeof sa),
-              rg_graph_tvar_name(m->g, v), rg_shape_format(&m->var[v].shape, sb, sizeof sb));
-      rg_model_inputs_free(m, in);
-      return NULL;
-    }
-  }
+  double **in = NULL;
+  rg_err err = {0};
+  if (rg_model_inputs_read(m, o->inputs, &in, &err)) rg_cli_report("graphopt eval", NULL, &err);
   return in;
 }
 
-/* The same inputs for another model: by name. */
-static double **inputs_for(const rg_model *other, const rg_model *m, double *const *in) {
-  double **o = calloc((size_t)other->n_var + 1, sizeof *o);
-  for (int32_t v = 0; o && v < other->n_var; v++) {
-    if (other->var[v].kind != RG_MVAR_INPUT) continue;
-    int32_t mv = rg_graph_find_tvar(m->g, rg_graph_tvar_name(other->g, v));
-    if (mv < 0 || m->var[mv].kind != RG_MVAR_INPUT || !rg_shape_dims_eq(&m->var[mv].shape, &other->var[v].shape)) {
-      fprintf(stderr, "graphopt eval: the models' inputs differ: '%s' is not an input of the same shape in both\n",
-              rg_graph_tvar_name(other->g, v));
-      free(o);
-      return NULL;
-    }
-    o[v] = in[mv];
+/* The reference of output i: other's output of the same name, or the expected one read from
+ * o->expect (*owned: the caller frees it); NULL with *ok true when there is none, with *ok
+ * false after printing why it cannot be had. */
+static const double *reference(const rg_model *m, const eval_opts *o, int32_t i, const rg_model *other,
+                               double *const *ref, rg_shape *rs, bool *owned, bool *ok) {
+  *owned = false, *ok = true;
+  if (other) {
+    int32_t j = rg_model_output_match(other, m, i);
+    if (j >= 0) return *rs = *rg_model_shape(other, other->out[j]), ref[j];
+    printf("\n");
+    fprintf(stderr, "graphopt eval: %s has no output '%s'\n", o->compare, m->out_name[i]);
+    return *ok = false, NULL;
   }
-  return o;
-}
-
-static double **evaluate(const rg_model *m, const double *const *in) {
-  double **out = calloc((size_t)m->n_out + 1, sizeof *out);
+  if (!o->expect) return NULL;
+  char path[4096], *name;
+  rg_elem elem;
+  double *vals;
   rg_err err = {0};
-  if (!out || rg_model_eval(m, in, out, &err)) {
-    if (out) rg_cli_report("graphopt eval", NULL, &err);
-    free(out);
-    return NULL;
+  snprintf(path, sizeof path, "%s/output_%d.pb", o->expect, i);
+  if (rg_tensor_file_read(path, &elem, rs, &vals, &name, &err)) {
+    printf("\n");
+    rg_cli_report("graphopt eval", NULL, &err);
+    return *ok = false, NULL;
   }
-  return out;
-}
-
-static void free_outputs(const rg_model *m, double **out) {
-  for (int32_t i = 0; out && i < m->n_out; i++) free(out[i]);
-  free(out);
-}
-
-static rg_elem out_elem(const rg_model *m, int32_t i) {
-  int32_t v = rg_model_var_of(m, m->out[i]);
-  return v >= 0 ? m->var[v].elem : RG_ELEM_FLOAT;
-}
-
-static bool save(const rg_model *m, const eval_opts *o, double *const *in, double *const *out) {
-  char path[4096];
-  rg_err err = {0};
-  int k = 0;
-  for (int32_t v = 0; v < m->n_var; v++) {
-    if (m->var[v].kind != RG_MVAR_INPUT) continue;
-    snprintf(path, sizeof path, "%s/input_%d.pb", o->save, k++);
-    if (rg_tensor_file_write(path, rg_graph_tvar_name(m->g, v), m->var[v].elem, &m->var[v].shape, in[v], &err)) break;
-  }
-  for (int32_t i = 0; !err.status && i < m->n_out; i++) {
-    snprintf(path, sizeof path, "%s/output_%d.pb", o->save, i);
-    if (rg_tensor_file_write(path, m->out_name[i], out_elem(m, i), rg_model_shape(m, m->out[i]), out[i], &err)) break;
-  }
-  if (err.status) rg_cli_report("graphopt eval", NULL, &err);
-  return !err.status;
+  free(name);
+  return *owned = true, vals;
 }
 
 /* Prints each output; *differs when one is further than the tolerance from its reference
@@ -182,43 +130,26 @@ static bool report(const rg_model *m, const eval_opts *o, double *const *out, co
     double sum = 0, mag = 0;
     for (int64_t k = 0; k < n; k++) sum += out[i][k], mag += out[i][k] < 0 ? -out[i][k] : out[i][k];
     printf("%s: %s sum %.9g abs %.9g", m->out_name[i], rg_shape_format(s, buf, sizeof buf), sum, mag);
-    const double *r = NULL;
     rg_shape rs;
-    char path[4096];
-    if (other) {
-      int32_t j = i;
-      for (int32_t q = 0; q < other->n_out; q++)
-        if (!strcmp(other->out_name[q], m->out_name[i])) j = q;
-      if (j >= other->n_out) {
-        printf("\n");
-        fprintf(stderr, "graphopt eval: %s has no output '%s'\n", o->compare, m->out_name[i]);
-        return false;
-      }
-      r = ref[j], rs = *rg_model_shape(other, other->out[j]);
-    } else if (o->expect) {
-      rg_elem elem;
-      char *name;
-      rg_err err = {0};
-      snprintf(path, sizeof path, "%s/output_%d.pb", o->expect, i);
-      double *vals;
-      if (rg_tensor_file_read(path, &elem, &rs, &vals, &name, &err)) {
-        printf("\n");
-        rg_cli_report("graphopt eval", NULL, &err);
-        return false;
-      }
-      free(name);
-      r = vals;
-    }
+    bool owned, ok;
+    const double *r = reference(m, o, i, other, ref, &rs, &owned, &ok);
+    if (!ok) return false;
     if (r) {
       bool same = rg_shape_dims_eq(s, &rs);
       double d = same ? rg_values_rel_diff(out[i], r, n) : 1.0 / 0.0;
       printf(same ? " rel-diff %.3g%s" : " rel-diff %g (shapes differ)%s", d, d > o->tolerance ? " DIFFERS" : "");
       *differs = *differs || d > o->tolerance;
-      if (!other) free((double *)r);
+      if (owned) free((double *)r);
     }
     printf("\n");
   }
   return true;
+}
+
+/* ok after a module call: false, with err printed, when it failed. */
+static bool done(rg_status st, const rg_err *err) {
+  if (st) rg_cli_report("graphopt eval", NULL, err);
+  return !st;
 }
 
 int graphopt_eval_cmd(int argc, char **argv) {
@@ -229,13 +160,15 @@ int graphopt_eval_cmd(int argc, char **argv) {
   if (!m) return 2;
   double **in = load_inputs(m, &o), **out = NULL, **other_in = NULL, **other_out = NULL;
   bool differs = false, ok = in != NULL;
-  if (ok && o.compare) ok = (other = graphopt_load(o.compare, &o.dims, NULL)) && (other_in = inputs_for(other, m, in));
-  if (ok) ok = (out = evaluate(m, (const double *const *)in)) != NULL;
-  if (ok && other) ok = (other_out = evaluate(other, (const double *const *)other_in)) != NULL;
-  if (ok && o.save) ok = save(m, &o, in, out);
+  rg_err err = {0};
+  if (ok && o.compare) ok = (other = graphopt_load(o.compare, &o.dims, NULL)) != NULL;
+  if (ok && other) ok = done(rg_model_inputs_for(other, m, in, &other_in, &err), &err);
+  if (ok) ok = done(rg_model_outputs_eval(NULL, m, (const double *const *)in, &out, &err), &err);
+  if (ok && other) ok = done(rg_model_outputs_eval(NULL, other, (const double *const *)other_in, &other_out, &err), &err);
+  if (ok && o.save) ok = done(rg_model_io_save(m, o.save, in, out, &err), &err);
   if (ok) ok = report(m, &o, out, other, other_out, &differs);
-  free_outputs(m, out);
-  if (other) free_outputs(other, other_out);
+  rg_model_outputs_free(m, out);
+  if (other) rg_model_outputs_free(other, other_out);
   free(other_in);
   rg_model_inputs_free(m, in);
   rg_model_free(other);

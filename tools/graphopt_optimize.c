@@ -8,31 +8,29 @@
 
 #include "cli.h"
 #include "graphopt.h"
-#include "ir/atomic.h"
-#include "ir/text.h"
-#include "optimizer/cost.h"
-#include "optimizer/export.h"
-#include "optimizer/numcheck.h"
+#include "ir/ir.h"
 #include "rulesdb/rulesdb.h"
 
-#define OPT_OPTIONS(X)                                                                                  \
-  X("rules", 'r', 1, "FILE", "the rules: a signed database (.db) or rule text (required)")              \
-  X("pub", 'p', 1, "KEY.pub", "verify the database's signature with this key")                         \
-  X("allow-unsigned", 'U', 0, "", "use a database whose signature is missing or not checked")          \
-  X("output", 'o', 1, "OUT.onnx", "write the optimized model here (required)")                          \
-  X("cost", 'c', 1, "MODEL", "roofline (default: FLOPs and bytes) or dnnl (oneDNN timings, cached)")    \
-  X("machine", 'M', 1, "FILE", "the roofline's machine figures (default optimizer/machines/)")          \
-  X("cache", 'C', 1, "PATH", "dnnl's cost cache (default ~/.cache/rulegen/costs.sqlite)")               \
-  X("no-cache", 'N', 0, "", "dnnl: time every configuration, keep nothing")                             \
-  X("alpha", 'a', 1, "A", "queue models cheaper than A x the best (default 1.05; 1 is greedy)")         \
-  X("budget", 'b', 1, "N", "models explored at most (default 1000)")                                    \
-  X("time-limit", 'T', 1, "S", "seconds of search at most (default 10, 0 none)")                       \
-  X("seed", 'S', 1, "N", "seed of the numeric check's inputs (default 1)")                              \
-  X("tolerance", 't', 1, "T", "largest relative difference the check allows (default 1e-4)")           \
-  X("explain", 'e', 0, "", "print each rule applied: id, text, where, cost before and after")          \
-  X("dim", 'd', 1, "NAME=N", "value of a named (dynamic) input dimension; repeatable")                  \
-  X("quiet", 'q', 0, "", "no progress on standard error")                                               \
-  X("help", 'h', 0, "", "show this help")
+static const graphopt_option opts[] = {
+    {"rules", 'r', 1, "FILE", "the rules: a signed database (.db) or rule text (required)"},
+    {"pub", 'p', 1, "KEY.pub", "verify the database's signature with this key"},
+    {"allow-unsigned", 'U', 0, "", "use a database whose signature is missing or not checked"},
+    {"output", 'o', 1, "OUT.onnx", "write the optimized model here (required)"},
+    {"cost", 'c', 1, "NAME", "the cost model (below; default: the first)"},
+    {"machine", 'M', 1, "FILE", "the roofline's machine figures (default optimizer/machines/)"},
+    {"cache", 'C', 1, "PATH", "dnnl's cost cache (default ~/.cache/rulegen/costs.sqlite)"},
+    {"no-cache", 'N', 0, "", "dnnl: time every configuration, keep nothing"},
+    {"alpha", 'a', 1, "A", "queue models cheaper than A x the best (default 1.05; 1 is greedy)"},
+    {"budget", 'b', 1, "N", "models explored at most (default 1000)"},
+    {"time-limit", 'T', 1, "S", "seconds of search at most (default 10, 0 none)"},
+    {"seed", 'S', 1, "N", "seed of the numeric check's inputs (default 1)"},
+    {"tolerance", 't', 1, "T", "largest relative difference the check allows (default 1e-4)"},
+    {"explain", 'e', 0, "", "print each rule applied: id, text, where, cost before and after"},
+    GRAPHOPT_DIM_OPTION,
+    {"quiet", 'q', 0, "", "no progress on standard error"},
+    GRAPHOPT_HELP_OPTION,
+};
+#define N_OPTS ((int)(sizeof opts / sizeof *opts))
 
 static void usage(FILE *out) {
   fprintf(out, "usage: graphopt optimize IN.onnx --rules RULES -o OUT.onnx [options]\n"
@@ -46,9 +44,8 @@ static void usage(FILE *out) {
                "named. When no rule makes the model cheaper, OUT is a copy of IN. Only the database's\n"
                "verified rules are used (certified ones need corrections). Ctrl-C stops the search and\n"
                "keeps the best model found so far.\n\noptions:\n");
-#define X(name, short_, arg, meta, help) fprintf(out, "  -%c, --%-14s %-9s %s\n", short_, name, meta, help);
-  OPT_OPTIONS(X)
-#undef X
+  graphopt_print_options(out, opts, N_OPTS, 14, 9);
+  graphopt_print_cost_models(out);
   fprintf(out, "\nexample:\n  graphopt --rules rules.db --pub rules.pub resnext50.onnx -o resnext50.opt.onnx\n"
                "exit status: 0 written (also when no rule helps), 1 the numeric check failed (nothing\n"
                "written), 2 bad input or arguments\n");
@@ -73,12 +70,9 @@ static bool number(const char *opt, const char *arg, double lo, double *out) {
 }
 
 static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
-  static const struct option longopts[] = {
-#define X(name, short_, arg, meta, help) {name, arg ? required_argument : no_argument, NULL, short_},
-      OPT_OPTIONS(X)
-#undef X
-          {NULL, 0, NULL, 0}};
-  *o = (opt_opts){.cost = "roofline", .alpha = 1.05, .time_limit = 10, .tolerance = 1e-4, .budget = 1000, .seed = 1};
+  struct option longopts[GRAPHOPT_MAX_OPTIONS];
+  graphopt_longopts(opts, N_OPTS, longopts);
+  *o = (opt_opts){.cost = rg_cost_backend_get(0)->name, .alpha = 1.05, .time_limit = 10, .tolerance = 1e-4, .budget = 1000, .seed = 1};
   int c;
   optind = 1;
   while ((c = getopt_long(argc, argv, "r:p:Uo:c:M:C:Na:b:T:S:t:ed:qh", longopts, NULL)) != -1) {
@@ -115,51 +109,31 @@ static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
   return true;
 }
 
-static bool ends_with(const char *s, const char *suffix) {
-  size_t n = strlen(s), k = strlen(suffix);
-  return n >= k && !strcmp(s + n - k, suffix);
-}
-
 /* The rules: a database's verified ones (its signature checked, unless allowed not to be), or a
  * rule file's. */
 static bool load_rules(const opt_opts *o, rg_ruleset *rules) {
   rg_err err = {0};
-  if (!ends_with(o->rules, ".db")) {
+  size_t n = strlen(o->rules);
+  if (n < 3 || strcmp(o->rules + n - 3, ".db")) {
     if (!rg_text_parse_file(o->rules, rules, &err)) return true;
     rg_cli_report("graphopt optimize", o->rules, &err);
     return false;
   }
   rg_strbuf warn;
   rg_sb_init(&warn);
-  rg_db *db = NULL;
-  rg_status st = rg_db_open_keyed(o->rules, o->pub, o->allow_unsigned, &db, &warn, &err);
+  rg_status st = rg_db_load_verified(o->rules, o->pub, o->allow_unsigned, rules, &warn, &err);
   if (warn.len) fprintf(stderr, "graphopt optimize: warning (--allow-unsigned): %s", rg_sb_str(&warn));
   if (st) fprintf(stderr, "graphopt optimize: %s\n", err.msg); /* it names the file */
-  else if ((st = rg_db_verified_rules(db, rules, &err))) fprintf(stderr, "graphopt optimize: %s: %s\n", o->rules, err.msg);
   rg_sb_free(&warn);
-  rg_db_free(db);
   return st == RG_OK;
 }
 
-static rg_status cost_of(void *ctx, const rg_model *m, const rg_ref *roots, double *cost, int64_t *ops,
-                         rg_err *err) {
-  rg_cost_sum s;
-  rg_status st = rg_cost_sum_values(ctx, m, roots, rg_model_n_roots(m), &s, err);
-  *cost = s.total, *ops = s.fused;
-  for (int op = 0; op < RG_OP_COUNT; op++) *ops += s.count[op];
-  return st;
-}
-
 /* "conv2d 53 -> 37" per operator that either model computes. */
-static void print_operators(const rg_model *m, const rg_ref *before, const rg_ref *after) {
+static void print_operators(const rg_model *m, const rg_ref *after) {
   rg_model_counts c[2];
-  const rg_ref *roots[2] = {before, after};
-  for (int k = 0; k < 2; k++) {
-    rg_model *v = rg_model_view(m, roots[k]);
-    if (!v) return;
-    rg_model_count(v, &c[k]);
-    rg_model_view_free(v);
-  }
+  rg_err err;
+  rg_model_count(m, &c[0]);
+  if (rg_model_count_roots(m, after, &c[1], &err)) return;
   printf("operators (before -> after):");
   for (int op = 0, n = 0; op < RG_OP_COUNT; op++)
     if (c[0].by_op[op] || c[1].by_op[op])
@@ -186,56 +160,54 @@ static void print_step(const rg_model *m, const rg_ruleset *rules, int k, const 
   rg_sb_free(&text);
 }
 
-static int optimize(const opt_opts *o, rg_model *m, const rg_ruleset *rules, rg_cost_model *cm) {
-  rg_err err = {0};
-  rg_apply_set *set = NULL;
-  if (rg_apply_set_new(rules, &set, &err)) {
-    rg_cli_report("graphopt optimize", NULL, &err);
-    return 2;
-  }
-  rg_cli_catch_interrupts();
-  rg_search_opts so = {o->alpha, o->budget, o->time_limit, 2.0, cost_of, cm, !o->quiet, &rg_cli_interrupted};
-  rg_search_result r;
-  rg_status st = rg_search(m, set, &so, &r, &err);
-  rg_cli_release_interrupts();
-  rg_apply_set_free(set);
-  if (st) {
-    rg_cli_report("graphopt optimize", NULL, &err);
-    return 2;
-  }
-  int step = -1, rc = 0;
-  double worst = 0;
-  st = rg_numcheck(m, r.roots, (uint32_t)o->seed, &worst, &err);
-  if (!st && !(worst <= o->tolerance)) st = rg_numcheck_steps(m, &r, (uint32_t)o->seed, o->tolerance, &step, &worst, &err);
-  if (o->explain)
-    for (int k = 0; k < r.n_steps; k++) print_step(m, rules, k, &r.steps[k]);
-  rg_ref *before = malloc(sizeof *before * (size_t)(rg_model_n_roots(m) + 1));
-  if (before) rg_model_roots(m, before), print_operators(m, before, r.roots);
-  free(before);
+/* The search's figures: the cost before and after, the search's counts, the timings. */
+static void print_search(const rg_search_result *r, const rg_cost_model *cm) {
   rg_cost_stats cs;
   rg_cost_model_stats(cm, &cs);
-  printf("cost (%s): %.6g -> %.6g (%.3fx)\n", rg_cost_model_name(cm), r.cost_before, r.cost_after,
-         r.cost_after > 0 ? r.cost_before / r.cost_after : 1.0);
-  printf("search: %d rules applied; %lld models explored, %lld queued, %lld rewrites tried; %.2f s%s\n", r.n_steps,
-         (long long)r.explored, (long long)r.queued, (long long)r.applications, r.seconds,
-         r.stopped ? " (stopped: time limit or Ctrl-C)" : "");
-  if (cs.measured || cs.cached) printf("costs: %lld configurations timed, %lld from the cache\n", (long long)cs.measured, (long long)cs.cached);
+  printf("cost (%s): %.6g -> %.6g (%.3fx)\n", rg_cost_model_name(cm), r->cost_before, r->cost_after,
+         r->cost_after > 0 ? r->cost_before / r->cost_after : 1.0);
+  printf("search: %d rules applied; %lld models explored, %lld queued, %lld rewrites tried; %.2f s%s\n", r->n_steps,
+         (long long)r->explored, (long long)r->queued, (long long)r->applications, r->seconds,
+         r->stopped ? " (stopped: time limit or Ctrl-C)" : "");
+  if (cs.measured || cs.cached)
+    printf("costs: %lld configurations timed, %lld from the cache\n", (long long)cs.measured, (long long)cs.cached);
+}
+
+/* The numeric check's verdict, and the model written when it passed; the exit status. */
+static int check_and_write(const opt_opts *o, const rg_model *m, const rg_ruleset *rules, const rg_search_result *r,
+                           double worst, int step) {
+  rg_err err = {0};
+  if (!(worst <= o->tolerance)) {
+    printf("numeric check: FAILED, relative difference %.3g > %g: nothing written\n", worst, o->tolerance);
+    if (step >= 0) printf("  the model first differs after application %d:\n", step + 1), print_step(m, rules, step, &r->steps[step]);
+    return 1;
+  }
+  printf("numeric check: outputs agree, largest relative difference %.3g (seed %lld)\n", worst, (long long)o->seed);
+  if (rg_optimize_write(m, r, o->in, o->out, &err)) return rg_cli_report("graphopt optimize", NULL, &err), 2;
+  printf("%s: written%s\n", o->out, r->n_steps ? "" : " (no rule improved the model: a copy of the original)");
+  return 0;
+}
+
+static int optimize(const opt_opts *o, rg_model *m, const rg_ruleset *rules, rg_cost_model *cm) {
+  rg_err err = {0};
+  rg_cli_catch_interrupts();
+  rg_search_opts so = {o->alpha, o->budget, o->time_limit, 2.0, rg_cost_search_fn, cm, !o->quiet, &rg_cli_interrupted};
+  rg_search_result r;
+  rg_status st = rg_search_rules(m, rules, &so, &r, &err);
+  rg_cli_release_interrupts();
   if (st) {
     rg_cli_report("graphopt optimize", NULL, &err);
-    rc = 2;
-  } else if (!(worst <= o->tolerance)) {
-    printf("numeric check: FAILED, relative difference %.3g > %g: nothing written\n", worst, o->tolerance);
-    if (step >= 0) printf("  the model first differs after application %d:\n", step + 1), print_step(m, rules, step, &r.steps[step]);
-    rc = 1;
-  } else {
-    printf("numeric check: outputs agree, largest relative difference %.3g (seed %lld)\n", worst, (long long)o->seed);
-    rg_model *v = r.n_steps ? rg_model_view(m, r.roots) : NULL;
-    if (!r.n_steps) st = rg_atomic_copy(o->in, o->out, &err); /* nothing better: the user's own file */
-    else st = v ? rg_model_export(v, o->out, &err) : rg_err_set(&err, RG_ERR_NOMEM, "out of memory");
-    rg_model_view_free(v);
-    if (st) rg_cli_report("graphopt optimize", NULL, &err), rc = 2;
-    else printf("%s: written%s\n", o->out, r.n_steps ? "" : " (no rule improved the model: a copy of the original)");
+    return 2;
   }
+  int step = -1, rc = 2;
+  double worst = 0;
+  st = rg_optimize_check(m, &r, (uint32_t)o->seed, o->tolerance, &worst, &step, &err);
+  if (o->explain)
+    for (int k = 0; k < r.n_steps; k++) print_step(m, rules, k, &r.steps[k]);
+  print_operators(m, r.roots);
+  print_search(&r, cm);
+  if (st) rg_cli_report("graphopt optimize", NULL, &err);
+  else rc = check_and_write(o, m, rules, &r, worst, step);
   rg_search_result_free(&r);
   return rc;
 }
@@ -252,9 +224,7 @@ int graphopt_optimize_cmd(int argc, char **argv) {
   rg_cost_opts co = {o.machine, cache};
   rg_cost_model *cm = NULL;
   rg_err err = {0};
-  rg_status st = RG_OK;
-  if (o.cache && !o.no_cache) snprintf(cache, sizeof cache, "%s", o.cache);
-  else if (!o.no_cache && !strcmp(o.cost, "dnnl")) st = rg_cost_cache_default_path(cache, sizeof cache, &err);
+  rg_status st = rg_cost_cache_choose(o.cost, o.cache, o.no_cache, cache, sizeof cache, &err);
   if (m && !st) st = rg_cost_model_open(o.cost, &co, &cm, &err);
   if (m && st) rg_cli_report("graphopt optimize", NULL, &err);
   rc = m && cm ? optimize(&o, m, &rules, cm) : 2;

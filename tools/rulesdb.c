@@ -34,35 +34,6 @@ int rdb_open(const char *prog, const char *path, const char *pub, bool allow_uns
   return 0;
 }
 
-char *rdb_slurp(const char *prog, const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    fprintf(stderr, "%s: %s: cannot open: %s\n", prog, path, strerror(errno));
-    return NULL;
-  }
-  size_t cap = 1 << 16, n = 0;
-  char *b = malloc(cap + 1);
-  size_t got;
-  while (b && (got = fread(b + n, 1, cap - n, f)) > 0) {
-    n += got;
-    if (n == cap) {
-      char *nb = realloc(b, 2 * cap + 1);
-      if (!nb) free(b);
-      b = nb, cap *= 2;
-    }
-  }
-  int bad = ferror(f);
-  fclose(f);
-  if (!b || bad) {
-    fprintf(stderr, "%s: %s: cannot read%s\n", prog, path, b ? "" : " (out of memory)");
-    free(b);
-    return NULL;
-  }
-  b[n] = 0;
-  *len = n;
-  return b;
-}
-
 int rdb_write_file(const char *prog, const char *path, const void *data, size_t len) {
   rg_atomic_file a;
   rg_err err;

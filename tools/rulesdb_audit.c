@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "fingerprint/kernels.h"
+#include "fingerprint/fingerprint.h"
 #include "rulesdb_cmds.h"
 #include "verify/verify.h"
 
@@ -37,114 +37,111 @@ static int usage(int c) {
   return c == 'h' ? 0 : 2;
 }
 
-int rdb_audit(int argc, char **argv) {
-  const char *pub = NULL, *axioms = rg_axioms_default_path();
-  bool allow = false, solvers = true, all_axioms = false;
-  rg_audit_opts o = {.seed = 1, .max_lines = 20, .timeout_ms = 5000, .stop = &rg_cli_interrupted, .kernel = rg_fp_node_kernel};
-  static const struct option lo[] = {{"pub", 1, 0, 'p'},
-                                     {"allow-unsigned", 0, 0, 'U'},
-                                     {"sample", 1, 0, 'n'},
-                                     {"seed", 1, 0, 'S'},
-                                     {"axioms", 1, 0, 'a'},
-                                     {"all-axioms", 0, 0, 'A'},
-                                     {"timeout-ms", 1, 0, 'T'},
-                                     {"cvc5", 1, 0, 'C'},
-                                     {"no-solvers", 0, 0, 'N'},
-                                     {"deep", 2, 0, 'D'},
-                                     {"help", 0, 0, 'h'},
-                                     {0, 0, 0, 0}};
+typedef struct {
+  const char *pub, *axioms;
+  bool allow, solvers, all_axioms;
+} audit_args;
+
+/* The options into a and o; false with *rc the exit status when the command ends here. */
+static bool parse(int argc, char **argv, audit_args *a, rg_audit_opts *o, int *rc) {
+  static const struct option lo[] = {{"pub", 1, 0, 'p'},        {"allow-unsigned", 0, 0, 'U'}, {"sample", 1, 0, 'n'},
+                                     {"seed", 1, 0, 'S'},       {"axioms", 1, 0, 'a'},         {"all-axioms", 0, 0, 'A'},
+                                     {"timeout-ms", 1, 0, 'T'}, {"cvc5", 1, 0, 'C'},           {"no-solvers", 0, 0, 'N'},
+                                     {"deep", 2, 0, 'D'},       {"help", 0, 0, 'h'},           {0, 0, 0, 0}};
   int c;
-  int64_t v;
-  while ((c = getopt_long(argc, argv, "p:n:S:h", lo, NULL)) != -1) {
-    if (c == 'p')
-      pub = optarg;
-    else if (c == 'U')
-      allow = true;
-    else if (c == 'n') {
-      if (!rg_cli_int_option("rulesdb audit", "sample", optarg, 1, INT64_MAX, &v)) return 2;
-      o.sample = (size_t)v;
-    } else if (c == 'S') {
-      if (!rg_cli_int_option("rulesdb audit", "seed", optarg, 0, INT64_MAX, &v)) return 2;
-      o.seed = (uint64_t)v;
-    } else if (c == 'T') {
-      if (!rg_cli_int_option("rulesdb audit", "timeout-ms", optarg, 1, 3600000, &v)) return 2;
-      o.timeout_ms = (int)v;
-    } else if (c == 'a')
-      axioms = optarg;
-    else if (c == 'A')
-      all_axioms = true;
-    else if (c == 'C')
-      o.cvc5_path = optarg;
-    else if (c == 'N')
-      solvers = false;
-    else if (c == 'D') {
-      o.deep = 64;
-      if (optarg && !rg_cli_int_option("rulesdb audit", "deep", optarg, 1, 100000, &v)) return 2;
-      if (optarg) o.deep = (int)v;
+  int64_t v = 0;
+  bool ok = true;
+  while (ok && (c = getopt_long(argc, argv, "p:n:S:h", lo, NULL)) != -1) {
+    switch (c) {
+    case 'p': a->pub = optarg; break;
+    case 'U': a->allow = true; break;
+    case 'n': ok = rg_cli_int_option("rulesdb audit", "sample", optarg, 1, INT64_MAX, &v), o->sample = (size_t)v; break;
+    case 'S': ok = rg_cli_int_option("rulesdb audit", "seed", optarg, 0, INT64_MAX, &v), o->seed = (uint64_t)v; break;
+    case 'T': ok = rg_cli_int_option("rulesdb audit", "timeout-ms", optarg, 1, 3600000, &v), o->timeout_ms = (int)v; break;
+    case 'a': a->axioms = optarg; break;
+    case 'A': a->all_axioms = true; break;
+    case 'C': o->cvc5_path = optarg; break;
+    case 'N': a->solvers = false; break;
+    case 'D':
+      v = 64;
+      ok = !optarg || rg_cli_int_option("rulesdb audit", "deep", optarg, 1, 100000, &v), o->deep = (int)v;
+      break;
+    default: return *rc = usage(c), false;
     }
-    else
-      return usage(c);
   }
-  if (optind + 1 != argc)
-    return fprintf(stderr, "rulesdb audit: give one database (see --help)\n"), 2;
-  rg_db *db;
-  bool verified;
-  int rc = rdb_open("rulesdb audit", argv[optind], pub, allow, &db, &verified);
-  if (rc) return rc;
-  for (size_t i = 0; i < db->config.n; i++)
-    if (!strcmp(db->config.v[i].key, "prove.all_axioms"))
-      all_axioms = all_axioms || !strcmp(db->config.v[i].value, "1") ||
-                   !strcmp(db->config.v[i].value, "true");
-  o.all_axioms = all_axioms;
+  if (!ok) return *rc = 2, false;
+  if (optind + 1 != argc) return fprintf(stderr, "rulesdb audit: give one database (see --help)\n"), *rc = 2, false;
+  return true;
+}
+
+/* The audit's report, table and verdict; the exit status. */
+static int print_result(const rg_db *db, const rg_audit_result *res, const rg_strbuf *rep, bool verified,
+                        bool sig_failed) {
+  rg_strbuf table;
+  rg_sb_init(&table);
+  fputs(rg_sb_str(rep), stdout);
+  rg_audit_print(res, &table);
+  printf("%zu of %zu rules audited\n%s", res->rules_in_scope, db->rules.n, rg_sb_str(&table));
+  rg_sb_free(&table);
+  size_t failed, unchecked;
+  rg_audit_totals(res, &failed, &unchecked);
+  failed += sig_failed;
+  if (failed) return printf("audit: FAILED (%zu failures)\n", failed), 1;
+  if (unchecked || !verified)
+    return printf("audit: no failures, but INCOMPLETE: %zu records not re-checked%s%s\n", unchecked,
+                  verified ? "" : "; signature not checked or absent", rg_cli_interrupted ? " (interrupted)" : ""),
+           3;
+  printf("audit: passed\n");
+  return 0;
+}
+
+/* Audits the opened db; the exit status. */
+static int audit(const rg_db *db, const audit_args *a, rg_audit_opts *o, bool verified) {
   rg_axioms ax;
   rg_err err;
   memset(&ax, 0, sizeof ax);
-  if (solvers && db->proofs.n) {
-    if (rg_axioms_load(axioms, &ax, &err)) {
+  o->all_axioms = a->all_axioms || rg_audit_db_all_axioms(db);
+  if (a->solvers && db->proofs.n) {
+    if (rg_axioms_load(a->axioms, &ax, &err)) {
       fprintf(stderr, "rulesdb audit: %s\n", err.msg);
       rg_axioms_free(&ax);
-      rg_db_free(db);
       return 2;
     }
-    o.ax = &ax;
+    o->ax = &ax;
   }
   rg_cli_catch_interrupts();
   /* With --allow-unsigned the audit goes on, but a signature that is there and fails is a
    * failure of the audit; a missing one leaves it incomplete. */
-  bool sig_failed = pub && !verified && db->sig.present;
+  bool sig_failed = a->pub && !verified && db->sig.present;
   printf("signature: %s\n", verified     ? "good"
-                            : !pub       ? "NOT CHECKED (--allow-unsigned)"
+                            : !a->pub    ? "NOT CHECKED (--allow-unsigned)"
                             : sig_failed ? "FAILED (see the warning above)"
                                          : "NONE (unsigned)");
-  if (o.ax && db->proofs.n > 50)
-    fprintf(stderr, "rulesdb audit: re-running %zu solver queries (timeout %d ms each)...\n",
-            db->proofs.n, o.timeout_ms);
+  if (o->ax && db->proofs.n > 50)
+    fprintf(stderr, "rulesdb audit: re-running %zu solver queries (timeout %d ms each)...\n", db->proofs.n,
+            o->timeout_ms);
   rg_audit_result res;
-  rg_strbuf rep, table;
-  rg_sb_init(&rep), rg_sb_init(&table);
-  if (rg_db_audit(db, &o, &res, &rep, &err)) {
-    fprintf(stderr, "rulesdb audit: %s\n", err.msg);
-    rc = 2;
-  } else {
-    fputs(rg_sb_str(&rep), stdout);
-    rg_audit_print(&res, &table);
-    printf("%zu of %zu rules audited\n%s", res.rules_in_scope, db->rules.n, rg_sb_str(&table));
-    size_t failed = 0, unchecked = 0;
-    for (int k = 0; k < RG_AUDIT_NCAT; k++)
-      failed += res.cat[k].failed, unchecked += res.cat[k].unchecked;
-    failed += sig_failed;
-    if (failed)
-      printf("audit: FAILED (%zu failures)\n", failed), rc = 1;
-    else if (unchecked || !verified)
-      printf("audit: no failures, but INCOMPLETE: %zu records not re-checked%s%s\n", unchecked,
-             verified ? "" : "; signature not checked or absent",
-             rg_cli_interrupted ? " (interrupted)" : ""),
-          rc = 3;
-    else
-      printf("audit: passed\n");
-  }
-  rg_sb_free(&rep), rg_sb_free(&table);
+  rg_strbuf rep;
+  rg_sb_init(&rep);
+  int rc = 2;
+  if (rg_db_audit(db, o, &res, &rep, &err)) fprintf(stderr, "rulesdb audit: %s\n", err.msg);
+  else rc = print_result(db, &res, &rep, verified, sig_failed);
+  rg_sb_free(&rep);
   rg_axioms_free(&ax);
+  return rc;
+}
+
+int rdb_audit(int argc, char **argv) {
+  audit_args a = {.axioms = rg_axioms_default_path(), .solvers = true};
+  rg_audit_opts o = {
+      .seed = 1, .max_lines = 20, .timeout_ms = 5000, .stop = &rg_cli_interrupted, .kernel = rg_fp_node_kernel};
+  int rc;
+  if (!parse(argc, argv, &a, &o, &rc)) return rc;
+  rg_db *db;
+  bool verified;
+  rc = rdb_open("rulesdb audit", argv[optind], a.pub, a.allow, &db, &verified);
+  if (rc) return rc;
+  rc = audit(db, &a, &o, verified);
   rg_db_free(db);
   return rc;
 }

@@ -36,8 +36,6 @@ int rdb_write_progress(void *user, int64_t done, int64_t total);
 int rdb_open(const char *prog, const char *path, const char *pub, bool allow_unsigned, rg_db **out,
              bool *verified);
 
-/* Reads a whole file; NULL (and a message on stderr) on failure. */
-char *rdb_slurp(const char *prog, const char *path, size_t *len);
 /* Writes len bytes to path through a temporary file and rename, so a reader never sees half. */
 int rdb_write_file(const char *prog, const char *path, const void *data, size_t len);
 

@@ -6,109 +6,103 @@
 
 #include "rulesdb_cmds.h"
 
-/* Does the space-separated list contain word? */
-static bool has_word(const char *list, const char *word) {
-  size_t n = strlen(word);
-  for (const char *p = list; (p = strstr(p, word)); p += n)
-    if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n])) return true;
-  return false;
+static int show_usage(int c) {
+  fprintf(c == 'h' ? stdout : stderr,
+          "usage: rulesdb show DB [ID-PREFIX] [--op OP] [--status S] (--pub KEY.pub | "
+          "--allow-unsigned)\n\n"
+          "Lists the rules of DB (id, status, source/target size, text), then the stage-count\n"
+          "table and the generator configuration. ID-PREFIX shows matching rules in full with\n"
+          "their proof, test and certificate records.\n"
+          "  --op OP          only rules that use operator OP (e.g. conv2d)\n"
+          "  --status S       only rules of status S (imported unproved tested certified "
+          "verified)\n"
+          "  --pub KEY.pub    public key to verify DB with\n"
+          "  --allow-unsigned read DB even if it is unsigned or fails verification\n");
+  return c == 'h' ? 0 : 2;
 }
 
-int rdb_show(int argc, char **argv) {
-  const char *pub = NULL, *op = NULL;
-  int status = -1;
-  bool allow = false;
-  static const struct option lo[] = {{"pub", 1, 0, 'p'},  {"allow-unsigned", 0, 0, 'U'},
-                                     {"op", 1, 0, 'O'},   {"status", 1, 0, 's'},
-                                     {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
-  int c;
-  while ((c = getopt_long(argc, argv, "p:O:s:h", lo, NULL)) != -1) {
-    if (c == 'p')
-      pub = optarg;
-    else if (c == 'U')
-      allow = true;
-    else if (c == 'O')
-      op = optarg;
-    else if (c == 's' && (status = rg_db_status_by_name(optarg)) >= 0)
-      continue;
-    else {
-      if (c == 's')
-        fprintf(
-            stderr,
-            "rulesdb show: unknown status '%s' (imported, unproved, tested, certified, verified)\n",
-            optarg);
-      fprintf(c == 'h' ? stdout : stderr,
-              "usage: rulesdb show DB [ID-PREFIX] [--op OP] [--status S] (--pub KEY.pub | "
-              "--allow-unsigned)\n\n"
-              "Lists the rules of DB (id, status, source/target size, text), then the stage-count\n"
-              "table and the generator configuration. ID-PREFIX shows matching rules in full with\n"
-              "their proof, test and certificate records.\n"
-              "  --op OP          only rules that use operator OP (e.g. conv2d)\n"
-              "  --status S       only rules of status S (imported unproved tested certified "
-              "verified)\n"
-              "  --pub KEY.pub    public key to verify DB with\n"
-              "  --allow-unsigned read DB even if it is unsigned or fails verification\n");
-      return c == 'h' ? 0 : 2;
-    }
+/* Rule i in full: its operators, proof, test and certificate records. */
+static void print_records(const rg_db *db, const rg_db_groups *g, size_t i) {
+  const rg_db_rule *r = &db->rules.v[i];
+  printf("  id %s\n  operators: %s\n", r->id.hex, r->ops);
+  for (long k = g->proof[i]; k >= 0; k = g->next_proof[k]) {
+    const rg_db_proof *p = &db->proofs.v[k];
+    printf("  proof of output %d: %s %s: %s in %.3f s; core: %s; obligation %.16s...\n", p->output, p->solver,
+           p->version, p->result, p->seconds, p->unsat_core[0] ? p->unsat_core : "-", p->obligation.hex);
   }
-  if (optind >= argc || argc - optind > 2)
-    return fprintf(stderr,
-                   "rulesdb show: give a database and at most one id prefix (see --help)\n"),
-           2;
-  const char *prefix = argc - optind == 2 ? argv[optind + 1] : NULL;
-  rg_db *db;
-  int rc = rdb_open("rulesdb show", argv[optind], pub, allow, &db, NULL);
-  if (rc) return rc;
-  size_t shown = 0, pl = prefix ? strlen(prefix) : 0;
-  rg_db_groups g;
-  rg_err err;
-  if (rg_db_groups_build(db, &g, &err)) {
-    fprintf(stderr, "rulesdb show: %s\n", err.msg);
-    rg_db_free(db);
-    return 2;
+  for (long k = g->test[i]; k >= 0; k = g->next_test[k]) {
+    const rg_db_test *t = &db->tests.v[k];
+    printf("  test: %s, %d trials, seed %llu, %s%s%s: %s\n", t->domain, t->trials, (unsigned long long)t->seed,
+           t->shapes, t->params[0] ? " " : "", t->params, t->result);
   }
-  for (size_t i = 0; i < db->rules.n; i++) {
-    const rg_db_rule *r = &db->rules.v[i];
-    if (prefix && strncmp(r->id.hex, prefix, pl)) continue;
-    if (op && !has_word(r->ops, op)) continue;
-    if (status >= 0 && (int)r->status != status) continue;
-    shown++;
-    printf("%.12s  %-9s %2d/%-2d  %s\n", r->id.hex, rg_db_status_name(r->status), r->src_size,
-           r->tgt_size, r->text);
-    if (!prefix) continue;
-    printf("  id %s\n  operators: %s\n", r->id.hex, r->ops);
-    for (long k = g.proof[i]; k >= 0; k = g.next_proof[k]) {
-      const rg_db_proof *p = &db->proofs.v[k];
-      printf("  proof of output %d: %s %s: %s in %.3f s; core: %s; obligation %.16s...\n",
-             p->output, p->solver, p->version, p->result, p->seconds,
-             p->unsat_core[0] ? p->unsat_core : "-", p->obligation.hex);
-    }
-    for (long k = g.test[i]; k >= 0; k = g.next_test[k]) {
-      const rg_db_test *t = &db->tests.v[k];
-      printf("  test: %s, %d trials, seed %llu, %s%s%s: %s\n", t->domain, t->trials,
-             (unsigned long long)t->seed, t->shapes, t->params[0] ? " " : "", t->params, t->result);
-    }
-    for (long k = g.cert[i]; k >= 0; k = g.next_cert[k])
-      printf("  certificate: version %d, %zu bytes\n", db->certs.v[k].version, db->certs.v[k].len);
-  }
-  rg_db_groups_free(&g);
-  printf("%zu of %zu rules shown; %zu proof, %zu test, %zu certificate, %zu pruning records\n",
-         shown, db->rules.n, db->proofs.n, db->tests.n, db->certs.n, db->prunes.n);
+  for (long k = g->cert[i]; k >= 0; k = g->next_cert[k])
+    printf("  certificate: version %d, %zu bytes\n", db->certs.v[k].version, db->certs.v[k].len);
+}
+
+/* The stage-count table and the configuration. */
+static void print_stages(const rg_db *db) {
   if (db->stages.n) {
     printf("\n%-20s %12s %12s %10s  %s\n", "stage", "in", "out", "seconds", "dropped (why)");
     for (size_t i = 0; i < db->stages.n; i++) {
       const rg_db_stage *s = &db->stages.v[i];
-      printf("%-20s %12lld %12lld %10.2f  %s\n", s->name, (long long)s->n_in, (long long)s->n_out,
-             s->seconds, s->dropped);
+      printf("%-20s %12lld %12lld %10.2f  %s\n", s->name, (long long)s->n_in, (long long)s->n_out, s->seconds,
+             s->dropped);
     }
   }
   if (db->config.n) {
     printf("\nconfiguration:\n");
-    for (size_t i = 0; i < db->config.n; i++)
-      printf("  %s = %s\n", db->config.v[i].key, db->config.v[i].value);
+    for (size_t i = 0; i < db->config.n; i++) printf("  %s = %s\n", db->config.v[i].key, db->config.v[i].value);
   }
-  rg_db_free(db);
+}
+
+/* The selected rules (in full when a prefix chose them), the counts, stages and configuration. */
+static int show(const rg_db *db, const rg_db_select *sel) {
+  rg_db_groups g;
+  rg_err err;
+  if (rg_db_groups_build(db, &g, &err)) return fprintf(stderr, "rulesdb show: %s\n", err.msg), 2;
+  size_t shown = 0;
+  for (size_t i = 0; i < db->rules.n; i++) {
+    const rg_db_rule *r = &db->rules.v[i];
+    if (!rg_db_rule_selected(r, sel)) continue;
+    shown++;
+    printf("%.12s  %-9s %2d/%-2d  %s\n", r->id.hex, rg_db_status_name(r->status), r->src_size, r->tgt_size, r->text);
+    if (sel->prefix) print_records(db, &g, i);
+  }
+  rg_db_groups_free(&g);
+  printf("%zu of %zu rules shown; %zu proof, %zu test, %zu certificate, %zu pruning records\n", shown, db->rules.n,
+         db->proofs.n, db->tests.n, db->certs.n, db->prunes.n);
+  print_stages(db);
   return 0;
+}
+
+int rdb_show(int argc, char **argv) {
+  const char *pub = NULL;
+  rg_db_select sel = {.status = -1};
+  bool allow = false;
+  static const struct option lo[] = {{"pub", 1, 0, 'p'}, {"allow-unsigned", 0, 0, 'U'}, {"op", 1, 0, 'O'},
+                                     {"status", 1, 0, 's'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+  int c;
+  while ((c = getopt_long(argc, argv, "p:O:s:h", lo, NULL)) != -1) {
+    if (c == 'p') pub = optarg;
+    else if (c == 'U') allow = true;
+    else if (c == 'O') sel.op = optarg;
+    else if (c == 's' && (sel.status = rg_db_status_by_name(optarg)) >= 0) continue;
+    else {
+      if (c == 's')
+        fprintf(stderr, "rulesdb show: unknown status '%s' (imported, unproved, tested, certified, verified)\n",
+                optarg);
+      return show_usage(c);
+    }
+  }
+  if (optind >= argc || argc - optind > 2)
+    return fprintf(stderr, "rulesdb show: give a database and at most one id prefix (see --help)\n"), 2;
+  sel.prefix = argc - optind == 2 ? argv[optind + 1] : NULL;
+  rg_db *db;
+  int rc = rdb_open("rulesdb show", argv[optind], pub, allow, &db, NULL);
+  if (rc) return rc;
+  rc = show(db, &sel);
+  rg_db_free(db);
+  return rc;
 }
 
 int rdb_diff(int argc, char **argv) {

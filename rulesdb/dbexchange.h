@@ -1,0 +1,64 @@
+/* rulesdb/dbexchange.h: a database's rules to and from files, as `rulesdb show`, `export` and
+ * `import` need them: choosing rules, parsing them back from their stored text, writing them in
+ * another format (JSON lines here; TENSAT, TASO, DOT by exchange.h), and a database made of
+ * imported rules. The commands read and write the files and print; this is the rest. */
+#ifndef RG_RULESDB_DBEXCHANGE_H
+#define RG_RULESDB_DBEXCHANGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "records.h"
+
+/* Which rules a command means: ids starting with prefix, using operator op, of one status
+ * (each NULL or -1: any). */
+typedef struct {
+  const char *prefix;
+  const char *op;
+  int status;
+} rg_db_select;
+
+bool rg_db_rule_selected(const rg_db_rule *r, const rg_db_select *s);
+
+/* The rules of db of one status (-1: all) parsed back from their text, into rs (initialised
+ * here; free it also on error), with *recs[i] the record of rs->rules[i] (malloc'ed; free it).
+ * A stored text that does not parse is RG_ERR_PARSE naming the rule's id. */
+rg_status rg_db_rules_parse(const rg_db *db, int status, rg_ruleset *rs, const rg_db_rule ***recs,
+                            rg_err *err) RG_MUST_CHECK;
+
+/* One JSON object per line for each rule of one status (-1: all): id, status, text, outputs,
+ * sizes, operators, proofs. */
+rg_status rg_db_export_json(const rg_db *db, int status, rg_strbuf *out, rg_err *err) RG_MUST_CHECK;
+
+/* TENSAT text of rs (recs as rg_db_rules_parse gives them): single-output rules into single,
+ * two-output ones into multi, lines joined by newlines with none at the end; a rule that does
+ * not map is left out with a line "rule ID: reason" in skipped. *written: the rules written. */
+void rg_db_export_tensat(const rg_ruleset *rs, const rg_db_rule *const *recs, rg_strbuf *single,
+                         rg_strbuf *multi, rg_strbuf *skipped, size_t *written);
+/* "dir/name.txt" -> "dir/name_multi.txt": where TENSAT keeps the two-output rules beside
+ * path (converted.txt / converted_multi.txt). */
+void rg_tensat_multi_path(const char *path, char *out, size_t n);
+
+/* rg_taso_export of rs, rules named by their short ids in skipped. */
+rg_status rg_db_export_taso(const rg_ruleset *rs, const rg_db_rule *const *recs, uint8_t **buf, size_t *len,
+                            size_t *written, rg_strbuf *skipped, rg_err *err) RG_MUST_CHECK;
+/* All of rs in one Graphviz digraph (rg_dot_rules), each cluster labelled with its text. */
+rg_status rg_db_export_dot(const rg_ruleset *rs, const rg_db_rule *const *recs, rg_strbuf *out,
+                           rg_err *err) RG_MUST_CHECK;
+
+/* The rules of the file at path in format fmt ("taso", "tensat", "tensat-multi", "text"),
+ * appended to rs; rules with no counterpart of ours skipped with a line each in skipped.
+ * RG_ERR_ARG for another format (naming the choices); errors of the file as the importers give
+ * them (err->line set where the text format knows it). */
+rg_status rg_db_import_file(const char *fmt, const char *path, rg_ruleset *rs, rg_strbuf *skipped,
+                            rg_err *err) RG_MUST_CHECK;
+/* Whether fmt is one rg_db_import_file reads. */
+bool rg_db_import_format_known(const char *fmt);
+
+/* A new database of rs's rules (status imported, sorted by id, each distinct rule once: *dups
+ * counts the ones left out as identical after parsing), with configuration created_by,
+ * import.source = src and import.format = fmt. */
+rg_status rg_db_from_rules(const rg_ruleset *rs, const char *src, const char *fmt, rg_db **out, int *dups,
+                           rg_err *err) RG_MUST_CHECK;
+
+#endif
