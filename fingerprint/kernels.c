@@ -451,11 +451,41 @@ bool rg_fp_node_kernel(rg_op op, const int32_t *params, int out, int n_in, const
   return run(dom, &v, in, out_shape, vals, ctx, dst);
 }
 
+/* The products, convolutions and poolings of rg_fp_kernel_sample, position by position. */
+static bool sample_window(const rg_enum_variant *v, const rg_shape *const *in, const rg_shape *os,
+                          const rg_value *a, const rg_value *b, const rg_eval_ctx *ctx, const int64_t *pos,
+                          int count, rg_value *out) {
+  const rg_domain zp = RG_DOM_ZP;
+  if (v->op == RG_OP_MATMUL) {
+    mm_geom g = mm_geometry(in[0], in[1]);
+    for (int k = 0; k < count; k++)
+      out[k] = matmul_at(zp, &g, a, b, v->params[0], ctx, pos[k] / (g.m * g.n), pos[k] / g.n % g.m,
+                         pos[k] % g.n);
+    return true;
+  }
+  if (v->op == RG_OP_CONV2D) {
+    conv_geom g = conv_geometry(in[0], in[1], os, v->params);
+    int64_t plane = (int64_t)g.OH * g.OW;
+    for (int k = 0; k < count; k++) {
+      int64_t q = pos[k] / plane, r = pos[k] % plane;
+      out[k] = conv_at(zp, &g, a, b, ctx, (int32_t)(q / g.O), (int32_t)(q % g.O),
+                       (int32_t)(r / g.OW), (int32_t)(r % g.OW));
+    }
+    return true;
+  }
+  pool_geom g = pool_geometry(zp, v->op == RG_OP_POOLMAX, in[0], v->params);
+  int64_t plane = (int64_t)os->dim[2] * os->dim[3];
+  for (int k = 0; k < count; k++) {
+    int64_t r = pos[k] % plane;
+    out[k] = pool_at(zp, &g, a, ctx, pos[k] / plane, (int32_t)(r / os->dim[3]), (int32_t)(r % os->dim[3]));
+  }
+  return true;
+}
+
 bool rg_fp_kernel_sample(const rg_enum_variant *v, const rg_shape *const *in, const rg_shape *os,
                          const rg_value *const *vals, const rg_eval_ctx *ctx, const int64_t *pos,
                          int count, rg_value *out) {
   const rg_value *a = vals[0], *b = vals[1];
-  const rg_domain zp = RG_DOM_ZP;
   switch ((rg_op)v->op) {
   case RG_OP_EWADD:
     for (int k = 0; k < count; k++)
@@ -481,34 +511,10 @@ bool rg_fp_kernel_sample(const rg_enum_variant *v, const rg_shape *const *in, co
       out[k].z = rg_zp_keyed(ctx->act_key[f], a[pos[k]].z);
     return true;
   }
-  case RG_OP_MATMUL: {
-    mm_geom g = mm_geometry(in[0], in[1]);
-    for (int k = 0; k < count; k++)
-      out[k] = matmul_at(zp, &g, a, b, v->params[0], ctx, pos[k] / (g.m * g.n), pos[k] / g.n % g.m,
-                         pos[k] % g.n);
-    return true;
-  }
-  case RG_OP_CONV2D: {
-    conv_geom g = conv_geometry(in[0], in[1], os, v->params);
-    int64_t plane = (int64_t)g.OH * g.OW;
-    for (int k = 0; k < count; k++) {
-      int64_t q = pos[k] / plane, r = pos[k] % plane;
-      out[k] = conv_at(zp, &g, a, b, ctx, (int32_t)(q / g.O), (int32_t)(q % g.O),
-                       (int32_t)(r / g.OW), (int32_t)(r % g.OW));
-    }
-    return true;
-  }
+  case RG_OP_MATMUL:
+  case RG_OP_CONV2D:
   case RG_OP_POOLAVG:
-  case RG_OP_POOLMAX: {
-    pool_geom g = pool_geometry(zp, v->op == RG_OP_POOLMAX, in[0], v->params);
-    int64_t plane = (int64_t)os->dim[2] * os->dim[3];
-    for (int k = 0; k < count; k++) {
-      int64_t r = pos[k] % plane;
-      out[k] = pool_at(zp, &g, a, ctx, pos[k] / plane, (int32_t)(r / os->dim[3]),
-                       (int32_t)(r % os->dim[3]));
-    }
-    return true;
-  }
+  case RG_OP_POOLMAX: return sample_window(v, in, os, a, b, ctx, pos, count, out);
   default: return false;
   }
 }
