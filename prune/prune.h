@@ -24,6 +24,7 @@
 
 #include "canon.h"
 #include "derive.h"
+#include "files.h"
 #include "match/match.h"
 #include "record.h"
 #include "redundancy.h"
