@@ -52,15 +52,6 @@ static rg_site site_of(const rg_plan *plan, int32_t id) {
 }
 
 /* ---- float64 ---- */
-static inline double f64_act(const rg_eval_ctx *ctx, int act, double x) {
-  (void)ctx;
-  switch (act) {
-  case RG_ACT_RELU: return x > 0 ? x : 0;
-  case RG_ACT_TANH: return tanh(x);
-  case RG_ACT_SIGMOID: return 1 / (1 + exp(-x));
-  default: return x;
-  }
-}
 #define NUM double
 #define SFX(n) n##_f64
 #define ADD(a, b) ((a) + (b))
@@ -69,7 +60,7 @@ static inline double f64_act(const rg_eval_ctx *ctx, int act, double x) {
 #define ONE 1.0
 #define FROM(x) ((x).v.f)
 #define SCALE(s, count) (1.0 / (double)(count))
-#define ACT(ctx, act, x) f64_act(ctx, act, x)
+#define ACT(ctx, act, x) ((void)(ctx), rg_act_f64(act, x))
 #define PM_INIT(ctx) (-INFINITY)
 #define PM_CELL(ctx, acc, x) ((x) > (acc) ? (x) : (acc))
 #define PM_PAD(ctx, acc) (acc)
