@@ -188,6 +188,14 @@ static int run_set(const rg_ruleset *rs, const rg_cli_bindings *cb, const eval_o
   return 0;
 }
 
+/* optarg as a number of lo..hi into *v: 0, or 2 after saying what --opt wants. */
+static int number_arg(const char *opt, const char *want, int64_t lo, int64_t hi, int64_t *v) {
+  *v = lo;
+  if (rg_cli_parse_i64(optarg, lo, hi, v)) return 0;
+  fprintf(stderr, "rulegen eval: --%s wants %s, not '%s'\n", opt, want, optarg);
+  return 2;
+}
+
 /* Parses the options into o and cb; *expr is -e's text. Returns 0, or 2 after reporting. */
 static int parse_args(int argc, char **argv, eval_opts *o, rg_cli_bindings *cb, const char **expr) {
   static const struct option longopts[] = {
@@ -209,24 +217,15 @@ static int parse_args(int argc, char **argv, eval_opts *o, rg_cli_bindings *cb, 
       if (rg_cli_add_param(cb, optarg, &err)) rg_cli_report("rulegen eval", NULL, &err), rc = 2;
       break;
     case 't':
-      if (!rg_cli_parse_i64(optarg, 1, 1000000, &v)) {
-        fprintf(stderr, "rulegen eval: --trials wants a number from 1 to 1000000, not '%s'\n", optarg);
-        rc = 2;
-      }
+      rc = number_arg("trials", "a number from 1 to 1000000", 1, 1000000, &v);
       o->trials = (int)v;
       break;
     case 'n':
-      if (!rg_cli_parse_i64(optarg, 1, 1000, &v)) {
-        fprintf(stderr, "rulegen eval: --shape-sets wants a number from 1 to 1000, not '%s'\n", optarg);
-        rc = 2;
-      }
+      rc = number_arg("shape-sets", "a number from 1 to 1000", 1, 1000, &v);
       o->shape_sets = (int)v;
       break;
     case 'S':
-      if (!rg_cli_parse_i64(optarg, 0, INT64_MAX, &v)) {
-        fprintf(stderr, "rulegen eval: --seed wants a non-negative number, not '%s'\n", optarg);
-        rc = 2;
-      }
+      rc = number_arg("seed", "a non-negative number", 0, INT64_MAX, &v);
       o->seed = (uint64_t)v;
       break;
     case 'q': o->quiet = true; break;
