@@ -212,7 +212,8 @@ static rg_status eval_full(const rg_plan *plan, num_kind kind, const rg_eval_ctx
     if (nd->op == RG_OP_INPUT) buf[id][0] = (void *)inputs[nd->params[0]]; /* borrowed, never freed here */
     else st = eval_node(plan, kind, ctx, id, buf, err);
   }
-  if (st == RG_OK) st = copy_results(plan, kind == NK_Z127 ? sizeof(rg_z127) : sizeof(rg_value), buf, outs, n, results, err);
+  size_t esz = kind == NK_Z127 ? sizeof(rg_z127) : sizeof(rg_value);
+  if (st == RG_OK) st = copy_results(plan, esz, buf, outs, n, results, err);
   if (buf)
     for (int32_t id = 0; id < nn; id++)
       if (rg_graph_node(plan->g, id)->op != RG_OP_INPUT)

@@ -78,7 +78,8 @@ static rg_status open_pair(const cert_opts *o, char **files, int nfiles, const c
   rg_pet_programs prog;
   rg_status st = rg_pet_programs_load(&src, &prog, where, err);
   if (st == RG_OK && o->print)
-    printf("original: %s\nmutant:   %s\nshapes:   %s\n", prog.original, prog.mutant, prog.shapes ? prog.shapes : "(none)");
+    printf("original: %s\nmutant:   %s\nshapes:   %s\n", prog.original, prog.mutant,
+           prog.shapes ? prog.shapes : "(none)");
   else if (st == RG_OK)
     st = rg_pet_pair_new(prog.original, prog.mutant, prog.shapes, pp, err);
   rg_pet_programs_free(&prog);
@@ -191,7 +192,8 @@ static int run(bool check, cert_opts *o, char **args, int nargs) {
     clock_gettime(CLOCK_MONOTONIC, &t0);
     progress pg = {check ? "rulegen certify check" : "rulegen certify", t0, 1000, false};
     rg_pet_hooks hooks = {&rg_cli_interrupted, on_progress, &pg};
-    st = check ? run_check(o, cert_path, &parsed, pp, &hooks, &t0, &rc, &err) : run_certify(o, pp, &c, &hooks, &t0, &err);
+    st = check ? run_check(o, cert_path, &parsed, pp, &hooks, &t0, &rc, &err)
+               : run_certify(o, pp, &c, &hooks, &t0, &err);
   }
   if (st) {
     rg_cli_report(check ? "rulegen certify check" : "rulegen certify", where, &err);
