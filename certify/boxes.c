@@ -186,6 +186,87 @@ static void conv_cuts(prop *p, rg_cuts *o, const rg_cuts *x, const rg_cuts *w, c
   }
 }
 
+/* Every dimension but axis: the input's cuts. */
+static void copy_off_axis(prop *p, rg_cuts *o, const rg_cuts *in, int axis) {
+  for (int d = 0; d < o->rank; d++)
+    if (d != axis) copy_dim(p, o, d, in, d);
+}
+
+static void concat_cuts(prop *p, rg_cuts *o, const rg_cuts *const *in, int n_in, int axis) {
+  int64_t off = 0; /* along the axis each input starts a box at its offset */
+  for (int k = 0; k < n_in; k++) {
+    copy_off_axis(p, o, in[k], axis);
+    add(p, o, axis, off);
+    add_shifted(p, o, axis, in[k], axis, off, 0, in[k]->dim[axis]);
+    off += in[k]->dim[axis];
+  }
+}
+
+static void split_cuts(prop *p, rg_cuts *out, const rg_cuts *in, int axis) {
+  int32_t mid = out[0].dim[axis]; /* each side keeps the cuts inside it, shifted to its origin */
+  for (int k = 0; k < 2; k++) {
+    copy_off_axis(p, &out[k], in, axis);
+    add_shifted(p, &out[k], axis, in, axis, k ? -mid : 0, k ? mid : 0, k ? in->dim[axis] : mid);
+  }
+}
+
+/* Operators that move data (and pooling's window of ones): the output's cuts from the input's. */
+static void movement_cuts(prop *p, rg_op op, int n_in, const int32_t *pr, const rg_cuts *const *in, rg_cuts *out) {
+  rg_cuts *o = &out[0];
+  switch (op) {
+  case RG_OP_POOLAVG: /* N, C: identity; H, W: a window of ones (dilation 1) */
+    copy_dim(p, o, 0, in[0], 0), copy_dim(p, o, 1, in[0], 1);
+    for (int d = 0; d < 2; d++) {
+      int32_t outn, pb;
+      rg_window_geometry(in[0]->dim[2 + d], pr[d], pr[2 + d], pr[4], &outn, &pb);
+      window_cuts(p, o, 2 + d, in[0], 2 + d, pr[d], pr[2 + d], pb, 1);
+    }
+    break;
+  case RG_OP_TRANSPOSE: { /* output dim i is input dim perm[i] */
+    int perm[RG_MAX_RANK];
+    rg_perm_unpack(pr[0], perm);
+    for (int d = 0; d < o->rank; d++) copy_dim(p, o, d, in[0], perm[d]);
+    break;
+  }
+  case RG_OP_ENLARGE: /* kernel placed at an offset: its cuts shifted, plus both borders */
+    copy_dim(p, o, 0, in[0], 0), copy_dim(p, o, 1, in[0], 1);
+    for (int d = 2; d < 4; d++) {
+      int32_t a = in[0]->dim[d], off = (o->dim[d] - 1) / 2 - (a - 1) / 2;
+      add(p, o, d, off), add(p, o, d, off + a);
+      add_shifted(p, o, d, in[0], d, off, 0, a);
+    }
+    break;
+  case RG_OP_CONCAT: concat_cuts(p, o, in, n_in, pr[0]); break;
+  case RG_OP_SPLIT: split_cuts(p, out, in[0], pr[0]); break;
+  case RG_OP_RESHAPE: reshape_cuts(p, o, in[0]); break;
+  case RG_OP_PAD: /* zeros before `before` and from before+dim: both are borders */
+    copy_off_axis(p, o, in[0], pr[0]);
+    add(p, o, pr[0], pr[1]), add(p, o, pr[0], (int64_t)pr[1] + in[0]->dim[pr[0]]);
+    add_shifted(p, o, pr[0], in[0], pr[0], pr[1], 0, in[0]->dim[pr[0]]);
+    break;
+  case RG_OP_SLICE: /* the cuts inside begin .. end, shifted */
+    copy_off_axis(p, o, in[0], pr[0]);
+    add_shifted(p, o, pr[0], in[0], pr[0], -(int64_t)pr[1], pr[1], pr[2]);
+    break;
+  default: break;
+  }
+}
+
+/* Constants: the boxes on which each is constant. */
+static void constant_cuts(prop *p, rg_op op, const int32_t *pr, rg_cuts *o) {
+  if (op == RG_OP_IEWMUL) return; /* constant everywhere: one box */
+  if (op == RG_OP_ICONV) {
+    /* one 1 at the kernel centre of each diagonal channel pair: the centre row and column
+     * are boxes, and (like Imatmul) every channel pair */
+    add(p, o, 2, (pr[1] - 1) / 2), add(p, o, 2, (pr[1] - 1) / 2 + 1);
+    add(p, o, 3, (pr[2] - 1) / 2), add(p, o, 3, (pr[2] - 1) / 2 + 1);
+  }
+  /* Imatmul: the identity is not constant on any larger box, every element; Cpool: constant on
+   * the channel diagonal, zero off it, every channel pair */
+  for (int d = 0; d < 2; d++)
+    for (int32_t q = 1; q < o->dim[d]; q++) add(p, o, d, q);
+}
+
 static void node_cuts(prop *p, const rg_plan *plan, int32_t id, const rg_cuts *const *in,
                       rg_cuts *out) {
   const rg_node *nd = rg_graph_node(plan->g, id);
@@ -210,80 +291,18 @@ static void node_cuts(prop *p, const rg_plan *plan, int32_t id, const rg_cuts *c
     copy_dim(p, o, r - 1, in[1], r - 1);
     break;
   case RG_OP_CONV2D: conv_cuts(p, o, in[0], in[1], pr); break;
-  case RG_OP_POOLAVG: /* N, C: identity; H, W: a window of ones (dilation 1) */
-    copy_dim(p, o, 0, in[0], 0), copy_dim(p, o, 1, in[0], 1);
-    for (int d = 0; d < 2; d++) {
-      int32_t outn, pb;
-      rg_window_geometry(in[0]->dim[2 + d], pr[d], pr[2 + d], pr[4], &outn, &pb);
-      window_cuts(p, o, 2 + d, in[0], 2 + d, pr[d], pr[2 + d], pb, 1);
-    }
-    break;
-  case RG_OP_TRANSPOSE: { /* output dim i is input dim perm[i] */
-    int perm[RG_MAX_RANK];
-    rg_perm_unpack(pr[0], perm);
-    for (int d = 0; d < r; d++) copy_dim(p, o, d, in[0], perm[d]);
-    break;
-  }
-  case RG_OP_ENLARGE: /* kernel placed at an offset: its cuts shifted, plus both borders */
-    copy_dim(p, o, 0, in[0], 0), copy_dim(p, o, 1, in[0], 1);
-    for (int d = 2; d < 4; d++) {
-      int32_t a = in[0]->dim[d], off = (o->dim[d] - 1) / 2 - (a - 1) / 2;
-      add(p, o, d, off), add(p, o, d, off + a);
-      add_shifted(p, o, d, in[0], d, off, 0, a);
-    }
-    break;
-  case RG_OP_CONCAT: { /* along the axis each input starts a box at its offset */
-    int axis = pr[0];
-    int64_t off = 0;
-    for (int k = 0; k < nd->n_in; k++) {
-      for (int d = 0; d < r; d++)
-        if (d != axis) copy_dim(p, o, d, in[k], d);
-      add(p, o, axis, off);
-      add_shifted(p, o, axis, in[k], axis, off, 0, in[k]->dim[axis]);
-      off += in[k]->dim[axis];
-    }
-    break;
-  }
-  case RG_OP_SPLIT: { /* each side keeps the cuts inside it, shifted to its own origin */
-    int axis = pr[0];
-    int32_t mid = out[0].dim[axis];
-    for (int k = 0; k < 2; k++) {
-      for (int d = 0; d < r; d++)
-        if (d != axis) copy_dim(p, &out[k], d, in[0], d);
-      add_shifted(p, &out[k], axis, in[0], axis, k ? -mid : 0, k ? mid : 0, k ? in[0]->dim[axis] : mid);
-    }
-    break;
-  }
-  case RG_OP_RESHAPE: reshape_cuts(p, o, in[0]); break;
-  case RG_OP_PAD: { /* zeros before `before` and from before+dim: both are borders */
-    int axis = pr[0];
-    for (int d = 0; d < r; d++)
-      if (d != axis) copy_dim(p, o, d, in[0], d);
-    add(p, o, axis, pr[1]), add(p, o, axis, (int64_t)pr[1] + in[0]->dim[axis]);
-    add_shifted(p, o, axis, in[0], axis, pr[1], 0, in[0]->dim[axis]);
-    break;
-  }
-  case RG_OP_SLICE: { /* the cuts inside begin .. end, shifted */
-    int axis = pr[0];
-    for (int d = 0; d < r; d++)
-      if (d != axis) copy_dim(p, o, d, in[0], d);
-    add_shifted(p, o, axis, in[0], axis, -(int64_t)pr[1], pr[1], pr[2]);
-    break;
-  }
-  case RG_OP_ICONV: /* one 1 at the kernel centre of each diagonal channel pair: the centre
-                      * row and column are boxes, and (like Imatmul) every channel pair */
-    add(p, o, 2, (pr[1] - 1) / 2), add(p, o, 2, (pr[1] - 1) / 2 + 1);
-    add(p, o, 3, (pr[2] - 1) / 2), add(p, o, 3, (pr[2] - 1) / 2 + 1);
-    for (int d = 0; d < 2; d++)
-      for (int32_t q = 1; q < o->dim[d]; q++) add(p, o, d, q);
-    break;
-  case RG_OP_IMATMUL: /* the identity is not constant on any larger box: every element */
-  case RG_OP_CPOOL:   /* constant on the channel diagonal, zero off it: every channel pair */
-    for (int d = 0; d < 2; d++)
-      for (int32_t q = 1; q < o->dim[d]; q++) add(p, o, d, q);
-    break;
-  case RG_OP_IEWMUL: /* constant everywhere: one box */
-    break;
+  case RG_OP_POOLAVG:
+  case RG_OP_TRANSPOSE:
+  case RG_OP_ENLARGE:
+  case RG_OP_CONCAT:
+  case RG_OP_SPLIT:
+  case RG_OP_RESHAPE:
+  case RG_OP_PAD:
+  case RG_OP_SLICE: movement_cuts(p, (rg_op)nd->op, nd->n_in, pr, in, out); break;
+  case RG_OP_ICONV:
+  case RG_OP_IMATMUL:
+  case RG_OP_CPOOL:
+  case RG_OP_IEWMUL: constant_cuts(p, (rg_op)nd->op, pr, o); break;
   default: break; /* rejected before (not multilinear) */
   }
   for (int k = 0; k < rg_op_get((rg_op)nd->op)->n_outputs; k++) finish(&out[k]);

@@ -327,7 +327,8 @@ static rg_status parse_hash(rd *r, char *hash, char **text, const char *kw) {
   return rest(r, text, "the program text");
 }
 
-static rg_status parse_body(rd *r, rg_cert *c) {
+/* The header lines: version, field, trials, seed, degree, the two programs and the shapes. */
+static rg_status parse_header(rd *r, rg_cert *c) {
   rg_pet_result *res = &c->res;
   int64_t v = 0;
   rg_status st = expect(r, "rulegen-pet-certificate");
@@ -349,7 +350,13 @@ static rg_status parse_body(rd *r, rg_cert *c) {
   if (!st) st = parse_hash(r, c->hash[1], &c->text[1], "mutant");
   if (!st) st = expect(r, "shapes");
   if (!st) st = rest(r, &c->shapes, "the variable shapes");
-  if (!st) st = expect(r, "outputs");
+  return st;
+}
+
+/* "outputs N" and one "output K SHAPE" line each. */
+static rg_status parse_outputs(rd *r, rg_pet_result *res) {
+  int64_t v = 0;
+  rg_status st = expect(r, "outputs");
   if (!st) st = num(r, 10, 1, RG_RULE_MAX_OUTPUTS, &v, "the number of outputs"), res->n_out = (int)v;
   for (int k = 0; k < res->n_out && !st; k++) {
     st = expect(r, "output");
@@ -367,26 +374,53 @@ static rg_status parse_body(rd *r, rg_cert *c) {
       r->cur = r->eol;
     }
   }
-  for (int k = 0; k < res->n_out && !st; k++)
-    for (int d = 0; d < res->cuts[k].rank && !st; d++) {
-      int64_t kk, dd, n;
-      rg_cutlist *l = &res->cuts[k].cut[d];
-      st = expect(r, "cuts");
-      if (!st) st = num(r, 10, k, k, &kk, "the output number");
-      if (!st) st = num(r, 10, d, d, &dd, "the dimension");
-      if (!st) st = num(r, 10, 0, res->cuts[k].dim[d] - 1, &n, "the number of cuts");
-      if (!st && n) {
-        l->v = malloc(sizeof *l->v * (size_t)n);
-        if (!l->v) st = rg_err_set(r->err, RG_ERR_NOMEM, "out of memory");
-        l->cap = (int32_t)n;
-      }
-      for (int64_t i = 0; i < n && !st; i++) {
-        st = num(r, 10, i ? l->v[i - 1] + 1 : 1, res->cuts[k].dim[d] - 1, &v, "increasing cut positions inside the dimension");
-        if (!st) l->v[l->n++] = (int32_t)v;
-      }
-      if (!st) st = end_of_line(r);
-    }
-  if (!st) st = expect(r, "boxes");
+  return st;
+}
+
+/* One "cuts K D N P..." line: the cut positions of dimension d of output k. */
+static rg_status parse_cutlist(rd *r, rg_pet_result *res, int k, int d) {
+  int64_t kk, dd, n, v;
+  rg_cutlist *l = &res->cuts[k].cut[d];
+  rg_status st = expect(r, "cuts");
+  if (!st) st = num(r, 10, k, k, &kk, "the output number");
+  if (!st) st = num(r, 10, d, d, &dd, "the dimension");
+  if (!st) st = num(r, 10, 0, res->cuts[k].dim[d] - 1, &n, "the number of cuts");
+  if (!st && n) {
+    l->v = malloc(sizeof *l->v * (size_t)n);
+    if (!l->v) st = rg_err_set(r->err, RG_ERR_NOMEM, "out of memory");
+    l->cap = (int32_t)n;
+  }
+  for (int64_t i = 0; i < n && !st; i++) {
+    st = num(r, 10, i ? l->v[i - 1] + 1 : 1, res->cuts[k].dim[d] - 1, &v, "increasing cut positions inside the dimension");
+    if (!st) l->v[l->n++] = (int32_t)v;
+  }
+  if (!st) st = end_of_line(r);
+  return st;
+}
+
+/* The verdict of box b after its bounds: EQ, or NEQ with the witness. */
+static rg_status parse_verdict(rd *r, const rg_pet_result *res, const rg_cuts *cu, rg_box_result *b) {
+  int64_t v = 0;
+  if (r->eol - r->cur == 2 && memcmp(r->cur, "EQ", 2) == 0) {
+    b->verdict = RG_BOX_EQ;
+    r->cur += 2;
+    return RG_OK;
+  }
+  if (!(r->eol - r->cur >= 3 && memcmp(r->cur, "NEQ", 3) == 0)) return bad(r, "EQ or NEQ");
+  r->cur += 3;
+  b->verdict = RG_BOX_NEQ;
+  rg_status st = num(r, 10, 0, res->trials - 1, &v, "the witness trial");
+  b->trial = (int)v;
+  if (!st) st = dims_list(r, cu->dim, cu->rank, b->pos, NULL, "the witness position");
+  if (!st) st = elt(r, &b->val[0], "the original's value");
+  if (!st) st = elt(r, &b->val[1], "the mutant's value");
+  if (!st) st = end_of_line(r);
+  return st;
+}
+
+/* "boxes N positions P" and the boxes, in order: output by output, index by index from 0. */
+static rg_status parse_boxes(rd *r, rg_pet_result *res) {
+  rg_status st = expect(r, "boxes");
   if (!st) st = num(r, 10, 0, RG_PET_MAX_BOXES, &res->n_boxes, "the number of boxes");
   if (!st && !(space(r) && r->eol - r->cur >= 9 && memcmp(r->cur, "positions", 9) == 0))
     st = bad(r, "'positions'");
@@ -403,33 +437,21 @@ static rg_status parse_body(rd *r, rg_cert *c) {
     if (!st) st = num(r, 10, 0, res->n_out - 1, &k, "the output number");
     b->output = (int)k;
     const rg_cuts *cu = &res->cuts[k];
-    /* boxes come in order: output by output, index by index from 0 */
     int64_t want = i == 0 || res->box[i - 1].output != b->output ? 0 : next_idx;
     if (!st && i && b->output < res->box[i - 1].output) st = bad(r, "boxes in output order");
     if (!st) st = num(r, 10, want, want, &idx, "the next box index");
     next_idx = idx + 1;
     if (!st) st = dims_list(r, cu->dim, cu->rank, b->lo, b->hi, "the box as LO:HI per dimension");
     if (!st && !space(r)) st = bad(r, "EQ or NEQ");
-    if (st) break;
-    if (r->eol - r->cur == 2 && memcmp(r->cur, "EQ", 2) == 0) {
-      b->verdict = RG_BOX_EQ;
-      r->cur += 2;
-      continue;
-    }
-    if (!(r->eol - r->cur >= 3 && memcmp(r->cur, "NEQ", 3) == 0)) {
-      st = bad(r, "EQ or NEQ");
-      break;
-    }
-    r->cur += 3;
-    b->verdict = RG_BOX_NEQ;
-    st = num(r, 10, 0, res->trials - 1, &v, "the witness trial");
-    b->trial = (int)v;
-    if (!st) st = dims_list(r, cu->dim, cu->rank, b->pos, NULL, "the witness position");
-    if (!st) st = elt(r, &b->val[0], "the original's value");
-    if (!st) st = elt(r, &b->val[1], "the mutant's value");
-    if (!st) st = end_of_line(r);
+    if (!st) st = parse_verdict(r, res, cu, b);
   }
-  if (!st) st = expect(r, "regions");
+  return st;
+}
+
+/* "regions N", the regions, the bound and "end" (nothing after it). */
+static rg_status parse_tail(rd *r, rg_cert *c) {
+  const rg_pet_result *res = &c->res;
+  rg_status st = expect(r, "regions");
   if (!st) st = num(r, 10, 0, res->n_boxes, &c->n_regions, "the number of regions");
   if (!st) {
     c->region = calloc((size_t)c->n_regions + 1, sizeof *c->region);
@@ -453,6 +475,17 @@ static rg_status parse_body(rd *r, rg_cert *c) {
   if (!st) st = end_of_line(r);
   if (!st && r->eol < r->end && r->eol + 1 < r->end)
     st = rg_err_at(r->err, RG_ERR_PARSE, r->lineno + 1, 1, "certificate: text after 'end'");
+  return st;
+}
+
+static rg_status parse_body(rd *r, rg_cert *c) {
+  rg_pet_result *res = &c->res;
+  rg_status st = parse_header(r, c);
+  if (!st) st = parse_outputs(r, res);
+  for (int k = 0; k < res->n_out && !st; k++)
+    for (int d = 0; d < res->cuts[k].rank && !st; d++) st = parse_cutlist(r, res, k, d);
+  if (!st) st = parse_boxes(r, res);
+  if (!st) st = parse_tail(r, c);
   return st;
 }
 

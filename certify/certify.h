@@ -3,7 +3,7 @@
  * propagation with affine index maps (boxes.h), m+1 positions per box over F_p with p = 2^61-1
  * or 2^127-1 (check.h), deterministic versioned certificates (cert.h) re-checked by an auditor that
  * trusts only the programs (audit.h), and generators of PET's partially-equivalent mutants
- * (mutant.h). */
+ * (mutant.h); programs.h reads what a certification starts from. */
 #ifndef RG_CERTIFY_CERTIFY_H
 #define RG_CERTIFY_CERTIFY_H
 
@@ -13,5 +13,6 @@
 #include "check.h"
 #include "mutant.h"
 #include "pair.h"
+#include "programs.h"
 
 #endif

@@ -180,6 +180,14 @@ void rg_pet_pair_free(rg_pet_pair *pp) {
   free(pp);
 }
 
+/* Puts "what: " in front of err's message, keeping its line and column or not. */
+static rg_status prefix_err(rg_err *err, rg_status st, const char *what, bool keep_position) {
+  char msg[sizeof err->msg];
+  snprintf(msg, sizeof msg, "%s", err->msg);
+  int line = keep_position ? err->line : 0, col = keep_position ? err->col : 0;
+  return rg_err_at(err, st, line, col, "%s: %s", what, msg);
+}
+
 /* Parses one side as a bare graph, to report its errors under its own name. */
 static rg_status check_side(const char *what, const char *text, rg_err *err) {
   rg_rule *r = NULL;
@@ -187,52 +195,35 @@ static rg_status check_side(const char *what, const char *text, rg_err *err) {
   if (st == RG_OK && r->n_tgt)
     st = rg_err_set(err, RG_ERR_PARSE, "expected one program, not a rule with '=>'");
   rg_rule_free(r);
-  if (st) {
-    char msg[sizeof err->msg];
-    snprintf(msg, sizeof msg, "%s", err->msg);
-    int line = err->line, col = err->col;
-    rg_err_at(err, st, line, col, "%s: %s", what, msg);
+  return st ? prefix_err(err, st, what, true) : RG_OK;
+}
+
+/* Both programs as one rule 'ORIGINAL => MUTANT', so that they share their variables. */
+static rg_status parse_both(const char *original, const char *mutant, rg_pet_pair *pp, rg_err *err) {
+  size_t len = strlen(original) + strlen(mutant) + 8;
+  char *text = malloc(len);
+  if (!text) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  snprintf(text, len, "%s => %s", original, mutant);
+  rg_status st = rg_text_parse_rule(text, &pp->rule, err);
+  free(text);
+  const char *v = st ? strstr(err->msg, "the target uses ?") : NULL;
+  if (v) {
+    char name[RG_RULE_MAX_NAME];
+    snprintf(name, sizeof name, "%s", v + strlen("the target uses "));
+    name[strcspn(name, ",")] = 0;
+    rg_err_set(err, st, "the mutant uses %s, which the original does not: both programs must read the same inputs",
+               name);
   }
   return st;
 }
 
-rg_status rg_pet_pair_new(const char *original, const char *mutant, const char *shapes,
-                          rg_pet_pair **out, rg_err *err) {
-  *out = NULL;
-  if (sodium_init() < 0) return rg_err_set(err, RG_ERR_ARG, "libsodium failed to initialise");
-  rg_status st = check_side("original", original, err);
-  if (st == RG_OK) st = check_side("mutant", mutant, err);
-  if (st) return st;
-  if (strchr(original, '\n') || strchr(mutant, '\n'))
-    return rg_err_set(err, RG_ERR_PARSE, "a program is one line of rule text");
-  rg_pet_pair *pp = calloc(1, sizeof *pp);
-  size_t len = strlen(original) + strlen(mutant) + 8;
-  char *text = malloc(len);
-  if (!pp || !text) {
-    free(pp);
-    free(text);
-    return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  }
-  snprintf(text, len, "%s => %s", original, mutant);
-  st = rg_text_parse_rule(text, &pp->rule, err);
-  free(text);
-  if (st) {
-    const char *v = strstr(err->msg, "the target uses ?");
-    if (v) {
-      char name[RG_RULE_MAX_NAME];
-      snprintf(name, sizeof name, "%s", v + strlen("the target uses "));
-      name[strcspn(name, ",")] = 0;
-      rg_err_set(err, st, "the mutant uses %s, which the original does not: both programs must read the same inputs",
-                 name);
-    }
-    rg_pet_pair_free(pp);
-    return st;
-  }
+/* Binds the shapes, plans each side and checks that their outputs agree in shape. */
+static rg_status plan_sides(rg_pet_pair *pp, const char *shapes, rg_err *err) {
   int32_t nt = rg_graph_n_tvars(pp->rule->g);
   pp->shapes = calloc((size_t)nt + 1, sizeof *pp->shapes);
   pp->shape_ptr = calloc((size_t)nt + 1, sizeof *pp->shape_ptr);
-  if (!pp->shapes || !pp->shape_ptr) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  if (st == RG_OK) st = bind_shapes(pp, shapes, err);
+  if (!pp->shapes || !pp->shape_ptr) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_status st = bind_shapes(pp, shapes, err);
   rg_binding b = {pp->shape_ptr, NULL, NULL};
   for (int s = 0; s < 2 && st == RG_OK; s++) {
     st = rg_rule_plan_side(pp->rule, &b, s == 1, &pp->plan[s], err);
@@ -253,14 +244,16 @@ rg_status rg_pet_pair_new(const char *original, const char *mutant, const char *
                       k + 1, rg_shape_format(a, sa, sizeof sa), rg_shape_format(m, sm, sizeof sm));
     }
   }
+  return st;
+}
+
+/* Each side's boxes, the degree, and each side's canonical text and hash. */
+static rg_status analyse_sides(rg_pet_pair *pp, rg_err *err) {
+  rg_status st = RG_OK;
   for (int s = 0; s < 2 && st == RG_OK; s++) {
     st = rg_boxes_propagate(pp->plan[s], s ? pp->rule->tgt : pp->rule->src, pp->rule->n_src,
                             &pp->boxes[s], err);
-    if (st) {
-      char msg[sizeof err->msg];
-      snprintf(msg, sizeof msg, "%s", err->msg);
-      rg_err_set(err, st, "%s: %s", s ? "mutant" : "original", msg);
-    }
+    if (st) prefix_err(err, st, s ? "mutant" : "original", false);
   }
   pp->degree = 1;
   for (int s = 0; s < 2 && st == RG_OK; s++)
@@ -273,6 +266,23 @@ rg_status rg_pet_pair_new(const char *original, const char *mutant, const char *
     if (!pp->text[s]) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
     else st = hash_side(pp, s, err);
   }
+  return st;
+}
+
+rg_status rg_pet_pair_new(const char *original, const char *mutant, const char *shapes,
+                          rg_pet_pair **out, rg_err *err) {
+  *out = NULL;
+  if (sodium_init() < 0) return rg_err_set(err, RG_ERR_ARG, "libsodium failed to initialise");
+  rg_status st = check_side("original", original, err);
+  if (st == RG_OK) st = check_side("mutant", mutant, err);
+  if (st) return st;
+  if (strchr(original, '\n') || strchr(mutant, '\n'))
+    return rg_err_set(err, RG_ERR_PARSE, "a program is one line of rule text");
+  rg_pet_pair *pp = calloc(1, sizeof *pp);
+  if (!pp) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  st = parse_both(original, mutant, pp, err);
+  if (st == RG_OK) st = plan_sides(pp, shapes, err);
+  if (st == RG_OK) st = analyse_sides(pp, err);
   if (st) {
     rg_pet_pair_free(pp);
     return st;

@@ -176,6 +176,26 @@ void rg_fp_table_free(rg_fp_table *t) {
   memset(t, 0, sizeof *t);
 }
 
+/* One thread's state: its share of the store, its input hashes and its operator evaluator. */
+static rg_status thread_init(fthr *t, const rg_enum_space *sp, const rg_fp_opts *o, store *s, const rg_eval_ctx *ctx,
+                             rg_value **inputs, uint64_t lo, rg_err *err) {
+  *t = (fthr){.sp = sp,
+              .s = s,
+              .ctx = ctx,
+              .inputs = inputs,
+              .lo = lo,
+              .keep_redundant = o->keep_redundant,
+              .interp_only = o->interp_only};
+  for (int k = 0; k < 16; k++)
+    t->smp[k].n = -1;
+  for (int q = 0; q < sp->inputs.n; q++) {
+    t->hash[q] = rg_fp_tensor_hash(&sp->inputs.in[q].shape, inputs[q]);
+    t->sample[q] = rg_fp_tensor_sample_hash(&sp->inputs.in[q].shape, inputs[q], NULL);
+  }
+  t->ev = rg_fp_opeval_new(sp, ctx);
+  return t->ev ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+}
+
 rg_status rg_fp_collect(const rg_enum_space *sp, const rg_fp_opts *o, uint64_t lo, uint64_t hi,
                         rg_fp_table *t, rg_enum_stats *stats, rg_err *err) {
   memset(t, 0, sizeof *t);
@@ -195,22 +215,8 @@ rg_status rg_fp_collect(const rg_enum_space *sp, const rg_fp_opts *o, uint64_t l
   void **users = calloc((size_t)nt, sizeof *users);
   rg_status st = inputs && ts && users ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int i = 0; i < nt && !st; i++) {
-    ts[i] = (fthr){.sp = sp,
-                   .s = &s,
-                   .ctx = &ctx,
-                   .inputs = inputs,
-                   .lo = lo,
-                   .keep_redundant = o->keep_redundant,
-                   .interp_only = o->interp_only};
-    for (int k = 0; k < 16; k++)
-      ts[i].smp[k].n = -1;
-    for (int q = 0; q < sp->inputs.n; q++) {
-      ts[i].hash[q] = rg_fp_tensor_hash(&sp->inputs.in[q].shape, inputs[q]);
-      ts[i].sample[q] = rg_fp_tensor_sample_hash(&sp->inputs.in[q].shape, inputs[q], NULL);
-    }
-    ts[i].ev = rg_fp_opeval_new(sp, &ctx);
+    st = thread_init(&ts[i], sp, o, &s, &ctx, inputs, lo, err);
     users[i] = &ts[i];
-    if (!ts[i].ev) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
   /* the input graphs: each input alone is a graph whose output is that input */
   for (int i = 0; i < sp->inputs.n && !st; i++) {

@@ -1,6 +1,18 @@
 /* fingerprint/kernels.c: direct-access Z_p and float64 kernels (see kernels.h for how they are
  * checked). Arithmetic kernels take the domain and follow the interpreter's summation order, so
- * float64 results are the interpreter's to the last bit; data movement is domain-blind. */
+ * float64 results are the interpreter's to the last bit; data movement is domain-blind.
+ *
+ * What these kernels share with ir/interp_kernels.inc, and why the rest is written twice (the
+ * one place that says so): the activations are one definition (ir/interp.h: rg_act_f64,
+ * rg_act_zp), and so are the window geometry (rg_window_geometry), the keyed functions and the
+ * Z_p arithmetic (ir/zp.h). The loops cannot be one: the interpreter is an element function
+ * over a fetch callback, generic over NUM (float64, Z_p, Z_q) so that single elements can be
+ * evaluated through memoised reads; these kernels read whole arrays, hoist the taps that fall
+ * inside the input out of the loops, run float64 rows and planes so that they vectorize, and
+ * in Z_p add 122-bit products lazily in 128-bit accumulators folded every 32 terms (the
+ * interpreter reduces after every step). The values are the same; the number representation
+ * inside a sum and the loop order are not, which is what makes these fast.
+ */
 #include "kernels.h"
 
 #include <math.h>
@@ -9,20 +21,6 @@
 /* Multiply-adds past which a product or convolution is shared among threads: a whole model's
  * layers (graphopt), never the enumerator's small tensors. */
 #define BIG_KERNEL (1 << 22)
-
-static inline uint64_t act(const rg_eval_ctx *ctx, int a, uint64_t x) {
-  return a == RG_ACT_NONE ? x : rg_zp_keyed(ctx->act_key[a], x);
-}
-
-/* Real activations, as the interpreter's float64 semantics define them. */
-static inline double act_f64(int a, double x) {
-  switch (a) {
-  case RG_ACT_RELU: return x > 0 ? x : 0;
-  case RG_ACT_TANH: return tanh(x);
-  case RG_ACT_SIGMOID: return 1 / (1 + exp(-x));
-  default: return x;
-  }
-}
 
 /* Sums of products in Z_p are reduced lazily: products (< 2^122) add up in 128 bits, folded
  * (2^61 = 1 mod p) every 32 terms so the sum stays below 2^128; the residue is exact. */
@@ -33,9 +31,9 @@ static inline uint64_t zp_acc_done(zp_acc a) { return rg_zp_reduce((uint64_t)fol
 static void unary_act(rg_domain dom, int a, const rg_eval_ctx *ctx, const rg_value *x, int64_t n,
                       rg_value *o) {
   if (dom == RG_DOM_F64)
-    for (int64_t i = 0; i < n; i++) o[i].f = act_f64(a, x[i].f);
+    for (int64_t i = 0; i < n; i++) o[i].f = rg_act_f64(a, x[i].f);
   else
-    for (int64_t i = 0; i < n; i++) o[i].z = rg_zp_keyed(ctx->act_key[a], x[i].z);
+    for (int64_t i = 0; i < n; i++) o[i].z = rg_act_zp(ctx, a, x[i].z);
 }
 
 /* The operands' geometry of a matmul: batch of m x K times K x n. */
@@ -61,7 +59,7 @@ static inline rg_value matmul_at(rg_domain dom, const mm_geom *g, const rg_value
     double acc = 0.0;
     for (int64_t k = 0; k < g->K; k++)
       acc = acc + A[k].f * B[k * g->n].f;
-    o.f = act_f64(a_act, acc);
+    o.f = rg_act_f64(a_act, acc);
     return o;
   }
   zp_acc acc = 0;
@@ -69,7 +67,7 @@ static inline rg_value matmul_at(rg_domain dom, const mm_geom *g, const rg_value
     acc += (zp_acc)A[k].z * B[k * g->n].z;
     if ((k & 31) == 31) acc = fold(acc);
   }
-  o.z = act(ctx, a_act, zp_acc_done(acc));
+  o.z = rg_act_zp(ctx, a_act, zp_acc_done(acc));
   return o;
 }
 
@@ -88,7 +86,7 @@ static void matmul_row_f64(const mm_geom *g, const rg_value *a, const rg_value *
       o[j] = o[j] + x * Bk[j].f;
   }
   for (int64_t j = 0; j < g->n; j++)
-    o[j] = act_f64(a_act, o[j]);
+    o[j] = rg_act_f64(a_act, o[j]);
 }
 
 static void matmul(rg_domain dom, const rg_shape *as, const rg_shape *bs, const rg_value *a,
@@ -161,9 +159,9 @@ static inline rg_value conv_at(rg_domain dom, const conv_geom *g, const rg_value
     }
   rg_value o;
   if (dom == RG_DOM_F64)
-    o.f = act_f64(g->act, accf);
+    o.f = rg_act_f64(g->act, accf);
   else
-    o.z = act(ctx, g->act, zp_acc_done(acc));
+    o.z = rg_act_zp(ctx, g->act, zp_acc_done(acc));
   return o;
 }
 
@@ -205,7 +203,7 @@ static void conv_plane_f64(const conv_geom *g, const rg_value *x, const rg_value
       }
     }
   for (int64_t k = 0; k < (int64_t)g->OH * g->OW; k++)
-    o[k] = act_f64(g->act, o[k]);
+    o[k] = rg_act_f64(g->act, o[k]);
 }
 
 static void conv(rg_domain dom, const rg_shape *xs, const rg_shape *ws, const rg_shape *os, const int32_t *p,
@@ -269,11 +267,11 @@ static inline rg_value pool_at(rg_domain dom, const pool_geom *g, const rg_value
   }
   rg_value o;
   if (f)
-    o.f = act_f64(g->act, g->is_max ? accf : accf * g->scale_f);
+    o.f = rg_act_f64(g->act, g->is_max ? accf : accf * g->scale_f);
   else if (g->is_max)
-    o.z = act(ctx, g->act, rg_zp_keyed(ctx->poolmax_key, accz));
+    o.z = rg_act_zp(ctx, g->act, rg_zp_keyed(ctx->poolmax_key, accz));
   else
-    o.z = act(ctx, g->act, rg_zp_mul(accz, g->scale_z));
+    o.z = rg_act_zp(ctx, g->act, rg_zp_mul(accz, g->scale_z));
   return o;
 }
 
@@ -451,11 +449,41 @@ bool rg_fp_node_kernel(rg_op op, const int32_t *params, int out, int n_in, const
   return run(dom, &v, in, out_shape, vals, ctx, dst);
 }
 
+/* The products, convolutions and poolings of rg_fp_kernel_sample, position by position. */
+static bool sample_window(const rg_enum_variant *v, const rg_shape *const *in, const rg_shape *os,
+                          const rg_value *a, const rg_value *b, const rg_eval_ctx *ctx, const int64_t *pos,
+                          int count, rg_value *out) {
+  const rg_domain zp = RG_DOM_ZP;
+  if (v->op == RG_OP_MATMUL) {
+    mm_geom g = mm_geometry(in[0], in[1]);
+    for (int k = 0; k < count; k++)
+      out[k] = matmul_at(zp, &g, a, b, v->params[0], ctx, pos[k] / (g.m * g.n), pos[k] / g.n % g.m,
+                         pos[k] % g.n);
+    return true;
+  }
+  if (v->op == RG_OP_CONV2D) {
+    conv_geom g = conv_geometry(in[0], in[1], os, v->params);
+    int64_t plane = (int64_t)g.OH * g.OW;
+    for (int k = 0; k < count; k++) {
+      int64_t q = pos[k] / plane, r = pos[k] % plane;
+      out[k] = conv_at(zp, &g, a, b, ctx, (int32_t)(q / g.O), (int32_t)(q % g.O),
+                       (int32_t)(r / g.OW), (int32_t)(r % g.OW));
+    }
+    return true;
+  }
+  pool_geom g = pool_geometry(zp, v->op == RG_OP_POOLMAX, in[0], v->params);
+  int64_t plane = (int64_t)os->dim[2] * os->dim[3];
+  for (int k = 0; k < count; k++) {
+    int64_t r = pos[k] % plane;
+    out[k] = pool_at(zp, &g, a, ctx, pos[k] / plane, (int32_t)(r / os->dim[3]), (int32_t)(r % os->dim[3]));
+  }
+  return true;
+}
+
 bool rg_fp_kernel_sample(const rg_enum_variant *v, const rg_shape *const *in, const rg_shape *os,
                          const rg_value *const *vals, const rg_eval_ctx *ctx, const int64_t *pos,
                          int count, rg_value *out) {
   const rg_value *a = vals[0], *b = vals[1];
-  const rg_domain zp = RG_DOM_ZP;
   switch ((rg_op)v->op) {
   case RG_OP_EWADD:
     for (int k = 0; k < count; k++)
@@ -478,37 +506,13 @@ bool rg_fp_kernel_sample(const rg_enum_variant *v, const rg_shape *const *in, co
   case RG_OP_SIGMOID: {
     int f = v->op == RG_OP_RELU ? RG_ACT_RELU : v->op == RG_OP_TANH ? RG_ACT_TANH : RG_ACT_SIGMOID;
     for (int k = 0; k < count; k++)
-      out[k].z = rg_zp_keyed(ctx->act_key[f], a[pos[k]].z);
+      out[k].z = rg_act_zp(ctx, f, a[pos[k]].z);
     return true;
   }
-  case RG_OP_MATMUL: {
-    mm_geom g = mm_geometry(in[0], in[1]);
-    for (int k = 0; k < count; k++)
-      out[k] = matmul_at(zp, &g, a, b, v->params[0], ctx, pos[k] / (g.m * g.n), pos[k] / g.n % g.m,
-                         pos[k] % g.n);
-    return true;
-  }
-  case RG_OP_CONV2D: {
-    conv_geom g = conv_geometry(in[0], in[1], os, v->params);
-    int64_t plane = (int64_t)g.OH * g.OW;
-    for (int k = 0; k < count; k++) {
-      int64_t q = pos[k] / plane, r = pos[k] % plane;
-      out[k] = conv_at(zp, &g, a, b, ctx, (int32_t)(q / g.O), (int32_t)(q % g.O),
-                       (int32_t)(r / g.OW), (int32_t)(r % g.OW));
-    }
-    return true;
-  }
+  case RG_OP_MATMUL:
+  case RG_OP_CONV2D:
   case RG_OP_POOLAVG:
-  case RG_OP_POOLMAX: {
-    pool_geom g = pool_geometry(zp, v->op == RG_OP_POOLMAX, in[0], v->params);
-    int64_t plane = (int64_t)os->dim[2] * os->dim[3];
-    for (int k = 0; k < count; k++) {
-      int64_t r = pos[k] % plane;
-      out[k] = pool_at(zp, &g, a, ctx, pos[k] / plane, (int32_t)(r / os->dim[3]),
-                       (int32_t)(r % os->dim[3]));
-    }
-    return true;
-  }
+  case RG_OP_POOLMAX: return sample_window(v, in, os, a, b, ctx, pos, count, out);
   default: return false;
   }
 }

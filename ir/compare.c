@@ -108,6 +108,17 @@ rg_status rg_rule_compare(const rg_rule *r, const rg_binding *b, rg_domain dom,
   return st;
 }
 
+rg_status rg_plan_eval_random(const rg_plan *plan, const rg_ref *outs, int n, rg_domain dom,
+                              const rg_eval_ctx *ctx, uint64_t seed, rg_value **results, rg_err *err) {
+  int32_t nt = rg_graph_n_tvars(plan->g);
+  rg_value **in = calloc((size_t)nt + 1, sizeof *in);
+  rg_status st = in ? fill_inputs(plan, dom, seed, in, err) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (st == RG_OK) st = rg_eval_full(plan, dom, ctx, (const rg_value *const *)in, outs, n, results, err);
+  for (int32_t i = 0; in && i < nt; i++) free(in[i]);
+  free(in);
+  return st;
+}
+
 void rg_binding_put(rg_strbuf *sb, const rg_graph *g, const rg_binding *b) {
   for (int32_t i = 0; i < rg_graph_n_tvars(g); i++) {
     char buf[96];

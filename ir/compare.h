@@ -39,6 +39,12 @@ rg_status rg_rule_compare(const rg_rule *r, const rg_binding *b, rg_domain dom,
                           const rg_eval_ctx *ctx, uint64_t seed, int trials, rg_cmp_result *res,
                           rg_err *err) RG_MUST_CHECK;
 
+/* Evaluates outputs outs[0..n) of plan on the inputs rg_rule_compare draws in its first trial
+ * (rg_random_value from seed): results[k] is new, of the numel of rg_plan_shape(plan, outs[k]),
+ * the caller's to free. */
+rg_status rg_plan_eval_random(const rg_plan *plan, const rg_ref *outs, int n, rg_domain dom,
+                              const rg_eval_ctx *ctx, uint64_t seed, rg_value **results, rg_err *err) RG_MUST_CHECK;
+
 /* Appends b as "x=2x4 y=4x4 ?a=1" (the variables of g). */
 void rg_binding_put(rg_strbuf *sb, const rg_graph *g, const rg_binding *b);
 /* Appends a disagreement c of rule r in domain dom at b: "float64, output 1: at [0,1] source ..,

@@ -52,15 +52,6 @@ static rg_site site_of(const rg_plan *plan, int32_t id) {
 }
 
 /* ---- float64 ---- */
-static inline double f64_act(const rg_eval_ctx *ctx, int act, double x) {
-  (void)ctx;
-  switch (act) {
-  case RG_ACT_RELU: return x > 0 ? x : 0;
-  case RG_ACT_TANH: return tanh(x);
-  case RG_ACT_SIGMOID: return 1 / (1 + exp(-x));
-  default: return x;
-  }
-}
 #define NUM double
 #define SFX(n) n##_f64
 #define ADD(a, b) ((a) + (b))
@@ -69,7 +60,7 @@ static inline double f64_act(const rg_eval_ctx *ctx, int act, double x) {
 #define ONE 1.0
 #define FROM(x) ((x).v.f)
 #define SCALE(s, count) (1.0 / (double)(count))
-#define ACT(ctx, act, x) f64_act(ctx, act, x)
+#define ACT(ctx, act, x) ((void)(ctx), rg_act_f64(act, x))
 #define PM_INIT(ctx) (-INFINITY)
 #define PM_CELL(ctx, acc, x) ((x) > (acc) ? (x) : (acc))
 #define PM_PAD(ctx, acc) (acc)
@@ -77,45 +68,29 @@ static inline double f64_act(const rg_eval_ctx *ctx, int act, double x) {
 #include "interp_kernels.inc" /* it undefines the macros above */
 
 /* ---- Z_p ---- */
-static inline uint64_t zp_act(const rg_eval_ctx *ctx, int act, uint64_t x) {
-  return act == RG_ACT_NONE ? x : rg_zp_keyed(ctx->act_key[act], x);
-}
 /* Max pooling in Z_p: ir/zp.h's keyed function of the window. */
 #define NUM uint64_t
 #define SFX(n) n##_zp
-#define ADD(a, b) rg_zp_add(a, b)
-#define MUL(a, b) rg_zp_mul(a, b)
-#define ZERO UINT64_C(0)
-#define ONE UINT64_C(1)
+#define FIELD(n) rg_zp_##n
 #define FROM(x) ((x).v.z)
 #define SCALE(s, count) ((s)->zp_scale)
-#define ACT(ctx, act, x) zp_act(ctx, act, x)
 #define PM_INIT(ctx) ((ctx)->poolmax_key)
 #define PM_CELL(ctx, acc, x) rg_zp_poolmax_cell(acc, x)
 #define PM_PAD(ctx, acc) rg_zp_poolmax_pad(acc)
-#define PM_DONE(ctx, acc) rg_zp_keyed((ctx)->poolmax_key, acc)
 #include "interp_kernels.inc" /* it undefines the macros above */
 
 /* ---- Z_q, q = 2^127-1 ---- */
-static inline rg_z127 z127_act(const rg_eval_ctx *ctx, int act, rg_z127 x) {
-  return act == RG_ACT_NONE ? x : rg_z127_keyed(ctx->act_key[act], x);
-}
 /* Max pooling in Z_q: as in Z_p, a keyed random function of the window's cells in row-major
  * order; a padded cell is hashed under its own key, so no cell value can stand for it. The
  * sums wrap modulo 2^128, which only feeds the hash. 1/count is precomputed per node (GMP). */
 #define NUM rg_z127
 #define SFX(n) n##_z127
-#define ADD(a, b) rg_z127_add(a, b)
-#define MUL(a, b) rg_z127_mul(a, b)
-#define ZERO ((rg_z127)0)
-#define ONE ((rg_z127)1)
+#define FIELD(n) rg_z127_##n
 #define FROM(x) ((x).w)
 #define SCALE(s, count) ((s)->z127_scale)
-#define ACT(ctx, act, x) z127_act(ctx, act, x)
 #define PM_INIT(ctx) ((rg_z127)(ctx)->poolmax_key)
 #define PM_CELL(ctx, acc, x) rg_z127_hash(UINT64_C(0x9e3779b97f4a7c15), (acc) + (x))
 #define PM_PAD(ctx, acc) rg_z127_hash(RG_ZP_PAD_MARK, acc)
-#define PM_DONE(ctx, acc) rg_z127_keyed((ctx)->poolmax_key, acc)
 #include "interp_kernels.inc"
 
 static ival elem(num_kind k, const rg_site *s, const rg_eval_ctx *ctx, int out, const int32_t *pos,
@@ -163,67 +138,82 @@ static ival array_get_z127(rg_fetch *self, int input, int64_t flat) {
   return v;
 }
 
+/* Per node, its outputs' whole arrays. */
+typedef void *out_bufs[RG_MAX_OUTPUTS];
+
+/* Output o of node s into dst: a faster whole-node kernel where ctx has one, else element by
+ * element. */
+static void eval_output(num_kind kind, const rg_eval_ctx *ctx, const rg_site *s, int o, array_fetch *f,
+                        void *dst) {
+  const rg_shape *os = &s->out[o];
+  int64_t cnt = rg_shape_numel(os);
+  if (kind != NK_Z127 && ctx->kernel) {
+    const rg_value *vals[RG_MAX_INPUTS];
+    for (int k = 0; k < s->n_in; k++) vals[k] = f->in[k];
+    if (ctx->kernel(s->op, s->p, o, s->n_in, s->in, os, (rg_domain)kind, ctx, vals, dst)) return;
+  }
+  int32_t pos[RG_MAX_RANK] = {0};
+  for (int64_t i = 0; i < cnt; i++) {
+    ival v = elem(kind, s, ctx, o, pos, &f->base);
+    if (kind == NK_Z127) ((rg_z127 *)dst)[i] = v.w;
+    else ((rg_value *)dst)[i] = v.v;
+    for (int d = os->rank - 1; d >= 0 && ++pos[d] == os->dim[d]; d--) pos[d] = 0;
+  }
+}
+
+/* Evaluates node id (not an input) into new arrays buf[id][o]. */
+static rg_status eval_node(const rg_plan *plan, num_kind kind, const rg_eval_ctx *ctx, int32_t id, out_bufs *buf,
+                           rg_err *err) {
+  size_t esz = kind == NK_Z127 ? sizeof(rg_z127) : sizeof(rg_value);
+  const rg_node *nd = rg_graph_node(plan->g, id);
+  rg_site s = site_for(plan, id, kind);
+  array_fetch f = {{kind == NK_Z127 ? array_get_z127 : array_get}, {0}};
+  for (int k = 0; k < nd->n_in; k++) f.in[k] = buf[nd->in[k].node][nd->in[k].out];
+  for (int o = 0; o < rg_op_get(s.op)->n_outputs; o++) {
+    int64_t cnt = rg_shape_numel(&s.out[o]);
+    void *dst = malloc(esz * (size_t)(cnt ? cnt : 1));
+    if (!dst) return rg_err_set(err, RG_ERR_NOMEM, "out of memory evaluating a %s node", rg_op_get(s.op)->name);
+    buf[id][o] = dst;
+    eval_output(kind, ctx, &s, o, &f, dst);
+  }
+  return RG_OK;
+}
+
+/* Copies of the outputs' arrays, for the caller. */
+static rg_status copy_results(const rg_plan *plan, size_t esz, out_bufs *buf, const rg_ref *outs, int n,
+                              void **results, rg_err *err) {
+  for (int i = 0; i < n; i++) {
+    int64_t cnt = rg_shape_numel(rg_plan_shape(plan, outs[i]));
+    results[i] = malloc(esz * (size_t)(cnt ? cnt : 1));
+    if (!results[i]) {
+      for (int j = 0; j < i; j++) free(results[j]), results[j] = NULL;
+      return rg_err_set(err, RG_ERR_NOMEM, "out of memory copying results");
+    }
+    memcpy(results[i], buf[outs[i].node][outs[i].out], esz * (size_t)cnt);
+  }
+  return RG_OK;
+}
+
 /* Node by node in id order over the nodes the outputs need; inputs[v] and results[i] are
  * arrays of the domain's element type. */
 static rg_status eval_full(const rg_plan *plan, num_kind kind, const rg_eval_ctx *ctx, const void *const *inputs,
                            const rg_ref *outs, int n, void **results, rg_err *err) {
-  size_t esz = kind == NK_Z127 ? sizeof(rg_z127) : sizeof(rg_value);
   int32_t nn = plan->n;
   uint8_t *need = calloc(nn ? (size_t)nn : 1, 1);
-  void *(*buf)[RG_MAX_OUTPUTS] = calloc(nn ? (size_t)nn : 1, sizeof *buf);
+  out_bufs *buf = calloc(nn ? (size_t)nn : 1, sizeof *buf);
   rg_status st = RG_OK;
   for (int i = 0; i < n; i++) results[i] = NULL;
-  if (!need || !buf) {
-    st = rg_err_set(err, RG_ERR_NOMEM, "out of memory evaluating a graph");
-    goto done;
-  }
-  rg_graph_mark_reachable(plan->g, outs, n, need);
+  if (!need || !buf) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory evaluating a graph");
+  if (st == RG_OK) rg_graph_mark_reachable(plan->g, outs, n, need);
   for (int32_t id = 0; id < nn && st == RG_OK; id++) {
     if (!need[id]) continue;
     assert(plan->typed[id]);
     const rg_node *nd = rg_graph_node(plan->g, id);
-    if (nd->op == RG_OP_INPUT) {
-      buf[id][0] = (void *)inputs[nd->params[0]]; /* borrowed, never freed here */
-      continue;
-    }
-    rg_site s = site_for(plan, id, kind);
-    array_fetch f = {{kind == NK_Z127 ? array_get_z127 : array_get}, {0}};
-    for (int k = 0; k < nd->n_in; k++) f.in[k] = buf[nd->in[k].node][nd->in[k].out];
-    for (int o = 0; o < rg_op_get(s.op)->n_outputs; o++) {
-      const rg_shape *os = &s.out[o];
-      int64_t cnt = rg_shape_numel(os);
-      void *dst = malloc(esz * (size_t)(cnt ? cnt : 1));
-      if (!dst) {
-        st = rg_err_set(err, RG_ERR_NOMEM, "out of memory evaluating a %s node", rg_op_get(s.op)->name);
-        break;
-      }
-      buf[id][o] = dst;
-      if (kind != NK_Z127 && ctx->kernel) { /* a faster whole-node kernel, when it has one */
-        const rg_value *vals[RG_MAX_INPUTS];
-        for (int k = 0; k < nd->n_in; k++) vals[k] = f.in[k];
-        if (ctx->kernel(s.op, s.p, o, s.n_in, s.in, os, (rg_domain)kind, ctx, vals, dst)) continue;
-      }
-      int32_t pos[RG_MAX_RANK] = {0};
-      for (int64_t i = 0; i < cnt; i++) {
-        ival v = elem(kind, &s, ctx, o, pos, &f.base);
-        if (kind == NK_Z127) ((rg_z127 *)dst)[i] = v.w;
-        else ((rg_value *)dst)[i] = v.v;
-        for (int d = os->rank - 1; d >= 0 && ++pos[d] == os->dim[d]; d--) pos[d] = 0;
-      }
-    }
+    if (nd->op == RG_OP_INPUT) buf[id][0] = (void *)inputs[nd->params[0]]; /* borrowed, never freed here */
+    else st = eval_node(plan, kind, ctx, id, buf, err);
   }
-  for (int i = 0; i < n && st == RG_OK; i++) {
-    int64_t cnt = rg_shape_numel(rg_plan_shape(plan, outs[i]));
-    results[i] = malloc(esz * (size_t)(cnt ? cnt : 1));
-    if (!results[i]) {
-      st = rg_err_set(err, RG_ERR_NOMEM, "out of memory copying results");
-      break;
-    }
-    memcpy(results[i], buf[outs[i].node][outs[i].out], esz * (size_t)cnt);
-  }
-  if (st != RG_OK)
-    for (int i = 0; i < n; i++) free(results[i]), results[i] = NULL;
-done:
+  size_t esz = kind == NK_Z127 ? sizeof(rg_z127) : sizeof(rg_value);
+  if (st == RG_OK) st = copy_results(plan, esz, buf, outs, n, results, err);
   if (buf)
     for (int32_t id = 0; id < nn; id++)
       if (rg_graph_node(plan->g, id)->op != RG_OP_INPUT)

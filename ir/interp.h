@@ -15,10 +15,12 @@
 #ifndef RG_IR_INTERP_H
 #define RG_IR_INTERP_H
 
+#include <math.h>
 #include <stdbool.h>
 
 #include "plan.h"
 #include "z127.h"
+#include "zp.h"
 
 typedef enum { RG_DOM_F64 = 0, RG_DOM_ZP = 1 } rg_domain;
 
@@ -47,6 +49,24 @@ typedef struct rg_eval_ctx {
 } rg_eval_ctx;
 
 void rg_eval_ctx_init(rg_eval_ctx *c, uint64_t seed);
+
+/* The activations (rg_act), one definition for every evaluator (this interpreter and
+ * fingerprint/'s kernels): in float64 the real functions; in Z_p and Z_q the keyed random
+ * function of ctx for that activation; none is the identity. */
+static inline double rg_act_f64(int act, double x) {
+  switch (act) {
+  case RG_ACT_RELU: return x > 0 ? x : 0;
+  case RG_ACT_TANH: return tanh(x);
+  case RG_ACT_SIGMOID: return 1 / (1 + exp(-x));
+  default: return x;
+  }
+}
+static inline uint64_t rg_act_zp(const rg_eval_ctx *ctx, int act, uint64_t x) {
+  return act == RG_ACT_NONE ? x : rg_zp_keyed(ctx->act_key[act], x);
+}
+static inline rg_z127 rg_act_z127(const rg_eval_ctx *ctx, int act, rg_z127 x) {
+  return act == RG_ACT_NONE ? x : rg_z127_keyed(ctx->act_key[act], x);
+}
 const char *rg_domain_name(rg_domain d);
 
 /* Evaluates the outputs outs[0..n) of a plan (they must be typed by it). inputs[i] holds the

@@ -15,44 +15,45 @@ void rg_plan_free(rg_plan *p) {
   free(p);
 }
 
+/* Whether value v is allowed for a parameter of spec ps (shape parameters are checked by
+ * shape inference). */
+static bool param_ok(const rg_param_spec *ps, int32_t v) {
+  int perm[RG_MAX_RANK];
+  switch (ps->kind) {
+  case RG_PK_INT:
+  case RG_PK_TVAR: return v >= ps->lo && v <= ps->hi;
+  case RG_PK_AXIS: return v >= 0 && v < RG_MAX_RANK;
+  case RG_PK_PAD: return v == RG_PAD_SAME || v == RG_PAD_VALID;
+  case RG_PK_ACT: return v >= 0 && v < RG_ACT_COUNT;
+  case RG_PK_PERM: return rg_perm_unpack(v, perm) >= 0;
+  case RG_PK_SHAPE:
+  case RG_PK_NONE: break;
+  }
+  return true;
+}
+
+/* The message for a value param_ok refused. */
+static rg_status param_error(const char *op, const rg_param_spec *ps, int32_t v, rg_err *err) {
+  switch (ps->kind) {
+  case RG_PK_AXIS: return rg_err_set(err, RG_ERR_SHAPE, "%s: axis %d is outside 0..%d", op, v, RG_MAX_RANK - 1);
+  case RG_PK_PAD:
+    return rg_err_set(err, RG_ERR_SHAPE, "%s: padding %d is neither same (0) nor valid (1)", op, v);
+  case RG_PK_ACT:
+    return rg_err_set(err, RG_ERR_SHAPE, "%s: activation %d is outside 0..%d", op, v, RG_ACT_COUNT - 1);
+  case RG_PK_PERM: return rg_err_set(err, RG_ERR_SHAPE, "%s: parameter %s is not a permutation", op, ps->name);
+  default:
+    return rg_err_set(err, RG_ERR_SHAPE, "%s: parameter %s = %d is outside %d..%d", op, ps->name, v, ps->lo,
+                      ps->hi);
+  }
+}
+
 rg_status rg_params_check(rg_op op, const int32_t *slots, unsigned var_mask, rg_err *err) {
   const rg_op_info *info = rg_op_get(op);
   for (int k = 0; k < info->n_params; k++) {
     const rg_param_spec *ps = &info->params[k];
     int slot = rg_op_param_slot(op, k);
     if (var_mask >> slot & 1) continue; /* checked once the variable has a value */
-    int32_t v = slots[slot];
-    int perm[RG_MAX_RANK];
-    switch (ps->kind) {
-    case RG_PK_INT:
-    case RG_PK_TVAR:
-      if (v < ps->lo || v > ps->hi)
-        return rg_err_set(err, RG_ERR_SHAPE, "%s: parameter %s = %d is outside %d..%d", info->name,
-                          ps->name, v, ps->lo, ps->hi);
-      break;
-    case RG_PK_AXIS:
-      if (v < 0 || v >= RG_MAX_RANK)
-        return rg_err_set(err, RG_ERR_SHAPE, "%s: axis %d is outside 0..%d", info->name, v,
-                          RG_MAX_RANK - 1);
-      break;
-    case RG_PK_PAD:
-      if (v != RG_PAD_SAME && v != RG_PAD_VALID)
-        return rg_err_set(err, RG_ERR_SHAPE, "%s: padding %d is neither same (0) nor valid (1)",
-                          info->name, v);
-      break;
-    case RG_PK_ACT:
-      if (v < 0 || v >= RG_ACT_COUNT)
-        return rg_err_set(err, RG_ERR_SHAPE, "%s: activation %d is outside 0..%d", info->name, v,
-                          RG_ACT_COUNT - 1);
-      break;
-    case RG_PK_PERM:
-      if (rg_perm_unpack(v, perm) < 0)
-        return rg_err_set(err, RG_ERR_SHAPE, "%s: parameter %s is not a permutation", info->name,
-                          ps->name);
-      break;
-    case RG_PK_SHAPE:
-    case RG_PK_NONE: break; /* shape parameters are checked by shape inference */
-    }
+    if (!param_ok(ps, slots[slot])) return param_error(info->name, ps, slots[slot], err);
   }
   return RG_OK;
 }

@@ -343,6 +343,55 @@ static rg_status infer_shape_param(rg_op op, const int32_t *slots, rg_shape *o, 
   return RG_OK;
 }
 
+/* enlarge: the kernel grows in H and W (seams there dropped); O, I unchanged. */
+static rg_status infer_enlarge(const int32_t *p, const rg_shape *x, rg_shape *o, rg_err *err) {
+  if (x->rank != 4 || x->dim[2] > p[0] || x->dim[3] > p[1]) {
+    char sx[96];
+    return FAIL(err, RG_ERR_SHAPE, "enlarge: kernel %s must be 4-D and no larger than %dx%d",
+                rg_shape_format(x, sx, sizeof sx), p[0], p[1]);
+  }
+  *o = *x;
+  o->dim[2] = p[0];
+  o->dim[3] = p[1];
+  clear_seams(o, 2);
+  clear_seams(o, 3);
+  return RG_OK;
+}
+
+/* reshape: the same element count; seams dropped. */
+static rg_status infer_reshape(const int32_t *p, const rg_shape *x, rg_shape *o, rg_err *err) {
+  rg_status st = infer_shape_param(RG_OP_RESHAPE, p, o, err);
+  if (st) return st;
+  if (rg_shape_numel(o) != rg_shape_numel(x))
+    return mismatch(err, RG_OP_RESHAPE, "cannot reshape %s (%s) to a different number of elements", x, o);
+  return RG_OK;
+}
+
+/* pad: the axis grows by before + after; its seams are dropped. */
+static rg_status infer_pad(const int32_t *p, const rg_shape *x, rg_shape *o, rg_err *err) {
+  if (p[0] >= x->rank) return mismatch(err, RG_OP_PAD, "axis is out of range for input %s%s", x, NULL);
+  int64_t d = (int64_t)x->dim[p[0]] + p[1] + p[2];
+  if (d > RG_MAX_DIM) return FAIL(err, RG_ERR_LIMIT, "pad: axis %d grows past %d", p[0], RG_MAX_DIM);
+  *o = *x;
+  o->dim[p[0]] = (int32_t)d;
+  clear_seams(o, p[0]);
+  return RG_OK;
+}
+
+/* slice: the axis keeps begin .. end-1; its seams are dropped. */
+static rg_status infer_slice(const int32_t *p, const rg_shape *x, rg_shape *o, rg_err *err) {
+  if (p[0] >= x->rank) return mismatch(err, RG_OP_SLICE, "axis is out of range for input %s%s", x, NULL);
+  if (p[1] >= p[2] || p[2] > x->dim[p[0]]) {
+    char sx[96];
+    return FAIL(err, RG_ERR_SHAPE, "slice: range %d..%d is not inside axis %d of input %s (need begin < end <= %d)",
+                p[1], p[2], p[0], rg_shape_format(x, sx, sizeof sx), x->dim[p[0]]);
+  }
+  *o = *x;
+  o->dim[p[0]] = p[2] - p[1];
+  clear_seams(o, p[0]);
+  return RG_OK;
+}
+
 static rg_status infer(rg_op op, const int32_t *p, int n_in, const rg_shape *const *in, rg_shape *out,
                        rg_err *err);
 
@@ -391,52 +440,12 @@ static rg_status infer(rg_op op, const int32_t *p, int n_in, const rg_shape *con
   case RG_OP_POOLMAX: /* N, C keep their seams; spatial seams are dropped */
     return infer_window(op, in[0], p[0], p[1], p[2], p[3], p[4], o, err);
   case RG_OP_TRANSPOSE: return infer_transpose(p, in[0], o, err);
-  case RG_OP_ENLARGE: /* kernel grows in H and W (seams there dropped); O, I unchanged */
-    if (in[0]->rank != 4 || in[0]->dim[2] > p[0] || in[0]->dim[3] > p[1]) {
-      char sx[96];
-      return FAIL(err, RG_ERR_SHAPE, "enlarge: kernel %s must be 4-D and no larger than %dx%d",
-                        rg_shape_format(in[0], sx, sizeof sx), p[0], p[1]);
-    }
-    *o = *in[0];
-    o->dim[2] = p[0];
-    o->dim[3] = p[1];
-    clear_seams(o, 2);
-    clear_seams(o, 3);
-    return RG_OK;
+  case RG_OP_ENLARGE: return infer_enlarge(p, in[0], o, err);
   case RG_OP_CONCAT: return infer_concat(p, n_in, in, o, err);
   case RG_OP_SPLIT: return infer_split(p, in[0], o, err);
-  case RG_OP_RESHAPE: { /* same element count; seams dropped */
-    rg_status st = infer_shape_param(op, p, o, err);
-    if (st) return st;
-    if (rg_shape_numel(o) != rg_shape_numel(in[0]))
-      return mismatch(err, op, "cannot reshape %s (%s) to a different number of elements", in[0], o);
-    return RG_OK;
-  }
-  case RG_OP_PAD: { /* the axis grows by before + after; its seams are dropped */
-    if (p[0] >= in[0]->rank)
-      return mismatch(err, op, "axis is out of range for input %s%s", in[0], NULL);
-    int64_t d = (int64_t)in[0]->dim[p[0]] + p[1] + p[2];
-    if (d > RG_MAX_DIM)
-      return FAIL(err, RG_ERR_LIMIT, "pad: axis %d grows past %d", p[0], RG_MAX_DIM);
-    *o = *in[0];
-    o->dim[p[0]] = (int32_t)d;
-    clear_seams(o, p[0]);
-    return RG_OK;
-  }
-  case RG_OP_SLICE: { /* the axis keeps begin .. end-1; its seams are dropped */
-    if (p[0] >= in[0]->rank)
-      return mismatch(err, op, "axis is out of range for input %s%s", in[0], NULL);
-    if (p[1] >= p[2] || p[2] > in[0]->dim[p[0]]) {
-      char sx[96];
-      return FAIL(err, RG_ERR_SHAPE,
-                        "slice: range %d..%d is not inside axis %d of input %s (need begin < end <= %d)",
-                        p[1], p[2], p[0], rg_shape_format(in[0], sx, sizeof sx), in[0]->dim[p[0]]);
-    }
-    *o = *in[0];
-    o->dim[p[0]] = p[2] - p[1];
-    clear_seams(o, p[0]);
-    return RG_OK;
-  }
+  case RG_OP_RESHAPE: return infer_reshape(p, in[0], o, err);
+  case RG_OP_PAD: return infer_pad(p, in[0], o, err);
+  case RG_OP_SLICE: return infer_slice(p, in[0], o, err);
   case RG_OP_BIAS: return infer_bias(p, in[0], in[1], o, err);
   case RG_OP_IEWMUL: return infer_shape_param(op, p, o, err);
   case RG_OP_IMATMUL: {

@@ -660,6 +660,50 @@ static void skew(const problem *p, const slots *s, prng *g, rg_assignment *a) {
   }
 }
 
+/* The caller's shapes and parameter values where it gives them; whether they type. */
+static bool take_base(problem *p, const rg_binding *base, rg_assignment *a) {
+  for (int32_t v = 0; v < p->nt; v++)
+    if (base->tvar_shapes && base->tvar_shapes[v]) a->shapes[v] = *base->tvar_shapes[v];
+  for (int32_t v = 0; v < p->np; v++)
+    if (base->pvar_bound && base->pvar_bound[v]) a->pvar_values[v] = base->pvar_values[v];
+  return typed(p, a);
+}
+
+/* Starts again from new parameter values, where a base under them is found. */
+static rg_status redraw_params(problem *p, prng *g, slots *s, rg_assignment *a, rg_err *err) {
+  rg_assignment fresh;
+  if (!assignment_init(&fresh, p->nt, p->np)) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (!find_base(p, g, &fresh)) {
+    assignment_free(&fresh);
+    return RG_OK;
+  }
+  assignment_free(a);
+  *a = fresh;
+  assignment_rebind(a);
+  slots_from(s, a);
+  refine(p, s, a);
+  fit_shape_vars(p, a);
+  return RG_OK;
+}
+
+/* Draw t: moves the sizes of a copy of a and keeps it when it is new; *stale counts the draws
+ * since the last new one. */
+static rg_status draw(problem *p, slots *s, prng *g, bool small, int t, const rg_assignment *a,
+                      rg_assignment_list *out, int *stale, rg_err *err) {
+  rg_assignment trial;
+  if (!assignment_copy(&trial, a)) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  walk_sizes(p, s, g, small && t % 2 == 0 ? (t == 0 ? 1 : 2) : 0, &trial);
+  if (p->fixed_reshape && !(small && t % 2 == 0)) trade_factors(p, s, g, &trial);
+  if (t % 2 == 1) skew(p, s, g, &trial);
+  fit_shape_vars(p, &trial); /* to the sizes kept, not to the last move tried */
+  bool ok = true;
+  for (int i = 0; ok && i < out->n; i++) ok = !assignment_same(&trial, &out->items[i]);
+  rg_status st = ok ? list_push(out, &trial, err) : RG_OK;
+  *stale = ok ? 0 : *stale + 1;
+  assignment_free(&trial);
+  return st;
+}
+
 static rg_status solve(const rg_rule *r, const rg_binding *base, uint64_t seed, int max, bool small,
                        rg_assignment_list *out, rg_err *err) {
   out->items = NULL;
@@ -671,15 +715,8 @@ static rg_status solve(const rg_rule *r, const rg_binding *base, uint64_t seed, 
   rg_assignment a;
   if (!assignment_init(&a, p.nt, p.np)) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_status st = RG_OK;
-  bool have_base = false;
-  if (base) {
-    for (int32_t v = 0; v < p.nt; v++)
-      if (base->tvar_shapes && base->tvar_shapes[v]) a.shapes[v] = *base->tvar_shapes[v];
-    for (int32_t v = 0; v < p.np; v++)
-      if (base->pvar_bound && base->pvar_bound[v]) a.pvar_values[v] = base->pvar_values[v];
-    have_base = typed(&p, &a);
-    if (have_base && max > 0) st = list_push(out, &a, err);
-  }
+  bool have_base = base && take_base(&p, base, &a);
+  if (have_base && max > 0) st = list_push(out, &a, err);
   if (!have_base && !find_base(&p, &g, &a)) {
     assignment_free(&a);
     return rg_err_set(err, RG_ERR_SHAPE,
@@ -693,37 +730,8 @@ static rg_status solve(const rg_rule *r, const rg_binding *base, uint64_t seed, 
   for (int t = 0, stale = 0;
        st == RG_OK && out->n < max && t < SAMPLE_ATTEMPTS && stale < SAMPLE_PATIENCE; t++) {
     /* With parameter variables, every other draw starts again from new parameter values. */
-    if (p.np > 0 && t % 2 == 1) {
-      rg_assignment fresh;
-      if (!assignment_init(&fresh, p.nt, p.np)) {
-        st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-        break;
-      }
-      if (find_base(&p, &g, &fresh)) {
-        assignment_free(&a);
-        a = fresh;
-        assignment_rebind(&a);
-        slots_from(&s, &a);
-        refine(&p, &s, &a);
-        fit_shape_vars(&p, &a);
-      } else {
-        assignment_free(&fresh);
-      }
-    }
-    rg_assignment trial;
-    if (!assignment_copy(&trial, &a)) {
-      st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-      break;
-    }
-    walk_sizes(&p, &s, &g, small && t % 2 == 0 ? (t == 0 ? 1 : 2) : 0, &trial);
-    if (p.fixed_reshape && !(small && t % 2 == 0)) trade_factors(&p, &s, &g, &trial);
-    if (t % 2 == 1) skew(&p, &s, &g, &trial);
-    fit_shape_vars(&p, &trial); /* to the sizes kept, not to the last move tried */
-    bool ok = true;
-    for (int i = 0; ok && i < out->n; i++) ok = !assignment_same(&trial, &out->items[i]);
-    if (ok) st = list_push(out, &trial, err);
-    stale = ok ? 0 : stale + 1;
-    assignment_free(&trial);
+    if (p.np > 0 && t % 2 == 1) st = redraw_params(&p, &g, &s, &a, err);
+    if (st == RG_OK) st = draw(&p, &s, &g, small, t, &a, out, &stale, err);
   }
   if (st == RG_OK && out->n == 0 && max > 0) st = list_push(out, &a, err);
   assignment_free(&a);

@@ -71,36 +71,30 @@ static bool parse_uint(const char *s, size_t n, int64_t max, int32_t *out) {
   return true;
 }
 
-static rg_status parse_param(parser *p, rg_rule *r, rg_node *nd, int k, const char *opname) {
-  rg_op op = (rg_op)nd->op;
-  const rg_param_spec *ps = &rg_op_get(op)->params[k];
-  int slot = rg_op_param_slot(op, k);
-  int c0 = col(p);
-  const char *t = p->s + p->i;
-  size_t n = token_len(p);
-  p->i += n;
-  if (n == 0)
-    return rg_err_at(p->err, RG_ERR_PARSE, p->line, c0, "%s: expected parameter '%s' here",
-                     opname, ps->name);
-  if (t[0] == '?') {
-    char name[RG_RULE_MAX_NAME];
-    rg_status st = var_name(p, t, n, c0, name);
-    if (st) return st;
-    if (rg_graph_find_tvar(r->g, name) >= 0)
-      return fail(p, c0, "'%.*s' is used both as a tensor and as a parameter", t, (int)n);
-    /* A shape variable ?S is one Int variable per slot: ?S its rank, ?S.1 .. its dimensions. */
-    int n_slots = ps->kind == RG_PK_SHAPE ? RG_SHAPE_SLOTS : 1;
-    for (int k = 0; k < n_slots; k++) {
-      char slot_name[RG_RULE_MAX_NAME + 4];
-      int len = k ? snprintf(slot_name, sizeof slot_name, "%s.%d", name, k)
-                  : snprintf(slot_name, sizeof slot_name, "%s", name);
-      int32_t v = rg_graph_pvar(r->g, slot_name, len);
-      if (v < 0) return rg_err_set(p->err, RG_ERR_NOMEM, "out of memory");
-      nd->params[slot + k] = v;
-      nd->var_mask |= (uint8_t)(1u << (slot + k));
-    }
-    return RG_OK;
+/* A parameter variable ?NAME in slot `slot`: one Int variable per slot (a shape variable ?S is
+ * ?S its rank and ?S.1 .. its dimensions). */
+static rg_status param_var(parser *p, rg_rule *r, rg_node *nd, const rg_param_spec *ps, int slot,
+                           const char *t, size_t n, int c0) {
+  char name[RG_RULE_MAX_NAME];
+  rg_status st = var_name(p, t, n, c0, name);
+  if (st) return st;
+  if (rg_graph_find_tvar(r->g, name) >= 0)
+    return fail(p, c0, "'%.*s' is used both as a tensor and as a parameter", t, (int)n);
+  int n_slots = ps->kind == RG_PK_SHAPE ? RG_SHAPE_SLOTS : 1;
+  for (int k = 0; k < n_slots; k++) {
+    char slot_name[RG_RULE_MAX_NAME + 4];
+    int len = k ? snprintf(slot_name, sizeof slot_name, "%s.%d", name, k)
+                : snprintf(slot_name, sizeof slot_name, "%s", name);
+    int32_t v = rg_graph_pvar(r->g, slot_name, len);
+    if (v < 0) return rg_err_set(p->err, RG_ERR_NOMEM, "out of memory");
+    nd->params[slot + k] = v;
+    nd->var_mask |= (uint8_t)(1u << (slot + k));
   }
+  return RG_OK;
+}
+
+/* A literal value of kind ps->kind into params[slot] (a shape fills its slots). */
+static bool param_value(const rg_param_spec *ps, const char *t, size_t n, int32_t *params) {
   int32_t v = 0;
   bool ok = false;
   int perm[RG_MAX_RANK];
@@ -120,36 +114,48 @@ static rg_status parse_param(parser *p, rg_rule *r, rg_node *nd, int k, const ch
   case RG_PK_SHAPE: {
     rg_shape s;
     rg_err e;
-    ok = rg_shape_parse(t, (int)n, &s, &e) == RG_OK;
-    if (ok) {
-      nd->params[slot] = s.rank;
-      for (int d = 0; d < s.rank; d++) nd->params[slot + 1 + d] = s.dim[d];
-    }
-    if (ok) return RG_OK;
-    break;
+    if (rg_shape_parse(t, (int)n, &s, &e) != RG_OK) return false;
+    params[0] = s.rank;
+    for (int d = 0; d < s.rank; d++) params[1 + d] = s.dim[d];
+    return true;
   }
   case RG_PK_TVAR:
   case RG_PK_NONE: break;
   }
-  if (!ok) {
-    const char *want = "";
-    char range[64];
-    switch (ps->kind) {
-    case RG_PK_INT: snprintf(range, sizeof range, "an integer in %d..%d", ps->lo, ps->hi); want = range; break;
-    case RG_PK_AXIS: want = "an axis 0..5"; break;
-    case RG_PK_PAD: want = "same or valid"; break;
-    case RG_PK_ACT: want = "none, relu, sigmoid or tanh"; break;
-    case RG_PK_PERM: want = "a permutation written as digits, e.g. 10 or 0213"; break;
-    case RG_PK_SHAPE: want = "a shape like 2x4 (dimensions 1..16777216) or scalar"; break;
-    default: want = "a value"; break;
-    }
-    char msg[400];
-    snprintf(msg, sizeof msg, "%s: bad value '%.*s' for parameter %s: expected %s", opname, (int)n,
-             t, ps->name, want);
-    return rg_err_at(p->err, RG_ERR_PARSE, p->line, c0, "%s", msg);
+  if (ok) params[0] = v;
+  return ok;
+}
+
+/* What a parameter of kind ps->kind must look like, for messages. */
+static const char *param_wanted(const rg_param_spec *ps, char *buf, size_t size) {
+  switch (ps->kind) {
+  case RG_PK_INT: snprintf(buf, size, "an integer in %d..%d", ps->lo, ps->hi); return buf;
+  case RG_PK_AXIS: return "an axis 0..5";
+  case RG_PK_PAD: return "same or valid";
+  case RG_PK_ACT: return "none, relu, sigmoid or tanh";
+  case RG_PK_PERM: return "a permutation written as digits, e.g. 10 or 0213";
+  case RG_PK_SHAPE: return "a shape like 2x4 (dimensions 1..16777216) or scalar";
+  default: return "a value";
   }
-  nd->params[slot] = v;
-  return RG_OK;
+}
+
+static rg_status parse_param(parser *p, rg_rule *r, rg_node *nd, int k, const char *opname) {
+  rg_op op = (rg_op)nd->op;
+  const rg_param_spec *ps = &rg_op_get(op)->params[k];
+  int slot = rg_op_param_slot(op, k);
+  int c0 = col(p);
+  const char *t = p->s + p->i;
+  size_t n = token_len(p);
+  p->i += n;
+  if (n == 0)
+    return rg_err_at(p->err, RG_ERR_PARSE, p->line, c0, "%s: expected parameter '%s' here",
+                     opname, ps->name);
+  if (t[0] == '?') return param_var(p, r, nd, ps, slot, t, n, c0);
+  if (param_value(ps, t, n, nd->params + slot)) return RG_OK;
+  char range[64], msg[400];
+  snprintf(msg, sizeof msg, "%s: bad value '%.*s' for parameter %s: expected %s", opname, (int)n,
+           t, ps->name, param_wanted(ps, range, sizeof range));
+  return rg_err_at(p->err, RG_ERR_PARSE, p->line, c0, "%s", msg);
 }
 
 static rg_status parse_term(parser *p, rg_rule *r, rg_ref *out, int depth);

@@ -25,6 +25,7 @@
 #include "canon.h"
 #include "coverage.h"
 #include "derive.h"
+#include "files.h"
 #include "match/match.h"
 #include "record.h"
 #include "redundancy.h"

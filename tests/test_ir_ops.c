@@ -385,6 +385,67 @@ static void test_zp_arith(void) {
   CHECK(rg_zp_mul(a, b) == (uint64_t)(prod % RG_ZP_P));
 }
 
+/* Every operator of ops.def has an instance here that shapes and evaluates in all three
+ * domains: a new operator fails this test until it has a sample, and then until shape
+ * inference and every interpreter handle it (the rest of the checklist at the top of ops.def is
+ * checked by ctest ir_ops_checklist). */
+static void test_every_op_evaluates(void) {
+  static const char *const sample[RG_OP_COUNT] = {
+      [RG_OP_EWADD] = "(ewadd ?x ?x)",
+      [RG_OP_EWMUL] = "(ewmul ?x ?x)",
+      [RG_OP_SMUL] = "(smul ?x ?s)",
+      [RG_OP_MATMUL] = "(matmul relu ?x ?x)",
+      [RG_OP_CONV2D] = "(conv2d 1 1 same tanh ?i ?w)",
+      [RG_OP_RELU] = "(relu ?x)",
+      [RG_OP_TANH] = "(tanh ?x)",
+      [RG_OP_SIGMOID] = "(sigmoid ?x)",
+      [RG_OP_POOLAVG] = "(poolavg 3 3 1 1 same none ?i)",
+      [RG_OP_POOLMAX] = "(poolmax 3 3 1 1 valid relu ?i)",
+      [RG_OP_TRANSPOSE] = "(transpose 10 ?x)",
+      [RG_OP_ENLARGE] = "(enlarge 5 5 ?w)",
+      [RG_OP_CONCAT] = "(concat 0 ?x ?x ?x)",
+      [RG_OP_SPLIT] = "(split.1 0 (concat 0 ?x ?x))",
+      [RG_OP_RESHAPE] = "(reshape 16 ?x)",
+      [RG_OP_IEWMUL] = "(Iewmul 4x4)",
+      [RG_OP_IMATMUL] = "(Imatmul 4)",
+      [RG_OP_ICONV] = "(Iconv 2 3 3)",
+      [RG_OP_CPOOL] = "(Cpool 2 3 3)",
+      [RG_OP_PAD] = "(pad 1 1 2 ?x)",
+      [RG_OP_SLICE] = "(slice 0 1 3 ?x)",
+      [RG_OP_BIAS] = "(bias ?i ?b)",
+  };
+  const char *shapes = "x=4x4 s=scalar i=1x2x5x5 w=2x2x3x3 b=2";
+  for (int op = RG_OP_INPUT + 1; op < RG_OP_COUNT; op++) {
+    const char *name = rg_op_get((rg_op)op)->name;
+    CHECK_MSG(sample[op], "operator %s has no sample in test_every_op_evaluates: add one, and its "
+              "case in every file of the checklist at the top of ir/ops.def", name);
+    t_graph t;
+    if (!sample[op] || t_graph_open(&t, sample[op], shapes)) {
+      CHECK_MSG(!sample[op], "%s: %s did not shape", name, sample[op]);
+      continue;
+    }
+    rg_err err;
+    for (int d = 0; d < 2; d++) {
+      rg_value *out = NULL;
+      CHECK_MSG(rg_plan_eval_random(t.plan, t.r->src, 1, (rg_domain)d, &ctx, 7, &out, &err) == RG_OK,
+                "%s does not evaluate in %s", name, rg_domain_name((rg_domain)d));
+      free(out);
+    }
+    int32_t nt = rg_graph_n_tvars(t.r->g);
+    rg_z127 *in[16] = {0}, *out = NULL;
+    for (int32_t v = 0; v < nt; v++) {
+      int64_t n = rg_shape_numel(t.shape_ptr[v]);
+      in[v] = malloc(sizeof *in[v] * (size_t)(n ? n : 1));
+      for (int64_t k = 0; k < n; k++) in[v][k] = rg_random_z127(7, v, k);
+    }
+    CHECK_MSG(rg_eval_full_z127(t.plan, &ctx, (const rg_z127 *const *)in, t.r->src, 1, &out, &err) == RG_OK,
+              "%s does not evaluate in Z_q", name);
+    free(out);
+    for (int32_t v = 0; v < nt; v++) free(in[v]);
+    t_graph_close(&t);
+  }
+}
+
 int main(void) {
   rg_eval_ctx_init(&ctx, 42);
   test_op_table();
@@ -404,5 +465,6 @@ int main(void) {
   test_shape_errors();
   test_seams();
   test_grouped_seams();
+  test_every_op_evaluates();
   return check_done("test_ir_ops");
 }

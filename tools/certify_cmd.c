@@ -7,7 +7,7 @@
  *
  * Exit status: certify: 0 certificate written; check: 0 valid, 1 rejected; 2 bad input.
  */
-#define _POSIX_C_SOURCE 200809L /* strdup, sigaction, clock_gettime */
+#define _POSIX_C_SOURCE 200809L /* sigaction, clock_gettime */
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -70,112 +70,19 @@ typedef struct {
   bool full, print;
 } cert_opts;
 
-/* "2^K-1" (K up to 128) or a decimal number below 2^128; whether it is a supported prime is
- * rg_pet_field_check's to say. */
-static bool parse_prime(const char *s, rg_z127 *p) {
-  int64_t k;
-  if (strncmp(s, "2^", 2) == 0) {
-    const char *minus = strstr(s, "-1");
-    char buf[8];
-    if (!minus || minus[2] || minus - s - 2 >= (long)sizeof buf) return false;
-    snprintf(buf, sizeof buf, "%.*s", (int)(minus - s - 2), s + 2);
-    if (!rg_cli_parse_i64(buf, 2, 128, &k)) return false;
-    *p = k == 128 ? ~(rg_z127)0 : ((rg_z127)1 << k) - 1;
-    return true;
-  }
-  return rg_z127_parse(s, p);
-}
-
-/* The canonical text of one side (src or tgt) of a parsed rule. */
-static char *side_of(const rg_rule *r, bool target) {
-  rg_strbuf sb;
-  rg_sb_init(&sb);
-  for (int k = 0; k < r->n_src; k++) {
-    if (k) rg_sb_puts(&sb, " ; ");
-    rg_text_print_ref(r->g, target ? r->tgt[k] : r->src[k], &sb);
-  }
-  char *s = sb.failed ? NULL : strdup(rg_sb_str(&sb));
-  rg_sb_free(&sb);
-  return s;
-}
-
-/* Reads the programs from files (1 rule file or 2 program files). */
-static rg_status read_programs(char **files, int n, char **text, const char **where, rg_err *err) {
-  for (int i = 0; i < n; i++) {
-    rg_ruleset rs;
-    rg_ruleset_init(&rs);
-    *where = files[i];
-    rg_status st = rg_text_parse_file(files[i], &rs, err);
-    if (st == RG_OK && rs.n != 1)
-      st = rg_err_set(err, RG_ERR_PARSE, "holds %d lines of rule text; give one program (or one rule) per file", rs.n);
-    if (st == RG_OK && n == 1 && rs.rules[0]->n_tgt == 0)
-      st = rg_err_set(err, RG_ERR_PARSE, "a single file must hold a rule 'ORIGINAL => MUTANT'");
-    if (st == RG_OK && n == 2 && rs.rules[0]->n_tgt)
-      st = rg_err_set(err, RG_ERR_PARSE, "holds a rule; give one program per file (or one rule file alone)");
-    if (st == RG_OK) {
-      if (n == 1) text[0] = side_of(rs.rules[0], false), text[1] = side_of(rs.rules[0], true);
-      else text[i] = side_of(rs.rules[0], false);
-      if (!text[0] || (n == 1 && !text[1])) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-    }
-    rg_ruleset_free(&rs);
-    if (st) return st;
-  }
-  *where = NULL;
-  return RG_OK;
-}
-
-static rg_status parse_dims(const char *s, rg_mutant_dims *d, rg_err *err) {
-  int32_t v[7];
-  int n = 0;
-  const char *p = s;
-  while (*p && n < 7) {
-    char *end;
-    long x = strtol(p, &end, 10);
-    if (end == p || x < 1 || x > 4096) break;
-    v[n++] = (int32_t)x;
-    p = *end == ',' ? end + 1 : end;
-    if (!*end) break;
-  }
-  if (*p && (n == 7 || strchr(p, ',') || (*p < '0' || *p > '9')))
-    return rg_err_set(err, RG_ERR_ARG, "bad --dims '%s': expected N,C,H,W,O,K or N,C,H,W,O,K,P (1..4096 each)", s);
-  if (n != 6 && n != 7)
-    return rg_err_set(err, RG_ERR_ARG, "bad --dims '%s': expected N,C,H,W,O,K or N,C,H,W,O,K,P (1..4096 each)", s);
-  *d = (rg_mutant_dims){v[0], v[1], v[2], v[3], v[4], v[5], n == 7 ? v[6] : 2};
-  return RG_OK;
-}
-
-/* Builds the pair from files or a built-in mutant. shapes may be replaced by the mutant's. */
+/* Loads the programs (from files or a built-in mutant) and builds the pair, or prints them
+ * (--print). cert_shapes: the certificate's, for check. */
 static rg_status open_pair(const cert_opts *o, char **files, int nfiles, const char *cert_shapes,
                            rg_pet_pair **pp, const char **where, rg_err *err) {
-  char *text[2] = {NULL, NULL};
-  rg_mutant m;
-  const char *shapes = o->shapes.len ? rg_sb_str(&o->shapes) : cert_shapes;
-  rg_status st = RG_OK;
-  *where = NULL;
-  if (o->mutant) {
-    int kind = rg_mutant_by_name(o->mutant);
-    rg_mutant_dims d = rg_mutant_default();
-    if (nfiles) st = rg_err_set(err, RG_ERR_ARG, "give either --mutant or program files, not both");
-    else if (kind < 0) st = rg_err_set(err, RG_ERR_ARG, "unknown mutant '%s': use fig1, fold, dilated or merged", o->mutant);
-    if (st == RG_OK && o->dims) st = parse_dims(o->dims, &d, err);
-    if (st == RG_OK) st = rg_mutant_make((rg_mutant_kind)kind, &d, &m, err);
-    if (st == RG_OK) {
-      text[0] = strdup(m.original), text[1] = strdup(m.mutant);
-      if (!o->shapes.len && !cert_shapes) shapes = m.shapes;
-      if (!text[0] || !text[1]) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-    }
-  } else if (nfiles == 1 || nfiles == 2) {
-    st = read_programs(files, nfiles, text, where, err);
-  } else {
-    st = rg_err_set(err, RG_ERR_ARG, "give ORIGINAL and MUTANT files, one RULEFILE, or --mutant NAME (see --help)");
-  }
-  if (st == RG_OK && o->print) {
-    printf("original: %s\nmutant:   %s\nshapes:   %s\n", text[0], text[1], shapes ? shapes : "(none)");
-  } else if (st == RG_OK) {
-    st = rg_pet_pair_new(text[0], text[1], shapes, pp, err);
-  }
-  free(text[0]);
-  free(text[1]);
+  rg_pet_source src = {o->mutant, o->dims, files, nfiles, o->shapes.len ? rg_sb_str(&o->shapes) : NULL, cert_shapes};
+  rg_pet_programs prog;
+  rg_status st = rg_pet_programs_load(&src, &prog, where, err);
+  if (st == RG_OK && o->print)
+    printf("original: %s\nmutant:   %s\nshapes:   %s\n", prog.original, prog.mutant,
+           prog.shapes ? prog.shapes : "(none)");
+  else if (st == RG_OK)
+    st = rg_pet_pair_new(prog.original, prog.mutant, prog.shapes, pp, err);
+  rg_pet_programs_free(&prog);
   return st;
 }
 
@@ -209,36 +116,6 @@ static void on_progress(void *user, int64_t done, int64_t total) {
   pg->next_ms = ms + 2000;
 }
 
-static rg_status read_file(const char *path, rg_strbuf *sb, rg_err *err) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return rg_err_set(err, RG_ERR_IO, "cannot open %s", path);
-  char chunk[65536];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) rg_sb_append(sb, chunk, n);
-  bool bad = ferror(f);
-  fclose(f);
-  if (bad) return rg_err_set(err, RG_ERR_IO, "cannot read %s", path);
-  return sb->failed ? rg_err_set(err, RG_ERR_NOMEM, "out of memory reading %s", path) : RG_OK;
-}
-
-/* The certificate to path, whole or not at all (ir/atomic.h), or to standard output (NULL). */
-static rg_status write_cert(const char *path, const rg_strbuf *sb, rg_err *err) {
-  if (!path) {
-    bool ok = fwrite(sb->s, 1, sb->len, stdout) == sb->len && fflush(stdout) == 0;
-    return ok ? RG_OK : rg_err_set(err, RG_ERR_IO, "cannot write the certificate to standard output");
-  }
-  rg_atomic_file a;
-  rg_status st = rg_atomic_open(&a, path, err);
-  if (st) return st;
-  if (fwrite(sb->s, 1, sb->len, a.f) != sb->len) {
-    rg_atomic_abort(&a);
-    return rg_err_set(err, RG_ERR_IO, "cannot write the certificate to %s", path);
-  }
-  return rg_atomic_commit(&a, err);
-}
-
-/* Full mode: every element where the programs differ must lie in a correction region, i.e.
- * the corrected mutant (the mutant outside the regions, the original inside) is equivalent. */
 /* Full mode: every element where the programs differ must lie in a correction region, i.e.
  * the corrected mutant (the mutant outside the regions, the original inside) is equivalent. */
 static rg_status full_check(const rg_pet_pair *pp, const rg_cert *c, const rg_pet_opts *po, rg_err *err) {
@@ -255,69 +132,69 @@ static rg_status full_check(const rg_pet_pair *pp, const rg_cert *c, const rg_pe
   return RG_OK;
 }
 
+/* check: audits the certificate against the programs, then full mode if asked. */
+static rg_status run_check(const cert_opts *o, const char *cert_path, rg_cert *parsed, rg_pet_pair *pp,
+                           rg_pet_hooks *hooks, const struct timespec *t0, int *rc, rg_err *err) {
+  rg_audit a;
+  rg_status st = rg_cert_audit(parsed, pp, hooks, &a, err);
+  if (st) return st;
+  printf("%s: %s\n", cert_path, a.valid ? "VALID" : "REJECTED");
+  if (!a.valid) printf("  reason: %s\n", a.why);
+  fprintf(stderr, "certify check: %lld boxes, %lld evaluations, %.1f ms\n", (long long)a.boxes,
+          (long long)a.evaluations, ms_since(t0));
+  *rc = a.valid ? 0 : 1;
+  if (a.valid && o->full) st = full_check(pp, parsed, &(rg_pet_opts){parsed->res.trials, parsed->res.p, hooks}, err);
+  return st;
+}
+
+/* certify: box mode, the certificate written, then full mode if asked. */
+static rg_status run_certify(const cert_opts *o, rg_pet_pair *pp, rg_cert *c, rg_pet_hooks *hooks,
+                             const struct timespec *t0, rg_err *err) {
+  rg_pet_opts po = {o->trials, o->p, hooks};
+  rg_pet_result res;
+  rg_status st = rg_pet_check(pp, &po, &res, err);
+  double ms = ms_since(t0);
+  if (st == RG_OK) st = rg_cert_make(pp, &res, c, err);
+  if (st) return st;
+  int64_t neq = 0;
+  for (int64_t i = 0; i < c->res.n_boxes; i++) neq += c->res.box[i].verdict == RG_BOX_NEQ;
+  fprintf(stderr,
+          "certify: %lld boxes (%lld NEQ, %lld correction regions), %lld positions, %lld evaluations, "
+          "%d trials, error bound %s%s, %.1f ms\n",
+          (long long)c->res.n_boxes, (long long)neq, (long long)c->n_regions, (long long)c->res.positions,
+          (long long)c->res.evaluations, c->res.trials, strcmp(c->bound, "none") ? "2^" : "", c->bound, ms);
+  st = rg_cert_save(c, o->out, err);
+  if (st == RG_OK && o->full) st = full_check(pp, c, &po, err);
+  return st;
+}
+
 static int run(bool check, cert_opts *o, char **args, int nargs) {
   rg_err err = {0};
-  const char *where = NULL;
+  const char *where = NULL, *cert_path = NULL;
   rg_pet_pair *pp = NULL;
   rg_cert c, parsed;
   memset(&c, 0, sizeof c);
   memset(&parsed, 0, sizeof parsed);
   rg_status st = RG_OK;
   int rc = 0;
-  const char *cert_path = NULL;
   if (check) {
     if (nargs < 1) {
       fprintf(stderr, "rulegen certify check: give the certificate file first (see --help)\n");
       return 2;
     }
     cert_path = args[0], args++, nargs--;
-    rg_strbuf sb;
-    rg_sb_init(&sb);
-    st = read_file(cert_path, &sb, &err);
-    if (st == RG_OK) st = rg_cert_parse(sb.s ? sb.s : "", sb.len, &parsed, &err);
-    rg_sb_free(&sb);
+    st = rg_cert_load(cert_path, &parsed, &err);
     if (st) where = cert_path;
   }
   if (st == RG_OK) st = open_pair(o, args, nargs, check ? parsed.shapes : NULL, &pp, &where, &err);
-  if (st == RG_OK && o->print) goto done;
-  struct timespec t0;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
-  progress pg = {check ? "rulegen certify check" : "rulegen certify", t0, 1000, false};
-  rg_pet_hooks hooks = {&rg_cli_interrupted, on_progress, &pg};
-  if (st == RG_OK && check) {
-    rg_audit a;
-    st = rg_cert_audit(&parsed, pp, &hooks, &a, &err);
-    if (st == RG_OK) {
-      printf("%s: %s\n", cert_path, a.valid ? "VALID" : "REJECTED");
-      if (!a.valid) printf("  reason: %s\n", a.why);
-      fprintf(stderr, "certify check: %lld boxes, %lld evaluations, %.1f ms\n", (long long)a.boxes,
-              (long long)a.evaluations, ms_since(&t0));
-      rc = a.valid ? 0 : 1;
-      if (a.valid && o->full) st = full_check(pp, &parsed, &(rg_pet_opts){parsed.res.trials, parsed.res.p, &hooks}, &err);
-    }
-  } else if (st == RG_OK) {
-    rg_pet_opts po = {o->trials, o->p, &hooks};
-    rg_pet_result res;
-    st = rg_pet_check(pp, &po, &res, &err);
-    double ms = ms_since(&t0);
-    if (st == RG_OK) st = rg_cert_make(pp, &res, &c, &err);
-    if (st == RG_OK) {
-      int64_t neq = 0;
-      for (int64_t i = 0; i < c.res.n_boxes; i++) neq += c.res.box[i].verdict == RG_BOX_NEQ;
-      fprintf(stderr,
-              "certify: %lld boxes (%lld NEQ, %lld correction regions), %lld positions, %lld evaluations, "
-              "%d trials, error bound %s%s, %.1f ms\n",
-              (long long)c.res.n_boxes, (long long)neq, (long long)c.n_regions, (long long)c.res.positions,
-              (long long)c.res.evaluations, c.res.trials, strcmp(c.bound, "none") ? "2^" : "", c.bound, ms);
-      rg_strbuf sb;
-      rg_sb_init(&sb);
-      rg_cert_write(&c, &sb);
-      st = sb.failed ? rg_err_set(&err, RG_ERR_NOMEM, "out of memory") : write_cert(o->out, &sb, &err);
-      rg_sb_free(&sb);
-    }
-    if (st == RG_OK && o->full) st = full_check(pp, &c, &po, &err);
+  if (st == RG_OK && !o->print) {
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    progress pg = {check ? "rulegen certify check" : "rulegen certify", t0, 1000, false};
+    rg_pet_hooks hooks = {&rg_cli_interrupted, on_progress, &pg};
+    st = check ? run_check(o, cert_path, &parsed, pp, &hooks, &t0, &rc, &err)
+               : run_certify(o, pp, &c, &hooks, &t0, &err);
   }
-done:
   if (st) {
     rg_cli_report(check ? "rulegen certify check" : "rulegen certify", where, &err);
     rc = 2;
@@ -352,7 +229,7 @@ int rg_cmd_certify(int argc, char **argv) {
       o.trials = (int)v;
       break;
     case 'p':
-      if (!parse_prime(optarg, &o.p)) {
+      if (!rg_pet_parse_prime(optarg, &o.p)) {
         fprintf(stderr, "rulegen certify: --prime wants 2^K-1 or a decimal number, not '%s'; the supported primes are %s\n",
                 optarg, RG_PET_PRIMES);
         rc = 2;

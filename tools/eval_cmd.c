@@ -98,17 +98,8 @@ static rg_status show_graph(const rg_rule *r, const rg_binding *b, const eval_op
   rg_eval_ctx_init(&ctx, o->seed);
   for (int d = 0; d < 2 && st == RG_OK; d++) {
     rg_domain dom = (rg_domain)d;
-    int32_t nt = rg_graph_n_tvars(r->g);
-    rg_value **in = calloc((size_t)nt + 1, sizeof *in);
     rg_value *outv[RG_RULE_MAX_OUTPUTS] = {0};
-    if (!in) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-    for (int32_t v = 0; st == RG_OK && v < nt; v++) {
-      int64_t cnt = b->tvar_shapes[v] ? rg_shape_numel(b->tvar_shapes[v]) : 0;
-      in[v] = malloc(sizeof(rg_value) * (size_t)(cnt + 1));
-      if (!in[v]) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-      for (int64_t k = 0; in[v] && k < cnt; k++) in[v][k] = rg_random_value(dom, o->seed, v, k);
-    }
-    if (!st) st = rg_eval_full(plan, dom, &ctx, (const rg_value *const *)in, r->src, r->n_src, outv, err);
+    st = rg_plan_eval_random(plan, r->src, r->n_src, dom, &ctx, o->seed, outv, err);
     for (int k = 0; st == RG_OK && k < r->n_src; k++) {
       const rg_shape *s = rg_plan_shape(plan, r->src[k]);
       char buf[128];
@@ -121,8 +112,6 @@ static rg_status show_graph(const rg_rule *r, const rg_binding *b, const eval_op
       printf("%s\n", cnt > 4 ? " ..." : "");
     }
     for (int k = 0; k < RG_RULE_MAX_OUTPUTS; k++) free(outv[k]);
-    for (int32_t v = 0; in && v < nt; v++) free(in[v]);
-    free(in);
   }
   rg_plan_free(plan);
   return st;
@@ -199,26 +188,28 @@ static int run_set(const rg_ruleset *rs, const rg_cli_bindings *cb, const eval_o
   return 0;
 }
 
-int rg_cmd_eval(int argc, char **argv) {
+/* optarg as a number of lo..hi into *v: 0, or 2 after saying what --opt wants. */
+static int number_arg(const char *opt, const char *want, int64_t lo, int64_t hi, int64_t *v) {
+  *v = lo;
+  if (rg_cli_parse_i64(optarg, lo, hi, v)) return 0;
+  fprintf(stderr, "rulegen eval: --%s wants %s, not '%s'\n", opt, want, optarg);
+  return 2;
+}
+
+/* Parses the options into o and cb; *expr is -e's text. Returns 0, or 2 after reporting. */
+static int parse_args(int argc, char **argv, eval_opts *o, rg_cli_bindings *cb, const char **expr) {
   static const struct option longopts[] = {
 #define X(name, short_, arg, meta, help) {name, arg, NULL, short_},
       EVAL_OPTIONS(X)
 #undef X
       {NULL, 0, NULL, 0}};
-  eval_opts o = {3, 0, 1, false};
-  rg_cli_bindings *cb = calloc(1, sizeof *cb);
-  const char *expr = NULL;
   rg_err err = {0};
   int c, rc = 0;
-  if (!cb) {
-    fprintf(stderr, "rulegen eval: out of memory\n");
-    return 2;
-  }
   optind = 1;
   while (rc == 0 && (c = getopt_long(argc, argv, "e:s:p:t:n:S:qh", longopts, NULL)) != -1) {
     int64_t v;
     switch (c) {
-    case 'e': expr = optarg; break;
+    case 'e': *expr = optarg; break;
     case 's':
       if (rg_cli_add_shapes(cb, optarg, &err)) rg_cli_report("rulegen eval", NULL, &err), rc = 2;
       break;
@@ -226,30 +217,74 @@ int rg_cmd_eval(int argc, char **argv) {
       if (rg_cli_add_param(cb, optarg, &err)) rg_cli_report("rulegen eval", NULL, &err), rc = 2;
       break;
     case 't':
-      if (!rg_cli_parse_i64(optarg, 1, 1000000, &v)) {
-        fprintf(stderr, "rulegen eval: --trials wants a number from 1 to 1000000, not '%s'\n", optarg);
-        rc = 2;
-      }
-      o.trials = (int)v;
+      rc = number_arg("trials", "a number from 1 to 1000000", 1, 1000000, &v);
+      o->trials = (int)v;
       break;
     case 'n':
-      if (!rg_cli_parse_i64(optarg, 1, 1000, &v)) {
-        fprintf(stderr, "rulegen eval: --shape-sets wants a number from 1 to 1000, not '%s'\n", optarg);
-        rc = 2;
-      }
-      o.shape_sets = (int)v;
+      rc = number_arg("shape-sets", "a number from 1 to 1000", 1, 1000, &v);
+      o->shape_sets = (int)v;
       break;
     case 'S':
-      if (!rg_cli_parse_i64(optarg, 0, INT64_MAX, &v)) {
-        fprintf(stderr, "rulegen eval: --seed wants a non-negative number, not '%s'\n", optarg);
-        rc = 2;
-      }
-      o.seed = (uint64_t)v;
+      rc = number_arg("seed", "a non-negative number", 0, INT64_MAX, &v);
+      o->seed = (uint64_t)v;
       break;
-    case 'q': o.quiet = true; break;
-    case 'h': usage(stdout); free(cb); return 0;
+    case 'q': o->quiet = true; break;
+    case 'h': usage(stdout); return -1;
     default: usage(stderr); rc = 2; break;
     }
+  }
+  return rc;
+}
+
+/* The built-in examples, each at its own shapes. */
+static int run_demo(const eval_opts *o, int *n_differ) {
+  printf("no FILE given: evaluating the built-in examples (see rulegen eval --help)\n\n");
+  int rc = 0;
+  for (size_t i = 0; rc == 0 && i < sizeof demo / sizeof demo[0]; i++) {
+    rg_cli_bindings *db = calloc(1, sizeof *db);
+    rg_ruleset rs;
+    rg_ruleset_init(&rs);
+    rg_err err = {0};
+    if (!db || rg_cli_add_shapes(db, demo[i].shapes, &err) ||
+        rg_text_parse(demo[i].rule, strlen(demo[i].rule), &rs, &err)) {
+      rg_cli_report("rulegen eval", "<built-in>", &err);
+      rc = 2;
+    } else {
+      rc = run_set(&rs, db, o, "<built-in>", n_differ);
+    }
+    rg_ruleset_free(&rs);
+    free(db);
+  }
+  return rc;
+}
+
+/* The rules of -e's text or of a file. */
+static int run_text(const char *expr, const char *path, const rg_cli_bindings *cb, const eval_opts *o, int *n_differ) {
+  rg_ruleset rs;
+  rg_ruleset_init(&rs);
+  rg_err err = {0};
+  const char *file = expr ? "<expr>" : path;
+  rg_status st = expr ? rg_text_parse(expr, strlen(expr), &rs, &err) : rg_text_parse_file(path, &rs, &err);
+  if (st == RG_OK && rs.n == 0) st = rg_err_set(&err, RG_ERR_PARSE, "no rule given");
+  int rc = 2;
+  if (st) rg_cli_report("rulegen eval", file, &err);
+  else rc = run_set(&rs, cb, o, file, n_differ);
+  rg_ruleset_free(&rs);
+  return rc;
+}
+
+int rg_cmd_eval(int argc, char **argv) {
+  eval_opts o = {3, 0, 1, false};
+  rg_cli_bindings *cb = calloc(1, sizeof *cb);
+  const char *expr = NULL;
+  if (!cb) {
+    fprintf(stderr, "rulegen eval: out of memory\n");
+    return 2;
+  }
+  int rc = parse_args(argc, argv, &o, cb, &expr);
+  if (rc < 0) {
+    free(cb);
+    return 0;
   }
   if (rc == 0 && expr && optind < argc) {
     fprintf(stderr, "rulegen eval: give either -e RULE or a FILE, not both\n");
@@ -260,31 +295,8 @@ int rg_cmd_eval(int argc, char **argv) {
     rc = 2;
   }
   int n_differ = 0;
-  rg_ruleset rs;
-  rg_ruleset_init(&rs);
-  if (rc == 0 && (expr || optind < argc)) {
-    const char *file = expr ? "<expr>" : argv[optind];
-    rg_status st = expr ? rg_text_parse(expr, strlen(expr), &rs, &err)
-                        : rg_text_parse_file(argv[optind], &rs, &err);
-    if (st == RG_OK && rs.n == 0) st = rg_err_set(&err, RG_ERR_PARSE, "no rule given");
-    if (st) rg_cli_report("rulegen eval", file, &err), rc = 2;
-    else rc = run_set(&rs, cb, &o, file, &n_differ);
-  } else if (rc == 0) {
-    printf("no FILE given: evaluating the built-in examples (see rulegen eval --help)\n\n");
-    for (size_t i = 0; rc == 0 && i < sizeof demo / sizeof demo[0]; i++) {
-      rg_cli_bindings *db = calloc(1, sizeof *db);
-      rg_ruleset_free(&rs);
-      if (!db || rg_cli_add_shapes(db, demo[i].shapes, &err) ||
-          rg_text_parse(demo[i].rule, strlen(demo[i].rule), &rs, &err)) {
-        rg_cli_report("rulegen eval", "<built-in>", &err);
-        rc = 2;
-      } else {
-        rc = run_set(&rs, db, &o, "<built-in>", &n_differ);
-      }
-      free(db);
-    }
-  }
-  rg_ruleset_free(&rs);
+  if (rc == 0 && (expr || optind < argc)) rc = run_text(expr, optind < argc ? argv[optind] : NULL, cb, &o, &n_differ);
+  else if (rc == 0) rc = run_demo(&o, &n_differ);
   free(cb);
   if (rc == 0 && n_differ) {
     printf("\n%d rule%s differ%s\n", n_differ, n_differ == 1 ? "" : "s", n_differ == 1 ? "s" : "");

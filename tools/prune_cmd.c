@@ -89,101 +89,41 @@ static void print_table(const rg_prune_result *res) {
     printf("interrupted: derivability stopped early; rules it had not decided are kept\n");
 }
 
-/* The kept rules into f. */
-static rg_status write_kept(FILE *f, const rg_ruleset *rs, const rg_prune_result *res, rg_err *err) {
-  fprintf(f, "# rulegen prune: %d of %d rules kept\n", res->kept, res->n);
-  rg_strbuf sb;
-  rg_sb_init(&sb);
-  for (int i = 0; i < rs->n; i++) {
-    if (res->e[i].fate != RG_FATE_KEPT) continue;
-    rg_sb_clear(&sb);
-    rg_text_print_rule(rs->rules[i], &sb);
-    fprintf(f, "%s\n", rg_sb_str(&sb));
-  }
-  bool bad = sb.failed;
-  rg_sb_free(&sb);
-  return bad ? rg_err_set(err, RG_ERR_NOMEM, "out of memory") : RG_OK;
-}
-
-/* The records of res into f, and their end line. */
-static rg_status write_records(FILE *f, const rg_ruleset *rs, const rg_prune_result *res, rg_err *err) {
-  rg_status st = rg_prune_write_records(f, rs, res, err);
-  return st ? st : rg_prune_write_records_end(f, err);
-}
-
-/* Writes path whole or not at all with fn (a kill leaves the old file, never a cut one). */
-static rg_status write_whole(const char *path, rg_status (*fn)(FILE *, const rg_ruleset *, const rg_prune_result *, rg_err *),
-                             const rg_ruleset *rs, const rg_prune_result *res, rg_err *err) {
-  rg_atomic_file a;
-  rg_status st = rg_atomic_open(&a, path, err);
-  if (st) return st;
-  if ((st = fn(a.f, rs, res, err))) {
-    rg_atomic_abort(&a);
-    return st;
-  }
-  return rg_atomic_commit(&a, err);
-}
-
 static int audit(const char *records, const char *kept_path) {
-  rg_ruleset kept;
-  rg_ruleset_init(&kept);
   rg_err err = {0};
-  rg_strbuf sb;
-  rg_sb_init(&sb);
-  int rc = 0;
-  FILE *f = fopen(records, "rb");
-  if (!f) {
-    fprintf(stderr, "rulegen prune: cannot open %s\n", records);
-    rc = 2;
-  } else {
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-      rg_sb_append(&sb, chunk, n);
-    fclose(f);
-  }
-  /* An empty kept set is legal (everything removed); empty records are not (no end line). */
-  rg_status st = rc ? RG_OK : rg_text_parse_file(kept_path, &kept, &err);
-  if (st == RG_ERR_PARSE && kept.n == 0 && strstr(err.msg, "holds no rules")) st = RG_OK;
-  if (st) {
-    rg_cli_report("rulegen prune", kept_path, &err);
-    rc = 2;
-  }
   rg_audit_report rep;
-  if (!rc && (st = rg_prune_audit(&kept, sb.s ? sb.s : "", sb.len, &rep, &err)) != RG_OK) {
-    rg_cli_report("rulegen prune: audit", records, &err);
-    rc = st == RG_ERR_ARG ? 1 : 2;
+  const char *where;
+  rg_status st = rg_prune_audit_files(records, kept_path, &rep, &where, &err);
+  if (st) {
+    rg_cli_report(where == records ? "rulegen prune: audit" : "rulegen prune", where, &err);
+    return st == RG_ERR_ARG ? 1 : 2;
   }
-  if (!rc)
-    printf("audit: %d removal records check against %d kept rules (renaming %d, subgraph %d, "
-           "supergraph %d, derived %d)\n",
-           rep.records, rep.kept, rep.by_reason[RG_FATE_RENAMING], rep.by_reason[RG_FATE_SUBGRAPH],
-           rep.by_reason[RG_FATE_SUPERGRAPH], rep.by_reason[RG_FATE_DERIVED]);
-  rg_sb_free(&sb);
-  rg_ruleset_free(&kept);
-  return rc;
+  printf("audit: %d removal records check against %d kept rules (renaming %d, subgraph %d, "
+         "supergraph %d, derived %d)\n",
+         rep.records, rep.kept, rep.by_reason[RG_FATE_RENAMING], rep.by_reason[RG_FATE_SUBGRAPH],
+         rep.by_reason[RG_FATE_SUPERGRAPH], rep.by_reason[RG_FATE_DERIVED]);
+  return 0;
 }
 
-int rg_cmd_prune(int argc, char **argv) {
+/* Parses the options; returns 0, -1 after --help, or 2 after reporting. */
+static int parse_args(int argc, char **argv, rg_prune_opts *o, progress_state *ps, const char **out,
+                      const char **records, const char **audit_path) {
   static const struct option longopts[] = {
 #define X(name, short_, arg, meta, help) {name, arg, NULL, short_},
       PRUNE_OPTIONS(X)
 #undef X
           {NULL, 0, NULL, 0}};
-  rg_prune_opts o = rg_prune_opts_default();
-  const char *out = NULL, *records = NULL, *audit_path = NULL;
-  progress_state ps = {false, 0};
   int c, rc = 0;
   optind = 1;
   while (rc == 0 && (c = getopt_long(argc, argv, "o:r:P:" RG_DERIVE_LIMIT_SHORTOPTS "1a:qh",
                                      longopts, NULL)) != -1) {
     switch (c) {
-    case 'o': out = optarg; break;
-    case 'r': records = optarg; break;
-    case 'a': audit_path = optarg; break;
-    case '1': o.second_pass = false; break;
+    case 'o': *out = optarg; break;
+    case 'r': *records = optarg; break;
+    case 'a': *audit_path = optarg; break;
+    case '1': o->second_pass = false; break;
     case 'P':
-      if (!rg_prune_parse_stages(optarg, &o.stages)) {
+      if (!rg_prune_parse_stages(optarg, &o->stages)) {
         fprintf(stderr,
                 "rulegen prune: --prune wants stages from renaming,subgraph,supergraph,derive "
                 "(or all, none), not '%s'\n",
@@ -191,11 +131,11 @@ int rg_cmd_prune(int argc, char **argv) {
         rc = 2;
       }
       break;
-    case 'q': ps.quiet = true; break;
-    case 'h': usage(stdout); return 0;
+    case 'q': ps->quiet = true; break;
+    case 'h': usage(stdout); return -1;
     default: {
       bool is_limit;
-      if (!rg_derive_limit_option("rulegen prune", c, optarg, &o.limits, &is_limit)) {
+      if (!rg_derive_limit_option("rulegen prune", c, optarg, &o->limits, &is_limit)) {
         if (!is_limit) usage(stderr);
         rc = 2;
       }
@@ -203,7 +143,44 @@ int rg_cmd_prune(int argc, char **argv) {
     }
     }
   }
-  if (rc) return rc;
+  return rc;
+}
+
+/* Prunes the rules of path, writes the two files and prints the table. */
+static int prune_file(const char *path, rg_prune_opts *o, progress_state *ps, const char *out, const char *records) {
+  rg_ruleset rs;
+  rg_ruleset_init(&rs);
+  rg_err err = {0};
+  rg_prune_result res;
+  memset(&res, 0, sizeof res);
+  rg_status st = rg_text_parse_file(path, &rs, &err);
+  if (!st) {
+    rg_cli_catch_interrupts();
+    o->stop = &rg_cli_interrupted;
+    o->progress = progress;
+    o->progress_ctx = ps;
+    st = rg_prune_run(&rs, o, &res, &err);
+    rg_cli_release_interrupts();
+  }
+  if (st) rg_cli_report("rulegen prune", path, &err);
+  else if ((st = rg_prune_save(out, records, &rs, &res, &err)) != RG_OK) rg_cli_report("rulegen prune", NULL, &err);
+  int rc = st ? 2 : 0;
+  if (!rc) {
+    print_table(&res);
+    printf("kept rules: %s\nremoval records: %s\n", out, records);
+    if (res.interrupted) rc = 130;
+  }
+  rg_prune_result_free(&res);
+  rg_ruleset_free(&rs);
+  return rc;
+}
+
+int rg_cmd_prune(int argc, char **argv) {
+  rg_prune_opts o = rg_prune_opts_default();
+  const char *out = NULL, *records = NULL, *audit_path = NULL;
+  progress_state ps = {false, 0};
+  int rc = parse_args(argc, argv, &o, &ps, &out, &records, &audit_path);
+  if (rc) return rc < 0 ? 0 : rc;
   if (optind + 1 != argc) {
     fprintf(stderr, "rulegen prune: give exactly one rule file (got %d); see --help\n",
             argc - optind);
@@ -221,40 +198,7 @@ int rg_cmd_prune(int argc, char **argv) {
     sprintf(rec_path, "%s.removed", out);
     records = rec_path;
   }
-  rg_ruleset rs;
-  rg_ruleset_init(&rs);
-  rg_err err = {0};
-  rg_prune_result res;
-  memset(&res, 0, sizeof res);
-  rg_status st = rg_text_parse_file(argv[optind], &rs, &err);
-  if (st) {
-    rg_cli_report("rulegen prune", argv[optind], &err);
-    rc = 2;
-  }
-  if (!rc) {
-    rg_cli_catch_interrupts();
-    o.stop = &rg_cli_interrupted;
-    o.progress = progress;
-    o.progress_ctx = &ps;
-    st = rg_prune_run(&rs, &o, &res, &err);
-    rg_cli_release_interrupts();
-    if (st) {
-      rg_cli_report("rulegen prune", argv[optind], &err);
-      rc = 2;
-    }
-  }
-  /* the records first: a kept set never stands beside the records of another run */
-  if (!rc && (st = write_whole(records, write_records, &rs, &res, &err)) != RG_OK)
-    rc = 2, rg_cli_report("rulegen prune", NULL, &err);
-  if (!rc && (st = write_whole(out, write_kept, &rs, &res, &err)) != RG_OK)
-    rc = 2, rg_cli_report("rulegen prune", NULL, &err);
-  if (!rc) {
-    print_table(&res);
-    printf("kept rules: %s\nremoval records: %s\n", out, records);
-    if (res.interrupted) rc = 130;
-  }
-  rg_prune_result_free(&res);
-  rg_ruleset_free(&rs);
+  rc = prune_file(argv[optind], &o, &ps, out, records);
   free(rec_path);
   return rc;
 }
