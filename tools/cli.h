@@ -1,15 +1,47 @@
-/* tools/cli.h: helpers the command-line programs share: variable bindings given as NAME=VALUE
- * options, number parsing, and reporting errors with the file and line they came from. */
+/* tools/cli.h: helpers the command-line programs share: option tables (getopt's tables and the
+ * help lines from one array), variable bindings given as NAME=VALUE options, number parsing,
+ * and reporting errors with the file and line they came from. */
 #ifndef RG_TOOLS_CLI_H
 #define RG_TOOLS_CLI_H
 
+#include <getopt.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ir/ir.h"
 
 #define RG_CLI_MAX_BINDINGS 64
+#define RG_CLI_MAX_OPTIONS 64
+
+/* One option of a command: --name and -short_ (a letter; a code above 255 for a long-only
+ * option), whether it takes an argument (meta names it in the help), the help line. A
+ * command's array of these is the one place its options are declared. */
+typedef struct {
+  const char *name;
+  int short_;
+  bool arg;
+  const char *meta, *help;
+} rg_cli_option;
+
+/* getopt_long's tables built from an option array. */
+typedef struct {
+  struct option longs[RG_CLI_MAX_OPTIONS + 1];
+  char shorts[2 * RG_CLI_MAX_OPTIONS + 1];
+  int n;
+} rg_cli_getopt;
+
+/* Builds the tables of opts[0..n) (n <= RG_CLI_MAX_OPTIONS) and restarts getopt. */
+void rg_cli_getopt_init(rg_cli_getopt *g, const rg_cli_option *opts, int n);
+/* Adds a long-only option answered with code (the caller's extra options, e.g. operator
+ * choices read from a module's list). */
+void rg_cli_getopt_add(rg_cli_getopt *g, const char *name, bool arg, int code);
+/* The next option, as getopt_long returns it (-1 at the end, '?' for an unknown one). */
+int rg_cli_getopt_next(rg_cli_getopt *g, int argc, char **argv);
+/* "  -c, --name META help" per option, names padded to name_w and metas to meta_w. */
+void rg_cli_print_options(FILE *out, const rg_cli_option *opts, int n, int name_w, int meta_w);
+#define RG_CLI_COUNT(array) ((int)(sizeof(array) / sizeof((array)[0])))
 
 typedef struct {
   char name[RG_RULE_MAX_NAME];

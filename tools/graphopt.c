@@ -5,7 +5,6 @@
  *
  * Exit status: 0 done, 1 outputs differ (eval, optimize's numeric check), 2 bad input or arguments.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,17 +13,6 @@
 #include "graphopt.h"
 
 /* ---- shared by the commands ---- */
-
-void graphopt_longopts(const graphopt_option *opts, int n, struct option *lo) {
-  for (int i = 0; i < n; i++)
-    lo[i] = (struct option){opts[i].name, opts[i].arg ? required_argument : no_argument, NULL, opts[i].short_};
-  lo[n] = (struct option){NULL, 0, NULL, 0};
-}
-
-void graphopt_print_options(FILE *out, const graphopt_option *opts, int n, int name_w, int meta_w) {
-  for (int i = 0; i < n; i++)
-    fprintf(out, "  -%c, --%-*s %-*s %s\n", opts[i].short_, name_w, opts[i].name, meta_w, opts[i].meta, opts[i].help);
-}
 
 void graphopt_print_cost_models(FILE *out) {
   fprintf(out, "\ncost models (--cost NAME):\n");
@@ -93,7 +81,7 @@ static void print_io(const rg_model *m) {
 
 /* ---- convert, info ---- */
 
-static const graphopt_option convert_opts[] = {
+static const rg_cli_option convert_opts[] = {
     {"output", 'o', 1, "OUT.onnx", "where to write the model (required for convert)"},
     GRAPHOPT_DIM_OPTION,
     {"quiet", 'q', 0, "", "print only errors"},
@@ -112,19 +100,18 @@ static void convert_usage(FILE *out, const char *cmd) {
                          "vocabulary, opaque nodes by operator, weights.\n");
   fprintf(out, "\noptions:\n");
   /* info has no -o */
-  graphopt_print_options(out, convert_opts + !convert, N_CONVERT_OPTS - !convert, 7, 9);
+  rg_cli_print_options(out, convert_opts + !convert, N_CONVERT_OPTS - !convert, 7, 9);
   fprintf(out, "\nexit status: 0 done, 2 bad input (the message names the file, node and operator)\n");
 }
 
 static int convert_cmd(int argc, char **argv) {
-  struct option longopts[GRAPHOPT_MAX_OPTIONS];
-  graphopt_longopts(convert_opts, N_CONVERT_OPTS, longopts);
   const char *cmd = argv[0], *out = NULL;
   bool quiet = false, convert = !strcmp(cmd, "convert");
+  rg_cli_getopt g;
+  rg_cli_getopt_init(&g, convert_opts + !convert, N_CONVERT_OPTS - !convert); /* info has no -o */
   graphopt_dims dims = {0};
   int c;
-  optind = 1;
-  while ((c = getopt_long(argc, argv, convert ? "o:d:qh" : "d:qh", longopts, NULL)) != -1) {
+  while ((c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
     switch (c) {
     case 'o': out = optarg; break;
     case 'd':

@@ -4,32 +4,18 @@
 #ifndef RG_TOOLS_GRAPHOPT_H
 #define RG_TOOLS_GRAPHOPT_H
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "cli.h"
 #include "optimizer/optimizer.h"
 
 #define GRAPHOPT_MAX_DIMS 16
-#define GRAPHOPT_MAX_OPTIONS 24
-
-/* One option of a command: --name (and -short_), whether it takes an argument (meta names it
- * in the help), the help line. */
-typedef struct {
-  const char *name;
-  char short_;
-  bool arg;
-  const char *meta, *help;
-} graphopt_option;
 
 /* Rows every command's table ends with. */
 #define GRAPHOPT_DIM_OPTION {"dim", 'd', 1, "NAME=N", "value of a named (dynamic) input dimension; repeatable"}
 #define GRAPHOPT_HELP_OPTION {"help", 'h', 0, "", "show this help"}
 
-/* getopt_long's table for opts[0..n) (n < GRAPHOPT_MAX_OPTIONS) into lo, ended by zeros. */
-void graphopt_longopts(const graphopt_option *opts, int n, struct option *lo);
-/* "  -c, --name META help" per option, names padded to name_w and metas to meta_w. */
-void graphopt_print_options(FILE *out, const graphopt_option *opts, int n, int name_w, int meta_w);
 /* The cost models (--cost NAME) with their descriptions, from optimizer/'s table. */
 void graphopt_print_cost_models(FILE *out);
 

@@ -1,7 +1,6 @@
 /* tools/graphopt_cost.c: `graphopt cost`: what a model costs by a cost model (optimizer/cost.h):
  * each operator's node count and cost, the model's total, and how the figures were had
  * (measured now, from the cache, the roofline's). */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +8,7 @@
 #include "cli.h"
 #include "graphopt.h"
 
-static const graphopt_option opts[] = {
+static const rg_cli_option opts[] = {
     {"cost", 'c', 1, "NAME", "the cost model (below; default: the first)"},
     {"machine", 'm', 1, "FILE", "the roofline's machine figures (default: optimizer/machines/cpu-default.txt)"},
     {"cache", 'C', 1, "PATH", "dnnl's SQLite cache of timings (default: $XDG_CACHE_HOME/rulegen/costs.sqlite)"},
@@ -26,7 +25,7 @@ static void usage(FILE *out) {
                "nothing (export folds them); opaque nodes are not counted (every rewrite keeps them).\n"
                "dnnl times each distinct configuration once and keeps it in its cache, so a second run\n"
                "times nothing.\n\noptions:\n");
-  graphopt_print_options(out, opts, N_OPTS, 9, 7);
+  rg_cli_print_options(out, opts, N_OPTS, 9, 7);
   graphopt_print_cost_models(out);
   fprintf(out, "\nexit status: 0 done, 2 bad input or arguments\n");
 }
@@ -38,12 +37,11 @@ typedef struct {
 } cost_opts;
 
 static bool parse(int argc, char **argv, cost_opts *o, int *rc) {
-  struct option longopts[GRAPHOPT_MAX_OPTIONS];
-  graphopt_longopts(opts, N_OPTS, longopts);
+  rg_cli_getopt g;
+  rg_cli_getopt_init(&g, opts, N_OPTS);
   *o = (cost_opts){.cost = rg_cost_backend_get(0)->name};
   int c;
-  optind = 1;
-  while ((c = getopt_long(argc, argv, "c:m:C:Nd:h", longopts, NULL)) != -1) {
+  while ((c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
     switch (c) {
     case 'c': o->cost = optarg; break;
     case 'm': o->machine = optarg; break;

@@ -1,7 +1,6 @@
 /* tools/graphopt_eval.c: `graphopt eval`: a model evaluated in float64 on seeded inputs (drawn as
  * models/ort_run.js draws them) or on inputs from files; each output's shape and checksum, or
  * its largest relative difference from another model or from expected outputs. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +8,7 @@
 #include "cli.h"
 #include "graphopt.h"
 
-static const graphopt_option opts[] = {
+static const rg_cli_option opts[] = {
     {"compare", 'c', 1, "OTHER.onnx", "also evaluate OTHER on the same inputs and print how far each output of IN is from OTHER's"},
     {"inputs", 'i', 1, "DIR", "read the inputs from DIR/input_0.pb, input_1.pb, ... (ONNX test data)"},
     {"expect", 'e', 1, "DIR", "compare the outputs with DIR/output_0.pb, output_1.pb, ..."},
@@ -29,7 +28,7 @@ static void usage(FILE *out) {
                "generator, the same as models/ort_run.js --seed draws, or read with --inputs. With\n"
                "--compare or --expect it prints each output's largest relative difference: max |a - b| over\n"
                "max |b|, b the reference.\n\noptions:\n");
-  graphopt_print_options(out, opts, N_OPTS, 9, 10);
+  rg_cli_print_options(out, opts, N_OPTS, 9, 10);
   fprintf(out, "\nexample:\n  graphopt eval model.onnx --compare model.opt.onnx\n"
                "exit status: 0 done (and equal within the tolerance), 1 an output differs, 2 bad input\n");
 }
@@ -42,13 +41,12 @@ typedef struct {
 } eval_opts;
 
 static bool parse(int argc, char **argv, eval_opts *o, int *rc) {
-  struct option longopts[GRAPHOPT_MAX_OPTIONS];
-  graphopt_longopts(opts, N_OPTS, longopts);
+  rg_cli_getopt g;
+  rg_cli_getopt_init(&g, opts, N_OPTS);
   *o = (eval_opts){.seed = 1, .int_max = 100, .tolerance = 1e-4};
   int c;
   char *end;
-  optind = 1;
-  while ((c = getopt_long(argc, argv, "c:i:e:w:S:I:t:d:h", longopts, NULL)) != -1) {
+  while ((c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
     switch (c) {
     case 'c': o->compare = optarg; break;
     case 'i': o->inputs = optarg; break;

@@ -1,7 +1,6 @@
 /* tools/graphopt_optimize.c: `graphopt optimize` (also `graphopt --rules R IN.onnx -o OUT.onnx`):
  * verified rules applied by TASO's backtracking search under a cost model, the result checked
  * numerically against the original before anything is written. optimizer/ does the work. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +10,7 @@
 #include "ir/ir.h"
 #include "rulesdb/rulesdb.h"
 
-static const graphopt_option opts[] = {
+static const rg_cli_option opts[] = {
     {"rules", 'r', 1, "FILE", "the rules: a signed database (.db) or rule text (required)"},
     {"pub", 'p', 1, "KEY.pub", "verify the database's signature with this key"},
     {"allow-unsigned", 'U', 0, "", "use a database whose signature is missing or not checked"},
@@ -44,7 +43,7 @@ static void usage(FILE *out) {
                "named. When no rule makes the model cheaper, OUT is a copy of IN. Only the database's\n"
                "verified rules are used (certified ones need corrections). Ctrl-C stops the search and\n"
                "keeps the best model found so far.\n\noptions:\n");
-  graphopt_print_options(out, opts, N_OPTS, 14, 9);
+  rg_cli_print_options(out, opts, N_OPTS, 14, 9);
   graphopt_print_cost_models(out);
   fprintf(out, "\nexample:\n  graphopt --rules rules.db --pub rules.pub resnext50.onnx -o resnext50.opt.onnx\n"
                "exit status: 0 written (also when no rule helps), 1 the numeric check failed (nothing\n"
@@ -70,12 +69,11 @@ static bool number(const char *opt, const char *arg, double lo, double *out) {
 }
 
 static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
-  struct option longopts[GRAPHOPT_MAX_OPTIONS];
-  graphopt_longopts(opts, N_OPTS, longopts);
+  rg_cli_getopt g;
+  rg_cli_getopt_init(&g, opts, N_OPTS);
   *o = (opt_opts){.cost = rg_cost_backend_get(0)->name, .alpha = 1.05, .time_limit = 10, .tolerance = 1e-4, .budget = 1000, .seed = 1};
   int c;
-  optind = 1;
-  while ((c = getopt_long(argc, argv, "r:p:Uo:c:M:C:Na:b:T:S:t:ed:qh", longopts, NULL)) != -1) {
+  while ((c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
     bool ok = true;
     switch (c) {
     case 'r': o->rules = optarg; break;
