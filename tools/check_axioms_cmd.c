@@ -41,26 +41,25 @@ static void usage(FILE *out) {
   fprintf(out, "\nexit status: 0 all sound, 1 some axiom unsound, 2 bad input\n");
 }
 
+/* --name's value (in [lo, hi]) into *dst: -1 to go on, else the exit status 2. */
+static int int_arg(const char *name, int64_t lo, int64_t hi, int *dst) {
+  int64_t v;
+  if (!rg_cli_int_option("rulegen check-axioms", name, optarg, lo, hi, &v)) return 2;
+  return *dst = (int)v, -1;
+}
+
 /* One option; -1 to go on, else the exit status. */
 static int parse_option(int c, rg_axcheck_opts *o, bool *verbose) {
-  int64_t v;
   switch (c) {
-  case 'n':
-    if (!rg_cli_int_option("rulegen check-axioms", "assignments", optarg, 1, 10000, &v)) return 2;
-    o->assignments = (int)v;
-    return -1;
-  case 't':
-    if (!rg_cli_int_option("rulegen check-axioms", "trials", optarg, 1, 1000, &v)) return 2;
-    o->trials = (int)v;
-    return -1;
-  case 'S':
+  case 'n': return int_arg("assignments", 1, 10000, &o->assignments);
+  case 't': return int_arg("trials", 1, 1000, &o->trials);
+  case 'j': return int_arg("threads", 1, 1024, &o->threads);
+  case 'S': {
+    int64_t v;
     if (!rg_cli_int_option("rulegen check-axioms", "seed", optarg, 0, INT64_MAX, &v)) return 2;
     o->seed = (uint64_t)v;
     return -1;
-  case 'j':
-    if (!rg_cli_int_option("rulegen check-axioms", "threads", optarg, 1, 1024, &v)) return 2;
-    o->threads = (int)v;
-    return -1;
+  }
   case 'v': *verbose = true; return -1;
   case 'h': usage(stdout); return 0;
   default: usage(stderr); return 2;

@@ -7,7 +7,6 @@
  */
 #include <getopt.h>
 #include <signal.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,24 +90,11 @@ typedef struct {
   bool quiet;
 } prove_args;
 
-/* An option that sets an int: its letter, name, bounds and where it goes. */
-static bool int_option(int c, const char *arg, rg_prove_opts *o) {
-  static const struct {
-    int c;
-    const char *name;
-    int64_t lo, hi;
-    size_t at;
-  } ints[] = {{'T', "timeout-ms", 1, 3600000, offsetof(rg_prove_opts, timeout_ms)},
-              {'j', "threads", 1, 1024, offsetof(rg_prove_opts, threads)},
-              {'R', "refute-sets", 0, 64, offsetof(rg_prove_opts, refute_sets)},
-              {'E', "recheck", 0, 100000, offsetof(rg_prove_opts, recheck)}};
-  for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
-    int64_t v;
-    if (ints[k].c != c) continue;
-    if (!rg_cli_int_option("rulegen prove", ints[k].name, arg, ints[k].lo, ints[k].hi, &v)) return false;
-    *(int *)((char *)o + ints[k].at) = (int)v;
-  }
-  return true;
+/* --name's value (in [lo, hi]) into *dst: -1 to go on, else the exit status 2. */
+static int int_arg(const char *name, int64_t lo, int64_t hi, int *dst) {
+  int64_t v;
+  if (!rg_cli_int_option("rulegen prove", name, optarg, lo, hi, &v)) return 2;
+  return *dst = (int)v, -1;
 }
 
 /* One option; -1 to go on, else the exit status. */
@@ -123,7 +109,10 @@ static int parse_option(int c, prove_args *a) {
       return 2;
     }
     return -1;
-  case 'T': case 'j': case 'R': case 'E': return int_option(c, optarg, o) ? -1 : 2;
+  case 'T': return int_arg("timeout-ms", 1, 3600000, &o->timeout_ms);
+  case 'j': return int_arg("threads", 1, 1024, &o->threads);
+  case 'R': return int_arg("refute-sets", 0, 64, &o->refute_sets);
+  case 'E': return int_arg("recheck", 0, 100000, &o->recheck);
   case 'a': a->axfile = optarg; return -1;
   case 'A': o->all_axioms = true; return -1;
   case 'c': o->binary[RG_SOLVER_CVC5] = optarg; return -1;

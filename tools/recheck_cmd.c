@@ -52,26 +52,25 @@ typedef struct {
   bool quiet;
 } recheck_args;
 
+/* --name's value (in [lo, hi]) into *dst: -1 to go on, else the exit status 2. */
+static int int_arg(const char *name, int64_t lo, int64_t hi, int *dst) {
+  int64_t v;
+  if (!rg_cli_int_option("rulegen recheck", name, optarg, lo, hi, &v)) return 2;
+  return *dst = (int)v, -1;
+}
+
 /* One option; -1 to go on, else the exit status. */
 static int parse_option(int c, recheck_args *a) {
-  int64_t v;
   switch (c) {
-  case 'n':
-    if (!rg_cli_int_option("rulegen recheck", "assignments", optarg, 1, 10000, &v)) return 2;
-    a->o.assignments = (int)v;
-    return -1;
-  case 't':
-    if (!rg_cli_int_option("rulegen recheck", "trials", optarg, 1, 1000, &v)) return 2;
-    a->o.trials = (int)v;
-    return -1;
-  case 'S':
+  case 'n': return int_arg("assignments", 1, 10000, &a->o.assignments);
+  case 't': return int_arg("trials", 1, 1000, &a->o.trials);
+  case 'j': return int_arg("threads", 1, 1024, &a->o.threads);
+  case 'S': {
+    int64_t v;
     if (!rg_cli_int_option("rulegen recheck", "seed", optarg, 0, INT64_MAX, &v)) return 2;
     a->o.seed = (uint64_t)v;
     return -1;
-  case 'j':
-    if (!rg_cli_int_option("rulegen recheck", "threads", optarg, 1, 1024, &v)) return 2;
-    a->o.threads = (int)v;
-    return -1;
+  }
   case 'i': return rg_cli_load_inputs("rulegen recheck", optarg, &a->inputs) ? -1 : 2;
   case 'q': a->quiet = true; return -1;
   case 'h': usage(stdout); return 0;
