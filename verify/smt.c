@@ -463,25 +463,34 @@ static void put_rank_facts(rg_strbuf *sb, const fn_set *fs) {
       }
 }
 
+/* "Where cond holds, axis k of op's term has size value", of every such term: with n_in
+ * operands x, w, ... and op's parameters q0 ... bound (rg_smt_quantified_term), and k. */
+static void put_dim_fact(rg_strbuf *sb, rg_op op, int n_in, const char *cond, const char *value) {
+  rg_strbuf b, t;
+  rg_sb_init(&b);
+  rg_sb_init(&t);
+  rg_smt_quantified_term(op, n_in, 0, -1, &b, &t);
+  rg_sb_printf(sb, "(assert (forall (%s(k Int)) (! (=> (and %s) (= (dim %s k) %s)) :pattern ((dim %s k)))))\n",
+               rg_sb_str(&b), cond, rg_sb_str(&t), value, rg_sb_str(&t));
+  if (b.failed || t.failed) sb->failed = true;
+  rg_sb_free(&b);
+  rg_sb_free(&t);
+}
+
 /* A reshape's sizes are its shape parameter's slots q1 ... (the sizes of axes 0 ...) up to its
  * rank q0; axes past the rank count as 1. */
 static void put_reshape_sizes(rg_strbuf *sb) {
-  rg_strbuf b, t, sizes;
-  rg_sb_init(&b);
-  rg_sb_init(&t);
+  rg_strbuf cond, sizes;
+  rg_sb_init(&cond);
   rg_sb_init(&sizes);
-  rg_smt_quantified_term(RG_OP_RESHAPE, 1, 0, -1, &b, &t);
+  rg_sb_printf(&cond, "(<= 1 q0) (<= q0 %d) (<= 0 k) (< k %d)", RG_MAX_RANK, RG_MAX_RANK);
   rg_sb_puts(&sizes, "(ite (<= q0 k) 1");
   for (int k = 0; k < RG_MAX_RANK - 1; k++) rg_sb_printf(&sizes, " (ite (= k %d) q%d", k, k + 1);
   rg_sb_printf(&sizes, " q%d", RG_MAX_RANK);
   for (int k = 0; k < RG_MAX_RANK; k++) rg_sb_puts(&sizes, ")");
-  rg_sb_printf(sb,
-               "(assert (forall (%s(k Int)) (! (=> (and (<= 1 q0) (<= q0 %d) (<= 0 k) (< k %d)) (= (dim %s k) "
-               "%s)) :pattern ((dim %s k)))))\n",
-               rg_sb_str(&b), RG_MAX_RANK, RG_MAX_RANK, rg_sb_str(&t), rg_sb_str(&sizes), rg_sb_str(&t));
-  if (b.failed || t.failed || sizes.failed) sb->failed = true;
-  rg_sb_free(&b);
-  rg_sb_free(&t);
+  put_dim_fact(sb, RG_OP_RESHAPE, 1, rg_sb_str(&cond), rg_sb_str(&sizes));
+  if (cond.failed || sizes.failed) sb->failed = true;
+  rg_sb_free(&cond);
   rg_sb_free(&sizes);
 }
 
@@ -563,22 +572,15 @@ static void put_image_sizes(rg_strbuf *sb, const fn_set *fs) {
  * compares a product with another term ((shape= ?x ?y 1) of split-0 over a concat of two
  * products) needs them of products the rule does not have. */
 static void put_matmul_size_fact(rg_strbuf *sb) {
-  rg_strbuf b, t, batch;
-  rg_sb_init(&b);
-  rg_sb_init(&t);
-  rg_sb_init(&batch);
-  rg_smt_quantified_term(RG_OP_MATMUL, 2, 0, -1, &b, &t);
+  rg_strbuf cond;
+  rg_sb_init(&cond);
+  rg_sb_puts(&cond, "(= (rank x) (rank w)) (<= 2 (rank x)) (= (dim x (- (rank x) 1)) (dim w (- (rank x) 2)))");
   for (int j = 0; j < RG_MAX_RANK - 2; j++)
-    rg_sb_printf(&batch, " (or (<= (- (rank x) 2) %d) (= (dim x %d) (dim w %d)))", j, j, j);
-  rg_sb_printf(sb,
-               "(assert (forall (%s(k Int)) (! (=> (and (= (rank x) (rank w)) (<= 2 (rank x)) (= (dim x (- (rank x) 1)) "
-               "(dim w (- (rank x) 2)))%s (<= 0 k) (< k %d)) (= (dim %s k) (ite (= k (- (rank x) 1)) (dim w k) (dim x "
-               "k)))) :pattern ((dim %s k)))))\n",
-               rg_sb_str(&b), rg_sb_str(&batch), RG_MAX_RANK, rg_sb_str(&t), rg_sb_str(&t));
-  if (b.failed || t.failed || batch.failed) sb->failed = true;
-  rg_sb_free(&b);
-  rg_sb_free(&t);
-  rg_sb_free(&batch);
+    rg_sb_printf(&cond, " (or (<= (- (rank x) 2) %d) (= (dim x %d) (dim w %d)))", j, j, j);
+  rg_sb_printf(&cond, " (<= 0 k) (< k %d)", RG_MAX_RANK);
+  put_dim_fact(sb, RG_OP_MATMUL, 2, rg_sb_str(&cond), "(ite (= k (- (rank x) 1)) (dim w k) (dim x k))");
+  if (cond.failed) sb->failed = true;
+  rg_sb_free(&cond);
 }
 
 /* The size facts of the operators fs uses: their ranks, then their axes' sizes (dim). */
