@@ -11,6 +11,7 @@
 #include "axcheck.h"
 #include "ir/shapesolve.h"
 #include "journal.h"
+#include "parallel.h"
 #include "recheck.h"
 #include "refute.h"
 
@@ -62,11 +63,9 @@ static rg_status require_typed(const rg_rule *r, rg_err *err) {
 /* Compares every rule at o->refute_sets shape sets; marks those whose sides differ. */
 static rg_status refute_all(const rg_ruleset *rules, const rg_prove_opts *o, rg_rule_proof *proofs,
                             rg_err *err) {
-  rg_status first = RG_OK;
-  int bad = -1, n = 0;
-  rg_err e0 = {0};
-  int nth = o->threads > 0 ? o->threads : omp_get_max_threads();
-#pragma omp parallel for schedule(dynamic, 8) num_threads(nth) reduction(+ : n)
+  rg_first_error first = RG_FIRST_ERROR_INIT;
+  int n = 0;
+#pragma omp parallel for schedule(dynamic, 8) num_threads(rg_verify_threads(o->threads)) reduction(+ : n)
   for (int i = 0; i < rules->n; i++) {
     if (o->stop && *o->stop) continue; /* Ctrl-C: minutes on 100,000s of rules */
     rg_err e;
@@ -74,15 +73,9 @@ static rg_status refute_all(const rg_ruleset *rules, const rg_prove_opts *o, rg_
     rg_status st = rg_refute_rule(rules->rules[i], o->refute_sets, 3, o->kernel, &p->refuted, p->refutation,
                                   sizeof p->refutation, &e);
     n += p->refuted;
-    if (st) {
-#pragma omp critical(rg_prove_refute)
-      if (bad < 0 || i < bad) bad = i, first = st, e0 = e;
-    }
+    if (st) rg_first_error_note(&first, i, st, &e);
   }
-  if (first) {
-    *err = e0;
-    return first;
-  }
+  if (first.st) return rg_first_error_take(&first, err);
   if (o->progress)
     fprintf(stderr,
             "prove: %d rules compared at %d shape sets each: %d differ (not sent to the solvers)\n",
@@ -457,7 +450,7 @@ static rg_status open_solvers(const rg_prove_opts *o, rg_solver *solvers, rg_pro
 static rg_status ask_all(query_run *q, const rg_ruleset *rules, const rg_axioms *ax,
                          rg_prove_summary *sum, rg_err *err) {
   const rg_prove_opts *o = q->o;
-  int nth = o->threads > 0 ? o->threads : omp_get_max_threads();
+  int nth = rg_verify_threads(o->threads);
   rg_solver_pool **pools = calloc((size_t)nth, sizeof *pools);
   rg_status st = pools ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int i = 0; !st && i < nth; i++)
