@@ -10,7 +10,8 @@
  * unproved with that counterexample, and its queries are not run. With fail_fast (require both),
  * cvc5 is asked only about obligations z3 proved: a rule z3 misses is unproved either way, and
  * its cvc5 query (most often a timeout as long as z3's) is saved; proved-by-cvc5-only is then
- * not observed.
+ * not observed. The solvers are solvers.def's table: with more than two, "both" is every one,
+ * and fail_fast asks each only what the one before it proved.
  */
 #ifndef RG_VERIFY_PROVE_H
 #define RG_VERIFY_PROVE_H
@@ -50,7 +51,8 @@ typedef struct {
   bool check_typed;     /* require each rule well-typed at some shapes first (default true) */
   int refute_sets; /* shape sets each rule is compared at before the solvers (default 8, 0 off) */
   const char *journal; /* if set: answers are read from and appended to this file (journal.h) */
-  bool fail_fast; /* require both: ask cvc5 only what z3 proved (a rule z3 misses cannot pass) */
+  bool fail_fast; /* require both: ask each solver only what the one before it (solvers.def's
+                   * order: cvc5 only what z3 proved) proved (a rule one misses cannot pass) */
   int chunk_rules; /* rules whose obligations are encoded and held at once (0: 4096) */
   /* The deep recheck of every proved rule (recheck.h) at this many assignments (default 64, 0
    * off): a rule the solvers proved whose sides differ somewhere is unproved (false_proof),
