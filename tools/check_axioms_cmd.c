@@ -6,10 +6,10 @@
  */
 #include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "cli.h"
 #include "commands.h"
+#include "ir/ir.h"
 #include "verify/verify.h"
 
 #define CHECK_AXIOMS_OPTIONS(X)                                                                  \

@@ -6,15 +6,14 @@
  * axiom), 3 the solvers disagreed on some obligation (one unsat, the other sat).
  */
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "commands.h"
 #include "enumerate/enumerate.h"
 #include "fingerprint/fingerprint.h"
+#include "ir/ir.h"
 #include "verify/verify.h"
 
 #define PROVE_OPTIONS(X)                                                                           \

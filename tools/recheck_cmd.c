@@ -6,12 +6,12 @@
  */
 #include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "cli.h"
 #include "commands.h"
 #include "enumerate/enumerate.h"
 #include "fingerprint/fingerprint.h"
+#include "ir/ir.h"
 #include "verify/verify.h"
 
 #define RECHECK_OPTIONS(X)                                                                        \
