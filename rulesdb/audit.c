@@ -283,9 +283,7 @@ static void check_cert(const rg_db_cert *c, const rg_db_rule *rec, char *msg) {
  * stored answer proves nothing, so a different answer to it is not a failure. */
 static void check_proof(const rg_db_proof *p, const rg_db_rule *rec, const rg_audit_opts *o,
                         const rg_solver *solvers, char *msg) {
-  int kind = !strcmp(p->solver, "z3")     ? RG_SOLVER_Z3
-             : !strcmp(p->solver, "cvc5") ? RG_SOLVER_CVC5
-                                          : -1;
+  int kind = rg_solver_kind_of(p->solver);
   if (kind < 0) {
     snprintf(msg, sizeof(line), "proof of %.16s: unknown solver '%.20s'", p->rule_id.hex,
              p->solver);
@@ -481,8 +479,9 @@ rg_status rg_db_audit(const rg_db *db, const rg_audit_opts *opts, rg_audit_resul
   rg_status st = run_init(&a, db, opts) ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_solver solvers[RG_SOLVER_COUNT];
   if (!st && opts->ax && a.np) {
-    st = rg_solver_init(&solvers[RG_SOLVER_Z3], RG_SOLVER_Z3, NULL, err);
-    if (!st) st = rg_solver_init(&solvers[RG_SOLVER_CVC5], RG_SOLVER_CVC5, opts->cvc5_path, err);
+    const char *binary[RG_SOLVER_COUNT] = {0};
+    binary[RG_SOLVER_CVC5] = opts->cvc5_path;
+    st = rg_solvers_init(solvers, binary, err);
   }
   if (st) return run_free(&a), st;
   for (size_t i = 0; i < a.nr; i++) res->rules_in_scope += a.in[i];

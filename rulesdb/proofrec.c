@@ -5,7 +5,6 @@
 
 rg_status rg_db_add_rule_proof(rg_db *db, const rg_db_id *rule, const rg_rule_proof *p,
                                const rg_prove_summary *sum, rg_err *err) {
-  static const char *names[RG_SOLVER_COUNT] = {"z3", "cvc5"};
   for (int k = 0; k < p->n_obl; k++)
     for (int s = 0; s < RG_SOLVER_COUNT; s++) {
       if (!p->obl[k].done[s]) continue;
@@ -13,7 +12,7 @@ rg_status rg_db_add_rule_proof(rg_db *db, const rg_db_id *rule, const rg_rule_pr
       /* sum->version is "z3 4.8.12": keep the version part only. */
       const char *v = sum->version[s], *sp = strchr(v, ' ');
       rg_db_proof rec = {*rule,
-                         (char *)names[s],
+                         (char *)rg_solver_kind_name((rg_solver_kind)s),
                          (char *)(sp ? sp + 1 : v),
                          (char *)rg_smt_result_name(a->result),
                          a->ms / 1000.0,

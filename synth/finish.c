@@ -48,8 +48,9 @@ static rg_ruleset borrow(const finish *f, const int *idx, int n) {
 }
 
 static void add_summary(rg_prove_summary *t, const rg_prove_summary *s) {
-  t->n_rules += s->n_rules, t->verified += s->verified, t->z3_only += s->z3_only;
-  t->cvc5_only += s->cvc5_only, t->unproved += s->unproved, t->skipped += s->skipped;
+  t->n_rules += s->n_rules, t->verified += s->verified;
+  for (int k = 0; k < RG_SOLVER_COUNT; k++) t->only[k] += s->only[k];
+  t->unproved += s->unproved, t->skipped += s->skipped;
   t->shipped += s->shipped, t->disagreements += s->disagreements, t->wall_ms += s->wall_ms;
   t->refuted += s->refuted, t->reused += s->reused;
   t->false_proofs += s->false_proofs, t->rechecked += s->rechecked;
@@ -394,7 +395,7 @@ static rg_status add_stages(rg_db *db, const finish *f, const rg_finish_stage *p
       st = rg_db_add_stage(db, &(rg_db_stage){(char *)f->before.stage[k].name, f->before.stage[k].in, f->before.stage[k].out, "", f->before.stage[k].seconds}, err);
   char why[160];
   snprintf(why, sizeof why, "z3-only:%d cvc5-only:%d unproved:%d (differ:%d false-proof:%d) skipped:%d",
-           f->sum.z3_only, f->sum.cvc5_only, f->sum.unproved, f->sum.refuted, f->sum.false_proofs, f->sum.skipped);
+           f->sum.only[RG_SOLVER_Z3], f->sum.only[RG_SOLVER_CVC5], f->sum.unproved, f->sum.refuted, f->sum.false_proofs, f->sum.skipped);
   if (!st) st = rg_db_add_stage(db, &(rg_db_stage){"prove", f->sum.n_rules, f->sum.shipped, why, f->t_prove}, err);
   if (!st && f->derive_run)
     st = rg_db_add_stage(db, &(rg_db_stage){"derivability", f->derive.n, f->derive.kept, "", f->t_derive}, err);
@@ -503,7 +504,7 @@ static void print_rows(const finish *f) {
     fprintf(stderr,
             "prove        %d rules: %d verified by both, %d z3 only, %d cvc5 only, %d unproved%s%s "
             "  %.2f s\n",
-            f->sum.n_rules, f->sum.verified, f->sum.z3_only, f->sum.cvc5_only, f->sum.unproved,
+            f->sum.n_rules, f->sum.verified, f->sum.only[RG_SOLVER_Z3], f->sum.only[RG_SOLVER_CVC5], f->sum.unproved,
             differ, f->sum.skipped ? " (some skipped: interrupted)" : "", f->t_prove);
     if (f->sum.reused)
       fprintf(stderr, "             %d solver answers taken from %s.proofs (an earlier run's)\n",

@@ -377,9 +377,9 @@ static void test_fail_fast(const rg_axioms *ax) {
   rg_rule_proof p[2];
   rg_prove_summary sum;
   CHECK(rg_prove_rules(&rs, ax, &o, p, &sum, &err) == RG_OK);
-  CHECK(p[0].status == RG_PROOF_VERIFIED && p[0].obl[0].done[1] && !p[0].obl[0].cvc5_not_asked);
+  CHECK(p[0].status == RG_PROOF_VERIFIED && p[0].obl[0].done[1] && !p[0].obl[0].not_asked[RG_SOLVER_CVC5]);
   CHECK(p[1].status == RG_PROOF_UNPROVED && p[1].obl[0].done[0] && !p[1].obl[0].done[1] &&
-        p[1].obl[0].cvc5_not_asked);
+        p[1].obl[0].not_asked[RG_SOLVER_CVC5]);
   CHECK(sum.verified == 1 && sum.unproved == 1 && sum.skipped == 0);
   /* z3's unsat from a journal, cvc5's answer missing: cvc5 is asked. */
   char dir[] = "/tmp/rg_failfast_XXXXXX";
@@ -472,13 +472,13 @@ static void test_broken_solvers(const rg_axioms *ax) {
   CHECK(rg_text_parse(text, strlen(text), &rs, &err) == RG_OK);
   rg_prove_opts o;
   rg_prove_opts_init(&o);
-  o.cvc5_path = "data/fake_solver_sat.sh";
+  o.binary[RG_SOLVER_CVC5] = "data/fake_solver_sat.sh";
   o.check_axioms = false;
   rg_rule_proof p[1];
   rg_prove_summary sum;
   CHECK(rg_prove_rules(&rs, ax, &o, p, &sum, &err) == RG_OK);
   CHECK(p[0].status == RG_PROOF_Z3_ONLY && p[0].disagree && !p[0].shipped);
-  CHECK(sum.disagreements == 1 && sum.z3_only == 1 && sum.shipped == 0);
+  CHECK(sum.disagreements == 1 && sum.only[RG_SOLVER_Z3] == 1 && sum.shipped == 0);
   o.require = RG_REQUIRE_ANY;
   CHECK(rg_prove_rules(&rs, ax, &o, p, &sum, &err) == RG_OK);
   CHECK(p[0].shipped && p[0].disagree); /* shipped under --require any, still flagged */

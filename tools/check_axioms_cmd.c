@@ -6,10 +6,10 @@
  */
 #include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "cli.h"
 #include "commands.h"
+#include "ir/ir.h"
 #include "verify/verify.h"
 
 #define CHECK_AXIOMS_OPTIONS(X)                                                                  \
@@ -41,6 +41,51 @@ static void usage(FILE *out) {
   fprintf(out, "\nexit status: 0 all sound, 1 some axiom unsound, 2 bad input\n");
 }
 
+/* --name's value (in [lo, hi]) into *dst: -1 to go on, else the exit status 2. */
+static int int_arg(const char *name, int64_t lo, int64_t hi, int *dst) {
+  int64_t v;
+  if (!rg_cli_int_option("rulegen check-axioms", name, optarg, lo, hi, &v)) return 2;
+  return *dst = (int)v, -1;
+}
+
+/* One option; -1 to go on, else the exit status. */
+static int parse_option(int c, rg_axcheck_opts *o, bool *verbose) {
+  switch (c) {
+  case 'n': return int_arg("assignments", 1, 10000, &o->assignments);
+  case 't': return int_arg("trials", 1, 1000, &o->trials);
+  case 'j': return int_arg("threads", 1, 1024, &o->threads);
+  case 'S': {
+    int64_t v;
+    if (!rg_cli_int_option("rulegen check-axioms", "seed", optarg, 0, INT64_MAX, &v)) return 2;
+    o->seed = (uint64_t)v;
+    return -1;
+  }
+  case 'v': *verbose = true; return -1;
+  case 'h': usage(stdout); return 0;
+  default: usage(stderr); return 2;
+  }
+}
+
+/* An UNSOUND line per unsound axiom (and an ok line per sound one, verbose), then the summary. */
+static void print_verdicts(const rg_axcheck_run *run, const rg_axcheck_opts *o, const char *path,
+                           bool verbose) {
+  int min_asg = 1 << 30, n = run->ax.rules.n;
+  for (int i = 0; i < n; i++) {
+    const rg_rule *r = run->ax.rules.rules[i];
+    const rg_axiom_verdict *v = &run->verdicts[i];
+    if (v->assignments < min_asg) min_asg = v->assignments;
+    if (!v->sound)
+      printf("UNSOUND %s (%s:%d): %s%s\n", r->name, path, r->line,
+             v->typed_only ? "one side types and the other does not (guard it by what makes it type): " : "",
+             v->why);
+    else if (verbose)
+      printf("ok      %s: %d assignments (and %d runs with seams, %d at higher ranks) x %d trials x 2 domains\n",
+             r->name, v->assignments, v->seamed, v->lifted, o->trials);
+  }
+  printf("%d axioms checked, %d unsound (at least %d assignments each, both ways round, %d trials per domain)\n",
+         n, run->unsound, n ? min_asg : 0, o->trials);
+}
+
 int rg_cmd_check_axioms(int argc, char **argv) {
   static const struct option longopts[] = {
 #define X(name, short_, arg, meta, help) {name, arg, NULL, short_},
@@ -50,68 +95,25 @@ int rg_cmd_check_axioms(int argc, char **argv) {
   rg_axcheck_opts o;
   rg_axcheck_opts_init(&o);
   bool verbose = false;
-  int c;
+  int c, rc = -1;
   optind = 1;
-  while ((c = getopt_long(argc, argv, "n:t:S:j:vh", longopts, NULL)) != -1) {
-    int64_t v;
-    switch (c) {
-    case 'n':
-      if (!rg_cli_int_option("rulegen check-axioms", "assignments", optarg, 1, 10000, &v)) return 2;
-      o.assignments = (int)v;
-      break;
-    case 't':
-      if (!rg_cli_int_option("rulegen check-axioms", "trials", optarg, 1, 1000, &v)) return 2;
-      o.trials = (int)v;
-      break;
-    case 'S':
-      if (!rg_cli_int_option("rulegen check-axioms", "seed", optarg, 0, INT64_MAX, &v)) return 2;
-      o.seed = (uint64_t)v;
-      break;
-    case 'j':
-      if (!rg_cli_int_option("rulegen check-axioms", "threads", optarg, 1, 1024, &v)) return 2;
-      o.threads = (int)v;
-      break;
-    case 'v': verbose = true; break;
-    case 'h': usage(stdout); return 0;
-    default: usage(stderr); return 2;
-    }
-  }
+  while (rc < 0 && (c = getopt_long(argc, argv, "n:t:S:j:vh", longopts, NULL)) != -1)
+    rc = parse_option(c, &o, &verbose);
+  if (rc >= 0) return rc;
   if (optind + 1 < argc) {
     fprintf(stderr, "rulegen check-axioms: one axiom file at a time\n");
     return 2;
   }
-  const char *path = optind < argc ? argv[optind] : rg_axioms_default_path();
-  rg_axioms ax;
+  const char *path = optind < argc ? argv[optind] : rg_axioms_default_path(), *about;
+  rg_axcheck_run run;
   rg_err err = {0};
-  if (rg_axioms_load(path, &ax, &err)) {
-    rg_cli_report("rulegen check-axioms", path, &err);
-    rg_axioms_free(&ax);
+  if (rg_axioms_check_file(path, &o, &run, &about, &err)) {
+    rg_cli_report("rulegen check-axioms", about, &err);
+    rg_axcheck_run_free(&run);
     return 2;
   }
-  rg_axiom_verdict *vs = calloc((size_t)ax.rules.n, sizeof *vs);
-  int bad = 0, rc = 0;
-  if (!vs || rg_axioms_check(&ax, &o, vs, &bad, &err)) {
-    fprintf(stderr, "rulegen check-axioms: %s\n", vs ? err.msg : "out of memory");
-    rc = 2;
-  }
-  int min_asg = 1 << 30;
-  for (int i = 0; rc == 0 && i < ax.rules.n; i++) {
-    const rg_rule *r = ax.rules.rules[i];
-    if (vs[i].assignments < min_asg) min_asg = vs[i].assignments;
-    if (!vs[i].sound)
-      printf("UNSOUND %s (%s:%d): %s%s\n", r->name, path, r->line,
-             vs[i].typed_only ? "one side types and the other does not (guard it by what makes it type): " : "",
-             vs[i].why);
-    else if (verbose)
-      printf("ok      %s: %d assignments (and %d runs with seams, %d at higher ranks) x %d trials x 2 domains\n",
-             r->name, vs[i].assignments, vs[i].seamed, vs[i].lifted, o.trials);
-  }
-  if (rc == 0) {
-    printf("%d axioms checked, %d unsound (at least %d assignments each, both ways round, %d trials per domain)\n",
-           ax.rules.n, bad, ax.rules.n ? min_asg : 0, o.trials);
-    rc = bad ? 1 : 0;
-  }
-  free(vs);
-  rg_axioms_free(&ax);
+  print_verdicts(&run, &o, path, verbose);
+  rc = run.unsound ? 1 : 0;
+  rg_axcheck_run_free(&run);
   return rc;
 }

@@ -6,15 +6,14 @@
  * axiom), 3 the solvers disagreed on some obligation (one unsat, the other sat).
  */
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "commands.h"
 #include "enumerate/enumerate.h"
-#include "fingerprint/kernels.h"
+#include "fingerprint/fingerprint.h"
+#include "ir/ir.h"
 #include "verify/verify.h"
 
 #define PROVE_OPTIONS(X)                                                                           \
@@ -82,154 +81,147 @@ static void print_answer(const rg_solver_answer *a, const char *who) {
   printf("\n");
 }
 
-int rg_cmd_prove(int argc, char **argv) {
+/* What the command line asked for. */
+typedef struct {
+  rg_prove_opts o;
+  rg_enum_inputset inputs;
+  const char *axfile, *file;
+  bool quiet;
+} prove_args;
+
+/* --name's value (in [lo, hi]) into *dst: -1 to go on, else the exit status 2. */
+static int int_arg(const char *name, int64_t lo, int64_t hi, int *dst) {
+  int64_t v;
+  if (!rg_cli_int_option("rulegen prove", name, optarg, lo, hi, &v)) return 2;
+  return *dst = (int)v, -1;
+}
+
+/* One option; -1 to go on, else the exit status. */
+static int parse_option(int c, prove_args *a) {
+  rg_prove_opts *o = &a->o;
+  switch (c) {
+  case 'r':
+    if (!strcmp(optarg, "both")) o->require = RG_REQUIRE_BOTH;
+    else if (!strcmp(optarg, "any")) o->require = RG_REQUIRE_ANY;
+    else {
+      fprintf(stderr, "rulegen prove: --require wants 'both' or 'any', not '%s'\n", optarg);
+      return 2;
+    }
+    return -1;
+  case 'T': return int_arg("timeout-ms", 1, 3600000, &o->timeout_ms);
+  case 'j': return int_arg("threads", 1, 1024, &o->threads);
+  case 'R': return int_arg("refute-sets", 0, 64, &o->refute_sets);
+  case 'E': return int_arg("recheck", 0, 100000, &o->recheck);
+  case 'a': a->axfile = optarg; return -1;
+  case 'A': o->all_axioms = true; return -1;
+  case 'c': o->binary[RG_SOLVER_CVC5] = optarg; return -1;
+  case 'd': o->dump_dir = optarg; return -1;
+  case 'N': o->check_axioms = false; return -1;
+  case 'Y': o->check_typed = false; return -1;
+  case 'J': o->journal = optarg; return -1;
+  case 'F': o->fail_fast = true; return -1;
+  case 'i': return rg_cli_load_inputs("rulegen prove", optarg, &a->inputs) ? -1 : 2;
+  case 'q': a->quiet = true; return -1;
+  case 'h': usage(stdout); return 0;
+  default: usage(stderr); return 2;
+  }
+}
+
+/* Parses the command line into *a; -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, prove_args *a) {
   static const struct option longopts[] = {
 #define X(name, short_, arg, meta, help) {name, arg, NULL, short_},
       PROVE_OPTIONS(X)
 #undef X
       {NULL, 0, NULL, 0}};
-  rg_prove_opts o;
-  rg_prove_opts_init(&o);
-  o.progress = true;
-  const char *axfile = rg_axioms_default_path();
-  bool quiet = false, check_ax = true;
-  rg_err err = {0};
-  int c;
+  rg_prove_opts_init(&a->o);
+  a->o.progress = true;
+  a->axfile = rg_axioms_default_path();
+  a->quiet = false;
+  rg_enum_inputs_default(&a->inputs);
+  a->o.kernel = rg_fp_node_kernel;
+  a->o.var_shape = rg_cli_input_shape;
+  a->o.var_shape_ctx = &a->inputs;
+  int c, rc = -1;
   optind = 1;
-  rg_enum_inputset inputs;
-  rg_enum_inputs_default(&inputs);
-  o.kernel = rg_fp_node_kernel;
-  o.var_shape = rg_cli_input_shape;
-  o.var_shape_ctx = &inputs;
-  while ((c = getopt_long(argc, argv, "r:T:j:a:Ac:d:NYR:E:i:J:Fqh", longopts, NULL)) != -1) {
-    int64_t v;
-    switch (c) {
-    case 'r':
-      if (!strcmp(optarg, "both")) o.require = RG_REQUIRE_BOTH;
-      else if (!strcmp(optarg, "any")) o.require = RG_REQUIRE_ANY;
-      else {
-        fprintf(stderr, "rulegen prove: --require wants 'both' or 'any', not '%s'\n", optarg);
-        return 2;
-      }
-      break;
-    case 'T':
-      if (!rg_cli_int_option("rulegen prove", "timeout-ms", optarg, 1, 3600000, &v)) return 2;
-      o.timeout_ms = (int)v;
-      break;
-    case 'j':
-      if (!rg_cli_int_option("rulegen prove", "threads", optarg, 1, 1024, &v)) return 2;
-      o.threads = (int)v;
-      break;
-    case 'a': axfile = optarg; break;
-    case 'A': o.all_axioms = true; break;
-    case 'c': o.cvc5_path = optarg; break;
-    case 'd': o.dump_dir = optarg; break;
-    case 'N': check_ax = false; break;
-    case 'Y': o.check_typed = false; break;
-    case 'J': o.journal = optarg; break;
-    case 'F': o.fail_fast = true; break;
-    case 'R':
-      if (!rg_cli_int_option("rulegen prove", "refute-sets", optarg, 0, 64, &v)) return 2;
-      o.refute_sets = (int)v;
-      break;
-    case 'E':
-      if (!rg_cli_int_option("rulegen prove", "recheck", optarg, 0, 100000, &v)) return 2;
-      o.recheck = (int)v;
-      break;
-    case 'i':
-      if (!rg_cli_load_inputs("rulegen prove", optarg, &inputs)) return 2;
-      break;
-    case 'q': quiet = true; break;
-    case 'h': usage(stdout); return 0;
-    default: usage(stderr); return 2;
-    }
-  }
-  if (optind + 1 != argc) {
+  while (rc < 0 && (c = getopt_long(argc, argv, "r:T:j:a:Ac:d:NYR:E:i:J:Fqh", longopts, NULL)) != -1)
+    rc = parse_option(c, a);
+  if (rc < 0 && optind + 1 != argc) {
     fprintf(stderr, "rulegen prove: give exactly one rule FILE (see rulegen prove --help)\n");
     return 2;
   }
-  const char *file = argv[optind];
-  rg_axioms ax;
-  if (rg_axioms_load(axfile, &ax, &err)) {
-    rg_cli_report("rulegen prove", axfile, &err);
-    rg_axioms_free(&ax);
+  a->file = argv[optind];
+  return rc;
+}
+
+/* A rule's status line, and under it what each solver said of each obligation. */
+static void print_proof(const rg_rule *r, const rg_rule_proof *p, const char *file) {
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  rg_text_print_rule(r, &sb);
+  printf("%-19s %s:%d  %s\n", rg_proof_status_name(p->status), file, r->line, rg_sb_str(&sb));
+  rg_sb_free(&sb);
+  if (p->refuted) printf("  the sides differ: %s\n", p->refutation);
+  if (p->false_proof) {
+    char suspects[1024];
+    rg_proof_suspects(p, suspects, sizeof suspects);
+    printf("  FALSE PROOF: proved, but the sides differ: %s\n  suspect axioms (its unsat cores): %s\n",
+           p->refutation, suspects);
+  }
+  for (int k = 0; k < p->n_obl; k++) {
+    printf("  output %d: obligation %.16s (%d axioms)\n", k + 1, p->obl[k].sha256, p->obl[k].n_axioms);
+    for (int s = 0; s < RG_SOLVER_COUNT; s++) {
+      const char *who = rg_solver_kind_name((rg_solver_kind)s);
+      if (p->obl[k].done[s]) print_answer(&p->obl[k].ans[s], who);
+      if (p->obl[k].not_asked[s])
+        printf("    %s: not asked (%s did not prove it; --fail-fast)\n", who,
+               rg_solver_kind_name((rg_solver_kind)(s - 1)));
+    }
+  }
+}
+
+/* The summary line: counts by status (one per solver), what passed, the solvers' versions. */
+static void print_summary(const rg_prove_summary *sum, const rg_prove_opts *o) {
+  char differ[64] = "";
+  if (sum->refuted)
+    snprintf(differ, sizeof differ, " (%d whose sides differ at some shapes)", sum->refuted);
+  if (sum->reused) fprintf(stderr, "prove: %d answers taken from the journal %s\n", sum->reused, o->journal);
+  printf("\n%d rules: %d verified, ", sum->n_rules, sum->verified);
+  for (int s = 0; s < RG_SOLVER_COUNT; s++)
+    printf("%d proved-by-%s-only, ", sum->only[s], rg_solver_kind_name((rg_solver_kind)s));
+  printf("%d unproved%s%s; %d pass --require %s (", sum->unproved, differ,
+         sum->skipped ? " (some skipped: interrupted)" : "", sum->shipped,
+         o->require == RG_REQUIRE_BOTH ? "both" : "any");
+  for (int s = 0; s < RG_SOLVER_COUNT; s++) printf("%s, ", sum->version[s]);
+  printf("timeout %d ms%s, %.1f s)\n", o->timeout_ms, o->fail_fast ? ", fail-fast" : "", sum->wall_ms / 1e3);
+}
+
+int rg_cmd_prove(int argc, char **argv) {
+  prove_args a;
+  int rc = parse_args(argc, argv, &a);
+  if (rc >= 0) return rc;
+  rg_prove_run run;
+  rg_err err = {0};
+  const char *about;
+  rg_cli_catch_interrupts();
+  a.o.stop = &rg_cli_interrupted;
+  rg_status st = rg_prove_file(a.file, a.axfile, &a.o, &run, &about, &err);
+  rg_cli_release_interrupts();
+  if (st) {
+    rg_cli_report("rulegen prove", about, &err);
+    rg_prove_run_free(&run);
     return 2;
   }
-  int rc = 0;
-  o.check_axioms = check_ax;
-  rg_ruleset rs;
-  rg_ruleset_init(&rs);
-  if (rc == 0 && rg_text_parse_file(file, &rs, &err)) {
-    rg_cli_report("rulegen prove", file, &err);
-    rc = 2;
+  for (int i = 0; i < run.rules.n; i++)
+    if (!a.quiet || run.proofs[i].status != RG_PROOF_VERIFIED || run.proofs[i].disagree)
+      print_proof(run.rules.rules[i], &run.proofs[i], a.file);
+  print_summary(&run.sum, &a.o);
+  rc = run.sum.shipped == run.sum.n_rules ? 0 : 1;
+  for (int i = 0; i < run.rules.n; i++) {
+    const char *why = rg_proof_error(&run.proofs[i]);
+    if (why) fprintf(stderr, "rulegen prove: %s:%d: ERROR: %s\n", a.file, run.rules.rules[i]->line, why), rc = 3;
   }
-  rg_rule_proof *proofs = rc == 0 ? calloc((size_t)rs.n, sizeof *proofs) : NULL;
-  rg_prove_summary sum;
-  if (rc == 0 && !proofs) {
-    fprintf(stderr, "rulegen prove: out of memory\n");
-    rc = 2;
-  }
-  if (rc == 0) {
-    rg_cli_catch_interrupts();
-    o.stop = &rg_cli_interrupted;
-    rg_status st = rg_prove_rules(&rs, &ax, &o, proofs, &sum, &err);
-    rg_cli_release_interrupts();
-    if (st) { /* errors with a line are about a rule of FILE, or an axiom of the axiom file */
-      bool about_axiom = !strncmp(err.msg, "axiom ", 6);
-      rg_cli_report("rulegen prove", err.line ? (about_axiom ? axfile : file) : NULL, &err);
-      rc = 2;
-    }
-  }
-  for (int i = 0; rc == 0 && i < rs.n; i++) {
-    const rg_rule *r = rs.rules[i];
-    const rg_rule_proof *p = &proofs[i];
-    if (quiet && p->status == RG_PROOF_VERIFIED && !p->disagree) continue;
-    rg_strbuf sb;
-    rg_sb_init(&sb);
-    rg_text_print_rule(r, &sb);
-    printf("%-19s %s:%d  %s\n", rg_proof_status_name(p->status), file, r->line, rg_sb_str(&sb));
-    rg_sb_free(&sb);
-    if (p->refuted) printf("  the sides differ: %s\n", p->refutation);
-    if (p->false_proof) {
-      char suspects[1024];
-      rg_proof_suspects(p, suspects, sizeof suspects);
-      printf("  FALSE PROOF: proved, but the sides differ: %s\n  suspect axioms (its unsat cores): %s\n",
-             p->refutation, suspects);
-    }
-    for (int k = 0; k < p->n_obl; k++) {
-      printf("  output %d: obligation %.16s (%d axioms)\n", k + 1, p->obl[k].sha256, p->obl[k].n_axioms);
-      if (p->obl[k].done[0]) print_answer(&p->obl[k].ans[0], "z3");
-      if (p->obl[k].done[1]) print_answer(&p->obl[k].ans[1], "cvc5");
-      if (p->obl[k].cvc5_not_asked)
-        printf("    cvc5: not asked (z3 did not prove it; --fail-fast)\n");
-    }
-  }
-  if (rc == 0) {
-    char differ[64] = "";
-    if (sum.refuted)
-      snprintf(differ, sizeof differ, " (%d whose sides differ at some shapes)", sum.refuted);
-    if (sum.reused)
-      fprintf(stderr, "prove: %d answers taken from the journal %s\n", sum.reused, o.journal);
-    printf(
-        "\n%d rules: %d verified, %d proved-by-z3-only, %d proved-by-cvc5-only, %d unproved%s%s; "
-        "%d pass --require %s (%s, %s, timeout %d ms%s, %.1f s)\n",
-        sum.n_rules, sum.verified, sum.z3_only, sum.cvc5_only, sum.unproved, differ,
-        sum.skipped ? " (some skipped: interrupted)" : "", sum.shipped,
-        o.require == RG_REQUIRE_BOTH ? "both" : "any", sum.version[0], sum.version[1], o.timeout_ms,
-        o.fail_fast ? ", fail-fast" : "", sum.wall_ms / 1e3);
-    rc = sum.shipped == sum.n_rules ? 0 : 1;
-    for (int i = 0; i < rs.n; i++) {
-      const char *why = proofs[i].false_proof ? "a solver proved the rule, but its sides differ at some shapes: an "
-                                                "axiom of its unsat cores is unsound (run rulegen check-axioms -n 200)"
-                        : proofs[i].disagree  ? "the solvers disagree: one proved the rule, the other refuted it "
-                                                "(sat): an axiom or a solver is wrong"
-                                              : NULL;
-      if (why) fprintf(stderr, "rulegen prove: %s:%d: ERROR: %s\n", file, rs.rules[i]->line, why), rc = 3;
-    }
-    if (rg_cli_interrupted) fprintf(stderr, "rulegen prove: interrupted\n");
-  }
-  free(proofs);
-  rg_ruleset_free(&rs);
-  rg_axioms_free(&ax);
+  if (rg_cli_interrupted) fprintf(stderr, "rulegen prove: interrupted\n");
+  rg_prove_run_free(&run);
   return rc;
 }

@@ -6,12 +6,12 @@
  */
 #include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "cli.h"
 #include "commands.h"
 #include "enumerate/enumerate.h"
-#include "fingerprint/kernels.h"
+#include "fingerprint/fingerprint.h"
+#include "ir/ir.h"
 #include "verify/verify.h"
 
 #define RECHECK_OPTIONS(X)                                                                        \
@@ -44,101 +44,106 @@ static void usage(FILE *out) {
                "exit status: 0 no rule differs, 1 some rule differs, 2 bad input, 130 interrupted\n");
 }
 
-int rg_cmd_recheck(int argc, char **argv) {
+/* What the command line asked for. */
+typedef struct {
+  rg_recheck_opts o;
+  rg_enum_inputset inputs;
+  const char *file;
+  bool quiet;
+} recheck_args;
+
+/* --name's value (in [lo, hi]) into *dst: -1 to go on, else the exit status 2. */
+static int int_arg(const char *name, int64_t lo, int64_t hi, int *dst) {
+  int64_t v;
+  if (!rg_cli_int_option("rulegen recheck", name, optarg, lo, hi, &v)) return 2;
+  return *dst = (int)v, -1;
+}
+
+/* One option; -1 to go on, else the exit status. */
+static int parse_option(int c, recheck_args *a) {
+  switch (c) {
+  case 'n': return int_arg("assignments", 1, 10000, &a->o.assignments);
+  case 't': return int_arg("trials", 1, 1000, &a->o.trials);
+  case 'j': return int_arg("threads", 1, 1024, &a->o.threads);
+  case 'S': {
+    int64_t v;
+    if (!rg_cli_int_option("rulegen recheck", "seed", optarg, 0, INT64_MAX, &v)) return 2;
+    a->o.seed = (uint64_t)v;
+    return -1;
+  }
+  case 'i': return rg_cli_load_inputs("rulegen recheck", optarg, &a->inputs) ? -1 : 2;
+  case 'q': a->quiet = true; return -1;
+  case 'h': usage(stdout); return 0;
+  default: usage(stderr); return 2;
+  }
+}
+
+/* Parses the command line into *a; -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, recheck_args *a) {
   static const struct option longopts[] = {
 #define X(name, short_, arg, meta, help) {name, arg, NULL, short_},
       RECHECK_OPTIONS(X)
 #undef X
       {NULL, 0, NULL, 0}};
-  rg_recheck_opts o;
-  rg_recheck_opts_init(&o);
-  o.kernel = rg_fp_node_kernel;
-  rg_enum_inputset inputs;
-  rg_enum_inputs_default(&inputs);
-  o.var_shape = rg_cli_input_shape;
-  o.var_shape_ctx = &inputs;
-  bool quiet = false;
-  rg_err err = {0};
-  int c;
+  rg_recheck_opts_init(&a->o);
+  a->o.kernel = rg_fp_node_kernel;
+  rg_enum_inputs_default(&a->inputs);
+  a->o.var_shape = rg_cli_input_shape;
+  a->o.var_shape_ctx = &a->inputs;
+  a->quiet = false;
+  int c, rc = -1;
   optind = 1;
-  while ((c = getopt_long(argc, argv, "n:t:S:j:i:qh", longopts, NULL)) != -1) {
-    int64_t v;
-    switch (c) {
-    case 'n':
-      if (!rg_cli_int_option("rulegen recheck", "assignments", optarg, 1, 10000, &v)) return 2;
-      o.assignments = (int)v;
-      break;
-    case 't':
-      if (!rg_cli_int_option("rulegen recheck", "trials", optarg, 1, 1000, &v)) return 2;
-      o.trials = (int)v;
-      break;
-    case 'S':
-      if (!rg_cli_int_option("rulegen recheck", "seed", optarg, 0, INT64_MAX, &v)) return 2;
-      o.seed = (uint64_t)v;
-      break;
-    case 'j':
-      if (!rg_cli_int_option("rulegen recheck", "threads", optarg, 1, 1024, &v)) return 2;
-      o.threads = (int)v;
-      break;
-    case 'i':
-      if (!rg_cli_load_inputs("rulegen recheck", optarg, &inputs)) return 2;
-      break;
-    case 'q': quiet = true; break;
-    case 'h': usage(stdout); return 0;
-    default: usage(stderr); return 2;
-    }
-  }
-  if (optind + 1 != argc) {
+  while (rc < 0 && (c = getopt_long(argc, argv, "n:t:S:j:i:qh", longopts, NULL)) != -1)
+    rc = parse_option(c, a);
+  if (rc < 0 && optind + 1 != argc) {
     fprintf(stderr, "rulegen recheck: give exactly one rule FILE (see rulegen recheck --help)\n");
     return 2;
   }
-  const char *file = argv[optind];
-  rg_ruleset rs;
-  rg_ruleset_init(&rs);
-  if (rg_text_parse_file(file, &rs, &err)) {
-    rg_cli_report("rulegen recheck", file, &err);
-    rg_ruleset_free(&rs);
-    return 2;
-  }
-  for (int i = 0; i < rs.n; i++)
-    if (rs.rules[i]->n_tgt == 0) {
-      rg_err e = {RG_ERR_ARG, rs.rules[i]->line, 1, "a bare graph (no '=> target') has nothing to recheck"};
-      rg_cli_report("rulegen recheck", file, &e);
-      rg_ruleset_free(&rs);
-      return 2;
-    }
-  rg_recheck_verdict *vs = calloc((size_t)rs.n + 1, sizeof *vs);
-  int differ = 0, rc = 0;
-  double t0 = rg_cli_now();
-  rg_cli_catch_interrupts();
-  o.stop = &rg_cli_interrupted;
-  if (!vs || rg_recheck_rules(&rs, NULL, &o, vs, &differ, &err)) {
-    fprintf(stderr, "rulegen recheck: %s\n", vs ? err.msg : "out of memory");
-    rc = 2;
-  }
-  rg_cli_release_interrupts();
-  int untyped = 0, skipped = 0;
+  a->file = argv[optind];
+  return rc;
+}
+
+/* A line per rule (per rule that differs, quiet), and under it why. */
+static void print_verdicts(const rg_recheck_run *run, const char *file, bool quiet) {
   rg_strbuf sb;
   rg_sb_init(&sb);
-  for (int i = 0; rc == 0 && i < rs.n; i++) {
-    const rg_recheck_verdict *v = &vs[i];
-    untyped += v->untyped;
-    skipped += v->skipped;
+  for (int i = 0; i < run->rules.n; i++) {
+    const rg_recheck_verdict *v = &run->verdicts[i];
     if (quiet && !v->differs) continue;
     rg_sb_clear(&sb);
-    rg_text_print_rule(rs.rules[i], &sb);
+    rg_text_print_rule(run->rules.rules[i], &sb);
     const char *verdict = v->differs ? "DIFFERS" : v->untyped ? "untyped" : v->skipped ? "skipped" : "agrees";
-    printf("%-8s %s:%d  %s\n", verdict, file, rs.rules[i]->line, rg_sb_str(&sb));
+    printf("%-8s %s:%d  %s\n", verdict, file, run->rules.rules[i]->line, rg_sb_str(&sb));
     if (v->differs || v->untyped) printf("  %s\n", v->why);
   }
   rg_sb_free(&sb);
-  if (rc == 0) {
-    printf("\n%d rules rechecked at up to %d assignments each (seed %llu): %d differ, %d never type%s (%.1f s)\n",
-           rs.n, o.assignments, (unsigned long long)o.seed, differ, untyped,
-           skipped ? ", some skipped: interrupted" : "", rg_cli_now() - t0);
-    rc = rg_cli_interrupted ? 130 : differ ? 1 : 0;
+}
+
+int rg_cmd_recheck(int argc, char **argv) {
+  recheck_args a;
+  int rc = parse_args(argc, argv, &a);
+  if (rc >= 0) return rc;
+  rg_recheck_run run;
+  rg_err err = {0};
+  const char *about;
+  double t0 = rg_cli_now();
+  rg_cli_catch_interrupts();
+  a.o.stop = &rg_cli_interrupted;
+  rg_status st = rg_recheck_file(a.file, &a.o, &run, &about, &err);
+  rg_cli_release_interrupts();
+  if (st) {
+    rg_cli_report("rulegen recheck", about, &err);
+    rg_recheck_run_free(&run);
+    return 2;
   }
-  free(vs);
-  rg_ruleset_free(&rs);
+  print_verdicts(&run, a.file, a.quiet);
+  int untyped = 0, skipped = 0;
+  for (int i = 0; i < run.rules.n; i++)
+    untyped += run.verdicts[i].untyped, skipped += run.verdicts[i].skipped;
+  printf("\n%d rules rechecked at up to %d assignments each (seed %llu): %d differ, %d never type%s (%.1f s)\n",
+         run.rules.n, a.o.assignments, (unsigned long long)a.o.seed, run.differ, untyped,
+         skipped ? ", some skipped: interrupted" : "", rg_cli_now() - t0);
+  rc = rg_cli_interrupted ? 130 : run.differ ? 1 : 0;
+  rg_recheck_run_free(&run);
   return rc;
 }

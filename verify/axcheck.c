@@ -205,80 +205,114 @@ static bool add_axes(rg_shape *shapes, const rg_shape **ptrs, int32_t nt, int ex
  * seeds add more, up to this many. */
 #define SEED_TRIES 64
 
-/* Runs r as rg_axiom_check_one does in one direction (source to target), into v. */
-static rg_status check_direction(const rg_rule *r, const rg_axcheck_opts *o, rg_axiom_verdict *v, rg_err *err) {
-  rg_strbuf seen; /* "\n" + binding text + "\n" of each assignment run */
-  rg_sb_init(&seen);
-  rg_sb_puts(&seen, "\n");
-  rg_status st = RG_OK;
-  rg_err first_err = {0};
+/* One direction's run: the rule, its options and verdict, the two rules shapes are solved for,
+ * and what the assignments share. */
+typedef struct {
+  const rg_rule *r;
+  const rg_axcheck_opts *o;
+  rg_axiom_verdict *v;
   /* An axiom is tried wherever its source types and its guard holds: there its target must
    * type too, with the same output type, and agree (the SMT encoding relies on the guard alone,
    * verify/guard.h). Shapes solved for the source alone are the ones that find a target that
    * does not type; a guard relating several sizes (concat-conv-grouped: seven) rarely holds
    * there, so every other seed solves for both sides, where it holds more often. */
-  rg_rule source = *r, both = *r; /* share the graph; never freed */
-  source.n_tgt = 0;
-  int32_t n_pvars = rg_graph_n_pvars(r->g);
-  int32_t *values = calloc((size_t)n_pvars + 1, sizeof *values);
-  uint8_t *bound = calloc((size_t)n_pvars + 1, 1);
-  if (!values || !bound) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  for (int t = 0; !st && v->sound && t < SEED_TRIES && v->assignments < o->assignments; t++) {
-    rg_assignment_list sets;
-    rg_err serr;
-    const rg_rule *solve_for = o->source_only && t / 2 % 2 == 0 ? &source : &both;
-    /* Every other seed draws small sizes (1 and 2, where a rule true only from some size on
-     * differs), and every other pair walks from a base of its own rather than the one given
-     * (which keeps the given one's structure); the first four seeds give at most a quarter of
-     * the assignments each, so that every kind is drawn. */
-    rg_status (*draw)(const rg_rule *, const rg_binding *, uint64_t, int, rg_assignment_list *, rg_err *) =
-        t % 2 ? rg_shapes_solve_small : rg_shapes_solve;
-    int per_seed = t < 4 && o->assignments >= 16 ? o->assignments / 4 : o->assignments;
-    rg_status ss = draw(solve_for, t / 2 % 2 == 0 ? o->base : NULL, o->seed + (uint64_t)t, per_seed, &sets, &serr);
-    if (ss == RG_ERR_NOMEM) st = rg_err_set(err, ss, "%s", serr.msg);
-    if (ss && t == 0) first_err = serr;
-    for (int k = 0; !ss && !st && v->sound && k < sets.n && v->assignments < o->assignments; k++) {
-      rg_binding b = sets.items[k].binding;
-      if (o->guard && o->guard->n_atoms) {
-        /* Defined parameters take their values from the others; a guard that fails skips. */
-        memcpy(values, b.pvar_values, (size_t)n_pvars * sizeof *values);
-        memcpy(bound, b.pvar_bound, (size_t)n_pvars);
-        int holds = rg_guard_apply(o->guard, b.tvar_shapes, values, bound);
-        b.pvar_values = values;
-        b.pvar_bound = bound;
-        /* A guard that pins a parameter to sizes (reshape-same-4: ?s.1 is x's size on axis 0)
-         * rarely holds at random: move the parameters there, where the source still types. */
-        if (holds == 0 && rg_guard_steer(o->guard, b.tvar_shapes, values, bound) &&
-            rg_rule_well_typed(solve_for, &b))
-          holds = rg_guard_apply(o->guard, b.tvar_shapes, values, bound);
-        if (holds != 1) {
-          v->guard_skipped++;
-          continue;
-        }
-        /* Defined parameters are the target's, read left to right; right to left they are the
-         * source's, and their defined values may not type it. */
-        if (!rg_rule_well_typed(&source, &b)) continue;
-      }
-      rg_strbuf key;
-      rg_sb_init(&key);
-      rg_sb_puts(&key, "\n");
-      rg_binding_put(&key, r->g, &b);
-      rg_sb_puts(&key, "\n");
-      if (!strstr(rg_sb_str(&seen), rg_sb_str(&key))) {
-        rg_sb_puts(&seen, rg_sb_str(&key) + 1);
-        uint64_t seed = o->seed + (uint64_t)v->assignments * 7919;
-        v->assignments++;
-        st = run_assignment(r, &b, o, seed, v, err);
-        int nth = v->assignments - 1; /* picks the axis, then the (variable, axis), to cut */
-        if (!st && v->sound) st = run_changed(r, &b, add_seams, nth % RG_MAX_RANK, 0, o, seed + 1, &v->seamed, v, err);
-        if (!st && v->sound) st = run_changed(r, &b, add_seams, -1, nth, o, seed + 2, &v->seamed, v, err);
-        if (!st && v->sound)
-          st = run_changed(r, &b, add_axes, 1 + nth % 2, nth / 2 % 2, o, seed + 3, &v->lifted, v, err);
-      }
-      rg_sb_free(&key);
-    }
-    rg_assignment_list_free(&sets);
+  rg_rule source, both; /* share r's graph; never freed */
+  int32_t n_pvars;
+  int32_t *values; /* the guard's parameter values */
+  uint8_t *bound;
+  rg_strbuf seen; /* "\n" + binding text + "\n" of each assignment run */
+} direction;
+
+/* Whether the guard (if any) holds at *b, with its defined parameters set (b then points at
+ * dr's values); counts the assignments it skips. */
+static bool guard_admits(direction *dr, rg_binding *b, const rg_rule *solve_for) {
+  const rg_guard *g = dr->o->guard;
+  if (!g || !g->n_atoms) return true;
+  /* Defined parameters take their values from the others; a guard that fails skips. */
+  memcpy(dr->values, b->pvar_values, (size_t)dr->n_pvars * sizeof *dr->values);
+  memcpy(dr->bound, b->pvar_bound, (size_t)dr->n_pvars);
+  int holds = rg_guard_apply(g, b->tvar_shapes, dr->values, dr->bound);
+  b->pvar_values = dr->values;
+  b->pvar_bound = dr->bound;
+  /* A guard that pins a parameter to sizes (reshape-same-4: ?s.1 is x's size on axis 0)
+   * rarely holds at random: move the parameters there, where the source still types. */
+  if (holds == 0 && rg_guard_steer(g, b->tvar_shapes, dr->values, dr->bound) &&
+      rg_rule_well_typed(solve_for, b))
+    holds = rg_guard_apply(g, b->tvar_shapes, dr->values, dr->bound);
+  if (holds != 1) {
+    dr->v->guard_skipped++;
+    return false;
   }
+  /* Defined parameters are the target's, read left to right; right to left they are the
+   * source's, and their defined values may not type it. */
+  return rg_rule_well_typed(&dr->source, b);
+}
+
+/* Runs assignment b, unless it ran before: as drawn, with seams cut, with axes added. */
+static rg_status run_new(direction *dr, const rg_binding *b, rg_err *err) {
+  const rg_axcheck_opts *o = dr->o;
+  rg_axiom_verdict *v = dr->v;
+  rg_strbuf key;
+  rg_sb_init(&key);
+  rg_sb_puts(&key, "\n");
+  rg_binding_put(&key, dr->r->g, b);
+  rg_sb_puts(&key, "\n");
+  rg_status st = RG_OK;
+  if (!strstr(rg_sb_str(&dr->seen), rg_sb_str(&key))) {
+    rg_sb_puts(&dr->seen, rg_sb_str(&key) + 1);
+    uint64_t seed = o->seed + (uint64_t)v->assignments * 7919;
+    v->assignments++;
+    st = run_assignment(dr->r, b, o, seed, v, err);
+    int nth = v->assignments - 1; /* picks the axis, then the (variable, axis), to cut */
+    if (!st && v->sound) st = run_changed(dr->r, b, add_seams, nth % RG_MAX_RANK, 0, o, seed + 1, &v->seamed, v, err);
+    if (!st && v->sound) st = run_changed(dr->r, b, add_seams, -1, nth, o, seed + 2, &v->seamed, v, err);
+    if (!st && v->sound)
+      st = run_changed(dr->r, b, add_axes, 1 + nth % 2, nth / 2 % 2, o, seed + 3, &v->lifted, v, err);
+  }
+  rg_sb_free(&key);
+  return st;
+}
+
+/* Draws the assignments of seed try t and runs those the guard admits; the solver's error on
+ * try 0 into *first_err. */
+static rg_status run_seed(direction *dr, int t, rg_err *first_err, rg_err *err) {
+  const rg_axcheck_opts *o = dr->o;
+  rg_axiom_verdict *v = dr->v;
+  rg_assignment_list sets;
+  rg_err serr;
+  rg_status st = RG_OK;
+  const rg_rule *solve_for = o->source_only && t / 2 % 2 == 0 ? &dr->source : &dr->both;
+  /* Every other seed draws small sizes (1 and 2, where a rule true only from some size on
+   * differs), and every other pair walks from a base of its own rather than the one given
+   * (which keeps the given one's structure); the first four seeds give at most a quarter of
+   * the assignments each, so that every kind is drawn. */
+  rg_status (*draw)(const rg_rule *, const rg_binding *, uint64_t, int, rg_assignment_list *, rg_err *) =
+      t % 2 ? rg_shapes_solve_small : rg_shapes_solve;
+  int per_seed = t < 4 && o->assignments >= 16 ? o->assignments / 4 : o->assignments;
+  rg_status ss = draw(solve_for, t / 2 % 2 == 0 ? o->base : NULL, o->seed + (uint64_t)t, per_seed, &sets, &serr);
+  if (ss == RG_ERR_NOMEM) st = rg_err_set(err, ss, "%s", serr.msg);
+  if (ss && t == 0) *first_err = serr;
+  for (int k = 0; !ss && !st && v->sound && k < sets.n && v->assignments < o->assignments; k++) {
+    rg_binding b = sets.items[k].binding;
+    if (guard_admits(dr, &b, solve_for)) st = run_new(dr, &b, err);
+  }
+  rg_assignment_list_free(&sets);
+  return st;
+}
+
+/* Runs r as rg_axiom_check_one does in one direction (source to target), into v. */
+static rg_status check_direction(const rg_rule *r, const rg_axcheck_opts *o, rg_axiom_verdict *v, rg_err *err) {
+  direction dr = {.r = r, .o = o, .v = v, .source = *r, .both = *r, .n_pvars = rg_graph_n_pvars(r->g)};
+  dr.source.n_tgt = 0;
+  rg_sb_init(&dr.seen);
+  rg_sb_puts(&dr.seen, "\n");
+  rg_status st = RG_OK;
+  rg_err first_err = {0};
+  dr.values = calloc((size_t)dr.n_pvars + 1, sizeof *dr.values);
+  dr.bound = calloc((size_t)dr.n_pvars + 1, 1);
+  if (!dr.values || !dr.bound) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  for (int t = 0; !st && v->sound && t < SEED_TRIES && v->assignments < o->assignments; t++)
+    st = run_seed(&dr, t, &first_err, err);
   if (!st && v->sound && v->assignments == 0 && v->guard_skipped > 0) {
     v->sound = false;
     snprintf(v->why, sizeof v->why, "its guard held at none of the %d well-typed assignments found", v->guard_skipped);
@@ -286,9 +320,9 @@ static rg_status check_direction(const rg_rule *r, const rg_axcheck_opts *o, rg_
     v->sound = false;
     explain_untyped(r, o, first_err.msg, v);
   }
-  free(values);
-  free(bound);
-  rg_sb_free(&seen);
+  free(dr.values);
+  free(dr.bound);
+  rg_sb_free(&dr.seen);
   return st;
 }
 

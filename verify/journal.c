@@ -36,8 +36,6 @@ struct rg_journal {
   int nslots;
 };
 
-static const char *const solver_names[RG_SOLVER_COUNT] = {"z3", "cvc5"};
-
 static uint64_t key_hash(const char *sha, int solver) {
   uint64_t h = 0xcbf29ce484222325ull ^ (uint64_t)solver;
   for (int i = 0; i < 16 && sha[i]; i++)
@@ -111,7 +109,7 @@ static bool remember(rg_journal *j, entry *x) {
 static void line_mac(const rg_journal *j, const char *sha, int solver, const char *result, int timeout_ms,
                      const char *ms, const char *core, char hex[2 * MAC_BYTES + 1]) {
   char fields[RG_CORE_MAX + 256];
-  int n = snprintf(fields, sizeof fields, "%s %s %s %d %s %s", sha, solver_names[solver], result, timeout_ms, ms, core);
+  int n = snprintf(fields, sizeof fields, "%s %s %s %d %s %s", sha, rg_solver_kind_name((rg_solver_kind)solver), result, timeout_ms, ms, core);
   unsigned char mac[MAC_BYTES];
   crypto_generichash(mac, sizeof mac, (const unsigned char *)fields, (size_t)(n < (int)sizeof fields ? n : (int)sizeof fields - 1),
                      j->key, sizeof j->key);
@@ -157,9 +155,7 @@ static bool parse_line(const rg_journal *j, const char *s, entry *x, const char 
   if (*end || end == ms) return false;
   if (strlen(x->sha) != 64 || strspn(x->sha, "0123456789abcdef") != 64 || x->timeout_ms < 1)
     return false;
-  x->solver = -1;
-  for (int k = 0; k < RG_SOLVER_COUNT; k++)
-    if (!strcmp(solver, solver_names[k])) x->solver = k;
+  x->solver = rg_solver_kind_of(solver);
   int r = -1;
   for (int k = RG_SMT_UNSAT; k <= RG_SMT_VACUOUS; k++)
     if (!strcmp(result, rg_smt_result_name((rg_smt_result)k))) r = k;
@@ -301,7 +297,7 @@ rg_status rg_journal_append(rg_journal *j, const char *sha256, int s, int timeou
   char ms[32], mac[2 * MAC_BYTES + 1];
   snprintf(ms, sizeof ms, "%.1f", x.ms);
   line_mac(j, x.sha, s, rg_smt_result_name(x.result), timeout_ms, ms, x.core, mac);
-  fprintf(j->f, "%s %s %s %d %s %s %s\n", x.sha, solver_names[s], rg_smt_result_name(x.result), timeout_ms, ms,
+  fprintf(j->f, "%s %s %s %d %s %s %s\n", x.sha, rg_solver_kind_name((rg_solver_kind)s), rg_smt_result_name(x.result), timeout_ms, ms,
           mac, x.core);
   if (fflush(j->f)) {
     free(x.core);

@@ -11,6 +11,7 @@
 #include "axcheck.h"
 #include "ir/shapesolve.h"
 #include "journal.h"
+#include "parallel.h"
 #include "recheck.h"
 #include "refute.h"
 
@@ -62,11 +63,9 @@ static rg_status require_typed(const rg_rule *r, rg_err *err) {
 /* Compares every rule at o->refute_sets shape sets; marks those whose sides differ. */
 static rg_status refute_all(const rg_ruleset *rules, const rg_prove_opts *o, rg_rule_proof *proofs,
                             rg_err *err) {
-  rg_status first = RG_OK;
-  int bad = -1, n = 0;
-  rg_err e0 = {0};
-  int nth = o->threads > 0 ? o->threads : omp_get_max_threads();
-#pragma omp parallel for schedule(dynamic, 8) num_threads(nth) reduction(+ : n)
+  rg_first_error first = RG_FIRST_ERROR_INIT;
+  int n = 0;
+#pragma omp parallel for schedule(dynamic, 8) num_threads(rg_verify_threads(o->threads)) reduction(+ : n)
   for (int i = 0; i < rules->n; i++) {
     if (o->stop && *o->stop) continue; /* Ctrl-C: minutes on 100,000s of rules */
     rg_err e;
@@ -74,15 +73,9 @@ static rg_status refute_all(const rg_ruleset *rules, const rg_prove_opts *o, rg_
     rg_status st = rg_refute_rule(rules->rules[i], o->refute_sets, 3, o->kernel, &p->refuted, p->refutation,
                                   sizeof p->refutation, &e);
     n += p->refuted;
-    if (st) {
-#pragma omp critical(rg_prove_refute)
-      if (bad < 0 || i < bad) bad = i, first = st, e0 = e;
-    }
+    if (st) rg_first_error_note(&first, i, st, &e);
   }
-  if (first) {
-    *err = e0;
-    return first;
-  }
+  if (first.st) return rg_first_error_take(&first, err);
   if (o->progress)
     fprintf(stderr,
             "prove: %d rules compared at %d shape sets each: %d differ (not sent to the solvers)\n",
@@ -164,19 +157,21 @@ static rg_status recheck_proved(const rg_ruleset *rules, const rg_prove_opts *o,
 const char *rg_proof_status_name(rg_proof_status s) {
   switch (s) {
   case RG_PROOF_VERIFIED: return "verified";
-  case RG_PROOF_Z3_ONLY: return "proved-by-z3-only";
-  case RG_PROOF_CVC5_ONLY: return "proved-by-cvc5-only";
+#define RG_SOLVER(ID, name)                                                                        \
+  case RG_PROOF_##ID##_ONLY: return "proved-by-" #name "-only";
+#include "solvers.def"
+#undef RG_SOLVER
   case RG_PROOF_UNPROVED: return "unproved";
   case RG_PROOF_SKIPPED: return "skipped";
   }
   return "?";
 }
 
-/* One query: obligation (rule, output) for one solver; with then_cvc5 (fail_fast), cvc5's
- * query follows z3's on the same thread when z3 proves it. */
+/* One query: obligation (rule, output) for one solver; with chain (fail_fast), the next solvers'
+ * queries follow on the same thread, each while the one before proves it. */
 typedef struct {
   int rule, out, solver;
-  bool then_cvc5;
+  bool chain;
   const rg_obligation *ob;
 } task;
 
@@ -192,6 +187,8 @@ typedef struct {
   int finished, n_tasks; /* of the chunk of rules [lo, hi) */
   int lo, hi, n_rules;
 } query_run;
+
+static bool stopped(const rg_prove_opts *o) { return o->stop && *o->stop; }
 
 /* Asks `solver` about tk's obligation; records and journals the answer. */
 static rg_status ask(query_run *q, rg_solver_pool *pool, const task *tk, int solver, rg_err *err) {
@@ -239,28 +236,66 @@ static rg_status dump(const char *dir, const rg_obligation *ob, rg_err *err) {
   return ok ? RG_OK : rg_err_set(err, RG_ERR_IO, "cannot write %s", path);
 }
 
-/* Queues the queries obligation t.ob still needs. Under fail_fast cvc5 waits for z3's unsat:
- * queued behind z3's query, asked at once after a journaled unsat, never after another answer. */
+/* fail_fast: solver `from`'s answer was not a proof, so no later solver unanswered is asked. */
+static void not_asked_after(rg_obligation_record *rec, int from) {
+  for (int s = from + 1; s < RG_SOLVER_COUNT; s++)
+    if (!rec->done[s]) rec->not_asked[s] = true;
+}
+
+/* Queues the queries obligation t.ob still needs. Under fail_fast each solver waits for the
+ * unsat of the one before it (solvers.def's order): queued behind its query, asked at once
+ * after a journaled unsat, never after another answer. */
 static void add_tasks(task *tasks, int *n, task t, rg_obligation_record *rec,
                       const rg_prove_opts *o) {
-  bool z3_done = rec->done[RG_SOLVER_Z3], cvc5_done = rec->done[RG_SOLVER_CVC5];
   if (!o->fail_fast) {
     for (int s = 0; s < RG_SOLVER_COUNT; s++)
       if (!rec->done[s]) tasks[(*n)++] = (task){t.rule, t.out, s, false, t.ob};
     return;
   }
-  if (!z3_done) {
-    tasks[(*n)++] = (task){t.rule, t.out, RG_SOLVER_Z3, !cvc5_done, t.ob};
-  } else if (!cvc5_done) {
-    if (rec->ans[RG_SOLVER_Z3].result == RG_SMT_UNSAT)
-      tasks[(*n)++] = (task){t.rule, t.out, RG_SOLVER_CVC5, false, t.ob};
-    else
-      rec->cvc5_not_asked = true;
+  for (int s = 0; s < RG_SOLVER_COUNT; s++) {
+    if (!rec->done[s]) {
+      bool later = false;
+      for (int k = s + 1; k < RG_SOLVER_COUNT; k++) later |= !rec->done[k];
+      tasks[(*n)++] = (task){t.rule, t.out, s, later, t.ob};
+      return;
+    }
+    if (rec->ans[s].result != RG_SMT_UNSAT) {
+      not_asked_after(rec, s);
+      return;
+    }
   }
 }
 
+/* fail_fast: after tk's solver answered, asks the next solvers in turn while each before
+ * proves it (one already answered from the journal is passed over). */
+static rg_status ask_chain(query_run *q, rg_solver_pool *pool, const task *tk, rg_err *err) {
+  rg_obligation_record *rec = &q->proofs[tk->rule].obl[tk->out];
+  for (int s = tk->solver; s + 1 < RG_SOLVER_COUNT; s++) {
+    if (rec->ans[s].result != RG_SMT_UNSAT) {
+      not_asked_after(rec, s);
+      return RG_OK;
+    }
+    if (rec->done[s + 1]) continue;
+    if (stopped(q->o)) return RG_OK;
+    rg_status st = ask(q, pool, tk, s + 1, err);
+    if (st) return st;
+  }
+  return RG_OK;
+}
+
+/* Whether on obligation r one solver proved what another refuted. */
+static bool disagree_on(const rg_obligation_record *r) {
+  bool unsat = false, sat = false;
+  for (int s = 0; s < RG_SOLVER_COUNT; s++) {
+    unsat |= r->done[s] && r->ans[s].result == RG_SMT_UNSAT;
+    sat |= r->done[s] && r->ans[s].result == RG_SMT_SAT;
+  }
+  return unsat && sat;
+}
+
 static void judge(rg_rule_proof *p, rg_require req) {
-  bool proved[RG_SOLVER_COUNT] = {true, true}, all_done = true;
+  bool proved[RG_SOLVER_COUNT], all_done = true;
+  for (int s = 0; s < RG_SOLVER_COUNT; s++) proved[s] = true;
   p->disagree = false;
   if (p->refuted) {
     p->status = RG_PROOF_UNPROVED;
@@ -270,84 +305,100 @@ static void judge(rg_rule_proof *p, rg_require req) {
   for (int k = 0; k < p->n_obl; k++) {
     const rg_obligation_record *r = &p->obl[k];
     for (int s = 0; s < RG_SOLVER_COUNT; s++) {
-      all_done &= r->done[s] || (s == RG_SOLVER_CVC5 && r->cvc5_not_asked);
+      all_done &= r->done[s] || r->not_asked[s];
       proved[s] &= r->done[s] && r->ans[s].result == RG_SMT_UNSAT;
     }
-    if (r->done[0] && r->done[1] &&
-        ((r->ans[0].result == RG_SMT_UNSAT && r->ans[1].result == RG_SMT_SAT) ||
-         (r->ans[0].result == RG_SMT_SAT && r->ans[1].result == RG_SMT_UNSAT)))
-      p->disagree = true;
+    p->disagree |= disagree_on(r);
   }
-  if (proved[0] && proved[1]) p->status = RG_PROOF_VERIFIED;
-  else if (proved[0]) p->status = RG_PROOF_Z3_ONLY;
-  else if (proved[1]) p->status = RG_PROOF_CVC5_ONLY;
+  int first = -1, n_proved = 0;
+  for (int s = RG_SOLVER_COUNT - 1; s >= 0; s--)
+    if (proved[s]) first = s, n_proved++;
+  if (n_proved == RG_SOLVER_COUNT) p->status = RG_PROOF_VERIFIED;
+  else if (first >= 0) p->status = (rg_proof_status)(RG_PROOF_VERIFIED + 1 + first);
   else p->status = all_done ? RG_PROOF_UNPROVED : RG_PROOF_SKIPPED;
-  p->shipped = p->status == RG_PROOF_VERIFIED ||
-               (req == RG_REQUIRE_ANY && (proved[0] || proved[1]));
+  p->shipped = p->status == RG_PROOF_VERIFIED || (req == RG_REQUIRE_ANY && first >= 0);
 }
 
 /* Rules per chunk of obligations encoded and held at once, unless the options say. */
 #define PROVE_CHUNK 4096
+
+/* Encodes obligation (i, out) into *ob, dumps it if asked, and takes what the journal knows. */
+static rg_status encode_one(query_run *q, const rg_rule *r, int i, int out, const rg_axioms *ax,
+                            rg_obligation *ob, rg_prove_summary *sum, rg_err *err) {
+  const rg_prove_opts *o = q->o;
+  rg_status st = rg_smt_encode(r, out, ax, o->all_axioms, ob, err);
+  if (st) return st;
+  if (o->dump_dir) st = dump(o->dump_dir, ob, err);
+  rg_obligation_record *rec = &q->proofs[i].obl[out];
+  memcpy(rec->sha256, ob->sha256, sizeof ob->sha256);
+  rec->n_axioms = ob->n_axioms;
+  for (int s = 0; s < RG_SOLVER_COUNT && !q->proofs[i].refuted; s++) {
+    if (q->journal && rg_journal_lookup(q->journal, ob->sha256, s, o->timeout_ms, &rec->ans[s])) {
+      rec->done[s] = true;
+      sum->reused++;
+    }
+  }
+  return st;
+}
+
+/* Encodes the obligations of rules [lo, hi) into obs and queues the queries they still need. */
+static rg_status encode_chunk(query_run *q, const rg_ruleset *rules, int lo, int hi,
+                              const rg_axioms *ax, rg_obligation *obs, task *tasks, int *n_tasks,
+                              rg_prove_summary *sum, rg_err *err) {
+  rg_status st = RG_OK;
+  int k = 0;
+  *n_tasks = 0;
+  for (int i = lo; !st && i < hi; i++) {
+    const rg_rule *r = rules->rules[i];
+    for (int out = 0; !st && out < r->n_src; out++, k++) {
+      st = encode_one(q, r, i, out, ax, &obs[k], sum, err);
+      if (!st && !q->proofs[i].refuted)
+        add_tasks(tasks, n_tasks, (task){i, out, 0, false, &obs[k]}, &q->proofs[i].obl[out], q->o);
+    }
+  }
+  return st;
+}
+
+/* Asks the solvers the queued queries on nth threads (one pool each); the first error stands. */
+static rg_status run_tasks(query_run *q, const task *tasks, int n_tasks, rg_solver_pool **pools,
+                           int nth, rg_status *tst, rg_err *terr, rg_err *err) {
+  const rg_prove_opts *o = q->o;
+  q->finished = 0, q->n_tasks = n_tasks, q->last_report = now_ms();
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nth)
+  for (int t = 0; t < n_tasks; t++) {
+    const task *tk = &tasks[t];
+    if (stopped(o)) continue;
+    rg_solver_pool *pool = pools[omp_get_thread_num()];
+    tst[t] = ask(q, pool, tk, tk->solver, &terr[t]);
+    if (!tst[t] && tk->chain) tst[t] = ask_chain(q, pool, tk, &terr[t]);
+    if (!tst[t]) report_task_done(q);
+  }
+  for (int t = 0; t < n_tasks; t++)
+    if (tst[t]) {
+      *err = terr[t];
+      return tst[t];
+    }
+  return RG_OK;
+}
 
 /* Encodes the obligations of rules [lo, hi), takes what the journal knows, and asks the solvers
  * the rest on nth threads. */
 static rg_status prove_chunk(query_run *q, const rg_ruleset *rules, int lo, int hi,
                              const rg_axioms *ax, rg_solver_pool **pools, int nth,
                              rg_prove_summary *sum, rg_err *err) {
-  const rg_prove_opts *o = q->o;
-  rg_rule_proof *proofs = q->proofs;
-  int n_obl = 0;
+  int n_obl = 0, n_tasks = 0;
   for (int i = lo; i < hi; i++)
     n_obl += rules->rules[i]->n_src;
+  size_t n_max = (size_t)n_obl * RG_SOLVER_COUNT + 1;
   rg_obligation *obs = calloc((size_t)n_obl + 1, sizeof *obs);
-  task *tasks = calloc((size_t)n_obl * RG_SOLVER_COUNT + 1, sizeof *tasks);
-  rg_status *tst = calloc((size_t)n_obl * RG_SOLVER_COUNT + 1, sizeof *tst);
-  rg_err *terr = calloc((size_t)n_obl * RG_SOLVER_COUNT + 1, sizeof *terr);
+  task *tasks = calloc(n_max, sizeof *tasks);
+  rg_status *tst = calloc(n_max, sizeof *tst);
+  rg_err *terr = calloc(n_max, sizeof *terr);
   rg_status st =
       obs && tasks && tst && terr ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  int n_tasks = 0, k = 0;
-  for (int i = lo; !st && i < hi; i++) {
-    const rg_rule *r = rules->rules[i];
-    for (int out = 0; !st && out < r->n_src; out++, k++) {
-      st = rg_smt_encode(r, out, ax, o->all_axioms, &obs[k], err);
-      if (st) break;
-      if (o->dump_dir) st = dump(o->dump_dir, &obs[k], err);
-      memcpy(proofs[i].obl[out].sha256, obs[k].sha256, sizeof obs[k].sha256);
-      proofs[i].obl[out].n_axioms = obs[k].n_axioms;
-      rg_obligation_record *rec = &proofs[i].obl[out];
-      for (int s = 0; s < RG_SOLVER_COUNT && !proofs[i].refuted; s++) {
-        if (q->journal &&
-            rg_journal_lookup(q->journal, obs[k].sha256, s, o->timeout_ms, &rec->ans[s])) {
-          rec->done[s] = true;
-          sum->reused++;
-        }
-      }
-      if (!proofs[i].refuted) add_tasks(tasks, &n_tasks, (task){i, out, 0, false, &obs[k]}, rec, o);
-    }
-  }
-  q->finished = 0, q->n_tasks = n_tasks, q->lo = lo, q->hi = hi, q->last_report = now_ms();
-  if (!st) {
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nth)
-    for (int t = 0; t < n_tasks; t++) {
-      const task *tk = &tasks[t];
-      if (o->stop && *o->stop) continue;
-      rg_solver_pool *pool = pools[omp_get_thread_num()];
-      tst[t] = ask(q, pool, tk, tk->solver, &terr[t]);
-      rg_obligation_record *rec = &proofs[tk->rule].obl[tk->out];
-      if (!tst[t] && tk->then_cvc5) {
-        if (rec->ans[RG_SOLVER_Z3].result != RG_SMT_UNSAT)
-          rec->cvc5_not_asked = true;
-        else if (!(o->stop && *o->stop))
-          tst[t] = ask(q, pool, tk, RG_SOLVER_CVC5, &terr[t]);
-      }
-      if (!tst[t]) report_task_done(q);
-    }
-    for (int t = 0; !st && t < n_tasks; t++)
-      if (tst[t]) {
-        *err = terr[t];
-        st = tst[t];
-      }
-  }
+  if (!st) st = encode_chunk(q, rules, lo, hi, ax, obs, tasks, &n_tasks, sum, err);
+  q->lo = lo, q->hi = hi;
+  if (!st) st = run_tasks(q, tasks, n_tasks, pools, nth, tst, terr, err);
   for (int i = 0; obs && i < n_obl; i++)
     rg_obligation_free(&obs[i]);
   free(obs);
@@ -357,11 +408,8 @@ static rg_status prove_chunk(query_run *q, const rg_ruleset *rules, int lo, int 
   return st;
 }
 
-rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_prove_opts *o,
-                         rg_rule_proof *proofs, rg_prove_summary *sum, rg_err *err) {
-  memset(sum, 0, sizeof *sum);
-  memset(proofs, 0, sizeof *proofs * (size_t)rules->n);
-  double t0 = now_ms();
+/* What rg_prove_rules refuses before any work: a bad timeout or requirement, a bare graph. */
+static rg_status check_request(const rg_ruleset *rules, const rg_prove_opts *o, rg_err *err) {
   if (o->timeout_ms < 1) return rg_err_set(err, RG_ERR_ARG, "timeout must be at least 1 ms");
   if (o->fail_fast && o->require != RG_REQUIRE_BOTH)
     return rg_err_set(err, RG_ERR_ARG,
@@ -370,69 +418,96 @@ rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_
     if (rules->rules[i]->n_tgt == 0)
       return rg_err_at(err, RG_ERR_ARG, rules->rules[i]->line, 1,
                        "a bare graph (no '=> target') cannot be proved");
-  rg_solver solvers[RG_SOLVER_COUNT];
+  return RG_OK;
+}
+
+/* The checks before the solvers: sound axioms, typed rules, the comparison at shape sets. */
+static rg_status precheck(const rg_ruleset *rules, const rg_axioms *ax, const rg_prove_opts *o,
+                          rg_rule_proof *proofs, rg_err *err) {
   rg_status st = o->check_axioms ? require_sound(ax, o, err) : RG_OK;
   for (int i = 0; !st && o->check_typed && i < rules->n; i++)
     st = require_typed(rules->rules[i], err);
   if (!st && o->refute_sets > 0) st = refute_all(rules, o, proofs, err);
-  if (st) return st;
-  st = rg_solver_init(&solvers[RG_SOLVER_Z3], RG_SOLVER_Z3, NULL, err);
-  if (!st) st = rg_solver_init(&solvers[RG_SOLVER_CVC5], RG_SOLVER_CVC5, o->cvc5_path, err);
-  if (st) return st;
-  for (int s = 0; s < RG_SOLVER_COUNT; s++)
-    snprintf(sum->version[s], sizeof sum->version[s], "%s %s", solvers[s].name, solvers[s].version);
-  rg_journal *journal = NULL;
-  if (o->journal) {
-    const char *versions[RG_SOLVER_COUNT] = {sum->version[0], sum->version[1]};
-    st = rg_journal_open(o->journal, versions, &journal, err);
-    if (st) return st;
-  }
+  return st;
+}
 
-  /* Every obligation is counted before any is asked: a rule a stop leaves unasked is skipped,
-   * never taken for proved by having none. */
-  for (int i = 0; i < rules->n; i++)
-    proofs[i].n_obl = rules->rules[i]->n_src;
-  query_run q = {.o = o,
-                 .solvers = solvers,
-                 .proofs = proofs,
-                 .journal = journal,
-                 .t0 = t0,
-                 .n_rules = rules->n};
-  int nth = o->threads > 0 ? o->threads : omp_get_max_threads();
-  /* One pool of solver workers per thread (a pool is not shared), ended with the stage. */
+/* Sets up every solver of the table, records their versions, opens the journal if asked. */
+static rg_status open_solvers(const rg_prove_opts *o, rg_solver *solvers, rg_prove_summary *sum,
+                              rg_journal **journal, rg_err *err) {
+  rg_status st = rg_solvers_init(solvers, o->binary, err);
+  if (st) return st;
+  const char *versions[RG_SOLVER_COUNT];
+  for (int s = 0; s < RG_SOLVER_COUNT; s++) {
+    snprintf(sum->version[s], sizeof sum->version[s], "%s %s", solvers[s].name, solvers[s].version);
+    versions[s] = sum->version[s];
+  }
+  *journal = NULL;
+  return o->journal ? rg_journal_open(o->journal, versions, journal, err) : RG_OK;
+}
+
+/* Asks the solvers about every rule, chunk by chunk, on one pool of workers per thread (a pool
+ * is not shared), ended with the stage. */
+static rg_status ask_all(query_run *q, const rg_ruleset *rules, const rg_axioms *ax,
+                         rg_prove_summary *sum, rg_err *err) {
+  const rg_prove_opts *o = q->o;
+  int nth = rg_verify_threads(o->threads);
   rg_solver_pool **pools = calloc((size_t)nth, sizeof *pools);
-  if (!pools) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_status st = pools ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int i = 0; !st && i < nth; i++)
     if (!(pools[i] = rg_solver_pool_new())) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   /* In chunks, so that only one chunk's obligation texts are held (the 160,000 rules of a
    * depth-4 round took 18 GB all at once). */
   int chunk = o->chunk_rules > 0 ? o->chunk_rules : PROVE_CHUNK;
-  for (int lo = 0; !st && lo < rules->n && !(o->stop && *o->stop); lo += chunk) {
+  for (int lo = 0; !st && lo < rules->n && !stopped(o); lo += chunk) {
     int hi = rules->n - lo < chunk ? rules->n : lo + chunk;
-    st = prove_chunk(&q, rules, lo, hi, ax, pools, nth, sum, err);
+    st = prove_chunk(q, rules, lo, hi, ax, pools, nth, sum, err);
   }
-  /* The proofs stand without their journal: say so, keep them. */
-  if (q.jst)
-    fprintf(stderr, "rulegen prove: warning: %s: later answers are not journaled\n", q.jerr.msg);
-  rg_journal_close(journal);
   for (int i = 0; pools && i < nth; i++) rg_solver_pool_free(pools[i]);
   free(pools);
-  for (int i = 0; !st && i < rules->n; i++) judge(&proofs[i], o->require);
-  if (!st && o->recheck > 0 && !(o->stop && *o->stop)) st = recheck_proved(rules, o, proofs, sum, err);
-  for (int i = 0; !st && i < rules->n; i++) {
+  return st;
+}
+
+/* Counts the judged proofs into sum. */
+static void tally(const rg_rule_proof *proofs, int n, rg_prove_summary *sum) {
+  for (int i = 0; i < n; i++) {
+    rg_proof_status s = proofs[i].status;
     sum->n_rules++;
-    switch (proofs[i].status) {
-    case RG_PROOF_VERIFIED: sum->verified++; break;
-    case RG_PROOF_Z3_ONLY: sum->z3_only++; break;
-    case RG_PROOF_CVC5_ONLY: sum->cvc5_only++; break;
-    case RG_PROOF_UNPROVED: sum->unproved++; break;
-    case RG_PROOF_SKIPPED: sum->skipped++; break;
-    }
+    if (s == RG_PROOF_VERIFIED) sum->verified++;
+    else if (s == RG_PROOF_UNPROVED) sum->unproved++;
+    else if (s == RG_PROOF_SKIPPED) sum->skipped++;
+    else sum->only[s - RG_PROOF_VERIFIED - 1]++;
     sum->shipped += proofs[i].shipped;
     sum->refuted += proofs[i].refuted;
     sum->false_proofs += proofs[i].false_proof;
     sum->disagreements += proofs[i].disagree;
   }
+}
+
+rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_prove_opts *o,
+                         rg_rule_proof *proofs, rg_prove_summary *sum, rg_err *err) {
+  memset(sum, 0, sizeof *sum);
+  memset(proofs, 0, sizeof *proofs * (size_t)rules->n);
+  double t0 = now_ms();
+  rg_status st = check_request(rules, o, err);
+  if (!st) st = precheck(rules, ax, o, proofs, err);
+  rg_solver solvers[RG_SOLVER_COUNT];
+  rg_journal *journal = NULL;
+  if (!st) st = open_solvers(o, solvers, sum, &journal, err);
+  if (st) return st;
+  /* Every obligation is counted before any is asked: a rule a stop leaves unasked is skipped,
+   * never taken for proved by having none. */
+  for (int i = 0; i < rules->n; i++)
+    proofs[i].n_obl = rules->rules[i]->n_src;
+  query_run q = {.o = o, .solvers = solvers, .proofs = proofs, .journal = journal, .t0 = t0,
+                 .n_rules = rules->n};
+  st = ask_all(&q, rules, ax, sum, err);
+  /* The proofs stand without their journal: say so, keep them. */
+  if (q.jst)
+    fprintf(stderr, "rulegen prove: warning: %s: later answers are not journaled\n", q.jerr.msg);
+  rg_journal_close(journal);
+  for (int i = 0; !st && i < rules->n; i++) judge(&proofs[i], o->require);
+  if (!st && o->recheck > 0 && !stopped(o)) st = recheck_proved(rules, o, proofs, sum, err);
+  if (!st) tally(proofs, rules->n, sum);
   sum->wall_ms = now_ms() - t0;
   return st;
 }

@@ -10,7 +10,8 @@
  * unproved with that counterexample, and its queries are not run. With fail_fast (require both),
  * cvc5 is asked only about obligations z3 proved: a rule z3 misses is unproved either way, and
  * its cvc5 query (most often a timeout as long as z3's) is saved; proved-by-cvc5-only is then
- * not observed.
+ * not observed. The solvers are solvers.def's table: with more than two, "both" is every one,
+ * and fail_fast asks each only what the one before it proved.
  */
 #ifndef RG_VERIFY_PROVE_H
 #define RG_VERIFY_PROVE_H
@@ -24,10 +25,13 @@
 
 typedef enum { RG_REQUIRE_BOTH = 0, RG_REQUIRE_ANY = 1 } rg_require;
 
+/* verified: every solver proved the rule; RG_PROOF_<ID>_ONLY (one per solvers.def line, in its
+ * order): some but not every solver did, the first of them <ID> ("proved-by-z3-only"). */
 typedef enum {
   RG_PROOF_VERIFIED = 0,
-  RG_PROOF_Z3_ONLY,
-  RG_PROOF_CVC5_ONLY,
+#define RG_SOLVER(ID, name) RG_PROOF_##ID##_ONLY,
+#include "solvers.def"
+#undef RG_SOLVER
   RG_PROOF_UNPROVED,
   RG_PROOF_SKIPPED, /* not attempted: interrupted */
 } rg_proof_status;
@@ -37,7 +41,9 @@ typedef struct {
   int threads;          /* OpenMP threads; 0 = OpenMP's default */
   rg_require require;
   bool all_axioms;      /* assert every axiom, not only those over the rule's operators */
-  const char *cvc5_path; /* NULL: default */
+  /* per solver kind: its own binary to run instead of its helper (NULL: the helper; a backend
+   * without a binary mode ignores it): rulegen prove --cvc5 PATH */
+  const char *binary[RG_SOLVER_COUNT];
   const char *dump_dir;  /* if set, each obligation is written there as <sha256>.smt2 */
   const volatile sig_atomic_t *stop; /* if set and non-zero, remaining queries are skipped */
   bool progress;        /* a progress line on stderr */
@@ -45,7 +51,8 @@ typedef struct {
   bool check_typed;     /* require each rule well-typed at some shapes first (default true) */
   int refute_sets; /* shape sets each rule is compared at before the solvers (default 8, 0 off) */
   const char *journal; /* if set: answers are read from and appended to this file (journal.h) */
-  bool fail_fast; /* require both: ask cvc5 only what z3 proved (a rule z3 misses cannot pass) */
+  bool fail_fast; /* require both: ask each solver only what the one before it (solvers.def's
+                   * order: cvc5 only what z3 proved) proved (a rule one misses cannot pass) */
   int chunk_rules; /* rules whose obligations are encoded and held at once (0: 4096) */
   /* The deep recheck of every proved rule (recheck.h) at this many assignments (default 64, 0
    * off): a rule the solvers proved whose sides differ somewhere is unproved (false_proof),
@@ -64,7 +71,9 @@ typedef struct {
   int n_axioms;
   rg_solver_answer ans[RG_SOLVER_COUNT];
   bool done[RG_SOLVER_COUNT];
-  bool cvc5_not_asked; /* fail_fast: z3 did not prove it, so cvc5 was not asked */
+  /* fail_fast: the solver before this one (in solvers.def's order) did not prove it, so this
+   * one was not asked */
+  bool not_asked[RG_SOLVER_COUNT];
 } rg_obligation_record;
 
 typedef struct {
@@ -80,7 +89,8 @@ typedef struct {
 } rg_rule_proof;
 
 typedef struct {
-  int n_rules, verified, z3_only, cvc5_only, unproved, skipped, shipped, disagreements;
+  int n_rules, verified, unproved, skipped, shipped, disagreements;
+  int only[RG_SOLVER_COUNT]; /* proved-by-<solver>-only, by the solver that names the status */
   int refuted; /* of the unproved: those with a counterexample, not sent to the solvers */
   int false_proofs; /* of the unproved: proved by a solver, refuted by the recheck */
   int rechecked;    /* proved rules the recheck compared */

@@ -2,12 +2,12 @@
  * contract. */
 #include "recheck.h"
 
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "axcheck.h"
+#include "parallel.h"
 
 void rg_recheck_opts_init(rg_recheck_opts *o) {
   memset(o, 0, sizeof *o);
@@ -47,11 +47,9 @@ rg_status rg_recheck_rule(const rg_rule *r, const rg_recheck_opts *o, rg_recheck
 
 rg_status rg_recheck_rules(const rg_ruleset *rules, const bool *pick, const rg_recheck_opts *o,
                            rg_recheck_verdict *verdicts, int *n_differ, rg_err *err) {
-  rg_status first = RG_OK;
-  int first_at = -1, differ = 0;
-  rg_err e0 = {0};
-  int nth = o->threads > 0 ? o->threads : omp_get_max_threads();
-#pragma omp parallel for schedule(dynamic, 4) num_threads(nth) reduction(+ : differ)
+  rg_first_error first = RG_FIRST_ERROR_INIT;
+  int differ = 0;
+#pragma omp parallel for schedule(dynamic, 4) num_threads(rg_verify_threads(o->threads)) reduction(+ : differ)
   for (int i = 0; i < rules->n; i++) {
     rg_recheck_verdict *v = &verdicts[i];
     if (pick && !pick[i]) continue;
@@ -63,12 +61,8 @@ rg_status rg_recheck_rules(const rg_ruleset *rules, const bool *pick, const rg_r
     rg_err e;
     rg_status st = rg_recheck_rule(rules->rules[i], o, v, &e);
     differ += v->differs;
-    if (st) {
-#pragma omp critical(rg_recheck_err)
-      if (first_at < 0 || i < first_at) first_at = i, first = st, e0 = e;
-    }
+    if (st) rg_first_error_note(&first, i, st, &e);
   }
   *n_differ = differ;
-  if (first && err) *err = e0;
-  return first;
+  return rg_first_error_take(&first, err);
 }

@@ -205,6 +205,65 @@ static void put_side_pattern(rg_strbuf *sb, const rg_rule *a, const rg_guard *gd
   rg_sb_free(&t);
 }
 
+/* The body of axiom a: its sides' equalities, under its guard's antecedent if it has one.
+ * Returns whether it has one. */
+static bool put_axiom_body(rg_strbuf *body, const rg_rule *a, const pvar_domains *d,
+                           const rg_guard *gd) {
+  const rg_graph *g = a->g;
+  bool guarded = put_antecedent(body, g, d, gd, "?", false) > 0;
+  if (guarded) {
+    rg_sb_puts(body, "(=> ");
+    put_antecedent(body, g, d, gd, "?", true);
+    rg_sb_puts(body, " ");
+  }
+  if (a->n_src > 1) rg_sb_puts(body, "(and");
+  for (int k = 0; k < a->n_src; k++) {
+    rg_sb_puts(body, a->n_src > 1 ? " (= " : "(= ");
+    put_term(body, g, a->src[k], gd, "?");
+    rg_sb_puts(body, " ");
+    put_term(body, g, a->tgt[k], gd, "?");
+    rg_sb_puts(body, ")");
+  }
+  if (a->n_src > 1) rg_sb_puts(body, ")");
+  if (guarded) rg_sb_puts(body, ")");
+  return guarded;
+}
+
+/* The assertion of axiom a with body: its bound variables (the tensors, and the parameters in
+ * bind), the triggers of a guarded one, its name. */
+static void put_axiom_assert(rg_strbuf *sb, const rg_rule *a, const rg_guard *gd,
+                             const rg_strbuf *body, const bool *bind, int32_t nq, bool guarded) {
+  const rg_graph *g = a->g;
+  int32_t nt = rg_graph_n_tvars(g), np = rg_graph_n_pvars(g);
+  rg_sb_puts(sb, "(assert (! ");
+  if (nt + nq > 0) {
+    rg_sb_puts(sb, "(forall (");
+    for (int32_t v = 0; v < nt; v++)
+      rg_sb_printf(sb, "%s(?t.%s T)", v ? " " : "", rg_graph_tvar_name(g, v));
+    for (int32_t v = 0, k = nt; v < np; v++)
+      if (bind[v]) rg_sb_printf(sb, "%s(?p.%s Int)", k++ ? " " : "", rg_graph_pvar_name(g, v));
+    rg_sb_puts(sb, ") ");
+  }
+  /* A guarded axiom names its triggers, its sides: left to choose, z3 took the guard's
+   * (seams ?t.x 0), which no goal term matches, and timed out on ewmul-identity's one-step
+   * goals (`(ewmul (matmul ?x ?y) (Iewmul 2x4)) => (matmul ?x ?y)`, 2 s; 25 ms with these). */
+  rg_strbuf pat;
+  rg_sb_init(&pat);
+  if (guarded && gd && nt + nq > 0) {
+    put_side_pattern(&pat, a, gd, bind, false);
+    put_side_pattern(&pat, a, gd, bind, true);
+  }
+  if (pat.len)
+    rg_sb_printf(sb, "(! %s%s)", rg_sb_str(body), rg_sb_str(&pat));
+  else
+    rg_sb_puts(sb, rg_sb_str(body));
+  if (pat.failed) sb->failed = true;
+  rg_sb_free(&pat);
+  if (nt + nq > 0) rg_sb_puts(sb, ")");
+  rg_sb_printf(sb, " :named %s))\n", a->name);
+  if (body->failed) sb->failed = true;
+}
+
 static rg_status put_axiom(rg_strbuf *sb, const rg_rule *a, const rg_guard *gd, rg_err *err) {
   const rg_graph *g = a->g;
   pvar_domains d;
@@ -216,26 +275,11 @@ static rg_status put_axiom(rg_strbuf *sb, const rg_rule *a, const rg_guard *gd, 
   if (gd && !gd->n_atoms) gd = NULL;
   rg_strbuf body;
   rg_sb_init(&body);
-  bool guarded = put_antecedent(&body, g, &d, gd, "?", false) > 0;
-  if (guarded) {
-    rg_sb_puts(&body, "(=> ");
-    put_antecedent(&body, g, &d, gd, "?", true);
-    rg_sb_puts(&body, " ");
-  }
-  if (a->n_src > 1) rg_sb_puts(&body, "(and");
-  for (int k = 0; k < a->n_src; k++) {
-    rg_sb_puts(&body, a->n_src > 1 ? " (= " : "(= ");
-    put_term(&body, g, a->src[k], gd, "?");
-    rg_sb_puts(&body, " ");
-    put_term(&body, g, a->tgt[k], gd, "?");
-    rg_sb_puts(&body, ")");
-  }
-  if (a->n_src > 1) rg_sb_puts(&body, ")");
-  if (guarded) rg_sb_puts(&body, ")");
+  bool guarded = put_axiom_body(&body, a, &d, gd);
   /* Bound: the tensor variables and the parameters the body names (the shape of an erased
    * constant, Iewmul's, is named nowhere: bound, it is a variable no pattern of its sides could
    * cover). */
-  int32_t nt = rg_graph_n_tvars(g), np = rg_graph_n_pvars(g), nq = 0;
+  int32_t np = rg_graph_n_pvars(g), nq = 0;
   bool *bind = calloc((size_t)np + 1, sizeof *bind);
   if (!bind) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int32_t v = 0; !st && v < np; v++) {
@@ -243,35 +287,7 @@ static rg_status put_axiom(rg_strbuf *sb, const rg_rule *a, const rg_guard *gd, 
               names_var(rg_sb_str(&body), 'p', rg_graph_pvar_name(g, v));
     nq += bind[v];
   }
-  if (!st) {
-    rg_sb_puts(sb, "(assert (! ");
-    if (nt + nq > 0) {
-      rg_sb_puts(sb, "(forall (");
-      for (int32_t v = 0; v < nt; v++)
-        rg_sb_printf(sb, "%s(?t.%s T)", v ? " " : "", rg_graph_tvar_name(g, v));
-      for (int32_t v = 0, k = nt; v < np; v++)
-        if (bind[v]) rg_sb_printf(sb, "%s(?p.%s Int)", k++ ? " " : "", rg_graph_pvar_name(g, v));
-      rg_sb_puts(sb, ") ");
-    }
-    /* A guarded axiom names its triggers, its sides: left to choose, z3 took the guard's
-     * (seams ?t.x 0), which no goal term matches, and timed out on ewmul-identity's one-step
-     * goals (`(ewmul (matmul ?x ?y) (Iewmul 2x4)) => (matmul ?x ?y)`, 2 s; 25 ms with these). */
-    rg_strbuf pat;
-    rg_sb_init(&pat);
-    if (guarded && gd && nt + nq > 0) {
-      put_side_pattern(&pat, a, gd, bind, false);
-      put_side_pattern(&pat, a, gd, bind, true);
-    }
-    if (pat.len)
-      rg_sb_printf(sb, "(! %s%s)", rg_sb_str(&body), rg_sb_str(&pat));
-    else
-      rg_sb_puts(sb, rg_sb_str(&body));
-    if (pat.failed) sb->failed = true;
-    rg_sb_free(&pat);
-    if (nt + nq > 0) rg_sb_puts(sb, ")");
-    rg_sb_printf(sb, " :named %s))\n", a->name);
-    if (body.failed) sb->failed = true;
-  }
+  if (!st) put_axiom_assert(sb, a, gd, &body, bind, nq, guarded);
   free(bind);
   rg_sb_free(&body);
   domains_free(&d);
@@ -447,31 +463,39 @@ static void put_rank_facts(rg_strbuf *sb, const fn_set *fs) {
       }
 }
 
+/* "Where cond holds, axis k of op's term has size value", of every such term: with n_in
+ * operands x, w, ... and op's parameters q0 ... bound (rg_smt_quantified_term), and k. */
+static void put_dim_fact(rg_strbuf *sb, rg_op op, int n_in, const char *cond, const char *value) {
+  rg_strbuf b, t;
+  rg_sb_init(&b);
+  rg_sb_init(&t);
+  rg_smt_quantified_term(op, n_in, 0, -1, &b, &t);
+  rg_sb_printf(sb, "(assert (forall (%s(k Int)) (! (=> (and %s) (= (dim %s k) %s)) :pattern ((dim %s k)))))\n",
+               rg_sb_str(&b), cond, rg_sb_str(&t), value, rg_sb_str(&t));
+  if (b.failed || t.failed) sb->failed = true;
+  rg_sb_free(&b);
+  rg_sb_free(&t);
+}
+
 /* A reshape's sizes are its shape parameter's slots q1 ... (the sizes of axes 0 ...) up to its
  * rank q0; axes past the rank count as 1. */
 static void put_reshape_sizes(rg_strbuf *sb) {
-  rg_strbuf b, t, sizes;
-  rg_sb_init(&b);
-  rg_sb_init(&t);
+  rg_strbuf cond, sizes;
+  rg_sb_init(&cond);
   rg_sb_init(&sizes);
-  rg_smt_quantified_term(RG_OP_RESHAPE, 1, 0, -1, &b, &t);
+  rg_sb_printf(&cond, "(<= 1 q0) (<= q0 %d) (<= 0 k) (< k %d)", RG_MAX_RANK, RG_MAX_RANK);
   rg_sb_puts(&sizes, "(ite (<= q0 k) 1");
   for (int k = 0; k < RG_MAX_RANK - 1; k++) rg_sb_printf(&sizes, " (ite (= k %d) q%d", k, k + 1);
   rg_sb_printf(&sizes, " q%d", RG_MAX_RANK);
   for (int k = 0; k < RG_MAX_RANK; k++) rg_sb_puts(&sizes, ")");
-  rg_sb_printf(sb,
-               "(assert (forall (%s(k Int)) (! (=> (and (<= 1 q0) (<= q0 %d) (<= 0 k) (< k %d)) (= (dim %s k) "
-               "%s)) :pattern ((dim %s k)))))\n",
-               rg_sb_str(&b), RG_MAX_RANK, RG_MAX_RANK, rg_sb_str(&t), rg_sb_str(&sizes), rg_sb_str(&t));
-  if (b.failed || t.failed || sizes.failed) sb->failed = true;
-  rg_sb_free(&b);
-  rg_sb_free(&t);
+  put_dim_fact(sb, RG_OP_RESHAPE, 1, rg_sb_str(&cond), rg_sb_str(&sizes));
+  if (cond.failed || sizes.failed) sb->failed = true;
+  rg_sb_free(&cond);
   rg_sb_free(&sizes);
 }
 
-static void put_size_facts(rg_strbuf *sb, const fn_set *fs) {
-  put_rank_facts(sb, fs);
-  rg_sb_puts(sb, "(declare-fun dim (T Int) Int)\n");
+/* Elementwise operators (and slice, pad, bias, concat): their sizes from their operands'. */
+static void put_elementwise_sizes(rg_strbuf *sb, const fn_set *fs) {
   if (fs->used[RG_OP_SLICE][1][0])
     rg_sb_puts(sb, "(assert (forall ((a Int) (l Int) (h Int) (x T) (k Int)) (! (=> (and (<= 0 l) (< l h) (<= h (dim x a))) "
                    "(= (dim (slice a l h x) k) (ite (= k a) (- h l) (dim x k)))) :pattern ((dim (slice a l h x) k)))))\n");
@@ -500,6 +524,10 @@ static void put_size_facts(rg_strbuf *sb, const fn_set *fs) {
     rg_sb_puts(sb, "(assert (forall ((a Int) (x T) (y T) (k Int)) (! (=> (or (= k a) (= (dim x k) (dim y k))) "
                    "(= (dim (concat a x y) k) (ite (= k a) (+ (dim x k) (dim y k)) (dim x k)))) "
                    ":pattern ((dim (concat a x y) k)))))\n");
+}
+
+/* Images, kernels and the constants' sizes. */
+static void put_image_sizes(rg_strbuf *sb, const fn_set *fs) {
   /* Images and kernels: batch and channels (axes 0 and 1) follow from the operands. The
    * spatial sizes of a conv2d or pooling with stride 1 and same padding are its input's (the
    * dilated kernel only sets the padding); other strides and paddings leave them unknown.
@@ -537,28 +565,31 @@ static void put_size_facts(rg_strbuf *sb, const fn_set *fs) {
   if (fs->used[RG_OP_IMATMUL][0][0])
     for (int k = 0; k < RG_MAX_RANK; k += 2)
       put_axes_fact(sb, RG_OP_IMATMUL, 0, -1, "true", k, k ? "1" : "q0", k ? "1" : "q0");
-  /* A matmul that types (one rank r >= 2, the batch axes and the contracted sizes agree) has its
-   * left operand's sizes but on the last axis, where it has the right one's: a guard that
-   * compares a product with another term ((shape= ?x ?y 1) of split-0 over a concat of two
-   * products) needs them of products the rule does not have. */
-  if (fs->used[RG_OP_MATMUL][2][0]) {
-    rg_strbuf b, t, batch;
-    rg_sb_init(&b);
-    rg_sb_init(&t);
-    rg_sb_init(&batch);
-    rg_smt_quantified_term(RG_OP_MATMUL, 2, 0, -1, &b, &t);
-    for (int j = 0; j < RG_MAX_RANK - 2; j++)
-      rg_sb_printf(&batch, " (or (<= (- (rank x) 2) %d) (= (dim x %d) (dim w %d)))", j, j, j);
-    rg_sb_printf(sb,
-                 "(assert (forall (%s(k Int)) (! (=> (and (= (rank x) (rank w)) (<= 2 (rank x)) (= (dim x (- (rank x) 1)) "
-                 "(dim w (- (rank x) 2)))%s (<= 0 k) (< k %d)) (= (dim %s k) (ite (= k (- (rank x) 1)) (dim w k) (dim x "
-                 "k)))) :pattern ((dim %s k)))))\n",
-                 rg_sb_str(&b), rg_sb_str(&batch), RG_MAX_RANK, rg_sb_str(&t), rg_sb_str(&t));
-    if (b.failed || t.failed || batch.failed) sb->failed = true;
-    rg_sb_free(&b);
-    rg_sb_free(&t);
-    rg_sb_free(&batch);
-  }
+}
+
+/* A matmul that types (one rank r >= 2, the batch axes and the contracted sizes agree) has its
+ * left operand's sizes but on the last axis, where it has the right one's: a guard that
+ * compares a product with another term ((shape= ?x ?y 1) of split-0 over a concat of two
+ * products) needs them of products the rule does not have. */
+static void put_matmul_size_fact(rg_strbuf *sb) {
+  rg_strbuf cond;
+  rg_sb_init(&cond);
+  rg_sb_puts(&cond, "(= (rank x) (rank w)) (<= 2 (rank x)) (= (dim x (- (rank x) 1)) (dim w (- (rank x) 2)))");
+  for (int j = 0; j < RG_MAX_RANK - 2; j++)
+    rg_sb_printf(&cond, " (or (<= (- (rank x) 2) %d) (= (dim x %d) (dim w %d)))", j, j, j);
+  rg_sb_printf(&cond, " (<= 0 k) (< k %d)", RG_MAX_RANK);
+  put_dim_fact(sb, RG_OP_MATMUL, 2, rg_sb_str(&cond), "(ite (= k (- (rank x) 1)) (dim w k) (dim x k))");
+  if (cond.failed) sb->failed = true;
+  rg_sb_free(&cond);
+}
+
+/* The size facts of the operators fs uses: their ranks, then their axes' sizes (dim). */
+static void put_size_facts(rg_strbuf *sb, const fn_set *fs) {
+  put_rank_facts(sb, fs);
+  rg_sb_puts(sb, "(declare-fun dim (T Int) Int)\n");
+  put_elementwise_sizes(sb, fs);
+  put_image_sizes(sb, fs);
+  if (fs->used[RG_OP_MATMUL][2][0]) put_matmul_size_fact(sb);
   if (fs->used[RG_OP_TRANSPOSE][1][0]) {
     int swap[2] = {1, 0};
     put_axes_fact(sb, RG_OP_TRANSPOSE, 1, rg_perm_pack(swap, 2), "true", 0, "(dim x 1)", "(dim x 0)");
@@ -729,6 +760,148 @@ static bool output_erased(const rg_rule *r, int output, const bool *erased) {
   return erased[r->src[output].node] || erased[r->tgt[output].node];
 }
 
+/* The rule's tensors are real ones: every size is 1 to RG_MAX_DIM (axes past the rank count
+ * as 1). Stated of them alone: a quantified form would also size the ill-typed terms a search
+ * builds, and with the axioms that hold only where they type, that proved a false rule. The
+ * bound lets a size plus a pad's width stay inside the axioms' parameter domains. */
+static void put_tensor_bounds(rg_strbuf *sb, const rg_rule *r) {
+  for (int32_t v = 0; v < rg_graph_n_tvars(r->g); v++)
+    for (int k = 0; k < RG_MAX_RANK; k++) {
+      rg_sb_printf(sb, "(assert (<= 1 (dim t.%s %d) %d))\n", rg_graph_tvar_name(r->g, v), k, RG_MAX_DIM);
+      /* past its rank a size is 1, as the facts say of every operator's result */
+      rg_sb_printf(sb, "(assert (or (< %d (rank t.%s)) (= (dim t.%s %d) 1)))\n", k,
+                   rg_graph_tvar_name(r->g, v), rg_graph_tvar_name(r->g, v), k);
+    }
+}
+
+/* Node i's ranks: a reshape's element count, its operands' forced rank, its axis within its
+ * operand's rank; and what a pad or concat grows stays a real size. */
+static void put_node_ranks(rg_strbuf *sb, const rg_rule *r, int32_t i, const int8_t *rk) {
+  const rg_node *nd = rg_graph_node(r->g, i);
+  int reshape_to = rg_op_param_slot(RG_OP_RESHAPE, 0);
+  if (nd->op == RG_OP_RESHAPE && !(nd->var_mask >> reshape_to & 1) && rk[nd->in[0].node] > 0)
+    put_element_count(sb, r->g, nd, rk[nd->in[0].node]);
+  int rank = operand_rank(nd);
+  for (int k = 0; rank > 0 && k < nd->n_in; k++) {
+    rg_sb_printf(sb, "(assert (= (rank ");
+    put_term(sb, r->g, nd->in[k], NULL, "");
+    rg_sb_printf(sb, ") %d))\n", rank);
+  }
+  if (nd->op == RG_OP_PAD || nd->op == RG_OP_CONCAT || nd->op == RG_OP_SLICE || nd->op == RG_OP_SPLIT ||
+      nd->op == RG_OP_BIAS) {
+    /* Their axis is one of their operand's (a guard may say so: (shape= ?x ?y ?a)). */
+    rg_sb_puts(sb, "(assert (<");
+    put_param(sb, r->g, nd, 0, NULL, "");
+    rg_sb_puts(sb, " (rank ");
+    put_term(sb, r->g, nd->in[0], NULL, "");
+    rg_sb_puts(sb, ")))\n");
+  }
+  if (nd->op == RG_OP_PAD || nd->op == RG_OP_CONCAT) {
+    /* What these grow stays a real size, so their operands are smaller (shape.c refuses more). */
+    rg_ref self = {i, 0};
+    rg_strbuf t;
+    rg_sb_init(&t);
+    put_term(&t, r->g, self, NULL, "");
+    for (int k = 0; k < RG_MAX_RANK; k++)
+      rg_sb_printf(sb, "(assert (<= (dim %s %d) %d))\n", rg_sb_str(&t), k, RG_MAX_DIM);
+    if (t.failed) sb->failed = true;
+    rg_sb_free(&t);
+  }
+}
+
+/* A conv of the rule reads all its input's channels: groups times the kernel's, and its groups
+ * divide its kernels. (With groups a variable the product is not linear: left unstated.) */
+static void put_conv_channels(rg_strbuf *sb, const rg_graph *g, const rg_node *nd) {
+  int groups = (int)nd->params[rg_op_param_slot(RG_OP_CONV2D, 6)];
+  rg_sb_puts(sb, "(assert (= (dim ");
+  put_term(sb, g, nd->in[0], NULL, "");
+  rg_sb_printf(sb, " 1) (* %d (dim ", groups);
+  put_term(sb, g, nd->in[1], NULL, "");
+  rg_sb_puts(sb, " 1))))\n");
+  if (groups > 1) {
+    rg_sb_puts(sb, "(assert (= (mod (dim ");
+    put_term(sb, g, nd->in[1], NULL, "");
+    rg_sb_printf(sb, " 0) %d) 0))\n", groups);
+  }
+}
+
+/* enlarge only grows a kernel. */
+static void put_enlarge_bounds(rg_strbuf *sb, const rg_graph *g, const rg_node *nd) {
+  for (int k = 0; k < 2; k++) {
+    rg_sb_puts(sb, "(assert (<= (dim ");
+    put_term(sb, g, nd->in[0], NULL, "");
+    rg_sb_printf(sb, " %d)", 2 + k);
+    put_param(sb, g, nd, k, NULL, "");
+    rg_sb_puts(sb, "))\n");
+  }
+}
+
+/* A slice of the rule cuts a non-empty range inside its operand's axis. */
+static void put_slice_bounds(rg_strbuf *sb, const rg_graph *g, const rg_node *nd) {
+  rg_sb_puts(sb, "(assert (and (<= 0");
+  put_param(sb, g, nd, 1, NULL, "");
+  rg_sb_puts(sb, ") (<");
+  put_param(sb, g, nd, 1, NULL, "");
+  put_param(sb, g, nd, 2, NULL, "");
+  rg_sb_puts(sb, ") (<=");
+  put_param(sb, g, nd, 2, NULL, "");
+  rg_sb_puts(sb, " (dim ");
+  put_term(sb, g, nd->in[0], NULL, "");
+  put_param(sb, g, nd, 0, NULL, "");
+  rg_sb_puts(sb, "))))\n");
+}
+
+/* A bias of the rule is a vector as long as its operand's axis. */
+static void put_bias_vector(rg_strbuf *sb, const rg_graph *g, const rg_node *nd) {
+  rg_sb_puts(sb, "(assert (and (= (rank ");
+  put_term(sb, g, nd->in[1], NULL, "");
+  rg_sb_puts(sb, ") 1) (= (dim ");
+  put_term(sb, g, nd->in[1], NULL, "");
+  rg_sb_puts(sb, " 0) (dim ");
+  put_term(sb, g, nd->in[0], NULL, "");
+  put_param(sb, g, nd, 0, NULL, "");
+  rg_sb_puts(sb, "))))\n");
+}
+
+/* The two operands of a concat, ewadd or ewmul have one rank and equal sizes (a concat's but
+ * on its axis). */
+static void put_operands_agree(rg_strbuf *sb, const rg_graph *g, const rg_node *nd) {
+  bool concat = nd->op == RG_OP_CONCAT;
+  rg_sb_puts(sb, "(assert (= (rank ");
+  put_term(sb, g, nd->in[0], NULL, "");
+  rg_sb_puts(sb, ") (rank ");
+  put_term(sb, g, nd->in[1], NULL, "");
+  rg_sb_puts(sb, ")))\n");
+  for (int k = 0; k < RG_MAX_RANK; k++) {
+    rg_sb_printf(sb, concat ? "(assert (or (= %d" : "(assert (= (dim ", k);
+    if (concat) {
+      put_param(sb, g, nd, 0, NULL, "");
+      rg_sb_puts(sb, ") (= (dim ");
+    }
+    put_term(sb, g, nd->in[0], NULL, "");
+    rg_sb_printf(sb, " %d) (dim ", k);
+    put_term(sb, g, nd->in[1], NULL, "");
+    rg_sb_printf(sb, " %d))%s\n", k, concat ? "))" : ")");
+  }
+}
+
+/* Node i's sizes, by its operator. */
+static void put_node_sizes(rg_strbuf *sb, const rg_graph *g, int32_t i) {
+  const rg_node *nd = rg_graph_node(g, i);
+  if (nd->op == RG_OP_MATMUL)
+    put_matmul_sizes(sb, g, i);
+  else if (nd->op == RG_OP_CONV2D && !(nd->var_mask >> rg_op_param_slot(RG_OP_CONV2D, 6) & 1))
+    put_conv_channels(sb, g, nd);
+  else if (nd->op == RG_OP_ENLARGE)
+    put_enlarge_bounds(sb, g, nd);
+  else if (nd->op == RG_OP_SLICE)
+    put_slice_bounds(sb, g, nd);
+  else if (nd->op == RG_OP_BIAS)
+    put_bias_vector(sb, g, nd);
+  else if ((nd->op == RG_OP_CONCAT || nd->op == RG_OP_EWADD || nd->op == RG_OP_EWMUL) && nd->n_in == 2)
+    put_operands_agree(sb, g, nd);
+}
+
 /* What typing the rule means for sizes: both sides of the output agree in rank and in size on
  * every axis, every matmul's sizes follow from its operands', the operands of conv2d, pooling,
  * enlarge and transpose have the rank these need, every slice of the rule lies inside
@@ -737,17 +910,7 @@ static bool output_erased(const rg_rule *r, int output, const bool *erased) {
  * axis. True wherever the rule type-checks (rulegen prove checks that it does
  * somewhere). Nothing is said of a term with a shape-erased constant in it (erased_below). */
 static void put_size_hypotheses(rg_strbuf *sb, const rg_rule *r, int output, const bool *erased) {
-  /* The rule's tensors are real ones: every size is 1 to RG_MAX_DIM (axes past the rank count
-   * as 1). Stated of them alone: a quantified form would also size the ill-typed terms a search
-   * builds, and with the axioms that hold only where they type, that proved a false rule. The
-   * bound lets a size plus a pad's width stay inside the axioms' parameter domains. */
-  for (int32_t v = 0; v < rg_graph_n_tvars(r->g); v++)
-    for (int k = 0; k < RG_MAX_RANK; k++) {
-      rg_sb_printf(sb, "(assert (<= 1 (dim t.%s %d) %d))\n", rg_graph_tvar_name(r->g, v), k, RG_MAX_DIM);
-      /* past its rank a size is 1, as the facts say of every operator's result */
-      rg_sb_printf(sb, "(assert (or (< %d (rank t.%s)) (= (dim t.%s %d) 1)))\n", k,
-                   rg_graph_tvar_name(r->g, v), rg_graph_tvar_name(r->g, v), k);
-    }
+  put_tensor_bounds(sb, r);
   int8_t *rk = calloc((size_t)rg_graph_size(r->g) + 1, 1);
   if (!rk) {
     sb->failed = true;
@@ -766,103 +929,8 @@ static void put_size_hypotheses(rg_strbuf *sb, const rg_rule *r, int output, con
     bool skip = false;
     for (int k = 0; k < nd->n_in; k++) skip |= erased[nd->in[k].node];
     if (skip) continue;
-    int reshape_to = rg_op_param_slot(RG_OP_RESHAPE, 0);
-    if (nd->op == RG_OP_RESHAPE && !(nd->var_mask >> reshape_to & 1) && rk[nd->in[0].node] > 0)
-      put_element_count(sb, r->g, nd, rk[nd->in[0].node]);
-    int rank = operand_rank(nd);
-    for (int k = 0; rank > 0 && k < nd->n_in; k++) {
-      rg_sb_printf(sb, "(assert (= (rank ");
-      put_term(sb, r->g, nd->in[k], NULL, "");
-      rg_sb_printf(sb, ") %d))\n", rank);
-    }
-    if (nd->op == RG_OP_PAD || nd->op == RG_OP_CONCAT || nd->op == RG_OP_SLICE || nd->op == RG_OP_SPLIT ||
-        nd->op == RG_OP_BIAS) {
-      /* Their axis is one of their operand's (a guard may say so: (shape= ?x ?y ?a)). */
-      rg_sb_puts(sb, "(assert (<");
-      put_param(sb, r->g, nd, 0, NULL, "");
-      rg_sb_puts(sb, " (rank ");
-      put_term(sb, r->g, nd->in[0], NULL, "");
-      rg_sb_puts(sb, ")))\n");
-    }
-    if (nd->op == RG_OP_PAD || nd->op == RG_OP_CONCAT) {
-      /* What these grow stays a real size, so their operands are smaller (shape.c refuses more). */
-      rg_ref self = {i, 0};
-      rg_strbuf t;
-      rg_sb_init(&t);
-      put_term(&t, r->g, self, NULL, "");
-      for (int k = 0; k < RG_MAX_RANK; k++)
-        rg_sb_printf(sb, "(assert (<= (dim %s %d) %d))\n", rg_sb_str(&t), k, RG_MAX_DIM);
-      if (t.failed) sb->failed = true;
-      rg_sb_free(&t);
-    }
-    if (nd->op == RG_OP_MATMUL) {
-      put_matmul_sizes(sb, r->g, i);
-    } else if (nd->op == RG_OP_CONV2D && !(nd->var_mask >> rg_op_param_slot(RG_OP_CONV2D, 6) & 1)) {
-      /* A conv of the rule reads all its input's channels: groups times the kernel's, and its
-       * groups divide its kernels. (With groups a variable the product is not linear: left
-       * unstated.) */
-      int groups = (int)nd->params[rg_op_param_slot(RG_OP_CONV2D, 6)];
-      rg_sb_puts(sb, "(assert (= (dim ");
-      put_term(sb, r->g, nd->in[0], NULL, "");
-      rg_sb_printf(sb, " 1) (* %d (dim ", groups);
-      put_term(sb, r->g, nd->in[1], NULL, "");
-      rg_sb_puts(sb, " 1))))\n");
-      if (groups > 1) {
-        rg_sb_puts(sb, "(assert (= (mod (dim ");
-        put_term(sb, r->g, nd->in[1], NULL, "");
-        rg_sb_printf(sb, " 0) %d) 0))\n", groups);
-      }
-    } else if (nd->op == RG_OP_ENLARGE) {
-      /* enlarge only grows a kernel */
-      for (int k = 0; k < 2; k++) {
-        rg_sb_puts(sb, "(assert (<= (dim ");
-        put_term(sb, r->g, nd->in[0], NULL, "");
-        rg_sb_printf(sb, " %d)", 2 + k);
-        put_param(sb, r->g, nd, k, NULL, "");
-        rg_sb_puts(sb, "))\n");
-      }
-    } else if (nd->op == RG_OP_SLICE) {
-      rg_sb_puts(sb, "(assert (and (<= 0");
-      put_param(sb, r->g, nd, 1, NULL, "");
-      rg_sb_puts(sb, ") (<");
-      put_param(sb, r->g, nd, 1, NULL, "");
-      put_param(sb, r->g, nd, 2, NULL, "");
-      rg_sb_puts(sb, ") (<=");
-      put_param(sb, r->g, nd, 2, NULL, "");
-      rg_sb_puts(sb, " (dim ");
-      put_term(sb, r->g, nd->in[0], NULL, "");
-      put_param(sb, r->g, nd, 0, NULL, "");
-      rg_sb_puts(sb, "))))\n");
-    } else if (nd->op == RG_OP_BIAS) {
-      /* a bias of the rule is a vector as long as its operand's axis */
-      rg_sb_puts(sb, "(assert (and (= (rank ");
-      put_term(sb, r->g, nd->in[1], NULL, "");
-      rg_sb_puts(sb, ") 1) (= (dim ");
-      put_term(sb, r->g, nd->in[1], NULL, "");
-      rg_sb_puts(sb, " 0) (dim ");
-      put_term(sb, r->g, nd->in[0], NULL, "");
-      put_param(sb, r->g, nd, 0, NULL, "");
-      rg_sb_puts(sb, "))))\n");
-    } else if ((nd->op == RG_OP_CONCAT || nd->op == RG_OP_EWADD || nd->op == RG_OP_EWMUL) &&
-               nd->n_in == 2) {
-      bool concat = nd->op == RG_OP_CONCAT;
-      rg_sb_puts(sb, "(assert (= (rank ");
-      put_term(sb, r->g, nd->in[0], NULL, "");
-      rg_sb_puts(sb, ") (rank ");
-      put_term(sb, r->g, nd->in[1], NULL, "");
-      rg_sb_puts(sb, ")))\n");
-      for (int k = 0; k < RG_MAX_RANK; k++) {
-        rg_sb_printf(sb, concat ? "(assert (or (= %d" : "(assert (= (dim ", k);
-        if (concat) {
-          put_param(sb, r->g, nd, 0, NULL, "");
-          rg_sb_puts(sb, ") (= (dim ");
-        }
-        put_term(sb, r->g, nd->in[0], NULL, "");
-        rg_sb_printf(sb, " %d) (dim ", k);
-        put_term(sb, r->g, nd->in[1], NULL, "");
-        rg_sb_printf(sb, " %d))%s\n", k, concat ? "))" : ")");
-      }
-    }
+    put_node_ranks(sb, r, i, rk);
+    put_node_sizes(sb, r->g, i);
   }
   free(rk);
 }
@@ -884,79 +952,108 @@ void rg_sha256_hex(const void *data, size_t len, char hex[65]) {
   sodium_bin2hex(hex, 65, h, sizeof h);
 }
 
+/* What one obligation's text is made from. */
+typedef struct {
+  bool rule_ops[RG_OP_COUNT]; /* the operators of the rule */
+  bool *take;                 /* the axioms asserted */
+  fn_set *fs;                 /* the functions the rule and those axioms use */
+  bool *erased;               /* erased_below: computed once, the size and seams hypotheses ask */
+  bool sizes, seams;          /* whether size and seam facts are stated */
+} encoding;
+
+/* Picks the axioms (all, or those over the rule's operators) and the functions to declare. */
+static void choose_axioms(const rg_rule *r, const rg_axioms *ax, bool all_axioms, encoding *e,
+                          rg_obligation *out) {
+  mark_fns(r->g, e->fs);
+  if (!all_axioms) select_axioms(ax, e->rule_ops, e->take);
+  for (int i = 0; i < ax->rules.n; i++) {
+    e->take[i] |= all_axioms;
+    if (e->take[i]) mark_fns(ax->rules.rules[i]->g, e->fs);
+    out->n_axioms += e->take[i];
+  }
+  e->seams = guards_use(ax, e->take, true);
+  /* a concat's seams depend on where its operands join */
+  e->sizes = (e->seams && rg_smt_uses_concat(e->fs)) || guards_use(ax, e->take, false);
+}
+
+/* The script's head: the rule as a comment, the options and logic, the function declarations. */
+static void put_header(rg_strbuf *sb, const rg_rule *r, int output, const fn_set *fs) {
+  /* The obligation depends on the rule and the axioms only: not on the rule's name or its
+   * line in a file, so that its hash identifies it wherever the rule is stored. */
+  rg_sb_printf(sb, "; rulegen proof obligation: output %d of %d\n; ", output + 1, r->n_src);
+  rg_rule unnamed = *r;
+  unnamed.name[0] = 0;
+  rg_text_print_rule(&unnamed, sb);
+  rg_sb_puts(sb, "\n(set-option :produce-unsat-cores true)\n(set-logic UFLIA)\n(declare-sort T 0)\n");
+  for (int op = 0; op < RG_OP_COUNT; op++)
+    for (int ni = 0; ni <= RG_MAX_INPUTS; ni++)
+      for (int o = 0; o < RG_MAX_OUTPUTS; o++) {
+        if (!fs->used[op][ni][o]) continue;
+        char name[64];
+        fn_name((rg_op)op, ni, o, name, sizeof name);
+        rg_sb_printf(sb, "(declare-fun %s (", name);
+        int k = int_args((rg_op)op);
+        for (int a = 0; a < k + ni; a++) rg_sb_printf(sb, "%s%s", a ? " " : "", a < k ? "Int" : "T");
+        rg_sb_puts(sb, ") T)\n");
+      }
+}
+
+/* The rule's part: its variables and their domains, the hypotheses, the negated goal. */
+static void put_rule_part(rg_strbuf *sb, const rg_rule *r, int output, const pvar_domains *d,
+                          const encoding *e) {
+  for (int32_t v = 0; v < rg_graph_n_tvars(r->g); v++)
+    rg_sb_printf(sb, "(declare-const t.%s T)\n", rg_graph_tvar_name(r->g, v));
+  for (int32_t v = 0; v < d->n; v++) {
+    rg_sb_printf(sb, "(declare-const p.%s Int)\n", rg_graph_pvar_name(r->g, v));
+    if (d->has[v])
+      rg_sb_printf(sb, "(assert (<= %d p.%s %d))\n", d->lo[v], rg_graph_pvar_name(r->g, v), d->hi[v]);
+  }
+  if (e->sizes) put_size_hypotheses(sb, r, output, e->erased);
+  if (e->seams) rg_smt_put_seam_hypotheses(sb, r);
+  /* only where a matmul's rank or a grouped conv's boundary matters: elsewhere they cost
+   * cvc5 seconds (a transpose of nested concats, test_verify) and rule nothing out */
+  if (e->seams && rg_smt_uses_concat(e->fs) && (e->rule_ops[RG_OP_MATMUL] || grouped_conv(r->g)) &&
+      !output_erased(r, output, e->erased))
+    put_outputs_agree(sb, r, output, "seams");
+  rg_sb_puts(sb, "(assert (! (not (= ");
+  put_term(sb, r->g, r->src[output], NULL, "");
+  rg_sb_puts(sb, " ");
+  put_term(sb, r->g, r->tgt[output], NULL, "");
+  rg_sb_puts(sb, ")) :named goal))\n(check-sat)\n(get-unsat-core)\n");
+}
+
+/* The whole script into sb. */
+static rg_status put_obligation(rg_strbuf *sb, const rg_rule *r, int output, const rg_axioms *ax,
+                                const encoding *e, rg_err *err) {
+  put_header(sb, r, output, e->fs);
+  if (e->sizes) put_size_facts(sb, e->fs);
+  if (e->seams) rg_smt_put_seam_facts(sb, e->fs);
+  rg_status st = RG_OK;
+  for (int i = 0; !st && i < ax->rules.n; i++)
+    if (e->take[i]) st = put_axiom(sb, ax->rules.rules[i], ax->guards ? &ax->guards[i] : NULL, err);
+  pvar_domains d = {0};
+  if (!st) st = domains_of(r->g, &d, err);
+  if (!st) put_rule_part(sb, r, output, &d, e);
+  if (!st && sb->failed) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  domains_free(&d);
+  return st;
+}
+
 rg_status rg_smt_encode(const rg_rule *r, int output, const rg_axioms *ax, bool all_axioms,
                         rg_obligation *out, rg_err *err) {
   memset(out, 0, sizeof *out);
   if (r->n_tgt == 0) return rg_err_set(err, RG_ERR_ARG, "a bare graph (no '=>') has nothing to prove");
   if (output < 0 || output >= r->n_src)
     return rg_err_set(err, RG_ERR_ARG, "output %d out of range 0..%d", output, r->n_src - 1);
-  bool rule_ops[RG_OP_COUNT];
-  rg_rule_ops(r, rule_ops);
-  bool *take = calloc((size_t)ax->rules.n + 1, sizeof *take);
-  fn_set *fs = calloc(1, sizeof *fs);
+  encoding e = {.take = calloc((size_t)ax->rules.n + 1, sizeof *e.take),
+                .fs = calloc(1, sizeof *e.fs),
+                .erased = erased_below(r->g)};
+  rg_rule_ops(r, e.rule_ops);
   rg_strbuf sb;
   rg_sb_init(&sb);
-  pvar_domains d = {0};
-  bool sizes = false, seams = false;
-  bool *erased = erased_below(r->g); /* computed once: the size and seams hypotheses both ask */
-  rg_status st = (!take || !fs || !erased) ? rg_err_set(err, RG_ERR_NOMEM, "out of memory") : RG_OK;
-  if (!st) {
-    mark_fns(r->g, fs);
-    if (!all_axioms) select_axioms(ax, rule_ops, take);
-    for (int i = 0; i < ax->rules.n; i++) {
-      take[i] |= all_axioms;
-      if (take[i]) mark_fns(ax->rules.rules[i]->g, fs);
-      out->n_axioms += take[i];
-    }
-    /* The obligation depends on the rule and the axioms only: not on the rule's name or its
-     * line in a file, so that its hash identifies it wherever the rule is stored. */
-    rg_sb_printf(&sb, "; rulegen proof obligation: output %d of %d\n; ", output + 1, r->n_src);
-    rg_rule unnamed = *r;
-    unnamed.name[0] = 0;
-    rg_text_print_rule(&unnamed, &sb);
-    rg_sb_puts(&sb, "\n(set-option :produce-unsat-cores true)\n(set-logic UFLIA)\n(declare-sort T 0)\n");
-    for (int op = 0; op < RG_OP_COUNT; op++)
-      for (int ni = 0; ni <= RG_MAX_INPUTS; ni++)
-        for (int o = 0; o < RG_MAX_OUTPUTS; o++) {
-          if (!fs->used[op][ni][o]) continue;
-          char name[64];
-          fn_name((rg_op)op, ni, o, name, sizeof name);
-          rg_sb_printf(&sb, "(declare-fun %s (", name);
-          int k = int_args((rg_op)op);
-          for (int a = 0; a < k + ni; a++) rg_sb_printf(&sb, "%s%s", a ? " " : "", a < k ? "Int" : "T");
-          rg_sb_puts(&sb, ") T)\n");
-        }
-    seams = guards_use(ax, take, true);
-    /* a concat's seams depend on where its operands join */
-    sizes = (seams && rg_smt_uses_concat(fs)) || guards_use(ax, take, false);
-    if (sizes) put_size_facts(&sb, fs);
-    if (seams) rg_smt_put_seam_facts(&sb, fs);
-    for (int i = 0; !st && i < ax->rules.n; i++)
-      if (take[i]) st = put_axiom(&sb, ax->rules.rules[i], ax->guards ? &ax->guards[i] : NULL, err);
-  }
-  if (!st) st = domains_of(r->g, &d, err);
-  if (!st) {
-    for (int32_t v = 0; v < rg_graph_n_tvars(r->g); v++)
-      rg_sb_printf(&sb, "(declare-const t.%s T)\n", rg_graph_tvar_name(r->g, v));
-    for (int32_t v = 0; v < d.n; v++) {
-      rg_sb_printf(&sb, "(declare-const p.%s Int)\n", rg_graph_pvar_name(r->g, v));
-      if (d.has[v])
-        rg_sb_printf(&sb, "(assert (<= %d p.%s %d))\n", d.lo[v], rg_graph_pvar_name(r->g, v), d.hi[v]);
-    }
-    if (sizes) put_size_hypotheses(&sb, r, output, erased);
-    if (seams) rg_smt_put_seam_hypotheses(&sb, r);
-    /* only where a matmul's rank or a grouped conv's boundary matters: elsewhere they cost
-     * cvc5 seconds (a transpose of nested concats, test_verify) and rule nothing out */
-    if (seams && rg_smt_uses_concat(fs) && (rule_ops[RG_OP_MATMUL] || grouped_conv(r->g)) &&
-        !output_erased(r, output, erased))
-      put_outputs_agree(&sb, r, output, "seams");
-    rg_sb_puts(&sb, "(assert (! (not (= ");
-    put_term(&sb, r->g, r->src[output], NULL, "");
-    rg_sb_puts(&sb, " ");
-    put_term(&sb, r->g, r->tgt[output], NULL, "");
-    rg_sb_puts(&sb, ")) :named goal))\n(check-sat)\n(get-unsat-core)\n");
-    if (sb.failed) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  }
+  rg_status st = (!e.take || !e.fs || !e.erased) ? rg_err_set(err, RG_ERR_NOMEM, "out of memory") : RG_OK;
+  if (!st) choose_axioms(r, ax, all_axioms, &e, out);
+  if (!st) st = put_obligation(&sb, r, output, ax, &e, err);
   if (!st) {
     out->text = sb.s;
     out->len = sb.len;
@@ -965,10 +1062,9 @@ rg_status rg_smt_encode(const rg_rule *r, int output, const rg_axioms *ax, bool 
   } else {
     rg_sb_free(&sb);
   }
-  domains_free(&d);
-  free(erased);
-  free(take);
-  free(fs);
+  free(e.erased);
+  free(e.take);
+  free(e.fs);
   return st;
 }
 

@@ -186,21 +186,27 @@ void rg_solver_parse_answer(const char *out, double ms, int timeout_ms, rg_solve
 rg_status rg_solver_init(rg_solver *s, rg_solver_kind kind, const char *binary, rg_err *err) {
   memset(s, 0, sizeof *s);
   s->kind = kind;
-  static const rg_helper_spec z3 = {"rulegen-z3", "z3", "RG_Z3_HELPER", RG_Z3_HELPER_BUILD_PATH};
-  switch (kind) {
-  case RG_SOLVER_Z3: return rg_helper_init(s, &z3, err);
-  case RG_SOLVER_CVC5: return rg_cvc5_init(s, binary, err);
-  }
-  return rg_err_set(err, RG_ERR_ARG, "unknown solver kind %d", (int)kind);
+  const rg_solver_backend *b = rg_solver_backend_of(kind);
+  if (!b) return rg_err_set(err, RG_ERR_ARG, "unknown solver kind %d", (int)kind);
+  if (binary && *binary && b->binary_init) return b->binary_init(s, binary, err);
+  return rg_helper_init(s, b->helper, err);
+}
+
+rg_status rg_solvers_init(rg_solver solvers[RG_SOLVER_COUNT],
+                          const char *const binary[RG_SOLVER_COUNT], rg_err *err) {
+  rg_status st = RG_OK;
+  for (int k = 0; !st && k < RG_SOLVER_COUNT; k++)
+    st = rg_solver_init(&solvers[k], (rg_solver_kind)k, binary ? binary[k] : NULL, err);
+  return st;
 }
 
 rg_status rg_solver_prove(const rg_solver *s, const char *text, size_t len, int timeout_ms,
                           rg_solver_answer *ans, rg_err *err) {
   if (timeout_ms < 1) return rg_err_set(err, RG_ERR_ARG, "timeout must be at least 1 ms");
-  if (s->kind != RG_SOLVER_Z3 && s->kind != RG_SOLVER_CVC5)
-    return rg_err_set(err, RG_ERR_ARG, "unknown solver kind %d", (int)s->kind);
+  const rg_solver_backend *b = rg_solver_backend_of(s->kind);
+  if (!b) return rg_err_set(err, RG_ERR_ARG, "unknown solver kind %d", (int)s->kind);
   return s->helper ? rg_helper_prove(s, text, len, timeout_ms, ans, err)
-                   : rg_cvc5_prove(s, text, len, timeout_ms, ans, err);
+                   : b->binary_prove(s, text, len, timeout_ms, ans, err);
 }
 
 /* The first line of what a child said, escaped, into buf: its stdout, else its stderr. */

@@ -3,7 +3,8 @@
  * A backend has a name, a version, and prove(text, timeout) -> answer (result, time, unsat
  * core). Every query runs in a child process (verify/child.h) with a hard kill at the timeout
  * plus a grace period, so a crash or hang is an answer (crash, timeout), never the end of
- * rulegen. Only RG_SMT_UNSAT proves anything.
+ * rulegen. Only RG_SMT_UNSAT proves anything. The backends are one table (solvers.def; each
+ * entry's functions in solver_impl.h's rg_solver_backend, in verify/solver_<name>.c):
  *   z3:   its C API (Z3_eval_smtlib2_string) in rulegen-z3, a helper program that is exec'd,
  *         never a plain fork of rulegen (queries come from several threads at once, and a fork
  *         of a multi-threaded process inherits locks other threads hold: an ASan child hung in
@@ -40,8 +41,19 @@
 
 #include "ir/status.h"
 
-typedef enum { RG_SOLVER_Z3 = 0, RG_SOLVER_CVC5 = 1 } rg_solver_kind;
-#define RG_SOLVER_COUNT 2
+/* One kind per line of solvers.def, in its order; RG_SOLVER_COUNT of them. */
+typedef enum {
+#define RG_SOLVER(ID, name) RG_SOLVER_##ID,
+#include "solvers.def"
+#undef RG_SOLVER
+  RG_SOLVER_COUNT
+} rg_solver_kind;
+
+/* A kind's name as printed and journaled ("z3"); "?" for a value that is no kind. */
+const char *rg_solver_kind_name(rg_solver_kind kind);
+
+/* The kind named name ("z3"), -1 when no solver has that name. */
+int rg_solver_kind_of(const char *name);
 
 typedef enum {
   RG_SMT_UNSAT = 0, /* proved */
@@ -78,6 +90,11 @@ typedef struct {
  * program, else in this build tree (solver_helper.c). RG_ERR_IO with a clear message when the
  * cvc5 binary or a helper cannot be found or run. */
 rg_status rg_solver_init(rg_solver *s, rg_solver_kind kind, const char *binary, rg_err *err) RG_MUST_CHECK;
+
+/* Sets up every solver of the table: solvers[kind] by rg_solver_init with binary[kind] (binary
+ * NULL: every solver's helper). The first error stands. */
+rg_status rg_solvers_init(rg_solver solvers[RG_SOLVER_COUNT],
+                          const char *const binary[RG_SOLVER_COUNT], rg_err *err) RG_MUST_CHECK;
 
 /* Runs one SMT-LIB2 script (as made by rg_smt_encode: it asks (check-sat) then
  * (get-unsat-core)) with a time limit in milliseconds. Solver failures are answers; only a

@@ -37,12 +37,8 @@ static void fill_options(option_args *a, char **argv) {
 #undef ADD_OPTION
 }
 
-rg_status rg_cvc5_init(rg_solver *s, const char *binary, rg_err *err) {
-  if (!binary || !*binary) {
-    static const rg_helper_spec cvc5 = {"rulegen-cvc5", "cvc5", "RG_CVC5_HELPER",
-                                        RG_CVC5_HELPER_BUILD_PATH};
-    return rg_helper_init(s, &cvc5, err);
-  }
+/* The cvc5 binary at binary: its name, path and version. */
+static rg_status cvc5_init(rg_solver *s, const char *binary, rg_err *err) {
   snprintf(s->name, sizeof s->name, "cvc5");
   snprintf(s->path, sizeof s->path, "%s", binary);
   char *argv[] = {s->path, "--version", NULL};
@@ -63,8 +59,8 @@ rg_status rg_cvc5_init(rg_solver *s, const char *binary, rg_err *err) {
   return st;
 }
 
-rg_status rg_cvc5_prove(const rg_solver *s, const char *text, size_t len, int timeout_ms,
-                        rg_solver_answer *ans, rg_err *err) {
+static rg_status cvc5_prove(const rg_solver *s, const char *text, size_t len, int timeout_ms,
+                             rg_solver_answer *ans, rg_err *err) {
   char tl[48];
   snprintf(tl, sizeof tl, "--tlimit-per=%d", timeout_ms);
   char path[sizeof s->path];
@@ -125,4 +121,10 @@ static rg_reply_state cvc5_reply(const char *out, size_t len, const rg_query_key
   return RG_REPLY_PARTIAL;
 }
 
-const rg_worker_protocol rg_cvc5_worker = {cvc5_worker_start, cvc5_request, cvc5_reply, true};
+static const rg_worker_protocol cvc5_worker = {cvc5_worker_start, cvc5_request, cvc5_reply, true};
+
+static const rg_helper_spec cvc5_helper = {"rulegen-cvc5", "cvc5", "RG_CVC5_HELPER",
+                                           RG_CVC5_HELPER_BUILD_PATH};
+
+const rg_solver_backend rg_solver_backend_cvc5 = {"cvc5", &cvc5_helper, cvc5_init, cvc5_prove,
+                                                  &cvc5_worker};

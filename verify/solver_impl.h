@@ -35,12 +35,6 @@ rg_status rg_helper_init(rg_solver *s, const rg_helper_spec *h, rg_err *err) RG_
 rg_status rg_helper_prove(const rg_solver *s, const char *text, size_t len, int timeout_ms,
                           rg_solver_answer *ans, rg_err *err) RG_MUST_CHECK;
 
-/* cvc5: its API helper rulegen-cvc5 when binary is NULL, else that cvc5 binary. */
-rg_status rg_cvc5_init(rg_solver *s, const char *binary, rg_err *err) RG_MUST_CHECK;
-/* One-shot query to the cvc5 binary. */
-rg_status rg_cvc5_prove(const rg_solver *s, const char *text, size_t len, int timeout_ms,
-                        rg_solver_answer *ans, rg_err *err) RG_MUST_CHECK;
-
 /* Starts s's program (s->path) with the arguments args (NULL-terminated, at most 7) as a child
  * (child.h's rg_child_start). */
 rg_status rg_solver_spawn(const rg_solver *s, const char *const *args, rg_child *c,
@@ -84,8 +78,30 @@ typedef struct {
   bool text_on_eof;
 } rg_worker_protocol;
 
-/* A helper's worker (serve.h's framing), and the cvc5 binary's (each query followed by an echoed
- * marker and (reset)). */
-extern const rg_worker_protocol rg_helper_worker, rg_cvc5_worker;
+/* A helper's worker (serve.h's framing), shared by every backend's helper. */
+extern const rg_worker_protocol rg_helper_worker;
+
+/* One backend: an entry of the solver table (solvers.def). Every backend answers through its
+ * helper program (serve.h's protocol: rg_helper_prove, rg_helper_worker); one that can also run
+ * the solver's own binary (rg_solver_init's binary) has the three binary_ functions. */
+typedef struct {
+  const char *name;             /* as solvers.def names it */
+  const rg_helper_spec *helper; /* its helper program */
+  /* Sets up s to run the binary at path (name, path, version); NULL: the backend has none, and
+   * a binary asked for is ignored. */
+  rg_status (*binary_init)(rg_solver *s, const char *path, rg_err *err);
+  /* One-shot query to the binary. */
+  rg_status (*binary_prove)(const rg_solver *s, const char *text, size_t len, int timeout_ms,
+                            rg_solver_answer *ans, rg_err *err);
+  /* The binary's long-lived worker. */
+  const rg_worker_protocol *binary_worker;
+} rg_solver_backend;
+
+#define RG_SOLVER(ID, name) extern const rg_solver_backend rg_solver_backend_##name;
+#include "solvers.def"
+#undef RG_SOLVER
+
+/* The backend of a kind, NULL for a value that is no kind. */
+const rg_solver_backend *rg_solver_backend_of(rg_solver_kind kind);
 
 #endif

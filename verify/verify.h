@@ -1,11 +1,12 @@
 /* verify/verify.h: the public header of the verify module: axioms (axioms.h) and their random
  * checks (axcheck.h), the SMT encoder (smt.h), the solver backends (solver.h) and the proof
- * stage (prove.h). */
+ * stage (prove.h), the deep recheck (recheck.h), and these stages over files (filerun.h). */
 #ifndef RG_VERIFY_VERIFY_H
 #define RG_VERIFY_VERIFY_H
 
 #include "axcheck.h"
 #include "axioms.h"
+#include "filerun.h"
 #include "prove.h"
 #include "recheck.h"
 #include "smt.h"

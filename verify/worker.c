@@ -122,9 +122,9 @@ static rg_status ensure_worker(worker *w, const rg_worker_protocol *proto, const
 rg_status rg_solver_prove_in(rg_solver_pool *p, const rg_solver *s, const char *text, size_t len,
                              int timeout_ms, rg_solver_answer *ans, rg_err *err) {
   if (timeout_ms < 1) return rg_err_set(err, RG_ERR_ARG, "timeout must be at least 1 ms");
-  if (s->kind != RG_SOLVER_Z3 && s->kind != RG_SOLVER_CVC5)
-    return rg_err_set(err, RG_ERR_ARG, "unknown solver kind %d", (int)s->kind);
-  const rg_worker_protocol *proto = s->helper ? &rg_helper_worker : &rg_cvc5_worker;
+  const rg_solver_backend *b = rg_solver_backend_of(s->kind);
+  if (!b) return rg_err_set(err, RG_ERR_ARG, "unknown solver kind %d", (int)s->kind);
+  const rg_worker_protocol *proto = s->helper ? &rg_helper_worker : b->binary_worker;
   worker *w = &p->w[s->kind];
   double start_ms; /* a query that needs a new worker is charged its start-up */
   rg_status st = ensure_worker(w, proto, s, &start_ms, err);

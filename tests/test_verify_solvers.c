@@ -1,0 +1,52 @@
+/* tests/test_verify_solvers.c: the solver table (verify/solvers.def). Every entry has a name
+ * that maps back to its kind, a helper program, and (when its helper is installed: here every
+ * solver's is built) answers a trivially unsat query with unsat, through a one-shot process and
+ * through a pool; the proof statuses and the journal take their names from the table. */
+#include "check.h"
+#include "verify/solver_impl.h"
+#include "verify/verify.h"
+
+static const char unsat_query[] =
+    "(set-option :produce-unsat-cores true)\n(set-logic QF_LIA)\n(declare-const a Int)\n"
+    "(assert (! (not (= a a)) :named goal))\n(check-sat)\n(get-unsat-core)\n";
+
+static void test_entry(rg_solver_kind k, rg_solver_pool *pool) {
+  const rg_solver_backend *b = rg_solver_backend_of(k);
+  CHECK_MSG(b && b->name && b->name[0], "solver %d has no name", (int)k);
+  if (!b) return;
+  CHECK(!strcmp(rg_solver_kind_name(k), b->name) && rg_solver_kind_of(b->name) == (int)k);
+  CHECK_MSG(b->helper && b->helper->program && b->helper->env, "%s: no helper", b->name);
+  /* A backend with a binary mode has all of it. */
+  CHECK(!b->binary_init == !b->binary_prove && !b->binary_init == !b->binary_worker);
+  char status[64];
+  snprintf(status, sizeof status, "proved-by-%s-only", b->name);
+  CHECK(!strcmp(rg_proof_status_name((rg_proof_status)(RG_PROOF_VERIFIED + 1 + (int)k)), status));
+  rg_solver s;
+  rg_err err;
+  CHECK_MSG(rg_solver_init(&s, k, NULL, &err) == RG_OK, "%s: %s", b->name, err.msg);
+  CHECK(s.helper && !strcmp(s.name, b->name) && s.version[0]);
+  rg_solver_answer a;
+  CHECK(rg_solver_prove(&s, unsat_query, sizeof unsat_query - 1, 5000, &a, &err) == RG_OK);
+  CHECK_MSG(a.result == RG_SMT_UNSAT, "%s: %s (%s)", b->name, rg_smt_result_name(a.result), a.detail);
+  CHECK(rg_solver_prove_in(pool, &s, unsat_query, sizeof unsat_query - 1, 5000, &a, &err) == RG_OK);
+  CHECK_MSG(a.result == RG_SMT_UNSAT, "%s in a pool: %s (%s)", b->name, rg_smt_result_name(a.result),
+            a.detail);
+}
+
+int main(void) {
+  CHECK(RG_SOLVER_COUNT >= 1);
+  CHECK(rg_solver_backend_of(RG_SOLVER_COUNT) == NULL && rg_solver_backend_of((rg_solver_kind)-1) == NULL);
+  CHECK(!strcmp(rg_solver_kind_name(RG_SOLVER_COUNT), "?") && rg_solver_kind_of("no-such-solver") == -1);
+  rg_solver_pool *pool = rg_solver_pool_new();
+  CHECK(pool != NULL);
+  for (int k = 0; pool && k < RG_SOLVER_COUNT; k++) test_entry((rg_solver_kind)k, pool);
+  rg_solver_pool_free(pool);
+  /* All solvers at once, as the proof stage sets them up. */
+  rg_solver all[RG_SOLVER_COUNT];
+  rg_err err;
+  CHECK_MSG(rg_solvers_init(all, NULL, &err) == RG_OK, "%s", err.msg);
+  for (int k = 0; k < RG_SOLVER_COUNT; k++) CHECK(all[k].kind == (rg_solver_kind)k);
+  CHECK(rg_proof_status_name((rg_proof_status)(RG_PROOF_VERIFIED + 1 + RG_SOLVER_COUNT)) ==
+        rg_proof_status_name(RG_PROOF_UNPROVED));
+  return check_done("test_verify_solvers");
+}
