@@ -47,16 +47,6 @@ static rg_ruleset borrow(const finish *f, const int *idx, int n) {
   return rs;
 }
 
-static void add_summary(rg_prove_summary *t, const rg_prove_summary *s) {
-  t->n_rules += s->n_rules, t->verified += s->verified;
-  for (int k = 0; k < RG_SOLVER_COUNT; k++) t->only[k] += s->only[k];
-  t->unproved += s->unproved, t->skipped += s->skipped;
-  t->shipped += s->shipped, t->disagreements += s->disagreements, t->wall_ms += s->wall_ms;
-  t->refuted += s->refuted, t->reused += s->reused;
-  t->false_proofs += s->false_proofs, t->rechecked += s->rechecked;
-  memcpy(t->version, s->version, sizeof t->version);
-}
-
 /* Rules put back are first searched against the proved rules and the put-back rules kept
  * before them: one they derive needs no proof of its own (and comes back only if a put-back rule
  * its record names fails), so a round sends the solvers what derivability would have kept of
@@ -108,7 +98,7 @@ static rg_status prove_round(finish *f, const rg_axioms *ax, rg_prove_opts *po, 
   rg_status st = rs.rules ? rg_prove_rules(&rs, ax, po, p, &s, err) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   free(rs.rules);
   if (st) return st;
-  add_summary(&f->sum, &s);
+  rg_prove_summary_add(&f->sum, &s);
   for (int k = 0; k < m; k++) {
     f->proof[idx[k]] = &p[k];
     dropped[idx[k]] = !p[k].shipped;
@@ -385,20 +375,36 @@ static rg_status add_rules(rg_db *db, const finish *f, rg_db_id *ids, int *untes
   return st;
 }
 
-/* The stage table: the rows before (pre), pruning's, the proofs', derivability's. */
-static rg_status add_stages(rg_db *db, const finish *f, const rg_finish_stage *pre, int n_pre, rg_err *err) {
-  rg_status st = RG_OK;
-  for (int k = 0; !st && k < n_pre; k++)
-    st = rg_db_add_stage(db, &(rg_db_stage){(char *)pre[k].name, pre[k].n_in, pre[k].n_out, (char *)pre[k].dropped, pre[k].seconds}, err);
-  for (int k = 0; !st && k < RG_PRUNE_STAGES; k++)
+/* The whole stage table: the rows before (pre), pruning's, the proofs', derivability's. */
+static void fill_report(const finish *f, const rg_finish_stage *pre, int n_pre, rg_finish_report *r) {
+  r->n_rows = 0;
+  for (int k = 0; k < n_pre && r->n_rows < RG_FINISH_MAX_ROWS; k++) r->rows[r->n_rows++] = pre[k];
+  for (int k = 0; k < RG_PRUNE_STAGES && r->n_rows < RG_FINISH_MAX_ROWS; k++)
     if (f->before.stage[k].run)
-      st = rg_db_add_stage(db, &(rg_db_stage){(char *)f->before.stage[k].name, f->before.stage[k].in, f->before.stage[k].out, "", f->before.stage[k].seconds}, err);
-  char why[160];
-  snprintf(why, sizeof why, "z3-only:%d cvc5-only:%d unproved:%d (differ:%d false-proof:%d) skipped:%d",
-           f->sum.only[RG_SOLVER_Z3], f->sum.only[RG_SOLVER_CVC5], f->sum.unproved, f->sum.refuted, f->sum.false_proofs, f->sum.skipped);
-  if (!st) st = rg_db_add_stage(db, &(rg_db_stage){"prove", f->sum.n_rules, f->sum.shipped, why, f->t_prove}, err);
-  if (!st && f->derive_run)
-    st = rg_db_add_stage(db, &(rg_db_stage){"derivability", f->derive.n, f->derive.kept, "", f->t_derive}, err);
+      r->rows[r->n_rows++] = (rg_finish_stage){f->before.stage[k].name, f->before.stage[k].in,
+                                               f->before.stage[k].out, "", f->before.stage[k].seconds};
+  size_t len = 0;
+  r->prove_why[0] = 0;
+  for (int k = 0; k < RG_SOLVER_COUNT; k++)
+    len += (size_t)snprintf(r->prove_why + len, sizeof r->prove_why - len, "%s-only:%d ", rg_solver_kind_name(k),
+                            f->sum.only[k]);
+  snprintf(r->prove_why + len, sizeof r->prove_why - len, "unproved:%d (differ:%d false-proof:%d) skipped:%d",
+           f->sum.unproved, f->sum.refuted, f->sum.false_proofs, f->sum.skipped);
+  if (f->o->stop_after >= RG_FINISH_PROVE && r->n_rows < RG_FINISH_MAX_ROWS)
+    r->rows[r->n_rows++] = (rg_finish_stage){"prove", f->sum.n_rules, f->sum.shipped, r->prove_why, f->t_prove};
+  if (f->derive_run && r->n_rows < RG_FINISH_MAX_ROWS)
+    r->rows[r->n_rows++] = (rg_finish_stage){"derivability", f->derive.n, f->derive.kept, "", f->t_derive};
+  r->sum = f->sum;
+  r->filled = true;
+}
+
+static rg_status add_stages(rg_db *db, const finish *f, const rg_finish_stage *pre, int n_pre, rg_err *err) {
+  rg_finish_report r;
+  fill_report(f, pre, n_pre, &r);
+  rg_status st = RG_OK;
+  for (int k = 0; !st && k < r.n_rows; k++)
+    st = rg_db_add_stage(db, &(rg_db_stage){(char *)r.rows[k].name, r.rows[k].n_in, r.rows[k].n_out,
+                                            (char *)r.rows[k].dropped, r.rows[k].seconds}, err);
   return st;
 }
 
@@ -501,11 +507,11 @@ static void print_rows(const finish *f) {
     char differ[64] = "";
     if (f->sum.refuted)
       snprintf(differ, sizeof differ, " (%d differ at some shapes)", f->sum.refuted);
-    fprintf(stderr,
-            "prove        %d rules: %d verified by both, %d z3 only, %d cvc5 only, %d unproved%s%s "
-            "  %.2f s\n",
-            f->sum.n_rules, f->sum.verified, f->sum.only[RG_SOLVER_Z3], f->sum.only[RG_SOLVER_CVC5], f->sum.unproved,
-            differ, f->sum.skipped ? " (some skipped: interrupted)" : "", f->t_prove);
+    fprintf(stderr, "prove        %d rules: %d verified by %s", f->sum.n_rules, f->sum.verified,
+            RG_SOLVER_COUNT == 2 ? "both" : "all");
+    for (int k = 0; k < RG_SOLVER_COUNT; k++) fprintf(stderr, ", %d %s only", f->sum.only[k], rg_solver_kind_name(k));
+    fprintf(stderr, ", %d unproved%s%s   %.2f s\n", f->sum.unproved, differ,
+            f->sum.skipped ? " (some skipped: interrupted)" : "", f->t_prove);
     if (f->sum.reused)
       fprintf(stderr, "             %d solver answers taken from %s.proofs (an earlier run's)\n",
               f->sum.reused, f->o->out_path);
@@ -525,8 +531,10 @@ static void print_rows(const finish *f) {
       fprintf(stderr, "ERROR        %d rules were proved but differ at some shapes (false proofs, left out): an "
                       "axiom is unsound; the .unproved file names the suspects\n",
               f->sum.false_proofs);
-    fprintf(stderr, "             solvers: %s, %s; %d rules pass --require %s\n", f->sum.version[0],
-            f->sum.version[1], f->n_verified, f->o->prove.require == RG_REQUIRE_BOTH ? "both" : "any");
+    fprintf(stderr, "             solvers: ");
+    for (int k = 0; k < RG_SOLVER_COUNT; k++) fprintf(stderr, "%s%s", k ? ", " : "", f->sum.version[k]);
+    fprintf(stderr, "; %d rules pass --require %s\n", f->n_verified,
+            f->o->prove.require == RG_REQUIRE_BOTH ? "both" : "any");
   }
   if (f->derive_run)
     fprintf(stderr, "derivability %8d -> %-8d over the proved rules             %.2f s\n",
@@ -645,6 +653,7 @@ int rg_synth_finish(const char *cand, size_t len, const rg_finish_opts *o,
     rc = 130;
   }
   if (!rc) print_rows(&f);
+  if (!rc && o->report) fill_report(&f, pre, n_pre, o->report);
   if (!rc) rc = write_output(&f, pre, n_pre);
   finish_free(&f, &ax);
   return rc;

@@ -31,6 +31,16 @@ typedef struct {
   double seconds;
 } rg_finish_stage;
 
+/* The whole stage table and the proof summary of a finished run (for --json). */
+#define RG_FINISH_MAX_ROWS 16
+typedef struct {
+  rg_finish_stage rows[RG_FINISH_MAX_ROWS];
+  int n_rows;
+  char prove_why[256]; /* the prove row's "dropped" text */
+  rg_prove_summary sum;
+  bool filled; /* the run got as far as its output */
+} rg_finish_report;
+
 typedef struct {
   rg_finish_stop stop_after;
   unsigned prune_stages;        /* RG_PRUNE_* bits (prune/prune.h) */
@@ -44,6 +54,7 @@ typedef struct {
   uint64_t test_seed;           /* seed of the test records written to a db */
   const int *general_off, *general_of; /* rules more general than a candidate, or NULL (see
                                         * rg_prune_opts) */
+  rg_finish_report *report;            /* filled before the output is written, or NULL */
 } rg_finish_opts;
 
 /* Runs the stages after testing on the candidate rule text (cand, len bytes; '#' lines are

@@ -335,13 +335,26 @@ static void candidate_header(const rg_synth_opts *o, const rg_enum_space *sp, rg
                (unsigned long long)o->rt.seed, o->rt.zp_trials, o->rt.f64_trials, o->rt.other_shapes);
 }
 
-/* The counters up to testing, as JSON, to o->json_path (atomically). */
-static int write_json(const rg_synth_opts *o, const rg_synth_counts *c) {
+/* A JSON string of a row's text (names and reasons are ours: no quotes or controls in them). */
+static void json_row(FILE *out, const rg_finish_stage *r, bool first) {
+  fprintf(out, "%s{\"stage\": \"%s\", \"in\": %lld, \"out\": %lld, \"dropped\": \"%s\", \"seconds\": %.3f}",
+          first ? "" : ", ", r->name, (long long)r->n_in, (long long)r->n_out, r->dropped, r->seconds);
+}
+
+/* The run's counters (stats.def), and when the stages after testing ran, the whole stage table
+ * and the proof summary, as one JSON object in o->json_path (atomically). */
+static int write_json(const rg_synth_opts *o, const rg_synth_counts *c, const rg_finish_report *rep) {
   rg_atomic_file a;
   rg_err err;
   if (rg_atomic_open(&a, o->json_path, &err)) return report(&err), 1;
   fprintf(a.f, "{\"synth\": ");
   rg_synth_counts_json(c, a.f);
+  if (rep->filled) {
+    fprintf(a.f, ",\n \"stages\": [");
+    for (int k = 0; k < rep->n_rows; k++) json_row(a.f, &rep->rows[k], k == 0);
+    fprintf(a.f, "],\n \"prove\": ");
+    rg_prove_summary_json(&rep->sum, a.f);
+  }
   fprintf(a.f, "}\n");
   if (rg_atomic_commit(&a, &err)) return report(&err), 1;
   return 0;
@@ -386,12 +399,19 @@ int rg_synth_run(rg_synth_opts *o, const char *command) {
   rg_generalize_counts gc = {0};
   int *general_off = NULL, *general_of = NULL;
   bool finishing = o->stop_after > RG_SYNTH_STOP_TEST;
+  rg_finish_report rep = {.filled = false};
+  o->fin.report = &rep;
   int rc = candidates(o, &sp, &mem, &len, &c);
-  if (!rc && o->json_path) rc = write_json(o, &c);
   if (!rc && finishing) rc = collapse(o, &sp, mem, &len, &cc);
   if (!rc && finishing && !o->no_generalize) rc = generalize(o, &sp, &mem, &len, &gc, &general_off, &general_of);
   o->fin.general_off = general_off, o->fin.general_of = general_of;
   if (!rc && finishing) rc = finish_run(o, &sp, command, mem, len, &c, &cc, &gc);
+  /* a run that wrote its output writes its figures, also when it exits 1 for a disagreement */
+  if (o->json_path && (rc == 0 || (rc == 1 && rep.filled))) {
+    int jrc = write_json(o, &c, &rep);
+    if (!rc) rc = jrc;
+  }
+  o->fin.report = NULL;
   free(mem);
   free(general_off), free(general_of);
   rg_enum_space_free(&sp);

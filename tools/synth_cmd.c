@@ -51,7 +51,7 @@
                                  "candidates too, the candidate an instance of them)")          \
   X("resume", 'C', 1, "FILE", "start after the test stage from the candidates a run with -o "  \
                              "OUT saved in OUT.candidates (give that run's options)")           \
-  X("json", 'J', 1, "FILE", "also write the counters up to the test stage as JSON to FILE (for CI)") \
+  X("json", 'J', 1, "FILE", "also write the run's counters, stage table and proof summary as JSON") \
   X("quiet", 'q', 0, "", "no progress on standard error")                                      \
   X("help", 'h', 0, "", "show this help")
 

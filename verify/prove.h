@@ -18,6 +18,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "axioms.h"
 #include "smt.h"
@@ -89,15 +90,18 @@ typedef struct {
 } rg_rule_proof;
 
 typedef struct {
-  int n_rules, verified, unproved, skipped, shipped, disagreements;
+#define RG_PROVE_COUNT(field, what) int field;
+#include "prove_counts.def"
+#undef RG_PROVE_COUNT
   int only[RG_SOLVER_COUNT]; /* proved-by-<solver>-only, by the solver that names the status */
-  int refuted; /* of the unproved: those with a counterexample, not sent to the solvers */
-  int false_proofs; /* of the unproved: proved by a solver, refuted by the recheck */
-  int rechecked;    /* proved rules the recheck compared */
-  int reused;  /* answers taken from the journal instead of a solver */
   double wall_ms;
   char version[RG_SOLVER_COUNT][96]; /* "z3 4.8.12" */
 } rg_prove_summary;
+
+/* Adds every counter of s to t (and the time); t takes s's versions. */
+void rg_prove_summary_add(rg_prove_summary *t, const rg_prove_summary *s);
+/* The summary as one JSON object: the counters by name, "only" and "versions" by solver. */
+void rg_prove_summary_json(const rg_prove_summary *s, FILE *out);
 
 const char *rg_proof_status_name(rg_proof_status s);
 

@@ -20,13 +20,28 @@ check() { # description, command...
 run() { "$rulegen" --ops ewadd,ewmul,matmul,transpose --depth 2 --inputs "$dir/synth.inputs" -q "$@"; }
 
 check "whole run to rule text" run -o out.rules
-run -o out2.rules 2>table.txt
+run -o out2.rules --json out2.json 2>table.txt
 for stage in enumerate fingerprint test "prune        renaming" "common subgraph" "prove  " derivability output; do
   check "table row: $stage" grep -q "$stage" table.txt
 done
 check "header says verified by both" grep -q "verified by both z3 and cvc5" out.rules
 check "at least 8 rules" test "$(grep -vc '^#' out.rules)" -ge 8
 check "same result twice" cmp -s out.rules out2.rules
+# --json: the counters, the whole stage table and the proof summary, as the table printed them
+json_agrees() {
+  python3 - out2.json table.txt <<'PY'
+import json, re, sys
+j = json.load(open(sys.argv[1]))
+table = open(sys.argv[2]).read()
+stages = [r["stage"] for r in j["stages"]]
+assert stages[:2] == ["enumerate", "fingerprint"] and "prove" in stages and "derivability" in stages, stages
+assert j["synth"]["graphs"] == j["stages"][0]["out"] > 0
+m = re.search(r"prove +(\d+) rules: (\d+) verified", table)
+assert m and j["prove"]["n_rules"] == int(m.group(1)) and j["prove"]["verified"] == int(m.group(2)), m
+assert set(j["prove"]["only"]) == {"z3", "cvc5"}
+PY
+}
+check "--json agrees with the table" json_agrees
 check "removal records audit" "$rulegen" prune --audit out.rules.removed out.rules
 check "every rule verified again" "$rulegen" prove -q out.rules
 check "every rule holds at other shapes" "$rulegen" eval -q -n 4 out.rules

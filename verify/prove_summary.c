@@ -1,0 +1,40 @@
+/* verify/prove_summary.c: sums and JSON of proof-run summaries, generated from
+ * verify/prove_counts.def and verify/solvers.def. */
+#include "prove.h"
+
+#include <string.h>
+
+void rg_prove_summary_add(rg_prove_summary *t, const rg_prove_summary *s) {
+#define RG_PROVE_COUNT(field, what) t->field += s->field;
+#include "prove_counts.def"
+#undef RG_PROVE_COUNT
+  for (int k = 0; k < RG_SOLVER_COUNT; k++) t->only[k] += s->only[k];
+  t->wall_ms += s->wall_ms;
+  memcpy(t->version, s->version, sizeof t->version);
+}
+
+/* s as a JSON string (the versions are solver output: quotes and control characters escaped). */
+static void json_string(const char *s, FILE *out) {
+  fputc('"', out);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') fprintf(out, "\\%c", *s);
+    else if ((unsigned char)*s < 0x20) fprintf(out, "\\u%04x", *s);
+    else fputc(*s, out);
+  }
+  fputc('"', out);
+}
+
+void rg_prove_summary_json(const rg_prove_summary *s, FILE *out) {
+  fprintf(out, "{");
+#define RG_PROVE_COUNT(field, what) fprintf(out, "\"%s\": %d, ", #field, s->field);
+#include "prove_counts.def"
+#undef RG_PROVE_COUNT
+  fprintf(out, "\"only\": {");
+  for (int k = 0; k < RG_SOLVER_COUNT; k++) fprintf(out, "%s\"%s\": %d", k ? ", " : "", rg_solver_kind_name(k), s->only[k]);
+  fprintf(out, "}, \"versions\": {");
+  for (int k = 0; k < RG_SOLVER_COUNT; k++) {
+    fprintf(out, "%s\"%s\": ", k ? ", " : "", rg_solver_kind_name(k));
+    json_string(s->version[k], out);
+  }
+  fprintf(out, "}, \"wall_ms\": %.1f}", s->wall_ms);
+}
