@@ -320,7 +320,8 @@ static void check_proof(const rg_db_proof *p, const rg_db_rule *rec, const rg_au
 
 /* What one audit holds while it runs: the rules in scope, each record's rule (by index, -1 when
  * it names none), each item's failure message, which items were re-checked, and per rule the
- * output pairs z3 / cvc5 answered unsat (bit k) and whether a certificate checked. */
+ * output pairs each solver answered unsat (unsat[solver][rule], bit k) and whether a certificate
+ * checked. */
 typedef struct {
   uint8_t *in;
   size_t *idx;
@@ -328,13 +329,14 @@ typedef struct {
   line *rmsg, *tmsg, *pmsg, *cmsg, *dmsg;
   long *trule, *prule, *crule, *rtest; /* rtest: a test record of each rule, or -1 */
   uint8_t *pdone, *ddone, *cert;
-  unsigned *z3, *cvc5;
+  unsigned *unsat[RG_SOLVER_COUNT];
 } audit_run;
 
 static void run_free(audit_run *a) {
   free(a->in), free(a->idx), free(a->rmsg), free(a->tmsg), free(a->pmsg), free(a->cmsg), free(a->dmsg);
   free(a->trule), free(a->prule), free(a->crule), free(a->rtest), free(a->pdone), free(a->ddone);
-  free(a->cert), free(a->z3), free(a->cvc5);
+  free(a->cert);
+  for (int k = 0; k < RG_SOLVER_COUNT; k++) free(a->unsat[k]);
 }
 
 /* Allocates the run's arrays and links every record to its rule; false when out of memory. */
@@ -347,9 +349,10 @@ static bool run_init(audit_run *a, const rg_db *db, const rg_audit_opts *opts) {
   a->trule = malloc(sizeof *a->trule * (nt + 1)), a->prule = malloc(sizeof *a->prule * (np + 1));
   a->crule = malloc(sizeof *a->crule * (nc + 1)), a->rtest = malloc(sizeof *a->rtest * (nr + 1));
   a->pdone = calloc(np + 1, 1), a->ddone = calloc(nr + 1, 1), a->cert = calloc(nr + 1, 1);
-  a->z3 = calloc(nr + 1, sizeof *a->z3), a->cvc5 = calloc(nr + 1, sizeof *a->cvc5);
+  bool unsat_ok = true;
+  for (int k = 0; k < RG_SOLVER_COUNT; k++) unsat_ok &= (a->unsat[k] = calloc(nr + 1, sizeof *a->unsat[k])) != NULL;
   if (!a->in || !a->idx || !a->rmsg || !a->tmsg || !a->pmsg || !a->cmsg || !a->dmsg || !a->trule || !a->prule ||
-      !a->crule || !a->rtest || !a->pdone || !a->ddone || !a->cert || !a->z3 || !a->cvc5)
+      !a->crule || !a->rtest || !a->pdone || !a->ddone || !a->cert || !unsat_ok)
     return false;
   for (size_t i = 0; i < nr; i++) a->rtest[i] = -1;
   for (size_t i = 0; i < nt; i++) {
@@ -424,10 +427,9 @@ static void tally_evidence(audit_run *a, const rg_db *db, rg_audit_tally *t) {
     if (!a->in[r]) continue;
     if (!a->pdone[i]) t->res->cat[RG_AUDIT_SOLVER].unchecked++;
     else count(t, RG_AUDIT_SOLVER, a->pmsg[i]);
-    if (!strcmp(p->result, "unsat") && p->output >= 0 && p->output < 32) {
-      if (!strcmp(p->solver, "z3")) a->z3[r] |= 1u << p->output;
-      if (!strcmp(p->solver, "cvc5")) a->cvc5[r] |= 1u << p->output;
-    }
+    int kind = rg_solver_kind_of(p->solver);
+    if (!strcmp(p->result, "unsat") && p->output >= 0 && p->output < 32 && kind >= 0)
+      a->unsat[kind][r] |= 1u << p->output;
   }
   for (size_t i = 0; i < a->nc; i++) {
     long r = a->crule[i];
@@ -441,7 +443,18 @@ static void tally_evidence(audit_run *a, const rg_db *db, rg_audit_tally *t) {
   }
 }
 
-/* Each rule's status against its evidence: verified needs unsat from both solvers on every
+/* The solvers without an unsat answer on every output pair of rule i ("z3 and cvc5"), into buf;
+ * false when every solver has them. */
+static bool missing_solvers(const audit_run *a, size_t i, unsigned all, char *buf, size_t n) {
+  size_t len = 0;
+  buf[0] = 0;
+  for (int k = 0; k < RG_SOLVER_COUNT; k++)
+    if (a->unsat[k][i] != all && len < n)
+      len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? " and " : "", rg_solver_kind_name(k));
+  return len > 0;
+}
+
+/* Each rule's status against its evidence: verified needs unsat from every solver on every
  * output pair, certified a certificate. */
 static void tally_statuses(const audit_run *a, const rg_db *db, rg_audit_tally *t) {
   for (size_t i = 0; i < a->nr; i++) {
@@ -449,13 +462,11 @@ static void tally_statuses(const audit_run *a, const rg_db *db, rg_audit_tally *
     const rg_db_rule *r = &db->rules.v[i];
     t->res->cat[RG_AUDIT_STATUS].checked++;
     unsigned all = r->n_outputs >= 1 && r->n_outputs < 32 ? (1u << r->n_outputs) - 1 : 1;
-    unsigned z3 = a->z3[i], cvc5 = a->cvc5[i];
-    if (r->status == RG_DB_VERIFIED && !(z3 == all && cvc5 == all))
-      rg_audit_fail(t, RG_AUDIT_STATUS, "FAIL rule %.16s: marked verified without an unsat answer from %s\n",
-                    r->id.hex,
-                    z3 != all && cvc5 != all ? "z3 and cvc5 on every output pair"
-                    : z3 != all              ? "z3 on every output pair"
-                                             : "cvc5 on every output pair");
+    char missing[128];
+    if (r->status == RG_DB_VERIFIED && missing_solvers(a, i, all, missing, sizeof missing))
+      rg_audit_fail(t, RG_AUDIT_STATUS,
+                    "FAIL rule %.16s: marked verified without an unsat answer from %s on every output pair\n",
+                    r->id.hex, missing);
     if (r->status == RG_DB_CERTIFIED && !a->cert[i])
       rg_audit_fail(t, RG_AUDIT_STATUS, "FAIL rule %.16s: marked certified without a certificate\n", r->id.hex);
   }
