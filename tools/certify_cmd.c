@@ -19,20 +19,17 @@
 #include "cli.h"
 #include "commands.h"
 
-#define CERT_OPTIONS(X)                                                                          \
-  X("shape", 's', 1, "NAME=DIMS", "shape of tensor variable ?NAME; repeatable (check: defaults "  \
-                                 "to the certificate's)")                                       \
-  X("trials", 't', 1, "N", "independent random inputs per position (default 3)")                \
-  X("prime", 'p', 1, "P", "the field's prime: 2^61-1 (default, u64 arithmetic) or 2^127-1 "     \
-                          "(u128), as 2^K-1 or in decimal")                                     \
-  X("output", 'o', 1, "FILE", "write the certificate to FILE (default: standard output)")       \
-  X("mutant", 'm', 1, "NAME", "use a built-in PET mutant: fig1, fold, dilated or merged")             \
-  X("dims", 'd', 1, "N,C,H,W,O,K[,P]", "sizes of the built-in mutant (default "                 \
-                                       "1,64,56,56,64,3,2)")                                    \
-  X("full", 'f', 0, "", "also evaluate whole outputs and check that every differing element "   \
-                        "lies in a correction region")                                          \
-  X("print", 'P', 0, "", "print the two programs and their shapes, then stop")                  \
-  X("help", 'h', 0, "", "show this help")
+static const rg_cli_option cert_options[] = {
+    {"shape", 's', 1, "NAME=DIMS", "shape of tensor variable ?NAME; repeatable (check: defaults " "to the certificate's)"},
+    {"trials", 't', 1, "N", "independent random inputs per position (default 3)"},
+    {"prime", 'p', 1, "P", "the field's prime: 2^61-1 (default, u64 arithmetic) or 2^127-1 " "(u128), as 2^K-1 or in decimal"},
+    {"output", 'o', 1, "FILE", "write the certificate to FILE (default: standard output)"},
+    {"mutant", 'm', 1, "NAME", "use a built-in PET mutant: fig1, fold, dilated or merged"},
+    {"dims", 'd', 1, "N,C,H,W,O,K[,P]", "sizes of the built-in mutant (default " "1,64,56,56,64,3,2)"},
+    {"full", 'f', 0, "", "also evaluate whole outputs and check that every differing element " "lies in a correction region"},
+    {"print", 'P', 0, "", "print the two programs and their shapes, then stop"},
+    {"help", 'h', 0, "", "show this help"},
+};
 
 static void usage(FILE *out) {
   fprintf(out,
@@ -50,9 +47,7 @@ static void usage(FILE *out) {
           "stops between boxes.\n"
           "\n"
           "options:\n");
-#define X(name, short_, arg, meta, help) fprintf(out, "  -%c, --%-7s %-16s %s\n", short_, name, meta, help);
-  CERT_OPTIONS(X)
-#undef X
+  rg_cli_print_options(out, cert_options, RG_CLI_COUNT(cert_options), 7, 16);
   fprintf(out, "\n"
                "examples:\n"
                "  rulegen certify --mutant fig1 -o fig1.cert\n"
@@ -206,18 +201,14 @@ static int run(bool check, cert_opts *o, char **args, int nargs) {
 }
 
 int rg_cmd_certify(int argc, char **argv) {
-  static const struct option longopts[] = {
-#define X(name, short_, arg, meta, help) {name, arg, NULL, short_},
-      CERT_OPTIONS(X)
-#undef X
-      {NULL, 0, NULL, 0}};
+  rg_cli_getopt g;
+  rg_cli_getopt_init(&g, cert_options, RG_CLI_COUNT(cert_options));
   cert_opts o = {{0}, 3, RG_ZP_P, NULL, NULL, NULL, false, false};
   rg_sb_init(&o.shapes);
   bool check = argc > 1 && strcmp(argv[1], "check") == 0;
   if (check) argc--, argv++;
   int c, rc = 0;
-  optind = 1;
-  while (rc == 0 && (c = getopt_long(argc, argv, "s:t:p:o:m:d:fPh", longopts, NULL)) != -1) {
+  while (rc == 0 && (c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
     int64_t v;
     switch (c) {
     case 's': rg_sb_printf(&o.shapes, "%s%s", o.shapes.len ? " " : "", optarg); break;

@@ -12,13 +12,16 @@
 #include "ir/ir.h"
 #include "verify/verify.h"
 
-#define CHECK_AXIOMS_OPTIONS(X)                                                                  \
-  X("assignments", 'n', 1, "N", "shape/parameter assignments per axiom and direction (default 24)") \
-  X("trials", 't', 1, "N", "random inputs per assignment and domain (default 2)")               \
-  X("seed", 'S', 1, "N", "seed of shapes, inputs and keyed functions (default 1)")              \
-  X("threads", 'j', 1, "N", "OpenMP threads (default: all)")                                    \
-  X("verbose", 'v', 0, "", "print every axiom, not only unsound ones")                          \
-  X("help", 'h', 0, "", "show this help")
+#define PROG "rulegen check-axioms"
+
+static const rg_cli_option check_axioms_options[] = {
+    {"assignments", 'n', 1, "N", "shape/parameter assignments per axiom and direction (default 24)"},
+    {"trials", 't', 1, "N", "random inputs per assignment and domain (default 2)"},
+    {"seed", 'S', 1, "N", "seed of shapes, inputs and keyed functions (default 1)"},
+    {"threads", 'j', 1, "N", "OpenMP threads (default: all)"},
+    {"verbose", 'v', 0, "", "print every axiom, not only unsound ones"},
+    {"help", 'h', 0, "", "show this help"},
+};
 
 static void usage(FILE *out) {
   fprintf(out,
@@ -35,31 +38,18 @@ static void usage(FILE *out) {
           "and an axiom whose other side then does not type is unsound too.\n"
           "\noptions:\n",
           rg_axioms_default_path());
-#define X(name, short_, arg, meta, help) fprintf(out, "  -%c, --%-12s %-4s %s\n", short_, name, meta, help);
-  CHECK_AXIOMS_OPTIONS(X)
-#undef X
+  rg_cli_print_options(out, check_axioms_options, RG_CLI_COUNT(check_axioms_options), 12, 4);
   fprintf(out, "\nexit status: 0 all sound, 1 some axiom unsound, 2 bad input\n");
 }
 
 /* --name's value (in [lo, hi]) into *dst: -1 to go on, else the exit status 2. */
-static int int_arg(const char *name, int64_t lo, int64_t hi, int *dst) {
-  int64_t v;
-  if (!rg_cli_int_option("rulegen check-axioms", name, optarg, lo, hi, &v)) return 2;
-  return *dst = (int)v, -1;
-}
-
 /* One option; -1 to go on, else the exit status. */
 static int parse_option(int c, rg_axcheck_opts *o, bool *verbose) {
   switch (c) {
-  case 'n': return int_arg("assignments", 1, 10000, &o->assignments);
-  case 't': return int_arg("trials", 1, 1000, &o->trials);
-  case 'j': return int_arg("threads", 1, 1024, &o->threads);
-  case 'S': {
-    int64_t v;
-    if (!rg_cli_int_option("rulegen check-axioms", "seed", optarg, 0, INT64_MAX, &v)) return 2;
-    o->seed = (uint64_t)v;
-    return -1;
-  }
+  case 'n': return rg_cli_int_arg(PROG, "assignments", optarg, 1, 10000, &o->assignments);
+  case 't': return rg_cli_int_arg(PROG, "trials", optarg, 1, 1000, &o->trials);
+  case 'j': return rg_cli_int_arg(PROG, "threads", optarg, 1, 1024, &o->threads);
+  case 'S': return rg_cli_seed_arg(PROG, optarg, &o->seed);
   case 'v': *verbose = true; return -1;
   case 'h': usage(stdout); return 0;
   default: usage(stderr); return 2;
@@ -87,17 +77,13 @@ static void print_verdicts(const rg_axcheck_run *run, const rg_axcheck_opts *o, 
 }
 
 int rg_cmd_check_axioms(int argc, char **argv) {
-  static const struct option longopts[] = {
-#define X(name, short_, arg, meta, help) {name, arg, NULL, short_},
-      CHECK_AXIOMS_OPTIONS(X)
-#undef X
-      {NULL, 0, NULL, 0}};
+  rg_cli_getopt g;
+  rg_cli_getopt_init(&g, check_axioms_options, RG_CLI_COUNT(check_axioms_options));
   rg_axcheck_opts o;
   rg_axcheck_opts_init(&o);
   bool verbose = false;
   int c, rc = -1;
-  optind = 1;
-  while (rc < 0 && (c = getopt_long(argc, argv, "n:t:S:j:vh", longopts, NULL)) != -1)
+  while (rc < 0 && (c = rg_cli_getopt_next(&g, argc, argv)) != -1)
     rc = parse_option(c, &o, &verbose);
   if (rc >= 0) return rc;
   if (optind + 1 < argc) {

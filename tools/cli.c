@@ -18,16 +18,17 @@ void rg_cli_getopt_init(rg_cli_getopt *g, const rg_cli_option *opts, int n) {
     rg_cli_getopt_add(g, opts[i].name, opts[i].arg, opts[i].short_);
     if (opts[i].short_ > 0 && opts[i].short_ < 256) {
       *p++ = (char)opts[i].short_;
-      if (opts[i].arg) *p++ = ':';
+      for (int k = 0; k < opts[i].arg; k++) *p++ = ':'; /* "c:" required, "c::" optional */
     }
   }
   *p = 0;
   optind = 1;
 }
 
-void rg_cli_getopt_add(rg_cli_getopt *g, const char *name, bool arg, int code) {
+void rg_cli_getopt_add(rg_cli_getopt *g, const char *name, int arg, int code) {
   if (g->n == RG_CLI_MAX_OPTIONS) return; /* a table that long is a programming error */
-  g->longs[g->n++] = (struct option){name, arg ? required_argument : no_argument, NULL, code};
+  int has = arg == 2 ? optional_argument : arg ? required_argument : no_argument;
+  g->longs[g->n++] = (struct option){name, has, NULL, code};
   g->longs[g->n] = (struct option){NULL, 0, NULL, 0};
 }
 
@@ -176,6 +177,18 @@ bool rg_cli_int_option(const char *prog, const char *opt, const char *arg, int64
   fprintf(stderr, "%s: --%s wants a number from %lld to %lld, not '%s'\n", prog, opt, (long long)lo,
           (long long)hi, arg);
   return false;
+}
+
+int rg_cli_int_arg(const char *prog, const char *opt, const char *arg, int64_t lo, int64_t hi, int *dst) {
+  int64_t v;
+  if (!rg_cli_int_option(prog, opt, arg, lo, hi, &v)) return 2;
+  return *dst = (int)v, -1;
+}
+
+int rg_cli_seed_arg(const char *prog, const char *arg, uint64_t *dst) {
+  int64_t v;
+  if (!rg_cli_int_option(prog, "seed", arg, 0, INT64_MAX, &v)) return 2;
+  return *dst = (uint64_t)v, -1;
 }
 
 volatile sig_atomic_t rg_cli_interrupted;

@@ -15,20 +15,23 @@
 #define RG_CLI_MAX_BINDINGS 64
 #define RG_CLI_MAX_OPTIONS 64
 
-/* One option of a command: --name and -short_ (a letter; a code above 255 for a long-only
- * option), whether it takes an argument (meta names it in the help), the help line. A
- * command's array of these is the one place its options are declared. */
+/* One option of a command: --name and -short_ (a letter, or RG_CLI_LONG_ONLY(c) for an option
+ * without one), whether it takes an argument (0 none, 1 required, 2 optional: --name=VALUE;
+ * meta names it in the help), the help line. A command's array of these is the one place its
+ * options are declared. */
 typedef struct {
   const char *name;
   int short_;
-  bool arg;
+  int arg;
   const char *meta, *help;
 } rg_cli_option;
+#define RG_CLI_LONG_ONLY(c) (256 + (c))
+#define RG_CLI_HELP_ROW {"help", 'h', 0, "", "show this help"}
 
 /* getopt_long's tables built from an option array. */
 typedef struct {
   struct option longs[RG_CLI_MAX_OPTIONS + 1];
-  char shorts[2 * RG_CLI_MAX_OPTIONS + 1];
+  char shorts[3 * RG_CLI_MAX_OPTIONS + 1];
   int n;
 } rg_cli_getopt;
 
@@ -36,7 +39,7 @@ typedef struct {
 void rg_cli_getopt_init(rg_cli_getopt *g, const rg_cli_option *opts, int n);
 /* Adds a long-only option answered with code (the caller's extra options, e.g. operator
  * choices read from a module's list). */
-void rg_cli_getopt_add(rg_cli_getopt *g, const char *name, bool arg, int code);
+void rg_cli_getopt_add(rg_cli_getopt *g, const char *name, int arg, int code);
 /* The next option, as getopt_long returns it (-1 at the end, '?' for an unknown one). */
 int rg_cli_getopt_next(rg_cli_getopt *g, int argc, char **argv);
 /* "  -c, --name META help" per option, names padded to name_w and metas to meta_w. */
@@ -86,6 +89,12 @@ bool rg_cli_parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out);
  * 'arg'" to stderr when it is not one. */
 bool rg_cli_int_option(const char *prog, const char *opt, const char *arg, int64_t lo, int64_t hi,
                        int64_t *out);
+
+/* An option parser's step for --opt's value, a whole number in [lo, hi], into *dst: -1 to go on,
+ * or 2 (the exit status) after rg_cli_int_option's message. The seed variant takes any
+ * non-negative 64-bit number. */
+int rg_cli_int_arg(const char *prog, const char *opt, const char *arg, int64_t lo, int64_t hi, int *dst);
+int rg_cli_seed_arg(const char *prog, const char *arg, uint64_t *dst);
 
 /* Ctrl-C (SIGINT) and SIGTERM set rg_cli_interrupted, which long-running commands poll (it is
  * the stop flag they hand to the library calls). A signal handler can only reach a global, so

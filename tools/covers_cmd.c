@@ -14,11 +14,12 @@
 #include "derive_opts.h"
 #include "prune/prune.h"
 
-#define COVERS_OPTIONS(X)                                                                          \
-  X("with", 'w', 1, "FILE", "our rule set (default: rules.rules, as `rulegen -o` names it)")       \
-  RG_DERIVE_LIMIT_OPTIONS(X)                                                                       \
-  X("quiet", 'q', 0, "", "print only rules not covered, and the summary; no progress")             \
-  X("help", 'h', 0, "", "show this help")
+static const rg_cli_option covers_options[] = {
+    {"with", 'w', 1, "FILE", "our rule set (default: rules.rules, as `rulegen -o` names it)"},
+    RG_DERIVE_LIMIT_ROWS,
+    {"quiet", 'q', 0, "", "print only rules not covered, and the summary; no progress"},
+    {"help", 'h', 0, "", "show this help"},
+};
 
 static void usage(FILE *out) {
   fprintf(out,
@@ -32,10 +33,7 @@ static void usage(FILE *out) {
           "terms, growth 4: wider than pruning's, as a report can afford the time).\n"
           "\n"
           "options:\n");
-#define X(name, short_, arg, meta, help)                                                           \
-  fprintf(out, "  -%c, --%-7s %-5s %s\n", short_, name, meta, help);
-  COVERS_OPTIONS(X)
-#undef X
+  rg_cli_print_options(out, covers_options, RG_CLI_COUNT(covers_options), 7, 5);
   fprintf(out, "\n"
                "example:\n"
                "  rulegen covers tests/data/prune/taso-133.rules --with rules.rules\n"
@@ -81,14 +79,10 @@ static int report(const rg_ruleset *other, const rg_ruleset *ours, const rg_deri
 
 /* Parses the options into lim, with and quiet; returns 0, -1 after --help, or the exit status. */
 static int parse(int argc, char **argv, rg_derive_limits *lim, const char **with, bool *quiet) {
-  static const struct option longopts[] = {
-#define X(name, short_, arg, meta, help) {name, arg, NULL, short_},
-      COVERS_OPTIONS(X)
-#undef X
-          {NULL, 0, NULL, 0}};
+  rg_cli_getopt g;
+  rg_cli_getopt_init(&g, covers_options, RG_CLI_COUNT(covers_options));
   int c;
-  optind = 1;
-  while ((c = getopt_long(argc, argv, "w:" RG_DERIVE_LIMIT_SHORTOPTS "qh", longopts, NULL)) != -1) {
+  while ((c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
     bool is_limit;
     if (c == 'w') *with = optarg;
     else if (c == 'q') *quiet = true;

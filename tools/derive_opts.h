@@ -6,12 +6,11 @@
 #include "cli.h"
 #include "prune/prune.h"
 
-/* X(name, short, has_arg, meta, help) for each limit option. */
-#define RG_DERIVE_LIMIT_OPTIONS(X)                                                                 \
-  X("steps", 'k', 1, "N", "derivation search: longest derivation per output")                      \
-  X("states", 'n', 1, "N", "derivation search: terms visited per output")                          \
-  X("growth", 'g', 1, "N", "derivation search: operators a term may grow by")
-#define RG_DERIVE_LIMIT_SHORTOPTS "k:n:g:"
+/* The limit options' rows of a command's rg_cli_option table. */
+#define RG_DERIVE_LIMIT_ROWS                                                                       \
+  {"steps", 'k', 1, "N", "derivation search: longest derivation per output"},                     \
+      {"states", 'n', 1, "N", "derivation search: terms visited per output"},                     \
+      {"growth", 'g', 1, "N", "derivation search: operators a term may grow by"}
 
 /* Handles option c (one of the above) with argument arg; false (after a message) if the value
  * is out of range. Returns false too for an option that is not a limit (is_limit set false). */

@@ -12,17 +12,16 @@
 #include "commands.h"
 
 /* Options, declared once for getopt and --help. */
-#define EVAL_OPTIONS(X)                                                                          \
-  X("expr", 'e', 1, "RULE", "evaluate this rule (or graph) text instead of a file")              \
-  X("shape", 's', 1, "NAME=DIMS", "shape of tensor variable ?NAME, e.g. x=2x4; a bare DIMS is the " \
-                                 "default for the rest; repeatable")                            \
-  X("param", 'p', 1, "NAME=N", "value of parameter variable ?NAME; repeatable")                 \
-  X("trials", 't', 1, "N", "random trials per domain (default 3)")                              \
-  X("shape-sets", 'n', 1, "N", "also evaluate at up to N shape sets found by the shape solver "  \
-                               "(the given shapes are their base; without -s, shapes are found)") \
-  X("seed", 'S', 1, "N", "seed of inputs and keyed functions (default 1)")                      \
-  X("quiet", 'q', 0, "", "print only rules that differ, and errors")                           \
-  X("help", 'h', 0, "", "show this help")
+static const rg_cli_option eval_options[] = {
+    {"expr", 'e', 1, "RULE", "evaluate this rule (or graph) text instead of a file"},
+    {"shape", 's', 1, "NAME=DIMS", "shape of tensor variable ?NAME, e.g. x=2x4; a bare DIMS is the " "default for the rest; repeatable"},
+    {"param", 'p', 1, "NAME=N", "value of parameter variable ?NAME; repeatable"},
+    {"trials", 't', 1, "N", "random trials per domain (default 3)"},
+    {"shape-sets", 'n', 1, "N", "also evaluate at up to N shape sets found by the shape solver " "(the given shapes are their base; without -s, shapes are found)"},
+    {"seed", 'S', 1, "N", "seed of inputs and keyed functions (default 1)"},
+    {"quiet", 'q', 0, "", "print only rules that differ, and errors"},
+    {"help", 'h', 0, "", "show this help"},
+};
 
 /* The embedded default: a few true rules of TASO's kind at TASO's shapes. */
 static const struct {
@@ -64,10 +63,7 @@ static void usage(FILE *out) {
           "are printed. Without FILE or -e, evaluates a built-in set of TASO-style rules.\n"
           "\n"
           "options:\n");
-#define X(name, short_, arg, meta, help)                                                         \
-  fprintf(out, "  -%c, --%-8s %-10s %s\n", short_, name, meta, help);
-  EVAL_OPTIONS(X)
-#undef X
+  rg_cli_print_options(out, eval_options, RG_CLI_COUNT(eval_options), 8, 10);
   fprintf(out, "\n"
                "example:\n"
                "  rulegen eval -s 4x4 -e '(matmul ?x ?y) => (matmul ?y ?x)'\n"
@@ -198,15 +194,11 @@ static int number_arg(const char *opt, const char *want, int64_t lo, int64_t hi,
 
 /* Parses the options into o and cb; *expr is -e's text. Returns 0, or 2 after reporting. */
 static int parse_args(int argc, char **argv, eval_opts *o, rg_cli_bindings *cb, const char **expr) {
-  static const struct option longopts[] = {
-#define X(name, short_, arg, meta, help) {name, arg, NULL, short_},
-      EVAL_OPTIONS(X)
-#undef X
-      {NULL, 0, NULL, 0}};
+  rg_cli_getopt g;
+  rg_cli_getopt_init(&g, eval_options, RG_CLI_COUNT(eval_options));
   rg_err err = {0};
   int c, rc = 0;
-  optind = 1;
-  while (rc == 0 && (c = getopt_long(argc, argv, "e:s:p:t:n:S:qh", longopts, NULL)) != -1) {
+  while (rc == 0 && (c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
     int64_t v;
     switch (c) {
     case 'e': *expr = optarg; break;

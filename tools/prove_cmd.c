@@ -16,36 +16,26 @@
 #include "ir/ir.h"
 #include "verify/verify.h"
 
-#define PROVE_OPTIONS(X)                                                                           \
-  X("require", 'r', 1, "both|any", "what a rule needs to pass: both solvers (default) or one")     \
-  X("timeout-ms", 'T', 1, "MS", "time limit per query and solver (default 5000)")                  \
-  X("threads", 'j', 1, "N", "OpenMP threads over queries (default: all)")                          \
-  X("axioms", 'a', 1, "FILE", "axiom file (default: verify/axioms.rules of this tree)")            \
-  X("all-axioms", 'A', 0, "", "assert every axiom, not only those over the rule's operators")      \
-  X("cvc5", 'c', 1, "PATH", "a cvc5 binary to answer instead of rulegen-cvc5 (cvc5's C++ API)")              \
-  X("dump", 'd', 1, "DIR", "write each obligation to DIR/<sha256>.smt2 (re-run with z3/cvc5)")     \
-  X("no-check-axioms", 'N', 0, "", "skip the random check of the axioms")                          \
-  X("no-check-types", 'Y', 0, "",                                                                  \
-    "skip checking that each rule type-checks at some shapes (for "                                \
-    "rule sets already tested at their shapes)")                                                   \
-  X("refute-sets", 'R', 1, "N",                                                                    \
-    "compare each rule at N shape sets first; one that differs is "                                \
-    "unproved and not sent to the solvers (default 8, 0 off)")                                     \
-  X("recheck", 'E', 1, "N",                                                                        \
-    "recheck every proved rule at N drawn assignments (default 64, 0 off); "                        \
-    "one whose sides differ is unproved, its proof false, and its core axioms suspect")            \
-  X("inputs", 'i', 1, "FILE",                                                                      \
-    "shapes of variables by name, one 'NAME DIMS' per line, for the recheck's draws "               \
-    "(default TASO's 20 inputs; ?w13_1 takes ?w13's)")                                              \
-  X("journal", 'J', 1, "FILE",                                                                     \
-    "read solver answers from FILE and append new ones as they come: a "                           \
-    "run stopped and started again asks only what was not answered")                               \
-  X("fail-fast", 'F', 0, "",                                                                       \
-    "ask cvc5 only about obligations z3 proved (with --require both: a "                           \
-    "rule z3 misses fails anyway; halves the time spent on unprovable rules; "                     \
-    "proved-by-cvc5-only is then not sought)")                                                     \
-  X("quiet", 'q', 0, "", "print only rules that are not verified, and the summary")                \
-  X("help", 'h', 0, "", "show this help")
+#define PROG "rulegen prove"
+
+static const rg_cli_option prove_options[] = {
+    {"require", 'r', 1, "both|any", "what a rule needs to pass: both solvers (default) or one"},
+    {"timeout-ms", 'T', 1, "MS", "time limit per query and solver (default 5000)"},
+    {"threads", 'j', 1, "N", "OpenMP threads over queries (default: all)"},
+    {"axioms", 'a', 1, "FILE", "axiom file (default: verify/axioms.rules of this tree)"},
+    {"all-axioms", 'A', 0, "", "assert every axiom, not only those over the rule's operators"},
+    {"cvc5", 'c', 1, "PATH", "a cvc5 binary to answer instead of rulegen-cvc5 (cvc5's C++ API)"},
+    {"dump", 'd', 1, "DIR", "write each obligation to DIR/<sha256>.smt2 (re-run with z3/cvc5)"},
+    {"no-check-axioms", 'N', 0, "", "skip the random check of the axioms"},
+    {"no-check-types", 'Y', 0, "", "skip checking that each rule type-checks at some shapes (for " "rule sets already tested at their shapes)"},
+    {"refute-sets", 'R', 1, "N", "compare each rule at N shape sets first; one that differs is " "unproved and not sent to the solvers (default 8, 0 off)"},
+    {"recheck", 'E', 1, "N", "recheck every proved rule at N drawn assignments (default 64, 0 off); " "one whose sides differ is unproved, its proof false, and its core axioms suspect"},
+    {"inputs", 'i', 1, "FILE", "shapes of variables by name, one 'NAME DIMS' per line, for the recheck's draws " "(default TASO's 20 inputs; ?w13_1 takes ?w13's)"},
+    {"journal", 'J', 1, "FILE", "read solver answers from FILE and append new ones as they come: a " "run stopped and started again asks only what was not answered"},
+    {"fail-fast", 'F', 0, "", "ask cvc5 only about obligations z3 proved (with --require both: a " "rule z3 misses fails anyway; halves the time spent on unprovable rules; " "proved-by-cvc5-only is then not sought)"},
+    {"quiet", 'q', 0, "", "print only rules that are not verified, and the summary"},
+    {"help", 'h', 0, "", "show this help"},
+};
 
 static void usage(FILE *out) {
   fprintf(
@@ -65,9 +55,7 @@ static void usage(FILE *out) {
       "recheck): one whose sides differ is a false proof, unproved, with the axioms of its\n"
       "unsat cores named as suspects (one of them holds less widely than it claims).\n"
       "\noptions:\n");
-#define X(name, short_, arg, meta, help) fprintf(out, "  -%c, --%-16s %-8s %s\n", short_, name, meta, help);
-  PROVE_OPTIONS(X)
-#undef X
+  rg_cli_print_options(out, prove_options, RG_CLI_COUNT(prove_options), 16, 8);
   fprintf(out, "\nexample:\n  rulegen prove --timeout-ms 2000 tests/data/taso-133.rules\n"
                "exit status: 0 all pass, 1 some rule fails --require, 2 bad input or unsound axiom,\n"
                "3 the solvers disagreed (one proved, the other refuted), or proved a rule the\n"
@@ -90,12 +78,6 @@ typedef struct {
 } prove_args;
 
 /* --name's value (in [lo, hi]) into *dst: -1 to go on, else the exit status 2. */
-static int int_arg(const char *name, int64_t lo, int64_t hi, int *dst) {
-  int64_t v;
-  if (!rg_cli_int_option("rulegen prove", name, optarg, lo, hi, &v)) return 2;
-  return *dst = (int)v, -1;
-}
-
 /* One option; -1 to go on, else the exit status. */
 static int parse_option(int c, prove_args *a) {
   rg_prove_opts *o = &a->o;
@@ -108,10 +90,10 @@ static int parse_option(int c, prove_args *a) {
       return 2;
     }
     return -1;
-  case 'T': return int_arg("timeout-ms", 1, 3600000, &o->timeout_ms);
-  case 'j': return int_arg("threads", 1, 1024, &o->threads);
-  case 'R': return int_arg("refute-sets", 0, 64, &o->refute_sets);
-  case 'E': return int_arg("recheck", 0, 100000, &o->recheck);
+  case 'T': return rg_cli_int_arg(PROG, "timeout-ms", optarg, 1, 3600000, &o->timeout_ms);
+  case 'j': return rg_cli_int_arg(PROG, "threads", optarg, 1, 1024, &o->threads);
+  case 'R': return rg_cli_int_arg(PROG, "refute-sets", optarg, 0, 64, &o->refute_sets);
+  case 'E': return rg_cli_int_arg(PROG, "recheck", optarg, 0, 100000, &o->recheck);
   case 'a': a->axfile = optarg; return -1;
   case 'A': o->all_axioms = true; return -1;
   case 'c': o->binary[RG_SOLVER_CVC5] = optarg; return -1;
@@ -129,11 +111,8 @@ static int parse_option(int c, prove_args *a) {
 
 /* Parses the command line into *a; -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, prove_args *a) {
-  static const struct option longopts[] = {
-#define X(name, short_, arg, meta, help) {name, arg, NULL, short_},
-      PROVE_OPTIONS(X)
-#undef X
-      {NULL, 0, NULL, 0}};
+  rg_cli_getopt g;
+  rg_cli_getopt_init(&g, prove_options, RG_CLI_COUNT(prove_options));
   rg_prove_opts_init(&a->o);
   a->o.progress = true;
   a->axfile = rg_axioms_default_path();
@@ -143,8 +122,7 @@ static int parse_args(int argc, char **argv, prove_args *a) {
   a->o.var_shape = rg_cli_input_shape;
   a->o.var_shape_ctx = &a->inputs;
   int c, rc = -1;
-  optind = 1;
-  while (rc < 0 && (c = getopt_long(argc, argv, "r:T:j:a:Ac:d:NYR:E:i:J:Fqh", longopts, NULL)) != -1)
+  while (rc < 0 && (c = rg_cli_getopt_next(&g, argc, argv)) != -1)
     rc = parse_option(c, a);
   if (rc < 0 && optind + 1 != argc) {
     fprintf(stderr, "rulegen prove: give exactly one rule FILE (see rulegen prove --help)\n");

@@ -17,15 +17,16 @@
 #include "derive_opts.h"
 #include "prune/prune.h"
 
-#define PRUNE_OPTIONS(X)                                                                           \
-  X("output", 'o', 1, "FILE", "write the kept rules here (required unless --audit)")               \
-  X("records", 'r', 1, "FILE", "write the removal records here (default: OUTPUT.removed)")         \
-  X("prune", 'P', 1, "LIST", "stages: renaming,subgraph,derive (default: all), or none")           \
-  RG_DERIVE_LIMIT_OPTIONS(X)                                                                       \
-  X("one-pass", '1', 0, "", "derivability: Ruler's pass only, no second pass")                     \
-  X("audit", 'a', 1, "RECORDS", "instead of pruning: re-check RECORDS against the kept set IN")    \
-  X("quiet", 'q', 0, "", "no progress on stderr")                                                  \
-  X("help", 'h', 0, "", "show this help")
+static const rg_cli_option prune_options[] = {
+    {"output", 'o', 1, "FILE", "write the kept rules here (required unless --audit)"},
+    {"records", 'r', 1, "FILE", "write the removal records here (default: OUTPUT.removed)"},
+    {"prune", 'P', 1, "LIST", "stages: renaming,subgraph,derive (default: all), or none"},
+    RG_DERIVE_LIMIT_ROWS,
+    {"one-pass", '1', 0, "", "derivability: Ruler's pass only, no second pass"},
+    {"audit", 'a', 1, "RECORDS", "instead of pruning: re-check RECORDS against the kept set IN"},
+    {"quiet", 'q', 0, "", "no progress on stderr"},
+    {"help", 'h', 0, "", "show this help"},
+};
 
 static void usage(FILE *out) {
   fprintf(out,
@@ -48,10 +49,7 @@ static void usage(FILE *out) {
           "derivability: rules not yet decided are kept, the outputs are written.\n"
           "\n"
           "options:\n");
-#define X(name, short_, arg, meta, help)                                                           \
-  fprintf(out, "  -%c, --%-8s %-8s %s\n", short_, name, meta, help);
-  PRUNE_OPTIONS(X)
-#undef X
+  rg_cli_print_options(out, prune_options, RG_CLI_COUNT(prune_options), 8, 8);
   fprintf(out, "\n"
                "example:\n"
                "  rulegen prune tests/data/prune/assoc.rules -o kept.rules\n"
@@ -108,15 +106,10 @@ static int audit(const char *records, const char *kept_path) {
 /* Parses the options; returns 0, -1 after --help, or 2 after reporting. */
 static int parse_args(int argc, char **argv, rg_prune_opts *o, progress_state *ps, const char **out,
                       const char **records, const char **audit_path) {
-  static const struct option longopts[] = {
-#define X(name, short_, arg, meta, help) {name, arg, NULL, short_},
-      PRUNE_OPTIONS(X)
-#undef X
-          {NULL, 0, NULL, 0}};
+  rg_cli_getopt g;
+  rg_cli_getopt_init(&g, prune_options, RG_CLI_COUNT(prune_options));
   int c, rc = 0;
-  optind = 1;
-  while (rc == 0 && (c = getopt_long(argc, argv, "o:r:P:" RG_DERIVE_LIMIT_SHORTOPTS "1a:qh",
-                                     longopts, NULL)) != -1) {
+  while (rc == 0 && (c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
     switch (c) {
     case 'o': *out = optarg; break;
     case 'r': *records = optarg; break;

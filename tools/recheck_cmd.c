@@ -14,15 +14,17 @@
 #include "ir/ir.h"
 #include "verify/verify.h"
 
-#define RECHECK_OPTIONS(X)                                                                        \
-  X("assignments", 'n', 1, "N", "drawn shape/parameter assignments per rule (default 64)")       \
-  X("trials", 't', 1, "N", "random inputs per assignment and domain (default 1)")                \
-  X("seed", 'S', 1, "N", "seed of shapes, inputs and keyed functions (default 1)")               \
-  X("threads", 'j', 1, "N", "OpenMP threads (default: all)")                                     \
-  X("inputs", 'i', 1, "FILE", "shapes of variables by name ('NAME DIMS' lines) to draw from "     \
-    "(default TASO's 20 inputs; ?w13_1 takes ?w13's)")                                            \
-  X("quiet", 'q', 0, "", "print only the rules that differ, and the summary")                    \
-  X("help", 'h', 0, "", "show this help")
+#define PROG "rulegen recheck"
+
+static const rg_cli_option recheck_options[] = {
+    {"assignments", 'n', 1, "N", "drawn shape/parameter assignments per rule (default 64)"},
+    {"trials", 't', 1, "N", "random inputs per assignment and domain (default 1)"},
+    {"seed", 'S', 1, "N", "seed of shapes, inputs and keyed functions (default 1)"},
+    {"threads", 'j', 1, "N", "OpenMP threads (default: all)"},
+    {"inputs", 'i', 1, "FILE", "shapes of variables by name ('NAME DIMS' lines) to draw from " "(default TASO's 20 inputs; ?w13_1 takes ?w13's)"},
+    {"quiet", 'q', 0, "", "print only the rules that differ, and the summary"},
+    {"help", 'h', 0, "", "show this help"},
+};
 
 static void usage(FILE *out) {
   fprintf(out,
@@ -37,9 +39,7 @@ static void usage(FILE *out) {
           "show it (rulegen eval -s ... reproduces it). A rule whose variables are named as\n"
           "inputs (--inputs) is drawn from their shapes first. Seeded and deterministic.\n"
           "\noptions:\n");
-#define X(name, short_, arg, meta, help) fprintf(out, "  -%c, --%-12s %-4s %s\n", short_, name, meta, help);
-  RECHECK_OPTIONS(X)
-#undef X
+  rg_cli_print_options(out, recheck_options, RG_CLI_COUNT(recheck_options), 12, 4);
   fprintf(out, "\nexample:\n  rulegen recheck -n 128 rules.rules\n"
                "exit status: 0 no rule differs, 1 some rule differs, 2 bad input, 130 interrupted\n");
 }
@@ -53,24 +53,13 @@ typedef struct {
 } recheck_args;
 
 /* --name's value (in [lo, hi]) into *dst: -1 to go on, else the exit status 2. */
-static int int_arg(const char *name, int64_t lo, int64_t hi, int *dst) {
-  int64_t v;
-  if (!rg_cli_int_option("rulegen recheck", name, optarg, lo, hi, &v)) return 2;
-  return *dst = (int)v, -1;
-}
-
 /* One option; -1 to go on, else the exit status. */
 static int parse_option(int c, recheck_args *a) {
   switch (c) {
-  case 'n': return int_arg("assignments", 1, 10000, &a->o.assignments);
-  case 't': return int_arg("trials", 1, 1000, &a->o.trials);
-  case 'j': return int_arg("threads", 1, 1024, &a->o.threads);
-  case 'S': {
-    int64_t v;
-    if (!rg_cli_int_option("rulegen recheck", "seed", optarg, 0, INT64_MAX, &v)) return 2;
-    a->o.seed = (uint64_t)v;
-    return -1;
-  }
+  case 'n': return rg_cli_int_arg(PROG, "assignments", optarg, 1, 10000, &a->o.assignments);
+  case 't': return rg_cli_int_arg(PROG, "trials", optarg, 1, 1000, &a->o.trials);
+  case 'j': return rg_cli_int_arg(PROG, "threads", optarg, 1, 1024, &a->o.threads);
+  case 'S': return rg_cli_seed_arg(PROG, optarg, &a->o.seed);
   case 'i': return rg_cli_load_inputs("rulegen recheck", optarg, &a->inputs) ? -1 : 2;
   case 'q': a->quiet = true; return -1;
   case 'h': usage(stdout); return 0;
@@ -80,11 +69,8 @@ static int parse_option(int c, recheck_args *a) {
 
 /* Parses the command line into *a; -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, recheck_args *a) {
-  static const struct option longopts[] = {
-#define X(name, short_, arg, meta, help) {name, arg, NULL, short_},
-      RECHECK_OPTIONS(X)
-#undef X
-      {NULL, 0, NULL, 0}};
+  rg_cli_getopt g;
+  rg_cli_getopt_init(&g, recheck_options, RG_CLI_COUNT(recheck_options));
   rg_recheck_opts_init(&a->o);
   a->o.kernel = rg_fp_node_kernel;
   rg_enum_inputs_default(&a->inputs);
@@ -92,8 +78,7 @@ static int parse_args(int argc, char **argv, recheck_args *a) {
   a->o.var_shape_ctx = &a->inputs;
   a->quiet = false;
   int c, rc = -1;
-  optind = 1;
-  while (rc < 0 && (c = getopt_long(argc, argv, "n:t:S:j:i:qh", longopts, NULL)) != -1)
+  while (rc < 0 && (c = rg_cli_getopt_next(&g, argc, argv)) != -1)
     rc = parse_option(c, a);
   if (rc < 0 && optind + 1 != argc) {
     fprintf(stderr, "rulegen recheck: give exactly one rule FILE (see rulegen recheck --help)\n");

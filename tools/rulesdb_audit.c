@@ -1,6 +1,5 @@
 /* tools/rulesdb_audit.c: `rulesdb audit`: verify the signature, then re-check every record
  * (rulesdb/audit.h) and say plainly what could not be re-checked. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,30 +9,37 @@
 #include "rulesdb_cmds.h"
 #include "verify/verify.h"
 
+static const rg_cli_option audit_options[] = {
+    {"sample", 'n', 1, "N", "audit N rules chosen by --seed (and their records) instead of all"},
+    {"seed", 'S', 1, "N", "seed of the sample (default 1)"},
+    {"axioms", RG_CLI_LONG_ONLY('a'), 1, "FILE", "axioms the obligations were made from (default: this tree's)"},
+    {"all-axioms", RG_CLI_LONG_ONLY('A'), 0, "",
+     "obligations assert every axiom (default: the configuration's prove.all_axioms, else only the relevant ones)"},
+    {"timeout-ms", RG_CLI_LONG_ONLY('T'), 1, "N", "per solver query (default 5000)"},
+    {"cvc5", RG_CLI_LONG_ONLY('C'), 1, "PATH", "a cvc5 binary to answer instead of rulegen-cvc5 (cvc5's API)"},
+    {"no-solvers", RG_CLI_LONG_ONLY('N'), 0, "", "do not re-run the solvers (proof records count as not re-checked)"},
+    {"deep", RG_CLI_LONG_ONLY('D'), 2, "[=N]",
+     "also recheck every verified, tested or imported rule at N drawn shape assignments (default 64; as rulegen "
+     "recheck, from its test record's shapes first): one whose sides differ fails"},
+    RDB_READER_ROWS,
+    RG_CLI_HELP_ROW,
+};
+
 static int usage(int c) {
-  fprintf(c == 'h' ? stdout : stderr,
-          "usage: rulesdb audit DB --pub KEY.pub [--sample N] [--seed N] [solver options]\n\n"
-          "Re-checks DB without trusting the machine that wrote it: the signature; every rule's\n"
-          "content id and record against its re-parsed text; every random-test record, re-run;\n"
-          "every proof record: the obligation regenerated from the rule text must hash as stored,\n"
-          "and the solver re-runs it (a stored unsat must come back unsat); every certificate,\n"
-          "re-checked against the rule's programs; statuses against the evidence; pruning\n"
-          "records against the rules. Parallel (OpenMP). Re-deriving pruned rules is not done\n"
-          "(reported as not re-checked, never as passed).\n"
-          "Exit status: 0 everything re-checked and passed, 1 a failure, 2 error,\n"
-          "3 nothing failed but some records were not re-checked.\n"
-          "  --sample N        audit N rules chosen by --seed (and their records) instead of all\n"
-          "  --seed N          seed of the sample (default 1)\n"
-          "  --axioms FILE     axioms the obligations were made from (default %s)\n"
-          "  --all-axioms      obligations assert every axiom (default: the configuration's\n"
-          "                    prove.all_axioms, else only the relevant ones)\n"
-          "  --timeout-ms N    per solver query (default 5000)\n"
-          "  --cvc5 PATH       a cvc5 binary to answer instead of rulegen-cvc5 (cvc5's API)\n"
-          "  --no-solvers      do not re-run the solvers (proof records count as not re-checked)\n"
-          "  --deep[=N]        also recheck every verified, tested or imported rule at N drawn\n"
-          "                    shape assignments (default 64; as rulegen recheck, from its test\n"
-          "                    record's shapes first): one whose sides differ fails, with them\n",
+  FILE *out = c == 'h' ? stdout : stderr;
+  fprintf(out, "usage: rulesdb audit DB --pub KEY.pub [--sample N] [--seed N] [solver options]\n\n"
+               "Re-checks DB without trusting the machine that wrote it: the signature; every rule's\n"
+               "content id and record against its re-parsed text; every random-test record, re-run;\n"
+               "every proof record: the obligation regenerated from the rule text must hash as stored,\n"
+               "and the solver re-runs it (a stored unsat must come back unsat); every certificate,\n"
+               "re-checked against the rule's programs; statuses against the evidence; pruning\n"
+               "records against the rules. Parallel (OpenMP). Re-deriving pruned rules is not done\n"
+               "(reported as not re-checked, never as passed).\n"
+               "Exit status: 0 everything re-checked and passed, 1 a failure, 2 error,\n"
+               "3 nothing failed but some records were not re-checked.\n"
+               "Axioms by default: %s\n\n",
           rg_axioms_default_path());
+  rg_cli_print_options(out, audit_options, RG_CLI_COUNT(audit_options), 14, 7);
   return c == 'h' ? 0 : 2;
 }
 
@@ -44,25 +50,23 @@ typedef struct {
 
 /* The options into a and o; false with *rc the exit status when the command ends here. */
 static bool parse(int argc, char **argv, audit_args *a, rg_audit_opts *o, int *rc) {
-  static const struct option lo[] = {{"pub", 1, 0, 'p'},        {"allow-unsigned", 0, 0, 'U'}, {"sample", 1, 0, 'n'},
-                                     {"seed", 1, 0, 'S'},       {"axioms", 1, 0, 'a'},         {"all-axioms", 0, 0, 'A'},
-                                     {"timeout-ms", 1, 0, 'T'}, {"cvc5", 1, 0, 'C'},           {"no-solvers", 0, 0, 'N'},
-                                     {"deep", 2, 0, 'D'},       {"help", 0, 0, 'h'},           {0, 0, 0, 0}};
+  rg_cli_getopt g;
+  rg_cli_getopt_init(&g, audit_options, RG_CLI_COUNT(audit_options));
   int c;
   int64_t v = 0;
   bool ok = true;
-  while (ok && (c = getopt_long(argc, argv, "p:n:S:h", lo, NULL)) != -1) {
+  while (ok && (c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
     switch (c) {
     case 'p': a->pub = optarg; break;
-    case 'U': a->allow = true; break;
+    case RG_CLI_LONG_ONLY('U'): a->allow = true; break;
     case 'n': ok = rg_cli_int_option("rulesdb audit", "sample", optarg, 1, INT64_MAX, &v), o->sample = (size_t)v; break;
     case 'S': ok = rg_cli_int_option("rulesdb audit", "seed", optarg, 0, INT64_MAX, &v), o->seed = (uint64_t)v; break;
-    case 'T': ok = rg_cli_int_option("rulesdb audit", "timeout-ms", optarg, 1, 3600000, &v), o->timeout_ms = (int)v; break;
-    case 'a': a->axioms = optarg; break;
-    case 'A': a->all_axioms = true; break;
-    case 'C': o->cvc5_path = optarg; break;
-    case 'N': a->solvers = false; break;
-    case 'D':
+    case RG_CLI_LONG_ONLY('T'): ok = rg_cli_int_option("rulesdb audit", "timeout-ms", optarg, 1, 3600000, &v), o->timeout_ms = (int)v; break;
+    case RG_CLI_LONG_ONLY('a'): a->axioms = optarg; break;
+    case RG_CLI_LONG_ONLY('A'): a->all_axioms = true; break;
+    case RG_CLI_LONG_ONLY('C'): o->cvc5_path = optarg; break;
+    case RG_CLI_LONG_ONLY('N'): a->solvers = false; break;
+    case RG_CLI_LONG_ONLY('D'):
       v = 64;
       ok = !optarg || rg_cli_int_option("rulesdb audit", "deep", optarg, 1, 100000, &v), o->deep = (int)v;
       break;

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdbool.h>
 
+#include "cli.h"
 #include "ir/ir.h"
 #include "rulesdb/rulesdb.h"
 
@@ -25,6 +26,11 @@
 #define X(name, fn, help) int fn(int argc, char **argv);
 RULESDB_COMMANDS(X)
 #undef X
+
+/* The rows every database reader's option table has. */
+#define RDB_READER_ROWS                                                                            \
+  {"pub", 'p', 1, "KEY.pub", "public key to verify DB with"},                                      \
+      {"allow-unsigned", RG_CLI_LONG_ONLY('U'), 0, "", "read DB even if it is unsigned or fails verification"}
 
 /* Progress callback for rg_db_write: a line on stderr now and then; cancels on Ctrl-C. */
 int rdb_write_progress(void *user, int64_t done, int64_t total);

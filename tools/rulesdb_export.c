@@ -1,7 +1,6 @@
 /* tools/rulesdb_export.c: `rulesdb export` and `rulesdb import`. */
 #define _DEFAULT_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,23 +9,29 @@
 #include "cli.h"
 #include "rulesdb_cmds.h"
 
+static const rg_cli_option export_options[] = {
+    {"format", 'f', 1, "FMT", "tensat, taso, json or dot (required)"},
+    {"output", 'o', 1, "OUT", "output file (json and dot: default standard output)"},
+    {"per-rule", RG_CLI_LONG_ONLY('D'), 1, "DIR", "dot: write DIR/<id>.dot per rule"},
+    {"status", 's', 1, "S", "only rules of this status (e.g. verified)"},
+    RDB_READER_ROWS,
+    RG_CLI_HELP_ROW,
+};
+
 static int export_usage(int c) {
-  fprintf(c == 'h' ? stdout : stderr,
-          "usage: rulesdb export DB --format FMT [-o OUT] [--status S] (--pub KEY.pub | "
-          "--allow-unsigned)\n\n"
-          "Writes the rules of DB (verified first) in another format:\n"
-          "  tensat  TENSAT's text: single-output rules to OUT, two-output rules as line pairs to\n"
-          "          OUT with _multi before the extension; no trailing newline (OUT required)\n"
-          "  taso    TASO's rules.proto binary (GraphSubst.RuleCollection) to OUT (required);\n"
-          "          variables must be TASO's inputs ?input_1 .. ?input_20\n"
-          "  json    one JSON object per line (id, status, text, sizes, operators, proofs)\n"
-          "  dot     Graphviz, source and target side by side: one digraph per rule in one\n"
-          "          file (render with dot -Tsvg -O), or one file per rule with --per-rule DIR\n"
-          "Rules a format cannot express are skipped, each named with the reason on stderr.\n"
-          "  -o, --output OUT   output file (json and dot: default standard output)\n"
-          "  --per-rule DIR     dot: write DIR/<id>.dot per rule\n"
-          "  --status S         only rules of this status (e.g. verified)\n"
-          "  --pub KEY.pub, --allow-unsigned   as for every reader\n");
+  FILE *out = c == 'h' ? stdout : stderr;
+  fprintf(out, "usage: rulesdb export DB --format FMT [-o OUT] [--status S] (--pub KEY.pub | "
+               "--allow-unsigned)\n\n"
+               "Writes the rules of DB (verified first) in another format:\n"
+               "  tensat  TENSAT's text: single-output rules to OUT, two-output rules as line pairs to\n"
+               "          OUT with _multi before the extension; no trailing newline (OUT required)\n"
+               "  taso    TASO's rules.proto binary (GraphSubst.RuleCollection) to OUT (required);\n"
+               "          variables must be TASO's inputs ?input_1 .. ?input_20\n"
+               "  json    one JSON object per line (id, status, text, sizes, operators, proofs)\n"
+               "  dot     Graphviz, source and target side by side: one digraph per rule in one\n"
+               "          file (render with dot -Tsvg -O), or one file per rule with --per-rule DIR\n"
+               "Rules a format cannot express are skipped, each named with the reason on stderr.\n\n");
+  rg_cli_print_options(out, export_options, RG_CLI_COUNT(export_options), 14, 7);
   return c == 'h' ? 0 : 2;
 }
 
@@ -44,18 +49,17 @@ typedef struct {
 
 /* The options into a; false with *rc the exit status when the command ends here. */
 static bool export_parse(int argc, char **argv, export_args *a, int *rc) {
-  static const struct option lo[] = {{"pub", 1, 0, 'p'},      {"allow-unsigned", 0, 0, 'U'}, {"format", 1, 0, 'f'},
-                                     {"output", 1, 0, 'o'},   {"per-rule", 1, 0, 'D'},      {"status", 1, 0, 's'},
-                                     {"help", 0, 0, 'h'},     {0, 0, 0, 0}};
+  rg_cli_getopt g;
+  rg_cli_getopt_init(&g, export_options, RG_CLI_COUNT(export_options));
   int c;
   *a = (export_args){.status = -1};
-  while ((c = getopt_long(argc, argv, "p:f:o:s:h", lo, NULL)) != -1) {
+  while ((c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
     switch (c) {
     case 'p': a->pub = optarg; break;
-    case 'U': a->allow = true; break;
+    case RG_CLI_LONG_ONLY('U'): a->allow = true; break;
     case 'f': a->fmt = optarg; break;
     case 'o': a->out = optarg; break;
-    case 'D': a->dir = optarg; break;
+    case RG_CLI_LONG_ONLY('D'): a->dir = optarg; break;
     case 's':
       if ((a->status = rg_db_status_by_name(optarg)) >= 0) break;
       /* fall through */
@@ -201,36 +205,33 @@ static int write_text(const rg_ruleset *rs, const char *out) {
   return rc;
 }
 
+static const rg_cli_option import_options[] = {
+    {"format", 'f', 1, "FMT", "taso (rules.proto binary, e.g. graph_subst.pb), tensat (LHS=>RHS per line), "
+                              "tensat-multi (consecutive line pairs) or text (ours: ir/text.h)"},
+    {"output", 'o', 1, "OUT", "OUT.db: a rule database (status imported); otherwise rule text"},
+    {"key", 'k', 1, "KEY.key", "sign the database with this secret key"},
+    RG_CLI_HELP_ROW,
+};
+
+static int import_usage(int c) {
+  FILE *out = c == 'h' ? stdout : stderr;
+  fprintf(out, "usage: rulesdb import --format FMT FILE -o OUT [--key KEY.key]\n\n"
+               "Reads third-party rules into our text format, so they can be tested, proved and\n"
+               "audited. Rules with no counterpart of ours are skipped, each named with the reason.\n\n");
+  rg_cli_print_options(out, import_options, RG_CLI_COUNT(import_options), 7, 7);
+  return c == 'h' ? 0 : 2;
+}
+
 int rdb_import(int argc, char **argv) {
   const char *fmt = NULL, *out = NULL, *key = NULL;
-  static const struct option lo[] = {{"format", 1, 0, 'f'},
-                                     {"output", 1, 0, 'o'},
-                                     {"key", 1, 0, 'k'},
-                                     {"help", 0, 0, 'h'},
-                                     {0, 0, 0, 0}};
+  rg_cli_getopt g;
+  rg_cli_getopt_init(&g, import_options, RG_CLI_COUNT(import_options));
   int c;
-  while ((c = getopt_long(argc, argv, "f:o:k:h", lo, NULL)) != -1) {
-    if (c == 'f')
-      fmt = optarg;
-    else if (c == 'o')
-      out = optarg;
-    else if (c == 'k')
-      key = optarg;
-    else {
-      fprintf(
-          c == 'h' ? stdout : stderr,
-          "usage: rulesdb import --format FMT FILE -o OUT [--key KEY.key]\n\n"
-          "Reads third-party rules into our text format, so they can be tested, proved and\n"
-          "audited. Rules with no counterpart of ours are skipped, each named with the reason.\n"
-          "  --format taso          TASO's rules.proto binary (e.g. graph_subst.pb)\n"
-          "  --format tensat        TENSAT's single-output text (LHS=>RHS per line)\n"
-          "  --format tensat-multi  TENSAT's two-output text (consecutive line pairs)\n"
-          "  --format text          our rule text (ir/text.h)\n"
-          "  -o OUT                 OUT.db: a rule database (status imported); otherwise rule "
-          "text\n"
-          "  --key KEY.key          sign the database with this secret key\n");
-      return c == 'h' ? 0 : 2;
-    }
+  while ((c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
+    if (c == 'f') fmt = optarg;
+    else if (c == 'o') out = optarg;
+    else if (c == 'k') key = optarg;
+    else return import_usage(c);
   }
   if (optind + 1 != argc || !fmt || !out)
     return fprintf(stderr, "rulesdb import: give --format, one FILE and -o OUT (see --help)\n"), 2;

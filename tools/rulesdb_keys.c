@@ -1,25 +1,31 @@
 /* tools/rulesdb_keys.c: `rulesdb keygen` and `rulesdb verify`. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "rulesdb_cmds.h"
 
+static const rg_cli_option keygen_options[] = {
+    {"output", 'o', 1, "NAME", "file name prefix (default: rulegen)"},
+    RG_CLI_HELP_ROW,
+};
+
+static int keygen_usage(int c) {
+  FILE *out = c == 'h' ? stdout : stderr;
+  fprintf(out, "usage: rulesdb keygen [-o NAME]\n\n"
+               "Writes a new Ed25519 key pair: NAME.key (secret, mode 0600) and NAME.pub (public;\n"
+               "give it to everyone who reads your databases). Never overwrites an existing key.\n");
+  rg_cli_print_options(out, keygen_options, RG_CLI_COUNT(keygen_options), 7, 5);
+  return c == 'h' ? 0 : 2;
+}
+
 int rdb_keygen(int argc, char **argv) {
   const char *name = "rulegen";
-  static const struct option lo[] = {{"output", 1, 0, 'o'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+  rg_cli_getopt g;
+  rg_cli_getopt_init(&g, keygen_options, RG_CLI_COUNT(keygen_options));
   int c;
-  while ((c = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
-    if (c == 'o')
-      name = optarg;
-    else {
-      fprintf(c == 'h' ? stdout : stderr,
-              "usage: rulesdb keygen [-o NAME]\n\n"
-              "Writes a new Ed25519 key pair: NAME.key (secret, mode 0600) and NAME.pub (public;\n"
-              "give it to everyone who reads your databases). Never overwrites an existing key.\n"
-              "  -o, --output NAME   file name prefix (default: rulegen)\n");
-      return c == 'h' ? 0 : 2;
-    }
+  while ((c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
+    if (c != 'o') return keygen_usage(c);
+    name = optarg;
   }
   if (optind != argc)
     return fprintf(stderr, "rulesdb keygen: unexpected argument '%s'\n", argv[optind]), 2;
@@ -36,22 +42,30 @@ int rdb_keygen(int argc, char **argv) {
   return 0;
 }
 
+static const rg_cli_option verify_options[] = {
+    {"pub", 'p', 1, "KEY.pub", "the public key (required)"},
+    RG_CLI_HELP_ROW,
+};
+
+static int verify_usage(int c) {
+  FILE *out = c == 'h' ? stdout : stderr;
+  fprintf(out, "usage: rulesdb verify DB --pub KEY.pub\n\n"
+               "Checks DB's signature against the public key: the signed manifest (sorted rule ids\n"
+               "and digests of every rule, proof, test, certificate, pruning record, stage count\n"
+               "and configuration value) must match the content. Says which records changed.\n"
+               "Exit status: 0 good, 1 unsigned / wrong key / bad signature / tampered, 2 error.\n");
+  rg_cli_print_options(out, verify_options, RG_CLI_COUNT(verify_options), 4, 7);
+  return c == 'h' ? 0 : 2;
+}
+
 int rdb_verify(int argc, char **argv) {
   const char *pub = NULL;
-  static const struct option lo[] = {{"pub", 1, 0, 'p'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+  rg_cli_getopt g;
+  rg_cli_getopt_init(&g, verify_options, RG_CLI_COUNT(verify_options));
   int c;
-  while ((c = getopt_long(argc, argv, "p:h", lo, NULL)) != -1) {
-    if (c == 'p')
-      pub = optarg;
-    else {
-      fprintf(c == 'h' ? stdout : stderr,
-              "usage: rulesdb verify DB --pub KEY.pub\n\n"
-              "Checks DB's signature against the public key: the signed manifest (sorted rule ids\n"
-              "and digests of every rule, proof, test, certificate, pruning record, stage count\n"
-              "and configuration value) must match the content. Says which records changed.\n"
-              "Exit status: 0 good, 1 unsigned / wrong key / bad signature / tampered, 2 error.\n");
-      return c == 'h' ? 0 : 2;
-    }
+  while ((c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
+    if (c != 'p') return verify_usage(c);
+    pub = optarg;
   }
   if (optind + 1 != argc)
     return fprintf(stderr, "rulesdb verify: give one database (see --help)\n"), 2;

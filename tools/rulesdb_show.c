@@ -1,23 +1,25 @@
 /* tools/rulesdb_show.c: `rulesdb show` (listing, stage counts) and `rulesdb diff`. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rulesdb_cmds.h"
 
+static const rg_cli_option show_options[] = {
+    {"op", 'O', 1, "OP", "only rules that use operator OP (e.g. conv2d)"},
+    {"status", 's', 1, "S", "only rules of status S (imported unproved tested certified verified)"},
+    RDB_READER_ROWS,
+    RG_CLI_HELP_ROW,
+};
+
 static int show_usage(int c) {
-  fprintf(c == 'h' ? stdout : stderr,
-          "usage: rulesdb show DB [ID-PREFIX] [--op OP] [--status S] (--pub KEY.pub | "
-          "--allow-unsigned)\n\n"
-          "Lists the rules of DB (id, status, source/target size, text), then the stage-count\n"
-          "table and the generator configuration. ID-PREFIX shows matching rules in full with\n"
-          "their proof, test and certificate records.\n"
-          "  --op OP          only rules that use operator OP (e.g. conv2d)\n"
-          "  --status S       only rules of status S (imported unproved tested certified "
-          "verified)\n"
-          "  --pub KEY.pub    public key to verify DB with\n"
-          "  --allow-unsigned read DB even if it is unsigned or fails verification\n");
+  FILE *out = c == 'h' ? stdout : stderr;
+  fprintf(out, "usage: rulesdb show DB [ID-PREFIX] [--op OP] [--status S] (--pub KEY.pub | "
+               "--allow-unsigned)\n\n"
+               "Lists the rules of DB (id, status, source/target size, text), then the stage-count\n"
+               "table and the generator configuration. ID-PREFIX shows matching rules in full with\n"
+               "their proof, test and certificate records.\n");
+  rg_cli_print_options(out, show_options, RG_CLI_COUNT(show_options), 14, 7);
   return c == 'h' ? 0 : 2;
 }
 
@@ -79,12 +81,12 @@ int rdb_show(int argc, char **argv) {
   const char *pub = NULL;
   rg_db_select sel = {.status = -1};
   bool allow = false;
-  static const struct option lo[] = {{"pub", 1, 0, 'p'}, {"allow-unsigned", 0, 0, 'U'}, {"op", 1, 0, 'O'},
-                                     {"status", 1, 0, 's'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+  rg_cli_getopt g;
+  rg_cli_getopt_init(&g, show_options, RG_CLI_COUNT(show_options));
   int c;
-  while ((c = getopt_long(argc, argv, "p:O:s:h", lo, NULL)) != -1) {
+  while ((c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
     if (c == 'p') pub = optarg;
-    else if (c == 'U') allow = true;
+    else if (c == RG_CLI_LONG_ONLY('U')) allow = true;
     else if (c == 'O') sel.op = optarg;
     else if (c == 's' && (sel.status = rg_db_status_by_name(optarg)) >= 0) continue;
     else {
@@ -105,34 +107,35 @@ int rdb_show(int argc, char **argv) {
   return rc;
 }
 
+static const rg_cli_option diff_options[] = {
+    {"json", 'j', 0, "", "one JSON object: added, removed, changed, counts"},
+    RDB_READER_ROWS,
+    RG_CLI_HELP_ROW,
+};
+
+static int diff_usage(int c) {
+  FILE *out = c == 'h' ? stdout : stderr;
+  fprintf(out, "usage: rulesdb diff BASE.db NEW.db (--pub KEY.pub | --allow-unsigned) [--json]\n\n"
+               "Lists rules added (+), removed (-) and changed (~: status or evidence) from BASE to\n"
+               "NEW, matched by content id. A rule verified or certified in BASE that NEW lost\n"
+               "(without a pruning record saying which rules imply it) or downgraded is a\n"
+               "REGRESSION. Both databases are verified with the same key.\n"
+               "Exit status: 0 no regression, 1 regression, 2 error.\n");
+  rg_cli_print_options(out, diff_options, RG_CLI_COUNT(diff_options), 14, 7);
+  return c == 'h' ? 0 : 2;
+}
+
 int rdb_diff(int argc, char **argv) {
   const char *pub = NULL;
   bool allow = false, json = false;
-  static const struct option lo[] = {{"pub", 1, 0, 'p'},
-                                     {"allow-unsigned", 0, 0, 'U'},
-                                     {"json", 0, 0, 'j'},
-                                     {"help", 0, 0, 'h'},
-                                     {0, 0, 0, 0}};
+  rg_cli_getopt g;
+  rg_cli_getopt_init(&g, diff_options, RG_CLI_COUNT(diff_options));
   int c;
-  while ((c = getopt_long(argc, argv, "p:jh", lo, NULL)) != -1) {
-    if (c == 'p')
-      pub = optarg;
-    else if (c == 'U')
-      allow = true;
-    else if (c == 'j')
-      json = true;
-    else {
-      fprintf(
-          c == 'h' ? stdout : stderr,
-          "usage: rulesdb diff BASE.db NEW.db (--pub KEY.pub | --allow-unsigned) [--json]\n\n"
-          "Lists rules added (+), removed (-) and changed (~: status or evidence) from BASE to\n"
-          "NEW, matched by content id. A rule verified or certified in BASE that NEW lost\n"
-          "(without a pruning record saying which rules imply it) or downgraded is a\n"
-          "REGRESSION. Both databases are verified with the same key.\n"
-          "Exit status: 0 no regression, 1 regression, 2 error.\n"
-          "  --json   one JSON object: added, removed, changed, counts\n");
-      return c == 'h' ? 0 : 2;
-    }
+  while ((c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
+    if (c == 'p') pub = optarg;
+    else if (c == RG_CLI_LONG_ONLY('U')) allow = true;
+    else if (c == 'j') json = true;
+    else return diff_usage(c);
   }
   if (optind + 2 != argc)
     return fprintf(stderr, "rulesdb diff: give BASE.db and NEW.db (see --help)\n"), 2;

@@ -11,49 +11,33 @@
 #include "prune/prune.h"
 #include "synth/synth.h"
 
-#define SYNTH_OPTIONS(X)                                                                         \
-  X("ops", 'O', 1, "LIST", "operators: names and the groups all, taso; e.g. taso,bias (default taso)")   \
-  X("depth", 'd', 1, "N", "graphs of at most N operators, 1..4 (default 3)")                    \
-  X("inputs", 'i', 1, "FILE", "input set, one 'NAME DIMS' per line (default TASO's 20 inputs; " \
-                              "with --ops bias also b1, b2 of size 4)")                        \
-  X("output", 'o', 1, "FILE", "write the rules here: rule text, or a signed rule database when " \
-                               "FILE ends in .db (default: rule text on standard output)")     \
-  X("stop-after", 'A', 1, "STAGE", "enumerate, fingerprint, test (candidates), prune (the rules " \
-                                   "sent to the solvers), prove or all (default all: "         \
-                                   "derivability over the proved rules last)")                  \
-  X("prune", 'p', 1, "LIST", "pruning stages before the proofs: renaming,subgraph,supergraph," \
-                             "derive, all or none (default all; a rule they remove goes back " \
-                             "if a rule implying it fails its proof; derive also runs last)")  \
-  X("require", 'r', 1, "WHO", "both (default) or any: which solvers must prove a rule")        \
-  X("timeout-ms", 'T', 1, "MS", "per solver and obligation (default 2000)")                    \
-  X("fail-fast", 'F', 0, "", "ask cvc5 only what z3 proved (with --require both; about halves " \
-                             "the time unprovable rules cost; cvc5-only proofs not sought)")    \
-  X("axioms", 'x', 1, "FILE", "axioms for the proofs (default verify/axioms.rules)")           \
-  X("key", 'k', 1, "KEY", "sign a .db output with this secret key (rulesdb keygen)")           \
-  X("threads", 'j', 1, "N", "threads (default: every core)")                                   \
-  X("mem-limit", 'm', 1, "SIZE", "memory for fingerprint records, e.g. 512M, 4G (default 1/2 " \
-                                 "of RAM); more records than fit cost extra passes")           \
-  X("max-records", 'R', 1, "N", "hold at most N records per pass (to exercise partitioning)")   \
-  X("max-outputs", 'M', 1, "N", "most outputs of a graph, 1..4 (default 2, as TASO's rules)")   \
-  X("keep-redundant", 'K', 0, "", "also extend graphs whose newest tensor equals an older one, " \
-                                  "and op(b, a) of commutative ops (by default recorded, not "  \
-                                  "extended: their extensions are derivable); and graphs using " \
-                                  "equal-shaped inputs out of order (renamings)")               \
-  X("seed", 'S', 1, "N", "fingerprint seed (default 1); testing draws from another seed")      \
-  X("trials", 't', 1, "N", "random trials per domain and shape set (default 1)")               \
-  X("shape-sets", 'n', 1, "N", "other shape sets each candidate is tested at (default 3)")     \
-  X("all-pairs", 'P', 0, "", "print every pair of a class, not one candidate per member")      \
-  X("no-generalize", 'G', 0, "", "do not generalize candidates before pruning (by default a "   \
-                                 "variable occurring 2..8 times, in a candidate using every "   \
-                                 "input of its shape, is split: its occurrences shared with a " \
-                                 "fresh variable of its shape, at most 64 such rules tested "   \
-                                 "per candidate; the most general passing ones become "         \
-                                 "candidates too, the candidate an instance of them)")          \
-  X("resume", 'C', 1, "FILE", "start after the test stage from the candidates a run with -o "  \
-                             "OUT saved in OUT.candidates (give that run's options)")           \
-  X("json", 'J', 1, "FILE", "also write the run's counters, stage table and proof summary as JSON") \
-  X("quiet", 'q', 0, "", "no progress on standard error")                                      \
-  X("help", 'h', 0, "", "show this help")
+static const rg_cli_option synth_options[] = {
+    {"ops", 'O', 1, "LIST", "operators: names and the groups all, taso; e.g. taso,bias (default taso)"},
+    {"depth", 'd', 1, "N", "graphs of at most N operators, 1..4 (default 3)"},
+    {"inputs", 'i', 1, "FILE", "input set, one 'NAME DIMS' per line (default TASO's 20 inputs; " "with --ops bias also b1, b2 of size 4)"},
+    {"output", 'o', 1, "FILE", "write the rules here: rule text, or a signed rule database when " "FILE ends in .db (default: rule text on standard output)"},
+    {"stop-after", 'A', 1, "STAGE", "enumerate, fingerprint, test (candidates), prune (the rules " "sent to the solvers), prove or all (default all: " "derivability over the proved rules last)"},
+    {"prune", 'p', 1, "LIST", "pruning stages before the proofs: renaming,subgraph,supergraph," "derive, all or none (default all; a rule they remove goes back " "if a rule implying it fails its proof; derive also runs last)"},
+    {"require", 'r', 1, "WHO", "both (default) or any: which solvers must prove a rule"},
+    {"timeout-ms", 'T', 1, "MS", "per solver and obligation (default 2000)"},
+    {"fail-fast", 'F', 0, "", "ask cvc5 only what z3 proved (with --require both; about halves " "the time unprovable rules cost; cvc5-only proofs not sought)"},
+    {"axioms", 'x', 1, "FILE", "axioms for the proofs (default verify/axioms.rules)"},
+    {"key", 'k', 1, "KEY", "sign a .db output with this secret key (rulesdb keygen)"},
+    {"threads", 'j', 1, "N", "threads (default: every core)"},
+    {"mem-limit", 'm', 1, "SIZE", "memory for fingerprint records, e.g. 512M, 4G (default 1/2 " "of RAM); more records than fit cost extra passes"},
+    {"max-records", 'R', 1, "N", "hold at most N records per pass (to exercise partitioning)"},
+    {"max-outputs", 'M', 1, "N", "most outputs of a graph, 1..4 (default 2, as TASO's rules)"},
+    {"keep-redundant", 'K', 0, "", "also extend graphs whose newest tensor equals an older one, " "and op(b, a) of commutative ops (by default recorded, not " "extended: their extensions are derivable); and graphs using " "equal-shaped inputs out of order (renamings)"},
+    {"seed", 'S', 1, "N", "fingerprint seed (default 1); testing draws from another seed"},
+    {"trials", 't', 1, "N", "random trials per domain and shape set (default 1)"},
+    {"shape-sets", 'n', 1, "N", "other shape sets each candidate is tested at (default 3)"},
+    {"all-pairs", 'P', 0, "", "print every pair of a class, not one candidate per member"},
+    {"no-generalize", 'G', 0, "", "do not generalize candidates before pruning (by default a " "variable occurring 2..8 times, in a candidate using every " "input of its shape, is split: its occurrences shared with a " "fresh variable of its shape, at most 64 such rules tested " "per candidate; the most general passing ones become " "candidates too, the candidate an instance of them)"},
+    {"resume", 'C', 1, "FILE", "start after the test stage from the candidates a run with -o " "OUT saved in OUT.candidates (give that run's options)"},
+    {"json", 'J', 1, "FILE", "also write the run's counters, stage table and proof summary as JSON"},
+    {"quiet", 'q', 0, "", "no progress on standard error"},
+    {"help", 'h', 0, "", "show this help"},
+};
 
 static void usage(FILE *out) {
   fprintf(out,
@@ -68,9 +52,7 @@ static void usage(FILE *out) {
           "run. Ctrl-C stops cleanly without writing a partial file.\n"
           "\n"
           "options:\n");
-#define X(name, short_, arg, meta, help) fprintf(out, "  -%c, --%-12s %-7s %s\n", short_, name, meta, help);
-  SYNTH_OPTIONS(X)
-#undef X
+rg_cli_print_options(out, synth_options, RG_CLI_COUNT(synth_options), 12, 7);
   fprintf(out, "\n  operator choices (wider settings multiply the search):\n");
   rg_enum_choices_help(out);
   fprintf(out, "\nexample:\n  rulegen --ops taso --depth 3 --stop-after test -o candidates.rules\n"
@@ -178,21 +160,6 @@ static int set_run_option(int c, const char *arg, rg_synth_opts *o) {
   }
 }
 
-/* getopt's tables from SYNTH_OPTIONS and the enumeration's operator choices (codes from 1000). */
-static int option_tables(struct option *longs, char *shorts, const char *const **copts) {
-  int nl = 0;
-  shorts[0] = 0;
-#define X(name, short_, arg, meta, help)                                                         \
-  longs[nl++] = (struct option){name, arg, NULL, short_};                                       \
-  strcat(shorts, arg ? (char[]){short_, ':', 0} : (char[]){short_, 0});
-  SYNTH_OPTIONS(X)
-#undef X
-  *copts = rg_enum_choices_options();
-  for (int k = 0; (*copts)[k]; k++) longs[nl++] = (struct option){(*copts)[k], 1, NULL, 1000 + k};
-  longs[nl] = (struct option){0, 0, 0, 0};
-  return nl;
-}
-
 /* What the options leave to be checked or derived once all are read. */
 static int after_options(rg_synth_opts *o) {
   if (o->resume_path && o->stop_after <= RG_SYNTH_STOP_TEST)
@@ -212,16 +179,17 @@ static int after_options(rg_synth_opts *o) {
 /* Parses the command line into o; returns 0, -1 after --help, or the exit status to stop with. */
 static int parse(int argc, char **argv, rg_synth_opts *o) {
   rg_synth_opts_default(o, &rg_cli_interrupted);
-  struct option longs[64];
-  char shorts[64];
-  const char *const *copts;
-  int n_long = option_tables(longs, shorts, &copts);
-  int c, idx, rc;
+  rg_cli_getopt g;
+  rg_cli_getopt_init(&g, synth_options, RG_CLI_COUNT(synth_options));
+  /* the enumeration's operator choices, answered with codes from 1000 */
+  const char *const *copts = rg_enum_choices_options();
+  int n_choices = 0;
+  for (; copts[n_choices]; n_choices++) rg_cli_getopt_add(&g, copts[n_choices], true, 1000 + n_choices);
+  int c, rc;
   rg_err err;
-  optind = 1;
-  while ((c = getopt_long(argc, argv, shorts, longs, &idx)) != -1) {
+  while ((c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
     if (c == 'h') return usage(stdout), -1;
-    if (c >= 1000 && c < 1000 + n_long) {
+    if (c >= 1000 && c < 1000 + n_choices) {
       if (rg_enum_choices_set(&o->choices, copts[c - 1000], optarg, &err)) return bad_arg("%s%s", err.msg, "");
       continue;
     }
