@@ -119,7 +119,7 @@ static int parse_args(int argc, char **argv, prove_args *a) {
   a->quiet = false;
   rg_enum_inputs_default(&a->inputs);
   a->o.kernel = rg_fp_node_kernel;
-  a->o.var_shape = rg_cli_input_shape;
+  a->o.var_shape = rg_enum_inputs_shape_of;
   a->o.var_shape_ctx = &a->inputs;
   int c, rc = -1;
   while (rc < 0 && (c = rg_cli_getopt_next(&g, argc, argv)) != -1)

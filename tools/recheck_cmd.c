@@ -74,7 +74,7 @@ static int parse_args(int argc, char **argv, recheck_args *a) {
   rg_recheck_opts_init(&a->o);
   a->o.kernel = rg_fp_node_kernel;
   rg_enum_inputs_default(&a->inputs);
-  a->o.var_shape = rg_cli_input_shape;
+  a->o.var_shape = rg_enum_inputs_shape_of;
   a->o.var_shape_ctx = &a->inputs;
   a->quiet = false;
   int c, rc = -1;
