@@ -14,10 +14,8 @@
 
 struct rg_enum_shapes {
   rg_shape *s;
-  uint64_t *hash;
   int32_t n, cap;
-  int32_t *slot; /* open addressing: shape id + 1, 0 empty */
-  int32_t slot_cap;
+  rg_hashtab ids; /* canonical shape -> shape id */
 };
 
 /* What the threads of one run share: progress counters (updated atomically). */
@@ -29,9 +27,9 @@ typedef struct {
 typedef struct {
   rg_enum_shapes shapes;
   shared *sh;
-  uint64_t *akey; /* application cache: key + 1, 0 empty */
-  int32_t *aval;
-  size_t acap, aused;
+  /* application cache: rg_mix64 of (variant, operand shape ids) -> result shape id + 1 (0 for
+   * "does not apply": the table holds no negative values) */
+  rg_hashtab applied;
   /* Result shape id (or -1) of variant v on the pool's type classes ca, cb (extend's classes:
    * numbered by first appearance, so they stay put along a DFS path): typed[v][ca][cb], valid for
    * class c while typed_sid[c] is the class's shape id. Spares extend a hash lookup per pair. */
@@ -78,43 +76,34 @@ static uint64_t hash_bytes(const void *p, size_t n) {
   return rg_mix64(h);
 }
 
+typedef struct {
+  const rg_enum_shapes *t;
+  const rg_shape *c;
+} shape_key;
+
+static bool shape_eq(const void *ctx, int64_t id) {
+  const shape_key *k = ctx;
+  return !memcmp(&k->t->s[id], k->c, sizeof *k->c);
+}
+
 /* Interns a shape; returns its id, or -1 when out of memory or over MAX_SHAPES. */
 static int32_t intern(rg_enum_shapes *t, const rg_shape *x) {
   rg_shape c = canon(x);
   uint64_t h = hash_bytes(&c, sizeof c);
-  if (2 * (t->n + 1) > t->slot_cap) {
-    int32_t nc = t->slot_cap ? 2 * t->slot_cap : 256;
-    int32_t *ns = calloc((size_t)nc, sizeof *ns);
-    if (!ns) return -1;
-    for (int32_t i = 0; i < t->n; i++) {
-      int32_t j = (int32_t)(t->hash[i] & (uint64_t)(nc - 1));
-      while (ns[j]) j = (j + 1) & (nc - 1);
-      ns[j] = i + 1;
-    }
-    free(t->slot);
-    t->slot = ns;
-    t->slot_cap = nc;
-  }
-  int32_t j = (int32_t)(h & (uint64_t)(t->slot_cap - 1));
-  while (t->slot[j]) {
-    int32_t id = t->slot[j] - 1;
-    if (t->hash[id] == h && !memcmp(&t->s[id], &c, sizeof c)) return id;
-    j = (j + 1) & (t->slot_cap - 1);
-  }
+  shape_key key = {t, &c};
+  size_t pos = rg_hashtab_probe(&t->ids, h, shape_eq, &key);
+  int64_t found = rg_hashtab_at(&t->ids, pos);
+  if (found >= 0) return (int32_t)found;
   if (t->n == MAX_SHAPES) return -1;
   if (t->n == t->cap) {
     int32_t nc = t->cap ? 2 * t->cap : 64;
     rg_shape *ns = realloc(t->s, sizeof *ns * (size_t)nc);
     if (!ns) return -1;
     t->s = ns;
-    uint64_t *nh = realloc(t->hash, sizeof *nh * (size_t)nc);
-    if (!nh) return -1;
-    t->hash = nh;
     t->cap = nc;
   }
+  if (rg_hashtab_set(&t->ids, pos, h, t->n)) return -1;
   t->s[t->n] = c;
-  t->hash[t->n] = h;
-  t->slot[j] = t->n + 1;
   return t->n++;
 }
 
@@ -122,12 +111,10 @@ static int32_t intern(rg_enum_shapes *t, const rg_shape *x) {
 static int32_t apply(thr *t, int v, int a, int b) {
   const rg_enum_variant *var = &t->st.sp->variants[v];
   int32_t s0 = var->n_in > 0 ? t->st.sid[a] : 0, s1 = var->n_in > 1 ? t->st.sid[b] : 0;
-  uint64_t key = ((uint64_t)v << 40 | (uint64_t)s0 << 20 | (uint64_t)s1) + 1;
-  size_t h = (size_t)rg_mix64(key) & (t->acap - 1);
-  while (t->akey[h]) {
-    if (t->akey[h] == key) return t->aval[h];
-    h = (h + 1) & (t->acap - 1);
-  }
+  uint64_t h = rg_mix64((uint64_t)v << 40 | (uint64_t)s0 << 20 | (uint64_t)s1);
+  size_t pos = rg_hashtab_probe(&t->applied, h, NULL, NULL);
+  int64_t known = rg_hashtab_at(&t->applied, pos);
+  if (known >= 0) return (int32_t)known - 1;
   const rg_shape *in[2] = {&t->shapes.s[s0], &t->shapes.s[s1]};
   rg_shape out[RG_MAX_OUTPUTS];
   int32_t res = -1;
@@ -136,29 +123,10 @@ static int32_t apply(thr *t, int v, int a, int b) {
     res = intern(&t->shapes, &out[var->out]);
     if (res < 0) t->nomem = true;
   }
-  if (2 * (t->aused + 1) > t->acap) { /* grow, then re-find the slot */
-    size_t nc = 2 * t->acap;
-    uint64_t *nk = calloc(nc, sizeof *nk);
-    int32_t *nv = malloc(nc * sizeof *nv);
-    if (!nk || !nv) {
-      free(nk), free(nv);
-      t->nomem = true;
-      return -1;
-    }
-    for (size_t i = 0; i < t->acap; i++)
-      if (t->akey[i]) {
-        size_t j = (size_t)rg_mix64(t->akey[i]) & (nc - 1);
-        while (nk[j]) j = (j + 1) & (nc - 1);
-        nk[j] = t->akey[i], nv[j] = t->aval[i];
-      }
-    free(t->akey), free(t->aval);
-    t->akey = nk, t->aval = nv, t->acap = nc;
-    h = (size_t)rg_mix64(key) & (nc - 1);
-    while (t->akey[h]) h = (h + 1) & (nc - 1);
+  if (rg_hashtab_set(&t->applied, pos, h, res + 1)) {
+    t->nomem = true;
+    return -1;
   }
-  t->akey[h] = key;
-  t->aval[h] = res;
-  t->aused++;
   return res;
 }
 
@@ -455,9 +423,6 @@ static rg_status thr_init(thr *t, const rg_enum_space *sp, shared *sh, const rg_
                           void *user, const rg_enum_run_opts *o, rg_err *err) {
   memset(t, 0, sizeof *t);
   t->sh = sh, t->vis = v, t->user = user, t->o = o, t->err = err;
-  t->acap = 1024;
-  t->akey = calloc(t->acap, sizeof *t->akey);
-  t->aval = malloc(t->acap * sizeof *t->aval);
   t->typed = malloc(sizeof *t->typed * (size_t)sp->n_variants * RG_ENUM_POOL * RG_ENUM_POOL);
   t->rows = calloc(MAX_ROWS, sizeof *t->rows);
   for (int c = 0; c < RG_ENUM_POOL; c++) t->typed_sid[c] = -1;
@@ -467,7 +432,7 @@ static rg_status thr_init(thr *t, const rg_enum_space *sp, shared *sh, const rg_
   t->st.sp = sp;
   t->st.shapes = &t->shapes;
   for (int k = 0; k < RG_ENUM_MAX_DEPTH; k++) t->st.code.op[k] = (rg_enum_opcode){RG_ENUM_NO_OP, {0, 0}};
-  if (!t->akey || !t->aval || !t->typed || !t->rows) return RG_ERR_NOMEM;
+  if (!t->typed || !t->rows) return RG_ERR_NOMEM;
   for (int i = 0; i < sp->inputs.n; i++) {
     t->st.sid[i] = intern(&t->shapes, &sp->inputs.in[i].shape);
     if (t->st.sid[i] < 0) return RG_ERR_NOMEM;
@@ -479,15 +444,13 @@ static rg_status thr_init(thr *t, const rg_enum_space *sp, shared *sh, const rg_
 }
 
 static void thr_free(thr *t) {
-  free(t->akey);
-  free(t->aval);
+  rg_hashtab_free(&t->applied);
   free(t->typed);
   for (int i = 0; t->rows && i < MAX_ROWS; i++)
     free(t->rows[i]);
   free(t->rows);
   free(t->shapes.s);
-  free(t->shapes.hash);
-  free(t->shapes.slot);
+  rg_hashtab_free(&t->shapes.ids);
 }
 
 typedef struct {

@@ -1,0 +1,73 @@
+/* ir/hashtab.h: the one open-addressing hash table. It maps a caller-computed 64-bit hash to a
+ * non-negative value (typically an index into the caller's own array of keys); the caller says
+ * what key equality is through a callback, so the table never sees the keys.
+ *
+ * Each slot keeps the full hash beside the value: probes compare hashes first (the equality
+ * callback runs only on a hash match) and growing never calls back to rehash. Linear probing,
+ * at most half full, capacity a power of two. Hashes must be well mixed in their low bits
+ * (rg_mix64 of a raw key is). A key that is itself a 64-bit integer needs no callback: pass
+ * rg_mix64(key), a bijection, and NULL for eq, and equal hashes mean equal keys.
+ *
+ * Not thread-safe: a table shared between threads needs the caller's lock. A zeroed
+ * rg_hashtab (= {0}) is an empty table.
+ */
+#ifndef RG_IR_HASHTAB_H
+#define RG_IR_HASHTAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "status.h"
+
+typedef struct {
+  uint64_t hash;
+  int64_t val; /* -1: empty */
+} rg_hashtab_slot;
+
+typedef struct {
+  rg_hashtab_slot *slot;
+  size_t cap, n; /* cap 0 or a power of two; n <= cap / 2 */
+} rg_hashtab;
+
+/* Whether the key stored with value val is the one looked for (ctx: the caller's key). */
+typedef bool (*rg_hashtab_eq)(const void *ctx, int64_t val);
+
+/* The position of the entry with hash h whose value eq accepts (eq NULL: any entry with hash h),
+ * or else of the empty slot where it would go. Pass it to rg_hashtab_at or rg_hashtab_set. */
+static inline size_t rg_hashtab_probe(const rg_hashtab *t, uint64_t h, rg_hashtab_eq eq,
+                                      const void *ctx) {
+  if (!t->cap) return 0;
+  size_t m = t->cap - 1;
+  for (size_t i = (size_t)h & m;; i = (i + 1) & m) {
+    const rg_hashtab_slot *s = &t->slot[i];
+    if (s->val < 0 || (s->hash == h && (!eq || eq(ctx, s->val)))) return i;
+  }
+}
+
+/* The value at a position rg_hashtab_probe gave; -1 when that slot is empty (key absent). */
+static inline int64_t rg_hashtab_at(const rg_hashtab *t, size_t pos) {
+  return t->cap ? t->slot[pos].val : -1;
+}
+
+/* The value stored for the key (hash h, equality eq with ctx); -1 when absent. */
+static inline int64_t rg_hashtab_find(const rg_hashtab *t, uint64_t h, rg_hashtab_eq eq,
+                                      const void *ctx) {
+  return rg_hashtab_at(t, rg_hashtab_probe(t, h, eq, ctx));
+}
+
+/* Stores val (>= 0) with hash h at pos, an empty position that rg_hashtab_probe gave for h
+ * with no change to t since. Grows the table first when it would pass half full (pos is then
+ * found again). RG_ERR_NOMEM leaves t as it was. */
+rg_status rg_hashtab_set(rg_hashtab *t, size_t pos, uint64_t h, int64_t val) RG_MUST_CHECK;
+
+/* Stores val (>= 0) with hash h, for a key the caller knows is absent. */
+rg_status rg_hashtab_add(rg_hashtab *t, uint64_t h, int64_t val) RG_MUST_CHECK;
+
+/* Empties t, keeping its memory. */
+void rg_hashtab_clear(rg_hashtab *t);
+
+/* Frees t's memory; t is then an empty table again. */
+void rg_hashtab_free(rg_hashtab *t);
+
+#endif

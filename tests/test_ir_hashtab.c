@@ -1,0 +1,75 @@
+/* tests/test_ir_hashtab.c: the open-addressing table of ir/hashtab.h: find and insert through
+ * probe/set, keys known absent through add, colliding hashes told apart by the equality
+ * callback, integer keys without one, growth, clear and free. */
+#include "check.h"
+
+#include "ir/hashtab.h"
+
+/* Keys are strings in an array; the table maps them to their index. */
+typedef struct {
+  const char *const *keys;
+  const char *want;
+} str_key;
+
+static bool str_eq(const void *ctx, int64_t i) {
+  const str_key *k = ctx;
+  return !strcmp(k->keys[i], k->want);
+}
+
+/* Every key hashes to the same few values, so lookups must rely on the callback. */
+static uint64_t bad_hash(const char *s) { return (uint64_t)(unsigned char)s[0] % 3; }
+
+static void test_colliding_strings(void) {
+  static const char *const keys[] = {"apple", "avocado", "banana", "blueberry", "cherry", "citron",
+                                     "date", "elder", "fig", "grape"};
+  enum { N = sizeof keys / sizeof keys[0] };
+  rg_hashtab t = {0};
+  str_key k = {keys, "apple"};
+  CHECK(rg_hashtab_find(&t, bad_hash("apple"), str_eq, &k) == -1); /* empty table */
+  for (int i = 0; i < N; i++) {
+    k.want = keys[i];
+    size_t pos = rg_hashtab_probe(&t, bad_hash(keys[i]), str_eq, &k);
+    CHECK(rg_hashtab_at(&t, pos) == -1);
+    CHECK(rg_hashtab_set(&t, pos, bad_hash(keys[i]), i) == RG_OK);
+  }
+  CHECK(t.n == N);
+  for (int i = 0; i < N; i++) {
+    k.want = keys[i];
+    CHECK(rg_hashtab_find(&t, bad_hash(keys[i]), str_eq, &k) == i);
+  }
+  k.want = "kiwi";
+  CHECK(rg_hashtab_find(&t, bad_hash("kiwi"), str_eq, &k) == -1);
+  rg_hashtab_clear(&t);
+  CHECK(t.n == 0);
+  k.want = "apple";
+  CHECK(rg_hashtab_find(&t, bad_hash("apple"), str_eq, &k) == -1);
+  rg_hashtab_free(&t);
+  CHECK(t.cap == 0 && t.slot == NULL);
+}
+
+/* Integer keys: rg_mix64 is a bijection, so the hash is the key and no callback is needed.
+ * Enough of them to grow the table many times. */
+static void test_integer_keys(void) {
+  enum { N = 100000 };
+  rg_hashtab t = {0};
+  for (int64_t i = 0; i < N; i++) CHECK(rg_hashtab_add(&t, rg_mix64((uint64_t)i * 7), i) == RG_OK);
+  CHECK(t.n == N && 2 * t.n <= t.cap);
+  int bad = 0;
+  for (int64_t i = 0; i < N; i++) {
+    bad += rg_hashtab_find(&t, rg_mix64((uint64_t)i * 7), NULL, NULL) != i;
+    bad += rg_hashtab_find(&t, rg_mix64((uint64_t)i * 7 + 1), NULL, NULL) != -1;
+  }
+  CHECK_MSG(bad == 0, "%d wrong lookups", bad);
+  /* A value stored with set after growth is found again (set re-finds its position). */
+  uint64_t h = rg_mix64(UINT64_C(1) << 40);
+  size_t pos = rg_hashtab_probe(&t, h, NULL, NULL);
+  CHECK(rg_hashtab_set(&t, pos, h, 0) == RG_OK);
+  CHECK(rg_hashtab_find(&t, h, NULL, NULL) == 0);
+  rg_hashtab_free(&t);
+}
+
+int main(void) {
+  test_colliding_strings();
+  test_integer_keys();
+  return check_done("test_ir_hashtab");
+}
