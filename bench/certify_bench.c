@@ -7,18 +7,11 @@
  *                                                         merged; FIELD: 61 (default) or 127
  *                                                         for p = 2^61-1 or 2^127-1
  */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "certify/certify.h"
-
-static double now_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
+#include "ir/ir.h"
 
 int main(int argc, char **argv) {
   rg_mutant_dims d = rg_mutant_default();
@@ -44,7 +37,7 @@ int main(int argc, char **argv) {
   rg_audit a = {0};
   int64_t neq = 0;
   for (int r = 0; r < reps; r++) {
-    double t0 = now_ms();
+    double t0 = rg_clock_ms();
     rg_pet_result res;
     rg_cert cr;
     if (rg_pet_check(pp, &o, &res, &err) || rg_cert_make(pp, &res, &cr, &err)) {
@@ -54,13 +47,13 @@ int main(int argc, char **argv) {
     rg_strbuf sb;
     rg_sb_init(&sb);
     rg_cert_write(&cr, &sb);
-    double t1 = now_ms();
+    double t1 = rg_clock_ms();
     rg_cert parsed;
     if (rg_cert_parse(sb.s, sb.len, &parsed, &err) || rg_cert_audit(&parsed, pp, NULL, &a, &err) || !a.valid) {
       fprintf(stderr, "certify_bench: audit failed: %s %s\n", err.msg, a.why);
       return 2;
     }
-    double t2 = now_ms();
+    double t2 = rg_clock_ms();
     rg_cert_free(&parsed);
     rg_sb_free(&sb);
     if (t1 - t0 < t_cert) t_cert = t1 - t0;
@@ -72,12 +65,12 @@ int main(int argc, char **argv) {
   int full_reps = reps < 2 ? reps : 2; /* full mode is slow: fewer repetitions */
   for (int r = 0; r < full_reps; r++) {
     uint8_t *diff[RG_RULE_MAX_OUTPUTS] = {0};
-    double t0 = now_ms();
+    double t0 = rg_clock_ms();
     if (rg_pet_full(pp, &o, diff, &err)) {
       fprintf(stderr, "certify_bench: %s\n", err.msg);
       return 2;
     }
-    double t = now_ms() - t0;
+    double t = rg_clock_ms() - t0;
     if (t < t_full) t_full = t;
     free(diff[0]);
   }

@@ -9,17 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "ir/ir.h"
 #include "rulesdb/rulesdb.h"
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static int die(const char *what, const rg_err *e) {
   fprintf(stderr, "rulesdb_bench: %s: %s\n", what, e->msg);
@@ -41,7 +34,7 @@ int main(int argc, char **argv) {
       rg_db_load_pubkey(pub, &pk, &err))
     return die("keys", &err);
 
-  double t0 = now();
+  double t0 = rg_clock_seconds();
   rg_db *db = rg_db_new();
   char text[256];
   for (long i = 0; i < n; i++) {
@@ -63,22 +56,22 @@ int main(int argc, char **argv) {
     if (rg_db_add_test(db, &t, &err)) return die("test", &err);
     rg_db_rule_clear(&rec);
   }
-  double t1 = now();
+  double t1 = rg_clock_seconds();
   rg_strbuf m;
   rg_sb_init(&m);
   if (rg_db_manifest(db, &m, &err)) return die("manifest", &err);
-  double t2 = now();
+  double t2 = rg_clock_seconds();
   if (rg_db_sign(db, &sk, &err)) return die("sign", &err);
-  double t3 = now();
+  double t3 = rg_clock_seconds();
   if (rg_db_write(db, path, NULL, &err)) return die("write", &err);
-  double t4 = now();
+  double t4 = rg_clock_seconds();
   rg_db *back;
   if (rg_db_read(path, &back, &err)) return die("read", &err);
-  double t5 = now();
+  double t5 = rg_clock_seconds();
   rg_strbuf rep;
   rg_sb_init(&rep);
   rg_db_verdict v = rg_db_verify(back, &pk, &rep);
-  double t6 = now();
+  double t6 = rg_clock_seconds();
   struct stat st;
   stat(path, &st);
   printf("rules %ld (+%zu proof, %zu test records); manifest %.1f MB; file %.1f MB\n", n,

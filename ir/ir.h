@@ -6,6 +6,7 @@
 #define RG_IR_IR_H
 
 #include "atomic.h"
+#include "clock.h"
 #include "compare.h"
 #include "graph.h"
 #include "hashtab.h"

@@ -1,12 +1,10 @@
 /* verify/prove.c: the proof stage (see prove.h). */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "prove.h"
 
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "axcheck.h"
 #include "ir/shapesolve.h"
@@ -90,12 +88,6 @@ static rg_status refute_all(const rg_ruleset *rules, const rg_prove_opts *o, rg_
   return RG_OK;
 }
 
-static double now_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
 /* Whether the space-separated list has the word w[0..n). */
 static bool has_word(const char *list, const char *w, size_t n) {
   for (const char *b = list; *b;) {
@@ -143,7 +135,7 @@ static rg_status recheck_proved(const rg_ruleset *rules, const rg_prove_opts *o,
   ro.var_shape = o->var_shape;
   ro.var_shape_ctx = o->var_shape_ctx;
   int differ = 0;
-  double t0 = now_ms();
+  double t0 = rg_clock_ms();
   if (!st) st = rg_recheck_rules(rules, pick, &ro, vs, &differ, err);
   for (int i = 0; !st && i < rules->n; i++) {
     if (!pick[i] || !vs[i].differs) continue;
@@ -155,7 +147,7 @@ static rg_status recheck_proved(const rg_ruleset *rules, const rg_prove_opts *o,
   }
   if (!st && o->progress)
     fprintf(stderr, "prove: %d proved rules rechecked at up to %d assignments each: %d differ (%.1f s)\n",
-            sum->rechecked, o->recheck, differ, (now_ms() - t0) / 1e3);
+            sum->rechecked, o->recheck, differ, (rg_clock_ms() - t0) / 1e3);
   free(pick);
   free(vs);
   return st;
@@ -219,7 +211,7 @@ static void report_task_done(query_run *q) {
   if (!q->o->progress) return;
 #pragma omp critical(rg_prove_progress)
   {
-    double now = now_ms();
+    double now = rg_clock_ms();
     if (now - q->last_report > 1000 || f == q->n_tasks) {
       fprintf(stderr, "prove: rules %d-%d of %d: %d/%d %s done (%.1f s)\n", q->lo + 1, q->hi,
               q->n_rules, f, q->n_tasks, q->o->fail_fast ? "obligations" : "queries",
@@ -325,7 +317,7 @@ static rg_status prove_chunk(query_run *q, const rg_ruleset *rules, int lo, int 
       if (!proofs[i].refuted) add_tasks(tasks, &n_tasks, (task){i, out, 0, false, &obs[k]}, rec, o);
     }
   }
-  q->finished = 0, q->n_tasks = n_tasks, q->lo = lo, q->hi = hi, q->last_report = now_ms();
+  q->finished = 0, q->n_tasks = n_tasks, q->lo = lo, q->hi = hi, q->last_report = rg_clock_ms();
   if (!st) {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nth)
     for (int t = 0; t < n_tasks; t++) {
@@ -361,7 +353,7 @@ rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_
                          rg_rule_proof *proofs, rg_prove_summary *sum, rg_err *err) {
   memset(sum, 0, sizeof *sum);
   memset(proofs, 0, sizeof *proofs * (size_t)rules->n);
-  double t0 = now_ms();
+  double t0 = rg_clock_ms();
   if (o->timeout_ms < 1) return rg_err_set(err, RG_ERR_ARG, "timeout must be at least 1 ms");
   if (o->fail_fast && o->require != RG_REQUIRE_BOTH)
     return rg_err_set(err, RG_ERR_ARG,
@@ -433,6 +425,6 @@ rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_
     sum->false_proofs += proofs[i].false_proof;
     sum->disagreements += proofs[i].disagree;
   }
-  sum->wall_ms = now_ms() - t0;
+  sum->wall_ms = rg_clock_ms() - t0;
   return st;
 }
