@@ -153,6 +153,29 @@ static inline void add_use(thr *t, int x, int delta) {
 static void report(thr *t);
 static rg_status extend(thr *t);
 
+/* Whether op (of variant var) may be appended to the operators of st as they stand: in
+ * canonical order, not a repeat, its graph still able to come down to max_outputs outputs, not
+ * an instance of commutativity. Sets *sinks (the outputs after op) and *swapped. */
+static bool op_allowed(const thr *t, rg_enum_opcode op, const rg_enum_variant *var, int *sinks,
+                       bool *swapped) {
+  const rg_enum_state *st = &t->st;
+  int ni = st->sp->inputs.n, k = st->n_ops;
+  int depmax = -1;
+  for (int j = 0; j < var->n_in; j++)
+    if (op.in[j] >= ni && op.in[j] - ni > depmax) depmax = op.in[j] - ni;
+  for (int j = depmax + 1; j < k; j++) /* an earlier greedy step would have placed op */
+    if (op_less(op, st->code.op[j])) return false;
+  for (int j = 0; j < k; j++)
+    if (!memcmp(&st->code.op[j], &op, sizeof op)) return false;
+  /* outputs after this operator; each later one can join at most one pair of them */
+  *sinks = st->n_sinks + 1;
+  for (int j = 0; j < var->n_in; j++)
+    if (op.in[j] >= ni && st->uses[op.in[j]] == 0 && (j == 0 || op.in[1] != op.in[0])) --*sinks;
+  if (*sinks - (st->sp->depth - (k + 1)) > t->o->max_outputs) return false;
+  *swapped = var->n_in == 2 && op.in[0] > op.in[1] && rg_enum_op_commutative((rg_op)var->op);
+  return !(*swapped && op.in[0] >= ni && !t->o->extend_swapped);
+}
+
 /* Tries to append (v, a, b), whose result has shape id sid (>= 0: shape inference accepted it);
  * visits and recurses when it is new and canonical. */
 static rg_status try_op(thr *t, int v, int a, int b, int32_t sid) {
@@ -160,30 +183,9 @@ static rg_status try_op(thr *t, int v, int a, int b, int32_t sid) {
   const rg_enum_variant *var = &st->sp->variants[v];
   int ni = st->sp->inputs.n, k = st->n_ops;
   rg_enum_opcode op = {(uint16_t)v, {(uint8_t)(var->n_in > 0 ? a : 0), (uint8_t)(var->n_in > 1 ? b : 0)}};
-  int depmax = -1;
-  for (int j = 0; j < var->n_in; j++)
-    if (op.in[j] >= ni && op.in[j] - ni > depmax) depmax = op.in[j] - ni;
-  for (int j = depmax + 1; j < k; j++) /* an earlier greedy step would have placed op */
-    if (op_less(op, st->code.op[j])) {
-      t->rejected++;
-      return RG_OK;
-    }
-  for (int j = 0; j < k; j++)
-    if (!memcmp(&st->code.op[j], &op, sizeof op)) {
-      t->rejected++;
-      return RG_OK;
-    }
-  /* outputs after this operator; each later one can join at most one pair of them */
-  int sinks = st->n_sinks + 1;
-  for (int j = 0; j < var->n_in; j++)
-    if (op.in[j] >= ni && st->uses[op.in[j]] == 0 && (j == 0 || op.in[1] != op.in[0])) sinks--;
-  int left = st->sp->depth - (k + 1);
-  if (sinks - left > t->o->max_outputs) {
-    t->rejected++;
-    return RG_OK;
-  }
-  bool swapped = var->n_in == 2 && op.in[0] > op.in[1] && rg_enum_op_commutative((rg_op)var->op);
-  if (swapped && op.in[0] >= ni && !t->o->extend_swapped) { /* an instance of commutativity */
+  int sinks, left = st->sp->depth - (k + 1);
+  bool swapped;
+  if (!op_allowed(t, op, var, &sinks, &swapped)) {
     t->rejected++;
     return RG_OK;
   }
@@ -485,6 +487,38 @@ static rg_status list_units(thr *t, unit **out, int *n) {
   return RG_OK;
 }
 
+/* Runs the units on nt threads (dynamically scheduled: their subtrees differ widely in size);
+ * returns the first failure, its message in *err. */
+static rg_status run_units(thr *ts, int nt, const unit *units, int n_units, shared *sh,
+                           const rg_enum_run_opts *o, rg_err *err) {
+  rg_status first = RG_OK;
+  rg_err *errs = calloc((size_t)nt, sizeof *errs);
+  if (!errs) return rg_err_set(err, RG_ERR_NOMEM, "out of memory starting the enumeration");
+  volatile int failed = 0;
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
+  for (int u = 0; u < n_units; u++) {
+    thr *t = &ts[omp_get_thread_num()];
+    if (failed || (o->stop && *o->stop)) continue;
+    t->err = &errs[omp_get_thread_num()];
+    int32_t sid = apply(t, units[u].v, units[u].a, units[u].b); /* valid: list_units checked */
+    rg_status s = sid >= 0 ? try_op(t, units[u].v, units[u].a, units[u].b, sid) : RG_ERR_NOMEM;
+    if (s) {
+#pragma omp critical(rg_enum_fail)
+      if (!failed) {
+        failed = 1;
+        first = s;
+        if (err) *err = errs[omp_get_thread_num()];
+        if (s == RG_ERR_NOMEM && t->nomem) rg_err_set(err, s, "out of memory while enumerating");
+      }
+    }
+#pragma omp atomic
+    sh->units_done++;
+    report(t);
+  }
+  free(errs);
+  return first;
+}
+
 rg_status rg_enum_run(const rg_enum_space *sp, const rg_enum_visitor *v, void *const *users,
                       const rg_enum_run_opts *o, rg_enum_stats *stats, rg_err *err) {
   memset(stats, 0, sizeof *stats);
@@ -504,35 +538,7 @@ rg_status rg_enum_run(const rg_enum_space *sp, const rg_enum_visitor *v, void *c
   }
   sh.units_total = n_units;
   stats->units = n_units;
-  rg_status first = RG_OK;
-  rg_err *errs = calloc((size_t)nt, sizeof *errs);
-  if (!errs) {
-    st = rg_err_set(err, RG_ERR_NOMEM, "out of memory starting the enumeration");
-    goto done;
-  }
-  volatile int failed = 0;
-#pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
-  for (int u = 0; u < n_units; u++) {
-    thr *t = &ts[omp_get_thread_num()];
-    if (failed || (o->stop && *o->stop)) continue;
-    t->err = &errs[omp_get_thread_num()];
-    int32_t sid = apply(t, units[u].v, units[u].a, units[u].b); /* valid: list_units checked */
-    rg_status s = sid >= 0 ? try_op(t, units[u].v, units[u].a, units[u].b, sid) : RG_ERR_NOMEM;
-    if (s) {
-#pragma omp critical(rg_enum_fail)
-      if (!failed) {
-        failed = 1;
-        first = s;
-        if (err) *err = errs[omp_get_thread_num()];
-        if (s == RG_ERR_NOMEM && t->nomem) rg_err_set(err, s, "out of memory while enumerating");
-      }
-    }
-#pragma omp atomic
-    sh.units_done++;
-    report(t);
-  }
-  free(errs);
-  st = first;
+  st = run_units(ts, nt, units, n_units, &sh, o, err);
   for (int i = 0; i < nt; i++) {
     stats->graphs += ts[i].graphs;
     stats->rejected += ts[i].rejected;
