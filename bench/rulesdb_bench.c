@@ -19,6 +19,31 @@ static int die(const char *what, const rg_err *e) {
   return 1;
 }
 
+/* Adds n rules, each with two proof and two test records; NULL, or the step that failed. */
+static const char *add_rules(rg_db *db, long n, rg_err *err) {
+  char text[256];
+  for (long i = 0; i < n; i++) {
+    snprintf(text, sizeof text,
+             "(matmul (ewadd ?x%ld ?y) ?z) => (ewadd (matmul ?x%ld ?z) (matmul ?y ?z))", i, i);
+    rg_rule *r;
+    rg_db_rule rec;
+    if (rg_text_parse_rule(text, &r, err) || rg_db_rule_make(r, RG_DB_VERIFIED, &rec, err))
+      return "rule";
+    rg_rule_free(r);
+    if (rg_db_add_rule(db, &rec, err)) return "add";
+    rg_db_proof p = {rec.id, "z3", "4.8.12", "unsat", 0.012, "distrib assoc", {{0}}, 0};
+    rg_db_digest(text, strlen(text), &p.obligation);
+    rg_db_test t = {rec.id, "Z_p", 8, (uint64_t)i, "x=2x4 y=2x4 z=4x4", "", "agree"};
+    if (rg_db_add_proof(db, &p, err)) return "proof";
+    p.solver = "cvc5", p.version = "1.0.3";
+    if (rg_db_add_proof(db, &p, err) || rg_db_add_test(db, &t, err)) return "records";
+    t.domain = "float64";
+    if (rg_db_add_test(db, &t, err)) return "test";
+    rg_db_rule_clear(&rec);
+  }
+  return NULL;
+}
+
 int main(int argc, char **argv) {
   long n = argc > 1 ? strtol(argv[1], NULL, 10) : 100000;
   const char *dir = argc > 2 ? argv[2] : "/tmp";
@@ -36,26 +61,8 @@ int main(int argc, char **argv) {
 
   double t0 = rg_clock_seconds();
   rg_db *db = rg_db_new();
-  char text[256];
-  for (long i = 0; i < n; i++) {
-    snprintf(text, sizeof text,
-             "(matmul (ewadd ?x%ld ?y) ?z) => (ewadd (matmul ?x%ld ?z) (matmul ?y ?z))", i, i);
-    rg_rule *r;
-    rg_db_rule rec;
-    if (rg_text_parse_rule(text, &r, &err) || rg_db_rule_make(r, RG_DB_VERIFIED, &rec, &err))
-      return die("rule", &err);
-    rg_rule_free(r);
-    if (rg_db_add_rule(db, &rec, &err)) return die("add", &err);
-    rg_db_proof p = {rec.id, "z3", "4.8.12", "unsat", 0.012, "distrib assoc", {{0}}, 0};
-    rg_db_digest(text, strlen(text), &p.obligation);
-    rg_db_test t = {rec.id, "Z_p", 8, (uint64_t)i, "x=2x4 y=2x4 z=4x4", "", "agree"};
-    if (rg_db_add_proof(db, &p, &err)) return die("proof", &err);
-    p.solver = "cvc5", p.version = "1.0.3";
-    if (rg_db_add_proof(db, &p, &err) || rg_db_add_test(db, &t, &err)) return die("records", &err);
-    t.domain = "float64";
-    if (rg_db_add_test(db, &t, &err)) return die("test", &err);
-    rg_db_rule_clear(&rec);
-  }
+  const char *failed = add_rules(db, n, &err);
+  if (failed) return die(failed, &err);
   double t1 = rg_clock_seconds();
   rg_strbuf m;
   rg_sb_init(&m);
