@@ -69,29 +69,15 @@ static rg_shape canon(const rg_shape *x) {
   return c;
 }
 
-static uint64_t hash_bytes(const void *p, size_t n) {
-  const unsigned char *b = p;
-  uint64_t h = UINT64_C(0x243f6a8885a308d3);
-  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * UINT64_C(0x100000001b3);
-  return rg_mix64(h);
-}
-
-typedef struct {
-  const rg_enum_shapes *t;
-  const rg_shape *c;
-} shape_key;
-
-static bool shape_eq(const void *ctx, int64_t id) {
-  const shape_key *k = ctx;
-  return !memcmp(&k->t->s[id], k->c, sizeof *k->c);
+static bool shape_eq(const void *t, const void *c, int64_t id) {
+  return !memcmp(&((const rg_enum_shapes *)t)->s[id], c, sizeof(rg_shape));
 }
 
 /* Interns a shape; returns its id, or -1 when out of memory or over MAX_SHAPES. */
 static int32_t intern(rg_enum_shapes *t, const rg_shape *x) {
   rg_shape c = canon(x);
-  uint64_t h = hash_bytes(&c, sizeof c);
-  shape_key key = {t, &c};
-  size_t pos = rg_hashtab_probe(&t->ids, h, shape_eq, &key);
+  uint64_t h = rg_hash_bytes(&c, sizeof c); /* canon zeroed its padding */
+  size_t pos = rg_hashtab_probe(&t->ids, h, shape_eq, t, &c);
   int64_t found = rg_hashtab_at(&t->ids, pos);
   if (found >= 0) return (int32_t)found;
   if (t->n == MAX_SHAPES) return -1;
@@ -112,7 +98,7 @@ static int32_t apply(thr *t, int v, int a, int b) {
   const rg_enum_variant *var = &t->st.sp->variants[v];
   int32_t s0 = var->n_in > 0 ? t->st.sid[a] : 0, s1 = var->n_in > 1 ? t->st.sid[b] : 0;
   uint64_t h = rg_mix64((uint64_t)v << 40 | (uint64_t)s0 << 20 | (uint64_t)s1);
-  size_t pos = rg_hashtab_probe(&t->applied, h, NULL, NULL);
+  size_t pos = rg_hashtab_probe(&t->applied, h, NULL, NULL, NULL);
   int64_t known = rg_hashtab_at(&t->applied, pos);
   if (known >= 0) return (int32_t)known - 1;
   const rg_shape *in[2] = {&t->shapes.s[s0], &t->shapes.s[s1]};

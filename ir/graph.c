@@ -21,26 +21,6 @@ struct rg_graph {
   uint64_t serial; /* rg_graph_serial */
 };
 
-static uint64_t hash_node(const rg_node *n) {
-  /* Over the bytes, eight at a time (a byte-wise hash was most of the time of derivability
-   * searches, which add many nodes): rg_node has no padding holes that differ between equal
-   * nodes, because every node is built from rg_node_init (all zero) before its fields are set. */
-  const unsigned char *p = (const unsigned char *)n;
-  uint64_t h = 0x9e3779b97f4a7c15ull;
-  size_t i = 0;
-  for (; i + 8 <= sizeof *n; i += 8) {
-    uint64_t w;
-    memcpy(&w, p + i, 8);
-    h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-    h ^= h >> 31;
-  }
-  for (; i < sizeof *n; i++)
-    h = (h ^ p[i]) * 0x100000001b3ull;
-  h ^= h >> 29;
-  h *= 0x94d049bb133111ebull;
-  return h ^ (h >> 32);
-}
-
 rg_graph *rg_graph_new(void) {
   rg_graph *g = calloc(1, sizeof *g);
   if (!g) return NULL;
@@ -75,20 +55,15 @@ rg_node rg_node_init(rg_op op) {
   return n;
 }
 
-typedef struct {
-  const rg_graph *g;
-  const rg_node *n;
-} node_key;
-
-static bool node_eq(const void *ctx, int64_t id) {
-  const node_key *k = ctx;
-  return memcmp(&k->g->nodes[id], k->n, sizeof *k->n) == 0;
+static bool node_eq(const void *g, const void *n, int64_t id) {
+  return memcmp(&((const rg_graph *)g)->nodes[id], n, sizeof(rg_node)) == 0;
 }
 
 int32_t rg_graph_add(rg_graph *g, const rg_node *n) {
-  uint64_t h = hash_node(n);
-  node_key key = {g, n};
-  size_t pos = rg_hashtab_probe(&g->ids, h, node_eq, &key);
+  /* rg_node has no padding holes that differ between equal nodes: every node is built from
+   * rg_node_init (all zero) before its fields are set. */
+  uint64_t h = rg_hash_bytes(n, sizeof *n);
+  size_t pos = rg_hashtab_probe(&g->ids, h, node_eq, g, n);
   int64_t found = rg_hashtab_at(&g->ids, pos);
   if (found >= 0) return (int32_t)found;
   if (g->n == g->cap) {

@@ -1,5 +1,6 @@
-/* ir/hashtab.c: growing and emptying the open-addressing table of hashtab.h (probing is inline
- * there, so each caller's equality callback can be inlined into its loop). */
+/* ir/hashtab.c: growing and emptying the open-addressing table of hashtab.h (probing and the
+ * byte hash are inline there, so each caller's equality callback and key size are compiled
+ * into its loop). */
 #include "hashtab.h"
 
 #include <stdlib.h>

@@ -1,6 +1,7 @@
-/* ir/hashtab.h: the one open-addressing hash table. It maps a caller-computed 64-bit hash to a
- * non-negative value (typically an index into the caller's own array of keys); the caller says
- * what key equality is through a callback, so the table never sees the keys.
+/* ir/hashtab.h: the one open-addressing hash table, and the byte hash that goes with it. It maps
+ * a caller-computed 64-bit hash to a non-negative value (typically an index into the caller's
+ * own array of keys); the caller says what key equality is through a callback, so the table
+ * never sees the keys.
  *
  * Each slot keeps the full hash beside the value: probes compare hashes first (the equality
  * callback runs only on a hash match) and growing never calls back to rehash. Linear probing,
@@ -17,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "status.h"
 
@@ -30,18 +32,40 @@ typedef struct {
   size_t cap, n; /* cap 0 or a power of two; n <= cap / 2 */
 } rg_hashtab;
 
-/* Whether the key stored with value val is the one looked for (ctx: the caller's key). */
-typedef bool (*rg_hashtab_eq)(const void *ctx, int64_t val);
+/* Whether the key stored with value val (in the caller's store, owner) is key, the one looked
+ * for. */
+typedef bool (*rg_hashtab_eq)(const void *owner, const void *key, int64_t val);
+
+/* A hash of n bytes, well mixed in every bit (eight bytes at a time, then a finaliser). Keys
+ * hashed as bytes must have no padding that differs between equal keys. */
+static inline uint64_t rg_hash_bytes(const void *p, size_t n) {
+  /* Word-wise: a byte-wise hash over graph nodes was most of the time of derivability
+   * searches, which add many nodes. */
+  const unsigned char *b = p;
+  uint64_t h = 0x9e3779b97f4a7c15ull;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, b + i, 8);
+    h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 31;
+  }
+  for (; i < n; i++)
+    h = (h ^ b[i]) * 0x100000001b3ull;
+  h ^= h >> 29;
+  h *= 0x94d049bb133111ebull;
+  return h ^ (h >> 32);
+}
 
 /* The position of the entry with hash h whose value eq accepts (eq NULL: any entry with hash h),
  * or else of the empty slot where it would go. Pass it to rg_hashtab_at or rg_hashtab_set. */
 static inline size_t rg_hashtab_probe(const rg_hashtab *t, uint64_t h, rg_hashtab_eq eq,
-                                      const void *ctx) {
+                                      const void *owner, const void *key) {
   if (!t->cap) return 0;
   size_t m = t->cap - 1;
   for (size_t i = (size_t)h & m;; i = (i + 1) & m) {
     const rg_hashtab_slot *s = &t->slot[i];
-    if (s->val < 0 || (s->hash == h && (!eq || eq(ctx, s->val)))) return i;
+    if (s->val < 0 || (s->hash == h && (!eq || eq(owner, key, s->val)))) return i;
   }
 }
 
@@ -50,10 +74,10 @@ static inline int64_t rg_hashtab_at(const rg_hashtab *t, size_t pos) {
   return t->cap ? t->slot[pos].val : -1;
 }
 
-/* The value stored for the key (hash h, equality eq with ctx); -1 when absent. */
+/* The value stored for key (hash h, equality eq); -1 when absent. */
 static inline int64_t rg_hashtab_find(const rg_hashtab *t, uint64_t h, rg_hashtab_eq eq,
-                                      const void *ctx) {
-  return rg_hashtab_at(t, rg_hashtab_probe(t, h, eq, ctx));
+                                      const void *owner, const void *key) {
+  return rg_hashtab_at(t, rg_hashtab_probe(t, h, eq, owner, key));
 }
 
 /* Stores val (>= 0) with hash h at pos, an empty position that rg_hashtab_probe gave for h

@@ -61,21 +61,20 @@ static symbol node_symbol(const rg_pattern_index *x, int32_t i) {
 }
 
 typedef struct {
-  const rg_pattern_index *x;
   int32_t parent;
   const symbol *s;
 } edge_key;
 
-static bool edge_eq(const void *ctx, int64_t i) {
-  const edge_key *k = ctx;
-  if (k->x->t[i].parent != k->parent) return false;
-  symbol c = node_symbol(k->x, (int32_t)i);
+static bool edge_eq(const void *x, const void *key, int64_t i) {
+  const edge_key *k = key;
+  if (((const rg_pattern_index *)x)->t[i].parent != k->parent) return false;
+  symbol c = node_symbol(x, (int32_t)i);
   return symbol_eq(&c, k->s);
 }
 
 static int32_t find_edge(const rg_pattern_index *x, int32_t parent, const symbol *s) {
-  edge_key k = {x, parent, s};
-  return (int32_t)rg_hashtab_find(&x->edges, edge_hash(parent, s), edge_eq, &k);
+  edge_key k = {parent, s};
+  return (int32_t)rg_hashtab_find(&x->edges, edge_hash(parent, s), edge_eq, x, &k);
 }
 
 static int32_t new_node(rg_pattern_index *x, int32_t parent, const rg_graph *g, rg_ref r) {

@@ -28,7 +28,7 @@ static uint64_t key_hash(rg_ref r) {
 }
 
 static int side_find(const side *sd, rg_ref r) {
-  return (int)rg_hashtab_find(&sd->index, key_hash(r), NULL, NULL);
+  return (int)rg_hashtab_find(&sd->index, key_hash(r), NULL, NULL, NULL);
 }
 
 static rg_status side_add(side *sd, const state *st, rg_err *err) {

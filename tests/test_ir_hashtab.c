@@ -1,19 +1,13 @@
 /* tests/test_ir_hashtab.c: the open-addressing table of ir/hashtab.h: find and insert through
  * probe/set, keys known absent through add, colliding hashes told apart by the equality
- * callback, integer keys without one, growth, clear and free. */
+ * callback, integer keys without one, growth, clear and free; the byte hash. */
 #include "check.h"
 
 #include "ir/hashtab.h"
 
-/* Keys are strings in an array; the table maps them to their index. */
-typedef struct {
-  const char *const *keys;
-  const char *want;
-} str_key;
-
-static bool str_eq(const void *ctx, int64_t i) {
-  const str_key *k = ctx;
-  return !strcmp(k->keys[i], k->want);
+/* Keys are strings in an array (the owner); the table maps them to their index. */
+static bool str_eq(const void *keys, const void *want, int64_t i) {
+  return !strcmp(((const char *const *)keys)[i], want);
 }
 
 /* Every key hashes to the same few values, so lookups must rely on the callback. */
@@ -24,25 +18,18 @@ static void test_colliding_strings(void) {
                                      "date", "elder", "fig", "grape"};
   enum { N = sizeof keys / sizeof keys[0] };
   rg_hashtab t = {0};
-  str_key k = {keys, "apple"};
-  CHECK(rg_hashtab_find(&t, bad_hash("apple"), str_eq, &k) == -1); /* empty table */
+  CHECK(rg_hashtab_find(&t, bad_hash("apple"), str_eq, keys, "apple") == -1); /* empty table */
   for (int i = 0; i < N; i++) {
-    k.want = keys[i];
-    size_t pos = rg_hashtab_probe(&t, bad_hash(keys[i]), str_eq, &k);
+    size_t pos = rg_hashtab_probe(&t, bad_hash(keys[i]), str_eq, keys, keys[i]);
     CHECK(rg_hashtab_at(&t, pos) == -1);
     CHECK(rg_hashtab_set(&t, pos, bad_hash(keys[i]), i) == RG_OK);
   }
   CHECK(t.n == N);
-  for (int i = 0; i < N; i++) {
-    k.want = keys[i];
-    CHECK(rg_hashtab_find(&t, bad_hash(keys[i]), str_eq, &k) == i);
-  }
-  k.want = "kiwi";
-  CHECK(rg_hashtab_find(&t, bad_hash("kiwi"), str_eq, &k) == -1);
+  for (int i = 0; i < N; i++) CHECK(rg_hashtab_find(&t, bad_hash(keys[i]), str_eq, keys, keys[i]) == i);
+  CHECK(rg_hashtab_find(&t, bad_hash("kiwi"), str_eq, keys, "kiwi") == -1);
   rg_hashtab_clear(&t);
   CHECK(t.n == 0);
-  k.want = "apple";
-  CHECK(rg_hashtab_find(&t, bad_hash("apple"), str_eq, &k) == -1);
+  CHECK(rg_hashtab_find(&t, bad_hash("apple"), str_eq, keys, "apple") == -1);
   rg_hashtab_free(&t);
   CHECK(t.cap == 0 && t.slot == NULL);
 }
@@ -56,19 +43,33 @@ static void test_integer_keys(void) {
   CHECK(t.n == N && 2 * t.n <= t.cap);
   int bad = 0;
   for (int64_t i = 0; i < N; i++) {
-    bad += rg_hashtab_find(&t, rg_mix64((uint64_t)i * 7), NULL, NULL) != i;
-    bad += rg_hashtab_find(&t, rg_mix64((uint64_t)i * 7 + 1), NULL, NULL) != -1;
+    bad += rg_hashtab_find(&t, rg_mix64((uint64_t)i * 7), NULL, NULL, NULL) != i;
+    bad += rg_hashtab_find(&t, rg_mix64((uint64_t)i * 7 + 1), NULL, NULL, NULL) != -1;
   }
   CHECK_MSG(bad == 0, "%d wrong lookups", bad);
   /* A value stored with set after growth is found again (set re-finds its position). */
   uint64_t h = rg_mix64(UINT64_C(1) << 40);
-  size_t pos = rg_hashtab_probe(&t, h, NULL, NULL);
+  size_t pos = rg_hashtab_probe(&t, h, NULL, NULL, NULL);
   CHECK(rg_hashtab_set(&t, pos, h, 0) == RG_OK);
-  CHECK(rg_hashtab_find(&t, h, NULL, NULL) == 0);
+  CHECK(rg_hashtab_find(&t, h, NULL, NULL, NULL) == 0);
   rg_hashtab_free(&t);
 }
 
+/* rg_hash_bytes: equal bytes hash equal, and one changed byte (in the word-wise part or the
+ * tail) changes the hash. */
+static void test_hash_bytes(void) {
+  unsigned char a[21], b[21];
+  for (int i = 0; i < 21; i++) a[i] = b[i] = (unsigned char)(i * 37);
+  CHECK(rg_hash_bytes(a, sizeof a) == rg_hash_bytes(b, sizeof b));
+  b[3] ^= 1;
+  CHECK(rg_hash_bytes(a, sizeof a) != rg_hash_bytes(b, sizeof b));
+  b[3] ^= 1, b[20] ^= 1;
+  CHECK(rg_hash_bytes(a, sizeof a) != rg_hash_bytes(b, sizeof b));
+  CHECK(rg_hash_bytes(a, 0) != rg_hash_bytes(a, 1));
+}
+
 int main(void) {
+  test_hash_bytes();
   test_colliding_strings();
   test_integer_keys();
   return check_done("test_ir_hashtab");

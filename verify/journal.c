@@ -37,27 +37,25 @@ struct rg_journal {
 
 static const char *const solver_names[RG_SOLVER_COUNT] = {"z3", "cvc5"};
 
+/* Over the sha's first 16 hex digits (64 bits: plenty) and the solver. */
 static uint64_t key_hash(const char *sha, int solver) {
-  uint64_t h = 0xcbf29ce484222325ull ^ (uint64_t)solver;
-  for (int i = 0; i < 16 && sha[i]; i++)
-    h = (h ^ (unsigned char)sha[i]) * 0x100000001b3ull;
-  return rg_mix64(h);
+  return rg_mix64(rg_hash_bytes(sha, strnlen(sha, 16)) ^ (uint64_t)solver);
 }
 
 typedef struct {
-  const rg_journal *j;
   const char *sha;
   int solver;
 } answer_key;
 
-static bool answer_eq(const void *ctx, int64_t i) {
-  const answer_key *k = ctx;
-  return k->j->e[i].solver == k->solver && !strcmp(k->j->e[i].sha, k->sha);
+static bool answer_eq(const void *j, const void *key, int64_t i) {
+  const entry *x = &((const rg_journal *)j)->e[i];
+  const answer_key *k = key;
+  return x->solver == k->solver && !strcmp(x->sha, k->sha);
 }
 
 static int find(const rg_journal *j, const char *sha, int solver) {
-  answer_key k = {j, sha, solver};
-  return (int)rg_hashtab_find(&j->index, key_hash(sha, solver), answer_eq, &k);
+  answer_key k = {sha, solver};
+  return (int)rg_hashtab_find(&j->index, key_hash(sha, solver), answer_eq, j, &k);
 }
 
 static bool final_result(rg_smt_result r) { return r == RG_SMT_UNSAT || r == RG_SMT_SAT || r == RG_SMT_VACUOUS; }

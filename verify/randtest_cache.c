@@ -43,26 +43,15 @@ void rg_randtest_cache_free(rg_randtest_cache *c) {
   free(c);
 }
 
-static uint64_t hash_text(const char *s) {
-  uint64_t h = UINT64_C(0xcbf29ce484222325); /* FNV-1a, then mixed */
-  for (; *s; s++) h = (h ^ (uint8_t)*s) * UINT64_C(0x100000001b3);
-  return rg_mix64(h);
-}
+static uint64_t hash_text(const char *s) { return rg_hash_bytes(s, strlen(s)); }
 
-typedef struct {
-  const rg_randtest_cache *c;
-  const char *key;
-} text_key;
-
-static bool text_eq(const void *ctx, int64_t i) {
-  const text_key *k = ctx;
-  return !strcmp(k->c->e[i].key, k->key);
+static bool text_eq(const void *c, const void *key, int64_t i) {
+  return !strcmp(((const rg_randtest_cache *)c)->e[i].key, key);
 }
 
 static bool lookup(rg_randtest_cache *c, uint64_t h, const char *key, rg_randtest_verdict *v) {
   mtx_lock(&c->lock);
-  text_key k = {c, key};
-  int64_t i = rg_hashtab_find(&c->index, h, text_eq, &k);
+  int64_t i = rg_hashtab_find(&c->index, h, text_eq, c, key);
   if (i >= 0) *v = c->e[i].verdict;
   mtx_unlock(&c->lock);
   return i >= 0;
@@ -92,8 +81,7 @@ static bool add_entry(rg_randtest_cache *c, size_t pos, uint64_t h, const char *
 static void store(rg_randtest_cache *c, uint64_t h, const char *key, rg_randtest_verdict v) {
   size_t len = strlen(key) + 1;
   mtx_lock(&c->lock);
-  text_key k = {c, key};
-  size_t pos = rg_hashtab_probe(&c->index, h, text_eq, &k);
+  size_t pos = rg_hashtab_probe(&c->index, h, text_eq, c, key);
   /* Over budget, or another thread stored it meanwhile (the same verdict): nothing to do. */
   if (c->bytes + len + ENTRY_BYTES <= c->max_bytes && rg_hashtab_at(&c->index, pos) < 0 &&
       add_entry(c, pos, h, key, len, v))
