@@ -6,7 +6,7 @@
  * Each slot keeps the full hash beside the value: probes compare hashes first (the equality
  * callback runs only on a hash match) and growing never calls back to rehash. Linear probing,
  * at most half full, capacity a power of two. Hashes must be well mixed in their low bits
- * (rg_mix64 of a raw key is). A key that is itself a 64-bit integer needs no callback: pass
+ * (rg_hash_bytes's are, and rg_mix64 of a raw key). A key that is itself a 64-bit integer needs no callback: pass
  * rg_mix64(key), a bijection, and NULL for eq, and equal hashes mean equal keys.
  *
  * Not thread-safe: a table shared between threads needs the caller's lock. A zeroed

@@ -22,9 +22,10 @@ typedef struct {
   rg_hashtab index;
 } side;
 
-/* Refs are hash-consed identities: (node, out) as one integer, mixed (a bijection) is the key. */
+/* Refs are hash-consed identities: (node, out) as one 64-bit integer, mixed (a bijection), is
+ * the whole key, so the table needs no equality callback. */
 static uint64_t key_hash(rg_ref r) {
-  return rg_mix64((uint64_t)(uint32_t)r.node << 8 | (uint64_t)(uint32_t)r.out);
+  return rg_mix64((uint64_t)(uint32_t)r.node << 32 | (uint64_t)(uint32_t)r.out);
 }
 
 static int side_find(const side *sd, rg_ref r) {
