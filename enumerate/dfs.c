@@ -27,8 +27,11 @@ typedef struct {
 typedef struct {
   rg_enum_shapes shapes;
   shared *sh;
-  /* application cache: rg_mix64 of (variant, operand shape ids) -> result shape id + 1 (0 for
-   * "does not apply": the table holds no negative values) */
+  /* application cache: (variant, operand shape ids) as one integer, akey[i], -> result shape id
+   * (or -1: does not apply) aval[i]; applied indexes them */
+  uint64_t *akey;
+  int32_t *aval;
+  int32_t an, acap;
   rg_hashtab applied;
   /* Result shape id (or -1) of variant v on the pool's type classes ca, cb (extend's classes:
    * numbered by first appearance, so they stay put along a DFS path): typed[v][ca][cb], valid for
@@ -69,7 +72,7 @@ static rg_shape canon(const rg_shape *x) {
   return c;
 }
 
-static bool shape_eq(const void *t, const void *c, int64_t id) {
+static bool shape_eq(const void *t, const void *c, int32_t id) {
   return !memcmp(&((const rg_enum_shapes *)t)->s[id], c, sizeof(rg_shape));
 }
 
@@ -78,8 +81,8 @@ static int32_t intern(rg_enum_shapes *t, const rg_shape *x) {
   rg_shape c = canon(x);
   uint64_t h = rg_hash_bytes(&c, sizeof c); /* canon zeroed its padding */
   size_t pos = rg_hashtab_probe(&t->ids, h, shape_eq, t, &c);
-  int64_t found = rg_hashtab_at(&t->ids, pos);
-  if (found >= 0) return (int32_t)found;
+  int32_t found = rg_hashtab_at(&t->ids, pos);
+  if (found >= 0) return found;
   if (t->n == MAX_SHAPES) return -1;
   if (t->n == t->cap) {
     int32_t nc = t->cap ? 2 * t->cap : 64;
@@ -93,14 +96,35 @@ static int32_t intern(rg_enum_shapes *t, const rg_shape *x) {
   return t->n++;
 }
 
+static bool akey_eq(const void *t, const void *key, int32_t i) {
+  return ((const thr *)t)->akey[i] == *(const uint64_t *)key;
+}
+
+/* Adds (key, res) to the application cache at pos (applied's probe for h); false when out of
+ * memory. */
+static bool remember(thr *t, size_t pos, uint64_t h, uint64_t key, int32_t res) {
+  if (t->an == t->acap) {
+    int32_t cap = t->acap ? 2 * t->acap : 1024;
+    uint64_t *k = realloc(t->akey, sizeof *k * (size_t)cap);
+    if (k) t->akey = k;
+    int32_t *v = realloc(t->aval, sizeof *v * (size_t)cap);
+    if (v) t->aval = v;
+    if (!k || !v) return false;
+    t->acap = cap;
+  }
+  if (rg_hashtab_set(&t->applied, pos, h, t->an)) return false;
+  t->akey[t->an] = key, t->aval[t->an++] = res;
+  return true;
+}
+
 /* Result shape id of variant v on operands a, b (pool indices), or -1 if it does not apply. */
 static int32_t apply(thr *t, int v, int a, int b) {
   const rg_enum_variant *var = &t->st.sp->variants[v];
   int32_t s0 = var->n_in > 0 ? t->st.sid[a] : 0, s1 = var->n_in > 1 ? t->st.sid[b] : 0;
-  uint64_t h = rg_mix64((uint64_t)v << 40 | (uint64_t)s0 << 20 | (uint64_t)s1);
-  size_t pos = rg_hashtab_probe(&t->applied, h, NULL, NULL, NULL);
-  int64_t known = rg_hashtab_at(&t->applied, pos);
-  if (known >= 0) return (int32_t)known - 1;
+  uint64_t key = (uint64_t)v << 40 | (uint64_t)s0 << 20 | (uint64_t)s1, h = rg_mix64(key);
+  size_t pos = rg_hashtab_probe(&t->applied, h, akey_eq, t, &key);
+  int32_t known = rg_hashtab_at(&t->applied, pos);
+  if (known >= 0) return t->aval[known];
   const rg_shape *in[2] = {&t->shapes.s[s0], &t->shapes.s[s1]};
   rg_shape out[RG_MAX_OUTPUTS];
   int32_t res = -1;
@@ -109,7 +133,7 @@ static int32_t apply(thr *t, int v, int a, int b) {
     res = intern(&t->shapes, &out[var->out]);
     if (res < 0) t->nomem = true;
   }
-  if (rg_hashtab_set(&t->applied, pos, h, res + 1)) {
+  if (!remember(t, pos, h, key, res)) {
     t->nomem = true;
     return -1;
   }
@@ -433,6 +457,8 @@ static rg_status thr_init(thr *t, const rg_enum_space *sp, shared *sh, const rg_
 
 static void thr_free(thr *t) {
   rg_hashtab_free(&t->applied);
+  free(t->akey);
+  free(t->aval);
   free(t->typed);
   for (int i = 0; t->rows && i < MAX_ROWS; i++)
     free(t->rows[i]);

@@ -55,7 +55,7 @@ rg_node rg_node_init(rg_op op) {
   return n;
 }
 
-static bool node_eq(const void *g, const void *n, int64_t id) {
+static bool node_eq(const void *g, const void *n, int32_t id) {
   return memcmp(&((const rg_graph *)g)->nodes[id], n, sizeof(rg_node)) == 0;
 }
 
@@ -64,8 +64,8 @@ int32_t rg_graph_add(rg_graph *g, const rg_node *n) {
    * rg_node_init (all zero) before its fields are set. */
   uint64_t h = rg_hash_bytes(n, sizeof *n);
   size_t pos = rg_hashtab_probe(&g->ids, h, node_eq, g, n);
-  int64_t found = rg_hashtab_at(&g->ids, pos);
-  if (found >= 0) return (int32_t)found;
+  int32_t found = rg_hashtab_at(&g->ids, pos);
+  if (found >= 0) return found;
   if (g->n == g->cap) {
     int32_t cap = g->cap ? g->cap * 2 : 16;
     rg_node *nodes = realloc(g->nodes, sizeof *nodes * (size_t)cap);

@@ -9,7 +9,7 @@
 enum { MIN_CAP = 64 }; /* small enough for scratch tables, large enough to skip early regrowth */
 
 /* The first empty slot for hash h (t has one: it is at most half full). */
-static size_t empty_slot(const rg_hashtab *t, uint64_t h) {
+static size_t empty_slot(const rg_hashtab *t, uint32_t h) {
   size_t m = t->cap - 1, i = (size_t)h & m;
   while (t->slot[i].val >= 0) i = (i + 1) & m;
   return i;
@@ -29,19 +29,19 @@ static rg_status grow(rg_hashtab *t) {
   return RG_OK;
 }
 
-rg_status rg_hashtab_set(rg_hashtab *t, size_t pos, uint64_t h, int64_t val) {
+rg_status rg_hashtab_set(rg_hashtab *t, size_t pos, uint64_t h, int32_t val) {
   if (2 * (t->n + 1) > t->cap) {
-    rg_status st = grow(t);
+    rg_status st = t->cap >> 32 ? RG_ERR_NOMEM : grow(t); /* slots keep 32 bits of hash */
     if (st) return st;
-    pos = empty_slot(t, h);
+    pos = empty_slot(t, (uint32_t)h);
   }
-  t->slot[pos] = (rg_hashtab_slot){h, val};
+  t->slot[pos] = (rg_hashtab_slot){(uint32_t)h, val};
   t->n++;
   return RG_OK;
 }
 
-rg_status rg_hashtab_add(rg_hashtab *t, uint64_t h, int64_t val) {
-  return rg_hashtab_set(t, t->cap ? empty_slot(t, h) : 0, h, val);
+rg_status rg_hashtab_add(rg_hashtab *t, uint64_t h, int32_t val) {
+  return rg_hashtab_set(t, t->cap ? empty_slot(t, (uint32_t)h) : 0, h, val);
 }
 
 void rg_hashtab_clear(rg_hashtab *t) {

@@ -1,13 +1,13 @@
 /* ir/hashtab.h: the one open-addressing hash table, and the byte hash that goes with it. It maps
- * a caller-computed 64-bit hash to a non-negative value (typically an index into the caller's
- * own array of keys); the caller says what key equality is through a callback, so the table
- * never sees the keys.
+ * a caller-computed 64-bit hash to a non-negative 32-bit value (an index into the caller's own
+ * array of keys); the caller says what key equality is through a callback, so the table never
+ * sees the keys.
  *
- * Each slot keeps the full hash beside the value: probes compare hashes first (the equality
- * callback runs only on a hash match) and growing never calls back to rehash. Linear probing,
- * at most half full, capacity a power of two. Hashes must be well mixed in their low bits
- * (rg_hash_bytes's are, and rg_mix64 of a raw key). A key that is itself a 64-bit integer needs no callback: pass
- * rg_mix64(key), a bijection, and NULL for eq, and equal hashes mean equal keys.
+ * Each slot is 8 bytes, the value and the hash's low 32 bits (small tables stay in cache: twice
+ * that was measurably slower for derivability searches): probes compare those bits first (the
+ * equality callback runs only on a match) and growing never calls back to rehash. Linear
+ * probing, at most half full, capacity a power of two up to 2^32. Hashes must be well mixed in
+ * their low bits (rg_hash_bytes's are, and rg_mix64 of a raw key).
  *
  * Not thread-safe: a table shared between threads needs the caller's lock. A zeroed
  * rg_hashtab (= {0}) is an empty table.
@@ -23,8 +23,8 @@
 #include "status.h"
 
 typedef struct {
-  uint64_t hash;
-  int64_t val; /* -1: empty */
+  uint32_t hash; /* the low 32 bits */
+  int32_t val;   /* -1: empty */
 } rg_hashtab_slot;
 
 typedef struct {
@@ -34,7 +34,7 @@ typedef struct {
 
 /* Whether the key stored with value val (in the caller's store, owner) is key, the one looked
  * for. */
-typedef bool (*rg_hashtab_eq)(const void *owner, const void *key, int64_t val);
+typedef bool (*rg_hashtab_eq)(const void *owner, const void *key, int32_t val);
 
 /* A hash of n bytes, well mixed in every bit (eight bytes at a time, then a finaliser). Keys
  * hashed as bytes must have no padding that differs between equal keys. */
@@ -57,25 +57,25 @@ static inline uint64_t rg_hash_bytes(const void *p, size_t n) {
   return h ^ (h >> 32);
 }
 
-/* The position of the entry with hash h whose value eq accepts (eq NULL: any entry with hash h),
- * or else of the empty slot where it would go. Pass it to rg_hashtab_at or rg_hashtab_set. */
+/* The position of the entry with hash h whose value eq accepts, or else of the empty slot where
+ * it would go. Pass it to rg_hashtab_at or rg_hashtab_set. */
 static inline size_t rg_hashtab_probe(const rg_hashtab *t, uint64_t h, rg_hashtab_eq eq,
                                       const void *owner, const void *key) {
   if (!t->cap) return 0;
   size_t m = t->cap - 1;
   for (size_t i = (size_t)h & m;; i = (i + 1) & m) {
     const rg_hashtab_slot *s = &t->slot[i];
-    if (s->val < 0 || (s->hash == h && (!eq || eq(owner, key, s->val)))) return i;
+    if (s->val < 0 || (s->hash == (uint32_t)h && eq(owner, key, s->val))) return i;
   }
 }
 
 /* The value at a position rg_hashtab_probe gave; -1 when that slot is empty (key absent). */
-static inline int64_t rg_hashtab_at(const rg_hashtab *t, size_t pos) {
+static inline int32_t rg_hashtab_at(const rg_hashtab *t, size_t pos) {
   return t->cap ? t->slot[pos].val : -1;
 }
 
 /* The value stored for key (hash h, equality eq); -1 when absent. */
-static inline int64_t rg_hashtab_find(const rg_hashtab *t, uint64_t h, rg_hashtab_eq eq,
+static inline int32_t rg_hashtab_find(const rg_hashtab *t, uint64_t h, rg_hashtab_eq eq,
                                       const void *owner, const void *key) {
   return rg_hashtab_at(t, rg_hashtab_probe(t, h, eq, owner, key));
 }
@@ -83,10 +83,10 @@ static inline int64_t rg_hashtab_find(const rg_hashtab *t, uint64_t h, rg_hashta
 /* Stores val (>= 0) with hash h at pos, an empty position that rg_hashtab_probe gave for h
  * with no change to t since. Grows the table first when it would pass half full (pos is then
  * found again). RG_ERR_NOMEM leaves t as it was. */
-rg_status rg_hashtab_set(rg_hashtab *t, size_t pos, uint64_t h, int64_t val) RG_MUST_CHECK;
+rg_status rg_hashtab_set(rg_hashtab *t, size_t pos, uint64_t h, int32_t val) RG_MUST_CHECK;
 
 /* Stores val (>= 0) with hash h, for a key the caller knows is absent. */
-rg_status rg_hashtab_add(rg_hashtab *t, uint64_t h, int64_t val) RG_MUST_CHECK;
+rg_status rg_hashtab_add(rg_hashtab *t, uint64_t h, int32_t val) RG_MUST_CHECK;
 
 /* Empties t, keeping its memory. */
 void rg_hashtab_clear(rg_hashtab *t);

@@ -65,16 +65,16 @@ typedef struct {
   const symbol *s;
 } edge_key;
 
-static bool edge_eq(const void *x, const void *key, int64_t i) {
+static bool edge_eq(const void *x, const void *key, int32_t i) {
   const edge_key *k = key;
   if (((const rg_pattern_index *)x)->t[i].parent != k->parent) return false;
-  symbol c = node_symbol(x, (int32_t)i);
+  symbol c = node_symbol(x, i);
   return symbol_eq(&c, k->s);
 }
 
 static int32_t find_edge(const rg_pattern_index *x, int32_t parent, const symbol *s) {
   edge_key k = {parent, s};
-  return (int32_t)rg_hashtab_find(&x->edges, edge_hash(parent, s), edge_eq, x, &k);
+  return rg_hashtab_find(&x->edges, edge_hash(parent, s), edge_eq, x, &k);
 }
 
 static int32_t new_node(rg_pattern_index *x, int32_t parent, const rg_graph *g, rg_ref r) {

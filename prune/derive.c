@@ -22,14 +22,18 @@ typedef struct {
   rg_hashtab index;
 } side;
 
-/* Refs are hash-consed identities: (node, out) as one 64-bit integer, mixed (a bijection), is
- * the whole key, so the table needs no equality callback. */
+/* Refs are hash-consed identities: (node, out) is the whole key. */
 static uint64_t key_hash(rg_ref r) {
   return rg_mix64((uint64_t)(uint32_t)r.node << 32 | (uint64_t)(uint32_t)r.out);
 }
 
+static bool ref_eq(const void *sd, const void *r, int32_t i) {
+  rg_ref a = ((const side *)sd)->s[i].t, b = *(const rg_ref *)r;
+  return a.node == b.node && a.out == b.out;
+}
+
 static int side_find(const side *sd, rg_ref r) {
-  return (int)rg_hashtab_find(&sd->index, key_hash(r), NULL, NULL, NULL);
+  return rg_hashtab_find(&sd->index, key_hash(r), ref_eq, sd, &r);
 }
 
 static rg_status side_add(side *sd, const state *st, rg_err *err) {

@@ -6,7 +6,7 @@
 #include "ir/hashtab.h"
 
 /* Keys are strings in an array (the owner); the table maps them to their index. */
-static bool str_eq(const void *keys, const void *want, int64_t i) {
+static bool str_eq(const void *keys, const void *want, int32_t i) {
   return !strcmp(((const char *const *)keys)[i], want);
 }
 
@@ -34,24 +34,38 @@ static void test_colliding_strings(void) {
   CHECK(t.cap == 0 && t.slot == NULL);
 }
 
-/* Integer keys: rg_mix64 is a bijection, so the hash is the key and no callback is needed.
- * Enough of them to grow the table many times. */
+/* Integer keys: value i stands for key 7 i. */
+static bool int_eq(const void *owner, const void *key, int32_t i) {
+  (void)owner;
+  return (uint64_t)i * 7 == *(const uint64_t *)key;
+}
+
+static int32_t find_int(const rg_hashtab *t, uint64_t key) {
+  return rg_hashtab_find(t, rg_mix64(key), int_eq, NULL, &key);
+}
+
+/* Enough integer keys to grow the table many times. */
 static void test_integer_keys(void) {
   enum { N = 100000 };
   rg_hashtab t = {0};
-  for (int64_t i = 0; i < N; i++) CHECK(rg_hashtab_add(&t, rg_mix64((uint64_t)i * 7), i) == RG_OK);
+  for (int32_t i = 0; i < N; i++) CHECK(rg_hashtab_add(&t, rg_mix64((uint64_t)i * 7), i) == RG_OK);
   CHECK(t.n == N && 2 * t.n <= t.cap);
   int bad = 0;
-  for (int64_t i = 0; i < N; i++) {
-    bad += rg_hashtab_find(&t, rg_mix64((uint64_t)i * 7), NULL, NULL, NULL) != i;
-    bad += rg_hashtab_find(&t, rg_mix64((uint64_t)i * 7 + 1), NULL, NULL, NULL) != -1;
+  for (int32_t i = 0; i < N; i++) {
+    bad += find_int(&t, (uint64_t)i * 7) != i;
+    bad += find_int(&t, (uint64_t)i * 7 + 1) != -1;
   }
   CHECK_MSG(bad == 0, "%d wrong lookups", bad);
-  /* A value stored with set after growth is found again (set re-finds its position). */
-  uint64_t h = rg_mix64(UINT64_C(1) << 40);
-  size_t pos = rg_hashtab_probe(&t, h, NULL, NULL, NULL);
-  CHECK(rg_hashtab_set(&t, pos, h, 0) == RG_OK);
-  CHECK(rg_hashtab_find(&t, h, NULL, NULL, NULL) == 0);
+  /* Filling to exactly half full and one more: set grows and finds its position again. */
+  while (2 * (t.n + 1) <= t.cap) {
+    uint64_t key = 7 * t.n;
+    CHECK(rg_hashtab_add(&t, rg_mix64(key), (int32_t)t.n) == RG_OK);
+  }
+  uint64_t key = 7 * t.n;
+  size_t pos = rg_hashtab_probe(&t, rg_mix64(key), int_eq, NULL, &key);
+  CHECK(rg_hashtab_at(&t, pos) == -1);
+  CHECK(rg_hashtab_set(&t, pos, rg_mix64(key), (int32_t)t.n) == RG_OK);
+  CHECK(find_int(&t, key) == (int32_t)t.n - 1);
   rg_hashtab_free(&t);
 }
 

@@ -47,7 +47,7 @@ typedef struct {
   int solver;
 } answer_key;
 
-static bool answer_eq(const void *j, const void *key, int64_t i) {
+static bool answer_eq(const void *j, const void *key, int32_t i) {
   const entry *x = &((const rg_journal *)j)->e[i];
   const answer_key *k = key;
   return x->solver == k->solver && !strcmp(x->sha, k->sha);

@@ -2,6 +2,7 @@
  * and a hash table over it, guarded by one mutex. */
 #include "randtest_cache.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <threads.h>
@@ -45,13 +46,13 @@ void rg_randtest_cache_free(rg_randtest_cache *c) {
 
 static uint64_t hash_text(const char *s) { return rg_hash_bytes(s, strlen(s)); }
 
-static bool text_eq(const void *c, const void *key, int64_t i) {
+static bool text_eq(const void *c, const void *key, int32_t i) {
   return !strcmp(((const rg_randtest_cache *)c)->e[i].key, key);
 }
 
 static bool lookup(rg_randtest_cache *c, uint64_t h, const char *key, rg_randtest_verdict *v) {
   mtx_lock(&c->lock);
-  int64_t i = rg_hashtab_find(&c->index, h, text_eq, c, key);
+  int32_t i = rg_hashtab_find(&c->index, h, text_eq, c, key);
   if (i >= 0) *v = c->e[i].verdict;
   mtx_unlock(&c->lock);
   return i >= 0;
@@ -69,7 +70,7 @@ static bool add_entry(rg_randtest_cache *c, size_t pos, uint64_t h, const char *
   char *copy = malloc(len);
   if (!copy) return false;
   memcpy(copy, key, len);
-  if (rg_hashtab_set(&c->index, pos, h, (int64_t)c->n)) {
+  if (rg_hashtab_set(&c->index, pos, h, (int32_t)c->n)) {
     free(copy);
     return false;
   }
@@ -83,8 +84,8 @@ static void store(rg_randtest_cache *c, uint64_t h, const char *key, rg_randtest
   mtx_lock(&c->lock);
   size_t pos = rg_hashtab_probe(&c->index, h, text_eq, c, key);
   /* Over budget, or another thread stored it meanwhile (the same verdict): nothing to do. */
-  if (c->bytes + len + ENTRY_BYTES <= c->max_bytes && rg_hashtab_at(&c->index, pos) < 0 &&
-      add_entry(c, pos, h, key, len, v))
+  if (c->bytes + len + ENTRY_BYTES <= c->max_bytes && c->n < INT32_MAX &&
+      rg_hashtab_at(&c->index, pos) < 0 && add_entry(c, pos, h, key, len, v))
     c->bytes += len + ENTRY_BYTES;
   mtx_unlock(&c->lock);
 }
