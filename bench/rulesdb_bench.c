@@ -9,21 +9,39 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "ir/ir.h"
 #include "rulesdb/rulesdb.h"
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static int die(const char *what, const rg_err *e) {
   fprintf(stderr, "rulesdb_bench: %s: %s\n", what, e->msg);
   return 1;
+}
+
+/* Adds n rules, each with two proof and two test records; NULL, or the step that failed. */
+static const char *add_rules(rg_db *db, long n, rg_err *err) {
+  char text[256];
+  for (long i = 0; i < n; i++) {
+    snprintf(text, sizeof text,
+             "(matmul (ewadd ?x%ld ?y) ?z) => (ewadd (matmul ?x%ld ?z) (matmul ?y ?z))", i, i);
+    rg_rule *r;
+    rg_db_rule rec;
+    if (rg_text_parse_rule(text, &r, err) || rg_db_rule_make(r, RG_DB_VERIFIED, &rec, err))
+      return "rule";
+    rg_rule_free(r);
+    if (rg_db_add_rule(db, &rec, err)) return "add";
+    rg_db_proof p = {rec.id, "z3", "4.8.12", "unsat", 0.012, "distrib assoc", {{0}}, 0};
+    rg_db_digest(text, strlen(text), &p.obligation);
+    rg_db_test t = {rec.id, "Z_p", 8, (uint64_t)i, "x=2x4 y=2x4 z=4x4", "", "agree"};
+    if (rg_db_add_proof(db, &p, err)) return "proof";
+    p.solver = "cvc5", p.version = "1.0.3";
+    if (rg_db_add_proof(db, &p, err) || rg_db_add_test(db, &t, err)) return "records";
+    t.domain = "float64";
+    if (rg_db_add_test(db, &t, err)) return "test";
+    rg_db_rule_clear(&rec);
+  }
+  return NULL;
 }
 
 int main(int argc, char **argv) {
@@ -41,44 +59,26 @@ int main(int argc, char **argv) {
       rg_db_load_pubkey(pub, &pk, &err))
     return die("keys", &err);
 
-  double t0 = now();
+  double t0 = rg_clock_seconds();
   rg_db *db = rg_db_new();
-  char text[256];
-  for (long i = 0; i < n; i++) {
-    snprintf(text, sizeof text,
-             "(matmul (ewadd ?x%ld ?y) ?z) => (ewadd (matmul ?x%ld ?z) (matmul ?y ?z))", i, i);
-    rg_rule *r;
-    rg_db_rule rec;
-    if (rg_text_parse_rule(text, &r, &err) || rg_db_rule_make(r, RG_DB_VERIFIED, &rec, &err))
-      return die("rule", &err);
-    rg_rule_free(r);
-    if (rg_db_add_rule(db, &rec, &err)) return die("add", &err);
-    rg_db_proof p = {rec.id, "z3", "4.8.12", "unsat", 0.012, "distrib assoc", {{0}}, 0};
-    rg_db_digest(text, strlen(text), &p.obligation);
-    rg_db_test t = {rec.id, "Z_p", 8, (uint64_t)i, "x=2x4 y=2x4 z=4x4", "", "agree"};
-    if (rg_db_add_proof(db, &p, &err)) return die("proof", &err);
-    p.solver = "cvc5", p.version = "1.0.3";
-    if (rg_db_add_proof(db, &p, &err) || rg_db_add_test(db, &t, &err)) return die("records", &err);
-    t.domain = "float64";
-    if (rg_db_add_test(db, &t, &err)) return die("test", &err);
-    rg_db_rule_clear(&rec);
-  }
-  double t1 = now();
+  const char *failed = add_rules(db, n, &err);
+  if (failed) return die(failed, &err);
+  double t1 = rg_clock_seconds();
   rg_strbuf m;
   rg_sb_init(&m);
   if (rg_db_manifest(db, &m, &err)) return die("manifest", &err);
-  double t2 = now();
+  double t2 = rg_clock_seconds();
   if (rg_db_sign(db, &sk, &err)) return die("sign", &err);
-  double t3 = now();
+  double t3 = rg_clock_seconds();
   if (rg_db_write(db, path, NULL, &err)) return die("write", &err);
-  double t4 = now();
+  double t4 = rg_clock_seconds();
   rg_db *back;
   if (rg_db_read(path, &back, &err)) return die("read", &err);
-  double t5 = now();
+  double t5 = rg_clock_seconds();
   rg_strbuf rep;
   rg_sb_init(&rep);
   rg_db_verdict v = rg_db_verify(back, &pk, &rep);
-  double t6 = now();
+  double t6 = rg_clock_seconds();
   struct stat st;
   stat(path, &st);
   printf("rules %ld (+%zu proof, %zu test records); manifest %.1f MB; file %.1f MB\n", n,

@@ -14,10 +14,8 @@
 
 struct rg_enum_shapes {
   rg_shape *s;
-  uint64_t *hash;
   int32_t n, cap;
-  int32_t *slot; /* open addressing: shape id + 1, 0 empty */
-  int32_t slot_cap;
+  rg_hashtab ids; /* canonical shape -> shape id */
 };
 
 /* What the threads of one run share: progress counters (updated atomically). */
@@ -29,9 +27,12 @@ typedef struct {
 typedef struct {
   rg_enum_shapes shapes;
   shared *sh;
-  uint64_t *akey; /* application cache: key + 1, 0 empty */
+  /* application cache: (variant, operand shape ids) as one integer, akey[i], -> result shape id
+   * (or -1: does not apply) aval[i]; applied indexes them */
+  uint64_t *akey;
   int32_t *aval;
-  size_t acap, aused;
+  int32_t an, acap;
+  rg_hashtab applied;
   /* Result shape id (or -1) of variant v on the pool's type classes ca, cb (extend's classes:
    * numbered by first appearance, so they stay put along a DFS path): typed[v][ca][cb], valid for
    * class c while typed_sid[c] is the class's shape id. Spares extend a hash lookup per pair. */
@@ -71,63 +72,59 @@ static rg_shape canon(const rg_shape *x) {
   return c;
 }
 
-static uint64_t hash_bytes(const void *p, size_t n) {
-  const unsigned char *b = p;
-  uint64_t h = UINT64_C(0x243f6a8885a308d3);
-  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * UINT64_C(0x100000001b3);
-  return rg_mix64(h);
+static bool shape_eq(const void *t, const void *c, int32_t id) {
+  return !memcmp(&((const rg_enum_shapes *)t)->s[id], c, sizeof(rg_shape));
 }
 
 /* Interns a shape; returns its id, or -1 when out of memory or over MAX_SHAPES. */
 static int32_t intern(rg_enum_shapes *t, const rg_shape *x) {
   rg_shape c = canon(x);
-  uint64_t h = hash_bytes(&c, sizeof c);
-  if (2 * (t->n + 1) > t->slot_cap) {
-    int32_t nc = t->slot_cap ? 2 * t->slot_cap : 256;
-    int32_t *ns = calloc((size_t)nc, sizeof *ns);
-    if (!ns) return -1;
-    for (int32_t i = 0; i < t->n; i++) {
-      int32_t j = (int32_t)(t->hash[i] & (uint64_t)(nc - 1));
-      while (ns[j]) j = (j + 1) & (nc - 1);
-      ns[j] = i + 1;
-    }
-    free(t->slot);
-    t->slot = ns;
-    t->slot_cap = nc;
-  }
-  int32_t j = (int32_t)(h & (uint64_t)(t->slot_cap - 1));
-  while (t->slot[j]) {
-    int32_t id = t->slot[j] - 1;
-    if (t->hash[id] == h && !memcmp(&t->s[id], &c, sizeof c)) return id;
-    j = (j + 1) & (t->slot_cap - 1);
-  }
+  uint64_t h = rg_hash_bytes(&c, sizeof c); /* canon zeroed its padding */
+  size_t pos = rg_hashtab_probe(&t->ids, h, shape_eq, t, &c);
+  int32_t found = rg_hashtab_at(&t->ids, pos);
+  if (found >= 0) return found;
   if (t->n == MAX_SHAPES) return -1;
   if (t->n == t->cap) {
     int32_t nc = t->cap ? 2 * t->cap : 64;
     rg_shape *ns = realloc(t->s, sizeof *ns * (size_t)nc);
     if (!ns) return -1;
     t->s = ns;
-    uint64_t *nh = realloc(t->hash, sizeof *nh * (size_t)nc);
-    if (!nh) return -1;
-    t->hash = nh;
     t->cap = nc;
   }
+  if (rg_hashtab_set(&t->ids, pos, h, t->n)) return -1;
   t->s[t->n] = c;
-  t->hash[t->n] = h;
-  t->slot[j] = t->n + 1;
   return t->n++;
+}
+
+static bool akey_eq(const void *t, const void *key, int32_t i) {
+  return ((const thr *)t)->akey[i] == *(const uint64_t *)key;
+}
+
+/* Adds (key, res) to the application cache at pos (applied's probe for h); false when out of
+ * memory. */
+static bool remember(thr *t, size_t pos, uint64_t h, uint64_t key, int32_t res) {
+  if (t->an == t->acap) {
+    int32_t cap = t->acap ? 2 * t->acap : 1024;
+    uint64_t *k = realloc(t->akey, sizeof *k * (size_t)cap);
+    if (k) t->akey = k;
+    int32_t *v = realloc(t->aval, sizeof *v * (size_t)cap);
+    if (v) t->aval = v;
+    if (!k || !v) return false;
+    t->acap = cap;
+  }
+  if (rg_hashtab_set(&t->applied, pos, h, t->an)) return false;
+  t->akey[t->an] = key, t->aval[t->an++] = res;
+  return true;
 }
 
 /* Result shape id of variant v on operands a, b (pool indices), or -1 if it does not apply. */
 static int32_t apply(thr *t, int v, int a, int b) {
   const rg_enum_variant *var = &t->st.sp->variants[v];
   int32_t s0 = var->n_in > 0 ? t->st.sid[a] : 0, s1 = var->n_in > 1 ? t->st.sid[b] : 0;
-  uint64_t key = ((uint64_t)v << 40 | (uint64_t)s0 << 20 | (uint64_t)s1) + 1;
-  size_t h = (size_t)rg_mix64(key) & (t->acap - 1);
-  while (t->akey[h]) {
-    if (t->akey[h] == key) return t->aval[h];
-    h = (h + 1) & (t->acap - 1);
-  }
+  uint64_t key = (uint64_t)v << 40 | (uint64_t)s0 << 20 | (uint64_t)s1, h = rg_mix64(key);
+  size_t pos = rg_hashtab_probe(&t->applied, h, akey_eq, t, &key);
+  int32_t known = rg_hashtab_at(&t->applied, pos);
+  if (known >= 0) return t->aval[known];
   const rg_shape *in[2] = {&t->shapes.s[s0], &t->shapes.s[s1]};
   rg_shape out[RG_MAX_OUTPUTS];
   int32_t res = -1;
@@ -136,29 +133,10 @@ static int32_t apply(thr *t, int v, int a, int b) {
     res = intern(&t->shapes, &out[var->out]);
     if (res < 0) t->nomem = true;
   }
-  if (2 * (t->aused + 1) > t->acap) { /* grow, then re-find the slot */
-    size_t nc = 2 * t->acap;
-    uint64_t *nk = calloc(nc, sizeof *nk);
-    int32_t *nv = malloc(nc * sizeof *nv);
-    if (!nk || !nv) {
-      free(nk), free(nv);
-      t->nomem = true;
-      return -1;
-    }
-    for (size_t i = 0; i < t->acap; i++)
-      if (t->akey[i]) {
-        size_t j = (size_t)rg_mix64(t->akey[i]) & (nc - 1);
-        while (nk[j]) j = (j + 1) & (nc - 1);
-        nk[j] = t->akey[i], nv[j] = t->aval[i];
-      }
-    free(t->akey), free(t->aval);
-    t->akey = nk, t->aval = nv, t->acap = nc;
-    h = (size_t)rg_mix64(key) & (nc - 1);
-    while (t->akey[h]) h = (h + 1) & (nc - 1);
+  if (!remember(t, pos, h, key, res)) {
+    t->nomem = true;
+    return -1;
   }
-  t->akey[h] = key;
-  t->aval[h] = res;
-  t->aused++;
   return res;
 }
 
@@ -185,6 +163,29 @@ static inline void add_use(thr *t, int x, int delta) {
 static void report(thr *t);
 static rg_status extend(thr *t);
 
+/* Whether op (of variant var) may be appended to the operators of st as they stand: in
+ * canonical order, not a repeat, its graph still able to come down to max_outputs outputs, not
+ * an instance of commutativity. Sets *sinks (the outputs after op) and *swapped. */
+static bool op_allowed(const thr *t, rg_enum_opcode op, const rg_enum_variant *var, int *sinks,
+                       bool *swapped) {
+  const rg_enum_state *st = &t->st;
+  int ni = st->sp->inputs.n, k = st->n_ops;
+  int depmax = -1;
+  for (int j = 0; j < var->n_in; j++)
+    if (op.in[j] >= ni && op.in[j] - ni > depmax) depmax = op.in[j] - ni;
+  for (int j = depmax + 1; j < k; j++) /* an earlier greedy step would have placed op */
+    if (op_less(op, st->code.op[j])) return false;
+  for (int j = 0; j < k; j++)
+    if (!memcmp(&st->code.op[j], &op, sizeof op)) return false;
+  /* outputs after this operator; each later one can join at most one pair of them */
+  *sinks = st->n_sinks + 1;
+  for (int j = 0; j < var->n_in; j++)
+    if (op.in[j] >= ni && st->uses[op.in[j]] == 0 && (j == 0 || op.in[1] != op.in[0])) --*sinks;
+  if (*sinks - (st->sp->depth - (k + 1)) > t->o->max_outputs) return false;
+  *swapped = var->n_in == 2 && op.in[0] > op.in[1] && rg_enum_op_commutative((rg_op)var->op);
+  return !(*swapped && op.in[0] >= ni && !t->o->extend_swapped);
+}
+
 /* Tries to append (v, a, b), whose result has shape id sid (>= 0: shape inference accepted it);
  * visits and recurses when it is new and canonical. */
 static rg_status try_op(thr *t, int v, int a, int b, int32_t sid) {
@@ -192,30 +193,9 @@ static rg_status try_op(thr *t, int v, int a, int b, int32_t sid) {
   const rg_enum_variant *var = &st->sp->variants[v];
   int ni = st->sp->inputs.n, k = st->n_ops;
   rg_enum_opcode op = {(uint16_t)v, {(uint8_t)(var->n_in > 0 ? a : 0), (uint8_t)(var->n_in > 1 ? b : 0)}};
-  int depmax = -1;
-  for (int j = 0; j < var->n_in; j++)
-    if (op.in[j] >= ni && op.in[j] - ni > depmax) depmax = op.in[j] - ni;
-  for (int j = depmax + 1; j < k; j++) /* an earlier greedy step would have placed op */
-    if (op_less(op, st->code.op[j])) {
-      t->rejected++;
-      return RG_OK;
-    }
-  for (int j = 0; j < k; j++)
-    if (!memcmp(&st->code.op[j], &op, sizeof op)) {
-      t->rejected++;
-      return RG_OK;
-    }
-  /* outputs after this operator; each later one can join at most one pair of them */
-  int sinks = st->n_sinks + 1;
-  for (int j = 0; j < var->n_in; j++)
-    if (op.in[j] >= ni && st->uses[op.in[j]] == 0 && (j == 0 || op.in[1] != op.in[0])) sinks--;
-  int left = st->sp->depth - (k + 1);
-  if (sinks - left > t->o->max_outputs) {
-    t->rejected++;
-    return RG_OK;
-  }
-  bool swapped = var->n_in == 2 && op.in[0] > op.in[1] && rg_enum_op_commutative((rg_op)var->op);
-  if (swapped && op.in[0] >= ni && !t->o->extend_swapped) { /* an instance of commutativity */
+  int sinks, left = st->sp->depth - (k + 1);
+  bool swapped;
+  if (!op_allowed(t, op, var, &sinks, &swapped)) {
     t->rejected++;
     return RG_OK;
   }
@@ -455,9 +435,6 @@ static rg_status thr_init(thr *t, const rg_enum_space *sp, shared *sh, const rg_
                           void *user, const rg_enum_run_opts *o, rg_err *err) {
   memset(t, 0, sizeof *t);
   t->sh = sh, t->vis = v, t->user = user, t->o = o, t->err = err;
-  t->acap = 1024;
-  t->akey = calloc(t->acap, sizeof *t->akey);
-  t->aval = malloc(t->acap * sizeof *t->aval);
   t->typed = malloc(sizeof *t->typed * (size_t)sp->n_variants * RG_ENUM_POOL * RG_ENUM_POOL);
   t->rows = calloc(MAX_ROWS, sizeof *t->rows);
   for (int c = 0; c < RG_ENUM_POOL; c++) t->typed_sid[c] = -1;
@@ -467,7 +444,7 @@ static rg_status thr_init(thr *t, const rg_enum_space *sp, shared *sh, const rg_
   t->st.sp = sp;
   t->st.shapes = &t->shapes;
   for (int k = 0; k < RG_ENUM_MAX_DEPTH; k++) t->st.code.op[k] = (rg_enum_opcode){RG_ENUM_NO_OP, {0, 0}};
-  if (!t->akey || !t->aval || !t->typed || !t->rows) return RG_ERR_NOMEM;
+  if (!t->typed || !t->rows) return RG_ERR_NOMEM;
   for (int i = 0; i < sp->inputs.n; i++) {
     t->st.sid[i] = intern(&t->shapes, &sp->inputs.in[i].shape);
     if (t->st.sid[i] < 0) return RG_ERR_NOMEM;
@@ -479,6 +456,7 @@ static rg_status thr_init(thr *t, const rg_enum_space *sp, shared *sh, const rg_
 }
 
 static void thr_free(thr *t) {
+  rg_hashtab_free(&t->applied);
   free(t->akey);
   free(t->aval);
   free(t->typed);
@@ -486,8 +464,7 @@ static void thr_free(thr *t) {
     free(t->rows[i]);
   free(t->rows);
   free(t->shapes.s);
-  free(t->shapes.hash);
-  free(t->shapes.slot);
+  rg_hashtab_free(&t->shapes.ids);
 }
 
 typedef struct {
@@ -522,6 +499,38 @@ static rg_status list_units(thr *t, unit **out, int *n) {
   return RG_OK;
 }
 
+/* Runs the units on nt threads (dynamically scheduled: their subtrees differ widely in size);
+ * returns the first failure, its message in *err. */
+static rg_status run_units(thr *ts, int nt, const unit *units, int n_units, shared *sh,
+                           const rg_enum_run_opts *o, rg_err *err) {
+  rg_status first = RG_OK;
+  rg_err *errs = calloc((size_t)nt, sizeof *errs);
+  if (!errs) return rg_err_set(err, RG_ERR_NOMEM, "out of memory starting the enumeration");
+  volatile int failed = 0;
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
+  for (int u = 0; u < n_units; u++) {
+    thr *t = &ts[omp_get_thread_num()];
+    if (failed || (o->stop && *o->stop)) continue;
+    t->err = &errs[omp_get_thread_num()];
+    int32_t sid = apply(t, units[u].v, units[u].a, units[u].b); /* valid: list_units checked */
+    rg_status s = sid >= 0 ? try_op(t, units[u].v, units[u].a, units[u].b, sid) : RG_ERR_NOMEM;
+    if (s) {
+#pragma omp critical(rg_enum_fail)
+      if (!failed) {
+        failed = 1;
+        first = s;
+        if (err) *err = errs[omp_get_thread_num()];
+        if (s == RG_ERR_NOMEM && t->nomem) rg_err_set(err, s, "out of memory while enumerating");
+      }
+    }
+#pragma omp atomic
+    sh->units_done++;
+    report(t);
+  }
+  free(errs);
+  return first;
+}
+
 rg_status rg_enum_run(const rg_enum_space *sp, const rg_enum_visitor *v, void *const *users,
                       const rg_enum_run_opts *o, rg_enum_stats *stats, rg_err *err) {
   memset(stats, 0, sizeof *stats);
@@ -541,35 +550,7 @@ rg_status rg_enum_run(const rg_enum_space *sp, const rg_enum_visitor *v, void *c
   }
   sh.units_total = n_units;
   stats->units = n_units;
-  rg_status first = RG_OK;
-  rg_err *errs = calloc((size_t)nt, sizeof *errs);
-  if (!errs) {
-    st = rg_err_set(err, RG_ERR_NOMEM, "out of memory starting the enumeration");
-    goto done;
-  }
-  volatile int failed = 0;
-#pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
-  for (int u = 0; u < n_units; u++) {
-    thr *t = &ts[omp_get_thread_num()];
-    if (failed || (o->stop && *o->stop)) continue;
-    t->err = &errs[omp_get_thread_num()];
-    int32_t sid = apply(t, units[u].v, units[u].a, units[u].b); /* valid: list_units checked */
-    rg_status s = sid >= 0 ? try_op(t, units[u].v, units[u].a, units[u].b, sid) : RG_ERR_NOMEM;
-    if (s) {
-#pragma omp critical(rg_enum_fail)
-      if (!failed) {
-        failed = 1;
-        first = s;
-        if (err) *err = errs[omp_get_thread_num()];
-        if (s == RG_ERR_NOMEM && t->nomem) rg_err_set(err, s, "out of memory while enumerating");
-      }
-    }
-#pragma omp atomic
-    sh.units_done++;
-    report(t);
-  }
-  free(errs);
-  st = first;
+  st = run_units(ts, nt, units, n_units, &sh, o, err);
   for (int i = 0; i < nt; i++) {
     stats->graphs += ts[i].graphs;
     stats->rejected += ts[i].rejected;

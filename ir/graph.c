@@ -1,10 +1,12 @@
-/* ir/graph.c: node storage, hash-consing (open addressing over node contents) and the variable
+/* ir/graph.c: node storage, hash-consing (a hash table over node contents) and the variable
  * name tables. */
 #include "graph.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "hashtab.h"
 
 typedef struct {
   char **names;
@@ -14,42 +16,14 @@ typedef struct {
 struct rg_graph {
   rg_node *nodes;
   int32_t n, cap;
-  int32_t *slots; /* hash table of node ids, -1 empty; size is a power of two */
-  int32_t nslots;
+  rg_hashtab ids; /* node contents -> node id */
   name_table tvars, pvars;
   uint64_t serial; /* rg_graph_serial */
 };
 
-static uint64_t hash_node(const rg_node *n) {
-  /* Over the bytes, eight at a time (a byte-wise hash was most of the time of derivability
-   * searches, which add many nodes): rg_node has no padding holes that differ between equal
-   * nodes, because every node is built from rg_node_init (all zero) before its fields are set. */
-  const unsigned char *p = (const unsigned char *)n;
-  uint64_t h = 0x9e3779b97f4a7c15ull;
-  size_t i = 0;
-  for (; i + 8 <= sizeof *n; i += 8) {
-    uint64_t w;
-    memcpy(&w, p + i, 8);
-    h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-    h ^= h >> 31;
-  }
-  for (; i < sizeof *n; i++)
-    h = (h ^ p[i]) * 0x100000001b3ull;
-  h ^= h >> 29;
-  h *= 0x94d049bb133111ebull;
-  return h ^ (h >> 32);
-}
-
 rg_graph *rg_graph_new(void) {
   rg_graph *g = calloc(1, sizeof *g);
   if (!g) return NULL;
-  g->nslots = 64;
-  g->slots = malloc(sizeof *g->slots * (size_t)g->nslots);
-  if (!g->slots) {
-    free(g);
-    return NULL;
-  }
-  memset(g->slots, -1, sizeof *g->slots * (size_t)g->nslots);
   static atomic_uint_least64_t next_serial = 1; /* graphs are made by several threads at once */
   g->serial = atomic_fetch_add(&next_serial, 1);
   return g;
@@ -65,7 +39,7 @@ static void free_names(name_table *t) {
 void rg_graph_free(rg_graph *g) {
   if (!g) return;
   free(g->nodes);
-  free(g->slots);
+  rg_hashtab_free(&g->ids);
   free_names(&g->tvars);
   free_names(&g->pvars);
   free(g);
@@ -81,29 +55,17 @@ rg_node rg_node_init(rg_op op) {
   return n;
 }
 
-static int rehash(rg_graph *g) {
-  int32_t ns = g->nslots * 2;
-  int32_t *s = malloc(sizeof *s * (size_t)ns);
-  if (!s) return RG_ERR_NOMEM;
-  memset(s, -1, sizeof *s * (size_t)ns);
-  for (int32_t id = 0; id < g->n; id++) {
-    uint64_t h = hash_node(&g->nodes[id]) & (uint64_t)(ns - 1);
-    while (s[h] >= 0) h = (h + 1) & (uint64_t)(ns - 1);
-    s[h] = id;
-  }
-  free(g->slots);
-  g->slots = s;
-  g->nslots = ns;
-  return RG_OK;
+static bool node_eq(const void *g, const void *n, int32_t id) {
+  return memcmp(&((const rg_graph *)g)->nodes[id], n, sizeof(rg_node)) == 0;
 }
 
 int32_t rg_graph_add(rg_graph *g, const rg_node *n) {
-  uint64_t mask = (uint64_t)(g->nslots - 1);
-  uint64_t h = hash_node(n) & mask;
-  while (g->slots[h] >= 0) {
-    if (memcmp(&g->nodes[g->slots[h]], n, sizeof *n) == 0) return g->slots[h];
-    h = (h + 1) & mask;
-  }
+  /* rg_node has no padding holes that differ between equal nodes: every node is built from
+   * rg_node_init (all zero) before its fields are set. */
+  uint64_t h = rg_hash_bytes(n, sizeof *n);
+  size_t pos = rg_hashtab_probe(&g->ids, h, node_eq, g, n);
+  int32_t found = rg_hashtab_at(&g->ids, pos);
+  if (found >= 0) return found;
   if (g->n == g->cap) {
     int32_t cap = g->cap ? g->cap * 2 : 16;
     rg_node *nodes = realloc(g->nodes, sizeof *nodes * (size_t)cap);
@@ -111,14 +73,9 @@ int32_t rg_graph_add(rg_graph *g, const rg_node *n) {
     g->nodes = nodes;
     g->cap = cap;
   }
-  int32_t id = g->n++;
-  g->nodes[id] = *n;
-  g->slots[h] = id;
-  /* Keep the table at most half full so probes stay short. */
-  if (2 * g->n > g->nslots && rehash(g) != RG_OK) {
-    g->n--;
-    return RG_ERR_NOMEM;
-  }
+  int32_t id = g->n;
+  if (rg_hashtab_set(&g->ids, pos, h, id) != RG_OK) return RG_ERR_NOMEM;
+  g->nodes[g->n++] = *n;
   return id;
 }
 

@@ -1,6 +1,7 @@
 /* ir/ir.h: the public header of the shared core. Everything a module needs from ir/: the op
  * table, shapes, hash-consed graphs, rules and their text format, plans (typed graphs), the
- * float64 and Z_p interpreters, rule comparison, and files written whole or not at all. */
+ * float64 and Z_p interpreters, rule comparison, files written whole or not at all, the hash
+ * table and the clock. */
 #ifndef RG_IR_IR_H
 #define RG_IR_IR_H
 
@@ -8,6 +9,7 @@
 #include "clock.h"
 #include "compare.h"
 #include "graph.h"
+#include "hashtab.h"
 #include "interp.h"
 #include "op.h"
 #include "plan.h"

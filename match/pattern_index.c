@@ -26,8 +26,7 @@ typedef struct {
 struct rg_pattern_index {
   trie_node *t;
   int32_t n, cap;
-  int32_t *slots; /* edges: ids of non-root, non-star trie nodes by (parent, symbol); -1 empty */
-  int32_t nslots;
+  rg_hashtab edges; /* (parent, symbol) -> id of a non-root, non-star trie node */
   int32_t *next; /* id -> next id ending at the same trie node, -1 last */
   int32_t n_ids, ids_cap;
 };
@@ -61,23 +60,21 @@ static symbol node_symbol(const rg_pattern_index *x, int32_t i) {
   return symbol_of(x->t[i].g, (rg_ref){x->t[i].node, x->t[i].out});
 }
 
-static int32_t find_edge(const rg_pattern_index *x, int32_t parent, const symbol *s) {
-  uint64_t m = (uint64_t)x->nslots - 1;
-  for (uint64_t h = edge_hash(parent, s) & m;; h = (h + 1) & m) {
-    int32_t i = x->slots[h];
-    if (i < 0) return -1;
-    if (x->t[i].parent != parent) continue;
-    symbol c = node_symbol(x, i);
-    if (symbol_eq(&c, s)) return i;
-  }
+typedef struct {
+  int32_t parent;
+  const symbol *s;
+} edge_key;
+
+static bool edge_eq(const void *x, const void *key, int32_t i) {
+  const edge_key *k = key;
+  if (((const rg_pattern_index *)x)->t[i].parent != k->parent) return false;
+  symbol c = node_symbol(x, i);
+  return symbol_eq(&c, k->s);
 }
 
-static void slot_insert(int32_t *slots, int32_t nslots, uint64_t h, int32_t i) {
-  uint64_t m = (uint64_t)nslots - 1;
-  h &= m;
-  while (slots[h] >= 0)
-    h = (h + 1) & m;
-  slots[h] = i;
+static int32_t find_edge(const rg_pattern_index *x, int32_t parent, const symbol *s) {
+  edge_key k = {parent, s};
+  return rg_hashtab_find(&x->edges, edge_hash(parent, s), edge_eq, x, &k);
 }
 
 static int32_t new_node(rg_pattern_index *x, int32_t parent, const rg_graph *g, rg_ref r) {
@@ -92,26 +89,10 @@ static int32_t new_node(rg_pattern_index *x, int32_t parent, const rg_graph *g, 
   return x->n++;
 }
 
-/* Adds the edge parent -(s)-> child to the table, growing it to stay at most half full. */
+/* Adds the edge parent -(s)-> child to the table. */
 static bool add_edge(rg_pattern_index *x, int32_t child) {
-  if (2 * ((int64_t)x->n + 1) > x->nslots) {
-    int32_t ns = x->nslots ? 2 * x->nslots : 1024;
-    int32_t *slots = malloc(sizeof *slots * (size_t)ns);
-    if (!slots) return false;
-    memset(slots, -1, sizeof *slots * (size_t)ns);
-    for (int32_t i = 0; i < x->nslots; i++) {
-      int32_t c = x->slots[i];
-      if (c < 0) continue;
-      symbol s = node_symbol(x, c);
-      slot_insert(slots, ns, edge_hash(x->t[c].parent, &s), c);
-    }
-    free(x->slots);
-    x->slots = slots;
-    x->nslots = ns;
-  }
   symbol s = node_symbol(x, child);
-  slot_insert(x->slots, x->nslots, edge_hash(x->t[child].parent, &s), child);
-  return true;
+  return rg_hashtab_add(&x->edges, edge_hash(x->t[child].parent, &s), child) == RG_OK;
 }
 
 rg_pattern_index *rg_pattern_index_new(void) {
@@ -126,7 +107,7 @@ rg_pattern_index *rg_pattern_index_new(void) {
 void rg_pattern_index_free(rg_pattern_index *x) {
   if (!x) return;
   free(x->t);
-  free(x->slots);
+  rg_hashtab_free(&x->edges);
   free(x->next);
   free(x);
 }
@@ -144,7 +125,7 @@ static bool insert(rg_pattern_index *x, const rg_graph *g, rg_ref p, int32_t *at
     return true;
   }
   symbol s = symbol_of(g, p);
-  int32_t c = x->nslots ? find_edge(x, *at, &s) : -1;
+  int32_t c = find_edge(x, *at, &s);
   if (c < 0) {
     if ((c = new_node(x, *at, g, p)) < 0 || !add_edge(x, c)) return false;
   }
@@ -214,7 +195,7 @@ static void walk(walk_ctx *w, int32_t at, const pending *rest) {
   const trie_node *tn = &w->x->t[at];
   if (tn->star >= 0) walk(w, tn->star, rest->next);
   const rg_node *nd = rg_graph_node(w->g, rest->t.node);
-  if (nd->op == RG_OP_INPUT || !w->x->nslots) return;
+  if (nd->op == RG_OP_INPUT || !w->x->edges.n) return;
   pending in[RG_MAX_INPUTS];
   for (int k = 0; k < nd->n_in; k++)
     in[k] = (pending){nd->in[k], k + 1 < nd->n_in ? &in[k + 1] : rest->next};

@@ -19,14 +19,13 @@
  * Timings are of the threads oneDNN runs on (OpenMP's, OMP_NUM_THREADS) on a machine doing
  * nothing else: beside other work, OpenMP's barriers wait for descheduled threads and the
  * figures measure the scheduler as well. A cost model is not thread-safe. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime, strdup */
+#define _POSIX_C_SOURCE 200809L /* strdup */
 #include <dnnl.h>
 #include <dnnl_debug.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cost_cache.h"
 #include "cost_internal.h"
@@ -363,12 +362,6 @@ static bool timed_op(rg_op op) {
 
 /* ---- timing ---- */
 
-static double now_us(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
-}
-
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
@@ -407,11 +400,11 @@ static rg_status time_pd(dnnl_ctx *c, dnnl_primitive_desc_t pd, const args *a, d
     if (s != dnnl_success) st = dnnl_fail(err, s, "running a primitive");
   }
   while (!st && reps < MAX_REPEATS && (reps < MIN_REPEATS || spent < ENOUGH_US)) {
-    double t0 = now_us();
+    double t0 = rg_clock_seconds();
     s = dnnl_primitive_execute(prim, c->stream, a->n, ex);
     if (s == dnnl_success) s = dnnl_stream_wait(c->stream);
     if (s != dnnl_success) st = dnnl_fail(err, s, "running a primitive");
-    t[reps] = now_us() - t0;
+    t[reps] = (rg_clock_seconds() - t0) * 1e6; /* microseconds */
     spent += t[reps++];
   }
   for (int k = 0; k < made; k++)

@@ -1,12 +1,11 @@
 /* optimizer/search.c: the backtracking search (search.h). Models are kept as root arrays over
  * the one growing graph; a model's hash is its roots' (equal models are equal roots). */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime, fileno */
+#define _POSIX_C_SOURCE 200809L /* fileno */
 #include "search.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 /* The relative gain below which a model is not better than the best: a sum of the same costs
@@ -35,12 +34,6 @@ typedef struct {
   rg_status failed;
   rg_err *err;
 } searcher;
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static uint64_t roots_hash(const rg_ref *r, int32_t n) {
   uint64_t h = 0xcbf29ce484222325u;
@@ -161,7 +154,7 @@ rg_status rg_search(rg_model *m, const rg_apply_set *set, const rg_search_opts *
                     rg_err *err) {
   memset(out, 0, sizeof *out);
   searcher s = {.m = m, .o = o, .n_roots = rg_model_n_roots(m), .err = err};
-  double t0 = now(), last = t0;
+  double t0 = rg_clock_seconds(), last = t0;
   bool tty = isatty(fileno(stderr)), shown = false; /* on a terminal, one line rewritten */
   rg_ref *start = malloc(sizeof *start * (size_t)(s.n_roots + 1));
   rg_status st = start ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
@@ -176,7 +169,7 @@ rg_status rg_search(rg_model *m, const rg_apply_set *set, const rg_search_opts *
     st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   free(start);
   while (!st && s.n_heap > 0 && out->explored < o->budget) {
-    if ((o->time_limit > 0 && now() - t0 > o->time_limit) || (o->stop && *o->stop)) {
+    if ((o->time_limit > 0 && rg_clock_seconds() - t0 > o->time_limit) || (o->stop && *o->stop)) {
       out->stopped = true;
       break;
     }
@@ -186,8 +179,8 @@ rg_status rg_search(rg_model *m, const rg_apply_set *set, const rg_search_opts *
     out->explored++;
     st = rg_apply_all(set, m, s.st[i].roots, visit, &s, err);
     if (!st) st = s.failed;
-    if (o->progress && now() - last >= (tty ? 1.0 : 5.0)) { /* a log gets a line every 5 s */
-      last = now();
+    if (o->progress && rg_clock_seconds() - last >= (tty ? 1.0 : 5.0)) { /* a log gets a line every 5 s */
+      last = rg_clock_seconds();
       fprintf(stderr, "%sgraphopt: %lld models explored, %d queued, best cost %.4g (%.1f%% of the original), %.1f s%s",
               tty ? "\r" : "", (long long)out->explored, s.n_heap, s.st[s.best].cost, 100.0 * s.st[s.best].cost / cost0,
               last - t0, tty ? "  " : "\n");
@@ -198,7 +191,7 @@ rg_status rg_search(rg_model *m, const rg_apply_set *set, const rg_search_opts *
   out->cost_before = cost0;
   out->queued = s.n_st;
   out->applications = s.applications;
-  out->seconds = now() - t0;
+  out->seconds = rg_clock_seconds() - t0;
   if (!st) st = result(&s, out, err);
   for (int32_t i = 0; i < s.n_st; i++) free(s.st[i].roots);
   free(s.st), free(s.heap), free(s.seen);

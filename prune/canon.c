@@ -122,7 +122,7 @@ rg_status rg_canon_build_id(const rg_graph *g, const rg_ref *src, int n_src, con
   rg_rule *c;
   rg_status st = rg_canon_build(g, src, n_src, tgt, n_tgt, abstract, n_abstract, &c, err);
   if (st) return st;
-  st = rg_content_id_of_canonical(c, id, err);
+  st = rg_content_id_of_rule(c, NULL, id, err);
   rg_rule_free(c);
   return st;
 }
@@ -131,18 +131,22 @@ rg_status rg_canon_rule(const rg_rule *r, rg_rule **out, rg_err *err) {
   return rg_canon_build(r->g, r->src, r->n_src, r->tgt, r->n_tgt, NULL, 0, out, err);
 }
 
-rg_status rg_content_id_of_canonical(const rg_rule *canon, rg_content_id *id, rg_err *err) {
-  rg_strbuf sb;
-  rg_sb_init(&sb);
-  rg_text_print_rule(canon, &sb);
+rg_status rg_content_id_of_rule(const rg_rule *r, rg_strbuf *text, rg_content_id *id,
+                                rg_err *err) {
+  rg_strbuf own;
+  rg_sb_init(&own);
+  rg_strbuf *sb = text ? text : &own;
+  size_t start = sb->len; /* the hash covers only what is printed here */
+  rg_text_print_rule(r, sb);
   rg_status st = RG_OK;
-  if (sb.failed)
+  if (sb->failed)
     st = rg_err_set(err, RG_ERR_NOMEM, "out of memory printing a rule");
   else if (sodium_init() < 0)
     st = rg_err_set(err, RG_ERR_NOMEM, "libsodium failed to initialise");
   else
-    crypto_generichash(id->b, sizeof id->b, (const unsigned char *)rg_sb_str(&sb), sb.len, NULL, 0);
-  rg_sb_free(&sb);
+    crypto_generichash(id->b, sizeof id->b, (const unsigned char *)rg_sb_str(sb) + start,
+                       sb->len - start, NULL, 0);
+  rg_sb_free(&own);
   return st;
 }
 
@@ -150,8 +154,7 @@ rg_status rg_canon_id(const rg_rule *r, rg_strbuf *text, rg_content_id *id, rg_e
   rg_rule *c;
   rg_status st = rg_canon_rule(r, &c, err);
   if (st) return st;
-  st = rg_content_id_of_canonical(c, id, err);
-  if (!st && text) rg_text_print_rule(c, text);
+  st = rg_content_id_of_rule(c, text, id, err);
   rg_rule_free(c);
   return st;
 }

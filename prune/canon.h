@@ -5,7 +5,7 @@
  * term left to right with parameters before inputs: the order the text printer writes). It is
  * purely syntactic: no algebraic law is applied, so (ewadd ?x ?y) and (ewadd ?y ?x) differ.
  * The content id is BLAKE2b-256 of the canonical text (rg_text_print_rule, no name), so it is
- * the same across runs, machines and thread counts.
+ * the same across runs, machines and thread counts; rg_content_id_of_rule is its definition.
  *
  * The same builder abstracts sub-terms: a list of refs is replaced, at every occurrence, by
  * fresh tensor variables. The resulting rule R' has R as an instance (substitute the abstracted
@@ -43,13 +43,17 @@ rg_status rg_canon_build_id(const rg_graph *g, const rg_ref *src, int n_src, con
 /* The canonical copy of r (variables renamed, no name). */
 rg_status rg_canon_rule(const rg_rule *r, rg_rule **out, rg_err *err) RG_MUST_CHECK;
 
-/* Canonical text of r (appended to sb) and its content id. Thread-safe (r is only read). */
+/* Canonical text of r (appended to text; NULL: not kept) and its content id. Thread-safe (r is
+ * only read). */
 rg_status rg_canon_id(const rg_rule *r, rg_strbuf *text, rg_content_id *id,
                       rg_err *err) RG_MUST_CHECK;
 
-/* The content id of a rule already in canonical form (hashes its printed text). */
-rg_status rg_content_id_of_canonical(const rg_rule *canon, rg_content_id *id,
-                                     rg_err *err) RG_MUST_CHECK;
+/* The one definition of a content id: BLAKE2b-256 of r's text as rg_text_print_rule writes it,
+ * r taken as it stands (no renaming). The text is appended to text (NULL: not kept) and the
+ * hash covers only what this call appended. rg_canon_id applies it to r's canonical copy;
+ * rulesdb/ (rg_rule_content_id) to the rules it stores. */
+rg_status rg_content_id_of_rule(const rg_rule *r, rg_strbuf *text, rg_content_id *id,
+                                rg_err *err) RG_MUST_CHECK;
 
 /* Lower-case hex, RG_CONTENT_ID_HEX bytes with the NUL. */
 void rg_content_id_hex(const rg_content_id *id, char hex[RG_CONTENT_ID_HEX]);

@@ -19,23 +19,21 @@ typedef struct {
 typedef struct {
   state *s;
   int n, cap;
-  int *slots; /* open addressing, -1 empty */
-  int nslots;
+  rg_hashtab index;
 } side;
 
+/* Refs are hash-consed identities: (node, out) is the whole key. */
 static uint64_t key_hash(rg_ref r) {
-  uint64_t k = (uint64_t)(uint32_t)r.node << 8 | (uint64_t)(uint32_t)r.out;
-  k *= 0x9e3779b97f4a7c15ull;
-  return k ^ (k >> 31);
+  return rg_mix64((uint64_t)(uint32_t)r.node << 32 | (uint64_t)(uint32_t)r.out);
+}
+
+static bool ref_eq(const void *sd, const void *r, int32_t i) {
+  rg_ref a = ((const side *)sd)->s[i].t, b = *(const rg_ref *)r;
+  return a.node == b.node && a.out == b.out;
 }
 
 static int side_find(const side *sd, rg_ref r) {
-  uint64_t m = (uint64_t)sd->nslots - 1;
-  for (uint64_t h = key_hash(r) & m;; h = (h + 1) & m) {
-    int i = sd->slots[h];
-    if (i < 0) return -1;
-    if (sd->s[i].t.node == r.node && sd->s[i].t.out == r.out) return i;
-  }
+  return rg_hashtab_find(&sd->index, key_hash(r), ref_eq, sd, &r);
 }
 
 static rg_status side_add(side *sd, const state *st, rg_err *err) {
@@ -46,32 +44,15 @@ static rg_status side_add(side *sd, const state *st, rg_err *err) {
     sd->s = p;
     sd->cap = cap;
   }
-  if (2 * (sd->n + 1) > sd->nslots) {
-    int ns = sd->nslots ? 2 * sd->nslots : 128;
-    int *slots = malloc(sizeof *slots * (size_t)ns);
-    if (!slots) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-    memset(slots, -1, sizeof *slots * (size_t)ns);
-    for (int i = 0; i < sd->n; i++) {
-      uint64_t h = key_hash(sd->s[i].t) & (uint64_t)(ns - 1);
-      while (slots[h] >= 0)
-        h = (h + 1) & (uint64_t)(ns - 1);
-      slots[h] = i;
-    }
-    free(sd->slots);
-    sd->slots = slots;
-    sd->nslots = ns;
-  }
-  uint64_t h = key_hash(st->t) & (uint64_t)(sd->nslots - 1);
-  while (sd->slots[h] >= 0)
-    h = (h + 1) & (uint64_t)(sd->nslots - 1);
-  sd->slots[h] = sd->n;
+  if (rg_hashtab_add(&sd->index, key_hash(st->t), sd->n))
+    return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   sd->s[sd->n++] = *st;
   return RG_OK;
 }
 
 static void side_free(side *sd) {
   free(sd->s);
-  free(sd->slots);
+  rg_hashtab_free(&sd->index);
 }
 
 void rg_derivation_free(rg_derivation *d) {

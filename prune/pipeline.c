@@ -1,10 +1,9 @@
 /* prune/pipeline.c: the pruning stages over a rule set (see prune.h). */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime, strdup, strndup */
+#define _POSIX_C_SOURCE 200809L /* strdup, strndup */
 #include "prune.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static const char *const fate_names[] = {"kept", "renaming", "subgraph", "supergraph", "derived"};
 
@@ -38,12 +37,6 @@ bool rg_prune_parse_stages(const char *s, unsigned *stages) {
 
 rg_prune_opts rg_prune_opts_default(void) {
   return (rg_prune_opts){RG_PRUNE_ALL, RG_DERIVE_LIMITS_DEFAULT, true, NULL, NULL, NULL, NULL, NULL};
-}
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* Ordering keys of a rule (see prune.h). */
@@ -190,19 +183,19 @@ static rg_status taso_stages(const rg_ruleset *rs, const rg_prune_opts *o, rg_pr
     if (res->e[i].fate != RG_FATE_KEPT) continue;
     int by = -1;
     rg_status st = RG_OK;
-    double t0 = now();
+    double t0 = rg_clock_seconds();
     if (o->stages & RG_PRUNE_SUBGRAPH) {
       st = rg_redundant_subgraph(rs->rules[i], kept_lookup, c, &by, err);
       if (!st && by < 0 && o->general_off) st = general_instance(rs, o, res, i, &by, err);
       if (!st && by >= 0) st = remove_rule(res, i, RG_FATE_SUBGRAPH, &by, 1, err);
     }
-    double t1 = now();
+    double t1 = rg_clock_seconds();
     sub->seconds += t1 - t0;
     if (!st && by < 0 && (o->stages & RG_PRUNE_SUPERGRAPH)) {
       st = rg_redundant_supergraph(rs->rules[i], kept_lookup, c, &by, err);
       if (!st && by >= 0) st = remove_rule(res, i, RG_FATE_SUPERGRAPH, &by, 1, err);
     }
-    sup->seconds += now() - t1;
+    sup->seconds += rg_clock_seconds() - t1;
     if (st) return at_rule(st, err, rs->rules[i]);
   }
   int n_sub = 0;
@@ -273,7 +266,7 @@ static rg_status derive_stage(const rg_ruleset *rs, const rg_prune_opts *o, rg_p
   for (int i = 0; i < res->n; i++)
     all[i] = rs->rules[i];
   rg_status st = RG_OK;
-  double t0 = now();
+  double t0 = rg_clock_seconds();
   int done = 0, total = res->kept, last = 0;
   /* Pass 1, Ruler's: each rule against the rules kept before it in visiting order. */
   for (int k = 0; !st && k < res->n && !stopped(o, res); k++) {
@@ -301,7 +294,7 @@ static rg_status derive_stage(const rg_ruleset *rs, const rg_prune_opts *o, rg_p
       o->progress(o->progress_ctx, "derivability, second pass", done, total);
   }
   if (st) st = at_rule(st, err, rs->rules[last]);
-  sd->seconds = now() - t0;
+  sd->seconds = rg_clock_seconds() - t0;
   sd->out = res->kept;
   rg_rewrite_set_free(set);
   free(all);
@@ -331,7 +324,7 @@ rg_status rg_prune_run(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_re
   rg_status st = RG_OK;
   if (!res->e || !res->order || !res->removal_seq || !keys || !by_id || !tmp)
     st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  double t0 = now();
+  double t0 = rg_clock_seconds();
   if (!st) st = compute_ids(rs, res, err);
   if (!st) {
     for (int i = 0; i < n; i++)
@@ -354,7 +347,7 @@ rg_status rg_prune_run(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_re
     }
   }
   ren->out = res->kept;
-  ren->seconds = now() - t0;
+  ren->seconds = rg_clock_seconds() - t0;
   res->stage[1].run = o->stages & RG_PRUNE_SUBGRAPH;
   res->stage[2].run = o->stages & RG_PRUNE_SUPERGRAPH;
   if (!st) st = taso_stages(rs, o, res, &c, err);

@@ -1,12 +1,14 @@
-/* rulesdb/contentid.c: content ids (BLAKE2b over canonical text) and rule records. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime, strdup, strndup */
+/* rulesdb/contentid.c: content ids (prune/canon.h defines them) in hex, digests, and rule
+ * records. */
+#define _POSIX_C_SOURCE 200809L /* strdup, strndup */
 #include "contentid.h"
 
 #include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ir/text.h"
+#include "ir/ir.h"
+#include "prune/prune.h"
 
 void rg_db_digest(const void *data, size_t len, rg_db_id *out) {
   unsigned char h[32];
@@ -15,9 +17,11 @@ void rg_db_digest(const void *data, size_t len, rg_db_id *out) {
 }
 
 void rg_rule_content_id(const rg_rule *r, rg_strbuf *sb, rg_db_id *out) {
-  size_t start = sb->len;
-  rg_text_print_rule(r, sb);
-  rg_db_digest(rg_sb_str(sb) + start, sb->failed ? 0 : sb->len - start, out);
+  rg_content_id id;
+  if (rg_content_id_of_rule(r, sb, &id, NULL) == RG_OK)
+    rg_content_id_hex(&id, out->hex);
+  else /* the caller sees sb->failed; the id is that of no text */
+    rg_db_digest("", 0, out);
 }
 
 /* Counts operator nodes reachable from refs, and marks which ops occur. */

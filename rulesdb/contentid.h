@@ -1,8 +1,8 @@
 /* rulesdb/contentid.h: content ids and digests, and rule records made from rules.
  *
- * A rule's content id is the BLAKE2b-256 hash of its canonical text. rg_rule_content_id is the
- * one place that decides what "canonical" means: today the text of rg_text_print_rule; when
- * prune/ provides the canonical renaming of variables it is applied here, and nowhere else.
+ * A rule's content id is defined once, by prune/'s rg_content_id_of_rule (BLAKE2b-256 of the
+ * text rg_text_print_rule writes); here it is applied to a rule as given, without prune/'s
+ * renaming of variables, and written in hex.
  */
 #ifndef RG_RULESDB_CONTENTID_H
 #define RG_RULESDB_CONTENTID_H
@@ -13,7 +13,8 @@
 /* BLAKE2b-256 of len bytes, in hex. */
 void rg_db_digest(const void *data, size_t len, rg_db_id *out);
 
-/* Canonical text of r (appended to sb) and its content id. Check sb->failed. */
+/* Text of r (appended to sb) and its content id (rg_content_id_of_rule in hex). Check
+ * sb->failed. */
 void rg_rule_content_id(const rg_rule *r, rg_strbuf *sb, rg_db_id *out);
 
 /* A rule record for r with the given status: id, canonical text, side sizes (operator nodes,

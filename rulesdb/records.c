@@ -1,5 +1,5 @@
 /* rulesdb/records.c: the in-memory rule database: growable tables of owned records. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime, strdup, strndup */
+#define _POSIX_C_SOURCE 200809L /* strdup, strndup */
 #include "records.h"
 
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* rulesdb/store.c: the SQLite schema, atomic writes, and reading a database back. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime, strdup, strndup */
+#define _POSIX_C_SOURCE 200809L /* strdup, strndup */
 #include "store.h"
 
 #include <errno.h>

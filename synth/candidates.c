@@ -211,7 +211,7 @@ static rg_status test_chunk(const tester *t, const rg_fp_table *tab, size_t (*b)
 
 /* Progress by buckets; the largest buckets of each chunk go first, so the rate is rough. */
 static void progress(const rg_synth_counts *c, size_t done, size_t nb, double t0, double *last) {
-  double t = rg_clock_now();
+  double t = rg_clock_seconds();
   if (t - *last < 1.0 || done >= nb) return;
   *last = t;
   fprintf(stderr, "\r[test] buckets %zu/%zu, %llu pairs tested, %llu pass, RSS %.0f MB, ETA %.0f s  ", done,
@@ -240,7 +240,7 @@ rg_status rg_synth_test_pass(const rg_synth_opts *o, const rg_enum_space *sp, co
   const size_t chunk = 1 << 14;
   chunk_bufs cb = {calloc(chunk, sizeof *cb.sbs), calloc(chunk, sizeof *cb.cs), calloc(chunk, sizeof *cb.order)};
   if (!t.inputs || !t.cache || !cb.sbs || !cb.cs || !cb.order) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  double t0 = rg_clock_now(), last = t0;
+  double t0 = rg_clock_seconds(), last = t0;
   for (size_t c0 = 0; c0 < nb && !st && !*o->stop; c0 += chunk) {
     size_t c1 = c0 + chunk < nb ? c0 + chunk : nb;
     st = test_chunk(&t, tab, b, c0, c1, &cb, out, c, err);

@@ -145,7 +145,7 @@ static void compact(char *cand, size_t *len, const bool *keep) {
 
 rg_status rg_synth_collapse_renamings(char *cand, size_t *len, const rg_collapse_opts *o,
                                       rg_collapse_counts *c, rg_err *err) {
-  double t0 = rg_clock_now();
+  double t0 = rg_clock_seconds();
   memset(c, 0, sizeof *c);
   rule_lines rl = {0};
   rg_status st = find_rule_lines(cand, &rl, err);
@@ -158,6 +158,6 @@ rg_status rg_synth_collapse_renamings(char *cand, size_t *len, const rg_collapse
   if (!st && !stopped) compact(cand, len, keep);
   c->in = rl.n;
   free(rl.start), free(rl.line_no), free(ids), free(keep);
-  c->seconds = rg_clock_now() - t0;
+  c->seconds = rg_clock_seconds() - t0;
   return st;
 }

@@ -552,17 +552,17 @@ static int prove_and_derive(finish *f, rg_axioms *ax) {
   rg_err err = {0};
   if (rg_axioms_load(o->axioms_path ? o->axioms_path : rg_axioms_default_path(), ax, &err))
     return fail("loading the axioms", &err);
-  double t = rg_clock_now();
+  double t = rg_clock_seconds();
   if (prove_kept(f, ax, &err)) return fail("proving", &err);
-  f->t_prove = rg_clock_now() - t;
+  f->t_prove = rg_clock_seconds() - t;
   for (int i = 0; i < f->cand.n; i++)
     if (f->proof[i] && f->proof[i]->shipped && f->before.e[i].fate == RG_FATE_KEPT)
       f->verified[f->n_verified++] = i;
-  t = rg_clock_now();
+  t = rg_clock_seconds();
   if (o->stop_after >= RG_FINISH_ALL && (o->prune_stages & RG_PRUNE_DERIVE) && !(o->stop && *o->stop) &&
       run_derive(f, &err))
     return fail("derivability pruning", &err);
-  f->t_derive = rg_clock_now() - t;
+  f->t_derive = rg_clock_seconds() - t;
   return 0;
 }
 
@@ -576,9 +576,9 @@ static int run_stages(finish *f, rg_axioms *ax) {
   po.general_off = o->general_off, po.general_of = o->general_of;
   po.stop = o->stop;
   po.progress = prune_progress, po.progress_ctx = f;
-  double t = rg_clock_now();
+  double t = rg_clock_seconds();
   if (rg_prune_run(&f->cand, &po, &f->before, &err)) return fail("pruning", &err);
-  f->t_prune = rg_clock_now() - t;
+  f->t_prune = rg_clock_seconds() - t;
   if (!(o->stop && *o->stop)) print_prune_rows(f);
   if (o->stop_after >= RG_FINISH_PROVE && !(o->stop && *o->stop)) return prove_and_derive(f, ax);
   for (int i = 0; i < f->cand.n; i++)

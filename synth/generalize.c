@@ -152,7 +152,7 @@ static rg_status append_lines(char **cand, size_t *len, int n, const rg_strbuf *
 rg_status rg_synth_generalize(char **cand, size_t *len, const rg_generalize_opts *o,
                               rg_generalize_counts *c, int **general_off, int **general_of,
                               rg_err *err) {
-  double t0 = rg_clock_now();
+  double t0 = rg_clock_seconds();
   *general_off = *general_of = NULL;
   memset(c, 0, sizeof *c);
   rg_ruleset rs;
@@ -172,6 +172,6 @@ rg_status rg_synth_generalize(char **cand, size_t *len, const rg_generalize_opts
   free(sbs), free(stats);
   rg_randtest_cache_free(cache);
   rg_ruleset_free(&rs);
-  c->seconds = rg_clock_now() - t0;
+  c->seconds = rg_clock_seconds() - t0;
   return st;
 }

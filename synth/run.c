@@ -52,7 +52,7 @@ typedef struct {
 
 static void on_progress(void *user, const rg_enum_progress *p) {
   progress *pr = user;
-  double t = rg_clock_now();
+  double t = rg_clock_seconds();
   if (pr->quiet || t - pr->last < 1.0) return;
   pr->last = t;
   double el = t - pr->start, rate = el > 0 ? (double)p->graphs / el : 0;
@@ -81,7 +81,7 @@ static rg_status enumerate_only(const rg_synth_opts *o, const rg_enum_space *sp,
   free(users);
   c->graphs = stats.graphs;
   c->passes = 1;
-  c->secs[0] = rg_clock_now() - pr->start;
+  c->secs[0] = rg_clock_seconds() - pr->start;
   return st;
 }
 
@@ -95,16 +95,16 @@ static rg_status passes(const rg_synth_opts *o, const rg_enum_space *sp, progres
     rg_enum_stats stats;
     pr->pass = c->passes + 1;
     uint64_t hi = UINT64_MAX - lo < width ? UINT64_MAX : lo + width;
-    double ta = rg_clock_now();
+    double ta = rg_clock_seconds();
     st = rg_fp_collect(sp, &o->fp, lo, hi, &t, &stats, err);
-    c->secs[0] += rg_clock_now() - ta;
+    c->secs[0] += rg_clock_seconds() - ta;
     c->passes++;
     if (!st && !*o->stop) {
       c->graphs = stats.graphs;
       c->records += t.n;
-      ta = rg_clock_now();
+      ta = rg_clock_seconds();
       st = rg_synth_test_pass(o, sp, &t, out, c, err);
-      c->secs[1] += rg_clock_now() - ta;
+      c->secs[1] += rg_clock_seconds() - ta;
     }
     uint64_t covered_hi = t.hi;
     width = t.hi - lo;
@@ -169,7 +169,7 @@ static int sink_close(sink *s, const rg_synth_opts *o, int rc) {
  * test stage) or to the output. Returns the exit status so far. */
 static int synthesize(const rg_synth_opts *o, const rg_enum_space *sp, const char *header, char **mem,
                       size_t *mem_len, rg_synth_counts *c) {
-  double t0 = rg_clock_now();
+  double t0 = rg_clock_seconds();
   progress pr = {o->quiet, 1, t0, t0};
   rg_fp_opts fp = o->fp;
   fp.progress = on_progress, fp.progress_user = &pr;
@@ -182,7 +182,7 @@ static int synthesize(const rg_synth_opts *o, const rg_enum_space *sp, const cha
   rg_err err;
   rg_status st = o->stop_after == RG_SYNTH_STOP_ENUMERATE ? enumerate_only(&oo, sp, &pr, c, &err)
                                                            : passes(&oo, sp, &pr, s.f, c, &err);
-  c->secs[2] = rg_clock_now() - t0;
+  c->secs[2] = rg_clock_seconds() - t0;
   if (!o->quiet) fprintf(stderr, "\n");
   if (*o->stop) {
     fprintf(stderr, "rulegen: interrupted: partial results discarded%s\n", s.tmp ? ", no file written" : "");

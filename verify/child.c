@@ -14,11 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-double rg_child_now_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
+#include "ir/ir.h"
 
 /* Runs in the child after fork: only dup2/exec/_exit (async-signal-safe, as a fork taken while
  * other threads run requires). */
@@ -117,7 +113,7 @@ rg_status rg_child_start(char *const *argv, rg_child *c, rg_err *err) {
 rg_status rg_child_exchange(rg_child *c, const char *input, size_t input_len, bool close_input,
                             double deadline_ms, rg_child_done_fn done, void *ctx,
                             rg_child_result *res, rg_child_end_reason *why, rg_err *err) {
-  double t0 = rg_child_now_ms();
+  double t0 = rg_clock_ms();
   size_t sent = 0;
   if (input_len == 0 && close_input) shutdown(c->in_fd, SHUT_WR);
   rg_status st = RG_OK;
@@ -138,7 +134,7 @@ rg_status rg_child_exchange(rg_child *c, const char *input, size_t input_len, bo
                            {err_open ? c->err_fd : -1, POLLIN, 0},
                            {c->in_fd, POLLOUT, 0}};
     int npf = sent < input_len ? 3 : 2;
-    double left = deadline_ms - rg_child_now_ms();
+    double left = deadline_ms - rg_clock_ms();
     if (left <= 0) {
       *why = RG_CHILD_LATE;
       break;
@@ -171,7 +167,7 @@ rg_status rg_child_exchange(rg_child *c, const char *input, size_t input_len, bo
     }
   }
   if (!st && !res->output) st = append(res, "", 0, err);
-  res->ms = rg_child_now_ms() - t0;
+  res->ms = rg_clock_ms() - t0;
   return st;
 }
 
@@ -191,7 +187,7 @@ void rg_child_end(rg_child *c, bool kill_now, double deadline_ms, rg_child_resul
       status = 0;
       break;
     }
-    if (r == 0 && rg_child_now_ms() > deadline_ms) {
+    if (r == 0 && rg_clock_ms() > deadline_ms) {
       killed = kill_now = true;
       kill(c->pid, SIGKILL);
     } else if (r == 0) {
@@ -212,7 +208,7 @@ rg_status rg_child_run(char *const *argv, const char *input, size_t input_len, i
                        rg_child_result *res, rg_err *err) {
   memset(res, 0, sizeof *res);
   res->exit_code = -1;
-  double t0 = rg_child_now_ms(), deadline = t0 + kill_ms;
+  double t0 = rg_clock_ms(), deadline = t0 + kill_ms;
   rg_child c;
   rg_status st = rg_child_start(argv, &c, err);
   if (st) return st;
@@ -220,7 +216,7 @@ rg_status rg_child_run(char *const *argv, const char *input, size_t input_len, i
   st = rg_child_exchange(&c, input, input_len, true, deadline, NULL, NULL, res, &why, err);
   res->killed = why == RG_CHILD_LATE;
   rg_child_end(&c, st || why == RG_CHILD_LATE || why == RG_CHILD_FLOOD, deadline, res);
-  res->ms = rg_child_now_ms() - t0;
+  res->ms = rg_clock_ms() - t0;
   return st;
 }
 

@@ -82,7 +82,7 @@ rg_status rg_child_start(char *const *argv, rg_child *c, rg_err *err) RG_MUST_CH
 /* Sends input (then closes the child's stdin if close_input) and appends what the child prints
  * to res->output (stderr: res->errors) until done says the reply is whole (done NULL: never),
  * the child closes its stdout (what its stderr holds by then is read too), a stream passes its
- * bound, or the monotonic clock (rg_child_now_ms) passes deadline_ms. *why says which;
+ * bound, or the monotonic clock (rg_clock_ms) passes deadline_ms. *why says which;
  * res->ms is the time this exchange took. The child is not killed here. Errors: polling or
  * allocation failed (then the child should be ended with kill). */
 rg_status rg_child_exchange(rg_child *c, const char *input, size_t input_len, bool close_input,
@@ -93,8 +93,5 @@ rg_status rg_child_exchange(rg_child *c, const char *input, size_t input_len, bo
  * until deadline_ms and kills it then (res->killed set); reaps it and records its exit code or
  * signal in res (may be NULL). c->pid is 0 afterwards; a no-op when it is already 0. */
 void rg_child_end(rg_child *c, bool kill_now, double deadline_ms, rg_child_result *res);
-
-/* Milliseconds on the monotonic clock (the deadlines above). */
-double rg_child_now_ms(void);
 
 #endif

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ir/text.h"
+#include "ir/ir.h"
 
 /* One answer: its core as a string of its own (an rg_solver_answer holds 2 KB for it, too much
  * for the hundreds of thousands of answers of a depth-4 journal). */
@@ -32,25 +32,28 @@ struct rg_journal {
   unsigned char key[KEY_BYTES]; /* the MAC key of this journal's lines */
   entry *e;
   int n, cap;
-  int *slots; /* open addressing over e, -1 empty */
-  int nslots;
+  rg_hashtab index; /* (sha, solver) -> index in e */
 };
 
+/* Over the sha's first 16 hex digits (64 bits: plenty) and the solver. */
 static uint64_t key_hash(const char *sha, int solver) {
-  uint64_t h = 0xcbf29ce484222325ull ^ (uint64_t)solver;
-  for (int i = 0; i < 16 && sha[i]; i++)
-    h = (h ^ (unsigned char)sha[i]) * 0x100000001b3ull;
-  return h;
+  return rg_mix64(rg_hash_bytes(sha, strnlen(sha, 16)) ^ (uint64_t)solver);
+}
+
+typedef struct {
+  const char *sha;
+  int solver;
+} answer_key;
+
+static bool answer_eq(const void *j, const void *key, int32_t i) {
+  const entry *x = &((const rg_journal *)j)->e[i];
+  const answer_key *k = key;
+  return x->solver == k->solver && !strcmp(x->sha, k->sha);
 }
 
 static int find(const rg_journal *j, const char *sha, int solver) {
-  if (!j->nslots) return -1;
-  uint64_t m = (uint64_t)j->nslots - 1;
-  for (uint64_t h = key_hash(sha, solver) & m;; h = (h + 1) & m) {
-    int i = j->slots[h];
-    if (i < 0) return -1;
-    if (j->e[i].solver == solver && !strcmp(j->e[i].sha, sha)) return i;
-  }
+  answer_key k = {sha, solver};
+  return (int)rg_hashtab_find(&j->index, key_hash(sha, solver), answer_eq, j, &k);
 }
 
 static bool final_result(rg_smt_result r) { return r == RG_SMT_UNSAT || r == RG_SMT_SAT || r == RG_SMT_VACUOUS; }
@@ -68,24 +71,6 @@ static bool remember(rg_journal *j, entry *x) {
     if (!keep_old) *old = *x;
     return true;
   }
-  if (2 * (j->n + 1) > j->nslots) {
-    int ns = j->nslots ? 2 * j->nslots : 256;
-    int *slots = malloc(sizeof *slots * (size_t)ns);
-    if (!slots) {
-      free(x->core);
-      return false;
-    }
-    memset(slots, -1, sizeof *slots * (size_t)ns);
-    for (int k = 0; k < j->n; k++) {
-      uint64_t h = key_hash(j->e[k].sha, j->e[k].solver) & (uint64_t)(ns - 1);
-      while (slots[h] >= 0)
-        h = (h + 1) & (uint64_t)(ns - 1);
-      slots[h] = k;
-    }
-    free(j->slots);
-    j->slots = slots;
-    j->nslots = ns;
-  }
   if (j->n == j->cap) {
     int cap = j->cap ? 2 * j->cap : 256;
     entry *e = realloc(j->e, sizeof *e * (size_t)cap);
@@ -96,10 +81,10 @@ static bool remember(rg_journal *j, entry *x) {
     j->e = e;
     j->cap = cap;
   }
-  uint64_t h = key_hash(x->sha, x->solver) & (uint64_t)(j->nslots - 1);
-  while (j->slots[h] >= 0)
-    h = (h + 1) & (uint64_t)(j->nslots - 1);
-  j->slots[h] = j->n;
+  if (rg_hashtab_add(&j->index, key_hash(x->sha, x->solver), j->n)) {
+    free(x->core);
+    return false;
+  }
   j->e[j->n++] = *x;
   return true;
 }
@@ -267,7 +252,7 @@ void rg_journal_close(rg_journal *j) {
   for (int k = 0; k < j->n; k++)
     free(j->e[k].core);
   free(j->e);
-  free(j->slots);
+  rg_hashtab_free(&j->index);
   free(j);
 }
 

@@ -1,12 +1,10 @@
 /* verify/prove.c: the proof stage (see prove.h). */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "prove.h"
 
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "axcheck.h"
 #include "ir/shapesolve.h"
@@ -83,12 +81,6 @@ static rg_status refute_all(const rg_ruleset *rules, const rg_prove_opts *o, rg_
   return RG_OK;
 }
 
-static double now_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
 /* Whether the space-separated list has the word w[0..n). */
 static bool has_word(const char *list, const char *w, size_t n) {
   for (const char *b = list; *b;) {
@@ -136,7 +128,7 @@ static rg_status recheck_proved(const rg_ruleset *rules, const rg_prove_opts *o,
   ro.var_shape = o->var_shape;
   ro.var_shape_ctx = o->var_shape_ctx;
   int differ = 0;
-  double t0 = now_ms();
+  double t0 = rg_clock_ms();
   if (!st) st = rg_recheck_rules(rules, pick, &ro, vs, &differ, err);
   for (int i = 0; !st && i < rules->n; i++) {
     if (!pick[i] || !vs[i].differs) continue;
@@ -148,7 +140,7 @@ static rg_status recheck_proved(const rg_ruleset *rules, const rg_prove_opts *o,
   }
   if (!st && o->progress)
     fprintf(stderr, "prove: %d proved rules rechecked at up to %d assignments each: %d differ (%.1f s)\n",
-            sum->rechecked, o->recheck, differ, (now_ms() - t0) / 1e3);
+            sum->rechecked, o->recheck, differ, (rg_clock_ms() - t0) / 1e3);
   free(pick);
   free(vs);
   return st;
@@ -216,7 +208,7 @@ static void report_task_done(query_run *q) {
   if (!q->o->progress) return;
 #pragma omp critical(rg_prove_progress)
   {
-    double now = now_ms();
+    double now = rg_clock_ms();
     if (now - q->last_report > 1000 || f == q->n_tasks) {
       fprintf(stderr, "prove: rules %d-%d of %d: %d/%d %s done (%.1f s)\n", q->lo + 1, q->hi,
               q->n_rules, f, q->n_tasks, q->o->fail_fast ? "obligations" : "queries",
@@ -363,7 +355,7 @@ static rg_status encode_chunk(query_run *q, const rg_ruleset *rules, int lo, int
 static rg_status run_tasks(query_run *q, const task *tasks, int n_tasks, rg_solver_pool **pools,
                            int nth, rg_status *tst, rg_err *terr, rg_err *err) {
   const rg_prove_opts *o = q->o;
-  q->finished = 0, q->n_tasks = n_tasks, q->last_report = now_ms();
+  q->finished = 0, q->n_tasks = n_tasks, q->last_report = rg_clock_ms();
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nth)
   for (int t = 0; t < n_tasks; t++) {
     const task *tk = &tasks[t];
@@ -487,7 +479,7 @@ rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_
                          rg_rule_proof *proofs, rg_prove_summary *sum, rg_err *err) {
   memset(sum, 0, sizeof *sum);
   memset(proofs, 0, sizeof *proofs * (size_t)rules->n);
-  double t0 = now_ms();
+  double t0 = rg_clock_ms();
   rg_status st = check_request(rules, o, err);
   if (!st) st = precheck(rules, ax, o, proofs, err);
   rg_solver solvers[RG_SOLVER_COUNT];
@@ -508,6 +500,6 @@ rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_
   for (int i = 0; !st && i < rules->n; i++) judge(&proofs[i], o->require);
   if (!st && o->recheck > 0 && !stopped(o)) st = recheck_proved(rules, o, proofs, sum, err);
   if (!st) tally(proofs, rules->n, sum);
-  sum->wall_ms = now_ms() - t0;
+  sum->wall_ms = rg_clock_ms() - t0;
   return st;
 }

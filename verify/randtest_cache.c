@@ -1,31 +1,33 @@
-/* verify/randtest_cache.c: verdicts of renamed candidates, kept in an open-addressing table of
- * (key hash, key text, verdict) guarded by one mutex. */
+/* verify/randtest_cache.c: verdicts of renamed candidates: an array of (key text, verdict)
+ * and a hash table over it, guarded by one mutex. */
 #include "randtest_cache.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <threads.h>
 
 typedef struct {
-  uint64_t hash; /* 0: empty slot (hashes are forced non-zero) */
   char *key;
   rg_randtest_verdict verdict;
 } entry;
 
+/* What one entry costs against max_bytes besides its key text: the entry and, the table being
+ * at most half full, two slots. */
+#define ENTRY_BYTES (sizeof(entry) + 2 * sizeof(rg_hashtab_slot))
+
 struct rg_randtest_cache {
   mtx_t lock;
-  entry *slots;
-  size_t cap, n; /* cap a power of two, n < cap / 2 */
+  entry *e;
+  size_t n, cap;
+  rg_hashtab index; /* key text -> index in e */
   size_t bytes, max_bytes;
 };
 
 rg_randtest_cache *rg_randtest_cache_new(size_t max_bytes) {
   rg_randtest_cache *c = calloc(1, sizeof *c);
   if (!c) return NULL;
-  c->cap = 1024;
-  c->slots = calloc(c->cap, sizeof *c->slots);
-  if (!c->slots || mtx_init(&c->lock, mtx_plain) != thrd_success) {
-    free(c->slots);
+  if (mtx_init(&c->lock, mtx_plain) != thrd_success) {
     free(c);
     return NULL;
   }
@@ -35,59 +37,56 @@ rg_randtest_cache *rg_randtest_cache_new(size_t max_bytes) {
 
 void rg_randtest_cache_free(rg_randtest_cache *c) {
   if (!c) return;
-  for (size_t i = 0; i < c->cap; i++) free(c->slots[i].key);
-  free(c->slots);
+  for (size_t i = 0; i < c->n; i++) free(c->e[i].key);
+  free(c->e);
+  rg_hashtab_free(&c->index);
   mtx_destroy(&c->lock);
   free(c);
 }
 
-static uint64_t hash_text(const char *s) {
-  uint64_t h = UINT64_C(0xcbf29ce484222325); /* FNV-1a, then mixed */
-  for (; *s; s++) h = (h ^ (uint8_t)*s) * UINT64_C(0x100000001b3);
-  h = rg_mix64(h);
-  return h ? h : 1;
-}
+static uint64_t hash_text(const char *s) { return rg_hash_bytes(s, strlen(s)); }
 
-/* The slot holding key, or the empty slot where it would go. Called with the lock held. */
-static entry *find(const rg_randtest_cache *c, uint64_t h, const char *key) {
-  for (size_t i = h & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
-    entry *e = &c->slots[i];
-    if (!e->hash || (e->hash == h && !strcmp(e->key, key))) return e;
-  }
+static bool text_eq(const void *c, const void *key, int32_t i) {
+  return !strcmp(((const rg_randtest_cache *)c)->e[i].key, key);
 }
 
 static bool lookup(rg_randtest_cache *c, uint64_t h, const char *key, rg_randtest_verdict *v) {
   mtx_lock(&c->lock);
-  entry *e = find(c, h, key);
-  bool found = e->hash != 0;
-  if (found) *v = e->verdict;
+  int32_t i = rg_hashtab_find(&c->index, h, text_eq, c, key);
+  if (i >= 0) *v = c->e[i].verdict;
   mtx_unlock(&c->lock);
-  return found;
+  return i >= 0;
+}
+
+/* Adds (key, v) at table position pos; false when out of memory. Called with the lock held. */
+static bool add_entry(rg_randtest_cache *c, size_t pos, uint64_t h, const char *key, size_t len,
+                      rg_randtest_verdict v) {
+  if (c->n == c->cap) {
+    size_t cap = c->cap ? 2 * c->cap : 256;
+    entry *e = realloc(c->e, sizeof *e * cap);
+    if (!e) return false;
+    c->e = e, c->cap = cap;
+  }
+  char *copy = malloc(len);
+  if (!copy) return false;
+  memcpy(copy, key, len);
+  if (rg_hashtab_set(&c->index, pos, h, (int32_t)c->n)) {
+    free(copy);
+    return false;
+  }
+  c->e[c->n++] = (entry){copy, v};
+  return true;
 }
 
 /* Remembers a verdict; does nothing when over budget or out of memory (it is only a cache). */
 static void store(rg_randtest_cache *c, uint64_t h, const char *key, rg_randtest_verdict v) {
   size_t len = strlen(key) + 1;
   mtx_lock(&c->lock);
-  if (c->bytes + len + sizeof(entry) * 2 > c->max_bytes) goto done;
-  if (2 * (c->n + 1) >= c->cap) { /* grow, rehashing every key */
-    entry *old = c->slots, *nw = calloc(c->cap * 2, sizeof *nw);
-    if (!nw) goto done;
-    size_t old_cap = c->cap;
-    c->slots = nw, c->cap *= 2;
-    for (size_t i = 0; i < old_cap; i++)
-      if (old[i].hash) *find(c, old[i].hash, old[i].key) = old[i];
-    free(old);
-  }
-  entry *e = find(c, h, key);
-  if (e->hash) goto done; /* another thread stored it meanwhile: the same verdict */
-  e->key = malloc(len);
-  if (!e->key) goto done;
-  memcpy(e->key, key, len);
-  e->hash = h, e->verdict = v;
-  c->n++;
-  c->bytes += len + sizeof(entry) * 2;
-done:
+  size_t pos = rg_hashtab_probe(&c->index, h, text_eq, c, key);
+  /* Over budget, or another thread stored it meanwhile (the same verdict): nothing to do. */
+  if (c->bytes + len + ENTRY_BYTES <= c->max_bytes && c->n < INT32_MAX &&
+      rg_hashtab_at(&c->index, pos) < 0 && add_entry(c, pos, h, key, len, v))
+    c->bytes += len + ENTRY_BYTES;
   mtx_unlock(&c->lock);
 }
 

@@ -110,12 +110,12 @@ static rg_status ensure_worker(worker *w, const rg_worker_protocol *proto, const
   if (w->proc.pid && strcmp(w->path, s->path)) rg_child_end(&w->proc, true, 0, NULL);
   *start_ms = 0;
   if (w->proc.pid) return RG_OK;
-  double t0 = rg_child_now_ms();
+  double t0 = rg_clock_ms();
   rg_status st = proto->start(s, &w->proc, err);
   if (st) return st;
   memcpy(w->path, s->path, sizeof w->path);
   w->served = 0;
-  *start_ms = rg_child_now_ms() - t0;
+  *start_ms = rg_clock_ms() - t0;
   return RG_OK;
 }
 
@@ -141,7 +141,7 @@ rg_status rg_solver_prove_in(rg_solver_pool *p, const rg_solver *s, const char *
   rg_child_result res;
   memset(&res, 0, sizeof res);
   res.exit_code = -1;
-  double deadline = rg_child_now_ms() + timeout_ms + RG_SOLVER_GRACE_MS;
+  double deadline = rg_clock_ms() + timeout_ms + RG_SOLVER_GRACE_MS;
   framing f = {proto, &key, RG_REPLY_PARTIAL, 0, 0, ""};
   rg_child_end_reason why;
   st = rg_child_exchange(&w->proc, req.s, req.len, false, deadline, reply_done, &f, &res, &why,
