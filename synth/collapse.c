@@ -42,30 +42,31 @@ static rg_status line_key_of(const rg_collapse_opts *o, const char *s, size_t l,
   return st;
 }
 
-/* Marks keep[i] for the first line of each id: an open-addressing table of line indices. */
-static rg_status first_of_each(const line_key *ids, uint64_t n, bool *keep, uint64_t *kept,
-                               rg_err *err) {
-  uint64_t cap = 16;
-  while (cap < 2 * n)
-    cap <<= 1;
-  uint64_t *slot = malloc(sizeof *slot * cap); /* line index + 1; 0 is empty */
-  if (!slot) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  memset(slot, 0, sizeof *slot * cap);
+static bool same_key(const void *owner, const void *key, int32_t line) {
+  return key_eq(&((const line_key *)owner)[line], key);
+}
+
+/* The id's first 8 bytes are already a uniform hash. */
+static uint64_t key_hash(const line_key *k) {
+  uint64_t h;
+  memcpy(&h, k->id.b, sizeof h);
+  return h ^ k->extra * UINT64_C(0x9e3779b97f4a7c15);
+}
+
+/* Marks keep[i] for the first line of each key (ir/hashtab: line indices, keys in ids). */
+static rg_status first_of_each(const line_key *ids, uint64_t n, bool *keep, uint64_t *kept, rg_err *err) {
+  if (n > INT32_MAX) return rg_err_set(err, RG_ERR_LIMIT, "more than %d candidate lines", INT32_MAX);
+  rg_hashtab t = {0};
+  rg_status st = RG_OK;
   *kept = 0;
-  for (uint64_t i = 0; i < n; i++) {
-    uint64_t h;
-    memcpy(&h, ids[i].id.b, sizeof h); /* already a uniform hash */
-    h ^= ids[i].extra * UINT64_C(0x9e3779b97f4a7c15);
-    for (h &= cap - 1;; h = (h + 1) & (cap - 1)) {
-      if (!slot[h]) {
-        slot[h] = i + 1, keep[i] = true, ++*kept;
-        break;
-      }
-      if (key_eq(&ids[slot[h] - 1], &ids[i])) break; /* a renaming of that line */
-    }
+  for (uint64_t i = 0; !st && i < n; i++) {
+    uint64_t h = key_hash(&ids[i]);
+    size_t pos = rg_hashtab_probe(&t, h, same_key, ids, &ids[i]);
+    if (rg_hashtab_at(&t, pos) >= 0) continue; /* a renaming of that line */
+    if (!(st = rg_hashtab_set(&t, pos, h, (int32_t)i))) keep[i] = true, ++*kept;
   }
-  free(slot);
-  return RG_OK;
+  rg_hashtab_free(&t);
+  return st ? rg_err_set(err, st, "out of memory") : RG_OK;
 }
 
 /* The rule lines of cand: where each starts and its line number (for messages). */
