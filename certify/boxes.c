@@ -29,14 +29,9 @@ void rg_cuts_free(rg_cuts *c) {
 static void add(prop *p, rg_cuts *o, int d, int64_t q) {
   if (q <= 0 || q >= o->dim[d]) return;
   rg_cutlist *l = &o->cut[d];
-  if (l->n == l->cap) {
-    int32_t cap = l->cap ? 2 * l->cap : 8;
-    int32_t *v = realloc(l->v, sizeof *v * (size_t)cap);
-    if (!v) {
-      p->nomem = true;
-      return;
-    }
-    l->v = v, l->cap = cap;
+  if (!rg_grow(&l->v, &l->cap, l->n, sizeof *l->v, 8)) {
+    p->nomem = true;
+    return;
   }
   l->v[l->n++] = (int32_t)q;
 }

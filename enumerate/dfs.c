@@ -84,13 +84,7 @@ static int32_t intern(rg_enum_shapes *t, const rg_shape *x) {
   int32_t found = rg_hashtab_at(&t->ids, pos);
   if (found >= 0) return found;
   if (t->n == MAX_SHAPES) return -1;
-  if (t->n == t->cap) {
-    int32_t nc = t->cap ? 2 * t->cap : 64;
-    rg_shape *ns = realloc(t->s, sizeof *ns * (size_t)nc);
-    if (!ns) return -1;
-    t->s = ns;
-    t->cap = nc;
-  }
+  if (!rg_grow(&t->s, &t->cap, t->n, sizeof *t->s, 64)) return -1;
   if (rg_hashtab_set(&t->ids, pos, h, t->n)) return -1;
   t->s[t->n] = c;
   return t->n++;

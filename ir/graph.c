@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "hashtab.h"
 
 typedef struct {
@@ -66,13 +67,7 @@ int32_t rg_graph_add(rg_graph *g, const rg_node *n) {
   size_t pos = rg_hashtab_probe(&g->ids, h, node_eq, g, n);
   int32_t found = rg_hashtab_at(&g->ids, pos);
   if (found >= 0) return found;
-  if (g->n == g->cap) {
-    int32_t cap = g->cap ? g->cap * 2 : 16;
-    rg_node *nodes = realloc(g->nodes, sizeof *nodes * (size_t)cap);
-    if (!nodes) return RG_ERR_NOMEM;
-    g->nodes = nodes;
-    g->cap = cap;
-  }
+  if (g->n == g->cap && !rg_grow(&g->nodes, &g->cap, g->n, sizeof *g->nodes, 16)) return RG_ERR_NOMEM;
   int32_t id = g->n;
   if (rg_hashtab_set(&g->ids, pos, h, id) != RG_OK) return RG_ERR_NOMEM;
   g->nodes[g->n++] = *n;
@@ -94,13 +89,7 @@ static int32_t find(const name_table *t, const char *name, int len) {
 static int32_t intern(name_table *t, const char *name, int len) {
   int32_t i = find(t, name, len);
   if (i >= 0) return i;
-  if (t->n == t->cap) {
-    int32_t cap = t->cap ? t->cap * 2 : 8;
-    char **names = realloc(t->names, sizeof *names * (size_t)cap);
-    if (!names) return RG_ERR_NOMEM;
-    t->names = names;
-    t->cap = cap;
-  }
+  if (!rg_grow(&t->names, &t->cap, t->n, sizeof *t->names, 8)) return RG_ERR_NOMEM;
   char *copy = malloc((size_t)len + 1);
   if (!copy) return RG_ERR_NOMEM;
   memcpy(copy, name, (size_t)len);

@@ -9,6 +9,7 @@
 #include "clock.h"
 #include "compare.h"
 #include "graph.h"
+#include "grow.h"
 #include "hashtab.h"
 #include "interp.h"
 #include "op.h"

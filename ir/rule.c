@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "grow.h"
+
 rg_rule *rg_rule_new(void) {
   rg_rule *r = calloc(1, sizeof *r);
   if (!r) return NULL;
@@ -32,15 +34,9 @@ void rg_ruleset_free(rg_ruleset *rs) {
 }
 
 rg_status rg_ruleset_add(rg_ruleset *rs, rg_rule *r) {
-  if (rs->n == rs->cap) {
-    int cap = rs->cap ? rs->cap * 2 : 16;
-    rg_rule **rules = realloc(rs->rules, sizeof *rules * (size_t)cap);
-    if (!rules) {
-      rg_rule_free(r);
-      return RG_ERR_NOMEM;
-    }
-    rs->rules = rules;
-    rs->cap = cap;
+  if (!rg_grow(&rs->rules, &rs->cap, rs->n, sizeof *rs->rules, 16)) {
+    rg_rule_free(r);
+    return RG_ERR_NOMEM;
   }
   rs->rules[rs->n++] = r;
   return RG_OK;

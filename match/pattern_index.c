@@ -78,13 +78,7 @@ static int32_t find_edge(const rg_pattern_index *x, int32_t parent, const symbol
 }
 
 static int32_t new_node(rg_pattern_index *x, int32_t parent, const rg_graph *g, rg_ref r) {
-  if (x->n == x->cap) {
-    int32_t cap = x->cap ? 2 * x->cap : 256;
-    trie_node *t = realloc(x->t, sizeof *t * (size_t)cap);
-    if (!t) return -1;
-    x->t = t;
-    x->cap = cap;
-  }
+  if (!rg_grow(&x->t, &x->cap, x->n, sizeof *x->t, 256)) return -1;
   x->t[x->n] = (trie_node){parent, -1, -1, -1, g, r.node, r.out};
   return x->n++;
 }
@@ -138,13 +132,8 @@ static bool insert(rg_pattern_index *x, const rg_graph *g, rg_ref p, int32_t *at
 rg_status rg_pattern_index_add(rg_pattern_index *x, const rg_graph *g, rg_ref p, int32_t id,
                                rg_err *err) {
   if (id != x->n_ids) return rg_err_set(err, RG_ERR_ARG, "pattern ids must be added in order");
-  if (x->n_ids == x->ids_cap) {
-    int32_t cap = x->ids_cap ? 2 * x->ids_cap : 256;
-    int32_t *next = realloc(x->next, sizeof *next * (size_t)cap);
-    if (!next) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-    x->next = next;
-    x->ids_cap = cap;
-  }
+  if (!rg_grow(&x->next, &x->ids_cap, x->n_ids, sizeof *x->next, 256))
+    return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   int32_t at = 0;
   if (!insert(x, g, p, &at)) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   x->next[id] = -1;
@@ -173,15 +162,9 @@ typedef struct {
 static void emit(walk_ctx *w, int32_t at) {
   for (int32_t id = w->x->t[at].head; id >= 0; id = w->x->next[id]) {
     rg_id_list *l = w->out;
-    if (l->n == l->cap) {
-      int cap = l->cap ? 2 * l->cap : 64;
-      int32_t *p = realloc(l->id, sizeof *p * (size_t)cap);
-      if (!p) {
-        w->failed = true;
-        return;
-      }
-      l->id = p;
-      l->cap = cap;
+    if (!rg_grow(&l->id, &l->cap, l->n, sizeof *l->id, 64)) {
+      w->failed = true;
+      return;
     }
     l->id[l->n++] = id;
   }

@@ -37,13 +37,7 @@ static int side_find(const side *sd, rg_ref r) {
 }
 
 static rg_status side_add(side *sd, const state *st, rg_err *err) {
-  if (sd->n == sd->cap) {
-    int cap = sd->cap ? 2 * sd->cap : 64;
-    state *p = realloc(sd->s, sizeof *p * (size_t)cap);
-    if (!p) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-    sd->s = p;
-    sd->cap = cap;
-  }
+  if (!rg_grow(&sd->s, &sd->cap, sd->n, sizeof *sd->s, 64)) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   if (rg_hashtab_add(&sd->index, key_hash(st->t), sd->n))
     return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   sd->s[sd->n++] = *st;

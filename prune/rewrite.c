@@ -23,13 +23,7 @@ typedef struct {
 static rg_status collect(const rg_graph *g, rg_ref r, rg_position *at, pos_list *l, rg_err *err) {
   const rg_node *nd = rg_graph_node(g, r.node);
   if (nd->op == RG_OP_INPUT) return RG_OK;
-  if (l->n == l->cap) {
-    int cap = l->cap ? 2 * l->cap : 16;
-    rg_position *p = realloc(l->items, sizeof *p * (size_t)cap);
-    if (!p) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-    l->items = p;
-    l->cap = cap;
-  }
+  if (!rg_grow(&l->items, &l->cap, l->n, sizeof *l->items, 16)) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   at->sub = r;
   l->items[l->n++] = *at;
   if (nd->n_in && at->depth == RG_TERM_MAX_DEPTH)
@@ -150,13 +144,7 @@ void rg_rewrite_set_free(rg_rewrite_set *s) {
 }
 
 static rg_status push(rg_rewrite_set *s, const rg_rewriter *w, rg_err *err) {
-  if (s->n == s->cap) {
-    int cap = s->cap ? 2 * s->cap : 64;
-    rg_rewriter *p = realloc(s->w, sizeof *p * (size_t)cap);
-    if (!p) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-    s->w = p;
-    s->cap = cap;
-  }
+  if (!rg_grow(&s->w, &s->cap, s->n, sizeof *s->w, 64)) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_status st = rg_pattern_index_add(s->index, w->g, w->lhs, s->n, err);
   if (st) return st;
   s->w[s->n++] = *w;
