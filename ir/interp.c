@@ -305,11 +305,7 @@ rg_elem_eval *rg_elem_eval_new_z127(const rg_plan *plan, const rg_eval_ctx *ctx,
 }
 
 void rg_elem_eval_free(rg_elem_eval *e) {
-  if (!e) return;
-  free(e->keys);
-  free(e->vals);
-  free(e->site);
-  free(e);
+  if (e) free(e->keys), free(e->vals), free(e->site), free(e);
 }
 
 static size_t slot_of(const rg_elem_eval *e, uint64_t key) {

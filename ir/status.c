@@ -32,17 +32,10 @@ rg_status rg_err_at(rg_err *err, rg_status status, int line, int col, const char
 }
 
 const char *rg_status_name(rg_status s) {
-  switch (s) {
-  case RG_OK: return "ok";
-  case RG_ERR_PARSE: return "parse error";
-  case RG_ERR_SHAPE: return "shape error";
-  case RG_ERR_NOMEM: return "out of memory";
-  case RG_ERR_IO: return "i/o error";
-  case RG_ERR_ARG: return "bad argument";
-  case RG_ERR_UNBOUND: return "unbound variable";
-  case RG_ERR_LIMIT: return "limit exceeded";
-  }
-  return "unknown status";
+  /* indexed by -s: the statuses are 0, -1, -2, ... */
+  static const char *const names[] = {"ok", "parse error", "shape error", "out of memory", "i/o error",
+                                      "bad argument", "unbound variable", "limit exceeded"};
+  return s <= 0 && -(int)s < (int)(sizeof names / sizeof *names) ? names[-(int)s] : "unknown status";
 }
 
 void rg_err_print(FILE *out, const char *prog, const char *file, const rg_err *err) {

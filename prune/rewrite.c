@@ -128,10 +128,8 @@ struct rg_rewrite_set {
 
 rg_rewrite_set *rg_rewrite_set_new(void) {
   rg_rewrite_set *s = calloc(1, sizeof(rg_rewrite_set));
-  if (s && !(s->index = rg_pattern_index_new())) {
-    free(s);
-    s = NULL;
-  }
+  if (s) s->index = rg_pattern_index_new();
+  if (s && !s->index) free(s), s = NULL;
   return s;
 }
 
