@@ -11,10 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "enumerate/inputs.h"
+#include "enumerate/enumerate.h"
 #include "ir/ir.h"
-#include "ir/text.h"
-#include "verify/randtest_cache.h"
+#include "verify/verify.h"
 
 static const rg_shape *input_shape(const rg_enum_inputset *in, const char *name) {
   for (int i = 0; i < in->n; i++)

@@ -6,12 +6,14 @@
  * since graphs are hash-consed, ref equality is structural equality. Parameter variables bind
  * parameter values: a concrete value, or a parameter variable of the term's graph (a symbolic
  * axis matches only a pattern variable, never a concrete value). Output indices must agree.
- * The optimizer reuses this matcher.
+ * The optimizer reuses this matcher. This is the module's public header: it also brings the
+ * pattern index (pattern_index.h), which prune/ and optimizer/ use to find candidate patterns.
  */
 #ifndef RG_MATCH_MATCH_H
 #define RG_MATCH_MATCH_H
 
 #include "ir/ir.h"
+#include "pattern_index.h"
 
 typedef struct {
   int32_t n_tvars, n_pvars; /* capacity: variables of the pattern's graph */

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "match/match.h"
-#include "match/pattern_index.h"
 
 /* One direction of one rule: match `from`, build `to`. */
 typedef struct {

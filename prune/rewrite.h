@@ -13,7 +13,7 @@
 #define RG_PRUNE_REWRITE_H
 
 #include "ir/ir.h"
-#include "match/pattern_index.h"
+#include "match/match.h"
 
 #define RG_TERM_MAX_DEPTH 32
 

@@ -1,13 +1,18 @@
 /* verify/verify.h: the public header of the verify module: axioms (axioms.h) and their random
  * checks (axcheck.h), the SMT encoder (smt.h), the solver backends (solver.h) and the proof
- * stage (prove.h), the deep recheck (recheck.h), and these stages over files (filerun.h). */
+ * stage (prove.h), the deep recheck (recheck.h), these stages over files (filerun.h), and the
+ * random testing of candidates (randtest.h, its verdict cache randtest_cache.h) and their
+ * generalization (generalize.h). */
 #ifndef RG_VERIFY_VERIFY_H
 #define RG_VERIFY_VERIFY_H
 
 #include "axcheck.h"
 #include "axioms.h"
 #include "filerun.h"
+#include "generalize.h"
 #include "prove.h"
+#include "randtest.h"
+#include "randtest_cache.h"
 #include "recheck.h"
 #include "smt.h"
 #include "solver.h"

@@ -2,6 +2,8 @@
 """tests/regress/check_house.py ROOT: the structure docs/DESIGN.md promises, checked.
 
 - tools/ and bench/ include a module only through its public header <module>/<module>.h;
+- a module includes another only through that one's public set (its umbrella header and the
+  headers the umbrella includes);
 - the top-level folders are exactly those of DESIGN.md's layout block;
 - tools/ stays thin: under 2,000 lines;
 - no function of the C sources (tests aside) is longer than 60 lines.
@@ -43,6 +45,25 @@ def check_public_includes(mods):
                 if m and m.group(1) in mods and m.group(2) != m.group(1):
                     failures.append(f"{path}:{n}: includes {m.group(1)}/{m.group(2)}.h, not the "
                                     f"public {m.group(1)}/{m.group(1)}.h")
+
+
+def public_sets(mods):
+    sets = {}
+    for m in mods:
+        text = open(os.path.join(ROOT, m, m + ".h")).read()
+        sets[m] = set(re.findall(r'#include "([a-z_0-9]+)\.h"', text)) | {m}
+    return sets
+
+
+def check_module_includes(mods):
+    pub = public_sets(mods)
+    for m in sorted(mods):
+        for path in sources(m, (".c", ".h", ".cpp", ".inc")):
+            for n, line in enumerate(open(path, errors="replace"), 1):
+                g = re.match(r'\s*#\s*include\s+"([a-z]+)/([a-z_0-9]+)\.h"', line)
+                if g and g.group(1) != m and g.group(1) in pub and g.group(2) not in pub[g.group(1)]:
+                    failures.append(f"{path}:{n}: includes {g.group(1)}/{g.group(2)}.h, private to "
+                                    f"{g.group(1)}/ (its public set is what {g.group(1)}/{g.group(1)}.h includes)")
 
 
 def check_layout():
@@ -121,6 +142,7 @@ def check_tools_size():
 
 
 check_public_includes(modules())
+check_module_includes(modules())
 check_layout()
 check_tools_size()
 check_function_lengths()
