@@ -1,5 +1,5 @@
 /* synth/finish.c: pruning, proofs, derivability and output after random testing (the
- * order and its reasons are in synth_finish.h). Every rule keeps its index into the candidate
+ * order and its reasons are in synth/finish.h). Every rule keeps its index into the candidate
  * set throughout, so proofs, removals and the output refer to one numbering. */
 #define _POSIX_C_SOURCE 200809L
 #include "finish.h"

@@ -1,4 +1,4 @@
-/* synth/generalize.c: the generalize stage (see synth_generalize.h). */
+/* synth/generalize.c: the generalize stage (see synth/generalize.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "generalize.h"
 

@@ -1,5 +1,5 @@
 /* synth/resume.c: saving the tested candidates of a run and reading them back (see
- * synth_resume.h). */
+ * synth/resume.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "resume.h"
 
