@@ -376,24 +376,30 @@ static rg_status add_rules(rg_db *db, const finish *f, rg_db_id *ids, int *untes
 }
 
 /* The whole stage table: the rows before (pre), pruning's, the proofs', derivability's. */
+/* Appends a row, its dropped text copied into the report. */
+static void add_row(rg_finish_report *r, rg_finish_stage row) {
+  if (r->n_rows == RG_FINISH_MAX_ROWS) return;
+  snprintf(r->why[r->n_rows], sizeof r->why[0], "%s", row.dropped ? row.dropped : "");
+  row.dropped = r->why[r->n_rows];
+  r->rows[r->n_rows++] = row;
+}
+
 static void fill_report(const finish *f, const rg_finish_stage *pre, int n_pre, rg_finish_report *r) {
   r->n_rows = 0;
-  for (int k = 0; k < n_pre && r->n_rows < RG_FINISH_MAX_ROWS; k++) r->rows[r->n_rows++] = pre[k];
-  for (int k = 0; k < RG_PRUNE_STAGES && r->n_rows < RG_FINISH_MAX_ROWS; k++)
+  for (int k = 0; k < n_pre; k++) add_row(r, pre[k]);
+  for (int k = 0; k < RG_PRUNE_STAGES; k++)
     if (f->before.stage[k].run)
-      r->rows[r->n_rows++] = (rg_finish_stage){f->before.stage[k].name, f->before.stage[k].in,
-                                               f->before.stage[k].out, "", f->before.stage[k].seconds};
+      add_row(r, (rg_finish_stage){f->before.stage[k].name, f->before.stage[k].in, f->before.stage[k].out, "",
+                                   f->before.stage[k].seconds});
+  char why[256];
   size_t len = 0;
-  r->prove_why[0] = 0;
   for (int k = 0; k < RG_SOLVER_COUNT; k++)
-    len += (size_t)snprintf(r->prove_why + len, sizeof r->prove_why - len, "%s-only:%d ", rg_solver_kind_name(k),
-                            f->sum.only[k]);
-  snprintf(r->prove_why + len, sizeof r->prove_why - len, "unproved:%d (differ:%d false-proof:%d) skipped:%d",
-           f->sum.unproved, f->sum.refuted, f->sum.false_proofs, f->sum.skipped);
-  if (f->o->stop_after >= RG_FINISH_PROVE && r->n_rows < RG_FINISH_MAX_ROWS)
-    r->rows[r->n_rows++] = (rg_finish_stage){"prove", f->sum.n_rules, f->sum.shipped, r->prove_why, f->t_prove};
-  if (f->derive_run && r->n_rows < RG_FINISH_MAX_ROWS)
-    r->rows[r->n_rows++] = (rg_finish_stage){"derivability", f->derive.n, f->derive.kept, "", f->t_derive};
+    len += (size_t)snprintf(why + len, sizeof why - len, "%s-only:%d ", rg_solver_kind_name(k), f->sum.only[k]);
+  snprintf(why + len, sizeof why - len, "unproved:%d (differ:%d false-proof:%d) skipped:%d", f->sum.unproved,
+           f->sum.refuted, f->sum.false_proofs, f->sum.skipped);
+  if (f->o->stop_after >= RG_FINISH_PROVE)
+    add_row(r, (rg_finish_stage){"prove", f->sum.n_rules, f->sum.shipped, why, f->t_prove});
+  if (f->derive_run) add_row(r, (rg_finish_stage){"derivability", f->derive.n, f->derive.kept, "", f->t_derive});
   r->sum = f->sum;
   r->filled = true;
 }

@@ -34,9 +34,10 @@ typedef struct {
 /* The whole stage table and the proof summary of a finished run (for --json). */
 #define RG_FINISH_MAX_ROWS 16
 typedef struct {
-  rg_finish_stage rows[RG_FINISH_MAX_ROWS];
+  rg_finish_stage rows[RG_FINISH_MAX_ROWS]; /* names are literals; dropped points into why */
   int n_rows;
-  char prove_why[256]; /* the prove row's "dropped" text */
+  char why[RG_FINISH_MAX_ROWS][256]; /* the rows' "dropped" texts, copied: the report outlives
+                                      * the caller's buffers */
   rg_prove_summary sum;
   bool filled; /* the run got as far as its output */
 } rg_finish_report;

@@ -36,6 +36,10 @@ table = open(sys.argv[2]).read()
 stages = [r["stage"] for r in j["stages"]]
 assert stages[:2] == ["enumerate", "fingerprint"] and "prove" in stages and "derivability" in stages, stages
 assert j["synth"]["graphs"] == j["stages"][0]["out"] > 0
+rows = {r["stage"]: r for r in j["stages"]}
+assert rows["fingerprint"]["dropped"] == "alone:%d" % j["synth"]["singles"], rows["fingerprint"]
+assert rows["generalize"]["dropped"].startswith("tested:"), rows["generalize"]
+assert rows["prove"]["dropped"].startswith("z3-only:"), rows["prove"]
 m = re.search(r"prove +(\d+) rules: (\d+) verified", table)
 assert m and j["prove"]["n_rules"] == int(m.group(1)) and j["prove"]["verified"] == int(m.group(2)), m
 assert set(j["prove"]["only"]) == {"z3", "cvc5"}
