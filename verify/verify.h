@@ -1,6 +1,7 @@
 /* verify/verify.h: the public header of the verify module: axioms (axioms.h) and their random
  * checks (axcheck.h), the SMT encoder (smt.h), the solver backends (solver.h) and the proof
- * stage (prove.h), the deep recheck (recheck.h), and these stages over files (filerun.h). */
+ * stage (prove.h), the deep recheck (recheck.h), these stages over files (filerun.h) and their
+ * results as text (report.h), a rule's sides compared as `rulegen eval` shows it (sides.h). */
 #ifndef RG_VERIFY_VERIFY_H
 #define RG_VERIFY_VERIFY_H
 
@@ -9,6 +10,8 @@
 #include "filerun.h"
 #include "prove.h"
 #include "recheck.h"
+#include "report.h"
+#include "sides.h"
 #include "smt.h"
 #include "solver.h"
 
