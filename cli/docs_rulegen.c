@@ -10,6 +10,11 @@
       {"states", 'n', 1, "N", "derivation search: terms visited per output"},                     \
       {"growth", 'g', 1, "N", "derivation search: operators a term may grow by"}
 
+/* The seed and threads of recheck's and check-axioms' draws. */
+#define SEED_THREADS_ROWS                                                                          \
+  {"seed", 'S', 1, "N", "seed of shapes, inputs and keyed functions (default 1)"},                \
+      {"threads", 'j', 1, "N", "OpenMP threads (default: all)"}
+
 static const rg_cli_option synth_options[] = {
     {"ops", 'O', 1, "LIST", "operators: names and the groups all, taso; e.g. taso,bias (default taso)"},
     {"depth", 'd', 1, "N", "graphs of at most N operators, 1..4 (default 3)"},
@@ -60,8 +65,7 @@ static const rg_cli_option prove_options[] = {
 static const rg_cli_option recheck_options[] = {
     {"assignments", 'n', 1, "N", "drawn shape/parameter assignments per rule (default 64)"},
     {"trials", 't', 1, "N", "random inputs per assignment and domain (default 1)"},
-    {"seed", 'S', 1, "N", "seed of shapes, inputs and keyed functions (default 1)"},
-    {"threads", 'j', 1, "N", "OpenMP threads (default: all)"},
+    SEED_THREADS_ROWS,
     {"inputs", 'i', 1, "FILE", "shapes of variables by name ('NAME DIMS' lines) to draw from (default TASO's 20 inputs; ?w13_1 takes ?w13's)"},
     {"quiet", 'q', 0, "", "print only the rules that differ, and the summary"},
     RG_CLI_HELP_ROW,
@@ -70,8 +74,7 @@ static const rg_cli_option recheck_options[] = {
 static const rg_cli_option check_axioms_options[] = {
     {"assignments", 'n', 1, "N", "shape/parameter assignments per axiom and direction (default 24)"},
     {"trials", 't', 1, "N", "random inputs per assignment and domain (default 2)"},
-    {"seed", 'S', 1, "N", "seed of shapes, inputs and keyed functions (default 1)"},
-    {"threads", 'j', 1, "N", "OpenMP threads (default: all)"},
+    SEED_THREADS_ROWS,
     {"verbose", 'v', 0, "", "print every axiom, not only unsound ones"},
     RG_CLI_HELP_ROW,
 };

@@ -19,10 +19,7 @@ typedef struct {
 } recheck_args;
 
 static const rg_cli_field fields[] = {
-    RG_CLI_NUM('n', RG_CLI_INT, recheck_args, o.assignments, 1, 10000, NULL),
-    RG_CLI_NUM('t', RG_CLI_INT, recheck_args, o.trials, 1, 1000, NULL),
-    RG_CLI_NUM('j', RG_CLI_INT, recheck_args, o.threads, 1, 1024, NULL),
-    RG_CLI_NUM('S', RG_CLI_U64, recheck_args, o.seed, 0, INT64_MAX, NULL),
+    RG_DRAW_FIELDS(recheck_args, o),
     RG_CLI_STORE('q', RG_CLI_SET, recheck_args, quiet),
 };
 
