@@ -127,4 +127,6 @@ rg_status rg_prune_rederive(const rg_ruleset *rs, const rg_prune_opts *o, rg_pru
                             const bool *usable, const bool *retry, int *n_removed,
                             rg_err *err) RG_MUST_CHECK;
 
+#include "report.h" /* after the types it prints */
+
 #endif

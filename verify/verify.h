@@ -1,7 +1,8 @@
 /* verify/verify.h: the public header of the verify module: axioms (axioms.h) and their random
  * checks (axcheck.h), the SMT encoder (smt.h), the solver backends (solver.h) and the proof
- * stage (prove.h), the deep recheck (recheck.h), these stages over files (filerun.h), and the
- * random testing of candidates (randtest.h, its verdict cache randtest_cache.h) and their
+ * stage (prove.h), the deep recheck (recheck.h), these stages over files (filerun.h) and their
+ * results as text (report.h), a rule's sides compared as `rulegen eval` shows it (sides.h), and
+ * the random testing of candidates (randtest.h, its verdict cache randtest_cache.h) and their
  * generalization (generalize.h). */
 #ifndef RG_VERIFY_VERIFY_H
 #define RG_VERIFY_VERIFY_H
@@ -14,6 +15,8 @@
 #include "randtest.h"
 #include "randtest_cache.h"
 #include "recheck.h"
+#include "report.h"
+#include "sides.h"
 #include "smt.h"
 #include "solver.h"
 

@@ -1,0 +1,28 @@
+/* verify/report.h: the verify stages' results as text, the lines `rulegen prove`, `recheck` and
+ * `check-axioms` print (and any other program that runs the stages may print). */
+#ifndef RG_VERIFY_REPORT_H
+#define RG_VERIFY_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "filerun.h"
+
+/* A rule's status line ("verified  FILE:LINE  RULE"), its refutation or false proof, and
+ * under it what each solver said of each obligation. */
+void rg_proof_print(FILE *out, const rg_rule *r, const rg_rule_proof *p, const char *file);
+/* The summary line of a proof run: counts by status (one per solver), how many pass
+ * --require, the solvers' versions, the timeout and the time. */
+void rg_prove_summary_print(FILE *out, const rg_prove_summary *sum, const rg_prove_opts *o);
+
+/* A line per rule of run (quiet: only those that differ) with why under it, then the summary
+ * (assignments and seed of o; seconds the run took). */
+void rg_recheck_print(FILE *out, const rg_recheck_run *run, const rg_recheck_opts *o, const char *file,
+                      bool quiet, double seconds);
+
+/* An UNSOUND line per unsound axiom of the axiom file path (verbose: an ok line per sound one
+ * too), then the summary. */
+void rg_axcheck_print(FILE *out, const rg_axcheck_run *run, const rg_axcheck_opts *o, const char *path,
+                      bool verbose);
+
+#endif
