@@ -18,7 +18,7 @@ typedef struct {
   bool printed;
 } progress;
 
-static double ms_since(double t0) { return (rg_clock_now() - t0) * 1e3; }
+static double ms_since(double t0) { return (rg_clock_seconds() - t0) * 1e3; }
 
 static void on_progress(void *user, int64_t done, int64_t total) {
   progress *pg = user;
@@ -53,7 +53,7 @@ static rg_status open_pair(const rg_cert_session *s, char **files, int nfiles, c
 /* Full mode: every element where the programs differ must lie in a correction region, i.e.
  * the corrected mutant (the mutant outside the regions, the original inside) is equivalent. */
 static rg_status full_check(const rg_pet_pair *pp, const rg_cert *c, const rg_pet_opts *po, FILE *log, rg_err *err) {
-  double t0 = rg_clock_now();
+  double t0 = rg_clock_seconds();
   int64_t differing, outside;
   rg_status st = rg_cert_full_check(pp, c, po, &differing, &outside, NULL, err);
   if (st) return st;
@@ -68,7 +68,7 @@ static rg_status full_check(const rg_pet_pair *pp, const rg_cert *c, const rg_pe
 /* check: audits the certificate against the programs, then full mode if asked. */
 static rg_status run_check(const rg_cert_session *s, const char *cert_path, rg_cert *parsed, rg_pet_pair *pp,
                            rg_pet_hooks *hooks, FILE *out, FILE *log, int *verdict, rg_err *err) {
-  double t0 = rg_clock_now();
+  double t0 = rg_clock_seconds();
   rg_audit a;
   rg_status st = rg_cert_audit(parsed, pp, hooks, &a, err);
   if (st) return st;
@@ -85,7 +85,7 @@ static rg_status run_check(const rg_cert_session *s, const char *cert_path, rg_c
 /* certify: box mode, the certificate written, then full mode if asked. */
 static rg_status run_certify(const rg_cert_session *s, rg_pet_pair *pp, rg_cert *c, rg_pet_hooks *hooks, FILE *log,
                              rg_err *err) {
-  double t0 = rg_clock_now();
+  double t0 = rg_clock_seconds();
   rg_pet_opts po = {s->trials, s->p, hooks};
   rg_pet_result res;
   rg_status st = rg_pet_check(pp, &po, &res, err);
@@ -118,7 +118,7 @@ rg_status rg_cert_session_run(const rg_cert_session *s, char **args, int nargs, 
   }
   if (st == RG_OK) st = open_pair(s, args, nargs, s->check ? parsed.shapes : NULL, out, &pp, where, err);
   if (st == RG_OK && !s->print) {
-    progress pg = {s->prog, log, rg_clock_now(), 1000, false};
+    progress pg = {s->prog, log, rg_clock_seconds(), 1000, false};
     rg_pet_hooks hooks = {s->cancel, on_progress, &pg};
     st = s->check ? run_check(s, cert_path, &parsed, pp, &hooks, out, log, verdict, err)
                   : run_certify(s, pp, &c, &hooks, log, err);
