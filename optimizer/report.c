@@ -1,12 +1,8 @@
-/* optimizer/report.c: models, costs and evaluated outputs as graphopt reports them
- * (report.h). */
+/* optimizer/report.c: models and costs as graphopt reports them (report.h). */
 #include "report.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-
-#include "eval.h"
-#include "tensor_io.h"
 
 void rg_report_model_io(const rg_model *m, rg_strbuf *out) {
   char buf[128];
@@ -41,6 +37,23 @@ void rg_report_model_counts(const rg_model *m, rg_strbuf *out) {
   rg_sb_puts(out, shown ? "\n" : "");
   free(k);
   rg_sb_printf(out, "  weights: %lld values\n", (long long)c.weights);
+}
+
+rg_status rg_report_cost(rg_cost_model *cm, const rg_model *m, const char *name, double t_import, const char *cache,
+                         rg_strbuf *out, rg_err *err) {
+  const rg_cost_backend *b = rg_cost_backend_find(rg_cost_model_name(cm));
+  rg_cost_sum s;
+  rg_cost_stats st;
+  double t0 = rg_clock_now();
+  rg_status rc = rg_cost_sum_model(cm, m, &s, err);
+  if (rc) return rc;
+  double t_cost = rg_clock_now() - t0;
+  rg_cost_model_stats(cm, &st);
+  rg_sb_printf(out, "%s: imported in %.3f s; cost model %s (%s)\n", name, t_import, rg_cost_model_name(cm),
+               st.device ? st.device : "?");
+  rg_report_cost_sum(&s, m->n_op, out);
+  rg_report_cost_stats(&st, b && b->cached, cache, t_cost, out);
+  return RG_OK;
 }
 
 void rg_report_cost_sum(const rg_cost_sum *s, int32_t opaque, rg_strbuf *out) {
@@ -82,54 +95,4 @@ void rg_report_cost_stats(const rg_cost_stats *st, bool cached, const char *cach
   double load = st->measured ? load_average() : -1;
   if (load >= 0) rg_sb_printf(out, " (load average %.2f)", load);
   rg_sb_puts(out, "\n");
-}
-
-/* The reference of output i (r's other, else the expected file; *owned: the caller frees it),
- * or NULL when there is none; errors as rg_report_outputs says. */
-static rg_status reference(const rg_model *m, const rg_report_refs *r, int32_t i, const double **vals, rg_shape *rs,
-                           bool *owned, rg_err *err) {
-  *owned = false, *vals = NULL;
-  if (r->other) {
-    int32_t j = rg_model_output_match(r->other, m, i);
-    if (j < 0) return rg_err_set(err, RG_ERR_ARG, "%s has no output '%s'", r->other_name, m->out_name[i]);
-    *rs = *rg_model_shape(r->other, r->other->out[j]), *vals = r->ref[j];
-    return RG_OK;
-  }
-  if (!r->expect) return RG_OK;
-  char path[4096], *name;
-  rg_elem elem;
-  double *v;
-  snprintf(path, sizeof path, "%s/output_%d.pb", r->expect, i);
-  rg_status st = rg_tensor_file_read(path, &elem, rs, &v, &name, err);
-  if (st) return st;
-  free(name);
-  *owned = true, *vals = v;
-  return RG_OK;
-}
-
-rg_status rg_report_outputs(const rg_model *m, double *const *vals, const rg_report_refs *r, bool *differs,
-                            rg_strbuf *out, rg_err *err) {
-  for (int32_t i = 0; i < m->n_out; i++) {
-    const rg_shape *s = rg_model_shape(m, m->out[i]);
-    int64_t n = rg_shape_numel(s);
-    char buf[128];
-    double sum = 0, mag = 0;
-    for (int64_t k = 0; k < n; k++) sum += vals[i][k], mag += vals[i][k] < 0 ? -vals[i][k] : vals[i][k];
-    rg_sb_printf(out, "%s: %s sum %.9g abs %.9g", m->out_name[i], rg_shape_format(s, buf, sizeof buf), sum, mag);
-    rg_shape rs;
-    bool owned;
-    const double *ref;
-    rg_status st = reference(m, r, i, &ref, &rs, &owned, err);
-    if (st) return rg_sb_puts(out, "\n"), st;
-    if (ref) {
-      bool same = rg_shape_dims_eq(s, &rs);
-      double d = same ? rg_values_rel_diff(vals[i], ref, n) : 1.0 / 0.0;
-      rg_sb_printf(out, same ? " rel-diff %.3g%s" : " rel-diff %g (shapes differ)%s", d,
-                   d > r->tolerance ? " DIFFERS" : "");
-      *differs = *differs || d > r->tolerance;
-      if (owned) free((double *)ref);
-    }
-    rg_sb_puts(out, "\n");
-  }
-  return RG_OK;
 }

@@ -16,6 +16,11 @@ void rg_report_model_io(const rg_model *m, rg_strbuf *out);
  * those graphopt cannot evaluate), the number of weights. */
 void rg_report_model_counts(const rg_model *m, rg_strbuf *out);
 
+/* What graphopt cost prints: "NAME: imported in T s; cost model C (device)", then cm's figures
+ * for all of m (rg_report_cost_sum) and how they were had (rg_report_cost_stats; cache: the
+ * cache's path or ""). Errors: rg_cost_sum_model's. */
+rg_status rg_report_cost(rg_cost_model *cm, const rg_model *m, const char *name, double t_import, const char *cache,
+                         rg_strbuf *out, rg_err *err) RG_MUST_CHECK;
 /* A cost sum by operator (nodes, cost, share) and its total line; opaque: the model's opaque
  * nodes, which are not counted. */
 void rg_report_cost_sum(const rg_cost_sum *s, int32_t opaque, rg_strbuf *out);
@@ -39,6 +44,20 @@ typedef struct {
 rg_status rg_report_outputs(const rg_model *m, double *const *vals, const rg_report_refs *r, bool *differs,
                             rg_strbuf *out, rg_err *err) RG_MUST_CHECK;
 
+/* Where graphopt eval's inputs come from: the files dir/input_K.pb when dir is set, else drawn
+ * from seed (int64 inputs from [0, int_max)); save: where to write the inputs and outputs as
+ * test data (NULL: nowhere). */
+typedef struct {
+  const char *dir, *save;
+  uint32_t seed;
+  int64_t int_max;
+} rg_eval_inputs;
+/* Evaluates m (and refs->other, on the same inputs) on io's inputs, saves them when io says so,
+ * and reports the outputs as rg_report_outputs does (refs->ref is ignored: other's outputs are
+ * computed here). Errors: reading, evaluating, saving, and rg_report_outputs's. */
+rg_status rg_report_eval(const rg_model *m, const rg_eval_inputs *io, const rg_report_refs *refs, bool *differs,
+                         rg_strbuf *out, rg_err *err) RG_MUST_CHECK;
+
 /* Search step k of r: the rule (number, line, direction, text), where, the cost before and after. */
 void rg_report_search_step(const rg_model *m, const rg_ruleset *rules, int k, const rg_search_step *s,
                            rg_strbuf *out);
@@ -47,5 +66,11 @@ void rg_report_search_step(const rg_model *m, const rg_ruleset *rules, int k, co
 void rg_report_search_operators(const rg_model *m, const rg_ref *after, rg_strbuf *out);
 /* The cost before and after by cm, the search's counts and time, the costs timed or cached. */
 void rg_report_search(const rg_search_result *r, const rg_cost_model *cm, rg_strbuf *out);
+
+/* The numeric check's verdict: agreement within tolerance (seed: of the inputs), or the
+ * failure and, when step >= 0, the application after which the model first differs.
+ * Returns whether it passed. */
+bool rg_report_check(const rg_model *m, const rg_ruleset *rules, const rg_search_result *r, double worst, int step,
+                     double tolerance, int64_t seed, rg_strbuf *out);
 
 #endif

@@ -50,3 +50,16 @@ void rg_report_search(const rg_search_result *r, const rg_cost_model *cm, rg_str
     rg_sb_printf(out, "costs: %lld configurations timed, %lld from the cache\n", (long long)cs.measured,
                  (long long)cs.cached);
 }
+
+bool rg_report_check(const rg_model *m, const rg_ruleset *rules, const rg_search_result *r, double worst, int step,
+                     double tolerance, int64_t seed, rg_strbuf *out) {
+  if (worst <= tolerance) {
+    rg_sb_printf(out, "numeric check: outputs agree, largest relative difference %.3g (seed %lld)\n", worst,
+                 (long long)seed);
+    return true;
+  }
+  rg_sb_printf(out, "numeric check: FAILED, relative difference %.3g > %g: nothing written\n", worst, tolerance);
+  if (step >= 0) rg_sb_printf(out, "  the model first differs after application %d:\n", step + 1);
+  if (step >= 0) rg_report_search_step(m, rules, step, &r->steps[step], out);
+  return false;
+}

@@ -30,21 +30,14 @@ void graphopt_print(rg_strbuf *sb) {
   rg_sb_free(sb);
 }
 
-bool graphopt_add_dim(graphopt_dims *d, const char *arg) {
-  const char *eq = strchr(arg, '=');
-  int64_t v;
-  if (!eq || eq == arg || d->n == GRAPHOPT_MAX_DIMS || !rg_cli_parse_i64(eq + 1, 1, RG_MAX_DIM, &v)) {
-    fprintf(stderr, "graphopt: --dim wants NAME=N (N from 1 to %d), not '%s'\n", RG_MAX_DIM, arg);
-    return false;
-  }
-  snprintf(d->name[d->n], sizeof d->name[d->n], "%.*s", (int)(eq - arg), arg);
-  d->ptr[d->n] = d->name[d->n], d->value[d->n] = v;
-  d->n++;
+bool graphopt_add_dim(rg_import_dims *d, const char *arg) {
+  rg_err err;
+  if (rg_import_dims_add(d, arg, &err)) return fprintf(stderr, "graphopt: %s\n", err.msg), false;
   return true;
 }
 
-rg_model *graphopt_load(const char *path, const graphopt_dims *d, double *seconds) {
-  rg_import_opts o = {d ? d->n : 0, d ? d->ptr : NULL, d ? d->value : NULL};
+rg_model *graphopt_load(const char *path, const rg_import_dims *d, double *seconds) {
+  rg_import_opts o = rg_import_dims_opts(d);
   rg_model *m;
   rg_err err = {0};
   double t0 = rg_cli_now();
@@ -64,7 +57,7 @@ static int convert_cmd(int argc, char **argv) {
   const rg_cli_doc *doc = convert ? &rg_doc_graphopt_convert : &rg_doc_graphopt_info;
   rg_cli_getopt g;
   rg_cli_getopt_init(&g, doc->options, doc->n_options);
-  graphopt_dims dims = {0};
+  rg_import_dims dims = {0};
   int c;
   while ((c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
     switch (c) {
@@ -92,14 +85,10 @@ static int convert_cmd(int argc, char **argv) {
     rg_report_model_counts(m, &sb);
     graphopt_print(&sb);
   }
-  if (convert) {
-    rg_err err = {0};
-    t0 = rg_cli_now();
-    if (rg_model_export(m, out, &err)) {
-      rg_cli_report("graphopt", NULL, &err);
-      rc = 2;
-    } else if (!quiet) printf("%s: exported in %.3f s\n", out, rg_cli_now() - t0);
-  }
+  rg_err err = {0};
+  t0 = rg_cli_now();
+  if (convert && rg_model_export(m, out, &err)) rc = 2, rg_cli_report("graphopt", NULL, &err);
+  else if (convert && !quiet) printf("%s: exported in %.3f s\n", out, rg_cli_now() - t0);
   rg_model_free(m);
   return rc;
 }

@@ -10,8 +10,6 @@
 #include "cli.h"
 #include "optimizer/optimizer.h"
 
-#define GRAPHOPT_MAX_DIMS 16
-
 /* The cost models (--cost NAME) with their descriptions, from optimizer/'s table. */
 void graphopt_print_cost_models(FILE *out);
 /* A command's help for option c ('h': on stdout, returning 0; else on stderr, returning 2). */
@@ -19,18 +17,11 @@ int graphopt_usage(const rg_cli_doc *doc, int c, void (*extra)(FILE *out));
 /* A report on stdout; frees it. */
 void graphopt_print(rg_strbuf *sb);
 
-typedef struct {
-  int n;
-  char name[GRAPHOPT_MAX_DIMS][64];
-  const char *ptr[GRAPHOPT_MAX_DIMS];
-  int64_t value[GRAPHOPT_MAX_DIMS];
-} graphopt_dims;
-
 /* Adds "NAME=N" from --dim; prints why and returns false when it is not one. */
-bool graphopt_add_dim(graphopt_dims *d, const char *arg);
+bool graphopt_add_dim(rg_import_dims *d, const char *arg);
 /* Imports path (d may be NULL), printing the error and returning NULL when it cannot; *seconds:
  * the import's time (may be NULL). */
-rg_model *graphopt_load(const char *path, const graphopt_dims *d, double *seconds);
+rg_model *graphopt_load(const char *path, const rg_import_dims *d, double *seconds);
 
 int graphopt_eval_cmd(int argc, char **argv);
 int graphopt_cost_cmd(int argc, char **argv);

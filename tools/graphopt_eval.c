@@ -3,16 +3,14 @@
  * its largest relative difference from another model or from expected outputs. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "cli.h"
 #include "graphopt.h"
 
 typedef struct {
   const char *compare, *inputs, *expect, *save;
   int64_t seed, int_max;
   double tolerance;
-  graphopt_dims dims;
+  rg_import_dims dims;
 } eval_opts;
 
 static bool parse(int argc, char **argv, eval_opts *o, int *rc) {
@@ -53,55 +51,26 @@ static bool parse(int argc, char **argv, eval_opts *o, int *rc) {
   return true;
 }
 
-/* Input values: from DIR/input_K.pb, checked against the model's inputs, or drawn. */
-static double **load_inputs(const rg_model *m, const eval_opts *o) {
-  if (!o->inputs) return rg_model_random_inputs(m, (uint32_t)o->seed, o->int_max);
-  double **in = NULL;
-  rg_err err = {0};
-  if (rg_model_inputs_read(m, o->inputs, &in, &err)) rg_cli_report("graphopt eval", NULL, &err);
-  return in;
-}
-
-/* Each output printed, with its difference from the reference when there is one; false after
- * printing why a reference cannot be had. */
-static bool report(const rg_model *m, const eval_opts *o, double *const *out, const rg_model *other,
-                   double *const *ref, bool *differs) {
-  rg_report_refs r = {other, ref, o->compare, o->expect, o->tolerance};
-  rg_strbuf sb;
-  rg_err err = {0};
-  rg_sb_init(&sb);
-  rg_status st = rg_report_outputs(m, out, &r, differs, &sb, &err);
-  graphopt_print(&sb);
-  if (st) rg_cli_report("graphopt eval", NULL, &err);
-  return !st;
-}
-
-/* ok after a module call: false, with err printed, when it failed. */
-static bool done(rg_status st, const rg_err *err) {
-  if (st) rg_cli_report("graphopt eval", NULL, err);
-  return !st;
-}
-
 int graphopt_eval_cmd(int argc, char **argv) {
   eval_opts o;
   int rc;
   if (!parse(argc, argv, &o, &rc)) return rc;
   rg_model *m = graphopt_load(argv[optind], &o.dims, NULL), *other = NULL;
   if (!m) return 2;
-  double **in = load_inputs(m, &o), **out = NULL, **other_in = NULL, **other_out = NULL;
-  bool differs = false, ok = in != NULL;
-  rg_err err = {0};
-  if (ok && o.compare) ok = (other = graphopt_load(o.compare, &o.dims, NULL)) != NULL;
-  if (ok && other) ok = done(rg_model_inputs_for(other, m, in, &other_in, &err), &err);
-  if (ok) ok = done(rg_model_outputs_eval(NULL, m, (const double *const *)in, &out, &err), &err);
-  if (ok && other) ok = done(rg_model_outputs_eval(NULL, other, (const double *const *)other_in, &other_out, &err), &err);
-  if (ok && o.save) ok = done(rg_model_io_save(m, o.save, in, out, &err), &err);
-  if (ok) ok = report(m, &o, out, other, other_out, &differs);
-  rg_model_outputs_free(m, out);
-  if (other) rg_model_outputs_free(other, other_out);
-  free(other_in);
-  rg_model_inputs_free(m, in);
+  rc = 2;
+  if (!o.compare || (other = graphopt_load(o.compare, &o.dims, NULL))) {
+    rg_eval_inputs io = {o.inputs, o.save, (uint32_t)o.seed, o.int_max};
+    rg_report_refs r = {other, NULL, o.compare, o.expect, o.tolerance};
+    rg_strbuf sb;
+    rg_err err = {0};
+    bool differs = false;
+    rg_sb_init(&sb);
+    rg_status st = rg_report_eval(m, &io, &r, &differs, &sb, &err);
+    graphopt_print(&sb);
+    if (st) rg_cli_report("graphopt eval", NULL, &err);
+    rc = st ? 2 : differs;
+  }
   rg_model_free(other);
   rg_model_free(m);
-  return !ok ? 2 : differs ? 1 : 0;
+  return rc;
 }

@@ -3,11 +3,8 @@
  * numerically against the original before anything is written. optimizer/ does the work. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "cli.h"
 #include "graphopt.h"
-#include "ir/ir.h"
 #include "rulesdb/rulesdb.h"
 
 typedef struct {
@@ -15,7 +12,7 @@ typedef struct {
   bool allow_unsigned, no_cache, explain, quiet;
   double alpha, time_limit, tolerance;
   int64_t budget, seed;
-  graphopt_dims dims;
+  rg_import_dims dims;
 } opt_opts;
 
 static bool number(const char *opt, const char *arg, double lo, double *out) {
@@ -68,34 +65,25 @@ static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
 /* The rules: a database's verified ones (its signature checked, unless allowed not to be), or a
  * rule file's. */
 static bool load_rules(const opt_opts *o, rg_ruleset *rules) {
-  rg_err err = {0};
-  if (!rg_db_path_is_db(o->rules)) {
-    if (!rg_text_parse_file(o->rules, rules, &err)) return true;
-    rg_cli_report("graphopt optimize", o->rules, &err);
-    return false;
-  }
+  rg_err err;
   rg_strbuf warn;
   rg_sb_init(&warn);
-  rg_status st = rg_db_load_verified(o->rules, o->pub, o->allow_unsigned, rules, &warn, &err);
+  rg_status st = rg_db_load_rules(o->rules, o->pub, o->allow_unsigned, rules, &warn, &err);
   if (warn.len) fprintf(stderr, "graphopt optimize: warning (--allow-unsigned): %s", rg_sb_str(&warn));
   if (st) fprintf(stderr, "graphopt optimize: %s\n", err.msg); /* it names the file */
   rg_sb_free(&warn);
-  return st == RG_OK;
+  return !st;
 }
 
 /* The numeric check's verdict, and the model written when it passed; the exit status. */
 static int check_and_write(const opt_opts *o, const rg_model *m, const rg_ruleset *rules, const rg_search_result *r,
                            double worst, int step) {
   rg_err err = {0};
-  if (!(worst <= o->tolerance)) {
-    printf("numeric check: FAILED, relative difference %.3g > %g: nothing written\n", worst, o->tolerance);
-    rg_strbuf sb;
-    rg_sb_init(&sb);
-    if (step >= 0) rg_sb_printf(&sb, "  the model first differs after application %d:\n", step + 1);
-    if (step >= 0) rg_report_search_step(m, rules, step, &r->steps[step], &sb);
-    return graphopt_print(&sb), 1;
-  }
-  printf("numeric check: outputs agree, largest relative difference %.3g (seed %lld)\n", worst, (long long)o->seed);
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  bool passed = rg_report_check(m, rules, r, worst, step, o->tolerance, o->seed, &sb);
+  graphopt_print(&sb);
+  if (!passed) return 1;
   if (rg_optimize_write(m, r, o->in, o->out, &err)) return rg_cli_report("graphopt optimize", NULL, &err), 2;
   printf("%s: written%s\n", o->out, r->n_steps ? "" : " (no rule improved the model: a copy of the original)");
   return 0;
@@ -136,12 +124,10 @@ int graphopt_optimize_cmd(int argc, char **argv) {
   if (!load_rules(&o, &rules)) return rg_ruleset_free(&rules), 2;
   rg_model *m = graphopt_load(o.in, &o.dims, NULL);
   char cache[4096] = "";
-  rg_cost_opts co = {o.machine, cache};
   rg_cost_model *cm = NULL;
   rg_err err = {0};
-  rg_status st = rg_cost_cache_choose(o.cost, o.cache, o.no_cache, cache, sizeof cache, &err);
-  if (m && !st) st = rg_cost_model_open(o.cost, &co, &cm, &err);
-  if (m && st) rg_cli_report("graphopt optimize", NULL, &err);
+  if (m && rg_cost_model_choose(o.cost, o.machine, o.cache, o.no_cache, cache, sizeof cache, &cm, &err))
+    rg_cli_report("graphopt optimize", NULL, &err);
   rc = m && cm ? optimize(&o, m, &rules, cm) : 2;
   rg_cost_model_free(cm);
   rg_model_free(m);
