@@ -72,6 +72,10 @@ void rg_db_show_records(const rg_db *db, const rg_db_groups *g, size_t i, rg_str
 /* The stage-count table and the configuration. */
 void rg_db_show_stages(const rg_db *db, rg_strbuf *out);
 
+/* The rules at path: a database's verified ones, as rg_db_load_verified loads them, when path
+ * ends in .db; else rule text (an error's message then starts "path:line:col: "). */
+rg_status rg_db_load_rules(const char *path, const char *pub_path, int allow_unsigned, rg_ruleset *out,
+                           rg_strbuf *warning, rg_err *err) RG_MUST_CHECK;
 /* Whether path names a database (ends in .db) rather than rule text. */
 bool rg_db_path_is_db(const char *path);
 
@@ -87,6 +91,10 @@ typedef struct {
  * an error. Errors: parsing the stored rules, the format's, RG_ERR_IO naming the file. */
 rg_status rg_db_export_files(const rg_db *db, const rg_db_export_opts *o, FILE *std_out, rg_strbuf *log,
                              rg_err *err) RG_MUST_CHECK;
+/* rg_db_import_file of in, with what the user is told: the rules skipped (no counterpart of
+ * ours) and the count read, as lines in log; an error's message names in (and line:col where
+ * the format knows it), except for an unknown format, when nothing was read. */
+rg_status rg_db_import_read(const char *fmt, const char *in, rg_ruleset *rs, rg_strbuf *log, rg_err *err) RG_MUST_CHECK;
 /* Imported rules rs (read from src in format fmt) written to out: a database (signed with key
  * when not NULL; wo as rg_db_save takes it) when out ends in .db, with a line saying so in
  * log; otherwise our rule text, one per line. */

@@ -132,6 +132,35 @@ rg_status rg_db_export_files(const rg_db *db, const rg_db_export_opts *o, FILE *
   return st;
 }
 
+/* err's message prefixed with the file it is about: "path:line:col: " where the line is known. */
+static rg_status name_file(rg_err *err, rg_status st, const char *path) {
+  char msg[sizeof err->msg];
+  snprintf(msg, sizeof msg, "%s", err->msg);
+  if (err->line) return rg_err_set(err, st, "%s:%d:%d: %s", path, err->line, err->col, msg);
+  return rg_err_set(err, st, "%s: %s", path, msg);
+}
+
+rg_status rg_db_import_read(const char *fmt, const char *in, rg_ruleset *rs, rg_strbuf *log, rg_err *err) {
+  rg_strbuf skipped;
+  rg_sb_init(&skipped);
+  *err = (rg_err){0};
+  rg_status st = rg_db_import_file(fmt, in, rs, &skipped, err);
+  if (st && rg_db_import_format_known(fmt)) name_file(err, st, in); /* else nothing was read: the message says why */
+  else if (!st && skipped.len)
+    rg_sb_printf(log, "rulesdb import: %s: skipped (no counterpart of ours):\n%s", in, rg_sb_str(&skipped));
+  if (!st) rg_sb_printf(log, "rulesdb import: %s: %d rules read\n", in, rs->n);
+  rg_sb_free(&skipped);
+  return st;
+}
+
+rg_status rg_db_load_rules(const char *path, const char *pub_path, int allow_unsigned, rg_ruleset *out,
+                           rg_strbuf *warning, rg_err *err) {
+  if (rg_db_path_is_db(path)) return rg_db_load_verified(path, pub_path, allow_unsigned, out, warning, err);
+  *err = (rg_err){0};
+  rg_status st = rg_text_parse_file(path, out, err);
+  return st ? name_file(err, st, path) : RG_OK;
+}
+
 /* A database of the imported rules, signed when key is given. */
 static rg_status write_db(const rg_ruleset *rs, const char *out, const char *key, const char *src, const char *fmt,
                           const rg_db_write_opts *wo, rg_strbuf *log, rg_err *err) {

@@ -1,10 +1,8 @@
 /* tools/rulesdb_audit.c: `rulesdb audit`: verify the signature, then re-check every record
  * (rulesdb/audit.h) and say plainly what could not be re-checked. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "fingerprint/fingerprint.h"
 #include "rulesdb_cmds.h"
 #include "verify/verify.h"

@@ -5,11 +5,9 @@
 #ifndef RG_TOOLS_RULESDB_CMDS_H
 #define RG_TOOLS_RULESDB_CMDS_H
 
-#include <signal.h>
 #include <stdbool.h>
 
 #include "cli.h"
-#include "ir/ir.h"
 #include "rulesdb/rulesdb.h"
 
 /* name, function, one-line help */

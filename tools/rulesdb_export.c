@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
 #include "rulesdb_cmds.h"
 
 typedef struct {
@@ -62,23 +61,6 @@ int rdb_export(int argc, char **argv) {
 
 /* ---- import ---- */
 
-/* The rules of in (format fmt) into rs, saying how many and which were skipped; false after
- * printing why they cannot be read. */
-static bool import_read(const char *fmt, const char *in, rg_ruleset *rs) {
-  rg_strbuf skipped;
-  rg_sb_init(&skipped);
-  rg_err err = {0};
-  rg_status st = rg_db_import_file(fmt, in, rs, &skipped, &err);
-  if (st && !rg_db_import_format_known(fmt)) fprintf(stderr, "rulesdb import: %s\n", err.msg); /* nothing read */
-  else if (st && err.line) fprintf(stderr, "rulesdb import: %s:%d:%d: %s\n", in, err.line, err.col, err.msg);
-  else if (st) fprintf(stderr, "rulesdb import: %s: %s\n", in, err.msg);
-  else if (skipped.len)
-    fprintf(stderr, "rulesdb import: %s: skipped (no counterpart of ours):\n%s", in, rg_sb_str(&skipped));
-  if (!st) fprintf(stderr, "rulesdb import: %s: %d rules read\n", in, rs->n);
-  rg_sb_free(&skipped);
-  return !st;
-}
-
 int rdb_import(int argc, char **argv) {
   const char *fmt = NULL, *out = NULL, *key = NULL;
   rg_cli_getopt g;
@@ -100,13 +82,13 @@ int rdb_import(int argc, char **argv) {
   rg_strbuf log;
   rg_sb_init(&log);
   rg_err err;
-  rg_status st = RG_ERR_ARG;
-  if (import_read(fmt, in, &rs)) {
-    if (rg_db_path_is_db(out)) rg_cli_catch_interrupts();
-    rg_db_write_opts wo = {rdb_write_progress, (void *)out};
-    if ((st = rg_db_import_write(&rs, out, key, in, fmt, &wo, &log, &err))) fprintf(stderr, "rulesdb import: %s\n", err.msg);
-    fputs(rg_sb_str(&log), stderr);
-  }
+  rg_status st = rg_db_import_read(fmt, in, &rs, &log, &err);
+  if (!st && rg_db_path_is_db(out)) rg_cli_catch_interrupts();
+  rg_db_write_opts wo = {rdb_write_progress, (void *)out};
+  if (!st) fputs(rg_sb_str(&log), stderr), rg_sb_clear(&log);
+  if (!st) st = rg_db_import_write(&rs, out, key, in, fmt, &wo, &log, &err);
+  if (st) fprintf(stderr, "rulesdb import: %s\n", err.msg);
+  fputs(rg_sb_str(&log), stderr);
   rg_ruleset_free(&rs);
   rg_sb_free(&log);
   return st ? 2 : 0;
