@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-void rg_report_model_io(const rg_model *m, rg_strbuf *out) {
+void rg_model_io_print(const rg_model *m, rg_strbuf *out) {
   char buf[128];
   for (int32_t v = 0; v < m->n_var; v++)
     if (m->var[v].kind == RG_MVAR_INPUT)
@@ -16,7 +16,7 @@ void rg_report_model_io(const rg_model *m, rg_strbuf *out) {
                  rg_shape_format(rg_model_shape(m, m->out[i]), buf, sizeof buf));
 }
 
-void rg_report_model_counts(const rg_model *m, rg_strbuf *out) {
+void rg_model_counts_print(const rg_model *m, rg_strbuf *out) {
   rg_model_counts c;
   rg_model_count(m, &c);
   int32_t total = 0;
@@ -39,8 +39,8 @@ void rg_report_model_counts(const rg_model *m, rg_strbuf *out) {
   rg_sb_printf(out, "  weights: %lld values\n", (long long)c.weights);
 }
 
-rg_status rg_report_cost(rg_cost_model *cm, const rg_model *m, const char *name, double t_import, const char *cache,
-                         rg_strbuf *out, rg_err *err) {
+rg_status rg_model_cost_print(rg_cost_model *cm, const rg_model *m, const char *name, double t_import,
+                             const char *cache, rg_strbuf *out, rg_err *err) {
   const rg_cost_backend *b = rg_cost_backend_find(rg_cost_model_name(cm));
   rg_cost_sum s;
   rg_cost_stats st;
@@ -51,12 +51,12 @@ rg_status rg_report_cost(rg_cost_model *cm, const rg_model *m, const char *name,
   rg_cost_model_stats(cm, &st);
   rg_sb_printf(out, "%s: imported in %.3f s; cost model %s (%s)\n", name, t_import, rg_cost_model_name(cm),
                st.device ? st.device : "?");
-  rg_report_cost_sum(&s, m->n_op, out);
-  rg_report_cost_stats(&st, b && b->cached, cache, t_cost, out);
+  rg_cost_sum_print(&s, m->n_op, out);
+  rg_cost_stats_print(&st, b && b->cached, cache, t_cost, out);
   return RG_OK;
 }
 
-void rg_report_cost_sum(const rg_cost_sum *s, int32_t opaque, rg_strbuf *out) {
+void rg_cost_sum_print(const rg_cost_sum *s, int32_t opaque, rg_strbuf *out) {
   int32_t nodes = 0;
   rg_sb_printf(out, "  %-10s %6s %14s %7s\n", "operator", "nodes", "cost (us)", "share");
   for (int op = 0; op < RG_OP_COUNT; op++) {
@@ -82,7 +82,7 @@ static double load_average(void) {
   return load;
 }
 
-void rg_report_cost_stats(const rg_cost_stats *st, bool cached, const char *cache, double t_cost, rg_strbuf *out) {
+void rg_cost_stats_print(const rg_cost_stats *st, bool cached, const char *cache, double t_cost, rg_strbuf *out) {
   if (!cached) {
     rg_sb_printf(out, "  nodes figured: %lld; costed in %.3f s\n", (long long)st->computed, t_cost);
     return;

@@ -9,8 +9,8 @@
 #include "tensor_io.h"
 
 /* The reference of output i (r's other, else the expected file; *owned: the caller frees it),
- * or NULL when there is none; errors as rg_report_outputs says. */
-static rg_status reference(const rg_model *m, const rg_report_refs *r, int32_t i, const double **vals, rg_shape *rs,
+ * or NULL when there is none; errors as rg_outputs_print says. */
+static rg_status reference(const rg_model *m, const rg_eval_refs *r, int32_t i, const double **vals, rg_shape *rs,
                            bool *owned, rg_err *err) {
   *owned = false, *vals = NULL;
   if (r->other) {
@@ -31,7 +31,7 @@ static rg_status reference(const rg_model *m, const rg_report_refs *r, int32_t i
   return RG_OK;
 }
 
-rg_status rg_report_outputs(const rg_model *m, double *const *vals, const rg_report_refs *r, bool *differs,
+rg_status rg_outputs_print(const rg_model *m, double *const *vals, const rg_eval_refs *r, bool *differs,
                             rg_strbuf *out, rg_err *err) {
   for (int32_t i = 0; i < m->n_out; i++) {
     const rg_shape *s = rg_model_shape(m, m->out[i]);
@@ -65,7 +65,7 @@ static rg_status inputs_of(const rg_model *m, const rg_eval_inputs *io, double *
   return *in ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory drawing the inputs");
 }
 
-rg_status rg_report_eval(const rg_model *m, const rg_eval_inputs *io, const rg_report_refs *refs, bool *differs,
+rg_status rg_eval_run_print(const rg_model *m, const rg_eval_inputs *io, const rg_eval_refs *refs, bool *differs,
                          rg_strbuf *out, rg_err *err) {
   const rg_model *other = refs->other;
   double **in = NULL, **vals = NULL, **other_in = NULL, **other_out = NULL;
@@ -74,9 +74,9 @@ rg_status rg_report_eval(const rg_model *m, const rg_eval_inputs *io, const rg_r
   if (!st) st = rg_model_outputs_eval(NULL, m, (const double *const *)in, &vals, err);
   if (!st && other) st = rg_model_outputs_eval(NULL, other, (const double *const *)other_in, &other_out, err);
   if (!st && io->save) st = rg_model_io_save(m, io->save, in, vals, err);
-  rg_report_refs r = *refs;
+  rg_eval_refs r = *refs;
   r.ref = other_out;
-  if (!st) st = rg_report_outputs(m, vals, &r, differs, out, err);
+  if (!st) st = rg_outputs_print(m, vals, &r, differs, out, err);
   rg_model_outputs_free(m, vals);
   if (other) rg_model_outputs_free(other, other_out);
   free(other_in);

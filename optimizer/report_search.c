@@ -4,7 +4,7 @@
 
 #include "report.h"
 
-void rg_report_search_operators(const rg_model *m, const rg_ref *after, rg_strbuf *out) {
+void rg_search_operators_print(const rg_model *m, const rg_ref *after, rg_strbuf *out) {
   rg_model_counts c[2];
   rg_err err;
   rg_model_count(m, &c[0]);
@@ -17,7 +17,7 @@ void rg_report_search_operators(const rg_model *m, const rg_ref *after, rg_strbu
   rg_sb_printf(out, "; %d opaque\n", c[0].opaque);
 }
 
-void rg_report_search_step(const rg_model *m, const rg_ruleset *rules, int k, const rg_search_step *s,
+void rg_search_step_print(const rg_model *m, const rg_ruleset *rules, int k, const rg_search_step *s,
                            rg_strbuf *out) {
   const rg_rule *r = rules->rules[s->app.rule];
   rg_strbuf text;
@@ -38,7 +38,7 @@ void rg_report_search_step(const rg_model *m, const rg_ruleset *rules, int k, co
   rg_sb_free(&text);
 }
 
-void rg_report_search(const rg_search_result *r, const rg_cost_model *cm, rg_strbuf *out) {
+void rg_search_result_print(const rg_search_result *r, const rg_cost_model *cm, rg_strbuf *out) {
   rg_cost_stats cs;
   rg_cost_model_stats(cm, &cs);
   rg_sb_printf(out, "cost (%s): %.6g -> %.6g (%.3fx)\n", rg_cost_model_name(cm), r->cost_before, r->cost_after,
@@ -51,7 +51,7 @@ void rg_report_search(const rg_search_result *r, const rg_cost_model *cm, rg_str
                  (long long)cs.cached);
 }
 
-bool rg_report_check(const rg_model *m, const rg_ruleset *rules, const rg_search_result *r, double worst, int step,
+bool rg_numcheck_print(const rg_model *m, const rg_ruleset *rules, const rg_search_result *r, double worst, int step,
                      double tolerance, int64_t seed, rg_strbuf *out) {
   if (worst <= tolerance) {
     rg_sb_printf(out, "numeric check: outputs agree, largest relative difference %.3g (seed %lld)\n", worst,
@@ -60,6 +60,6 @@ bool rg_report_check(const rg_model *m, const rg_ruleset *rules, const rg_search
   }
   rg_sb_printf(out, "numeric check: FAILED, relative difference %.3g > %g: nothing written\n", worst, tolerance);
   if (step >= 0) rg_sb_printf(out, "  the model first differs after application %d:\n", step + 1);
-  if (step >= 0) rg_report_search_step(m, rules, step, &r->steps[step], out);
+  if (step >= 0) rg_search_step_print(m, rules, step, &r->steps[step], out);
   return false;
 }

@@ -182,7 +182,7 @@ rg_status rg_db_import_write(const rg_ruleset *rs, const char *out, const char *
   rg_strbuf t;
   rg_sb_init(&t);
   for (int i = 0; i < rs->n; i++) rg_text_print_rule(rs->rules[i], &t), rg_sb_puts(&t, "\n");
-  rg_status st = t.failed ? rg_err_set(err, RG_ERR_NOMEM, "out of memory") : write_bytes(out, rg_sb_str(&t), t.len, err);
+  rg_status st = write_sb(out, &t, err);
   rg_sb_free(&t);
   return st;
 }

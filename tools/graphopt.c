@@ -81,8 +81,8 @@ static int convert_cmd(int argc, char **argv) {
     rg_strbuf sb;
     rg_sb_init(&sb);
     rg_sb_printf(&sb, "%s: imported in %.3f s\n", argv[optind], t_import);
-    rg_report_model_io(m, &sb);
-    rg_report_model_counts(m, &sb);
+    rg_model_io_print(m, &sb);
+    rg_model_counts_print(m, &sb);
     graphopt_print(&sb);
   }
   rg_err err = {0};

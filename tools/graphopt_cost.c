@@ -51,7 +51,7 @@ int graphopt_cost_cmd(int argc, char **argv) {
   rg_model *m = graphopt_load(o.model, &o.dims, &t_import);
   rg_strbuf sb;
   rg_sb_init(&sb);
-  rc = !m || rg_report_cost(cm, m, o.model, t_import, cache, &sb, &err) ? 2 : 0;
+  rc = !m || rg_model_cost_print(cm, m, o.model, t_import, cache, &sb, &err) ? 2 : 0;
   graphopt_print(&sb);
   if (m && rc) rg_cli_report("graphopt cost", NULL, &err);
   rg_model_free(m);

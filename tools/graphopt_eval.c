@@ -60,12 +60,12 @@ int graphopt_eval_cmd(int argc, char **argv) {
   rc = 2;
   if (!o.compare || (other = graphopt_load(o.compare, &o.dims, NULL))) {
     rg_eval_inputs io = {o.inputs, o.save, (uint32_t)o.seed, o.int_max};
-    rg_report_refs r = {other, NULL, o.compare, o.expect, o.tolerance};
+    rg_eval_refs r = {other, NULL, o.compare, o.expect, o.tolerance};
     rg_strbuf sb;
     rg_err err = {0};
     bool differs = false;
     rg_sb_init(&sb);
-    rg_status st = rg_report_eval(m, &io, &r, &differs, &sb, &err);
+    rg_status st = rg_eval_run_print(m, &io, &r, &differs, &sb, &err);
     graphopt_print(&sb);
     if (st) rg_cli_report("graphopt eval", NULL, &err);
     rc = st ? 2 : differs;

@@ -81,7 +81,7 @@ static int check_and_write(const opt_opts *o, const rg_model *m, const rg_rulese
   rg_err err = {0};
   rg_strbuf sb;
   rg_sb_init(&sb);
-  bool passed = rg_report_check(m, rules, r, worst, step, o->tolerance, o->seed, &sb);
+  bool passed = rg_numcheck_print(m, rules, r, worst, step, o->tolerance, o->seed, &sb);
   graphopt_print(&sb);
   if (!passed) return 1;
   if (rg_optimize_write(m, r, o->in, o->out, &err)) return rg_cli_report("graphopt optimize", NULL, &err), 2;
@@ -105,9 +105,9 @@ static int optimize(const opt_opts *o, rg_model *m, const rg_ruleset *rules, rg_
   st = rg_optimize_check(m, &r, (uint32_t)o->seed, o->tolerance, &worst, &step, &err);
   rg_strbuf sb;
   rg_sb_init(&sb);
-  for (int k = 0; o->explain && k < r.n_steps; k++) rg_report_search_step(m, rules, k, &r.steps[k], &sb);
-  rg_report_search_operators(m, r.roots, &sb);
-  rg_report_search(&r, cm, &sb);
+  for (int k = 0; o->explain && k < r.n_steps; k++) rg_search_step_print(m, rules, k, &r.steps[k], &sb);
+  rg_search_operators_print(m, r.roots, &sb);
+  rg_search_result_print(&r, cm, &sb);
   graphopt_print(&sb);
   if (st) rg_cli_report("graphopt optimize", NULL, &err);
   else rc = check_and_write(o, m, rules, &r, worst, step);
