@@ -122,6 +122,11 @@ rg_status rg_cost_cache_default_path(char *buf, size_t n, rg_err *err) RG_MUST_C
  * that does not, or a name that is no model's). Errors as rg_cost_cache_default_path. */
 rg_status rg_cost_cache_choose(const char *name, const char *given, bool no_cache, char *buf, size_t n,
                                rg_err *err) RG_MUST_CHECK;
+/* Cost model name opened with the roofline's machine file machine (NULL: the default) and the
+ * cache rg_cost_cache_choose picks from cache and no_cache (its path into buf, which must
+ * outlive the model); *out NULL on error. Errors: theirs. */
+rg_status rg_cost_model_choose(const char *name, const char *machine, const char *cache, bool no_cache, char *buf,
+                               size_t n, rg_cost_model **out, rg_err *err) RG_MUST_CHECK;
 
 /* What cost model cm figures for all of m (its outputs and every opaque node's operands). */
 rg_status rg_cost_sum_model(rg_cost_model *cm, const rg_model *m, rg_cost_sum *s, rg_err *err) RG_MUST_CHECK;

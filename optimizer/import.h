@@ -22,6 +22,21 @@ typedef struct {
   const int64_t *dim_value;
 } rg_import_opts;
 
+/* Named dimensions as a command line gives them (--dim NAME=N, repeatable), kept for
+ * rg_import_opts. */
+#define RG_IMPORT_MAX_DIMS 16
+typedef struct {
+  int n;
+  char name[RG_IMPORT_MAX_DIMS][64];
+  const char *ptr[RG_IMPORT_MAX_DIMS];
+  int64_t value[RG_IMPORT_MAX_DIMS];
+} rg_import_dims;
+/* Adds "NAME=N" (N from 1 to RG_MAX_DIM); RG_ERR_ARG saying what is wanted when it is not one,
+ * or when there are RG_IMPORT_MAX_DIMS already. */
+rg_status rg_import_dims_add(rg_import_dims *d, const char *arg, rg_err *err) RG_MUST_CHECK;
+/* The import options naming d's dimensions (d may be NULL: none). */
+rg_import_opts rg_import_dims_opts(const rg_import_dims *d);
+
 /* The model in the file at path (opts may be NULL); *out owned by the caller. Errors: RG_ERR_IO
  * (unreadable), RG_ERR_PARSE (not ONNX), RG_ERR_ARG (a construct not supported), RG_ERR_SHAPE
  * (operands that do not type), RG_ERR_LIMIT, RG_ERR_NOMEM; the message starts with the path. */

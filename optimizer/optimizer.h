@@ -8,7 +8,8 @@
  * cost.h      cost models (a table of backends: roofline, dnnl) and sums over a model
  * cost_cache.h the SQLite cache of measured costs
  * apply.h     rule application          search.h   TASO's cost-based backtracking search
- * numcheck.h  the numeric check         optimize.h the optimize job's steps around the search
+  * numcheck.h  the numeric check         optimize.h the optimize job's steps around the search
+ * report.h    what graphopt prints about models, costs, evaluations and searches (into a buffer)
  *
  * names.h, onnx_io.h and the *_internal.h headers are private to optimizer/.
  */
@@ -25,6 +26,7 @@
 #include "numcheck.h"
 #include "opaque.h"
 #include "optimize.h"
+#include "report.h"
 #include "search.h"
 #include "tensor_io.h"
 

@@ -82,4 +82,15 @@ void rg_audit_totals(const rg_audit_result *res, size_t *failed, size_t *uncheck
  * or true), as the audit must then regenerate them. */
 bool rg_audit_db_all_axioms(const rg_db *db);
 
+/* How an audit ended; the values are rulesdb audit's exit statuses. */
+typedef enum { RG_AUDIT_PASSED = 0, RG_AUDIT_FAILED = 1, RG_AUDIT_INCOMPLETE = 3 } rg_audit_verdict;
+/* "signature: good", or why not: checked (a key was given), verified (it was good), present
+ * (db carries one). */
+void rg_db_audit_signature_line(bool checked, bool verified, bool present, rg_strbuf *out);
+/* The failure lines rg_db_audit wrote, "N of M rules audited", the table and the verdict line,
+ * into out. sig_failed: a signature that is there failed (a failure); !verified: the signature
+ * was not checked (incomplete); interrupted: the audit was stopped (said in the verdict). */
+rg_audit_verdict rg_db_audit_report(const rg_db *db, const rg_audit_result *res, const rg_strbuf *failures,
+                                 bool verified, bool sig_failed, bool interrupted, rg_strbuf *out);
+
 #endif

@@ -7,8 +7,11 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
+#include "ir/strbuf.h"
 #include "records.h"
+#include "store.h"
 
 /* Which rules a command means: ids starting with prefix, using operator op, of one status
  * (each NULL or -1: any). */
@@ -60,5 +63,42 @@ bool rg_db_import_format_known(const char *fmt);
  * import.source = src and import.format = fmt. */
 rg_status rg_db_from_rules(const rg_ruleset *rs, const char *src, const char *fmt, rg_db **out, int *dups,
                            rg_err *err) RG_MUST_CHECK;
+
+/* `rulesdb show` as text into out: the selected rules (with their records when sel->prefix chose
+ * them), the counts, then rg_db_show_stages. Errors: rg_db_groups_build's. */
+rg_status rg_db_show(const rg_db *db, const rg_db_select *sel, rg_strbuf *out, rg_err *err) RG_MUST_CHECK;
+/* Rule i in full (g: db's groups): its id, operators, proof, test and certificate records. */
+void rg_db_show_records(const rg_db *db, const rg_db_groups *g, size_t i, rg_strbuf *out);
+/* The stage-count table and the configuration. */
+void rg_db_show_stages(const rg_db *db, rg_strbuf *out);
+
+/* The rules at path: a database's verified ones, as rg_db_load_verified loads them, when path
+ * ends in .db; else rule text (an error's message then starts "path:line:col: "). */
+rg_status rg_db_load_rules(const char *path, const char *pub_path, int allow_unsigned, rg_ruleset *out,
+                           rg_strbuf *warning, rg_err *err) RG_MUST_CHECK;
+/* Whether path names a database (ends in .db) rather than rule text. */
+bool rg_db_path_is_db(const char *path);
+
+/* What `rulesdb export` writes: fmt "tensat", "taso", "json" or "dot" (the caller checks it),
+ * rules of one status (-1: all), to out (tensat and taso need it; NULL: std_out), or with dot
+ * and dir one DIR/<id>.dot per rule. */
+typedef struct {
+  const char *fmt, *out, *dir;
+  int status;
+} rg_db_export_opts;
+/* Writes db's rules as o says (files whole or not at all); the lines for the user (files
+ * written, "N of M rules written", the rules skipped and why) are appended to log, also after
+ * an error. Errors: parsing the stored rules, the format's, RG_ERR_IO naming the file. */
+rg_status rg_db_export_files(const rg_db *db, const rg_db_export_opts *o, FILE *std_out, rg_strbuf *log,
+                             rg_err *err) RG_MUST_CHECK;
+/* rg_db_import_file of in, with what the user is told: the rules skipped (no counterpart of
+ * ours) and the count read, as lines in log; an error's message names in (and line:col where
+ * the format knows it), except for an unknown format, when nothing was read. */
+rg_status rg_db_import_read(const char *fmt, const char *in, rg_ruleset *rs, rg_strbuf *log, rg_err *err) RG_MUST_CHECK;
+/* Imported rules rs (read from src in format fmt) written to out: a database (signed with key
+ * when not NULL; wo as rg_db_save takes it) when out ends in .db, with a line saying so in
+ * log; otherwise our rule text, one per line. */
+rg_status rg_db_import_write(const rg_ruleset *rs, const char *out, const char *key, const char *src,
+                             const char *fmt, const rg_db_write_opts *wo, rg_strbuf *log, rg_err *err) RG_MUST_CHECK;
 
 #endif

@@ -27,8 +27,6 @@ void rg_cli_release_interrupts(void) {
   sigaction(SIGTERM, &saved_term, NULL);
 }
 
-double rg_cli_now(void) { return rg_clock_seconds(); }
-
 
 void rg_cli_report(const char *prog, const char *file, const rg_err *err) {
   rg_err_print(stderr, prog, file, err);

@@ -17,9 +17,6 @@ void rg_cli_catch_interrupts(void);
 void rg_cli_release_interrupts(void);
 
 
-/* Seconds on the monotonic clock (stage times). */
-double rg_cli_now(void);
-
 /* Prints "prog: where: message" to stderr, where is "file:line:col" when known. */
 void rg_cli_report(const char *prog, const char *file, const rg_err *err);
 

@@ -1,6 +1,6 @@
-/* tools/graphopt.h: what graphopt's commands share: their option tables (getopt's long options
- * and the help lines from one table), named input dimensions from --dim, loading a model with
- * errors printed, and the commands kept in their own files. */
+/* tools/graphopt.h: what graphopt's commands share: help, named input dimensions from --dim,
+ * loading a model with errors printed, printing a report, and the commands kept in their own
+ * files. Their option tables and help are cli/docs_graphopt.c's. */
 #ifndef RG_TOOLS_GRAPHOPT_H
 #define RG_TOOLS_GRAPHOPT_H
 
@@ -10,27 +10,18 @@
 #include "cli.h"
 #include "optimizer/optimizer.h"
 
-#define GRAPHOPT_MAX_DIMS 16
-
-/* Rows every command's table ends with. */
-#define GRAPHOPT_DIM_OPTION {"dim", 'd', 1, "NAME=N", "value of a named (dynamic) input dimension; repeatable"}
-#define GRAPHOPT_HELP_OPTION {"help", 'h', 0, "", "show this help"}
-
 /* The cost models (--cost NAME) with their descriptions, from optimizer/'s table. */
 void graphopt_print_cost_models(FILE *out);
-
-typedef struct {
-  int n;
-  char name[GRAPHOPT_MAX_DIMS][64];
-  const char *ptr[GRAPHOPT_MAX_DIMS];
-  int64_t value[GRAPHOPT_MAX_DIMS];
-} graphopt_dims;
+/* A command's help for option c ('h': on stdout, returning 0; else on stderr, returning 2). */
+int graphopt_usage(const rg_cli_doc *doc, int c, void (*extra)(FILE *out));
+/* A report on stdout; frees it. */
+void graphopt_print(rg_strbuf *sb);
 
 /* Adds "NAME=N" from --dim; prints why and returns false when it is not one. */
-bool graphopt_add_dim(graphopt_dims *d, const char *arg);
+bool graphopt_add_dim(rg_import_dims *d, const char *arg);
 /* Imports path (d may be NULL), printing the error and returning NULL when it cannot; *seconds:
  * the import's time (may be NULL). */
-rg_model *graphopt_load(const char *path, const graphopt_dims *d, double *seconds);
+rg_model *graphopt_load(const char *path, const rg_import_dims *d, double *seconds);
 
 int graphopt_eval_cmd(int argc, char **argv);
 int graphopt_cost_cmd(int argc, char **argv);

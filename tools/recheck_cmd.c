@@ -52,13 +52,13 @@ int rg_cmd_recheck(int argc, char **argv) {
   rg_recheck_run run;
   rg_err err = {0};
   const char *about;
-  double t0 = rg_cli_now();
+  double t0 = rg_clock_seconds();
   rg_cli_catch_interrupts();
   a.o.stop = &rg_cli_interrupted;
   rg_status st = rg_recheck_file(a.file, &a.o, &run, &about, &err);
   rg_cli_release_interrupts();
   if (st) rg_cli_report(PROG, about, &err);
-  else rg_recheck_print(stdout, &run, &a.o, a.file, a.quiet, rg_cli_now() - t0);
+  else rg_recheck_print(stdout, &run, &a.o, a.file, a.quiet, rg_clock_seconds() - t0);
   rc = st ? 2 : rg_cli_interrupted ? 130 : run.differ ? 1 : 0;
   rg_recheck_run_free(&run);
   return rc;

@@ -1,8 +1,7 @@
 /* tools/rulegen_cvc5.c: the rulegen-cvc5 helper: answers cvc5 queries for rulegen through cvc5's
  * C++ API (verify/cvc5_serve.h) in a process of its own, so that a crash or hang of cvc5 is an
  * answer, never the end of rulegen. */
-#include "helper_main.h"
-#include "verify/cvc5_serve.h"
+#include "verify/verify.h"
 
 /* For LeakSanitizer builds only (ignored otherwise): libcln, which cvc5 links, allocates a
  * string at load time that it never frees; the helper's output is its replies, so the

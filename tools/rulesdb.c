@@ -1,11 +1,6 @@
 /* tools/rulesdb.c: the rulesdb program: dispatches to its subcommands (rulesdb_cmds.h) and
- * holds what they share: opening a database as a verifying reader, file helpers, Ctrl-C. */
-#define _DEFAULT_SOURCE
-#include <errno.h>
+ * holds what they share: opening a database as a verifying reader, help, write progress. */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "rulesdb_cmds.h"
@@ -34,18 +29,9 @@ int rdb_open(const char *prog, const char *path, const char *pub, bool allow_uns
   return 0;
 }
 
-int rdb_write_file(const char *prog, const char *path, const void *data, size_t len) {
-  rg_atomic_file a;
-  rg_err err;
-  rg_status st = rg_atomic_open(&a, path, &err);
-  if (!st && fwrite(data, 1, len, a.f) != len) {
-    st = rg_err_set(&err, RG_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
-    rg_atomic_abort(&a);
-  } else if (!st) {
-    st = rg_atomic_commit(&a, &err);
-  }
-  if (st) fprintf(stderr, "%s: %s\n", prog, err.msg);
-  return st ? 2 : 0;
+int rdb_usage(const rg_cli_doc *doc, int c, void (*extra)(FILE *out)) {
+  rg_cli_doc_usage(c == 'h' ? stdout : stderr, doc, extra);
+  return c == 'h' ? 0 : 2;
 }
 
 static const rg_cli_command commands[] = {

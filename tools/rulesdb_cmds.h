@@ -5,11 +5,9 @@
 #ifndef RG_TOOLS_RULESDB_CMDS_H
 #define RG_TOOLS_RULESDB_CMDS_H
 
-#include <signal.h>
 #include <stdbool.h>
 
 #include "cli.h"
-#include "ir/ir.h"
 #include "rulesdb/rulesdb.h"
 
 /* name, function, one-line help */
@@ -27,11 +25,6 @@
 RULESDB_COMMANDS(X)
 #undef X
 
-/* The rows every database reader's option table has. */
-#define RDB_READER_ROWS                                                                            \
-  {"pub", 'p', 1, "KEY.pub", "public key to verify DB with"},                                      \
-      {"allow-unsigned", RG_CLI_LONG_ONLY('U'), 0, "", "read DB even if it is unsigned or fails verification"}
-
 /* Progress callback for rg_db_write: a line on stderr now and then; cancels on Ctrl-C. */
 int rdb_write_progress(void *user, int64_t done, int64_t total);
 
@@ -42,7 +35,7 @@ int rdb_write_progress(void *user, int64_t done, int64_t total);
 int rdb_open(const char *prog, const char *path, const char *pub, bool allow_unsigned, rg_db **out,
              bool *verified);
 
-/* Writes len bytes to path through a temporary file and rename, so a reader never sees half. */
-int rdb_write_file(const char *prog, const char *path, const void *data, size_t len);
+/* A command's help for option c: on stdout for -h (returns 0), else on stderr (returns 2). */
+int rdb_usage(const rg_cli_doc *doc, int c, void (*extra)(FILE *out));
 
 #endif

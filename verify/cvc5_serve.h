@@ -1,4 +1,4 @@
-/* verify/cvc5_serve.h: private to verify/ and the rulegen-cvc5 helper (tools/rulegen_cvc5.c):
+/* verify/cvc5_serve.h: for verify/ and the rulegen-cvc5 helper (tools/rulegen_cvc5.c; via helper.h):
  * the cvc5 side of the cvc5 backend, through cvc5's C++ API (Debian's cvc5 1.0.3 has no C API;
  * this header is the thin C face of verify/cvc5_serve.cpp).
  *

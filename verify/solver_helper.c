@@ -99,7 +99,7 @@ rg_status rg_helper_init(rg_solver *s, const rg_helper_spec *h, rg_err *err) {
   rg_child_result res;
   st = rg_child_run(argv, NULL, 0, 10000, &res, err);
   if (st) return st;
-  /* "PROGRAM: SOLVER version V" (tools/helper_main.h); the cvc5 binary says "This is cvc5 ..." */
+  /* "PROGRAM: SOLVER version V" (verify/helper.h); the cvc5 binary says "This is cvc5 ..." */
   char prefix[32];
   snprintf(prefix, sizeof prefix, ": %s version ", h->solver);
   const char *v = res.output ? strstr(res.output, prefix) : NULL;

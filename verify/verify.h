@@ -2,8 +2,8 @@
  * checks (axcheck.h), the SMT encoder (smt.h), the solver backends (solver.h) and the proof
  * stage (prove.h), the deep recheck (recheck.h), these stages over files (filerun.h) and their
  * results as text (report.h), a rule's sides compared as `rulegen eval` shows it (sides.h), and
- * the random testing of candidates (randtest.h, its verdict cache randtest_cache.h) and their
- * generalization (generalize.h). */
+ * the random testing of candidates (randtest.h, its verdict cache randtest_cache.h), their
+ * generalization (generalize.h), and the solver helper programs' main (helper.h). */
 #ifndef RG_VERIFY_VERIFY_H
 #define RG_VERIFY_VERIFY_H
 
@@ -11,6 +11,7 @@
 #include "axioms.h"
 #include "filerun.h"
 #include "generalize.h"
+#include "helper.h"
 #include "prove.h"
 #include "randtest.h"
 #include "randtest_cache.h"

@@ -1,4 +1,4 @@
-/* verify/z3_serve.h: private to verify/ and the rulegen-z3 helper (tools/rulegen_z3.c): the z3
+/* verify/z3_serve.h: for verify/ and the rulegen-z3 helper (tools/rulegen_z3.c; via helper.h): the z3
  * side of the z3 backend, run only inside that helper's own process.
  *
  * Why a separate program: rulegen queries z3 from several OpenMP threads at once, and a fork of

@@ -1,10 +1,14 @@
-/* tools/helper_main.h: the whole of a solver helper program's main (rulegen-z3, rulegen-cvc5):
- * rulegen execs a helper and sends it framed queries (verify/serve.h); a helper is not
- * meant to be run by hand. */
-#ifndef RG_TOOLS_HELPER_MAIN_H
-#define RG_TOOLS_HELPER_MAIN_H
+/* verify/helper.h: the whole of a solver helper program's main (rulegen-z3, rulegen-cvc5):
+ * rulegen execs a helper and sends it framed queries (serve.h); a helper is not meant to be run
+ * by hand. The helpers' entry points (z3_serve.h, cvc5_serve.h) come with this header, so that
+ * the helper programs under tools/ need only verify/verify.h. */
+#ifndef RG_VERIFY_HELPER_H
+#define RG_VERIFY_HELPER_H
 
 #include <stddef.h>
+
+#include "cvc5_serve.h"
+#include "z3_serve.h"
 
 typedef struct {
   const char *program;                     /* "rulegen-z3" */

@@ -1,5 +1,5 @@
-/* tools/helper_main.c: the main shared by the solver helper programs (helper_main.h). */
-#include "helper_main.h"
+/* verify/helper.c: the main shared by the solver helper programs (helper.h). */
+#include "helper.h"
 
 #include <stdio.h>
 #include <string.h>

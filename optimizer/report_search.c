@@ -1,0 +1,65 @@
+/* optimizer/report_search.c: a search's steps and figures as graphopt optimize reports them
+ * (report.h). */
+#include <stdio.h>
+
+#include "report.h"
+
+void rg_search_operators_print(const rg_model *m, const rg_ref *after, rg_strbuf *out) {
+  rg_model_counts c[2];
+  rg_err err;
+  rg_model_count(m, &c[0]);
+  if (rg_model_count_roots(m, after, &c[1], &err)) return;
+  rg_sb_puts(out, "operators (before -> after):");
+  for (int op = 0, n = 0; op < RG_OP_COUNT; op++)
+    if (c[0].by_op[op] || c[1].by_op[op])
+      rg_sb_printf(out, "%s%s %d -> %d", n++ ? ", " : " ", rg_op_get((rg_op)op)->name, c[0].by_op[op],
+                   c[1].by_op[op]);
+  rg_sb_printf(out, "; %d opaque\n", c[0].opaque);
+}
+
+void rg_search_step_print(const rg_model *m, const rg_ruleset *rules, int k, const rg_search_step *s,
+                           rg_strbuf *out) {
+  const rg_rule *r = rules->rules[s->app.rule];
+  rg_strbuf text;
+  rg_sb_init(&text);
+  rg_text_print_rule(r, &text);
+  char line[32] = "";
+  if (r->line > 0) snprintf(line, sizeof line, " (line %d)", r->line);
+  rg_sb_printf(out, "  %3d. rule %d%s%s: %s\n", k + 1, s->app.rule + 1, line, s->app.reversed ? ", right to left" : "",
+               rg_sb_str(&text)); /* the text starts with the rule's name, if it has one */
+  rg_sb_puts(out, "       at");
+  for (int i = 0; i < s->app.n; i++) {
+    char sh[96];
+    rg_sb_printf(out, " node %d (%s %s)", s->app.at[i].node,
+                 rg_op_get((rg_op)rg_graph_node(m->g, s->app.at[i].node)->op)->name,
+                 rg_shape_format(rg_model_shape(m, s->app.at[i]), sh, sizeof sh));
+  }
+  rg_sb_printf(out, "; cost %.4g -> %.4g\n", s->cost_before, s->cost_after);
+  rg_sb_free(&text);
+}
+
+void rg_search_result_print(const rg_search_result *r, const rg_cost_model *cm, rg_strbuf *out) {
+  rg_cost_stats cs;
+  rg_cost_model_stats(cm, &cs);
+  rg_sb_printf(out, "cost (%s): %.6g -> %.6g (%.3fx)\n", rg_cost_model_name(cm), r->cost_before, r->cost_after,
+               r->cost_after > 0 ? r->cost_before / r->cost_after : 1.0);
+  rg_sb_printf(out, "search: %d rules applied; %lld models explored, %lld queued, %lld rewrites tried; %.2f s%s\n",
+               r->n_steps, (long long)r->explored, (long long)r->queued, (long long)r->applications, r->seconds,
+               r->stopped ? " (stopped: time limit or Ctrl-C)" : "");
+  if (cs.measured || cs.cached)
+    rg_sb_printf(out, "costs: %lld configurations timed, %lld from the cache\n", (long long)cs.measured,
+                 (long long)cs.cached);
+}
+
+bool rg_numcheck_print(const rg_model *m, const rg_ruleset *rules, const rg_search_result *r, double worst, int step,
+                     double tolerance, int64_t seed, rg_strbuf *out) {
+  if (worst <= tolerance) {
+    rg_sb_printf(out, "numeric check: outputs agree, largest relative difference %.3g (seed %lld)\n", worst,
+                 (long long)seed);
+    return true;
+  }
+  rg_sb_printf(out, "numeric check: FAILED, relative difference %.3g > %g: nothing written\n", worst, tolerance);
+  if (step >= 0) rg_sb_printf(out, "  the model first differs after application %d:\n", step + 1);
+  if (step >= 0) rg_search_step_print(m, rules, step, &r->steps[step], out);
+  return false;
+}

@@ -1,0 +1,188 @@
+/* rulesdb/dbfiles.c: a database's rules written to files in another format (`rulesdb export`)
+ * and imported rules written as a database or as rule text (`rulesdb import`); dbexchange.h. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "dbexchange.h"
+#include "exchange.h"
+#include "ir/atomic.h"
+#include "ir/text.h"
+#include "store.h"
+
+bool rg_db_path_is_db(const char *path) {
+  size_t n = strlen(path);
+  return n >= 3 && !strcmp(path + n - 3, ".db");
+}
+
+/* len bytes to path through a temporary file and rename, so a reader never sees half. */
+static rg_status write_bytes(const char *path, const void *data, size_t len, rg_err *err) {
+  rg_atomic_file a;
+  rg_status st = rg_atomic_open(&a, path, err);
+  if (!st && fwrite(data, 1, len, a.f) != len) {
+    st = rg_err_set(err, RG_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+    rg_atomic_abort(&a);
+  } else if (!st) {
+    st = rg_atomic_commit(&a, err);
+  }
+  return st;
+}
+
+/* sb to path (whole or not at all). */
+static rg_status write_sb(const char *path, const rg_strbuf *sb, rg_err *err) {
+  if (sb->failed) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  return write_bytes(path, sb->s ? sb->s : "", sb->len, err);
+}
+
+/* sb to path, or to std_out when path is NULL. */
+static rg_status write_out(const char *path, const rg_strbuf *sb, FILE *std_out, rg_err *err) {
+  if (path || sb->failed) return write_sb(path, sb, err);
+  if (fwrite(sb->s ? sb->s : "", 1, sb->len, std_out) != sb->len)
+    return rg_err_set(err, RG_ERR_IO, "cannot write standard output: %s", strerror(errno));
+  return RG_OK;
+}
+
+/* TENSAT's two files: single-output rules to o->out, two-output ones beside it. */
+static rg_status write_tensat(const rg_db_export_opts *o, const rg_ruleset *rs, const rg_db_rule *const *recs,
+                              rg_strbuf *skipped, size_t *written, rg_strbuf *log, rg_err *err) {
+  rg_strbuf s, m;
+  rg_sb_init(&s), rg_sb_init(&m);
+  rg_db_export_tensat(rs, recs, &s, &m, skipped, written);
+  char mpath[4096];
+  rg_tensat_multi_path(o->out, mpath, sizeof mpath);
+  rg_status st = write_sb(o->out, &s, err);
+  if (!st) st = write_sb(mpath, &m, err);
+  if (!st) rg_sb_printf(log, "rulesdb export: wrote %s and %s\n", o->out, mpath);
+  rg_sb_free(&s), rg_sb_free(&m);
+  return st;
+}
+
+/* DOT, one file per rule in dir. */
+static rg_status write_dot_dir(const char *dir, const rg_ruleset *rs, const rg_db_rule *const *recs, size_t *written,
+                               rg_err *err) {
+  if (mkdir(dir, 0777) && errno != EEXIST)
+    return rg_err_set(err, RG_ERR_IO, "cannot create %s: %s", dir, strerror(errno));
+  rg_status st = RG_OK;
+  rg_strbuf o;
+  rg_sb_init(&o);
+  for (int i = 0; !st && i < rs->n; i++) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%.16s.dot", dir, recs[i]->id.hex);
+    rg_sb_clear(&o);
+    rg_dot_rule(rs->rules[i], recs[i]->text, &o);
+    st = write_sb(path, &o, err);
+    (*written)++;
+  }
+  rg_sb_free(&o);
+  return st;
+}
+
+/* TASO's protobuf to o->out. */
+static rg_status write_taso(const rg_db_export_opts *o, const rg_ruleset *rs, const rg_db_rule *const *recs,
+                            rg_strbuf *skipped, size_t *written, rg_err *err) {
+  uint8_t *buf;
+  size_t len;
+  rg_status st = rg_db_export_taso(rs, recs, &buf, &len, written, skipped, err);
+  if (st) return st;
+  st = write_bytes(o->out, buf, len, err);
+  free(buf);
+  return st;
+}
+
+/* The parsed rules in o's format (not json); the count and what was skipped into log. */
+static rg_status write_rules(const rg_db_export_opts *o, const rg_ruleset *rs, const rg_db_rule *const *recs,
+                             FILE *std_out, rg_strbuf *log, rg_err *err) {
+  rg_strbuf skipped, dot;
+  rg_sb_init(&skipped), rg_sb_init(&dot);
+  size_t written = 0;
+  rg_status st;
+  if (!strcmp(o->fmt, "tensat")) st = write_tensat(o, rs, recs, &skipped, &written, log, err);
+  else if (!strcmp(o->fmt, "taso")) st = write_taso(o, rs, recs, &skipped, &written, err);
+  else if (o->dir) st = write_dot_dir(o->dir, rs, recs, &written, err);
+  else {
+    st = rg_db_export_dot(rs, recs, &dot, err);
+    if (!st) st = write_out(o->out, &dot, std_out, err);
+    written = (size_t)rs->n;
+  }
+  rg_sb_printf(log, "rulesdb export: %zu of %d rules written%s\n", written, rs->n,
+               skipped.len ? "; skipped (not expressible in this format):" : "");
+  rg_sb_puts(log, rg_sb_str(&skipped));
+  rg_sb_free(&skipped), rg_sb_free(&dot);
+  return st;
+}
+
+rg_status rg_db_export_files(const rg_db *db, const rg_db_export_opts *o, FILE *std_out, rg_strbuf *log,
+                             rg_err *err) {
+  rg_status st;
+  if (!strcmp(o->fmt, "json")) {
+    rg_strbuf s;
+    rg_sb_init(&s);
+    st = rg_db_export_json(db, o->status, &s, err);
+    if (!st) st = write_out(o->out, &s, std_out, err);
+    rg_sb_free(&s);
+    return st;
+  }
+  rg_ruleset rs;
+  const rg_db_rule **recs = NULL;
+  st = rg_db_rules_parse(db, o->status, &rs, &recs, err);
+  if (!st) st = write_rules(o, &rs, recs, std_out, log, err);
+  rg_ruleset_free(&rs);
+  free(recs);
+  return st;
+}
+
+/* err's message prefixed with the file it is about: "path:line:col: " where the line is known. */
+static rg_status name_file(rg_err *err, rg_status st, const char *path) {
+  char msg[sizeof err->msg];
+  snprintf(msg, sizeof msg, "%s", err->msg);
+  if (err->line) return rg_err_set(err, st, "%s:%d:%d: %s", path, err->line, err->col, msg);
+  return rg_err_set(err, st, "%s: %s", path, msg);
+}
+
+rg_status rg_db_import_read(const char *fmt, const char *in, rg_ruleset *rs, rg_strbuf *log, rg_err *err) {
+  rg_strbuf skipped;
+  rg_sb_init(&skipped);
+  *err = (rg_err){0};
+  rg_status st = rg_db_import_file(fmt, in, rs, &skipped, err);
+  if (st && rg_db_import_format_known(fmt)) name_file(err, st, in); /* else nothing was read: the message says why */
+  else if (!st && skipped.len)
+    rg_sb_printf(log, "rulesdb import: %s: skipped (no counterpart of ours):\n%s", in, rg_sb_str(&skipped));
+  if (!st) rg_sb_printf(log, "rulesdb import: %s: %d rules read\n", in, rs->n);
+  rg_sb_free(&skipped);
+  return st;
+}
+
+rg_status rg_db_load_rules(const char *path, const char *pub_path, int allow_unsigned, rg_ruleset *out,
+                           rg_strbuf *warning, rg_err *err) {
+  if (rg_db_path_is_db(path)) return rg_db_load_verified(path, pub_path, allow_unsigned, out, warning, err);
+  *err = (rg_err){0};
+  rg_status st = rg_text_parse_file(path, out, err);
+  return st ? name_file(err, st, path) : RG_OK;
+}
+
+/* A database of the imported rules, signed when key is given. */
+static rg_status write_db(const rg_ruleset *rs, const char *out, const char *key, const char *src, const char *fmt,
+                          const rg_db_write_opts *wo, rg_strbuf *log, rg_err *err) {
+  rg_db *db;
+  int dups;
+  rg_status st = rg_db_from_rules(rs, src, fmt, &db, &dups, err);
+  if (!st) st = rg_db_save(db, out, key, wo, err);
+  if (!st)
+    rg_sb_printf(log, "rulesdb import: wrote %s: %zu rules%s%s\n", out, db->rules.n,
+                 dups ? " (rules that are identical after parsing stored once)" : "",
+                 key ? ", signed" : ", UNSIGNED (readers refuse it without --allow-unsigned; sign with --key)");
+  rg_db_free(db);
+  return st;
+}
+
+rg_status rg_db_import_write(const rg_ruleset *rs, const char *out, const char *key, const char *src,
+                             const char *fmt, const rg_db_write_opts *wo, rg_strbuf *log, rg_err *err) {
+  if (rg_db_path_is_db(out)) return write_db(rs, out, key, src, fmt, wo, log, err);
+  rg_strbuf t;
+  rg_sb_init(&t);
+  for (int i = 0; i < rs->n; i++) rg_text_print_rule(rs->rules[i], &t), rg_sb_puts(&t, "\n");
+  rg_status st = write_sb(out, &t, err);
+  rg_sb_free(&t);
+  return st;
+}
