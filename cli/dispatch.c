@@ -12,7 +12,8 @@ static void cli_usage(FILE *out, const char *prog, const char *about, const rg_c
 }
 
 int rg_cli_dispatch(const char *prog, const char *about, const rg_cli_command *cmds, int n,
-                    int argc, char **argv) {
+                    int (*default_cmd)(int argc, char **argv), int argc, char **argv) {
+  if (default_cmd && rg_cli_options_first(argc, argv)) return default_cmd(argc, argv);
   if (argc < 2) {
     cli_usage(stderr, prog, about, cmds, n);
     return 2;

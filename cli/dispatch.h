@@ -14,9 +14,10 @@ typedef struct {
 
 /* Runs the subcommand argv[1] names. -h, --help or help print the usage (prog, about, the
  * command list) on stdout and return 0; no command or an unknown one print it on stderr and
- * return 2. */
+ * return 2. A command line that starts with options (rg_cli_options_first) runs default_cmd
+ * when the program has one (rulegen synth, graphopt optimize; NULL: none). */
 int rg_cli_dispatch(const char *prog, const char *about, const rg_cli_command *cmds, int n,
-                    int argc, char **argv);
+                    int (*default_cmd)(int argc, char **argv), int argc, char **argv);
 /* Whether the command line starts with an option other than -h/--help: then no command was
  * named and the program's default one runs (rulegen synth, graphopt optimize). */
 bool rg_cli_options_first(int argc, char **argv);

@@ -102,10 +102,9 @@ int main(int argc, char **argv) {
       {"optimize", graphopt_optimize_cmd, "rewrite a model with verified rules by cost (also: graphopt --rules R IN -o OUT)"},
   };
   /* options first, no command: graphopt --rules R IN.onnx -o OUT.onnx is optimize */
-  if (rg_cli_options_first(argc, argv)) return graphopt_optimize_cmd(argc, argv);
   return rg_cli_dispatch("graphopt",
                          "Optimizes ONNX models with verified rewrite rules (rulegen's). A model's operators of\n"
                          "the rule vocabulary become graph nodes rules rewrite; every other operator stays an\n"
                          "opaque node that rules see only as a variable.\n",
-                         cmds, (int)(sizeof cmds / sizeof *cmds), argc, argv);
+                         cmds, (int)(sizeof cmds / sizeof *cmds), graphopt_optimize_cmd, argc, argv);
 }

@@ -12,23 +12,20 @@ typedef struct {
   rg_import_dims dims;
 } cost_opts;
 
+static const rg_cli_field cost_fields[] = {
+    RG_CLI_STORE('c', RG_CLI_TEXT, cost_opts, cost), RG_CLI_STORE('m', RG_CLI_TEXT, cost_opts, machine),
+    RG_CLI_STORE('C', RG_CLI_TEXT, cost_opts, cache), RG_CLI_STORE('N', RG_CLI_SET, cost_opts, no_cache)};
+
+static int dim_option(int code, const char *arg, void *base) {
+  if (code != 'd') return RG_CLI_NOT_MINE;
+  return graphopt_add_dim(&((cost_opts *)base)->dims, arg) ? RG_CLI_GO_ON : 2;
+}
+
 static bool parse(int argc, char **argv, cost_opts *o, int *rc) {
-  rg_cli_getopt g;
-  rg_cli_getopt_init(&g, rg_doc_graphopt_cost.options, rg_doc_graphopt_cost.n_options);
   *o = (cost_opts){.cost = rg_cost_backend_get(0)->name};
-  int c;
-  while ((c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
-    switch (c) {
-    case 'c': o->cost = optarg; break;
-    case 'm': o->machine = optarg; break;
-    case 'C': o->cache = optarg; break;
-    case 'N': o->no_cache = true; break;
-    case 'd':
-      if (!graphopt_add_dim(&o->dims, optarg)) return *rc = 2, false;
-      break;
-    default: return *rc = graphopt_usage(&rg_doc_graphopt_cost, c, graphopt_print_cost_models), false;
-    }
-  }
+  *rc = rg_cli_parse("graphopt cost", &rg_doc_graphopt_cost, graphopt_print_cost_models, cost_fields,
+                     RG_CLI_COUNT(cost_fields), dim_option, o, argc, argv);
+  if (*rc != RG_CLI_GO_ON) return false;
   if (optind != argc - 1 || (o->cache && o->no_cache)) {
     fprintf(stderr, "graphopt cost: %s\n",
             optind != argc - 1 ? "wants one model" : "--cache and --no-cache exclude each other");

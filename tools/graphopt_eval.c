@@ -8,42 +8,34 @@
 
 typedef struct {
   const char *compare, *inputs, *expect, *save;
-  int64_t seed, int_max;
+  uint64_t seed, int_max;
   double tolerance;
   rg_import_dims dims;
 } eval_opts;
 
-static bool parse(int argc, char **argv, eval_opts *o, int *rc) {
-  rg_cli_getopt g;
-  rg_cli_getopt_init(&g, rg_doc_graphopt_eval.options, rg_doc_graphopt_eval.n_options);
-  *o = (eval_opts){.seed = 1, .int_max = 100, .tolerance = 1e-4};
-  int c;
+static const rg_cli_field eval_fields[] = {
+    RG_CLI_STORE('c', RG_CLI_TEXT, eval_opts, compare), RG_CLI_STORE('i', RG_CLI_TEXT, eval_opts, inputs),
+    RG_CLI_STORE('e', RG_CLI_TEXT, eval_opts, expect), RG_CLI_STORE('w', RG_CLI_TEXT, eval_opts, save),
+    RG_CLI_NUM('S', RG_CLI_U64, eval_opts, seed, 0, UINT32_MAX, NULL),
+    RG_CLI_NUM('I', RG_CLI_U64, eval_opts, int_max, 1, INT32_MAX, NULL)};
+
+/* --tolerance (a real number) and --dim: more than storing. */
+static int other_option(int code, const char *arg, void *base) {
+  eval_opts *o = base;
   char *end;
-  while ((c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
-    switch (c) {
-    case 'c': o->compare = optarg; break;
-    case 'i': o->inputs = optarg; break;
-    case 'e': o->expect = optarg; break;
-    case 'w': o->save = optarg; break;
-    case 'S':
-      if (!rg_cli_int_option("graphopt eval", "--seed", optarg, 0, UINT32_MAX, &o->seed)) return *rc = 2, false;
-      break;
-    case 'I':
-      if (!rg_cli_int_option("graphopt eval", "--int-max", optarg, 1, INT32_MAX, &o->int_max)) return *rc = 2, false;
-      break;
-    case 't':
-      o->tolerance = strtod(optarg, &end);
-      if (*end || !(o->tolerance >= 0)) {
-        fprintf(stderr, "graphopt eval: --tolerance wants a number >= 0, not '%s'\n", optarg);
-        return *rc = 2, false;
-      }
-      break;
-    case 'd':
-      if (!graphopt_add_dim(&o->dims, optarg)) return *rc = 2, false;
-      break;
-    default: return *rc = graphopt_usage(&rg_doc_graphopt_eval, c, NULL), false;
-    }
-  }
+  if (code == 'd') return graphopt_add_dim(&o->dims, arg) ? RG_CLI_GO_ON : 2;
+  if (code != 't') return RG_CLI_NOT_MINE;
+  o->tolerance = strtod(arg, &end);
+  if (!*end && o->tolerance >= 0) return RG_CLI_GO_ON;
+  fprintf(stderr, "graphopt eval: --tolerance wants a number >= 0, not '%s'\n", arg);
+  return 2;
+}
+
+static bool parse(int argc, char **argv, eval_opts *o, int *rc) {
+  *o = (eval_opts){.seed = 1, .int_max = 100, .tolerance = 1e-4};
+  *rc = rg_cli_parse("graphopt eval", &rg_doc_graphopt_eval, NULL, eval_fields, RG_CLI_COUNT(eval_fields),
+                     other_option, o, argc, argv);
+  if (*rc != RG_CLI_GO_ON) return false;
   if (optind != argc - 1) {
     fprintf(stderr, "graphopt eval: wants one model\n");
     return *rc = graphopt_usage(&rg_doc_graphopt_eval, '?', NULL), false;

@@ -12,10 +12,9 @@ static const rg_cli_command commands[] = {
 };
 
 int main(int argc, char **argv) {
-  if (rg_cli_options_first(argc, argv)) return rg_cmd_synth(argc, argv);
   return rg_cli_dispatch("rulegen",
                          "rulegen synthesizes and proves rewrite rules for tensor computation "
                          "graphs.\n"
                          "'rulegen --ops OPS --depth N ...' (options, no command) is rulegen synth.\n",
-                         commands, (int)(sizeof commands / sizeof *commands), argc, argv);
+                         commands, (int)(sizeof commands / sizeof *commands), rg_cmd_synth, argc, argv);
 }

@@ -46,5 +46,5 @@ int main(int argc, char **argv) {
       "rulesdb reads, checks and converts signed rule databases written by rulegen.\n"
       "Every command that reads a database verifies its signature first (--pub KEY.pub)\n"
       "and refuses an unsigned, tampered or wrongly-keyed one unless --allow-unsigned.\n",
-      commands, (int)(sizeof commands / sizeof *commands), argc, argv);
+      commands, (int)(sizeof commands / sizeof *commands), NULL, argc, argv);
 }

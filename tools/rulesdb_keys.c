@@ -3,15 +3,18 @@
 
 #include "rulesdb_cmds.h"
 
+/* Where an option's value goes (cli/fields.h): the key's name, the verifier's public key. */
+typedef struct {
+  const char *name, *pub;
+} key_args;
+static const rg_cli_field key_fields[] = {RG_CLI_STORE('o', RG_CLI_TEXT, key_args, name),
+                                          RG_CLI_STORE('p', RG_CLI_TEXT, key_args, pub)};
+
 int rdb_keygen(int argc, char **argv) {
-  const char *name = "rulegen";
-  rg_cli_getopt g;
-  rg_cli_getopt_init(&g, rg_doc_rulesdb_keygen.options, rg_doc_rulesdb_keygen.n_options);
-  int c;
-  while ((c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
-    if (c != 'o') return rdb_usage(&rg_doc_rulesdb_keygen, c, NULL);
-    name = optarg;
-  }
+  key_args a = {.name = "rulegen"};
+  int rc = rg_cli_parse("rulesdb keygen", &rg_doc_rulesdb_keygen, NULL, key_fields, 1, NULL, &a, argc, argv);
+  if (rc != RG_CLI_GO_ON) return rc;
+  const char *name = a.name;
   if (optind != argc) return fprintf(stderr, "rulesdb keygen: unexpected argument '%s'\n", argv[optind]), 2;
   char sec[4096], pub[4096];
   snprintf(sec, sizeof sec, "%s.key", name);
@@ -27,14 +30,10 @@ int rdb_keygen(int argc, char **argv) {
 }
 
 int rdb_verify(int argc, char **argv) {
-  const char *pub = NULL;
-  rg_cli_getopt g;
-  rg_cli_getopt_init(&g, rg_doc_rulesdb_verify.options, rg_doc_rulesdb_verify.n_options);
-  int c;
-  while ((c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
-    if (c != 'p') return rdb_usage(&rg_doc_rulesdb_verify, c, NULL);
-    pub = optarg;
-  }
+  key_args a = {0};
+  int rc = rg_cli_parse("rulesdb verify", &rg_doc_rulesdb_verify, NULL, key_fields + 1, 1, NULL, &a, argc, argv);
+  if (rc != RG_CLI_GO_ON) return rc;
+  const char *pub = a.pub;
   if (optind + 1 != argc) return fprintf(stderr, "rulesdb verify: give one database (see --help)\n"), 2;
   if (!pub) return fprintf(stderr, "rulesdb verify: --pub KEY.pub is required\n"), 2;
   const char *path = argv[optind];

@@ -12,29 +12,37 @@ static int print(const char *prog, rg_status st, rg_strbuf *out, const rg_err *e
   return st ? 2 : 0;
 }
 
+/* Where the readers' option values go (cli/fields.h). */
+typedef struct {
+  const char *pub;
+  bool allow, json;
+  rg_db_select sel;
+} read_args;
+static const rg_cli_field read_fields[] = {
+    RG_CLI_STORE('p', RG_CLI_TEXT, read_args, pub), RG_CLI_STORE(RG_CLI_LONG_ONLY('U'), RG_CLI_SET, read_args, allow),
+    RG_CLI_STORE('j', RG_CLI_SET, read_args, json), RG_CLI_STORE('O', RG_CLI_TEXT, read_args, sel.op)};
+
+static int status_option(int code, const char *arg, void *base) {
+  read_args *a = base;
+  if (code != 's') return RG_CLI_NOT_MINE;
+  if ((a->sel.status = rg_db_status_by_name(arg)) >= 0) return RG_CLI_GO_ON;
+  fprintf(stderr, "rulesdb show: unknown status '%s' (imported, unproved, tested, certified, verified)\n", arg);
+  return RG_CLI_NOT_MINE;
+}
+
 int rdb_show(int argc, char **argv) {
-  const char *pub = NULL;
-  rg_db_select sel = {.status = -1};
-  bool allow = false;
-  rg_cli_getopt g;
-  rg_cli_getopt_init(&g, rg_doc_rulesdb_show.options, rg_doc_rulesdb_show.n_options);
-  int c;
-  while ((c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
-    if (c == 'p') pub = optarg;
-    else if (c == RG_CLI_LONG_ONLY('U')) allow = true;
-    else if (c == 'O') sel.op = optarg;
-    else if (c == 's' && (sel.status = rg_db_status_by_name(optarg)) >= 0) continue;
-    else {
-      if (c == 's')
-        fprintf(stderr, "rulesdb show: unknown status '%s' (imported, unproved, tested, certified, verified)\n", optarg);
-      return rdb_usage(&rg_doc_rulesdb_show, c, NULL);
-    }
-  }
+  read_args a = {.sel.status = -1};
+  int rc = rg_cli_parse("rulesdb show", &rg_doc_rulesdb_show, NULL, read_fields, RG_CLI_COUNT(read_fields),
+                        status_option, &a, argc, argv);
+  if (rc != RG_CLI_GO_ON) return rc;
+  const char *pub = a.pub;
+  bool allow = a.allow;
+  rg_db_select sel = a.sel;
   if (optind >= argc || argc - optind > 2)
     return fprintf(stderr, "rulesdb show: give a database and at most one id prefix (see --help)\n"), 2;
   sel.prefix = argc - optind == 2 ? argv[optind + 1] : NULL;
   rg_db *db;
-  int rc = rdb_open("rulesdb show", argv[optind], pub, allow, &db, NULL);
+  rc = rdb_open("rulesdb show", argv[optind], pub, allow, &db, NULL);
   if (rc) return rc;
   rg_strbuf out;
   rg_err err;
@@ -45,20 +53,14 @@ int rdb_show(int argc, char **argv) {
 }
 
 int rdb_diff(int argc, char **argv) {
-  const char *pub = NULL;
-  bool allow = false, json = false;
-  rg_cli_getopt g;
-  rg_cli_getopt_init(&g, rg_doc_rulesdb_diff.options, rg_doc_rulesdb_diff.n_options);
-  int c;
-  while ((c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
-    if (c == 'p') pub = optarg;
-    else if (c == RG_CLI_LONG_ONLY('U')) allow = true;
-    else if (c == 'j') json = true;
-    else return rdb_usage(&rg_doc_rulesdb_diff, c, NULL);
-  }
+  read_args a = {0};
+  int rc = rg_cli_parse("rulesdb diff", &rg_doc_rulesdb_diff, NULL, read_fields, 3, NULL, &a, argc, argv);
+  if (rc != RG_CLI_GO_ON) return rc;
+  const char *pub = a.pub;
+  bool allow = a.allow, json = a.json;
   if (optind + 2 != argc) return fprintf(stderr, "rulesdb diff: give BASE.db and NEW.db (see --help)\n"), 2;
   rg_db *base = NULL, *new_ = NULL;
-  int rc = rdb_open("rulesdb diff", argv[optind], pub, allow, &base, NULL);
+  rc = rdb_open("rulesdb diff", argv[optind], pub, allow, &base, NULL);
   if (!rc) rc = rdb_open("rulesdb diff", argv[optind + 1], pub, allow, &new_, NULL);
   if (rc) return rg_db_free(base), rc;
   rg_db_diff d;
