@@ -45,21 +45,33 @@ static int parse_args(int argc, char **argv, recheck_args *a) {
   return rc;
 }
 
+/* The recheck itself with Ctrl-C caught: its status; *seconds, the time it took. */
+static rg_status run_recheck(recheck_args *a, rg_recheck_run *run, const char **about, double *seconds,
+                             rg_err *err) {
+  double t0 = rg_clock_seconds();
+  rg_cli_catch_interrupts();
+  a->o.stop = &rg_cli_interrupted;
+  rg_status st = rg_recheck_file(a->file, &a->o, run, about, err);
+  rg_cli_release_interrupts();
+  *seconds = rg_clock_seconds() - t0;
+  return st;
+}
+
 int rg_cmd_recheck(int argc, char **argv) {
   recheck_args a;
   int rc = parse_args(argc, argv, &a);
   if (rc >= 0) return rc;
   rg_recheck_run run;
-  rg_err err = {0};
   const char *about;
-  double t0 = rg_clock_seconds();
-  rg_cli_catch_interrupts();
-  a.o.stop = &rg_cli_interrupted;
-  rg_status st = rg_recheck_file(a.file, &a.o, &run, &about, &err);
-  rg_cli_release_interrupts();
-  if (st) rg_cli_report(PROG, about, &err);
-  else rg_recheck_print(stdout, &run, &a.o, a.file, a.quiet, rg_clock_seconds() - t0);
-  rc = st ? 2 : rg_cli_interrupted ? 130 : run.differ ? 1 : 0;
+  double seconds;
+  rg_err err = {0};
+  if (run_recheck(&a, &run, &about, &seconds, &err)) {
+    rg_cli_report(PROG, about, &err);
+    rc = 2;
+  } else {
+    rg_recheck_print(stdout, &run, &a.o, a.file, a.quiet, seconds);
+    rc = rg_cli_interrupted ? 130 : run.differ ? 1 : 0;
+  }
   rg_recheck_run_free(&run);
   return rc;
 }
