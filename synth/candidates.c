@@ -220,9 +220,7 @@ static void progress(const rg_synth_counts *c, size_t done, size_t nb, double t0
   fflush(stderr);
 }
 
-/* Verdicts of renamed candidates, shared by the threads; its keys take at most 1/4 of the
- * record budget (1 GB at most). */
-static size_t cache_bytes(const rg_synth_opts *o) {
+size_t rg_synth_cache_bytes(const rg_synth_opts *o) {
   return o->fp.mem_limit / 4 < ((size_t)1 << 30) ? o->fp.mem_limit / 4 : (size_t)1 << 30;
 }
 
@@ -235,7 +233,7 @@ rg_status rg_synth_test_pass(const rg_synth_opts *o, const rg_enum_space *sp, co
    * interpreter in both domains */
   rg_randtest_opts rt = o->rt;
   rt.kernel = rg_fp_node_kernel;
-  tester t = {o, &rt, sp, rg_fp_inputs_new(sp, o->fp.seed), rg_randtest_cache_new(cache_bytes(o))};
+  tester t = {o, &rt, sp, rg_fp_inputs_new(sp, o->fp.seed), rg_randtest_cache_new(rg_synth_cache_bytes(o))};
   /* buckets are written in order, a chunk at a time */
   const size_t chunk = 1 << 14;
   chunk_bufs cb = {calloc(chunk, sizeof *cb.sbs), calloc(chunk, sizeof *cb.cs), calloc(chunk, sizeof *cb.order)};

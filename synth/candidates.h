@@ -21,4 +21,8 @@
 rg_status rg_synth_test_pass(const rg_synth_opts *o, const rg_enum_space *sp, const rg_fp_table *t,
                              FILE *out, rg_synth_counts *c, rg_err *err) RG_MUST_CHECK;
 
+/* The memory for verdicts of renamed candidates (and generalizations) the threads share: at most
+ * 1/4 of the record budget, 1 GB at most. */
+size_t rg_synth_cache_bytes(const rg_synth_opts *o);
+
 #endif

@@ -86,8 +86,8 @@ static rg_status enumerate_only(const rg_synth_opts *o, const rg_enum_space *sp,
 }
 
 /* Fingerprints and tests, one fingerprint range a pass, until every range is covered. */
-static rg_status passes(const rg_synth_opts *o, const rg_enum_space *sp, progress *pr, FILE *out,
-                        rg_synth_counts *c, rg_err *err) {
+static rg_status passes(const rg_synth_opts *o, const rg_fp_opts *fp, const rg_enum_space *sp, progress *pr,
+                        FILE *out, rg_synth_counts *c, rg_err *err) {
   uint64_t lo = 0, width = UINT64_MAX;
   rg_status st = RG_OK;
   for (;;) {
@@ -96,7 +96,7 @@ static rg_status passes(const rg_synth_opts *o, const rg_enum_space *sp, progres
     pr->pass = c->passes + 1;
     uint64_t hi = UINT64_MAX - lo < width ? UINT64_MAX : lo + width;
     double ta = rg_clock_seconds();
-    st = rg_fp_collect(sp, &o->fp, lo, hi, &t, &stats, err);
+    st = rg_fp_collect(sp, fp, lo, hi, &t, &stats, err);
     c->secs[0] += rg_clock_seconds() - ta;
     c->passes++;
     if (!st && !*o->stop) {
@@ -116,52 +116,34 @@ static rg_status passes(const rg_synth_opts *o, const rg_enum_space *sp, progres
   }
 }
 
-/* Where the candidates go: memory (a run that goes on past the test stage), a temporary file
- * renamed over the output at the end, or standard output. */
+/* Where the candidates go: memory (a run that goes on past the test stage), the output file
+ * (ir/atomic.h: whole or not at all), or standard output. */
 typedef struct {
   FILE *f;
-  char *tmp;
-  bool in_memory;
+  rg_atomic_file file;
+  bool in_memory, to_file;
 } sink;
 
 static int sink_open(const rg_synth_opts *o, char **mem, size_t *mem_len, sink *s) {
   memset(s, 0, sizeof *s);
   s->in_memory = o->stop_after > RG_SYNTH_STOP_TEST;
-  if (s->in_memory) {
-    if (!(s->f = open_memstream(mem, mem_len))) fprintf(stderr, "rulegen: out of memory for the candidates\n");
-    return s->f ? 0 : 2;
-  }
-  if (!o->out_path) {
-    s->f = stdout;
-    return 0;
-  }
-  size_t n = strlen(o->out_path) + 32;
-  if ((s->tmp = malloc(n))) snprintf(s->tmp, n, "%s.tmp.%ld", o->out_path, (long)getpid());
-  s->f = s->tmp ? fopen(s->tmp, "w") : NULL;
-  if (s->f) return 0;
-  fprintf(stderr, "rulegen: cannot write %s\n", s->tmp ? s->tmp : o->out_path);
-  free(s->tmp);
-  return 2;
+  s->to_file = !s->in_memory && o->out_path;
+  rg_err err;
+  if (s->in_memory && !(s->f = open_memstream(mem, mem_len)))
+    return fprintf(stderr, "rulegen: out of memory for the candidates\n"), 2;
+  if (s->to_file && rg_atomic_open(&s->file, o->out_path, &err)) return report(&err), 2;
+  if (!s->in_memory) s->f = s->to_file ? s->file.f : stdout;
+  return 0;
 }
 
-/* Closes the sink; a file output is renamed over the output when rc is 0, removed otherwise.
- * Returns the exit status. */
-static int sink_close(sink *s, const rg_synth_opts *o, int rc) {
-  if (!s->f) return rc;
-  if (s->in_memory) {
-    if (fclose(s->f) != 0 && !rc) fprintf(stderr, "rulegen: out of memory for the candidates\n"), rc = 1;
-  } else if (s->f != stdout) {
-    if (fclose(s->f) != 0 && !rc) fprintf(stderr, "rulegen: write error on %s\n", s->tmp), rc = 1;
-    if (rc) remove(s->tmp);
-    else if (rename(s->tmp, o->out_path) != 0) {
-      fprintf(stderr, "rulegen: cannot rename %s to %s\n", s->tmp, o->out_path);
-      remove(s->tmp);
-      rc = 1;
-    }
-  } else {
-    fflush(s->f);
-  }
-  free(s->tmp);
+/* Closes the sink; the output file is committed when rc is 0, dropped otherwise. Returns the
+ * exit status. */
+static int sink_close(sink *s, int rc) {
+  rg_err err;
+  if (s->in_memory && fclose(s->f) != 0 && !rc) fprintf(stderr, "rulegen: out of memory for the candidates\n"), rc = 1;
+  if (s->to_file && rc) rg_atomic_abort(&s->file);
+  else if (s->to_file && rg_atomic_commit(&s->file, &err)) report(&err), rc = 1;
+  if (!s->in_memory && !s->to_file && s->f) fflush(s->f);
   return rc;
 }
 
@@ -171,27 +153,25 @@ static int synthesize(const rg_synth_opts *o, const rg_enum_space *sp, const cha
                       size_t *mem_len, rg_synth_counts *c) {
   double t0 = rg_clock_seconds();
   progress pr = {o->quiet, 1, t0, t0};
-  rg_fp_opts fp = o->fp;
+  rg_fp_opts fp = o->fp; /* with the progress line */
   fp.progress = on_progress, fp.progress_user = &pr;
-  rg_synth_opts oo = *o;
-  oo.fp = fp;
   sink s = {0};
   int rc = o->stop_after >= RG_SYNTH_STOP_FINGERPRINT ? sink_open(o, mem, mem_len, &s) : 0;
   if (rc) return rc;
   if (s.f) fprintf(s.f, "%s\n", header);
   rg_err err;
-  rg_status st = o->stop_after == RG_SYNTH_STOP_ENUMERATE ? enumerate_only(&oo, sp, &pr, c, &err)
-                                                           : passes(&oo, sp, &pr, s.f, c, &err);
+  rg_status st = o->stop_after == RG_SYNTH_STOP_ENUMERATE ? enumerate_only(o, sp, &pr, c, &err)
+                                                           : passes(o, &fp, sp, &pr, s.f, c, &err);
   c->secs[2] = rg_clock_seconds() - t0;
   if (!o->quiet) fprintf(stderr, "\n");
   if (*o->stop) {
-    fprintf(stderr, "rulegen: interrupted: partial results discarded%s\n", s.tmp ? ", no file written" : "");
+    fprintf(stderr, "rulegen: interrupted: partial results discarded%s\n", s.to_file ? ", no file written" : "");
     rc = 130;
   } else if (st) {
     report(&err);
     rc = 1;
   }
-  rc = sink_close(&s, o, rc);
+  rc = sink_close(&s, rc);
   if (!rc) rg_synth_counts_print(c, sp, o->stop_after, o->threads);
   /* What follows can fail or be stopped on its own: keep what the long part made. */
   if (!rc && s.in_memory && o->out_path) {
@@ -239,8 +219,7 @@ static int collapse(const rg_synth_opts *o, const rg_enum_space *sp, char *mem, 
  * returns the exit status. */
 static int generalize(const rg_synth_opts *o, const rg_enum_space *sp, char **mem, size_t *len,
                       rg_generalize_counts *gc, int **general_off, int **general_of) {
-  size_t cache_bytes = o->fp.mem_limit / 4 < ((size_t)1 << 30) ? o->fp.mem_limit / 4 : (size_t)1 << 30;
-  rg_generalize_opts go = {sp, o->rt, rg_generalize_limits_default(), o->threads, cache_bytes,
+  rg_generalize_opts go = {sp, o->rt, rg_generalize_limits_default(), o->threads, rg_synth_cache_bytes(o),
                            o->stop, o->quiet};
   go.rt.kernel = rg_fp_node_kernel; /* as the test stage's trials */
   rg_err err;
