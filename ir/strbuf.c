@@ -53,3 +53,19 @@ void rg_sb_printf(rg_strbuf *sb, const char *fmt, ...) {
 }
 
 const char *rg_sb_str(const rg_strbuf *sb) { return sb->s && !sb->failed ? sb->s : ""; }
+
+void rg_json_string(rg_strbuf *out, const char *s) {
+  rg_sb_puts(out, "\"");
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      rg_sb_printf(out, "\\%c", c);
+    else if (c == '\n')
+      rg_sb_puts(out, "\\n");
+    else if (c < 0x20)
+      rg_sb_printf(out, "\\u%04x", c);
+    else
+      rg_sb_append(out, (const char *)&c, 1);
+  }
+  rg_sb_puts(out, "\"");
+}

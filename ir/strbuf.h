@@ -22,5 +22,7 @@ void rg_sb_puts(rg_strbuf *sb, const char *s);
 void rg_sb_printf(rg_strbuf *sb, const char *fmt, ...) RG_PRINTF(2, 3);
 /* The text so far ("" when empty or failed). */
 const char *rg_sb_str(const rg_strbuf *sb);
+/* Appends s as a JSON string literal (quotes and escapes). */
+void rg_json_string(rg_strbuf *out, const char *s);
 
 #endif

@@ -146,22 +146,6 @@ void rg_db_diff_print(const rg_db_diff *d, rg_strbuf *out) {
                d->changed, d->regressions, d->regressions == 1 ? "" : "s");
 }
 
-void rg_json_string(rg_strbuf *out, const char *s) {
-  rg_sb_puts(out, "\"");
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\')
-      rg_sb_printf(out, "\\%c", c);
-    else if (c == '\n')
-      rg_sb_puts(out, "\\n");
-    else if (c < 0x20)
-      rg_sb_printf(out, "\\u%04x", c);
-    else
-      rg_sb_append(out, (const char *)&c, 1);
-  }
-  rg_sb_puts(out, "\"");
-}
-
 static void json_rule(rg_strbuf *out, const rg_diff_entry *e) {
   const rg_db_rule *r = e->base ? e->base : e->new_;
   rg_sb_printf(out, "{\"id\":\"%s\",\"text\":", r->id.hex);

@@ -39,7 +39,5 @@ void rg_db_diff_free(rg_db_diff *d);
 void rg_db_diff_print(const rg_db_diff *d, rg_strbuf *out);
 void rg_db_diff_print_json(const rg_db_diff *d, rg_strbuf *out);
 
-/* Appends s as a JSON string literal (quotes and escapes). */
-void rg_json_string(rg_strbuf *out, const char *s);
 
 #endif

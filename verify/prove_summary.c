@@ -13,17 +13,6 @@ void rg_prove_summary_add(rg_prove_summary *t, const rg_prove_summary *s) {
   memcpy(t->version, s->version, sizeof t->version);
 }
 
-/* s as a JSON string (the versions are solver output: quotes and control characters escaped). */
-static void json_string(const char *s, FILE *out) {
-  fputc('"', out);
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\') fprintf(out, "\\%c", *s);
-    else if ((unsigned char)*s < 0x20) fprintf(out, "\\u%04x", *s);
-    else fputc(*s, out);
-  }
-  fputc('"', out);
-}
-
 void rg_prove_summary_json(const rg_prove_summary *s, FILE *out) {
   fprintf(out, "{");
 #define RG_PROVE_COUNT(field, what) fprintf(out, "\"%s\": %d, ", #field, s->field);
@@ -33,8 +22,11 @@ void rg_prove_summary_json(const rg_prove_summary *s, FILE *out) {
   for (int k = 0; k < RG_SOLVER_COUNT; k++) fprintf(out, "%s\"%s\": %d", k ? ", " : "", rg_solver_kind_name(k), s->only[k]);
   fprintf(out, "}, \"versions\": {");
   for (int k = 0; k < RG_SOLVER_COUNT; k++) {
-    fprintf(out, "%s\"%s\": ", k ? ", " : "", rg_solver_kind_name(k));
-    json_string(s->version[k], out);
+    rg_strbuf v;
+    rg_sb_init(&v);
+    rg_json_string(&v, s->version[k]);
+    fprintf(out, "%s\"%s\": %s", k ? ", " : "", rg_solver_kind_name(k), rg_sb_str(&v));
+    rg_sb_free(&v);
   }
   fprintf(out, "}, \"wall_ms\": %.1f}", s->wall_ms);
 }
