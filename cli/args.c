@@ -116,18 +116,6 @@ bool rg_cli_int_option(const char *prog, const char *opt, const char *arg, int64
   return false;
 }
 
-int rg_cli_int_arg(const char *prog, const char *opt, const char *arg, int64_t lo, int64_t hi, int *dst) {
-  int64_t v;
-  if (!rg_cli_int_option(prog, opt, arg, lo, hi, &v)) return 2;
-  return *dst = (int)v, -1;
-}
-
-int rg_cli_seed_arg(const char *prog, const char *arg, uint64_t *dst) {
-  int64_t v;
-  if (!rg_cli_int_option(prog, "seed", arg, 0, INT64_MAX, &v)) return 2;
-  return *dst = (uint64_t)v, -1;
-}
-
 bool rg_cli_load_inputs(const char *prog, const char *path, void *inputs) {
   rg_err err;
   if (!rg_enum_inputs_load(path, inputs, &err)) return true;

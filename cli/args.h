@@ -54,11 +54,6 @@ bool rg_cli_parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out);
 bool rg_cli_int_option(const char *prog, const char *opt, const char *arg, int64_t lo, int64_t hi,
                        int64_t *out);
 
-/* An option parser's step for --opt's value, a whole number in [lo, hi], into *dst: -1 to go on,
- * or 2 (the exit status) after rg_cli_int_option's message. The seed variant takes any
- * non-negative 64-bit number. */
-int rg_cli_int_arg(const char *prog, const char *opt, const char *arg, int64_t lo, int64_t hi, int *dst);
-int rg_cli_seed_arg(const char *prog, const char *arg, uint64_t *dst);
 
 /* Loads an input set (an rg_enum_inputset) from path into inputs, or prints "prog: path:line:
  * message" and returns false. */

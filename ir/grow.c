@@ -20,10 +20,3 @@ bool rg_grow_to(void *array, int32_t *cap, size_t elem, int32_t first) {
   *cap = c;
   return true;
 }
-
-bool rg_grow_size_to(void *array, size_t *cap, size_t elem, size_t first) {
-  size_t c = *cap ? 2 * *cap : first;
-  if (!resize(array, c, elem)) return false;
-  *cap = c;
-  return true;
-}
