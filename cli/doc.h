@@ -12,7 +12,6 @@ typedef struct {
   const char *about; /* what the command does: lines ended by '\n' */
   const rg_cli_option *options;
   int n_options;
-  int name_w, meta_w; /* column widths of the option lines */
   const char *after;  /* examples, exit statuses (lines ended by '\n'), or NULL */
 } rg_cli_doc;
 

@@ -6,117 +6,117 @@
 
 /* The derivation-search limits `rulegen prune` and `rulegen covers` share. */
 #define DERIVE_LIMIT_ROWS                                                                          \
-  {"steps", 'k', 1, "N", "derivation search: longest derivation per output"},                     \
-      {"states", 'n', 1, "N", "derivation search: terms visited per output"},                     \
-      {"growth", 'g', 1, "N", "derivation search: operators a term may grow by"}
+  RG_CLI_OPT(STEPS, "derivation search: longest derivation per output"),                           \
+      RG_CLI_OPT(STATES, "derivation search: terms visited per output"),                           \
+      RG_CLI_OPT(GROWTH, "derivation search: operators a term may grow by")
 
 /* The seed and threads of recheck's and check-axioms' draws. */
 #define SEED_THREADS_ROWS                                                                          \
-  {"seed", 'S', 1, "N", "seed of shapes, inputs and keyed functions (default 1)"},                \
-      {"threads", 'j', 1, "N", "OpenMP threads (default: all)"}
+  RG_CLI_OPT(SEED, "seed of shapes, inputs and keyed functions (default 1)"),                      \
+      RG_CLI_OPT(THREADS, "OpenMP threads (default: all)")
 
 static const rg_cli_option synth_options[] = {
-    {"ops", 'O', 1, "LIST", "operators: names and the groups all, taso; e.g. taso,bias (default taso)"},
-    {"depth", 'd', 1, "N", "graphs of at most N operators, 1..4 (default 3)"},
-    {"inputs", 'i', 1, "FILE", "input set, one 'NAME DIMS' per line (default TASO's 20 inputs; with --ops bias also b1, b2 of size 4)"},
-    {"output", 'o', 1, "FILE", "write the rules here: rule text, or a signed rule database when FILE ends in .db (default: rule text on standard output)"},
-    {"stop-after", 'A', 1, "STAGE", "enumerate, fingerprint, test (candidates), prune (the rules sent to the solvers), prove or all (default all: derivability over the proved rules last)"},
-    {"prune", 'p', 1, "LIST", "pruning stages before the proofs: renaming,subgraph,supergraph,derive, all or none (default all; a rule they remove goes back if a rule implying it fails its proof; derive also runs last)"},
-    {"require", 'r', 1, "WHO", "both (default) or any: which solvers must prove a rule"},
-    {"timeout-ms", 'T', 1, "MS", "per solver and obligation (default 2000)"},
-    {"fail-fast", 'F', 0, "", "ask cvc5 only what z3 proved (with --require both; about halves the time unprovable rules cost; cvc5-only proofs not sought)"},
-    {"axioms", 'x', 1, "FILE", "axioms for the proofs (default verify/axioms.rules)"},
-    {"key", 'k', 1, "KEY", "sign a .db output with this secret key (rulesdb keygen)"},
-    {"threads", 'j', 1, "N", "threads (default: every core)"},
-    {"mem-limit", 'm', 1, "SIZE", "memory for fingerprint records, e.g. 512M, 4G (default 1/2 of RAM); more records than fit cost extra passes"},
-    {"max-records", 'R', 1, "N", "hold at most N records per pass (to exercise partitioning)"},
-    {"max-outputs", 'M', 1, "N", "most outputs of a graph, 1..4 (default 2, as TASO's rules)"},
-    {"keep-redundant", 'K', 0, "", "also extend graphs whose newest tensor equals an older one, and op(b, a) of commutative ops (by default recorded, not extended: their extensions are derivable); and graphs using equal-shaped inputs out of order (renamings)"},
-    {"seed", 'S', 1, "N", "fingerprint seed (default 1); testing draws from another seed"},
-    {"trials", 't', 1, "N", "random trials per domain and shape set (default 1)"},
-    {"shape-sets", 'n', 1, "N", "other shape sets each candidate is tested at (default 3)"},
-    {"all-pairs", 'P', 0, "", "print every pair of a class, not one candidate per member"},
-    {"no-generalize", 'G', 0, "", "do not generalize candidates before pruning (by default a variable occurring 2..8 times, in a candidate using every input of its shape, is split: its occurrences shared with a fresh variable of its shape, at most 64 such rules tested per candidate; the most general passing ones become candidates too, the candidate an instance of them)"},
-    {"resume", 'C', 1, "FILE", "start after the test stage from the candidates a run with -o OUT saved in OUT.candidates (give that run's options)"},
-    {"json", 'J', 1, "FILE", "also write the run's counters, stage table and proof summary as JSON"},
-    {"quiet", 'q', 0, "", "no progress on standard error"},
+    RG_CLI_OPT(OPS, "operators: names and the groups all, taso; e.g. taso,bias (default taso)"),
+    RG_CLI_OPT(DEPTH, "graphs of at most N operators, 1..4 (default 3)"),
+    RG_CLI_OPT(INPUTS, "input set, one 'NAME DIMS' per line (default TASO's 20 inputs; with --ops bias also b1, b2 of size 4)"),
+    RG_CLI_OPT(OUTPUT, "write the rules here: rule text, or a signed rule database when FILE ends in .db (default: rule text on standard output)"),
+    RG_CLI_OPT(STOP_AFTER, "enumerate, fingerprint, test (candidates), prune (the rules sent to the solvers), prove or all (default all: derivability over the proved rules last)"),
+    RG_CLI_OPT(PRUNE, "pruning stages before the proofs: renaming,subgraph,supergraph,derive, all or none (default all; a rule they remove goes back if a rule implying it fails its proof; derive also runs last)"),
+    RG_CLI_OPT(REQUIRE, "which solvers must prove a rule: both (default) or any"),
+    RG_CLI_OPT(TIMEOUT_MS, "per solver and obligation (default 2000)"),
+    RG_CLI_OPT(FAIL_FAST, "ask cvc5 only what z3 proved (with --require both; about halves the time unprovable rules cost; cvc5-only proofs not sought)"),
+    RG_CLI_OPT(AXIOMS, "axioms for the proofs (default verify/axioms.rules)"),
+    RG_CLI_OPT(KEY, "sign a .db output with this secret key (rulesdb keygen)"),
+    RG_CLI_OPT(THREADS, "threads (default: every core)"),
+    RG_CLI_OPT(MEM_LIMIT, "memory for fingerprint records, e.g. 512M, 4G (default 1/2 of RAM); more records than fit cost extra passes"),
+    RG_CLI_OPT(MAX_RECORDS, "hold at most N records per pass (to exercise partitioning)"),
+    RG_CLI_OPT(MAX_OUTPUTS, "most outputs of a graph, 1..4 (default 2, as TASO's rules)"),
+    RG_CLI_OPT(KEEP_REDUNDANT, "also extend graphs whose newest tensor equals an older one, and op(b, a) of commutative ops (by default recorded, not extended: their extensions are derivable); and graphs using equal-shaped inputs out of order (renamings)"),
+    RG_CLI_OPT(SEED, "fingerprint seed (default 1); testing draws from another seed"),
+    RG_CLI_OPT(TRIALS, "random trials per domain and shape set (default 1)"),
+    RG_CLI_OPT(SHAPE_SETS, "other shape sets each candidate is tested at (default 3)"),
+    RG_CLI_OPT(ALL_PAIRS, "print every pair of a class, not one candidate per member"),
+    RG_CLI_OPT(NO_GENERALIZE, "do not generalize candidates before pruning (by default a variable occurring 2..8 times, in a candidate using every input of its shape, is split: its occurrences shared with a fresh variable of its shape, at most 64 such rules tested per candidate; the most general passing ones become candidates too, the candidate an instance of them)"),
+    RG_CLI_OPT(RESUME, "start after the test stage from the candidates a run with -o OUT saved in OUT.candidates (give that run's options)"),
+    RG_CLI_OPT(JSON, "also write the run's counters, stage table and proof summary as JSON"),
+    RG_CLI_OPT(QUIET, "no progress on standard error"),
     RG_CLI_HELP_ROW,
 };
 
 static const rg_cli_option prove_options[] = {
-    {"require", 'r', 1, "both|any", "what a rule needs to pass: both solvers (default) or one"},
-    {"timeout-ms", 'T', 1, "MS", "time limit per query and solver (default 5000)"},
-    {"threads", 'j', 1, "N", "OpenMP threads over queries (default: all)"},
-    {"axioms", 'a', 1, "FILE", "axiom file (default: verify/axioms.rules of this tree)"},
-    {"all-axioms", 'A', 0, "", "assert every axiom, not only those over the rule's operators"},
-    {"cvc5", 'c', 1, "PATH", "a cvc5 binary to answer instead of rulegen-cvc5 (cvc5's C++ API)"},
-    {"dump", 'd', 1, "DIR", "write each obligation to DIR/<sha256>.smt2 (re-run with z3/cvc5)"},
-    {"no-check-axioms", 'N', 0, "", "skip the random check of the axioms"},
-    {"no-check-types", 'Y', 0, "", "skip checking that each rule type-checks at some shapes (for rule sets already tested at their shapes)"},
-    {"refute-sets", 'R', 1, "N", "compare each rule at N shape sets first; one that differs is unproved and not sent to the solvers (default 8, 0 off)"},
-    {"recheck", 'E', 1, "N", "recheck every proved rule at N drawn assignments (default 64, 0 off); one whose sides differ is unproved, its proof false, and its core axioms suspect"},
-    {"inputs", 'i', 1, "FILE", "shapes of variables by name, one 'NAME DIMS' per line, for the recheck's draws (default TASO's 20 inputs; ?w13_1 takes ?w13's)"},
-    {"journal", 'J', 1, "FILE", "read solver answers from FILE and append new ones as they come: a run stopped and started again asks only what was not answered"},
-    {"fail-fast", 'F', 0, "", "ask cvc5 only about obligations z3 proved (with --require both: a rule z3 misses fails anyway; halves the time spent on unprovable rules; proved-by-cvc5-only is then not sought)"},
-    {"quiet", 'q', 0, "", "print only rules that are not verified, and the summary"},
+    RG_CLI_OPT(REQUIRE, "what a rule needs to pass: both solvers (default) or one"),
+    RG_CLI_OPT(TIMEOUT_MS, "time limit per query and solver (default 5000)"),
+    RG_CLI_OPT(THREADS, "OpenMP threads over queries (default: all)"),
+    RG_CLI_OPT(AXIOMS, "axiom file (default: verify/axioms.rules of this tree)"),
+    RG_CLI_OPT(ALL_AXIOMS, "assert every axiom, not only those over the rule's operators"),
+    RG_CLI_OPT(CVC5, "a cvc5 binary to answer instead of rulegen-cvc5 (cvc5's C++ API)"),
+    RG_CLI_OPT(DUMP, "write each obligation to DIR/<sha256>.smt2 (re-run with z3/cvc5)"),
+    RG_CLI_OPT(NO_CHECK_AXIOMS, "skip the random check of the axioms"),
+    RG_CLI_OPT(NO_CHECK_TYPES, "skip checking that each rule type-checks at some shapes (for rule sets already tested at their shapes)"),
+    RG_CLI_OPT(REFUTE_SETS, "compare each rule at N shape sets first; one that differs is unproved and not sent to the solvers (default 8, 0 off)"),
+    RG_CLI_OPT(RECHECK, "recheck every proved rule at N drawn assignments (default 64, 0 off); one whose sides differ is unproved, its proof false, and its core axioms suspect"),
+    RG_CLI_OPT(INPUTS, "shapes of variables by name, one 'NAME DIMS' per line, for the recheck's draws (default TASO's 20 inputs; ?w13_1 takes ?w13's)"),
+    RG_CLI_OPT(JOURNAL, "read solver answers from FILE and append new ones as they come: a run stopped and started again asks only what was not answered"),
+    RG_CLI_OPT(FAIL_FAST, "ask cvc5 only about obligations z3 proved (with --require both: a rule z3 misses fails anyway; halves the time spent on unprovable rules; proved-by-cvc5-only is then not sought)"),
+    RG_CLI_OPT(QUIET, "print only rules that are not verified, and the summary"),
     RG_CLI_HELP_ROW,
 };
 
 static const rg_cli_option recheck_options[] = {
-    {"assignments", 'n', 1, "N", "drawn shape/parameter assignments per rule (default 64)"},
-    {"trials", 't', 1, "N", "random inputs per assignment and domain (default 1)"},
+    RG_CLI_OPT(ASSIGNMENTS, "drawn shape/parameter assignments per rule (default 64)"),
+    RG_CLI_OPT(TRIALS, "random inputs per assignment and domain (default 1)"),
     SEED_THREADS_ROWS,
-    {"inputs", 'i', 1, "FILE", "shapes of variables by name ('NAME DIMS' lines) to draw from (default TASO's 20 inputs; ?w13_1 takes ?w13's)"},
-    {"quiet", 'q', 0, "", "print only the rules that differ, and the summary"},
+    RG_CLI_OPT(INPUTS, "shapes of variables by name ('NAME DIMS' lines) to draw from (default TASO's 20 inputs; ?w13_1 takes ?w13's)"),
+    RG_CLI_OPT(QUIET, "print only the rules that differ, and the summary"),
     RG_CLI_HELP_ROW,
 };
 
 static const rg_cli_option check_axioms_options[] = {
-    {"assignments", 'n', 1, "N", "shape/parameter assignments per axiom and direction (default 24)"},
-    {"trials", 't', 1, "N", "random inputs per assignment and domain (default 2)"},
+    RG_CLI_OPT(ASSIGNMENTS, "shape/parameter assignments per axiom and direction (default 24)"),
+    RG_CLI_OPT(TRIALS, "random inputs per assignment and domain (default 2)"),
     SEED_THREADS_ROWS,
-    {"verbose", 'v', 0, "", "print every axiom, not only unsound ones"},
+    RG_CLI_OPT(VERBOSE, "print every axiom, not only unsound ones"),
     RG_CLI_HELP_ROW,
 };
 
 static const rg_cli_option certify_options[] = {
-    {"shape", 's', 1, "NAME=DIMS", "shape of tensor variable ?NAME; repeatable (check: defaults to the certificate's)"},
-    {"trials", 't', 1, "N", "independent random inputs per position (default 3)"},
-    {"prime", 'p', 1, "P", "the field's prime: 2^61-1 (default, u64 arithmetic) or 2^127-1 (u128), as 2^K-1 or in decimal"},
-    {"output", 'o', 1, "FILE", "write the certificate to FILE (default: standard output)"},
-    {"mutant", 'm', 1, "NAME", "use a built-in PET mutant: fig1, fold, dilated or merged"},
-    {"dims", 'd', 1, "N,C,H,W,O,K[,P]", "sizes of the built-in mutant (default 1,64,56,56,64,3,2)"},
-    {"full", 'f', 0, "", "also evaluate whole outputs and check that every differing element lies in a correction region"},
-    {"print", 'P', 0, "", "print the two programs and their shapes, then stop"},
+    RG_CLI_OPT(SHAPE, "shape of tensor variable ?NAME; repeatable (check: defaults to the certificate's)"),
+    RG_CLI_OPT(TRIALS, "independent random inputs per position (default 3)"),
+    RG_CLI_OPT(PRIME, "the field's prime: 2^61-1 (default, u64 arithmetic) or 2^127-1 (u128), as 2^K-1 or in decimal"),
+    RG_CLI_OPT(OUTPUT, "write the certificate to FILE (default: standard output)"),
+    RG_CLI_OPT(MUTANT, "use a built-in PET mutant: fig1, fold, dilated or merged"),
+    RG_CLI_OPT(DIMS, "sizes of the built-in mutant (default 1,64,56,56,64,3,2)"),
+    RG_CLI_OPT(FULL, "also evaluate whole outputs and check that every differing element lies in a correction region"),
+    RG_CLI_OPT(PRINT, "print the two programs and their shapes, then stop"),
     RG_CLI_HELP_ROW,
 };
 
 static const rg_cli_option eval_options[] = {
-    {"expr", 'e', 1, "RULE", "evaluate this rule (or graph) text instead of a file"},
-    {"shape", 's', 1, "NAME=DIMS", "shape of tensor variable ?NAME, e.g. x=2x4; a bare DIMS is the default for the rest; repeatable"},
-    {"param", 'p', 1, "NAME=N", "value of parameter variable ?NAME; repeatable"},
-    {"trials", 't', 1, "N", "random trials per domain (default 3)"},
-    {"shape-sets", 'n', 1, "N", "also evaluate at up to N shape sets found by the shape solver (the given shapes are their base; without -s, shapes are found)"},
-    {"seed", 'S', 1, "N", "seed of inputs and keyed functions (default 1)"},
-    {"quiet", 'q', 0, "", "print only rules that differ, and errors"},
+    RG_CLI_OPT(EXPR, "evaluate this rule (or graph) text instead of a file"),
+    RG_CLI_OPT(SHAPE, "shape of tensor variable ?NAME, e.g. x=2x4; a bare DIMS is the default for the rest; repeatable"),
+    RG_CLI_OPT(PARAM, "value of parameter variable ?NAME; repeatable"),
+    RG_CLI_OPT(TRIALS, "random trials per domain (default 3)"),
+    RG_CLI_OPT(SHAPE_SETS, "also evaluate at up to N shape sets found by the shape solver (the given shapes are their base; without -s, shapes are found)"),
+    RG_CLI_OPT(SEED, "seed of inputs and keyed functions (default 1)"),
+    RG_CLI_OPT(QUIET, "print only rules that differ, and errors"),
     RG_CLI_HELP_ROW,
 };
 
 static const rg_cli_option prune_options[] = {
-    {"output", 'o', 1, "FILE", "write the kept rules here (required unless --audit)"},
-    {"records", 'r', 1, "FILE", "write the removal records here (default: OUTPUT.removed)"},
-    {"prune", 'P', 1, "LIST", "stages: renaming,subgraph,derive (default: all), or none"},
+    RG_CLI_OPT(OUTPUT, "write the kept rules here (required unless --audit)"),
+    RG_CLI_OPT(RECORDS, "write the removal records here (default: OUTPUT.removed)"),
+    RG_CLI_OPT(PRUNE, "stages: renaming,subgraph,derive (default: all), or none"),
     DERIVE_LIMIT_ROWS,
-    {"one-pass", '1', 0, "", "derivability: Ruler's pass only, no second pass"},
-    {"audit", 'a', 1, "RECORDS", "instead of pruning: re-check RECORDS against the kept set IN"},
-    {"quiet", 'q', 0, "", "no progress on stderr"},
+    RG_CLI_OPT(ONE_PASS, "derivability: Ruler's pass only, no second pass"),
+    RG_CLI_OPT(AUDIT, "instead of pruning: re-check RECORDS against the kept set IN"),
+    RG_CLI_OPT(QUIET, "no progress on stderr"),
     RG_CLI_HELP_ROW,
 };
 
 static const rg_cli_option covers_options[] = {
-    {"with", 'w', 1, "FILE", "our rule set (default: rules.rules, as `rulegen -o` names it)"},
+    RG_CLI_OPT(WITH, "our rule set (default: rules.rules, as `rulegen -o` names it)"),
     DERIVE_LIMIT_ROWS,
-    {"quiet", 'q', 0, "", "print only rules not covered, and the summary; no progress"},
+    RG_CLI_OPT(QUIET, "print only rules not covered, and the summary; no progress"),
     RG_CLI_HELP_ROW,
 };
 
@@ -129,7 +129,7 @@ const rg_cli_doc rg_doc_synth = {
     "A graph's outputs are its sinks (operators no other operator uses); an input alone is\n"
     "a graph too. Progress goes to standard error; a table of counts and times ends the\n"
     "run. Ctrl-C stops cleanly without writing a partial file.\n",
-    synth_options, RG_CLI_COUNT(synth_options), 12, 7,
+    synth_options, RG_CLI_COUNT(synth_options),
     "example:\n  rulegen --ops taso --depth 3 --stop-after test -o candidates.rules\n"
     "exit status: 0 done, 1 error during the run, 2 bad arguments, 130 interrupted\n"};
 
@@ -147,7 +147,7 @@ const rg_cli_doc rg_doc_prove = {
     "solvers. Every rule a solver proves is then rechecked at many drawn shapes (rulegen\n"
     "recheck): one whose sides differ is a false proof, unproved, with the axioms of its\n"
     "unsat cores named as suspects (one of them holds less widely than it claims).\n",
-    prove_options, RG_CLI_COUNT(prove_options), 16, 8,
+    prove_options, RG_CLI_COUNT(prove_options),
     "example:\n  rulegen prove --timeout-ms 2000 tests/data/taso-133.rules\n"
     "exit status: 0 all pass, 1 some rule fails --require, 2 bad input or unsound axiom,\n"
     "3 the solvers disagreed (one proved, the other refuted), or proved a rule the\n"
@@ -163,8 +163,8 @@ const rg_cli_doc rg_doc_recheck = {
     "rule that differs is false, whatever proved it: it is printed with the shapes that\n"
     "show it (rulegen eval -s ... reproduces it). A rule whose variables are named as\n"
     "inputs (--inputs) is drawn from their shapes first. Seeded and deterministic.\n",
-    recheck_options, RG_CLI_COUNT(recheck_options), 12, 4,
-    "example:\n  rulegen recheck -n 128 rules.rules\n"
+    recheck_options, RG_CLI_COUNT(recheck_options),
+    "example:\n  rulegen recheck --assignments 128 rules.rules\n"
     "exit status: 0 no rule differs, 1 some rule differs, 2 bad input, 130 interrupted\n"};
 
 const rg_cli_doc rg_doc_check_axioms = {
@@ -178,7 +178,7 @@ const rg_cli_doc rg_doc_check_axioms = {
     "states it of every term where its guard holds. So the draws constrain one side only\n"
     "(concat operands of unequal sizes, splits out of line with kernels, seams anywhere),\n"
     "and an axiom whose other side then does not type is unsound too.\n",
-    check_axioms_options, RG_CLI_COUNT(check_axioms_options), 12, 4,
+    check_axioms_options, RG_CLI_COUNT(check_axioms_options),
     "exit status: 0 all sound, 1 some axiom unsound, 2 bad input\n"};
 
 const rg_cli_doc rg_doc_certify = {
@@ -193,10 +193,10 @@ const rg_cli_doc rg_doc_certify = {
     "MUTANT are files holding one program each (rule text, see ir/text.h); a RULEFILE's first\n"
     "rule is ORIGINAL => MUTANT. Runs longer than a second report progress on stderr; Ctrl-C\n"
     "stops between boxes.\n",
-    certify_options, RG_CLI_COUNT(certify_options), 7, 16,
+    certify_options, RG_CLI_COUNT(certify_options),
     "examples:\n"
     "  rulegen certify --mutant fig1 -o fig1.cert\n"
-    "  rulegen certify --mutant fig1 -p 2^127-1 -o fig1-127.cert\n"
+    "  rulegen certify --mutant fig1 --prime 2^127-1 -o fig1-127.cert\n"
     "  rulegen certify check fig1.cert --mutant fig1\n"
     "  rulegen certify -s x=1x8x16x16 -s w=8x8x3x3 orig.rules mutant.rules -o c.cert\n"
     "exit status: 0 done (check: certificate valid), 1 check rejected it, 2 bad input\n"};
@@ -208,7 +208,7 @@ const rg_cli_doc rg_doc_eval = {
     "functions), and reports whether source and target agree; if not, the first differing\n"
     "output position. A line without '=>' is a graph: its output shapes and first values\n"
     "are printed. Without FILE or -e, evaluates a built-in set of TASO-style rules.\n",
-    eval_options, RG_CLI_COUNT(eval_options), 8, 10,
+    eval_options, RG_CLI_COUNT(eval_options),
     "example:\n"
     "  rulegen eval -s 4x4 -e '(matmul ?x ?y) => (matmul ?y ?x)'\n"
     "  rulegen eval -n 5 -e '(split.0 ?a (concat ?a ?x ?y)) => ?x'\n"
@@ -231,7 +231,7 @@ const rg_cli_doc rg_doc_prune = {
     "Derivation search limits default to 4 steps, 2000 terms, growth 2.\n"
     "Prints the rule count after each stage, and the time it took. Ctrl-C stops\n"
     "derivability: rules not yet decided are kept, the outputs are written.\n",
-    prune_options, RG_CLI_COUNT(prune_options), 8, 8,
+    prune_options, RG_CLI_COUNT(prune_options),
     "example:\n"
     "  rulegen prune tests/data/prune/assoc.rules -o kept.rules\n"
     "  rulegen prune --audit kept.rules.removed kept.rules\n"
@@ -245,7 +245,7 @@ const rg_cli_doc rg_doc_covers = {
     "of steps is given), or does not cover it; then a summary line. Derivations are\n"
     "searched in parallel, bounded by the limits below (defaults: 10 steps, 300000\n"
     "terms, growth 4: wider than pruning's, as a report can afford the time).\n",
-    covers_options, RG_CLI_COUNT(covers_options), 7, 5,
+    covers_options, RG_CLI_COUNT(covers_options),
     "example:\n"
     "  rulegen covers tests/data/prune/taso-133.rules --with rules.rules\n"
     "exit status: 0 report made, 2 bad input, 130 interrupted (Ctrl-C)\n"};

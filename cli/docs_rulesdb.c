@@ -4,61 +4,61 @@
 
 /* The rows every database reader's option table has. */
 #define RDB_READER_ROWS                                                                            \
-  {"pub", 'p', 1, "KEY.pub", "public key to verify DB with"},                                      \
-      {"allow-unsigned", RG_CLI_LONG_ONLY('U'), 0, "", "read DB even if it is unsigned or fails verification"}
+  RG_CLI_OPT(PUB, "public key to verify DB with"),                                                 \
+      RG_CLI_OPT(ALLOW_UNSIGNED, "read DB even if it is unsigned or fails verification")
 
 static const rg_cli_option keygen_options[] = {
-    {"output", 'o', 1, "NAME", "file name prefix (default: rulegen)"},
+    RG_CLI_OPT_META(OUTPUT, "NAME", "file name prefix (default: rulegen)"),
     RG_CLI_HELP_ROW,
 };
 
 static const rg_cli_option verify_options[] = {
-    {"pub", 'p', 1, "KEY.pub", "the public key (required)"},
+    RG_CLI_OPT(PUB, "the public key (required)"),
     RG_CLI_HELP_ROW,
 };
 
 static const rg_cli_option show_options[] = {
-    {"op", 'O', 1, "OP", "only rules that use operator OP (e.g. conv2d)"},
-    {"status", 's', 1, "S", "only rules of status S (imported unproved tested certified verified)"},
+    RG_CLI_OPT(OP, "only rules that use operator OP (e.g. conv2d)"),
+    RG_CLI_OPT(STATUS, "only rules of status S (imported unproved tested certified verified)"),
     RDB_READER_ROWS,
     RG_CLI_HELP_ROW,
 };
 
 static const rg_cli_option diff_options[] = {
-    {"json", 'j', 0, "", "one JSON object: added, removed, changed, counts"},
+    RG_CLI_OPT(JSON, "write one JSON object (added, removed, changed, counts) to FILE instead of the "
+                     "listing; - is standard output"),
     RDB_READER_ROWS,
     RG_CLI_HELP_ROW,
 };
 
 static const rg_cli_option export_options[] = {
-    {"format", 'f', 1, "FMT", "tensat, taso, json or dot (required)"},
-    {"output", 'o', 1, "OUT", "output file (json and dot: default standard output)"},
-    {"per-rule", RG_CLI_LONG_ONLY('D'), 1, "DIR", "dot: write DIR/<id>.dot per rule"},
-    {"status", 's', 1, "S", "only rules of this status (e.g. verified)"},
+    RG_CLI_OPT(FORMAT, "tensat, taso, json or dot (required)"),
+    RG_CLI_OPT_META(OUTPUT, "OUT", "output file (json and dot: default standard output)"),
+    RG_CLI_OPT(PER_RULE, "dot: write DIR/<id>.dot per rule"),
+    RG_CLI_OPT(STATUS, "only rules of this status (e.g. verified)"),
     RDB_READER_ROWS,
     RG_CLI_HELP_ROW,
 };
 
 static const rg_cli_option import_options[] = {
-    {"format", 'f', 1, "FMT", "taso (rules.proto binary, e.g. graph_subst.pb), tensat (LHS=>RHS per line), "
-                              "tensat-multi (consecutive line pairs) or text (ours: ir/text.h)"},
-    {"output", 'o', 1, "OUT", "OUT.db: a rule database (status imported); otherwise rule text"},
-    {"key", 'k', 1, "KEY.key", "sign the database with this secret key"},
+    RG_CLI_OPT(FORMAT, "taso (rules.proto binary, e.g. graph_subst.pb), tensat (LHS=>RHS per line), "
+                       "tensat-multi (consecutive line pairs) or text (ours: ir/text.h)"),
+    RG_CLI_OPT_META(OUTPUT, "OUT", "OUT.db: a rule database (status imported); otherwise rule text"),
+    RG_CLI_OPT(KEY, "sign the database with this secret key"),
     RG_CLI_HELP_ROW,
 };
 
 static const rg_cli_option audit_options[] = {
-    {"sample", 'n', 1, "N", "audit N rules chosen by --seed (and their records) instead of all"},
-    {"seed", 'S', 1, "N", "seed of the sample (default 1)"},
-    {"axioms", RG_CLI_LONG_ONLY('a'), 1, "FILE", "axioms the obligations were made from (default: this tree's)"},
-    {"all-axioms", RG_CLI_LONG_ONLY('A'), 0, "",
-     "obligations assert every axiom (default: the configuration's prove.all_axioms, else only the relevant ones)"},
-    {"timeout-ms", RG_CLI_LONG_ONLY('T'), 1, "N", "per solver query (default 5000)"},
-    {"cvc5", RG_CLI_LONG_ONLY('C'), 1, "PATH", "a cvc5 binary to answer instead of rulegen-cvc5 (cvc5's API)"},
-    {"no-solvers", RG_CLI_LONG_ONLY('N'), 0, "", "do not re-run the solvers (proof records count as not re-checked)"},
-    {"deep", RG_CLI_LONG_ONLY('D'), 2, "[=N]",
-     "also recheck every verified, tested or imported rule at N drawn shape assignments (default 64; as rulegen "
-     "recheck, from its test record's shapes first): one whose sides differ fails"},
+    RG_CLI_OPT(SAMPLE, "audit N rules chosen by --seed (and their records) instead of all"),
+    RG_CLI_OPT(SEED, "seed of the sample (default 1)"),
+    RG_CLI_OPT(AXIOMS, "axioms the obligations were made from (default: this tree's)"),
+    RG_CLI_OPT(ALL_AXIOMS,
+               "obligations assert every axiom (default: the configuration's prove.all_axioms, else only the relevant ones)"),
+    RG_CLI_OPT(TIMEOUT_MS, "per solver query (default 5000)"),
+    RG_CLI_OPT(CVC5, "a cvc5 binary to answer instead of rulegen-cvc5 (cvc5's API)"),
+    RG_CLI_OPT(NO_SOLVERS, "do not re-run the solvers (proof records count as not re-checked)"),
+    RG_CLI_OPT(DEEP, "also recheck every verified, tested or imported rule at N drawn shape assignments (default 64; as "
+                     "rulegen recheck, from its test record's shapes first): one whose sides differ fails"),
     RDB_READER_ROWS,
     RG_CLI_HELP_ROW,
 };
@@ -69,14 +69,14 @@ const rg_cli_doc rg_doc_rulesdb_keygen = {
     "rulesdb keygen [-o NAME]",
     "Writes a new Ed25519 key pair: NAME.key (secret, mode 0600) and NAME.pub (public;\n"
     "give it to everyone who reads your databases). Never overwrites an existing key.\n",
-    DOC_OPTIONS(keygen_options), .name_w = 7, .meta_w = 5};
+    DOC_OPTIONS(keygen_options)};
 
 const rg_cli_doc rg_doc_rulesdb_verify = {
     "rulesdb verify DB --pub KEY.pub",
     "Checks DB's signature against the public key: the signed manifest (sorted rule ids\n"
     "and digests of every rule, proof, test, certificate, pruning record, stage count\n"
     "and configuration value) must match the content. Says which records changed.\n",
-    DOC_OPTIONS(verify_options), .name_w = 4, .meta_w = 7,
+    DOC_OPTIONS(verify_options),
     .after = "Exit status: 0 good, 1 unsigned / wrong key / bad signature / tampered, 2 error.\n"};
 
 const rg_cli_doc rg_doc_rulesdb_show = {
@@ -84,15 +84,15 @@ const rg_cli_doc rg_doc_rulesdb_show = {
     "Lists the rules of DB (id, status, source/target size, text), then the stage-count\n"
     "table and the generator configuration. ID-PREFIX shows matching rules in full with\n"
     "their proof, test and certificate records.\n",
-    DOC_OPTIONS(show_options), .name_w = 14, .meta_w = 7};
+    DOC_OPTIONS(show_options)};
 
 const rg_cli_doc rg_doc_rulesdb_diff = {
-    "rulesdb diff BASE.db NEW.db (--pub KEY.pub | --allow-unsigned) [--json]",
+    "rulesdb diff BASE.db NEW.db (--pub KEY.pub | --allow-unsigned) [--json FILE]",
     "Lists rules added (+), removed (-) and changed (~: status or evidence) from BASE to\n"
     "NEW, matched by content id. A rule verified or certified in BASE that NEW lost\n"
     "(without a pruning record saying which rules imply it) or downgraded is a\n"
     "REGRESSION. Both databases are verified with the same key.\n",
-    DOC_OPTIONS(diff_options), .name_w = 14, .meta_w = 7,
+    DOC_OPTIONS(diff_options),
     .after = "Exit status: 0 no regression, 1 regression, 2 error.\n"};
 
 const rg_cli_doc rg_doc_rulesdb_export = {
@@ -106,13 +106,13 @@ const rg_cli_doc rg_doc_rulesdb_export = {
     "  dot     Graphviz, source and target side by side: one digraph per rule in one\n"
     "          file (render with dot -Tsvg -O), or one file per rule with --per-rule DIR\n"
     "Rules a format cannot express are skipped, each named with the reason on stderr.\n",
-    DOC_OPTIONS(export_options), .name_w = 14, .meta_w = 7};
+    DOC_OPTIONS(export_options)};
 
 const rg_cli_doc rg_doc_rulesdb_import = {
     "rulesdb import --format FMT FILE -o OUT [--key KEY.key]",
     "Reads third-party rules into our text format, so they can be tested, proved and\n"
     "audited. Rules with no counterpart of ours are skipped, each named with the reason.\n",
-    DOC_OPTIONS(import_options), .name_w = 7, .meta_w = 7};
+    DOC_OPTIONS(import_options)};
 
 const rg_cli_doc rg_doc_rulesdb_audit = {
     "rulesdb audit DB --pub KEY.pub [--sample N] [--seed N] [solver options]",
@@ -123,6 +123,6 @@ const rg_cli_doc rg_doc_rulesdb_audit = {
     "re-checked against the rule's programs; statuses against the evidence; pruning\n"
     "records against the rules. Parallel (OpenMP). Re-deriving pruned rules is not done\n"
     "(reported as not re-checked, never as passed).\n",
-    DOC_OPTIONS(audit_options), .name_w = 14, .meta_w = 7,
+    DOC_OPTIONS(audit_options),
     .after = "Exit status: 0 everything re-checked and passed, 1 a failure, 2 error,\n"
              "3 nothing failed but some records were not re-checked.\n"};

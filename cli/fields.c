@@ -7,7 +7,7 @@
 
 static const char *option_name(const rg_cli_doc *doc, int code) {
   for (int i = 0; i < doc->n_options; i++)
-    if (doc->options[i].short_ == code) return doc->options[i].name;
+    if (doc->options[i].flag->code == code) return doc->options[i].flag->name;
   return "?";
 }
 

@@ -20,7 +20,7 @@ typedef enum {
   RG_CLI_CLEAR, /* bool: false */
 } rg_cli_kind;
 
-/* Option code (its short_ in the doc's table) -> the member at offset of the caller's struct.
+/* Option code (RG_OPT_<ID>, cli/options.h) -> the member at offset of the caller's struct.
  * want, when given, is what the message says a bad value should be ("a number"); else "a
  * number from lo to hi". */
 typedef struct {

@@ -10,7 +10,7 @@ add_test(NAME verify_check_axioms COMMAND rulegen check-axioms)
 # Every axiom holds both ways round at twice the default draws, under another seed (not in the
 # sanitizer build, where it takes minutes: the default check runs there).
 if(NOT RG_SANITIZE)
-  add_test(NAME verify_check_axioms_more COMMAND rulegen check-axioms -n 48 -S 7)
+  add_test(NAME verify_check_axioms_more COMMAND rulegen check-axioms --assignments 48 -S 7)
 endif()
 # False rules unsound axioms once proved: unproved now, refuted by the recheck; a planted
 # unsound axiom caught by check-axioms and by the recheck of its proofs.

@@ -23,19 +23,19 @@ typedef struct {
 } cert_args;
 
 static const rg_cli_field fields[] = {
-    RG_CLI_NUM('t', RG_CLI_INT, cert_args, s.trials, 1, 1000, NULL),
-    RG_CLI_STORE('o', RG_CLI_TEXT, cert_args, s.out),
-    RG_CLI_STORE('m', RG_CLI_TEXT, cert_args, s.mutant),
-    RG_CLI_STORE('d', RG_CLI_TEXT, cert_args, s.dims),
-    RG_CLI_STORE('f', RG_CLI_SET, cert_args, s.full),
-    RG_CLI_STORE('P', RG_CLI_SET, cert_args, s.print),
+    RG_CLI_NUM(RG_OPT_TRIALS, RG_CLI_INT, cert_args, s.trials, 1, 1000, NULL),
+    RG_CLI_STORE(RG_OPT_OUTPUT, RG_CLI_TEXT, cert_args, s.out),
+    RG_CLI_STORE(RG_OPT_MUTANT, RG_CLI_TEXT, cert_args, s.mutant),
+    RG_CLI_STORE(RG_OPT_DIMS, RG_CLI_TEXT, cert_args, s.dims),
+    RG_CLI_STORE(RG_OPT_FULL, RG_CLI_SET, cert_args, s.full),
+    RG_CLI_STORE(RG_OPT_PRINT, RG_CLI_SET, cert_args, s.print),
 };
 
 /* -s (appended to the bindings) and -p (a prime). */
 static int other_option(int c, const char *arg, void *base) {
   cert_args *a = base;
-  if (c == 's') return rg_sb_printf(&a->shapes, "%s%s", a->shapes.len ? " " : "", arg), RG_CLI_GO_ON;
-  if (c != 'p') return RG_CLI_NOT_MINE;
+  if (c == RG_OPT_SHAPE) return rg_sb_printf(&a->shapes, "%s%s", a->shapes.len ? " " : "", arg), RG_CLI_GO_ON;
+  if (c != RG_OPT_PRIME) return RG_CLI_NOT_MINE;
   if (rg_pet_parse_prime(arg, &a->s.p)) return RG_CLI_GO_ON;
   fprintf(stderr, PROG ": --prime wants 2^K-1 or a decimal number, not '%s'; the supported primes are %s\n", arg,
           RG_PET_PRIMES);

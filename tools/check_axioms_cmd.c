@@ -15,7 +15,7 @@ typedef struct {
 
 static const rg_cli_field fields[] = {
     RG_DRAW_FIELDS(axcheck_args, o),
-    RG_CLI_STORE('v', RG_CLI_SET, axcheck_args, verbose),
+    RG_CLI_STORE(RG_OPT_VERBOSE, RG_CLI_SET, axcheck_args, verbose),
 };
 
 /* The help's extra: where the default axioms are. */

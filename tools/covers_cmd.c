@@ -18,8 +18,8 @@ typedef struct {
 } covers_args;
 
 static const rg_cli_field fields[] = {
-    RG_CLI_STORE('w', RG_CLI_TEXT, covers_args, with),
-    RG_CLI_STORE('q', RG_CLI_SET, covers_args, quiet),
+    RG_CLI_STORE(RG_OPT_WITH, RG_CLI_TEXT, covers_args, with),
+    RG_CLI_STORE(RG_OPT_QUIET, RG_CLI_SET, covers_args, quiet),
     RG_DERIVE_LIMIT_FIELDS(covers_args, lim),
 };
 

@@ -20,19 +20,19 @@ typedef struct {
 } eval_args;
 
 static const rg_cli_field fields[] = {
-    RG_CLI_STORE('e', RG_CLI_TEXT, eval_args, expr),
-    RG_CLI_NUM('t', RG_CLI_INT, eval_args, o.trials, 1, 1000000, NULL),
-    RG_CLI_NUM('n', RG_CLI_INT, eval_args, shape_sets, 1, 1000, NULL),
-    RG_CLI_NUM('S', RG_CLI_U64, eval_args, o.seed, 0, INT64_MAX, "a non-negative number"),
-    RG_CLI_STORE('q', RG_CLI_SET, eval_args, o.quiet),
+    RG_CLI_STORE(RG_OPT_EXPR, RG_CLI_TEXT, eval_args, expr),
+    RG_CLI_NUM(RG_OPT_TRIALS, RG_CLI_INT, eval_args, o.trials, 1, 1000000, NULL),
+    RG_CLI_NUM(RG_OPT_SHAPE_SETS, RG_CLI_INT, eval_args, shape_sets, 1, 1000, NULL),
+    RG_CLI_NUM(RG_OPT_SEED, RG_CLI_U64, eval_args, o.seed, 0, INT64_MAX, "a non-negative number"),
+    RG_CLI_STORE(RG_OPT_QUIET, RG_CLI_SET, eval_args, o.quiet),
 };
 
 /* -s and -p: variable bindings. */
 static int bind_option(int c, const char *arg, void *base) {
   eval_args *a = base;
   rg_err err = {0};
-  if (c != 's' && c != 'p') return RG_CLI_NOT_MINE;
-  if (!(c == 's' ? rg_cli_add_shapes(&a->cb, arg, &err) : rg_cli_add_param(&a->cb, arg, &err))) return RG_CLI_GO_ON;
+  if (c != RG_OPT_SHAPE && c != RG_OPT_PARAM) return RG_CLI_NOT_MINE;
+  if (!(c == RG_OPT_SHAPE ? rg_cli_add_shapes(&a->cb, arg, &err) : rg_cli_add_param(&a->cb, arg, &err))) return RG_CLI_GO_ON;
   rg_cli_report(PROG, NULL, &err);
   return 2;
 }

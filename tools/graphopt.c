@@ -21,8 +21,8 @@ void graphopt_print_cost_models(FILE *out) {
 }
 
 int graphopt_usage(const rg_cli_doc *doc, int c, void (*extra)(FILE *out)) {
-  rg_cli_doc_usage(c == 'h' ? stdout : stderr, doc, extra);
-  return c == 'h' ? 0 : 2;
+  rg_cli_doc_usage(c == RG_OPT_HELP ? stdout : stderr, doc, extra);
+  return c == RG_OPT_HELP ? 0 : 2;
 }
 
 void graphopt_print(rg_strbuf *sb) {
@@ -61,11 +61,11 @@ static int convert_cmd(int argc, char **argv) {
   int c;
   while ((c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
     switch (c) {
-    case 'o': out = optarg; break;
-    case 'd':
+    case RG_OPT_OUTPUT: out = optarg; break;
+    case RG_OPT_DIM:
       if (!graphopt_add_dim(&dims, optarg)) return 2;
       break;
-    case 'q': quiet = true; break;
+    case RG_OPT_QUIET: quiet = true; break;
     default: return graphopt_usage(doc, c, NULL);
     }
   }

@@ -13,11 +13,11 @@ typedef struct {
 } cost_opts;
 
 static const rg_cli_field cost_fields[] = {
-    RG_CLI_STORE('c', RG_CLI_TEXT, cost_opts, cost), RG_CLI_STORE('m', RG_CLI_TEXT, cost_opts, machine),
-    RG_CLI_STORE('C', RG_CLI_TEXT, cost_opts, cache), RG_CLI_STORE('N', RG_CLI_SET, cost_opts, no_cache)};
+    RG_CLI_STORE(RG_OPT_COST, RG_CLI_TEXT, cost_opts, cost), RG_CLI_STORE(RG_OPT_MACHINE, RG_CLI_TEXT, cost_opts, machine),
+    RG_CLI_STORE(RG_OPT_CACHE, RG_CLI_TEXT, cost_opts, cache), RG_CLI_STORE(RG_OPT_NO_CACHE, RG_CLI_SET, cost_opts, no_cache)};
 
 static int dim_option(int code, const char *arg, void *base) {
-  if (code != 'd') return RG_CLI_NOT_MINE;
+  if (code != RG_OPT_DIM) return RG_CLI_NOT_MINE;
   return graphopt_add_dim(&((cost_opts *)base)->dims, arg) ? RG_CLI_GO_ON : 2;
 }
 

@@ -14,17 +14,17 @@ typedef struct {
 } eval_opts;
 
 static const rg_cli_field eval_fields[] = {
-    RG_CLI_STORE('c', RG_CLI_TEXT, eval_opts, compare), RG_CLI_STORE('i', RG_CLI_TEXT, eval_opts, inputs),
-    RG_CLI_STORE('e', RG_CLI_TEXT, eval_opts, expect), RG_CLI_STORE('w', RG_CLI_TEXT, eval_opts, save),
-    RG_CLI_NUM('S', RG_CLI_U64, eval_opts, seed, 0, UINT32_MAX, NULL),
-    RG_CLI_NUM('I', RG_CLI_U64, eval_opts, int_max, 1, INT32_MAX, NULL)};
+    RG_CLI_STORE(RG_OPT_COMPARE, RG_CLI_TEXT, eval_opts, compare), RG_CLI_STORE(RG_OPT_INPUTS, RG_CLI_TEXT, eval_opts, inputs),
+    RG_CLI_STORE(RG_OPT_EXPECT, RG_CLI_TEXT, eval_opts, expect), RG_CLI_STORE(RG_OPT_SAVE, RG_CLI_TEXT, eval_opts, save),
+    RG_CLI_NUM(RG_OPT_SEED, RG_CLI_U64, eval_opts, seed, 0, UINT32_MAX, NULL),
+    RG_CLI_NUM(RG_OPT_INT_MAX, RG_CLI_U64, eval_opts, int_max, 1, INT32_MAX, NULL)};
 
 /* --tolerance (a real number) and --dim: more than storing. */
 static int other_option(int code, const char *arg, void *base) {
   eval_opts *o = base;
   char *end;
-  if (code == 'd') return graphopt_add_dim(&o->dims, arg) ? RG_CLI_GO_ON : 2;
-  if (code != 't') return RG_CLI_NOT_MINE;
+  if (code == RG_OPT_DIM) return graphopt_add_dim(&o->dims, arg) ? RG_CLI_GO_ON : 2;
+  if (code != RG_OPT_TOLERANCE) return RG_CLI_NOT_MINE;
   o->tolerance = strtod(arg, &end);
   if (!*end && o->tolerance >= 0) return RG_CLI_GO_ON;
   fprintf(stderr, "graphopt eval: --tolerance wants a number >= 0, not '%s'\n", arg);

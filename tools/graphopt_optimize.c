@@ -33,22 +33,22 @@ static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
   while ((c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
     bool ok = true;
     switch (c) {
-    case 'r': o->rules = optarg; break;
-    case 'p': o->pub = optarg; break;
-    case 'U': o->allow_unsigned = true; break;
-    case 'o': o->out = optarg; break;
-    case 'c': o->cost = optarg; break;
-    case 'M': o->machine = optarg; break;
-    case 'C': o->cache = optarg; break;
-    case 'N': o->no_cache = true; break;
-    case 'a': ok = number("--alpha", optarg, 1, &o->alpha); break;
-    case 'b': ok = rg_cli_int_option("graphopt optimize", "--budget", optarg, 1, INT32_MAX, &o->budget); break;
-    case 'T': ok = number("--time-limit", optarg, 0, &o->time_limit); break;
-    case 'S': ok = rg_cli_int_option("graphopt optimize", "--seed", optarg, 0, UINT32_MAX, &o->seed); break;
-    case 't': ok = number("--tolerance", optarg, 0, &o->tolerance); break;
-    case 'e': o->explain = true; break;
-    case 'd': ok = graphopt_add_dim(&o->dims, optarg); break;
-    case 'q': o->quiet = true; break;
+    case RG_OPT_RULES: o->rules = optarg; break;
+    case RG_OPT_PUB: o->pub = optarg; break;
+    case RG_OPT_ALLOW_UNSIGNED: o->allow_unsigned = true; break;
+    case RG_OPT_OUTPUT: o->out = optarg; break;
+    case RG_OPT_COST: o->cost = optarg; break;
+    case RG_OPT_MACHINE: o->machine = optarg; break;
+    case RG_OPT_CACHE: o->cache = optarg; break;
+    case RG_OPT_NO_CACHE: o->no_cache = true; break;
+    case RG_OPT_ALPHA: ok = number("--alpha", optarg, 1, &o->alpha); break;
+    case RG_OPT_BUDGET: ok = rg_cli_int_option("graphopt optimize", "--budget", optarg, 1, INT32_MAX, &o->budget); break;
+    case RG_OPT_TIME_LIMIT: ok = number("--time-limit", optarg, 0, &o->time_limit); break;
+    case RG_OPT_SEED: ok = rg_cli_int_option("graphopt optimize", "--seed", optarg, 0, UINT32_MAX, &o->seed); break;
+    case RG_OPT_TOLERANCE: ok = number("--tolerance", optarg, 0, &o->tolerance); break;
+    case RG_OPT_EXPLAIN: o->explain = true; break;
+    case RG_OPT_DIM: ok = graphopt_add_dim(&o->dims, optarg); break;
+    case RG_OPT_QUIET: o->quiet = true; break;
     default: return *rc = graphopt_usage(&rg_doc_graphopt_optimize, c, graphopt_print_cost_models), false;
     }
     if (!ok) return *rc = 2, false;

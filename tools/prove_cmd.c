@@ -21,26 +21,26 @@ typedef struct {
 } prove_args;
 
 static const rg_cli_field fields[] = {
-    RG_CLI_NUM('T', RG_CLI_INT, prove_args, o.timeout_ms, 1, 3600000, NULL),
-    RG_CLI_NUM('j', RG_CLI_INT, prove_args, o.threads, 1, 1024, NULL),
-    RG_CLI_NUM('R', RG_CLI_INT, prove_args, o.refute_sets, 0, 64, NULL),
-    RG_CLI_NUM('E', RG_CLI_INT, prove_args, o.recheck, 0, 100000, NULL),
-    RG_CLI_STORE('a', RG_CLI_TEXT, prove_args, axfile),
-    RG_CLI_STORE('A', RG_CLI_SET, prove_args, o.all_axioms),
-    RG_CLI_STORE('c', RG_CLI_TEXT, prove_args, o.binary[RG_SOLVER_CVC5]),
-    RG_CLI_STORE('d', RG_CLI_TEXT, prove_args, o.dump_dir),
-    RG_CLI_STORE('N', RG_CLI_CLEAR, prove_args, o.check_axioms),
-    RG_CLI_STORE('Y', RG_CLI_CLEAR, prove_args, o.check_typed),
-    RG_CLI_STORE('J', RG_CLI_TEXT, prove_args, o.journal),
-    RG_CLI_STORE('F', RG_CLI_SET, prove_args, o.fail_fast),
-    RG_CLI_STORE('q', RG_CLI_SET, prove_args, quiet),
+    RG_CLI_NUM(RG_OPT_TIMEOUT_MS, RG_CLI_INT, prove_args, o.timeout_ms, 1, 3600000, NULL),
+    RG_CLI_NUM(RG_OPT_THREADS, RG_CLI_INT, prove_args, o.threads, 1, 1024, NULL),
+    RG_CLI_NUM(RG_OPT_REFUTE_SETS, RG_CLI_INT, prove_args, o.refute_sets, 0, 64, NULL),
+    RG_CLI_NUM(RG_OPT_RECHECK, RG_CLI_INT, prove_args, o.recheck, 0, 100000, NULL),
+    RG_CLI_STORE(RG_OPT_AXIOMS, RG_CLI_TEXT, prove_args, axfile),
+    RG_CLI_STORE(RG_OPT_ALL_AXIOMS, RG_CLI_SET, prove_args, o.all_axioms),
+    RG_CLI_STORE(RG_OPT_CVC5, RG_CLI_TEXT, prove_args, o.binary[RG_SOLVER_CVC5]),
+    RG_CLI_STORE(RG_OPT_DUMP, RG_CLI_TEXT, prove_args, o.dump_dir),
+    RG_CLI_STORE(RG_OPT_NO_CHECK_AXIOMS, RG_CLI_CLEAR, prove_args, o.check_axioms),
+    RG_CLI_STORE(RG_OPT_NO_CHECK_TYPES, RG_CLI_CLEAR, prove_args, o.check_typed),
+    RG_CLI_STORE(RG_OPT_JOURNAL, RG_CLI_TEXT, prove_args, o.journal),
+    RG_CLI_STORE(RG_OPT_FAIL_FAST, RG_CLI_SET, prove_args, o.fail_fast),
+    RG_CLI_STORE(RG_OPT_QUIET, RG_CLI_SET, prove_args, quiet),
 };
 
 /* The options a field cannot hold. */
 static int other_option(int c, const char *arg, void *base) {
   prove_args *a = base;
-  if (c == 'i') return rg_cli_load_inputs(PROG, arg, &a->inputs) ? RG_CLI_GO_ON : 2;
-  if (c != 'r') return RG_CLI_NOT_MINE;
+  if (c == RG_OPT_INPUTS) return rg_cli_load_inputs(PROG, arg, &a->inputs) ? RG_CLI_GO_ON : 2;
+  if (c != RG_OPT_REQUIRE) return RG_CLI_NOT_MINE;
   if (!strcmp(arg, "both")) a->o.require = RG_REQUIRE_BOTH;
   else if (!strcmp(arg, "any")) a->o.require = RG_REQUIRE_ANY;
   else return fprintf(stderr, PROG ": --require wants 'both' or 'any', not '%s'\n", arg), 2;

@@ -22,16 +22,16 @@ typedef struct {
 } prune_args;
 
 static const rg_cli_field fields[] = {
-    RG_CLI_STORE('o', RG_CLI_TEXT, prune_args, out),
-    RG_CLI_STORE('r', RG_CLI_TEXT, prune_args, records),
-    RG_CLI_STORE('a', RG_CLI_TEXT, prune_args, audit),
-    RG_CLI_STORE('1', RG_CLI_CLEAR, prune_args, o.second_pass),
-    RG_CLI_STORE('q', RG_CLI_SET, prune_args, quiet),
+    RG_CLI_STORE(RG_OPT_OUTPUT, RG_CLI_TEXT, prune_args, out),
+    RG_CLI_STORE(RG_OPT_RECORDS, RG_CLI_TEXT, prune_args, records),
+    RG_CLI_STORE(RG_OPT_AUDIT, RG_CLI_TEXT, prune_args, audit),
+    RG_CLI_STORE(RG_OPT_ONE_PASS, RG_CLI_CLEAR, prune_args, o.second_pass),
+    RG_CLI_STORE(RG_OPT_QUIET, RG_CLI_SET, prune_args, quiet),
     RG_DERIVE_LIMIT_FIELDS(prune_args, o.limits),
 };
 
 static int prune_stages(int c, const char *arg, void *base) {
-  if (c != 'P') return RG_CLI_NOT_MINE;
+  if (c != RG_OPT_PRUNE) return RG_CLI_NOT_MINE;
   if (rg_prune_parse_stages(arg, &((prune_args *)base)->o.stages)) return RG_CLI_GO_ON;
   fprintf(stderr, PROG ": --prune wants stages from renaming,subgraph,supergraph,derive (or all, none), not '%s'\n",
           arg);

@@ -20,11 +20,11 @@ typedef struct {
 
 static const rg_cli_field fields[] = {
     RG_DRAW_FIELDS(recheck_args, o),
-    RG_CLI_STORE('q', RG_CLI_SET, recheck_args, quiet),
+    RG_CLI_STORE(RG_OPT_QUIET, RG_CLI_SET, recheck_args, quiet),
 };
 
 static int load_inputs(int c, const char *arg, void *base) {
-  if (c != 'i') return RG_CLI_NOT_MINE;
+  if (c != RG_OPT_INPUTS) return RG_CLI_NOT_MINE;
   return rg_cli_load_inputs(PROG, arg, &((recheck_args *)base)->inputs) ? RG_CLI_GO_ON : 2;
 }
 

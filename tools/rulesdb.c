@@ -30,8 +30,8 @@ int rdb_open(const char *prog, const char *path, const char *pub, bool allow_uns
 }
 
 int rdb_usage(const rg_cli_doc *doc, int c, void (*extra)(FILE *out)) {
-  rg_cli_doc_usage(c == 'h' ? stdout : stderr, doc, extra);
-  return c == 'h' ? 0 : 2;
+  rg_cli_doc_usage(c == RG_OPT_HELP ? stdout : stderr, doc, extra);
+  return c == RG_OPT_HELP ? 0 : 2;
 }
 
 static const rg_cli_command commands[] = {

@@ -23,16 +23,16 @@ static bool parse(int argc, char **argv, audit_args *a, rg_audit_opts *o, int *r
   bool ok = true;
   while (ok && (c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
     switch (c) {
-    case 'p': a->pub = optarg; break;
-    case RG_CLI_LONG_ONLY('U'): a->allow = true; break;
-    case 'n': ok = rg_cli_int_option("rulesdb audit", "sample", optarg, 1, INT64_MAX, &v), o->sample = (size_t)v; break;
-    case 'S': ok = rg_cli_int_option("rulesdb audit", "seed", optarg, 0, INT64_MAX, &v), o->seed = (uint64_t)v; break;
-    case RG_CLI_LONG_ONLY('T'): ok = rg_cli_int_option("rulesdb audit", "timeout-ms", optarg, 1, 3600000, &v), o->timeout_ms = (int)v; break;
-    case RG_CLI_LONG_ONLY('a'): a->axioms = optarg; break;
-    case RG_CLI_LONG_ONLY('A'): a->all_axioms = true; break;
-    case RG_CLI_LONG_ONLY('C'): o->cvc5_path = optarg; break;
-    case RG_CLI_LONG_ONLY('N'): a->solvers = false; break;
-    case RG_CLI_LONG_ONLY('D'):
+    case RG_OPT_PUB: a->pub = optarg; break;
+    case RG_OPT_ALLOW_UNSIGNED: a->allow = true; break;
+    case RG_OPT_SAMPLE: ok = rg_cli_int_option("rulesdb audit", "sample", optarg, 1, INT64_MAX, &v), o->sample = (size_t)v; break;
+    case RG_OPT_SEED: ok = rg_cli_int_option("rulesdb audit", "seed", optarg, 0, INT64_MAX, &v), o->seed = (uint64_t)v; break;
+    case RG_OPT_TIMEOUT_MS: ok = rg_cli_int_option("rulesdb audit", "timeout-ms", optarg, 1, 3600000, &v), o->timeout_ms = (int)v; break;
+    case RG_OPT_AXIOMS: a->axioms = optarg; break;
+    case RG_OPT_ALL_AXIOMS: a->all_axioms = true; break;
+    case RG_OPT_CVC5: o->cvc5_path = optarg; break;
+    case RG_OPT_NO_SOLVERS: a->solvers = false; break;
+    case RG_OPT_DEEP:
       v = 64;
       ok = !optarg || rg_cli_int_option("rulesdb audit", "deep", optarg, 1, 100000, &v), o->deep = (int)v;
       break;

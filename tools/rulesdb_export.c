@@ -19,12 +19,12 @@ static bool export_parse(int argc, char **argv, export_args *a, int *rc) {
   *a = (export_args){.o.status = -1};
   while ((c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
     switch (c) {
-    case 'p': a->pub = optarg; break;
-    case RG_CLI_LONG_ONLY('U'): a->allow = true; break;
-    case 'f': a->o.fmt = optarg; break;
-    case 'o': a->o.out = optarg; break;
-    case RG_CLI_LONG_ONLY('D'): a->o.dir = optarg; break;
-    case 's':
+    case RG_OPT_PUB: a->pub = optarg; break;
+    case RG_OPT_ALLOW_UNSIGNED: a->allow = true; break;
+    case RG_OPT_FORMAT: a->o.fmt = optarg; break;
+    case RG_OPT_OUTPUT: a->o.out = optarg; break;
+    case RG_OPT_PER_RULE: a->o.dir = optarg; break;
+    case RG_OPT_STATUS:
       if ((a->o.status = rg_db_status_by_name(optarg)) >= 0) break;
       /* fall through */
     default: return *rc = rdb_usage(&rg_doc_rulesdb_export, c, NULL), false;
@@ -67,9 +67,9 @@ int rdb_import(int argc, char **argv) {
   rg_cli_getopt_init(&g, rg_doc_rulesdb_import.options, rg_doc_rulesdb_import.n_options);
   int c;
   while ((c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
-    if (c == 'f') fmt = optarg;
-    else if (c == 'o') out = optarg;
-    else if (c == 'k') key = optarg;
+    if (c == RG_OPT_FORMAT) fmt = optarg;
+    else if (c == RG_OPT_OUTPUT) out = optarg;
+    else if (c == RG_OPT_KEY) key = optarg;
     else return rdb_usage(&rg_doc_rulesdb_import, c, NULL);
   }
   if (optind + 1 != argc || !fmt || !out)

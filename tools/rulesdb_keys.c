@@ -7,8 +7,8 @@
 typedef struct {
   const char *name, *pub;
 } key_args;
-static const rg_cli_field key_fields[] = {RG_CLI_STORE('o', RG_CLI_TEXT, key_args, name),
-                                          RG_CLI_STORE('p', RG_CLI_TEXT, key_args, pub)};
+static const rg_cli_field key_fields[] = {RG_CLI_STORE(RG_OPT_OUTPUT, RG_CLI_TEXT, key_args, name),
+                                          RG_CLI_STORE(RG_OPT_PUB, RG_CLI_TEXT, key_args, pub)};
 
 int rdb_keygen(int argc, char **argv) {
   key_args a = {.name = "rulegen"};

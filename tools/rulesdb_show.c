@@ -1,6 +1,8 @@
 /* tools/rulesdb_show.c: `rulesdb show` (listing, stage counts; rulesdb/dbexchange.h) and
  * `rulesdb diff`. */
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "rulesdb_cmds.h"
 
@@ -14,17 +16,17 @@ static int print(const char *prog, rg_status st, rg_strbuf *out, const rg_err *e
 
 /* Where the readers' option values go (cli/fields.h). */
 typedef struct {
-  const char *pub;
-  bool allow, json;
+  const char *pub, *json;
+  bool allow;
   rg_db_select sel;
 } read_args;
 static const rg_cli_field read_fields[] = {
-    RG_CLI_STORE('p', RG_CLI_TEXT, read_args, pub), RG_CLI_STORE(RG_CLI_LONG_ONLY('U'), RG_CLI_SET, read_args, allow),
-    RG_CLI_STORE('j', RG_CLI_SET, read_args, json), RG_CLI_STORE('O', RG_CLI_TEXT, read_args, sel.op)};
+    RG_CLI_STORE(RG_OPT_PUB, RG_CLI_TEXT, read_args, pub), RG_CLI_STORE(RG_OPT_ALLOW_UNSIGNED, RG_CLI_SET, read_args, allow),
+    RG_CLI_STORE(RG_OPT_JSON, RG_CLI_TEXT, read_args, json), RG_CLI_STORE(RG_OPT_OP, RG_CLI_TEXT, read_args, sel.op)};
 
 static int status_option(int code, const char *arg, void *base) {
   read_args *a = base;
-  if (code != 's') return RG_CLI_NOT_MINE;
+  if (code != RG_OPT_STATUS) return RG_CLI_NOT_MINE;
   if ((a->sel.status = rg_db_status_by_name(arg)) >= 0) return RG_CLI_GO_ON;
   fprintf(stderr, "rulesdb show: unknown status '%s' (imported, unproved, tested, certified, verified)\n", arg);
   return RG_CLI_NOT_MINE;
@@ -52,12 +54,22 @@ int rdb_show(int argc, char **argv) {
   return rc;
 }
 
+/* --json FILE other than -: the JSON in out goes to FILE (out is left empty). */
+static rg_status write_json(const char *path, rg_strbuf *out, rg_err *err) {
+  FILE *f = fopen(path, "w");
+  bool ok = f && fputs(rg_sb_str(out), f) >= 0;
+  if (f && fclose(f)) ok = false;
+  rg_sb_clear(out);
+  if (ok) return RG_OK;
+  return rg_err_set(err, RG_ERR_IO, "--json: cannot write %s: %s", path, strerror(errno));
+}
+
 int rdb_diff(int argc, char **argv) {
   read_args a = {0};
   int rc = rg_cli_parse("rulesdb diff", &rg_doc_rulesdb_diff, NULL, read_fields, 3, NULL, &a, argc, argv);
   if (rc != RG_CLI_GO_ON) return rc;
-  const char *pub = a.pub;
-  bool allow = a.allow, json = a.json;
+  const char *pub = a.pub, *json = a.json;
+  bool allow = a.allow;
   if (optind + 2 != argc) return fprintf(stderr, "rulesdb diff: give BASE.db and NEW.db (see --help)\n"), 2;
   rg_db *base = NULL, *new_ = NULL;
   rc = rdb_open("rulesdb diff", argv[optind], pub, allow, &base, NULL);
@@ -69,6 +81,7 @@ int rdb_diff(int argc, char **argv) {
   rg_sb_init(&out);
   rg_status st = rg_db_diff_compute(base, new_, &d, &err);
   if (!st) (json ? rg_db_diff_print_json : rg_db_diff_print)(&d, &out);
+  if (!st && json && strcmp(json, "-")) st = write_json(json, &out, &err);
   rc = print("rulesdb diff", st, &out, &err);
   if (!st) rc = d.regressions ? 1 : 0, rg_db_diff_free(&d);
   rg_db_free(base), rg_db_free(new_);

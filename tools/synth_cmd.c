@@ -8,24 +8,24 @@
 #include "synth/synth.h"
 
 static const rg_cli_field fields[] = {
-    RG_CLI_NUM('d', RG_CLI_INT, rg_synth_opts, depth, INT32_MIN, INT32_MAX, "a number"),
-    RG_CLI_NUM('R', RG_CLI_SIZE, rg_synth_opts, fp.max_records, 2, INT64_MAX, "a number >= 2"),
-    RG_CLI_NUM('S', RG_CLI_U64, rg_synth_opts, fp.seed, 0, INT64_MAX, "a number"),
-    RG_CLI_NUM('n', RG_CLI_INT, rg_synth_opts, rt.other_shapes, 0, 100, "0..100"),
-    RG_CLI_NUM('M', RG_CLI_INT, rg_synth_opts, fp.max_outputs, 1, RG_RULE_MAX_OUTPUTS, "1..4"),
-    RG_CLI_NUM('T', RG_CLI_INT, rg_synth_opts, fin.prove.timeout_ms, 1, 3600000, "1..3600000"),
-    RG_CLI_NUM('j', RG_CLI_INT, rg_synth_opts, threads, 1, 1024, "1..1024"),
-    RG_CLI_STORE('i', RG_CLI_TEXT, rg_synth_opts, inputs_path),
-    RG_CLI_STORE('o', RG_CLI_TEXT, rg_synth_opts, out_path),
-    RG_CLI_STORE('x', RG_CLI_TEXT, rg_synth_opts, fin.axioms_path),
-    RG_CLI_STORE('k', RG_CLI_TEXT, rg_synth_opts, fin.key_path),
-    RG_CLI_STORE('C', RG_CLI_TEXT, rg_synth_opts, resume_path),
-    RG_CLI_STORE('J', RG_CLI_TEXT, rg_synth_opts, json_path),
-    RG_CLI_STORE('K', RG_CLI_SET, rg_synth_opts, fp.keep_redundant),
-    RG_CLI_STORE('P', RG_CLI_SET, rg_synth_opts, all_pairs),
-    RG_CLI_STORE('G', RG_CLI_SET, rg_synth_opts, no_generalize),
-    RG_CLI_STORE('F', RG_CLI_SET, rg_synth_opts, fin.prove.fail_fast),
-    RG_CLI_STORE('q', RG_CLI_SET, rg_synth_opts, quiet),
+    RG_CLI_NUM(RG_OPT_DEPTH, RG_CLI_INT, rg_synth_opts, depth, INT32_MIN, INT32_MAX, "a number"),
+    RG_CLI_NUM(RG_OPT_MAX_RECORDS, RG_CLI_SIZE, rg_synth_opts, fp.max_records, 2, INT64_MAX, "a number >= 2"),
+    RG_CLI_NUM(RG_OPT_SEED, RG_CLI_U64, rg_synth_opts, fp.seed, 0, INT64_MAX, "a number"),
+    RG_CLI_NUM(RG_OPT_SHAPE_SETS, RG_CLI_INT, rg_synth_opts, rt.other_shapes, 0, 100, "0..100"),
+    RG_CLI_NUM(RG_OPT_MAX_OUTPUTS, RG_CLI_INT, rg_synth_opts, fp.max_outputs, 1, RG_RULE_MAX_OUTPUTS, "1..4"),
+    RG_CLI_NUM(RG_OPT_TIMEOUT_MS, RG_CLI_INT, rg_synth_opts, fin.prove.timeout_ms, 1, 3600000, "1..3600000"),
+    RG_CLI_NUM(RG_OPT_THREADS, RG_CLI_INT, rg_synth_opts, threads, 1, 1024, "1..1024"),
+    RG_CLI_STORE(RG_OPT_INPUTS, RG_CLI_TEXT, rg_synth_opts, inputs_path),
+    RG_CLI_STORE(RG_OPT_OUTPUT, RG_CLI_TEXT, rg_synth_opts, out_path),
+    RG_CLI_STORE(RG_OPT_AXIOMS, RG_CLI_TEXT, rg_synth_opts, fin.axioms_path),
+    RG_CLI_STORE(RG_OPT_KEY, RG_CLI_TEXT, rg_synth_opts, fin.key_path),
+    RG_CLI_STORE(RG_OPT_RESUME, RG_CLI_TEXT, rg_synth_opts, resume_path),
+    RG_CLI_STORE(RG_OPT_JSON, RG_CLI_TEXT, rg_synth_opts, json_path),
+    RG_CLI_STORE(RG_OPT_KEEP_REDUNDANT, RG_CLI_SET, rg_synth_opts, fp.keep_redundant),
+    RG_CLI_STORE(RG_OPT_ALL_PAIRS, RG_CLI_SET, rg_synth_opts, all_pairs),
+    RG_CLI_STORE(RG_OPT_NO_GENERALIZE, RG_CLI_SET, rg_synth_opts, no_generalize),
+    RG_CLI_STORE(RG_OPT_FAIL_FAST, RG_CLI_SET, rg_synth_opts, fin.prove.fail_fast),
+    RG_CLI_STORE(RG_OPT_QUIET, RG_CLI_SET, rg_synth_opts, quiet),
 };
 
 static int bad_arg(const char *fmt, const char *a) {
@@ -42,19 +42,19 @@ static int other_option(int c, const char *arg, rg_synth_opts *o) {
   rg_err err;
   int64_t v;
   switch (c) {
-  case 'O': return rg_enum_choices_set_ops(&o->choices, arg, &err) ? bad_arg("%s", err.msg) : RG_CLI_GO_ON;
-  case 'm': return rg_cli_parse_size(arg, &o->fp.mem_limit) ? RG_CLI_GO_ON : bad_arg("--mem-limit: bad size '%s' (e.g. 512M, 4G)", arg);
-  case 't':
+  case RG_OPT_OPS: return rg_enum_choices_set_ops(&o->choices, arg, &err) ? bad_arg("%s", err.msg) : RG_CLI_GO_ON;
+  case RG_OPT_MEM_LIMIT: return rg_cli_parse_size(arg, &o->fp.mem_limit) ? RG_CLI_GO_ON : bad_arg("--mem-limit: bad size '%s' (e.g. 512M, 4G)", arg);
+  case RG_OPT_TRIALS:
     if (!rg_cli_parse_i64(arg, 1, 1000, &v)) return bad_arg("--trials wants 1..1000, not '%s'", arg);
     return o->rt.zp_trials = o->rt.f64_trials = (int)v, RG_CLI_GO_ON;
-  case 'A':
+  case RG_OPT_STOP_AFTER:
     for (int k = 0; k <= RG_SYNTH_STOP_ALL; k++)
       if (!strcmp(arg, stage_names[k])) return o->stop_after = (rg_synth_stop)k, RG_CLI_GO_ON;
     return bad_arg("--stop-after: unknown stage '%s' (want enumerate, fingerprint, test, prune, prove or all)", arg);
-  case 'p':
+  case RG_OPT_PRUNE:
     if (rg_prune_parse_stages(arg, &o->fin.prune_stages)) return RG_CLI_GO_ON;
     return bad_arg("--prune: unknown stage in '%s' (want renaming, subgraph, supergraph, derive, all or none)", arg);
-  case 'r':
+  case RG_OPT_REQUIRE:
     if (!strcmp(arg, "both") || !strcmp(arg, "any"))
       return o->fin.prove.require = arg[0] == 'b' ? RG_REQUIRE_BOTH : RG_REQUIRE_ANY, RG_CLI_GO_ON;
     return bad_arg("--require wants both or any, not '%s'", arg);
@@ -78,11 +78,11 @@ static int after_options(rg_synth_opts *o) {
   return 0;
 }
 
-/* One option c: the enumeration's operator choices (codes from 1000), fields, the rest. */
+/* One option c: the enumeration's operator choices (codes from RG_CLI_EXTRA_CODE), fields, the rest. */
 static int set_option(int c, const char *arg, rg_synth_opts *o) {
   const char *const *copts = rg_enum_choices_options();
   rg_err err;
-  if (c >= 1000) return rg_enum_choices_set(&o->choices, copts[c - 1000], arg, &err) ? bad_arg("%s", err.msg) : RG_CLI_GO_ON;
+  if (c >= RG_CLI_EXTRA_CODE) return rg_enum_choices_set(&o->choices, copts[c - RG_CLI_EXTRA_CODE], arg, &err) ? bad_arg("%s", err.msg) : RG_CLI_GO_ON;
   int rc = rg_cli_field_set("rulegen", &rg_doc_synth, fields, RG_CLI_COUNT(fields), c, arg, o);
   if (rc == 2) fprintf(stderr, "(see rulegen synth --help)\n");
   if (rc == RG_CLI_NOT_MINE) rc = other_option(c, arg, o);
@@ -96,10 +96,10 @@ static int parse(int argc, char **argv, rg_synth_opts *o) {
   rg_cli_getopt g;
   rg_cli_getopt_init(&g, rg_doc_synth.options, rg_doc_synth.n_options);
   const char *const *copts = rg_enum_choices_options();
-  for (int k = 0; copts[k]; k++) rg_cli_getopt_add(&g, copts[k], true, 1000 + k);
+  for (int k = 0; copts[k]; k++) rg_cli_getopt_add(&g, copts[k], true, RG_CLI_EXTRA_CODE + k);
   int c, rc = RG_CLI_GO_ON;
   while (rc == RG_CLI_GO_ON && (c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
-    if (c == 'h') return rg_cli_doc_usage(stdout, &rg_doc_synth, rg_doc_synth_choices), -1;
+    if (c == RG_OPT_HELP) return rg_cli_doc_usage(stdout, &rg_doc_synth, rg_doc_synth_choices), -1;
     rc = set_option(c, optarg, o);
   }
   if (rc != RG_CLI_GO_ON) return rc;

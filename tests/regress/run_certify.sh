@@ -10,11 +10,11 @@ fail=0
 ok() { echo "ok   $1"; }
 bad() { echo "FAIL $1"; fail=$((fail + 1)); }
 dims=1,3,6,12,2,3,3
-"$rulegen" certify --mutant fig1 -d $dims --full -o "$tmp/a.cert" 2>"$tmp/err" && ok "certify fig1" || { bad "certify fig1: $(cat "$tmp/err")"; }
+"$rulegen" certify --mutant fig1 --dims $dims --full -o "$tmp/a.cert" 2>"$tmp/err" && ok "certify fig1" || { bad "certify fig1: $(cat "$tmp/err")"; }
 grep -q "0 outside the correction regions" "$tmp/err" && ok "full mode: corrected mutant equivalent" || bad "full mode: $(cat "$tmp/err")"
-"$rulegen" certify --mutant fig1 -d $dims -o "$tmp/b.cert" 2>/dev/null
+"$rulegen" certify --mutant fig1 --dims $dims -o "$tmp/b.cert" 2>/dev/null
 cmp -s "$tmp/a.cert" "$tmp/b.cert" && ok "deterministic" || bad "two runs differ"
-"$rulegen" certify --mutant fig1 -d $dims --print >"$tmp/p" 2>&1
+"$rulegen" certify --mutant fig1 --dims $dims --print >"$tmp/p" 2>&1
 sed -n 's/^original: //p' "$tmp/p" >"$tmp/orig.rules"
 sed -n 's/^mutant:   //p' "$tmp/p" >"$tmp/mut.rules"
 shapes=$(sed -n 's/^shapes:   //p' "$tmp/p")
@@ -39,18 +39,18 @@ out=$("$rulegen" certify check "$tmp/a.cert" "$tmp/orig.rules" "$tmp/mut2.rules"
 [ $? -eq 1 ] && grep -q "mutant" <<<"$out" && ok "other mutant rejected" || bad "other mutant: $out"
 grep -q "box checks" "$tmp/err" && bad "a short run printed progress: $(cat "$tmp/err")"
 # the 127-bit field: certificate, full mode, audit, the same with p in decimal, a forged value
-"$rulegen" certify --mutant fig1 -d $dims -p 2^127-1 --full -o "$tmp/q.cert" 2>"$tmp/errq" && ok "certify in F_(2^127-1)" ||
-  bad "certify -p 2^127-1: $(cat "$tmp/errq")"
+"$rulegen" certify --mutant fig1 --dims $dims --prime 2^127-1 --full -o "$tmp/q.cert" 2>"$tmp/errq" && ok "certify in F_(2^127-1)" ||
+  bad "certify --prime 2^127-1: $(cat "$tmp/errq")"
 grep -q "0 outside the correction regions" "$tmp/errq" && ok "F_q full mode: corrected mutant equivalent" || bad "F_q full mode: $(cat "$tmp/errq")"
 grep -qx "field 170141183460469231731687303715884105727" "$tmp/q.cert" && ok "F_q: p recorded" || bad "F_q: no field line"
-"$rulegen" certify --mutant fig1 -d $dims -p 170141183460469231731687303715884105727 -o "$tmp/q2.cert" 2>/dev/null
+"$rulegen" certify --mutant fig1 --dims $dims --prime 170141183460469231731687303715884105727 -o "$tmp/q2.cert" 2>/dev/null
 cmp -s "$tmp/q.cert" "$tmp/q2.cert" && ok "F_q: p in decimal gives the same certificate" || bad "F_q: decimal p differs"
-out=$("$rulegen" certify check "$tmp/q.cert" --mutant fig1 -d $dims --full 2>&1)
+out=$("$rulegen" certify check "$tmp/q.cert" --mutant fig1 --dims $dims --full 2>&1)
 [ $? -eq 0 ] && grep -q VALID <<<"$out" && ok "F_q: check accepts" || bad "F_q check: $out"
 # forge: the witnesses' mutant values lose their last digit
 sed 's/\( NEQ [0-9]* [0-9,]* [0-9]* [0-9]*\)[0-9]$/\1/' "$tmp/q.cert" >"$tmp/qf.cert"
 cmp -s "$tmp/q.cert" "$tmp/qf.cert" && bad "F_q forgery did not change the file"
-out=$("$rulegen" certify check "$tmp/qf.cert" --mutant fig1 -d $dims 2>&1)
+out=$("$rulegen" certify check "$tmp/qf.cert" --mutant fig1 --dims $dims 2>&1)
 rc=$?
 [ $rc -eq 1 ] && grep -q "the witness" <<<"$out" && ok "F_q: altered value rejected" || bad "F_q altered value: rc $rc: $out"
 grep -qE 'Sanitizer|runtime error' "$tmp/err" "$tmp/errq" && bad "sanitizer report"

@@ -10,7 +10,7 @@ axioms=$3
 . "$(dirname "$0")/check.sh"
 rules="$dir/false_proved.rules"
 count=$(grep -cE '^[a-z0-9-]+: ' "$rules")
-check "no false rule is proved" 1 "$rulegen" prove -N -R 0 -E 0 -j 2 -T 1000 "$rules"
+check "no false rule is proved" 1 "$rulegen" prove -N --refute-sets 0 -E 0 -j 2 -T 1000 "$rules"
 has "every rule unproved" "0 verified, 0 proved-by-z3-only, 0 proved-by-cvc5-only, $count unproved"
 check "the recheck refutes every one" 1 "$rulegen" recheck -j 2 "$rules"
 has "each with a counterexample" "$count rules rechecked at up to 64 assignments each (seed 1): $count differ"
@@ -21,7 +21,7 @@ sed 's/^\(conv-concat-sum: .*(conv2d ?h ?w ?p none ?z ?u))\) if [^#]*#/\1  #/' "
 check "the planted axiom is unsound" 1 "$rulegen" check-axioms "$planted"
 has "check-axioms names it" "UNSOUND conv-concat-sum"
 has "check-axioms says why" "one side types and the other does not"
-check "proofs from the planted axiom are caught" 3 "$rulegen" prove -N -R 0 -j 2 -T 2000 -a "$planted" "$rules"
+check "proofs from the planted axiom are caught" 3 "$rulegen" prove -N --refute-sets 0 -j 2 -T 2000 -a "$planted" "$rules"
 has "false proof reported" "FALSE PROOF: proved, but the sides differ"
 n=$((n + 1))
 if ! grep -qE '^  suspect axioms \(its unsat cores\): .*conv-concat-sum' <<<"$out"; then

@@ -37,9 +37,9 @@ has "tampered step named" "derivation does not check"
 grep -v '^planted' "$tmp/kept.rules" | grep -v '^assoc' >"$tmp/fewer.rules"
 check "audit against a smaller kept set" 1 "$rulegen" prune --audit "$tmp/kept.rules.removed" "$tmp/fewer.rules"
 
-check "prune with renaming only" 0 "$rulegen" prune -q --prune renaming "$dir/assoc.rules" -o "$tmp/ren.rules" -r "$tmp/ren.removed"
+check "prune with renaming only" 0 "$rulegen" prune -q --prune renaming "$dir/assoc.rules" -o "$tmp/ren.rules" --records "$tmp/ren.removed"
 has "derive skipped" "derivability        skipped"
-n=$((n + 1)); [ -s "$tmp/ren.removed" ] || { echo "FAIL -r did not write the records"; fail=$((fail + 1)); }
+n=$((n + 1)); [ -s "$tmp/ren.removed" ] || { echo "FAIL --records did not write the records"; fail=$((fail + 1)); }
 
 check "deep rule" 0 "$rulegen" prune -q "$dir/deep.rules" -o "$tmp/deep.rules"
 has "deep rule kept" "kept                               2"

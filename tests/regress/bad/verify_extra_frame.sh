@@ -14,7 +14,7 @@ tests=$2
 rules=$tests/regress/bad/verify_extra_frame.rules
 prove() { # the fake helper's mode
   RG_Z3_HELPER="$tests/data/fake_helper_reply_$1.sh" RG_CVC5_HELPER="$tests/data/fake_helper_reply_$1.sh" \
-    "$rulegen" prove -N -R 0 -E 0 -j 1 --require any "$rules"
+    "$rulegen" prove -N --refute-sets 0 -E 0 -j 1 --require any "$rules"
 }
 check "an extra frame proves nothing" 1 prove late
 has "nothing verified" "2 rules: 0 verified, 0 proved-by-z3-only, 0 proved-by-cvc5-only, 2 unproved"
