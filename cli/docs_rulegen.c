@@ -3,6 +3,7 @@
 #include "docs_rulegen.h"
 
 #include "enumerate/enumerate.h"
+#include "verify/verify.h"
 
 /* The derivation-search limits `rulegen prune` and `rulegen covers` share. */
 #define DERIVE_LIMIT_ROWS                                                                          \
@@ -23,7 +24,7 @@ static const rg_cli_option synth_options[] = {
     RG_CLI_OPT(STOP_AFTER, "enumerate, fingerprint, test (candidates), prune (the rules sent to the solvers), prove or all (default all: derivability over the proved rules last)"),
     RG_CLI_OPT(PRUNE, "pruning stages before the proofs: renaming,subgraph,supergraph,derive, all or none (default all; a rule they remove goes back if a rule implying it fails its proof; derive also runs last)"),
     RG_CLI_OPT(REQUIRE, "which solvers must prove a rule: both (default) or any"),
-    RG_CLI_OPT(TIMEOUT_MS, "per solver and obligation (default 2000)"),
+    RG_CLI_OPT(TIMEOUT_MS, "per solver and obligation (default " RG_DEFAULT_TIMEOUT_MS_TEXT ")"),
     RG_CLI_OPT(FAIL_FAST, "ask cvc5 only what z3 proved (with --require both; about halves the time unprovable rules cost; cvc5-only proofs not sought)"),
     RG_CLI_OPT(AXIOMS, "axioms for the proofs (default verify/axioms.rules)"),
     RG_CLI_OPT(KEY, "sign a .db output with this secret key (rulesdb keygen)"),
@@ -45,7 +46,7 @@ static const rg_cli_option synth_options[] = {
 
 static const rg_cli_option prove_options[] = {
     RG_CLI_OPT(REQUIRE, "what a rule needs to pass: both solvers (default) or one"),
-    RG_CLI_OPT(TIMEOUT_MS, "time limit per query and solver (default 5000)"),
+    RG_CLI_OPT(TIMEOUT_MS, "time limit per query and solver (default " RG_DEFAULT_TIMEOUT_MS_TEXT ")"),
     RG_CLI_OPT(THREADS, "OpenMP threads over queries (default: all)"),
     RG_CLI_OPT(AXIOMS, "axiom file (default: verify/axioms.rules of this tree)"),
     RG_CLI_OPT(ALL_AXIOMS, "assert every axiom, not only those over the rule's operators"),
@@ -148,7 +149,7 @@ const rg_cli_doc rg_doc_prove = {
     "recheck): one whose sides differ is a false proof, unproved, with the axioms of its\n"
     "unsat cores named as suspects (one of them holds less widely than it claims).\n",
     prove_options, RG_CLI_COUNT(prove_options),
-    "example:\n  rulegen prove --timeout-ms 2000 tests/data/taso-133.rules\n"
+    "example:\n  rulegen prove --timeout-ms 10000 tests/data/taso-133.rules\n"
     "exit status: 0 all pass, 1 some rule fails --require, 2 bad input or unsound axiom,\n"
     "3 the solvers disagreed (one proved, the other refuted), or proved a rule the\n"
     "recheck refutes (an axiom is unsound)\n"};

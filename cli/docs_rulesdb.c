@@ -2,6 +2,8 @@
  * declared once as data: getopt's tables and --help are built from them. */
 #include "docs_rulesdb.h"
 
+#include "verify/verify.h"
+
 /* The rows every database reader's option table has. */
 #define RDB_READER_ROWS                                                                            \
   RG_CLI_OPT(PUB, "public key to verify DB with"),                                                 \
@@ -54,7 +56,7 @@ static const rg_cli_option audit_options[] = {
     RG_CLI_OPT(AXIOMS, "axioms the obligations were made from (default: this tree's)"),
     RG_CLI_OPT(ALL_AXIOMS,
                "obligations assert every axiom (default: the configuration's prove.all_axioms, else only the relevant ones)"),
-    RG_CLI_OPT(TIMEOUT_MS, "per solver query (default 5000)"),
+    RG_CLI_OPT(TIMEOUT_MS, "per solver query (default " RG_DEFAULT_TIMEOUT_MS_TEXT ")"),
     RG_CLI_OPT(CVC5, "a cvc5 binary to answer instead of rulegen-cvc5 (cvc5's API)"),
     RG_CLI_OPT(NO_SOLVERS, "do not re-run the solvers (proof records count as not re-checked)"),
     RG_CLI_OPT(DEEP, "also recheck every verified, tested or imported rule at N drawn shape assignments (default 64; as "

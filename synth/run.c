@@ -24,7 +24,7 @@ void rg_synth_opts_default(rg_synth_opts *o, volatile sig_atomic_t *stop) {
   o->stop = stop;
   o->fin.prune_stages = RG_PRUNE_ALL;
   rg_prove_opts_init(&o->fin.prove);
-  o->fin.prove.timeout_ms = 2000; /* most proofs take 10-200 ms; unprovable rules burn the whole timeout */
+  o->fin.prove.timeout_ms = RG_DEFAULT_TIMEOUT_MS; /* verify/timeout.h says why */
   o->fin.prove.check_typed = false; /* every candidate type-checked at the enumeration shapes */
   o->fin.prove.stop = stop;
   o->fin.stop = stop;

@@ -15,7 +15,7 @@
 
 void rg_prove_opts_init(rg_prove_opts *o) {
   memset(o, 0, sizeof *o);
-  o->timeout_ms = 5000;
+  o->timeout_ms = RG_DEFAULT_TIMEOUT_MS;
   o->require = RG_REQUIRE_BOTH;
   o->check_axioms = true;
   o->check_typed = true;

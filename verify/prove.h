@@ -23,6 +23,7 @@
 #include "axioms.h"
 #include "smt.h"
 #include "solver.h"
+#include "timeout.h"
 
 typedef enum { RG_REQUIRE_BOTH = 0, RG_REQUIRE_ANY = 1 } rg_require;
 
@@ -38,7 +39,7 @@ typedef enum {
 } rg_proof_status;
 
 typedef struct {
-  int timeout_ms;       /* per query and solver (default 5000) */
+  int timeout_ms;       /* per query and solver (default RG_DEFAULT_TIMEOUT_MS) */
   int threads;          /* OpenMP threads; 0 = OpenMP's default */
   rg_require require;
   bool all_axioms;      /* assert every axiom, not only those over the rule's operators */

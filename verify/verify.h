@@ -19,6 +19,7 @@
 #include "report.h"
 #include "sides.h"
 #include "smt.h"
+#include "timeout.h"
 #include "solver.h"
 
 #endif
