@@ -5,6 +5,7 @@
 #define RG_CLI_CLI_H
 
 #include "args.h"
+#include "catalog.h"
 #include "dispatch.h"
 #include "doc.h"
 #include "docs_graphopt.h"

@@ -1,13 +1,18 @@
 /* cli/dispatch.c: a program's subcommands run by name (cli/dispatch.h). */
 #include "dispatch.h"
 
+#include "options.h"
+
 #include <stdio.h>
 #include <string.h>
 
 static void cli_usage(FILE *out, const char *prog, const char *about, const rg_cli_command *cmds,
                       int n) {
   fprintf(out, "usage: %s COMMAND [options]\n\n%s\ncommands:\n", prog, about);
-  for (int i = 0; i < n; i++) fprintf(out, "  %-12s %s\n", cmds[i].name, cmds[i].help);
+  for (int i = 0; i < n; i++) {
+    fprintf(out, "  %-12s ", cmds[i].name);
+    rg_cli_print_wrapped(out, cmds[i].help, 15);
+  }
   fprintf(out, "\n'%s COMMAND --help' describes a command's options.\n", prog);
 }
 

@@ -251,7 +251,29 @@ const rg_cli_doc rg_doc_covers = {
     "  rulegen covers tests/data/prune/taso-133.rules --with rules.rules\n"
     "exit status: 0 report made, 2 bad input, 130 interrupted (Ctrl-C)\n"};
 
+int rg_doc_synth_choice_rows(rg_cli_flag flags[RG_CLI_MAX_OPTIONS], rg_cli_option rows[RG_CLI_MAX_OPTIONS]) {
+  const char *const *names = rg_enum_choices_options();
+  int n = 0;
+  for (; names[n] && n < RG_CLI_MAX_OPTIONS; n++) {
+    const char *meta, *help;
+    rg_enum_choices_option_doc(n, &meta, &help);
+    flags[n] = (rg_cli_flag){names[n], 0, 1, meta, RG_CLI_EXTRA_CODE + n};
+    rows[n] = (rg_cli_option){&flags[n], help, NULL};
+  }
+  return n;
+}
+
 void rg_doc_synth_choices(FILE *out) {
   fprintf(out, "\n  operator choices (wider settings multiply the search):\n");
-  rg_enum_choices_help(out);
+  rg_cli_flag flags[RG_CLI_MAX_OPTIONS];
+  rg_cli_option rows[RG_CLI_MAX_OPTIONS];
+  rg_cli_print_options(out, rows, rg_doc_synth_choice_rows(flags, rows));
+  fprintf(out, "\n  operators (--ops all: every one; default and 'taso': TASO's set, marked *):\n");
+  rg_enum_choices d;
+  rg_enum_choices_default(&d);
+  for (int op = 0; op < RG_OP_COUNT; op++)
+    if (rg_enum_op_supported((rg_op)op)) {
+      fprintf(out, "    %c %-10s ", d.op[op] ? '*' : ' ', rg_op_get((rg_op)op)->name);
+      rg_cli_print_wrapped(out, rg_enum_op_doc((rg_op)op), 17);
+    }
 }

@@ -27,7 +27,10 @@ extern const rg_cli_doc rg_doc_synth, rg_doc_prove, rg_doc_recheck, rg_doc_check
       RG_CLI_NUM(RG_OPT_THREADS, RG_CLI_INT, type, o.threads, 1, 1024, NULL),                                 \
       RG_CLI_NUM(RG_OPT_SEED, RG_CLI_U64, type, o.seed, 0, INT64_MAX, NULL)
 
-/* synth's help extra: the enumeration's operator choices (enumerate/choices.h). */
+/* synth's operator-choice options (enumerate/choices.h: long-only, answered with codes from
+ * RG_CLI_EXTRA_CODE) as option rows, flags[i] holding row i's option; returns how many. */
+int rg_doc_synth_choice_rows(rg_cli_flag flags[RG_CLI_MAX_OPTIONS], rg_cli_option rows[RG_CLI_MAX_OPTIONS]);
+/* synth's help extra: the enumeration's operator choices and operators (enumerate/choices.h). */
 void rg_doc_synth_choices(FILE *out);
 
 #endif

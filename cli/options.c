@@ -46,9 +46,7 @@ static int name_text(const rg_cli_option *o, char *buf, size_t size) {
   return snprintf(buf, size, fmt, f->name, rg_cli_option_meta(o));
 }
 
-/* text from column col to RG_CLI_HELP_WIDTH, word by word, continuation lines indented to col;
- * a word longer than a whole line stands alone on its line. */
-static void print_wrapped(FILE *out, const char *text, int col) {
+void rg_cli_print_wrapped(FILE *out, const char *text, int col) {
   int at = col;
   bool first = true;
   while (*text) {
@@ -82,6 +80,6 @@ void rg_cli_print_options(FILE *out, const rg_cli_option *opts, int n) {
     fprintf(out, c ? "  -%c, %s" : "  %c   %s", c ? c : ' ', buf);
     if (len > name_w) fprintf(out, "\n%*s", col, "");
     else fprintf(out, "%*s", col - 6 - len, "");
-    print_wrapped(out, opts[i].help, col);
+    rg_cli_print_wrapped(out, opts[i].help, col);
   }
 }

@@ -69,6 +69,10 @@ int rg_cli_getopt_next(rg_cli_getopt *g, int argc, char **argv);
 /* "  -c, --name META  help" per option, the columns sized to the table, a help text too long
  * for its line wrapped onto lines indented under the help column. */
 void rg_cli_print_options(FILE *out, const rg_cli_option *opts, int n);
+/* text (one paragraph) from column col, the cursor standing there, to RG_CLI_HELP_WIDTH, word
+ * by word, continuation lines indented to col, and a newline; a word longer than a whole line
+ * stands alone on its line. */
+void rg_cli_print_wrapped(FILE *out, const char *text, int col);
 #define RG_CLI_COUNT(array) ((int)(sizeof(array) / sizeof((array)[0])))
 
 #endif

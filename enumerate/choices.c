@@ -386,14 +386,19 @@ const char *const *rg_enum_choices_options(void) {
   return names;
 }
 
-void rg_enum_choices_help(FILE *out) {
-#define X(n, meta, help) fprintf(out, "      --%-12s %-7s %s\n", n, meta, help);
-  CHOICE_OPTIONS(X)
+void rg_enum_choices_option_doc(int i, const char **meta, const char **help) {
+  static const char *const metas[] = {
+#define X(n, meta, help) meta,
+      CHOICE_OPTIONS(X)
 #undef X
-  fprintf(out, "\n  operators (--ops all: every one; default and 'taso': TASO's set, marked *):\n");
-  rg_enum_choices d;
-  rg_enum_choices_default(&d);
-  for (int op = 0; op < RG_OP_COUNT; op++)
-    if (rg_enum_op_supported((rg_op)op))
-      fprintf(out, "    %c %-10s %s\n", d.op[op] ? '*' : ' ', rg_op_get((rg_op)op)->name, table[op].doc);
+  };
+  static const char *const helps[] = {
+#define X(n, meta, help) help,
+      CHOICE_OPTIONS(X)
+#undef X
+  };
+  *meta = metas[i];
+  *help = helps[i];
 }
+
+const char *rg_enum_op_doc(rg_op op) { return table[op].doc; }

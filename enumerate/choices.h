@@ -51,9 +51,10 @@ rg_status rg_enum_choices_set(rg_enum_choices *c, const char *name, const char *
 /* The names of the choice options that rg_enum_choices_set accepts, NULL-terminated. */
 const char *const *rg_enum_choices_options(void);
 
-/* Writes the choice options with their defaults (for --help), and per operator what the
- * enumerator tries. */
-void rg_enum_choices_help(FILE *out);
+/* For --help: choice option i's META and help line (with its default), in the order of
+ * rg_enum_choices_options; and what the enumerator tries for an operator it supports. */
+void rg_enum_choices_option_doc(int i, const char **meta, const char **help);
+const char *rg_enum_op_doc(rg_op op);
 
 /* True when the table has an entry for op (every operator but input must have one). */
 bool rg_enum_op_supported(rg_op op);
