@@ -13,7 +13,7 @@ static void cli_usage(FILE *out, const char *prog, const char *about, const rg_c
     fprintf(out, "  %-12s ", cmds[i].name);
     rg_cli_print_wrapped(out, cmds[i].help, 15);
   }
-  fprintf(out, "\n'%s COMMAND --help' describes a command's options.\n", prog);
+  fprintf(out, "\n'%s help COMMAND' (or '%s COMMAND --help') describes a command's options.\n", prog, prog);
 }
 
 int rg_cli_dispatch(const char *prog, const char *about, const rg_cli_command *cmds, int n,
@@ -23,13 +23,19 @@ int rg_cli_dispatch(const char *prog, const char *about, const rg_cli_command *c
     cli_usage(stderr, prog, about, cmds, n);
     return 2;
   }
-  if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+  bool help = !strcmp(argv[1], "help");
+  if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || (help && argc == 2)) {
     cli_usage(stdout, prog, about, cmds, n);
     return 0;
   }
-  for (int i = 0; i < n; i++)
-    if (!strcmp(argv[1], cmds[i].name)) return cmds[i].fn(argc - 1, argv + 1);
-  fprintf(stderr, "%s: unknown command '%s'\n\n", prog, argv[1]);
+  const char *name = argv[help ? 2 : 1];
+  for (int i = 0; i < n; i++) {
+    if (strcmp(name, cmds[i].name)) continue;
+    if (!help) return cmds[i].fn(argc - 1, argv + 1);
+    char *args[] = {argv[2], "--help", NULL}; /* help CMD: what CMD --help prints */
+    return cmds[i].fn(2, args);
+  }
+  fprintf(stderr, "%s: unknown command '%s'\n\n", prog, name);
   cli_usage(stderr, prog, about, cmds, n);
   return 2;
 }
