@@ -11,6 +11,7 @@
 #include "docs_graphopt.h"
 #include "docs_rulegen.h"
 #include "docs_rulesdb.h"
+#include "manpage.h"
 #include "options.h"
 
 #endif

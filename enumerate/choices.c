@@ -387,18 +387,15 @@ const char *const *rg_enum_choices_options(void) {
 }
 
 void rg_enum_choices_option_doc(int i, const char **meta, const char **help) {
-  static const char *const metas[] = {
-#define X(n, meta, help) meta,
+  static const struct {
+    const char *meta, *help;
+  } docs[] = {
+#define X(n, meta, help) {meta, help},
       CHOICE_OPTIONS(X)
 #undef X
   };
-  static const char *const helps[] = {
-#define X(n, meta, help) help,
-      CHOICE_OPTIONS(X)
-#undef X
-  };
-  *meta = metas[i];
-  *help = helps[i];
+  *meta = docs[i].meta;
+  *help = docs[i].help;
 }
 
 const char *rg_enum_op_doc(rg_op op) { return table[op].doc; }

@@ -14,6 +14,7 @@ PACKAGES=(
   libonnx-dev
   libdnnl-dev
   graphviz
+  groff-base
   clang libclang-rt-14-dev libomp-dev
   python3-onnx python3-numpy libonnx-testdata
 )
