@@ -45,7 +45,7 @@ void rg_prove_run_free(rg_prove_run *run) {
 const char *rg_proof_error(const rg_rule_proof *p) {
   if (p->false_proof)
     return "a solver proved the rule, but its sides differ at some shapes: an axiom of its unsat "
-           "cores is unsound (run rulegen check-axioms -n 200)";
+           "cores is unsound (run rulegen check-axioms --assignments 200)";
   if (p->disagree)
     return "the solvers disagree: one proved the rule, the other refuted it (sat): an axiom or a "
            "solver is wrong";
