@@ -1,6 +1,5 @@
 /* tools/rulesdb_show.c: `rulesdb show` (listing, stage counts; rulesdb/dbexchange.h) and
  * `rulesdb diff`. */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -56,12 +55,13 @@ int rdb_show(int argc, char **argv) {
 
 /* --json FILE other than -: the JSON in out goes to FILE (out is left empty). */
 static rg_status write_json(const char *path, rg_strbuf *out, rg_err *err) {
-  FILE *f = fopen(path, "w");
-  bool ok = f && fputs(rg_sb_str(out), f) >= 0;
-  if (f && fclose(f)) ok = false;
+  rg_atomic_file a;
+  rg_status st = rg_atomic_open(&a, path, err);
+  if (!st && fputs(rg_sb_str(out), a.f) < 0) st = rg_err_set(err, RG_ERR_IO, "cannot write %s", path);
+  if (!st) st = rg_atomic_commit(&a, err);
+  else rg_atomic_abort(&a);
   rg_sb_clear(out);
-  if (ok) return RG_OK;
-  return rg_err_set(err, RG_ERR_IO, "--json: cannot write %s: %s", path, strerror(errno));
+  return st;
 }
 
 int rdb_diff(int argc, char **argv) {
@@ -80,10 +80,12 @@ int rdb_diff(int argc, char **argv) {
   rg_strbuf out;
   rg_sb_init(&out);
   rg_status st = rg_db_diff_compute(base, new_, &d, &err);
+  bool computed = !st;
   if (!st) (json ? rg_db_diff_print_json : rg_db_diff_print)(&d, &out);
   if (!st && json && strcmp(json, "-")) st = write_json(json, &out, &err);
   rc = print("rulesdb diff", st, &out, &err);
-  if (!st) rc = d.regressions ? 1 : 0, rg_db_diff_free(&d);
+  if (!st) rc = d.regressions ? 1 : 0;
+  if (computed) rg_db_diff_free(&d);
   rg_db_free(base), rg_db_free(new_);
   return rc;
 }

@@ -116,6 +116,9 @@ expect 1 "REGRESSION" "$rulesdb" diff vnew.db vbase.db --allow-unsigned
 cp vnew.db vdown.db && sqlite3 vdown.db "UPDATE rules SET status='unproved' WHERE text LIKE '(ewmul%'"
 expect 1 "verified -> unproved" "$rulesdb" diff vnew.db vdown.db --allow-unsigned
 expect 1 '"regressions":1' "$rulesdb" diff vnew.db vdown.db --allow-unsigned --json -
+expect 1 "" "$rulesdb" diff vnew.db vdown.db --allow-unsigned --json diff.json
+expect 0 '"regressions":1' cat diff.json
+expect 2 "no_such_dir/d.json" "$rulesdb" diff vnew.db vdown.db --allow-unsigned --json no_such_dir/d.json
 expect 1 "refused: tampered content" "$rulesdb" diff vnew.db vdown.db --pub k.pub
 
 # Export and import back: TENSAT text, no trailing newline, same rules.
