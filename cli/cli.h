@@ -11,5 +11,6 @@
 #include "docs_rulegen.h"
 #include "docs_rulesdb.h"
 #include "options.h"
+#include "version.h"
 
 #endif

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "version.h"
+
 static void cli_usage(FILE *out, const char *prog, const char *about, const rg_cli_command *cmds,
                       int n) {
   fprintf(out, "usage: %s COMMAND [options]\n\n%s\ncommands:\n", prog, about);
@@ -13,6 +15,7 @@ static void cli_usage(FILE *out, const char *prog, const char *about, const rg_c
 
 int rg_cli_dispatch(const char *prog, const char *about, const rg_cli_command *cmds, int n,
                     int (*default_cmd)(int argc, char **argv), int argc, char **argv) {
+  if (argc >= 2 && !strcmp(argv[1], "--version")) return rg_cli_print_version(prog);
   if (default_cmd && rg_cli_options_first(argc, argv)) return default_cmd(argc, argv);
   if (argc < 2) {
     cli_usage(stderr, prog, about, cmds, n);
