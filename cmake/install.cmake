@@ -11,18 +11,16 @@ include(CMakePackageConfigHelpers)
 # (DESIGN.md: a module uses only modules to its left), then the generated ONNX code.
 set(rg_order ${RG_MODULES})
 list(REVERSE rg_order)
+list(APPEND rg_order onnx_proto)
 set(RG_INSTALL_LIBS "")
-foreach(m IN LISTS rg_order)
-  if(TARGET rg_${m})
-    list(APPEND RG_INSTALL_LIBS rg_${m})
-  endif()
-endforeach()
-list(APPEND RG_INSTALL_LIBS rg_onnx_proto)
 set(rg_pc_libs "")
-foreach(lib IN LISTS RG_INSTALL_LIBS)
-  string(REGEX REPLACE "^rg_" "" name ${lib})
-  set_target_properties(${lib} PROPERTIES EXPORT_NAME ${name}) # rulegen::rulesdb
-  string(APPEND rg_pc_libs " -l${lib}")
+foreach(name IN LISTS rg_order)
+  if(NOT TARGET rg_${name}) # a module without code yet
+    continue()
+  endif()
+  list(APPEND RG_INSTALL_LIBS rg_${name})
+  set_target_properties(rg_${name} PROPERTIES EXPORT_NAME ${name}) # rulegen::rulesdb
+  string(APPEND rg_pc_libs " -lrg_${name}")
 endforeach()
 
 install(TARGETS rulegen rulesdb graphopt rulegen-z3 rulegen-cvc5

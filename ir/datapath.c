@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,28 @@ void rg_data_find(const char *rel, const char *source, rg_data_file *out) {
     if (try_file(out, buf)) return;
   }
   if (source && rg_exe_in_build_tree()) try_file(out, source);
+}
+
+/* The files rg_data_find_once looked for: a program reads a handful of data files. */
+#define ONCE_MAX 8
+static rg_data_file once_files[ONCE_MAX];
+static const char *once_rels[ONCE_MAX];
+static int once_n;
+static pthread_mutex_t once_lock = PTHREAD_MUTEX_INITIALIZER;
+
+const rg_data_file *rg_data_find_once(const char *rel, const char *source) {
+  static rg_data_file full = {false, "", "nowhere: more data files than ir/datapath.c keeps"};
+  const rg_data_file *f = &full;
+  pthread_mutex_lock(&once_lock);
+  int i = 0;
+  while (i < once_n && strcmp(once_rels[i], rel)) i++;
+  if (i == once_n && once_n < ONCE_MAX) {
+    rg_data_find(rel, source, &once_files[i]);
+    once_rels[once_n++] = rel;
+  }
+  if (i < once_n) f = &once_files[i];
+  pthread_mutex_unlock(&once_lock);
+  return f;
 }
 
 rg_status rg_data_check(const rg_data_file *f, const char *path, const char *what, rg_err *err) {

@@ -29,6 +29,10 @@ typedef struct {
  * none). Never fails: out->found says whether a readable file was found. */
 void rg_data_find(const char *rel, const char *source, rg_data_file *out);
 
+/* rg_data_find once per rel: the first call looks, later ones (from any thread) return what it
+ * found, for the program's life. For a module's default file (verify/axioms.c). */
+const rg_data_file *rg_data_find_once(const char *rel, const char *source);
+
 /* RG_ERR_IO naming what (e.g. "the axiom file"), every place looked at and how to point at the
  * file, when path is f's default and f was not found; RG_OK otherwise (path is another file, or
  * the default exists). Readers call it before reading path. */

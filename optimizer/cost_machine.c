@@ -5,7 +5,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,18 +15,11 @@
 #error "RG_MACHINE_SOURCE_PATH: optimizer/CMakeLists.txt defines it"
 #endif
 
-/* Looked up once (ir/datapath.h's order); threads may ask at once. */
-static rg_data_file default_machine;
-static pthread_once_t default_machine_once = PTHREAD_ONCE_INIT;
-
-static void find_default_machine(void) {
-  rg_data_find("machines/cpu-default.txt", RG_MACHINE_SOURCE_PATH, &default_machine);
+static const rg_data_file *default_machine(void) {
+  return rg_data_find_once("machines/cpu-default.txt", RG_MACHINE_SOURCE_PATH);
 }
 
-const char *rg_machine_default_path(void) {
-  pthread_once(&default_machine_once, find_default_machine);
-  return default_machine.path;
-}
+const char *rg_machine_default_path(void) { return default_machine()->path; }
 
 static const struct {
   const char *key;
@@ -81,9 +73,8 @@ static rg_status parse_line(const char *path, int line, char *s, rg_machine *mc,
 rg_status rg_machine_read(const char *path, rg_machine *mc, rg_err *err) {
   rg_strbuf sb;
   rg_sb_init(&sb);
-  rg_machine_default_path(); /* default_machine looked up */
-  rg_status st = rg_data_check(&default_machine, path, "the default machine file "
-                               "machines/cpu-default.txt", err);
+  rg_status st =
+      rg_data_check(default_machine(), path, "the default machine file machines/cpu-default.txt", err);
   if (!st) st = rg_text_read_file(path, &sb, err);
   if (st) {
     rg_sb_free(&sb);

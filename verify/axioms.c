@@ -1,27 +1,16 @@
 /* verify/axioms.c: loading and validating an axiom set. */
 #include "axioms.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef RG_AXIOMS_SOURCE_PATH
-#error "RG_AXIOMS_SOURCE_PATH: verify/CMakeLists.txt defines it"
-#endif
-
-/* Looked up once (ir/datapath.h's order); threads may ask at once. */
-static rg_data_file default_axioms;
-static pthread_once_t default_axioms_once = PTHREAD_ONCE_INIT;
-
-static void find_default_axioms(void) {
-  rg_data_find("axioms.rules", RG_AXIOMS_SOURCE_PATH, &default_axioms);
+/* The default axioms (RG_AXIOMS_SOURCE_PATH, the source tree's, from verify/CMakeLists.txt). */
+static const rg_data_file *default_axioms(void) {
+  return rg_data_find_once("axioms.rules", RG_AXIOMS_SOURCE_PATH);
 }
 
-const char *rg_axioms_default_path(void) {
-  pthread_once(&default_axioms_once, find_default_axioms);
-  return default_axioms.path;
-}
+const char *rg_axioms_default_path(void) { return default_axioms()->path; }
 
 static bool smt_symbol_ok(const char *s) {
   if (!*s) return false;
@@ -142,8 +131,7 @@ rg_status rg_axioms_parse(const char *text, size_t len, const char *origin, rg_a
 rg_status rg_axioms_load(const char *path, rg_axioms *out, rg_err *err) {
   rg_strbuf sb;
   rg_sb_init(&sb);
-  rg_axioms_default_path(); /* default_axioms looked up */
-  rg_status st = rg_data_check(&default_axioms, path, "the default axiom file axioms.rules", err);
+  rg_status st = rg_data_check(default_axioms(), path, "the default axiom file axioms.rules", err);
   if (!st) st = rg_text_read_file(path, &sb, err);
   if (!st) st = rg_axioms_parse(sb.s ? sb.s : "", sb.len, path, out, err);
   else init(out, path);

@@ -13,24 +13,18 @@
 set -u
 build=$(cd "$1" && pwd)
 src=$(cd "$2" && pwd)
+. "$src/tests/regress/check.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail=0 n=0
 
-# expect STATUS TEXT CMD...: runs CMD, wants exit STATUS and TEXT in its stdout+stderr.
+# expect STATUS TEXT CMD...: check and has in one: exit STATUS, TEXT in stdout+stderr.
 expect() {
   local want=$1 text=$2
   shift 2
-  n=$((n + 1))
-  out=$("$@" 2>&1)
-  local rc=$?
-  if [ "$rc" -ne "$want" ]; then
-    echo "FAIL ($*): exit $rc, want $want: $out"; fail=$((fail + 1))
-  elif [ -n "$text" ] && ! grep -qF -- "$text" <<<"$out"; then
-    echo "FAIL ($*): output lacks '$text': $out"; fail=$((fail + 1))
-  fi
+  check "$*" "$want" "$@"
+  [ -z "$text" ] || has "$*" "$text"
 }
-# lacks TEXT: the last expect's output must not name TEXT (a path of the source or build tree).
+# lacks TEXT: the last command's output must not name TEXT (a path of the source or build tree).
 lacks() {
   n=$((n + 1))
   if grep -qF -- "$1" <<<"$out"; then echo "FAIL: output names $1: $out"; fail=$((fail + 1)); fi
@@ -79,7 +73,7 @@ expect 0 "total:" "$P/bin/graphopt" cost "$model"
 mv "$P/share/rulegen" "$P/share/away"
 expect 2 "tried $P/bin/../share/rulegen/axioms.rules (not found)" "$P/bin/rulegen" prove two.rules -N
 lacks "$src/"; lacks "$build/"
-expect 0 "" grep -qF RULEGEN_DATA_DIR <<<"$out"
+has "missing data names the variable" RULEGEN_DATA_DIR
 expect 2 "tried $P/bin/../share/rulegen/machines/cpu-default.txt (not found)" "$P/bin/graphopt" cost "$model"
 lacks "$src/"; lacks "$build/"
 expect 0 "2 rules: 2 verified" env RULEGEN_DATA_DIR="$P/share/away" "$P/bin/rulegen" prove two.rules -N -j 2
@@ -141,5 +135,4 @@ expect 0 "" cmake --build consumer/build
 expect 0 "129 rules" consumer/build/count taso.db k.pub
 expect 0 "1 rules" consumer/build/count x.db k.pub
 
-echo "install: $((n - fail)) of $n checks pass"
-[ "$fail" -eq 0 ]
+finish
