@@ -23,6 +23,14 @@ foreach(name IN LISTS rg_order)
   string(APPEND rg_pc_libs " -lrg_${name}")
 endforeach()
 
+# A sanitized build's libraries need the sanitizer runtimes in whatever links them (the top
+# CMakeLists.txt adds them to this build's own links only).
+set(rg_link_extra "")
+if(RG_SANITIZE OR RG_FUZZ)
+  set(rg_link_extra -fsanitize=address,undefined)
+  target_link_options(rg_ir INTERFACE $<INSTALL_INTERFACE:${rg_link_extra}>)
+endif()
+
 install(TARGETS rulegen rulesdb graphopt rulegen-z3 rulegen-cvc5
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS ${RG_INSTALL_LIBS} EXPORT rulegenTargets
@@ -47,7 +55,8 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/optimizer/machines/
 # carries the system libraries they use.
 file(RELATIVE_PATH rg_pc_up /p/${CMAKE_INSTALL_LIBDIR}/pkgconfig /p)
 string(REGEX REPLACE "/$" "" rg_pc_up "${rg_pc_up}") # "../.."
-set(rg_pc_syslibs "-lsqlite3 -lsodium -lprotobuf-c -lz3 -ldnnl -lgmp -lm ${OpenMP_C_FLAGS}")
+set(rg_pc_syslibs "-lsqlite3 -lsodium -lprotobuf-c -lz3 -ldnnl -lgmp -lm ${OpenMP_C_FLAGS} ${rg_link_extra}")
+string(STRIP "${rg_pc_syslibs}" rg_pc_syslibs)
 configure_file(${CMAKE_SOURCE_DIR}/cmake/rulegen.pc.in ${CMAKE_BINARY_DIR}/rulegen.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/rulegen.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
