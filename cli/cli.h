@@ -13,5 +13,6 @@
 #include "docs_rulesdb.h"
 #include "manpage.h"
 #include "options.h"
+#include "version.h"
 
 #endif

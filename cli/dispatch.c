@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "version.h"
+
 static void cli_usage(FILE *out, const char *prog, const char *about, const rg_cli_command *cmds,
                       int n) {
   fprintf(out, "usage: %s COMMAND [options]\n\n%s\ncommands:\n", prog, about);
@@ -13,11 +15,13 @@ static void cli_usage(FILE *out, const char *prog, const char *about, const rg_c
     fprintf(out, "  %-12s ", cmds[i].name);
     rg_cli_print_wrapped(out, cmds[i].help, 15);
   }
-  fprintf(out, "\n'%s help COMMAND' (or '%s COMMAND --help') describes a command's options.\n", prog, prog);
+  fprintf(out, "\n'%s help COMMAND' (or '%s COMMAND --help') describes a command's options;\n"
+               "'%s --version' prints the version, the git revision and the solvers' versions.\n", prog, prog, prog);
 }
 
 int rg_cli_dispatch(const char *prog, const char *about, const rg_cli_command *cmds, int n,
                     int (*default_cmd)(int argc, char **argv), int argc, char **argv) {
+  if (argc >= 2 && !strcmp(argv[1], "--version")) return rg_cli_print_version(prog);
   if (default_cmd && rg_cli_options_first(argc, argv)) return default_cmd(argc, argv);
   if (argc < 2) {
     cli_usage(stderr, prog, about, cmds, n);

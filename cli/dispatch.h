@@ -13,8 +13,9 @@ typedef struct {
 } rg_cli_command;
 
 /* Runs the subcommand argv[1] names. -h, --help or help print the usage (prog, about, the
- * command list) on stdout and return 0; help CMD runs CMD --help; no command or an unknown one
- * print the usage on stderr and return 2. A command line that starts with options (rg_cli_options_first) runs default_cmd
+ * command list) on stdout and return 0; help CMD runs CMD --help; --version prints
+ * rg_cli_print_version's lines; no command or an unknown one print the usage on stderr and
+ * return 2. A command line that starts with options (rg_cli_options_first) runs default_cmd
  * when the program has one (rulegen synth, graphopt optimize; NULL: none). */
 int rg_cli_dispatch(const char *prog, const char *about, const rg_cli_command *cmds, int n,
                     int (*default_cmd)(int argc, char **argv), int argc, char **argv);

@@ -1,13 +1,14 @@
 /* ir/ir.h: the public header of the shared core. Everything a module needs from ir/: the op
  * table, shapes, hash-consed graphs, rules and their text format, plans (typed graphs), the
- * float64 and Z_p interpreters, rule comparison, files written whole or not at all, the hash
- * table and the clock. */
+ * float64 and Z_p interpreters, rule comparison, files written whole or not at all, where the data
+ * files are (datapath.h), the hash table and the clock. */
 #ifndef RG_IR_IR_H
 #define RG_IR_IR_H
 
 #include "atomic.h"
 #include "clock.h"
 #include "compare.h"
+#include "datapath.h"
 #include "graph.h"
 #include "grow.h"
 #include "hashtab.h"

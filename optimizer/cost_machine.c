@@ -11,11 +11,15 @@
 
 #include "cost_internal.h"
 
-#ifndef RG_MACHINE_DEFAULT_PATH
-#error "RG_MACHINE_DEFAULT_PATH: optimizer/CMakeLists.txt defines it"
+#ifndef RG_MACHINE_SOURCE_PATH
+#error "RG_MACHINE_SOURCE_PATH: optimizer/CMakeLists.txt defines it"
 #endif
 
-const char *rg_machine_default_path(void) { return RG_MACHINE_DEFAULT_PATH; }
+static const rg_data_file *default_machine(void) {
+  return rg_data_find_once("machines/cpu-default.txt", RG_MACHINE_SOURCE_PATH);
+}
+
+const char *rg_machine_default_path(void) { return default_machine()->path; }
 
 static const struct {
   const char *key;
@@ -68,7 +72,10 @@ static rg_status parse_line(const char *path, int line, char *s, rg_machine *mc,
 
 rg_status rg_machine_read(const char *path, rg_machine *mc, rg_err *err) {
   rg_strbuf sb;
-  rg_status st = rg_text_read_file(path, &sb, err);
+  rg_sb_init(&sb);
+  rg_status st =
+      rg_data_check(default_machine(), path, "the default machine file machines/cpu-default.txt", err);
+  if (!st) st = rg_text_read_file(path, &sb, err);
   if (st) {
     rg_sb_free(&sb);
     return st;

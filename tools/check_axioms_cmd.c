@@ -19,7 +19,10 @@ static const rg_cli_field fields[] = {
 };
 
 /* The help's extra: where the default axioms are. */
-static void default_axioms(FILE *out) { fprintf(out, "\ndefault AXIOMS: %s\n", rg_axioms_default_path()); }
+static void default_axioms(FILE *out) {
+  fprintf(out, "\ndefault AXIOMS: %s (" RG_DATA_DIR_ENV "=DIR reads DIR/axioms.rules)\n",
+          rg_axioms_default_path());
+}
 
 int rg_cmd_check_axioms(int argc, char **argv) {
   axcheck_args a = {.verbose = false};

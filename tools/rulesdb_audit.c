@@ -7,7 +7,10 @@
 #include "rulesdb_cmds.h"
 #include "verify/verify.h"
 
-static void axioms_default(FILE *out) { fprintf(out, "\nAxioms by default: %s\n", rg_axioms_default_path()); }
+static void axioms_default(FILE *out) {
+  fprintf(out, "\nAxioms by default: %s (" RG_DATA_DIR_ENV "=DIR reads DIR/axioms.rules)\n",
+          rg_axioms_default_path());
+}
 
 typedef struct {
   const char *pub, *axioms;

@@ -5,7 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *rg_axioms_default_path(void) { return RG_AXIOMS_DEFAULT_PATH; }
+/* The default axioms (RG_AXIOMS_SOURCE_PATH, the source tree's, from verify/CMakeLists.txt). */
+static const rg_data_file *default_axioms(void) {
+  return rg_data_find_once("axioms.rules", RG_AXIOMS_SOURCE_PATH);
+}
+
+const char *rg_axioms_default_path(void) { return default_axioms()->path; }
 
 static bool smt_symbol_ok(const char *s) {
   if (!*s) return false;
@@ -125,7 +130,9 @@ rg_status rg_axioms_parse(const char *text, size_t len, const char *origin, rg_a
 
 rg_status rg_axioms_load(const char *path, rg_axioms *out, rg_err *err) {
   rg_strbuf sb;
-  rg_status st = rg_text_read_file(path, &sb, err);
+  rg_sb_init(&sb);
+  rg_status st = rg_data_check(default_axioms(), path, "the default axiom file axioms.rules", err);
+  if (!st) st = rg_text_read_file(path, &sb, err);
   if (!st) st = rg_axioms_parse(sb.s ? sb.s : "", sb.len, path, out, err);
   else init(out, path);
   rg_sb_free(&sb);

@@ -22,12 +22,14 @@ typedef struct {
   char origin[256];   /* the file (or "<text>") they came from, for messages */
 } rg_axioms;
 
-/* Where the source tree keeps the default axioms (verify/axioms.rules). */
+/* The default axiom file: axioms.rules where ir/datapath.h finds it (RULEGEN_DATA_DIR, the
+ * installed PREFIX/share/rulegen/, or verify/axioms.rules for programs of the build tree); when
+ * none is found, the first place looked, and rg_axioms_load of it says every place tried. */
 const char *rg_axioms_default_path(void);
 
 /* Parses axioms from text / a file into *out (initialised here; free with rg_axioms_free, also
  * on error). Errors name the origin and line: syntax errors, a missing name or target, a
- * duplicated name. */
+ * duplicated name; a missing default file names the places looked at and RULEGEN_DATA_DIR. */
 rg_status rg_axioms_parse(const char *text, size_t len, const char *origin, rg_axioms *out,
                           rg_err *err) RG_MUST_CHECK;
 rg_status rg_axioms_load(const char *path, rg_axioms *out, rg_err *err) RG_MUST_CHECK;

@@ -8,8 +8,9 @@
  *
  * A helper is looked up once, in rg_helper_init, and its path kept in rg_solver.path: the
  * environment variable that names it (RG_Z3_HELPER, RG_CVC5_HELPER); else the program next to
- * the running one (the installed layout, and build/tools/ where rulegen is built); else the
- * path CMake compiled in (the test programs in build/tests/). */
+ * the running one (the installed layout, and build/tools/ where rulegen is built); else, for
+ * programs of the build tree only (ir/datapath.h), the path CMake compiled in (the test
+ * programs in build/tests/): an installed rulegen never runs a helper of the build tree. */
 #define _DEFAULT_SOURCE /* readlink */
 #include <errno.h>
 #include <stdint.h>
@@ -19,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ir/ir.h"
 #include "serve.h"
 #include "solver_impl.h"
 
@@ -66,7 +68,8 @@ static rg_status find_helper(const rg_helper_spec *h, char *path, size_t size, r
       strcpy(slash + 1, h->program);
       found = try_path(self, "", path, size, &tried);
     }
-    if (!found && h->build_path) found = try_path(h->build_path, "", path, size, &tried);
+    if (!found && h->build_path && rg_exe_in_build_tree())
+      found = try_path(h->build_path, "", path, size, &tried);
   }
   rg_status st = RG_OK;
   if (!found)

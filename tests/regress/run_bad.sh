@@ -3,7 +3,8 @@
 # status 2, prints the expected message, and that no sanitizer reported anything.
 # Optional: run_bad.sh RULEGEN DIR [CASES [SUBCOMMAND]] for another subcommand's cases file;
 # it runs in DIR, so paths in ARGS are relative to it. Words of ARGS of the form RG_NAME=VALUE
-# are put in rulegen's environment instead (a bad environment is a bad input too).
+# or RULEGEN_NAME=VALUE are put in rulegen's environment instead (a bad environment is a bad
+# input too).
 set -u
 rulegen=$1
 dir=$2
@@ -19,7 +20,7 @@ while IFS='|' read -r file args want; do
   envs=() opts=()
   for a in $args; do
     case $a in
-      RG_*=*) envs+=("$a") ;;
+      RG_*=* | RULEGEN_*=*) envs+=("$a") ;;
       *) opts+=("$a") ;;
     esac
   done
