@@ -11,6 +11,7 @@
 #include "candidates.h"
 #include "collapse.h"
 #include "generalize.h"
+#include "preflight.h"
 #include "prune/prune.h"
 #include "resume.h"
 
@@ -158,7 +159,13 @@ static int synthesize(const rg_synth_opts *o, const rg_enum_space *sp, const cha
   sink s = {0};
   int rc = o->stop_after >= RG_SYNTH_STOP_FINGERPRINT ? sink_open(o, mem, mem_len, &s) : 0;
   if (rc) return rc;
-  if (s.f) fprintf(s.f, "%s\n", header);
+  if (s.f) { /* the header, then the options a resumed run takes from it */
+    rg_strbuf lines;
+    rg_sb_init(&lines);
+    rg_synth_resume_lines(o, &lines);
+    fprintf(s.f, "%s\n%s", header, rg_sb_str(&lines));
+    rg_sb_free(&lines);
+  }
   rg_err err;
   rg_status st = o->stop_after == RG_SYNTH_STOP_ENUMERATE ? enumerate_only(o, sp, &pr, c, &err)
                                                            : passes(o, &fp, sp, &pr, s.f, c, &err);
@@ -358,6 +365,8 @@ static int candidates(const rg_synth_opts *o, const rg_enum_space *sp, char **me
 }
 
 int rg_synth_run(rg_synth_opts *o, const char *command) {
+  int pre = rg_synth_preflight(o); /* before hours of work, not after */
+  if (pre) return pre;
   rg_enum_space sp;
   rg_err err;
   if (rg_enum_space_init(&sp, &o->choices, &o->inputs, o->depth, &err)) {

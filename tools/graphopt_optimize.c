@@ -59,6 +59,9 @@ static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
     return *rc = graphopt_usage(&rg_doc_graphopt_optimize, '?', graphopt_print_cost_models), false;
   }
   o->in = argv[optind];
+  rg_err err;
+  if (rg_path_check_writable(o->out, &err)) /* before the search, not after it */
+    return fprintf(stderr, "graphopt optimize: -o %s\n", err.msg), *rc = 2, false;
   return true;
 }
 

@@ -47,6 +47,18 @@ static int other_option(int c, const char *arg, void *base) {
   return RG_CLI_GO_ON;
 }
 
+/* The files the run writes can be written (checked before the axioms' tests and the proofs). */
+static bool outputs_writable(const prove_args *a) {
+  rg_err err;
+  char probe[4096];
+  snprintf(probe, sizeof probe, "%s/x.smt2", a->o.dump_dir ? a->o.dump_dir : ".");
+  const char *opt = a->o.journal && rg_path_check_writable(a->o.journal, &err)    ? "--journal"
+                    : a->o.dump_dir && rg_path_check_writable(probe, &err) ? "--dump"
+                                                                             : NULL;
+  if (opt) fprintf(stderr, PROG ": %s: %s\n", opt, err.msg);
+  return !opt;
+}
+
 /* Parses the command line into *a; -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, prove_args *a) {
   rg_prove_opts_init(&a->o);
@@ -63,7 +75,7 @@ static int parse_args(int argc, char **argv, prove_args *a) {
     return 2;
   }
   a->file = argv[optind];
-  return rc;
+  return rc < 0 && !outputs_writable(a) ? 2 : rc;
 }
 
 /* The proofs (quiet: only those not verified or disagreed on), the summary, and an ERROR line
