@@ -37,7 +37,7 @@ static const rg_cli_option synth_options[] = {
     {"shape-sets", 'n', 1, "N", "other shape sets each candidate is tested at (default 3)"},
     {"all-pairs", 'P', 0, "", "print every pair of a class, not one candidate per member"},
     {"no-generalize", 'G', 0, "", "do not generalize candidates before pruning (by default a variable occurring 2..8 times, in a candidate using every input of its shape, is split: its occurrences shared with a fresh variable of its shape, at most 64 such rules tested per candidate; the most general passing ones become candidates too, the candidate an instance of them)"},
-    {"resume", 'C', 1, "FILE", "start after the test stage from the candidates a run with -o OUT saved in OUT.candidates (give that run's options)"},
+    {"resume", 'C', 1, "FILE", "start after the test stage from the candidates a run with -o OUT saved in OUT.candidates (that run's options are read from its header; one given that changes them is an error)"},
     {"json", 'J', 1, "FILE", "also write the run's counters, stage table and proof summary as JSON"},
     {"quiet", 'q', 0, "", "no progress on standard error"},
     RG_CLI_HELP_ROW,

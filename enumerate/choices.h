@@ -51,6 +51,10 @@ rg_status rg_enum_choices_set(rg_enum_choices *c, const char *name, const char *
 /* The names of the choice options that rg_enum_choices_set accepts, NULL-terminated. */
 const char *const *rg_enum_choices_options(void);
 
+/* Appends c as the options that select it ("--ops a,b --conv-stride 1 ..."): setting them on
+ * the defaults gives c again (a resumed run reads them back, synth/resume.h). */
+void rg_enum_choices_format(const rg_enum_choices *c, rg_strbuf *sb);
+
 /* Writes the choice options with their defaults (for --help), and per operator what the
  * enumerator tries. */
 void rg_enum_choices_help(FILE *out);
