@@ -48,6 +48,7 @@ static const rg_cli_option optimize_options[] = {
     {"seed", 'S', 1, "N", "seed of the numeric check's inputs (default 1)"},
     {"tolerance", 't', 1, "T", "largest relative difference the check allows (default 1e-4)"},
     {"explain", 'e', 0, "", "print each rule applied: id, text, where, cost before and after"},
+    {"json", RG_CLI_LONG_ONLY('J'), 1, "FILE", "also write costs, rules applied, counts and time as JSON"},
     GRAPHOPT_DIM_OPTION,
     {"quiet", 'q', 0, "", "no progress on standard error"},
     RG_CLI_HELP_ROW,

@@ -59,6 +59,7 @@ static const rg_cli_option prove_options[] = {
     {"journal", 'J', 1, "FILE", "read solver answers from FILE and append new ones as they come: a run stopped and started again asks only what was not answered"},
     {"fail-fast", 'F', 0, "", "ask cvc5 only about obligations z3 proved (with --require both: a rule z3 misses fails anyway; halves the time spent on unprovable rules; proved-by-cvc5-only is then not sought)"},
     {"quiet", 'q', 0, "", "print only rules that are not verified, and the summary"},
+    {"json", RG_CLI_LONG_ONLY('j'), 1, "FILE", "also write the counts by status and each rule's status as JSON"},
     RG_CLI_HELP_ROW,
 };
 

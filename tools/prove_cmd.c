@@ -16,7 +16,7 @@
 typedef struct {
   rg_prove_opts o;
   rg_enum_inputset inputs;
-  const char *axfile, *file;
+  const char *axfile, *file, *json;
   bool quiet;
 } prove_args;
 
@@ -34,6 +34,7 @@ static const rg_cli_field fields[] = {
     RG_CLI_STORE('J', RG_CLI_TEXT, prove_args, o.journal),
     RG_CLI_STORE('F', RG_CLI_SET, prove_args, o.fail_fast),
     RG_CLI_STORE('q', RG_CLI_SET, prove_args, quiet),
+    RG_CLI_STORE(RG_CLI_LONG_ONLY('j'), RG_CLI_TEXT, prove_args, json),
 };
 
 /* The options a field cannot hold. */
@@ -52,9 +53,10 @@ static bool outputs_writable(const prove_args *a) {
   rg_err err;
   char probe[4096];
   snprintf(probe, sizeof probe, "%s/x.smt2", a->o.dump_dir ? a->o.dump_dir : ".");
-  const char *opt = a->o.journal && rg_path_check_writable(a->o.journal, &err)    ? "--journal"
-                    : a->o.dump_dir && rg_path_check_writable(probe, &err) ? "--dump"
-                                                                             : NULL;
+  const char *opt = a->o.journal && rg_path_check_writable(a->o.journal, &err) ? "--journal"
+                    : a->o.dump_dir && rg_path_check_writable(probe, &err)    ? "--dump"
+                    : a->json && rg_path_check_writable(a->json, &err)        ? "--json"
+                                                                               : NULL;
   if (opt) fprintf(stderr, PROG ": %s: %s\n", opt, err.msg);
   return !opt;
 }
@@ -65,6 +67,7 @@ static int parse_args(int argc, char **argv, prove_args *a) {
   a->o.progress = true;
   a->axfile = rg_axioms_default_path();
   a->quiet = false;
+  a->json = NULL;
   rg_enum_inputs_default(&a->inputs);
   a->o.kernel = rg_fp_node_kernel;
   a->o.var_shape = rg_enum_inputs_shape_of;
@@ -88,6 +91,8 @@ static int report(const rg_prove_run *run, const prove_args *a) {
     fprintf(stderr, "prove: %d answers taken from the journal %s\n", run->sum.reused, a->o.journal);
   rg_prove_summary_print(stdout, &run->sum, &a->o);
   int rc = run->sum.shipped == run->sum.n_rules ? 0 : 1;
+  rg_err err;
+  if (a->json && rg_prove_json_write(a->json, a->file, run, &a->o, &err)) rg_cli_report(PROG, NULL, &err), rc = 1;
   for (int i = 0; i < run->rules.n; i++) {
     const char *why = rg_proof_error(&run->proofs[i]);
     if (why) fprintf(stderr, PROG ": %s:%d: ERROR: %s\n", a->file, run->rules.rules[i]->line, why), rc = 3;
