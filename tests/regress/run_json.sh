@@ -6,15 +6,9 @@ bin=$1 # the folder holding rulegen and graphopt
 dir=$2 # tests/regress/optimize: merge.rules (proved by both solvers) and small models
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail=0 n=0
-check() { # description, command...
-  local what=$1
-  shift
-  n=$((n + 1))
-  if ! "$@" >"$tmp/last.log" 2>&1; then echo "FAIL: $what"; tail -5 "$tmp/last.log"; fail=$((fail + 1)); fi
-}
+. "$(dirname "$0")/check.sh"
 "$bin/rulegen" prove -j 2 --no-check-axioms "$dir/merge.rules" --json "$tmp/prove.json" >"$tmp/prove.txt" 2>/dev/null
-check "rulegen prove --json parses and agrees with the summary line" python3 - "$tmp/prove.json" "$tmp/prove.txt" <<'PY'
+check "rulegen prove --json parses and agrees with the summary line" 0 python3 - "$tmp/prove.json" "$tmp/prove.txt" <<'PY'
 import json, re, sys
 j = json.load(open(sys.argv[1]))
 m = re.search(r"^(\d+) rules: (\d+) verified", open(sys.argv[2]).read(), re.M)
@@ -26,7 +20,7 @@ assert j["require"] == "both"
 PY
 (cd "$dir" && "$bin/graphopt" optimize merge_convs.onnx --rules merge.rules -o "$tmp/convs.onnx" -q \
   --json "$tmp/opt.json" >"$tmp/opt.txt" 2>&1)
-check "graphopt optimize --json parses and agrees with the printed figures" python3 - "$tmp/opt.json" "$tmp/opt.txt" <<'PY'
+check "graphopt optimize --json parses and agrees with the printed figures" 0 python3 - "$tmp/opt.json" "$tmp/opt.txt" <<'PY'
 import json, re, sys
 j = json.load(open(sys.argv[1]))
 t = open(sys.argv[2]).read()
@@ -38,5 +32,4 @@ assert abs(j["cost_before"] - float(c.group(2))) <= 1e-5 * j["cost_before"], (j,
 assert abs(j["cost_after"] - float(c.group(3))) <= 1e-5 * j["cost_before"], (j, c.group(0))
 assert j["cost_after"] < j["cost_before"] and len(j["steps"]) == j["rules_applied"]
 PY
-echo "$((n - fail)) passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
