@@ -127,6 +127,7 @@ static rg_status recheck_proved(const rg_ruleset *rules, const rg_prove_opts *o,
   ro.kernel = o->kernel;
   ro.var_shape = o->var_shape;
   ro.var_shape_ctx = o->var_shape_ctx;
+  ro.progress = o->progress;
   int differ = 0;
   double t0 = rg_clock_ms();
   if (!st) st = rg_recheck_rules(rules, pick, &ro, vs, &differ, err);
