@@ -112,7 +112,8 @@ int rg_synth_resume_options(const char *path, rg_strbuf *args, rg_enum_inputset 
   rg_err err;
   int rc = 0;
   if (*found && rg_enum_inputs_parse(rg_sb_str(&in_text), in_text.len, inputs, &err)) {
-    fprintf(stderr, "rulegen: --resume: %s: its '# input' lines: %s (damaged header; give the options yourself)\n",
+    fprintf(stderr, "rulegen: --resume: %s: its '# input' lines: %s (a damaged header: fix it, or rerun the "
+                    "test stage)\n",
             path, err.msg);
     rc = 2;
   }

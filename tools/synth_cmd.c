@@ -125,7 +125,9 @@ static int resume_defaults(int argc, char **argv, rg_synth_opts *o, bool *inputs
     for (char *t = strtok(args.s, " "); t && n < 63; t = strtok(NULL, " ")) words[n++] = t;
     rg_synth_opts_default(o, &rg_cli_interrupted);
     rc = parse_into(n, words, o);
-    if (rc != RG_CLI_GO_ON) fprintf(stderr, "rulegen: --resume %s: its '# options:' line is damaged\n", path), rc = 2;
+    if (rc != RG_CLI_GO_ON)
+      fprintf(stderr, "rulegen: --resume %s: its '# options:' line is damaged (fix it, or rerun the test stage)\n",
+              path), rc = 2;
     else rc = parse_into(argc, argv, o);
     o->inputs = in, *inputs_set = true;
   }
