@@ -48,6 +48,7 @@ static const rg_cli_option optimize_options[] = {
     RG_CLI_OPT(SEED, "seed of the numeric check's inputs (default 1)"),
     RG_CLI_OPT(TOLERANCE, "largest relative difference the check allows (default 1e-4)"),
     RG_CLI_OPT(EXPLAIN, "print each rule applied: id, text, where, cost before and after"),
+    RG_CLI_OPT(JSON, "also write costs, rules applied, counts and time as JSON"),
     GRAPHOPT_DIM_OPTION,
     RG_CLI_OPT(QUIET, "no progress on standard error"),
     RG_CLI_HELP_ROW,

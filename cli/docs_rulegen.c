@@ -38,7 +38,7 @@ static const rg_cli_option synth_options[] = {
     RG_CLI_OPT(SHAPE_SETS, "other shape sets each candidate is tested at (default 3)"),
     RG_CLI_OPT(ALL_PAIRS, "print every pair of a class, not one candidate per member"),
     RG_CLI_OPT(NO_GENERALIZE, "do not generalize candidates before pruning (by default a variable occurring 2..8 times, in a candidate using every input of its shape, is split: its occurrences shared with a fresh variable of its shape, at most 64 such rules tested per candidate; the most general passing ones become candidates too, the candidate an instance of them)"),
-    RG_CLI_OPT(RESUME, "start after the test stage from the candidates a run with -o OUT saved in OUT.candidates (give that run's options)"),
+    RG_CLI_OPT(RESUME, "start after the test stage from the candidates a run with -o OUT saved in OUT.candidates (that run's options are read from its header; one given that changes them is an error)"),
     RG_CLI_OPT(JSON, "also write the run's counters, stage table and proof summary as JSON"),
     RG_CLI_OPT(QUIET, "no progress on standard error"),
     RG_CLI_HELP_ROW,
@@ -60,6 +60,7 @@ static const rg_cli_option prove_options[] = {
     RG_CLI_OPT(JOURNAL, "read solver answers from FILE and append new ones as they come: a run stopped and started again asks only what was not answered"),
     RG_CLI_OPT(FAIL_FAST, "ask cvc5 only about obligations z3 proved (with --require both: a rule z3 misses fails anyway; halves the time spent on unprovable rules; proved-by-cvc5-only is then not sought)"),
     RG_CLI_OPT(QUIET, "print only rules that are not verified, and the summary"),
+    RG_CLI_OPT(JSON, "also write the counts by status and each rule's status as JSON"),
     RG_CLI_HELP_ROW,
 };
 

@@ -399,3 +399,35 @@ void rg_enum_choices_option_doc(int i, const char **meta, const char **help) {
 }
 
 const char *rg_enum_op_doc(rg_op op) { return table[op].doc; }
+
+/* A bit set as parse_bits reads it: names (when name is given) or numbers, comma-separated. */
+static void format_bits(rg_strbuf *sb, const char *opt, unsigned bits, const char *(*name)(int)) {
+  rg_sb_printf(sb, " --%s ", opt);
+  bool first = true;
+  for (int k = 0; k < 32; k++)
+    if (bits >> k & 1) {
+      if (name) rg_sb_printf(sb, "%s%s", first ? "" : ",", name(k));
+      else rg_sb_printf(sb, "%s%d", first ? "" : ",", k);
+      first = false;
+    }
+}
+
+void rg_enum_choices_format(const rg_enum_choices *c, rg_strbuf *sb) {
+  rg_sb_puts(sb, "--ops ");
+  bool first = true;
+  for (int op = 0; op < RG_OP_COUNT; op++)
+    if (c->op[op]) rg_sb_printf(sb, "%s%s", first ? "" : ",", rg_op_get((rg_op)op)->name), first = false;
+  format_bits(sb, "conv-stride", c->conv_strides, NULL);
+  format_bits(sb, "conv-pad", c->conv_pads, rg_pad_name);
+  format_bits(sb, "conv-act", c->conv_acts, rg_act_name);
+  format_bits(sb, "conv-groups", c->conv_groups, NULL);
+  format_bits(sb, "conv-dilation", c->conv_dilations, NULL);
+  format_bits(sb, "matmul-act", c->matmul_acts, rg_act_name);
+  format_bits(sb, "pool-act", c->pool_acts, rg_act_name);
+  format_bits(sb, "axes", c->axes, NULL);
+  rg_sb_puts(sb, " --kernels ");
+  for (int k = 0; k < c->n_kernels; k++)
+    rg_sb_printf(sb, "%s%dx%d", k ? "," : "", (int)c->kernel[k][0], (int)c->kernel[k][1]);
+  rg_sb_printf(sb, " --perms %s --enlarge %dx%d", c->all_perms ? "all" : "2d", (int)c->enlarge[0],
+               (int)c->enlarge[1]);
+}

@@ -56,6 +56,10 @@ const char *const *rg_enum_choices_options(void);
 void rg_enum_choices_option_doc(int i, const char **meta, const char **help);
 const char *rg_enum_op_doc(rg_op op);
 
+/* Appends c as the options that select it ("--ops a,b --conv-stride 1 ..."): setting them on
+ * the defaults gives c again (a resumed run reads them back, synth/resume.h). */
+void rg_enum_choices_format(const rg_enum_choices *c, rg_strbuf *sb);
+
 /* True when the table has an entry for op (every operator but input must have one). */
 bool rg_enum_op_supported(rg_op op);
 

@@ -113,3 +113,22 @@ char *rg_path_with_suffix(const char *path, const char *suffix) {
   if (s) snprintf(s, n, "%s%s", path, suffix);
   return s;
 }
+
+rg_status rg_path_check_writable(const char *path, rg_err *err) {
+  struct stat sb;
+  if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+    return rg_err_set(err, RG_ERR_IO, "%s: is a folder: give a file name in it", path);
+  char *copy = strdup(path);
+  if (!copy) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  const char *dir = dirname(copy);
+  rg_status st = RG_OK;
+  if (stat(dir, &sb) != 0)
+    st = rg_err_set(err, RG_ERR_IO, "%s: cannot write there: the folder %s %s (create it first)", path, dir,
+                    errno == ENOENT ? "does not exist" : strerror(errno));
+  else if (!S_ISDIR(sb.st_mode))
+    st = rg_err_set(err, RG_ERR_IO, "%s: cannot write there: %s is not a folder", path, dir);
+  else if (access(dir, W_OK | X_OK) != 0) /* the temporary is created beside the target */
+    st = rg_err_set(err, RG_ERR_IO, "%s: cannot write there: the folder %s is not writable by you", path, dir);
+  free(copy);
+  return st;
+}

@@ -35,4 +35,9 @@ rg_status rg_atomic_copy(const char *from, const char *to, rg_err *err) RG_MUST_
  * name of a file kept next to an output. */
 char *rg_path_with_suffix(const char *path, const char *suffix);
 
+/* Can a file be written at path (rg_atomic_open's temporary beside it, or a file of its own)?
+ * Checked before hours of work: its folder exists and is writable, and path is no folder.
+ * RG_ERR_IO naming path, the folder and what to do when not. */
+rg_status rg_path_check_writable(const char *path, rg_err *err) RG_MUST_CHECK;
+
 #endif

@@ -15,6 +15,7 @@
 #include "interp.h"
 #include "op.h"
 #include "plan.h"
+#include "progress.h"
 #include "rule.h"
 #include "shape.h"
 #include "shapesolve.h"

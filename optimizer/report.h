@@ -66,6 +66,10 @@ void rg_search_step_print(const rg_model *m, const rg_ruleset *rules, int k, con
 void rg_search_operators_print(const rg_model *m, const rg_ref *after, rg_strbuf *out);
 /* The cost before and after by cm, the search's counts and time, the costs timed or cached. */
 void rg_search_result_print(const rg_search_result *r, const rg_cost_model *cm, rg_strbuf *out);
+/* The same figures as one JSON object (for CI): cost model, cost before and after, the rules
+ * applied (1-based numbers, in order), models explored and queued, rewrites tried, seconds,
+ * whether the search was stopped, and the numeric check's largest relative difference. */
+void rg_search_result_json(const rg_search_result *r, const rg_cost_model *cm, double worst, rg_strbuf *out);
 
 /* The numeric check's verdict: agreement within tolerance (seed: of the inputs), or the
  * failure and, when step >= 0, the application after which the model first differs.

@@ -51,6 +51,18 @@ void rg_search_result_print(const rg_search_result *r, const rg_cost_model *cm, 
                  (long long)cs.cached);
 }
 
+void rg_search_result_json(const rg_search_result *r, const rg_cost_model *cm, double worst, rg_strbuf *out) {
+  rg_sb_puts(out, "{\"cost_model\": ");
+  rg_json_string(out, rg_cost_model_name(cm));
+  rg_sb_printf(out, ", \"cost_before\": %.17g, \"cost_after\": %.17g, \"rules_applied\": %d, \"steps\": [",
+               r->cost_before, r->cost_after, r->n_steps);
+  for (int k = 0; k < r->n_steps; k++) rg_sb_printf(out, "%s%d", k ? ", " : "", r->steps[k].app.rule + 1);
+  rg_sb_printf(out, "], \"explored\": %lld, \"queued\": %lld, \"rewrites_tried\": %lld, \"seconds\": %.3f, "
+                    "\"stopped\": %s, \"numeric_check_worst\": %.6g}\n",
+               (long long)r->explored, (long long)r->queued, (long long)r->applications, r->seconds,
+               r->stopped ? "true" : "false", worst);
+}
+
 bool rg_numcheck_print(const rg_model *m, const rg_ruleset *rules, const rg_search_result *r, double worst, int step,
                      double tolerance, int64_t seed, rg_strbuf *out) {
   if (worst <= tolerance) {

@@ -154,8 +154,9 @@ rg_status rg_search(rg_model *m, const rg_apply_set *set, const rg_search_opts *
                     rg_err *err) {
   memset(out, 0, sizeof *out);
   searcher s = {.m = m, .o = o, .n_roots = rg_model_n_roots(m), .err = err};
-  double t0 = rg_clock_seconds(), last = t0;
-  bool tty = isatty(fileno(stderr)), shown = false; /* on a terminal, one line rewritten */
+  double t0 = rg_clock_seconds();
+  rg_progress line; /* of the budget of models */
+  rg_progress_start(&line, "search", "models", o->budget, o->progress);
   rg_ref *start = malloc(sizeof *start * (size_t)(s.n_roots + 1));
   rg_status st = start ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   double cost0 = 0;
@@ -179,15 +180,10 @@ rg_status rg_search(rg_model *m, const rg_apply_set *set, const rg_search_opts *
     out->explored++;
     st = rg_apply_all(set, m, s.st[i].roots, visit, &s, err);
     if (!st) st = s.failed;
-    if (o->progress && rg_clock_seconds() - last >= (tty ? 1.0 : 5.0)) { /* a log gets a line every 5 s */
-      last = rg_clock_seconds();
-      fprintf(stderr, "%sgraphopt: %lld models explored, %d queued, best cost %.4g (%.1f%% of the original), %.1f s%s",
-              tty ? "\r" : "", (long long)out->explored, s.n_heap, s.st[s.best].cost, 100.0 * s.st[s.best].cost / cost0,
-              last - t0, tty ? "  " : "\n");
-      shown = true;
-    }
+    rg_progress_tick_extra(&line, out->explored, "%d queued, best cost %.4g (%.1f%% of the original)", s.n_heap,
+                           s.st[s.best].cost, 100.0 * s.st[s.best].cost / cost0);
   }
-  if (tty && shown) fprintf(stderr, "\n");
+  rg_progress_finish(&line);
   out->cost_before = cost0;
   out->queued = s.n_st;
   out->applications = s.applications;

@@ -364,6 +364,44 @@ static bool run_init(audit_run *a, const rg_db *db, const rg_audit_opts *opts) {
   return true;
 }
 
+/* One more item of a long check done: the progress line (from one thread at a time). */
+static void tick(rg_progress *pg, int64_t *done) {
+#pragma omp critical(rg_audit_progress)
+  rg_progress_tick(pg, ++*done);
+}
+
+/* The deep rechecks of the rules in scope that claim equal sides. */
+static void deep_all(audit_run *a, const rg_db *db, const rg_audit_opts *opts) {
+  int64_t total = 0, done = 0;
+  for (size_t i = 0; i < a->nr; i++) total += a->in[i] && claims_equal(db->rules.v[i].status);
+  rg_progress pg;
+  rg_progress_start(&pg, "audit: deep recheck", "rules", total, opts->progress);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (size_t i = 0; i < a->nr; i++)
+    if (a->in[i] && claims_equal(db->rules.v[i].status) && !(opts->stop && *opts->stop)) {
+      check_deep(&db->rules.v[i], a->rtest[i] < 0 ? NULL : &db->tests.v[a->rtest[i]], opts, a->dmsg[i]);
+      a->ddone[i] = 1;
+      tick(&pg, &done);
+    }
+  rg_progress_finish(&pg);
+}
+
+/* The solvers re-run on the proof records of the rules in scope. */
+static void proofs_all(audit_run *a, const rg_db *db, const rg_audit_opts *opts, const rg_solver *solvers) {
+  int64_t total = 0, done = 0;
+  for (size_t i = 0; i < a->np; i++) total += a->prule[i] >= 0 && a->in[a->prule[i]];
+  rg_progress pg;
+  rg_progress_start(&pg, "audit: solver re-runs", "proofs", total, opts->progress);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (size_t i = 0; i < a->np; i++) {
+    if (a->prule[i] < 0 || !a->in[a->prule[i]] || (opts->stop && *opts->stop)) continue;
+    check_proof(&db->proofs.v[i], &db->rules.v[a->prule[i]], opts, solvers, a->pmsg[i]);
+    a->pdone[i] = 1;
+    tick(&pg, &done);
+  }
+  rg_progress_finish(&pg);
+}
+
 /* The expensive part, in parallel: rules, tests, certificates, deep rechecks and solver re-runs
  * are independent of each other, and each item writes only its own message slot. Solver
  * queries run in child processes (verify/solver.h); threads only wait on them. */
@@ -378,22 +416,8 @@ static void run_checks(audit_run *a, const rg_db *db, const rg_audit_opts *opts,
 #pragma omp parallel for schedule(dynamic, 1)
   for (size_t i = 0; i < a->nc; i++)
     if (a->crule[i] >= 0 && a->in[a->crule[i]]) check_cert(&db->certs.v[i], &db->rules.v[a->crule[i]], a->cmsg[i]);
-  if (opts->deep > 0) {
-#pragma omp parallel for schedule(dynamic, 1)
-    for (size_t i = 0; i < a->nr; i++)
-      if (a->in[i] && claims_equal(db->rules.v[i].status) && !(opts->stop && *opts->stop)) {
-        check_deep(&db->rules.v[i], a->rtest[i] < 0 ? NULL : &db->tests.v[a->rtest[i]], opts, a->dmsg[i]);
-        a->ddone[i] = 1;
-      }
-  }
-  if (opts->ax) {
-#pragma omp parallel for schedule(dynamic, 1)
-    for (size_t i = 0; i < a->np; i++) {
-      if (a->prule[i] < 0 || !a->in[a->prule[i]] || (opts->stop && *opts->stop)) continue;
-      check_proof(&db->proofs.v[i], &db->rules.v[a->prule[i]], opts, solvers, a->pmsg[i]);
-      a->pdone[i] = 1;
-    }
-  }
+  if (opts->deep > 0) deep_all(a, db, opts);
+  if (opts->ax) proofs_all(a, db, opts, solvers);
 }
 
 /* Counts one item of category c: checked, and failed with its message when msg says so. */

@@ -42,6 +42,7 @@ typedef struct {
    * differ somewhere fails, with the shapes. */
   int deep;
   rg_node_kernel kernel;
+  bool progress; /* a progress line (ir/progress.h) over the deep rechecks and solver re-runs */
 } rg_audit_opts;
 
 /* Counts per category. What could not be re-checked is counted as unchecked, so a caller can

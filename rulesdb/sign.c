@@ -89,10 +89,26 @@ rg_status rg_db_load_pubkey(const char *path, rg_db_pubkey *out, rg_err *err) {
   return read_key(path, PUB_TAG, out->pk, sizeof out->pk, err);
 }
 
+/* Does the file at path start with the public key's tag? (A .pub given where the secret key
+ * belongs is the common mistake: say so, rather than that it is readable by others.) */
+static bool is_public_key(const char *path) {
+  char head[sizeof PUB_TAG] = {0};
+  FILE *f = fopen(path, "r");
+  if (!f) return false;
+  size_t n = fread(head, 1, sizeof head - 1, f);
+  fclose(f);
+  return n == sizeof head - 1 && !memcmp(head, PUB_TAG, n);
+}
+
 rg_status rg_db_load_seckey(const char *path, rg_db_seckey *out, rg_err *err) {
   struct stat sb;
   if (stat(path, &sb) != 0)
     return rg_err_set(err, RG_ERR_IO, "%s: cannot open key: %s", path, strerror(errno));
+  if (is_public_key(path))
+    return rg_err_set(err, RG_ERR_ARG,
+                      "%s: is a public key (%s): signing needs the secret key, NAME.key beside "
+                      "NAME.pub ('rulesdb keygen -o NAME' writes both)",
+                      path, PUB_TAG);
   if (sb.st_mode & 077)
     return rg_err_set(err, RG_ERR_IO,
                       "%s: secret key is accessible by others (mode %03o); run 'chmod 600 %s'",

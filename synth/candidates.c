@@ -210,14 +210,9 @@ static rg_status test_chunk(const tester *t, const rg_fp_table *tab, size_t (*b)
 }
 
 /* Progress by buckets; the largest buckets of each chunk go first, so the rate is rough. */
-static void progress(const rg_synth_counts *c, size_t done, size_t nb, double t0, double *last) {
-  double t = rg_clock_seconds();
-  if (t - *last < 1.0 || done >= nb) return;
-  *last = t;
-  fprintf(stderr, "\r[test] buckets %zu/%zu, %llu pairs tested, %llu pass, RSS %.0f MB, ETA %.0f s  ", done,
-          nb, (unsigned long long)c->pairs, (unsigned long long)c->verdict[RG_RANDTEST_PASS],
-          rg_synth_rss_mb(), (t - t0) * (double)(nb - done) / (double)done);
-  fflush(stderr);
+static void progress(rg_progress *pg, const rg_synth_counts *c, size_t done) {
+  rg_progress_tick_extra(pg, (int64_t)done, "%llu pairs tested, %llu pass, RSS %.0f MB", (unsigned long long)c->pairs,
+                         (unsigned long long)c->verdict[RG_RANDTEST_PASS], rg_synth_rss_mb());
 }
 
 size_t rg_synth_cache_bytes(const rg_synth_opts *o) {
@@ -238,13 +233,14 @@ rg_status rg_synth_test_pass(const rg_synth_opts *o, const rg_enum_space *sp, co
   const size_t chunk = 1 << 14;
   chunk_bufs cb = {calloc(chunk, sizeof *cb.sbs), calloc(chunk, sizeof *cb.cs), calloc(chunk, sizeof *cb.order)};
   if (!t.inputs || !t.cache || !cb.sbs || !cb.cs || !cb.order) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  double t0 = rg_clock_seconds(), last = t0;
+  rg_progress pg;
+  rg_progress_start(&pg, "test", "buckets", (int64_t)nb, !o->quiet);
   for (size_t c0 = 0; c0 < nb && !st && !*o->stop; c0 += chunk) {
     size_t c1 = c0 + chunk < nb ? c0 + chunk : nb;
     st = test_chunk(&t, tab, b, c0, c1, &cb, out, c, err);
-    if (!o->quiet) progress(c, c1, nb, t0, &last);
+    progress(&pg, c, c1);
   }
-  if (!o->quiet && nb > chunk) fprintf(stderr, "\n");
+  rg_progress_finish(&pg);
   free(cb.sbs), free(cb.cs), free(cb.order), free(b);
   if (t.inputs) rg_fp_inputs_free(sp, (rg_value **)t.inputs);
   rg_randtest_cache_free(t.cache);

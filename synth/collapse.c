@@ -101,6 +101,8 @@ static rg_status key_all(const char *cand, const rule_lines *rl, const rg_collap
                          rg_err *err) {
   rg_status first = RG_OK;
   uint64_t done = 0;
+  rg_progress pg;
+  rg_progress_start(&pg, "renaming", "candidates", (int64_t)rl->n, !o->quiet);
 #pragma omp parallel num_threads(o->threads)
   {
     char *buf = NULL;
@@ -120,12 +122,16 @@ static rg_status key_all(const char *cand, const rule_lines *rl, const rg_collap
       uint64_t d;
 #pragma omp atomic capture
       d = ++done;
-      if (!o->quiet && d % 100000 == 0)
-        fprintf(stderr, "\rrulegen: renaming %llu/%llu   ", (unsigned long long)d, (unsigned long long)rl->n);
+      if (d % 4096 == 0) {
+#pragma omp critical(collapse_progress)
+        rg_progress_tick(&pg, (int64_t)d);
+      }
     }
     free(buf);
     rg_sb_free(&sb);
   }
+  rg_progress_tick(&pg, (int64_t)done); /* the count the last line shows */
+  rg_progress_finish(&pg);
   return first;
 }
 

@@ -32,11 +32,15 @@ typedef struct {
   int reinstated;
   int renamed_unproved; /* reinstated renamed copies that took their original's failed verdict */
   int rederived;        /* reinstated rules derived again (removed again, not proved) */
+  rg_progress line;     /* of the pruning stage running */
 } finish;
 
+/* Where the stage table's rows go. */
+static FILE *T(const rg_finish_opts *o) { return o->table ? o->table : stderr; }
+
 static void prune_progress(void *ctx, const char *stage, int done, int total) {
-  const finish *f = ctx;
-  if (!f->o->quiet) fprintf(stderr, "\rrulegen: %s %d/%d   ", stage, done, total);
+  finish *f = ctx;
+  rg_progress_stage(&f->line, stage, "rules", done, total, !f->o->quiet);
 }
 
 /* A ruleset that borrows some of cand's rules (never freed with rg_ruleset_free). */
@@ -64,6 +68,7 @@ static rg_status rederive_put_back(finish *f, rg_err *err) {
   po.progress = prune_progress, po.progress_ctx = f;
   int removed = 0;
   if (!st) st = rg_prune_rederive(&f->cand, &po, &f->before, usable, retry, &removed, err);
+  rg_progress_finish(&f->line);
   f->rederived += removed;
   free(usable);
   free(retry);
@@ -121,7 +126,7 @@ static rg_status reinstate(finish *f, int round, int *renamed_from, bool *droppe
   /* Said as it happens: on a large run the rounds are where the time can go. */
   if (!st && !f->o->quiet)
     fprintf(stderr,
-            "\nrulegen: round %d: %d rules put back: %d derived again, %d "
+            "rulegen: round %d: %d rules put back: %d derived again, %d "
             "renamed copies of unproved rules, %d to the solvers\n",
             round + 1, *back, f->rederived - derived_before, f->renamed_unproved - copied_before,
             *back - (f->rederived - derived_before) - (f->renamed_unproved - copied_before));
@@ -164,6 +169,7 @@ static rg_status run_derive(finish *f, rg_err *err) {
   po.stop = f->o->stop;
   po.progress = prune_progress, po.progress_ctx = f;
   rg_status st = rg_prune_run(&rs, &po, &f->derive, err);
+  rg_progress_finish(&f->line);
   f->derive_run = st == RG_OK;
   free(rs.rules);
   return st;
@@ -460,7 +466,7 @@ static rg_status write_db(const finish *f, const rg_finish_stage *pre, int n_pre
   if (!st) st = add_config(db, f, err);
   if (!st) st = rg_db_save(db, f->o->out_path, f->o->key_path, NULL, err);
   if (!st && untested)
-    fprintf(stderr, "output       %d rules stored without a test record: the shape solver found no shapes for "
+    fprintf(T(f->o), "output       %d rules stored without a test record: the shape solver found no shapes for "
                     "them (rulesdb audit --deep rechecks them from scratch)\n",
             untested);
   rg_db_free(db);
@@ -500,10 +506,9 @@ static void save_as_text(const finish *f) {
 
 /* Printed as soon as pruning ends: a long proof stage that is interrupted keeps them. */
 static void print_prune_rows(const finish *f) {
-  if (!f->o->quiet) fprintf(stderr, "\n"); /* end the progress line */
   for (int k = 0; k < RG_PRUNE_STAGES; k++)
     if (f->before.stage[k].run)
-      fprintf(stderr, "prune        %-18s %8d -> %-8d                       %.2f s\n",
+      fprintf(T(f->o), "prune        %-18s %8d -> %-8d                       %.2f s\n",
               f->before.stage[k].name, f->before.stage[k].in, f->before.stage[k].out,
               f->before.stage[k].seconds);
 }
@@ -513,37 +518,37 @@ static void print_rows(const finish *f) {
     char differ[64] = "";
     if (f->sum.refuted)
       snprintf(differ, sizeof differ, " (%d differ at some shapes)", f->sum.refuted);
-    fprintf(stderr, "prove        %d rules: %d verified by %s", f->sum.n_rules, f->sum.verified,
+    fprintf(T(f->o), "prove        %d rules: %d verified by %s", f->sum.n_rules, f->sum.verified,
             RG_SOLVER_COUNT == 2 ? "both" : "all");
-    for (int k = 0; k < RG_SOLVER_COUNT; k++) fprintf(stderr, ", %d %s only", f->sum.only[k], rg_solver_kind_name(k));
-    fprintf(stderr, ", %d unproved%s%s   %.2f s\n", f->sum.unproved, differ,
+    for (int k = 0; k < RG_SOLVER_COUNT; k++) fprintf(T(f->o), ", %d %s only", f->sum.only[k], rg_solver_kind_name(k));
+    fprintf(T(f->o), ", %d unproved%s%s   %.2f s\n", f->sum.unproved, differ,
             f->sum.skipped ? " (some skipped: interrupted)" : "", f->t_prove);
     if (f->sum.reused)
-      fprintf(stderr, "             %d solver answers taken from %s.proofs (an earlier run's)\n",
+      fprintf(T(f->o), "             %d solver answers taken from %s.proofs (an earlier run's)\n",
               f->sum.reused, f->o->out_path);
     if (f->reinstated)
-      fprintf(stderr,
+      fprintf(T(f->o),
               "             %d rules put back (a rule implying them was not proved): %d derived "
               "again, %d sent to the solvers, %d renamed copies of an "
               "unproved rule left unproved\n",
               f->reinstated, f->rederived, f->reinstated - f->rederived - f->renamed_unproved,
               f->renamed_unproved);
     if (f->sum.disagreements)
-      fprintf(stderr, "ERROR        the solvers disagree (one unsat, the other sat) on %d obligations: see the .unproved file\n",
+      fprintf(T(f->o), "ERROR        the solvers disagree (one unsat, the other sat) on %d obligations: see the .unproved file\n",
               f->sum.disagreements);
-    fprintf(stderr, "             recheck: %d proved rules at up to %d drawn assignments each: %d differ\n",
+    fprintf(T(f->o), "             recheck: %d proved rules at up to %d drawn assignments each: %d differ\n",
             f->sum.rechecked, f->o->prove.recheck, f->sum.false_proofs);
     if (f->sum.false_proofs)
-      fprintf(stderr, "ERROR        %d rules were proved but differ at some shapes (false proofs, left out): an "
+      fprintf(T(f->o), "ERROR        %d rules were proved but differ at some shapes (false proofs, left out): an "
                       "axiom is unsound; the .unproved file names the suspects\n",
               f->sum.false_proofs);
-    fprintf(stderr, "             solvers: ");
-    for (int k = 0; k < RG_SOLVER_COUNT; k++) fprintf(stderr, "%s%s", k ? ", " : "", f->sum.version[k]);
-    fprintf(stderr, "; %d rules pass --require %s\n", f->n_verified,
+    fprintf(T(f->o), "             solvers: ");
+    for (int k = 0; k < RG_SOLVER_COUNT; k++) fprintf(T(f->o), "%s%s", k ? ", " : "", f->sum.version[k]);
+    fprintf(T(f->o), "; %d rules pass --require %s\n", f->n_verified,
             f->o->prove.require == RG_REQUIRE_BOTH ? "both" : "any");
   }
   if (f->derive_run)
-    fprintf(stderr, "derivability %8d -> %-8d over the proved rules             %.2f s\n",
+    fprintf(T(f->o), "derivability %8d -> %-8d over the proved rules             %.2f s\n",
             f->derive.n, f->derive.kept, f->t_derive);
 }
 
@@ -583,7 +588,9 @@ static int run_stages(finish *f, rg_axioms *ax) {
   po.stop = o->stop;
   po.progress = prune_progress, po.progress_ctx = f;
   double t = rg_clock_seconds();
-  if (rg_prune_run(&f->cand, &po, &f->before, &err)) return fail("pruning", &err);
+  rg_status pst = rg_prune_run(&f->cand, &po, &f->before, &err);
+  rg_progress_finish(&f->line);
+  if (pst) return fail("pruning", &err);
   f->t_prune = rg_clock_seconds() - t;
   if (!(o->stop && *o->stop)) print_prune_rows(f);
   if (o->stop_after >= RG_FINISH_PROVE && !(o->stop && *o->stop)) return prove_and_derive(f, ax);
@@ -615,7 +622,7 @@ static int write_output(const finish *f, const rg_finish_stage *pre, int n_pre) 
   }
   int kept = 0;
   for (int k = 0; k < f->n_verified; k++) kept += final_kept(f, k);
-  fprintf(stderr, "output       %d rules%s%s%s\n", kept, o->out_path ? " in " : "",
+  fprintf(T(f->o), "output       %d rules%s%s%s\n", kept, o->out_path ? " in " : "",
           o->out_path ? o->out_path : "", db ? (o->key_path ? " (signed)" : " (unsigned: give --key)") : "");
   return f->sum.disagreements || f->sum.false_proofs ? 1 : 0;
 }
@@ -652,8 +659,6 @@ int rg_synth_finish(const char *cand, size_t len, const rg_finish_opts *o,
   int rc = f.proof && f.copied && f.verified ? run_stages(&f, &ax)
                                              : fail("pruning", &(rg_err){RG_ERR_NOMEM, 0, 0, "out of memory"});
   bool stopped = o->stop && *o->stop;
-  if (!rc && !o->quiet && (stopped || o->stop_after >= RG_FINISH_PROVE))
-    fprintf(stderr, "\n"); /* end the progress line */
   if (!rc && stopped) {
     fprintf(stderr, "rulegen: interrupted: nothing written\n");
     rc = 130;

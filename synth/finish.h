@@ -56,6 +56,7 @@ typedef struct {
   const int *general_off, *general_of; /* rules more general than a candidate, or NULL (see
                                         * rg_prune_opts) */
   rg_finish_report *report;            /* filled before the output is written, or NULL */
+  FILE *table;                         /* the stage table's rows (NULL: stderr) */
 } rg_finish_opts;
 
 /* Runs the stages after testing on the candidate rule text (cand, len bytes; '#' lines are

@@ -85,6 +85,8 @@ static rg_status generalize_all(const rg_generalize_opts *o, const rg_ruleset *r
   rg_split_ctx_init(&split, o->sp);
   rg_status first = RG_OK;
   int done = 0;
+  rg_progress pg;
+  rg_progress_start(&pg, "generalize", "candidates", rs->n, !o->quiet);
 #pragma omp parallel for num_threads(o->threads) schedule(dynamic, 16)
   for (int i = 0; i < rs->n; i++) {
     rg_sb_init(&sbs[i]);
@@ -98,8 +100,13 @@ static rg_status generalize_all(const rg_generalize_opts *o, const rg_ruleset *r
     int d;
 #pragma omp atomic capture
     d = ++done;
-    if (!o->quiet && d % 2000 == 0) fprintf(stderr, "\rrulegen: generalize %d/%d   ", d, rs->n);
+    if (d % 256 == 0) {
+#pragma omp critical(generalize_progress)
+      rg_progress_tick(&pg, d);
+    }
   }
+  rg_progress_tick(&pg, done); /* the count the last line shows */
+  rg_progress_finish(&pg);
   return first;
 }
 

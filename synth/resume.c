@@ -50,8 +50,9 @@ int rg_synth_load_candidates(const char *path, const char *header, char **text, 
     fprintf(stderr,
             "rulegen: --resume: %s:1: these candidates were made by another configuration:\n"
             "  file:    %.*s\n  options: %s\n"
-            "give the options of the run that made them (--ops, the operator choices, "
-            "--inputs, --depth, --seed, --trials, --shape-sets)\n",
+            "leave out the options that change them (--ops, the operator choices, --inputs, "
+            "--depth, --seed, --trials, --shape-sets): --resume reads them from the file (an older "
+            "file without its '# options:' line: give them as that run did)\n",
             path, (int)first, s, header);
     rg_sb_free(&sb);
     return 2;
@@ -74,4 +75,48 @@ int rg_synth_load_candidates(const char *path, const char *header, char **text, 
   *text = sb.s; /* not NULL: the header was there */
   *len = sb.len;
   return 0;
+}
+
+#define OPTIONS_TAG "# options: "
+#define INPUT_TAG "# input "
+
+void rg_synth_resume_lines(const rg_synth_opts *o, rg_strbuf *sb) {
+  rg_sb_printf(sb, OPTIONS_TAG "--depth %d --seed %llu --trials %d --shape-sets %d ", o->depth,
+               (unsigned long long)o->fp.seed, o->rt.zp_trials, o->rt.other_shapes);
+  rg_enum_choices_format(&o->choices, sb);
+  rg_sb_puts(sb, "\n");
+  for (int i = 0; i < o->inputs.n; i++) {
+    char buf[96];
+    rg_sb_printf(sb, INPUT_TAG "%s %s\n", o->inputs.in[i].name, rg_shape_format(&o->inputs.in[i].shape, buf, sizeof buf));
+  }
+}
+
+/* The header block: the lines after the first that start with '#' (the rules follow them). */
+int rg_synth_resume_options(const char *path, rg_strbuf *args, rg_enum_inputset *inputs, bool *found) {
+  *found = false;
+  FILE *f = fopen(path, "r");
+  if (!f) return 0; /* rg_synth_load_candidates says why */
+  rg_strbuf in_text;
+  rg_sb_init(&in_text);
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t n;
+  for (int k = 0; (n = getline(&line, &cap, f)) > 0 && (k == 0 || line[0] == '#'); k++) {
+    if (!strncmp(line, OPTIONS_TAG, strlen(OPTIONS_TAG)))
+      rg_sb_printf(args, "%.*s", (int)(n - (ssize_t)strlen(OPTIONS_TAG) - (line[n - 1] == '\n')),
+                   line + strlen(OPTIONS_TAG)), *found = true;
+    else if (!strncmp(line, INPUT_TAG, strlen(INPUT_TAG))) rg_sb_puts(&in_text, line + strlen(INPUT_TAG));
+  }
+  free(line);
+  fclose(f);
+  rg_err err;
+  int rc = 0;
+  if (*found && rg_enum_inputs_parse(rg_sb_str(&in_text), in_text.len, inputs, &err)) {
+    fprintf(stderr, "rulegen: --resume: %s: its '# input' lines: %s (a damaged header: fix it, or rerun the "
+                    "test stage)\n",
+            path, err.msg);
+    rc = 2;
+  }
+  rg_sb_free(&in_text);
+  return rc;
 }

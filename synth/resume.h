@@ -8,13 +8,29 @@
  * before it goes on; `rulegen --resume FILE.candidates ...` starts after the test stage from
  * them. The header line names what made the candidates (depth, operator variants, inputs, seeds,
  * trials, shape sets): a resumed run's options must give the same line, so that generalization
- * sees the input set the candidates came from.
+ * sees the input set the candidates came from. The lines after it hold those options whole
+ * ("# options: --depth 2 --ops ...", then "# input NAME DIMS" per input), so that
+ * `rulegen --resume FILE -o OUT` needs none of them retyped: they are the resumed run's
+ * defaults, and an option given that changes the first line is refused by the check above.
  */
 #ifndef RG_SYNTH_RESUME_H
 #define RG_SYNTH_RESUME_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "run.h"
+
+/* Appends the lines after the header: the options that made the candidates and the input set
+ * (each line ending in a newline). */
+void rg_synth_resume_lines(const rg_synth_opts *o, rg_strbuf *sb);
+
+/* Reads those lines back from the candidates file at path: the options' text into args (without
+ * "# options: "), the input set into *inputs. *found is false for a file written before the
+ * lines existed (args and inputs untouched: the options come from the command line). Returns 0,
+ * or 2 after printing what is wrong (file:line). */
+int rg_synth_resume_options(const char *path, rg_strbuf *args, rg_enum_inputset *inputs, bool *found);
 
 /* Writes len bytes of candidate text to OUT.candidates through a temporary file renamed over it.
  * Returns 0, or 1 after printing what failed. */

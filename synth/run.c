@@ -11,6 +11,7 @@
 #include "candidates.h"
 #include "collapse.h"
 #include "generalize.h"
+#include "preflight.h"
 #include "prune/prune.h"
 #include "resume.h"
 
@@ -47,20 +48,17 @@ static void report(const rg_err *err) { rg_err_print(stderr, "rulegen", NULL, er
 typedef struct {
   bool quiet;
   int pass;
-  double start, last;
+  double start;
+  rg_progress line; /* of the pass: enumeration work units done */
 } progress;
 
 static void on_progress(void *user, const rg_enum_progress *p) {
   progress *pr = user;
-  double t = rg_clock_seconds();
-  if (pr->quiet || t - pr->last < 1.0) return;
-  pr->last = t;
-  double el = t - pr->start, rate = el > 0 ? (double)p->graphs / el : 0;
-  fprintf(stderr, "\r[pass %d] %llu graphs, %.0f graphs/s, RSS %.0f MB, units %d/%d", pr->pass,
-          (unsigned long long)p->graphs, rate, rg_synth_rss_mb(), p->units_done, p->units_total);
-  if (p->units_done > 0)
-    fprintf(stderr, ", ETA %.0f s  ", el * (p->units_total - p->units_done) / p->units_done);
-  fflush(stderr);
+  pr->line.total = p->units_total;
+  double el = rg_clock_seconds() - pr->line.t0;
+  rg_progress_tick_extra(&pr->line, p->units_done, "%llu graphs (%.0f/s), RSS %.0f MB%s",
+                         (unsigned long long)p->graphs, el > 0 ? (double)p->graphs / el : 0, rg_synth_rss_mb(),
+                         pr->pass > 1 ? ", a later pass" : "");
 }
 
 static rg_status count_visit(void *user, const rg_enum_state *st, bool *extend, rg_err *err) {
@@ -76,8 +74,10 @@ static rg_status enumerate_only(const rg_synth_opts *o, const rg_enum_space *sp,
   rg_enum_run_opts ro = {o->threads, o->fp.max_outputs, o->fp.keep_redundant, o->fp.keep_redundant,
                          o->stop, on_progress, pr};
   rg_enum_stats stats = {0};
+  rg_progress_start(&pr->line, "enumerate", "work units", 0, !o->quiet);
   rg_status st = users ? rg_enum_run(sp, &v, users, &ro, &stats, err)
                        : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_progress_finish(&pr->line);
   free(users);
   c->graphs = stats.graphs;
   c->passes = 1;
@@ -94,9 +94,11 @@ static rg_status passes(const rg_synth_opts *o, const rg_fp_opts *fp, const rg_e
     rg_fp_table t;
     rg_enum_stats stats;
     pr->pass = c->passes + 1;
+    rg_progress_start(&pr->line, "enumerate", "work units", 0, !o->quiet);
     uint64_t hi = UINT64_MAX - lo < width ? UINT64_MAX : lo + width;
     double ta = rg_clock_seconds();
     st = rg_fp_collect(sp, fp, lo, hi, &t, &stats, err);
+    rg_progress_finish(&pr->line);
     c->secs[0] += rg_clock_seconds() - ta;
     c->passes++;
     if (!st && !*o->stop) {
@@ -111,8 +113,8 @@ static rg_status passes(const rg_synth_opts *o, const rg_fp_opts *fp, const rg_e
     rg_fp_table_free(&t);
     if (st || *o->stop || covered_hi == UINT64_MAX) return st;
     lo = covered_hi + 1;
-    fprintf(stderr, "%srulegen: records did not fit in --mem-limit: pass %d covers the next "
-                    "fingerprint range\n", o->quiet ? "" : "\n", c->passes + 1);
+    fprintf(stderr, "rulegen: records did not fit in --mem-limit: pass %d covers the next "
+                    "fingerprint range\n", c->passes + 1);
   }
 }
 
@@ -152,18 +154,23 @@ static int sink_close(sink *s, int rc) {
 static int synthesize(const rg_synth_opts *o, const rg_enum_space *sp, const char *header, char **mem,
                       size_t *mem_len, rg_synth_counts *c) {
   double t0 = rg_clock_seconds();
-  progress pr = {o->quiet, 1, t0, t0};
+  progress pr = {.quiet = o->quiet, .pass = 1, .start = t0};
   rg_fp_opts fp = o->fp; /* with the progress line */
   fp.progress = on_progress, fp.progress_user = &pr;
   sink s = {0};
   int rc = o->stop_after >= RG_SYNTH_STOP_FINGERPRINT ? sink_open(o, mem, mem_len, &s) : 0;
   if (rc) return rc;
-  if (s.f) fprintf(s.f, "%s\n", header);
+  if (s.f) { /* the header, then the options a resumed run takes from it */
+    rg_strbuf lines;
+    rg_sb_init(&lines);
+    rg_synth_resume_lines(o, &lines);
+    fprintf(s.f, "%s\n%s", header, rg_sb_str(&lines));
+    rg_sb_free(&lines);
+  }
   rg_err err;
   rg_status st = o->stop_after == RG_SYNTH_STOP_ENUMERATE ? enumerate_only(o, sp, &pr, c, &err)
                                                            : passes(o, &fp, sp, &pr, s.f, c, &err);
   c->secs[2] = rg_clock_seconds() - t0;
-  if (!o->quiet) fprintf(stderr, "\n");
   if (*o->stop) {
     fprintf(stderr, "rulegen: interrupted: partial results discarded%s\n", s.to_file ? ", no file written" : "");
     rc = 130;
@@ -172,12 +179,12 @@ static int synthesize(const rg_synth_opts *o, const rg_enum_space *sp, const cha
     rc = 1;
   }
   rc = sink_close(&s, rc);
-  if (!rc) rg_synth_counts_print(c, sp, o->stop_after, o->threads);
+  if (!rc) rg_synth_counts_print(c, sp, o->stop_after, o->threads, o->table);
   /* What follows can fail or be stopped on its own: keep what the long part made. */
   if (!rc && s.in_memory && o->out_path) {
     rc = rg_synth_save_candidates(o->out_path, *mem, *mem_len);
     if (!rc)
-      fprintf(stderr, "saved        the candidates in %s.candidates (--resume starts from them)\n",
+      fprintf(o->table, "saved        the candidates in %s.candidates (--resume starts from them)\n",
               o->out_path);
   }
   return rc;
@@ -209,8 +216,8 @@ static int collapse(const rg_synth_opts *o, const rg_enum_space *sp, char *mem, 
     return err.status == RG_ERR_PARSE ? 2 : 1; /* a damaged candidates file is bad input */
   }
   if (*o->stop) return interrupted_now();
-  fprintf(stderr, "%srenaming     %llu -> %llu candidates (renamed copies%s collapse)   %.2f s\n",
-          o->quiet ? "" : "\r", (unsigned long long)cc->in, (unsigned long long)cc->out,
+  fprintf(o->table, "renaming     %llu -> %llu candidates (renamed copies%s collapse)   %.2f s\n",
+          (unsigned long long)cc->in, (unsigned long long)cc->out,
           co.extra_key ? " the generalize stage treats alike" : "", cc->seconds);
   return 0;
 }
@@ -228,10 +235,10 @@ static int generalize(const rg_synth_opts *o, const rg_enum_space *sp, char **me
     return 1;
   }
   if (*o->stop) return interrupted_now();
-  fprintf(stderr, "%sgeneralize   %llu candidates with a variable to split: %llu generalizations tested, "
+  fprintf(o->table, "generalize   %llu candidates with a variable to split: %llu generalizations tested, "
                   "%llu pass,\n             %llu most general added (%llu candidates hit the bound "
                   "of %d tries)          %.2f s\n",
-          o->quiet ? "" : "\r", (unsigned long long)gc->repeated, (unsigned long long)gc->tried,
+          (unsigned long long)gc->repeated, (unsigned long long)gc->tried,
           (unsigned long long)gc->passed, (unsigned long long)gc->added, (unsigned long long)gc->capped,
           RG_GENERALIZE_MAX_TRIES, gc->seconds);
   return 0;
@@ -348,7 +355,7 @@ static int candidates(const rg_synth_opts *o, const rg_enum_space *sp, char **me
   if (o->resume_path) {
     rc = rg_synth_load_candidates(o->resume_path, rg_sb_str(&header), mem, len, &c->written);
     if (!rc)
-      fprintf(stderr, "candidates   %llu tested candidates read from %s\n", (unsigned long long)c->written,
+      fprintf(o->table, "candidates   %llu tested candidates read from %s\n", (unsigned long long)c->written,
               o->resume_path);
   } else {
     rc = synthesize(o, sp, rg_sb_str(&header), mem, len, c);
@@ -357,7 +364,25 @@ static int candidates(const rg_synth_opts *o, const rg_enum_space *sp, char **me
   return rc;
 }
 
+/* The stage table goes to memory while the run lasts and to stderr, whole, when it ends (also
+ * when it fails or is interrupted): progress lines and messages never cut it in pieces. */
+static int run_with_table(rg_synth_opts *o, const char *command);
+
 int rg_synth_run(rg_synth_opts *o, const char *command) {
+  int pre = rg_synth_preflight(o); /* before hours of work, not after */
+  if (pre) return pre;
+  char *text = NULL;
+  size_t len = 0;
+  FILE *table = open_memstream(&text, &len);
+  o->table = o->fin.table = table ? table : stderr;
+  int rc = run_with_table(o, command);
+  if (table && fclose(table) == 0 && len) fprintf(stderr, "\n%s", text);
+  free(text);
+  o->table = o->fin.table = NULL;
+  return rc;
+}
+
+static int run_with_table(rg_synth_opts *o, const char *command) {
   rg_enum_space sp;
   rg_err err;
   if (rg_enum_space_init(&sp, &o->choices, &o->inputs, o->depth, &err)) {

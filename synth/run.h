@@ -37,6 +37,7 @@ typedef struct {
   bool no_generalize; /* skip the generalize stage */
   rg_finish_opts fin; /* the stages after test */
   volatile sig_atomic_t *stop; /* set (Ctrl-C): stop at the next check, write nothing */
+  FILE *table; /* where the stage table's rows go while the run lasts (rg_synth_run sets it) */
 } rg_synth_opts;
 
 /* The defaults of `rulegen synth` (depth 3, TASO's operators and inputs, every core, half of

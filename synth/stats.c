@@ -31,42 +31,42 @@ double rg_synth_peak_rss_mb(void) {
 static unsigned long long u(uint64_t v) { return (unsigned long long)v; }
 
 /* The pairs that made no candidate, and why. */
-static void print_pairs(const rg_synth_counts *c) {
-  fprintf(stderr, "pairs        not candidates: %llu outputs differ, %llu variables on both sides,\n"
+static void print_pairs(const rg_synth_counts *c, FILE *out) {
+  fprintf(out, "pairs        not candidates: %llu outputs differ, %llu variables on both sides,\n"
                   "             derivable from smaller candidates: %llu an output common to both "
                   "sides,\n             %llu several outputs each a rule, %llu op(a) vs op(b) "
                   "with a = b (congruence);\n             %llu members not tried (over %d "
                   "classes in a bucket)\n",
           u(c->mismatch), u(c->unbound), u(c->common), u(c->splits), u(c->congruent), u(c->overflow),
           RG_SYNTH_MAX_CLASSES);
-  fprintf(stderr, "classes      %llu\n", u(c->classes));
+  fprintf(out, "classes      %llu\n", u(c->classes));
 }
 
-static void print_test(const rg_synth_counts *c) {
-  fprintf(stderr, "test         %llu candidate pairs tested, %llu pass            %.2f s\n", u(c->pairs),
+static void print_test(const rg_synth_counts *c, FILE *out) {
+  fprintf(out, "test         %llu candidate pairs tested, %llu pass            %.2f s\n", u(c->pairs),
           u(c->verdict[RG_RANDTEST_PASS]), c->secs[1]);
-  fprintf(stderr, "             %llu of them renamings of a candidate tested before (same verdict)\n",
+  fprintf(out, "             %llu of them renamings of a candidate tested before (same verdict)\n",
           u(c->renamed));
   for (int v = 1; v < RG_RANDTEST_COUNT; v++)
-    fprintf(stderr, "  dropped    %-10llu %-15s %s\n", u(c->verdict[v]),
+    fprintf(out, "  dropped    %-10llu %-15s %s\n", u(c->verdict[v]),
             rg_randtest_verdict_name((rg_randtest_verdict)v), rg_randtest_verdict_help((rg_randtest_verdict)v));
 }
 
 void rg_synth_counts_print(const rg_synth_counts *c, const rg_enum_space *sp, rg_synth_stop stop,
-                           int threads) {
-  fprintf(stderr, "\nstage        count                                          time\n");
-  fprintf(stderr, "enumerate    %llu graphs of 1..%d operators (+%d input graphs), %d passes   %.2f s\n",
+                           int threads, FILE *out) {
+  fprintf(out, "stage        count                                          time\n");
+  fprintf(out, "enumerate    %llu graphs of 1..%d operators (+%d input graphs), %d passes   %.2f s\n",
           u(c->graphs), sp->depth, sp->inputs.n, c->passes, c->secs[0]);
   if (stop >= RG_SYNTH_STOP_FINGERPRINT) {
-    fprintf(stderr, "fingerprint  %llu records, %llu buckets holding %llu graphs; %llu alone dropped\n",
+    fprintf(out, "fingerprint  %llu records, %llu buckets holding %llu graphs; %llu alone dropped\n",
             u(c->records), u(c->buckets), u(c->members), u(c->singles));
-    print_pairs(c);
+    print_pairs(c, out);
   }
-  if (stop >= RG_SYNTH_STOP_TEST) print_test(c);
+  if (stop >= RG_SYNTH_STOP_TEST) print_test(c, out);
   if (stop >= RG_SYNTH_STOP_FINGERPRINT)
-    fprintf(stderr, "%s %llu candidate rules%s\n", stop > RG_SYNTH_STOP_TEST ? "candidates  " : "output      ",
+    fprintf(out, "%s %llu candidate rules%s\n", stop > RG_SYNTH_STOP_TEST ? "candidates  " : "output      ",
             u(c->written), stop == RG_SYNTH_STOP_FINGERPRINT ? " (untested)" : "");
-  fprintf(stderr, "total        %.2f s wall, peak RSS %.0f MB, %d threads\n", c->secs[2],
+  fprintf(out, "total        %.2f s wall, peak RSS %.0f MB, %d threads\n", c->secs[2],
           rg_synth_peak_rss_mb(), threads);
 }
 

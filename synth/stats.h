@@ -34,10 +34,10 @@ typedef enum {
   RG_SYNTH_STOP_ALL
 } rg_synth_stop;
 
-/* The rows of the stage table up to the test stage, on stderr, for a run that stopped after
+/* The rows of the stage table up to the test stage, to out, for a run that stopped after
  * stop over space sp with threads threads. */
 void rg_synth_counts_print(const rg_synth_counts *c, const rg_enum_space *sp, rg_synth_stop stop,
-                           int threads);
+                           int threads, FILE *out);
 
 /* The counters as one JSON object (keys from stats.def, verdicts by name). */
 void rg_synth_counts_json(const rg_synth_counts *c, FILE *out);

@@ -5,3 +5,7 @@ add_test(NAME regress_synth
          COMMAND ${RG_TEST_ROOT}/regress/run_synth.sh $<TARGET_FILE:rulegen> ${RG_TEST_ROOT}/regress)
 add_test(NAME regress_synth_bad
          COMMAND ${RG_TEST_ROOT}/regress/run_synth_bad.sh $<TARGET_FILE:rulegen> ${RG_TEST_ROOT}/regress/bad)
+# Progress lines (ir/progress.h): plain in a log, rewritten in place on a terminal, and the stage
+# table printed once at the end.
+add_test(NAME regress_progress
+         COMMAND ${RG_TEST_ROOT}/regress/run_progress.sh $<TARGET_FILE:rulegen> ${RG_TEST_ROOT}/regress)

@@ -48,6 +48,9 @@ int rg_cmd_certify(int argc, char **argv) {
   cert_args a = {.s = {check ? PROG " check" : PROG, check, NULL, 3, RG_ZP_P, NULL, NULL, NULL, false, false, NULL}};
   rg_sb_init(&a.shapes);
   int rc = rg_cli_parse(PROG, &rg_doc_certify, NULL, fields, RG_CLI_COUNT(fields), other_option, &a, argc, argv);
+  rg_err perr;
+  if (rc < 0 && a.s.out && rg_path_check_writable(a.s.out, &perr)) /* before the checks, not after */
+    fprintf(stderr, PROG ": -o %s\n", perr.msg), rc = 2;
   if (rc < 0) {
     if (a.shapes.len) a.s.shapes = rg_sb_str(&a.shapes);
     rg_cli_catch_interrupts();

@@ -24,15 +24,19 @@ static const rg_cli_field fields[] = {
 };
 
 static void on_progress(void *ctx, int done, int total) {
-  (void)ctx;
-  fprintf(stderr, PROG ": %d/%d\n", done, total);
+  rg_progress *line = ctx;
+  line->total = total;
+  rg_progress_tick(line, done);
 }
 
 /* One line per rule of other (with quiet, only those not covered), then the summary. */
 static int report(const rg_ruleset *other, const rg_ruleset *ours, const covers_args *a, const char *other_path) {
   rg_coverage c;
   rg_err err = {0};
-  rg_status st = rg_coverage_compute(other, ours, &a->lim, a->quiet ? NULL : on_progress, NULL, &c, &err);
+  rg_progress line;
+  rg_progress_start(&line, "covers", "rules", other->n, !a->quiet);
+  rg_status st = rg_coverage_compute(other, ours, &a->lim, a->quiet ? NULL : on_progress, &line, &c, &err);
+  rg_progress_finish(&line);
   if (st) rg_cli_report(PROG, other_path, &err);
   else rg_coverage_print(stdout, other, &c, a->quiet);
   int rc = st ? 2 : c.count[RG_COVER_NOT_CHECKED] ? 130 : 0;

@@ -8,7 +8,7 @@
 #include "rulesdb/rulesdb.h"
 
 typedef struct {
-  const char *in, *rules, *pub, *out, *cost, *machine, *cache;
+  const char *in, *rules, *pub, *out, *cost, *machine, *cache, *json;
   bool allow_unsigned, no_cache, explain, quiet;
   double alpha, time_limit, tolerance;
   int64_t budget, seed;
@@ -47,6 +47,7 @@ static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
     case RG_OPT_SEED: ok = rg_cli_int_option("graphopt optimize", "--seed", optarg, 0, UINT32_MAX, &o->seed); break;
     case RG_OPT_TOLERANCE: ok = number("--tolerance", optarg, 0, &o->tolerance); break;
     case RG_OPT_EXPLAIN: o->explain = true; break;
+    case RG_OPT_JSON: o->json = optarg; break;
     case RG_OPT_DIM: ok = graphopt_add_dim(&o->dims, optarg); break;
     case RG_OPT_QUIET: o->quiet = true; break;
     default: return *rc = graphopt_usage(&rg_doc_graphopt_optimize, c, graphopt_print_cost_models), false;
@@ -59,6 +60,11 @@ static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
     return *rc = graphopt_usage(&rg_doc_graphopt_optimize, '?', graphopt_print_cost_models), false;
   }
   o->in = argv[optind];
+  rg_err err;
+  if (rg_path_check_writable(o->out, &err)) /* before the search, not after it */
+    return fprintf(stderr, "graphopt optimize: -o %s\n", err.msg), *rc = 2, false;
+  if (o->json && rg_path_check_writable(o->json, &err))
+    return fprintf(stderr, "graphopt optimize: --json %s\n", err.msg), *rc = 2, false;
   return true;
 }
 
@@ -89,6 +95,20 @@ static int check_and_write(const opt_opts *o, const rg_model *m, const rg_rulese
   return 0;
 }
 
+/* The search's figures as JSON in path, whole or not at all; true when that failed (said why). */
+static bool write_json(const char *path, const rg_search_result *r, const rg_cost_model *cm, double worst) {
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  rg_search_result_json(r, cm, worst, &sb);
+  rg_atomic_file a;
+  rg_err err;
+  rg_status st = rg_atomic_open(&a, path, &err);
+  if (!st) fputs(rg_sb_str(&sb), a.f), st = rg_atomic_commit(&a, &err);
+  if (st) fprintf(stderr, "graphopt optimize: --json: %s\n", err.msg);
+  rg_sb_free(&sb);
+  return st != RG_OK;
+}
+
 static int optimize(const opt_opts *o, rg_model *m, const rg_ruleset *rules, rg_cost_model *cm) {
   rg_err err = {0};
   rg_cli_catch_interrupts();
@@ -111,6 +131,7 @@ static int optimize(const opt_opts *o, rg_model *m, const rg_ruleset *rules, rg_
   graphopt_print(&sb);
   if (st) rg_cli_report("graphopt optimize", NULL, &err);
   else rc = check_and_write(o, m, rules, &r, worst, step);
+  if (!st && o->json && write_json(o->json, &r, cm, worst)) rc = rc ? rc : 1;
   rg_search_result_free(&r);
   return rc;
 }

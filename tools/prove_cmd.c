@@ -16,7 +16,7 @@
 typedef struct {
   rg_prove_opts o;
   rg_enum_inputset inputs;
-  const char *axfile, *file;
+  const char *axfile, *file, *json;
   bool quiet;
 } prove_args;
 
@@ -34,6 +34,7 @@ static const rg_cli_field fields[] = {
     RG_CLI_STORE(RG_OPT_JOURNAL, RG_CLI_TEXT, prove_args, o.journal),
     RG_CLI_STORE(RG_OPT_FAIL_FAST, RG_CLI_SET, prove_args, o.fail_fast),
     RG_CLI_STORE(RG_OPT_QUIET, RG_CLI_SET, prove_args, quiet),
+    RG_CLI_STORE(RG_OPT_JSON, RG_CLI_TEXT, prove_args, json),
 };
 
 /* The options a field cannot hold. */
@@ -47,12 +48,26 @@ static int other_option(int c, const char *arg, void *base) {
   return RG_CLI_GO_ON;
 }
 
+/* The files the run writes can be written (checked before the axioms' tests and the proofs). */
+static bool outputs_writable(const prove_args *a) {
+  rg_err err;
+  char probe[4096];
+  snprintf(probe, sizeof probe, "%s/x.smt2", a->o.dump_dir ? a->o.dump_dir : ".");
+  const char *opt = a->o.journal && rg_path_check_writable(a->o.journal, &err) ? "--journal"
+                    : a->o.dump_dir && rg_path_check_writable(probe, &err)    ? "--dump"
+                    : a->json && rg_path_check_writable(a->json, &err)        ? "--json"
+                                                                               : NULL;
+  if (opt) fprintf(stderr, PROG ": %s: %s\n", opt, err.msg);
+  return !opt;
+}
+
 /* Parses the command line into *a; -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, prove_args *a) {
   rg_prove_opts_init(&a->o);
   a->o.progress = true;
   a->axfile = rg_axioms_default_path();
   a->quiet = false;
+  a->json = NULL;
   rg_enum_inputs_default(&a->inputs);
   a->o.kernel = rg_fp_node_kernel;
   a->o.var_shape = rg_enum_inputs_shape_of;
@@ -63,7 +78,7 @@ static int parse_args(int argc, char **argv, prove_args *a) {
     return 2;
   }
   a->file = argv[optind];
-  return rc;
+  return rc < 0 && !outputs_writable(a) ? 2 : rc;
 }
 
 /* The proofs (quiet: only those not verified or disagreed on), the summary, and an ERROR line
@@ -76,6 +91,8 @@ static int report(const rg_prove_run *run, const prove_args *a) {
     fprintf(stderr, "prove: %d answers taken from the journal %s\n", run->sum.reused, a->o.journal);
   rg_prove_summary_print(stdout, &run->sum, &a->o);
   int rc = run->sum.shipped == run->sum.n_rules ? 0 : 1;
+  rg_err err;
+  if (a->json && rg_prove_json_write(a->json, a->file, run, &a->o, &err)) rg_cli_report(PROG, NULL, &err), rc = 1;
   for (int i = 0; i < run->rules.n; i++) {
     const char *why = rg_proof_error(&run->proofs[i]);
     if (why) fprintf(stderr, PROG ": %s:%d: ERROR: %s\n", a->file, run->rules.rules[i]->line, why), rc = 3;

@@ -5,7 +5,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -18,7 +17,7 @@ typedef struct {
   rg_prune_opts o;
   const char *out, *records, *audit;
   bool quiet;
-  time_t last; /* of the last progress line */
+  rg_progress line;
 } prune_args;
 
 static const rg_cli_field fields[] = {
@@ -38,13 +37,9 @@ static int prune_stages(int c, const char *arg, void *base) {
   return 2;
 }
 
-/* At most one line a second, and the last one. */
 static void progress(void *ctx, const char *stage, int done, int total) {
   prune_args *a = ctx;
-  time_t t = time(NULL);
-  if (a->quiet || (t == a->last && done < total)) return;
-  a->last = t;
-  fprintf(stderr, PROG ": %s %d/%d\n", stage, done, total);
+  rg_progress_stage(&a->line, stage, "rules", done, total, !a->quiet);
 }
 
 static int audit(const char *records, const char *kept_path) {
@@ -73,6 +68,7 @@ static int prune_file(const char *path, prune_args *a) {
     a->o.progress = progress;
     a->o.progress_ctx = a;
     st = rg_prune_run(&rs, &a->o, &res, &err);
+    rg_progress_finish(&a->line);
     rg_cli_release_interrupts();
   }
   if (st) rg_cli_report(PROG, path, &err);

@@ -51,6 +51,7 @@ static rg_status run_recheck(recheck_args *a, rg_recheck_run *run, const char **
   double t0 = rg_clock_seconds();
   rg_cli_catch_interrupts();
   a->o.stop = &rg_cli_interrupted;
+  a->o.progress = !a->quiet;
   rg_status st = rg_recheck_file(a->file, &a->o, run, about, err);
   rg_cli_release_interrupts();
   *seconds = rg_clock_seconds() - t0;

@@ -85,7 +85,8 @@ static int audit(const rg_db *db, const audit_args *a, rg_audit_opts *o, bool ve
 int rdb_audit(int argc, char **argv) {
   audit_args a = {.axioms = rg_axioms_default_path(), .solvers = true};
   rg_audit_opts o = {
-      .seed = 1, .max_lines = 20, .timeout_ms = RG_DEFAULT_TIMEOUT_MS, .stop = &rg_cli_interrupted, .kernel = rg_fp_node_kernel};
+      .seed = 1, .max_lines = 20, .timeout_ms = RG_DEFAULT_TIMEOUT_MS, .stop = &rg_cli_interrupted,
+      .kernel = rg_fp_node_kernel, .progress = true};
   int rc;
   if (!parse(argc, argv, &a, &o, &rc)) return rc;
   rg_db *db;

@@ -62,8 +62,9 @@ static int other_option(int c, const char *arg, rg_synth_opts *o) {
   }
 }
 
-/* What the options leave to be checked or derived once all are read. */
-static int after_options(rg_synth_opts *o) {
+/* What the options leave to be checked or derived once all are read; inputs_set: the input set
+ * came from a candidates file's header. */
+static int after_options(rg_synth_opts *o, bool inputs_set) {
   if (o->resume_path && o->stop_after <= RG_SYNTH_STOP_TEST)
     return bad_arg("--resume starts after the test stage: --stop-after must be prune, prove or all%s", "");
   o->fp.threads = o->threads;
@@ -74,7 +75,7 @@ static int after_options(rg_synth_opts *o) {
     return 2;
   }
   /* the default set has no vectors for a bias to add; TASO's run keeps its 20 inputs */
-  if (!o->inputs_path && o->choices.op[RG_OP_BIAS]) rg_enum_inputs_add_bias(&o->inputs);
+  if (!o->inputs_path && !inputs_set && o->choices.op[RG_OP_BIAS]) rg_enum_inputs_add_bias(&o->inputs);
   return 0;
 }
 
@@ -90,21 +91,58 @@ static int set_option(int c, const char *arg, rg_synth_opts *o) {
   return rc;
 }
 
-/* Parses the command line into o; returns 0, -1 after --help, or the exit status to stop with. */
-static int parse(int argc, char **argv, rg_synth_opts *o) {
-  rg_synth_opts_default(o, &rg_cli_interrupted);
+#define HELP_SHOWN (-2)
+
+/* Sets the options of argv in o; RG_CLI_GO_ON, HELP_SHOWN, or the exit status. */
+static int parse_into(int argc, char **argv, rg_synth_opts *o) {
   rg_cli_getopt g;
   rg_cli_getopt_init(&g, rg_doc_synth.options, rg_doc_synth.n_options);
   const char *const *copts = rg_enum_choices_options();
   for (int k = 0; copts[k]; k++) rg_cli_getopt_add(&g, copts[k], true, RG_CLI_EXTRA_CODE + k);
   int c, rc = RG_CLI_GO_ON;
   while (rc == RG_CLI_GO_ON && (c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
-    if (c == RG_OPT_HELP) return rg_cli_doc_usage(stdout, &rg_doc_synth, rg_doc_synth_choices), -1;
+    if (c == RG_OPT_HELP) return rg_cli_doc_usage(stdout, &rg_doc_synth, rg_doc_synth_choices), HELP_SHOWN;
     rc = set_option(c, optarg, o);
   }
   if (rc != RG_CLI_GO_ON) return rc;
   if (optind < argc) return bad_arg("unexpected argument '%s'", argv[optind]);
-  return after_options(o);
+  return RG_CLI_GO_ON;
+}
+
+/* --resume FILE: the options that made the candidates (its header, synth/resume.h) are the
+ * defaults, the command line's go on top; one that changes what made them is refused when the
+ * candidates are read. A file without those lines leaves the command line's options alone. */
+static int resume_defaults(int argc, char **argv, rg_synth_opts *o, bool *inputs_set) {
+  rg_strbuf args;
+  rg_sb_init(&args);
+  rg_enum_inputset in;
+  bool found;
+  const char *path = o->resume_path;
+  int rc = rg_synth_resume_options(path, &args, &in, &found) ? 2 : RG_CLI_GO_ON;
+  if (rc == RG_CLI_GO_ON && found) {
+    char *words[64] = {"rulegen"};
+    int n = 1;
+    for (char *t = strtok(args.s, " "); t && n < 63; t = strtok(NULL, " ")) words[n++] = t;
+    rg_synth_opts_default(o, &rg_cli_interrupted);
+    rc = parse_into(n, words, o);
+    if (rc != RG_CLI_GO_ON)
+      fprintf(stderr, "rulegen: --resume %s: its '# options:' line is damaged (fix it, or rerun the test stage)\n",
+              path), rc = 2;
+    else rc = parse_into(argc, argv, o);
+    o->inputs = in, *inputs_set = true;
+  }
+  rg_sb_free(&args);
+  return rc;
+}
+
+/* Parses the command line into o; returns 0, -1 after --help, or the exit status to stop with. */
+static int parse(int argc, char **argv, rg_synth_opts *o) {
+  rg_synth_opts_default(o, &rg_cli_interrupted);
+  bool inputs_set = false;
+  int rc = parse_into(argc, argv, o);
+  if (rc == RG_CLI_GO_ON && o->resume_path) rc = resume_defaults(argc, argv, o, &inputs_set);
+  if (rc == HELP_SHOWN) return -1;
+  return rc != RG_CLI_GO_ON ? rc : after_options(o, inputs_set);
 }
 
 int rg_cmd_synth(int argc, char **argv) {

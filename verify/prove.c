@@ -127,6 +127,7 @@ static rg_status recheck_proved(const rg_ruleset *rules, const rg_prove_opts *o,
   ro.kernel = o->kernel;
   ro.var_shape = o->var_shape;
   ro.var_shape_ctx = o->var_shape_ctx;
+  ro.progress = o->progress;
   int differ = 0;
   double t0 = rg_clock_ms();
   if (!st) st = rg_recheck_rules(rules, pick, &ro, vs, &differ, err);
@@ -175,9 +176,10 @@ typedef struct {
   rg_journal *journal;
   rg_status jst; /* the first failure to write the journal (then journaling stops) */
   rg_err jerr;
-  double t0, last_report;
+  double t0;
   int finished, n_tasks; /* of the chunk of rules [lo, hi) */
   int lo, hi, n_rules;
+  rg_progress line; /* rules done, counting a chunk's by its queries answered */
 } query_run;
 
 static bool stopped(const rg_prove_opts *o) { return o->stop && *o->stop; }
@@ -200,22 +202,15 @@ static rg_status ask(query_run *q, rg_solver_pool *pool, const task *tk, int sol
   return RG_OK;
 }
 
-/* A progress line at most once a second: tasks are queries, or obligations under fail_fast. */
+/* The progress line (ir/progress.h): tasks are queries, or obligations under fail_fast. */
 static void report_task_done(query_run *q) {
   int f;
 #pragma omp atomic capture
   f = ++q->finished;
   if (!q->o->progress) return;
 #pragma omp critical(rg_prove_progress)
-  {
-    double now = rg_clock_ms();
-    if (now - q->last_report > 1000 || f == q->n_tasks) {
-      fprintf(stderr, "prove: rules %d-%d of %d: %d/%d %s done (%.1f s)\n", q->lo + 1, q->hi,
-              q->n_rules, f, q->n_tasks, q->o->fail_fast ? "obligations" : "queries",
-              (now - q->t0) / 1e3);
-      q->last_report = now;
-    }
-  }
+  rg_progress_tick_extra(&q->line, q->lo + (int64_t)(q->hi - q->lo) * f / q->n_tasks, "%d/%d %s of rules %d-%d",
+                         f, q->n_tasks, q->o->fail_fast ? "obligations" : "queries", q->lo + 1, q->hi);
 }
 
 static rg_status dump(const char *dir, const rg_obligation *ob, rg_err *err) {
@@ -355,7 +350,7 @@ static rg_status encode_chunk(query_run *q, const rg_ruleset *rules, int lo, int
 static rg_status run_tasks(query_run *q, const task *tasks, int n_tasks, rg_solver_pool **pools,
                            int nth, rg_status *tst, rg_err *terr, rg_err *err) {
   const rg_prove_opts *o = q->o;
-  q->finished = 0, q->n_tasks = n_tasks, q->last_report = rg_clock_ms();
+  q->finished = 0, q->n_tasks = n_tasks;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nth)
   for (int t = 0; t < n_tasks; t++) {
     const task *tk = &tasks[t];
@@ -450,10 +445,12 @@ static rg_status ask_all(query_run *q, const rg_ruleset *rules, const rg_axioms 
   /* In chunks, so that only one chunk's obligation texts are held (the 160,000 rules of a
    * depth-4 round took 18 GB all at once). */
   int chunk = o->chunk_rules > 0 ? o->chunk_rules : PROVE_CHUNK;
+  rg_progress_start(&q->line, "prove", "rules", rules->n, o->progress);
   for (int lo = 0; !st && lo < rules->n && !stopped(o); lo += chunk) {
     int hi = rules->n - lo < chunk ? rules->n : lo + chunk;
     st = prove_chunk(q, rules, lo, hi, ax, pools, nth, sum, err);
   }
+  rg_progress_finish(&q->line);
   for (int i = 0; pools && i < nth; i++) rg_solver_pool_free(pools[i]);
   free(pools);
   return st;

@@ -48,7 +48,10 @@ rg_status rg_recheck_rule(const rg_rule *r, const rg_recheck_opts *o, rg_recheck
 rg_status rg_recheck_rules(const rg_ruleset *rules, const bool *pick, const rg_recheck_opts *o,
                            rg_recheck_verdict *verdicts, int *n_differ, rg_err *err) {
   rg_first_error first = RG_FIRST_ERROR_INIT;
-  int differ = 0;
+  int differ = 0, total = 0, done = 0;
+  for (int i = 0; i < rules->n; i++) total += !pick || pick[i];
+  rg_progress pg;
+  rg_progress_start(&pg, "recheck", "rules", total, o->progress);
 #pragma omp parallel for schedule(dynamic, 4) num_threads(rg_verify_threads(o->threads)) reduction(+ : differ)
   for (int i = 0; i < rules->n; i++) {
     rg_recheck_verdict *v = &verdicts[i];
@@ -62,7 +65,10 @@ rg_status rg_recheck_rules(const rg_ruleset *rules, const bool *pick, const rg_r
     rg_status st = rg_recheck_rule(rules->rules[i], o, v, &e);
     differ += v->differs;
     if (st) rg_first_error_note(&first, i, st, &e);
+#pragma omp critical(rg_recheck_progress)
+    rg_progress_tick(&pg, ++done);
   }
+  rg_progress_finish(&pg);
   *n_differ = differ;
   return rg_first_error_take(&first, err);
 }

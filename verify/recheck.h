@@ -30,6 +30,7 @@ typedef struct {
    * none of its own for some rules (a reshape to a fixed size of a conv's output). */
   const rg_shape *(*var_shape)(const void *ctx, const char *name);
   const void *var_shape_ctx;
+  bool progress; /* rg_recheck_rules: a progress line on stderr (ir/progress.h); default off */
 } rg_recheck_opts;
 
 void rg_recheck_opts_init(rg_recheck_opts *o);

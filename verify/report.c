@@ -93,3 +93,24 @@ void rg_axcheck_print(FILE *out, const rg_axcheck_run *run, const rg_axcheck_opt
   fprintf(out, "%d axioms checked, %d unsound (at least %d assignments each, both ways round, %d trials per domain)\n",
           n, run->unsound, n ? min_asg : 0, o->trials);
 }
+
+rg_status rg_prove_json_write(const char *path, const char *file, const rg_prove_run *run, const rg_prove_opts *o,
+                              rg_err *err) {
+  rg_atomic_file a;
+  rg_status st = rg_atomic_open(&a, path, err);
+  if (st) return st;
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  rg_json_string(&sb, file);
+  fprintf(a.f, "{\"file\": %s, \"require\": \"%s\", \"timeout_ms\": %d,\n \"prove\": ", rg_sb_str(&sb),
+          o->require == RG_REQUIRE_BOTH ? "both" : "any", o->timeout_ms);
+  rg_prove_summary_json(&run->sum, a.f);
+  fprintf(a.f, ",\n \"rules\": [");
+  for (int i = 0; i < run->rules.n; i++)
+    fprintf(a.f, "%s{\"line\": %d, \"status\": \"%s\", \"shipped\": %s}", i ? ",\n   " : "",
+            run->rules.rules[i]->line, rg_proof_status_name(run->proofs[i].status),
+            run->proofs[i].shipped ? "true" : "false");
+  fprintf(a.f, "]}\n");
+  rg_sb_free(&sb);
+  return rg_atomic_commit(&a, err);
+}

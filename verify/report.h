@@ -14,6 +14,11 @@ void rg_proof_print(FILE *out, const rg_rule *r, const rg_rule_proof *p, const c
 /* The summary line of a proof run: counts by status (one per solver), how many pass
  * --require, the solvers' versions, the timeout and the time. */
 void rg_prove_summary_print(FILE *out, const rg_prove_summary *sum, const rg_prove_opts *o);
+/* The same run as one JSON object for CI, written whole to path (ir/atomic.h): the rule file,
+ * --require and the timeout, the summary (rg_prove_summary_json: the counts by status) and each
+ * rule's line and status. RG_ERR_IO naming the file when it cannot be written. */
+rg_status rg_prove_json_write(const char *path, const char *file, const rg_prove_run *run, const rg_prove_opts *o,
+                              rg_err *err) RG_MUST_CHECK;
 
 /* A line per rule of run (quiet: only those that differ) with why under it, then the summary
  * (assignments and seed of o; seconds the run took). */
