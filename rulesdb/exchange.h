@@ -4,8 +4,9 @@
  *     (anchors/README.md); single-output rules one per line, two-output rules as two
  *     consecutive lines in a separate file; no trailing newline.
  *   TASO protobuf (rules.proto, GraphSubst.RuleCollection): TASO's op and parameter numbering;
- *     variables must be TASO's fixed inputs ?input_1 .. ?input_20 (x1..x3, w1..w3, i1..i3,
- *     w4..w13, s0), whose shapes fix conv kernel sizes and concat ranks.
+ *     variables must be TASO's fixed inputs, by rulegen's names (?x1 .. ?s0) or as ?input_1 ..
+ *     ?input_20 (taso_inputs.c maps them), whose shapes fix conv kernel sizes and concat ranks;
+ *     import names them by rulegen's names, so export then import keeps a rule's content id.
  *   DOT (Graphviz): source and target side by side; JSON is in the rulesdb tool.
  *
  * Not every rule maps: our enlarge takes kernel sizes where TASO/TENSAT take a reference tensor,
@@ -14,7 +15,9 @@
  * concat and rules with more than two outputs have no counterpart. Exporters and importers skip
  * such a rule and say why (RG_ERR_SHAPE with a message for one rule; for whole files, one line
  * per skipped rule in a report), never write an approximation.
- * Variables: a variable named input_N keeps N; others get the smallest free N in order.
+ * Variables: TASO's inputs keep their number (rg_taso_input_number); for TENSAT, others get the
+ * smallest free N in order (its variables are pattern variables, no shapes); TASO skips them.
+ * Importers write TASO's inputs 1 .. 20 by rulegen's names (?input_4 becomes ?w1).
  */
 #ifndef RG_RULESDB_EXCHANGE_H
 #define RG_RULESDB_EXCHANGE_H
@@ -26,8 +29,15 @@
 
 #define RG_TASO_INPUTS 20
 
-/* Shape of TASO's fixed input n (1 .. 20); false when out of range. */
+/* TASO's fixed inputs (taso_inputs.c, one table): input n (1 .. 20) is TASO's v<n> / opId -n,
+ * rulegen's variable rg_taso_input_name(n) (x1..x3, w1..w3, i1..i3, w4..w13, s0).
+ * Shape of input n; false when out of range. */
 int rg_taso_input_shape(int n, rg_shape *out);
+/* rulegen's name of TASO's input n ("w1" for 4), NULL when n is out of 1 .. 20. */
+const char *rg_taso_input_name(int n);
+/* The N of a variable name: rulegen's name of a TASO input (w1 -> 4), or input_N (N 1 .. 9999,
+ * as TENSAT writes them); 0 for any other name. */
+int rg_taso_input_number(const char *name);
 
 /* TENSAT text of one rule: one line (single output) or two lines separated by '\n' (two
  * outputs), no trailing newline. RG_ERR_SHAPE with the reason when it does not map. */

@@ -141,7 +141,10 @@ static int with_params(side *s, const GraphSubst__Operator *op, int ts_id, int d
 
 static int term(side *s, int op_id, int ts_id, int depth) {
   rg_strbuf *o = s->out;
-  if (op_id < 0) return rg_sb_printf(o, "?input_%d", -op_id), 0;
+  if (op_id < 0) { /* TASO's inputs by rulegen's names (taso_inputs.c); beyond 20 as TENSAT names */
+    const char *name = rg_taso_input_name(-op_id);
+    return (name ? rg_sb_printf(o, "?%s", name) : rg_sb_printf(o, "?input_%d", -op_id)), 0;
+  }
   /* Operators are in topological order, so depth beyond the count means a cycle; and the
    * conversion recurses, so a chain deeper than any real rule is refused too. */
   if (depth > 256)
@@ -347,7 +350,11 @@ static GraphSubst__Rule *export_rule(const rg_rule *r, pool *p, char *why, size_
   GraphSubst__MapOutput **maps = pool_alloc(p, sizeof *maps * RG_RULE_MAX_OUTPUTS);
   if (!num || !src_index || !dst_index || !m || !maps)
     return snprintf(why, why_len, "out of memory"), NULL;
-  rg_xchg_var_numbers(r->g, num);
+  int32_t other = rg_xchg_var_numbers(r->g, num);
+  if (other >= 0)
+    return snprintf(why, why_len, "variable ?%s is none of TASO's 20 inputs (x1-x3, w1-w13, i1-i3, s0)",
+                    rg_graph_tvar_name(r->g, other)),
+           NULL;
   rg_plan *plan;
   rg_assignment_list keep;
   rg_err e;

@@ -7,3 +7,8 @@ if(TARGET rulesdb)
            COMMAND ${RG_TEST_ROOT}/regress/run_cases.sh $<TARGET_FILE:rulesdb> ${RG_TEST_ROOT}/regress/bad
                    ${RG_TEST_ROOT}/regress/bad/db_cases.txt)
 endif()
+# TASO export of a depth-2 run: every TASO-expressible rule written, content ids kept on import.
+if(TARGET rulesdb AND TARGET rulegen)
+  add_test(NAME rulesdb_taso_export
+           COMMAND ${RG_TEST_ROOT}/regress/run_taso_export.sh $<TARGET_FILE:rulegen> $<TARGET_FILE:rulesdb>)
+endif()
