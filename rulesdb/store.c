@@ -191,15 +191,15 @@ rg_status rg_db_write(const rg_db *db, const char *path, const rg_db_write_opts 
   rg_atomic_remove_stale(path);
   snprintf(tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
   unlink(tmp);
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
   if (fd < 0) {
     rg_status st = rg_err_set(err, RG_ERR_IO, "%s: cannot create a temporary file beside it: %s",
                               path, strerror(errno));
     return free(tmp), free(dcopy), st;
   }
-  /* a database is not secret: keep the old file's mode, else 0644 */
+  /* a database is not secret: keep the old file's mode, else the user's umask's (0666 & ~umask) */
   struct stat old;
-  fchmod(fd, stat(path, &old) == 0 ? (old.st_mode & 0777) : 0644);
+  if (stat(path, &old) == 0) fchmod(fd, old.st_mode & 0777);
   close(fd);
   writer w = {NULL, tmp, opts, 0, 0, err};
   w.total = (int64_t)(db->rules.n + db->proofs.n + db->tests.n + db->certs.n + db->prunes.n +

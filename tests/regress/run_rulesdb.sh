@@ -136,6 +136,21 @@ expect 0 "" "$rulesdb" export taso.db --pub k.pub --format dot --per-rule dots
 expect 0 "" test "$(ls dots | wc -l)" -eq 129
 expect 0 "" dot -Tsvg "dots/$(ls dots | head -1)" -o one.svg
 
+# Output files take the user's umask (0666 & ~umask); a secret key is 0600 whatever the umask.
+(
+  umask 022
+  "$rulesdb" export taso.db --pub k.pub --format json -o m022.json
+  "$rulesdb" export taso.db --pub k.pub --format taso -o m022.pb
+  "$rulesdb" import --format taso m022.pb -o m022.db
+  "$rulesdb" keygen -o m022
+  umask 002
+  "$rulesdb" export taso.db --pub k.pub --format tensat -o m002.txt
+  "$rulesdb" import --format taso m022.pb -o m002.db
+  "$rulesdb" keygen -o m002
+) >/dev/null 2>&1
+expect 0 "" test "$(stat -c %a m022.json m022.pb m022.db m022.pub m022.key | tr '\n' ' ')" = "644 644 644 644 600 "
+expect 0 "" test "$(stat -c %a m002.txt m002_multi.txt m002.db m002.pub m002.key | tr '\n' ' ')" = "664 664 664 664 600 "
+
 # Audit: everything re-checked and clean -> 0; a sample; unsigned (signature unchecked) -> 3.
 expect 0 "audit: passed" "$rulesdb" audit taso.db --pub k.pub
 expect 0 "1 of 129 rules audited" "$rulesdb" audit taso.db --pub k.pub --sample 1
