@@ -12,3 +12,8 @@ if(TARGET rulesdb AND TARGET rulegen)
   add_test(NAME rulesdb_taso_export
            COMMAND ${RG_TEST_ROOT}/regress/run_taso_export.sh $<TARGET_FILE:rulegen> $<TARGET_FILE:rulesdb>)
 endif()
+# A run with no rule: headers say "0 rules" / "none ran", never an empty list.
+if(TARGET rulesdb AND TARGET rulegen)
+  add_test(NAME rulesdb_empty_run
+           COMMAND ${RG_TEST_ROOT}/regress/run_empty.sh $<TARGET_FILE:rulegen> $<TARGET_FILE:rulesdb>)
+endif()
