@@ -17,6 +17,12 @@ static const rg_cli_option verify_options[] = {
     RG_CLI_HELP_ROW,
 };
 
+static const rg_cli_option sign_options[] = {
+    {"key", 'k', 1, "KEY.key", "the secret key to sign with (required)"},
+    {"pub", 'p', 1, "OLD.pub", "a signed DB's current key, checked before re-signing (default: KEY's own)"},
+    RG_CLI_HELP_ROW,
+};
+
 static const rg_cli_option show_options[] = {
     {"op", 'O', 1, "OP", "only rules that use operator OP (e.g. conv2d)"},
     {"status", 's', 1, "S", "only rules of status S (imported unproved tested certified verified)"},
@@ -78,6 +84,15 @@ const rg_cli_doc rg_doc_rulesdb_verify = {
     "and configuration value) must match the content. Says which records changed.\n",
     DOC_OPTIONS(verify_options), .name_w = 4, .meta_w = 7,
     .after = "Exit status: 0 good, 1 unsigned / wrong key / bad signature / tampered, 2 error.\n"};
+
+const rg_cli_doc rg_doc_rulesdb_sign = {
+    "rulesdb sign DB --key KEY.key [--pub OLD.pub]",
+    "Signs DB in place with KEY.key: a database made by 'rulesdb import' without --key, or\n"
+    "one to re-sign with another key. A signed DB is re-signed only when its current\n"
+    "signature verifies (with OLD.pub, default KEY's own public key), so re-signing never\n"
+    "vouches for tampered content. The file is replaced whole or not at all.\n",
+    DOC_OPTIONS(sign_options), .name_w = 4, .meta_w = 7,
+    .after = "Exit status: 0 signed, 1 the current signature does not verify, 2 error.\n"};
 
 const rg_cli_doc rg_doc_rulesdb_show = {
     "rulesdb show DB [ID-PREFIX] [--op OP] [--status S] (--pub KEY.pub | --allow-unsigned)",

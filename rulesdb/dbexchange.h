@@ -101,4 +101,12 @@ rg_status rg_db_import_read(const char *fmt, const char *in, rg_ruleset *rs, rg_
 rg_status rg_db_import_write(const rg_ruleset *rs, const char *out, const char *key, const char *src,
                              const char *fmt, const rg_db_write_opts *wo, rg_strbuf *log, rg_err *err) RG_MUST_CHECK;
 
+/* `rulesdb sign`: the database at path signed with the secret key at key_path and written back
+ * atomically (wo as rg_db_write takes it). An unsigned database is signed as it is; a signed one
+ * only when its signature verifies with old_pub (a public key file), or with key_path's own key
+ * when old_pub is NULL (RG_ERR_ARG saying why otherwise; nothing is written). What happened goes
+ * to log. Errors: the key's, rg_db_read's, rg_db_write's. */
+rg_status rg_db_sign_file(const char *path, const char *key_path, const char *old_pub, const rg_db_write_opts *wo,
+                          rg_strbuf *log, rg_err *err) RG_MUST_CHECK;
+
 #endif

@@ -85,6 +85,23 @@ expect 0 "UNSIGNED" "$rulesdb" import --format text two.rules -o unsigned.db
 expect 1 "unsigned" "$rulesdb" show unsigned.db --pub k.pub
 expect 0 "2 of 2 rules shown" "$rulesdb" show unsigned.db --allow-unsigned
 
+# sign: a database made by import without --key, then re-signed with another key only when its
+# current signature verifies (never over tampered content).
+cp unsigned.db s.db
+expect 0 "signed s.db (key " "$rulesdb" sign s.db --key k.key
+expect 0 "signature good" "$rulesdb" verify s.db --pub k.pub
+expect 1 "signed with another key" "$rulesdb" verify s.db --pub other.pub
+expect 1 "does not verify with the new key" "$rulesdb" sign s.db --key other.key
+expect 0 "signature good" "$rulesdb" verify s.db --pub k.pub
+expect 0 "re-signed s.db" "$rulesdb" sign s.db --key other.key --pub k.pub
+expect 0 "signature good" "$rulesdb" verify s.db --pub other.pub
+expect 0 "re-signed s.db" "$rulesdb" sign s.db --key other.key
+cp s.db st.db && sqlite3 st.db "UPDATE rules SET status='verified' WHERE rowid=1"
+expect 1 "tampered content" "$rulesdb" sign st.db --key other.key
+expect 1 "changed since signing" "$rulesdb" verify st.db --pub other.pub
+expect 2 "--key KEY.key is required" "$rulesdb" sign s.db
+expect 2 "cannot open key" "$rulesdb" sign s.db --key nokey.key
+
 # show ID: the rule with its records; JSON export carries the proofs.
 cp taso.db p.db
 sqlite3 p.db "INSERT INTO proofs SELECT id,0,'z3','4.8.12','unsat',0.25,'assoc',id FROM rules WHERE rowid=3;
