@@ -26,6 +26,8 @@ static const rg_cli_option sign_options[] = {
 static const rg_cli_option show_options[] = {
     {"op", 'O', 1, "OP", "only rules that use operator OP (e.g. conv2d)"},
     {"status", 's', 1, "S", "only rules of status S (imported unproved tested certified verified)"},
+    {"list", RG_CLI_LONG_ONLY('L'), 0, "", "every rule, one line each, before the summary"},
+    {"config", RG_CLI_LONG_ONLY('G'), 0, "", "also the generator's configuration"},
     RDB_READER_ROWS,
     RG_CLI_HELP_ROW,
 };
@@ -95,10 +97,11 @@ const rg_cli_doc rg_doc_rulesdb_sign = {
     .after = "Exit status: 0 signed, 1 the current signature does not verify, 2 error.\n"};
 
 const rg_cli_doc rg_doc_rulesdb_show = {
-    "rulesdb show DB [ID-PREFIX] [--op OP] [--status S] (--pub KEY.pub | --allow-unsigned)",
-    "Lists the rules of DB (id, status, source/target size, text), then the stage-count\n"
-    "table and the generator configuration. ID-PREFIX shows matching rules in full with\n"
-    "their proof, test and certificate records.\n",
+    "rulesdb show DB [ID-PREFIX] [--op OP] [--status S] [--list] [--config] --pub KEY.pub",
+    "Without a filter: a summary of DB: its record counts, its rules by status and by\n"
+    "source/target size, and the stage-count table (--list: every rule first). With a\n"
+    "filter, only the matching rules (id, status, source/target size, text); ID-PREFIX\n"
+    "shows them in full with their proof, test and certificate records.\n",
     DOC_OPTIONS(show_options), .name_w = 14, .meta_w = 7};
 
 const rg_cli_doc rg_doc_rulesdb_diff = {

@@ -64,13 +64,24 @@ bool rg_db_import_format_known(const char *fmt);
 rg_status rg_db_from_rules(const rg_ruleset *rs, const char *src, const char *fmt, rg_db **out, int *dups,
                            rg_err *err) RG_MUST_CHECK;
 
-/* `rulesdb show` as text into out: the selected rules (with their records when sel->prefix chose
- * them), the counts, then rg_db_show_stages. Errors: rg_db_groups_build's. */
-rg_status rg_db_show(const rg_db *db, const rg_db_select *sel, rg_strbuf *out, rg_err *err) RG_MUST_CHECK;
+/* What `rulesdb show` prints: with a filter (sel: prefix, op, status), only the matching rules
+ * (with their records when chosen by prefix); without one, a summary (counts of records, of
+ * rules by status and by source/target size, the stage table), after the whole rule list when
+ * list. config adds the configuration (record blobs by their size). */
+typedef struct {
+  rg_db_select sel;
+  bool list, config;
+} rg_db_show_opts;
+/* Whether sel chooses rules (prefix, op or status given). */
+bool rg_db_select_any(const rg_db_select *sel);
+/* `rulesdb show` as text into out, as o says. Errors: rg_db_groups_build's. */
+rg_status rg_db_show(const rg_db *db, const rg_db_show_opts *o, rg_strbuf *out, rg_err *err) RG_MUST_CHECK;
 /* Rule i in full (g: db's groups): its id, operators, proof, test and certificate records. */
 void rg_db_show_records(const rg_db *db, const rg_db_groups *g, size_t i, rg_strbuf *out);
-/* The stage-count table and the configuration. */
+/* The stage-count table (nothing when there are no stages). */
 void rg_db_show_stages(const rg_db *db, rg_strbuf *out);
+/* The configuration, one value a line; a multi-line value (prune.records) by its size. */
+void rg_db_show_config(const rg_db *db, rg_strbuf *out);
 
 /* The rules at path: a database's verified ones, as rg_db_load_verified loads them, when path
  * ends in .db; else rule text (an error's message then starts "path:line:col: "). */

@@ -25,7 +25,14 @@ lacks "stage table" text.err "solvers: ,"
 check "database run" db.err "output       0 rules in e.db (signed)"
 
 "$rulesdb" show e.db --pub k.pub >show.out 2>&1 || { cat show.out; echo "FAIL: show"; exit 1; }
-check "show" show.out "0 rules"
+check "show" show.out "0 rules; 0 proof, 0 test, 0 certificate and 0 pruning records"
+check "show" show.out "(no rules: no counts by status or size)"
+lacks "show" show.out "prune.records"
+"$rulesdb" show e.db --pub k.pub --config >config.out 2>&1
+check "show --config" config.out "prune.records = ("
+lacks "show --config" config.out "# rulegen prune"
+"$rulesdb" show e.db --pub k.pub --list >list.out 2>&1
+check "show --list" list.out "0 of 0 rules shown"
 "$rulesdb" export e.db --pub k.pub --format taso -o e.pb 2>taso.err || fail=$((fail + 1))
 check "taso export" taso.err "0 of 0 rules written"
 "$rulesdb" export e.db --pub k.pub --format json -o e.json 2>json.err || fail=$((fail + 1))

@@ -83,7 +83,9 @@ expect 2 "long.db: damaged database (its size does not match its page count" "$r
 printf '(ewadd ?x ?y) => (ewadd ?y ?x)\n(ewmul ?x ?y) => (ewmul ?y ?x)\n' > two.rules
 expect 0 "UNSIGNED" "$rulesdb" import --format text two.rules -o unsigned.db
 expect 1 "unsigned" "$rulesdb" show unsigned.db --pub k.pub
-expect 0 "2 of 2 rules shown" "$rulesdb" show unsigned.db --allow-unsigned
+expect 0 "2 rules; 0 proof, 0 test, 0 certificate and 0 pruning records" "$rulesdb" show unsigned.db --allow-unsigned
+expect 0 "imported                        2" "$rulesdb" show unsigned.db --allow-unsigned
+expect 0 "2 of 2 rules shown" "$rulesdb" show unsigned.db --allow-unsigned --list
 
 # sign: a database made by import without --key, then re-signed with another key only when its
 # current signature verifies (never over tampered content).
@@ -111,7 +113,13 @@ sqlite3 p.db "INSERT INTO proofs SELECT id,0,'z3','4.8.12','unsat',0.25,'assoc',
 id=$(sqlite3 p.db "SELECT substr(id,1,10) FROM rules WHERE rowid=3")
 expect 0 "proof of output 0: cvc5 1.0.3: unsat in 0.500 s" "$rulesdb" show p.db "$id" --allow-unsigned
 expect 0 "test: Z_p, 4 trials, seed 9, input_1=2x4: agree" "$rulesdb" show p.db "$id" --allow-unsigned
-expect 0 "test                         1000            7       0.50  value:993" "$rulesdb" show p.db --allow-unsigned --status verified
+expect 0 "test                         1000            7       0.50  value:993" "$rulesdb" show p.db --allow-unsigned
+# A filter prints only what it asks for: no stage table, no configuration.
+"$rulesdb" show p.db --allow-unsigned --status imported --op matmul >f.out 2>/dev/null
+expect 0 "of 129 rules shown" cat f.out
+expect 1 "" grep -qE "^stage|configuration|import.source|^(verified|unproved) " f.out
+expect 1 "" grep -qv "matmul\|^id  \|rules shown" f.out
+expect 0 "import.format = taso" "$rulesdb" show p.db --allow-unsigned --config
 expect 0 '"proofs":[{"output":0,"solver":"z3","version":"4.8.12","result":"unsat","seconds":0.25' "$rulesdb" export p.db --format json --allow-unsigned
 expect 1 "proof " "$rulesdb" verify p.db --pub k.pub
 # audit of those records: their obligation hash is not the one the rule text gives -> failure;
