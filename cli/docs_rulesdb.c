@@ -28,6 +28,7 @@ static const rg_cli_option show_options[] = {
     {"status", 's', 1, "S", "only rules of status S (imported unproved tested certified verified)"},
     {"list", RG_CLI_LONG_ONLY('L'), 0, "", "every rule, one line each, before the summary"},
     {"config", RG_CLI_LONG_ONLY('G'), 0, "", "also the generator's configuration"},
+    {"png", RG_CLI_LONG_ONLY('P'), 1, "OUT.png", "draw the rule ID-PREFIX names with Graphviz's dot (installed)"},
     RDB_READER_ROWS,
     RG_CLI_HELP_ROW,
 };
@@ -40,8 +41,8 @@ static const rg_cli_option diff_options[] = {
 
 static const rg_cli_option export_options[] = {
     {"format", 'f', 1, "FMT", "tensat, taso, json or dot (required)"},
-    {"output", 'o', 1, "OUT", "output file (json and dot: default standard output)"},
-    {"per-rule", RG_CLI_LONG_ONLY('D'), 1, "DIR", "dot: write DIR/<id>.dot per rule"},
+    {"output", 'o', 1, "OUT", "output file (json: default standard output); dot: a folder"},
+    {"per-rule", RG_CLI_LONG_ONLY('D'), 1, "DIR", "dot: the folder (as -o DIR)"},
     {"status", 's', 1, "S", "only rules of this status (e.g. verified)"},
     RDB_READER_ROWS,
     RG_CLI_HELP_ROW,
@@ -97,11 +98,12 @@ const rg_cli_doc rg_doc_rulesdb_sign = {
     .after = "Exit status: 0 signed, 1 the current signature does not verify, 2 error.\n"};
 
 const rg_cli_doc rg_doc_rulesdb_show = {
-    "rulesdb show DB [ID-PREFIX] [--op OP] [--status S] [--list] [--config] --pub KEY.pub",
+    "rulesdb show DB [ID-PREFIX [--png OUT.png]] [--op OP] [--status S] [--list] [--config] --pub K.pub",
     "Without a filter: a summary of DB: its record counts, its rules by status and by\n"
     "source/target size, and the stage-count table (--list: every rule first). With a\n"
     "filter, only the matching rules (id, status, source/target size, text); ID-PREFIX\n"
-    "shows them in full with their proof, test and certificate records.\n",
+    "shows them in full with their proof, test and certificate records. --png OUT.png\n"
+    "draws the one rule ID-PREFIX names (Graphviz's dot program must be installed).\n",
     DOC_OPTIONS(show_options), .name_w = 14, .meta_w = 7};
 
 const rg_cli_doc rg_doc_rulesdb_diff = {
@@ -119,10 +121,12 @@ const rg_cli_doc rg_doc_rulesdb_export = {
     "  tensat  TENSAT's text: single-output rules to OUT, two-output rules as line pairs to\n"
     "          OUT with _multi before the extension; no trailing newline (OUT required)\n"
     "  taso    TASO's rules.proto binary (GraphSubst.RuleCollection) to OUT (required);\n"
-    "          variables must be TASO's inputs ?input_1 .. ?input_20\n"
+    "          variables must be TASO's 20 inputs: rulegen's names x1-x3, w1-w13, i1-i3,\n"
+    "          s0 (?w1 is TASO's input 4) or ?input_1 .. ?input_20\n"
     "  json    one JSON object per line (id, status, text, sizes, operators, proofs)\n"
-    "  dot     Graphviz, source and target side by side: one digraph per rule in one\n"
-    "          file (render with dot -Tsvg -O), or one file per rule with --per-rule DIR\n"
+    "  dot     Graphviz, one file per rule: OUT/<id>.dot (source and target side by side,\n"
+    "          operand order on edges, input shapes) and OUT/index.txt listing them;\n"
+    "          render with dot -Tsvg -O OUT/*.dot, or one with 'rulesdb show --png'\n"
     "Rules a format cannot express are skipped, each named with the reason on stderr.\n",
     DOC_OPTIONS(export_options), .name_w = 14, .meta_w = 7};
 

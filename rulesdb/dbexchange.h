@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "enumerate/enumerate.h"
 #include "ir/strbuf.h"
 #include "records.h"
 #include "store.h"
@@ -45,9 +46,10 @@ void rg_tensat_multi_path(const char *path, char *out, size_t n);
 /* rg_taso_export of rs, rules named by their short ids in skipped. */
 rg_status rg_db_export_taso(const rg_ruleset *rs, const rg_db_rule *const *recs, uint8_t **buf, size_t *len,
                             size_t *written, rg_strbuf *skipped, rg_err *err) RG_MUST_CHECK;
-/* All of rs in one Graphviz digraph (rg_dot_rules), each cluster labelled with its text. */
-rg_status rg_db_export_dot(const rg_ruleset *rs, const rg_db_rule *const *recs, rg_strbuf *out,
-                           rg_err *err) RG_MUST_CHECK;
+/* The input set db's rules were made over (dbinputs.c): the configuration's input.NAME values,
+ * else TASO's inputs and the bias vectors b1, b2. RG_ERR_PARSE when those values are not an
+ * input set. */
+rg_status rg_db_input_set(const rg_db *db, rg_enum_inputset *s, rg_err *err) RG_MUST_CHECK;
 
 /* The rules of the file at path in format fmt ("taso", "tensat", "tensat-multi", "text"),
  * appended to rs; rules with no counterpart of ours skipped with a line each in skipped.
@@ -83,6 +85,13 @@ void rg_db_show_stages(const rg_db *db, rg_strbuf *out);
 /* The configuration, one value a line; a multi-line value (prune.records) by its size. */
 void rg_db_show_config(const rg_db *db, rg_strbuf *out);
 
+/* The one rule of db whose id starts with prefix drawn by Graphviz (`dot -T<fmt> -o out`, the
+ * program found on PATH; inputs with their shapes, rg_db_input_set). Errors: RG_ERR_ARG when
+ * the prefix matches no rule or several (saying how many), RG_ERR_IO when dot is not installed
+ * (saying how to get it), fails, or a file cannot be written. */
+rg_status rg_db_render_rule(const rg_db *db, const char *prefix, const char *fmt, const char *out,
+                            rg_err *err) RG_MUST_CHECK;
+
 /* The rules at path: a database's verified ones, as rg_db_load_verified loads them, when path
  * ends in .db; else rule text (an error's message then starts "path:line:col: "). */
 rg_status rg_db_load_rules(const char *path, const char *pub_path, int allow_unsigned, rg_ruleset *out,
@@ -91,8 +100,9 @@ rg_status rg_db_load_rules(const char *path, const char *pub_path, int allow_uns
 bool rg_db_path_is_db(const char *path);
 
 /* What `rulesdb export` writes: fmt "tensat", "taso", "json" or "dot" (the caller checks it),
- * rules of one status (-1: all), to out (tensat and taso need it; NULL: std_out), or with dot
- * and dir one DIR/<id>.dot per rule. */
+ * rules of one status (-1: all), to out (tensat, taso and dot need it; NULL: std_out). dot
+ * writes a folder (dir, else out): one OUT/<id16>.dot per rule (inputs with the shapes of
+ * rg_db_input_set) and OUT/index.txt, one line per rule: file, status, rule text. */
 typedef struct {
   const char *fmt, *out, *dir;
   int status;

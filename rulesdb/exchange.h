@@ -7,7 +7,7 @@
  *     variables must be TASO's fixed inputs, by rulegen's names (?x1 .. ?s0) or as ?input_1 ..
  *     ?input_20 (taso_inputs.c maps them), whose shapes fix conv kernel sizes and concat ranks;
  *     import names them by rulegen's names, so export then import keeps a rule's content id.
- *   DOT (Graphviz): source and target side by side; JSON is in the rulesdb tool.
+ *   DOT (Graphviz): one rule per digraph, source and target side by side; JSON is in dbexport.c.
  *
  * Not every rule maps: our enlarge takes kernel sizes where TASO/TENSAT take a reference tensor,
  * our constants carry their shape where theirs take it from context, TENSAT/TASO transpose and
@@ -24,6 +24,7 @@
 
 #include <stdint.h>
 
+#include "enumerate/enumerate.h"
 #include "ir/rule.h"
 #include "ir/shape.h"
 
@@ -60,11 +61,9 @@ rg_status rg_taso_export(const rg_rule *const *rules, const char *const *names, 
 rg_status rg_taso_import(const uint8_t *buf, size_t len, rg_ruleset *out, rg_strbuf *skipped,
                          rg_err *err) RG_MUST_CHECK;
 
-/* A Graphviz digraph of one rule: a cluster per side, shared inputs between them. name labels
- * the graph (may be NULL). */
-void rg_dot_rule(const rg_rule *r, const char *name, rg_strbuf *out);
-/* Several rules in one digraph, one cluster each (Graphviz renders one graph per file reliably;
- * a file of many digraphs crashed dot 2.43 here). names may be NULL. */
-void rg_dot_rules(const rg_rule *const *rules, const char *const *names, size_t n, rg_strbuf *out);
+/* A Graphviz digraph of one rule: a cluster per side (and one for nodes both share), inputs
+ * with their shapes from inputs (NULL: names only), operand order on edges. name labels the
+ * graph (may be NULL). */
+void rg_dot_rule(const rg_rule *r, const char *name, const rg_enum_inputset *inputs, rg_strbuf *out);
 
 #endif

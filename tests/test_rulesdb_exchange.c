@@ -305,24 +305,36 @@ static void test_unmappable(void) {
 static void test_dot(void) {
   rg_rule *r;
   rg_err err;
-  CHECK(rg_text_parse_rule("(relu ?x) ; (relu ?y) => (split.0 1 (relu (concat 1 ?x ?y))) ; "
-                           "(split.1 1 (relu (concat 1 ?x ?y)))",
+  CHECK(rg_text_parse_rule("(relu ?x1) ; (relu ?x2_1) => (split.0 1 (relu (concat 1 ?x1 ?x2_1))) ; "
+                           "(split.1 1 (relu (concat 1 ?x1 ?x2_1)))",
                            &r, &err) == RG_OK);
+  rg_enum_inputset inputs;
+  rg_enum_inputs_default(&inputs);
   rg_strbuf d;
   rg_sb_init(&d);
-  rg_dot_rule(r, "split \"relu\"", &d);
+  rg_dot_rule(r, "split \"relu\"", &inputs, &d);
   CHECK(strstr(rg_sb_str(&d), "cluster_source") && strstr(rg_sb_str(&d), "cluster_target"));
   CHECK(strstr(rg_sb_str(&d), "label=\"concat 1\""));
+  /* inputs with their shapes (a generalized ?x2_1 takes ?x2's), operands numbered, split's
+   * outputs named */
+  CHECK_MSG(strstr(rg_sb_str(&d), "label=\"?x1\\n2x4\"") && strstr(rg_sb_str(&d), "label=\"?x2_1\\n2x4\""), "%s",
+            rg_sb_str(&d));
+  CHECK(strstr(rg_sb_str(&d), "[label=\"0\"]") && strstr(rg_sb_str(&d), "[label=\"1\"]"));
+  CHECK(strstr(rg_sb_str(&d), "headlabel=\"out 1\"") && strstr(rg_sb_str(&d), "headlabel=\"out 0\""));
   char path[] = "/tmp/rg-test-dot-XXXXXX";
   int fd = mkstemp(path);
   FILE *f = fdopen(fd, "w");
   fputs(rg_sb_str(&d), f);
   fclose(f);
-  char cmd[256];
-  snprintf(cmd, sizeof cmd, "dot -Tsvg %s -o %s.svg && grep -q '<svg' %s.svg", path, path, path);
+  char cmd[512];
+  /* rendered with no warning on stderr */
+  snprintf(cmd, sizeof cmd, "dot -Tsvg %s -o %s.svg 2>%s.err && grep -q '<svg' %s.svg && ! test -s %s.err", path, path,
+           path, path, path);
   CHECK_MSG(system(cmd) == 0, "dot -Tsvg failed on:\n%s", rg_sb_str(&d));
   snprintf(cmd, sizeof cmd, "%s.svg", path);
   remove(cmd), remove(path);
+  snprintf(cmd, sizeof cmd, "%s.err", path);
+  remove(cmd);
   rg_sb_free(&d);
   rg_rule_free(r);
 }

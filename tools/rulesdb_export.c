@@ -38,6 +38,8 @@ static bool export_parse(int argc, char **argv, export_args *a, int *rc) {
     return fprintf(stderr, "rulesdb export: unknown format '%s' (tensat, taso, json, dot)\n", fmt), false;
   if ((!strcmp(fmt, "tensat") || !strcmp(fmt, "taso")) && !a->o.out)
     return fprintf(stderr, "rulesdb export: --format %s needs -o OUT\n", fmt), false;
+  if (!strcmp(fmt, "dot") && !a->o.out && !a->o.dir)
+    return fprintf(stderr, "rulesdb export: --format dot writes a folder of one file per rule: give -o DIR\n"), false;
   return true;
 }
 

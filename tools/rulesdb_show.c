@@ -14,7 +14,7 @@ static int print(const char *prog, rg_status st, rg_strbuf *out, const rg_err *e
 
 /* Where the readers' option values go (cli/fields.h). */
 typedef struct {
-  const char *pub;
+  const char *pub, *png;
   bool allow, json;
   rg_db_show_opts show;
 } read_args;
@@ -22,7 +22,8 @@ static const rg_cli_field read_fields[] = {
     RG_CLI_STORE('p', RG_CLI_TEXT, read_args, pub), RG_CLI_STORE(RG_CLI_LONG_ONLY('U'), RG_CLI_SET, read_args, allow),
     RG_CLI_STORE('j', RG_CLI_SET, read_args, json), RG_CLI_STORE('O', RG_CLI_TEXT, read_args, show.sel.op),
     RG_CLI_STORE(RG_CLI_LONG_ONLY('L'), RG_CLI_SET, read_args, show.list),
-    RG_CLI_STORE(RG_CLI_LONG_ONLY('G'), RG_CLI_SET, read_args, show.config)};
+    RG_CLI_STORE(RG_CLI_LONG_ONLY('G'), RG_CLI_SET, read_args, show.config),
+    RG_CLI_STORE(RG_CLI_LONG_ONLY('P'), RG_CLI_TEXT, read_args, png)};
 
 static int status_option(int code, const char *arg, void *base) {
   read_args *a = base;
@@ -40,13 +41,17 @@ int rdb_show(int argc, char **argv) {
   if (optind >= argc || argc - optind > 2)
     return fprintf(stderr, "rulesdb show: give a database and at most one id prefix (see --help)\n"), 2;
   a.show.sel.prefix = argc - optind == 2 ? argv[optind + 1] : NULL;
+  if (a.png && !a.show.sel.prefix)
+    return fprintf(stderr, "rulesdb show: --png draws one rule: give its ID-PREFIX (see --help)\n"), 2;
   rg_db *db;
   rc = rdb_open("rulesdb show", argv[optind], a.pub, a.allow, &db, NULL);
   if (rc) return rc;
   rg_strbuf out;
   rg_err err;
   rg_sb_init(&out);
-  rc = print("rulesdb show", rg_db_show(db, &a.show, &out, &err), &out, &err);
+  rg_status st = a.png ? rg_db_render_rule(db, a.show.sel.prefix, "png", a.png, &err) : rg_db_show(db, &a.show, &out, &err);
+  if (!st && a.png) rg_sb_printf(&out, "wrote %s\n", a.png);
+  rc = print("rulesdb show", st, &out, &err);
   rg_db_free(db);
   return rc;
 }
