@@ -23,6 +23,10 @@ static const rg_cli_option sign_options[] = {
     RG_CLI_HELP_ROW,
 };
 
+static const rg_cli_option migrate_options[] = {
+    RG_CLI_HELP_ROW,
+};
+
 static const rg_cli_option show_options[] = {
     {"op", 'O', 1, "OP", "only rules that use operator OP (e.g. conv2d)"},
     {"status", 's', 1, "S", "only rules of status S (imported unproved tested certified verified)"},
@@ -96,6 +100,15 @@ const rg_cli_doc rg_doc_rulesdb_sign = {
     "vouches for tampered content. The file is replaced whole or not at all.\n",
     DOC_OPTIONS(sign_options), .name_w = 4, .meta_w = 7,
     .after = "Exit status: 0 signed, 1 the current signature does not verify, 2 error.\n"};
+
+const rg_cli_doc rg_doc_rulesdb_migrate = {
+    "rulesdb migrate DB",
+    "Rewrites DB, made by an older rulesdb, in this version's schema (a rule's operators\n"
+    "and variable shapes as tables, indexes, the rule_verdicts view). Every reader reads\n"
+    "old versions as they are; this upgrades the file for other SQLite readers. The\n"
+    "signed content is the same in every version, so the signature is kept as it is.\n",
+    DOC_OPTIONS(migrate_options), .name_w = 4, .meta_w = 1,
+    .after = "Exit status: 0 migrated (or already current), 2 error.\n"};
 
 const rg_cli_doc rg_doc_rulesdb_show = {
     "rulesdb show DB [ID-PREFIX [--png OUT.png]] [--op OP] [--status S] [--list] [--config] --pub K.pub",

@@ -122,6 +122,12 @@ rg_status rg_db_import_read(const char *fmt, const char *in, rg_ruleset *rs, rg_
 rg_status rg_db_import_write(const rg_ruleset *rs, const char *out, const char *key, const char *src,
                              const char *fmt, const rg_db_write_opts *wo, rg_strbuf *log, rg_err *err) RG_MUST_CHECK;
 
+/* `rulesdb migrate`: the database at path rewritten in schema version RG_DB_SCHEMA_VERSION
+ * (atomically; wo as rg_db_write takes it), its signature carried over unchanged (the manifest
+ * is the same in every version); nothing is written when it is of that version already. What
+ * happened goes to log. Errors: rg_db_read's, rg_db_write's. */
+rg_status rg_db_migrate_file(const char *path, const rg_db_write_opts *wo, rg_strbuf *log, rg_err *err) RG_MUST_CHECK;
+
 /* `rulesdb sign`: the database at path signed with the secret key at key_path and written back
  * atomically (wo as rg_db_write takes it). An unsigned database is signed as it is; a signed one
  * only when its signature verifies with old_pub (a public key file), or with key_path's own key

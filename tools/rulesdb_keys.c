@@ -1,4 +1,4 @@
-/* tools/rulesdb_keys.c: `rulesdb keygen`, `rulesdb verify` and `rulesdb sign`. */
+/* tools/rulesdb_keys.c: `rulesdb keygen`, `rulesdb verify`, `rulesdb sign` and `rulesdb migrate`. */
 #include <stdio.h>
 
 #include "rulesdb_cmds.h"
@@ -68,4 +68,21 @@ int rdb_sign(int argc, char **argv) {
   rg_sb_free(&log);
   if (st) fprintf(stderr, "rulesdb sign: %s\n", err.msg);
   return st == RG_ERR_ARG ? 1 : st ? 2 : 0;
+}
+
+int rdb_migrate(int argc, char **argv) {
+  key_args a = {0};
+  int rc = rg_cli_parse("rulesdb migrate", &rg_doc_rulesdb_migrate, NULL, key_fields, 0, NULL, &a, argc, argv);
+  if (rc != RG_CLI_GO_ON) return rc;
+  if (optind + 1 != argc) return fprintf(stderr, "rulesdb migrate: give one database (see --help)\n"), 2;
+  const char *path = argv[optind];
+  rg_strbuf log;
+  rg_sb_init(&log);
+  rg_err err;
+  rg_cli_catch_interrupts();
+  rg_status st = rg_db_migrate_file(path, &(rg_db_write_opts){rdb_write_progress, (void *)path}, &log, &err);
+  fputs(rg_sb_str(&log), stderr);
+  rg_sb_free(&log);
+  if (st) fprintf(stderr, "rulesdb migrate: %s\n", err.msg);
+  return st ? 2 : 0;
 }

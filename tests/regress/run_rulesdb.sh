@@ -50,7 +50,9 @@ tamper "UPDATE rules SET status='verified' WHERE rowid=7" "rule "
 tamper "UPDATE config SET value='elsewhere' WHERE key='import.source'" "config import.source: changed"
 tamper "UPDATE signature SET sig=zeroblob(64)" "bad signature"
 tamper "DELETE FROM signature" "unsigned"
-tamper "INSERT INTO rules SELECT substr(id,2)||'0',text,src_size,tgt_size,n_outputs,ops,'verified' FROM rules LIMIT 1" "in the database but not signed"
+tamper "INSERT INTO rules SELECT substr(id,2)||'0',text,src_size,tgt_size,n_outputs,'verified' FROM rules WHERE rowid=1;
+  INSERT INTO rule_ops SELECT substr(rule_id,2)||'0',pos,op FROM rule_ops WHERE rule_id=(SELECT id FROM rules WHERE rowid=1);
+  INSERT INTO rule_vars SELECT substr(rule_id,2)||'0',pos,var,shape FROM rule_vars WHERE rule_id=(SELECT id FROM rules WHERE rowid=1)" "in the database but not signed"
 cp taso.db v.db && sqlite3 v.db VACUUM
 expect 0 "signature good" "$rulesdb" verify v.db --pub k.pub
 
@@ -72,6 +74,10 @@ altered "UPDATE config SET value=CAST(value AS BLOB)" "value holds a BLOB, where
 altered "ALTER TABLE rules ADD COLUMN evil TEXT" "t.db: table rules has a column 'evil' that this program does not write"
 altered "CREATE TABLE extra(a)" "t.db: the schema holds a table 'extra' that this program does not write"
 altered "CREATE INDEX evil ON rules(text)" "the schema holds an index 'evil' on rules"
+altered "DELETE FROM rules WHERE rowid=2" "for no rule of the database: the database was altered"
+altered "UPDATE rule_vars SET shape='9x9' WHERE rowid=1" "rule_vars rows of rule "
+altered "UPDATE rule_ops SET op='matmul relu' WHERE rowid=1" "rule_ops rows of rule "
+altered "DROP VIEW rule_verdicts" "the schema lacks the view 'rule_verdicts'"
 # Damaged files: one byte of a database is truncated, not "not SQLite"; a page appended is not
 # a truncation.
 head -c 1 taso.db >one.db
@@ -104,6 +110,27 @@ expect 1 "changed since signing" "$rulesdb" verify st.db --pub other.pub
 expect 2 "--key KEY.key is required" "$rulesdb" sign s.db
 expect 2 "cannot open key" "$rulesdb" sign s.db --key nokey.key
 
+# Schema version 1 (a database signed by the rulesdb before version 2, data/rulesdb/): read as
+# it is (not upgraded by reading), migrated with its signature kept, re-signed (which upgrades).
+v1=$(cd "$(dirname "$0")/../data/rulesdb" && pwd)
+cp "$v1/schema_v1.db" old.db && chmod 644 old.db
+expect 0 "signature good (key 1fb802a094146752..., 4 rules)" "$rulesdb" verify old.db --pub "$v1/schema_v1.pub"
+expect 0 "4 of 4 rules shown" "$rulesdb" show old.db --pub "$v1/schema_v1.pub" --list
+expect 0 "" test "$(sqlite3 old.db 'PRAGMA user_version')" = 1
+expect 0 "schema version 1 -> 2, 4 rules; its signature is kept" "$rulesdb" migrate old.db
+expect 0 "" test "$(sqlite3 old.db 'PRAGMA user_version')" = 2
+expect 0 "signature good (key 1fb802a094146752..., 4 rules)" "$rulesdb" verify old.db --pub "$v1/schema_v1.pub"
+expect 0 "already of schema version 2" "$rulesdb" migrate old.db
+expect 0 "" test "$(sqlite3 old.db "SELECT shape FROM rule_vars WHERE var='w13_1'")" = 4x1x3x3
+expect 0 "" test "$(sqlite3 old.db "SELECT group_concat(op,' ') FROM rule_ops WHERE rule_id LIKE '64167bfb%'")" = "concat relu"
+expect 0 "" test "$(sqlite3 old.db "SELECT count(*) FROM rule_verdicts WHERE status='imported'")" = 4
+cp "$v1/schema_v1.db" old2.db && chmod 644 old2.db
+expect 0 "re-signed old2.db" "$rulesdb" sign old2.db --key k.key --pub "$v1/schema_v1.pub"
+expect 0 "" test "$(sqlite3 old2.db 'PRAGMA user_version')" = 2
+expect 0 "signature good" "$rulesdb" verify old2.db --pub k.pub
+expect 0 "4 of 4 rules written" "$rulesdb" export "$v1/schema_v1.db" --pub "$v1/schema_v1.pub" --format tensat -o old.txt
+expect 2 "cannot open" "$rulesdb" migrate no_such.db
+
 # show ID: the rule with its records; JSON export carries the proofs.
 cp taso.db p.db
 sqlite3 p.db "INSERT INTO proofs SELECT id,0,'z3','4.8.12','unsat',0.25,'assoc',id FROM rules WHERE rowid=3;
@@ -112,6 +139,8 @@ sqlite3 p.db "INSERT INTO proofs SELECT id,0,'z3','4.8.12','unsat',0.25,'assoc',
   INSERT INTO stages VALUES(0,'enumerate',0,1000,'',1.5),(1,'test',1000,7,'value:993',0.5)"
 id=$(sqlite3 p.db "SELECT substr(id,1,10) FROM rules WHERE rowid=3")
 expect 0 "proof of output 0: cvc5 1.0.3: unsat in 0.500 s" "$rulesdb" show p.db "$id" --allow-unsigned
+# the verdict view: one column per solver
+expect 0 "" test "$(sqlite3 p.db "SELECT rule_id LIKE '$id%', status, z3, cvc5 FROM rule_verdicts WHERE z3 IS NOT NULL")" = "1|imported|unsat|unsat"
 expect 0 "test: Z_p, 4 trials, seed 9, input_1=2x4: agree" "$rulesdb" show p.db "$id" --allow-unsigned
 expect 0 "test                         1000            7       0.50  value:993" "$rulesdb" show p.db --allow-unsigned
 # A filter prints only what it asks for: no stage table, no configuration.
