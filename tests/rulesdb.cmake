@@ -7,13 +7,9 @@ if(TARGET rulesdb)
            COMMAND ${RG_TEST_ROOT}/regress/run_cases.sh $<TARGET_FILE:rulesdb> ${RG_TEST_ROOT}/regress/bad
                    ${RG_TEST_ROOT}/regress/bad/db_cases.txt)
 endif()
-# TASO export of a depth-2 run: every TASO-expressible rule written, content ids kept on import.
+# Databases rulegen made: a run with no rule (headers say so), and a depth-2 run's TASO export
+# (every TASO-expressible rule written, content ids kept on import).
 if(TARGET rulesdb AND TARGET rulegen)
-  add_test(NAME rulesdb_taso_export
-           COMMAND ${RG_TEST_ROOT}/regress/run_taso_export.sh $<TARGET_FILE:rulegen> $<TARGET_FILE:rulesdb>)
-endif()
-# A run with no rule: headers say "0 rules" / "none ran", never an empty list.
-if(TARGET rulesdb AND TARGET rulegen)
-  add_test(NAME rulesdb_empty_run
-           COMMAND ${RG_TEST_ROOT}/regress/run_empty.sh $<TARGET_FILE:rulegen> $<TARGET_FILE:rulesdb>)
+  add_test(NAME rulesdb_rulegen_db
+           COMMAND ${RG_TEST_ROOT}/regress/run_rulegen_db.sh $<TARGET_FILE:rulegen> $<TARGET_FILE:rulesdb>)
 endif()

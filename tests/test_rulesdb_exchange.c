@@ -202,6 +202,15 @@ static void test_identity(void) {
   rg_sb_free(&t), rg_sb_free(&a), rg_sb_free(&b), rg_sb_free(&skipped);
 }
 
+/* The rule of a case's text, or NULL (a failed check) when it does not parse. */
+static rg_rule *parsed(const char *text) {
+  rg_rule *r;
+  rg_err err;
+  if (rg_text_parse_rule(text, &r, &err) == RG_OK) return r;
+  CHECK_MSG(0, "%s: %s", text, err.msg);
+  return NULL;
+}
+
 /* TASO export maps variables by name only: one that is none of TASO's 20 inputs (a generalized
  * ?w13_1, a bias input, any other name) or a second name for the same input is skipped with
  * that reason; ?input_N and rulegen's names both map, and import gives rulegen's names. */
@@ -220,11 +229,8 @@ static void test_taso_vars(void) {
   rg_sb_init(&skipped), rg_sb_init(&a);
   rg_err err;
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-    rg_rule *r;
-    if (rg_text_parse_rule(cases[i].rule, &r, &err)) {
-      CHECK_MSG(0, "%s: %s", cases[i].rule, err.msg);
-      continue;
-    }
+    rg_rule *r = parsed(cases[i].rule);
+    if (!r) continue;
     uint8_t *pb;
     size_t len, written;
     rg_sb_clear(&skipped);
@@ -261,11 +267,8 @@ static void test_unmappable(void) {
   rg_sb_init(&t), rg_sb_init(&skipped);
   rg_err err;
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-    rg_rule *r;
-    if (rg_text_parse_rule(cases[i].rule, &r, &err)) {
-      CHECK_MSG(0, "%s: %s", cases[i].rule, err.msg);
-      continue;
-    }
+    rg_rule *r = parsed(cases[i].rule);
+    if (!r) continue;
     rg_sb_clear(&t);
     CHECK_MSG(rg_tensat_export_rule(r, &t, &err) == RG_ERR_SHAPE && strstr(err.msg, cases[i].why) &&
                   t.len == 0,

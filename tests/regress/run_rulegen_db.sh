@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# TASO export of a real run: a depth-2 rulegen run over TASO's operators and inputs (about 10 s
-# with both solvers), exported to TASO's rules.proto. Every rule TASO can express is written:
-# their count is computed here independently from the rules' text (every variable one of TASO's
-# 20 inputs by rulegen's name, every operator one of TASO's, no output a bare variable, no
-# dilated conv), and the rules imported back keep their content ids, exactly that set.
+# rulesdb on databases that rulegen made, end to end:
+# - a run that finds no rule (depth 1 over relu alone: no two graphs agree): its headers say
+#   "0 rules" and "none ran", never an empty list such as "(, )";
+# - TASO export of a depth-2 run over TASO's operators and inputs (about 10 s with both solvers):
+#   every rule TASO can express is written. Their count is computed here independently from the
+#   rules' text (every variable one of TASO's 20 inputs by rulegen's name, every operator one of
+#   TASO's, no output a bare variable, no dilated conv), and the rules imported back keep their
+#   content ids, exactly that set.
 set -u
 rulegen=$1
 rulesdb=$2
@@ -11,8 +14,35 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 2
 fail() { echo "FAIL: $*"; exit 1; }
+has() { grep -qF -- "$2" "$1" || { cat "$1"; fail "$1 lacks '$2'"; }; }
+lacks() { ! grep -qF -- "$2" "$1" || { cat "$1"; fail "$1 holds '$2'"; }; }
 
 "$rulesdb" keygen -o k >/dev/null 2>&1 || fail "keygen"
+
+# ---- a run with no rule ----
+"$rulegen" --depth 1 --ops relu -o e.rules 2>text.err || { cat text.err; fail "rulegen -o e.rules"; }
+has e.rules "# rulegen: 0 rules (solvers: none ran)"
+lacks e.rules "(, )"
+has text.err "solvers: none ran; 0 rules pass"
+lacks text.err "solvers: ,"
+"$rulegen" --depth 1 --ops relu -o e.db --key k.key 2>db.err || { cat db.err; fail "rulegen -o e.db"; }
+has db.err "output       0 rules in e.db (signed)"
+"$rulesdb" show e.db --pub k.pub >show.out 2>&1 || { cat show.out; fail "show"; }
+has show.out "0 rules; 0 proof, 0 test, 0 certificate and 0 pruning records"
+has show.out "(no rules: no counts by status or size)"
+lacks show.out "prune.records"
+"$rulesdb" show e.db --pub k.pub --config >config.out 2>&1 || fail "show --config"
+has config.out "prune.records = ("
+lacks config.out "# rulegen prune"
+"$rulesdb" show e.db --pub k.pub --list >list.out 2>&1 || fail "show --list"
+has list.out "0 of 0 rules shown"
+"$rulesdb" export e.db --pub k.pub --format taso -o e.pb 2>taso.err || fail "export taso of no rule"
+has taso.err "0 of 0 rules written"
+"$rulesdb" export e.db --pub k.pub --format json -o e.json 2>/dev/null || fail "export json of no rule"
+[ ! -s e.json ] || fail "e.json is not empty"
+echo "no rules: headers say so"
+
+# ---- TASO export of a depth-2 run ----
 "$rulegen" --depth 2 -o d2.db --key k.key >run.log 2>&1 || { cat run.log; fail "rulegen --depth 2"; }
 "$rulesdb" export d2.db --pub k.pub --format json -o d2.json 2>/dev/null || fail "export json"
 "$rulesdb" export d2.db --pub k.pub --format taso -o d2.pb 2>export.log || { cat export.log; fail "export taso"; }
