@@ -111,7 +111,7 @@ const rg_cli_doc rg_doc_rulesdb_migrate = {
     .after = "Exit status: 0 migrated (or already current), 2 error.\n"};
 
 const rg_cli_doc rg_doc_rulesdb_show = {
-    "rulesdb show DB [ID-PREFIX [--png OUT.png]] [--op OP] [--status S] [--list] [--config] --pub K.pub",
+    "rulesdb show DB [ID-PREFIX [--png OUT.png]] [--op OP] [--status S] [--list] [--config]",
     "Without a filter: a summary of DB: its record counts, its rules by status and by\n"
     "source/target size, and the stage-count table (--list: every rule first). With a\n"
     "filter, only the matching rules (id, status, source/target size, text); ID-PREFIX\n"
