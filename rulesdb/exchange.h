@@ -16,7 +16,7 @@
  * such a rule and say why (RG_ERR_SHAPE with a message for one rule; for whole files, one line
  * per skipped rule in a report), never write an approximation.
  * Variables: TASO's inputs keep their number (rg_taso_input_number); for TENSAT, others get the
- * smallest free N in order (its variables are pattern variables, no shapes); TASO skips them.
+ * smallest free N above 20 in order (its variables are pattern variables); TASO skips them.
  * Importers write TASO's inputs 1 .. 20 by rulegen's names (?input_4 becomes ?w1).
  */
 #ifndef RG_RULESDB_EXCHANGE_H

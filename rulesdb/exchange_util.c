@@ -16,7 +16,7 @@ int32_t rg_xchg_var_numbers(const rg_graph *g, int *num) {
   for (int32_t v = 0; v < nt; v++) {
     if (num[v]) continue;
     if (first_free < 0) first_free = v;
-    for (int cand = 1;; cand++) {
+    for (int cand = RG_TASO_INPUTS + 1;; cand++) { /* never one of TASO's inputs: those have shapes */
       int used = 0;
       for (int32_t u = 0; u < nt && !used; u++)
         used = num[u] == cand;

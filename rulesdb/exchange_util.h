@@ -7,7 +7,7 @@
 
 /* num[tvar] = TASO's input number of each variable (rg_taso_input_number: rulegen's name of a
  * TASO input, or input_N); the others (and a second name for a number already taken) take the
- * smallest free N in variable order. num has room for rg_graph_n_tvars(g). Returns the first
+ * smallest free N above 20 in variable order (not a TASO input, whose shape they need not have). num has room for rg_graph_n_tvars(g). Returns the first
  * variable numbered that way, -1 when every variable is one of TASO's inputs by name. */
 int32_t rg_xchg_var_numbers(const rg_graph *g, int *num);
 
