@@ -10,9 +10,10 @@
  *   DOT (Graphviz): one rule per digraph, source and target side by side; JSON is in dbexport.c.
  *
  * Not every rule maps: our enlarge takes kernel sizes where TASO/TENSAT take a reference tensor,
- * our constants carry their shape where theirs take it from context, TENSAT/TASO transpose and
- * reshape parameters have no documented encoding here, and parameter variables, 3+ input
- * concat and rules with more than two outputs have no counterpart. Exporters and importers skip
+ * our constants carry their shape where theirs take it from context, TENSAT's transpose and
+ * reshape parameters have no documented encoding here (TASO's transpose maps: taso.c), TASO's
+ * rule loader rejects pools (export skips them), and parameter variables, 3+ input concat (in
+ * TENSAT) and rules with more than two outputs have no counterpart. Exporters and importers skip
  * such a rule and say why (RG_ERR_SHAPE with a message for one rule; for whole files, one line
  * per skipped rule in a report), never write an approximation.
  * Variables: TASO's inputs keep their number (rg_taso_input_number); for TENSAT, others get the
