@@ -19,9 +19,22 @@ static const rg_cli_option verify_options[] = {
     RG_CLI_HELP_ROW,
 };
 
+static const rg_cli_option sign_options[] = {
+    RG_CLI_OPT(KEY, "the secret key to sign with (required)"),
+    RG_CLI_OPT_META(PUB, "OLD.pub", "a signed DB's current key, checked before re-signing (default: KEY's own)"),
+    RG_CLI_HELP_ROW,
+};
+
+static const rg_cli_option migrate_options[] = {
+    RG_CLI_HELP_ROW,
+};
+
 static const rg_cli_option show_options[] = {
     RG_CLI_OPT(OP, "only rules that use operator OP (e.g. conv2d)"),
     RG_CLI_OPT(STATUS, "only rules of status S (imported unproved tested certified verified)"),
+    RG_CLI_OPT(LIST, "every rule, one line each, before the summary"),
+    RG_CLI_OPT(CONFIG, "also the generator's configuration"),
+    RG_CLI_OPT(PNG, "draw the rule ID-PREFIX names with Graphviz's dot (installed)"),
     RDB_READER_ROWS,
     RG_CLI_HELP_ROW,
 };
@@ -35,8 +48,8 @@ static const rg_cli_option diff_options[] = {
 
 static const rg_cli_option export_options[] = {
     RG_CLI_OPT(FORMAT, "tensat, taso, json or dot (required)"),
-    RG_CLI_OPT_META(OUTPUT, "OUT", "output file (json and dot: default standard output)"),
-    RG_CLI_OPT(PER_RULE, "dot: write DIR/<id>.dot per rule"),
+    RG_CLI_OPT_META(OUTPUT, "OUT", "output file (json: default standard output); dot: a folder"),
+    RG_CLI_OPT(PER_RULE, "dot: the folder (as -o DIR)"),
     RG_CLI_OPT(STATUS, "only rules of this status (e.g. verified)"),
     RDB_READER_ROWS,
     RG_CLI_HELP_ROW,
@@ -81,11 +94,31 @@ const rg_cli_doc rg_doc_rulesdb_verify = {
     DOC_OPTIONS(verify_options),
     .after = "Exit status: 0 good, 1 unsigned / wrong key / bad signature / tampered, 2 error.\n"};
 
+const rg_cli_doc rg_doc_rulesdb_sign = {
+    "rulesdb sign DB --key KEY.key [--pub OLD.pub]",
+    "Signs DB in place with KEY.key: a database made by 'rulesdb import' without --key, or\n"
+    "one to re-sign with another key. A signed DB is re-signed only when its current\n"
+    "signature verifies (with OLD.pub, default KEY's own public key), so re-signing never\n"
+    "vouches for tampered content. The file is replaced whole or not at all.\n",
+    DOC_OPTIONS(sign_options),
+    .after = "Exit status: 0 signed, 1 the current signature does not verify, 2 error.\n"};
+
+const rg_cli_doc rg_doc_rulesdb_migrate = {
+    "rulesdb migrate DB",
+    "Rewrites DB, made by an older rulesdb, in this version's schema (a rule's operators\n"
+    "and variable shapes as tables, indexes, the rule_verdicts view). Every reader reads\n"
+    "old versions as they are; this upgrades the file for other SQLite readers. The\n"
+    "signed content is the same in every version, so the signature is kept as it is.\n",
+    DOC_OPTIONS(migrate_options),
+    .after = "Exit status: 0 migrated (or already current), 2 error.\n"};
+
 const rg_cli_doc rg_doc_rulesdb_show = {
-    "rulesdb show DB [ID-PREFIX] [--op OP] [--status S] (--pub KEY.pub | --allow-unsigned)",
-    "Lists the rules of DB (id, status, source/target size, text), then the stage-count\n"
-    "table and the generator configuration. ID-PREFIX shows matching rules in full with\n"
-    "their proof, test and certificate records.\n",
+    "rulesdb show DB [ID-PREFIX [--png OUT.png]] [--op OP] [--status S] [--list] [--config]",
+    "Without a filter: a summary of DB: its record counts, its rules by status and by\n"
+    "source/target size, and the stage-count table (--list: every rule first). With a\n"
+    "filter, only the matching rules (id, status, source/target size, text); ID-PREFIX\n"
+    "shows them in full with their proof, test and certificate records. --png OUT.png\n"
+    "draws the one rule ID-PREFIX names (Graphviz's dot program must be installed).\n",
     DOC_OPTIONS(show_options)};
 
 const rg_cli_doc rg_doc_rulesdb_diff = {
@@ -103,10 +136,13 @@ const rg_cli_doc rg_doc_rulesdb_export = {
     "  tensat  TENSAT's text: single-output rules to OUT, two-output rules as line pairs to\n"
     "          OUT with _multi before the extension; no trailing newline (OUT required)\n"
     "  taso    TASO's rules.proto binary (GraphSubst.RuleCollection) to OUT (required);\n"
-    "          variables must be TASO's inputs ?input_1 .. ?input_20\n"
+    "          variables must be TASO's 20 inputs: rulegen's names x1-x3, w1-w13, i1-i3,\n"
+    "          s0 (?w1 is TASO's input 4) or ?input_1 .. ?input_20; no pools (TASO's loader\n"
+    "          rejects them)\n"
     "  json    one JSON object per line (id, status, text, sizes, operators, proofs)\n"
-    "  dot     Graphviz, source and target side by side: one digraph per rule in one\n"
-    "          file (render with dot -Tsvg -O), or one file per rule with --per-rule DIR\n"
+    "  dot     Graphviz, one file per rule: OUT/<id>.dot (source and target side by side,\n"
+    "          operand order on edges, input shapes) and OUT/index.txt listing them;\n"
+    "          render with dot -Tsvg -O OUT/*.dot, or one with 'rulesdb show --png'\n"
     "Rules a format cannot express are skipped, each named with the reason on stderr.\n",
     DOC_OPTIONS(export_options)};
 

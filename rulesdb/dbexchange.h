@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "enumerate/enumerate.h"
 #include "ir/strbuf.h"
 #include "records.h"
 #include "store.h"
@@ -45,9 +46,10 @@ void rg_tensat_multi_path(const char *path, char *out, size_t n);
 /* rg_taso_export of rs, rules named by their short ids in skipped. */
 rg_status rg_db_export_taso(const rg_ruleset *rs, const rg_db_rule *const *recs, uint8_t **buf, size_t *len,
                             size_t *written, rg_strbuf *skipped, rg_err *err) RG_MUST_CHECK;
-/* All of rs in one Graphviz digraph (rg_dot_rules), each cluster labelled with its text. */
-rg_status rg_db_export_dot(const rg_ruleset *rs, const rg_db_rule *const *recs, rg_strbuf *out,
-                           rg_err *err) RG_MUST_CHECK;
+/* The input set db's rules were made over (dbinputs.c): the configuration's input.NAME values,
+ * else TASO's inputs and the bias vectors b1, b2. RG_ERR_PARSE when those values are not an
+ * input set. */
+rg_status rg_db_input_set(const rg_db *db, rg_enum_inputset *s, rg_err *err) RG_MUST_CHECK;
 
 /* The rules of the file at path in format fmt ("taso", "tensat", "tensat-multi", "text"),
  * appended to rs; rules with no counterpart of ours skipped with a line each in skipped.
@@ -64,13 +66,31 @@ bool rg_db_import_format_known(const char *fmt);
 rg_status rg_db_from_rules(const rg_ruleset *rs, const char *src, const char *fmt, rg_db **out, int *dups,
                            rg_err *err) RG_MUST_CHECK;
 
-/* `rulesdb show` as text into out: the selected rules (with their records when sel->prefix chose
- * them), the counts, then rg_db_show_stages. Errors: rg_db_groups_build's. */
-rg_status rg_db_show(const rg_db *db, const rg_db_select *sel, rg_strbuf *out, rg_err *err) RG_MUST_CHECK;
+/* What `rulesdb show` prints: with a filter (sel: prefix, op, status), only the matching rules
+ * (with their records when chosen by prefix); without one, a summary (counts of records, of
+ * rules by status and by source/target size, the stage table), after the whole rule list when
+ * list. config adds the configuration (record blobs by their size). */
+typedef struct {
+  rg_db_select sel;
+  bool list, config;
+} rg_db_show_opts;
+/* Whether sel chooses rules (prefix, op or status given). */
+bool rg_db_select_any(const rg_db_select *sel);
+/* `rulesdb show` as text into out, as o says. Errors: rg_db_groups_build's. */
+rg_status rg_db_show(const rg_db *db, const rg_db_show_opts *o, rg_strbuf *out, rg_err *err) RG_MUST_CHECK;
 /* Rule i in full (g: db's groups): its id, operators, proof, test and certificate records. */
 void rg_db_show_records(const rg_db *db, const rg_db_groups *g, size_t i, rg_strbuf *out);
-/* The stage-count table and the configuration. */
+/* The stage-count table (nothing when there are no stages). */
 void rg_db_show_stages(const rg_db *db, rg_strbuf *out);
+/* The configuration, one value a line; a multi-line value (prune.records) by its size. */
+void rg_db_show_config(const rg_db *db, rg_strbuf *out);
+
+/* The one rule of db whose id starts with prefix drawn by Graphviz (`dot -T<fmt> -o out`, the
+ * program found on PATH; inputs with their shapes, rg_db_input_set). Errors: RG_ERR_ARG when
+ * the prefix matches no rule or several (saying how many), RG_ERR_IO when dot is not installed
+ * (saying how to get it), fails, or a file cannot be written. */
+rg_status rg_db_render_rule(const rg_db *db, const char *prefix, const char *fmt, const char *out,
+                            rg_err *err) RG_MUST_CHECK;
 
 /* The rules at path: a database's verified ones, as rg_db_load_verified loads them, when path
  * ends in .db; else rule text (an error's message then starts "path:line:col: "). */
@@ -80,8 +100,9 @@ rg_status rg_db_load_rules(const char *path, const char *pub_path, int allow_uns
 bool rg_db_path_is_db(const char *path);
 
 /* What `rulesdb export` writes: fmt "tensat", "taso", "json" or "dot" (the caller checks it),
- * rules of one status (-1: all), to out (tensat and taso need it; NULL: std_out), or with dot
- * and dir one DIR/<id>.dot per rule. */
+ * rules of one status (-1: all), to out (tensat, taso and dot need it; NULL: std_out). dot
+ * writes a folder (dir, else out): one OUT/<id16>.dot per rule (inputs with the shapes of
+ * rg_db_input_set) and OUT/index.txt, one line per rule: file, status, rule text. */
 typedef struct {
   const char *fmt, *out, *dir;
   int status;
@@ -100,5 +121,19 @@ rg_status rg_db_import_read(const char *fmt, const char *in, rg_ruleset *rs, rg_
  * log; otherwise our rule text, one per line. */
 rg_status rg_db_import_write(const rg_ruleset *rs, const char *out, const char *key, const char *src,
                              const char *fmt, const rg_db_write_opts *wo, rg_strbuf *log, rg_err *err) RG_MUST_CHECK;
+
+/* `rulesdb migrate`: the database at path rewritten in schema version RG_DB_SCHEMA_VERSION
+ * (atomically; wo as rg_db_write takes it), its signature carried over unchanged (the manifest
+ * is the same in every version); nothing is written when it is of that version already. What
+ * happened goes to log. Errors: rg_db_read's, rg_db_write's. */
+rg_status rg_db_migrate_file(const char *path, const rg_db_write_opts *wo, rg_strbuf *log, rg_err *err) RG_MUST_CHECK;
+
+/* `rulesdb sign`: the database at path signed with the secret key at key_path and written back
+ * atomically (wo as rg_db_write takes it). An unsigned database is signed as it is; a signed one
+ * only when its signature verifies with old_pub (a public key file), or with key_path's own key
+ * when old_pub is NULL (RG_ERR_ARG saying why otherwise; nothing is written). What happened goes
+ * to log. Errors: the key's, rg_db_read's, rg_db_write's. */
+rg_status rg_db_sign_file(const char *path, const char *key_path, const char *old_pub, const rg_db_write_opts *wo,
+                          rg_strbuf *log, rg_err *err) RG_MUST_CHECK;
 
 #endif

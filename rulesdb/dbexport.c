@@ -122,12 +122,3 @@ rg_status rg_db_export_taso(const rg_ruleset *rs, const rg_db_rule *const *recs,
   free(ids), free(names);
   return st;
 }
-
-rg_status rg_db_export_dot(const rg_ruleset *rs, const rg_db_rule *const *recs, rg_strbuf *out, rg_err *err) {
-  const char **texts = malloc(sizeof *texts * ((size_t)rs->n + 1));
-  if (!texts) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  for (int i = 0; i < rs->n; i++) texts[i] = recs[i]->text;
-  rg_dot_rules((const rg_rule *const *)rs->rules, texts, (size_t)rs->n, out);
-  free(texts);
-  return RG_OK;
-}

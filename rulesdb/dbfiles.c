@@ -58,23 +58,29 @@ static rg_status write_tensat(const rg_db_export_opts *o, const rg_ruleset *rs, 
   return st;
 }
 
-/* DOT, one file per rule in dir. */
-static rg_status write_dot_dir(const char *dir, const rg_ruleset *rs, const rg_db_rule *const *recs, size_t *written,
-                               rg_err *err) {
+/* DOT, one file per rule in dir, and dir/index.txt naming them. */
+static rg_status write_dot_dir(const char *dir, const rg_db *db, const rg_ruleset *rs, const rg_db_rule *const *recs,
+                               size_t *written, rg_err *err) {
+  rg_enum_inputset inputs;
+  rg_status st = rg_db_input_set(db, &inputs, err);
+  if (st) return st;
   if (mkdir(dir, 0777) && errno != EEXIST)
-    return rg_err_set(err, RG_ERR_IO, "cannot create %s: %s", dir, strerror(errno));
-  rg_status st = RG_OK;
-  rg_strbuf o;
-  rg_sb_init(&o);
+    return rg_err_set(err, RG_ERR_IO, "cannot create the folder %s: %s", dir, strerror(errno));
+  rg_strbuf o, index;
+  rg_sb_init(&o), rg_sb_init(&index);
   for (int i = 0; !st && i < rs->n; i++) {
     char path[4096];
     snprintf(path, sizeof path, "%s/%.16s.dot", dir, recs[i]->id.hex);
     rg_sb_clear(&o);
-    rg_dot_rule(rs->rules[i], recs[i]->text, &o);
+    rg_dot_rule(rs->rules[i], recs[i]->text, &inputs, &o);
     st = write_sb(path, &o, err);
-    (*written)++;
+    if (!st) (*written)++;
+    rg_sb_printf(&index, "%.16s.dot  %-9s %s\n", recs[i]->id.hex, rg_db_status_name(recs[i]->status), recs[i]->text);
   }
-  rg_sb_free(&o);
+  char path[4096];
+  snprintf(path, sizeof path, "%s/index.txt", dir);
+  if (!st) st = write_sb(path, &index, err);
+  rg_sb_free(&o), rg_sb_free(&index);
   return st;
 }
 
@@ -91,24 +97,22 @@ static rg_status write_taso(const rg_db_export_opts *o, const rg_ruleset *rs, co
 }
 
 /* The parsed rules in o's format (not json); the count and what was skipped into log. */
-static rg_status write_rules(const rg_db_export_opts *o, const rg_ruleset *rs, const rg_db_rule *const *recs,
-                             FILE *std_out, rg_strbuf *log, rg_err *err) {
-  rg_strbuf skipped, dot;
-  rg_sb_init(&skipped), rg_sb_init(&dot);
+static rg_status write_rules(const rg_db_export_opts *o, const rg_db *db, const rg_ruleset *rs,
+                             const rg_db_rule *const *recs, rg_strbuf *log, rg_err *err) {
+  rg_strbuf skipped;
+  rg_sb_init(&skipped);
   size_t written = 0;
   rg_status st;
+  const char *dir = o->dir ? o->dir : o->out;
   if (!strcmp(o->fmt, "tensat")) st = write_tensat(o, rs, recs, &skipped, &written, log, err);
   else if (!strcmp(o->fmt, "taso")) st = write_taso(o, rs, recs, &skipped, &written, err);
-  else if (o->dir) st = write_dot_dir(o->dir, rs, recs, &written, err);
-  else {
-    st = rg_db_export_dot(rs, recs, &dot, err);
-    if (!st) st = write_out(o->out, &dot, std_out, err);
-    written = (size_t)rs->n;
-  }
-  rg_sb_printf(log, "rulesdb export: %zu of %d rules written%s\n", written, rs->n,
+  else if (dir) st = write_dot_dir(dir, db, rs, recs, &written, err);
+  else st = rg_err_set(err, RG_ERR_ARG, "--format dot writes a folder of one file per rule: give -o DIR");
+  rg_sb_printf(log, "rulesdb export: %zu of %d rules written%s%s%s\n", written, rs->n,
+               dir && !strcmp(o->fmt, "dot") ? " to " : "", dir && !strcmp(o->fmt, "dot") ? dir : "",
                skipped.len ? "; skipped (not expressible in this format):" : "");
   rg_sb_puts(log, rg_sb_str(&skipped));
-  rg_sb_free(&skipped), rg_sb_free(&dot);
+  rg_sb_free(&skipped);
   return st;
 }
 
@@ -126,7 +130,7 @@ rg_status rg_db_export_files(const rg_db *db, const rg_db_export_opts *o, FILE *
   rg_ruleset rs;
   const rg_db_rule **recs = NULL;
   st = rg_db_rules_parse(db, o->status, &rs, &recs, err);
-  if (!st) st = write_rules(o, &rs, recs, std_out, log, err);
+  if (!st) st = write_rules(o, db, &rs, recs, log, err);
   rg_ruleset_free(&rs);
   free(recs);
   return st;

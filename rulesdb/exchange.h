@@ -4,30 +4,42 @@
  *     (anchors/README.md); single-output rules one per line, two-output rules as two
  *     consecutive lines in a separate file; no trailing newline.
  *   TASO protobuf (rules.proto, GraphSubst.RuleCollection): TASO's op and parameter numbering;
- *     variables must be TASO's fixed inputs ?input_1 .. ?input_20 (x1..x3, w1..w3, i1..i3,
- *     w4..w13, s0), whose shapes fix conv kernel sizes and concat ranks.
- *   DOT (Graphviz): source and target side by side; JSON is in the rulesdb tool.
+ *     variables must be TASO's fixed inputs, by rulegen's names (?x1 .. ?s0) or as ?input_1 ..
+ *     ?input_20 (taso_inputs.c maps them), whose shapes fix conv kernel sizes and concat ranks;
+ *     import names them by rulegen's names, so export then import keeps a rule's content id.
+ *   DOT (Graphviz): one rule per digraph, source and target side by side; JSON is in dbexport.c.
  *
  * Not every rule maps: our enlarge takes kernel sizes where TASO/TENSAT take a reference tensor,
- * our constants carry their shape where theirs take it from context, TENSAT/TASO transpose and
- * reshape parameters have no documented encoding here, and parameter variables, 3+ input
- * concat and rules with more than two outputs have no counterpart. Exporters and importers skip
+ * our constants carry their shape where theirs take it from context, TENSAT's transpose and
+ * reshape parameters have no documented encoding here (TASO's transpose maps: taso.c), TASO's
+ * rule loader rejects pools (export skips them), and parameter variables, 3+ input concat (in
+ * TENSAT) and rules with more than two outputs have no counterpart. Exporters and importers skip
  * such a rule and say why (RG_ERR_SHAPE with a message for one rule; for whole files, one line
  * per skipped rule in a report), never write an approximation.
- * Variables: a variable named input_N keeps N; others get the smallest free N in order.
+ * Variables: TASO's inputs keep their number (rg_taso_input_number); for TENSAT, others get the
+ * smallest free N above 20 in order (its variables are pattern variables); TASO skips them.
+ * Importers write TASO's inputs 1 .. 20 by rulegen's names (?input_4 becomes ?w1).
  */
 #ifndef RG_RULESDB_EXCHANGE_H
 #define RG_RULESDB_EXCHANGE_H
 
 #include <stdint.h>
 
+#include "enumerate/enumerate.h"
 #include "ir/rule.h"
 #include "ir/shape.h"
 
 #define RG_TASO_INPUTS 20
 
-/* Shape of TASO's fixed input n (1 .. 20); false when out of range. */
+/* TASO's fixed inputs (taso_inputs.c, one table): input n (1 .. 20) is TASO's v<n> / opId -n,
+ * rulegen's variable rg_taso_input_name(n) (x1..x3, w1..w3, i1..i3, w4..w13, s0).
+ * Shape of input n; false when out of range. */
 int rg_taso_input_shape(int n, rg_shape *out);
+/* rulegen's name of TASO's input n ("w1" for 4), NULL when n is out of 1 .. 20. */
+const char *rg_taso_input_name(int n);
+/* The N of a variable name: rulegen's name of a TASO input (w1 -> 4), or input_N (N 1 .. 9999,
+ * as TENSAT writes them); 0 for any other name. */
+int rg_taso_input_number(const char *name);
 
 /* TENSAT text of one rule: one line (single output) or two lines separated by '\n' (two
  * outputs), no trailing newline. RG_ERR_SHAPE with the reason when it does not map. */
@@ -50,11 +62,9 @@ rg_status rg_taso_export(const rg_rule *const *rules, const char *const *names, 
 rg_status rg_taso_import(const uint8_t *buf, size_t len, rg_ruleset *out, rg_strbuf *skipped,
                          rg_err *err) RG_MUST_CHECK;
 
-/* A Graphviz digraph of one rule: a cluster per side, shared inputs between them. name labels
- * the graph (may be NULL). */
-void rg_dot_rule(const rg_rule *r, const char *name, rg_strbuf *out);
-/* Several rules in one digraph, one cluster each (Graphviz renders one graph per file reliably;
- * a file of many digraphs crashed dot 2.43 here). names may be NULL. */
-void rg_dot_rules(const rg_rule *const *rules, const char *const *names, size_t n, rg_strbuf *out);
+/* A Graphviz digraph of one rule: a cluster per side (and one for nodes both share), inputs
+ * with their shapes from inputs (NULL: names only), operand order on edges. name labels the
+ * graph (may be NULL). */
+void rg_dot_rule(const rg_rule *r, const char *name, const rg_enum_inputset *inputs, rg_strbuf *out);
 
 #endif

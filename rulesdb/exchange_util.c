@@ -1,5 +1,4 @@
-/* rulesdb/exchange_util.c: variable numbering and typing shared by the converters, and TASO's
- * fixed input shapes. */
+/* rulesdb/exchange_util.c: variable numbering and typing shared by the converters. */
 #include "exchange_util.h"
 
 #include <stdlib.h>
@@ -7,37 +6,17 @@
 
 #include "exchange.h"
 
-int rg_taso_input_shape(int n, rg_shape *out) {
-  /* TASO generator's inputs: x1-x3 2x4, w1-w3 4x4, i1-i3 2x4x5x5, w4-w6 4x4x3x3,
-   * w7-w9 4x4x1x3, w10-w12 4x4x3x1, w13 4x1x3x3, s0 scalar (anchors/taso-rules-133.txt). */
-  static const int32_t dims[RG_TASO_INPUTS][5] = {
-      {2, 2, 4},       {2, 2, 4},       {2, 2, 4},       {2, 4, 4},       {2, 4, 4},
-      {2, 4, 4},       {4, 2, 4, 5, 5}, {4, 2, 4, 5, 5}, {4, 2, 4, 5, 5}, {4, 4, 4, 3, 3},
-      {4, 4, 4, 3, 3}, {4, 4, 4, 3, 3}, {4, 4, 4, 1, 3}, {4, 4, 4, 1, 3}, {4, 4, 4, 1, 3},
-      {4, 4, 4, 3, 1}, {4, 4, 4, 3, 1}, {4, 4, 4, 3, 1}, {4, 4, 1, 3, 3}, {0}};
-  if (n < 1 || n > RG_TASO_INPUTS) return 0;
-  *out = rg_shape_make(dims[n - 1][0], dims[n - 1] + 1);
-  return 1;
-}
-
-/* N when name is "input_N" with N in 1 .. 9999, else 0. */
-static int input_number(const char *name) {
-  if (strncmp(name, "input_", 6) || !name[6] || name[6] == '0') return 0;
-  int n = 0;
-  for (const char *p = name + 6; *p; p++) {
-    if (*p < '0' || *p > '9' || n > 999) return 0;
-    n = n * 10 + (*p - '0');
+int32_t rg_xchg_var_numbers(const rg_graph *g, int *num) {
+  int32_t nt = rg_graph_n_tvars(g), first_free = -1;
+  for (int32_t v = 0; v < nt; v++) {
+    num[v] = rg_taso_input_number(rg_graph_tvar_name(g, v));
+    for (int32_t u = 0; u < v && num[v]; u++)
+      if (num[u] == num[v]) num[v] = 0; /* ?x1 and ?input_1 in one rule: the second is numbered */
   }
-  return n;
-}
-
-void rg_xchg_var_numbers(const rg_graph *g, int *num) {
-  int32_t nt = rg_graph_n_tvars(g);
-  for (int32_t v = 0; v < nt; v++)
-    num[v] = input_number(rg_graph_tvar_name(g, v));
   for (int32_t v = 0; v < nt; v++) {
     if (num[v]) continue;
-    for (int cand = 1;; cand++) {
+    if (first_free < 0) first_free = v;
+    for (int cand = RG_TASO_INPUTS + 1;; cand++) { /* never one of TASO's inputs: those have shapes */
       int used = 0;
       for (int32_t u = 0; u < nt && !used; u++)
         used = num[u] == cand;
@@ -47,6 +26,7 @@ void rg_xchg_var_numbers(const rg_graph *g, int *num) {
       }
     }
   }
+  return first_free;
 }
 
 static int plan_at(const rg_rule *r, const rg_shape *const *shapes, rg_plan **plan, rg_err *err) {

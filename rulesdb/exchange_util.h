@@ -5,9 +5,11 @@
 
 #include "ir/ir.h"
 
-/* num[tvar] = the N of ?input_N: a variable named input_N keeps N; the others take the smallest
- * free N in variable order. num has room for rg_graph_n_tvars(g). */
-void rg_xchg_var_numbers(const rg_graph *g, int *num);
+/* num[tvar] = TASO's input number of each variable (rg_taso_input_number: rulegen's name of a
+ * TASO input, or input_N); the others (and a second name for a number already taken) take the
+ * smallest free N above 20 in variable order (not a TASO input, whose shape they need not have). num has room for rg_graph_n_tvars(g). Returns the first
+ * variable numbered that way, -1 when every variable is one of TASO's inputs by name. */
+int32_t rg_xchg_var_numbers(const rg_graph *g, int *num);
 
 /* Types both sides of r for export. At TASO's input shapes when every variable is numbered
  * 1 .. 20 and the rule type-checks there; otherwise (unless taso_only) at shapes found by the

@@ -131,6 +131,7 @@ typedef struct {
   RG_DB_TABLE(rg_db_stage, stages);
   RG_DB_TABLE(rg_db_config, config);
   rg_db_signature sig;
+  int schema_version; /* of the file it was read from (store.h); 0 when made in memory */
 } rg_db;
 
 rg_db *rg_db_new(void); /* NULL when out of memory */

@@ -35,7 +35,8 @@ static rg_status write_key(const char *path, mode_t mode, const char *tag, const
   char line[256];
   int n = snprintf(line, sizeof line, "%s %s\n", tag, hex);
   sodium_memzero(hex, sizeof hex);
-  int ok = fchmod(fd, mode) == 0 && write(fd, line, (size_t)n) == n && fsync(fd) == 0;
+  /* a secret key is 0600 whatever the umask; a public one keeps the umask's mode */
+  int ok = (mode != 0600 || fchmod(fd, mode) == 0) && write(fd, line, (size_t)n) == n && fsync(fd) == 0;
   sodium_memzero(line, sizeof line);
   if (close(fd) != 0) ok = 0;
   if (!ok) {
@@ -58,7 +59,7 @@ rg_status rg_db_keygen(const char *sec_path, const char *pub_path, rg_err *err) 
   st = write_key(sec_path, 0600, SEC_TAG, sk, sizeof sk, err);
   sodium_memzero(sk, sizeof sk);
   if (st) return st;
-  st = write_key(pub_path, 0644, PUB_TAG, pk, sizeof pk, err);
+  st = write_key(pub_path, 0666, PUB_TAG, pk, sizeof pk, err);
   if (st) unlink(sec_path);
   return st;
 }

@@ -15,24 +15,8 @@
 
 #include "contentid.h"
 #include "ir/atomic.h"
+#include "schema.h"
 #include "sqlite_util.h"
-
-static const char schema[] =
-    "CREATE TABLE rules(id TEXT PRIMARY KEY, text TEXT NOT NULL, src_size INTEGER NOT NULL,"
-    " tgt_size INTEGER NOT NULL, n_outputs INTEGER NOT NULL, ops TEXT NOT NULL,"
-    " status TEXT NOT NULL);"
-    "CREATE TABLE proofs(rule_id TEXT NOT NULL, output INTEGER NOT NULL, solver TEXT NOT NULL,"
-    " version TEXT NOT NULL, result TEXT NOT NULL, seconds REAL NOT NULL,"
-    " unsat_core TEXT NOT NULL, obligation TEXT NOT NULL);"
-    "CREATE TABLE tests(rule_id TEXT NOT NULL, domain TEXT NOT NULL, trials INTEGER NOT NULL,"
-    " seed INTEGER NOT NULL, shapes TEXT NOT NULL, params TEXT NOT NULL, result TEXT NOT NULL);"
-    "CREATE TABLE certs(rule_id TEXT NOT NULL, version INTEGER NOT NULL, body BLOB NOT NULL);"
-    "CREATE TABLE prunes(removed_id TEXT NOT NULL, removed_text TEXT NOT NULL,"
-    " reason TEXT NOT NULL, implied_by TEXT NOT NULL);"
-    "CREATE TABLE stages(ord INTEGER PRIMARY KEY, name TEXT NOT NULL, n_in INTEGER NOT NULL,"
-    " n_out INTEGER NOT NULL, dropped TEXT NOT NULL, seconds REAL NOT NULL);"
-    "CREATE TABLE config(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-    "CREATE TABLE signature(key_id TEXT NOT NULL, manifest TEXT NOT NULL, sig BLOB NOT NULL);";
 
 /* ---- writing ---- */
 
@@ -119,13 +103,14 @@ static rg_status check_ids(writer *w, const rg_db *db) {
 static rg_status write_tables(writer *w, const rg_db *db) {
   sqlite3_stmt *s = NULL;
   rg_status st = check_ids(w, db);
-  if (!st) st = prep(w, "INSERT INTO rules VALUES(?,?,?,?,?,?,?)", &s);
+  if (!st) st = prep(w, "INSERT INTO rules VALUES(?,?,?,?,?,?)", &s);
   for (size_t i = 0; !st && i < db->rules.n; i++) {
     const rg_db_rule *r = &db->rules.v[i];
-    st = insert(w, s, "ttiiitt", r->id.hex, r->text, (int64_t)r->src_size, (int64_t)r->tgt_size,
-                (int64_t)r->n_outputs, r->ops, rg_db_status_name(r->status));
+    st = insert(w, s, "ttiiit", r->id.hex, r->text, (int64_t)r->src_size, (int64_t)r->tgt_size,
+                (int64_t)r->n_outputs, rg_db_status_name(r->status));
   }
   sqlite3_finalize(s), s = NULL;
+  if (!st) st = rg_db_write_derived(w->db, db, w->tmp, w->err); /* rule_ops, rule_vars */
   if (!st) st = prep(w, "INSERT INTO proofs VALUES(?,?,?,?,?,?,?,?)", &s);
   for (size_t i = 0; !st && i < db->proofs.n; i++) {
     const rg_db_proof *p = &db->proofs.v[i];
@@ -191,15 +176,15 @@ rg_status rg_db_write(const rg_db *db, const char *path, const rg_db_write_opts 
   rg_atomic_remove_stale(path);
   snprintf(tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
   unlink(tmp);
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
   if (fd < 0) {
     rg_status st = rg_err_set(err, RG_ERR_IO, "%s: cannot create a temporary file beside it: %s",
                               path, strerror(errno));
     return free(tmp), free(dcopy), st;
   }
-  /* a database is not secret: keep the old file's mode, else 0644 */
+  /* a database is not secret: keep the old file's mode, else the user's umask's (0666 & ~umask) */
   struct stat old;
-  fchmod(fd, stat(path, &old) == 0 ? (old.st_mode & 0777) : 0644);
+  if (stat(path, &old) == 0) fchmod(fd, old.st_mode & 0777);
   close(fd);
   writer w = {NULL, tmp, opts, 0, 0, err};
   w.total = (int64_t)(db->rules.n + db->proofs.n + db->tests.n + db->certs.n + db->prunes.n +
@@ -214,7 +199,10 @@ rg_status rg_db_write(const rg_db *db, const char *path, const rg_db_write_opts 
   if (sqlite3_open_v2(tmp, &w.db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
     st = sql_fail(&w, "open");
   if (!st && sqlite3_exec(w.db, pragma, NULL, NULL, NULL) != SQLITE_OK) st = sql_fail(&w, "set-up");
+  char *schema = st ? NULL : rg_db_schema_sql(RG_DB_SCHEMA_VERSION);
+  if (!st && !schema) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   if (!st && sqlite3_exec(w.db, schema, NULL, NULL, NULL) != SQLITE_OK) st = sql_fail(&w, "schema");
+  free(schema);
   if (!st) st = write_tables(&w, db);
   if (!st && sqlite3_exec(w.db, "COMMIT;", NULL, NULL, NULL) != SQLITE_OK)
     st = sql_fail(&w, "commit");
@@ -261,6 +249,7 @@ typedef struct {
   sqlite3 *db;
   const char *path;
   rg_err *err;
+  int version; /* the file's schema version, once check_file has read it */
 } reader;
 
 /* The row being read, for messages that name the file, table, row and column. */
@@ -608,13 +597,15 @@ static const char *a_or_an(const char *word) { return strchr("aeiou", word[0]) ?
  * trigger or view more, less or declared otherwise is refused, and named. */
 static rg_status check_schema(reader *r) {
   sqlite3 *want = NULL;
-  if (sqlite3_open_v2(":memory:", &want, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
-          SQLITE_OK ||
+  char *schema = rg_db_schema_sql(r->version);
+  if (!schema ||
+      sqlite3_open_v2(":memory:", &want, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK ||
       sqlite3_exec(want, schema, NULL, NULL, NULL) != SQLITE_OK) {
-    sqlite3_close(want);
+    sqlite3_close(want), free(schema);
     return rg_err_set(r->err, RG_ERR_NOMEM, "%s: cannot build the expected schema in memory",
                       r->path);
   }
+  free(schema);
   schema_obj o = {0};
   char what[300];
   int d = schema_difference(r->db, want, &o);
@@ -711,11 +702,12 @@ static rg_status check_file(reader *r) {
                       "%s: an SQLite file, but not a rulegen rule database (application id %#x)",
                       r->path, (unsigned)app);
   if (rg_sqlite_pragma_int(r->db, "PRAGMA user_version", &ver) != SQLITE_OK) return read_fail(r, "header");
-  if (ver != RG_DB_SCHEMA_VERSION)
+  if (ver < 1 || ver > RG_DB_SCHEMA_VERSION)
     return rg_err_set(
-        r->err, RG_ERR_IO, "%s: schema version %d, but this program reads version %d only (%s)",
+        r->err, RG_ERR_IO, "%s: schema version %d, but this program reads versions 1 to %d only (%s)",
         r->path, ver, RG_DB_SCHEMA_VERSION,
         ver > RG_DB_SCHEMA_VERSION ? "use a newer rulesdb" : "regenerate it with this rulegen");
+  r->version = ver;
   rg_status st = check_size(r, (int64_t)sb.st_size);
   if (st) return st;
   char first[200];
@@ -737,7 +729,7 @@ static rg_status check_file(reader *r) {
 
 rg_status rg_db_read(const char *path, rg_db **out, rg_err *err) {
   *out = NULL;
-  reader r = {NULL, path, err};
+  reader r = {NULL, path, err, 0};
   /* Opening read-only also keeps SQLite from creating a missing file. */
   if (sqlite3_open_v2(path, &r.db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
     rg_status st = rg_err_set(err, RG_ERR_IO, "%s: cannot open: %s", path,
@@ -749,7 +741,12 @@ rg_status rg_db_read(const char *path, rg_db **out, rg_err *err) {
   rg_status st = db ? check_file(&r) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
 #define ROWS(table, cols, fn)                                                                      \
   if (!st) st = each_row(&r, db, table, "SELECT rowid," cols " FROM " table, fn)
-  ROWS("rules", "id,text,src_size,tgt_size,n_outputs,ops,status", row_rule);
+  /* version 2 keeps a rule's operators in rule_ops: read below, into the same field */
+  if (!st)
+    st = each_row(&r, db, "rules",
+                  r.version == 1 ? "SELECT rowid,id,text,src_size,tgt_size,n_outputs,ops,status FROM rules"
+                                 : "SELECT rowid,id,text,src_size,tgt_size,n_outputs,'',status FROM rules",
+                  row_rule);
   ROWS("proofs", "rule_id,solver,version,result,seconds,unsat_core,obligation,output", row_proof);
   ROWS("tests", "rule_id,domain,trials,seed,shapes,params,result", row_test);
   ROWS("certs", "rule_id,version,body", row_cert);
@@ -760,6 +757,8 @@ rg_status rg_db_read(const char *path, rg_db **out, rg_err *err) {
   ROWS("config", "key,value", row_config);
   ROWS("signature", "key_id,manifest,sig", row_sig);
 #undef ROWS
+  if (!st && r.version >= 2) st = rg_db_read_derived(r.db, db, path, err);
+  if (!st) db->schema_version = r.version;
   sqlite3_close(r.db);
   if (st) {
     if (err && strncmp(err->msg, path, strlen(path))) {

@@ -3,8 +3,8 @@
  * Writes are atomic: the new database is built in a temporary file beside the target, synced,
  * and renamed over the target, then the directory is synced; a crash, SIGKILL or a cancelled
  * write leaves either the previous file or the complete new one. The file carries SQLite's
- * application_id 'RGDB' and user_version = RG_DB_SCHEMA_VERSION; a reader refuses any other
- * version, and files that are empty, not SQLite, damaged (truncated, or a size that does not
+ * application_id 'RGDB' and user_version = RG_DB_SCHEMA_VERSION; a reader reads versions 1 to
+ * RG_DB_SCHEMA_VERSION and refuses any other, and files that are empty, not SQLite, damaged (truncated, or a size that does not
  * match the page count) or not ours, each with its own message.
  *
  * The reader takes exactly what the writer writes and nothing else, because the signed manifest
@@ -16,8 +16,11 @@
  * lowercase hex digits, an integer outside its field's range (never truncated) and stages not
  * numbered 0, 1, 2, ...; the writer refuses ids the reader would refuse.
  *
- * Schema version 1 (one table per record kind of records.h, columns named as the fields):
- *   rules(id PRIMARY KEY, text, src_size, tgt_size, n_outputs, ops, status)
+ * Schema version 2 (one table per record kind of records.h, columns named as the fields; the
+ * derived tables, indexes and the verdict view: schema.h):
+ *   rules(id PRIMARY KEY, text, src_size, tgt_size, n_outputs, status)
+ *   rule_ops(rule_id, pos, op)                 a rule's operators (its record's ops), in order
+ *   rule_vars(rule_id, pos, var, shape)        its tensor variables with their shapes
  *   proofs(rule_id, output, solver, version, result, seconds, unsat_core, obligation)
  *   tests(rule_id, domain, trials, seed, shapes, params, result)
  *   certs(rule_id, version, body BLOB)
@@ -25,6 +28,10 @@
  *   stages(ord PRIMARY KEY, name, n_in, n_out, dropped, seconds)
  *   config(key PRIMARY KEY, value)
  *   signature(key_id, manifest, sig BLOB)      at most one row
+ *   view rule_verdicts(rule_id, status, one column per solver)
+ * Version 1 had rules.ops (space-separated) and no derived table, index or view. The reader
+ * reads both (the manifest is the same, so a version-1 signature stays good); the writer writes
+ * version 2, so rewriting a file (rulesdb migrate, rulesdb sign) upgrades it.
  * Any change to these tables is a new schema version.
  */
 #ifndef RG_RULESDB_STORE_H
@@ -35,7 +42,7 @@
 #include "records.h"
 #include "sign.h"
 
-#define RG_DB_SCHEMA_VERSION 1
+#define RG_DB_SCHEMA_VERSION 2
 #define RG_DB_APPLICATION_ID 0x52474442 /* "RGDB" */
 
 /* Called after every batch of rows; a non-zero return cancels the write (the target is left as

@@ -3,7 +3,12 @@
  * TASO's numbering (anchors/README.md): op types CONV2D 3, POOL2D_MAX 6, POOL2D_AVG 7, RELU 8,
  * SIGMOID 9, TANH 10, CONCAT 12, SPLIT 13, EW_ADD 16, EW_MUL 17, MATMUL 18, MUL 19; parameter
  * keys NUM_INPUTS 1, NUM_OUTPUTS 2, KERNEL_H 4, KERNEL_W 5, STRIDE_H 6, STRIDE_W 7, PAD 8,
- * ACTI 9, NUMDIM 10, AXIS 11. Pad and activation numbers are the same as ours.
+ * ACTI 9, NUMDIM 10, AXIS 11, PERM 12, OUTSHUFFLE 13. Pad and activation numbers are the same as
+ * ours. TRANSPOSE's PERM is the permutation's digits in base NUMDIM, most significant first, with
+ * TASO's convention out.dim[i] = in.dim[perm[i]] (ours too); TASO builds only OUTSHUFFLE 1.
+ * TASO's rule loader (GraphXfer::create_operator_from_pb in TASO's src/core/substitution.cc)
+ * asserts on POOL2D operators and on an input first seen in the target, so export skips pools;
+ * import still reads them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +27,7 @@ enum {
   T_TANH = 10,
   T_CONCAT = 12,
   T_SPLIT = 13,
+  T_TRANSPOSE = 15,
   T_EWADD = 16,
   T_EWMUL = 17,
   T_MATMUL = 18,
@@ -38,6 +44,8 @@ enum {
   K_ACTI = 9,
   K_NUMDIM = 10,
   K_AXIS = 11,
+  K_PERM = 12,
+  K_OUTSHUFFLE = 13,
 };
 
 static const char *taso_type_name(int t) {
@@ -112,6 +120,24 @@ static int windowed(side *s, const GraphSubst__Operator *op, int d) {
   return inputs(s, op, conv ? 2 : 1, d);
 }
 
+/* TRANSPOSE: PERM's base-NUMDIM digits become ours ("(transpose 10 x)" for [1, 0]). */
+static int transpose_in(side *s, const GraphSubst__Operator *op, int d) {
+  int nd = param(op, K_NUMDIM, RG_NODEF, s), idx = param(op, K_PERM, RG_NODEF, s);
+  int shuffle = param(op, K_OUTSHUFFLE, RG_NODEF, s);
+  if (s->why[0]) return -1;
+  int perm[RG_MAX_RANK], seen = 0;
+  if (nd < 1 || nd > RG_MAX_RANK || idx < 0 || shuffle != 1)
+    return snprintf(s->why, sizeof s->why, "TRANSPOSE of %d dimensions, perm %d, shuffle %d", nd, idx, shuffle), -1;
+  for (int i = nd - 1; i >= 0; i--) perm[i] = idx % nd, idx /= nd;
+  for (int i = 0; i < nd; i++) seen |= 1 << perm[i];
+  if (idx || seen != (1 << nd) - 1)
+    return snprintf(s->why, sizeof s->why, "TRANSPOSE perm %d is not a permutation of %d dimensions",
+                    param(op, K_PERM, 0, s), nd), -1;
+  rg_sb_puts(s->out, "(transpose ");
+  for (int i = 0; i < nd; i++) rg_sb_printf(s->out, "%d", perm[i]);
+  return inputs(s, op, 1, d);
+}
+
 /* An operator with parameters: its head, parameters and inputs, or -1 with s->why. */
 static int with_params(side *s, const GraphSubst__Operator *op, int ts_id, int d) {
   rg_strbuf *o = s->out;
@@ -128,6 +154,7 @@ static int with_params(side *s, const GraphSubst__Operator *op, int ts_id, int d
   case T_CONCAT:
     rg_sb_printf(o, "(concat %d", param(op, K_AXIS, RG_NODEF, s));
     return s->why[0] || inputs(s, op, op->n_input < 2 ? 2 : op->n_input, d) ? -1 : 0;
+  case T_TRANSPOSE: return transpose_in(s, op, d);
   case T_SPLIT:
     if (param(op, K_NUM_OUTPUTS, 2, s) != 2)
       return snprintf(s->why, sizeof s->why, "SPLIT into other than 2 outputs"), -1;
@@ -141,7 +168,10 @@ static int with_params(side *s, const GraphSubst__Operator *op, int ts_id, int d
 
 static int term(side *s, int op_id, int ts_id, int depth) {
   rg_strbuf *o = s->out;
-  if (op_id < 0) return rg_sb_printf(o, "?input_%d", -op_id), 0;
+  if (op_id < 0) { /* TASO's inputs by rulegen's names (taso_inputs.c); beyond 20 as TENSAT names */
+    const char *name = rg_taso_input_name(-op_id);
+    return (name ? rg_sb_printf(o, "?%s", name) : rg_sb_printf(o, "?input_%d", -op_id)), 0;
+  }
   /* Operators are in topological order, so depth beyond the count means a cycle; and the
    * conversion recurses, so a chain deeper than any real rule is refused too. */
   if (depth > 256)
@@ -261,14 +291,16 @@ static GraphSubst__Operator *operator(exporter *x, const rg_node *nd) {
   static const int types[RG_OP_COUNT] = {
       [RG_OP_EWADD] = T_EWADD,     [RG_OP_EWMUL] = T_EWMUL,     [RG_OP_SMUL] = T_MUL,
       [RG_OP_MATMUL] = T_MATMUL,   [RG_OP_CONV2D] = T_CONV2D,   [RG_OP_RELU] = T_RELU,
-      [RG_OP_TANH] = T_TANH,       [RG_OP_SIGMOID] = T_SIGMOID, [RG_OP_POOLAVG] = T_POOLAVG,
-      [RG_OP_POOLMAX] = T_POOLMAX, [RG_OP_CONCAT] = T_CONCAT,   [RG_OP_SPLIT] = T_SPLIT};
+      [RG_OP_TANH] = T_TANH,       [RG_OP_SIGMOID] = T_SIGMOID, [RG_OP_TRANSPOSE] = T_TRANSPOSE,
+      [RG_OP_CONCAT] = T_CONCAT,   [RG_OP_SPLIT] = T_SPLIT};
   if (!types[nd->op]) {
     snprintf(x->why, sizeof x->why, "no TASO counterpart for %s%s", rg_op_get((rg_op)nd->op)->name,
-             nd->op == RG_OP_ENLARGE     ? " (ours takes kernel sizes, TASO's a reference tensor)"
-             : nd->op == RG_OP_TRANSPOSE ? " (TASO's permutation encoding)"
-             : nd->op == RG_OP_BIAS      ? " (TASO's rule operators have no channel bias)"
-                                         : "");
+             nd->op == RG_OP_ENLARGE ? " (ours takes kernel sizes; TASO's a reference tensor, which its rule "
+                                       "loader takes only where the source has it)"
+             : nd->op == RG_OP_POOLAVG || nd->op == RG_OP_POOLMAX
+                 ? " (TASO's rule loader asserts on POOL2D operators)"
+             : nd->op == RG_OP_BIAS ? " (TASO's rule operators have no channel bias)"
+                                    : "");
     return NULL;
   }
   GraphSubst__Operator *op = pool_alloc(x->p, sizeof *op);
@@ -294,14 +326,6 @@ static GraphSubst__Operator *operator(exporter *x, const rg_node *nd) {
     add_param(p, op, K_PAD, rg_xchg_param(nd, 2)), add_param(p, op, K_ACTI, rg_xchg_param(nd, 3));
     break;
   }
-  case RG_OP_POOLAVG:
-  case RG_OP_POOLMAX:
-    add_param(p, op, K_KERNEL_H, rg_xchg_param(nd, 0)),
-        add_param(p, op, K_KERNEL_W, rg_xchg_param(nd, 1));
-    add_param(p, op, K_STRIDE_H, rg_xchg_param(nd, 2)),
-        add_param(p, op, K_STRIDE_W, rg_xchg_param(nd, 3));
-    add_param(p, op, K_PAD, rg_xchg_param(nd, 4)), add_param(p, op, K_ACTI, rg_xchg_param(nd, 5));
-    break;
   case RG_OP_CONCAT:
     add_param(p, op, K_NUM_INPUTS, nd->n_in);
     add_param(p, op, K_NUMDIM, rg_plan_shape(x->plan, nd->in[0])->rank);
@@ -310,6 +334,12 @@ static GraphSubst__Operator *operator(exporter *x, const rg_node *nd) {
   case RG_OP_SPLIT:
     add_param(p, op, K_AXIS, rg_xchg_param(nd, 0)), add_param(p, op, K_NUM_OUTPUTS, 2);
     break;
+  case RG_OP_TRANSPOSE: {
+    int perm[RG_MAX_RANK], rank = rg_perm_unpack(rg_xchg_param(nd, 0), perm), idx = 0;
+    for (int i = 0; i < rank; i++) idx = idx * rank + perm[i]; /* TASO's permutation_to_index */
+    add_param(p, op, K_NUMDIM, rank), add_param(p, op, K_PERM, idx), add_param(p, op, K_OUTSHUFFLE, 1);
+    break;
+  }
   default: break;
   }
   return p->failed ? NULL : op;
@@ -347,7 +377,11 @@ static GraphSubst__Rule *export_rule(const rg_rule *r, pool *p, char *why, size_
   GraphSubst__MapOutput **maps = pool_alloc(p, sizeof *maps * RG_RULE_MAX_OUTPUTS);
   if (!num || !src_index || !dst_index || !m || !maps)
     return snprintf(why, why_len, "out of memory"), NULL;
-  rg_xchg_var_numbers(r->g, num);
+  int32_t other = rg_xchg_var_numbers(r->g, num);
+  if (other >= 0)
+    return snprintf(why, why_len, "variable ?%s is none of TASO's 20 inputs (x1-x3, w1-w13, i1-i3, s0)",
+                    rg_graph_tvar_name(r->g, other)),
+           NULL;
   rg_plan *plan;
   rg_assignment_list keep;
   rg_err e;

@@ -7,3 +7,9 @@ if(TARGET rulesdb)
            COMMAND ${RG_TEST_ROOT}/regress/run_cases.sh $<TARGET_FILE:rulesdb> ${RG_TEST_ROOT}/regress/bad
                    ${RG_TEST_ROOT}/regress/bad/db_cases.txt)
 endif()
+# Databases rulegen made: a run with no rule (headers say so), and a depth-2 run's TASO export
+# (every TASO-expressible rule written, content ids kept on import).
+if(TARGET rulesdb AND TARGET rulegen)
+  add_test(NAME rulesdb_rulegen_db
+           COMMAND ${RG_TEST_ROOT}/regress/run_rulegen_db.sh $<TARGET_FILE:rulegen> $<TARGET_FILE:rulesdb>)
+endif()

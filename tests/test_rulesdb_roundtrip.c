@@ -54,7 +54,7 @@ int main(void) {
     for (int32_t v = 0; v < rg_graph_n_tvars(r->g); v++) {
       const char *name = rg_graph_tvar_name(r->g, v);
       char dims[64];
-      CHECK(rg_taso_input_shape(atoi(name + 6), &shapes[v]));
+      CHECK(rg_taso_input_shape(rg_taso_input_number(name), &shapes[v]));
       ptr[v] = &shapes[v];
       rg_sb_printf(&sb, "%s%s=%s", v ? " " : "", name,
                    rg_shape_format(&shapes[v], dims, sizeof dims));

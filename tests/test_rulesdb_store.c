@@ -157,7 +157,13 @@ static void test_roundtrip_and_tamper(const rg_db_pubkey *pk, const rg_db_seckey
       {"UPDATE tests SET seed=7 WHERE rowid=1", "test ", RG_DB_VERIFY_CONTENT},
       {"UPDATE prunes SET implied_by=''", "prune ", RG_DB_VERIFY_CONTENT},
       {"UPDATE stages SET n_out=5 WHERE ord=1", "stage 000001", RG_DB_VERIFY_CONTENT},
-      {"DELETE FROM rules WHERE rowid=1", "signed but missing", RG_DB_VERIFY_CONTENT},
+      /* a rule deleted with its operator and variable rows (left alone, those rows are refused
+       * as an altered file: regress/run_rulesdb.sh) */
+      {"DELETE FROM rules WHERE rowid=1; DELETE FROM rule_ops WHERE rule_id NOT IN (SELECT id FROM rules);"
+       " DELETE FROM rule_vars WHERE rule_id NOT IN (SELECT id FROM rules)",
+       "signed but missing", RG_DB_VERIFY_CONTENT},
+      /* a rule's operator list changed through its rows */
+      {"UPDATE rule_ops SET op='relu' WHERE rowid=1", "rule ", RG_DB_VERIFY_CONTENT},
       {"UPDATE signature SET sig=CAST(zeroblob(64) AS BLOB)", "bad signature",
        RG_DB_VERIFY_BAD_SIGNATURE},
       {"UPDATE signature SET manifest=replace(manifest,'config','konfig')", "bad signature",
@@ -228,8 +234,8 @@ static void test_bad_files(void) {
     if (!st) rg_db_free(db);
   }
   copy_file(good, t);
-  CHECK(exec_sql(t, "PRAGMA user_version=2") == 0);
-  CHECK_MSG(rg_db_read(t, &db, &err) == RG_ERR_IO && strstr(err.msg, "schema version 2") &&
+  CHECK(exec_sql(t, "PRAGMA user_version=3") == 0);
+  CHECK_MSG(rg_db_read(t, &db, &err) == RG_ERR_IO && strstr(err.msg, "schema version 3") &&
                 strstr(err.msg, "newer"),
             "%s", err.msg);
   remove(t);

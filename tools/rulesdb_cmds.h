@@ -14,6 +14,8 @@
 #define RULESDB_COMMANDS(X)                                                                        \
   X("keygen", rdb_keygen, "write an Ed25519 key pair (NAME.key mode 0600, NAME.pub)")              \
   X("verify", rdb_verify, "check a database's signature; name what was tampered with")             \
+  X("sign", rdb_sign, "sign a database in place (one made by import, or re-sign with another key)")   \
+  X("migrate", rdb_migrate, "rewrite a database of an older schema version in this one (signature kept)") \
   X("show", rdb_show, "list rules (by id prefix, operator or status) and the stage counts")        \
   X("diff", rdb_diff,                                                                              \
     "added / removed / changed rules between two databases; exit 1 on regression")                 \

@@ -38,8 +38,10 @@ static bool export_parse(int argc, char **argv, export_args *a, int *rc) {
     return fprintf(stderr, "rulesdb export: unknown format '%s' (tensat, taso, json, dot)\n", fmt), false;
   if ((!strcmp(fmt, "tensat") || !strcmp(fmt, "taso")) && !a->o.out)
     return fprintf(stderr, "rulesdb export: --format %s needs -o OUT\n", fmt), false;
+  if (!strcmp(fmt, "dot") && !a->o.out && !a->o.dir)
+    return fprintf(stderr, "rulesdb export: --format dot writes a folder of one file per rule: give -o DIR\n"), false;
   rg_err err;
-  if (a->o.out && rg_path_check_writable(a->o.out, &err)) /* before the database is read and checked */
+  if (a->o.out && strcmp(fmt, "dot") && rg_path_check_writable(a->o.out, &err)) /* before the database is read */
     return fprintf(stderr, "rulesdb export: -o %s\n", err.msg), false;
   return true;
 }

@@ -1,14 +1,15 @@
-/* tools/rulesdb_keys.c: `rulesdb keygen` and `rulesdb verify`. */
+/* tools/rulesdb_keys.c: `rulesdb keygen`, `rulesdb verify`, `rulesdb sign` and `rulesdb migrate`. */
 #include <stdio.h>
 
 #include "rulesdb_cmds.h"
 
 /* Where an option's value goes (cli/fields.h): the key's name, the verifier's public key. */
 typedef struct {
-  const char *name, *pub;
+  const char *name, *pub, *key;
 } key_args;
 static const rg_cli_field key_fields[] = {RG_CLI_STORE(RG_OPT_OUTPUT, RG_CLI_TEXT, key_args, name),
-                                          RG_CLI_STORE(RG_OPT_PUB, RG_CLI_TEXT, key_args, pub)};
+                                          RG_CLI_STORE(RG_OPT_PUB, RG_CLI_TEXT, key_args, pub),
+                                          RG_CLI_STORE(RG_OPT_KEY, RG_CLI_TEXT, key_args, key)};
 
 int rdb_keygen(int argc, char **argv) {
   key_args a = {.name = "rulegen"};
@@ -49,4 +50,39 @@ int rdb_verify(int argc, char **argv) {
   rg_sb_free(&rep);
   rg_db_free(db);
   return v == RG_DB_VERIFY_OK ? 0 : v == RG_DB_VERIFY_ERROR ? 2 : 1;
+}
+
+int rdb_sign(int argc, char **argv) {
+  key_args a = {0};
+  int rc = rg_cli_parse("rulesdb sign", &rg_doc_rulesdb_sign, NULL, key_fields + 1, 2, NULL, &a, argc, argv);
+  if (rc != RG_CLI_GO_ON) return rc;
+  if (optind + 1 != argc) return fprintf(stderr, "rulesdb sign: give one database (see --help)\n"), 2;
+  if (!a.key) return fprintf(stderr, "rulesdb sign: --key KEY.key is required (make one with 'rulesdb keygen')\n"), 2;
+  const char *path = argv[optind];
+  rg_strbuf log;
+  rg_sb_init(&log);
+  rg_err err;
+  rg_cli_catch_interrupts();
+  rg_status st = rg_db_sign_file(path, a.key, a.pub, &(rg_db_write_opts){rdb_write_progress, (void *)path}, &log, &err);
+  fputs(rg_sb_str(&log), stderr);
+  rg_sb_free(&log);
+  if (st) fprintf(stderr, "rulesdb sign: %s\n", err.msg);
+  return st == RG_ERR_ARG ? 1 : st ? 2 : 0;
+}
+
+int rdb_migrate(int argc, char **argv) {
+  key_args a = {0};
+  int rc = rg_cli_parse("rulesdb migrate", &rg_doc_rulesdb_migrate, NULL, key_fields, 0, NULL, &a, argc, argv);
+  if (rc != RG_CLI_GO_ON) return rc;
+  if (optind + 1 != argc) return fprintf(stderr, "rulesdb migrate: give one database (see --help)\n"), 2;
+  const char *path = argv[optind];
+  rg_strbuf log;
+  rg_sb_init(&log);
+  rg_err err;
+  rg_cli_catch_interrupts();
+  rg_status st = rg_db_migrate_file(path, &(rg_db_write_opts){rdb_write_progress, (void *)path}, &log, &err);
+  fputs(rg_sb_str(&log), stderr);
+  rg_sb_free(&log);
+  if (st) fprintf(stderr, "rulesdb migrate: %s\n", err.msg);
+  return st ? 2 : 0;
 }

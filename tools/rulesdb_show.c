@@ -15,40 +15,44 @@ static int print(const char *prog, rg_status st, rg_strbuf *out, const rg_err *e
 
 /* Where the readers' option values go (cli/fields.h). */
 typedef struct {
-  const char *pub, *json;
+  const char *pub, *json, *png;
   bool allow;
-  rg_db_select sel;
+  rg_db_show_opts show;
 } read_args;
 static const rg_cli_field read_fields[] = {
     RG_CLI_STORE(RG_OPT_PUB, RG_CLI_TEXT, read_args, pub), RG_CLI_STORE(RG_OPT_ALLOW_UNSIGNED, RG_CLI_SET, read_args, allow),
-    RG_CLI_STORE(RG_OPT_JSON, RG_CLI_TEXT, read_args, json), RG_CLI_STORE(RG_OPT_OP, RG_CLI_TEXT, read_args, sel.op)};
+    RG_CLI_STORE(RG_OPT_JSON, RG_CLI_TEXT, read_args, json), RG_CLI_STORE(RG_OPT_OP, RG_CLI_TEXT, read_args, show.sel.op),
+    RG_CLI_STORE(RG_OPT_LIST, RG_CLI_SET, read_args, show.list),
+    RG_CLI_STORE(RG_OPT_CONFIG, RG_CLI_SET, read_args, show.config),
+    RG_CLI_STORE(RG_OPT_PNG, RG_CLI_TEXT, read_args, png)};
 
 static int status_option(int code, const char *arg, void *base) {
   read_args *a = base;
   if (code != RG_OPT_STATUS) return RG_CLI_NOT_MINE;
-  if ((a->sel.status = rg_db_status_by_name(arg)) >= 0) return RG_CLI_GO_ON;
+  if ((a->show.sel.status = rg_db_status_by_name(arg)) >= 0) return RG_CLI_GO_ON;
   fprintf(stderr, "rulesdb show: unknown status '%s' (imported, unproved, tested, certified, verified)\n", arg);
   return RG_CLI_NOT_MINE;
 }
 
 int rdb_show(int argc, char **argv) {
-  read_args a = {.sel.status = -1};
+  read_args a = {.show.sel.status = -1};
   int rc = rg_cli_parse("rulesdb show", &rg_doc_rulesdb_show, NULL, read_fields, RG_CLI_COUNT(read_fields),
                         status_option, &a, argc, argv);
   if (rc != RG_CLI_GO_ON) return rc;
-  const char *pub = a.pub;
-  bool allow = a.allow;
-  rg_db_select sel = a.sel;
   if (optind >= argc || argc - optind > 2)
     return fprintf(stderr, "rulesdb show: give a database and at most one id prefix (see --help)\n"), 2;
-  sel.prefix = argc - optind == 2 ? argv[optind + 1] : NULL;
+  a.show.sel.prefix = argc - optind == 2 ? argv[optind + 1] : NULL;
+  if (a.png && !a.show.sel.prefix)
+    return fprintf(stderr, "rulesdb show: --png draws one rule: give its ID-PREFIX (see --help)\n"), 2;
   rg_db *db;
-  rc = rdb_open("rulesdb show", argv[optind], pub, allow, &db, NULL);
+  rc = rdb_open("rulesdb show", argv[optind], a.pub, a.allow, &db, NULL);
   if (rc) return rc;
   rg_strbuf out;
   rg_err err;
   rg_sb_init(&out);
-  rc = print("rulesdb show", rg_db_show(db, &sel, &out, &err), &out, &err);
+  rg_status st = a.png ? rg_db_render_rule(db, a.show.sel.prefix, "png", a.png, &err) : rg_db_show(db, &a.show, &out, &err);
+  if (!st && a.png) rg_sb_printf(&out, "wrote %s\n", a.png);
+  rc = print("rulesdb show", st, &out, &err);
   rg_db_free(db);
   return rc;
 }

@@ -50,7 +50,9 @@ tamper "UPDATE rules SET status='verified' WHERE rowid=7" "rule "
 tamper "UPDATE config SET value='elsewhere' WHERE key='import.source'" "config import.source: changed"
 tamper "UPDATE signature SET sig=zeroblob(64)" "bad signature"
 tamper "DELETE FROM signature" "unsigned"
-tamper "INSERT INTO rules SELECT substr(id,2)||'0',text,src_size,tgt_size,n_outputs,ops,'verified' FROM rules LIMIT 1" "in the database but not signed"
+tamper "INSERT INTO rules SELECT substr(id,2)||'0',text,src_size,tgt_size,n_outputs,'verified' FROM rules WHERE rowid=1;
+  INSERT INTO rule_ops SELECT substr(rule_id,2)||'0',pos,op FROM rule_ops WHERE rule_id=(SELECT id FROM rules WHERE rowid=1);
+  INSERT INTO rule_vars SELECT substr(rule_id,2)||'0',pos,var,shape FROM rule_vars WHERE rule_id=(SELECT id FROM rules WHERE rowid=1)" "in the database but not signed"
 cp taso.db v.db && sqlite3 v.db VACUUM
 expect 0 "signature good" "$rulesdb" verify v.db --pub k.pub
 
@@ -72,6 +74,10 @@ altered "UPDATE config SET value=CAST(value AS BLOB)" "value holds a BLOB, where
 altered "ALTER TABLE rules ADD COLUMN evil TEXT" "t.db: table rules has a column 'evil' that this program does not write"
 altered "CREATE TABLE extra(a)" "t.db: the schema holds a table 'extra' that this program does not write"
 altered "CREATE INDEX evil ON rules(text)" "the schema holds an index 'evil' on rules"
+altered "DELETE FROM rules WHERE rowid=2" "for no rule of the database: the database was altered"
+altered "UPDATE rule_vars SET shape='9x9' WHERE rowid=1" "rule_vars rows of rule "
+altered "UPDATE rule_ops SET op='matmul relu' WHERE rowid=1" "rule_ops rows of rule "
+altered "DROP VIEW rule_verdicts" "the schema lacks the view 'rule_verdicts'"
 # Damaged files: one byte of a database is truncated, not "not SQLite"; a page appended is not
 # a truncation.
 head -c 1 taso.db >one.db
@@ -83,7 +89,47 @@ expect 2 "long.db: damaged database (its size does not match its page count" "$r
 printf '(ewadd ?x ?y) => (ewadd ?y ?x)\n(ewmul ?x ?y) => (ewmul ?y ?x)\n' > two.rules
 expect 0 "UNSIGNED" "$rulesdb" import --format text two.rules -o unsigned.db
 expect 1 "unsigned" "$rulesdb" show unsigned.db --pub k.pub
-expect 0 "2 of 2 rules shown" "$rulesdb" show unsigned.db --allow-unsigned
+expect 0 "2 rules; 0 proof, 0 test, 0 certificate and 0 pruning records" "$rulesdb" show unsigned.db --allow-unsigned
+expect 0 "imported                        2" "$rulesdb" show unsigned.db --allow-unsigned
+expect 0 "2 of 2 rules shown" "$rulesdb" show unsigned.db --allow-unsigned --list
+
+# sign: a database made by import without --key, then re-signed with another key only when its
+# current signature verifies (never over tampered content).
+cp unsigned.db s.db
+expect 0 "signed s.db (key " "$rulesdb" sign s.db --key k.key
+expect 0 "signature good" "$rulesdb" verify s.db --pub k.pub
+expect 1 "signed with another key" "$rulesdb" verify s.db --pub other.pub
+expect 1 "does not verify with the new key" "$rulesdb" sign s.db --key other.key
+expect 0 "signature good" "$rulesdb" verify s.db --pub k.pub
+expect 0 "re-signed s.db" "$rulesdb" sign s.db --key other.key --pub k.pub
+expect 0 "signature good" "$rulesdb" verify s.db --pub other.pub
+expect 0 "re-signed s.db" "$rulesdb" sign s.db --key other.key
+cp s.db st.db && sqlite3 st.db "UPDATE rules SET status='verified' WHERE rowid=1"
+expect 1 "tampered content" "$rulesdb" sign st.db --key other.key
+expect 1 "changed since signing" "$rulesdb" verify st.db --pub other.pub
+expect 2 "--key KEY.key is required" "$rulesdb" sign s.db
+expect 2 "cannot open key" "$rulesdb" sign s.db --key nokey.key
+
+# Schema version 1 (a database signed by the rulesdb before version 2, data/rulesdb/): read as
+# it is (not upgraded by reading), migrated with its signature kept, re-signed (which upgrades).
+v1=$(cd "$(dirname "$0")/../data/rulesdb" && pwd)
+cp "$v1/schema_v1.db" old.db && chmod 644 old.db
+expect 0 "signature good (key 1fb802a094146752..., 4 rules)" "$rulesdb" verify old.db --pub "$v1/schema_v1.pub"
+expect 0 "4 of 4 rules shown" "$rulesdb" show old.db --pub "$v1/schema_v1.pub" --list
+expect 0 "" test "$(sqlite3 old.db 'PRAGMA user_version')" = 1
+expect 0 "schema version 1 -> 2, 4 rules; its signature is kept" "$rulesdb" migrate old.db
+expect 0 "" test "$(sqlite3 old.db 'PRAGMA user_version')" = 2
+expect 0 "signature good (key 1fb802a094146752..., 4 rules)" "$rulesdb" verify old.db --pub "$v1/schema_v1.pub"
+expect 0 "already of schema version 2" "$rulesdb" migrate old.db
+expect 0 "" test "$(sqlite3 old.db "SELECT shape FROM rule_vars WHERE var='w13_1'")" = 4x1x3x3
+expect 0 "" test "$(sqlite3 old.db "SELECT group_concat(op,' ') FROM rule_ops WHERE rule_id LIKE '64167bfb%'")" = "concat relu"
+expect 0 "" test "$(sqlite3 old.db "SELECT count(*) FROM rule_verdicts WHERE status='imported'")" = 4
+cp "$v1/schema_v1.db" old2.db && chmod 644 old2.db
+expect 0 "re-signed old2.db" "$rulesdb" sign old2.db --key k.key --pub "$v1/schema_v1.pub"
+expect 0 "" test "$(sqlite3 old2.db 'PRAGMA user_version')" = 2
+expect 0 "signature good" "$rulesdb" verify old2.db --pub k.pub
+expect 0 "4 of 4 rules written" "$rulesdb" export "$v1/schema_v1.db" --pub "$v1/schema_v1.pub" --format tensat -o old.txt
+expect 2 "cannot open" "$rulesdb" migrate no_such.db
 
 # show ID: the rule with its records; JSON export carries the proofs.
 cp taso.db p.db
@@ -93,8 +139,16 @@ sqlite3 p.db "INSERT INTO proofs SELECT id,0,'z3','4.8.12','unsat',0.25,'assoc',
   INSERT INTO stages VALUES(0,'enumerate',0,1000,'',1.5),(1,'test',1000,7,'value:993',0.5)"
 id=$(sqlite3 p.db "SELECT substr(id,1,10) FROM rules WHERE rowid=3")
 expect 0 "proof of output 0: cvc5 1.0.3: unsat in 0.500 s" "$rulesdb" show p.db "$id" --allow-unsigned
+# the verdict view: one column per solver
+expect 0 "" test "$(sqlite3 p.db "SELECT rule_id LIKE '$id%', status, z3, cvc5 FROM rule_verdicts WHERE z3 IS NOT NULL")" = "1|imported|unsat|unsat"
 expect 0 "test: Z_p, 4 trials, seed 9, input_1=2x4: agree" "$rulesdb" show p.db "$id" --allow-unsigned
-expect 0 "test                         1000            7       0.50  value:993" "$rulesdb" show p.db --allow-unsigned --status verified
+expect 0 "test                         1000            7       0.50  value:993" "$rulesdb" show p.db --allow-unsigned
+# A filter prints only what it asks for: no stage table, no configuration.
+"$rulesdb" show p.db --allow-unsigned --status imported --op matmul >f.out 2>/dev/null
+expect 0 "of 129 rules shown" cat f.out
+expect 1 "" grep -qE "^stage|configuration|import.source|^(verified|unproved) " f.out
+expect 1 "" grep -qv "matmul\|^id  \|rules shown" f.out
+expect 0 "import.format = taso" "$rulesdb" show p.db --allow-unsigned --config
 expect 0 '"proofs":[{"output":0,"solver":"z3","version":"4.8.12","result":"unsat","seconds":0.25' "$rulesdb" export p.db --format json --allow-unsigned
 expect 1 "proof " "$rulesdb" verify p.db --pub k.pub
 # audit of those records: their obligation hash is not the one the rule text gives -> failure;
@@ -133,11 +187,43 @@ cat a.rules b.rules | sort >got.txt
 expect 0 "" cmp want.txt got.txt
 expect 0 "129 of 129 rules written" "$rulesdb" export taso.db --pub k.pub --format taso -o t.pb
 expect 0 "129 rules read" "$rulesdb" import --format taso t.pb -o t2.rules
-expect 0 "" "$rulesdb" export taso.db --pub k.pub --format dot -o all.dot
-expect 0 "" dot -Tsvg all.dot -o all.svg
-expect 0 "" "$rulesdb" export taso.db --pub k.pub --format dot --per-rule dots
-expect 0 "" test "$(ls dots | wc -l)" -eq 129
-expect 0 "" dot -Tsvg "dots/$(ls dots | head -1)" -o one.svg
+# DOT: a folder of one file per rule and an index; every file renders with no warning; one
+# rule drawn by show --png; without Graphviz a message that says how to get it.
+expect 0 "129 of 129 rules written to dots" "$rulesdb" export taso.db --pub k.pub --format dot -o dots
+expect 0 "" test "$(ls dots/*.dot | wc -l)" -eq 129
+expect 0 "" test "$(wc -l <dots/index.txt)" -eq 129
+expect 0 "" grep -q "operator\|conv2d" dots/index.txt
+warned=0
+for f in dots/*.dot; do
+  dot -Tsvg "$f" -o "${f%.dot}.svg" 2>dot.err && [ ! -s dot.err ] || { warned=$((warned + 1)); cat dot.err; }
+done
+expect 0 "" test "$warned" -eq 0
+expect 0 "" grep -q 'label="?i1\\n2x4x5x5"' dots/*.dot
+expect 2 "give -o DIR" "$rulesdb" export taso.db --pub k.pub --format dot
+expect 0 "" "$rulesdb" export taso.db --pub k.pub --format dot --per-rule dots2
+expect 0 "" test "$(ls dots2/*.dot | wc -l)" -eq 129
+one=$(ls dots/*.dot | head -1 | xargs basename | cut -c1-12)
+expect 0 "wrote one.png" "$rulesdb" show taso.db "$one" --pub k.pub --png one.png
+expect 0 "" test "$(head -c 4 one.png | od -An -c | tr -d ' ')" = '211PNG'
+expect 0 "" test ! -e one.png.dot.tmp
+expect 2 "matches 129 rules" "$rulesdb" show taso.db "" --pub k.pub --png all.png
+expect 2 "give its ID-PREFIX" "$rulesdb" show taso.db --pub k.pub --png all.png
+expect 2 "apt-get install graphviz" env PATH=/nonexistent "$rulesdb" show taso.db "$one" --pub k.pub --png x.png
+
+# Output files take the user's umask (0666 & ~umask); a secret key is 0600 whatever the umask.
+(
+  umask 022
+  "$rulesdb" export taso.db --pub k.pub --format json -o m022.json
+  "$rulesdb" export taso.db --pub k.pub --format taso -o m022.pb
+  "$rulesdb" import --format taso m022.pb -o m022.db
+  "$rulesdb" keygen -o m022
+  umask 002
+  "$rulesdb" export taso.db --pub k.pub --format tensat -o m002.txt
+  "$rulesdb" import --format taso m022.pb -o m002.db
+  "$rulesdb" keygen -o m002
+) >/dev/null 2>&1
+expect 0 "" test "$(stat -c %a m022.json m022.pb m022.db m022.pub m022.key | tr '\n' ' ')" = "644 644 644 644 600 "
+expect 0 "" test "$(stat -c %a m002.txt m002_multi.txt m002.db m002.pub m002.key | tr '\n' ' ')" = "664 664 664 664 600 "
 
 # Audit: everything re-checked and clean -> 0; a sample; unsigned (signature unchecked) -> 3.
 expect 0 "audit: passed" "$rulesdb" audit taso.db --pub k.pub
