@@ -16,6 +16,8 @@ static const rg_cli_doc_entry docs[] = {
     {"rulegen", "covers", &rg_doc_covers, NULL},
     {"rulesdb", "keygen", &rg_doc_rulesdb_keygen, NULL},
     {"rulesdb", "verify", &rg_doc_rulesdb_verify, NULL},
+    {"rulesdb", "sign", &rg_doc_rulesdb_sign, NULL},
+    {"rulesdb", "migrate", &rg_doc_rulesdb_migrate, NULL},
     {"rulesdb", "show", &rg_doc_rulesdb_show, NULL},
     {"rulesdb", "diff", &rg_doc_rulesdb_diff, NULL},
     {"rulesdb", "export", &rg_doc_rulesdb_export, NULL},

@@ -106,7 +106,7 @@ rg_status rg_db_load_seckey(const char *path, rg_db_seckey *out, rg_err *err) {
   if (stat(path, &sb) != 0)
     return rg_err_set(err, RG_ERR_IO, "%s: cannot open key: %s", path, strerror(errno));
   if (is_public_key(path))
-    return rg_err_set(err, RG_ERR_ARG,
+    return rg_err_set(err, RG_ERR_PARSE,
                       "%s: is a public key (%s): signing needs the secret key, NAME.key beside "
                       "NAME.pub ('rulesdb keygen -o NAME' writes both)",
                       path, PUB_TAG);
