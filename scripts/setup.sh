@@ -13,6 +13,7 @@ PACKAGES=(
   libprotobuf-c-dev protobuf-c-compiler
   libonnx-dev
   libdnnl-dev
+  coinor-libcbc-dev
   graphviz
   clang libclang-rt-14-dev libomp-dev
   python3-onnx python3-numpy libonnx-testdata
