@@ -42,9 +42,15 @@ static const rg_cli_option optimize_options[] = {
     {"machine", 'M', 1, "FILE", "the roofline's machine figures (default optimizer/machines/)"},
     {"cache", 'C', 1, "PATH", "dnnl's cost cache (default ~/.cache/rulegen/costs.sqlite)"},
     {"no-cache", 'N', 0, "", "dnnl: time every configuration, keep nothing"},
-    {"alpha", 'a', 1, "A", "queue models cheaper than A x the best (default 1.05; 1 is greedy)"},
+    {"search", RG_CLI_LONG_ONLY('s'), 1, "NAME", "backtrack (TASO's search, default) or eqsat (equality saturation, TENSAT's)"},
+    {"alpha", 'a', 1, "A", "backtrack: queue models cheaper than A x the best (default 1.05; 1 is greedy)"},
     {"budget", 'b', 1, "N", "models explored at most (default 1000)"},
-    {"time-limit", 'T', 1, "S", "seconds of search at most (default 10, 0 none)"},
+    {"time-limit", 'T', 1, "S", "seconds of search (eqsat: of exploration) at most (default 10, 0 none)"},
+    {"extract", RG_CLI_LONG_ONLY('x'), 1, "HOW", "eqsat: ilp (optimal, CBC; default) or greedy"},
+    {"max-enodes", RG_CLI_LONG_ONLY('E'), 1, "N", "eqsat: stop exploring past N e-nodes (default 50000)"},
+    {"iterations", RG_CLI_LONG_ONLY('I'), 1, "N", "eqsat: iterations at most (default 15)"},
+    {"multi-rounds", RG_CLI_LONG_ONLY('k'), 1, "N", "eqsat: iterations applying multi-output rules (default 1)"},
+    {"ilp-time-limit", RG_CLI_LONG_ONLY('L'), 1, "S", "eqsat: seconds for the ILP solver (default 60, 0 none)"},
     {"seed", 'S', 1, "N", "seed of the numeric check's inputs (default 1)"},
     {"tolerance", 't', 1, "T", "largest relative difference the check allows (default 1e-4)"},
     {"explain", 'e', 0, "", "print each rule applied: id, text, where, cost before and after"},
@@ -96,7 +102,9 @@ const rg_cli_doc rg_doc_graphopt_optimize = {
     "       graphopt --rules RULES IN.onnx -o OUT.onnx [options]",
     "Rewrites a model with verified rules (both ways round) by TASO's cost-based backtracking\n"
     "search: the cheapest model first, every rule everywhere, models within --alpha of the best\n"
-    "kept, at most twice the original's operators. A rule applies only where its other side\n"
+    "kept, at most twice the original's operators. Or (--search eqsat) by equality saturation:\n"
+    "every rule applied everywhere in an e-graph, then the cheapest model it holds extracted (an\n"
+    "ILP solved by CBC, or greedily). A rule applies only where its other side\n"
     "type-checks at the model's shapes with the same output shapes. Before writing, the\n"
     "optimized model is evaluated against the original on seeded random inputs; if they\n"
     "differ, nothing is written and the first rule application after which they differ is\n"

@@ -12,6 +12,13 @@
  * match limit, so that one explosive rule cannot exhaust memory). */
 #define MATCH_LIMIT 2000000
 
+/* The debug build checks the e-graph's invariants after every iteration, whatever asked. */
+#ifdef NDEBUG
+#define CHECK_ALWAYS 0
+#else
+#define CHECK_ALWAYS 1
+#endif
+
 typedef struct {
   rg_model *m;
   rg_egraph *eg;
@@ -120,7 +127,7 @@ static rg_status iterate(explorer *x, bool multi, bool *changed) {
   int64_t merged = 0;
   if (!st) st = rg_egraph_rebuild(x->eg, &merged, x->err);
   x->stats->congruences += merged;
-  if (!st && x->o->check) st = rg_egraph_check(x->eg, x->err);
+  if (!st && CHECK_ALWAYS + x->o->check) st = rg_egraph_check(x->eg, x->err);
   *changed = rg_egraph_n_nodes(x->eg) > nodes0 || x->stats->applied > applied0;
   return st;
 }
@@ -188,7 +195,7 @@ rg_status rg_eqsat(rg_model *m, const rg_apply_set *s, const rg_eqsat_opts *o, r
   rg_status st = x.eg && x.roots && x.root_cls ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   if (!st) rg_model_roots(m, x.roots);
   if (!st) st = explore(&x);
-  out->stopped = stats->stop_reason && strcmp(stats->stop_reason, "saturated") != 0;
+  out->stopped = stats->stop_reason && (!strcmp(stats->stop_reason, "time limit") || !strcmp(stats->stop_reason, "stopped"));
   rg_eqsat_trace t = {x.origin, x.apps, x.n_apps};
   if (!st) st = rg_eqsat_extract(x.eg, o, &t, out, stats, err);
   out->explored = stats->iterations, out->queued = stats->enodes, out->applications = stats->applied;

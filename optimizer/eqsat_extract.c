@@ -10,12 +10,35 @@
 /* The relative gain below which a model is not better (search.c's, for the same reason). */
 #define MIN_GAIN 1e-9
 
-/* Every e-node's cost: 0 for variables and values computed from weights alone. */
+/* Whether some member of cls computes a Conv or a 2-D product (with no activation of its own,
+ * when bias says a bias is to follow), or, for an activation, such a fused bias. */
+static bool fuses_into(rg_egraph *eg, int32_t cls, bool bias) {
+  const rg_model *m = rg_egraph_model(eg);
+  int32_t v = cls;
+  do {
+    const rg_node *nd = rg_graph_node(m->g, v / RG_MAX_OUTPUTS);
+    bool gemm = nd->op == RG_OP_MATMUL && rg_model_shape(m, rg_egraph_ref(v))->rank == 2;
+    if (nd->op == RG_OP_CONV2D && (!bias || nd->params[3] == RG_ACT_NONE)) return true;
+    if (gemm && (!bias || nd->params[0] == RG_ACT_NONE)) return true;
+    if (!bias && nd->op == RG_OP_BIAS && nd->params[0] == 1 && fuses_into(eg, rg_egraph_class(eg, nd->in[0]), true))
+      return true;
+    v = rg_egraph_next(eg, v);
+  } while (v != cls);
+  return false;
+}
+
+/* Every e-node's cost: 0 for variables and values computed from weights alone, and, as
+ * rg_cost_sum counts them, for a bias or activation a Conv or Gemm before it can compute (when
+ * its operand's class holds one: a hope, which the whole model's cost then checks). */
 static rg_status node_costs(rg_egraph *eg, rg_cost_model *cm, double *cost, rg_err *err) {
   rg_model *m = rg_egraph_model(eg);
   for (int32_t id = 0; id < rg_egraph_n_nodes(eg); id++) {
+    const rg_node *nd = rg_graph_node(m->g, id);
     cost[id] = 0;
-    if (rg_graph_node(m->g, id)->op == RG_OP_INPUT || rg_egraph_weight_only(eg, id)) continue;
+    if (nd->op == RG_OP_INPUT || rg_egraph_weight_only(eg, id)) continue;
+    bool bias = nd->op == RG_OP_BIAS && nd->params[0] == 1;
+    bool act = nd->op == RG_OP_RELU || nd->op == RG_OP_SIGMOID || nd->op == RG_OP_TANH;
+    if ((bias || act) && fuses_into(eg, rg_egraph_class(eg, nd->in[0]), bias)) continue;
     rg_status st = rg_cost_node(cm, m, id, &cost[id], err);
     if (st) return st;
   }
