@@ -42,12 +42,18 @@ static const rg_cli_option optimize_options[] = {
     RG_CLI_OPT(MACHINE, "the roofline's machine figures (default optimizer/machines/)"),
     RG_CLI_OPT(CACHE, "dnnl's cost cache (default ~/.cache/rulegen/costs.sqlite)"),
     RG_CLI_OPT(NO_CACHE, "dnnl: time every configuration, keep nothing"),
-    RG_CLI_OPT(ALPHA, "queue models cheaper than A x the best (default 1.05; 1 is greedy)"),
-    RG_CLI_OPT(BUDGET, "models explored at most (default 1000)"),
-    RG_CLI_OPT(TIME_LIMIT, "seconds of search at most (default 10, 0 none)"),
+    RG_CLI_OPT(SEARCH, "backtrack (TASO's search, default) or eqsat (equality saturation, TENSAT's)"),
+    RG_CLI_OPT(ALPHA, "backtrack: queue models cheaper than A x the best (default 1.05; 1 is greedy)"),
+    RG_CLI_OPT(BUDGET, "backtrack: models explored at most (default 1000)"),
+    RG_CLI_OPT(TIME_LIMIT, "seconds of search (eqsat: of exploration) at most (default 10, 0 none)"),
+    RG_CLI_OPT(EXTRACT, "eqsat: ilp (optimal, CBC; default) or greedy"),
+    RG_CLI_OPT(MAX_ENODES, "eqsat: stop exploring past N e-nodes (default 50000)"),
+    RG_CLI_OPT(ITERATIONS, "eqsat: iterations at most (default 15)"),
+    RG_CLI_OPT(MULTI_ROUNDS, "eqsat: iterations applying multi-output rules (default 1)"),
+    RG_CLI_OPT(ILP_TIME_LIMIT, "eqsat: seconds for the ILP solver (default 60, 0 none)"),
     RG_CLI_OPT(SEED, "seed of the numeric check's inputs (default 1)"),
     RG_CLI_OPT(TOLERANCE, "largest relative difference the check allows (default 1e-4)"),
-    RG_CLI_OPT(EXPLAIN, "print each rule applied: id, text, where, cost before and after"),
+    RG_CLI_OPT(EXPLAIN, "print each rule applied (eqsat: each whose target the model uses): id, text, where, cost"),
     RG_CLI_OPT(JSON, "also write costs, rules applied, counts and time as JSON"),
     GRAPHOPT_DIM_OPTION,
     RG_CLI_OPT(QUIET, "no progress on standard error"),
@@ -97,7 +103,9 @@ const rg_cli_doc rg_doc_graphopt_optimize = {
     "       graphopt --rules RULES IN.onnx -o OUT.onnx [options]",
     "Rewrites a model with verified rules (both ways round) by TASO's cost-based backtracking\n"
     "search: the cheapest model first, every rule everywhere, models within --alpha of the best\n"
-    "kept, at most twice the original's operators. A rule applies only where its other side\n"
+    "kept, at most twice the original's operators. Or (--search eqsat) by equality saturation:\n"
+    "every rule applied everywhere in an e-graph, then the cheapest model it holds extracted (an\n"
+    "ILP solved by CBC, or greedily). A rule applies only where its other side\n"
     "type-checks at the model's shapes with the same output shapes. Before writing, the\n"
     "optimized model is evaluated against the original on seeded random inputs; if they\n"
     "differ, nothing is written and the first rule application after which they differ is\n"

@@ -35,7 +35,7 @@ void rg_match_env_free(rg_match_env *e) {
   memset(e, 0, sizeof *e);
 }
 
-static bool match_param(const rg_node *pn, const rg_node *tn, int k, rg_match_env *e) {
+static bool match_param(const rg_node *pn, const rg_node *tn, int k, rg_match_env *e, int32_t *trail, int *n_trail) {
   bool tvar = tn->var_mask >> k & 1;
   if (!(pn->var_mask >> k & 1)) return !tvar && pn->params[k] == tn->params[k];
   int32_t v = pn->params[k];
@@ -43,6 +43,14 @@ static bool match_param(const rg_node *pn, const rg_node *tn, int k, rg_match_en
   e->p_bound[v] = 1;
   e->p_var[v] = tvar;
   e->p[v] = tn->params[k];
+  if (trail) trail[(*n_trail)++] = v;
+  return true;
+}
+
+bool rg_match_params(const rg_node *pn, const rg_node *tn, rg_match_env *e, int32_t *trail, int *n_trail) {
+  if (n_trail) *n_trail = 0;
+  for (int k = 0; k < RG_MAX_PARAMS; k++)
+    if (!match_param(pn, tn, k, e, trail, n_trail)) return false;
   return true;
 }
 
@@ -57,8 +65,7 @@ bool rg_match(const rg_graph *pg, rg_ref pr, const rg_graph *tg, rg_ref tr, rg_m
   }
   const rg_node *tn = rg_graph_node(tg, tr.node);
   if (pn->op != tn->op || pn->n_in != tn->n_in || pr.out != tr.out) return false;
-  for (int k = 0; k < RG_MAX_PARAMS; k++)
-    if (!match_param(pn, tn, k, e)) return false;
+  if (!rg_match_params(pn, tn, e, NULL, NULL)) return false;
   for (int k = 0; k < pn->n_in; k++)
     if (!rg_match(pg, pn->in[k], tg, tn->in[k], e)) return false;
   return true;

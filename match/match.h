@@ -34,6 +34,12 @@ void rg_match_env_free(rg_match_env *e);
  * extends. On false the bindings may be partly extended: reset them before reusing e. */
 bool rg_match(const rg_graph *pg, rg_ref pr, const rg_graph *tg, rg_ref tr, rg_match_env *e);
 
+/* The parameters of pattern node pn against term node tn (operator and operands not looked
+ * at), extending e's parameter bindings. The parameter variables bound by this call go to
+ * trail[0..*n_trail) when trail is given (room for RG_MAX_PARAMS), so that a caller that
+ * backtracks (optimizer/'s e-matching) can unbind them; on false, those bound so far. */
+bool rg_match_params(const rg_node *pn, const rg_node *tn, rg_match_env *e, int32_t *trail, int *n_trail);
+
 /* Builds the instance of pattern pr under e in tg. RG_ERR_UNBOUND when the pattern uses a
  * variable e does not bind, RG_ERR_NOMEM on allocation failure. */
 rg_status rg_match_instantiate(const rg_graph *pg, rg_ref pr, const rg_match_env *e, rg_graph *tg,

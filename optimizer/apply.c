@@ -9,14 +9,7 @@
 
 #include "match/match.h"
 
-/* One direction of one rule: match `from`, build `to`. */
-typedef struct {
-  const rg_graph *g;
-  int32_t rule;
-  bool reversed;
-  int n;
-  rg_ref from[RG_RULE_MAX_OUTPUTS], to[RG_RULE_MAX_OUTPUTS];
-} direction;
+typedef rg_apply_dir direction;
 
 struct rg_apply_set {
   direction *dir;
@@ -33,6 +26,7 @@ void rg_apply_set_free(rg_apply_set *s) {
 }
 
 int rg_apply_set_size(const rg_apply_set *s) { return s->n_dir; }
+const rg_apply_dir *rg_apply_set_dir(const rg_apply_set *s, int i) { return &s->dir[i]; }
 
 /* Whether side `to` uses only variables side `from` binds, and no side is a bare variable. */
 static rg_status usable(const rg_rule *r, const rg_ref *from, const rg_ref *to, bool *ok, rg_err *err) {

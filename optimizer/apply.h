@@ -32,8 +32,19 @@ typedef struct {
  * outlive the set. A rule without a target, or a side rooted at a bare variable, is left out. */
 rg_status rg_apply_set_new(const rg_ruleset *rules, rg_apply_set **out, rg_err *err) RG_MUST_CHECK;
 void rg_apply_set_free(rg_apply_set *s);
-/* The directions usable (at most twice the rules). */
+/* One direction of one rule: match `from` (outputs 0..n), build `to`; sides in g. */
+typedef struct {
+  const rg_graph *g;
+  int32_t rule;
+  bool reversed;
+  int n;
+  rg_ref from[RG_RULE_MAX_OUTPUTS], to[RG_RULE_MAX_OUTPUTS];
+} rg_apply_dir;
+
+/* The directions usable (at most twice the rules), and direction i of them (the e-graph's
+ * matcher, eqsat.h, walks them itself). */
 int rg_apply_set_size(const rg_apply_set *s);
+const rg_apply_dir *rg_apply_set_dir(const rg_apply_set *s, int i);
 
 /* Called with each application and the roots of the model it makes (valid during the call);
  * return true to stop. */

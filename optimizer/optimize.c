@@ -15,6 +15,16 @@ rg_status rg_search_rules(rg_model *m, const rg_ruleset *rules, const rg_search_
   return st;
 }
 
+rg_status rg_eqsat_rules(rg_model *m, const rg_ruleset *rules, const rg_eqsat_opts *o, rg_search_result *out,
+                         rg_eqsat_stats *stats, rg_err *err) {
+  rg_apply_set *set = NULL;
+  rg_status st = rg_apply_set_new(rules, &set, err);
+  if (st) return st;
+  st = rg_eqsat(m, set, o, out, stats, err);
+  rg_apply_set_free(set);
+  return st;
+}
+
 rg_status rg_cost_search_fn(void *ctx, const rg_model *m, const rg_ref *roots, double *cost, int64_t *ops,
                             rg_err *err) {
   rg_cost_sum s;

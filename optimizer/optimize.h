@@ -5,11 +5,17 @@
 #define RG_OPTIMIZER_OPTIMIZE_H
 
 #include "cost.h"
+#include "eqsat.h"
 #include "search.h"
 
 /* The search over rules (an apply set built from them, both ways round) with o's settings. */
 rg_status rg_search_rules(rg_model *m, const rg_ruleset *rules, const rg_search_opts *o, rg_search_result *out,
                           rg_err *err) RG_MUST_CHECK;
+
+/* Equality saturation over rules (an apply set built from them, both ways round) with o's
+ * settings (eqsat.h). */
+rg_status rg_eqsat_rules(rg_model *m, const rg_ruleset *rules, const rg_eqsat_opts *o, rg_search_result *out,
+                         rg_eqsat_stats *stats, rg_err *err) RG_MUST_CHECK;
 
 /* A search cost function (rg_search_cost_fn) over a cost model (ctx: the rg_cost_model): the
  * rg_cost_sum_values total of m seen from roots, and in *ops its counted and fused nodes. */

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "cost.h"
+#include "eqsat.h"
 #include "model.h"
 #include "search.h"
 
@@ -64,12 +65,21 @@ void rg_search_step_print(const rg_model *m, const rg_ruleset *rules, int k, con
 /* "operators (before -> after): conv2d 53 -> 37, ...; N opaque" for m and the model at roots
  * after (nothing when they cannot be counted). */
 void rg_search_operators_print(const rg_model *m, const rg_ref *after, rg_strbuf *out);
+/* What equality saturation did: iterations and why it stopped, the e-graph's size, merges,
+ * matches filtered, extraction's costs (greedy's, the ILP's and its bound) and times. */
+void rg_eqsat_stats_print(const rg_eqsat_stats *s, rg_extract_kind extract, rg_strbuf *out);
+/* The cost line, the search line and the eqsat lines (above) of an equality saturation, and
+ * the costs timed or cached. */
+void rg_eqsat_result_print(const rg_search_result *r, const rg_eqsat_stats *s, rg_extract_kind extract,
+                           const rg_cost_model *cm, rg_strbuf *out);
 /* The cost before and after by cm, the search's counts and time, the costs timed or cached. */
 void rg_search_result_print(const rg_search_result *r, const rg_cost_model *cm, rg_strbuf *out);
 /* The same figures as one JSON object (for CI): cost model, cost before and after, the rules
  * applied (1-based numbers, in order), models explored and queued, rewrites tried, seconds,
- * whether the search was stopped, and the numeric check's largest relative difference. */
-void rg_search_result_json(const rg_search_result *r, const rg_cost_model *cm, double worst, rg_strbuf *out);
+ * whether the search was stopped, and the numeric check's largest relative difference; with es
+ * (equality saturation's run, else NULL) its figures as the member "eqsat". */
+void rg_search_result_json(const rg_search_result *r, const rg_cost_model *cm, double worst, const rg_eqsat_stats *es,
+                           rg_strbuf *out);
 
 /* The numeric check's verdict: agreement within tolerance (seed: of the inputs), or the
  * failure and, when step >= 0, the application after which the model first differs.

@@ -38,29 +38,75 @@ void rg_search_step_print(const rg_model *m, const rg_ruleset *rules, int k, con
   rg_sb_free(&text);
 }
 
-void rg_search_result_print(const rg_search_result *r, const rg_cost_model *cm, rg_strbuf *out) {
-  rg_cost_stats cs;
-  rg_cost_model_stats(cm, &cs);
+static void cost_line(const rg_search_result *r, const rg_cost_model *cm, rg_strbuf *out) {
   rg_sb_printf(out, "cost (%s): %.6g -> %.6g (%.3fx)\n", rg_cost_model_name(cm), r->cost_before, r->cost_after,
                r->cost_after > 0 ? r->cost_before / r->cost_after : 1.0);
-  rg_sb_printf(out, "search: %d rules applied; %lld models explored, %lld queued, %lld rewrites tried; %.2f s%s\n",
-               r->n_steps, (long long)r->explored, (long long)r->queued, (long long)r->applications, r->seconds,
-               r->stopped ? " (stopped: time limit or Ctrl-C)" : "");
+}
+
+static void timings_line(const rg_cost_model *cm, rg_strbuf *out) {
+  rg_cost_stats cs;
+  rg_cost_model_stats(cm, &cs);
   if (cs.measured || cs.cached)
     rg_sb_printf(out, "costs: %lld configurations timed, %lld from the cache\n", (long long)cs.measured,
                  (long long)cs.cached);
 }
 
-void rg_search_result_json(const rg_search_result *r, const rg_cost_model *cm, double worst, rg_strbuf *out) {
+/* Equality saturation's figures as a JSON object's members (after a comma). */
+static void eqsat_json(const rg_eqsat_stats *s, rg_strbuf *out) {
+  rg_sb_printf(out, ", \"eqsat\": {\"iterations\": %d, \"stop_reason\": ", s->iterations);
+  rg_json_string(out, s->stop_reason ? s->stop_reason : "");
+  rg_sb_printf(out, ", \"enodes\": %d, \"classes\": %d, \"matches\": %lld, \"merges\": %lld, \"congruences\": %lld, "
+                    "\"cycles_filtered\": %lld, \"untyped\": %lld, \"greedy_cost\": %.17g, \"extracted_cost\": %.17g, "
+                    "\"ilp_bound\": %.17g, \"ilp_optimal\": %s, \"explore_seconds\": %.3f, \"extract_seconds\": %.3f}",
+               s->enodes, s->classes, (long long)s->matches, (long long)s->applied, (long long)s->congruences,
+               (long long)s->cycles_filtered, (long long)s->untyped, s->greedy_cost, s->extracted_cost, s->ilp_bound,
+               s->ilp_optimal ? "true" : "false", s->explore_seconds, s->extract_seconds);
+}
+
+void rg_search_result_json(const rg_search_result *r, const rg_cost_model *cm, double worst, const rg_eqsat_stats *es,
+                           rg_strbuf *out) {
   rg_sb_puts(out, "{\"cost_model\": ");
   rg_json_string(out, rg_cost_model_name(cm));
   rg_sb_printf(out, ", \"cost_before\": %.17g, \"cost_after\": %.17g, \"rules_applied\": %d, \"steps\": [",
                r->cost_before, r->cost_after, r->n_steps);
   for (int k = 0; k < r->n_steps; k++) rg_sb_printf(out, "%s%d", k ? ", " : "", r->steps[k].app.rule + 1);
   rg_sb_printf(out, "], \"explored\": %lld, \"queued\": %lld, \"rewrites_tried\": %lld, \"seconds\": %.3f, "
-                    "\"stopped\": %s, \"numeric_check_worst\": %.6g}\n",
+                    "\"stopped\": %s, \"numeric_check_worst\": %.6g",
                (long long)r->explored, (long long)r->queued, (long long)r->applications, r->seconds,
                r->stopped ? "true" : "false", worst);
+  if (es) eqsat_json(es, out);
+  rg_sb_puts(out, "}\n");
+}
+
+void rg_search_result_print(const rg_search_result *r, const rg_cost_model *cm, rg_strbuf *out) {
+  cost_line(r, cm, out);
+  rg_sb_printf(out, "search: %d rules applied; %lld models explored, %lld queued, %lld rewrites tried; %.2f s%s\n",
+               r->n_steps, (long long)r->explored, (long long)r->queued, (long long)r->applications, r->seconds,
+               r->stopped ? " (stopped: time limit or Ctrl-C)" : "");
+  timings_line(cm, out);
+}
+
+void rg_eqsat_result_print(const rg_search_result *r, const rg_eqsat_stats *s, rg_extract_kind extract,
+                           const rg_cost_model *cm, rg_strbuf *out) {
+  cost_line(r, cm, out);
+  rg_sb_printf(out, "search: %d rules applied; eqsat, %d iterations, %d e-nodes; %.2f s%s\n", r->n_steps, s->iterations,
+               s->enodes, r->seconds, r->stopped ? " (stopped: time limit or Ctrl-C)" : "");
+  rg_eqsat_stats_print(s, extract, out);
+  timings_line(cm, out);
+}
+
+void rg_eqsat_stats_print(const rg_eqsat_stats *s, rg_extract_kind extract, rg_strbuf *out) {
+  rg_sb_printf(out, "eqsat: %d iterations (%s); %d e-nodes in %d classes; %lld matches, %lld merges by rules, %lld by "
+               "congruence; not applied: %lld would make a cycle, %lld do not type\n",
+               s->iterations, s->stop_reason ? s->stop_reason : "?", s->enodes, s->classes, (long long)s->matches,
+               (long long)s->applied, (long long)s->congruences, (long long)s->cycles_filtered, (long long)s->untyped);
+  rg_sb_printf(out, "extraction (%s): e-node cost %.6g (greedy %.6g)", extract == RG_EXTRACT_ILP ? "ilp" : "greedy",
+               s->extracted_cost, s->greedy_cost);
+  if (extract == RG_EXTRACT_ILP)
+    rg_sb_printf(out, ", ILP bound %.6g, gap %.2f%%%s", s->ilp_bound,
+                 s->extracted_cost > s->ilp_bound ? 100 * (s->extracted_cost - s->ilp_bound) / s->extracted_cost : 0.0,
+                 s->ilp_optimal ? " (optimal)" : " (time limit)");
+  rg_sb_printf(out, "; explore %.2f s, extract %.2f s\n", s->explore_seconds, s->extract_seconds);
 }
 
 bool rg_numcheck_print(const rg_model *m, const rg_ruleset *rules, const rg_search_result *r, double worst, int step,

@@ -13,6 +13,7 @@ PACKAGES=(
   libprotobuf-c-dev protobuf-c-compiler
   libonnx-dev
   libdnnl-dev
+  coinor-libcbc-dev
   graphviz
   groff-base
   clang libclang-rt-14-dev libomp-dev

@@ -1,17 +1,20 @@
 /* tools/graphopt_optimize.c: `graphopt optimize` (also `graphopt --rules R IN.onnx -o OUT.onnx`):
- * verified rules applied by TASO's backtracking search under a cost model, the result checked
- * numerically against the original before anything is written. optimizer/ does the work. */
+ * verified rules applied by TASO's backtracking search or by equality saturation under a cost
+ * model, the result checked numerically against the original before anything is written.
+ * optimizer/ does the work. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "graphopt.h"
 #include "rulesdb/rulesdb.h"
 
 typedef struct {
   const char *in, *rules, *pub, *out, *cost, *machine, *cache, *json;
-  bool allow_unsigned, no_cache, explain, quiet;
-  double alpha, time_limit, tolerance;
-  int64_t budget, seed;
+  bool allow_unsigned, no_cache, explain, quiet, eqsat;
+  double alpha, time_limit, tolerance, ilp_time_limit;
+  int64_t budget, seed, max_enodes, iterations, multi_rounds;
+  rg_extract_kind extract;
   rg_import_dims dims;
 } opt_opts;
 
@@ -25,11 +28,24 @@ static bool number(const char *opt, const char *arg, double lo, double *out) {
   return true;
 }
 
+/* NAME among choices[0..n) (a NULL-terminated list), its index into *out. */
+static bool choice(const char *opt, const char *arg, const char *const *choices, int *out) {
+  for (int i = 0; choices[i]; i++)
+    if (!strcmp(arg, choices[i])) return *out = i, true;
+  fprintf(stderr, "graphopt optimize: %s wants %s or %s, not '%s'\n", opt, choices[0], choices[1], arg);
+  return false;
+}
+
+#define P "graphopt optimize"
+
 static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
   rg_cli_getopt g;
   rg_cli_getopt_init(&g, rg_doc_graphopt_optimize.options, rg_doc_graphopt_optimize.n_options);
-  *o = (opt_opts){.cost = rg_cost_backend_get(0)->name, .alpha = 1.05, .time_limit = 10, .tolerance = 1e-4, .budget = 1000, .seed = 1};
-  int c;
+  *o = (opt_opts){.cost = rg_cost_backend_get(0)->name, .alpha = 1.05, .time_limit = 10, .tolerance = 1e-4, .budget = 1000,
+                  .seed = 1, .max_enodes = 50000, .iterations = 15, .multi_rounds = 1, .ilp_time_limit = 60,
+                  .extract = RG_EXTRACT_ILP};
+  static const char *const searches[] = {"backtrack", "eqsat", NULL}, *const extracts[] = {"greedy", "ilp", NULL};
+  int c, pick;
   while ((c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
     bool ok = true;
     switch (c) {
@@ -48,6 +64,12 @@ static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
     case RG_OPT_TOLERANCE: ok = number("--tolerance", optarg, 0, &o->tolerance); break;
     case RG_OPT_EXPLAIN: o->explain = true; break;
     case RG_OPT_JSON: o->json = optarg; break;
+    case RG_OPT_SEARCH: ok = choice("--search", optarg, searches, &pick), o->eqsat = pick == 1; break;
+    case RG_OPT_EXTRACT: ok = choice("--extract", optarg, extracts, &pick), o->extract = (rg_extract_kind)pick; break;
+    case RG_OPT_MAX_ENODES: ok = rg_cli_int_option(P, "--max-enodes", optarg, 1, INT32_MAX, &o->max_enodes); break;
+    case RG_OPT_ITERATIONS: ok = rg_cli_int_option(P, "--iterations", optarg, 1, 1000000, &o->iterations); break;
+    case RG_OPT_MULTI_ROUNDS: ok = rg_cli_int_option(P, "--multi-rounds", optarg, 0, 1000000, &o->multi_rounds); break;
+    case RG_OPT_ILP_TIME_LIMIT: ok = number("--ilp-time-limit", optarg, 0, &o->ilp_time_limit); break;
     case RG_OPT_DIM: ok = graphopt_add_dim(&o->dims, optarg); break;
     case RG_OPT_QUIET: o->quiet = true; break;
     default: return *rc = graphopt_usage(&rg_doc_graphopt_optimize, c, graphopt_print_cost_models), false;
@@ -96,10 +118,11 @@ static int check_and_write(const opt_opts *o, const rg_model *m, const rg_rulese
 }
 
 /* The search's figures as JSON in path, whole or not at all; true when that failed (said why). */
-static bool write_json(const char *path, const rg_search_result *r, const rg_cost_model *cm, double worst) {
+static bool write_json(const char *path, const rg_search_result *r, const rg_cost_model *cm, double worst,
+                       const rg_eqsat_stats *es) {
   rg_strbuf sb;
   rg_sb_init(&sb);
-  rg_search_result_json(r, cm, worst, &sb);
+  rg_search_result_json(r, cm, worst, es, &sb);
   rg_atomic_file a;
   rg_err err;
   rg_status st = rg_atomic_open(&a, path, &err);
@@ -109,12 +132,26 @@ static bool write_json(const char *path, const rg_search_result *r, const rg_cos
   return st != RG_OK;
 }
 
+/* The search o names: its result into r, equality saturation's figures into es. */
+static rg_status search(const opt_opts *o, rg_model *m, const rg_ruleset *rules, rg_cost_model *cm, rg_search_result *r,
+                        rg_eqsat_stats *es, rg_err *err) {
+  if (!o->eqsat) {
+    rg_search_opts so = {o->alpha, o->budget, o->time_limit, 2.0, rg_cost_search_fn, cm, !o->quiet, &rg_cli_interrupted};
+    return rg_search_rules(m, rules, &so, r, err);
+  }
+  rg_eqsat_opts eo = {.max_enodes = o->max_enodes, .iterations = (int)o->iterations, .multi_rounds = (int)o->multi_rounds,
+                      .time_limit = o->time_limit, .extract = o->extract, .ilp_time_limit = o->ilp_time_limit, .cost = cm,
+                      .model_cost = rg_cost_search_fn, .model_cost_ctx = cm, .progress = !o->quiet,
+                      .stop = &rg_cli_interrupted};
+  return rg_eqsat_rules(m, rules, &eo, r, es, err);
+}
+
 static int optimize(const opt_opts *o, rg_model *m, const rg_ruleset *rules, rg_cost_model *cm) {
   rg_err err = {0};
   rg_cli_catch_interrupts();
-  rg_search_opts so = {o->alpha, o->budget, o->time_limit, 2.0, rg_cost_search_fn, cm, !o->quiet, &rg_cli_interrupted};
   rg_search_result r;
-  rg_status st = rg_search_rules(m, rules, &so, &r, &err);
+  rg_eqsat_stats es;
+  rg_status st = search(o, m, rules, cm, &r, &es, &err);
   rg_cli_release_interrupts();
   if (st) {
     rg_cli_report("graphopt optimize", NULL, &err);
@@ -127,11 +164,12 @@ static int optimize(const opt_opts *o, rg_model *m, const rg_ruleset *rules, rg_
   rg_sb_init(&sb);
   for (int k = 0; o->explain && k < r.n_steps; k++) rg_search_step_print(m, rules, k, &r.steps[k], &sb);
   rg_search_operators_print(m, r.roots, &sb);
-  rg_search_result_print(&r, cm, &sb);
+  if (o->eqsat) rg_eqsat_result_print(&r, &es, o->extract, cm, &sb);
+  else rg_search_result_print(&r, cm, &sb);
   graphopt_print(&sb);
   if (st) rg_cli_report("graphopt optimize", NULL, &err);
   else rc = check_and_write(o, m, rules, &r, worst, step);
-  if (!st && o->json && write_json(o->json, &r, cm, worst)) rc = rc ? rc : 1;
+  if (!st && o->json && write_json(o->json, &r, cm, worst, o->eqsat ? &es : NULL)) rc = rc ? rc : 1;
   rg_search_result_free(&r);
   return rc;
 }

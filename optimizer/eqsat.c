@@ -1,0 +1,207 @@
+/* optimizer/eqsat.c: equality saturation's exploration (eqsat.h): match everything, apply
+ * everything, rebuild, until saturated or a limit. Extraction: eqsat_extract.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eqsat_internal.h"
+#include "ir/grow.h"
+#include "match/match.h"
+
+/* Matches kept per iteration at most: beyond it the iteration applies what it has (egg's
+ * match limit, so that one explosive rule cannot exhaust memory). */
+#define MATCH_LIMIT 2000000
+
+/* The debug build checks the e-graph's invariants after every iteration, whatever asked. */
+#ifdef NDEBUG
+#define CHECK_ALWAYS 0
+#else
+#define CHECK_ALWAYS 1
+#endif
+
+typedef struct {
+  rg_model *m;
+  rg_egraph *eg;
+  const rg_apply_set *s;
+  const rg_eqsat_opts *o;
+  rg_eqsat_stats *stats;
+  rg_ops_index ix;
+  rg_matches ms;
+  rg_match_env env;
+  rg_ref *roots;      /* the model's (rg_model_roots) */
+  int32_t *root_cls;
+  uint8_t *live; /* [class]: reached from the roots (rg_egraph_reach) */
+  int32_t *origin; /* [node]: the application whose target it is, -1 none, -2 the original's */
+  int32_t n_origin, cap_origin;
+  rg_application *apps; /* the applications made, in order */
+  int32_t n_apps, cap_apps;
+  rg_err *err;
+} explorer;
+
+static rg_status eg_add(void *ctx, const rg_node *n, int32_t *id, rg_err *err) {
+  rg_ref r;
+  rg_status st = rg_egraph_add(ctx, n, 0, &r, err);
+  *id = r.node;
+  return st;
+}
+
+/* Notes that the nodes added since the last note were built by application a (-1: by a match
+ * that was not applied). */
+static rg_status note_origin(explorer *x, int32_t a) {
+  int32_t to = rg_egraph_n_nodes(x->eg);
+  while (x->cap_origin < to)
+    if (!rg_grow_to(&x->origin, &x->cap_origin, sizeof *x->origin, 1024))
+      return rg_err_set(x->err, RG_ERR_NOMEM, "out of memory");
+  for (int32_t id = x->n_origin; id < to; id++) x->origin[id] = a;
+  x->n_origin = to;
+  return RG_OK;
+}
+
+/* The targets of one match built into a->by; false when one does not type as the class it
+ * replaces. */
+static rg_status build_targets(explorer *x, const rg_apply_dir *d, const int32_t *at, rg_application *a, bool *typed) {
+  *typed = false;
+  for (int k = 0; k < d->n; k++) {
+    rg_err e;
+    rg_status st = rg_match_instantiate_with(d->g, d->to[k], &x->env, eg_add, x->eg, &a->by[k], &e);
+    if (st == RG_ERR_SHAPE || st == RG_ERR_LIMIT) return RG_OK;
+    if (st) return *x->err = e, st;
+    a->at[k] = rg_egraph_ref(rg_egraph_find(x->eg, at[k]));
+    if (!rg_shape_type_eq(rg_model_shape(x->m, a->by[k]), rg_model_shape(x->m, a->at[k]))) return RG_OK;
+  }
+  *typed = true;
+  return RG_OK;
+}
+
+/* Builds the targets of one match and merges each with the class it matched, unless the merge
+ * would make a cycle (each output's equation holds on its own: a partial merge is sound). The
+ * application is recorded (for --explain) when its targets typed. */
+static rg_status apply_one(explorer *x, const rg_apply_dir *d, const int32_t *at) {
+  rg_application a = {d->rule, d->reversed, d->n, {{0}}, {{0}}};
+  bool typed, merged = false;
+  rg_status st = build_targets(x, d, at, &a, &typed);
+  if (st || !typed) {
+    x->stats->untyped += !st;
+    return st ? st : note_origin(x, -1);
+  }
+  for (int k = 0; k < d->n; k++) {
+    int32_t u = rg_egraph_value(a.at[k]), v = rg_egraph_value(a.by[k]);
+    if (rg_egraph_would_cycle(x->eg, u, v)) x->stats->cycles_filtered++;
+    else merged = rg_egraph_union(x->eg, u, v) || merged;
+  }
+  x->stats->applied += merged; /* one that merged nothing may still have built nodes: kept too */
+  if (!rg_grow(&x->apps, &x->cap_apps, x->n_apps, sizeof *x->apps, 256)) return rg_err_set(x->err, RG_ERR_NOMEM, "out of memory");
+  x->apps[x->n_apps] = a;
+  st = note_origin(x, x->n_apps);
+  for (int k = 0; !st && k < d->n; k++) /* a target found built (by an earlier run) is this one's too */
+    if (x->origin[a.by[k].node] == -1) x->origin[a.by[k].node] = x->n_apps;
+  x->n_apps++;
+  return st;
+}
+
+/* Every match of every direction (multi-output ones while multi), then each applied. */
+static rg_status iterate(explorer *x, bool multi, bool *changed) {
+  int32_t nodes0 = rg_egraph_n_nodes(x->eg);
+  int64_t applied0 = x->stats->applied;
+  x->ms.n = x->ms.count = 0;
+  bool full = false;
+  size_t nv = (size_t)rg_egraph_n_nodes(x->eg) * RG_MAX_OUTPUTS;
+  free(x->live);
+  rg_status st = (x->live = calloc(nv + 1, 1)) ? RG_OK : rg_err_set(x->err, RG_ERR_NOMEM, "out of memory");
+  for (int32_t i = 0; !st && i < rg_model_n_roots(x->m); i++)
+    x->root_cls[i] = x->roots[i].node >= 0 ? rg_egraph_class(x->eg, x->roots[i]) : -1;
+  if (!st) st = rg_egraph_reach(x->eg, x->root_cls, rg_model_n_roots(x->m), x->live, x->err);
+  if (!st) st = rg_ops_index_build(x->eg, x->m->g, x->live, &x->ix, x->err);
+  for (int di = 0; !st && !full && di < rg_apply_set_size(x->s); di++) {
+    const rg_apply_dir *d = rg_apply_set_dir(x->s, di);
+    if (d->n == 1 || multi) st = rg_ematch(x->eg, x->m->g, d, di, &x->ix, &x->ms, MATCH_LIMIT, &full, x->err);
+  }
+  x->stats->matches += x->ms.count;
+  int32_t at[RG_RULE_MAX_OUTPUTS];
+  for (int64_t pos = 0; !st && pos < x->ms.n;) {
+    if (rg_egraph_n_nodes(x->eg) > x->o->max_enodes) break;
+    rg_match_env_reset(&x->env);
+    int32_t di = rg_matches_read(&x->ms, &pos, x->s, at, &x->env);
+    st = apply_one(x, rg_apply_set_dir(x->s, di), at);
+  }
+  int64_t merged = 0;
+  if (!st) st = rg_egraph_rebuild(x->eg, &merged, x->err);
+  x->stats->congruences += merged;
+  if (!st && CHECK_ALWAYS + x->o->check) st = rg_egraph_check(x->eg, x->err);
+  *changed = rg_egraph_n_nodes(x->eg) > nodes0 || x->stats->applied > applied0;
+  return st;
+}
+
+/* origin -2 for the nodes of the original model (those its roots reach), -1 for the rest. */
+static rg_status mark_original(explorer *x) {
+  int32_t size = rg_graph_size(x->m->g);
+  rg_status st = note_origin(x, -1);
+  uint32_t *seen = calloc((size_t)size + 1, sizeof *seen);
+  int32_t *stack = malloc(sizeof *stack * ((size_t)size + 1)), *order = malloc(sizeof *order * ((size_t)size + 1));
+  if (!st && (!seen || !stack || !order)) st = rg_err_set(x->err, RG_ERR_NOMEM, "out of memory");
+  int32_t n = st ? 0 : rg_graph_reach(x->m->g, x->roots, rg_model_n_roots(x->m), seen, 1, stack, order);
+  for (int32_t i = 0; i < n; i++) x->origin[order[i]] = -2;
+  free(seen), free(stack), free(order);
+  return st;
+}
+
+static int32_t max_vars(const rg_apply_set *s, bool params) {
+  int32_t n = 1;
+  for (int i = 0; i < rg_apply_set_size(s); i++) {
+    const rg_graph *g = rg_apply_set_dir(s, i)->g;
+    int32_t k = params ? rg_graph_n_pvars(g) : rg_graph_n_tvars(g);
+    if (k > n) n = k;
+  }
+  return n;
+}
+
+/* Why exploration stops now, or NULL to go on. */
+static const char *stop_reason(const explorer *x, double t0, int it, bool changed) {
+  if (it > 0 && !changed) return "saturated";
+  if (x->o->stop && *x->o->stop) return "stopped";
+  if (rg_egraph_n_nodes(x->eg) > x->o->max_enodes) return "e-node limit";
+  if (x->o->time_limit > 0 && rg_clock_seconds() - t0 > x->o->time_limit) return "time limit";
+  if (it >= x->o->iterations) return "iterations";
+  return NULL;
+}
+
+static rg_status explore(explorer *x) {
+  double t0 = rg_clock_seconds();
+  rg_status st = rg_match_env_init(&x->env, max_vars(x->s, false), max_vars(x->s, true), x->err);
+  if (!st) st = mark_original(x);
+  bool changed = true;
+  int it = 0;
+  while (!st && !(x->stats->stop_reason = stop_reason(x, t0, it, changed))) {
+    st = iterate(x, it < x->o->multi_rounds, &changed);
+    it++;
+    if (!st && x->o->progress)
+      fprintf(stderr, "graphopt: eqsat iteration %d: %d e-nodes, %d classes, %lld merges, %.1f s\n", it,
+              rg_egraph_n_nodes(x->eg), rg_egraph_n_classes(x->eg), (long long)x->stats->applied,
+              rg_clock_seconds() - t0);
+  }
+  x->stats->iterations = it;
+  x->stats->enodes = rg_egraph_n_nodes(x->eg), x->stats->classes = rg_egraph_n_classes(x->eg);
+  x->stats->explore_seconds = rg_clock_seconds() - t0;
+  return st;
+}
+
+rg_status rg_eqsat(rg_model *m, const rg_apply_set *s, const rg_eqsat_opts *o, rg_search_result *out,
+                   rg_eqsat_stats *stats, rg_err *err) {
+  memset(out, 0, sizeof *out);
+  memset(stats, 0, sizeof *stats);
+  int32_t nr = rg_model_n_roots(m);
+  explorer x = {.m = m, .eg = rg_egraph_new(m), .s = s, .o = o, .stats = stats, .err = err};
+  x.roots = malloc(sizeof *x.roots * ((size_t)nr + 1)), x.root_cls = malloc(sizeof *x.root_cls * ((size_t)nr + 1));
+  rg_status st = x.eg && x.roots && x.root_cls ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (!st) rg_model_roots(m, x.roots);
+  if (!st) st = explore(&x);
+  out->stopped = stats->stop_reason && (!strcmp(stats->stop_reason, "time limit") || !strcmp(stats->stop_reason, "stopped"));
+  rg_eqsat_trace t = {x.origin, x.apps, x.n_apps};
+  if (!st) st = rg_eqsat_extract(x.eg, o, &t, out, stats, err);
+  out->explored = stats->iterations, out->queued = stats->enodes, out->applications = stats->applied;
+  rg_egraph_free(x.eg);
+  free(x.ix.ids), free(x.ms.v), free(x.origin), free(x.apps), free(x.roots), free(x.root_cls), free(x.live);
+  rg_match_env_free(&x.env);
+  if (st) rg_search_result_free(out);
+  return st;
+}

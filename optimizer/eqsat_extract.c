@@ -1,0 +1,128 @@
+/* optimizer/eqsat_extract.c: equality saturation's extraction step (eqsat_internal.h): the
+ * e-nodes costed, the cheapest model chosen (greedy, then the ILP from there), built, costed as
+ * the backtracking search costs models, and kept only when cheaper than the original. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eqsat_internal.h"
+
+/* The relative gain below which a model is not better (search.c's, for the same reason). */
+#define MIN_GAIN 1e-9
+
+/* Whether some member of cls computes a Conv or a 2-D product (with no activation of its own,
+ * when bias says a bias is to follow), or, for an activation, such a fused bias. */
+static bool fuses_into(rg_egraph *eg, int32_t cls, bool bias) {
+  const rg_model *m = rg_egraph_model(eg);
+  int32_t v = cls;
+  do {
+    const rg_node *nd = rg_graph_node(m->g, v / RG_MAX_OUTPUTS);
+    bool gemm = nd->op == RG_OP_MATMUL && rg_model_shape(m, rg_egraph_ref(v))->rank == 2;
+    if (nd->op == RG_OP_CONV2D && (!bias || nd->params[3] == RG_ACT_NONE)) return true;
+    if (gemm && (!bias || nd->params[0] == RG_ACT_NONE)) return true;
+    if (!bias && nd->op == RG_OP_BIAS && nd->params[0] == 1 && fuses_into(eg, rg_egraph_class(eg, nd->in[0]), true))
+      return true;
+    v = rg_egraph_next(eg, v);
+  } while (v != cls);
+  return false;
+}
+
+/* Every e-node's cost: 0 for variables and values computed from weights alone, and, as
+ * rg_cost_sum counts them, for a bias or activation a Conv or Gemm before it can compute (when
+ * its operand's class holds one: a hope, which the whole model's cost then checks). */
+static rg_status node_costs(rg_egraph *eg, rg_cost_model *cm, double *cost, rg_err *err) {
+  rg_model *m = rg_egraph_model(eg);
+  for (int32_t id = 0; id < rg_egraph_n_nodes(eg); id++) {
+    const rg_node *nd = rg_graph_node(m->g, id);
+    cost[id] = 0;
+    if (nd->op == RG_OP_INPUT || rg_egraph_weight_only(eg, id)) continue;
+    bool bias = nd->op == RG_OP_BIAS && nd->params[0] == 1;
+    bool act = nd->op == RG_OP_RELU || nd->op == RG_OP_SIGMOID || nd->op == RG_OP_TANH;
+    if ((bias || act) && fuses_into(eg, rg_egraph_class(eg, nd->in[0]), bias)) continue;
+    rg_status st = rg_cost_node(cm, m, id, &cost[id], err);
+    if (st) return st;
+  }
+  return RG_OK;
+}
+
+/* The steps out reports: each application that built a node the extraction uses, once, in the
+ * order they were made; every step's roots the extracted model's. */
+static rg_status explain(rg_egraph *eg, const rg_eqsat_trace *t, const int32_t *choice, const int32_t *root_cls,
+                         int n_roots, rg_search_result *out, rg_err *err) {
+  int32_t *nodes = malloc(sizeof *nodes * ((size_t)rg_egraph_n_nodes(eg) + 1));
+  uint8_t *used = calloc((size_t)t->n_apps + 1, 1);
+  int32_t n = nodes && used ? rg_extract_used(eg, choice, root_cls, n_roots, nodes) : -1;
+  for (int32_t i = 0; i < n; i++)
+    if (t->origin[nodes[i]] >= 0) used[t->origin[nodes[i]]] = 1;
+  int32_t n_steps = 0;
+  for (int32_t a = 0; n >= 0 && a < t->n_apps; a++) n_steps += used[a];
+  out->steps = n >= 0 ? calloc((size_t)n_steps + 1, sizeof *out->steps) : NULL;
+  rg_status st = out->steps ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  int32_t nr = rg_model_n_roots(rg_egraph_model(eg));
+  for (int32_t a = 0; !st && a < t->n_apps; a++) {
+    if (!used[a]) continue;
+    rg_search_step *s = &out->steps[out->n_steps];
+    s->app = t->apps[a], s->cost_before = out->cost_before, s->cost_after = out->cost_after;
+    if (!(s->roots = malloc(sizeof *s->roots * ((size_t)nr + 1)))) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    else memcpy(s->roots, out->roots, sizeof *s->roots * (size_t)nr), out->n_steps++;
+  }
+  free(nodes), free(used);
+  return st;
+}
+
+/* Chooses (greedy, then ILP when asked) into choice; the costs into stats. */
+static rg_status choose(rg_egraph *eg, const rg_eqsat_opts *o, const double *cost, const int32_t *root_cls,
+                        int n_roots, int32_t *choice, rg_eqsat_stats *stats, rg_err *err) {
+  rg_status st = rg_extract_greedy(eg, cost, choice, err);
+  if (!st) stats->greedy_cost = stats->extracted_cost = rg_extract_dag_cost(eg, cost, choice, root_cls, n_roots);
+  if (st || o->extract != RG_EXTRACT_ILP) return st;
+  double obj;
+  st = rg_extract_ilp(eg, cost, root_cls, n_roots, o->ilp_time_limit, choice, &obj, &stats->ilp_bound,
+                      &stats->ilp_optimal, err);
+  if (!st) stats->extracted_cost = rg_extract_dag_cost(eg, cost, choice, root_cls, n_roots);
+  return st;
+}
+
+/* The extracted model built and costed into out (the original kept when it is no cheaper). */
+static rg_status keep_better(rg_egraph *eg, const rg_eqsat_opts *o, const rg_ref *roots, const int32_t *choice,
+                             rg_search_result *out, rg_err *err) {
+  rg_model *m = rg_egraph_model(eg);
+  int32_t nr = rg_model_n_roots(m);
+  rg_ref *built = malloc(sizeof *built * ((size_t)nr + 1));
+  if (!built) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  int64_t ops;
+  double cost;
+  rg_status st = rg_extract_build(eg, m, choice, roots, nr, built, err);
+  if (!st) st = o->model_cost(o->model_cost_ctx, m, built, &cost, &ops, err);
+  bool better = !st && cost < (1 - MIN_GAIN) * out->cost_before;
+  memcpy(out->roots, better ? built : roots, sizeof *built * (size_t)nr);
+  out->cost_after = better ? cost : out->cost_before;
+  free(built);
+  return st;
+}
+
+rg_status rg_eqsat_extract(rg_egraph *eg, const rg_eqsat_opts *o, const rg_eqsat_trace *t, rg_search_result *out,
+                           rg_eqsat_stats *stats, rg_err *err) {
+  double t0 = rg_clock_seconds();
+  rg_model *m = rg_egraph_model(eg);
+  int32_t nr = rg_model_n_roots(m), nv = rg_egraph_n_nodes(eg) * RG_MAX_OUTPUTS;
+  rg_ref *roots = malloc(sizeof *roots * ((size_t)nr + 1));
+  int32_t *root_cls = malloc(sizeof *root_cls * ((size_t)nr + 1)), *choice = malloc(sizeof *choice * ((size_t)nv + 1));
+  double *cost = malloc(sizeof *cost * ((size_t)rg_egraph_n_nodes(eg) + 1));
+  out->roots = malloc(sizeof *out->roots * ((size_t)nr + 1));
+  rg_status st = roots && root_cls && choice && cost && out->roots ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  int64_t ops;
+  if (!st) {
+    rg_model_roots(m, roots);
+    for (int32_t i = 0; i < nr; i++) root_cls[i] = roots[i].node >= 0 ? rg_egraph_class(eg, roots[i]) : -1;
+    st = o->model_cost(o->model_cost_ctx, m, roots, &out->cost_before, &ops, err);
+  }
+  if (!st) st = node_costs(eg, o->cost, cost, err);
+  if (!st) st = choose(eg, o, cost, root_cls, nr, choice, stats, err);
+  if (!st) st = keep_better(eg, o, roots, choice, out, err);
+  if (!st && out->cost_after < out->cost_before) st = explain(eg, t, choice, root_cls, nr, out, err);
+  stats->extract_seconds = rg_clock_seconds() - t0;
+  out->seconds = stats->explore_seconds + stats->extract_seconds;
+  free(roots), free(root_cls), free(choice), free(cost);
+  return st;
+}

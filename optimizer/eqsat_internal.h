@@ -1,0 +1,81 @@
+/* optimizer/eqsat_internal.h: private to optimizer/eqsat*.c and extract*.c: e-matching's
+ * match records and the extraction steps. */
+#ifndef RG_OPTIMIZER_EQSAT_INTERNAL_H
+#define RG_OPTIMIZER_EQSAT_INTERNAL_H
+
+#include "apply.h"
+#include "egraph.h"
+#include "eqsat.h"
+#include "match/match.h"
+
+/* Matches found in one iteration, applied after all are found (the e-graph does not change
+ * while it is matched). Each record: the direction's index, the classes its outputs matched
+ * (d->n of them), then per tensor variable of the rule's graph the value bound (-1 none), then
+ * per parameter variable three numbers: bound, whether the value is a variable, the value. */
+typedef struct {
+  int32_t *v;
+  int64_t n, cap;
+  int64_t count; /* records */
+} rg_matches;
+
+/* The e-graph's nodes in live classes (those the model's roots reach: nodes built for matches
+ * that were not applied are left alone) grouped by operator, for matching a pattern's root:
+ * ids[at[op] .. at[op + 1]) are the nodes with operator op, in id order. */
+typedef struct {
+  int32_t at[RG_OP_COUNT + 1];
+  int32_t *ids;
+} rg_ops_index;
+
+rg_status rg_ops_index_build(rg_egraph *eg, const rg_graph *g, const uint8_t *live, rg_ops_index *ix,
+                             rg_err *err) RG_MUST_CHECK;
+
+/* Appends every match of direction d (index di) in eg to out; stops at limit records in all
+ * (*full set). Roots computed from weights alone are not matched. */
+rg_status rg_ematch(rg_egraph *eg, const rg_graph *g, const rg_apply_dir *d, int32_t di, const rg_ops_index *ix,
+                    rg_matches *out, int64_t limit, bool *full, rg_err *err) RG_MUST_CHECK;
+
+/* The record at *pos into env (initialized for the direction's graph) and at[]; *pos moves to
+ * the next record. Returns the direction's index. */
+int32_t rg_matches_read(const rg_matches *ms, int64_t *pos, const rg_apply_set *s, int32_t *at, rg_match_env *env);
+
+/* ---- extraction ---- */
+
+/* choice[class root value] = the value chosen to compute the class (its node's operands'
+ * classes chosen in turn), -1 for a class with none. */
+
+/* Greedy: each class's node of least tree cost (node_cost[id] plus its operand classes'),
+ * to a fixed point. Costs >= 0 and only strict improvements: the choices form no cycle. */
+rg_status rg_extract_greedy(rg_egraph *eg, const double *node_cost, int32_t *choice, rg_err *err) RG_MUST_CHECK;
+
+/* The nodes computing roots' classes (class root values, -1 for none) through choice runs,
+ * each once, into nodes (room for every e-node); their count, -1 when out of memory. */
+int32_t rg_extract_used(rg_egraph *eg, const int32_t *choice, const int32_t *roots, int n_roots, int32_t *nodes);
+
+/* The cost of those nodes (NaN when out of memory). */
+double rg_extract_dag_cost(rg_egraph *eg, const double *node_cost, const int32_t *choice, const int32_t *roots,
+                           int n_roots);
+
+/* The ILP over the classes roots[0..n) reach: choice in, as the start, and out, the solver's
+ * best; *obj its cost, *bound the solver's lower bound, *optimal when proved. */
+rg_status rg_extract_ilp(rg_egraph *eg, const double *node_cost, const int32_t *roots, int n_roots,
+                         double time_limit, int32_t *choice, double *obj, double *bound, bool *optimal,
+                         rg_err *err) RG_MUST_CHECK;
+
+/* The model the choices make, built in m's graph: out[i] computes roots[i]'s class (an omitted
+ * operand, node -1, stays one). RG_ERR_ARG when a class has no choice or reaches itself. */
+rg_status rg_extract_build(rg_egraph *eg, rg_model *m, const int32_t *choice, const rg_ref *roots, int n,
+                           rg_ref *out, rg_err *err) RG_MUST_CHECK;
+
+/* What exploration leaves for extraction: who built each e-node (origin[id], an index into
+ * apps, -1 for the original's nodes and those of matches not applied). */
+typedef struct {
+  const int32_t *origin;
+  const rg_application *apps;
+  int32_t n_apps;
+} rg_eqsat_trace;
+
+/* Extraction, the extracted model built and costed, out filled (eqsat.h's rg_eqsat). */
+rg_status rg_eqsat_extract(rg_egraph *eg, const rg_eqsat_opts *o, const rg_eqsat_trace *t, rg_search_result *out,
+                           rg_eqsat_stats *stats, rg_err *err) RG_MUST_CHECK;
+
+#endif
