@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/grow.h"
 #include "ir/hashtab.h"
 
 struct rg_egraph {
@@ -19,6 +20,13 @@ struct rg_egraph {
   uint32_t *stamp; /* [value]: for the walks over classes */
   uint32_t stamp_now;
   int32_t *stack;
+  /* A topological order kept through every merge, so that a walk looking for a class can skip
+   * every class not above it: level[class] > the level of every class its members read. */
+  int32_t *level;              /* [root value] */
+  int32_t *use_head, *use_tail; /* [root value]: the class's uses (node * RG_MAX_INPUTS + k), -1 none */
+  int32_t *use_next;           /* [use]: the next use of the same class */
+  int32_t *raise;              /* classes whose users' levels are being raised */
+  int32_t n_raise, cap_raise;
 };
 
 static int n_outputs(const rg_node *nd) { return nd->op == RG_OP_INPUT ? 1 : rg_op_get((rg_op)nd->op)->n_outputs; }
@@ -54,27 +62,50 @@ static bool cong_eq(const void *owner, const void *key, int32_t id) {
   return memcmp(&c, key, sizeof c) == 0;
 }
 
+/* *p resized to n elements of elem bytes (unchanged when out of memory: false). */
+static bool resize(void *p, size_t n, size_t elem) {
+  void *q = realloc(*(void **)p, n * elem);
+  if (q) *(void **)p = q;
+  return q != NULL;
+}
+
 static bool room(rg_egraph *eg, int32_t nodes) {
   if (nodes <= eg->cap_nodes) return true;
   int32_t cap = eg->cap_nodes ? eg->cap_nodes : 1024;
   while (cap < nodes) cap *= 2;
-  size_t nv = (size_t)cap * RG_MAX_OUTPUTS;
-  int32_t *p = realloc(eg->parent, nv * sizeof *p);
-  if (p) eg->parent = p;
-  int32_t *nx = realloc(eg->next, nv * sizeof *nx);
-  if (nx) eg->next = nx;
-  int32_t *mb = realloc(eg->members, nv * sizeof *mb);
-  if (mb) eg->members = mb;
-  int32_t *sk = realloc(eg->stack, nv * sizeof *sk);
-  if (sk) eg->stack = sk;
-  uint32_t *sp = realloc(eg->stamp, nv * sizeof *sp);
-  if (sp) eg->stamp = sp;
-  uint8_t *w = realloc(eg->wonly, (size_t)cap);
-  if (w) eg->wonly = w;
-  if (!p || !nx || !mb || !sk || !sp || !w) return false;
-  memset(sp + (size_t)eg->cap_nodes * RG_MAX_OUTPUTS, 0, (nv - (size_t)eg->cap_nodes * RG_MAX_OUTPUTS) * sizeof *sp);
+  size_t nv = (size_t)cap * RG_MAX_OUTPUTS, v4 = sizeof(int32_t);
+  bool ok = resize(&eg->parent, nv, v4) && resize(&eg->next, nv, v4) && resize(&eg->members, nv, v4) &&
+            resize(&eg->stack, nv, v4) && resize(&eg->stamp, nv, v4) && resize(&eg->level, nv, v4) &&
+            resize(&eg->use_head, nv, v4) && resize(&eg->use_tail, nv, v4) &&
+            resize(&eg->use_next, (size_t)cap * RG_MAX_INPUTS, v4) && resize(&eg->wonly, (size_t)cap, 1);
+  if (!ok) return false;
+  memset(eg->stamp + (size_t)eg->cap_nodes * RG_MAX_OUTPUTS, 0, (nv - (size_t)eg->cap_nodes * RG_MAX_OUTPUTS) * v4);
   eg->cap_nodes = cap;
   return true;
+}
+
+static void add_use(rg_egraph *eg, int32_t cls, int32_t use) {
+  eg->use_next[use] = -1;
+  if (eg->use_tail[cls] < 0) eg->use_head[cls] = use;
+  else eg->use_next[eg->use_tail[cls]] = use;
+  eg->use_tail[cls] = use;
+}
+
+/* A new node's values: each its own class, one level above its operands' classes, a use of
+ * each operand's class. */
+static void add_values(rg_egraph *eg, int32_t id, const rg_node *nd) {
+  int outs = n_outputs(nd), lvl = 0;
+  for (int k = 0; nd->op != RG_OP_INPUT && k < nd->n_in; k++) {
+    int32_t c = rg_egraph_class(eg, nd->in[k]);
+    if (eg->level[c] + 1 > lvl) lvl = eg->level[c] + 1;
+    add_use(eg, c, id * RG_MAX_INPUTS + k);
+  }
+  for (int o = 0; o < RG_MAX_OUTPUTS; o++) {
+    int32_t v = id * RG_MAX_OUTPUTS + o;
+    eg->parent[v] = o < outs ? v : -1, eg->next[v] = v, eg->members[v] = 1;
+    eg->level[v] = lvl, eg->use_head[v] = eg->use_tail[v] = -1;
+  }
+  eg->n_classes += outs;
 }
 
 /* Registers the nodes m->g gained since the last call: each value its own class, each node in
@@ -84,12 +115,7 @@ static rg_status sync(rg_egraph *eg, rg_err *err) {
   if (!room(eg, size)) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int32_t id = eg->n_nodes; id < size; id++) {
     const rg_node *nd = rg_graph_node(eg->m->g, id);
-    int outs = n_outputs(nd);
-    for (int o = 0; o < RG_MAX_OUTPUTS; o++) {
-      int32_t v = id * RG_MAX_OUTPUTS + o;
-      eg->parent[v] = o < outs ? v : -1, eg->next[v] = v, eg->members[v] = 1;
-    }
-    eg->n_classes += outs;
+    add_values(eg, id, nd);
     bool w = nd->op == RG_OP_INPUT ? eg->m->var[nd->params[0]].kind == RG_MVAR_WEIGHT : true;
     for (int k = 0; nd->op != RG_OP_INPUT && k < nd->n_in; k++) w = w && eg->wonly[nd->in[k].node];
     eg->wonly[id] = w;
@@ -119,6 +145,7 @@ rg_egraph *rg_egraph_new(rg_model *m) {
 void rg_egraph_free(rg_egraph *eg) {
   if (!eg) return;
   free(eg->parent), free(eg->next), free(eg->members), free(eg->wonly), free(eg->stamp), free(eg->stack);
+  free(eg->level), free(eg->use_head), free(eg->use_tail), free(eg->use_next), free(eg->raise);
   rg_hashtab_free(&eg->cong);
   free(eg);
 }
@@ -134,6 +161,27 @@ rg_status rg_egraph_add(rg_egraph *eg, const rg_node *n, int out_index, rg_ref *
   return st ? st : sync(eg, err);
 }
 
+/* Restores the levels' order above class c after a merge: the uses of c from `first` on (those
+ * that may now sit at or below it) go above it, and so on up. Acyclic (merges that would make a
+ * cycle are not made), so it ends; a level past the number of values would mean a cycle, and
+ * stops it. */
+static void raise_users(rg_egraph *eg, int32_t c, int32_t first) {
+  eg->n_raise = 0;
+  if (rg_grow(&eg->raise, &eg->cap_raise, eg->n_raise, sizeof *eg->raise, 256)) eg->raise[eg->n_raise++] = c;
+  while (eg->n_raise > 0) {
+    int32_t x = eg->raise[--eg->n_raise];
+    for (int32_t u = x == c ? first : eg->use_head[x]; u >= 0; u = eg->use_next[u]) {
+      int32_t id = u / RG_MAX_INPUTS;
+      for (int o = 0; o < n_outputs(rg_graph_node(eg->m->g, id)); o++) {
+        int32_t y = rg_egraph_find(eg, id * RG_MAX_OUTPUTS + o);
+        if (eg->level[y] > eg->level[x] || eg->level[x] > eg->n_nodes * RG_MAX_OUTPUTS) continue;
+        eg->level[y] = eg->level[x] + 1;
+        if (rg_grow(&eg->raise, &eg->cap_raise, eg->n_raise, sizeof *eg->raise, 256)) eg->raise[eg->n_raise++] = y;
+      }
+    }
+  }
+}
+
 bool rg_egraph_union(rg_egraph *eg, int32_t a, int32_t b) {
   a = rg_egraph_find(eg, a), b = rg_egraph_find(eg, b);
   if (a == b) return false;
@@ -145,13 +193,25 @@ bool rg_egraph_union(rg_egraph *eg, int32_t a, int32_t b) {
   eg->members[a] += eg->members[b];
   int32_t t = eg->next[a]; /* splice the two circular lists */
   eg->next[a] = eg->next[b], eg->next[b] = t;
+  int32_t b_uses = eg->use_head[b];
+  if (b_uses >= 0) { /* and the uses, b's after a's */
+    if (eg->use_tail[a] < 0) eg->use_head[a] = eg->use_head[b];
+    else eg->use_next[eg->use_tail[a]] = eg->use_head[b];
+    eg->use_tail[a] = eg->use_tail[b];
+  }
   eg->n_classes--;
+  bool rose = eg->level[b] > eg->level[a]; /* then a's users may sit below the merged class; else b's */
+  if (rose) eg->level[a] = eg->level[b];
+  raise_users(eg, a, rose ? eg->use_head[a] : b_uses);
   return true;
 }
+
+int32_t rg_egraph_level(const rg_egraph *eg, int32_t cls) { return eg->level[cls]; }
 
 /* Whether class `to` is reachable from class `from` through operands (from itself counts only
  * when reached again). */
 static bool reaches(rg_egraph *eg, int32_t from, int32_t to) {
+  if (eg->level[from] <= eg->level[to]) return false; /* only classes above `to` can read it */
   uint32_t s = ++eg->stamp_now;
   int32_t n = 0;
   eg->stack[n++] = from;
@@ -162,7 +222,7 @@ static bool reaches(rg_egraph *eg, int32_t from, int32_t to) {
       for (int k = 0; nd->op != RG_OP_INPUT && k < nd->n_in; k++) {
         int32_t d = rg_egraph_class(eg, nd->in[k]);
         if (d == to) return true;
-        if (eg->stamp[d] != s) eg->stamp[d] = s, eg->stack[n++] = d;
+        if (eg->level[d] > eg->level[to] && eg->stamp[d] != s) eg->stamp[d] = s, eg->stack[n++] = d;
       }
       v = eg->next[v];
     } while (v != c);

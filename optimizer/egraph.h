@@ -50,6 +50,10 @@ bool rg_egraph_would_cycle(rg_egraph *eg, int32_t a, int32_t b);
  * were one class already. Congruence is restored by rg_egraph_rebuild. */
 bool rg_egraph_union(rg_egraph *eg, int32_t a, int32_t b);
 
+/* The class's level: above the level of every class its members read (a topological order,
+ * kept through merges; reachability walks use it to stop early). */
+int32_t rg_egraph_level(const rg_egraph *eg, int32_t cls);
+
 /* Merges congruent nodes until none is left; the merges it made in *merged (may be NULL). */
 rg_status rg_egraph_rebuild(rg_egraph *eg, int64_t *merged, rg_err *err) RG_MUST_CHECK;
 
@@ -68,7 +72,7 @@ int32_t rg_egraph_n_classes(const rg_egraph *eg);
 
 /* The invariants, for the tests and the debug build: every value's class root is its own
  * root, every class list holds exactly the values of its class, no two nodes are congruent
- * after a rebuild, and no class reaches itself. RG_ERR_INTERNAL naming the first breach. */
+ * after a rebuild, no class reaches itself, and every class's level is above its operands'. RG_ERR_INTERNAL naming the first breach. */
 rg_status rg_egraph_check(rg_egraph *eg, rg_err *err) RG_MUST_CHECK;
 
 #endif

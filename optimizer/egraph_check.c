@@ -27,7 +27,8 @@ static rg_status check_classes(rg_egraph *eg, int32_t n_values, const uint8_t *e
 }
 
 /* No class reaches itself through operands: a depth-first walk over classes, colouring them
- * (1 on the walk's path, 2 done); a class met again while on the path closes a cycle. */
+ * (1 on the walk's path, 2 done); a class met again while on the path closes a cycle. And each
+ * class's level is above those of the classes it reads. */
 static rg_status check_acyclic(rg_egraph *eg, const rg_graph *g, int32_t n_values, const uint8_t *exists, rg_err *err) {
   uint8_t *colour = calloc((size_t)n_values + 1, 1);
   int32_t *stack = malloc(sizeof *stack * 2 * ((size_t)n_values + 1)); /* (class, member being walked) */
@@ -51,7 +52,10 @@ static rg_status check_acyclic(rg_egraph *eg, const rg_graph *g, int32_t n_value
       const rg_node *nd = rg_graph_node(g, v / RG_MAX_OUTPUTS);
       for (int k = 0; !st && nd->op != RG_OP_INPUT && k < nd->n_in; k++) {
         int32_t d = rg_egraph_class(eg, nd->in[k]);
-        if (colour[d] == 1) st = rg_err_set(err, RG_ERR_ARG, "e-graph: class %d reaches itself", d);
+        if (rg_egraph_level(eg, d) >= rg_egraph_level(eg, c))
+          st = rg_err_set(err, RG_ERR_ARG, "e-graph: class %d (level %d) reads class %d (level %d)", c,
+                          rg_egraph_level(eg, c), d, rg_egraph_level(eg, d));
+        else if (colour[d] == 1) st = rg_err_set(err, RG_ERR_ARG, "e-graph: class %d reaches itself", d);
         else if (!colour[d]) colour[d] = 1, stack[n++] = d, stack[n++] = d;
       }
     }

@@ -25,6 +25,7 @@ typedef struct {
   const rg_apply_set *s;
   const rg_eqsat_opts *o;
   rg_eqsat_stats *stats;
+  double t0; /* when exploration began */
   rg_ops_index ix;
   rg_matches ms;
   rg_match_env env;
@@ -99,6 +100,12 @@ static rg_status apply_one(explorer *x, const rg_apply_dir *d, const int32_t *at
   return st;
 }
 
+/* Whether the time limit has passed or a stop was asked for (checked within an iteration too:
+ * one iteration of a large e-graph can take long). */
+static bool out_of_time(const explorer *x) {
+  return (x->o->stop && *x->o->stop) || (x->o->time_limit > 0 && rg_clock_seconds() - x->t0 > x->o->time_limit);
+}
+
 /* Every match of every direction (multi-output ones while multi), then each applied. */
 static rg_status iterate(explorer *x, bool multi, bool *changed) {
   int32_t nodes0 = rg_egraph_n_nodes(x->eg);
@@ -118,8 +125,8 @@ static rg_status iterate(explorer *x, bool multi, bool *changed) {
   }
   x->stats->matches += x->ms.count;
   int32_t at[RG_RULE_MAX_OUTPUTS];
-  for (int64_t pos = 0; !st && pos < x->ms.n;) {
-    if (rg_egraph_n_nodes(x->eg) > x->o->max_enodes) break;
+  for (int64_t pos = 0, k = 0; !st && pos < x->ms.n; k++) {
+    if (rg_egraph_n_nodes(x->eg) > x->o->max_enodes || (k % 256 == 0 && out_of_time(x))) break;
     rg_match_env_reset(&x->env);
     int32_t di = rg_matches_read(&x->ms, &pos, x->s, at, &x->env);
     st = apply_one(x, rg_apply_set_dir(x->s, di), at);
@@ -166,7 +173,7 @@ static const char *stop_reason(const explorer *x, double t0, int it, bool change
 }
 
 static rg_status explore(explorer *x) {
-  double t0 = rg_clock_seconds();
+  double t0 = x->t0 = rg_clock_seconds();
   rg_status st = rg_match_env_init(&x->env, max_vars(x->s, false), max_vars(x->s, true), x->err);
   if (!st) st = mark_original(x);
   bool changed = true;

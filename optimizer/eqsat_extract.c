@@ -10,21 +10,26 @@
 /* The relative gain below which a model is not better (search.c's, for the same reason). */
 #define MIN_GAIN 1e-9
 
-/* Whether some member of cls computes a Conv or a 2-D product (with no activation of its own,
- * when bias says a bias is to follow), or, for an activation, such a fused bias. */
-static bool fuses_into(rg_egraph *eg, int32_t cls, bool bias) {
+/* What a class can fuse, by its members: bit 1, a Conv or 2-D product (an activation after it is
+ * free); bit 2, one with no activation of its own (a bias after it is free too). Bit 4 of a
+ * class: a channel bias after such a product (an activation after it is free). */
+#define FUSE_ACT 1
+#define FUSE_BIAS 2
+#define FUSE_BIASED 4
+
+static void fusable(rg_egraph *eg, uint8_t *fuse) {
   const rg_model *m = rg_egraph_model(eg);
-  int32_t v = cls;
-  do {
-    const rg_node *nd = rg_graph_node(m->g, v / RG_MAX_OUTPUTS);
+  for (int32_t id = 0; id < rg_egraph_n_nodes(eg); id++) { /* operands first: ids are topological */
+    const rg_node *nd = rg_graph_node(m->g, id);
+    int32_t v = id * RG_MAX_OUTPUTS, c = rg_egraph_find(eg, v);
     bool gemm = nd->op == RG_OP_MATMUL && rg_model_shape(m, rg_egraph_ref(v))->rank == 2;
-    if (nd->op == RG_OP_CONV2D && (!bias || nd->params[3] == RG_ACT_NONE)) return true;
-    if (gemm && (!bias || nd->params[0] == RG_ACT_NONE)) return true;
-    if (!bias && nd->op == RG_OP_BIAS && nd->params[0] == 1 && fuses_into(eg, rg_egraph_class(eg, nd->in[0]), true))
-      return true;
-    v = rg_egraph_next(eg, v);
-  } while (v != cls);
-  return false;
+    if (nd->op == RG_OP_CONV2D || gemm) {
+      int act = nd->op == RG_OP_CONV2D ? nd->params[3] : nd->params[0];
+      fuse[c] |= FUSE_ACT | (act == RG_ACT_NONE ? FUSE_BIAS : 0);
+    }
+    if (nd->op == RG_OP_BIAS && nd->params[0] == 1 && fuse[rg_egraph_class(eg, nd->in[0])] & FUSE_BIAS)
+      fuse[c] |= FUSE_BIASED;
+  }
 }
 
 /* Every e-node's cost: 0 for variables and values computed from weights alone, and, as
@@ -32,17 +37,22 @@ static bool fuses_into(rg_egraph *eg, int32_t cls, bool bias) {
  * its operand's class holds one: a hope, which the whole model's cost then checks). */
 static rg_status node_costs(rg_egraph *eg, rg_cost_model *cm, double *cost, rg_err *err) {
   rg_model *m = rg_egraph_model(eg);
-  for (int32_t id = 0; id < rg_egraph_n_nodes(eg); id++) {
+  uint8_t *fuse = calloc((size_t)rg_egraph_n_nodes(eg) * RG_MAX_OUTPUTS + 1, 1);
+  if (!fuse) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  fusable(eg, fuse);
+  rg_status st = RG_OK;
+  for (int32_t id = 0; !st && id < rg_egraph_n_nodes(eg); id++) {
     const rg_node *nd = rg_graph_node(m->g, id);
     cost[id] = 0;
     if (nd->op == RG_OP_INPUT || rg_egraph_weight_only(eg, id)) continue;
     bool bias = nd->op == RG_OP_BIAS && nd->params[0] == 1;
     bool act = nd->op == RG_OP_RELU || nd->op == RG_OP_SIGMOID || nd->op == RG_OP_TANH;
-    if ((bias || act) && fuses_into(eg, rg_egraph_class(eg, nd->in[0]), bias)) continue;
-    rg_status st = rg_cost_node(cm, m, id, &cost[id], err);
-    if (st) return st;
+    uint8_t f = bias || act ? fuse[rg_egraph_class(eg, nd->in[0])] : 0;
+    if ((bias && (f & FUSE_BIAS)) || (act && (f & (FUSE_ACT | FUSE_BIASED)))) continue;
+    st = rg_cost_node(cm, m, id, &cost[id], err);
   }
-  return RG_OK;
+  free(fuse);
+  return st;
 }
 
 /* The steps out reports: each application that built a node the extraction uses, once, in the

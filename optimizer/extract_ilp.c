@@ -1,9 +1,11 @@
 /* optimizer/extract_ilp.c: optimal extraction by an ILP (eqsat_internal.h), solved by CBC
  * through its C interface (coinor-libcbc-dev). TENSAT's formulation without its ordering
- * variables (the explored e-graph is acyclic, egraph.h): a 0/1 column per e-node the roots
- * reach, costing the node's cost; per root class, its nodes' columns sum to at least 1; per
- * node and operand class, that class's columns sum to at least the node's. A shared node is
- * then paid once, which greedy extraction (tree costs) cannot see. */
+ * variables (the explored e-graph is acyclic, egraph.h): a 0/1 column x per e-node the roots
+ * reach, costing the node's cost, and a column y per class (in [0, 1]; 1 for a root class): a
+ * chosen node needs each of its operand classes (y_c >= x_n), a needed class one of its nodes
+ * (sum of its x >= y_c). A shared node is then paid once, which greedy extraction (tree costs)
+ * cannot see. The matrix is built whole and loaded at once (adding rows one by one is
+ * quadratic in CBC). */
 #include <coin/Cbc_C_Interface.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,19 +13,24 @@
 #include <string.h>
 
 #include "eqsat_internal.h"
+#include "ir/grow.h"
 
 typedef struct {
   rg_egraph *eg;
   const rg_graph *g;
-  int32_t *col;   /* [node]: its column, -1 when the roots do not reach it */
-  int32_t *nodes; /* [column]: its node */
-  int32_t n_cols;
+  int32_t *col;   /* [node]: its x column, -1 when the roots do not reach it */
+  int32_t *ycol;  /* [class]: its y column, -1 likewise */
+  int32_t *nodes; /* [x column]: its node */
+  int32_t n_x, n_cols, n_rows;
   uint8_t *reached; /* [class] */
-  int *idx;         /* a row being built */
-  double *coef;
+  int32_t *in_row;  /* [column]: the row it was last put in (a split's two outputs are one column) */
+  int32_t *t_row, *t_col; /* the matrix, one entry per (row, column) */
+  double *t_val;
+  int32_t nnz, cap_t, cap_row, cap_col;
+  bool nomem;
 } ilp;
 
-/* Every node of every class the roots reach gets a column. */
+/* Every node of every class the roots reach gets an x column; every such class a y column. */
 static rg_status reach(ilp *p, const int32_t *roots, int n_roots, int32_t nv, rg_err *err) {
   rg_status st = rg_egraph_reach(p->eg, roots, n_roots, p->reached, err);
   for (int32_t c = 0; !st && c < nv; c++) {
@@ -31,55 +38,90 @@ static rg_status reach(ilp *p, const int32_t *roots, int n_roots, int32_t nv, rg
     int32_t v = c;
     do {
       int32_t id = v / RG_MAX_OUTPUTS;
-      if (p->col[id] < 0) p->col[id] = p->n_cols, p->nodes[p->n_cols++] = id;
+      if (p->col[id] < 0) p->col[id] = p->n_x, p->nodes[p->n_x++] = id;
       v = rg_egraph_next(p->eg, v);
     } while (v != c);
   }
+  p->n_cols = p->n_x;
+  for (int32_t c = 0; !st && c < nv; c++)
+    if (p->reached[c]) p->ycol[c] = p->n_cols++;
   return st;
 }
 
-/* cls's columns (with coefficient 1) into the row buffer from position at; the new length. */
-static int class_terms(ilp *p, int32_t cls, int at) {
-  int32_t v = cls;
-  do {
-    int32_t c = p->col[v / RG_MAX_OUTPUTS];
-    bool dup = false; /* a split's two outputs in one class are one column */
-    for (int i = 0; i < at; i++) dup = dup || p->idx[i] == c;
-    if (!dup) p->idx[at] = c, p->coef[at++] = 1;
-    v = rg_egraph_next(p->eg, v);
-  } while (v != cls);
-  return at;
+static void entry(ilp *p, int32_t col, double val) {
+  if (p->in_row[col] == p->n_rows) return; /* already in this row */
+  bool ok = rg_grow(&p->t_row, &p->cap_row, p->nnz, sizeof *p->t_row, 4096) &&
+            rg_grow(&p->t_col, &p->cap_col, p->nnz, sizeof *p->t_col, 4096) &&
+            rg_grow(&p->t_val, &p->cap_t, p->nnz, sizeof *p->t_val, 4096);
+  if (!ok) {
+    p->nomem = true;
+    return;
+  }
+  p->in_row[col] = p->n_rows;
+  p->t_row[p->nnz] = p->n_rows, p->t_col[p->nnz] = col, p->t_val[p->nnz++] = val;
 }
 
-static void add_rows(ilp *p, Cbc_Model *cbc, const int32_t *roots, int n_roots) {
-  for (int i = 0; i < n_roots; i++) {
-    if (roots[i] < 0) continue;
-    int len = class_terms(p, roots[i], 0);
-    Cbc_addRow(cbc, "", len, p->idx, p->coef, 'G', 1);
-  }
-  for (int32_t j = 0; j < p->n_cols; j++) {
+/* The rows, each ">= 0": per chosen-node/operand-class pair y_c - x_n, per class the sum of
+ * its nodes' x less y_c. */
+static void rows(ilp *p, int32_t nv) {
+  for (int32_t j = 0; j < p->n_x; j++) {
     const rg_node *nd = rg_graph_node(p->g, p->nodes[j]);
     for (int k = 0; nd->op != RG_OP_INPUT && k < nd->n_in; k++) {
-      p->idx[0] = j, p->coef[0] = -1;
-      int len = class_terms(p, rg_egraph_class(p->eg, nd->in[k]), 1);
-      Cbc_addRow(cbc, "", len, p->idx, p->coef, 'G', 0);
+      p->n_rows++;
+      entry(p, j, -1), entry(p, p->ycol[rg_egraph_class(p->eg, nd->in[k])], 1);
     }
   }
+  for (int32_t c = 0; c < nv; c++) {
+    if (!p->reached[c]) continue;
+    p->n_rows++;
+    entry(p, p->ycol[c], -1);
+    int32_t v = c;
+    do {
+      entry(p, p->col[v / RG_MAX_OUTPUTS], 1);
+      v = rg_egraph_next(p->eg, v);
+    } while (v != c);
+  }
+}
+
+/* The matrix into CBC in compressed sparse columns, with the columns' bounds and costs. */
+static bool load(ilp *p, Cbc_Model *cbc, const double *node_cost, const int32_t *roots, int n_roots) {
+  int *start = calloc((size_t)p->n_cols + 2, sizeof *start), *index = malloc(sizeof *index * ((size_t)p->nnz + 1));
+  double *value = malloc(sizeof *value * ((size_t)p->nnz + 1)), *lb = calloc((size_t)p->n_cols + 1, sizeof *lb);
+  double *ub = malloc(sizeof *ub * ((size_t)p->n_cols + 1)), *obj = calloc((size_t)p->n_cols + 1, sizeof *obj);
+  double *rlb = calloc((size_t)p->n_rows + 1, sizeof *rlb);
+  bool ok = start && index && value && lb && ub && obj && rlb;
+  if (ok) {
+    for (int32_t k = 0; k < p->nnz; k++) start[p->t_col[k] + 2]++;
+    for (int32_t j = 0; j < p->n_cols; j++) start[j + 2] += start[j + 1];
+    for (int32_t k = 0; k < p->nnz; k++) { /* rows are 1-based here: CBC's are 0-based */
+      int at = start[p->t_col[k] + 1]++;
+      index[at] = p->t_row[k] - 1, value[at] = p->t_val[k];
+    }
+    for (int32_t j = 0; j < p->n_cols; j++) ub[j] = 1;
+    for (int32_t j = 0; j < p->n_x; j++)
+      obj[j] = rg_graph_node(p->g, p->nodes[j])->op == RG_OP_INPUT ? 0 : node_cost[p->nodes[j]];
+    for (int i = 0; i < n_roots; i++)
+      if (roots[i] >= 0) lb[p->ycol[roots[i]]] = 1;
+    Cbc_loadProblem(cbc, p->n_cols, p->n_rows, start, index, value, lb, ub, obj, rlb, NULL);
+    for (int32_t j = 0; j < p->n_x; j++) Cbc_setInteger(cbc, j);
+  }
+  free(start), free(index), free(value), free(lb), free(ub), free(obj), free(rlb);
+  return ok;
 }
 
 /* The start (choice's nodes, as greedy made them) and, after solving, the solver's choice:
  * for each reached class, a member whose column is 1. */
 static void start_from(ilp *p, Cbc_Model *cbc, const int32_t *choice, int32_t nv) {
-  double *val = calloc((size_t)p->n_cols + 1, sizeof *val);
-  int *all = malloc(sizeof *all * ((size_t)p->n_cols + 1));
+  double *val = calloc((size_t)p->n_x + 1, sizeof *val);
+  int *all = malloc(sizeof *all * ((size_t)p->n_x + 1));
   if (!val || !all) {
     free(val), free(all);
     return; /* no start: the solver finds its own */
   }
   for (int32_t c = 0; c < nv; c++)
     if (p->reached[c] && choice[c] >= 0) val[p->col[choice[c] / RG_MAX_OUTPUTS]] = 1;
-  for (int32_t j = 0; j < p->n_cols; j++) all[j] = j;
-  Cbc_setMIPStartI(cbc, p->n_cols, all, val);
+  for (int32_t j = 0; j < p->n_x; j++) all[j] = j;
+  Cbc_setMIPStartI(cbc, p->n_x, all, val);
   free(val), free(all);
 }
 
@@ -102,11 +144,11 @@ static rg_status solve(ilp *p, const double *node_cost, const int32_t *roots, in
                        int32_t *choice, int32_t nv, double *obj, double *bound, bool *optimal, rg_err *err) {
   Cbc_Model *cbc = Cbc_newModel();
   if (!cbc) return rg_err_set(err, RG_ERR_NOMEM, "CBC: cannot make a model");
-  for (int32_t j = 0; j < p->n_cols; j++) {
-    const rg_node *nd = rg_graph_node(p->g, p->nodes[j]);
-    Cbc_addCol(cbc, "", 0, 1, nd->op == RG_OP_INPUT ? 0 : node_cost[p->nodes[j]], 1, 0, NULL, NULL);
+  rows(p, nv);
+  if (p->nomem || !load(p, cbc, node_cost, roots, n_roots)) {
+    Cbc_deleteModel(cbc);
+    return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
-  add_rows(p, cbc, roots, n_roots);
   Cbc_setObjSense(cbc, 1);
   Cbc_setLogLevel(cbc, 0);
   if (time_limit > 0) Cbc_setMaximumSeconds(cbc, time_limit);
@@ -125,14 +167,16 @@ rg_status rg_extract_ilp(rg_egraph *eg, const double *node_cost, const int32_t *
   int32_t n = rg_egraph_n_nodes(eg), nv = n * RG_MAX_OUTPUTS;
   ilp p = {.eg = eg, .g = rg_egraph_model(eg)->g};
   p.col = malloc(sizeof *p.col * ((size_t)n + 1)), p.nodes = malloc(sizeof *p.nodes * ((size_t)n + 1));
+  p.ycol = malloc(sizeof *p.ycol * ((size_t)nv + 1));
   p.reached = calloc((size_t)nv + 1, 1);
-  p.idx = malloc(sizeof *p.idx * ((size_t)nv + 2)), p.coef = malloc(sizeof *p.coef * ((size_t)nv + 2));
-  rg_status st = p.col && p.nodes && p.reached && p.idx && p.coef ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  p.in_row = calloc((size_t)n + (size_t)nv + 1, sizeof *p.in_row);
+  rg_status st = p.col && p.nodes && p.ycol && p.reached && p.in_row ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   if (!st) {
     memset(p.col, -1, sizeof *p.col * (size_t)n);
+    memset(p.ycol, -1, sizeof *p.ycol * (size_t)nv);
     st = reach(&p, roots, n_roots, nv, err);
   }
   if (!st) st = solve(&p, node_cost, roots, n_roots, time_limit, choice, nv, obj, bound, optimal, err);
-  free(p.col), free(p.nodes), free(p.reached), free(p.idx), free(p.coef);
+  free(p.col), free(p.nodes), free(p.ycol), free(p.reached), free(p.in_row), free(p.t_row), free(p.t_col), free(p.t_val);
   return st;
 }
