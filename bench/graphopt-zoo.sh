@@ -12,21 +12,8 @@
 #   COST   roofline (default) or dnnl;  RUNS: interleaved onnxruntime runs per model (default 100;
 #          0 measures no latency)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-rules=${1:?usage: bench/graphopt-zoo.sh RULES [OUT [COST [RUNS [MODEL...]]]]}
-out=${2:-$root/build/bench-graphopt}
-cost=${3:-roofline}
-runs=${4:-100}
-shift $(($# < 4 ? $# : 4))
-models=("$@")
-[ ${#models[@]} -eq 0 ] && models=(squeezenet resnet50 resnext50 inception_v3 mobilenet_v2 nasnet_a nasrnn vgg19 bert2 bert)
-graphopt=$root/build/tools/graphopt
-mkdir -p "$out"
-for m in "${models[@]}"; do
-  [ -f "$out/zoo/$m.onnx" ] || /usr/bin/python3 "$root/models/zoo.py" "$out/zoo" --only "$m" >/dev/null
-done
-db=()
-case $rules in *.db) db=(--allow-unsigned) ;; esac
+. "$(dirname "$0")/zoo_args.sh" "bench/graphopt-zoo.sh RULES [OUT [COST [RUNS [MODEL...]]]]" \
+  "$(cd "$(dirname "$0")/.." && pwd)/build/bench-graphopt" 100 "$@"
 echo "| model | operators before -> after | cost ($cost) before -> after | search | check | ort original / optimized (ms) | ratio |"
 echo "|---|---|---|---|---|---|---|"
 for m in "${models[@]}"; do

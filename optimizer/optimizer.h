@@ -8,10 +8,11 @@
  * cost.h      cost models (a table of backends: roofline, dnnl) and sums over a model
  * cost_cache.h the SQLite cache of measured costs
  * apply.h     rule application          search.h   TASO's cost-based backtracking search
-  * numcheck.h  the numeric check         optimize.h the optimize job's steps around the search
+ * eqsat.h     equality saturation (TENSAT's), over the e-graph of egraph.h, greedy or ILP extraction
+ * numcheck.h  the numeric check         optimize.h the optimize job's steps around the search
  * report.h    what graphopt prints about models, costs, evaluations and searches (into a buffer)
  *
- * names.h, onnx_io.h and the *_internal.h headers are private to optimizer/.
+ * names.h, onnx_io.h, egraph.h and the *_internal.h headers are private to optimizer/.
  */
 #ifndef RG_OPTIMIZER_OPTIMIZER_H
 #define RG_OPTIMIZER_OPTIMIZER_H
@@ -19,6 +20,7 @@
 #include "apply.h"
 #include "cost.h"
 #include "cost_cache.h"
+#include "eqsat.h"
 #include "eval.h"
 #include "export.h"
 #include "import.h"

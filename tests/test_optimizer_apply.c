@@ -9,6 +9,7 @@
 #include "optimizer/apply.h"
 #include "optimizer/eval.h"
 #include "optimizer/search.h"
+#include "optimizer_helpers.h"
 
 static const char rules_text[] =
     "merge: (conv2d ?x ?w1) ; (conv2d ?x ?w2) => (split.0 1 (conv2d ?x (concat 0 ?w1 ?w2))) ; "
@@ -200,12 +201,8 @@ static rg_status rounding_cost(void *ctx, const rg_model *m, const rg_ref *roots
  * apply, the search keeps the original. */
 static void test_rounding_is_no_gain(void) {
   rg_ruleset rules;
-  rg_ruleset_init(&rules);
+  rg_apply_set *set = apply_set_of("(ewadd ?x ?y) => (ewadd ?y ?x)\n", &rules);
   rg_err err;
-  const char *text = "(ewadd ?x ?y) => (ewadd ?y ?x)\n";
-  CHECK(rg_text_parse(text, strlen(text), &rules, &err) == RG_OK);
-  rg_apply_set *set = NULL;
-  CHECK(rg_apply_set_new(&rules, &set, &err) == RG_OK);
   rg_model *m = rg_model_new();
   rg_shape s = rg_shape_make(2, (int32_t[]){1, 4});
   rg_node add = rg_node_init(RG_OP_EWADD);
@@ -230,11 +227,7 @@ static void test_rounding_is_no_gain(void) {
 
 int main(void) {
   rg_ruleset rules;
-  rg_ruleset_init(&rules);
-  rg_err err;
-  CHECK(rg_text_parse(rules_text, strlen(rules_text), &rules, &err) == RG_OK);
-  rg_apply_set *set = NULL;
-  CHECK(rg_apply_set_new(&rules, &set, &err) == RG_OK);
+  rg_apply_set *set = apply_set_of(rules_text, &rules);
   CHECK(set && rg_apply_set_size(set) == 6);
   rg_model *m = two_convs();
   if (set) {

@@ -9,6 +9,7 @@
 #include "optimizer/eqsat.h"
 #include "optimizer/numcheck.h"
 #include "optimizer/optimize.h"
+#include "optimizer_helpers.h"
 
 static const char rules_text[] =
     "mm-merge: (matmul ?x ?y) ; (matmul ?x ?z) => (split.0 1 (matmul ?x (concat 1 ?y ?z))) ; "
@@ -144,11 +145,7 @@ static void test_cycles(const rg_apply_set *set) {
 
 int main(void) {
   rg_ruleset rules;
-  rg_ruleset_init(&rules);
-  rg_err err;
-  CHECK(rg_text_parse(rules_text, strlen(rules_text), &rules, &err) == RG_OK);
-  rg_apply_set *set = NULL;
-  CHECK(rg_apply_set_new(&rules, &set, &err) == RG_OK);
+  rg_apply_set *set = apply_set_of(rules_text, &rules);
   if (set) {
     test_shared_input(set);
     test_cycles(set);

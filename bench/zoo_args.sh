@@ -1,0 +1,22 @@
+# bench/zoo_args.sh: the arguments the zoo benchmarks share, sourced by them as
+#   . "$(dirname "$0")/zoo_args.sh" USAGE DEFAULT_OUT DEFAULT_RUNS "$@"
+# which reads RULES [OUT [COST [RUNS [MODEL...]]]] into rules, out, cost (default roofline),
+# runs and models (default: the whole zoo), builds the missing models into OUT/zoo, and sets
+# root, graphopt and db (--allow-unsigned for a .db).
+usage=$1 default_out=$2 default_runs=$3
+shift 3
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+rules=${1:?usage: $usage}
+out=${2:-$default_out}
+cost=${3:-roofline}
+runs=${4:-$default_runs}
+shift $(($# < 4 ? $# : 4))
+models=("$@")
+[ ${#models[@]} -eq 0 ] && models=(squeezenet resnet50 resnext50 inception_v3 mobilenet_v2 nasnet_a nasrnn vgg19 bert2 bert)
+graphopt=$root/build/tools/graphopt
+mkdir -p "$out"
+for m in "${models[@]}"; do
+  [ -f "$out/zoo/$m.onnx" ] || /usr/bin/python3 "$root/models/zoo.py" "$out/zoo" --only "$m" >/dev/null
+done
+db=()
+case $rules in *.db) db=(--allow-unsigned) ;; esac
