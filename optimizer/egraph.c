@@ -29,8 +29,6 @@ struct rg_egraph {
   int32_t n_raise, cap_raise;
 };
 
-static int n_outputs(const rg_node *nd) { return nd->op == RG_OP_INPUT ? 1 : rg_op_get((rg_op)nd->op)->n_outputs; }
-
 int32_t rg_egraph_find(rg_egraph *eg, int32_t v) {
   int32_t r = v;
   while (eg->parent[r] != r) r = eg->parent[r];
@@ -94,7 +92,7 @@ static void add_use(rg_egraph *eg, int32_t cls, int32_t use) {
 /* A new node's values: each its own class, one level above its operands' classes, a use of
  * each operand's class. */
 static void add_values(rg_egraph *eg, int32_t id, const rg_node *nd) {
-  int outs = n_outputs(nd), lvl = 0;
+  int outs = rg_op_get((rg_op)nd->op)->n_outputs, lvl = 0;
   for (int k = 0; nd->op != RG_OP_INPUT && k < nd->n_in; k++) {
     int32_t c = rg_egraph_class(eg, nd->in[k]);
     if (eg->level[c] + 1 > lvl) lvl = eg->level[c] + 1;
@@ -172,7 +170,7 @@ static void raise_users(rg_egraph *eg, int32_t c, int32_t first) {
     int32_t x = eg->raise[--eg->n_raise];
     for (int32_t u = x == c ? first : eg->use_head[x]; u >= 0; u = eg->use_next[u]) {
       int32_t id = u / RG_MAX_INPUTS;
-      for (int o = 0; o < n_outputs(rg_graph_node(eg->m->g, id)); o++) {
+      for (int o = 0; o < rg_op_get((rg_op)rg_graph_node(eg->m->g, id)->op)->n_outputs; o++) {
         int32_t y = rg_egraph_find(eg, id * RG_MAX_OUTPUTS + o);
         if (eg->level[y] > eg->level[x] || eg->level[x] > eg->n_nodes * RG_MAX_OUTPUTS) continue;
         eg->level[y] = eg->level[x] + 1;
@@ -230,9 +228,8 @@ static bool reaches(rg_egraph *eg, int32_t from, int32_t to) {
   return false;
 }
 
-rg_status rg_egraph_reach(rg_egraph *eg, const int32_t *classes, int n, uint8_t *reached, rg_err *err) {
-  int32_t *stack = malloc(sizeof *stack * ((size_t)eg->n_nodes * RG_MAX_OUTPUTS + 1)), top = 0;
-  if (!stack) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+void rg_egraph_reach(rg_egraph *eg, const int32_t *classes, int n, uint8_t *reached) {
+  int32_t *stack = eg->stack, top = 0; /* room for every class, each pushed once */
   for (int i = 0; i < n; i++)
     if (classes[i] >= 0 && !reached[classes[i]]) reached[classes[i]] = 1, stack[top++] = classes[i];
   while (top > 0) {
@@ -246,8 +243,6 @@ rg_status rg_egraph_reach(rg_egraph *eg, const int32_t *classes, int n, uint8_t 
       v = eg->next[v];
     } while (v != c);
   }
-  free(stack);
-  return RG_OK;
 }
 
 bool rg_egraph_would_cycle(rg_egraph *eg, int32_t a, int32_t b) {
@@ -269,7 +264,7 @@ static rg_status rebuild_pass(rg_egraph *eg, int64_t *merged, rg_err *err) {
       if (rg_hashtab_set(&eg->cong, pos, h, id)) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
       continue;
     }
-    for (int o = 0; o < n_outputs(nd); o++)
+    for (int o = 0; o < rg_op_get((rg_op)nd->op)->n_outputs; o++)
       *merged += rg_egraph_union(eg, id * RG_MAX_OUTPUTS + o, other * RG_MAX_OUTPUTS + o);
   }
   return RG_OK;

@@ -59,8 +59,8 @@ rg_status rg_egraph_rebuild(rg_egraph *eg, int64_t *merged, rg_err *err) RG_MUST
 
 /* Marks reached[class] (room for every value, zeroed by the caller) for the classes classes[0..n)
  * (root values; negative ones skipped) and every class their members read, transitively: the
- * part of the e-graph a model with these roots can be computed from. RG_ERR_NOMEM. */
-rg_status rg_egraph_reach(rg_egraph *eg, const int32_t *classes, int n, uint8_t *reached, rg_err *err) RG_MUST_CHECK;
+ * part of the e-graph a model with these roots can be computed from. */
+void rg_egraph_reach(rg_egraph *eg, const int32_t *classes, int n, uint8_t *reached);
 
 /* Whether node id is computed from weights alone (export folds it: rewriting it changes
  * nothing that runs). */

@@ -71,7 +71,7 @@ rg_status rg_egraph_check(rg_egraph *eg, rg_err *err) {
   if (!exists) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int32_t id = 0; id < rg_egraph_n_nodes(eg); id++) {
     const rg_node *nd = rg_graph_node(g, id);
-    int outs = nd->op == RG_OP_INPUT ? 1 : rg_op_get((rg_op)nd->op)->n_outputs;
+    int outs = rg_op_get((rg_op)nd->op)->n_outputs;
     for (int o = 0; o < outs; o++) exists[id * RG_MAX_OUTPUTS + o] = 1;
   }
   rg_status st = check_classes(eg, n_values, exists, err);

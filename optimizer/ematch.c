@@ -37,7 +37,7 @@ typedef struct {
 /* Whether some output of node id lies in a live class. */
 static bool node_live(rg_egraph *eg, const rg_graph *g, const uint8_t *live, int32_t id) {
   const rg_node *nd = rg_graph_node(g, id);
-  int outs = nd->op == RG_OP_INPUT ? 1 : rg_op_get((rg_op)nd->op)->n_outputs;
+  int outs = rg_op_get((rg_op)nd->op)->n_outputs;
   for (int o = 0; o < outs; o++)
     if (live[rg_egraph_find(eg, id * RG_MAX_OUTPUTS + o)]) return true;
   return false;

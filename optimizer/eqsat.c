@@ -117,7 +117,7 @@ static rg_status iterate(explorer *x, bool multi, bool *changed) {
   rg_status st = (x->live = calloc(nv + 1, 1)) ? RG_OK : rg_err_set(x->err, RG_ERR_NOMEM, "out of memory");
   for (int32_t i = 0; !st && i < rg_model_n_roots(x->m); i++)
     x->root_cls[i] = x->roots[i].node >= 0 ? rg_egraph_class(x->eg, x->roots[i]) : -1;
-  if (!st) st = rg_egraph_reach(x->eg, x->root_cls, rg_model_n_roots(x->m), x->live, x->err);
+  if (!st) rg_egraph_reach(x->eg, x->root_cls, rg_model_n_roots(x->m), x->live);
   if (!st) st = rg_ops_index_build(x->eg, x->m->g, x->live, &x->ix, x->err);
   for (int di = 0; !st && !full && di < rg_apply_set_size(x->s); di++) {
     const rg_apply_dir *d = rg_apply_set_dir(x->s, di);

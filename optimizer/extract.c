@@ -6,8 +6,6 @@
 
 #include "eqsat_internal.h"
 
-static int n_outputs(const rg_node *nd) { return nd->op == RG_OP_INPUT ? 1 : rg_op_get((rg_op)nd->op)->n_outputs; }
-
 /* One pass: every value's tree cost from its operand classes' best; true when a class's best
  * went down. */
 static bool greedy_pass(rg_egraph *eg, const rg_graph *g, const double *node_cost, double *best, int32_t *choice) {
@@ -17,7 +15,7 @@ static bool greedy_pass(rg_egraph *eg, const rg_graph *g, const double *node_cos
     double c = nd->op == RG_OP_INPUT ? 0 : node_cost[id];
     for (int k = 0; nd->op != RG_OP_INPUT && k < nd->n_in; k++) c += best[rg_egraph_class(eg, nd->in[k])];
     if (!(c < INFINITY)) continue;
-    for (int o = 0; o < n_outputs(nd); o++) {
+    for (int o = 0; o < rg_op_get((rg_op)nd->op)->n_outputs; o++) {
       int32_t v = id * RG_MAX_OUTPUTS + o, cls = rg_egraph_find(eg, v);
       /* strictly cheaper only: with costs >= 0, a choice never comes to depend on itself */
       if (c < best[cls]) best[cls] = c, choice[cls] = v, changed = true;

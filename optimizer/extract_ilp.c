@@ -31,9 +31,9 @@ typedef struct {
 } ilp;
 
 /* Every node of every class the roots reach gets an x column; every such class a y column. */
-static rg_status reach(ilp *p, const int32_t *roots, int n_roots, int32_t nv, rg_err *err) {
-  rg_status st = rg_egraph_reach(p->eg, roots, n_roots, p->reached, err);
-  for (int32_t c = 0; !st && c < nv; c++) {
+static void reach(ilp *p, const int32_t *roots, int n_roots, int32_t nv) {
+  rg_egraph_reach(p->eg, roots, n_roots, p->reached);
+  for (int32_t c = 0; c < nv; c++) {
     if (!p->reached[c]) continue;
     int32_t v = c;
     do {
@@ -43,9 +43,8 @@ static rg_status reach(ilp *p, const int32_t *roots, int n_roots, int32_t nv, rg
     } while (v != c);
   }
   p->n_cols = p->n_x;
-  for (int32_t c = 0; !st && c < nv; c++)
+  for (int32_t c = 0; c < nv; c++)
     if (p->reached[c]) p->ycol[c] = p->n_cols++;
-  return st;
 }
 
 static void entry(ilp *p, int32_t col, double val) {
@@ -174,7 +173,7 @@ rg_status rg_extract_ilp(rg_egraph *eg, const double *node_cost, const int32_t *
   if (!st) {
     memset(p.col, -1, sizeof *p.col * (size_t)n);
     memset(p.ycol, -1, sizeof *p.ycol * (size_t)nv);
-    st = reach(&p, roots, n_roots, nv, err);
+    reach(&p, roots, n_roots, nv);
   }
   if (!st) st = solve(&p, node_cost, roots, n_roots, time_limit, choice, nv, obj, bound, optimal, err);
   free(p.col), free(p.nodes), free(p.ycol), free(p.reached), free(p.in_row), free(p.t_row), free(p.t_col), free(p.t_val);

@@ -65,11 +65,10 @@ void rg_search_step_print(const rg_model *m, const rg_ruleset *rules, int k, con
 /* "operators (before -> after): conv2d 53 -> 37, ...; N opaque" for m and the model at roots
  * after (nothing when they cannot be counted). */
 void rg_search_operators_print(const rg_model *m, const rg_ref *after, rg_strbuf *out);
-/* What equality saturation did: iterations and why it stopped, the e-graph's size, merges,
- * matches filtered, extraction's costs (greedy's, the ILP's and its bound) and times. */
-void rg_eqsat_stats_print(const rg_eqsat_stats *s, rg_extract_kind extract, rg_strbuf *out);
-/* The cost line, the search line and the eqsat lines (above) of an equality saturation, and
- * the costs timed or cached. */
+/* The cost line, the search line and the lines of what equality saturation did (iterations
+ * and why it stopped, the e-graph's size, merges, matches not applied, extraction's costs:
+ * greedy's, the ILP's and its bound; times) of an equality saturation, and the costs timed or
+ * cached. */
 void rg_eqsat_result_print(const rg_search_result *r, const rg_eqsat_stats *s, rg_extract_kind extract,
                            const rg_cost_model *cm, rg_strbuf *out);
 /* The cost before and after by cm, the search's counts and time, the costs timed or cached. */

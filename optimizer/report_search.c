@@ -86,16 +86,7 @@ void rg_search_result_print(const rg_search_result *r, const rg_cost_model *cm, 
   timings_line(cm, out);
 }
 
-void rg_eqsat_result_print(const rg_search_result *r, const rg_eqsat_stats *s, rg_extract_kind extract,
-                           const rg_cost_model *cm, rg_strbuf *out) {
-  cost_line(r, cm, out);
-  rg_sb_printf(out, "search: %d rules applied; eqsat, %d iterations, %d e-nodes; %.2f s%s\n", r->n_steps, s->iterations,
-               s->enodes, r->seconds, r->stopped ? " (stopped: time limit or Ctrl-C)" : "");
-  rg_eqsat_stats_print(s, extract, out);
-  timings_line(cm, out);
-}
-
-void rg_eqsat_stats_print(const rg_eqsat_stats *s, rg_extract_kind extract, rg_strbuf *out) {
+static void rg_eqsat_stats_print(const rg_eqsat_stats *s, rg_extract_kind extract, rg_strbuf *out) {
   rg_sb_printf(out, "eqsat: %d iterations (%s); %d e-nodes in %d classes; %lld matches, %lld merges by rules, %lld by "
                "congruence; not applied: %lld would make a cycle, %lld do not type\n",
                s->iterations, s->stop_reason ? s->stop_reason : "?", s->enodes, s->classes, (long long)s->matches,
@@ -108,6 +99,16 @@ void rg_eqsat_stats_print(const rg_eqsat_stats *s, rg_extract_kind extract, rg_s
                  s->ilp_optimal ? " (optimal)" : " (time limit)");
   rg_sb_printf(out, "; explore %.2f s, extract %.2f s\n", s->explore_seconds, s->extract_seconds);
 }
+
+void rg_eqsat_result_print(const rg_search_result *r, const rg_eqsat_stats *s, rg_extract_kind extract,
+                           const rg_cost_model *cm, rg_strbuf *out) {
+  cost_line(r, cm, out);
+  rg_sb_printf(out, "search: %d rules applied; eqsat, %d iterations, %d e-nodes; %.2f s%s\n", r->n_steps, s->iterations,
+               s->enodes, r->seconds, r->stopped ? " (stopped: time limit or Ctrl-C)" : "");
+  rg_eqsat_stats_print(s, extract, out);
+  timings_line(cm, out);
+}
+
 
 bool rg_numcheck_print(const rg_model *m, const rg_ruleset *rules, const rg_search_result *r, double worst, int step,
                      double tolerance, int64_t seed, rg_strbuf *out) {
