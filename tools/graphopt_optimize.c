@@ -9,6 +9,8 @@
 #include "graphopt.h"
 #include "rulesdb/rulesdb.h"
 
+#define P "graphopt optimize"
+
 typedef struct {
   const char *in, *rules, *pub, *out, *cost, *machine, *cache, *json;
   bool allow_unsigned, no_cache, explain, quiet, eqsat;
@@ -36,8 +38,6 @@ static bool choice(const char *opt, const char *arg, const char *const *choices,
   return false;
 }
 
-#define P "graphopt optimize"
-
 static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
   rg_cli_getopt g;
   rg_cli_getopt_init(&g, rg_doc_graphopt_optimize.options, rg_doc_graphopt_optimize.n_options);
@@ -58,17 +58,17 @@ static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
     case RG_OPT_CACHE: o->cache = optarg; break;
     case RG_OPT_NO_CACHE: o->no_cache = true; break;
     case RG_OPT_ALPHA: ok = number("--alpha", optarg, 1, &o->alpha); break;
-    case RG_OPT_BUDGET: ok = rg_cli_int_option("graphopt optimize", "--budget", optarg, 1, INT32_MAX, &o->budget); break;
+    case RG_OPT_BUDGET: ok = rg_cli_int_option(P, "budget", optarg, 1, INT32_MAX, &o->budget); break;
     case RG_OPT_TIME_LIMIT: ok = number("--time-limit", optarg, 0, &o->time_limit); break;
-    case RG_OPT_SEED: ok = rg_cli_int_option("graphopt optimize", "--seed", optarg, 0, UINT32_MAX, &o->seed); break;
+    case RG_OPT_SEED: ok = rg_cli_int_option(P, "seed", optarg, 0, UINT32_MAX, &o->seed); break;
     case RG_OPT_TOLERANCE: ok = number("--tolerance", optarg, 0, &o->tolerance); break;
     case RG_OPT_EXPLAIN: o->explain = true; break;
     case RG_OPT_JSON: o->json = optarg; break;
     case RG_OPT_SEARCH: ok = choice("--search", optarg, searches, &pick), o->eqsat = pick == 1; break;
     case RG_OPT_EXTRACT: ok = choice("--extract", optarg, extracts, &pick), o->extract = (rg_extract_kind)pick; break;
-    case RG_OPT_MAX_ENODES: ok = rg_cli_int_option(P, "--max-enodes", optarg, 1, INT32_MAX, &o->max_enodes); break;
-    case RG_OPT_ITERATIONS: ok = rg_cli_int_option(P, "--iterations", optarg, 1, 1000000, &o->iterations); break;
-    case RG_OPT_MULTI_ROUNDS: ok = rg_cli_int_option(P, "--multi-rounds", optarg, 0, 1000000, &o->multi_rounds); break;
+    case RG_OPT_MAX_ENODES: ok = rg_cli_int_option(P, "max-enodes", optarg, 1, INT32_MAX, &o->max_enodes); break;
+    case RG_OPT_ITERATIONS: ok = rg_cli_int_option(P, "iterations", optarg, 1, 1000000, &o->iterations); break;
+    case RG_OPT_MULTI_ROUNDS: ok = rg_cli_int_option(P, "multi-rounds", optarg, 0, 1000000, &o->multi_rounds); break;
     case RG_OPT_ILP_TIME_LIMIT: ok = number("--ilp-time-limit", optarg, 0, &o->ilp_time_limit); break;
     case RG_OPT_DIM: ok = graphopt_add_dim(&o->dims, optarg); break;
     case RG_OPT_QUIET: o->quiet = true; break;
@@ -112,7 +112,7 @@ static int check_and_write(const opt_opts *o, const rg_model *m, const rg_rulese
   bool passed = rg_numcheck_print(m, rules, r, worst, step, o->tolerance, o->seed, &sb);
   graphopt_print(&sb);
   if (!passed) return 1;
-  if (rg_optimize_write(m, r, o->in, o->out, &err)) return rg_cli_report("graphopt optimize", NULL, &err), 2;
+  if (rg_optimize_write(m, r, o->in, o->out, &err)) return rg_cli_report(P, NULL, &err), 2;
   printf("%s: written%s\n", o->out, r->n_steps ? "" : " (no rule improved the model: a copy of the original)");
   return 0;
 }
@@ -154,7 +154,7 @@ static int optimize(const opt_opts *o, rg_model *m, const rg_ruleset *rules, rg_
   rg_status st = search(o, m, rules, cm, &r, &es, &err);
   rg_cli_release_interrupts();
   if (st) {
-    rg_cli_report("graphopt optimize", NULL, &err);
+    rg_cli_report(P, NULL, &err);
     return 2;
   }
   int step = -1, rc = 2;
@@ -167,7 +167,7 @@ static int optimize(const opt_opts *o, rg_model *m, const rg_ruleset *rules, rg_
   if (o->eqsat) rg_eqsat_result_print(&r, &es, o->extract, cm, &sb);
   else rg_search_result_print(&r, cm, &sb);
   graphopt_print(&sb);
-  if (st) rg_cli_report("graphopt optimize", NULL, &err);
+  if (st) rg_cli_report(P, NULL, &err);
   else rc = check_and_write(o, m, rules, &r, worst, step);
   if (!st && o->json && write_json(o->json, &r, cm, worst, o->eqsat ? &es : NULL)) rc = rc ? rc : 1;
   rg_search_result_free(&r);
@@ -186,7 +186,7 @@ int graphopt_optimize_cmd(int argc, char **argv) {
   rg_cost_model *cm = NULL;
   rg_err err = {0};
   if (m && rg_cost_model_choose(o.cost, o.machine, o.cache, o.no_cache, cache, sizeof cache, &cm, &err))
-    rg_cli_report("graphopt optimize", NULL, &err);
+    rg_cli_report(P, NULL, &err);
   rc = m && cm ? optimize(&o, m, &rules, cm) : 2;
   rg_cost_model_free(cm);
   rg_model_free(m);
