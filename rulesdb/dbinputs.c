@@ -7,24 +7,6 @@
 #include <string.h>
 
 #include "dbexchange.h"
-#include "exchange.h"
-
-/* TASO's 20 inputs by rulegen's names (one fixed table, taso_inputs.c: the derived rule_vars
- * rows of a database read later must come out the same), and rulegen's bias vectors. */
-static void taso_inputs(rg_enum_inputset *s) {
-  s->n = 0;
-  for (int k = 1; k <= RG_TASO_INPUTS; k++) {
-    rg_enum_input *in = &s->in[s->n++];
-    snprintf(in->name, sizeof in->name, "%s", rg_taso_input_name(k));
-    rg_taso_input_shape(k, &in->shape);
-  }
-  int32_t four = 4;
-  for (int k = 1; k <= 2; k++) {
-    rg_enum_input *in = &s->in[s->n++];
-    snprintf(in->name, sizeof in->name, "b%d", k);
-    in->shape = rg_shape_make(1, &four);
-  }
-}
 
 rg_status rg_db_input_set(const rg_db *db, rg_enum_inputset *s, rg_err *err) {
   rg_strbuf text;
@@ -36,7 +18,7 @@ rg_status rg_db_input_set(const rg_db *db, rg_enum_inputset *s, rg_err *err) {
   rg_status st = RG_OK;
   if (text.failed) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   else if (text.len) st = rg_enum_inputs_parse(text.s, text.len, s, err);
-  else taso_inputs(s);
+  else rg_enum_inputs_default(s), rg_enum_inputs_add_bias(s); /* TASO's inputs, as import names them */
   if (st && st != RG_ERR_NOMEM) {
     char msg[sizeof err->msg];
     snprintf(msg, sizeof msg, "%s", err->msg);

@@ -93,8 +93,8 @@ bool rg_db_select_any(const rg_db_select *sel) {
 }
 
 rg_status rg_db_show(const rg_db *db, const rg_db_show_opts *o, rg_strbuf *out, rg_err *err) {
-  rg_db_groups g;
-  rg_status st = rg_db_groups_build(db, &g, err);
+  rg_db_groups g = {0}; /* the records by rule: only an id prefix shows them */
+  rg_status st = o->sel.prefix ? rg_db_groups_build(db, &g, err) : RG_OK;
   if (st) return st;
   bool filtered = rg_db_select_any(&o->sel);
   if (filtered || o->list) show_rules(db, &g, &o->sel, out);

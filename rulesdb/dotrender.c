@@ -19,8 +19,9 @@ extern char **environ;
 /* The one rule whose id starts with prefix; RG_ERR_ARG naming how many match otherwise. */
 static rg_status find_one(const rg_db *db, const char *prefix, size_t *at, rg_err *err) {
   size_t n = 0;
+  const rg_db_select by_id = {.prefix = prefix, .status = -1};
   for (size_t i = 0; i < db->rules.n; i++)
-    if (!strncmp(db->rules.v[i].id.hex, prefix, strlen(prefix))) *at = i, n++;
+    if (rg_db_rule_selected(&db->rules.v[i], &by_id)) *at = i, n++;
   if (n == 1) return RG_OK;
   return rg_err_set(err, RG_ERR_ARG, "id prefix '%s' matches %zu rules; an image shows one: %s", prefix, n,
                     n ? "give more of the id" : "see 'rulesdb show DB --list' for the ids");
