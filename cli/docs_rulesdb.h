@@ -5,7 +5,7 @@
 #include "doc.h"
 
 /* rulesdb keygen, verify, sign, migrate, show, diff, export, import, audit. The readers' tables (show, diff,
- * export, audit) share -p/--pub KEY.pub and --allow-unsigned (RG_CLI_LONG_ONLY('U')). */
+ * export, audit) share -p/--pub KEY.pub and -U/--allow-unsigned (cli/flags.def). */
 extern const rg_cli_doc rg_doc_rulesdb_keygen, rg_doc_rulesdb_verify, rg_doc_rulesdb_sign, rg_doc_rulesdb_migrate,
     rg_doc_rulesdb_show, rg_doc_rulesdb_diff,
     rg_doc_rulesdb_export, rg_doc_rulesdb_import, rg_doc_rulesdb_audit;

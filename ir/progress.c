@@ -41,6 +41,10 @@ static void print_line(rg_progress *p, double now, bool final) {
   p->last = now;
 }
 
+bool rg_progress_due(const rg_progress *p) {
+  return p->on && rg_clock_seconds() - p->last >= (p->tty ? TTY_EVERY : LOG_EVERY);
+}
+
 void rg_progress_tick(rg_progress *p, int64_t done) {
   if (!p->on) return;
   p->done = done;
@@ -50,11 +54,13 @@ void rg_progress_tick(rg_progress *p, int64_t done) {
 
 void rg_progress_tick_extra(rg_progress *p, int64_t done, const char *fmt, ...) {
   if (!p->on) return;
+  p->done = done;
+  if (!rg_progress_due(p)) return;
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(p->extra, sizeof p->extra, fmt, ap);
   va_end(ap);
-  rg_progress_tick(p, done);
+  print_line(p, rg_clock_seconds(), false);
 }
 
 void rg_progress_finish(rg_progress *p) {

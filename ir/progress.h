@@ -29,7 +29,10 @@ typedef struct {
 void rg_progress_start(rg_progress *p, const char *stage, const char *unit, int64_t total, bool enabled);
 /* done units so far; prints when the line is due. */
 void rg_progress_tick(rg_progress *p, int64_t done);
-/* The same with extra text after the rate (printf format). */
+/* Whether a line is due now (the stage is on and long enough has passed since the last): a
+ * caller whose extra text costs something (a file read for the RSS) builds it only then. */
+bool rg_progress_due(const rg_progress *p);
+/* The same with extra text after the rate (printf format), formatted only when a line is due. */
 void rg_progress_tick_extra(rg_progress *p, int64_t done, const char *fmt, ...)
     RG_PRINTF(3, 4);
 /* For callbacks that name their stage each time (prune's): a stage other than p's (or none

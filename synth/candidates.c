@@ -211,6 +211,10 @@ static rg_status test_chunk(const tester *t, const rg_fp_table *tab, size_t (*b)
 
 /* Progress by buckets; the largest buckets of each chunk go first, so the rate is rough. */
 static void progress(rg_progress *pg, const rg_synth_counts *c, size_t done) {
+  if (!rg_progress_due(pg)) { /* the RSS is read only for a line printed */
+    rg_progress_tick(pg, (int64_t)done);
+    return;
+  }
   rg_progress_tick_extra(pg, (int64_t)done, "%llu pairs tested, %llu pass, RSS %.0f MB", (unsigned long long)c->pairs,
                          (unsigned long long)c->verdict[RG_RANDTEST_PASS], rg_synth_rss_mb());
 }

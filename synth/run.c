@@ -46,7 +46,6 @@ static void report(const rg_err *err) { rg_err_print(stderr, "rulegen", NULL, er
 /* ---- up to the test stage ---- */
 
 typedef struct {
-  bool quiet;
   int pass;
   double start;
   rg_progress line; /* of the pass: enumeration work units done */
@@ -55,6 +54,10 @@ typedef struct {
 static void on_progress(void *user, const rg_enum_progress *p) {
   progress *pr = user;
   pr->line.total = p->units_total;
+  if (!rg_progress_due(&pr->line)) { /* the RSS is read only for a line printed */
+    rg_progress_tick(&pr->line, p->units_done);
+    return;
+  }
   double el = rg_clock_seconds() - pr->line.t0;
   rg_progress_tick_extra(&pr->line, p->units_done, "%llu graphs (%.0f/s), RSS %.0f MB%s",
                          (unsigned long long)p->graphs, el > 0 ? (double)p->graphs / el : 0, rg_synth_rss_mb(),
@@ -154,7 +157,7 @@ static int sink_close(sink *s, int rc) {
 static int synthesize(const rg_synth_opts *o, const rg_enum_space *sp, const char *header, char **mem,
                       size_t *mem_len, rg_synth_counts *c) {
   double t0 = rg_clock_seconds();
-  progress pr = {.quiet = o->quiet, .pass = 1, .start = t0};
+  progress pr = {.pass = 1, .start = t0};
   rg_fp_opts fp = o->fp; /* with the progress line */
   fp.progress = on_progress, fp.progress_user = &pr;
   sink s = {0};
