@@ -182,17 +182,6 @@ static bool final_kept(const finish *f, int k) {
 
 /* ---- output ---- */
 
-/* The versions of the solvers that ran, joined by ", "; "none ran" when no rule reached them
- * (a run with no candidates), never an empty list. */
-static const char *solver_versions(const rg_prove_summary *sum, char *buf, size_t n) {
-  size_t len = 0;
-  buf[0] = 0;
-  for (int k = 0; k < RG_SOLVER_COUNT; k++)
-    if (sum->version[k][0] && len < n)
-      len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? ", " : "", sum->version[k]);
-  return buf[0] ? buf : "none ran";
-}
-
 static rg_status write_text(const finish *f, FILE *out, rg_err *err) {
   int kept = 0;
   char versions[RG_SOLVER_COUNT * 100];
@@ -200,11 +189,11 @@ static rg_status write_text(const finish *f, FILE *out, rg_err *err) {
   if (f->o->stop_after < RG_FINISH_PROVE)
     fprintf(out, "# rulegen: %d rules after pruning, not proved (--stop-after prune)\n", kept);
   else if (!kept)
-    fprintf(out, "# rulegen: 0 rules (solvers: %s)\n", solver_versions(&f->sum, versions, sizeof versions));
+    fprintf(out, "# rulegen: 0 rules (solvers: %s)\n", rg_prove_summary_versions(&f->sum, versions, sizeof versions));
   else
     fprintf(out, "# rulegen: %d rules, each verified by %s (%s)\n", kept,
             f->o->prove.require == RG_REQUIRE_BOTH ? "both z3 and cvc5" : "z3 or cvc5",
-            solver_versions(&f->sum, versions, sizeof versions));
+            rg_prove_summary_versions(&f->sum, versions, sizeof versions));
   rg_strbuf sb;
   rg_sb_init(&sb);
   for (int k = 0; k < f->n_verified; k++) {
@@ -558,7 +547,7 @@ static void print_rows(const finish *f) {
               f->sum.false_proofs);
     char versions[RG_SOLVER_COUNT * 100];
     fprintf(T(f->o), "             solvers: %s; %d rules pass --require %s\n",
-            solver_versions(&f->sum, versions, sizeof versions), f->n_verified,
+            rg_prove_summary_versions(&f->sum, versions, sizeof versions), f->n_verified,
             f->o->prove.require == RG_REQUIRE_BOTH ? "both" : "any");
   }
   if (f->derive_run)

@@ -103,6 +103,9 @@ typedef struct {
 void rg_prove_summary_add(rg_prove_summary *t, const rg_prove_summary *s);
 /* The summary as one JSON object: the counters by name, "only" and "versions" by solver. */
 void rg_prove_summary_json(const rg_prove_summary *s, FILE *out);
+/* The versions of the solvers that ran, joined by ", " into buf (n bytes); "none ran" when no
+ * query reached them (a run with no candidates), never an empty list. Returns the text. */
+const char *rg_prove_summary_versions(const rg_prove_summary *s, char *buf, size_t n);
 
 const char *rg_proof_status_name(rg_proof_status s);
 

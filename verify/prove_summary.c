@@ -1,7 +1,8 @@
-/* verify/prove_summary.c: sums and JSON of proof-run summaries, generated from
+/* verify/prove_summary.c: sums, JSON and the solvers' versions of proof-run summaries, generated from
  * verify/prove_counts.def and verify/solvers.def. */
 #include "prove.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void rg_prove_summary_add(rg_prove_summary *t, const rg_prove_summary *s) {
@@ -29,4 +30,13 @@ void rg_prove_summary_json(const rg_prove_summary *s, FILE *out) {
     rg_sb_free(&v);
   }
   fprintf(out, "}, \"wall_ms\": %.1f}", s->wall_ms);
+}
+
+const char *rg_prove_summary_versions(const rg_prove_summary *s, char *buf, size_t n) {
+  size_t len = 0;
+  buf[0] = 0;
+  for (int k = 0; k < RG_SOLVER_COUNT; k++)
+    if (s->version[k][0] && len < n)
+      len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? ", " : "", s->version[k]);
+  return buf[0] ? buf : "none ran";
 }

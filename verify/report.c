@@ -50,8 +50,9 @@ void rg_prove_summary_print(FILE *out, const rg_prove_summary *sum, const rg_pro
   fprintf(out, "%d unproved%s%s; %d pass --require %s (", sum->unproved, differ,
           sum->skipped ? " (some skipped: interrupted)" : "", sum->shipped,
           o->require == RG_REQUIRE_BOTH ? "both" : "any");
-  for (int s = 0; s < RG_SOLVER_COUNT; s++) fprintf(out, "%s, ", sum->version[s]);
-  fprintf(out, "timeout %d ms%s, %.1f s)\n", o->timeout_ms, o->fail_fast ? ", fail-fast" : "", sum->wall_ms / 1e3);
+  char versions[RG_SOLVER_COUNT * 100];
+  fprintf(out, "%s, timeout %d ms%s, %.1f s)\n", rg_prove_summary_versions(sum, versions, sizeof versions), o->timeout_ms,
+          o->fail_fast ? ", fail-fast" : "", sum->wall_ms / 1e3);
 }
 
 void rg_recheck_print(FILE *out, const rg_recheck_run *run, const rg_recheck_opts *o, const char *file,
