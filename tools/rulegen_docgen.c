@@ -13,13 +13,14 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: rulegen_docgen man|bash PROGRAM OUT\n");
     return 2;
   }
-  FILE *out = fopen(argv[3], "w");
-  if (!out) return perror(argv[3]), 2;
-  bool known = man ? rg_cli_write_man(out, argv[2]) : rg_cli_write_bash_completion(out, argv[2]);
-  if (fclose(out) || !known) {
-    fprintf(stderr, "rulegen_docgen: %s\n", known ? "cannot write the output" : "unknown program");
-    remove(argv[3]);
-    return 2;
+  rg_atomic_file out; /* whole or not at all: a stopped build leaves no cut-off page */
+  rg_err err;
+  if (rg_atomic_open(&out, argv[3], &err)) return fprintf(stderr, "rulegen_docgen: %s\n", err.msg), 2;
+  bool known = man ? rg_cli_write_man(out.f, argv[2]) : rg_cli_write_bash_completion(out.f, argv[2]);
+  if (!known) {
+    rg_atomic_abort(&out);
+    return fprintf(stderr, "rulegen_docgen: unknown program '%s'\n", argv[2]), 2;
   }
+  if (rg_atomic_commit(&out, &err)) return fprintf(stderr, "rulegen_docgen: %s\n", err.msg), 2;
   return 0;
 }
