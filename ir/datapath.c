@@ -38,12 +38,11 @@ bool rg_exe_in_build_tree(void) {
   return !strncmp(exe, build, n) && exe[n] == '/';
 }
 
-/* Why path cannot be read as a data file, or NULL when it can. */
-static const char *unusable(const char *path) {
+const char *rg_path_unusable(const char *path, int mode) {
   struct stat sb;
   if (stat(path, &sb) != 0) return errno == ENOENT || errno == ENOTDIR ? "not found" : strerror(errno);
   if (!S_ISREG(sb.st_mode)) return "not a file";
-  if (access(path, R_OK) != 0) return "not readable";
+  if (access(path, mode) != 0) return mode & X_OK ? "not executable" : "not readable";
   return NULL;
 }
 
@@ -51,7 +50,7 @@ static const char *unusable(const char *path) {
  * looked stays in out->path either way, for messages and help texts. */
 static bool try_file(rg_data_file *out, const char *candidate) {
   size_t used = strlen(out->tried);
-  const char *why = strlen(candidate) >= sizeof out->path ? "path too long" : unusable(candidate);
+  const char *why = strlen(candidate) >= sizeof out->path ? "path too long" : rg_path_unusable(candidate, R_OK);
   if (!why || !used) { /* cut when too long: then it is only named, never opened */
     size_t n = strnlen(candidate, sizeof out->path - 1);
     memcpy(out->path, candidate, n);

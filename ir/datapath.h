@@ -39,6 +39,11 @@ const rg_data_file *rg_data_find_once(const char *rel, const char *source);
 rg_status rg_data_check(const rg_data_file *f, const char *path, const char *what,
                         rg_err *err) RG_MUST_CHECK;
 
+/* Why path cannot be used as a file for access mode (R_OK: data read, X_OK: a program run):
+ * "not found", "not a file", "not readable", "not executable" or stat's error; NULL when it
+ * can. */
+const char *rg_path_unusable(const char *path, int mode);
+
 /* The folder of the running program (/proc/self/exe) into buf; false when unknown. */
 bool rg_exe_dir(char *buf, size_t size);
 

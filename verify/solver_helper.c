@@ -11,33 +11,21 @@
  * the running one (the installed layout, and build/tools/ where rulegen is built); else, for
  * programs of the build tree only (ir/datapath.h), the path CMake compiled in (the test
  * programs in build/tests/): an installed rulegen never runs a helper of the build tree. */
-#define _DEFAULT_SOURCE /* readlink */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ir/ir.h"
 #include "serve.h"
 #include "solver_impl.h"
 
-/* Why path cannot be the helper, or NULL when it is a file we may execute. */
-static const char *unusable(const char *path) {
-  struct stat sb;
-  if (stat(path, &sb) != 0)
-    return errno == ENOENT || errno == ENOTDIR ? "not found" : "cannot stat";
-  if (!S_ISREG(sb.st_mode)) return "not a file";
-  if (access(path, X_OK) != 0) return "not executable";
-  return NULL;
-}
-
 /* Takes candidate into path when it is usable; else notes it and why in tried. */
 static bool try_path(const char *candidate, const char *label, char *path, size_t size,
                      rg_strbuf *tried) {
-  const char *why = strlen(candidate) >= size ? "path too long" : unusable(candidate);
+  const char *why = strlen(candidate) >= size ? "path too long" : rg_path_unusable(candidate, X_OK);
   if (!why) {
     snprintf(path, size, "%s", candidate);
     return true;
@@ -60,12 +48,9 @@ static rg_status find_helper(const rg_helper_spec *h, char *path, size_t size, r
     snprintf(label, sizeof label, "%s=", h->env);
     found = try_path(rel, label, path, size, &tried);
   } else {
-    char self[4096];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    self[n > 0 ? n : 0] = 0;
-    char *slash = strrchr(self, '/');
-    if (slash && (size_t)(slash - self) + strlen(h->program) + 2 <= sizeof self) {
-      strcpy(slash + 1, h->program);
+    char dir[4096], self[4096 + 64];
+    if (rg_exe_dir(dir, sizeof dir) && strlen(h->program) < 64) { /* the helper beside this program */
+      snprintf(self, sizeof self, "%s/%s", dir, h->program);
       found = try_path(self, "", path, size, &tried);
     }
     if (!found && h->build_path && rg_exe_in_build_tree())
