@@ -40,6 +40,9 @@ const char *rg_taso_input_name(int n);
 /* The N of a variable name: rulegen's name of a TASO input (w1 -> 4), or input_N (N 1 .. 9999,
  * as TENSAT writes them); 0 for any other name. */
 int rg_taso_input_number(const char *name);
+/* TASO's input n as a variable of our text: ?NAME by rulegen's name for n in 1..20, else
+ * ?input_n (TENSAT numbers other variables past 20). */
+void rg_taso_var_print(rg_strbuf *out, int n);
 
 /* TENSAT text of one rule: one line (single output) or two lines separated by '\n' (two
  * outputs), no trailing newline. RG_ERR_SHAPE with the reason when it does not map. */

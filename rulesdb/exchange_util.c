@@ -63,7 +63,7 @@ rg_status rg_xchg_plan(const rg_rule *r, const int *num, int taso_only, rg_plan 
   if (*plan) rg_plan_free(*plan), *plan = NULL;
   if (taso_only) {
     if (!all_taso)
-      return rg_err_set(err, RG_ERR_SHAPE, "variables must be TASO's inputs ?input_1 .. ?input_%d",
+      return rg_err_set(err, RG_ERR_SHAPE, "variables must be TASO's %d inputs (x1-x3, w1-w13, i1-i3, s0)",
                         RG_TASO_INPUTS);
     return rg_err_set(err, RG_ERR_SHAPE, "does not type-check at TASO's input shapes: %s", e2.msg);
   }

@@ -169,8 +169,8 @@ static int with_params(side *s, const GraphSubst__Operator *op, int ts_id, int d
 static int term(side *s, int op_id, int ts_id, int depth) {
   rg_strbuf *o = s->out;
   if (op_id < 0) { /* TASO's inputs by rulegen's names (taso_inputs.c); beyond 20 as TENSAT names */
-    const char *name = rg_taso_input_name(-op_id);
-    return (name ? rg_sb_printf(o, "?%s", name) : rg_sb_printf(o, "?input_%d", -op_id)), 0;
+    rg_taso_var_print(o, -op_id);
+    return 0;
   }
   /* Operators are in topological order, so depth beyond the count means a cycle; and the
    * conversion recurses, so a chain deeper than any real rule is refused too. */

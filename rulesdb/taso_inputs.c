@@ -49,3 +49,9 @@ int rg_taso_input_number(const char *name) {
     if (!strcmp(name, rg_taso_input_name(k))) return k;
   return input_number(name);
 }
+
+void rg_taso_var_print(rg_strbuf *out, int n) {
+  const char *name = rg_taso_input_name(n);
+  if (name) rg_sb_printf(out, "?%s", name);
+  else rg_sb_printf(out, "?input_%d", n);
+}

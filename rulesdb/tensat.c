@@ -246,13 +246,14 @@ static int conv_atom(importer *im, const sx *s) {
   if (s->len > 1 && s->atom[0] == '?') {
     /* ?input_N of TASO's 20 inputs by rulegen's name (taso_inputs.c), as TASO import does */
     char var[16];
-    const char *name = NULL;
+    int n = 0;
     if (s->len < (int)sizeof var) {
       memcpy(var, s->atom + 1, (size_t)s->len - 1), var[s->len - 1] = 0;
-      int n = strncmp(var, "input_", 6) ? 0 : rg_taso_input_number(var);
-      name = rg_taso_input_name(n);
+      n = strncmp(var, "input_", 6) ? 0 : rg_taso_input_number(var);
     }
-    return name ? rg_sb_printf(im->out, "?%s", name) : rg_sb_append(im->out, s->atom, (size_t)s->len), 0;
+    if (n > 0) rg_taso_var_print(im->out, n);
+    else rg_sb_append(im->out, s->atom, (size_t)s->len);
+    return 0;
   }
   if (is(s, "Imatmul") || is(s, "Iewmul"))
     return snprintf(im->why, sizeof im->why, "constant %.*s (ours carries its shape, TENSAT's takes it from context)",
