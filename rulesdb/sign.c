@@ -77,7 +77,14 @@ static rg_status read_key(const char *path, const char *tag, uint8_t *key, size_
   int ok = n >= tl + 1 + hl && !memcmp(line, tag, tl) && line[tl] == ' ' &&
            sodium_hex2bin(key, len, line + tl + 1, hl, NULL, &bin_len, NULL) == 0 &&
            bin_len == len && (line[tl + 1 + hl] == '\n' || line[tl + 1 + hl] == 0);
+  /* a .pub given where the secret key belongs is the common mistake: say so */
+  bool public_instead = strcmp(tag, PUB_TAG) && !strncmp(line, PUB_TAG, strlen(PUB_TAG));
   sodium_memzero(line, sizeof line);
+  if (!ok && public_instead)
+    return rg_err_set(err, RG_ERR_PARSE,
+                      "%s: is a public key (%s): signing needs the secret key, NAME.key beside "
+                      "NAME.pub ('rulesdb keygen -o NAME' writes both)",
+                      path, PUB_TAG);
   if (!ok)
     return rg_err_set(err, RG_ERR_PARSE,
                       "%s: not a %s file (expected one line '%s <%zu hex digits>'; make keys with "
@@ -90,31 +97,16 @@ rg_status rg_db_load_pubkey(const char *path, rg_db_pubkey *out, rg_err *err) {
   return read_key(path, PUB_TAG, out->pk, sizeof out->pk, err);
 }
 
-/* Does the file at path start with the public key's tag? (A .pub given where the secret key
- * belongs is the common mistake: say so, rather than that it is readable by others.) */
-static bool is_public_key(const char *path) {
-  char head[sizeof PUB_TAG] = {0};
-  FILE *f = fopen(path, "r");
-  if (!f) return false;
-  size_t n = fread(head, 1, sizeof head - 1, f);
-  fclose(f);
-  return n == sizeof head - 1 && !memcmp(head, PUB_TAG, n);
-}
-
 rg_status rg_db_load_seckey(const char *path, rg_db_seckey *out, rg_err *err) {
+  rg_status st = read_key(path, SEC_TAG, out->sk, sizeof out->sk, err); /* a public key: said there */
   struct stat sb;
-  if (stat(path, &sb) != 0)
-    return rg_err_set(err, RG_ERR_IO, "%s: cannot open key: %s", path, strerror(errno));
-  if (is_public_key(path))
-    return rg_err_set(err, RG_ERR_PARSE,
-                      "%s: is a public key (%s): signing needs the secret key, NAME.key beside "
-                      "NAME.pub ('rulesdb keygen -o NAME' writes both)",
-                      path, PUB_TAG);
-  if (sb.st_mode & 077)
-    return rg_err_set(err, RG_ERR_IO,
-                      "%s: secret key is accessible by others (mode %03o); run 'chmod 600 %s'",
-                      path, (unsigned)(sb.st_mode & 0777), path);
-  return read_key(path, SEC_TAG, out->sk, sizeof out->sk, err);
+  if (!st && stat(path, &sb) != 0)
+    st = rg_err_set(err, RG_ERR_IO, "%s: cannot open key: %s", path, strerror(errno));
+  else if (!st && (sb.st_mode & 077))
+    st = rg_err_set(err, RG_ERR_IO, "%s: secret key is accessible by others (mode %03o); run 'chmod 600 %s'",
+                    path, (unsigned)(sb.st_mode & 0777), path);
+  if (st) rg_db_seckey_wipe(out);
+  return st;
 }
 
 void rg_db_seckey_wipe(rg_db_seckey *k) { sodium_memzero(k->sk, sizeof k->sk); }
