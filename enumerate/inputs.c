@@ -22,7 +22,7 @@ void rg_enum_inputs_default(rg_enum_inputset *s) {
   for (int k = 0; k < 3; k++) add(s, x[k], 2, 2, 4, 0, 0);
   for (int k = 0; k < 3; k++) add(s, w[k], 2, 4, 4, 0, 0);
   for (int k = 0; k < 3; k++) add(s, im[k], 4, 2, 4, 5, 5);
-  char name[8];
+  char name[16]; /* room for any int: GCC -O1 cannot see k <= 12 */
   for (int k = 4; k <= 12; k++) {
     snprintf(name, sizeof name, "w%d", k);
     int kh = k <= 6 ? 3 : k <= 9 ? 1 : 3, kw = k <= 6 ? 3 : k <= 9 ? 3 : 1;
