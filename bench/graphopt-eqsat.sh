@@ -20,7 +20,7 @@ for m in "${models[@]}"; do
   for s in backtrack eqsat; do
     rc=0
     /usr/bin/time -f %e -o "$out/$m.$s.wall" "$graphopt" optimize "$out/zoo/$m.onnx" --rules "$rules" "${db[@]}" \
-      -o "$out/$m.$s.onnx" --cost "$cost" --search "$s" --json "$out/$m.$s.json" -q >"$out/$m.$s.log" 2>&1 || rc=$?
+      -o "$out/$m.$s.onnx" "${cost_args[@]}" --search "$s" --json "$out/$m.$s.json" -q >"$out/$m.$s.log" 2>&1 || rc=$?
     [ "$rc" -eq 0 ] || { row="$row | $s: exit $rc, see $out/$m.$s.log"; continue; }
     [ "$s" = backtrack ] && row="$row | $(field "$out/$m.$s.json" '"%.6g" % cost_before')"
     row="$row | $(field "$out/$m.$s.json" '"%.6g, %.2f s" % (cost_after, seconds)')"

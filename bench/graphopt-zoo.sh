@@ -19,7 +19,7 @@ echo "|---|---|---|---|---|---|---|"
 for m in "${models[@]}"; do
   log=$out/$m.$cost.log
   rc=0
-  "$graphopt" --rules "$rules" "${db[@]}" "$out/zoo/$m.onnx" -o "$out/$m.opt.onnx" --cost "$cost" -q >"$log" 2>&1 || rc=$?
+  "$graphopt" --rules "$rules" "${db[@]}" "$out/zoo/$m.onnx" -o "$out/$m.opt.onnx" "${cost_args[@]}" -q >"$log" 2>&1 || rc=$?
   ops=$(sed -n 's/^operators (before -> after): //p' "$log")
   c=$(sed -n 's/^cost ([a-z]*): \([^(]*\) (\(.*\))$/\1 (\2)/p' "$log")
   s=$(sed -n 's/^search: \([0-9]*\) rules applied; \([0-9]*\) models explored.*; \([0-9.]*\) s.*/\1 rules, \2 explored, \3 s/p' "$log")

@@ -1,14 +1,17 @@
 # bench/zoo_args.sh: the arguments the zoo benchmarks share, sourced by them as
 #   . "$(dirname "$0")/zoo_args.sh" USAGE DEFAULT_OUT DEFAULT_RUNS "$@"
-# which reads RULES [OUT [COST [RUNS [MODEL...]]]] into rules, out, cost (default roofline),
-# runs and models (default: the whole zoo), builds the missing models into OUT/zoo, and sets
-# root, graphopt and db (--allow-unsigned for a .db).
+# which reads RULES [OUT [COST [RUNS [MODEL...]]]] into rules, out, cost (default roofline;
+# roofline:MACHINE names the roofline's machine: roofline:gpu-h100), runs and models (default:
+# the whole zoo), builds the missing models into OUT/zoo, and sets root, graphopt, db
+# (--allow-unsigned for a .db) and cost_args (--cost and --machine for graphopt).
 usage=$1 default_out=$2 default_runs=$3
 shift 3
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 rules=${1:?usage: $usage}
 out=${2:-$default_out}
 cost=${3:-roofline}
+cost_args=(--cost "${cost%%:*}")
+case $cost in *:*) cost_args+=(--machine "${cost#*:}") ;; esac
 runs=${4:-$default_runs}
 shift $(($# < 4 ? $# : 4))
 models=("$@")

@@ -4,6 +4,9 @@
 
 /* The row every command's table has. */
 #define GRAPHOPT_DIM_OPTION RG_CLI_OPT(DIM, "value of a named (dynamic) input dimension; repeatable")
+#define GRAPHOPT_MACHINE_HELP \
+  "the roofline's machine figures: a file, or a shipped machine by name (cpu-default, the "    \
+  "default; gpu-h100)"
 
 static const rg_cli_option convert_options[] = {
     RG_CLI_OPT_META(OUTPUT, "OUT.onnx", "where to write the model (required for convert)"),
@@ -26,7 +29,7 @@ static const rg_cli_option eval_options[] = {
 
 static const rg_cli_option cost_options[] = {
     RG_CLI_OPT(COST, "the cost model (below; default: the first)"),
-    RG_CLI_OPT(MACHINE, "the roofline's machine figures (default: optimizer/machines/cpu-default.txt)"),
+    RG_CLI_OPT(MACHINE, GRAPHOPT_MACHINE_HELP),
     RG_CLI_OPT(CACHE, "dnnl's SQLite cache of timings (default: $XDG_CACHE_HOME/rulegen/costs.sqlite)"),
     RG_CLI_OPT(NO_CACHE, "time every configuration, remember nothing"),
     GRAPHOPT_DIM_OPTION,
@@ -39,7 +42,7 @@ static const rg_cli_option optimize_options[] = {
     RG_CLI_OPT(ALLOW_UNSIGNED, "use a database whose signature is missing or not checked"),
     RG_CLI_OPT_META(OUTPUT, "OUT.onnx", "write the optimized model here (required)"),
     RG_CLI_OPT(COST, "the cost model (below; default: the first)"),
-    RG_CLI_OPT(MACHINE, "the roofline's machine figures (default optimizer/machines/)"),
+    RG_CLI_OPT(MACHINE, GRAPHOPT_MACHINE_HELP),
     RG_CLI_OPT(CACHE, "dnnl's cost cache (default ~/.cache/rulegen/costs.sqlite)"),
     RG_CLI_OPT(NO_CACHE, "dnnl: time every configuration, keep nothing"),
     RG_CLI_OPT(SEARCH, "backtrack (TASO's search, default) or eqsat (equality saturation, TENSAT's)"),

@@ -5,6 +5,7 @@
 #define RG_OPTIMIZER_COST_INTERNAL_H
 
 #include "cost.h"
+#include "ir/datapath.h"
 
 /* A machine as the roofline sees it (cost_machine.c reads it from a file). */
 typedef struct {
@@ -13,8 +14,15 @@ typedef struct {
   double overhead_us; /* fixed cost of running one node */
 } rg_machine;
 
-/* Reads "key value" lines (# comments, blank lines) naming every field of rg_machine once.
- * RG_ERR_IO when the file cannot be read; RG_ERR_PARSE naming file and line for an unknown or
+/* The file machine names: a bare name (no '/', no '.') is one of the machine files shipped in
+ * the data folder's machines/ ("gpu-h100"), found as the default is (ir/datapath.h; RG_ERR_IO
+ * naming the places tried when none is there); anything else is a path, taken as it is. *path
+ * points into f or is machine. */
+rg_status rg_machine_path(const char *machine, rg_data_file *f, const char **path,
+                          rg_err *err) RG_MUST_CHECK;
+
+/* Reads "key value" lines (# comments, blank lines) naming every field of rg_machine once from
+ * the file machine names (rg_machine_path). RG_ERR_IO when the file cannot be read; RG_ERR_PARSE naming file and line for an unknown or
  * repeated key, a value that is not a finite number in range, or a missing key. */
 rg_status rg_machine_read(const char *path, rg_machine *mc, rg_err *err) RG_MUST_CHECK;
 

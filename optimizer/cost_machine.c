@@ -70,11 +70,32 @@ static rg_status parse_line(const char *path, int line, char *s, rg_machine *mc,
   return RG_OK;
 }
 
-rg_status rg_machine_read(const char *path, rg_machine *mc, rg_err *err) {
+rg_status rg_machine_path(const char *arg, rg_data_file *f, const char **path, rg_err *err) {
+  *path = arg;
+  if (!*arg || strchr(arg, '/') || strchr(arg, '.')) return RG_OK;
+  char rel[256], source[4096];
+  const char *dflt = RG_MACHINE_SOURCE_PATH, *slash = strrchr(dflt, '/');
+  snprintf(rel, sizeof rel, "machines/%s.txt", arg);
+  snprintf(source, sizeof source, "%.*s/%s.txt", (int)(slash - dflt), dflt, arg);
+  rg_data_find(rel, source, f);
+  if (!f->found)
+    return rg_err_set(err, RG_ERR_IO,
+                      "no machine named '%s': tried %s; name a machine file by its path, or one "
+                      "shipped in machines/ by its name (cpu-default, gpu-h100)",
+                      arg, f->tried[0] ? f->tried : f->path);
+  *path = f->path;
+  return RG_OK;
+}
+
+rg_status rg_machine_read(const char *arg, rg_machine *mc, rg_err *err) {
   rg_strbuf sb;
   rg_sb_init(&sb);
-  rg_status st =
-      rg_data_check(default_machine(), path, "the default machine file machines/cpu-default.txt", err);
+  rg_data_file named;
+  const char *path;
+  rg_status st = rg_machine_path(arg, &named, &path, err);
+  if (!st)
+    st = rg_data_check(default_machine(), path, "the default machine file machines/cpu-default.txt",
+                       err);
   if (!st) st = rg_text_read_file(path, &sb, err);
   if (st) {
     rg_sb_free(&sb);

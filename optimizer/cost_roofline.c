@@ -116,13 +116,17 @@ static void ctx_free(void *ctx) {
 }
 
 rg_status rg_cost_roofline_open(const rg_cost_opts *o, rg_cost_model **out, rg_err *err) {
-  const char *path = o->machine_file ? o->machine_file : rg_machine_default_path();
+  rg_data_file named;
+  const char *path;
+  rg_status st = rg_machine_path(o->machine_file ? o->machine_file : rg_machine_default_path(),
+                                 &named, &path, err);
+  if (st) return st;
   roofline *r = calloc(1, sizeof *r);
   if (!r || !(r->path = strdup(path))) {
     free(r);
     return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
-  rg_status st = rg_machine_read(path, &r->mc, err);
+  st = rg_machine_read(path, &r->mc, err);
   static const rg_cost_iface iface = {"roofline", node_cost, stats, ctx_free};
   if (!st && !(*out = rg_cost_model_new(&iface, r)))
     st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");

@@ -259,6 +259,21 @@ static void test_bad_machines(void) {
   /* the default machine file of the source tree reads */
   CHECK(rg_cost_model_open("roofline", NULL, &cm, &err) == RG_OK);
   rg_cost_model_free(cm);
+  /* a shipped machine by its name: the data folder's file; an unknown name says what to give */
+  rg_cost_opts named = {"gpu-h100", NULL};
+  CHECK(rg_cost_model_open("roofline", &named, &cm, &err) == RG_OK);
+  if (cm) {
+    rg_cost_stats s = {0};
+    rg_cost_model_stats(cm, &s);
+    const char *dev = s.device ? s.device : "";
+    size_t n = strlen(dev);
+    CHECK_MSG(n > 21 && !strcmp(dev + n - 21, "machines/gpu-h100.txt"), "device %s", dev);
+    rg_cost_model_free(cm);
+  }
+  named.machine_file = "gpu-h10";
+  cm = NULL;
+  CHECK(rg_cost_model_open("roofline", &named, &cm, &err) == RG_ERR_IO && !cm &&
+        strstr(err.msg, "no machine named 'gpu-h10'") && strstr(err.msg, "cpu-default, gpu-h100"));
 }
 
 /* ---- oneDNN ---- */
