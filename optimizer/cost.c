@@ -115,22 +115,27 @@ rg_status rg_cost_node(rg_cost_model *cm, const rg_model *m, int32_t id, double 
   return *us = c, RG_OK;
 }
 
-/* Whether node id is computed inside the operator before it, so that it costs nothing of its
- * own: a bias on the channel axis of a Conv, or on the columns of a 2-D product (export writes
- * them as one Conv or Gemm), and an activation after a Conv or Gemm (onnxruntime fuses them).
- * The operator before it must have no other reader. */
-static bool fused(const rg_model *m, const int32_t *uses, int32_t id) {
-  const rg_node *nd = rg_graph_node(m->g, id);
-  if (nd->op != RG_OP_BIAS && nd->op != RG_OP_RELU && nd->op != RG_OP_SIGMOID && nd->op != RG_OP_TANH)
-    return false;
-  int32_t p = nd->in[0].node;
-  const rg_node *pn = rg_graph_node(m->g, p);
-  bool gemm = pn->op == RG_OP_MATMUL && rg_model_shape(m, nd->in[0])->rank == 2;
-  if (uses[p] != 1) return false;
+bool rg_cost_fusable_op(int op) {
+  return op == RG_OP_BIAS || op == RG_OP_RELU || op == RG_OP_SIGMOID || op == RG_OP_TANH;
+}
+
+bool rg_cost_fuses(const rg_model *m, const rg_node *nd, rg_ref operand, const rg_node *pn, bool pn_fused) {
+  if (!rg_cost_fusable_op(nd->op)) return false;
+  bool gemm = pn->op == RG_OP_MATMUL && rg_model_shape(m, operand)->rank == 2;
   if (nd->op == RG_OP_BIAS)
     return nd->params[0] == 1 && ((pn->op == RG_OP_CONV2D && pn->params[3] == RG_ACT_NONE) ||
                                   (gemm && pn->params[0] == RG_ACT_NONE));
-  return pn->op == RG_OP_CONV2D || gemm || (pn->op == RG_OP_BIAS && fused(m, uses, p));
+  return pn->op == RG_OP_CONV2D || gemm || (pn->op == RG_OP_BIAS && pn_fused);
+}
+
+/* Whether node id costs nothing of its own (rg_cost_fuses), its operand's node having no other
+ * reader. */
+static bool fused(const rg_model *m, const int32_t *uses, int32_t id) {
+  const rg_node *nd = rg_graph_node(m->g, id);
+  if (!rg_cost_fusable_op(nd->op)) return false;
+  int32_t p = nd->in[0].node;
+  const rg_node *pn = rg_graph_node(m->g, p);
+  return uses[p] == 1 && rg_cost_fuses(m, nd, nd->in[0], pn, pn->op == RG_OP_BIAS && fused(m, uses, p));
 }
 
 rg_status rg_cost_sum_values(rg_cost_model *cm, const rg_model *m, const rg_ref *roots, int n_roots,

@@ -87,6 +87,17 @@ void rg_cost_model_free(rg_cost_model *cm);
 const char *rg_cost_model_name(const rg_cost_model *cm);
 void rg_cost_model_stats(const rg_cost_model *cm, rg_cost_stats *s);
 
+/* Whether a node of operator op may be computed inside the node before it: a bias or an
+ * activation. */
+bool rg_cost_fusable_op(int op);
+
+/* Whether node nd, reading operand (computed by pn, which nothing else reads), is computed inside
+ * pn and costs nothing of its own: a bias on the channel axis of a Conv, or on the columns of a
+ * 2-D product (export writes them as one Conv or Gemm), and an activation after a Conv or Gemm
+ * or after a bias so fused (pn_fused; onnxruntime fuses them). rg_cost_sum's rule, and
+ * extraction's. */
+bool rg_cost_fuses(const rg_model *m, const rg_node *nd, rg_ref operand, const rg_node *pn, bool pn_fused);
+
 /* The cost of node id of m (an input node costs 0), memoized by id. */
 rg_status rg_cost_node(rg_cost_model *cm, const rg_model *m, int32_t id, double *us,
                        rg_err *err) RG_MUST_CHECK;
