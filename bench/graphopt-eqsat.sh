@@ -28,7 +28,7 @@ for m in "${models[@]}"; do
   j=$out/$m.eqsat.json
   if [ -f "$j" ] && [ -f "$out/$m.backtrack.json" ]; then
     row="$row | $(field "$j" '"%d (%s)" % (eqsat["enodes"], eqsat["stop_reason"])')"
-    row="$row | $(field "$j" '"%.2f%%, %.2f s" % (100 * max(0, eqsat["extracted_cost"] - eqsat["ilp_bound"]) / max(eqsat["extracted_cost"], 1e-300), eqsat["extract_seconds"])')"
+    row="$row | $(field "$j" '"%.2f%%, %.2f s" % (100 * max(0, eqsat["ilp_cost"] - eqsat["ilp_bound"]) / max(eqsat["ilp_cost"], 1e-300), eqsat["extract_seconds"])')"
     row="$row | $(/usr/bin/python3 -c 'import json,sys; a,b=(json.load(open(f))["seconds"] for f in sys.argv[1:]); print("%.3f" % (b / a))' "$out/$m.backtrack.json" "$j")"
   fi
   if [ "$runs" -gt 0 ] && [ -f "$out/$m.eqsat.onnx" ] && [ -f "$out/$m.backtrack.onnx" ]; then

@@ -53,7 +53,7 @@ static const rg_cli_option optimize_options[] = {
     RG_CLI_OPT(MAX_ENODES, "eqsat: stop exploring past N e-nodes (default 50000)"),
     RG_CLI_OPT(ITERATIONS, "eqsat: iterations at most (default 15)"),
     RG_CLI_OPT(MULTI_ROUNDS, "eqsat: iterations applying multi-output rules (default 1)"),
-    RG_CLI_OPT(ILP_TIME_LIMIT, "eqsat: seconds for the ILP solver (default 60, 0 none)"),
+    RG_CLI_OPT(ILP_TIME_LIMIT, "eqsat: seconds for the ILP solver (default 10, 0 none)"),
     RG_CLI_OPT(SEED, "seed of the numeric check's inputs (default 1)"),
     RG_CLI_OPT(TOLERANCE, "largest relative difference the check allows (default 1e-4)"),
     RG_CLI_OPT(EXPLAIN, "print each rule applied (eqsat: each whose target the model uses): id, text, where, cost"),

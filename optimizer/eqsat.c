@@ -12,6 +12,14 @@
  * match limit, so that one explosive rule cannot exhaust memory). */
 #define MATCH_LIMIT 2000000
 
+/* egg's backoff scheduler: a single-output rule direction matching more than BACKOFF_MATCHES << b
+ * times in an iteration (b: its bans so far) has those matches dropped and sits out BACKOFF_ITERATIONS << b
+ * iterations, so that associativity and its kind do not fill the e-node budget with variants
+ * while the other rules wait. Exploration is saturated only when nothing is banned. */
+#define BACKOFF_MATCHES 1000
+#define BACKOFF_ITERATIONS 5
+#define BACKOFF_MAX_BANS 16
+
 /* The debug build checks the e-graph's invariants after every iteration, whatever asked. */
 #ifdef NDEBUG
 #define CHECK_ALWAYS 0
@@ -36,6 +44,8 @@ typedef struct {
   int32_t n_origin, cap_origin;
   rg_application *apps; /* the applications made, in order */
   int32_t n_apps, cap_apps;
+  int32_t *bans, *banned_until; /* [direction]: bans so far; the iteration its ban ends */
+  int it;                       /* the iteration under way (0 the first) */
   rg_err *err;
 } explorer;
 
@@ -106,6 +116,28 @@ static bool out_of_time(const explorer *x) {
   return (x->o->stop && *x->o->stop) || (x->o->time_limit > 0 && rg_clock_seconds() - x->t0 > x->o->time_limit);
 }
 
+/* Direction di's matches appended to x->ms, unless there are more than its backoff allows: then
+ * none, and it is banned. */
+static rg_status match_or_ban(explorer *x, const rg_apply_dir *d, int di, bool *full) {
+  int64_t n0 = x->ms.n, count0 = x->ms.count, allowed = (int64_t)BACKOFF_MATCHES << x->bans[di];
+  int64_t limit = count0 + allowed + 1 < MATCH_LIMIT ? count0 + allowed + 1 : MATCH_LIMIT;
+  rg_status st = rg_ematch(x->eg, x->m->g, d, di, &x->ix, &x->ms, limit, full, x->err);
+  if (st || x->ms.count - count0 <= allowed) return st;
+  x->ms.n = n0, x->ms.count = count0, *full = false;
+  x->banned_until[di] = x->it + (BACKOFF_ITERATIONS << x->bans[di]);
+  if (x->bans[di] < BACKOFF_MAX_BANS) x->bans[di]++;
+  x->stats->bans++;
+  return RG_OK;
+}
+
+/* Whether a direction sits out iteration it; with lift, every ban ends before it. */
+static bool any_banned(explorer *x, int it, bool lift) {
+  bool any = false;
+  for (int di = 0; di < rg_apply_set_size(x->s); di++)
+    if (x->banned_until[di] > it) any = true, x->banned_until[di] = lift ? 0 : x->banned_until[di];
+  return any;
+}
+
 /* Every match of every direction (multi-output ones while multi), then each applied. */
 static rg_status iterate(explorer *x, bool multi, bool *changed) {
   int32_t nodes0 = rg_egraph_n_nodes(x->eg);
@@ -121,7 +153,10 @@ static rg_status iterate(explorer *x, bool multi, bool *changed) {
   if (!st) st = rg_ops_index_build(x->eg, x->m->g, x->live, &x->ix, x->err);
   for (int di = 0; !st && !full && di < rg_apply_set_size(x->s); di++) {
     const rg_apply_dir *d = rg_apply_set_dir(x->s, di);
-    if (d->n == 1 || multi) st = rg_ematch(x->eg, x->m->g, d, di, &x->ix, &x->ms, MATCH_LIMIT, &full, x->err);
+    if (d->n > 1 && multi) /* bounded by --multi-rounds already: a ban would skip its rounds */
+      st = rg_ematch(x->eg, x->m->g, d, di, &x->ix, &x->ms, MATCH_LIMIT, &full, x->err);
+    else if (d->n == 1 && x->banned_until[di] <= x->it)
+      st = match_or_ban(x, d, di, &full);
   }
   x->stats->matches += x->ms.count;
   int32_t at[RG_RULE_MAX_OUTPUTS];
@@ -163,8 +198,8 @@ static int32_t max_vars(const rg_apply_set *s, bool params) {
 }
 
 /* Why exploration stops now, or NULL to go on. */
-static const char *stop_reason(const explorer *x, double t0, int it, bool changed) {
-  if (it > 0 && !changed) return "saturated";
+static const char *stop_reason(explorer *x, double t0, int it, bool changed) {
+  if (it > 0 && !changed && !any_banned(x, it, true)) return "saturated";
   if (x->o->stop && *x->o->stop) return "stopped";
   if (rg_egraph_n_nodes(x->eg) > x->o->max_enodes) return "e-node limit";
   if (x->o->time_limit > 0 && rg_clock_seconds() - t0 > x->o->time_limit) return "time limit";
@@ -179,6 +214,7 @@ static rg_status explore(explorer *x) {
   bool changed = true;
   int it = 0;
   while (!st && !(x->stats->stop_reason = stop_reason(x, t0, it, changed))) {
+    x->it = it;
     st = iterate(x, it < x->o->multi_rounds, &changed);
     it++;
     if (!st && x->o->progress)
@@ -199,7 +235,11 @@ rg_status rg_eqsat(rg_model *m, const rg_apply_set *s, const rg_eqsat_opts *o, r
   int32_t nr = rg_model_n_roots(m);
   explorer x = {.m = m, .eg = rg_egraph_new(m), .s = s, .o = o, .stats = stats, .err = err};
   x.roots = malloc(sizeof *x.roots * ((size_t)nr + 1)), x.root_cls = malloc(sizeof *x.root_cls * ((size_t)nr + 1));
-  rg_status st = x.eg && x.roots && x.root_cls ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  x.bans = calloc((size_t)rg_apply_set_size(s) + 1, sizeof *x.bans);
+  x.banned_until = calloc((size_t)rg_apply_set_size(s) + 1, sizeof *x.banned_until);
+  rg_status st = x.eg && x.roots && x.root_cls && x.bans && x.banned_until
+                     ? RG_OK
+                     : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   if (!st) rg_model_roots(m, x.roots);
   if (!st) st = explore(&x);
   out->stopped = stats->stop_reason && (!strcmp(stats->stop_reason, "time limit") || !strcmp(stats->stop_reason, "stopped"));
@@ -208,6 +248,7 @@ rg_status rg_eqsat(rg_model *m, const rg_apply_set *s, const rg_eqsat_opts *o, r
   out->explored = stats->iterations, out->queued = stats->enodes, out->applications = stats->applied;
   rg_egraph_free(x.eg);
   free(x.ix.ids), free(x.ms.v), free(x.origin), free(x.apps), free(x.roots), free(x.root_cls), free(x.live);
+  free(x.bans), free(x.banned_until);
   rg_match_env_free(&x.env);
   if (st) rg_search_result_free(out);
   return st;

@@ -50,11 +50,15 @@ typedef struct {
   int64_t matches, applied; /* matches found; merges made by rule applications */
   int64_t cycles_filtered, untyped; /* matches not applied: a cycle; a target that does not type */
   int64_t congruences;              /* merges made by rebuilding */
+  int64_t bans;                     /* rule directions set aside by the backoff scheduler */
   int32_t enodes, classes;
   const char *stop_reason; /* "saturated", "iterations", "e-node limit", "time limit", "stopped" */
   double explore_seconds, extract_seconds;
-  double greedy_cost, extracted_cost; /* by the e-nodes' costs (shared nodes once) */
-  double ilp_bound;                   /* the solver's lower bound (ILP) */
+  double greedy_cost;   /* greedy's choice by hoped e-node costs (eqsat_extract.c; shared nodes once) */
+  double local_cost;    /* after local moves, priced as models are (fusion only where it holds) */
+  double extracted_cost; /* the choice extracted, priced likewise */
+  double ilp_cost, ilp_bound; /* the ILP's answer and the solver's lower bound, by hoped costs */
+  double ilp_seconds;         /* of extract_seconds, the ILP's */
   bool ilp_optimal;                   /* proved optimal within its time limit */
 } rg_eqsat_stats;
 

@@ -32,10 +32,11 @@ static void fusable(rg_egraph *eg, uint8_t *fuse) {
   }
 }
 
-/* Every e-node's cost: 0 for variables and values computed from weights alone, and, as
- * rg_cost_sum counts them, for a bias or activation a Conv or Gemm before it can compute (when
- * its operand's class holds one: a hope, which the whole model's cost then checks). */
-static rg_status node_costs(rg_egraph *eg, rg_cost_model *cm, double *cost, rg_err *err) {
+/* Every e-node's own cost (full; 0 for variables and values computed from weights alone) and
+ * its hoped cost: as full, but 0, as rg_cost_sum counts them, for a bias or activation a Conv
+ * or Gemm before it can compute (when its operand's class holds one: a hope, which holds only
+ * where nothing else reads that operand; extract_local.c prices it exactly). */
+static rg_status node_costs(rg_egraph *eg, rg_cost_model *cm, double *hoped, double *full, rg_err *err) {
   rg_model *m = rg_egraph_model(eg);
   uint8_t *fuse = calloc((size_t)rg_egraph_n_nodes(eg) * RG_MAX_OUTPUTS + 1, 1);
   if (!fuse) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
@@ -43,13 +44,13 @@ static rg_status node_costs(rg_egraph *eg, rg_cost_model *cm, double *cost, rg_e
   rg_status st = RG_OK;
   for (int32_t id = 0; !st && id < rg_egraph_n_nodes(eg); id++) {
     const rg_node *nd = rg_graph_node(m->g, id);
-    cost[id] = 0;
+    hoped[id] = full[id] = 0;
     if (nd->op == RG_OP_INPUT || rg_egraph_weight_only(eg, id)) continue;
+    st = rg_cost_node(cm, m, id, &full[id], err);
     bool bias = nd->op == RG_OP_BIAS && nd->params[0] == 1;
     bool act = nd->op == RG_OP_RELU || nd->op == RG_OP_SIGMOID || nd->op == RG_OP_TANH;
     uint8_t f = bias || act ? fuse[rg_egraph_class(eg, nd->in[0])] : 0;
-    if ((bias && (f & FUSE_BIAS)) || (act && (f & (FUSE_ACT | FUSE_BIASED)))) continue;
-    st = rg_cost_node(cm, m, id, &cost[id], err);
+    if (!((bias && (f & FUSE_BIAS)) || (act && (f & (FUSE_ACT | FUSE_BIASED))))) hoped[id] = full[id];
   }
   free(fuse);
   return st;
@@ -80,16 +81,34 @@ static rg_status explain(rg_egraph *eg, const rg_eqsat_trace *t, const int32_t *
   return st;
 }
 
-/* Chooses (greedy, then ILP when asked) into choice; the costs into stats. */
-static rg_status choose(rg_egraph *eg, const rg_eqsat_opts *o, const double *cost, const int32_t *root_cls,
-                        int n_roots, int32_t *choice, rg_eqsat_stats *stats, rg_err *err) {
-  rg_status st = rg_extract_greedy(eg, cost, choice, err);
-  if (!st) stats->greedy_cost = stats->extracted_cost = rg_extract_dag_cost(eg, cost, choice, root_cls, n_roots);
+/* Chooses into choice, and the costs into stats: greedy by hoped costs, then local moves on the
+ * model's cost; with the ILP, its answer (by hoped costs) improved by local moves in turn, kept
+ * when that is cheaper. CBC's preprocessing can drop the start (CBC 2.10 says "mipstart values
+ * could not be used") and stop at its time limit with a dearer incumbent, or with none. */
+static rg_status choose(rg_egraph *eg, const rg_eqsat_opts *o, const double *hoped, const double *full,
+                        const int32_t *root_cls, int n_roots, int32_t *choice, rg_eqsat_stats *stats, rg_err *err) {
+  rg_status st = rg_extract_greedy(eg, hoped, choice, err);
+  if (!st) stats->greedy_cost = rg_extract_dag_cost(eg, hoped, choice, root_cls, n_roots);
+  double deadline = o->ilp_time_limit > 0 ? rg_clock_seconds() + o->ilp_time_limit : 0;
+  if (!st) st = rg_extract_improve(eg, full, root_cls, n_roots, deadline, choice, &stats->local_cost, err);
+  stats->extracted_cost = stats->local_cost;
   if (st || o->extract != RG_EXTRACT_ILP) return st;
-  double obj;
-  st = rg_extract_ilp(eg, cost, root_cls, n_roots, o->ilp_time_limit, choice, &obj, &stats->ilp_bound,
+  size_t size = sizeof *choice * ((size_t)rg_egraph_n_nodes(eg) * RG_MAX_OUTPUTS + 1);
+  int32_t *start = malloc(size);
+  if (!start) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  memcpy(start, choice, size);
+  double t0 = rg_clock_seconds(), found = INFINITY;
+  st = rg_extract_ilp(eg, hoped, root_cls, n_roots, o->ilp_time_limit, choice, &stats->ilp_cost, &stats->ilp_bound,
                       &stats->ilp_optimal, err);
-  if (!st) stats->extracted_cost = rg_extract_dag_cost(eg, cost, choice, root_cls, n_roots);
+  stats->ilp_seconds = rg_clock_seconds() - t0;
+  if (!st) st = rg_extract_improve(eg, full, root_cls, n_roots, 0, choice, &found, err);
+  if (st == RG_ERR_LIMIT || (!st && !(found < stats->local_cost))) { /* none, or no better: the start */
+    memcpy(choice, start, size);
+    st = RG_OK;
+  } else if (!st) {
+    stats->extracted_cost = found;
+  }
+  free(start);
   return st;
 }
 
@@ -119,20 +138,21 @@ rg_status rg_eqsat_extract(rg_egraph *eg, const rg_eqsat_opts *o, const rg_eqsat
   rg_ref *roots = malloc(sizeof *roots * ((size_t)nr + 1));
   int32_t *root_cls = malloc(sizeof *root_cls * ((size_t)nr + 1)), *choice = malloc(sizeof *choice * ((size_t)nv + 1));
   double *cost = malloc(sizeof *cost * ((size_t)rg_egraph_n_nodes(eg) + 1));
+  double *full = malloc(sizeof *full * ((size_t)rg_egraph_n_nodes(eg) + 1));
   out->roots = malloc(sizeof *out->roots * ((size_t)nr + 1));
-  rg_status st = roots && root_cls && choice && cost && out->roots ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_status st = roots && root_cls && choice && cost && full && out->roots ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   int64_t ops;
   if (!st) {
     rg_model_roots(m, roots);
     for (int32_t i = 0; i < nr; i++) root_cls[i] = roots[i].node >= 0 ? rg_egraph_class(eg, roots[i]) : -1;
     st = o->model_cost(o->model_cost_ctx, m, roots, &out->cost_before, &ops, err);
   }
-  if (!st) st = node_costs(eg, o->cost, cost, err);
-  if (!st) st = choose(eg, o, cost, root_cls, nr, choice, stats, err);
+  if (!st) st = node_costs(eg, o->cost, cost, full, err);
+  if (!st) st = choose(eg, o, cost, full, root_cls, nr, choice, stats, err);
   if (!st) st = keep_better(eg, o, roots, choice, out, err);
   if (!st && out->cost_after < out->cost_before) st = explain(eg, t, choice, root_cls, nr, out, err);
   stats->extract_seconds = rg_clock_seconds() - t0;
   out->seconds = stats->explore_seconds + stats->extract_seconds;
-  free(roots), free(root_cls), free(choice), free(cost);
+  free(roots), free(root_cls), free(choice), free(cost), free(full);
   return st;
 }

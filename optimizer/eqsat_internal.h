@@ -47,6 +47,23 @@ int32_t rg_matches_read(const rg_matches *ms, int64_t *pos, const rg_apply_set *
  * to a fixed point. Costs >= 0 and only strict improvements: the choices form no cycle. */
 rg_status rg_extract_greedy(rg_egraph *eg, const double *node_cost, int32_t *choice, rg_err *err) RG_MUST_CHECK;
 
+/* Improves choice (greedy's, whose every class that has a node has one) by local moves on the
+ * cost of the model it makes, priced as rg_cost_sum prices models from each node's own cost
+ * (full_cost: fusion aside), into *cost (extract_local.c); until no move helps or the clock
+ * passes deadline (rg_clock_seconds; 0 none). Never makes it dearer or cyclic. */
+rg_status rg_extract_improve(rg_egraph *eg, const double *full_cost, const int32_t *roots, int n_roots,
+                             double deadline, int32_t *choice, double *cost, rg_err *err) RG_MUST_CHECK;
+
+/* For each reached class c (reached[c]), up to RG_MUST_KEEP classes it cannot be computed
+ * without, the nearest (by level) first: cls[c * RG_MUST_KEEP + i] for i < n[c]
+ * (extract_must.c). False when out of memory. */
+#define RG_MUST_KEEP 8
+typedef struct {
+  int32_t *n, *cls;
+} rg_must;
+bool rg_extract_must(rg_egraph *eg, const uint8_t *reached, rg_must *m);
+void rg_must_free(rg_must *m);
+
 /* The nodes computing roots' classes (class root values, -1 for none) through choice runs,
  * each once, into nodes (room for every e-node); their count, -1 when out of memory. */
 int32_t rg_extract_used(rg_egraph *eg, const int32_t *choice, const int32_t *roots, int n_roots, int32_t *nodes);

@@ -61,7 +61,8 @@ static void entry(ilp *p, int32_t col, double val) {
 }
 
 /* The rows, each ">= 0": per chosen-node/operand-class pair y_c - x_n, per class the sum of
- * its nodes' x less y_c. */
+ * its nodes' x less y_c, and y_a - y_c per class a that class c needs (extract_must.c: implied
+ * for 0/1 values, they tighten the relaxation). */
 static void rows(ilp *p, int32_t nv) {
   for (int32_t j = 0; j < p->n_x; j++) {
     const rg_node *nd = rg_graph_node(p->g, p->nodes[j]);
@@ -80,6 +81,17 @@ static void rows(ilp *p, int32_t nv) {
       v = rg_egraph_next(p->eg, v);
     } while (v != c);
   }
+  rg_must must;
+  if (!rg_extract_must(p->eg, p->reached, &must)) {
+    p->nomem = true;
+    return;
+  }
+  for (int32_t c = 0; c < nv; c++)
+    for (int i = 0; p->reached[c] && i < must.n[c]; i++) {
+      p->n_rows++;
+      entry(p, p->ycol[must.cls[(size_t)c * RG_MUST_KEEP + i]], 1), entry(p, p->ycol[c], -1);
+    }
+  rg_must_free(&must);
 }
 
 /* The matrix into CBC in compressed sparse columns, with the columns' bounds and costs. */
@@ -108,20 +120,21 @@ static bool load(ilp *p, Cbc_Model *cbc, const double *node_cost, const int32_t 
   return ok;
 }
 
-/* The start (choice's nodes, as greedy made them) and, after solving, the solver's choice:
- * for each reached class, a member whose column is 1. */
-static void start_from(ilp *p, Cbc_Model *cbc, const int32_t *choice, int32_t nv) {
-  double *val = calloc((size_t)p->n_x + 1, sizeof *val);
-  int *all = malloc(sizeof *all * ((size_t)p->n_x + 1));
-  if (!val || !all) {
-    free(val), free(all);
-    return; /* no start: the solver finds its own */
-  }
-  for (int32_t c = 0; c < nv; c++)
-    if (p->reached[c] && choice[c] >= 0) val[p->col[choice[c] / RG_MAX_OUTPUTS]] = 1;
-  for (int32_t j = 0; j < p->n_x; j++) all[j] = j;
-  Cbc_setMIPStartI(cbc, p->n_x, all, val);
-  free(val), free(all);
+/* The start: the nodes the roots need through choice (x = 1), and each class whose chosen node
+ * is among them (y = 1), so that CBC begins from choice's cost. After solving, the solver's
+ * choice: for each reached class, a member whose column is 1. */
+static void start_from(ilp *p, Cbc_Model *cbc, const int32_t *choice, const int32_t *roots, int n_roots,
+                       int32_t nv) {
+  double *val = calloc((size_t)p->n_cols + 1, sizeof *val);
+  int *all = malloc(sizeof *all * ((size_t)p->n_cols + 1));
+  int32_t *used = malloc(sizeof *used * ((size_t)rg_egraph_n_nodes(p->eg) + 1));
+  int32_t n = val && all && used ? rg_extract_used(p->eg, choice, roots, n_roots, used) : -1;
+  for (int32_t i = 0; i < n; i++) val[p->col[used[i]]] = 1;
+  for (int32_t c = 0; n >= 0 && c < nv; c++)
+    if (p->reached[c] && choice[c] >= 0 && val[p->col[choice[c] / RG_MAX_OUTPUTS]] > 0) val[p->ycol[c]] = 1;
+  for (int32_t j = 0; n >= 0 && j < p->n_cols; j++) all[j] = j;
+  if (n >= 0) Cbc_setMIPStartI(cbc, p->n_cols, all, val); /* else no start: CBC finds its own */
+  free(val), free(all), free(used);
 }
 
 static bool read_choice(ilp *p, Cbc_Model *cbc, int32_t *choice, int32_t nv) {
@@ -151,7 +164,8 @@ static rg_status solve(ilp *p, const double *node_cost, const int32_t *roots, in
   Cbc_setObjSense(cbc, 1);
   Cbc_setLogLevel(cbc, 0);
   if (time_limit > 0) Cbc_setMaximumSeconds(cbc, time_limit);
-  start_from(p, cbc, choice, nv);
+  Cbc_setParameter(cbc, "timeMode", "elapsed"); /* the limit in wall-clock seconds, not CPU's */
+  start_from(p, cbc, choice, roots, n_roots, nv);
   Cbc_solve(cbc);
   rg_status st = RG_OK;
   if (Cbc_numberSavedSolutions(cbc) < 1 || !read_choice(p, cbc, choice, nv))

@@ -56,11 +56,12 @@ static void eqsat_json(const rg_eqsat_stats *s, rg_strbuf *out) {
   rg_sb_printf(out, ", \"eqsat\": {\"iterations\": %d, \"stop_reason\": ", s->iterations);
   rg_json_string(out, s->stop_reason ? s->stop_reason : "");
   rg_sb_printf(out, ", \"enodes\": %d, \"classes\": %d, \"matches\": %lld, \"merges\": %lld, \"congruences\": %lld, "
-                    "\"cycles_filtered\": %lld, \"untyped\": %lld, \"greedy_cost\": %.17g, \"extracted_cost\": %.17g, "
-                    "\"ilp_bound\": %.17g, \"ilp_optimal\": %s, \"explore_seconds\": %.3f, \"extract_seconds\": %.3f}",
+                    "\"cycles_filtered\": %lld, \"untyped\": %lld, \"bans\": %lld, \"greedy_cost\": %.17g, \"local_cost\": %.17g, "
+                    "\"extracted_cost\": %.17g, \"ilp_cost\": %.17g, \"ilp_bound\": %.17g, \"ilp_optimal\": %s, \"explore_seconds\": %.3f, "
+                    "\"extract_seconds\": %.3f, \"ilp_seconds\": %.3f}",
                s->enodes, s->classes, (long long)s->matches, (long long)s->applied, (long long)s->congruences,
-               (long long)s->cycles_filtered, (long long)s->untyped, s->greedy_cost, s->extracted_cost, s->ilp_bound,
-               s->ilp_optimal ? "true" : "false", s->explore_seconds, s->extract_seconds);
+               (long long)s->cycles_filtered, (long long)s->untyped, (long long)s->bans, s->greedy_cost, s->local_cost, s->extracted_cost,
+               s->ilp_cost, s->ilp_bound, s->ilp_optimal ? "true" : "false", s->explore_seconds, s->extract_seconds, s->ilp_seconds);
 }
 
 void rg_search_result_json(const rg_search_result *r, const rg_cost_model *cm, double worst, const rg_eqsat_stats *es,
@@ -88,16 +89,19 @@ void rg_search_result_print(const rg_search_result *r, const rg_cost_model *cm, 
 
 static void rg_eqsat_stats_print(const rg_eqsat_stats *s, rg_extract_kind extract, rg_strbuf *out) {
   rg_sb_printf(out, "eqsat: %d iterations (%s); %d e-nodes in %d classes; %lld matches, %lld merges by rules, %lld by "
-               "congruence; not applied: %lld would make a cycle, %lld do not type\n",
+               "congruence; not applied: %lld would make a cycle, %lld do not type; %lld backoff bans\n",
                s->iterations, s->stop_reason ? s->stop_reason : "?", s->enodes, s->classes, (long long)s->matches,
-               (long long)s->applied, (long long)s->congruences, (long long)s->cycles_filtered, (long long)s->untyped);
-  rg_sb_printf(out, "extraction (%s): e-node cost %.6g (greedy %.6g)", extract == RG_EXTRACT_ILP ? "ilp" : "greedy",
-               s->extracted_cost, s->greedy_cost);
+               (long long)s->applied, (long long)s->congruences, (long long)s->cycles_filtered, (long long)s->untyped,
+               (long long)s->bans);
+  rg_sb_printf(out, "extraction (%s): cost %.6g (greedy by e-node costs %.6g, after local moves %.6g)",
+               extract == RG_EXTRACT_ILP ? "ilp" : "greedy", s->extracted_cost, s->greedy_cost, s->local_cost);
   if (extract == RG_EXTRACT_ILP)
-    rg_sb_printf(out, ", ILP bound %.6g, gap %.2f%%%s", s->ilp_bound,
-                 s->extracted_cost > s->ilp_bound ? 100 * (s->extracted_cost - s->ilp_bound) / s->extracted_cost : 0.0,
+    rg_sb_printf(out, "; ILP by e-node costs %.6g, bound %.6g, gap %.2f%%%s", s->ilp_cost, s->ilp_bound,
+                 s->ilp_cost > s->ilp_bound ? 100 * (s->ilp_cost - s->ilp_bound) / s->ilp_cost : 0.0,
                  s->ilp_optimal ? " (optimal)" : " (time limit)");
-  rg_sb_printf(out, "; explore %.2f s, extract %.2f s\n", s->explore_seconds, s->extract_seconds);
+  rg_sb_printf(out, "; explore %.2f s, extract %.2f s", s->explore_seconds, s->extract_seconds);
+  if (extract == RG_EXTRACT_ILP) rg_sb_printf(out, " (ILP %.2f s)", s->ilp_seconds);
+  rg_sb_puts(out, "\n");
 }
 
 void rg_eqsat_result_print(const rg_search_result *r, const rg_eqsat_stats *s, rg_extract_kind extract,
