@@ -70,6 +70,7 @@ expect 0 "default AXIOMS: $P/bin/../share/rulegen/axioms.rules (RULEGEN_DATA_DIR
 expect 0 "2 rules: 2 verified" "$P/bin/rulegen" prove two.rules -N --timeout-ms 3000 -j 2
 model=$src/tests/regress/optimize/merge_matmuls.onnx
 expect 0 "total:" "$P/bin/graphopt" cost "$model"
+expect 0 "cost model roofline ($P/bin/../share/rulegen/machines/gpu-h100.txt)" "$P/bin/graphopt" cost "$model" --machine gpu-h100
 mv "$P/share/rulegen" "$P/share/away"
 expect 2 "tried $P/bin/../share/rulegen/axioms.rules (not found)" "$P/bin/rulegen" prove two.rules -N
 lacks "$src/"; lacks "$build/"
