@@ -159,7 +159,7 @@ static void test_backoff(void) {
   rg_model *m = model_with(1);
   rg_ref sum = var(m, "x0", RG_MVAR_INPUT, 4, 4);
   for (int k = 1; k < 10; k++) {
-    char name[8];
+    char name[16]; /* room for any int: GCC -O1 cannot see k < 10 */
     snprintf(name, sizeof name, "x%d", k);
     sum = add(m, RG_OP_EWADD, 0, 2, sum, var(m, name, RG_MVAR_INPUT, 4, 4));
   }
