@@ -4,7 +4,7 @@
 # build what cudaGetDeviceCount said, in a build without nvcc that it was built so. Runs in CI,
 # which has no GPU; on a GPU machine the empty CUDA_VISIBLE_DEVICES hides the device.
 graphopt=$1 model=$2 have_cuda=$3
-out=$(CUDA_VISIBLE_DEVICES= "$graphopt" cost --cost cuda --no-cache "$model" 2>&1)
+out=$(CUDA_VISIBLE_DEVICES='' "$graphopt" cost --cost cuda --no-cache "$model" 2>&1)
 rc=$?
 case $have_cuda in
 ON | 1 | TRUE) want="no CUDA device: cudaGetDeviceCount returned" ;;
