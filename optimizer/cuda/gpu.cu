@@ -96,7 +96,6 @@ static void buffers_free(buffers *b) {
 }
 
 static rg_gpu_status buffers_alloc(rg_gpu *g, const rg_gpu_op *op, buffers *b, bool fill, char *msg, size_t n) {
-  (void)g;
   memset(b, 0, sizeof *b);
   size_t total = 0, free_b = 0, all_b = 0;
   for (int k = 0; k < op->n_in; k++)

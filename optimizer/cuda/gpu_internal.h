@@ -58,8 +58,12 @@ rg_gpu_status gpu_cuda_fail(cudaError_t e, const char *call, const rg_gpu_op *op
     cublasStatus_t s_ = fn args;                                                                         \
     if (s_ != CUBLAS_STATUS_SUCCESS) return gpu_fail(#fn, cublasGetStatusString(s_), op, msg, n);        \
   } while (0)
-/* after a kernel launch of ours */
-#define GPU_LAUNCHED(name) GPU_CU(cudaGetLastError, ()) /* name: for the reader */
+/* after a launch of our kernel name: a bad configuration fails there, a fault later */
+#define GPU_LAUNCHED(name)                                                                               \
+  do {                                                                                                   \
+    cudaError_t e_ = cudaGetLastError();                                                                 \
+    if (e_ != cudaSuccess) return gpu_cuda_fail(e_, "launching " #name, op, msg, n);                    \
+  } while (0)
 
 /* cuDNN's operators (gpu_dnn.cu): conv2d, pooling, relu/tanh/sigmoid. Prepare looks the
  * convolution algorithm up on the very buffers it will run on. */
