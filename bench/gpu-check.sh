@@ -30,7 +30,7 @@ elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'
 # step NAME FILE COMMAND...: runs COMMAND with its output into FILE, timed, and a line in the
 # summary.
 step() {
-  local name=$1 file=$out/$2 t0 rc
+  local name=$1 base=$2 file=$out/$2 t0 rc
   shift 2
   t0=$(date +%s.%N)
   { echo "## $name: $*"; date -u; } >>"$file"
@@ -42,14 +42,14 @@ step() {
   if [ "$rc" -eq 0 ]; then
     echo "PASS $name ($secs s)" >>"$summary"
   else
-    echo "FAIL $name (exit $rc after $secs s: see $2)" >>"$summary"
+    echo "FAIL $name (exit $rc after $secs s: see $base)" >>"$summary"
     failed=1
   fi
   return "$rc"
 }
 
 device() {
-  nvidia-smi
+  nvidia-smi || return
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv
   echo "nvcc: $(/usr/local/cuda/bin/nvcc --version | tail -1)"
   ls /usr/local/cuda/lib64/lib{cudnn,cublas,cudart}.so.*
@@ -57,8 +57,9 @@ device() {
 }
 
 configure_build() {
-  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DRG_WERROR=ON || return
-  if ! grep -q 'CMAKE_CUDA_COMPILER:.*nvcc' "$build/CMakeCache.txt"; then
+  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DRG_WERROR=ON | tee "$build/configure.log"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || return 1
+  if ! grep -q 'rulegen: CUDA found' "$build/configure.log"; then
     echo "CUDA was not found: the GPU side is not built"
     return 1
   fi
