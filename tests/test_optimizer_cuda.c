@@ -5,6 +5,7 @@
  * ctest reports as skipped: CI has no GPU; bench/gpu-check.sh runs it where there is one. */
 #include "check.h"
 #include "ir/interp.h"
+#include "optimizer/cost.h"
 #include "optimizer/gpu_op.h"
 
 #define SKIP 77
@@ -176,6 +177,9 @@ static void check_mapping(void) {
   CHECK_MSG(strstr(what, "slice : 2x3x4 -> 2x2x4") != NULL, "%s", what);
   int32_t ic[] = {4, 3, 3};
   CHECK(!rg_gpu_op_make(RG_OP_ICONV, ic, 0, NULL, 1, out, &g)); /* weight-only: not run */
+  /* --cost cuda is a row of the table, and keeps a cache */
+  const rg_cost_backend *b = rg_cost_backend_find("cuda");
+  CHECK(b && b->cached && strstr(b->description, "GPU"));
 }
 
 int main(void) {
