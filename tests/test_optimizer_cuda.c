@@ -105,6 +105,8 @@ static void check_ours(rg_gpu *g) {
   rg_shape tshape[] = {dims(2, 33, 65, 0, 0), dims(4, 2, 16, 9, 11), dims(4, 3, 5, 7, 2)};
   for (int i = 0; i < 3; i++)
     check_op(g, RG_OP_TRANSPOSE, (int32_t[]){rg_perm_pack(perms[i], tshape[i].rank)}, 1, &tshape[i], 0);
+  rg_shape r = dims(4, 2, 16, 9, 11);
+  check_op(g, RG_OP_RESHAPE, (int32_t[]){2, 32, 99, 0, 0, 0, 0}, 1, &r, 0); /* rank, then dims */
 }
 
 static void check_libraries(rg_gpu *g) {
