@@ -78,8 +78,11 @@ gpu_ctests() {
   return "$rc"
 }
 
+# models/zoo.py wants Debian's python3-onnx and numpy: /usr/bin/python3 where it is
 zoo() {
-  python3 "$root/models/zoo.py" "$build/zoo" --only "$(echo "$models" | tr ' ' ',')"
+  local py=python3
+  [ -x /usr/bin/python3 ] && py=/usr/bin/python3
+  "$py" "$root/models/zoo.py" "$build/zoo" --only "$(echo "$models" | tr ' ' ',')"
 }
 
 # each model twice on one fresh cache: the second run must time nothing
@@ -96,9 +99,11 @@ cost_twice() {
       echo "wall: $(elapsed "$t0") s"
     done
     if ! grep -q ' 0 measured' "$build/cost-$m-2.txt" 2>/dev/null; then
-      echo "FAIL: the second run of $m measured something: the cache was not used"
+      echo "FAIL: the second run of $m does not say '0 measured': it failed, or the cache was not used"
       rc=1
     fi
+    echo "### $m by the roofline with the H100's datasheet figures, for comparison"
+    "$build/tools/graphopt" cost --cost roofline --machine gpu-h100 "$build/zoo/$m.onnx"
   done
   echo "### CUDA_VISIBLE_DEVICES= (the no-device path on this machine)"
   CUDA_VISIBLE_DEVICES='' "$build/tools/graphopt" cost --cost cuda --no-cache "$build/zoo/squeezenet.onnx"
