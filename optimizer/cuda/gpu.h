@@ -72,8 +72,8 @@ void rg_gpu_close(rg_gpu *g);
  * cuDNN 9.x.y; cuBLAS 13.x.y" (valid while g is open). */
 const char *rg_gpu_device(const rg_gpu *g);
 
-/* Times op on device buffers of small numbers: warm-up runs, then the median of timed runs by
- * CUDA events, in microseconds (*repeats: how many). RG_GPU_UNSUPPORTED when op has no GPU
+/* Times op on device buffers of small numbers: warm-up runs, then the median of timed batches
+ * of runs by CUDA events, per run, in microseconds (*repeats: how many runs were timed). RG_GPU_UNSUPPORTED when op has no GPU
  * implementation here (the caller prices it otherwise). */
 rg_gpu_status rg_gpu_time(rg_gpu *g, const rg_gpu_op *op, double *us, int64_t *repeats, char *msg, size_t n);
 
