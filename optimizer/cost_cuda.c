@@ -28,13 +28,17 @@ typedef struct {
 } cuda_ctx;
 
 static rg_status gpu_status(rg_gpu_status s, const char *msg, rg_err *err) {
-  return rg_err_set(err, s == RG_GPU_NOMEM ? RG_ERR_NOMEM : s == RG_GPU_NODEV ? RG_ERR_ARG : RG_ERR_IO, "%s", msg);
+  return rg_err_set(err,
+                    s == RG_GPU_NOMEM   ? RG_ERR_NOMEM
+                    : s == RG_GPU_NODEV ? RG_ERR_ARG
+                                        : RG_ERR_IO,
+                    "%s", msg);
 }
 
 /* The cost of a configuration not seen in this run: from the cache, measured, or the
  * roofline's (as cost_dnnl.c's). */
-static rg_status configuration_cost(cuda_ctx *c, const rg_model *m, int32_t id, const char *op, const char *config,
-                                    double *us, rg_err *err) {
+static rg_status configuration_cost(cuda_ctx *c, const rg_model *m, int32_t id, const char *op,
+                                    const char *config, double *us, rg_err *err) {
   double flops, bytes;
   rg_roofline_figures(m, id, &flops, &bytes);
   rg_cost_row row = {rg_roofline_us(&c->mc, flops, bytes), "roofline", 0}, had = {0};
@@ -76,7 +80,8 @@ static rg_status node_cost(void *ctx, const rg_model *m, int32_t id, double *us,
   const double *seen = rg_cost_seen_find(&c->seen, c->config.s);
   if (seen) return *us = *seen, RG_OK;
   rg_status st = configuration_cost(c, m, id, op, c->config.s + op_len, us, err);
-  if (!st && !rg_cost_seen_add(&c->seen, c->config.s, *us)) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (!st && !rg_cost_seen_add(&c->seen, c->config.s, *us))
+    st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   return st;
 }
 
@@ -105,9 +110,11 @@ rg_status rg_cost_cuda_open(const rg_cost_opts *o, rg_cost_model **out, rg_err *
   rg_status st = s ? gpu_status(s, msg, err) : RG_OK;
   /* the fallback's figures: a GPU's, unless --machine names others */
   if (!st) st = rg_machine_read(o->machine_file ? o->machine_file : "gpu-h100", &c->mc, err);
-  if (!st && o->cache_path && o->cache_path[0]) st = rg_cost_cache_open(o->cache_path, &c->cache, err);
+  if (!st && o->cache_path && o->cache_path[0])
+    st = rg_cost_cache_open(o->cache_path, &c->cache, err);
   static const rg_cost_iface iface = {"cuda", node_cost, stats, ctx_free};
-  if (!st && !(*out = rg_cost_model_new(&iface, c))) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (!st && !(*out = rg_cost_model_new(&iface, c)))
+    st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   if (st) ctx_free(c);
   return st;
 }

@@ -5,10 +5,13 @@
 
 #include <string.h>
 
-_Static_assert((int)RG_GPU_ACT_NONE == (int)RG_ACT_NONE && (int)RG_GPU_ACT_SIGMOID == (int)RG_ACT_SIGMOID &&
-                   (int)RG_GPU_ACT_RELU == (int)RG_ACT_RELU && (int)RG_GPU_ACT_TANH == (int)RG_ACT_TANH,
+_Static_assert((int)RG_GPU_ACT_NONE == (int)RG_ACT_NONE &&
+                   (int)RG_GPU_ACT_SIGMOID == (int)RG_ACT_SIGMOID &&
+                   (int)RG_GPU_ACT_RELU == (int)RG_ACT_RELU &&
+                   (int)RG_GPU_ACT_TANH == (int)RG_ACT_TANH,
                "gpu.h numbers the activations as ir/op.h does");
-_Static_assert(RG_GPU_MAX_RANK >= RG_MAX_RANK && RG_GPU_MAX_IN >= RG_MAX_INPUTS, "gpu.h holds every node");
+_Static_assert(RG_GPU_MAX_RANK >= RG_MAX_RANK && RG_GPU_MAX_IN >= RG_MAX_INPUTS,
+               "gpu.h holds every node");
 
 static void put_shape(rg_gpu_shape *d, const rg_shape *s) {
   d->rank = s->rank;
@@ -58,7 +61,9 @@ bool rg_gpu_op_make(rg_op op, const int32_t *p, int n_in, const rg_shape *const 
   case RG_OP_CONCAT: g->kind = RG_GPU_CONCAT, g->axis = p[0]; return true;
   case RG_OP_SPLIT: g->kind = RG_GPU_SPLIT, g->axis = p[0]; return true;
   case RG_OP_PAD: g->kind = RG_GPU_PAD, g->axis = p[0], g->begin = p[1], g->end = p[2]; return true;
-  case RG_OP_SLICE: g->kind = RG_GPU_SLICE, g->axis = p[0], g->begin = p[1], g->end = p[2]; return true;
+  case RG_OP_SLICE:
+    g->kind = RG_GPU_SLICE, g->axis = p[0], g->begin = p[1], g->end = p[2];
+    return true;
   case RG_OP_RESHAPE: g->kind = RG_GPU_RESHAPE; return true;
   case RG_OP_TRANSPOSE: {
     int perm[RG_MAX_RANK];

@@ -24,7 +24,8 @@ static rg_shape dims(int rank, int32_t a, int32_t b, int32_t c, int32_t d) {
 
 /* op on fresh random operands of shapes in[], on the GPU and by the interpreter; every output
  * element within tol * (1 + |expected|). */
-static void check_op(rg_gpu *g, rg_op op, const int32_t *params, int n_in, const rg_shape *in, double tol) {
+static void check_op(rg_gpu *g, rg_op op, const int32_t *params, int n_in, const rg_shape *in,
+                     double tol) {
   const rg_shape *ip[RG_MAX_INPUTS];
   rg_shape out[2];
   rg_err err = {0};
@@ -43,18 +44,21 @@ static void check_op(rg_gpu *g, rg_op op, const int32_t *params, int n_in, const
   rg_value *vin[RG_MAX_INPUTS] = {0}, *vout[2] = {0};
   for (int k = 0; k < n_in; k++) {
     int64_t c = rg_shape_numel(&in[k]);
-    fin[k] = malloc(sizeof(float) * (size_t)(c ? c : 1)), vin[k] = malloc(sizeof(rg_value) * (size_t)(c ? c : 1));
+    fin[k] = malloc(sizeof(float) * (size_t)(c ? c : 1)),
+    vin[k] = malloc(sizeof(rg_value) * (size_t)(c ? c : 1));
     for (int64_t i = 0; i < c; i++)
       fin[k][i] = (float)uniform(), vin[k][i].f = fin[k][i];
   }
   for (int k = 0; k < n_out; k++) {
     int64_t c = rg_shape_numel(&out[k]);
-    fout[k] = calloc((size_t)(c ? c : 1), sizeof(float)), vout[k] = calloc((size_t)(c ? c : 1), sizeof(rg_value));
+    fout[k] = calloc((size_t)(c ? c : 1), sizeof(float)),
+    vout[k] = calloc((size_t)(c ? c : 1), sizeof(rg_value));
   }
   rg_eval_ctx ctx;
   rg_eval_ctx_init(&ctx, 1);
   for (int k = 0; k < n_out; k++)
-    CHECK_MSG(!rg_eval_op(op, params, n_in, ip, (const rg_value *const *)vin, k, RG_DOM_F64, &ctx, vout[k], &err),
+    CHECK_MSG(!rg_eval_op(op, params, n_in, ip, (const rg_value *const *)vin, k, RG_DOM_F64, &ctx,
+                          vout[k], &err),
               "%s: %s", what, err.msg);
   char msg[1024];
   rg_gpu_status s = rg_gpu_run(g, &gop, (const float *const *)fin, fout, msg, sizeof msg);
@@ -95,7 +99,8 @@ static void check_ours(rg_gpu *g) {
       x.dim[axis] += 5, x.nseam[axis] = 1, x.seam[axis][0] = s.dim[axis];
       check_op(g, RG_OP_SPLIT, (int32_t[]){axis}, 1, &x, 0);
       check_op(g, RG_OP_PAD, (int32_t[]){axis, 2, 3}, 1, &s, 0);
-      if (s.dim[axis] > 2) check_op(g, RG_OP_SLICE, (int32_t[]){axis, 1, s.dim[axis] - 1}, 1, &s, 0);
+      if (s.dim[axis] > 2)
+        check_op(g, RG_OP_SLICE, (int32_t[]){axis, 1, s.dim[axis] - 1}, 1, &s, 0);
     }
     check_op(g, RG_OP_RELU, (int32_t[]){0}, 1, &s, EXACT);
     check_op(g, RG_OP_TANH, (int32_t[]){0}, 1, &s, TRANSCENDENTAL);
@@ -104,7 +109,8 @@ static void check_ours(rg_gpu *g) {
   int perms[][4] = {{1, 0}, {0, 2, 3, 1}, {3, 1, 0, 2}};
   rg_shape tshape[] = {dims(2, 33, 65, 0, 0), dims(4, 2, 16, 9, 11), dims(4, 3, 5, 7, 2)};
   for (int i = 0; i < 3; i++)
-    check_op(g, RG_OP_TRANSPOSE, (int32_t[]){rg_perm_pack(perms[i], tshape[i].rank)}, 1, &tshape[i], 0);
+    check_op(g, RG_OP_TRANSPOSE, (int32_t[]){rg_perm_pack(perms[i], tshape[i].rank)}, 1, &tshape[i],
+             0);
   rg_shape r = dims(4, 2, 16, 9, 11);
   check_op(g, RG_OP_RESHAPE, (int32_t[]){2, 32, 99, 0, 0, 0, 0}, 1, &r, 0); /* rank, then dims */
 }
@@ -156,11 +162,13 @@ static void check_mapping(void) {
   const rg_shape *ip[2] = {&in[0], &in[1]};
   rg_err err = {0};
   rg_gpu_op g;
-  int32_t same2[] = {2, 2, RG_PAD_SAME, RG_ACT_RELU, 1, 1, 1}, same1[] = {1, 1, RG_PAD_SAME, RG_ACT_NONE, 2, 1, 1};
+  int32_t same2[] = {2, 2, RG_PAD_SAME, RG_ACT_RELU, 1, 1, 1},
+          same1[] = {1, 1, RG_PAD_SAME, RG_ACT_NONE, 2, 1, 1};
   CHECK(!rg_shape_infer(RG_OP_CONV2D, same2, 2, ip, out, &err));
   CHECK(rg_gpu_op_make(RG_OP_CONV2D, same2, 2, ip, 1, out, &g));
   /* 56 by 2: 28 rows, total padding 1: none before (cuDNN then pads none after either) */
-  CHECK(g.kind == RG_GPU_CONV && g.pad_h == 0 && g.pad_w == 0 && g.act == RG_GPU_ACT_RELU && g.out[0].dim[2] == 28);
+  CHECK(g.kind == RG_GPU_CONV && g.pad_h == 0 && g.pad_w == 0 && g.act == RG_GPU_ACT_RELU &&
+        g.out[0].dim[2] == 28);
   CHECK(!rg_shape_infer(RG_OP_CONV2D, same1, 2, ip, out, &err));
   CHECK(rg_gpu_op_make(RG_OP_CONV2D, same1, 2, ip, 1, out, &g));
   CHECK(g.pad_h == 2 && g.pad_w == 1 && g.dh == 2 && g.dw == 1 && g.kh == 3 && g.groups == 1);
@@ -173,7 +181,8 @@ static void check_mapping(void) {
   CHECK(g.perm[0] == 2 && g.perm[1] == 0 && g.perm[2] == 1 && g.out[0].dim[0] == 4);
   int32_t sl[] = {1, 1, 3};
   CHECK(!rg_shape_infer(RG_OP_SLICE, sl, 1, &tp, to, &err));
-  CHECK(rg_gpu_op_make(RG_OP_SLICE, sl, 1, &tp, 1, to, &g) && g.axis == 1 && g.begin == 1 && g.end == 3);
+  CHECK(rg_gpu_op_make(RG_OP_SLICE, sl, 1, &tp, 1, to, &g) && g.axis == 1 && g.begin == 1 &&
+        g.end == 3);
   char what[256];
   rg_gpu_op_describe(&g, what, sizeof what);
   CHECK_MSG(strstr(what, "slice : 2x3x4 -> 2x2x4") != NULL, "%s", what);
@@ -191,7 +200,8 @@ int main(void) {
   char msg[1024];
   rg_gpu_status s = rg_gpu_open(&g, msg, sizeof msg);
   if (s == RG_GPU_NODEV) {
-    printf("test_optimizer_cuda: %d checks of the mapping passed; the GPU checks skipped: %s\n", check_count, msg);
+    printf("test_optimizer_cuda: %d checks of the mapping passed; the GPU checks skipped: %s\n",
+           check_count, msg);
     return SKIP;
   }
   CHECK_MSG(s == RG_GPU_OK, "%s", msg);
@@ -199,9 +209,10 @@ int main(void) {
   printf("device: %s\n", rg_gpu_device(g));
   check_ours(g);
   check_libraries(g);
-  check_stable(g, RG_OP_CONV2D, (int32_t[]){1, 1, RG_PAD_SAME, RG_ACT_RELU, 1, 1, 1}, dims(4, 1, 64, 56, 56),
-               dims(4, 64, 64, 3, 3));
-  check_stable(g, RG_OP_MATMUL, (int32_t[]){RG_ACT_NONE}, dims(2, 512, 1024, 0, 0), dims(2, 1024, 1024, 0, 0));
+  check_stable(g, RG_OP_CONV2D, (int32_t[]){1, 1, RG_PAD_SAME, RG_ACT_RELU, 1, 1, 1},
+               dims(4, 1, 64, 56, 56), dims(4, 64, 64, 3, 3));
+  check_stable(g, RG_OP_MATMUL, (int32_t[]){RG_ACT_NONE}, dims(2, 512, 1024, 0, 0),
+               dims(2, 1024, 1024, 0, 0));
   rg_gpu_close(g);
   return check_done("test_optimizer_cuda");
 }

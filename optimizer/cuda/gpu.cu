@@ -11,14 +11,16 @@
 #define WARMUP 5
 #define REPEATS 21
 
-rg_gpu_status gpu_fail(const char *call, const char *why, const rg_gpu_op *op, char *msg, size_t n) {
+rg_gpu_status gpu_fail(const char *call, const char *why, const rg_gpu_op *op, char *msg,
+                       size_t n) {
   char what[512] = "";
   if (op) rg_gpu_op_describe(op, what, sizeof what);
   snprintf(msg, n, "%s failed: %s%s%s%s", call, why, op ? " (on " : "", what, op ? ")" : "");
   return RG_GPU_FAIL;
 }
 
-rg_gpu_status gpu_cuda_fail(cudaError_t e, const char *call, const rg_gpu_op *op, char *msg, size_t n) {
+rg_gpu_status gpu_cuda_fail(cudaError_t e, const char *call, const rg_gpu_op *op, char *msg,
+                            size_t n) {
   gpu_fail(call, cudaGetErrorString(e), op, msg, n);
   return e == cudaErrorMemoryAllocation ? RG_GPU_NOMEM : RG_GPU_FAIL;
 }
@@ -58,10 +60,11 @@ static rg_gpu_status open_handles(rg_gpu *g, char *msg, size_t n) {
   GPU_CU(cudaRuntimeGetVersion, (&runtime));
   GPU_BLAS(cublasGetVersion, (g->blas, &blas));
   size_t dnn = cudnnGetVersion(); /* 9.19.0 is 91900 */
-  snprintf(g->name, sizeof g->name, "%s; %d SMs; sm_%d%d; driver %d.%d; runtime %d.%d; cuDNN %zu.%zu.%zu; cuBLAS %d.%d.%d",
-           prop.name, prop.multiProcessorCount, prop.major, prop.minor, driver / 1000, driver % 1000 / 10,
-           runtime / 1000, runtime % 1000 / 10, dnn / 10000, dnn % 10000 / 100, dnn % 100, blas / 10000,
-           blas / 100 % 100, blas % 100);
+  snprintf(g->name, sizeof g->name,
+           "%s; %d SMs; sm_%d%d; driver %d.%d; runtime %d.%d; cuDNN %zu.%zu.%zu; cuBLAS %d.%d.%d",
+           prop.name, prop.multiProcessorCount, prop.major, prop.minor, driver / 1000,
+           driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10, dnn / 10000, dnn % 10000 / 100,
+           dnn % 100, blas / 10000, blas / 100 % 100, blas % 100);
   return RG_GPU_OK;
 }
 
@@ -70,8 +73,8 @@ rg_gpu_status rg_gpu_open(rg_gpu **out, char *msg, size_t n) {
   int count = 0;
   cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess || count <= 0) {
-    snprintf(msg, n, "no CUDA device: cudaGetDeviceCount returned %s (%d devices)", cudaGetErrorString(e),
-             e == cudaSuccess ? count : 0);
+    snprintf(msg, n, "no CUDA device: cudaGetDeviceCount returned %s (%d devices)",
+             cudaGetErrorString(e), e == cudaSuccess ? count : 0);
     return RG_GPU_NODEV;
   }
   rg_gpu *g = (rg_gpu *)calloc(1, sizeof *g);
@@ -95,7 +98,8 @@ static void buffers_free(buffers *b) {
     if (b->out[k]) cudaFree(b->out[k]);
 }
 
-static rg_gpu_status buffers_alloc(rg_gpu *g, const rg_gpu_op *op, buffers *b, bool fill, char *msg, size_t n) {
+static rg_gpu_status buffers_alloc(rg_gpu *g, const rg_gpu_op *op, buffers *b, bool fill, char *msg,
+                                   size_t n) {
   memset(b, 0, sizeof *b);
   size_t total = 0, free_b = 0, all_b = 0;
   for (int k = 0; k < op->n_in; k++)
@@ -109,8 +113,10 @@ static rg_gpu_status buffers_alloc(rg_gpu *g, const rg_gpu_op *op, buffers *b, b
   for (int k = 0; k < op->n_in && !st; k++) {
     int64_t c = rg_gpu_numel(&op->in[k]);
     cudaError_t e = cudaMalloc((void **)&b->in[k], (size_t)(c ? c : 1) * sizeof(float));
-    if (e != cudaSuccess) st = gpu_cuda_fail(e, "cudaMalloc", op, msg, n);
-    else if (fill) st = gpu_fill(g, op, b->in[k], c, msg, n);
+    if (e != cudaSuccess)
+      st = gpu_cuda_fail(e, "cudaMalloc", op, msg, n);
+    else if (fill)
+      st = gpu_fill(g, op, b->in[k], c, msg, n);
   }
   for (int k = 0; k < op->n_out && !st; k++) {
     int64_t c = rg_gpu_numel(&op->out[k]);
@@ -122,11 +128,12 @@ static rg_gpu_status buffers_alloc(rg_gpu *g, const rg_gpu_op *op, buffers *b, b
 }
 
 static bool dnn_kind(rg_gpu_kind k) {
-  return k == RG_GPU_CONV || k == RG_GPU_POOLMAX || k == RG_GPU_POOLAVG || k == RG_GPU_RELU || k == RG_GPU_TANH ||
-         k == RG_GPU_SIGMOID;
+  return k == RG_GPU_CONV || k == RG_GPU_POOLMAX || k == RG_GPU_POOLAVG || k == RG_GPU_RELU ||
+         k == RG_GPU_TANH || k == RG_GPU_SIGMOID;
 }
 
-static rg_gpu_status prepare(rg_gpu *g, gpu_plan *p, const rg_gpu_op *op, buffers *b, char *msg, size_t n) {
+static rg_gpu_status prepare(rg_gpu *g, gpu_plan *p, const rg_gpu_op *op, buffers *b, char *msg,
+                             size_t n) {
   memset(p, 0, sizeof *p);
   p->op = op;
   p->exact = true;
@@ -146,7 +153,8 @@ static int cmp_float(const void *a, const void *b) {
 }
 
 /* The time of `runs` launches back to back between two events, in milliseconds. */
-static rg_gpu_status time_runs(rg_gpu *g, gpu_plan *p, buffers *b, int runs, float *ms, char *msg, size_t n) {
+static rg_gpu_status time_runs(rg_gpu *g, gpu_plan *p, buffers *b, int runs, float *ms, char *msg,
+                               size_t n) {
   const rg_gpu_op *op = p->op;
   rg_gpu_status st = RG_GPU_OK;
   GPU_CU(cudaEventRecord, (g->start, g->stream));
@@ -165,8 +173,8 @@ static rg_gpu_status time_runs(rg_gpu *g, gpu_plan *p, buffers *b, int runs, flo
  * median sample over its batch. */
 #define BATCH_US 100.0
 #define MAX_BATCH 50
-static rg_gpu_status time_plan(rg_gpu *g, gpu_plan *p, buffers *b, double *us, int64_t *runs, char *msg,
-                               size_t n) {
+static rg_gpu_status time_plan(rg_gpu *g, gpu_plan *p, buffers *b, double *us, int64_t *runs,
+                               char *msg, size_t n) {
   float ms[REPEATS], once;
   rg_gpu_status st = RG_GPU_OK;
   for (int w = 0; w < WARMUP && !st; w++) /* the first run loads kernels and warms caches */
@@ -174,7 +182,9 @@ static rg_gpu_status time_plan(rg_gpu *g, gpu_plan *p, buffers *b, double *us, i
   if (!st) st = time_runs(g, p, b, WARMUP, &once, msg, n); /* how long one run takes */
   if (st) return st;
   double each_us = once * 1e3 / WARMUP;
-  int batch = each_us * MAX_BATCH < BATCH_US ? MAX_BATCH : each_us >= BATCH_US ? 1 : (int)(BATCH_US / each_us) + 1;
+  int batch = each_us * MAX_BATCH < BATCH_US ? MAX_BATCH
+              : each_us >= BATCH_US          ? 1
+                                             : (int)(BATCH_US / each_us) + 1;
   for (int r = 0; r < REPEATS && !st; r++)
     st = time_runs(g, p, b, batch, &ms[r], msg, n);
   if (st) return st;
@@ -185,7 +195,8 @@ static rg_gpu_status time_plan(rg_gpu *g, gpu_plan *p, buffers *b, double *us, i
   return RG_GPU_OK;
 }
 
-rg_gpu_status rg_gpu_time(rg_gpu *g, const rg_gpu_op *op, double *us, int64_t *repeats, char *msg, size_t n) {
+rg_gpu_status rg_gpu_time(rg_gpu *g, const rg_gpu_op *op, double *us, int64_t *repeats, char *msg,
+                          size_t n) {
   buffers b;
   gpu_plan p;
   rg_gpu_status st = buffers_alloc(g, op, &b, true, msg, n);
@@ -202,8 +213,8 @@ rg_gpu_status rg_gpu_time(rg_gpu *g, const rg_gpu_op *op, double *us, int64_t *r
   return st;
 }
 
-static rg_gpu_status run_plan(rg_gpu *g, gpu_plan *p, buffers *b, const float *const *in, float *const *out,
-                              char *msg, size_t n) {
+static rg_gpu_status run_plan(rg_gpu *g, gpu_plan *p, buffers *b, const float *const *in,
+                              float *const *out, char *msg, size_t n) {
   const rg_gpu_op *op = p->op;
   if (!p->exact) return RG_GPU_UNSUPPORTED; /* cuDNN's output is not the IR's */
   for (int k = 0; k < op->n_in; k++)
@@ -218,8 +229,8 @@ static rg_gpu_status run_plan(rg_gpu *g, gpu_plan *p, buffers *b, const float *c
   return RG_GPU_OK;
 }
 
-rg_gpu_status rg_gpu_run(rg_gpu *g, const rg_gpu_op *op, const float *const *in, float *const *out, char *msg,
-                         size_t n) {
+rg_gpu_status rg_gpu_run(rg_gpu *g, const rg_gpu_op *op, const float *const *in, float *const *out,
+                         char *msg, size_t n) {
   buffers b;
   gpu_plan p;
   rg_gpu_status st = buffers_alloc(g, op, &b, true, msg, n);

@@ -33,14 +33,32 @@ typedef enum {
 
 /* The operators the GPU side knows. */
 typedef enum {
-  RG_GPU_CONV, RG_GPU_MATMUL, RG_GPU_POOLMAX, RG_GPU_POOLAVG,
-  RG_GPU_RELU, RG_GPU_TANH, RG_GPU_SIGMOID,                      /* cuDNN activations */
-  RG_GPU_SMUL, RG_GPU_EWADD, RG_GPU_EWMUL, RG_GPU_BIAS,          /* kernels of ours from here */
-  RG_GPU_CONCAT, RG_GPU_SPLIT, RG_GPU_TRANSPOSE, RG_GPU_PAD, RG_GPU_SLICE, RG_GPU_RESHAPE
+  RG_GPU_CONV,
+  RG_GPU_MATMUL,
+  RG_GPU_POOLMAX,
+  RG_GPU_POOLAVG,
+  RG_GPU_RELU,
+  RG_GPU_TANH,
+  RG_GPU_SIGMOID, /* cuDNN activations */
+  RG_GPU_SMUL,
+  RG_GPU_EWADD,
+  RG_GPU_EWMUL,
+  RG_GPU_BIAS, /* kernels of ours from here */
+  RG_GPU_CONCAT,
+  RG_GPU_SPLIT,
+  RG_GPU_TRANSPOSE,
+  RG_GPU_PAD,
+  RG_GPU_SLICE,
+  RG_GPU_RESHAPE
 } rg_gpu_kind;
 
 /* Fused activations, numbered as ir/op.h's rg_act (gpu_op.c checks that they agree). */
-typedef enum { RG_GPU_ACT_NONE = 0, RG_GPU_ACT_SIGMOID = 1, RG_GPU_ACT_RELU = 2, RG_GPU_ACT_TANH = 3 } rg_gpu_act;
+typedef enum {
+  RG_GPU_ACT_NONE = 0,
+  RG_GPU_ACT_SIGMOID = 1,
+  RG_GPU_ACT_RELU = 2,
+  RG_GPU_ACT_TANH = 3
+} rg_gpu_act;
 
 typedef struct {
   int rank;
@@ -50,13 +68,13 @@ typedef struct {
 /* One operator at concrete shapes, float32, row-major (NCHW images, OIHW kernels). */
 typedef struct {
   rg_gpu_kind kind;
-  int act;                       /* conv, matmul, pooling: rg_gpu_act */
-  int axis;                      /* bias, concat, split, pad, slice */
-  int64_t begin, end;            /* slice: [begin, end) on axis; pad: zeros before and after */
-  int perm[RG_GPU_MAX_RANK];     /* transpose: out.dim[i] = in.dim[perm[i]] */
-  int kh, kw, sh, sw, dh, dw;    /* conv (kh, kw from the kernel), pooling: window */
-  int pad_h, pad_w;              /* conv, pooling: padding before (cuDNN pads symmetrically) */
-  int groups;                    /* conv */
+  int act;                    /* conv, matmul, pooling: rg_gpu_act */
+  int axis;                   /* bias, concat, split, pad, slice */
+  int64_t begin, end;         /* slice: [begin, end) on axis; pad: zeros before and after */
+  int perm[RG_GPU_MAX_RANK];  /* transpose: out.dim[i] = in.dim[perm[i]] */
+  int kh, kw, sh, sw, dh, dw; /* conv (kh, kw from the kernel), pooling: window */
+  int pad_h, pad_w;           /* conv, pooling: padding before (cuDNN pads symmetrically) */
+  int groups;                 /* conv */
   int n_in, n_out;
   rg_gpu_shape in[RG_GPU_MAX_IN], out[RG_GPU_MAX_OUT];
 } rg_gpu_op;
@@ -73,14 +91,15 @@ void rg_gpu_close(rg_gpu *g);
 const char *rg_gpu_device(const rg_gpu *g);
 
 /* Times op on device buffers of small numbers: warm-up runs, then the median of timed batches
- * of runs by CUDA events, per run, in microseconds (*repeats: how many runs were timed). RG_GPU_UNSUPPORTED when op has no GPU
- * implementation here (the caller prices it otherwise). */
-rg_gpu_status rg_gpu_time(rg_gpu *g, const rg_gpu_op *op, double *us, int64_t *repeats, char *msg, size_t n);
+ * of runs by CUDA events, per run, in microseconds (*repeats: how many runs were timed).
+ * RG_GPU_UNSUPPORTED when op has no GPU implementation here (the caller prices it otherwise). */
+rg_gpu_status rg_gpu_time(rg_gpu *g, const rg_gpu_op *op, double *us, int64_t *repeats, char *msg,
+                          size_t n);
 
 /* Runs op once on host inputs in[0..n_in) (row-major float32 of the in shapes) into host
  * out[0..n_out): what the tests compare with the CPU interpreter. */
-rg_gpu_status rg_gpu_run(rg_gpu *g, const rg_gpu_op *op, const float *const *in, float *const *out, char *msg,
-                         size_t n);
+rg_gpu_status rg_gpu_run(rg_gpu *g, const rg_gpu_op *op, const float *const *in, float *const *out,
+                         char *msg, size_t n);
 
 /* The element count of s. */
 int64_t rg_gpu_numel(const rg_gpu_shape *s);
