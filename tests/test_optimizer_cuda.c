@@ -133,6 +133,30 @@ static void check_libraries(rg_gpu *g) {
   }
 }
 
+/* A SAME window with odd total padding: cuDNN pads symmetrically, so it is timed (one row and
+ * column less of padding after) but never run as the IR's result. */
+static void check_asymmetric(rg_gpu *g) {
+  rg_shape in[2] = {dims(4, 1, 8, 16, 16), dims(4, 8, 8, 3, 3)}, out[1];
+  const rg_shape *ip[2] = {&in[0], &in[1]};
+  int32_t p[] = {2, 2, RG_PAD_SAME, RG_ACT_NONE, 1, 1, 1};
+  rg_err err = {0};
+  rg_gpu_op gop;
+  CHECK(!rg_shape_infer(RG_OP_CONV2D, p, 2, ip, out, &err));
+  CHECK(rg_gpu_op_make(RG_OP_CONV2D, p, 2, ip, 1, out, &gop));
+  char msg[1024];
+  double us = 0;
+  int64_t reps = 0;
+  rg_gpu_status s = rg_gpu_time(g, &gop, &us, &reps, msg, sizeof msg);
+  CHECK_MSG(s == RG_GPU_OK && us > 0, "asymmetric SAME conv: %s", msg);
+  int64_t nx = rg_shape_numel(&in[0]), nw = rg_shape_numel(&in[1]), ny = rg_shape_numel(&out[0]);
+  float *x = calloc((size_t)nx, sizeof *x), *w = calloc((size_t)nw, sizeof *w);
+  float *y = calloc((size_t)ny, sizeof *y);
+  const float *ins[2] = {x, w};
+  float *outs[1] = {y};
+  CHECK(rg_gpu_run(g, &gop, ins, outs, msg, sizeof msg) == RG_GPU_UNSUPPORTED);
+  free(x), free(w), free(y);
+}
+
 /* A cost is positive and three measurements agree within 20%. */
 static void check_stable(rg_gpu *g, rg_op op, const int32_t *params, rg_shape a, rg_shape b) {
   const rg_shape *ip[2] = {&a, &b};
@@ -209,6 +233,7 @@ int main(void) {
   printf("device: %s\n", rg_gpu_device(g));
   check_ours(g);
   check_libraries(g);
+  check_asymmetric(g);
   check_stable(g, RG_OP_CONV2D, (int32_t[]){1, 1, RG_PAD_SAME, RG_ACT_RELU, 1, 1, 1},
                dims(4, 1, 64, 56, 56), dims(4, 64, 64, 3, 3));
   check_stable(g, RG_OP_MATMUL, (int32_t[]){RG_ACT_NONE}, dims(2, 512, 1024, 0, 0),
