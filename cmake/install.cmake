@@ -11,7 +11,7 @@ include(CMakePackageConfigHelpers)
 # (DESIGN.md: a module uses only modules to its left), then the generated ONNX code.
 set(rg_order ${RG_MODULES})
 list(REVERSE rg_order)
-list(APPEND rg_order onnx_proto)
+list(APPEND rg_order cuda onnx_proto) # rg_cuda: optimizer/cuda/, with or without CUDA
 set(RG_INSTALL_LIBS "")
 set(rg_pc_libs "")
 foreach(name IN LISTS rg_order)
@@ -44,6 +44,7 @@ foreach(m IN LISTS RG_MODULES)
     install(FILES ${hdrs} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/rulegen/${m})
   endif()
 endforeach()
+install(FILES ${CMAKE_SOURCE_DIR}/optimizer/cuda/gpu.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/rulegen/optimizer/cuda)
 install(FILES ${CMAKE_BINARY_DIR}/optimizer/onnx/onnx.pb-c.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/rulegen/optimizer)
 
@@ -56,6 +57,10 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/optimizer/machines/
 file(RELATIVE_PATH rg_pc_up /p/${CMAKE_INSTALL_LIBDIR}/pkgconfig /p)
 string(REGEX REPLACE "/$" "" rg_pc_up "${rg_pc_up}") # "../.."
 set(rg_pc_syslibs "-lsqlite3 -lsodium -lprotobuf-c -lz3 -ldnnl -lgmp -lm ${OpenMP_C_FLAGS} ${rg_link_extra}")
+if(RG_HAVE_CUDA) # optimizer/cuda/'s libraries, from where CMake found cuDNN
+  get_filename_component(rg_cuda_libdir ${CUDNN_LIBRARY} DIRECTORY)
+  string(APPEND rg_pc_syslibs " -L${rg_cuda_libdir} -lcudnn -lcublas -lcudart")
+endif()
 string(STRIP "${rg_pc_syslibs}" rg_pc_syslibs)
 configure_file(${CMAKE_SOURCE_DIR}/cmake/rulegen.pc.in ${CMAKE_BINARY_DIR}/rulegen.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/rulegen.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

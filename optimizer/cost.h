@@ -10,6 +10,9 @@
  *   dnnl      each operator configuration timed once with oneDNN primitives on the CPU (median
  *             of repeats), remembered in an SQLite cache (cost_cache.h) so a second run times
  *             nothing; operators oneDNN has no primitive for get the roofline figure.
+ *   cuda      the same on the GPU (cost_cuda.c, optimizer/cuda/: cuDNN, cuBLAS and kernels of
+ *             ours, CUDA-event timings), cache rows of source "cuda" under the GPU's device key;
+ *             opening it with no device, or in a build without CUDA, is RG_ERR_ARG.
  *
  * Costs are memoized by node id: a node of the hash-consed graph never changes its operator,
  * parameters or operands, and the graph only grows, so a node's cost is asked for once. The memo
@@ -28,7 +31,7 @@ typedef struct {
   /* The roofline's machine figures (both models use them: the roofline for everything, dnnl
    * for the operators it does not time). NULL: the default file of this source tree. */
   const char *machine_file;
-  /* dnnl: the SQLite file of measured costs (created when missing; rg_cost_cache_default_path
+  /* dnnl, cuda: the SQLite file of measured costs (created when missing; rg_cost_cache_default_path
    * gives the per-user one). NULL or "": no cache, every configuration is timed. */
   const char *cache_path;
 } rg_cost_opts;
@@ -36,8 +39,8 @@ typedef struct {
 /* What a cost model did: dnnl's counts are of distinct operator configurations, the
  * roofline's of nodes the memo did not answer. */
 typedef struct {
-  int64_t measured;   /* timed now (dnnl) */
-  int64_t cached;     /* read from the cache (dnnl) */
+  int64_t measured;   /* timed now (dnnl, cuda) */
+  int64_t cached;     /* read from the cache (dnnl, cuda) */
   int64_t fallback;   /* given the roofline figure by a model that measures (no primitive) */
   int64_t computed;   /* figured analytically (roofline) */
   const char *device; /* what the figures hold for: dnnl's device key, the roofline's machine

@@ -12,6 +12,8 @@ static const rg_cost_backend backends[] = {
      false, rg_cost_roofline_open},
     {"dnnl", "oneDNN's CPU primitives, each configuration timed once (cached)", true,
      rg_cost_dnnl_open},
+    {"cuda", "cuDNN, cuBLAS and our kernels on the GPU, each configuration timed once (cached)", true,
+     rg_cost_cuda_open},
 };
 
 int rg_cost_backend_count(void) { return (int)(sizeof backends / sizeof *backends); }

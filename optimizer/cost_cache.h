@@ -1,5 +1,5 @@
 /* optimizer/cost_cache.h: the SQLite cache of measured costs: one row per (device, operator,
- * configuration) with its cost in microseconds, where the figure came from ("dnnl": timed;
+ * configuration) with its cost in microseconds, where the figure came from ("dnnl" or "cuda": timed on the CPU or the GPU;
  * "roofline": no primitive to time, the analytic figure) and how many timed runs it is the
  * median of. The device is the text the backend makes of what its timings depend on (CPU model,
  * instruction set, threads, library version); the configuration is rg_cost_config's text.
@@ -21,7 +21,7 @@ typedef struct rg_cost_cache rg_cost_cache;
 
 typedef struct {
   double us;       /* finite, > 0 */
-  char source[16]; /* "dnnl" or "roofline" */
+  char source[16]; /* "dnnl", "cuda" or "roofline" */
   int64_t repeats; /* timed runs the figure is the median of; 0 for "roofline" */
 } rg_cost_row;
 

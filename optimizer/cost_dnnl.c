@@ -19,7 +19,6 @@
  * Timings are of the threads oneDNN runs on (OpenMP's, OMP_NUM_THREADS) on a machine doing
  * nothing else: beside other work, OpenMP's barriers wait for descheduled threads and the
  * figures measure the scheduler as well. A cost model is not thread-safe. */
-#define _POSIX_C_SOURCE 200809L /* strdup */
 #include <dnnl.h>
 #include <dnnl_debug.h>
 #include <omp.h>
@@ -35,13 +34,6 @@
 #define MAX_REPEATS 30
 #define ENOUGH_US 20000.0
 
-/* The configurations seen in this run: "op config" -> cost (open addressing). */
-typedef struct {
-  char **key;
-  double *us;
-  size_t n, cap;
-} table;
-
 typedef struct {
   rg_machine mc;
   dnnl_engine_t engine;
@@ -49,56 +41,9 @@ typedef struct {
   rg_cost_cache *cache; /* NULL: none */
   char device[320];
   rg_cost_stats stats;
-  table seen;
+  rg_cost_seen seen;
   rg_strbuf config;
 } dnnl_ctx;
-
-/* ---- the configurations seen ---- */
-
-static size_t str_hash(const char *s) {
-  size_t h = 5381;
-  while (*s)
-    h = h * 33 ^ (unsigned char)*s++;
-  return h;
-}
-
-static double *table_find(table *t, const char *key) {
-  if (!t->cap) return NULL;
-  for (size_t i = str_hash(key) & (t->cap - 1); t->key[i]; i = (i + 1) & (t->cap - 1))
-    if (!strcmp(t->key[i], key)) return &t->us[i];
-  return NULL;
-}
-
-static bool table_add(table *t, const char *key, double us) {
-  if (2 * (t->n + 1) > t->cap) {
-    size_t cap = t->cap ? 2 * t->cap : 256;
-    char **k = calloc(cap, sizeof *k);
-    double *v = malloc(cap * sizeof *v);
-    if (!k || !v) return free(k), free(v), false;
-    for (size_t j = 0; j < t->cap; j++) {
-      if (!t->key[j]) continue;
-      size_t i = str_hash(t->key[j]) & (cap - 1);
-      while (k[i])
-        i = (i + 1) & (cap - 1);
-      k[i] = t->key[j], v[i] = t->us[j];
-    }
-    free(t->key), free(t->us);
-    t->key = k, t->us = v, t->cap = cap;
-  }
-  char *copy = strdup(key);
-  if (!copy) return false;
-  size_t i = str_hash(key) & (t->cap - 1);
-  while (t->key[i])
-    i = (i + 1) & (t->cap - 1);
-  t->key[i] = copy, t->us[i] = us, t->n++;
-  return true;
-}
-
-static void table_free(table *t) {
-  for (size_t i = 0; i < t->cap; i++)
-    free(t->key[i]);
-  free(t->key), free(t->us);
-}
 
 /* ---- operation descriptors ---- */
 
@@ -471,10 +416,10 @@ static rg_status node_cost(void *ctx, const rg_model *m, int32_t id, double *us,
   size_t op_len = c->config.len;
   rg_cost_config(m, id, &c->config);
   if (c->config.failed) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  const double *seen = table_find(&c->seen, c->config.s);
+  const double *seen = rg_cost_seen_find(&c->seen, c->config.s);
   if (seen) return *us = *seen, RG_OK;
   rg_status st = configuration_cost(c, m, id, op, c->config.s + op_len, us, err);
-  if (!st && !table_add(&c->seen, c->config.s, *us))
+  if (!st && !rg_cost_seen_add(&c->seen, c->config.s, *us))
     st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   return st;
 }
@@ -490,7 +435,7 @@ static void ctx_free(void *ctx) {
   rg_cost_cache_close(c->cache);
   if (c->stream) dnnl_stream_destroy(c->stream);
   if (c->engine) dnnl_engine_destroy(c->engine);
-  table_free(&c->seen);
+  rg_cost_seen_free(&c->seen);
   rg_sb_free(&c->config);
   free(c);
 }

@@ -37,10 +37,22 @@ double rg_roofline_us(const rg_machine *mc, double flops, double bytes);
  * change the work). Two nodes cost the same when their operator and this text agree. */
 void rg_cost_config(const rg_model *m, int32_t id, rg_strbuf *sb);
 
+/* The configurations a measuring model has priced in this run (cost_seen.c): "op\tconfig" ->
+ * cost. Zeroed is empty. find: NULL when not seen; add: false when out of memory. */
+typedef struct {
+  char **key;
+  double *us;
+  size_t n, cap;
+} rg_cost_seen;
+double *rg_cost_seen_find(rg_cost_seen *t, const char *key);
+bool rg_cost_seen_add(rg_cost_seen *t, const char *key, double us);
+void rg_cost_seen_free(rg_cost_seen *t);
+
 /* The built-in backends' open functions: rows of the table in cost_backends.c. */
 rg_status rg_cost_roofline_open(const rg_cost_opts *o, rg_cost_model **out,
                                 rg_err *err) RG_MUST_CHECK;
 rg_status rg_cost_dnnl_open(const rg_cost_opts *o, rg_cost_model **out, rg_err *err) RG_MUST_CHECK;
+rg_status rg_cost_cuda_open(const rg_cost_opts *o, rg_cost_model **out, rg_err *err) RG_MUST_CHECK;
 
 /* The machine file used when rg_cost_opts names none. */
 const char *rg_machine_default_path(void);

@@ -49,3 +49,10 @@ add_test(NAME optimizer_no_rule_copy
          COMMAND sh -c "\"$0\" optimize \"$1\" --rules \"$2\" -o \"$3\" -q && cmp \"$1\" \"$3\""
                  $<TARGET_FILE:graphopt> ${RG_TEST_ROOT}/regress/optimize/no_rule.onnx
                  ${RG_TEST_ROOT}/regress/optimize/merge.rules ${CMAKE_BINARY_DIR}/no_rule_copy.onnx)
+# --cost cuda with no device to see: exit 2 and a clear message, in a build with CUDA and in one
+# without (CI has no GPU). test_optimizer_cuda (the GPU side against the interpreter, and stable
+# timings) skips with 77 where there is no device: bench/gpu-check.sh runs it on a GPU.
+add_test(NAME optimizer_cuda_no_device
+         COMMAND ${RG_TEST_ROOT}/regress/cuda_no_device.sh $<TARGET_FILE:graphopt>
+                 ${RG_TEST_ROOT}/regress/bad/model_good.onnx ${RG_HAVE_CUDA})
+set_tests_properties(test_optimizer_cuda PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)

@@ -1,0 +1,54 @@
+/* optimizer/cost_seen.c: the operator configurations a measuring cost model has priced in
+ * this run ("op\tconfig" -> microseconds), so that each is timed or read from the cache once
+ * however many nodes share it: open addressing over strdup'd keys. */
+#define _POSIX_C_SOURCE 200809L /* strdup */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cost_internal.h"
+
+static size_t str_hash(const char *s) {
+  size_t h = 5381;
+  while (*s)
+    h = h * 33 ^ (unsigned char)*s++;
+  return h;
+}
+
+double *rg_cost_seen_find(rg_cost_seen *t, const char *key) {
+  if (!t->cap) return NULL;
+  for (size_t i = str_hash(key) & (t->cap - 1); t->key[i]; i = (i + 1) & (t->cap - 1))
+    if (!strcmp(t->key[i], key)) return &t->us[i];
+  return NULL;
+}
+
+bool rg_cost_seen_add(rg_cost_seen *t, const char *key, double us) {
+  if (2 * (t->n + 1) > t->cap) {
+    size_t cap = t->cap ? 2 * t->cap : 256;
+    char **k = calloc(cap, sizeof *k);
+    double *v = malloc(cap * sizeof *v);
+    if (!k || !v) return free(k), free(v), false;
+    for (size_t j = 0; j < t->cap; j++) {
+      if (!t->key[j]) continue;
+      size_t i = str_hash(t->key[j]) & (cap - 1);
+      while (k[i])
+        i = (i + 1) & (cap - 1);
+      k[i] = t->key[j], v[i] = t->us[j];
+    }
+    free(t->key), free(t->us);
+    t->key = k, t->us = v, t->cap = cap;
+  }
+  char *copy = strdup(key);
+  if (!copy) return false;
+  size_t i = str_hash(key) & (t->cap - 1);
+  while (t->key[i])
+    i = (i + 1) & (t->cap - 1);
+  t->key[i] = copy, t->us[i] = us, t->n++;
+  return true;
+}
+
+void rg_cost_seen_free(rg_cost_seen *t) {
+  for (size_t i = 0; i < t->cap; i++)
+    free(t->key[i]);
+  free(t->key), free(t->us);
+}
+
