@@ -37,8 +37,9 @@ static rg_status gpu_status(rg_gpu_status s, const char *msg, rg_err *err) {
 
 /* The cost of a configuration not seen in this run: from the cache, measured, or the
  * roofline's (as cost_dnnl.c's). */
-static rg_status configuration_cost(cuda_ctx *c, const rg_model *m, int32_t id, const char *op,
+static rg_status configuration_cost(void *ctx, const rg_model *m, int32_t id, const char *op,
                                     const char *config, double *us, rg_err *err) {
+  cuda_ctx *c = ctx;
   double flops, bytes;
   rg_roofline_figures(m, id, &flops, &bytes);
   rg_cost_row row = {rg_roofline_us(&c->mc, flops, bytes), "roofline", 0}, had = {0};
@@ -71,18 +72,7 @@ static rg_status configuration_cost(cuda_ctx *c, const rg_model *m, int32_t id, 
 
 static rg_status node_cost(void *ctx, const rg_model *m, int32_t id, double *us, rg_err *err) {
   cuda_ctx *c = ctx;
-  const char *op = rg_op_get((rg_op)rg_graph_node(m->g, id)->op)->name;
-  rg_sb_clear(&c->config);
-  rg_sb_printf(&c->config, "%s\t", op);
-  size_t op_len = c->config.len;
-  rg_cost_config(m, id, &c->config);
-  if (c->config.failed) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  const double *seen = rg_cost_seen_find(&c->seen, c->config.s);
-  if (seen) return *us = *seen, RG_OK;
-  rg_status st = configuration_cost(c, m, id, op, c->config.s + op_len, us, err);
-  if (!st && !rg_cost_seen_add(&c->seen, c->config.s, *us))
-    st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  return st;
+  return rg_cost_seen_node(&c->seen, &c->config, m, id, configuration_cost, c, us, err);
 }
 
 static void stats(void *ctx, rg_cost_stats *s) {

@@ -48,6 +48,15 @@ double *rg_cost_seen_find(rg_cost_seen *t, const char *key);
 bool rg_cost_seen_add(rg_cost_seen *t, const char *key, double us);
 void rg_cost_seen_free(rg_cost_seen *t);
 
+/* A measuring model's cost of one configuration (its cache, else a timing): op is the node's
+ * operator's name, config rg_cost_config's text. */
+typedef rg_status (*rg_cost_measure)(void *ctx, const rg_model *m, int32_t id, const char *op, const char *config,
+                                     double *us, rg_err *err);
+/* Node id's cost for a measuring model: the figure of its configuration when seen already priced
+ * it in this run, else measure's, then remembered; config is scratch. */
+rg_status rg_cost_seen_node(rg_cost_seen *seen, rg_strbuf *config, const rg_model *m, int32_t id,
+                            rg_cost_measure measure, void *ctx, double *us, rg_err *err) RG_MUST_CHECK;
+
 /* The built-in backends' open functions: rows of the table in cost_backends.c. */
 rg_status rg_cost_roofline_open(const rg_cost_opts *o, rg_cost_model **out,
                                 rg_err *err) RG_MUST_CHECK;

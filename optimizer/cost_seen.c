@@ -52,3 +52,18 @@ void rg_cost_seen_free(rg_cost_seen *t) {
   free(t->key), free(t->us);
 }
 
+
+rg_status rg_cost_seen_node(rg_cost_seen *seen, rg_strbuf *config, const rg_model *m, int32_t id,
+                            rg_cost_measure measure, void *ctx, double *us, rg_err *err) {
+  const char *op = rg_op_get((rg_op)rg_graph_node(m->g, id)->op)->name;
+  rg_sb_clear(config);
+  rg_sb_printf(config, "%s\t", op);
+  size_t op_len = config->len;
+  rg_cost_config(m, id, config);
+  if (config->failed) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  const double *known = rg_cost_seen_find(seen, config->s);
+  if (known) return *us = *known, RG_OK;
+  rg_status st = measure(ctx, m, id, op, config->s + op_len, us, err);
+  if (!st && !rg_cost_seen_add(seen, config->s, *us)) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  return st;
+}
