@@ -57,7 +57,7 @@ device() {
 }
 
 configure_build() {
-  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DRG_WERROR=ON | tee "$build/configure.log"
+  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DRG_WERROR=ON -DRG_CUDA=ON | tee "$build/configure.log"
   [ "${PIPESTATUS[0]}" -eq 0 ] || return 1
   if ! grep -q 'rulegen: CUDA found' "$build/configure.log"; then
     echo "CUDA was not found: the GPU side is not built"

@@ -8,7 +8,7 @@ out=$(CUDA_VISIBLE_DEVICES='' "$graphopt" cost --cost cuda --no-cache "$model" 2
 rc=$?
 case $have_cuda in
 ON | 1 | TRUE) want="no CUDA device: cudaGetDeviceCount returned" ;;
-*) want="graphopt was built without CUDA (" ;; # then why: no nvcc, no cuDNN, RG_CUDA=OFF
+*) want="graphopt was built without CUDA (" ;; # then why: no nvcc, no cuDNN, no -DRG_CUDA=ON
 esac
 echo "$out"
 if [ "$rc" -ne 2 ]; then
