@@ -101,9 +101,11 @@ static rg_status choose(rg_egraph *eg, const rg_eqsat_opts *o, const double *hop
   st = rg_extract_ilp(eg, hoped, root_cls, n_roots, o->ilp_time_limit, choice, &stats->ilp_cost, &stats->ilp_bound,
                       &stats->ilp_optimal, err);
   stats->ilp_seconds = rg_clock_seconds() - t0;
-  if (!st) st = rg_extract_improve(eg, full, root_cls, n_roots, 0, choice, &found, err);
+  deadline = o->ilp_time_limit > 0 ? rg_clock_seconds() + o->ilp_time_limit : 0;
+  if (!st) st = rg_extract_improve(eg, full, root_cls, n_roots, deadline, choice, &found, err);
   if (st == RG_ERR_LIMIT || (!st && !(found < stats->local_cost))) { /* none, or no better: the start */
     memcpy(choice, start, size);
+    if (st) *err = (rg_err){0}; /* CBC's "no solution" is no error of the run's */
     st = RG_OK;
   } else if (!st) {
     stats->extracted_cost = found;

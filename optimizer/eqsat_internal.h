@@ -50,7 +50,8 @@ rg_status rg_extract_greedy(rg_egraph *eg, const double *node_cost, int32_t *cho
 /* Improves choice (greedy's, whose every class that has a node has one) by local moves on the
  * cost of the model it makes, priced as rg_cost_sum prices models from each node's own cost
  * (full_cost: fusion aside), into *cost (extract_local.c); until no move helps or the clock
- * passes deadline (rg_clock_seconds; 0 none). Never makes it dearer or cyclic. */
+ * passes deadline (rg_clock_seconds; 0 none: MAX_PASSES bounds it). Never makes it dearer or
+ * cyclic; a choice that computes no model prices INFINITY, for the caller to compare. */
 rg_status rg_extract_improve(rg_egraph *eg, const double *full_cost, const int32_t *roots, int n_roots,
                              double deadline, int32_t *choice, double *cost, rg_err *err) RG_MUST_CHECK;
 

@@ -1,5 +1,6 @@
 /* optimizer/report_search.c: a search's steps and figures as graphopt optimize reports them
  * (report.h). */
+#include <math.h>
 #include <stdio.h>
 
 #include "report.h"
@@ -52,16 +53,24 @@ static void timings_line(const rg_cost_model *cm, rg_strbuf *out) {
 }
 
 /* Equality saturation's figures as a JSON object's members (after a comma). */
+/* ", \"name\": value", null where the value is no finite number (JSON has none). */
+static void json_cost(rg_strbuf *out, const char *name, double v) {
+  if (isfinite(v)) rg_sb_printf(out, ", \"%s\": %.17g", name, v);
+  else rg_sb_printf(out, ", \"%s\": null", name);
+}
+
 static void eqsat_json(const rg_eqsat_stats *s, rg_strbuf *out) {
   rg_sb_printf(out, ", \"eqsat\": {\"iterations\": %d, \"stop_reason\": ", s->iterations);
   rg_json_string(out, s->stop_reason ? s->stop_reason : "");
   rg_sb_printf(out, ", \"enodes\": %d, \"classes\": %d, \"matches\": %lld, \"merges\": %lld, \"congruences\": %lld, "
-                    "\"cycles_filtered\": %lld, \"untyped\": %lld, \"bans\": %lld, \"greedy_cost\": %.17g, \"local_cost\": %.17g, "
-                    "\"extracted_cost\": %.17g, \"ilp_cost\": %.17g, \"ilp_bound\": %.17g, \"ilp_optimal\": %s, \"explore_seconds\": %.3f, "
-                    "\"extract_seconds\": %.3f, \"ilp_seconds\": %.3f}",
+                    "\"cycles_filtered\": %lld, \"untyped\": %lld, \"bans\": %lld",
                s->enodes, s->classes, (long long)s->matches, (long long)s->applied, (long long)s->congruences,
-               (long long)s->cycles_filtered, (long long)s->untyped, (long long)s->bans, s->greedy_cost, s->local_cost, s->extracted_cost,
-               s->ilp_cost, s->ilp_bound, s->ilp_optimal ? "true" : "false", s->explore_seconds, s->extract_seconds, s->ilp_seconds);
+               (long long)s->cycles_filtered, (long long)s->untyped, (long long)s->bans);
+  json_cost(out, "greedy_cost", s->greedy_cost), json_cost(out, "local_cost", s->local_cost);
+  json_cost(out, "extracted_cost", s->extracted_cost), json_cost(out, "ilp_cost", s->ilp_cost);
+  json_cost(out, "ilp_bound", s->ilp_bound);
+  rg_sb_printf(out, ", \"ilp_optimal\": %s, \"explore_seconds\": %.3f, \"extract_seconds\": %.3f, \"ilp_seconds\": %.3f}",
+               s->ilp_optimal ? "true" : "false", s->explore_seconds, s->extract_seconds, s->ilp_seconds);
 }
 
 void rg_search_result_json(const rg_search_result *r, const rg_cost_model *cm, double worst, const rg_eqsat_stats *es,
