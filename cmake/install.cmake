@@ -44,7 +44,6 @@ foreach(m IN LISTS RG_MODULES)
     install(FILES ${hdrs} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/rulegen/${m})
   endif()
 endforeach()
-install(FILES ${CMAKE_SOURCE_DIR}/optimizer/cuda/gpu.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/rulegen/optimizer/cuda)
 install(FILES ${CMAKE_BINARY_DIR}/optimizer/onnx/onnx.pb-c.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/rulegen/optimizer)
 

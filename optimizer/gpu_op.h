@@ -1,12 +1,12 @@
 /* optimizer/gpu_op.h: a node of the rule vocabulary as the GPU side describes an operator
- * (optimizer/cuda/gpu.h's rg_gpu_op): the bridge between the model graph and the CUDA code,
+ * (gpu.h's rg_gpu_op): the bridge between the model graph and the CUDA code,
  * which never sees a model. */
 #ifndef RG_OPTIMIZER_GPU_OP_H
 #define RG_OPTIMIZER_GPU_OP_H
 
 #include <stdbool.h>
 
-#include "cuda/gpu.h"
+#include "gpu.h"
 #include "model.h"
 
 /* op with resolved parameter slots params on operands of shapes in[0..n_in), its results of

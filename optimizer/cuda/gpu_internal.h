@@ -9,7 +9,7 @@
 #include <cuda_runtime.h>
 #include <cudnn.h>
 
-#include "gpu.h"
+#include "../gpu.h"
 
 struct rg_gpu {
   int device;

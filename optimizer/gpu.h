@@ -1,16 +1,17 @@
-/* optimizer/cuda/gpu.h: the GPU side of graphopt as the C code sees it: one operator of the
+/* optimizer/gpu.h: the GPU side of graphopt (optimizer/cuda/) as the C code sees it: one operator of the
  * rule vocabulary described in plain numbers (rg_gpu_op), timed on the GPU (cuDNN, cuBLAS or a
  * kernel of ours, warm-up then the median of CUDA-event timings) or run once on host data.
  *
  * This header includes no CUDA header and no other header of the tree, so that the C core
- * (cost_cuda.c, the tests) and the .cu files (compiled as C++ by nvcc) share it as it is. The C
+ * (cost_cuda.c, the tests) and the .cu files (compiled as C++ by nvcc) share it as it is; it
+ * lies outside optimizer/cuda/ so that no C file includes anything from there. The C
  * side turns a model node into an rg_gpu_op (gpu_op.c); the CUDA side never sees a model.
  * Without nvcc the library is gpu_none.c, whose every entry point says so (RG_GPU_NODEV).
  *
  * Errors are a code and a message written into the caller's buffer; every CUDA, cuDNN and
  * cuBLAS call is checked, and its failure names the call and the operator configuration. */
-#ifndef RG_OPTIMIZER_CUDA_GPU_H
-#define RG_OPTIMIZER_CUDA_GPU_H
+#ifndef RG_OPTIMIZER_GPU_H
+#define RG_OPTIMIZER_GPU_H
 
 #include <stddef.h>
 #include <stdint.h>
