@@ -107,6 +107,7 @@ typedef struct {
   int32_t k[2], stride[2], dil[2];
   int64_t before[2], after[2];
   win_mode mode;
+  bool same_too; /* VALID, and SAME pads nothing either: both name this window */
 } window;
 
 /* Reads kernel_shape (or the weight's), strides, dilations, auto_pad and pads; decides whether
@@ -164,6 +165,7 @@ static bool read_window(const Onnx__NodeProto *n, const rg_shape *x, const int32
     if (x->dim[2 + a] + w->before[a] + w->after[a] < keff[a]) return false;
   }
   w->mode = zero ? WIN_VALID : same ? WIN_SAME : WIN_EXPLICIT;
+  w->same_too = zero && same;
   return true;
 }
 
@@ -230,6 +232,9 @@ static rg_status map_conv(rg_importer *im, const Onnx__NodeProto *n, rg_err *err
     im->folded[bn] = folded;
   }
   if ((st = pad_window(im, &in[0], &win, err))) return st;
+  /* A window both VALID and SAME (every 1x1 conv) is written SAME, the mode rule sets state
+   * convolutions in (rulegen's --conv-pad defaults to same): as VALID no conv rule matched it. */
+  if (win.same_too) win.mode = WIN_SAME;
   int32_t p[7] = {win.stride[0], win.stride[1], (int32_t)win.mode, RG_ACT_NONE, win.dil[0], win.dil[1], (int32_t)g};
   if ((st = rg_import_node(im, RG_OP_CONV2D, p, in, 2, &r, err))) return st;
   if (bias.node >= 0 && (st = add_bias(im, r, bias, 1, &r, err))) return st;

@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """Writes the small models tests/regress/run_optimize.sh optimizes (committed; rerun this to
 remake them): where a known rule must fire (two convolutions or two products of one input
-whose results are concatenated; relu on both sides of a concat) and where it must not (the
-convolutions at different strides; a model no rule improves).
+whose results are concatenated, also 1x1 convolutions written with zero pads; relu on both
+sides of a concat; SqueezeNet's fire module, whose 1x1 and 3x3 expands only equality saturation
+merges) and where it must not (the convolutions at different strides; a model no rule improves).
 
     cd tests/regress/optimize && /usr/bin/python3 make_models.py
 
@@ -53,3 +54,11 @@ save("relu_concat", [helper.make_node("Relu", ["x"], ["rx"]), helper.make_node("
                      helper.make_node("Concat", ["rx", "ru"], ["y"], axis=1)], [x, u], [out("y", [1, 16, 14, 14])], [])
 
 save("no_rule", [helper.make_node("Softmax", ["h"], ["y"], axis=1)], [h], [out("y", [32, 64])], [])
+
+pointwise = lambda w_, o: helper.make_node("Conv", ["x", w_], [o], kernel_shape=[1, 1], pads=[0, 0, 0, 0], name=o)
+save("merge_pointwise", [pointwise("a", "ya"), pointwise("b", "yb"), helper.make_node("Concat", ["ya", "yb"], ["y"], axis=1)],
+     [x], [out("y", [1, 32, 14, 14])], [w("a", 16, 8, 1, 1), w("b", 16, 8, 1, 1)])
+expand = lambda k, o: [helper.make_node("Conv", ["x", "w" + o, "b" + o], ["c" + o], kernel_shape=[k, k],
+                                        pads=[k // 2] * 4, name="c" + o), helper.make_node("Relu", ["c" + o], [o])]
+save("fire", expand(1, "e1") + expand(3, "e3") + [helper.make_node("Concat", ["e1", "e3"], ["y"], axis=1)],
+     [x], [out("y", [1, 32, 14, 14])], [w("we1", 16, 8, 1, 1), w("be1", 16), w("we3", 16, 8, 3, 3), w("be3", 16)])
