@@ -49,7 +49,7 @@ static const rg_cli_option optimize_options[] = {
     RG_CLI_OPT(ALPHA, "backtrack: queue models cheaper than A x the best (default 1.05; 1 is greedy)"),
     RG_CLI_OPT(BUDGET, "backtrack: models explored at most (default 1000)"),
     RG_CLI_OPT(TIME_LIMIT, "seconds of search (eqsat: of exploration) at most (default 10, 0 none)"),
-    RG_CLI_OPT(EXTRACT, "eqsat: ilp (optimal, CBC; default) or greedy"),
+    RG_CLI_OPT(EXTRACT, "eqsat: greedy (and local moves; default) or ilp (then CBC's ILP, kept if cheaper)"),
     RG_CLI_OPT(MAX_ENODES, "eqsat: stop exploring past N e-nodes (default 50000)"),
     RG_CLI_OPT(ITERATIONS, "eqsat: iterations at most (default 15)"),
     RG_CLI_OPT(MULTI_ROUNDS, "eqsat: iterations applying multi-output rules (default 1)"),
@@ -108,8 +108,9 @@ const rg_cli_doc rg_doc_graphopt_optimize = {
     "Rewrites a model with verified rules (both ways round) by TASO's cost-based backtracking\n"
     "search: the cheapest model first, every rule everywhere, models within --alpha of the best\n"
     "kept, at most twice the original's operators. Or (--search eqsat) by equality saturation:\n"
-    "every rule applied everywhere in an e-graph, then the cheapest model it holds extracted (an\n"
-    "ILP solved by CBC, or greedily). A rule applies only where its other side\n"
+    "every rule applied everywhere in an e-graph, then the cheapest model it holds extracted\n"
+    "(greedily, then improved by local moves priced as models are; --extract ilp also solves\n"
+    "TENSAT's ILP with CBC from there). A rule applies only where its other side\n"
     "type-checks at the model's shapes with the same output shapes. Before writing, the\n"
     "optimized model is evaluated against the original on seeded random inputs; if they\n"
     "differ, nothing is written and the first rule application after which they differ is\n"
