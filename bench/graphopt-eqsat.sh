@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # bench/graphopt-eqsat.sh: graphopt's two searches side by side on the model zoo, in one run:
 # TASO's backtracking (default budget and time limit) and equality saturation (default: greedy
-# extraction and local moves), per model the cost found, the optimization time and the e-graph's
-# size; then equality saturation again with the ILP (--extract ilp): its cost, gap and time;
+# extraction and local moves), per model the cost found, the optimization time (backtracking's
+# also up to its best model: the budget that model needs, and the time a run with that budget
+# takes), the e-graph's size and eqsat's time over backtracking's, both ways; then equality saturation again with the ILP (--extract ilp): its cost, gap and time;
 # with RUNS > 0 also onnxruntime's CPU latency of the two searches' default models, measured side
 # by side (models/ort_compare.js: pairs in alternating order, at least RUNS pairs and 10 s; ratio
 # above 1: eqsat's model is faster). Figures come from graphopt optimize --json.
@@ -14,7 +15,7 @@ set -euo pipefail
 . "$(dirname "$0")/zoo_args.sh" "bench/graphopt-eqsat.sh RULES [OUT [COST [RUNS [MODEL...]]]]" \
   "$(cd "$(dirname "$0")/.." && pwd)/build/bench-eqsat" 0 "$@"
 field() { /usr/bin/python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2], {}, j))' "$@"; }
-echo "| model | cost before | backtrack: cost, time | eqsat: cost, time | e-nodes (stop) | eqsat/backtrack time | eqsat --extract ilp: cost, gap, ILP time | ort backtrack / eqsat (ms) |"
+echo "| model | cost before | backtrack: cost, time (to best: budget, time) | eqsat: cost, time | e-nodes (stop) | eqsat/backtrack time (to best) | eqsat --extract ilp: cost, gap, ILP time | ort backtrack / eqsat (ms) |"
 echo "|---|---|---|---|---|---|---|---|"
 for m in "${models[@]}"; do
   row="| $m"
@@ -26,10 +27,11 @@ for m in "${models[@]}"; do
     [ "$rc" -eq 0 ] || { row="$row | $s: exit $rc, see $out/$m.$s.log"; continue; }
     j=$out/$m.$s.json
     [ "$s" = backtrack ] && row="$row | $(field "$j" '"%.6g" % cost_before')"
-    [ "$s" != ilp ] && row="$row | $(field "$j" '"%.6g, %.2f s" % (cost_after, seconds)')"
+    [ "$s" = backtrack ] && row="$row | $(field "$j" '"%.6g, %.2f s (%d, %.2f s)" % (cost_after, seconds, explored_to_best, seconds_to_best)')"
+    [ "$s" = eqsat ] && row="$row | $(field "$j" '"%.6g, %.2f s" % (cost_after, seconds)')"
     if [ "$s" = eqsat ]; then
       row="$row | $(field "$j" '"%d (%s)" % (eqsat["enodes"], eqsat["stop_reason"])')"
-      [ -f "$out/$m.backtrack.json" ] && row="$row | $(/usr/bin/python3 -c 'import json,sys; a,b=(json.load(open(f))["seconds"] for f in sys.argv[1:]); print("%.3f" % (b / a))' "$out/$m.backtrack.json" "$j")"
+      [ -f "$out/$m.backtrack.json" ] && row="$row | $(/usr/bin/python3 -c 'import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); print("%.3f (%.3f)" % (b["seconds"] / a["seconds"], b["seconds"] / max(a["seconds_to_best"], 1e-3)))' "$out/$m.backtrack.json" "$j")"
     fi
     # the ILP's gap by its own objective (e-node costs); no incumbent (null) reads as 100%
     [ "$s" = ilp ] && row="$row | $(field "$j" '"%.6g, %.2f%%, %.2f s" % (cost_after, 100 * (1 - (eqsat["ilp_bound"] or 0) / eqsat["ilp_cost"]) if eqsat["ilp_cost"] else 100, eqsat["ilp_seconds"])')"

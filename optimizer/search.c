@@ -175,11 +175,14 @@ rg_status rg_search(rg_model *m, const rg_apply_set *set, const rg_search_opts *
       break;
     }
     int32_t i = heap_pop(&s);
-    if (s.st[i].cost < (1 - MIN_GAIN) * s.st[s.best].cost) s.best = i;
+    bool better = s.st[i].cost < (1 - MIN_GAIN) * s.st[s.best].cost;
+    if (better) s.best = i;
     s.current = i;
     out->explored++;
     st = rg_apply_all(set, m, s.st[i].roots, visit, &s, err);
     if (!st) st = s.failed;
+    if (better || out->explored == 1) /* a run with this budget would stop here, this best found */
+      out->explored_to_best = out->explored, out->seconds_to_best = rg_clock_seconds() - t0;
     rg_progress_tick_extra(&line, out->explored, "%d queued, best cost %.4g (%.1f%% of the original)", s.n_heap,
                            s.st[s.best].cost, 100.0 * s.st[s.best].cost / cost0);
   }

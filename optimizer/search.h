@@ -43,6 +43,8 @@ typedef struct {
   int64_t explored, queued;  /* models popped; models queued */
   int64_t applications;      /* rule applications tried (rewritten models built) */
   double seconds;
+  int64_t explored_to_best;  /* backtracking: the budget its best model needs (models popped) */
+  double seconds_to_best;    /* and the time until that model's rewrites were queued */
   bool stopped;              /* by the time limit or stop */
   rg_ref *roots;             /* the best model (the original's roots when nothing helps) */
   int n_steps;

@@ -153,6 +153,18 @@ static void test_search(rg_model *m, const rg_apply_set *set) {
   CHECK(largest_difference(m, r[0].roots) < 1e-12);
   CHECK(r[1].cost_after == r[0].cost_after && r[1].n_steps == r[0].n_steps && r[1].explored == r[0].explored);
   for (int k = 0; k < r[0].n_steps && k < r[1].n_steps; k++) CHECK(r[0].steps[k].app.rule == r[1].steps[k].app.rule);
+  /* the budget its best needs: found after the original, and that budget alone finds it */
+  CHECK(r[0].explored_to_best > 1 && r[0].explored_to_best <= r[0].explored);
+  CHECK(r[0].seconds_to_best > 0 && r[0].seconds_to_best <= r[0].seconds);
+  rg_search_result less;
+  o.budget = r[0].explored_to_best;
+  CHECK(rg_search(m, set, &o, &less, &err) == RG_OK);
+  CHECK(less.cost_after == r[0].cost_after && less.explored == r[0].explored_to_best);
+  o.budget = r[0].explored_to_best - 1; /* one fewer: not found */
+  rg_search_result_free(&less);
+  CHECK(rg_search(m, set, &o, &less, &err) == RG_OK);
+  CHECK(less.cost_after > r[0].cost_after);
+  rg_search_result_free(&less);
   for (int run = 0; run < 2; run++) rg_search_result_free(&r[run]);
 }
 
