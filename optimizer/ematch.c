@@ -22,6 +22,8 @@ typedef struct {
   const rg_apply_dir *d;
   int32_t di;
   const rg_ops_index *ix;
+  const uint8_t *near; /* semi-naive: roots c tried only where near[c] <= depth (NULL: all) */
+  int depth;           /* the pattern's operator levels */
   rg_match_env env;
   pending todo[MAX_PENDING];
   int n_todo;
@@ -120,6 +122,7 @@ static void next_output(ematcher *x) {
     int32_t id = x->ix->ids[i], u = id * RG_MAX_OUTPUTS + pr.out;
     if (rg_egraph_weight_only(x->eg, id) || pr.out >= rg_op_get((rg_op)pn->op)->n_outputs) continue;
     int32_t c = rg_egraph_find(x->eg, u);
+    if (x->near && x->near[c] > x->depth) continue; /* any match here was there at the last matching */
     bool distinct = true;
     for (int j = 0; j < x->k; j++) distinct = distinct && x->at[j] != c;
     if (!distinct) continue;
@@ -157,8 +160,9 @@ static void solve(ematcher *x) {
 }
 
 rg_status rg_ematch(rg_egraph *eg, const rg_graph *g, const rg_apply_dir *d, int32_t di, const rg_ops_index *ix,
-                    rg_matches *out, int64_t limit, bool *full, rg_err *err) {
-  ematcher x = {.eg = eg, .g = g, .d = d, .di = di, .ix = ix, .k = -1, .out = out, .limit = limit, .err = err};
+                    const uint8_t *near, rg_matches *out, int64_t limit, bool *full, rg_err *err) {
+  ematcher x = {.eg = eg, .g = g, .d = d, .di = di, .ix = ix, .near = d->n == 1 ? near : NULL,
+                .depth = rg_pattern_depth(d->g, d->from[0]), .k = -1, .out = out, .limit = limit, .err = err};
   rg_status st = rg_match_env_init(&x.env, rg_graph_n_tvars(d->g), rg_graph_n_pvars(d->g), err);
   if (st) return st;
   next_output(&x);
