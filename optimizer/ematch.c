@@ -61,6 +61,25 @@ rg_status rg_ops_index_build(rg_egraph *eg, const rg_graph *g, const uint8_t *li
   return RG_OK;
 }
 
+rg_status rg_ops_index_near(const rg_ops_index *all, rg_egraph *eg, const rg_graph *g, const uint8_t *near, int h,
+                            rg_ops_index *ix, rg_err *err) {
+  int32_t n = all->at[RG_OP_COUNT];
+  free(ix->ids);
+  if (!(ix->ids = malloc(sizeof *ix->ids * ((size_t)n + 1)))) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  int32_t kept = 0;
+  for (int op = 0; op < RG_OP_COUNT; op++) {
+    ix->at[op] = kept;
+    for (int32_t i = all->at[op]; i < all->at[op + 1]; i++) {
+      int32_t id = all->ids[i], outs = rg_op_get((rg_op)rg_graph_node(g, id)->op)->n_outputs;
+      bool close = false;
+      for (int o = 0; o < outs && !close; o++) close = near[rg_egraph_find(eg, id * RG_MAX_OUTPUTS + o)] <= h;
+      if (close) ix->ids[kept++] = id;
+    }
+  }
+  ix->at[RG_OP_COUNT] = kept;
+  return RG_OK;
+}
+
 static bool push(rg_matches *ms, int32_t x) {
   if (ms->n == ms->cap) {
     int64_t cap = ms->cap ? 2 * ms->cap : 4096;

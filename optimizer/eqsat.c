@@ -58,7 +58,8 @@ typedef struct {
   int32_t n_apps, cap_apps;
   int32_t *bans, *banned_until; /* [direction]: bans so far; the iteration its ban ends */
   rg_dirty dirty;               /* how near each class is to a change (semi-naive matching) */
-  int max_depth;                /* the most operator levels of a direction's pattern */
+  int *depth, max_depth;        /* [direction]: its pattern's operator levels; the most */
+  rg_ops_index *near_ix;        /* [h]: ix's nodes near a change, for patterns of depth h */
   uint8_t *rematch;             /* [direction]: to be matched at every class next time */
   bool rematch_all;             /* every direction so (the first iteration; one cut short) */
   int it;                       /* the iteration under way (0 the first) */
@@ -140,7 +141,8 @@ static rg_status match_or_ban(explorer *x, const rg_apply_dir *d, int di, bool *
   int64_t n0 = x->ms.n, count0 = x->ms.count, allowed = (int64_t)BACKOFF_MATCHES << x->bans[di];
   int64_t limit = count0 + allowed + 1 < MATCH_LIMIT ? count0 + allowed + 1 : MATCH_LIMIT;
   const uint8_t *near = x->o->full_rematch || x->rematch_all || x->rematch[di] ? NULL : x->dirty.near;
-  rg_status st = rg_ematch(x->eg, x->m->g, d, di, &x->ix, near, &x->ms, limit, full, x->err);
+  const rg_ops_index *ix = near ? &x->near_ix[x->depth[di]] : &x->ix;
+  rg_status st = rg_ematch(x->eg, x->m->g, d, di, ix, near, &x->ms, limit, full, x->err);
   x->rematch[di] = 0;
   if (st || x->ms.count - count0 <= allowed) return st;
   x->ms.n = n0, x->ms.count = count0, *full = false, x->rematch[di] = 1;
@@ -172,6 +174,8 @@ static rg_status iterate(explorer *x, bool multi, bool *changed) {
   if (!st) rg_egraph_reach(x->eg, x->root_cls, rg_model_n_roots(x->m), x->live);
   if (!st) st = rg_ops_index_build(x->eg, x->m->g, x->live, &x->ix, x->err);
   if (!st && !x->o->full_rematch) st = rg_dirty_update(&x->dirty, x->eg, x->live, x->max_depth, x->err);
+  for (int h = 1; !st && !x->o->full_rematch && h <= x->max_depth; h++)
+    st = rg_ops_index_near(&x->ix, x->eg, x->m->g, x->dirty.near, h, &x->near_ix[h], x->err);
   for (int di = 0; !st && !full && di < rg_apply_set_size(x->s); di++) {
     const rg_apply_dir *d = rg_apply_set_dir(x->s, di);
     if (d->n > 1 && multi) /* bounded by --multi-rounds already: a ban would skip its rounds */
@@ -238,9 +242,11 @@ static rg_status explore(explorer *x) {
   if (!st) st = mark_original(x);
   for (int di = 0; !st && di < rg_apply_set_size(x->s); di++) {
     const rg_apply_dir *d = rg_apply_set_dir(x->s, di);
-    int depth = rg_pattern_depth(d->g, d->from[0]);
-    if (depth > x->max_depth) x->max_depth = depth;
+    x->depth[di] = rg_pattern_depth(d->g, d->from[0]);
+    if (x->depth[di] > x->max_depth) x->max_depth = x->depth[di];
   }
+  if (!st && !(x->near_ix = calloc((size_t)x->max_depth + 1, sizeof *x->near_ix)))
+    st = rg_err_set(x->err, RG_ERR_NOMEM, "out of memory");
   x->rematch_all = true;
   bool changed = true;
   int it = 0;
@@ -269,7 +275,8 @@ rg_status rg_eqsat(rg_model *m, const rg_apply_set *s, const rg_eqsat_opts *o, r
   x.bans = calloc((size_t)rg_apply_set_size(s) + 1, sizeof *x.bans);
   x.banned_until = calloc((size_t)rg_apply_set_size(s) + 1, sizeof *x.banned_until);
   x.rematch = calloc((size_t)rg_apply_set_size(s) + 1, sizeof *x.rematch);
-  rg_status st = x.eg && x.roots && x.root_cls && x.bans && x.banned_until && x.rematch
+  x.depth = calloc((size_t)rg_apply_set_size(s) + 1, sizeof *x.depth);
+  rg_status st = x.eg && x.roots && x.root_cls && x.bans && x.banned_until && x.rematch && x.depth
                      ? RG_OK
                      : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   if (!st) rg_model_roots(m, x.roots);
@@ -280,7 +287,9 @@ rg_status rg_eqsat(rg_model *m, const rg_apply_set *s, const rg_eqsat_opts *o, r
   out->explored = stats->iterations, out->queued = stats->enodes, out->applications = stats->applied;
   rg_egraph_free(x.eg);
   free(x.ix.ids), free(x.ms.v), free(x.origin), free(x.apps), free(x.roots), free(x.root_cls), free(x.live);
-  free(x.bans), free(x.banned_until), free(x.rematch);
+  free(x.bans), free(x.banned_until), free(x.rematch), free(x.depth);
+  for (int h = 0; x.near_ix && h <= x.max_depth; h++) free(x.near_ix[h].ids);
+  free(x.near_ix);
   rg_dirty_free(&x.dirty);
   rg_match_env_free(&x.env);
   if (st) rg_search_result_free(out);

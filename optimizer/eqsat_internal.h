@@ -28,6 +28,11 @@ typedef struct {
 
 rg_status rg_ops_index_build(rg_egraph *eg, const rg_graph *g, const uint8_t *live, rg_ops_index *ix,
                              rg_err *err) RG_MUST_CHECK;
+/* The nodes of all with a value in a class c with near[c] <= h (rg_dirty's), in the same order:
+ * the roots worth trying for patterns of depth h, so that semi-naive matching does not walk
+ * every node with the pattern's operator. */
+rg_status rg_ops_index_near(const rg_ops_index *all, rg_egraph *eg, const rg_graph *g, const uint8_t *near, int h,
+                            rg_ops_index *ix, rg_err *err) RG_MUST_CHECK;
 
 /* Semi-naive matching (eqsat_dirty.c). A class changed since the last matching when it is new
  * (not a class root then), grew by a merge (a class that was a root then and is one now holds
