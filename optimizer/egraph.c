@@ -41,6 +41,7 @@ int32_t rg_egraph_find(rg_egraph *eg, int32_t v) {
 
 rg_model *rg_egraph_model(const rg_egraph *eg) { return eg->m; }
 int32_t rg_egraph_next(const rg_egraph *eg, int32_t v) { return eg->next[v]; }
+int32_t rg_egraph_members(const rg_egraph *eg, int32_t cls) { return eg->members[cls]; }
 bool rg_egraph_weight_only(const rg_egraph *eg, int32_t id) { return eg->wonly[id]; }
 int32_t rg_egraph_n_nodes(const rg_egraph *eg) { return eg->n_nodes; }
 int32_t rg_egraph_n_classes(const rg_egraph *eg) { return eg->n_classes; }

@@ -36,6 +36,8 @@ static inline int32_t rg_egraph_class(rg_egraph *eg, rg_ref r) { return rg_egrap
 
 /* The values of v's class, as a circular list: rg_egraph_next(v) ... until v again. */
 int32_t rg_egraph_next(const rg_egraph *eg, int32_t v);
+/* The number of values in class cls (a root value). */
+int32_t rg_egraph_members(const rg_egraph *eg, int32_t cls);
 
 /* Adds node n (operands: values of the e-graph), or finds a node congruent to it; its value
  * out_index in *out. A node that does not type: RG_ERR_SHAPE (the operator's message). */

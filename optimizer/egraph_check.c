@@ -27,11 +27,13 @@ static rg_status check_classes(rg_egraph *eg, int32_t n_values, const uint8_t *e
 }
 
 /* No class reaches itself through operands: a depth-first walk over classes, colouring them
- * (1 on the walk's path, 2 done); a class met again while on the path closes a cycle. And each
- * class's level is above those of the classes it reads. */
+ * (1 on the walk's path, 2 done); a class met again while on the path closes a cycle. A class
+ * is coloured 1 only when the walk enters it, one operand at a time: two operands in one class,
+ * or one reached from its sibling, are no cycle. And each class's level is above those of the
+ * classes it reads. */
 static rg_status check_acyclic(rg_egraph *eg, const rg_graph *g, int32_t n_values, const uint8_t *exists, rg_err *err) {
   uint8_t *colour = calloc((size_t)n_values + 1, 1);
-  int32_t *stack = malloc(sizeof *stack * 2 * ((size_t)n_values + 1)); /* (class, member being walked) */
+  int32_t *stack = malloc(sizeof *stack * 3 * ((size_t)n_values + 1)); /* (class, member, operand) */
   if (!colour || !stack) {
     free(colour), free(stack);
     return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
@@ -40,24 +42,26 @@ static rg_status check_acyclic(rg_egraph *eg, const rg_graph *g, int32_t n_value
   for (int32_t s = 0; !st && s < n_values; s++) {
     if (!exists[s] || rg_egraph_find(eg, s) != s || colour[s]) continue;
     int32_t n = 0;
-    stack[n++] = s, stack[n++] = s, colour[s] = 1;
+    stack[n++] = s, stack[n++] = s, stack[n++] = 0, colour[s] = 1;
     while (!st && n > 0) {
-      int32_t c = stack[n - 2], v = stack[n - 1];
+      int32_t c = stack[n - 3], v = stack[n - 2], k = stack[n - 1];
       if (v < 0) { /* every member walked */
-        colour[c] = 2, n -= 2;
+        colour[c] = 2, n -= 3;
         continue;
       }
-      int32_t after = rg_egraph_next(eg, v);
-      stack[n - 1] = after == c ? -1 : after;
       const rg_node *nd = rg_graph_node(g, v / RG_MAX_OUTPUTS);
-      for (int k = 0; !st && nd->op != RG_OP_INPUT && k < nd->n_in; k++) {
-        int32_t d = rg_egraph_class(eg, nd->in[k]);
-        if (rg_egraph_level(eg, d) >= rg_egraph_level(eg, c))
-          st = rg_err_set(err, RG_ERR_ARG, "e-graph: class %d (level %d) reads class %d (level %d)", c,
-                          rg_egraph_level(eg, c), d, rg_egraph_level(eg, d));
-        else if (colour[d] == 1) st = rg_err_set(err, RG_ERR_ARG, "e-graph: class %d reaches itself", d);
-        else if (!colour[d]) colour[d] = 1, stack[n++] = d, stack[n++] = d;
+      if (nd->op == RG_OP_INPUT || k >= nd->n_in) { /* the next member */
+        int32_t after = rg_egraph_next(eg, v);
+        stack[n - 2] = after == c ? -1 : after, stack[n - 1] = 0;
+        continue;
       }
+      stack[n - 1] = k + 1;
+      int32_t d = rg_egraph_class(eg, nd->in[k]);
+      if (rg_egraph_level(eg, d) >= rg_egraph_level(eg, c))
+        st = rg_err_set(err, RG_ERR_ARG, "e-graph: class %d (level %d) reads class %d (level %d)", c,
+                        rg_egraph_level(eg, c), d, rg_egraph_level(eg, d));
+      else if (colour[d] == 1) st = rg_err_set(err, RG_ERR_ARG, "e-graph: class %d reaches itself", d);
+      else if (!colour[d]) colour[d] = 1, stack[n++] = d, stack[n++] = d, stack[n++] = 0;
     }
   }
   free(colour), free(stack);

@@ -22,6 +22,8 @@ typedef struct {
   const rg_apply_dir *d;
   int32_t di;
   const rg_ops_index *ix;
+  const uint8_t *near; /* semi-naive: roots c tried only where near[c] <= depth (NULL: all) */
+  int depth;           /* the pattern's operator levels */
   rg_match_env env;
   pending todo[MAX_PENDING];
   int n_todo;
@@ -56,6 +58,25 @@ rg_status rg_ops_index_build(rg_egraph *eg, const rg_graph *g, const uint8_t *li
   memcpy(fill, ix->at, sizeof fill);
   for (int32_t id = 0; id < n; id++)
     if (node_live(eg, g, live, id)) ix->ids[fill[rg_graph_node(g, id)->op]++] = id;
+  return RG_OK;
+}
+
+rg_status rg_ops_index_near(const rg_ops_index *all, rg_egraph *eg, const rg_graph *g, const uint8_t *near, int h,
+                            rg_ops_index *ix, rg_err *err) {
+  int32_t n = all->at[RG_OP_COUNT];
+  free(ix->ids);
+  if (!(ix->ids = malloc(sizeof *ix->ids * ((size_t)n + 1)))) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  int32_t kept = 0;
+  for (int op = 0; op < RG_OP_COUNT; op++) {
+    ix->at[op] = kept;
+    for (int32_t i = all->at[op]; i < all->at[op + 1]; i++) {
+      int32_t id = all->ids[i], outs = rg_op_get((rg_op)rg_graph_node(g, id)->op)->n_outputs;
+      bool close = false;
+      for (int o = 0; o < outs && !close; o++) close = near[rg_egraph_find(eg, id * RG_MAX_OUTPUTS + o)] <= h;
+      if (close) ix->ids[kept++] = id;
+    }
+  }
+  ix->at[RG_OP_COUNT] = kept;
   return RG_OK;
 }
 
@@ -120,6 +141,7 @@ static void next_output(ematcher *x) {
     int32_t id = x->ix->ids[i], u = id * RG_MAX_OUTPUTS + pr.out;
     if (rg_egraph_weight_only(x->eg, id) || pr.out >= rg_op_get((rg_op)pn->op)->n_outputs) continue;
     int32_t c = rg_egraph_find(x->eg, u);
+    if (x->near && x->near[c] > x->depth) continue; /* any match here was there at the last matching */
     bool distinct = true;
     for (int j = 0; j < x->k; j++) distinct = distinct && x->at[j] != c;
     if (!distinct) continue;
@@ -157,8 +179,9 @@ static void solve(ematcher *x) {
 }
 
 rg_status rg_ematch(rg_egraph *eg, const rg_graph *g, const rg_apply_dir *d, int32_t di, const rg_ops_index *ix,
-                    rg_matches *out, int64_t limit, bool *full, rg_err *err) {
-  ematcher x = {.eg = eg, .g = g, .d = d, .di = di, .ix = ix, .k = -1, .out = out, .limit = limit, .err = err};
+                    const uint8_t *near, rg_matches *out, int64_t limit, bool *full, rg_err *err) {
+  ematcher x = {.eg = eg, .g = g, .d = d, .di = di, .ix = ix, .near = d->n == 1 ? near : NULL,
+                .depth = rg_pattern_depth(d->g, d->from[0]), .k = -1, .out = out, .limit = limit, .err = err};
   rg_status st = rg_match_env_init(&x.env, rg_graph_n_tvars(d->g), rg_graph_n_pvars(d->g), err);
   if (st) return st;
   next_output(&x);

@@ -1,5 +1,15 @@
 /* optimizer/eqsat.c: equality saturation's exploration (eqsat.h): match everything, apply
- * everything, rebuild, until saturated or a limit. Extraction: eqsat_extract.c. */
+ * everything, rebuild, until saturated or a limit. Extraction: eqsat_extract.c.
+ *
+ * Matching is semi-naive: a match found and applied in an earlier iteration finds its target
+ * merged already when applied again (one rejected for a cycle or for not typing stays rejected:
+ * reachability only grows, types are fixed), so after the first iteration a single-output
+ * direction is matched only at roots near a class changed since the last matching
+ * (eqsat_dirty.c). A direction is matched at every class again after an iteration that did not
+ * match it, or dropped its matches (a ban), or did not apply them all. Where the backoff bans
+ * alike, the e-classes come out as with matching everywhere (full_rematch), the e-nodes may be
+ * fewer: a match applied again can build a node congruent to one there (the congruence table
+ * is stale between rebuilds), which the rebuild merges but which stays an e-node. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +25,9 @@
 /* egg's backoff scheduler: a single-output rule direction matching more than BACKOFF_MATCHES << b
  * times in an iteration (b: its bans so far) has those matches dropped and sits out BACKOFF_ITERATIONS << b
  * iterations, so that associativity and its kind do not fill the e-node budget with variants
- * while the other rules wait. Exploration is saturated only when nothing is banned. */
+ * while the other rules wait. Exploration is saturated only when nothing is banned. The matches
+ * counted are those found near changes (semi-naive), mostly new ones: a better measure of a
+ * rule's explosion than egg's count, which includes the matches already applied. */
 #define BACKOFF_MATCHES 1000
 #define BACKOFF_ITERATIONS 5
 #define BACKOFF_MAX_BANS 16
@@ -45,6 +57,11 @@ typedef struct {
   rg_application *apps; /* the applications made, in order */
   int32_t n_apps, cap_apps;
   int32_t *bans, *banned_until; /* [direction]: bans so far; the iteration its ban ends */
+  rg_dirty dirty;               /* how near each class is to a change (semi-naive matching) */
+  int *depth, max_depth;        /* [direction]: its pattern's operator levels; the most */
+  rg_ops_index *near_ix;        /* [h]: ix's nodes near a change, for patterns of depth h */
+  uint8_t *rematch;             /* [direction]: to be matched at every class next time */
+  bool rematch_all;             /* every direction so (the first iteration; one cut short) */
   int it;                       /* the iteration under way (0 the first) */
   rg_err *err;
 } explorer;
@@ -73,10 +90,12 @@ static rg_status note_origin(explorer *x, int32_t a) {
 static rg_status build_targets(explorer *x, const rg_apply_dir *d, const int32_t *at, rg_application *a, bool *typed) {
   *typed = false;
   for (int k = 0; k < d->n; k++) {
-    rg_err e;
-    rg_status st = rg_match_instantiate_with(d->g, d->to[k], &x->env, eg_add, x->eg, &a->by[k], &e);
+    /* no message: not typing is expected, and formatting one for each was a tenth of the time */
+    rg_status st = rg_match_instantiate_with(d->g, d->to[k], &x->env, eg_add, x->eg, &a->by[k], NULL);
     if (st == RG_ERR_SHAPE || st == RG_ERR_LIMIT) return RG_OK;
-    if (st) return *x->err = e, st;
+    if (st)
+      return rg_err_set(x->err, st, "eqsat: building the target of rule %d (%s): %s", (int)d->rule,
+                        d->reversed ? "reversed" : "forward", rg_status_name(st));
     a->at[k] = rg_egraph_ref(rg_egraph_find(x->eg, at[k]));
     if (!rg_shape_type_eq(rg_model_shape(x->m, a->by[k]), rg_model_shape(x->m, a->at[k]))) return RG_OK;
   }
@@ -116,14 +135,17 @@ static bool out_of_time(const explorer *x) {
   return (x->o->stop && *x->o->stop) || (x->o->time_limit > 0 && rg_clock_seconds() - x->t0 > x->o->time_limit);
 }
 
-/* Direction di's matches appended to x->ms, unless there are more than its backoff allows: then
- * none, and it is banned. */
+/* Direction di's matches appended to x->ms (near changes only, unless it is to be matched at
+ * every class), unless there are more than its backoff allows: then none, and it is banned. */
 static rg_status match_or_ban(explorer *x, const rg_apply_dir *d, int di, bool *full) {
   int64_t n0 = x->ms.n, count0 = x->ms.count, allowed = (int64_t)BACKOFF_MATCHES << x->bans[di];
   int64_t limit = count0 + allowed + 1 < MATCH_LIMIT ? count0 + allowed + 1 : MATCH_LIMIT;
-  rg_status st = rg_ematch(x->eg, x->m->g, d, di, &x->ix, &x->ms, limit, full, x->err);
+  const uint8_t *near = x->o->full_rematch || x->rematch_all || x->rematch[di] ? NULL : x->dirty.near;
+  const rg_ops_index *ix = near ? &x->near_ix[x->depth[di]] : &x->ix;
+  rg_status st = rg_ematch(x->eg, x->m->g, d, di, ix, near, &x->ms, limit, full, x->err);
+  x->rematch[di] = 0;
   if (st || x->ms.count - count0 <= allowed) return st;
-  x->ms.n = n0, x->ms.count = count0, *full = false;
+  x->ms.n = n0, x->ms.count = count0, *full = false, x->rematch[di] = 1;
   x->banned_until[di] = x->it + (BACKOFF_ITERATIONS << x->bans[di]);
   if (x->bans[di] < BACKOFF_MAX_BANS) x->bans[di]++;
   x->stats->bans++;
@@ -151,17 +173,24 @@ static rg_status iterate(explorer *x, bool multi, bool *changed) {
     x->root_cls[i] = x->roots[i].node >= 0 ? rg_egraph_class(x->eg, x->roots[i]) : -1;
   if (!st) rg_egraph_reach(x->eg, x->root_cls, rg_model_n_roots(x->m), x->live);
   if (!st) st = rg_ops_index_build(x->eg, x->m->g, x->live, &x->ix, x->err);
+  if (!st && !x->o->full_rematch) st = rg_dirty_update(&x->dirty, x->eg, x->live, x->max_depth, x->err);
+  for (int h = 1; !st && !x->o->full_rematch && h <= x->max_depth; h++)
+    st = rg_ops_index_near(&x->ix, x->eg, x->m->g, x->dirty.near, h, &x->near_ix[h], x->err);
   for (int di = 0; !st && !full && di < rg_apply_set_size(x->s); di++) {
     const rg_apply_dir *d = rg_apply_set_dir(x->s, di);
     if (d->n > 1 && multi) /* bounded by --multi-rounds already: a ban would skip its rounds */
-      st = rg_ematch(x->eg, x->m->g, d, di, &x->ix, &x->ms, MATCH_LIMIT, &full, x->err);
+      st = rg_ematch(x->eg, x->m->g, d, di, &x->ix, NULL, &x->ms, MATCH_LIMIT, &full, x->err);
     else if (d->n == 1 && x->banned_until[di] <= x->it)
       st = match_or_ban(x, d, di, &full);
   }
   x->stats->matches += x->ms.count;
+  x->rematch_all = full; /* the directions after the cut were not matched */
   int32_t at[RG_RULE_MAX_OUTPUTS];
   for (int64_t pos = 0, k = 0; !st && pos < x->ms.n; k++) {
-    if (rg_egraph_n_nodes(x->eg) > x->o->max_enodes || (k % 256 == 0 && out_of_time(x))) break;
+    if (rg_egraph_n_nodes(x->eg) > x->o->max_enodes || (k % 256 == 0 && out_of_time(x))) {
+      x->rematch_all = true; /* the matches left are not found again near changes */
+      break;
+    }
     rg_match_env_reset(&x->env);
     int32_t di = rg_matches_read(&x->ms, &pos, x->s, at, &x->env);
     st = apply_one(x, rg_apply_set_dir(x->s, di), at);
@@ -211,6 +240,14 @@ static rg_status explore(explorer *x) {
   double t0 = x->t0 = rg_clock_seconds();
   rg_status st = rg_match_env_init(&x->env, max_vars(x->s, false), max_vars(x->s, true), x->err);
   if (!st) st = mark_original(x);
+  for (int di = 0; !st && di < rg_apply_set_size(x->s); di++) {
+    const rg_apply_dir *d = rg_apply_set_dir(x->s, di);
+    x->depth[di] = rg_pattern_depth(d->g, d->from[0]);
+    if (x->depth[di] > x->max_depth) x->max_depth = x->depth[di];
+  }
+  if (!st && !(x->near_ix = calloc((size_t)x->max_depth + 1, sizeof *x->near_ix)))
+    st = rg_err_set(x->err, RG_ERR_NOMEM, "out of memory");
+  x->rematch_all = true;
   bool changed = true;
   int it = 0;
   while (!st && !(x->stats->stop_reason = stop_reason(x, t0, it, changed))) {
@@ -237,7 +274,9 @@ rg_status rg_eqsat(rg_model *m, const rg_apply_set *s, const rg_eqsat_opts *o, r
   x.roots = malloc(sizeof *x.roots * ((size_t)nr + 1)), x.root_cls = malloc(sizeof *x.root_cls * ((size_t)nr + 1));
   x.bans = calloc((size_t)rg_apply_set_size(s) + 1, sizeof *x.bans);
   x.banned_until = calloc((size_t)rg_apply_set_size(s) + 1, sizeof *x.banned_until);
-  rg_status st = x.eg && x.roots && x.root_cls && x.bans && x.banned_until
+  x.rematch = calloc((size_t)rg_apply_set_size(s) + 1, sizeof *x.rematch);
+  x.depth = calloc((size_t)rg_apply_set_size(s) + 1, sizeof *x.depth);
+  rg_status st = x.eg && x.roots && x.root_cls && x.bans && x.banned_until && x.rematch && x.depth
                      ? RG_OK
                      : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   if (!st) rg_model_roots(m, x.roots);
@@ -248,7 +287,10 @@ rg_status rg_eqsat(rg_model *m, const rg_apply_set *s, const rg_eqsat_opts *o, r
   out->explored = stats->iterations, out->queued = stats->enodes, out->applications = stats->applied;
   rg_egraph_free(x.eg);
   free(x.ix.ids), free(x.ms.v), free(x.origin), free(x.apps), free(x.roots), free(x.root_cls), free(x.live);
-  free(x.bans), free(x.banned_until);
+  free(x.bans), free(x.banned_until), free(x.rematch), free(x.depth);
+  for (int h = 0; x.near_ix && h <= x.max_depth; h++) free(x.near_ix[h].ids);
+  free(x.near_ix);
+  rg_dirty_free(&x.dirty);
   rg_match_env_free(&x.env);
   if (st) rg_search_result_free(out);
   return st;

@@ -42,12 +42,14 @@ typedef struct {
   bool progress;               /* a line on stderr per iteration */
   bool check;                  /* check the e-graph's invariants after every iteration */
   volatile sig_atomic_t *stop; /* set (Ctrl-C): stop exploring, extract what is there */
+  bool full_rematch; /* match every class each iteration, not only near changed ones (tests) */
 } rg_eqsat_opts;
 
 /* What exploration and extraction did. */
 typedef struct {
   int iterations;
-  int64_t matches, applied; /* matches found; merges made by rule applications */
+  int64_t matches, applied; /* matches found (after the first iteration, near changes only:
+                               eqsat.c); merges made by rule applications */
   int64_t cycles_filtered, untyped; /* matches not applied: a cycle; a target that does not type */
   int64_t congruences;              /* merges made by rebuilding */
   int64_t bans;                     /* rule directions set aside by the backoff scheduler */

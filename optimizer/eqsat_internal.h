@@ -28,11 +28,41 @@ typedef struct {
 
 rg_status rg_ops_index_build(rg_egraph *eg, const rg_graph *g, const uint8_t *live, rg_ops_index *ix,
                              rg_err *err) RG_MUST_CHECK;
+/* The nodes of all with a value in a class c with near[c] <= h (rg_dirty's), in the same order:
+ * the roots worth trying for patterns of depth h, so that semi-naive matching does not walk
+ * every node with the pattern's operator. */
+rg_status rg_ops_index_near(const rg_ops_index *all, rg_egraph *eg, const rg_graph *g, const uint8_t *near, int h,
+                            rg_ops_index *ix, rg_err *err) RG_MUST_CHECK;
+
+/* Semi-naive matching (eqsat_dirty.c). A class changed since the last matching when it is new
+ * (not a class root then), grew by a merge (a class that was a root then and is one now holds
+ * a superset of its values then: values never leave a class), or was not live then. near[c],
+ * for each class root c: 0 when c changed, else the fewest operand steps (from a member of c
+ * to its operand's class, and so on) to a changed class; RG_DIRTY_FAR when none is within the
+ * depth asked. A pattern of h operator levels (rg_pattern_depth) matches at a class with
+ * near[c] > h only as it did at the last matching: every class it can reach down to its
+ * variables' holds the values it held then (so a nonlinear variable binds as it did). */
+#define RG_DIRTY_FAR 255
+typedef struct {
+  uint8_t *near;    /* [class root value] */
+  int32_t n_values; /* values at the last matching; 0 before any */
+  int32_t *size;    /* [value]: its class's values then when it was a root, else 0 */
+  uint8_t *live;    /* [value]: live then */
+} rg_dirty;
+
+/* near computed for eg now (live: its live classes) against the last matching, for patterns
+ * up to depth operator levels; then eg now noted as the last matching. */
+rg_status rg_dirty_update(rg_dirty *d, rg_egraph *eg, const uint8_t *live, int depth, rg_err *err) RG_MUST_CHECK;
+void rg_dirty_free(rg_dirty *d);
+
+/* The operator levels of pattern pr in its rule's graph g (the root 1, a variable 0). */
+int rg_pattern_depth(const rg_graph *g, rg_ref pr);
 
 /* Appends every match of direction d (index di) in eg to out; stops at limit records in all
- * (*full set). Roots computed from weights alone are not matched. */
+ * (*full set). Roots computed from weights alone are not matched. With near (rg_dirty's; used
+ * for single-output directions only), only at roots c with near[c] <= the pattern's depth. */
 rg_status rg_ematch(rg_egraph *eg, const rg_graph *g, const rg_apply_dir *d, int32_t di, const rg_ops_index *ix,
-                    rg_matches *out, int64_t limit, bool *full, rg_err *err) RG_MUST_CHECK;
+                    const uint8_t *near, rg_matches *out, int64_t limit, bool *full, rg_err *err) RG_MUST_CHECK;
 
 /* The record at *pos into env (initialized for the direction's graph) and at[]; *pos moves to
  * the next record. Returns the direction's index. */
