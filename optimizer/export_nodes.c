@@ -296,9 +296,10 @@ void rg_export_plan_fusions(rg_exporter *ex, const int32_t *order, int32_t n_ord
       ex->absorbed[nd->in[0].node]++;
       ex->absorbed[rg_graph_node(m->g, nd->in[0].node)->in[0].node]++;
     }
-    bool valid_window = (nd->op == RG_OP_CONV2D && nd->params[2] == RG_PAD_VALID) ||
-                        (nd->op == RG_OP_POOLAVG && nd->params[4] == RG_PAD_VALID);
-    if (valid_window && pad_link(ex, nd->in[0])) {
+    /* zero pads add to a conv's or average pool's own, SAME ones too (window_attrs writes SAME's at
+     * the padded size plus these); not a max pool's, whose padded cells are no zeros */
+    bool zero_padded = nd->op == RG_OP_CONV2D || nd->op == RG_OP_POOLAVG;
+    if (zero_padded && pad_link(ex, nd->in[0])) {
       ex->fuse[id] |= RG_FUSE_PADS;
       for (rg_ref r = nd->in[0]; pad_link(ex, r); r = rg_graph_node(m->g, r.node)->in[0]) ex->absorbed[r.node]++;
     }

@@ -158,10 +158,65 @@ static void test_model(void) {
   rg_model_free(m);
 }
 
+/* x padded by two pad nodes (rows 1 and 2 before and after, columns 1 and 0), then a 1x1 SAME
+ * conv, as the importer writes a Pad before a 1x1 Conv: exported as one Conv whose pads are the
+ * pad nodes' (SAME adds none here), computing what the model computes. */
+static void test_pads_fold_into_same_conv(void) {
+  rg_model *m = rg_model_new();
+  rg_shape xs = rg_shape_make(4, (int32_t[]){1, 2, 4, 5}), ws = rg_shape_make(4, (int32_t[]){3, 2, 1, 1});
+  float *w = malloc(sizeof(float) * 6);
+  for (int i = 0; i < 6; i++) w[i] = (float)i * 0.5f - 1;
+  int32_t x = rg_model_add_var(m, "x", RG_MVAR_INPUT, RG_ELEM_FLOAT, &xs, NULL);
+  int32_t wv = rg_model_add_var(m, "w", RG_MVAR_WEIGHT, RG_ELEM_FLOAT, &ws, w);
+  rg_err err;
+  rg_ref r = rg_model_var_ref(m, x);
+  const int32_t pads[2][3] = {{2, 1, 2}, {3, 1, 0}}; /* axis, before, after */
+  for (int k = 0; k < 2; k++) {
+    rg_node pad = rg_node_init(RG_OP_PAD);
+    memcpy(pad.params, pads[k], sizeof pads[k]);
+    pad.n_in = 1, pad.in[0] = r;
+    CHECK(rg_model_add_node(m, &pad, 0, &r, &err) == RG_OK);
+  }
+  rg_node conv = rg_node_init(RG_OP_CONV2D);
+  memcpy(conv.params, (int32_t[]){1, 1, RG_PAD_SAME, RG_ACT_NONE, 1, 1, 1}, 7 * sizeof(int32_t));
+  conv.n_in = 2, conv.in[0] = r, conv.in[1] = rg_model_var_ref(m, wv);
+  CHECK(rg_model_add_node(m, &conv, 0, &r, &err) == RG_OK);
+  m->n_out = 1;
+  m->out = malloc(sizeof *m->out), m->out_name = malloc(sizeof *m->out_name);
+  m->out[0] = r, m->out_name[0] = strdup("y");
+  m->opset = 13, m->ir_version = 8;
+  Onnx__ModelProto *mp = rg_model_to_onnx(m, &err);
+  CHECK(mp && mp->graph->n_node == 1 && !strcmp(mp->graph->node[0]->op_type, "Conv"));
+  for (size_t a = 0; mp && a < mp->graph->node[0]->n_attribute; a++) {
+    const Onnx__AttributeProto *at = mp->graph->node[0]->attribute[a];
+    if (strcmp(at->name, "pads")) continue;
+    CHECK(at->n_ints == 4 && at->ints[0] == 1 && at->ints[1] == 1 && at->ints[2] == 2 && at->ints[3] == 0);
+  }
+  if (mp) {
+    size_t len = onnx__model_proto__get_packed_size(mp);
+    uint8_t *buf = malloc(len);
+    onnx__model_proto__pack(mp, buf);
+    onnx__model_proto__free_unpacked(mp, NULL);
+    rg_model *again;
+    CHECK(rg_model_import_bytes("again", buf, len, NULL, &again, &err) == RG_OK);
+    free(buf);
+    double **in = rg_model_random_inputs(m, 3, 100), **in2 = rg_model_random_inputs(again, 3, 100);
+    double *out[1] = {0}, *out2[1] = {0};
+    CHECK(rg_model_eval(m, (const double *const *)in, out, &err) == RG_OK);
+    CHECK(rg_model_eval(again, (const double *const *)in2, out2, &err) == RG_OK);
+    for (int i = 0; i < 3 * 7 * 6 && out[0] && out2[0]; i++) CHECK(out[0][i] == out2[0][i]);
+    rg_model_inputs_free(m, in), rg_model_inputs_free(again, in2);
+    free(out[0]), free(out2[0]);
+    rg_model_free(again);
+  }
+  rg_model_free(m);
+}
+
 int main(void) {
   test_names();
   test_values();
   test_model();
+  test_pads_fold_into_same_conv();
   if (failures) fprintf(stderr, "%d checks failed\n", failures);
   else printf("test_optimizer: ok\n");
   return failures != 0;
