@@ -22,19 +22,28 @@ for m in "${models[@]}"; do
   for s in backtrack eqsat ilp; do
     rc=0 search=(--search "$s")
     [ "$s" = ilp ] && search=(--search eqsat --extract ilp)
+    rm -f "$out/$m.$s.json" "$out/$m.$s.onnx" "$out/$m.$s.wall" # nothing of an earlier run is read
     /usr/bin/time -f %e -o "$out/$m.$s.wall" "$graphopt" optimize "$out/zoo/$m.onnx" --rules "$rules" "${db[@]}" \
       -o "$out/$m.$s.onnx" "${cost_args[@]}" "${search[@]}" --json "$out/$m.$s.json" -q >"$out/$m.$s.log" 2>&1 || rc=$?
-    [ "$rc" -eq 0 ] || { row="$row | $s: exit $rc, see $out/$m.$s.log"; continue; }
+    if [ "$rc" -ne 0 ]; then # the row keeps its columns: this search's cells say why
+      failed="$s: exit $rc, see $out/$m.$s.log"
+      case $s in
+        backtrack) row="$row | $failed | $failed" ;;
+        eqsat) row="$row | $failed | $failed | $failed" ;;
+        ilp) row="$row | $failed" ;;
+      esac
+      continue
+    fi
     j=$out/$m.$s.json
     [ "$s" = backtrack ] && row="$row | $(field "$j" '"%.6g" % cost_before')"
     [ "$s" = backtrack ] && row="$row | $(field "$j" '"%.6g, %.2f s (%d, %.2f s)" % (cost_after, seconds, explored_to_best, seconds_to_best)')"
     [ "$s" = eqsat ] && row="$row | $(field "$j" '"%.6g, %.2f s" % (cost_after, seconds)')"
     if [ "$s" = eqsat ]; then
       row="$row | $(field "$j" '"%d (%s)" % (eqsat["enodes"], eqsat["stop_reason"])')"
-      [ -f "$out/$m.backtrack.json" ] && row="$row | $(/usr/bin/python3 -c 'import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); print("%.3f (%.3f)" % (b["seconds"] / a["seconds"], b["seconds"] / max(a["seconds_to_best"], 1e-3)))' "$out/$m.backtrack.json" "$j")"
+      if [ ! -f "$out/$m.backtrack.json" ]; then row="$row | no backtracking figure"; else row="$row | $(/usr/bin/python3 -c 'import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); print("%.3f (%.3f)" % (b["seconds"] / a["seconds"], b["seconds"] / max(a["seconds_to_best"], 1e-3)))' "$out/$m.backtrack.json" "$j")"; fi
     fi
     # the ILP's gap by its own objective (e-node costs); no incumbent (null) reads as 100%
-    [ "$s" = ilp ] && row="$row | $(field "$j" '"%.6g, %.2f%%, %.2f s" % (cost_after, 100 * (1 - (eqsat["ilp_bound"] or 0) / eqsat["ilp_cost"]) if eqsat["ilp_cost"] else 100, eqsat["ilp_seconds"])')"
+    [ "$s" = ilp ] && row="$row | $(field "$j" '"%.6g, %.2f%%, %.2f s" % (cost_after, max(0, 100 * (1 - (eqsat["ilp_bound"] or 0) / eqsat["ilp_cost"])) if eqsat["ilp_cost"] else 100, eqsat["ilp_seconds"])')"
   done
   if [ "$runs" -gt 0 ] && [ -f "$out/$m.eqsat.onnx" ] && [ -f "$out/$m.backtrack.onnx" ]; then
     cmp=$(node "$root/models/ort_compare.js" "$out/$m.backtrack.onnx" "$out/$m.eqsat.onnx" --runs "$runs" --min-seconds 10 --json)

@@ -80,10 +80,12 @@ void rg_search_result_json(const rg_search_result *r, const rg_cost_model *cm, d
   rg_sb_printf(out, ", \"cost_before\": %.17g, \"cost_after\": %.17g, \"rules_applied\": %d, \"steps\": [",
                r->cost_before, r->cost_after, r->n_steps);
   for (int k = 0; k < r->n_steps; k++) rg_sb_printf(out, "%s%d", k ? ", " : "", r->steps[k].app.rule + 1);
-  rg_sb_printf(out, "], \"explored\": %lld, \"queued\": %lld, \"rewrites_tried\": %lld, \"seconds\": %.3f, "
-                    "\"explored_to_best\": %lld, \"seconds_to_best\": %.3f, \"stopped\": %s, \"numeric_check_worst\": %.6g",
-               (long long)r->explored, (long long)r->queued, (long long)r->applications, r->seconds,
-               (long long)r->explored_to_best, r->seconds_to_best, r->stopped ? "true" : "false", worst);
+  rg_sb_printf(out, "], \"explored\": %lld, \"queued\": %lld, \"rewrites_tried\": %lld, \"seconds\": %.3f, ",
+               (long long)r->explored, (long long)r->queued, (long long)r->applications, r->seconds);
+  if (!es) /* backtracking's: the budget its best model needs */
+    rg_sb_printf(out, "\"explored_to_best\": %lld, \"seconds_to_best\": %.3f, ", (long long)r->explored_to_best,
+                 r->seconds_to_best);
+  rg_sb_printf(out, "\"stopped\": %s, \"numeric_check_worst\": %.6g", r->stopped ? "true" : "false", worst);
   if (es) eqsat_json(es, out);
   rg_sb_puts(out, "}\n");
 }
