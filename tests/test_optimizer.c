@@ -101,6 +101,19 @@ static rg_model *small_model(void) {
   return m;
 }
 
+/* mp packed, freed, and imported again (NULL, with a failed check, when it does not import). */
+static rg_model *reimport(Onnx__ModelProto *mp) {
+  size_t len = onnx__model_proto__get_packed_size(mp);
+  uint8_t *buf = malloc(len);
+  onnx__model_proto__pack(mp, buf);
+  onnx__model_proto__free_unpacked(mp, NULL);
+  rg_model *again = NULL;
+  rg_err err;
+  CHECK(rg_model_import_bytes("again", buf, len, NULL, &again, &err) == RG_OK);
+  free(buf);
+  return again;
+}
+
 static void test_model(void) {
   rg_model *m = small_model();
   /* inputs as ort_run.js --seed 7 draws them (values from its generator) */
@@ -133,13 +146,7 @@ static void test_model(void) {
     bool gemm = false;
     for (size_t i = 0; i < mp->graph->n_node; i++) gemm = gemm || !strcmp(mp->graph->node[i]->op_type, "Gemm");
     CHECK(gemm && mp->graph->n_input == 1 && mp->graph->n_output == 2);
-    size_t len = onnx__model_proto__get_packed_size(mp);
-    uint8_t *buf = malloc(len);
-    onnx__model_proto__pack(mp, buf);
-    onnx__model_proto__free_unpacked(mp, NULL);
-    rg_model *again;
-    CHECK(rg_model_import_bytes("again", buf, len, NULL, &again, &err) == RG_OK);
-    free(buf);
+    rg_model *again = reimport(mp);
     double *out2[2] = {0};
     double **in2 = rg_model_random_inputs(again, 7, 100); /* the same draws: its variables are numbered otherwise */
     CHECK(rg_model_eval(again, (const double *const *)in2, out2, &err) == RG_OK);
@@ -192,14 +199,8 @@ static void test_pads_fold_into_same_conv(void) {
     if (strcmp(at->name, "pads")) continue;
     CHECK(at->n_ints == 4 && at->ints[0] == 1 && at->ints[1] == 1 && at->ints[2] == 2 && at->ints[3] == 0);
   }
-  if (mp) {
-    size_t len = onnx__model_proto__get_packed_size(mp);
-    uint8_t *buf = malloc(len);
-    onnx__model_proto__pack(mp, buf);
-    onnx__model_proto__free_unpacked(mp, NULL);
-    rg_model *again;
-    CHECK(rg_model_import_bytes("again", buf, len, NULL, &again, &err) == RG_OK);
-    free(buf);
+  rg_model *again = mp ? reimport(mp) : NULL;
+  if (again) {
     double **in = rg_model_random_inputs(m, 3, 100), **in2 = rg_model_random_inputs(again, 3, 100);
     double *out[1] = {0}, *out2[1] = {0};
     CHECK(rg_model_eval(m, (const double *const *)in, out, &err) == RG_OK);
