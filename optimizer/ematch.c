@@ -80,6 +80,13 @@ rg_status rg_ops_index_near(const rg_ops_index *all, rg_egraph *eg, const rg_gra
   return RG_OK;
 }
 
+uint32_t rg_ops_index_present(const rg_ops_index *ix) {
+  uint32_t ops = 0;
+  for (int op = 0; op < RG_OP_COUNT; op++)
+    if (ix->at[op + 1] > ix->at[op]) ops |= 1u << op;
+  return ops;
+}
+
 static bool push(rg_matches *ms, int32_t x) {
   if (ms->n == ms->cap) {
     int64_t cap = ms->cap ? 2 * ms->cap : 4096;

@@ -59,6 +59,7 @@ typedef struct {
   int32_t *bans, *banned_until; /* [direction]: bans so far; the iteration its ban ends */
   rg_dirty dirty;               /* how near each class is to a change (semi-naive matching) */
   int *depth, max_depth;        /* [direction]: its pattern's operator levels; the most */
+  uint32_t *ops;                /* [direction]: the operators its patterns use */
   rg_ops_index *near_ix;        /* [h]: ix's nodes near a change, for patterns of depth h */
   uint8_t *rematch;             /* [direction]: to be matched at every class next time */
   bool rematch_all;             /* every direction so (the first iteration; one cut short) */
@@ -176,8 +177,10 @@ static rg_status iterate(explorer *x, bool multi, bool *changed) {
   if (!st && !x->o->full_rematch) st = rg_dirty_update(&x->dirty, x->eg, x->live, x->max_depth, x->err);
   for (int h = 1; !st && !x->o->full_rematch && h <= x->max_depth; h++)
     st = rg_ops_index_near(&x->ix, x->eg, x->m->g, x->dirty.near, h, &x->near_ix[h], x->err);
+  uint32_t present = st ? 0 : rg_ops_index_present(&x->ix);
   for (int di = 0; !st && !full && di < rg_apply_set_size(x->s); di++) {
     const rg_apply_dir *d = rg_apply_set_dir(x->s, di);
+    if (x->ops[di] & ~present) continue; /* an operator no live node has: no match */
     if (d->n > 1 && multi) /* bounded by --multi-rounds already: a ban would skip its rounds */
       st = rg_ematch(x->eg, x->m->g, d, di, &x->ix, NULL, &x->ms, MATCH_LIMIT, &full, x->err);
     else if (d->n == 1 && x->banned_until[di] <= x->it)
@@ -243,6 +246,7 @@ static rg_status explore(explorer *x) {
   for (int di = 0; !st && di < rg_apply_set_size(x->s); di++) {
     const rg_apply_dir *d = rg_apply_set_dir(x->s, di);
     x->depth[di] = rg_pattern_depth(d->g, d->from[0]);
+    for (int k = 0; k < d->n; k++) x->ops[di] |= rg_pattern_ops(d->g, d->from[k]);
     if (x->depth[di] > x->max_depth) x->max_depth = x->depth[di];
   }
   if (!st && !(x->near_ix = calloc((size_t)x->max_depth + 1, sizeof *x->near_ix)))
@@ -276,7 +280,8 @@ rg_status rg_eqsat(rg_model *m, const rg_apply_set *s, const rg_eqsat_opts *o, r
   x.banned_until = calloc((size_t)rg_apply_set_size(s) + 1, sizeof *x.banned_until);
   x.rematch = calloc((size_t)rg_apply_set_size(s) + 1, sizeof *x.rematch);
   x.depth = calloc((size_t)rg_apply_set_size(s) + 1, sizeof *x.depth);
-  rg_status st = x.eg && x.roots && x.root_cls && x.bans && x.banned_until && x.rematch && x.depth
+  x.ops = calloc((size_t)rg_apply_set_size(s) + 1, sizeof *x.ops);
+  rg_status st = x.eg && x.roots && x.root_cls && x.bans && x.banned_until && x.rematch && x.depth && x.ops
                      ? RG_OK
                      : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   if (!st) rg_model_roots(m, x.roots);
@@ -287,7 +292,7 @@ rg_status rg_eqsat(rg_model *m, const rg_apply_set *s, const rg_eqsat_opts *o, r
   out->explored = stats->iterations, out->queued = stats->enodes, out->applications = stats->applied;
   rg_egraph_free(x.eg);
   free(x.ix.ids), free(x.ms.v), free(x.origin), free(x.apps), free(x.roots), free(x.root_cls), free(x.live);
-  free(x.bans), free(x.banned_until), free(x.rematch), free(x.depth);
+  free(x.bans), free(x.banned_until), free(x.rematch), free(x.depth), free(x.ops);
   for (int h = 0; x.near_ix && h <= x.max_depth; h++) free(x.near_ix[h].ids);
   free(x.near_ix);
   rg_dirty_free(&x.dirty);

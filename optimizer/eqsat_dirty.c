@@ -76,3 +76,12 @@ int rg_pattern_depth(const rg_graph *g, rg_ref pr) {
     }
   return 1 + deepest;
 }
+
+uint32_t rg_pattern_ops(const rg_graph *g, rg_ref pr) {
+  const rg_node *pn = rg_graph_node(g, pr.node);
+  if (pn->op == RG_OP_INPUT) return 0;
+  uint32_t ops = 1u << pn->op;
+  for (int k = 0; k < pn->n_in; k++)
+    if (pn->in[k].node >= 0) ops |= rg_pattern_ops(g, pn->in[k]);
+  return ops;
+}

@@ -58,6 +58,13 @@ void rg_dirty_free(rg_dirty *d);
 /* The operator levels of pattern pr in its rule's graph g (the root 1, a variable 0). */
 int rg_pattern_depth(const rg_graph *g, rg_ref pr);
 
+/* The operators pattern pr uses (bit op), and those an index holds nodes of: a direction whose
+ * pattern uses an operator no live node has cannot match (nor could it before: the live nodes
+ * only grow), so it is not tried; once one is built, every match uses it, near a change. */
+_Static_assert(RG_OP_COUNT <= 32, "operator sets are 32-bit masks");
+uint32_t rg_pattern_ops(const rg_graph *g, rg_ref pr);
+uint32_t rg_ops_index_present(const rg_ops_index *ix);
+
 /* Appends every match of direction d (index di) in eg to out; stops at limit records in all
  * (*full set). Roots computed from weights alone are not matched. With near (rg_dirty's; used
  * for single-output directions only), only at roots c with near[c] <= the pattern's depth. */
