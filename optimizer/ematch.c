@@ -49,10 +49,17 @@ rg_status rg_ops_index_build(rg_egraph *eg, const rg_graph *g, const uint8_t *li
                              rg_err *err) {
   int32_t n = rg_egraph_n_nodes(eg);
   memset(ix->at, 0, sizeof ix->at);
-  free(ix->ids);
-  if (!(ix->ids = malloc(sizeof *ix->ids * ((size_t)n + 1)))) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  for (int32_t id = 0; id < n; id++)
-    if (node_live(eg, g, live, id)) ix->at[rg_graph_node(g, id)->op + 1]++;
+  free(ix->ids), free(ix->class_ops);
+  ix->ids = malloc(sizeof *ix->ids * ((size_t)n + 1));
+  ix->class_ops = calloc((size_t)n * RG_MAX_OUTPUTS + 1, sizeof *ix->class_ops);
+  if (!ix->ids || !ix->class_ops) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  for (int32_t id = 0; id < n; id++) {
+    if (!node_live(eg, g, live, id)) continue;
+    int op = rg_graph_node(g, id)->op;
+    ix->at[op + 1]++;
+    for (int o = 0; o < rg_op_get((rg_op)op)->n_outputs; o++)
+      ix->class_ops[rg_egraph_find(eg, id * RG_MAX_OUTPUTS + o)] |= 1u << op;
+  }
   for (int op = 0; op < RG_OP_COUNT; op++) ix->at[op + 1] += ix->at[op];
   int32_t fill[RG_OP_COUNT];
   memcpy(fill, ix->at, sizeof fill);
@@ -65,6 +72,7 @@ rg_status rg_ops_index_near(const rg_ops_index *all, rg_egraph *eg, const rg_gra
                             rg_ops_index *ix, rg_err *err) {
   int32_t n = all->at[RG_OP_COUNT];
   free(ix->ids);
+  ix->class_ops = all->class_ops; /* shared: the full index owns it */
   if (!(ix->ids = malloc(sizeof *ix->ids * ((size_t)n + 1)))) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   int32_t kept = 0;
   for (int op = 0; op < RG_OP_COUNT; op++) {
@@ -175,7 +183,7 @@ static void solve(ematcher *x) {
       solve(x);
       x->env.t_bound[v] = 0;
     }
-  } else {
+  } else if (x->ix->class_ops[p.cls] & (1u << pn->op)) { /* else no member can match */
     int32_t u = p.cls;
     do {
       try_member(x, pn, p.pr, u);

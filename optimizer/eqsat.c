@@ -291,7 +291,7 @@ rg_status rg_eqsat(rg_model *m, const rg_apply_set *s, const rg_eqsat_opts *o, r
   if (!st) st = rg_eqsat_extract(x.eg, o, &t, out, stats, err);
   out->explored = stats->iterations, out->queued = stats->enodes, out->applications = stats->applied;
   rg_egraph_free(x.eg);
-  free(x.ix.ids), free(x.ms.v), free(x.origin), free(x.apps), free(x.roots), free(x.root_cls), free(x.live);
+  free(x.ix.ids), free(x.ix.class_ops), free(x.ms.v), free(x.origin), free(x.apps), free(x.roots), free(x.root_cls), free(x.live);
   free(x.bans), free(x.banned_until), free(x.rematch), free(x.depth), free(x.ops);
   for (int h = 0; x.near_ix && h <= x.max_depth; h++) free(x.near_ix[h].ids);
   free(x.near_ix);

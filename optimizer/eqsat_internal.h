@@ -24,6 +24,8 @@ typedef struct {
 typedef struct {
   int32_t at[RG_OP_COUNT + 1];
   int32_t *ids;
+  uint32_t *class_ops; /* [class root value]: its live members' operators (bit op); the full
+                        * index owns it, those of rg_ops_index_near share it */
 } rg_ops_index;
 
 rg_status rg_ops_index_build(rg_egraph *eg, const rg_graph *g, const uint8_t *live, rg_ops_index *ix,
