@@ -262,6 +262,24 @@ static void same_as_full_rematch(rg_model *(*build)(void), const rg_apply_set *s
   rg_model_free(mi), rg_model_free(mf);
 }
 
+/* The rules of text over build()'s model, greedy extraction, checked by check, then against
+ * matching every class (same_as_full_rematch). */
+static void with_rules(const char *text, rg_model *(*build)(void), void (*check)(const run *), const char *what,
+                       int min_iterations) {
+  rg_ruleset rules;
+  rg_apply_set *set = apply_set_of(text, &rules);
+  if (set) {
+    rg_model *m = build();
+    run g = eqsat(m, set, RG_EXTRACT_GREEDY);
+    check(&g);
+    rg_search_result_free(&g.r);
+    rg_model_free(m);
+    same_as_full_rematch(build, set, what, min_iterations);
+  }
+  rg_apply_set_free(set);
+  rg_ruleset_free(&rules);
+}
+
 static void test_semi_naive(const rg_apply_set *set) {
   same_as_full_rematch(shared_input_model, set, "shared input", 2);
   same_as_full_rematch(relu_concats_model, set, "relu over concats", 4);
@@ -279,22 +297,15 @@ static void test_semi_naive(const rg_apply_set *set) {
  * (a + b), relu (a + b)), 4 -> 3 (the relu built once). In the second iteration the relu's and
  * the concat's classes are as they were; only the concat's operands changed (merged), two
  * operand steps below the root: semi-naive matching must look that deep. */
+static void nonlinear_merged(const run *g) {
+  CHECK_MSG(g->r.cost_before == 4 && g->r.cost_after == 3 && g->st.iterations >= 2, "%g -> %g in %d iterations",
+            g->r.cost_before, g->r.cost_after, g->st.iterations);
+}
+
 static void test_semi_naive_nonlinear(void) {
-  rg_ruleset rules;
-  rg_apply_set *set = apply_set_of("add-comm: (ewadd ?x ?y) => (ewadd ?y ?x)\n"
-                                   "relu-concat-same: (relu (concat 1 ?x ?x)) => (concat 1 (relu ?x) (relu ?x))\n",
-                                   &rules);
-  if (set) {
-    rg_model *m = merged_operands_model();
-    run g = eqsat(m, set, RG_EXTRACT_GREEDY);
-    CHECK_MSG(g.r.cost_before == 4 && g.r.cost_after == 3 && g.st.iterations >= 2, "%g -> %g in %d iterations",
-              g.r.cost_before, g.r.cost_after, g.st.iterations);
-    rg_search_result_free(&g.r);
-    rg_model_free(m);
-    same_as_full_rematch(merged_operands_model, set, "merged operands", 2);
-  }
-  rg_apply_set_free(set);
-  rg_ruleset_free(&rules);
+  with_rules("add-comm: (ewadd ?x ?y) => (ewadd ?y ?x)\n"
+             "relu-concat-same: (relu (concat 1 ?x ?x)) => (concat 1 (relu ?x) (relu ?x))\n",
+             merged_operands_model, nonlinear_merged, "merged operands", 2);
 }
 
 /* x times y alone: no transpose until mm-t builds some, and tt's pattern is transposes only, so
@@ -308,22 +319,15 @@ static rg_model *product_model(void) {
   return m;
 }
 
+static void transposes_matched(const run *g) {
+  CHECK_MSG(g->st.cycles_filtered > 0 && g->st.iterations >= 3, "%lld merges filtered as cycles in %d iterations",
+            (long long)g->st.cycles_filtered, g->st.iterations);
+}
+
 static void test_operator_built_later(void) {
-  rg_ruleset rules;
-  rg_apply_set *set = apply_set_of("mm-t: (matmul ?x ?y) => (transpose 10 (matmul (transpose 10 ?y) (transpose 10 ?x)))\n"
-                                   "tt: (transpose 10 (transpose 10 ?x)) => ?x\n",
-                                   &rules);
-  if (set) {
-    rg_model *m = product_model();
-    run g = eqsat(m, set, RG_EXTRACT_GREEDY);
-    CHECK_MSG(g.st.cycles_filtered > 0 && g.st.iterations >= 3, "%lld merges filtered as cycles in %d iterations",
-              (long long)g.st.cycles_filtered, g.st.iterations);
-    rg_search_result_free(&g.r);
-    rg_model_free(m);
-    same_as_full_rematch(product_model, set, "a transpose built later", 3);
-  }
-  rg_apply_set_free(set);
-  rg_ruleset_free(&rules);
+  with_rules("mm-t: (matmul ?x ?y) => (transpose 10 (matmul (transpose 10 ?y) (transpose 10 ?x)))\n"
+             "tt: (transpose 10 (transpose 10 ?x)) => ?x\n",
+             product_model, transposes_matched, "a transpose built later", 3);
 }
 
 int main(void) {
