@@ -510,7 +510,9 @@ static rg_status map_pad(rg_importer *im, const Onnx__NodeProto *n, rg_err *err)
   rg_status st = RG_OK;
   for (int d = 0; !st && d < rank; d++) {
     int64_t dim = shape_of(im, r)->dim[d], b = pads[d], a = pads[d + rank];
-    if (b > 1 << 20 || a > 1 << 20 || dim + (b < 0 ? b : 0) + (a < 0 ? a : 0) < 1) return RG_IMPORT_OPAQUE;
+    /* bounded first: the sum below must not overflow (fuzz_onnx found INT64_MIN pads) */
+    if (b > 1 << 20 || a > 1 << 20 || b < -dim || a < -dim) return RG_IMPORT_OPAQUE;
+    if (dim + (b < 0 ? b : 0) + (a < 0 ? a : 0) < 1) return RG_IMPORT_OPAQUE;
     st = slice_axis(im, &r, d, b < 0 ? -b : 0, dim - (a < 0 ? -a : 0), err);
     if (!st) st = pad_axis(im, &r, d, b > 0 ? b : 0, a > 0 ? a : 0, err);
   }

@@ -54,3 +54,6 @@ save("unknown_op", [helper.make_node("FancyOp", ["x"], ["y"], name="fancy", doma
      [helper.make_tensor_value_info("y", F, None)])
 save("no_outputs_declared", [helper.make_node("Relu", ["x"], ["t"], name="relu")], [x],
      [helper.make_tensor_value_info("missing", F, [1, 4])])
+# a Pad whose amounts are INT64_MIN (found by fuzz_onnx: the importer's size sum overflowed)
+pads = numpy_helper.from_array(np.array([-2**63, 0, -2**63, 0], np.int64), "pads")
+save("pad_huge_negative", [helper.make_node("Pad", ["x", "pads"], ["y"], name="pad")], [x], [y], [pads])
