@@ -490,11 +490,15 @@ static bool is_control_flow(const char *op) {
   return false;
 }
 
-/* Constructs import refuses before anything else: control flow and subgraphs. */
+/* Constructs import refuses before anything else: control flow, subgraphs, and nodes that name
+ * no output (every ONNX operator makes one; the importers write the first). */
 static rg_status check_static(rg_importer *im, rg_err *err) {
   for (size_t k = 0; k < im->gr->n_node; k++) {
     const Onnx__NodeProto *n = im->gr->node[k];
     im->node = n, im->node_k = (int)k;
+    if (!n->n_output)
+      return rg_import_fail(im, err, RG_ERR_ARG, "names no output: every operator makes at least one (remove the node "
+                            "or name its output)");
     if (n->op_type && is_control_flow(n->op_type))
       return rg_import_fail(im, err, RG_ERR_ARG, "control flow (%s) is not supported: graphopt needs one static graph",
                             n->op_type);
