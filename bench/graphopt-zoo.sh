@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench/graphopt-zoo.sh: graphopt over the model zoo with a rule set, one model after another:
 # operators before and after, cost before and after, search time and the numeric check (from
-# graphopt's own table), then onnxruntime's latency of the original and of graphopt's output
+# graphopt's own table; graphopt's default search, equality saturation, or GRAPHOPT_SEARCH=backtrack),
+# then onnxruntime's latency of the original and of graphopt's output
 # measured side by side (models/ort_compare.js: level 'all', 2 threads, pool threads not
 # spinning, pairs of runs in alternating order, at least RUNS pairs and 10 s; the medians' ratio,
 # above 1 the optimized model is faster). A model no rule improved is graphopt's copy of the
@@ -19,10 +20,12 @@ echo "|---|---|---|---|---|---|---|"
 for m in "${models[@]}"; do
   log=$out/$m.$cost.log
   rc=0
-  "$graphopt" --rules "$rules" "${db[@]}" "$out/zoo/$m.onnx" -o "$out/$m.opt.onnx" "${cost_args[@]}" -q >"$log" 2>&1 || rc=$?
+  "$graphopt" --rules "$rules" "${db[@]}" "$out/zoo/$m.onnx" -o "$out/$m.opt.onnx" "${cost_args[@]}" \
+    ${GRAPHOPT_SEARCH:+--search "$GRAPHOPT_SEARCH"} -q >"$log" 2>&1 || rc=$?
   ops=$(sed -n 's/^operators (before -> after): //p' "$log")
   c=$(sed -n 's/^cost ([a-z]*): \([^(]*\) (\(.*\))$/\1 (\2)/p' "$log")
-  s=$(sed -n 's/^search: \([0-9]*\) rules applied; \([0-9]*\) models explored.*; \([0-9.]*\) s.*/\1 rules, \2 explored, \3 s/p' "$log")
+  s=$(sed -n 's/^search: \([0-9]*\) rules applied; \([0-9]*\) models explored.*; \([0-9.]*\) s.*/\1 rules, \2 explored, \3 s/p
+             s/^search: \([0-9]*\) rules applied; eqsat, \([0-9]*\) iterations, \([0-9]*\) e-nodes; \([0-9.]*\) s.*/\1 rules, \3 e-nodes, \4 s/p' "$log")
   chk=$(sed -n 's/^numeric check: outputs agree, largest relative difference \([^ ]*\).*/agree (\1)/p; s/^numeric check: FAILED.*/FAILED/p' "$log")
   if [ "$rc" -ne 0 ]; then
     echo "| $m | graphopt exit $rc: see $log | | | | | |"

@@ -45,7 +45,7 @@ static const rg_cli_option optimize_options[] = {
     RG_CLI_OPT(MACHINE, GRAPHOPT_MACHINE_HELP),
     RG_CLI_OPT(CACHE, "dnnl's and cuda's cost cache (default ~/.cache/rulegen/costs.sqlite)"),
     RG_CLI_OPT(NO_CACHE, "dnnl, cuda: time every configuration, keep nothing"),
-    RG_CLI_OPT(SEARCH, "backtrack (TASO's search, default) or eqsat (equality saturation, TENSAT's)"),
+    RG_CLI_OPT(SEARCH, "eqsat (equality saturation, TENSAT's; default) or backtrack (TASO's search)"),
     RG_CLI_OPT(ALPHA, "backtrack: queue models cheaper than A x the best (default 1.05; 1 is greedy)"),
     RG_CLI_OPT(BUDGET, "backtrack: models explored at most (default 1000)"),
     RG_CLI_OPT(TIME_LIMIT, "seconds of search (eqsat: of exploration) at most (default 10, 0 none)"),
@@ -105,12 +105,13 @@ const rg_cli_doc rg_doc_graphopt_cost = {
 const rg_cli_doc rg_doc_graphopt_optimize = {
     "graphopt optimize IN.onnx --rules RULES -o OUT.onnx [options]\n"
     "       graphopt --rules RULES IN.onnx -o OUT.onnx [options]",
-    "Rewrites a model with verified rules (both ways round) by TASO's cost-based backtracking\n"
-    "search: the cheapest model first, every rule everywhere, models within --alpha of the best\n"
-    "kept, at most twice the original's operators. Or (--search eqsat) by equality saturation:\n"
-    "every rule applied everywhere in an e-graph, then the cheapest model it holds extracted\n"
-    "(greedily, then improved by local moves priced as models are; --extract ilp also solves\n"
-    "TENSAT's ILP with CBC from there). A rule applies only where its other side\n"
+    "Rewrites a model with verified rules (both ways round) by equality saturation: every rule\n"
+    "applied everywhere in an e-graph, then the cheapest model it holds extracted (greedily,\n"
+    "then improved by local moves priced as models are; --extract ilp also solves TENSAT's ILP\n"
+    "with CBC from there). Or (--search backtrack) by TASO's cost-based backtracking search:\n"
+    "the cheapest model first, every rule everywhere, models within --alpha of the best kept,\n"
+    "at most twice the original's operators. On the model zoo equality saturation finds models\n"
+    "as cheap or cheaper in less time (bench/README.md). A rule applies only where its other side\n"
     "type-checks at the model's shapes with the same output shapes. Before writing, the\n"
     "optimized model is evaluated against the original on seeded random inputs; if they\n"
     "differ, nothing is written and the first rule application after which they differ is\n"

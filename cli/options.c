@@ -10,6 +10,12 @@ const rg_cli_flag rg_cli_flags[RG_FLAG_COUNT] = {
 #undef RG_FLAG
 };
 
+const char *rg_cli_flag_name(int code) {
+  for (int i = 0; i < RG_FLAG_COUNT; i++)
+    if (rg_cli_flags[i].code == code) return rg_cli_flags[i].name;
+  return "?";
+}
+
 const char *rg_cli_option_meta(const rg_cli_option *o) { return o->meta ? o->meta : o->flag->meta; }
 
 void rg_cli_getopt_init(rg_cli_getopt *g, const rg_cli_option *opts, int n) {

@@ -44,6 +44,8 @@ typedef struct {
 #define RG_CLI_OPT_META(id, meta, help) {&rg_cli_flags[RG_FLAG_IDX_##id], help, meta}
 #define RG_CLI_HELP_ROW RG_CLI_OPT(HELP, "show this help")
 
+/* The long name of the registry's option getopt answers code for ("?" for none). */
+const char *rg_cli_flag_name(int code);
 /* The META an option's help shows: the command's, else the registry's. */
 const char *rg_cli_option_meta(const rg_cli_option *o);
 

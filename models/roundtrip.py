@@ -54,7 +54,8 @@ def check_model(args, path):
     row["ir_nodes"], row["opaque"] = int(ops.group(1)), int(ops.group(3))
     row["opaque_ops"] = ops.group(4) or ""
     if args.rules:  # the round trip is graphopt's optimized model; its numeric check passed
-        run([args.graphopt, "optimize", path, "--rules", args.rules, "-o", rt, "-q", "--time-limit", "5"])
+        run([args.graphopt, "optimize", path, "--rules", args.rules, "-o", rt, "-q", "--time-limit", "5"] +
+            (["--search", args.search] if args.search else []))
     original = onnx.load(path)
     written = onnx.load(rt)
     onnx.checker.check_model(written, full_check=True)
@@ -102,6 +103,7 @@ def main():
                     help="graphopt's evaluator vs onnxruntime (default 1e-4)")
     ap.add_argument("--rules", help="optimize with these rules (graphopt optimize) instead of converting; "
                     "onnxruntime on the original vs on the optimized model within 1e-4 unless --ort-tolerance")
+    ap.add_argument("--search", help="with --rules: graphopt optimize's --search (default: graphopt's)")
     ap.add_argument("models", nargs="+")
     args = ap.parse_args()
     if args.rules and "--ort-tolerance" not in sys.argv:

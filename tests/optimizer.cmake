@@ -31,10 +31,16 @@ add_test(NAME optimizer_optimize_small
 add_test(NAME optimizer_optimize_small_d3
          COMMAND ${CMAKE_SOURCE_DIR}/models/roundtrip_test.sh $<TARGET_FILE:graphopt>
                  ${CMAKE_BINARY_DIR}/roundtrip/optimized_d3 --rules ${RG_TEST_ROOT}/data/taso-bias-d3.rules ${small_zoo})
+# and by the backtracking search (the default is equality saturation)
+add_test(NAME optimizer_optimize_small_backtrack
+         COMMAND ${CMAKE_SOURCE_DIR}/models/roundtrip_test.sh $<TARGET_FILE:graphopt>
+                 ${CMAKE_BINARY_DIR}/roundtrip/optimized_bt --rules ${RG_TEST_ROOT}/data/taso-bias-d3.rules
+                 --search backtrack ${small_zoo})
 set_tests_properties(optimizer_conformance optimizer_cases optimizer_roundtrip_small optimizer_optimize_small
-                     optimizer_optimize_small_d3 PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS models)
+                     optimizer_optimize_small_d3 optimizer_optimize_small_backtrack
+                     PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS models)
 set_tests_properties(optimizer_roundtrip_small optimizer_optimize_small optimizer_optimize_small_d3
-                     PROPERTIES FIXTURES_REQUIRED zoo_small)
+                     optimizer_optimize_small_backtrack PROPERTIES FIXTURES_REQUIRED zoo_small)
 # graphopt optimize on small models (tests/regress/optimize/cases.txt): known rules fire where
 # they must and not where they must not, the result agrees with the original, a false rule is
 # caught by the numeric check, bad rules and databases are refused; and the rules it uses are

@@ -14,6 +14,7 @@
 typedef struct {
   const char *in, *rules, *pub, *out, *cost, *machine, *cache, *json;
   bool allow_unsigned, no_cache, explain, quiet, eqsat;
+  int backtrack_only, eqsat_only; /* an option given that only that search reads (its code; 0 none) */
   double alpha, time_limit, tolerance, ilp_time_limit;
   int64_t budget, seed, max_enodes, iterations, multi_rounds;
   rg_extract_kind extract;
@@ -38,12 +39,24 @@ static bool choice(const char *opt, const char *arg, const char *const *choices,
   return false;
 }
 
+/* An option the chosen search does not read is a mistake to point out, not to ignore. */
+static bool search_options_fit(const opt_opts *o) {
+  if (o->eqsat && o->backtrack_only)
+    fprintf(stderr, P ": --%s is the backtracking search's (--search backtrack); equality saturation, the default, "
+                    "is bounded by --iterations, --max-enodes and --time-limit\n", rg_cli_flag_name(o->backtrack_only));
+  else if (!o->eqsat && o->eqsat_only)
+    fprintf(stderr, P ": --%s is equality saturation's (--search eqsat, the default), not --search backtrack's\n",
+            rg_cli_flag_name(o->eqsat_only));
+  else return true;
+  return false;
+}
+
 static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
   rg_cli_getopt g;
   rg_cli_getopt_init(&g, rg_doc_graphopt_optimize.options, rg_doc_graphopt_optimize.n_options);
   *o = (opt_opts){.cost = rg_cost_backend_get(0)->name, .alpha = 1.05, .time_limit = 10, .tolerance = 1e-4, .budget = 1000,
                   .seed = 1, .max_enodes = 50000, .iterations = 15, .multi_rounds = 1, .ilp_time_limit = 10,
-                  .extract = RG_EXTRACT_GREEDY};
+                  .extract = RG_EXTRACT_GREEDY, .eqsat = true};
   static const char *const searches[] = {"backtrack", "eqsat", NULL}, *const extracts[] = {"greedy", "ilp", NULL};
   int c, pick;
   while ((c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
@@ -75,7 +88,12 @@ static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
     default: return *rc = graphopt_usage(&rg_doc_graphopt_optimize, c, graphopt_print_cost_models), false;
     }
     if (!ok) return *rc = 2, false;
+    if (c == RG_OPT_ALPHA || c == RG_OPT_BUDGET) o->backtrack_only = c;
+    if (c == RG_OPT_EXTRACT || c == RG_OPT_MAX_ENODES || c == RG_OPT_ITERATIONS || c == RG_OPT_MULTI_ROUNDS ||
+        c == RG_OPT_ILP_TIME_LIMIT)
+      o->eqsat_only = c;
   }
+  if (!search_options_fit(o)) return *rc = 2, false;
   const char *missing = optind != argc - 1 ? "one model" : !o->rules ? "--rules RULES" : !o->out ? "-o OUT.onnx" : NULL;
   if (missing) {
     fprintf(stderr, "graphopt optimize: wants %s\n", missing);

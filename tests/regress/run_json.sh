@@ -18,9 +18,9 @@ assert j["prove"]["verified"] == int(m.group(2)), (j["prove"], m.group(0))
 assert len(j["rules"]) == j["prove"]["n_rules"] and all(r["status"] for r in j["rules"])
 assert j["require"] == "both"
 PY
-(cd "$dir" && "$bin/graphopt" optimize merge_convs.onnx --rules merge.rules -o "$tmp/convs.onnx" -q \
+(cd "$dir" && "$bin/graphopt" optimize merge_convs.onnx --rules merge.rules --search backtrack -o "$tmp/convs.onnx" -q \
   --json "$tmp/opt.json" >"$tmp/opt.txt" 2>&1)
-check "graphopt optimize --json parses and agrees with the printed figures" 0 python3 - "$tmp/opt.json" "$tmp/opt.txt" <<'PY'
+check "graphopt optimize --search backtrack --json parses and agrees with the printed figures" 0 python3 - "$tmp/opt.json" "$tmp/opt.txt" <<'PY'
 import json, re, sys
 j = json.load(open(sys.argv[1]))
 t = open(sys.argv[2]).read()
@@ -30,6 +30,22 @@ c = re.search(r"cost \(([^)]*)\): (\S+) -> (\S+) ", t)
 assert c and j["cost_model"] == c.group(1), (j, t)
 assert abs(j["cost_before"] - float(c.group(2))) <= 1e-5 * j["cost_before"], (j, c.group(0))
 assert abs(j["cost_after"] - float(c.group(3))) <= 1e-5 * j["cost_before"], (j, c.group(0))
-assert j["cost_after"] < j["cost_before"] and len(j["steps"]) == j["rules_applied"]
+assert j["cost_after"] < j["cost_before"] and len(j["steps"]) == j["rules_applied"] and "eqsat" not in j
+PY
+(cd "$dir" && "$bin/graphopt" optimize merge_convs.onnx --rules merge.rules -o "$tmp/convs_eq.onnx" -q \
+  --json "$tmp/eq.json" >"$tmp/eq.txt" 2>&1)
+check "graphopt optimize --json (eqsat, the default) parses and agrees with the printed figures" 0 python3 - "$tmp/eq.json" "$tmp/eq.txt" <<'PY'
+import json, re, sys
+j = json.load(open(sys.argv[1]))
+t = open(sys.argv[2]).read()
+m = re.search(r"search: (\d+) rules applied; eqsat, (\d+) iterations, (\d+) e-nodes", t)
+assert m and j["rules_applied"] == int(m.group(1)) > 0, (j, t)
+e = j["eqsat"]
+assert e["iterations"] == int(m.group(2)) and e["enodes"] == int(m.group(3)), (e, m.group(0))
+c = re.search(r"cost \(([^)]*)\): (\S+) -> (\S+) ", t)
+assert c and j["cost_model"] == c.group(1), (j, t)
+assert abs(j["cost_after"] - float(c.group(3))) <= 1e-5 * j["cost_before"], (j, c.group(0))
+assert j["cost_after"] < j["cost_before"] and abs(e["extracted_cost"] - j["cost_after"]) <= 1e-9 * j["cost_before"], e
+assert e["stop_reason"] in ("saturated", "iterations", "e-node limit", "time limit", "stopped"), e
 PY
 finish
