@@ -149,8 +149,17 @@ static rg_status eval_clip(const rg_opaque_call *c, const double *const *v, cons
   return RG_OK;
 }
 
+/* Whether every operand is there: the operators that read all of theirs (variadic Sum, Max, Min,
+ * Concat) have no optional one, and an omitted one would be read as values. */
+static bool all_present(const rg_opaque_call *c) {
+  for (int j = 0; j < c->n_in; j++)
+    if (!c->in[j].present) return false;
+  return true;
+}
+
 static rg_status type_binary(const rg_opaque_call *c, const double *const *k, rg_tinfo *out, rg_err *err) {
   (void)k;
+  if (!all_present(c)) return rg_opaque_fail(c, err, "an omitted operand (none of its operands is optional)");
   rg_shape s = c->in[0].shape;
   for (int j = 1; j < c->n_in; j++)
     if (!broadcast(&s, &c->in[j].shape, &s)) return rg_opaque_fail(c, err, "operands that do not broadcast");
@@ -467,6 +476,7 @@ static rg_status type_flatten(const rg_opaque_call *c, const double *const *k, r
 
 static rg_status type_concat(const rg_opaque_call *c, const double *const *k, rg_tinfo *out, rg_err *err) {
   (void)k;
+  if (!all_present(c)) return rg_opaque_fail(c, err, "an omitted operand (none of its operands is optional)");
   rg_shape s = c->in[0].shape;
   int a = norm_axis(rg_onnx_attr_int(c->node, "axis", 0), s.rank);
   if (a < 0) return rg_opaque_fail(c, err, "an axis outside its operands' rank");

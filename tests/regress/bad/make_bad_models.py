@@ -59,3 +59,5 @@ pads = numpy_helper.from_array(np.array([-2**63, 0, -2**63, 0], np.int64), "pads
 save("pad_huge_negative", [helper.make_node("Pad", ["x", "pads"], ["y"], name="pad")], [x], [y], [pads])
 # a node that names no output (found by fuzz_onnx: a constant Concat was folded into nothing)
 save("no_output", [relu, helper.make_node("Concat", ["x", "x"], [], name="outless", axis=0)], [x], [y])
+# a Max whose second operand is left out (found by fuzz_onnx: its evaluation read the missing values)
+save("omitted_operand", [helper.make_node("Max", ["x", ""], ["y"], name="max")], [x], [y])
