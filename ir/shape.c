@@ -142,6 +142,7 @@ rg_status rg_shape_parse(const char *text, int len, rg_shape *out, rg_err *err) 
 
 bool rg_window_geometry(int32_t in, int32_t k, int32_t stride, int pad, int32_t *out,
                         int32_t *pad_before) {
+  if (stride < 1 || k < 1) return false; /* no window: parsers refuse these, internal callers must not divide */
   if (pad == RG_PAD_SAME) {
     *out = (in + stride - 1) / stride;
     int32_t total = (*out - 1) * stride + k - in;

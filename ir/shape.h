@@ -62,7 +62,8 @@ rg_status rg_shape_infer(rg_op op, const int32_t *params, int n_in, const rg_sha
                          rg_shape *out, rg_err *err) RG_MUST_CHECK;
 
 /* Output size and padding before the first element along one spatial dimension, for conv2d
- * and pooling (see ops.def for the SAME/VALID convention). Returns false if it does not fit. */
+ * and pooling (see ops.def for the SAME/VALID convention). Returns false if it does not fit
+ * or there is no window (stride or k below 1). */
 bool rg_window_geometry(int32_t in, int32_t k, int32_t stride, int pad, int32_t *out,
                         int32_t *pad_before);
 

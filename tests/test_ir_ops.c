@@ -298,6 +298,18 @@ static void test_shape_errors(void) {
   expect_shape_error("(bias 0 ?x ?s)", "4 scalar", "bias: the bias scalar must be a vector");
 }
 
+/* The window arithmetic itself: SAME and VALID sizes, and no division when there is no window
+ * (a stride or kernel of 0 from an internal caller: false, not SIGFPE). */
+static void test_window_geometry(void) {
+  int32_t out = -1, before = -1;
+  CHECK(rg_window_geometry(7, 3, 2, RG_PAD_SAME, &out, &before) && out == 4 && before == 1);
+  CHECK(rg_window_geometry(7, 3, 2, RG_PAD_VALID, &out, &before) && out == 3 && before == 0);
+  CHECK(!rg_window_geometry(2, 3, 1, RG_PAD_VALID, &out, &before));
+  CHECK(!rg_window_geometry(7, 3, 0, RG_PAD_SAME, &out, &before));
+  CHECK(!rg_window_geometry(7, 3, 0, RG_PAD_VALID, &out, &before));
+  CHECK(!rg_window_geometry(7, 0, 1, RG_PAD_VALID, &out, &before));
+}
+
 /* Seams: concat records them, elementwise ops keep equal ones, split divides them. */
 static void test_seams(void) {
   t_graph t;
@@ -463,6 +475,7 @@ int main(void) {
   test_activations();
   test_fused_equals_standalone();
   test_shape_errors();
+  test_window_geometry();
   test_seams();
   test_grouped_seams();
   test_every_op_evaluates();
