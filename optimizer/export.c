@@ -355,6 +355,36 @@ static rg_status assemble(rg_exporter *ex, Onnx__ModelProto **out, rg_err *err) 
   return RG_OK;
 }
 
+/* Drops the initializers no node reads and no output is: a constant written for a reader that
+ * then wrote its own form of it (a bias along a leading axis, reshaped to broadcast) would
+ * otherwise ride along unused. A dropped view gives its data back first. */
+static rg_status drop_unused_initializers(rg_exporter *ex, rg_err *err) {
+  rg_names used = {0};
+  int added;
+  bool ok = true;
+  for (size_t i = 0; ok && i < ex->n_node; i++)
+    for (size_t k = 0; ok && k < ex->node[i]->n_input; k++) ok = rg_names_add(&used, ex->node[i]->input[k], &added);
+  for (int32_t i = 0; ok && i < ex->m->n_out; i++) ok = rg_names_add(&used, ex->m->out_name[i], &added);
+  size_t kept = 0;
+  for (size_t i = 0; ok && i < ex->n_init; i++) {
+    Onnx__TensorProto *t = ex->init[i];
+    if (rg_names_find(&used, t->name)) {
+      ex->init[kept++] = t;
+      continue;
+    }
+    for (size_t v = 0; v < ex->n_view; v++)
+      if (ex->view[v] == t) {
+        rg_onnx_tensor_unview(t);
+        ex->view[v] = ex->view[--ex->n_view];
+        break;
+      }
+    onnx__tensor_proto__free_unpacked(t, NULL);
+  }
+  if (ok) ex->n_init = kept;
+  rg_names_free(&used);
+  return ok ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+}
+
 /* The model message; with borrow, weights' initializers borrow the model's data and *views
  * lists them (the caller gives it back with rg_onnx_tensor_unview before freeing). */
 static Onnx__ModelProto *build(const rg_model *m, bool borrow, Onnx__TensorProto ***views, size_t *n_views,
@@ -396,6 +426,7 @@ static Onnx__ModelProto *build(const rg_model *m, bool borrow, Onnx__TensorProto
       st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
   Onnx__ModelProto *mp = NULL;
+  if (!st) st = drop_unused_initializers(&ex, err);
   if (!st) st = assemble(&ex, &mp, err);
   for (size_t i = 0; i < n && ex.name; i++)
     for (int o = 0; o < RG_MAX_OUTPUTS; o++) free(ex.name[i][o]), free(ex.cval ? ex.cval[i][o] : NULL);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "onnx.pb-c.h"
 #include "optimizer/eval.h"
@@ -213,11 +214,57 @@ static void test_pads_fold_into_same_conv(void) {
   rg_model_free(m);
 }
 
+/* Every initializer export writes is read: a bias along a leading axis is written as an Add of
+ * its vector reshaped to broadcast, and the vector itself, read by nothing else, is not written
+ * too (in memory and to a file, whose initializers borrow the weights). */
+static void test_no_unread_initializer(void) {
+  rg_model *m = rg_model_new();
+  rg_shape xs = rg_shape_make(2, (int32_t[]){3, 4}), bs = rg_shape_make(1, (int32_t[]){3});
+  float *b = malloc(sizeof(float) * 3);
+  for (int i = 0; i < 3; i++) b[i] = (float)i + 0.5f;
+  int32_t x = rg_model_add_var(m, "x", RG_MVAR_INPUT, RG_ELEM_FLOAT, &xs, NULL);
+  int32_t bv = rg_model_add_var(m, "b", RG_MVAR_WEIGHT, RG_ELEM_FLOAT, &bs, b);
+  rg_err err;
+  rg_node bias = rg_node_init(RG_OP_BIAS);
+  bias.params[0] = 0, bias.n_in = 2, bias.in[0] = rg_model_var_ref(m, x), bias.in[1] = rg_model_var_ref(m, bv);
+  rg_ref r;
+  CHECK(rg_model_add_node(m, &bias, 0, &r, &err) == RG_OK);
+  m->n_out = 1;
+  m->out = malloc(sizeof *m->out), m->out_name = malloc(sizeof *m->out_name);
+  m->out[0] = r, m->out_name[0] = strdup("y");
+  m->opset = 13, m->ir_version = 8;
+  char path[] = "/tmp/rg_test_initializers_XXXXXX";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0 && rg_model_export(m, path, &err) == RG_OK);
+  rg_model *from_file = NULL;
+  CHECK(fd >= 0 && rg_model_import(path, NULL, &from_file, &err) == RG_OK);
+  if (fd >= 0) close(fd), unlink(path);
+  Onnx__ModelProto *mp = rg_model_to_onnx(m, &err);
+  CHECK(mp && mp->graph->n_initializer == 1 && mp->graph->n_node == 1 && !strcmp(mp->graph->node[0]->op_type, "Add"));
+  for (size_t i = 0; mp && i < mp->graph->n_initializer; i++)
+    CHECK(!strcmp(mp->graph->initializer[i]->name, mp->graph->node[0]->input[1])); /* read by the Add */
+  rg_model *again = mp ? reimport(mp) : NULL;
+  rg_model *both[2] = {again, from_file};
+  for (int k = 0; k < 2; k++) {
+    if (!both[k]) continue;
+    double **in = rg_model_random_inputs(m, 5, 100), **in2 = rg_model_random_inputs(both[k], 5, 100);
+    double *out[1] = {0}, *out2[1] = {0};
+    CHECK(rg_model_eval(m, (const double *const *)in, out, &err) == RG_OK);
+    CHECK(rg_model_eval(both[k], (const double *const *)in2, out2, &err) == RG_OK);
+    for (int i = 0; i < 12 && out[0] && out2[0]; i++) CHECK(out[0][i] == out2[0][i]);
+    rg_model_inputs_free(m, in), rg_model_inputs_free(both[k], in2);
+    free(out[0]), free(out2[0]);
+    rg_model_free(both[k]);
+  }
+  rg_model_free(m);
+}
+
 int main(void) {
   test_names();
   test_values();
   test_model();
   test_pads_fold_into_same_conv();
+  test_no_unread_initializer();
   if (failures) fprintf(stderr, "%d checks failed\n", failures);
   else printf("test_optimizer: ok\n");
   return failures != 0;
