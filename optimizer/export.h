@@ -2,7 +2,7 @@
  *
  * The written model has the original's inputs and outputs (names, order, types), opset imports
  * and IR version. Nodes of the rule vocabulary become ONNX operators (a bias after a Conv or a
- * 2-D MatMul becomes its bias operand, zero padding before a VALID Conv its pads); values
+ * 2-D MatMul becomes its bias operand, zero padding before a Conv its pads); values
  * computed from weights alone are folded into initializers; opaque nodes are written as they
  * were read, reading the values they read. Only what the outputs need is written.
  */

@@ -10,7 +10,7 @@
 
 enum {
   RG_FUSE_OPERAND = 1, /* a bias: its operand (a Conv or 2-D MatMul) takes it as bias */
-  RG_FUSE_PADS = 2,    /* a VALID Conv or average pool: the zero pads before it become its pads */
+  RG_FUSE_PADS = 2,    /* a Conv or average pool: the zero pads before it become its pads */
   RG_FUSE_MATMUL = 4,  /* a reshape back from a 2-D product of a flattened operand: one MatMul */
   RG_FUSE_TRANS_B = 8, /* a 2-D product (or the bias Gemm over it) reads its weight transposed: transB */
 };
@@ -51,7 +51,7 @@ const char *rg_export_init(rg_exporter *ex, const char *name, rg_elem elem, cons
 /* Writes IR node id (not an input, not constant) as ONNX nodes naming name[id][*]. */
 rg_status rg_export_ir_node(rg_exporter *ex, int32_t id, rg_err *err) RG_MUST_CHECK;
 /* Which nodes fold their operands into themselves (fuse, absorbed): a bias into the Conv or
- * Gemm before it, pads into a VALID Conv or average pool, a weight's transpose into the Gemm
+ * Gemm before it, pads into a Conv or average pool, a weight's transpose into the Gemm
  * that reads it; once uses are counted, before constants are folded (an absorbed constant is
  * never computed) and anything is written. */
 void rg_export_plan_fusions(rg_exporter *ex, const int32_t *order, int32_t n_order);
