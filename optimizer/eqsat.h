@@ -39,7 +39,7 @@ typedef struct {
   rg_cost_model *cost;   /* the e-nodes' costs */
   rg_search_cost_fn model_cost; /* and the whole models' (as the backtracking search's) */
   void *model_cost_ctx;
-  bool progress;               /* a line on stderr per iteration */
+  bool progress;               /* a line on stderr per iteration and per extraction step */
   bool check;                  /* check the e-graph's invariants after every iteration */
   volatile sig_atomic_t *stop; /* set (Ctrl-C): stop exploring, extract what is there */
   bool full_rematch; /* match every class each iteration, not only near changed ones (tests) */

@@ -2,6 +2,8 @@
  * e-nodes costed, the cheapest model chosen (greedy, then the ILP from there), built, costed as
  * the backtracking search costs models, and kept only when cheaper than the original. */
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +18,18 @@
 #define FUSE_ACT 1
 #define FUSE_BIAS 2
 #define FUSE_BIASED 4
+
+/* A line on stderr when o asks for progress: extraction can take seconds (a measuring cost
+ * model times every configuration the e-graph holds; local moves price whole models). */
+static void progress(const rg_eqsat_opts *o, double t0, const char *fmt, ...) {
+  if (!o->progress) return;
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("graphopt: eqsat extraction: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fprintf(stderr, ", %.1f s\n", rg_clock_seconds() - t0);
+  va_end(ap);
+}
 
 static void fusable(rg_egraph *eg, uint8_t *fuse) {
   const rg_model *m = rg_egraph_model(eg);
@@ -87,12 +101,16 @@ static rg_status explain(rg_egraph *eg, const rg_eqsat_trace *t, const int32_t *
  * could not be used") and stop at its time limit with a dearer incumbent, or with none. */
 static rg_status choose(rg_egraph *eg, const rg_eqsat_opts *o, const double *hoped, const double *full,
                         const int32_t *root_cls, int n_roots, int32_t *choice, rg_eqsat_stats *stats, rg_err *err) {
+  double t_start = rg_clock_seconds();
   rg_status st = rg_extract_greedy(eg, hoped, choice, err);
   if (!st) stats->greedy_cost = rg_extract_dag_cost(eg, hoped, choice, root_cls, n_roots);
+  if (!st) progress(o, t_start, "greedy: %.6g by e-node costs", stats->greedy_cost);
   double deadline = o->ilp_time_limit > 0 ? rg_clock_seconds() + o->ilp_time_limit : 0;
   if (!st) st = rg_extract_improve(eg, full, root_cls, n_roots, deadline, choice, &stats->local_cost, err);
   stats->extracted_cost = stats->local_cost;
+  if (!st) progress(o, t_start, "local moves: %.6g", stats->local_cost);
   if (st || o->extract != RG_EXTRACT_ILP) return st;
+  progress(o, t_start, "CBC's ILP from there, at most %g s", o->ilp_time_limit);
   size_t size = sizeof *choice * ((size_t)rg_egraph_n_nodes(eg) * RG_MAX_OUTPUTS + 1);
   int32_t *start = malloc(size);
   if (!start) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
@@ -149,6 +167,7 @@ rg_status rg_eqsat_extract(rg_egraph *eg, const rg_eqsat_opts *o, const rg_eqsat
     for (int32_t i = 0; i < nr; i++) root_cls[i] = roots[i].node >= 0 ? rg_egraph_class(eg, roots[i]) : -1;
     st = o->model_cost(o->model_cost_ctx, m, roots, &out->cost_before, &ops, err);
   }
+  progress(o, t0, "costing %d e-nodes", rg_egraph_n_nodes(eg));
   if (!st) st = node_costs(eg, o->cost, cost, full, err);
   if (!st) st = choose(eg, o, cost, full, root_cls, nr, choice, stats, err);
   if (!st) st = keep_better(eg, o, roots, choice, out, err);
