@@ -682,6 +682,11 @@ static rg_status type_layernorm(const rg_opaque_call *c, const double *const *k,
   const rg_shape *x = &c->in[0].shape;
   int a = norm_axis(rg_onnx_attr_int(c->node, "axis", -1), x->rank);
   if (a < 0 || c->n_out > 3) return rg_opaque_fail(c, err, "an axis outside its operand's rank");
+  for (int j = 1; j < c->n_in && j < 3; j++) { /* scale and bias broadcast to x, not x to them */
+    rg_shape b;
+    if (c->in[j].present && (!broadcast(x, &c->in[j].shape, &b) || !rg_shape_dims_eq(&b, x)))
+      return rg_opaque_fail(c, err, "a scale or bias that does not broadcast to the input");
+  }
   rg_shape stat = *x;
   for (int d = a; d < x->rank; d++) stat.dim[d] = 1, stat.nseam[d] = 0;
   out[0] = c->in[0];

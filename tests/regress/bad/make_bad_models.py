@@ -61,3 +61,8 @@ save("pad_huge_negative", [helper.make_node("Pad", ["x", "pads"], ["y"], name="p
 save("no_output", [relu, helper.make_node("Concat", ["x", "x"], [], name="outless", axis=0)], [x], [y])
 # a Max whose second operand is left out (found by fuzz_onnx: its evaluation read the missing values)
 save("omitted_operand", [helper.make_node("Max", ["x", ""], ["y"], name="max")], [x], [y])
+# a LayerNormalization whose scale is longer than the normalized axis (found by fuzz_onnx: its
+# evaluation read past the scale)
+scale = numpy_helper.from_array(np.ones([8], np.float32), "scale")
+save("layernorm_scale", [helper.make_node("LayerNormalization", ["x", "scale"], ["y"], name="ln")], [x], [y], [scale],
+     opset=17)
