@@ -437,7 +437,7 @@ static rg_status map_split(rg_importer *im, const Onnx__NodeProto *n, rg_err *er
   }
   int64_t at = 0;
   for (int j = 0; j < cnt; j++) {
-    if (sizes[j] < 1 || at + sizes[j] > xs->dim[axis]) return RG_IMPORT_OPAQUE;
+    if (sizes[j] < 1 || sizes[j] > xs->dim[axis] - at) return RG_IMPORT_OPAQUE; /* no sum past int64 */
     at += sizes[j];
   }
   if (at != xs->dim[axis]) return RG_IMPORT_OPAQUE;

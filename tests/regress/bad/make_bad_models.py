@@ -66,3 +66,7 @@ save("omitted_operand", [helper.make_node("Max", ["x", ""], ["y"], name="max")],
 scale = numpy_helper.from_array(np.ones([8], np.float32), "scale")
 save("layernorm_scale", [helper.make_node("LayerNormalization", ["x", "scale"], ["y"], name="ln")], [x], [y], [scale],
      opset=17)
+# a Split whose sizes sum past int64 (found by fuzz_onnx: the importer's running total overflowed)
+sizes = numpy_helper.from_array(np.array([3, 2**63 - 1], np.int64), "sizes")
+save("split_huge", [helper.make_node("Split", ["x", "sizes"], ["a", "b"], name="split", axis=1)], [x],
+     [helper.make_tensor_value_info("a", F, None)], [sizes])
