@@ -194,9 +194,9 @@ static void solve(ematcher *x) {
 }
 
 rg_status rg_ematch(rg_egraph *eg, const rg_graph *g, const rg_apply_dir *d, int32_t di, const rg_ops_index *ix,
-                    const uint8_t *near, rg_matches *out, int64_t limit, bool *full, rg_err *err) {
-  ematcher x = {.eg = eg, .g = g, .d = d, .di = di, .ix = ix, .near = d->n == 1 ? near : NULL,
-                .depth = rg_pattern_depth(d->g, d->from[0]), .k = -1, .out = out, .limit = limit, .err = err};
+                    const uint8_t *near, int depth, rg_matches *out, int64_t limit, bool *full, rg_err *err) {
+  ematcher x = {.eg = eg, .g = g, .d = d, .di = di, .ix = ix, .near = d->n == 1 ? near : NULL, .depth = depth,
+                .k = -1, .out = out, .limit = limit, .err = err};
   rg_status st = rg_match_env_init(&x.env, rg_graph_n_tvars(d->g), rg_graph_n_pvars(d->g), err);
   if (st) return st;
   next_output(&x);

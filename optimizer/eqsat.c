@@ -61,6 +61,7 @@ typedef struct {
   int *depth, max_depth;        /* [direction]: its pattern's operator levels; the most */
   uint32_t *ops;                /* [direction]: the operators its patterns use */
   rg_ops_index *near_ix;        /* [h]: ix's nodes near a change, for patterns of depth h */
+  uint8_t *near_built;          /* [h]: near_ix[h] built for this iteration (on first use) */
   uint8_t *rematch;             /* [direction]: to be matched at every class next time */
   bool rematch_all;             /* every direction so (the first iteration; one cut short) */
   int it;                       /* the iteration under way (0 the first) */
@@ -142,8 +143,11 @@ static rg_status match_or_ban(explorer *x, const rg_apply_dir *d, int di, bool *
   int64_t n0 = x->ms.n, count0 = x->ms.count, allowed = (int64_t)BACKOFF_MATCHES << x->bans[di];
   int64_t limit = count0 + allowed + 1 < MATCH_LIMIT ? count0 + allowed + 1 : MATCH_LIMIT;
   const uint8_t *near = x->o->full_rematch || x->rematch_all || x->rematch[di] ? NULL : x->dirty.near;
-  const rg_ops_index *ix = near ? &x->near_ix[x->depth[di]] : &x->ix;
-  rg_status st = rg_ematch(x->eg, x->m->g, d, di, ix, near, &x->ms, limit, full, x->err);
+  int h = x->depth[di];
+  rg_status st = RG_OK;
+  if (near && !x->near_built[h]) /* only the depths some direction matches at */
+    st = rg_ops_index_near(&x->ix, x->eg, x->m->g, near, h, &x->near_ix[h], x->err), x->near_built[h] = 1;
+  if (!st) st = rg_ematch(x->eg, x->m->g, d, di, near ? &x->near_ix[h] : &x->ix, near, h, &x->ms, limit, full, x->err);
   x->rematch[di] = 0;
   if (st || x->ms.count - count0 <= allowed) return st;
   x->ms.n = n0, x->ms.count = count0, *full = false, x->rematch[di] = 1;
@@ -175,14 +179,13 @@ static rg_status iterate(explorer *x, bool multi, bool *changed) {
   if (!st) rg_egraph_reach(x->eg, x->root_cls, rg_model_n_roots(x->m), x->live);
   if (!st) st = rg_ops_index_build(x->eg, x->m->g, x->live, &x->ix, x->err);
   if (!st && !x->o->full_rematch) st = rg_dirty_update(&x->dirty, x->eg, x->live, x->max_depth, x->err);
-  for (int h = 1; !st && !x->o->full_rematch && h <= x->max_depth; h++)
-    st = rg_ops_index_near(&x->ix, x->eg, x->m->g, x->dirty.near, h, &x->near_ix[h], x->err);
+  memset(x->near_built, 0, (size_t)x->max_depth + 1);
   uint32_t present = st ? 0 : rg_ops_index_present(&x->ix);
   for (int di = 0; !st && !full && di < rg_apply_set_size(x->s); di++) {
     const rg_apply_dir *d = rg_apply_set_dir(x->s, di);
     if (x->ops[di] & ~present) continue; /* an operator no live node has: no match */
     if (d->n > 1 && multi) /* bounded by --multi-rounds already: a ban would skip its rounds */
-      st = rg_ematch(x->eg, x->m->g, d, di, &x->ix, NULL, &x->ms, MATCH_LIMIT, &full, x->err);
+      st = rg_ematch(x->eg, x->m->g, d, di, &x->ix, NULL, 0, &x->ms, MATCH_LIMIT, &full, x->err);
     else if (d->n == 1 && x->banned_until[di] <= x->it)
       st = match_or_ban(x, d, di, &full);
   }
@@ -249,7 +252,8 @@ static rg_status explore(explorer *x) {
     for (int k = 0; k < d->n; k++) x->ops[di] |= rg_pattern_ops(d->g, d->from[k]);
     if (x->depth[di] > x->max_depth) x->max_depth = x->depth[di];
   }
-  if (!st && !(x->near_ix = calloc((size_t)x->max_depth + 1, sizeof *x->near_ix)))
+  if (!st && (!(x->near_ix = calloc((size_t)x->max_depth + 1, sizeof *x->near_ix)) ||
+              !(x->near_built = calloc((size_t)x->max_depth + 1, 1))))
     st = rg_err_set(x->err, RG_ERR_NOMEM, "out of memory");
   x->rematch_all = true;
   bool changed = true;
@@ -294,7 +298,7 @@ rg_status rg_eqsat(rg_model *m, const rg_apply_set *s, const rg_eqsat_opts *o, r
   free(x.ix.ids), free(x.ix.class_ops), free(x.ms.v), free(x.origin), free(x.apps), free(x.roots), free(x.root_cls), free(x.live);
   free(x.bans), free(x.banned_until), free(x.rematch), free(x.depth), free(x.ops);
   for (int h = 0; x.near_ix && h <= x.max_depth; h++) free(x.near_ix[h].ids);
-  free(x.near_ix);
+  free(x.near_ix), free(x.near_built);
   rg_dirty_free(&x.dirty);
   rg_match_env_free(&x.env);
   if (st) rg_search_result_free(out);

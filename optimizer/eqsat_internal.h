@@ -69,9 +69,11 @@ uint32_t rg_ops_index_present(const rg_ops_index *ix);
 
 /* Appends every match of direction d (index di) in eg to out; stops at limit records in all
  * (*full set). Roots computed from weights alone are not matched. With near (rg_dirty's; used
- * for single-output directions only), only at roots c with near[c] <= the pattern's depth. */
+ * for single-output directions only), only at roots c with near[c] <= depth, the pattern's
+ * (rg_pattern_depth, which the caller keeps). */
 rg_status rg_ematch(rg_egraph *eg, const rg_graph *g, const rg_apply_dir *d, int32_t di, const rg_ops_index *ix,
-                    const uint8_t *near, rg_matches *out, int64_t limit, bool *full, rg_err *err) RG_MUST_CHECK;
+                    const uint8_t *near, int depth, rg_matches *out, int64_t limit, bool *full,
+                    rg_err *err) RG_MUST_CHECK;
 
 /* The record at *pos into env (initialized for the direction's graph) and at[]; *pos moves to
  * the next record. Returns the direction's index. */
