@@ -166,6 +166,28 @@ static void test_model(void) {
   rg_model_free(m);
 }
 
+/* r as m's one output, y, at opset 13 (a model built in memory, then exported). */
+static void set_output(rg_model *m, rg_ref r) {
+  m->n_out = 1;
+  m->out = malloc(sizeof *m->out), m->out_name = malloc(sizeof *m->out_name);
+  m->out[0] = r, m->out_name[0] = strdup("y");
+  m->opset = 13, m->ir_version = 8;
+}
+
+/* again (NULL: nothing) computes m's one output, of n values, on the same seeded inputs; freed. */
+static void check_same_output(const rg_model *m, rg_model *again, uint32_t seed, int64_t n) {
+  if (!again) return;
+  rg_err err;
+  double **in = rg_model_random_inputs(m, seed, 100), **in2 = rg_model_random_inputs(again, seed, 100);
+  double *out[1] = {0}, *out2[1] = {0};
+  CHECK(rg_model_eval(m, (const double *const *)in, out, &err) == RG_OK);
+  CHECK(rg_model_eval(again, (const double *const *)in2, out2, &err) == RG_OK);
+  for (int64_t i = 0; i < n && out[0] && out2[0]; i++) CHECK(out[0][i] == out2[0][i]);
+  rg_model_inputs_free(m, in), rg_model_inputs_free(again, in2);
+  free(out[0]), free(out2[0]);
+  rg_model_free(again);
+}
+
 /* x padded by two pad nodes (rows 1 and 2 before and after, columns 1 and 0), then a 1x1 SAME
  * conv, as the importer writes a Pad before a 1x1 Conv: exported as one Conv whose pads are the
  * pad nodes' (SAME adds none here), computing what the model computes. */
@@ -189,10 +211,7 @@ static void test_pads_fold_into_same_conv(void) {
   memcpy(conv.params, (int32_t[]){1, 1, RG_PAD_SAME, RG_ACT_NONE, 1, 1, 1}, 7 * sizeof(int32_t));
   conv.n_in = 2, conv.in[0] = r, conv.in[1] = rg_model_var_ref(m, wv);
   CHECK(rg_model_add_node(m, &conv, 0, &r, &err) == RG_OK);
-  m->n_out = 1;
-  m->out = malloc(sizeof *m->out), m->out_name = malloc(sizeof *m->out_name);
-  m->out[0] = r, m->out_name[0] = strdup("y");
-  m->opset = 13, m->ir_version = 8;
+  set_output(m, r);
   Onnx__ModelProto *mp = rg_model_to_onnx(m, &err);
   CHECK(mp && mp->graph->n_node == 1 && !strcmp(mp->graph->node[0]->op_type, "Conv"));
   for (size_t a = 0; mp && a < mp->graph->node[0]->n_attribute; a++) {
@@ -200,17 +219,7 @@ static void test_pads_fold_into_same_conv(void) {
     if (strcmp(at->name, "pads")) continue;
     CHECK(at->n_ints == 4 && at->ints[0] == 1 && at->ints[1] == 1 && at->ints[2] == 2 && at->ints[3] == 0);
   }
-  rg_model *again = mp ? reimport(mp) : NULL;
-  if (again) {
-    double **in = rg_model_random_inputs(m, 3, 100), **in2 = rg_model_random_inputs(again, 3, 100);
-    double *out[1] = {0}, *out2[1] = {0};
-    CHECK(rg_model_eval(m, (const double *const *)in, out, &err) == RG_OK);
-    CHECK(rg_model_eval(again, (const double *const *)in2, out2, &err) == RG_OK);
-    for (int i = 0; i < 3 * 7 * 6 && out[0] && out2[0]; i++) CHECK(out[0][i] == out2[0][i]);
-    rg_model_inputs_free(m, in), rg_model_inputs_free(again, in2);
-    free(out[0]), free(out2[0]);
-    rg_model_free(again);
-  }
+  check_same_output(m, mp ? reimport(mp) : NULL, 3, 3 * 7 * 6);
   rg_model_free(m);
 }
 
@@ -229,10 +238,7 @@ static void test_no_unread_initializer(void) {
   bias.params[0] = 0, bias.n_in = 2, bias.in[0] = rg_model_var_ref(m, x), bias.in[1] = rg_model_var_ref(m, bv);
   rg_ref r;
   CHECK(rg_model_add_node(m, &bias, 0, &r, &err) == RG_OK);
-  m->n_out = 1;
-  m->out = malloc(sizeof *m->out), m->out_name = malloc(sizeof *m->out_name);
-  m->out[0] = r, m->out_name[0] = strdup("y");
-  m->opset = 13, m->ir_version = 8;
+  set_output(m, r);
   char path[] = "/tmp/rg_test_initializers_XXXXXX";
   int fd = mkstemp(path);
   CHECK(fd >= 0 && rg_model_export(m, path, &err) == RG_OK);
@@ -243,19 +249,8 @@ static void test_no_unread_initializer(void) {
   CHECK(mp && mp->graph->n_initializer == 1 && mp->graph->n_node == 1 && !strcmp(mp->graph->node[0]->op_type, "Add"));
   for (size_t i = 0; mp && i < mp->graph->n_initializer; i++)
     CHECK(!strcmp(mp->graph->initializer[i]->name, mp->graph->node[0]->input[1])); /* read by the Add */
-  rg_model *again = mp ? reimport(mp) : NULL;
-  rg_model *both[2] = {again, from_file};
-  for (int k = 0; k < 2; k++) {
-    if (!both[k]) continue;
-    double **in = rg_model_random_inputs(m, 5, 100), **in2 = rg_model_random_inputs(both[k], 5, 100);
-    double *out[1] = {0}, *out2[1] = {0};
-    CHECK(rg_model_eval(m, (const double *const *)in, out, &err) == RG_OK);
-    CHECK(rg_model_eval(both[k], (const double *const *)in2, out2, &err) == RG_OK);
-    for (int i = 0; i < 12 && out[0] && out2[0]; i++) CHECK(out[0][i] == out2[0][i]);
-    rg_model_inputs_free(m, in), rg_model_inputs_free(both[k], in2);
-    free(out[0]), free(out2[0]);
-    rg_model_free(both[k]);
-  }
+  check_same_output(m, mp ? reimport(mp) : NULL, 5, 12);
+  check_same_output(m, from_file, 5, 12);
   rg_model_free(m);
 }
 
