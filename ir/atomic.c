@@ -1,10 +1,11 @@
 /* ir/atomic.c: files that appear whole or not at all (atomic.h). */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "atomic.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <libgen.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -12,6 +13,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* What PATH.tmp.PID adds to a name, at most: ".tmp." and a pid of up to 10 digits. */
+#define TMP_SUFFIX_MAX 15
 
 void rg_atomic_remove_stale(const char *path) {
   char *dcopy = strdup(path), *bcopy = strdup(path);
@@ -36,22 +40,91 @@ done:
   free(bcopy);
 }
 
+/* The name path's temporary gets (PATH.tmp.PID) must fit the file system's limit on a name. */
+static rg_status name_fits(const char *path, rg_err *err) {
+  char *dcopy = strdup(path), *bcopy = strdup(path);
+  rg_status st = dcopy && bcopy ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  long max = st ? -1 : pathconf(dirname(dcopy), _PC_NAME_MAX);
+  size_t len = st ? 0 : strlen(basename(bcopy));
+  if (max < 0) max = NAME_MAX;
+  if (!st && len + TMP_SUFFIX_MAX > (size_t)max)
+    st = rg_err_set(err, RG_ERR_IO,
+                    "%s: a name of %zu characters leaves no room for the temporary written beside it "
+                    "(.tmp.PID) within this file system's %ld: give a shorter name",
+                    path, len, max);
+  free(dcopy), free(bcopy);
+  return st;
+}
+
+/* What a regular file, a device or another kind of file at path (followed through links) means
+ * for writing there: RG_OK and *direct for a device or FIFO written in place, RG_OK for a
+ * writable regular file, else the refusal. */
+static rg_status kind_fits(const char *path, const struct stat *sb, bool *direct, rg_err *err) {
+  mode_t m = sb->st_mode;
+  *direct = S_ISCHR(m) || S_ISFIFO(m);
+  if (S_ISDIR(m)) return rg_err_set(err, RG_ERR_IO, "%s: is a folder: give a file name in it", path);
+  if (!*direct && !S_ISREG(m))
+    return rg_err_set(err, RG_ERR_IO, "%s: is a %s, not a file: give a file name", path,
+                      S_ISBLK(m) ? "block device" : S_ISSOCK(m) ? "socket" : "special file");
+  if (!*direct && !(m & 0222))
+    return rg_err_set(err, RG_ERR_IO, "%s: is read-only: make it writable (chmod u+w) or remove it first", path);
+  if (access(path, W_OK) != 0)
+    return rg_err_set(err, RG_ERR_IO, "%s: not writable by you (%s)", path, strerror(errno));
+  return RG_OK;
+}
+
+rg_status rg_path_output_target(const char *path, char **real, bool *direct, rg_err *err) {
+  *real = NULL, *direct = false;
+  struct stat lsb, sb;
+  if (!*path) return rg_err_set(err, RG_ERR_IO, "an empty file name: give one");
+  bool exists = lstat(path, &lsb) == 0;
+  if (!exists && errno != ENOENT) return rg_err_set(err, RG_ERR_IO, "%s: %s", path, strerror(errno));
+  if (exists && stat(path, &sb) != 0)
+    return rg_err_set(err, RG_ERR_IO, "%s: a symbolic link that leads nowhere (%s): remove it or give another name",
+                      path, strerror(errno));
+  rg_status st = exists ? kind_fits(path, &sb, direct, err) : RG_OK;
+  if (st) return st;
+  /* a link is written through: its target is replaced, the link stays */
+  *real = exists && S_ISLNK(lsb.st_mode) && !*direct ? realpath(path, NULL) : strdup(path);
+  if (!*real) return rg_err_set(err, RG_ERR_IO, "%s: %s", path, strerror(errno));
+  if (!*direct && (st = name_fits(*real, err))) free(*real), *real = NULL;
+  return st;
+}
+
+/* A device or FIFO: written in place. A FIFO is opened without waiting, so one no process reads
+ * is an error instead of a hang; writes then wait for the reader as usual. */
+static rg_status open_direct(rg_atomic_file *a, rg_err *err) {
+  int fd = open(a->path, O_WRONLY | O_NONBLOCK);
+  if (fd >= 0) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  if (fd >= 0 && !(a->f = fdopen(fd, "w"))) close(fd);
+  if (a->f) return RG_OK;
+  rg_status st = rg_err_set(err, RG_ERR_IO, "cannot write %s: %s", a->path,
+                            errno == ENXIO ? "a FIFO that no process reads (start its reader first)" : strerror(errno));
+  rg_atomic_abort(a);
+  return st;
+}
+
 rg_status rg_atomic_open(rg_atomic_file *a, const char *path, rg_err *err) {
-  a->f = NULL;
-  a->path = strdup(path);
-  size_t n = strlen(path) + 32;
-  a->tmp = malloc(n);
-  if (!a->path || !a->tmp) {
+  *a = (rg_atomic_file){0};
+  bool direct;
+  rg_status st = rg_path_output_target(path, &a->path, &direct, err);
+  if (st) return st;
+  if (direct) return open_direct(a, err);
+  struct stat old;
+  bool replaces = stat(a->path, &old) == 0;
+  size_t n = strlen(a->path) + 32;
+  if (!(a->tmp = malloc(n))) {
     rg_atomic_abort(a);
     return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
-  rg_atomic_remove_stale(path);
-  snprintf(a->tmp, n, "%s.tmp.%ld", path, (long)getpid());
+  rg_atomic_remove_stale(a->path);
+  snprintf(a->tmp, n, "%s.tmp.%ld", a->path, (long)getpid());
   unlink(a->tmp); /* one of ours an earlier call of this process left */
   int fd = open(a->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+  if (fd >= 0 && replaces) fchmod(fd, old.st_mode & 07777); /* as cp keeps a file's mode */
   if (fd >= 0 && !(a->f = fdopen(fd, "w"))) close(fd);
   if (!a->f) {
-    rg_status st = rg_err_set(err, RG_ERR_IO, "cannot create %s: %s", a->tmp, strerror(errno));
+    st = rg_err_set(err, RG_ERR_IO, "cannot create %s: %s", a->tmp, strerror(errno));
     free(a->tmp), a->tmp = NULL; /* nothing of ours to remove */
     rg_atomic_abort(a);
     return st;
@@ -59,7 +132,20 @@ rg_status rg_atomic_open(rg_atomic_file *a, const char *path, rg_err *err) {
   return RG_OK;
 }
 
+/* A device or FIFO written in place: flushed and closed, nothing to rename. */
+static rg_status commit_direct(rg_atomic_file *a, rg_err *err) {
+  bool ok = fflush(a->f) == 0 && !ferror(a->f);
+  int saved = errno;
+  ok = fclose(a->f) == 0 && ok;
+  a->f = NULL;
+  rg_status st = ok ? RG_OK : rg_err_set(err, RG_ERR_IO, "cannot write %s: %s", a->path, strerror(saved ? saved : errno));
+  rg_atomic_abort(a);
+  return st;
+}
+
 rg_status rg_atomic_commit(rg_atomic_file *a, rg_err *err) {
+  if (!a->tmp) return commit_direct(a, err);
+  errno = 0;
   bool ok = fflush(a->f) == 0 && !ferror(a->f) && fsync(fileno(a->f)) == 0;
   int saved = errno;
   ok = fclose(a->f) == 0 && ok;
@@ -115,20 +201,36 @@ char *rg_path_with_suffix(const char *path, const char *suffix) {
 }
 
 rg_status rg_path_check_writable(const char *path, rg_err *err) {
+  bool direct;
+  char *real;
+  rg_status st = rg_path_output_target(path, &real, &direct, err);
+  if (st || direct) return free(real), st;
   struct stat sb;
-  if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
-    return rg_err_set(err, RG_ERR_IO, "%s: is a folder: give a file name in it", path);
-  char *copy = strdup(path);
-  if (!copy) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  const char *dir = dirname(copy);
-  rg_status st = RG_OK;
+  const char *dir = dirname(real); /* the temporary is created beside the target */
   if (stat(dir, &sb) != 0)
     st = rg_err_set(err, RG_ERR_IO, "%s: cannot write there: the folder %s %s (create it first)", path, dir,
                     errno == ENOENT ? "does not exist" : strerror(errno));
   else if (!S_ISDIR(sb.st_mode))
     st = rg_err_set(err, RG_ERR_IO, "%s: cannot write there: %s is not a folder", path, dir);
-  else if (access(dir, W_OK | X_OK) != 0) /* the temporary is created beside the target */
+  else if (access(dir, W_OK | X_OK) != 0)
     st = rg_err_set(err, RG_ERR_IO, "%s: cannot write there: the folder %s is not writable by you", path, dir);
-  free(copy);
+  free(real);
   return st;
+}
+
+bool rg_path_same_file(const char *a, const char *b) {
+  struct stat sa, sb;
+  bool ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+  if (ea && eb) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino && !S_ISCHR(sa.st_mode);
+  if (ea || eb) return false;
+  /* neither exists yet: the same name in the same folder */
+  char *ca = strdup(a), *cb = strdup(b), *ra = NULL, *rb = NULL;
+  bool same = false;
+  if (ca && cb && !strcmp(basename(ca), basename(cb))) {
+    strcpy(ca, a), strcpy(cb, b);
+    ra = realpath(dirname(ca), NULL), rb = realpath(dirname(cb), NULL);
+    same = ra && rb && !strcmp(ra, rb);
+  }
+  free(ca), free(cb), free(ra), free(rb);
+  return same;
 }

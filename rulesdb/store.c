@@ -166,8 +166,8 @@ static int sync_path(const char *path, int dir) {
   return rc;
 }
 
-rg_status rg_db_write(const rg_db *db, const char *path, const rg_db_write_opts *opts,
-                      rg_err *err) {
+/* rg_db_write to path, a regular file's name (links followed). */
+static rg_status write_file(const rg_db *db, const char *path, const rg_db_write_opts *opts, rg_err *err) {
   size_t plen = strlen(path);
   char *tmp = malloc(plen + 32), *dcopy = strdup(path);
   if (!tmp || !dcopy) return free(tmp), free(dcopy), rg_err_set(err, RG_ERR_NOMEM, "out of memory");
@@ -221,6 +221,18 @@ rg_status rg_db_write(const rg_db *db, const char *path, const rg_db_write_opts 
     sync_path(dirname(dcopy), 1); /* makes the rename durable; failure here loses nothing */
   }
   free(tmp), free(dcopy);
+  return st;
+}
+
+rg_status rg_db_write(const rg_db *db, const char *path, const rg_db_write_opts *opts, rg_err *err) {
+  char *real;
+  bool direct;
+  rg_status st = rg_path_output_target(path, &real, &direct, err); /* a link's target, never the link */
+  if (!st && direct)
+    st = rg_err_set(err, RG_ERR_IO, "%s: a database is written to a file, not to a device or FIFO: give a file name",
+                    path);
+  if (!st) st = write_file(db, real, opts, err);
+  free(real);
   return st;
 }
 
@@ -727,8 +739,21 @@ static rg_status check_file(reader *r) {
   return check_schema(r);
 }
 
+/* A folder or a device is no database, and SQLite would call either "disk I/O error". */
+static rg_status check_regular(const char *path, rg_err *err) {
+  struct stat sb;
+  if (stat(path, &sb) != 0) return RG_OK; /* check_file says why */
+  if (S_ISDIR(sb.st_mode)) return rg_err_set(err, RG_ERR_IO, "%s is a folder, not a rule database", path);
+  if (!S_ISREG(sb.st_mode))
+    return rg_err_set(err, RG_ERR_IO, "%s is not a regular file (a device, FIFO or socket), so not a rule database",
+                      path);
+  return RG_OK;
+}
+
 rg_status rg_db_read(const char *path, rg_db **out, rg_err *err) {
   *out = NULL;
+  rg_status kind = check_regular(path, err);
+  if (kind) return kind;
   reader r = {NULL, path, err, 0};
   /* Opening read-only also keeps SQLite from creating a missing file. */
   if (sqlite3_open_v2(path, &r.db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
