@@ -115,3 +115,35 @@ rg_status rg_data_check(const rg_data_file *f, const char *path, const char *wha
                     what, f->tried[0] ? f->tried : "nowhere (the running program's path is "
                     "unknown)", RG_DATA_DIR_ENV);
 }
+
+rg_status rg_user_cache_path(const char *name, char *buf, size_t n, rg_err *err) {
+  const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+  int len;
+  /* the XDG base directory spec: a relative XDG_CACHE_HOME is invalid and ignored */
+  if (xdg && xdg[0] == '/')
+    len = snprintf(buf, n, "%s/rulegen/%s", xdg, name);
+  else if (home && home[0])
+    len = snprintf(buf, n, "%s/.cache/rulegen/%s", home, name);
+  else
+    return rg_err_set(err, RG_ERR_ARG, "no cache folder: neither XDG_CACHE_HOME nor HOME is set "
+                      "(name one, or use none)");
+  if (len < 0 || (size_t)len >= n) return rg_err_set(err, RG_ERR_LIMIT, "the cache's path is too long");
+  return RG_OK;
+}
+
+rg_status rg_make_folders(const char *dir, rg_err *err) {
+  char *d = strdup(dir);
+  if (!d) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_status st = RG_OK;
+  for (char *p = d + 1; !st && *d; p++) {
+    if (*p != '/' && *p) continue;
+    char c = *p;
+    *p = 0;
+    if (mkdir(d, 0777) != 0 && errno != EEXIST)
+      st = rg_err_set(err, RG_ERR_IO, "cannot make the folder %s: %s", d, strerror(errno));
+    *p = c;
+    if (!c) break;
+  }
+  free(d);
+  return st;
+}

@@ -51,4 +51,12 @@ bool rg_exe_dir(char *buf, size_t size);
  * only such programs fall back on paths of the source and build trees. */
 bool rg_exe_in_build_tree(void);
 
+/* The per-user cache file or folder name: $XDG_CACHE_HOME/rulegen/NAME, or
+ * ~/.cache/rulegen/NAME, into buf (n bytes). RG_ERR_ARG when neither XDG_CACHE_HOME (absolute)
+ * nor HOME is set; RG_ERR_LIMIT when it does not fit. */
+rg_status rg_user_cache_path(const char *name, char *buf, size_t n, rg_err *err) RG_MUST_CHECK;
+
+/* mkdir -p dir (RG_ERR_IO naming the folder that cannot be made, and why). */
+rg_status rg_make_folders(const char *dir, rg_err *err) RG_MUST_CHECK;
+
 #endif

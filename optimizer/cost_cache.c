@@ -38,20 +38,7 @@ struct rg_cost_cache {
 };
 
 rg_status rg_cost_cache_default_path(char *buf, size_t n, rg_err *err) {
-  const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-  int len;
-  /* the XDG base directory spec: a relative XDG_CACHE_HOME is invalid and ignored */
-  if (xdg && xdg[0] == '/')
-    len = snprintf(buf, n, "%s/rulegen/costs.sqlite", xdg);
-  else if (home && home[0])
-    len = snprintf(buf, n, "%s/.cache/rulegen/costs.sqlite", home);
-  else
-    return rg_err_set(err, RG_ERR_ARG,
-                      "no cost cache: neither XDG_CACHE_HOME nor HOME is set "
-                      "(name a file, or use none)");
-  if (len < 0 || (size_t)len >= n)
-    return rg_err_set(err, RG_ERR_LIMIT, "the cost cache's path is too long");
-  return RG_OK;
+  return rg_user_cache_path("costs.sqlite", buf, n, err);
 }
 
 /* mkdir -p of path's folder. */
@@ -60,19 +47,9 @@ static rg_status make_folder(const char *path, rg_err *err) {
   if (!dir) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   char *slash = strrchr(dir, '/');
   rg_status st = RG_OK;
-  if (slash && slash != dir) {
-    *slash = 0;
-    for (char *p = dir + 1; !st; p++) {
-      if (*p != '/' && *p) continue;
-      char c = *p;
-      *p = 0;
-      if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        st = rg_err_set(err, RG_ERR_IO, "cost cache %s: cannot make the folder %s: %s", path, dir,
-                        strerror(errno));
-      *p = c;
-      if (!c) break;
-    }
-  }
+  if (slash && slash != dir) *slash = 0, st = rg_make_folders(dir, err);
+  char why[sizeof err->msg];
+  if (st) snprintf(why, sizeof why, "%s", err->msg), rg_err_set(err, st, "cost cache %s: %s", path, why);
   free(dir);
   return st;
 }
