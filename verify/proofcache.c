@@ -1,0 +1,134 @@
+/* verify/proofcache.c: proofs through a cache folder (proofcache.h). */
+#include "proofcache.h"
+
+#include <sodium.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/ir.h"
+#include "journal.h"
+
+#define VERDICT_TIMEOUT_MS 1 /* a verdict line's time-limit field: a proof has none */
+#define VERDICT_CORE "rule-verdict"
+
+rg_status rg_proof_cache_default(char *buf, size_t n, rg_err *err) {
+  const char *env = getenv(RG_PROOF_CACHE_ENV);
+  if (!env || !*env) return rg_user_cache_path("proofs", buf, n, err);
+  int len = snprintf(buf, n, "%s", env);
+  return len >= 0 && (size_t)len < n ? RG_OK : rg_err_set(err, RG_ERR_LIMIT, "%s is too long", RG_PROOF_CACHE_ENV);
+}
+
+/* The cache's journal for these solvers into *out: dir/answers-<16 hex digits>.journal. */
+static rg_status open_journal(const char *dir, const rg_prove_opts *o, char versions[RG_SOLVER_COUNT][96],
+                              char *path, size_t n, rg_journal **out, rg_err *err) {
+  rg_solver solvers[RG_SOLVER_COUNT];
+  rg_status st = rg_make_folders(dir, err);
+  if (!st) st = rg_solvers_init(solvers, o->binary, err);
+  const char *names[RG_SOLVER_COUNT];
+  char all[RG_SOLVER_COUNT * 96 + 1] = "";
+  for (int s = 0; !st && s < RG_SOLVER_COUNT; s++) {
+    snprintf(versions[s], 96, "%s %s", solvers[s].name, solvers[s].version);
+    names[s] = versions[s];
+    strcat(all, versions[s]), strcat(all, "\n");
+  }
+  if (st) return st;
+  unsigned char h[8];
+  char hex[17];
+  crypto_generichash(h, sizeof h, (const unsigned char *)all, strlen(all), NULL, 0);
+  sodium_bin2hex(hex, sizeof hex, h, sizeof h);
+  if (snprintf(path, n, "%s/answers-%s.journal", dir, hex) >= (int)n)
+    return rg_err_set(err, RG_ERR_LIMIT, "the proof cache's path %s is too long", dir);
+  return rg_journal_open(path, names, out, err); /* its messages name the journal */
+}
+
+/* The key rule r's verdict is kept under (proofcache.h), as 64 hex digits. */
+static void verdict_key(const rg_rule *r, const rg_axioms *ax, int recheck, char hex[65]) {
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  rg_sb_printf(&sb, "rulegen rule verdict 1\n");
+  rg_text_print_rule(r, &sb);
+  rg_sb_printf(&sb, "\nrecheck %d\naxioms ", recheck);
+  crypto_generichash_state st;
+  unsigned char h[32];
+  crypto_generichash_init(&st, NULL, 0, sizeof h);
+  crypto_generichash_update(&st, (const unsigned char *)rg_sb_str(&sb), sb.len);
+  crypto_generichash_update(&st, ax->digest, sizeof ax->digest);
+  crypto_generichash_final(&st, h, sizeof h);
+  sodium_bin2hex(hex, 65, h, sizeof h);
+  rg_sb_free(&sb);
+}
+
+static bool verdict_held(const rg_journal *j, const char *key) {
+  rg_solver_answer ans;
+  for (int s = 0; s < RG_SOLVER_COUNT; s++)
+    if (!rg_journal_lookup(j, key, s, VERDICT_TIMEOUT_MS, &ans) || ans.result != RG_SMT_UNSAT ||
+        strcmp(ans.core, VERDICT_CORE))
+      return false;
+  return true;
+}
+
+static rg_status verdict_add(rg_journal *j, const char *key, rg_err *err) {
+  rg_solver_answer ans = {.result = RG_SMT_UNSAT, .core = VERDICT_CORE};
+  rg_status st = RG_OK;
+  for (int s = 0; !st && s < RG_SOLVER_COUNT; s++) st = rg_journal_append(j, key, s, VERDICT_TIMEOUT_MS, &ans, err);
+  return st;
+}
+
+/* A rule proved now, as the cache records it: every solver, no doubt left by the recheck. */
+static bool proved_now(const rg_rule_proof *p, const rg_prove_opts *o) {
+  return p->status == RG_PROOF_VERIFIED && p->shipped && !p->false_proof && !p->disagree && o->recheck > 0;
+}
+
+/* The rules the cache has no verdict on, proved (into proofs at their own index) and recorded. */
+static rg_status prove_rest(const rg_ruleset *rules, const rg_axioms *ax, const rg_prove_opts *o, const char *jpath,
+                            rg_rule_proof *proofs, bool *proved, rg_proof_cache_stats *stats, rg_err *err) {
+  rg_ruleset rest = {0};
+  int *at = malloc(sizeof *at * ((size_t)rules->n + 1));
+  rg_rule_proof *got = calloc((size_t)rules->n + 1, sizeof *got);
+  rest.rules = malloc(sizeof *rest.rules * ((size_t)rules->n + 1));
+  rg_status st = at && got && rest.rules ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  for (int i = 0; !st && i < rules->n; i++)
+    if (!proved[i]) at[rest.n] = i, rest.rules[rest.n++] = rules->rules[i]; /* borrowed */
+  stats->asked = rest.n;
+  rg_prove_opts po = *o;
+  po.journal = jpath, po.require = RG_REQUIRE_BOTH;
+  if (!st && rest.n) st = rg_prove_rules(&rest, ax, &po, got, &stats->sum, err);
+  for (int k = 0; !st && k < rest.n; k++) {
+    proofs[at[k]] = got[k];
+    proved[at[k]] = proved_now(&got[k], &po);
+  }
+  free(at), free(got), free(rest.rules);
+  return st;
+}
+
+rg_status rg_prove_cached(const rg_ruleset *rules, const rg_axioms *ax, const char *dir, const rg_prove_opts *o,
+                          rg_rule_proof *proofs, bool *proved, rg_proof_cache_stats *stats, rg_err *err) {
+  memset(stats, 0, sizeof *stats);
+  memset(proofs, 0, sizeof *proofs * (size_t)rules->n);
+  memset(proved, 0, sizeof *proved * (size_t)rules->n);
+  stats->n_rules = rules->n;
+  char (*keys)[65] = calloc((size_t)rules->n + 1, sizeof *keys), jpath[4096] = "", versions[RG_SOLVER_COUNT][96];
+  if (!keys) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_journal *j = NULL;
+  rg_status st = dir ? open_journal(dir, o, versions, jpath, sizeof jpath, &j, err) : RG_OK;
+  for (int i = 0; !st && j && i < rules->n; i++) {
+    verdict_key(rules->rules[i], ax, o->recheck, keys[i]);
+    if ((proved[i] = verdict_held(j, keys[i]))) proofs[i].status = RG_PROOF_VERIFIED, proofs[i].shipped = true;
+    stats->cached += proved[i];
+  }
+  rg_journal_close(j); /* rg_prove_rules opens it again for the answers */
+  j = NULL;
+  if (!st) st = prove_rest(rules, ax, o, dir ? jpath : NULL, proofs, proved, stats, err);
+  /* the verdicts of the rules proved now, for the next run */
+  const char *names[RG_SOLVER_COUNT];
+  for (int s = 0; s < RG_SOLVER_COUNT; s++) names[s] = versions[s];
+  bool fresh = false;
+  for (int i = 0; !st && dir && i < rules->n; i++) fresh |= proved[i] && proofs[i].n_obl > 0;
+  if (fresh) st = rg_journal_open(jpath, names, &j, err);
+  for (int i = 0; !st && fresh && i < rules->n; i++)
+    if (proved[i] && proofs[i].n_obl > 0) st = verdict_add(j, keys[i], err);
+  rg_journal_close(j);
+  for (int i = 0; i < rules->n; i++) stats->proved += proved[i];
+  free(keys);
+  return st;
+}

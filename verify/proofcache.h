@@ -1,0 +1,47 @@
+/* verify/proofcache.h: proofs that are never paid twice, for programs that must apply only
+ * proved rules (graphopt) and for `rulegen prove --proof-cache`.
+ *
+ * A proof cache is a folder (default $RULEGEN_PROOF_CACHE, else the user's cache folder's
+ * rulegen/proofs) holding one answer journal (journal.h: keyed MAC'd lines, its key beside it)
+ * per pair of solver versions, answers-<hash of the versions>.journal. It keeps two things:
+ *   - every solver answer to every obligation, keyed by the obligation's exact SMT-LIB2 text
+ *     (which holds the axioms the obligation asserts), as any journal does;
+ *   - the verdict on every rule proved there: a rule counts as proved when every solver proved
+ *     all its obligations and the recheck at drawn shapes found no difference (rg_prove_rules
+ *     under --require both). The verdict is one unsat line per solver under the key
+ *     BLAKE2b-256("rulegen rule verdict 1", the rule's canonical text, the axioms' digest, the
+ *     recheck's assignment count), written only after that proof, so a later run with the same
+ *     rule, axioms and solvers takes it without asking anyone (and without checking the axioms
+ *     again: the verdict was written after they passed).
+ * Every line carries the journal key's MAC: a forged or edited line is an error, not a proof.
+ * Processes may share a cache: each appends whole lines.
+ */
+#ifndef RG_VERIFY_PROOFCACHE_H
+#define RG_VERIFY_PROOFCACHE_H
+
+#include "prove.h"
+
+#define RG_PROOF_CACHE_ENV "RULEGEN_PROOF_CACHE"
+
+/* The default cache folder into buf: $RULEGEN_PROOF_CACHE when set, else
+ * rg_user_cache_path("proofs"). Its errors. */
+rg_status rg_proof_cache_default(char *buf, size_t n, rg_err *err) RG_MUST_CHECK;
+
+typedef struct {
+  int n_rules;
+  int cached;   /* rules whose verdict the cache held */
+  int asked;    /* rules sent to rg_prove_rules (the rest of n_rules) */
+  int proved;   /* rules proved, from the cache or now */
+  rg_prove_summary sum; /* rg_prove_rules' summary over the rules asked */
+} rg_proof_cache_stats;
+
+/* Proves rules from ax through the cache folder dir (made when missing; NULL: no cache, every
+ * rule asked): proved[i] is true when rule i is proved as above, now or by an earlier run.
+ * proofs[i] (rules->n of them) holds the proof of each rule asked now (a cached one: status
+ * verified, no obligations). o as rg_prove_rules takes it; its journal is the cache's, its
+ * require is both. Errors: rg_prove_rules' (a rule without a target, an unsound axiom, a
+ * solver that cannot start), the cache folder or journal (RG_ERR_IO, RG_ERR_PARSE naming it). */
+rg_status rg_prove_cached(const rg_ruleset *rules, const rg_axioms *ax, const char *dir, const rg_prove_opts *o,
+                          rg_rule_proof *proofs, bool *proved, rg_proof_cache_stats *stats, rg_err *err) RG_MUST_CHECK;
+
+#endif
