@@ -7,6 +7,7 @@
  * tensor_io.h single tensors in files (ONNX test data), relative differences
  * cost.h      cost models (a table of backends: roofline, dnnl) and sums over a model
  * cost_cache.h the SQLite cache of measured costs
+ * proved_rules.h the rules it may apply: a signed database's, or proved through the proof cache
  * apply.h     rule application          search.h   TASO's cost-based backtracking search
  * eqsat.h     equality saturation (TENSAT's), over the e-graph of egraph.h, greedy or ILP extraction
  * numcheck.h  the numeric check         optimize.h the optimize job's steps around the search
@@ -28,6 +29,7 @@
 #include "numcheck.h"
 #include "opaque.h"
 #include "optimize.h"
+#include "proved_rules.h"
 #include "report.h"
 #include "search.h"
 #include "tensor_io.h"
