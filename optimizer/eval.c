@@ -176,18 +176,24 @@ static uint32_t mulberry32(uint32_t *state) {
 }
 
 double **rg_model_random_inputs(const rg_model *m, uint32_t seed, int64_t int_max) {
+  return rg_model_random_inputs_scaled(m, seed, 1, int_max, NULL);
+}
+
+double **rg_model_random_inputs_scaled(const rg_model *m, uint32_t seed, double scale, int64_t int_max,
+                                       const int64_t *int_bound) {
   double **in = calloc((size_t)m->n_var + 1, sizeof *in);
   uint32_t state = seed;
   for (int32_t v = 0; in && v < m->n_var; v++) {
     if (m->var[v].kind != RG_MVAR_INPUT) continue;
-    int64_t n = rg_shape_numel(&m->var[v].shape);
+    int64_t n = rg_shape_numel(&m->var[v].shape), imax = int_bound && int_bound[v] > 0 ? int_bound[v] : int_max;
     if (!(in[v] = malloc(sizeof(double) * (size_t)(n + 1)))) {
       rg_model_inputs_free(m, in);
       return NULL;
     }
     for (int64_t i = 0; i < n; i++) {
       uint32_t u = mulberry32(&state);
-      in[v][i] = m->var[v].elem == RG_ELEM_FLOAT ? (double)(u >> 8) / 16777216.0 * 2 - 1 : (double)(u % (uint64_t)int_max);
+      in[v][i] = m->var[v].elem == RG_ELEM_FLOAT ? ((double)(u >> 8) / 16777216.0 * 2 - 1) * scale
+                                                 : (double)(u % (uint64_t)imax);
     }
   }
   return in;

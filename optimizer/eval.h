@@ -23,6 +23,10 @@ rg_status rg_model_eval(const rg_model *m, const double *const *inputs, double *
  * draw u per element; floats (u >> 8) / 2^24 * 2 - 1, int64 u % int_max. An array indexed by
  * variable (NULL for the others; free with rg_model_inputs_free), or NULL when out of memory. */
 double **rg_model_random_inputs(const rg_model *m, uint32_t seed, int64_t int_max);
+/* The same stream with floats scaled to [-scale, scale) and int64 input v drawn from
+ * [0, int_bound[v]) where int_bound (indexed by variable; NULL: none) gives it a bound > 0. */
+double **rg_model_random_inputs_scaled(const rg_model *m, uint32_t seed, double scale, int64_t int_max,
+                                       const int64_t *int_bound);
 void rg_model_inputs_free(const rg_model *m, double **inputs);
 
 /* A way to run a model: name, one line saying what it is, and the values of refs[0..n) of m on

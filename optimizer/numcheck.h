@@ -1,11 +1,24 @@
 /* optimizer/numcheck.h: the numeric check before an optimized model is written: the rewritten
  * model against the original, both through the project's float64 evaluator on the same seeded
- * random inputs (drawn as models/ort_run.js draws them). Each output's difference is relative
- * to its scale, max |a - b| / max |b|; the largest over the outputs is the verdict. */
+ * random inputs (the stream models/ort_run.js draws), at several scales: floats uniform in
+ * [-s, s) for each s of rg_numcheck_scales (values of order 1, raw pixels, small values: a rule
+ * true only for positive or small operands shows at some), int64 inputs within the rows of the
+ * tables Gather reads with them (else [0, 100)). Each output's difference is relative to its
+ * scale, max |a - b| / max |b|; the largest over the outputs and scales is the verdict.
+ * Downstream operators can hide a wrong rewrite (a sigmoid saturates, a normalization rescales),
+ * so each rewritten region is checked too: every step's replacement against the value it
+ * replaced, on the values that reach it in the model at each scale. */
 #ifndef RG_OPTIMIZER_NUMCHECK_H
 #define RG_OPTIMIZER_NUMCHECK_H
 
 #include "search.h"
+
+#define RG_NUMCHECK_SCALES 3
+extern const double rg_numcheck_scales[RG_NUMCHECK_SCALES];
+
+/* The check's inputs at rg_numcheck_scales[scale] (as rg_model_random_inputs gives them; NULL
+ * when out of memory). */
+double **rg_numcheck_inputs(const rg_model *m, uint32_t seed, int scale);
 
 /* *worst: the largest relative difference between m seen from roots and m itself. */
 rg_status rg_numcheck(const rg_model *m, const rg_ref *roots, uint32_t seed, double *worst, rg_err *err) RG_MUST_CHECK;
@@ -14,5 +27,11 @@ rg_status rg_numcheck(const rg_model *m, const rg_ref *roots, uint32_t seed, dou
  * than tolerance (*step, -1 when none), with that difference in *worst. */
 rg_status rg_numcheck_steps(const rg_model *m, const rg_search_result *r, uint32_t seed, double tolerance,
                             int *step, double *worst, rg_err *err) RG_MUST_CHECK;
+
+/* The first step of r whose replacements (app.by) differ from the values they replaced (app.at)
+ * by more than tolerance on the model's values at some scale (*step, -1 when none), with that
+ * difference (else the largest) in *worst. */
+rg_status rg_numcheck_regions(const rg_model *m, const rg_search_result *r, uint32_t seed, double tolerance,
+                              int *step, double *worst, rg_err *err) RG_MUST_CHECK;
 
 #endif

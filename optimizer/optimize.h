@@ -23,8 +23,10 @@ rg_status rg_cost_search_fn(void *ctx, const rg_model *m, const rg_ref *roots, d
                             rg_err *err) RG_MUST_CHECK;
 
 /* The numeric check of a search's best model (numcheck.h) against m on inputs drawn from seed:
- * *worst the largest relative difference; when it exceeds tolerance, *step is the first
- * application after which the model differs (and *worst that step's difference), else -1. */
+ * *worst the largest relative difference of the outputs; when it exceeds tolerance, *step is
+ * the first application after which the model differs (and *worst that step's difference);
+ * when the outputs agree but a step's replacement differs from what it replaced, *step is that
+ * step and *worst its difference; else *step is -1. */
 rg_status rg_optimize_check(const rg_model *m, const rg_search_result *r, uint32_t seed, double tolerance,
                             double *worst, int *step, rg_err *err) RG_MUST_CHECK;
 
