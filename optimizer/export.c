@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include "export_internal.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -449,11 +450,12 @@ typedef struct {
   ProtobufCBuffer base;
   FILE *f;
   bool failed;
+  int why; /* errno of the first failed write (ENOSPC: the disk is full) */
 } file_buffer;
 
 static void file_append(ProtobufCBuffer *b, size_t len, const uint8_t *data) {
   file_buffer *fb = (file_buffer *)b;
-  if (!fb->failed && fwrite(data, 1, len, fb->f) != len) fb->failed = true;
+  if (!fb->failed && fwrite(data, 1, len, fb->f) != len) fb->failed = true, fb->why = errno;
 }
 
 rg_status rg_model_export(const rg_model *m, const char *path, rg_err *err) {
@@ -464,11 +466,12 @@ rg_status rg_model_export(const rg_model *m, const char *path, rg_err *err) {
   rg_atomic_file af;
   rg_status st = rg_atomic_open(&af, path, err);
   if (!st) {
-    file_buffer fb = {{file_append}, af.f, false};
+    file_buffer fb = {{file_append}, af.f, false, 0};
     onnx__model_proto__pack_to_buffer(mp, &fb.base);
     if (fb.failed) {
-      rg_atomic_abort(&af);
-      st = rg_err_set(err, RG_ERR_IO, "%s: cannot write the model", path);
+      rg_atomic_abort(&af); /* the target is left as it was */
+      st = rg_err_set(err, RG_ERR_IO, "%s: cannot write the model: %s (nothing written)", path,
+                      fb.why ? strerror(fb.why) : "write error");
     } else st = rg_atomic_commit(&af, err);
   }
   for (size_t i = 0; i < n_views; i++) rg_onnx_tensor_unview(views[i]);
