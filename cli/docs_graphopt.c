@@ -12,6 +12,7 @@ static const rg_cli_option convert_options[] = {
     RG_CLI_OPT_META(OUTPUT, "OUT.onnx", "where to write the model (required for convert)"),
     GRAPHOPT_DIM_OPTION,
     RG_CLI_OPT(QUIET, "print only errors"),
+    RG_CLI_OPT(FORCE, "let -o name the input model (replacing it)"),
     RG_CLI_HELP_ROW,
 };
 
@@ -39,8 +40,13 @@ static const rg_cli_option cost_options[] = {
 static const rg_cli_option optimize_options[] = {
     RG_CLI_OPT(RULES, "the rules: a signed database (.db) or rule text (required)"),
     RG_CLI_OPT(PUB, "verify the database's signature with this key"),
-    RG_CLI_OPT(ALLOW_UNSIGNED, "use a database whose signature is missing or not checked"),
+    RG_CLI_OPT(ALLOW_UNSIGNED, "use a database whose signature is missing or not checked (its rules are then proved)"),
+    RG_CLI_OPT(UNPROVED_RULES, "apply rules without proving them (rule text, unsigned databases); every report warns"),
+    RG_CLI_OPT(PROOF_CACHE, "keep and reuse proofs here (default $RULEGEN_PROOF_CACHE, else ~/.cache/rulegen/proofs)"),
+    RG_CLI_OPT(NO_PROOF_CACHE, "prove every rule again and keep nothing"),
+    RG_CLI_OPT(AXIOMS, "prove rules from these axioms (default: the installed axioms.rules)"),
     RG_CLI_OPT_META(OUTPUT, "OUT.onnx", "write the optimized model here (required)"),
+    RG_CLI_OPT(FORCE, "let -o name the input model or the rules file (replacing it)"),
     RG_CLI_OPT(COST, "the cost model (below; default: the first)"),
     RG_CLI_OPT(MACHINE, GRAPHOPT_MACHINE_HELP),
     RG_CLI_OPT(CACHE, "dnnl's and cuda's cost cache (default ~/.cache/rulegen/costs.sqlite)"),
@@ -112,13 +118,20 @@ const rg_cli_doc rg_doc_graphopt_optimize = {
     "the cheapest model first, every rule everywhere, models within --alpha of the best kept,\n"
     "at most twice the original's operators. On the model zoo equality saturation finds models\n"
     "as cheap or cheaper in less time (bench/README.md). A rule applies only where its other side\n"
-    "type-checks at the model's shapes with the same output shapes. Before writing, the\n"
-    "optimized model is evaluated against the original on seeded random inputs; if they\n"
+    "type-checks at the model's shapes with the same output shapes.\n"
+    "Only proved rules are applied: a signed database's verified ones (checked with --pub), or\n"
+    "rules that z3 and cvc5 prove here from the axioms before the search, as rulegen prove\n"
+    "does, through a proof cache so that no rule is proved twice; a rule they do not prove is\n"
+    "named and left out (--unproved-rules applies it anyway, and every report says so).\n"
+    "Before writing, the optimized model is evaluated against the original on seeded random\n"
+    "inputs at several scales (and each rewritten value against the one it replaced); if they\n"
     "differ, nothing is written and the first rule application after which they differ is\n"
-    "named. When no rule makes the model cheaper, OUT is a copy of IN. Only the database's\n"
-    "verified rules are used (certified ones need corrections). Ctrl-C stops the search and\n"
-    "keeps the best model found so far.\n",
+    "named. When no rule makes the model cheaper, OUT is a copy of IN. Ctrl-C stops the search\n"
+    "and keeps the best model found so far. Outputs are checked before any work: -o and --json\n"
+    "must differ, -o may not name the input or the rules (unless --force), devices and FIFOs are\n"
+    "written in place, a symbolic link's target is written, a read-only file is refused.\n",
     DOC_OPTIONS(optimize_options),
     .after = "example:\n  graphopt --rules rules.db --pub rules.pub resnext50.onnx -o resnext50.opt.onnx\n"
              "exit status: 0 written (also when no rule helps), 1 the numeric check failed (nothing\n"
-             "written), 2 bad input or arguments\n"};
+             "written), 2 bad input or arguments (nothing written), 3 the model was written but the\n"
+             "--json report could not be\n"};

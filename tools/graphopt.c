@@ -49,11 +49,28 @@ rg_model *graphopt_load(const char *path, const rg_import_dims *d, double *secon
   return m;
 }
 
+bool graphopt_outputs_fit(const char *cmd, const char *in, const char *rules, const char *out, const char *json,
+                          bool force) {
+  rg_err err;
+  const char *bad = rg_path_check_writable(out, &err) ? "-o" : json && rg_path_check_writable(json, &err) ? "--json" : NULL;
+  if (bad) return fprintf(stderr, "%s: %s %s\n", cmd, bad, err.msg), false; /* before the work, not after it */
+  if (json && rg_path_same_file(out, json))
+    return fprintf(stderr, "%s: -o and --json name one file (%s): give each its own\n", cmd, out), false;
+  const char *outputs[] = {out, json}, *inputs[] = {in, rules}, *what[] = {"the input model", "the rules file"};
+  for (int o = 0; o < 2; o++)
+    for (int i = 0; i < 2 && outputs[o] && !force; i++)
+      if (inputs[i] && rg_path_same_file(outputs[o], inputs[i]))
+        return fprintf(stderr, "%s: %s %s names %s: give another file, or --force to replace it\n", cmd,
+                       o ? "--json" : "-o", outputs[o], what[i]),
+               false;
+  return true;
+}
+
 /* ---- convert, info ---- */
 
 static int convert_cmd(int argc, char **argv) {
   const char *cmd = argv[0], *out = NULL;
-  bool quiet = false, convert = !strcmp(cmd, "convert");
+  bool quiet = false, force = false, convert = !strcmp(cmd, "convert");
   const rg_cli_doc *doc = convert ? &rg_doc_graphopt_convert : &rg_doc_graphopt_info;
   rg_cli_getopt g;
   rg_cli_getopt_init(&g, doc->options, doc->n_options);
@@ -66,6 +83,7 @@ static int convert_cmd(int argc, char **argv) {
       if (!graphopt_add_dim(&dims, optarg)) return 2;
       break;
     case RG_OPT_QUIET: quiet = true; break;
+    case RG_OPT_FORCE: force = true; break;
     default: return graphopt_usage(doc, c, NULL);
     }
   }
@@ -73,6 +91,7 @@ static int convert_cmd(int argc, char **argv) {
     fprintf(stderr, "graphopt %s: %s\n", cmd, optind != argc - 1 ? "wants one model" : "wants -o OUT.onnx");
     return graphopt_usage(doc, '?', NULL);
   }
+  if (convert && !graphopt_outputs_fit("graphopt convert", argv[optind], NULL, out, NULL, force)) return 2;
   double t_import, t0;
   rg_model *m = graphopt_load(argv[optind], &dims, &t_import);
   if (!m) return 2;

@@ -12,8 +12,8 @@
 #define P "graphopt optimize"
 
 typedef struct {
-  const char *in, *rules, *pub, *out, *cost, *machine, *cache, *json;
-  bool allow_unsigned, no_cache, explain, quiet, eqsat;
+  const char *in, *rules, *pub, *out, *cost, *machine, *cache, *json, *proof_cache, *axioms;
+  bool allow_unsigned, no_cache, explain, quiet, eqsat, unproved_rules, no_proof_cache, force;
   int backtrack_only, eqsat_only; /* an option given that only that search reads (its code; 0 none) */
   double alpha, time_limit, tolerance, ilp_time_limit;
   int64_t budget, seed, max_enodes, iterations, multi_rounds;
@@ -65,6 +65,11 @@ static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
     case RG_OPT_RULES: o->rules = optarg; break;
     case RG_OPT_PUB: o->pub = optarg; break;
     case RG_OPT_ALLOW_UNSIGNED: o->allow_unsigned = true; break;
+    case RG_OPT_UNPROVED_RULES: o->unproved_rules = true; break;
+    case RG_OPT_PROOF_CACHE: o->proof_cache = optarg; break;
+    case RG_OPT_NO_PROOF_CACHE: o->no_proof_cache = true; break;
+    case RG_OPT_AXIOMS: o->axioms = optarg; break;
+    case RG_OPT_FORCE: o->force = true; break;
     case RG_OPT_OUTPUT: o->out = optarg; break;
     case RG_OPT_COST: o->cost = optarg; break;
     case RG_OPT_MACHINE: o->machine = optarg; break;
@@ -100,23 +105,28 @@ static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
     return *rc = graphopt_usage(&rg_doc_graphopt_optimize, '?', graphopt_print_cost_models), false;
   }
   o->in = argv[optind];
-  rg_err err;
-  if (rg_path_check_writable(o->out, &err)) /* before the search, not after it */
-    return fprintf(stderr, "graphopt optimize: -o %s\n", err.msg), *rc = 2, false;
-  if (o->json && rg_path_check_writable(o->json, &err))
-    return fprintf(stderr, "graphopt optimize: --json %s\n", err.msg), *rc = 2, false;
+  if (!graphopt_outputs_fit(P, o->in, o->rules, o->out, o->json, o->force)) return *rc = 2, false;
   return true;
 }
 
-/* The rules: a database's verified ones (its signature checked, unless allowed not to be), or a
- * rule file's. */
-static bool load_rules(const opt_opts *o, rg_ruleset *rules) {
-  rg_err err;
+/* The rules the search may apply: a signed database's verified ones, or rules proved here through
+ * the proof cache (or, when the user says so, unproved ones); what was left out, said. */
+static bool load_rules(const opt_opts *o, rg_ruleset *rules, rg_rules_provenance *pv) {
+  rg_err err = {0};
   rg_strbuf warn;
   rg_sb_init(&warn);
-  rg_status st = rg_db_load_rules(o->rules, o->pub, o->allow_unsigned, rules, &warn, &err);
-  if (warn.len) fprintf(stderr, "graphopt optimize: warning (--allow-unsigned): %s", rg_sb_str(&warn));
+  rg_rules_load_opts lo = {.path = o->rules, .pub = o->pub, .allow_unsigned = o->allow_unsigned,
+                           .allow_unproved = o->unproved_rules, .proof_cache = o->proof_cache,
+                           .no_proof_cache = o->no_proof_cache, .axioms = o->axioms, .progress = !o->quiet,
+                           .stop = &rg_cli_interrupted};
+  rg_cli_catch_interrupts();
+  rg_status st = rg_rules_load_proved(&lo, rules, pv, &warn, &err);
+  rg_cli_release_interrupts();
+  if (warn.len) fprintf(stderr, "graphopt optimize: warning: %s", rg_sb_str(&warn));
   if (st) fprintf(stderr, "graphopt optimize: %s\n", err.msg); /* it names the file */
+  if (!st && o->unproved_rules && pv->unproved_used)
+    fprintf(stderr, "graphopt optimize: WARNING: %d rules of %s are applied WITHOUT PROOF (--unproved-rules)\n",
+            pv->unproved_used, o->rules);
   rg_sb_free(&warn);
   return !st;
 }
@@ -136,11 +146,15 @@ static int check_and_write(const opt_opts *o, const rg_model *m, const rg_rulese
 }
 
 /* The search's figures as JSON in path, whole or not at all; true when that failed (said why). */
-static bool write_json(const char *path, const rg_search_result *r, const rg_cost_model *cm, double worst,
-                       const rg_eqsat_stats *es) {
-  rg_strbuf sb;
-  rg_sb_init(&sb);
-  rg_search_result_json(r, cm, worst, es, &sb);
+static bool write_json(const char *path, const rg_rules_provenance *pv, const rg_search_result *r,
+                       const rg_cost_model *cm, double worst, const rg_eqsat_stats *es) {
+  rg_strbuf sb, search;
+  rg_sb_init(&sb), rg_sb_init(&search);
+  rg_search_result_json(r, cm, worst, es, &search);
+  rg_sb_puts(&sb, "{");
+  rg_rules_provenance_json(pv, &sb);
+  rg_sb_puts(&sb, rg_sb_str(&search) + 1); /* the search's members after the rules' */
+  rg_sb_free(&search);
   rg_atomic_file a;
   rg_err err;
   rg_status st = rg_atomic_open(&a, path, &err);
@@ -164,7 +178,8 @@ static rg_status search(const opt_opts *o, rg_model *m, const rg_ruleset *rules,
   return rg_eqsat_rules(m, rules, &eo, r, es, err);
 }
 
-static int optimize(const opt_opts *o, rg_model *m, const rg_ruleset *rules, rg_cost_model *cm) {
+static int optimize(const opt_opts *o, rg_model *m, const rg_ruleset *rules, const rg_rules_provenance *pv,
+                    rg_cost_model *cm) {
   rg_err err = {0};
   rg_cli_catch_interrupts();
   rg_search_result r;
@@ -184,10 +199,12 @@ static int optimize(const opt_opts *o, rg_model *m, const rg_ruleset *rules, rg_
   rg_search_operators_print(m, r.roots, &sb);
   if (o->eqsat) rg_eqsat_result_print(&r, &es, o->extract, cm, &sb);
   else rg_search_result_print(&r, cm, &sb);
+  rg_rules_provenance_print(pv, &sb);
   graphopt_print(&sb);
   if (st) rg_cli_report(P, NULL, &err);
   else rc = check_and_write(o, m, rules, &r, worst, step);
-  if (!st && o->json && write_json(o->json, &r, cm, worst, o->eqsat ? &es : NULL)) rc = rc ? rc : 1;
+  /* 3: the model is written, its report is not (1 and 2 mean nothing was written) */
+  if (!st && o->json && write_json(o->json, pv, &r, cm, worst, o->eqsat ? &es : NULL)) rc = rc ? rc : 3;
   rg_search_result_free(&r);
   return rc;
 }
@@ -198,14 +215,14 @@ int graphopt_optimize_cmd(int argc, char **argv) {
   if (!parse(argc, argv, &o, &rc)) return rc;
   rg_ruleset rules;
   rg_ruleset_init(&rules);
-  if (!load_rules(&o, &rules)) return rg_ruleset_free(&rules), 2;
-  rg_model *m = graphopt_load(o.in, &o.dims, NULL);
+  rg_rules_provenance pv;
+  rg_model *m = graphopt_load(o.in, &o.dims, NULL); /* a bad model is refused before any proof */
   char cache[4096] = "";
   rg_cost_model *cm = NULL;
   rg_err err = {0};
   if (m && rg_cost_model_choose(o.cost, o.machine, o.cache, o.no_cache, cache, sizeof cache, &cm, &err))
     rg_cli_report(P, NULL, &err);
-  rc = m && cm ? optimize(&o, m, &rules, cm) : 2;
+  rc = m && cm && load_rules(&o, &rules, &pv) ? optimize(&o, m, &rules, &pv, cm) : 2;
   rg_cost_model_free(cm);
   rg_model_free(m);
   rg_ruleset_free(&rules);
