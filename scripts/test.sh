@@ -7,11 +7,13 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
 
 echo "== build: -Werror =="
-"$root/scripts/build.sh" "$root/build-werror" -DRG_WERROR=ON -DRG_CUDA=ON # CUDA where nvcc is
+# Both builds share one proof cache: the second takes the first's proofs (graphopt proves rule text).
+proofs="-DRG_TEST_PROOF_CACHE=$root/build-proof-cache"
+"$root/scripts/build.sh" "$root/build-werror" -DRG_WERROR=ON -DRG_CUDA=ON "$proofs" # CUDA where nvcc is
 (cd "$root/build-werror" && ctest --output-on-failure -j "$(nproc)")
 
 echo "== build: ASan + UBSan =="
-"$root/scripts/build.sh" "$root/build-asan" -DRG_WERROR=ON -DRG_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DRG_CUDA=OFF
+"$root/scripts/build.sh" "$root/build-asan" -DRG_WERROR=ON -DRG_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DRG_CUDA=OFF "$proofs"
 (cd "$root/build-asan" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j "$(nproc)")
 

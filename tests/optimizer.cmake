@@ -62,3 +62,20 @@ add_test(NAME optimizer_cuda_no_device
          COMMAND ${RG_TEST_ROOT}/regress/cuda_no_device.sh $<TARGET_FILE:graphopt>
                  ${RG_TEST_ROOT}/regress/bad/model_good.onnx ${RG_HAVE_CUDA})
 set_tests_properties(test_optimizer_cuda PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+# graphopt's outputs: checked before any work, devices, FIFOs, links and read-only files respected,
+# exit statuses that mean one thing (tests/regress/run_outputs.sh).
+add_test(NAME optimizer_outputs
+         COMMAND ${RG_TEST_ROOT}/regress/run_outputs.sh $<TARGET_FILE:graphopt> ${RG_TEST_ROOT}/regress/optimize)
+# graphopt proves rule text before it applies it, through the proof cache (verify/proofcache.h).
+# Every test shares one cache (RG_TEST_PROOF_CACHE, tests/CMakeLists.txt), filled once here with
+# the rule sets the optimizer tests use, so that each later run takes its verdicts from it.
+add_test(NAME optimizer_proof_cache
+         COMMAND sh -c "g=$0 m=$1 o=$2; shift 2; for r; do \"$g\" optimize \"$m\" --rules \"$r\" -o \"$o\" -q || exit 1; done"
+                 $<TARGET_FILE:graphopt> ${RG_TEST_ROOT}/regress/optimize/fire.onnx
+                 ${CMAKE_BINARY_DIR}/proof-cache-warm.onnx ${RG_TEST_ROOT}/data/taso-133.rules
+                 ${RG_TEST_ROOT}/data/taso-bias-d3.rules ${RG_TEST_ROOT}/regress/optimize/merge.rules)
+set_tests_properties(optimizer_proof_cache PROPERTIES FIXTURES_SETUP proof_cache TIMEOUT 1500)
+set_tests_properties(optimizer_optimize_small optimizer_optimize_small_d3 optimizer_optimize_small_backtrack
+                     PROPERTIES FIXTURES_REQUIRED "zoo_small;proof_cache")
+set_tests_properties(optimizer_optimize_cases optimizer_no_rule_copy optimizer_outputs
+                     PROPERTIES FIXTURES_REQUIRED proof_cache)

@@ -9,7 +9,7 @@ merges) and where it must not (the convolutions at different strides; a model no
 
 unsigned.db is `rulegen --ops relu,concat --depth 2 -o unsigned.db`; broken.db a copy with one
 verified rule's text changed by hand to a false one (sqlite3: UPDATE rules SET text = ...), which
-the numeric check must catch.
+the proof before the search leaves out (and the numeric check catches under --unproved-rules).
 """
 import numpy as np
 import onnx
@@ -62,3 +62,17 @@ expand = lambda k, o: [helper.make_node("Conv", ["x", "w" + o, "b" + o], ["c" + 
                                         pads=[k // 2] * 4, name="c" + o), helper.make_node("Relu", ["c" + o], [o])]
 save("fire", expand(1, "e1") + expand(3, "e3") + [helper.make_node("Concat", ["e1", "e3"], ["y"], axis=1)],
      [x], [out("y", [1, 32, 14, 14])], [w("we1", 16, 8, 1, 1), w("be1", 16), w("we3", 16, 8, 3, 3), w("be3", 16)])
+
+# The issue-39 model: values reach the relu only above zero for inputs in [-1, 1), so a false
+# rule about relu (relu x = x) agrees there; the numeric check must draw at other scales too.
+xs = helper.make_tensor_value_info("x", F, [4, 8])
+save("relu_tanh", [helper.make_node("MatMul", ["x", "w"], ["m"]), helper.make_node("Add", ["m", "b"], ["a"]),
+                   helper.make_node("Relu", ["a"], ["r"]), helper.make_node("Tanh", ["r"], ["y"])],
+     [xs], [out("y", [4, 8])], [numpy_helper.from_array(np.full((8, 8), 0.05, np.float32), "w"),
+                                numpy_helper.from_array(np.full((8,), 5, np.float32), "b")])
+mm2 = lambda w_, o: helper.make_node("MatMul", ["e", w_], [o], name=o)
+# A 10-row embedding: ids the check draws must be rows the table has.
+ids = helper.make_tensor_value_info("ids", TensorProto.INT64, [6])
+save("embedding10", [helper.make_node("Gather", ["table", "ids"], ["e"], axis=0), mm2("p", "yp"), mm2("q", "yq"),
+                     helper.make_node("Concat", ["yp", "yq"], ["y"], axis=1)],
+     [ids], [out("y", [6, 32])], [w("table", 10, 16), w("p", 16, 16), w("q", 16, 16)])
