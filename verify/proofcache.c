@@ -58,20 +58,28 @@ static void verdict_key(const rg_rule *r, const rg_axioms *ax, int recheck, char
   rg_sb_free(&sb);
 }
 
-static bool verdict_held(const rg_journal *j, const char *key) {
+/* What the cache knows of a rule: nothing, a proof, or a refutation (its sides differ at shapes
+ * the comparison before the solvers found: a fact of the rule, whatever the axioms). */
+typedef enum { KNOWN_NOTHING = 0, KNOWN_PROVED, KNOWN_REFUTED } verdict;
+
+#define REFUTED_CORE "refuted-at: " /* a refutation's line: sat, its counterexample after this */
+
+/* The verdict under key, and p as a proof with that outcome (its refutation text too). */
+static verdict verdict_held(const rg_journal *j, const char *key, rg_rule_proof *p) {
   rg_solver_answer ans;
+  size_t rl = strlen(REFUTED_CORE);
+  if (rg_journal_lookup(j, key, 0, VERDICT_TIMEOUT_MS, &ans) && ans.result == RG_SMT_SAT &&
+      !strncmp(ans.core, REFUTED_CORE, rl)) {
+    p->status = RG_PROOF_UNPROVED, p->refuted = true;
+    snprintf(p->refutation, sizeof p->refutation, "%.*s", (int)sizeof p->refutation - 1, ans.core + rl);
+    return KNOWN_REFUTED;
+  }
   for (int s = 0; s < RG_SOLVER_COUNT; s++)
     if (!rg_journal_lookup(j, key, s, VERDICT_TIMEOUT_MS, &ans) || ans.result != RG_SMT_UNSAT ||
         strcmp(ans.core, VERDICT_CORE))
-      return false;
-  return true;
-}
-
-static rg_status verdict_add(rg_journal *j, const char *key, rg_err *err) {
-  rg_solver_answer ans = {.result = RG_SMT_UNSAT, .core = VERDICT_CORE};
-  rg_status st = RG_OK;
-  for (int s = 0; !st && s < RG_SOLVER_COUNT; s++) st = rg_journal_append(j, key, s, VERDICT_TIMEOUT_MS, &ans, err);
-  return st;
+      return KNOWN_NOTHING;
+  p->status = RG_PROOF_VERIFIED, p->shipped = true;
+  return KNOWN_PROVED;
 }
 
 /* A rule proved now, as the cache records it: every solver, no doubt left by the recheck. */
@@ -79,16 +87,28 @@ static bool proved_now(const rg_rule_proof *p, const rg_prove_opts *o) {
   return p->status == RG_PROOF_VERIFIED && p->shipped && !p->false_proof && !p->disagree && o->recheck > 0;
 }
 
-/* The rules the cache has no verdict on, proved (into proofs at their own index) and recorded. */
+/* Records what was learned of a rule now: a proof (an unsat line per solver) or a refutation. */
+static rg_status verdict_add(rg_journal *j, const char *key, const rg_rule_proof *p, bool proved, rg_err *err) {
+  rg_solver_answer ans = {.result = proved ? RG_SMT_UNSAT : RG_SMT_SAT};
+  if (proved) snprintf(ans.core, sizeof ans.core, "%s", VERDICT_CORE);
+  else snprintf(ans.core, sizeof ans.core, "%s%s", REFUTED_CORE, p->refutation);
+  rg_status st = RG_OK;
+  for (int s = 0; !st && s < (proved ? RG_SOLVER_COUNT : 1); s++)
+    st = rg_journal_append(j, key, s, VERDICT_TIMEOUT_MS, &ans, err);
+  return st;
+}
+
+/* The rules the cache knows nothing of, proved (into proofs at their own index). */
 static rg_status prove_rest(const rg_ruleset *rules, const rg_axioms *ax, const rg_prove_opts *o, const char *jpath,
-                            rg_rule_proof *proofs, bool *proved, rg_proof_cache_stats *stats, rg_err *err) {
+                            rg_rule_proof *proofs, const uint8_t *known, bool *proved, rg_proof_cache_stats *stats,
+                            rg_err *err) {
   rg_ruleset rest = {0};
   int *at = malloc(sizeof *at * ((size_t)rules->n + 1));
   rg_rule_proof *got = calloc((size_t)rules->n + 1, sizeof *got);
   rest.rules = malloc(sizeof *rest.rules * ((size_t)rules->n + 1));
   rg_status st = at && got && rest.rules ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int i = 0; !st && i < rules->n; i++)
-    if (!proved[i]) at[rest.n] = i, rest.rules[rest.n++] = rules->rules[i]; /* borrowed */
+    if (!known[i]) at[rest.n] = i, rest.rules[rest.n++] = rules->rules[i]; /* borrowed */
   stats->asked = rest.n;
   rg_prove_opts po = *o;
   po.journal = jpath, po.require = RG_REQUIRE_BOTH;
@@ -101,6 +121,23 @@ static rg_status prove_rest(const rg_ruleset *rules, const rg_axioms *ax, const 
   return st;
 }
 
+/* Keeps what the rules unknown before (known[i] 0) turned out to be, for the next run. */
+static rg_status record(const char *jpath, char versions[RG_SOLVER_COUNT][96], const rg_ruleset *rules,
+                        char (*keys)[65], const uint8_t *known, const rg_rule_proof *proofs, const bool *proved,
+                        rg_err *err) {
+  const char *names[RG_SOLVER_COUNT];
+  for (int s = 0; s < RG_SOLVER_COUNT; s++) names[s] = versions[s];
+  rg_journal *j = NULL;
+  rg_status st = RG_OK;
+  for (int i = 0; !st && i < rules->n; i++) {
+    bool learned = !known[i] && proofs[i].n_obl > 0 && (proved[i] || proofs[i].refuted);
+    if (learned && !j) st = rg_journal_open(jpath, names, &j, err);
+    if (learned && !st) st = verdict_add(j, keys[i], &proofs[i], proved[i], err);
+  }
+  rg_journal_close(j);
+  return st;
+}
+
 rg_status rg_prove_cached(const rg_ruleset *rules, const rg_axioms *ax, const char *dir, const rg_prove_opts *o,
                           rg_rule_proof *proofs, bool *proved, rg_proof_cache_stats *stats, rg_err *err) {
   memset(stats, 0, sizeof *stats);
@@ -108,27 +145,20 @@ rg_status rg_prove_cached(const rg_ruleset *rules, const rg_axioms *ax, const ch
   memset(proved, 0, sizeof *proved * (size_t)rules->n);
   stats->n_rules = rules->n;
   char (*keys)[65] = calloc((size_t)rules->n + 1, sizeof *keys), jpath[4096] = "", versions[RG_SOLVER_COUNT][96];
-  if (!keys) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  uint8_t *known = calloc((size_t)rules->n + 1, 1);
+  if (!keys || !known) return free(keys), free(known), rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_journal *j = NULL;
   rg_status st = dir ? open_journal(dir, o, versions, jpath, sizeof jpath, &j, err) : RG_OK;
   for (int i = 0; !st && j && i < rules->n; i++) {
     verdict_key(rules->rules[i], ax, o->recheck, keys[i]);
-    if ((proved[i] = verdict_held(j, keys[i]))) proofs[i].status = RG_PROOF_VERIFIED, proofs[i].shipped = true;
-    stats->cached += proved[i];
+    known[i] = (uint8_t)verdict_held(j, keys[i], &proofs[i]);
+    proved[i] = known[i] == KNOWN_PROVED;
+    stats->cached += known[i] != KNOWN_NOTHING;
   }
   rg_journal_close(j); /* rg_prove_rules opens it again for the answers */
-  j = NULL;
-  if (!st) st = prove_rest(rules, ax, o, dir ? jpath : NULL, proofs, proved, stats, err);
-  /* the verdicts of the rules proved now, for the next run */
-  const char *names[RG_SOLVER_COUNT];
-  for (int s = 0; s < RG_SOLVER_COUNT; s++) names[s] = versions[s];
-  bool fresh = false;
-  for (int i = 0; !st && dir && i < rules->n; i++) fresh |= proved[i] && proofs[i].n_obl > 0;
-  if (fresh) st = rg_journal_open(jpath, names, &j, err);
-  for (int i = 0; !st && fresh && i < rules->n; i++)
-    if (proved[i] && proofs[i].n_obl > 0) st = verdict_add(j, keys[i], err);
-  rg_journal_close(j);
+  if (!st) st = prove_rest(rules, ax, o, dir ? jpath : NULL, proofs, known, proved, stats, err);
+  if (!st && dir) st = record(jpath, versions, rules, keys, known, proofs, proved, err);
   for (int i = 0; i < rules->n; i++) stats->proved += proved[i];
-  free(keys);
+  free(keys), free(known);
   return st;
 }

@@ -12,7 +12,10 @@
  *     BLAKE2b-256("rulegen rule verdict 1", the rule's canonical text, the axioms' digest, the
  *     recheck's assignment count), written only after that proof, so a later run with the same
  *     rule, axioms and solvers takes it without asking anyone (and without checking the axioms
- *     again: the verdict was written after they passed).
+ *     again: the verdict was written after they passed);
+ *   - the verdict on every rule refuted there (its sides differ at shapes the comparison before
+ *     the solvers found): one sat line under the same key, the counterexample as its core, so
+ *     a false rule is not tested again either. Timeouts and other doubts are not kept.
  * Every line carries the journal key's MAC: a forged or edited line is an error, not a proof.
  * Processes may share a cache: each appends whole lines.
  */
@@ -29,7 +32,7 @@ rg_status rg_proof_cache_default(char *buf, size_t n, rg_err *err) RG_MUST_CHECK
 
 typedef struct {
   int n_rules;
-  int cached;   /* rules whose verdict the cache held */
+  int cached;   /* rules whose verdict (proved or refuted) the cache held */
   int asked;    /* rules sent to rg_prove_rules (the rest of n_rules) */
   int proved;   /* rules proved, from the cache or now */
   rg_prove_summary sum; /* rg_prove_rules' summary over the rules asked */
@@ -38,7 +41,7 @@ typedef struct {
 /* Proves rules from ax through the cache folder dir (made when missing; NULL: no cache, every
  * rule asked): proved[i] is true when rule i is proved as above, now or by an earlier run.
  * proofs[i] (rules->n of them) holds the proof of each rule asked now (a cached one: status
- * verified, no obligations). o as rg_prove_rules takes it; its journal is the cache's, its
+ * verified, or unproved and refuted with its counterexample; no obligations). o as rg_prove_rules takes it; its journal is the cache's, its
  * require is both. Errors: rg_prove_rules' (a rule without a target, an unsound axiom, a
  * solver that cannot start), the cache folder or journal (RG_ERR_IO, RG_ERR_PARSE naming it). */
 rg_status rg_prove_cached(const rg_ruleset *rules, const rg_axioms *ax, const char *dir, const rg_prove_opts *o,

@@ -1,0 +1,80 @@
+/* tests/test_verify_proofcache.c: proofs through the cache (verify/proofcache.h): a first run
+ * proves a true rule and refutes a false one, a second run takes both verdicts from the cache
+ * without asking anyone, other axioms make the verdicts unknown again, a forged verdict line is
+ * an error (never a proof), and no cache at all asks every rule. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "verify/verify.h"
+
+static const char rules_text[] = "(ewadd ?x ?y) => (ewadd ?y ?x)\n(relu ?x) => ?x\n";
+
+static void prove(const rg_ruleset *rs, const rg_axioms *ax, const char *dir, rg_proof_cache_stats *cs, bool *proved,
+                  rg_status want, rg_err *err) {
+  rg_prove_opts o;
+  rg_prove_opts_init(&o);
+  o.check_axioms = false; /* test_verify checks them; here they would run at every call */
+  rg_rule_proof p[2];
+  rg_status st = rg_prove_cached(rs, ax, dir, &o, p, proved, cs, err);
+  CHECK_MSG(st == want, "status %d: %s", (int)st, err->msg);
+  if (!st) CHECK(p[1].refuted && p[1].refutation[0]); /* the false rule's counterexample, fresh or kept */
+}
+
+/* The path of the cache's journal in dir (the one file not ending in .key). */
+static void journal_of(const char *dir, char *path, size_t n) {
+  DIR *d = opendir(dir);
+  path[0] = 0;
+  for (struct dirent *e; d && (e = readdir(d));)
+    if (strstr(e->d_name, ".journal") && !strstr(e->d_name, ".key")) snprintf(path, n, "%s/%s", dir, e->d_name);
+  if (d) closedir(d);
+}
+
+int main(void) {
+  char dir[] = "/tmp/rg_proofcache_XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  rg_err err;
+  rg_axioms ax, other;
+  CHECK(rg_axioms_load(rg_axioms_default_path(), &ax, &err) == RG_OK);
+  rg_ruleset rs;
+  rg_ruleset_init(&rs);
+  CHECK(rg_text_parse(rules_text, strlen(rules_text), &rs, &err) == RG_OK);
+  rg_proof_cache_stats cs;
+  bool proved[2];
+  prove(&rs, &ax, dir, &cs, proved, RG_OK, &err);
+  CHECK(cs.asked == 2 && cs.cached == 0 && proved[0] && !proved[1] && cs.proved == 1);
+  prove(&rs, &ax, dir, &cs, proved, RG_OK, &err); /* both verdicts kept: nobody asked */
+  CHECK(cs.asked == 0 && cs.cached == 2 && proved[0] && !proved[1] && cs.proved == 1);
+  /* other axioms (one more line): the proof is not theirs */
+  rg_strbuf sb;
+  CHECK(rg_text_read_file(rg_axioms_default_path(), &sb, &err) == RG_OK);
+  rg_sb_puts(&sb, "\n# another axiom file\n");
+  CHECK(rg_axioms_parse(sb.s, sb.len, "other", &other, &err) == RG_OK);
+  rg_sb_free(&sb);
+  prove(&rs, &other, dir, &cs, proved, RG_OK, &err);
+  CHECK(cs.cached == 0 && cs.asked == 2 && proved[0]);
+  /* a verdict line changed by hand (the refutation turned into a proof): an error, not a proof */
+  char path[512];
+  journal_of(dir, path, sizeof path);
+  CHECK(path[0] != 0);
+  CHECK(rg_text_read_file(path, &sb, &err) == RG_OK);
+  char *at = sb.s ? strstr(sb.s, " sat ") : NULL;
+  CHECK(at != NULL);
+  if (at) memcpy(at, " uns ", 5);
+  FILE *f = fopen(path, "w");
+  if (f) fwrite(sb.s, 1, sb.len, f), fclose(f);
+  rg_sb_free(&sb);
+  prove(&rs, &ax, dir, &cs, proved, RG_ERR_PARSE, &err);
+  CHECK(strstr(err.msg, "forged") != NULL);
+  /* no cache: every rule asked */
+  prove(&rs, &ax, NULL, &cs, proved, RG_OK, &err);
+  CHECK(cs.asked == 2 && cs.cached == 0 && proved[0] && !proved[1]);
+  rg_ruleset_free(&rs);
+  rg_axioms_free(&ax), rg_axioms_free(&other);
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  CHECK(system(cmd) == 0);
+  return check_done("test_verify_proofcache");
+}
