@@ -1,13 +1,13 @@
 /* optimizer/numcheck.h: the numeric check before an optimized model is written: the rewritten
  * model against the original, both through the project's float64 evaluator on the same seeded
- * random inputs (the stream models/ort_run.js draws), at several scales: floats uniform in
- * [-s, s) for each s of rg_numcheck_scales (values of order 1, raw pixels, small values: a rule
- * true only for positive or small operands shows at some), int64 inputs within the rows of the
- * tables Gather reads with them (else [0, 100)). Each output's difference is relative to its
- * scale, max |a - b| / max |b|; the largest over the outputs and scales is the verdict.
- * Downstream operators can hide a wrong rewrite (a sigmoid saturates, a normalization rescales),
- * so each rewritten region is checked too: every step's replacement against the value it
- * replaced, on the values that reach it in the model at each scale. */
+ * random inputs (the stream models/ort_run.js draws): floats uniform in [-1, 1), int64 inputs
+ * within the rows of the tables Gather reads with them (else [0, 100)). Each output's difference
+ * is relative to its scale, max |a - b| / max |b|; the largest over the outputs is the verdict.
+ * Downstream operators can hide a wrong rewrite (a sigmoid saturates, a normalization rescales)
+ * and one scale of inputs can miss it (a rule true only for positive or small operands), so each
+ * rewritten region is checked too: every step's replacement against the value it replaced, on
+ * the values that reach it in the model with floats drawn in [-s, s) for each s of
+ * rg_numcheck_scales (values of order 1, raw pixels, small values). */
 #ifndef RG_OPTIMIZER_NUMCHECK_H
 #define RG_OPTIMIZER_NUMCHECK_H
 
@@ -20,7 +20,7 @@ extern const double rg_numcheck_scales[RG_NUMCHECK_SCALES];
  * when out of memory). */
 double **rg_numcheck_inputs(const rg_model *m, uint32_t seed, int scale);
 
-/* *worst: the largest relative difference between m seen from roots and m itself. */
+/* *worst: the largest relative difference between m seen from roots and m itself (scale 1). */
 rg_status rg_numcheck(const rg_model *m, const rg_ref *roots, uint32_t seed, double *worst, rg_err *err) RG_MUST_CHECK;
 
 /* The first step of r's derivation after which the model differs from the original by more
