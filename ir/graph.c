@@ -12,7 +12,12 @@
 typedef struct {
   char **names;
   int32_t n, cap;
+  rg_hashtab index; /* name -> its position, once the table holds more than INDEX_FROM names */
 } name_table;
+
+/* Below this many names a scan is as fast as hashing (a rule's variables); a model has one
+ * variable per weight and input, and scanning those made importing a model quadratic. */
+#define INDEX_FROM 16
 
 struct rg_graph {
   rg_node *nodes;
@@ -35,6 +40,7 @@ uint64_t rg_graph_serial(const rg_graph *g) { return g->serial; }
 static void free_names(name_table *t) {
   for (int32_t i = 0; i < t->n; i++) free(t->names[i]);
   free(t->names);
+  rg_hashtab_free(&t->index);
 }
 
 void rg_graph_free(rg_graph *g) {
@@ -80,10 +86,36 @@ int32_t rg_graph_input(rg_graph *g, int32_t tvar) {
   return rg_graph_add(g, &n);
 }
 
+typedef struct {
+  const char *s;
+  int len;
+} name_key;
+
+static bool name_eq(const void *owner, const void *key, int32_t val) {
+  const char *have = ((const name_table *)owner)->names[val];
+  const name_key *k = key;
+  return !strncmp(have, k->s, (size_t)k->len) && !have[k->len];
+}
+
 static int32_t find(const name_table *t, const char *name, int len) {
+  if (t->index.cap)
+    return rg_hashtab_find(&t->index, rg_hash_bytes(name, (size_t)len), name_eq, t, &(name_key){name, len});
   for (int32_t i = 0; i < t->n; i++)
     if ((int)strlen(t->names[i]) == len && memcmp(t->names[i], name, (size_t)len) == 0) return i;
   return -1;
+}
+
+/* Indexes the newest name, or every name when the table passes INDEX_FROM; false when out of
+ * memory (the index then holds exactly the names before the newest, or nothing). */
+static bool index_names(name_table *t) {
+  if (t->n <= INDEX_FROM) return true;
+  int32_t from = t->index.cap ? t->n - 1 : 0;
+  for (int32_t i = from; i < t->n; i++)
+    if (rg_hashtab_add(&t->index, rg_hash_bytes(t->names[i], strlen(t->names[i])), i) != RG_OK) {
+      if (!from) rg_hashtab_free(&t->index);
+      return false;
+    }
+  return true;
 }
 
 static int32_t intern(name_table *t, const char *name, int len) {
@@ -94,8 +126,12 @@ static int32_t intern(name_table *t, const char *name, int len) {
   if (!copy) return RG_ERR_NOMEM;
   memcpy(copy, name, (size_t)len);
   copy[len] = 0;
-  t->names[t->n] = copy;
-  return t->n++;
+  t->names[t->n++] = copy;
+  if (!index_names(t)) {
+    free(t->names[--t->n]);
+    return RG_ERR_NOMEM;
+  }
+  return t->n - 1;
 }
 
 int32_t rg_graph_tvar(rg_graph *g, const char *name, int len) { return intern(&g->tvars, name, len); }

@@ -13,13 +13,24 @@
 
 /* ---- messages ---- */
 
+/* The first node that reads tensor name, or NULL; *k its index. A scan of the whole graph: for
+ * a message only (once per initializer, it made importing quadratic). */
+static const Onnx__NodeProto *first_reader(const rg_importer *im, const char *name, int *k) {
+  for (size_t i = 0; i < im->gr->n_node; i++)
+    for (size_t j = 0; j < im->gr->node[i]->n_input; j++)
+      if (!strcmp(im->gr->node[i]->input[j], name)) return *k = (int)i, im->gr->node[i];
+  return NULL;
+}
+
 rg_status rg_import_fail(rg_importer *im, rg_err *err, rg_status st, const char *fmt, ...) {
   char what[400], label[160] = "";
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
-  if (im->node) rg_onnx_node_label(im->node, im->node_k, label, sizeof label);
+  int k = im->node_k;
+  const Onnx__NodeProto *node = im->node ? im->node : im->about ? first_reader(im, im->about, &k) : NULL;
+  if (node) rg_onnx_node_label(node, k, label, sizeof label);
   return rg_err_set(err, st, "%s: %s%s%s", im->path, label, label[0] ? ": " : "", what);
 }
 
@@ -148,22 +159,14 @@ static rg_status add_weight(rg_importer *im, Onnx__TensorProto *t, const char *n
   return rg_import_set(im, name, rg_model_var_ref(im->m, v), elem, err);
 }
 
-/* The first node that reads tensor name (for messages about the tensor), or NULL. */
-static const Onnx__NodeProto *first_reader(rg_importer *im, const char *name) {
-  for (size_t k = 0; k < im->gr->n_node; k++)
-    for (size_t j = 0; j < im->gr->node[k]->n_input; j++)
-      if (!strcmp(im->gr->node[k]->input[j], name)) return im->node_k = (int)k, im->gr->node[k];
-  return NULL;
-}
-
 static rg_status import_inputs(rg_importer *im, const rg_import_opts *opts, rg_err *err) {
   const Onnx__GraphProto *gr = im->gr;
   for (size_t i = 0; i < gr->n_initializer; i++) {
     const char *name = gr->initializer[i]->name;
     if (!name || !name[0]) return rg_import_fail(im, err, RG_ERR_ARG, "initializer %zu has no name", i);
-    im->node = first_reader(im, name);
+    im->about = name;
     rg_status st = add_weight(im, gr->initializer[i], name, err);
-    im->node = NULL;
+    im->about = NULL;
     if (st) return st;
     rg_onnx_tensor_drop_data(gr->initializer[i]); /* what was not taken: the model keeps one copy */
   }
@@ -175,9 +178,9 @@ static rg_status import_inputs(rg_importer *im, const rg_import_opts *opts, rg_e
     if (rg_import_get(im, name)) continue; /* an initializer listed as an input too (IR version < 4) */
     rg_elem elem = RG_ELEM_FLOAT; /* set by declared_shape on success */
     rg_shape s;
-    im->node = first_reader(im, name);
+    im->about = name;
     rg_status st = declared_shape(im, gr->input[i], opts, &elem, &s, err);
-    im->node = NULL;
+    im->about = NULL;
     if (st) return st;
     int32_t v = rg_model_add_var(im->m, name, RG_MVAR_INPUT, elem, &s, NULL);
     if (v < 0) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
@@ -193,17 +196,20 @@ static rg_status import_outputs(rg_importer *im, rg_err *err) {
   m->out = calloc(gr->n_output, sizeof *m->out);
   m->out_name = calloc(gr->n_output, sizeof *m->out_name);
   if (!m->out || !m->out_name) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  for (size_t i = 0; i < gr->n_output; i++) {
+  rg_names seen = {0};
+  rg_status st = RG_OK;
+  for (size_t i = 0; !st && i < gr->n_output; i++) {
     const char *name = gr->output[i]->name ? gr->output[i]->name : "";
     const rg_ival *v = rg_import_get(im, name);
-    if (!v) return rg_import_fail(im, err, RG_ERR_ARG, "graph output '%s' is produced by no node, input or initializer", name);
-    for (size_t j = 0; j < i; j++)
-      if (!strcmp(m->out_name[j], name)) return rg_import_fail(im, err, RG_ERR_ARG, "graph output '%s' is listed twice", name);
-    m->out[i] = v->ref;
-    if (!(m->out_name[i] = strdup(name))) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-    m->n_out = (int32_t)i + 1;
+    int added = 0;
+    if (!v) st = rg_import_fail(im, err, RG_ERR_ARG, "graph output '%s' is produced by no node, input or initializer", name);
+    else if (!rg_names_add(&seen, name, &added)) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    else if (!added) st = rg_import_fail(im, err, RG_ERR_ARG, "graph output '%s' is listed twice", name);
+    else if (!(m->out_name[i] = strdup(name))) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    else m->out[i] = v->ref, m->n_out = (int32_t)i + 1;
   }
-  return RG_OK;
+  rg_names_free(&seen);
+  return st;
 }
 
 /* ---- the order nodes are imported in ---- */
@@ -318,15 +324,29 @@ static void *from_doubles(const double *d, int64_t n, rg_elem elem) {
   return out;
 }
 
+/* The value_info, else the graph output, that declares tensor name (NULL: none); the table of
+ * them is made on first use. */
+static rg_status declaration(rg_importer *im, const char *name, const Onnx__ValueInfoProto **vi, rg_err *err) {
+  const Onnx__GraphProto *gr = im->gr;
+  size_t n = gr->n_value_info;
+  for (size_t i = im->declared.n ? n + gr->n_output : 0; i < n + gr->n_output; i++) {
+    const Onnx__ValueInfoProto *v = i < n ? gr->value_info[i] : gr->output[i - n];
+    int added;
+    int64_t *at = v->name ? rg_names_add(&im->declared, v->name, &added) : NULL;
+    if (v->name && !at) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    if (at && added) *at = (int64_t)i;
+  }
+  const int64_t *at = rg_names_find(&im->declared, name);
+  *vi = !at ? NULL : (size_t)*at < n ? gr->value_info[*at] : gr->output[(size_t)*at - n];
+  return RG_OK;
+}
+
 /* The types a node without a type rule declares for its outputs (value_info, graph outputs). */
 static rg_status declared_types(rg_importer *im, const Onnx__NodeProto *n, int n_out, rg_tinfo *out, rg_err *outer) {
-  const Onnx__GraphProto *gr = im->gr;
   for (int j = 0; j < n_out; j++) {
     const Onnx__ValueInfoProto *vi = NULL;
-    for (size_t i = 0; !vi && i < gr->n_value_info; i++)
-      if (gr->value_info[i]->name && !strcmp(gr->value_info[i]->name, n->output[j])) vi = gr->value_info[i];
-    for (size_t i = 0; !vi && i < gr->n_output; i++)
-      if (gr->output[i]->name && !strcmp(gr->output[i]->name, n->output[j])) vi = gr->output[i];
+    rg_status dst = declaration(im, n->output[j], &vi, outer);
+    if (dst) return dst;
     const Onnx__TypeProto *t = vi ? vi->type : NULL;
     if (!t || t->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !t->tensor_type || !t->tensor_type->shape)
       return rg_import_fail(im, outer, RG_ERR_ARG, "graphopt does not know this operator's output shapes, and the model "
@@ -588,7 +608,7 @@ static rg_status import_model(Onnx__ModelProto *mp, const char *path, const rg_i
   }
   im.node = NULL;
   if (!st) st = import_outputs(&im, err);
-  rg_names_free(&im.names), rg_names_free(&im.producer), rg_names_free(&im.readers);
+  rg_names_free(&im.names), rg_names_free(&im.producer), rg_names_free(&im.readers), rg_names_free(&im.declared);
   free(im.val), free(order), free(im.fold_into), free(im.folded);
   if (st) {
     rg_model_free(im.m);

@@ -29,10 +29,12 @@ typedef struct {
   size_t n_val, cap_val;
   rg_names producer; /* tensor name -> the node that produces it */
   rg_names readers;  /* tensor name -> how many node operands and graph outputs read it */
+  rg_names declared; /* tensor name -> its value_info i, or graph output n_value_info + i (made on first use) */
   int32_t *fold_into; /* [node]: the BatchNormalization folded into this Conv, or -1 */
   bool *folded;       /* [node]: a BatchNormalization folded into its Conv */
   const Onnx__NodeProto *node; /* the node being imported, for messages */
   int node_k;
+  const char *about; /* else the tensor being imported: messages name the first node that reads it */
   int32_t fresh; /* counter for the names of new weights */
 } rg_importer;
 

@@ -112,23 +112,29 @@ int rg_model_max_deps(const rg_model *m) {
   return most;
 }
 
-/* Marks the nodes and opaque nodes the outputs need (node_mark, op_mark: zeroed by the caller). */
-static void mark_needed(const rg_model *m, uint8_t *node_mark, uint8_t *op_mark) {
-  /* Opaque nodes reach back through their operands; iterate until nothing new is marked. */
-  rg_graph_mark_reachable(m->g, m->out, m->n_out, node_mark);
-  for (bool grew = true; grew;) {
-    grew = false;
-    for (int32_t k = m->n_op - 1; k >= 0; k--) {
-      if (op_mark[k]) continue;
-      const rg_opaque *o = &m->op[k];
-      bool used = false;
-      for (int j = 0; j < o->n_out && !used; j++) used = node_mark[rg_graph_input(m->g, o->out[j])];
-      if (!used) continue;
-      op_mark[k] = grew = 1;
-      for (int j = 0; j < o->n_in; j++)
-        if (o->in[j].node >= 0) rg_graph_mark_reachable(m->g, &o->in[j], 1, node_mark);
-    }
+/* Marks the nodes and opaque nodes the outputs need (node_mark, op_mark: zeroed by the caller):
+ * a walk back from the outputs, through an opaque node's operands once one of its outputs is
+ * needed, each node once (a sweep of the graph per opaque node made counting quadratic). False
+ * when out of memory. */
+static bool mark_needed(const rg_model *m, uint8_t *node_mark, uint8_t *op_mark) {
+  int32_t *stack = malloc(sizeof *stack * ((size_t)rg_graph_size(m->g) + 1)), top = 0;
+  if (!stack) return false;
+  for (int32_t i = 0; i < m->n_out; i++) {
+    int32_t id = m->out[i].node;
+    if (id >= 0 && !node_mark[id]) node_mark[id] = 1, stack[top++] = id;
   }
+  while (top) {
+    const rg_node *nd = rg_graph_node(m->g, stack[--top]);
+    const rg_ref *in = nd->in;
+    int n_in = nd->op == RG_OP_INPUT ? 0 : nd->n_in;
+    const rg_mvar *v = nd->op == RG_OP_INPUT ? &m->var[nd->params[0]] : NULL;
+    if (v && v->kind == RG_MVAR_OPAQUE && !op_mark[v->opaque])
+      op_mark[v->opaque] = 1, in = m->op[v->opaque].in, n_in = m->op[v->opaque].n_in;
+    for (int k = 0; k < n_in; k++)
+      if (in[k].node >= 0 && !node_mark[in[k].node]) node_mark[in[k].node] = 1, stack[top++] = in[k].node;
+  }
+  free(stack);
+  return true;
 }
 
 void rg_model_weight_only(const rg_model *m, const int32_t *ids, int32_t n, uint8_t *weight_only) {
@@ -146,8 +152,7 @@ void rg_model_count(const rg_model *m, rg_model_counts *c) {
   uint8_t *node_mark = calloc((size_t)n + 1, 1), *op_mark = calloc((size_t)m->n_op + 1, 1),
           *weight_only = calloc((size_t)n + 1, 1);
   int32_t *ids = calloc((size_t)n + 1, sizeof *ids), n_ids = 0;
-  if (node_mark && op_mark && weight_only && ids) {
-    mark_needed(m, node_mark, op_mark);
+  if (node_mark && op_mark && weight_only && ids && mark_needed(m, node_mark, op_mark)) {
     for (int32_t id = 0; id < n; id++)
       if (node_mark[id]) ids[n_ids++] = id;
     rg_model_weight_only(m, ids, n_ids, weight_only);

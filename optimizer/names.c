@@ -5,54 +5,38 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t name_hash(const char *s) {
-  uint64_t h = 1469598103934665603ull; /* FNV-1a */
-  for (; *s; s++) h = (h ^ (uint8_t)*s) * 1099511628211ull;
-  return h;
+#include "ir/grow.h"
+
+static bool name_eq(const void *owner, const void *key, int32_t val) {
+  return !strcmp(((const rg_names *)owner)->name[val], key);
 }
 
-static size_t slot(const rg_names *t, const char *name) {
-  size_t mask = t->cap - 1, i = name_hash(name) & mask;
-  while (t->name[i] && strcmp(t->name[i], name)) i = (i + 1) & mask;
-  return i;
-}
+static uint64_t name_hash(const char *name) { return rg_hash_bytes(name, strlen(name)); }
 
 int64_t *rg_names_find(const rg_names *t, const char *name) {
-  if (!t->cap) return NULL;
-  size_t i = slot(t, name);
-  return t->name[i] ? &t->value[i] : NULL;
-}
-
-static int grow(rg_names *t) {
-  size_t cap = t->cap ? 2 * t->cap : 256;
-  rg_names nt = {calloc(cap, sizeof(char *)), calloc(cap, sizeof(int64_t)), t->n, cap};
-  if (!nt.name || !nt.value) {
-    free(nt.name), free(nt.value);
-    return 0;
-  }
-  for (size_t i = 0; i < t->cap; i++)
-    if (t->name[i]) {
-      size_t j = slot(&nt, t->name[i]);
-      nt.name[j] = t->name[i], nt.value[j] = t->value[i];
-    }
-  free(t->name), free(t->value);
-  *t = nt;
-  return 1;
+  int32_t i = rg_hashtab_find(&t->index, name_hash(name), name_eq, t, name);
+  return i >= 0 ? &t->value[i] : NULL;
 }
 
 int64_t *rg_names_add(rg_names *t, const char *name, int *added) {
   *added = 0;
-  if (2 * (t->n + 1) > t->cap && !grow(t)) return NULL;
-  size_t i = slot(t, name);
-  if (!t->name[i]) {
-    if (!(t->name[i] = strdup(name))) return NULL;
-    t->value[i] = 0, t->n++, *added = 1;
-  }
-  return &t->value[i];
+  uint64_t h = name_hash(name);
+  size_t pos = rg_hashtab_probe(&t->index, h, name_eq, t, name);
+  int32_t i = rg_hashtab_at(&t->index, pos);
+  if (i >= 0) return &t->value[i];
+  int32_t cap = t->cap;
+  if (t->n == t->cap && (!rg_grow(&t->name, &cap, t->n, sizeof *t->name, 64) ||
+                         !rg_grow(&t->value, &t->cap, t->n, sizeof *t->value, 64)))
+    return NULL;
+  char *copy = strdup(name);
+  if (!copy || rg_hashtab_set(&t->index, pos, h, t->n) != RG_OK) return free(copy), NULL;
+  t->name[t->n] = copy, t->value[t->n] = 0, *added = 1;
+  return &t->value[t->n++];
 }
 
 void rg_names_free(rg_names *t) {
-  for (size_t i = 0; i < t->cap; i++) free(t->name[i]);
+  for (int32_t i = 0; i < t->n; i++) free(t->name[i]);
   free(t->name), free(t->value);
+  rg_hashtab_free(&t->index);
   *t = (rg_names){0};
 }
