@@ -134,8 +134,9 @@ rg_status rg_enum_inputs_load(const char *path, rg_enum_inputset *s, rg_err *err
     if (got == 0) break;
   }
   bool bad = ferror(f);
+  int e = errno;
   fclose(f);
-  rg_status st = bad ? rg_err_set(err, RG_ERR_IO, "read error") : RG_OK;
+  rg_status st = bad ? rg_err_set(err, RG_ERR_IO, "cannot read: %s", strerror(e)) : RG_OK;
   if (!st)
     for (size_t q = 0; q < len && !st; q++)
       if ((unsigned char)buf[q] >= 0x7f ||

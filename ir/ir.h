@@ -1,7 +1,7 @@
 /* ir/ir.h: the public header of the shared core. Everything a module needs from ir/: the op
  * table, shapes, hash-consed graphs, rules and their text format, plans (typed graphs), the
- * float64 and Z_p interpreters, rule comparison, files written whole or not at all, where the data
- * files are (datapath.h), the hash table and the clock. */
+ * float64 and Z_p interpreters, rule comparison, files written whole or not at all and read whole
+ * within bounds (readfile.h), where the data files are (datapath.h), the hash table and the clock. */
 #ifndef RG_IR_IR_H
 #define RG_IR_IR_H
 
@@ -16,6 +16,7 @@
 #include "op.h"
 #include "plan.h"
 #include "progress.h"
+#include "readfile.h"
 #include "rule.h"
 #include "shape.h"
 #include "shapesolve.h"

@@ -2,7 +2,9 @@
 #include "status.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 static rg_status vset(rg_err *err, rg_status status, int line, int col, const char *fmt,
                       va_list ap) {
@@ -38,10 +40,16 @@ const char *rg_status_name(rg_status s) {
   return s <= 0 && -(int)s < (int)(sizeof names / sizeof *names) ? names[-(int)s] : "unknown status";
 }
 
+/* Whether msg starts by naming file ("FILE: ...", "FILE is ..."). */
+static bool names_file(const char *msg, const char *file) {
+  size_t n = strlen(file);
+  return n && !strncmp(msg, file, n) && (msg[n] == ':' || msg[n] == ' ');
+}
+
 void rg_err_print(FILE *out, const char *prog, const char *file, const rg_err *err) {
   if (file && err->line)
     fprintf(out, "%s: %s:%d:%d: %s\n", prog, file, err->line, err->col, err->msg);
-  else if (file)
+  else if (file && !names_file(err->msg, file))
     fprintf(out, "%s: %s: %s\n", prog, file, err->msg);
   else
     fprintf(out, "%s: %s\n", prog, err->msg);

@@ -38,7 +38,8 @@ rg_status rg_err_at(rg_err *err, rg_status status, int line, int col, const char
 const char *rg_status_name(rg_status s);
 
 /* Prints "prog: where: message" and a newline to out, where is "file:line:col" when err has a
- * line, "file" when only file is known, nothing when file is NULL. */
+ * line, "file" when only file is known and the message does not start with it, nothing when
+ * file is NULL. */
 void rg_err_print(FILE *out, const char *prog, const char *file, const rg_err *err);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "readfile.h"
 
 typedef struct {
   const char *s;
@@ -444,17 +445,23 @@ static rg_status parse_line(parser *p, rg_rule **out) {
   return RG_OK;
 }
 
+/* Whether text[from, len) holds only plain text (printable ASCII, tabs, line ends); else an
+ * error at the line and column of the first other byte. */
+static rg_status plain_text(const char *text, size_t from, size_t len, rg_err *err) {
+  size_t i = from;
+  while (i < len && ((unsigned char)text[i] >= 0x20 || strchr("\t\r\n", text[i])) && text[i] != 0x7f && text[i]) i++;
+  if (i == len) return RG_OK;
+  size_t line = 1, ls = 0;
+  for (size_t j = 0; j < i; j++)
+    if (text[j] == '\n') line++, ls = j + 1;
+  return rg_err_at(err, RG_ERR_PARSE, (int)line, (int)(i - ls) + 1, "unexpected byte 0x%02x: rule files are plain text",
+                   (unsigned char)text[i]);
+}
+
 static rg_status parse_text(const char *text, size_t len, bool target_params_free, rg_ruleset *out, rg_err *err) {
   parser p = {text, len, 0, 0, 1, err, target_params_free, NULL, 0};
   /* Binary input is refused up front, before it can reach the term parser. */
-  for (size_t i = 0, line = 1, ls = 0; i < len; i++) {
-    unsigned char c = (unsigned char)text[i];
-    if (c == '\n') line++, ls = i + 1;
-    else if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f)
-      return rg_err_at(err, RG_ERR_PARSE, (int)line, (int)(i - ls) + 1,
-                       "unexpected byte 0x%02x: rule files are plain text", c);
-  }
-  rg_status st = RG_OK;
+  rg_status st = plain_text(text, 0, len, err);
   while (!st && p.i < p.len) {
     rg_rule *r;
     st = parse_line(&p, &r);
@@ -479,22 +486,22 @@ rg_status rg_text_parse_axioms(const char *text, size_t len, rg_ruleset *out, rg
 }
 
 rg_status rg_text_read_file(const char *path, rg_strbuf *out, rg_err *err) {
-  rg_sb_init(out);
-  FILE *f = fopen(path, "rb");
-  if (!f) return rg_err_set(err, RG_ERR_IO, "cannot open %s: %s", path, strerror(errno));
-  char chunk[65536];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) rg_sb_append(out, chunk, n);
-  bool bad = ferror(f);
-  fclose(f);
-  if (bad) return rg_err_set(err, RG_ERR_IO, "cannot read %s", path);
-  if (out->failed) return rg_err_set(err, RG_ERR_NOMEM, "out of memory reading %s", path);
-  return RG_OK;
+  static const rg_file_kind text = {"text", SIZE_MAX, RG_TEXT_MAX_STREAM, NULL};
+  return rg_file_read(path, &text, out, err);
+}
+
+/* A stream of rule text is refused at its first byte that is not plain text (/dev/zero's first). */
+static rg_status check_rule_text(const char *path, const char *data, size_t len, size_t *done, rg_err *err) {
+  (void)path;
+  rg_status st = plain_text(data, *done, len, err);
+  *done = len;
+  return st;
 }
 
 rg_status rg_text_parse_file(const char *path, rg_ruleset *out, rg_err *err) {
+  static const rg_file_kind rule_text = {"rule text", SIZE_MAX, RG_TEXT_MAX_STREAM, check_rule_text};
   rg_strbuf sb;
-  rg_status st = rg_text_read_file(path, &sb, err);
+  rg_status st = rg_file_read(path, &rule_text, &sb, err);
   if (st == RG_OK) {
     int before = out->n;
     st = rg_text_parse(sb.s ? sb.s : "", sb.len, out, err);

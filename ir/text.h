@@ -31,9 +31,11 @@ rg_status rg_text_parse(const char *text, size_t len, rg_ruleset *out, rg_err *e
 /* The same for axioms (verify/axioms.h): a target may name parameter variables the source does
  * not bind (their guard defines them, verify/guard.h). */
 rg_status rg_text_parse_axioms(const char *text, size_t len, rg_ruleset *out, rg_err *err) RG_MUST_CHECK;
-/* Reads and parses a file; an empty file, or one without any rule, is an error. */
+/* Reads and parses a file; an empty file, or one without any rule, is an error. Read as
+ * rg_text_read_file reads, and a stream is refused at its first byte that is not plain text. */
 rg_status rg_text_parse_file(const char *path, rg_ruleset *out, rg_err *err) RG_MUST_CHECK;
-/* Reads a whole file into out (initialised here; free it also on error). */
+/* Reads a whole file into out (initialised here; free it also on error): rg_file_read, a
+ * stream at most RG_TEXT_MAX_STREAM bytes. */
 rg_status rg_text_read_file(const char *path, rg_strbuf *out, rg_err *err) RG_MUST_CHECK;
 /* Parses exactly one rule (or bare graph) from a string. */
 rg_status rg_text_parse_rule(const char *text, rg_rule **out, rg_err *err) RG_MUST_CHECK;

@@ -44,7 +44,7 @@ Onnx__ModelProto *rg_onnx_read(const char *path, rg_err *err) {
     }
   } else if (fd >= 0) close(fd);
   rg_strbuf sb; /* not a regular file, or empty: read it (the error names the path) */
-  if (rg_text_read_file(path, &sb, err)) {
+  if (rg_file_read(path, &rg_onnx_model_file, &sb, err)) {
     rg_sb_free(&sb);
     return NULL;
   }

@@ -4,11 +4,19 @@
 #ifndef RG_OPTIMIZER_ONNX_IO_H
 #define RG_OPTIMIZER_ONNX_IO_H
 
+#include "ir/readfile.h"
 #include "model.h"
 #include "onnx.pb-c.h"
 
-/* The model in the file at path, or NULL with RG_ERR_IO (cannot read it) or RG_ERR_PARSE (not
- * an ONNX model: protobuf does not parse it, or it has no graph). */
+/* Protobuf's limit on a message, so ONNX's on a model or tensor file: 2 GiB. */
+#define RG_ONNX_MAX ((size_t)2 << 30)
+/* Model and tensor files for rg_file_read: a stream is read up to RG_ONNX_MAX bytes and
+ * refused at its first bytes that are no protobuf field; a tensor file holds at most that. */
+extern const rg_file_kind rg_onnx_model_file, rg_onnx_tensor_file;
+
+/* The model in the file at path, or NULL with RG_ERR_IO (cannot read it, a folder),
+ * RG_ERR_LIMIT (a stream past RG_ONNX_MAX) or RG_ERR_PARSE (not an ONNX model: protobuf does
+ * not parse it, or it has no graph). */
 Onnx__ModelProto *rg_onnx_read(const char *path, rg_err *err);
 /* The same for a model already in memory (name: for messages). */
 Onnx__ModelProto *rg_onnx_parse(const char *name, const uint8_t *data, size_t len, rg_err *err);

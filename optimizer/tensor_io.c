@@ -14,7 +14,7 @@ rg_status rg_tensor_file_read(const char *path, rg_elem *elem, rg_shape *shape, 
                               rg_err *err) {
   *vals = NULL, *name = NULL;
   rg_strbuf sb;
-  if (rg_text_read_file(path, &sb, err)) {
+  if (rg_file_read(path, &rg_onnx_tensor_file, &sb, err)) {
     rg_sb_free(&sb);
     return err ? err->status : RG_ERR_IO;
   }

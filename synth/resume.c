@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ir/ir.h"
 
@@ -96,6 +97,13 @@ int rg_synth_resume_options(const char *path, rg_strbuf *args, rg_enum_inputset 
   *found = false;
   FILE *f = fopen(path, "r");
   if (!f) return 0; /* rg_synth_load_candidates says why */
+  struct stat st;
+  if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) { /* a stream could not be read twice, nor end */
+    fclose(f);
+    fprintf(stderr, "rulegen: --resume: %s is %s (give the candidates file a run saved)\n", path,
+            S_ISDIR(st.st_mode) ? "a folder" : "not a regular file");
+    return 2;
+  }
   rg_strbuf in_text;
   rg_sb_init(&in_text);
   char *line = NULL;
