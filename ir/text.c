@@ -276,6 +276,20 @@ static rg_status arity_error(parser *p, int c0, rg_op op, int got) {
                    hi == 1 ? "" : "s", got, got == 1 ? "" : "s");
 }
 
+/* Where a term's ')' is missing: a '=>' or ';' (which no term holds), the line's end or a
+ * comment; at any of them, the error naming the '(' (of op, at column c0) left open. */
+static bool at_missing_close(const parser *p) {
+  int c = peek(p);
+  return at_eol(p) || c == '#' || c == ';' || (c == '=' && p->i + 1 < p->len && p->s[p->i + 1] == '>');
+}
+
+static rg_status missing_close(parser *p, const char *op, int c0) {
+  if (at_eol(p) || peek(p) == '#')
+    return rg_err_at(p->err, RG_ERR_PARSE, p->line, col(p), "missing ')' to close the '(' of %s at column %d", op, c0);
+  return rg_err_at(p->err, RG_ERR_PARSE, p->line, col(p), "missing ')' to close the '(' of %s at column %d (before "
+                   "'%s')", op, c0, peek(p) == ';' ? ";" : "=>");
+}
+
 static rg_status parse_app(parser *p, rg_rule *r, rg_ref *out, int depth) {
   int c0 = col(p);
   p->i++; /* '(' */
@@ -297,7 +311,8 @@ static rg_status parse_app(parser *p, rg_rule *r, rg_ref *out, int depth) {
     nd.params[rg_op_param_slot(op, k)] = info->params[k].def;
   for (int k = 0; k < given; k++) {
     skip_ws(p);
-    if (peek(p) == ')' || peek(p) == '(' || at_eol(p)) return arity_error(p, c0, op, 0);
+    if (at_missing_close(p)) return missing_close(p, name, c0);
+    if (peek(p) == ')' || peek(p) == '(') return arity_error(p, c0, op, 0);
     if ((st = parse_param(p, r, &nd, k, name))) return st;
   }
   int n_in = 0;
@@ -305,9 +320,7 @@ static rg_status parse_app(parser *p, rg_rule *r, rg_ref *out, int depth) {
     skip_ws(p);
     int c = peek(p);
     if (c == ')') break;
-    if (at_eol(p) || c == '#')
-      return rg_err_at(p->err, RG_ERR_PARSE, p->line, col(p),
-                       "missing ')' to close the '(' of %s at column %d", name, c0);
+    if (at_missing_close(p)) return missing_close(p, name, c0);
     if (n_in == rg_op_max_inputs(op)) return arity_error(p, c0, op, n_in + count_args(p));
     if ((st = parse_term(p, r, &nd.in[n_in], depth + 1))) return st;
     n_in++;

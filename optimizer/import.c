@@ -103,6 +103,23 @@ static rg_status elem_of(rg_importer *im, int32_t type, const char *what, const 
   return RG_OK;
 }
 
+/* Why axis d of tensor name has no size graphopt takes: a dynamic dimension (param, or none
+ * given), a size of 0 (an empty tensor), or one out of range. */
+static rg_status bad_dim(rg_importer *im, const char *name, size_t d, const char *param, int value_case, int64_t v,
+                         rg_err *err) {
+  if (param && v < 0)
+    return rg_import_fail(im, err, RG_ERR_ARG, "'%s' has a dynamic dimension '%s' (axis %zu) without a value: give it "
+                          "one (graphopt --dim %s=N)", name, param, d, param);
+  if (value_case != ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE && !param)
+    return rg_import_fail(im, err, RG_ERR_ARG, "'%s' has no size 1 to %d on axis %zu (a dynamic dimension): give it "
+                          "one", name, RG_MAX_DIM, d);
+  if (v == 0)
+    return rg_import_fail(im, err, RG_ERR_ARG, "'%s' has size 0 on axis %zu%s%s%s: an empty tensor, which graphopt "
+                          "does not handle yet", name, d, param ? " ('" : "", param ? param : "", param ? "')" : "");
+  return rg_import_fail(im, err, RG_ERR_ARG, "'%s' has size %lld on axis %zu%s%s%s: graphopt takes sizes 1 to %d",
+                        name, (long long)v, d, param ? " ('" : "", param ? param : "", param ? "')" : "", RG_MAX_DIM);
+}
+
 /* The shape a ValueInfoProto declares; dims named in opts take their values there. */
 static rg_status declared_shape(rg_importer *im, const Onnx__ValueInfoProto *vi, const rg_import_opts *opts,
                                 rg_elem *elem, rg_shape *s, rg_err *err) {
@@ -125,13 +142,7 @@ static rg_status declared_shape(rg_importer *im, const Onnx__ValueInfoProto *vi,
     const char *param = dm->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM ? dm->dim_param : NULL;
     for (int k = 0; param && opts && k < opts->n_dims; k++)
       if (!strcmp(opts->dim_name[k], param)) v = opts->dim_value[k];
-    if (v < 1 || v > RG_MAX_DIM) {
-      if (param)
-        return rg_import_fail(im, err, RG_ERR_ARG, "'%s' has a dynamic dimension '%s' (axis %zu) without a value: give "
-                              "it one (graphopt --dim %s=N)", name, param, d, param);
-      return rg_import_fail(im, err, RG_ERR_ARG, "'%s' has no size 1 to %d on axis %zu (a dynamic dimension): give it "
-                            "one", name, RG_MAX_DIM, d);
-    }
+    if (v < 1 || v > RG_MAX_DIM) return bad_dim(im, name, d, param, dm->value_case, v, err);
     dims[d] = (int32_t)v;
   }
   *s = rg_shape_make((int)sp->n_dim, dims);
@@ -348,7 +359,11 @@ static rg_status declared_types(rg_importer *im, const Onnx__NodeProto *n, int n
     rg_status dst = declaration(im, n->output[j], &vi, outer);
     if (dst) return dst;
     const Onnx__TypeProto *t = vi ? vi->type : NULL;
-    if (!t || t->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !t->tensor_type || !t->tensor_type->shape)
+    char buf[200];
+    bool declared = t && t->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE && t->tensor_type && t->tensor_type->shape;
+    const char *why = declared ? NULL : rg_import_why_unmapped(im, n, buf, sizeof buf);
+    if (why) return rg_import_fail(im, outer, RG_ERR_ARG, "%s", why);
+    if (!declared)
       return rg_import_fail(im, outer, RG_ERR_ARG, "graphopt does not know this operator's output shapes, and the model "
                             "does not declare the shape of its output '%s' (declare it in the graph's value_info)",
                             n->output[j]);
@@ -397,6 +412,16 @@ static rg_status opaque_operands(rg_importer *im, const Onnx__NodeProto *n, opaq
   return RG_OK;
 }
 
+/* An error of opaque.h about node n, as import says it: the file, then the node by name or by
+ * its index (opaque.h's message starts with the node's label without one). */
+static rg_status opaque_error(rg_importer *im, const Onnx__NodeProto *n, const rg_err *e, rg_err *err) {
+  char label[160];
+  rg_onnx_node_label(n, -1, label, sizeof label);
+  size_t l = strlen(label);
+  bool labelled = !strncmp(e->msg, label, l) && !strncmp(e->msg + l, ": ", 2);
+  return rg_import_fail(im, err, e->status, "%s", e->msg + (labelled ? l + 2 : 0));
+}
+
 /* The node evaluated now: its outputs become weights. */
 static rg_status opaque_fold(rg_importer *im, const Onnx__NodeProto *n, const rg_opaque_call *c, opaque_node *q,
                              rg_err *err) {
@@ -406,7 +431,7 @@ static rg_status opaque_fold(rg_importer *im, const Onnx__NodeProto *n, const rg
       return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_err e = {0};
   rg_status st = rg_opaque_eval(c, (const double *const *)q->kv, q->out, q->ov, &e);
-  if (st) return rg_err_set(err, st, "%s: %s", im->path, e.msg);
+  if (st) return opaque_error(im, n, &e, err);
   for (int j = 0; !st && j < q->n_out; j++) {
     if (!n->output[j][0]) continue;
     void *data = from_doubles(q->ov[j], rg_shape_numel(&q->out[j].shape), q->out[j].elem);
@@ -470,7 +495,7 @@ static rg_status import_opaque(rg_importer *im, const Onnx__NodeProto *n, rg_err
   if (!st) {
     rg_err e = {0};
     st = known ? rg_opaque_infer(&c, (const double *const *)q.kv, q.out, &e) : declared_types(im, n, q.n_out, q.out, err);
-    if (st && known) st = rg_err_set(err, st, "%s: %s", im->path, e.msg);
+    if (st && known) st = opaque_error(im, n, &e, err);
   }
   if (!st) st = known && q.all_const ? opaque_fold(im, n, &c, &q, err) : opaque_keep(im, n, &q, err);
   for (int k = 0; q.kv && k < q.n_in; k++) free(q.kv[k]);

@@ -56,6 +56,10 @@ const void *rg_import_const(const rg_importer *im, rg_ref r);
 /* Maps node n onto the rule vocabulary, naming its outputs: RG_OK, RG_IMPORT_OPAQUE when it is
  * not (or not at these operands) one of its operators, or an error. */
 rg_status rg_import_map(rg_importer *im, const Onnx__NodeProto *n, rg_err *err) RG_MUST_CHECK;
+/* Why node n, an operator of the rule vocabulary that only rg_import_map types (Relu, Tanh,
+ * Sigmoid, Split, Transpose), did not map (in buf, or a constant string); NULL when it is none
+ * of those or nothing is known to be wrong. For messages. */
+const char *rg_import_why_unmapped(const rg_importer *im, const Onnx__NodeProto *n, char *buf, size_t len);
 /* Decides which BatchNormalization nodes fold into the Conv before them (fills fold_into and
  * folded); before any node is imported. */
 void rg_import_plan_folds(rg_importer *im);

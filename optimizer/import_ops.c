@@ -418,30 +418,50 @@ static rg_status map_concat(rg_importer *im, const Onnx__NodeProto *n, rg_err *e
   return result(im, n, r, err);
 }
 
-static rg_status map_split(rg_importer *im, const Onnx__NodeProto *n, rg_err *err) {
-  const rg_ival *x = operand(im, n, 0);
-  const rg_shape *xs = shape_of(im, x->ref);
-  int64_t axis = rg_onnx_attr_int(n, "axis", 0), sizes[64];
-  if (axis < 0) axis += xs->rank;
-  if (axis < 0 || axis >= xs->rank || n->n_output > 64 || !n->n_output) return RG_IMPORT_OPAQUE;
-  int cnt = (int)n->n_output;
+/* Split's axis and sizes, one per output (at most 64): NULL, or why (in buf) they do not cut
+ * its input. */
+static const char *split_sizes(const rg_importer *im, const Onnx__NodeProto *n, int64_t *axis, int64_t *sizes,
+                               char *buf, size_t len) {
+  const rg_shape *xs = shape_of(im, operand(im, n, 0)->ref);
+  int cnt = (int)n->n_output, got = cnt;
   const int64_t *attr;
+  if ((*axis = rg_onnx_attr_int(n, "axis", 0)) < 0) *axis += xs->rank;
+  if (*axis < 0 || *axis >= xs->rank)
+    return snprintf(buf, len, "axis %lld is outside its input's %d axes", (long long)rg_onnx_attr_int(n, "axis", 0),
+                    xs->rank), buf;
+  if (cnt > 64) return "more than 64 outputs: graphopt splits into at most 64";
+  int64_t dim = xs->dim[*axis], at = 0;
   if (im->opset >= 13 && operand(im, n, 1)) {
-    if (const_ints(im, n, 1, sizes, 64) != cnt) return RG_IMPORT_OPAQUE;
-  } else if (im->opset < 13 && rg_onnx_attr_ints(n, "split", &attr) >= 0) {
-    if (rg_onnx_attr_ints(n, "split", &attr) != cnt) return RG_IMPORT_OPAQUE;
-    memcpy(sizes, attr, sizeof *sizes * (size_t)cnt);
+    if ((got = const_ints(im, n, 1, sizes, 64)) < 0) return "its sizes are not a constant (of at most 64 values)";
+  } else if (im->opset < 13 && (got = rg_onnx_attr_ints(n, "split", &attr)) >= 0) {
+    if (got == cnt) memcpy(sizes, attr, sizeof *sizes * (size_t)cnt);
+  } else if (dim % cnt) {
+    return snprintf(buf, len, "axis %lld's size %lld does not split into %d equal parts", (long long)*axis,
+                    (long long)dim, cnt), buf;
   } else {
-    if (xs->dim[axis] % cnt) return RG_IMPORT_OPAQUE;
-    for (int j = 0; j < cnt; j++) sizes[j] = xs->dim[axis] / cnt;
+    for (int j = 0; j < cnt; j++) sizes[j] = dim / cnt;
   }
-  int64_t at = 0;
+  if (got != cnt) return snprintf(buf, len, "%d sizes for %d outputs", got, cnt), buf;
   for (int j = 0; j < cnt; j++) {
-    if (sizes[j] < 1 || sizes[j] > xs->dim[axis] - at) return RG_IMPORT_OPAQUE; /* no sum past int64 */
+    if (sizes[j] < 0) return snprintf(buf, len, "Split sizes must be >= 0: size %d is %lld", j, (long long)sizes[j]), buf;
+    if (!sizes[j]) return snprintf(buf, len, "size %d is 0: an empty tensor, which graphopt does not handle yet", j), buf;
+    if (sizes[j] > dim - at) /* no sum past int64 */
+      return snprintf(buf, len, "the sizes add up to more than axis %lld's size %lld", (long long)*axis,
+                      (long long)dim), buf;
     at += sizes[j];
   }
-  if (at != xs->dim[axis]) return RG_IMPORT_OPAQUE;
-  at = 0;
+  if (at != dim)
+    return snprintf(buf, len, "the sizes add up to %lld, not to axis %lld's size %lld", (long long)at, (long long)*axis,
+                    (long long)dim), buf;
+  return NULL;
+}
+
+static rg_status map_split(rg_importer *im, const Onnx__NodeProto *n, rg_err *err) {
+  const rg_ival *x = operand(im, n, 0);
+  int64_t axis, sizes[64], at = 0;
+  int cnt = (int)n->n_output;
+  char why[160];
+  if (split_sizes(im, n, &axis, sizes, why, sizeof why)) return RG_IMPORT_OPAQUE; /* import.c asks why */
   for (int j = 0; j < cnt; j++) {
     rg_ref r = x->ref;
     rg_status st = slice_axis(im, &r, (int)axis, at, at + sizes[j], err);
@@ -452,18 +472,29 @@ static rg_status map_split(rg_importer *im, const Onnx__NodeProto *n, rg_err *er
   return RG_OK;
 }
 
+/* Transpose's permutation of its input's rank axes: NULL, or why it is none. */
+static const char *transpose_perm(const Onnx__NodeProto *n, int rank, int *perm, char *buf, size_t len) {
+  const int64_t *v;
+  int cnt = rg_onnx_attr_ints(n, "perm", &v);
+  bool seen[RG_MAX_RANK] = {0};
+  if (cnt >= 0 && cnt != rank) return snprintf(buf, len, "perm has %d values for %d axes", cnt, rank), buf;
+  for (int d = 0; d < rank; d++) {
+    if (cnt >= 0 && (v[d] < 0 || v[d] >= rank || seen[v[d]]))
+      return snprintf(buf, len, "perm is not a permutation of the axes 0 to %d: value %d is %lld", rank - 1, d,
+                      (long long)v[d]), buf;
+    perm[d] = cnt >= 0 ? (int)v[d] : rank - 1 - d;
+    seen[perm[d]] = true;
+  }
+  return NULL;
+}
+
 static rg_status map_transpose(rg_importer *im, const Onnx__NodeProto *n, rg_err *err) {
   const rg_ival *x = operand(im, n, 0);
   int rank = shape_of(im, x->ref)->rank, perm[RG_MAX_RANK];
-  const int64_t *v;
-  int cnt = rg_onnx_attr_ints(n, "perm", &v);
-  bool seen[RG_MAX_RANK] = {0}, identity = true;
-  if (cnt >= 0 && cnt != rank) return RG_IMPORT_OPAQUE;
-  for (int d = 0; d < rank; d++) {
-    perm[d] = cnt >= 0 ? (int)v[d] : rank - 1 - d;
-    if (perm[d] < 0 || perm[d] >= rank || seen[perm[d]]) return RG_IMPORT_OPAQUE;
-    seen[perm[d]] = true, identity = identity && perm[d] == d;
-  }
+  char why[160];
+  bool identity = true;
+  if (transpose_perm(n, rank, perm, why, sizeof why)) return RG_IMPORT_OPAQUE; /* import.c asks why */
+  for (int d = 0; d < rank; d++) identity = identity && perm[d] == d;
   if (identity || rank < 2) return result(im, n, x->ref, err);
   int32_t p[1] = {rg_perm_pack(perm, rank)};
   rg_ref r;
@@ -606,4 +637,19 @@ rg_status rg_import_map(rg_importer *im, const Onnx__NodeProto *n, rg_err *err) 
   if (!strcmp(op, "Identity") || (!strcmp(op, "Dropout") && (n->n_output < 2 || !n->output[1][0])))
     return result(im, n, operand(im, n, 0)->ref, err);
   return RG_IMPORT_OPAQUE;
+}
+
+const char *rg_import_why_unmapped(const rg_importer *im, const Onnx__NodeProto *n, char *buf, size_t len) {
+  const char *op = n->op_type ? n->op_type : "";
+  bool unary = !strcmp(op, "Relu") || !strcmp(op, "Tanh") || !strcmp(op, "Sigmoid");
+  bool split = !strcmp(op, "Split"), transpose = !strcmp(op, "Transpose");
+  const rg_ival *x = n->n_input ? operand(im, n, 0) : NULL;
+  if ((n->domain && n->domain[0] && strcmp(n->domain, "ai.onnx")) || !x || !(unary || split || transpose)) return NULL;
+  int64_t axis, sizes[64];
+  int perm[RG_MAX_RANK];
+  if (x->elem != RG_ELEM_FLOAT)
+    return snprintf(buf, len, "%s of an int64 tensor ('%s'): graphopt reads %s of float tensors only", op, n->input[0],
+                    op), buf;
+  if (split) return split_sizes(im, n, &axis, sizes, buf, len);
+  return transpose ? transpose_perm(n, shape_of(im, x->ref)->rank, perm, buf, len) : NULL;
 }

@@ -72,6 +72,9 @@ static rg_status tensor_data(Onnx__TensorProto *t, bool take, rg_elem *elem, rg_
     return rg_err_set(err, RG_ERR_ARG, "tensor '%s' has rank %zu: at most %d is supported", name, t->n_dims, RG_MAX_RANK);
   int32_t dims[RG_MAX_RANK];
   for (size_t d = 0; d < t->n_dims; d++) {
+    if (t->dims[d] == 0)
+      return rg_err_set(err, RG_ERR_ARG, "tensor '%s' has size 0 on axis %zu: an empty tensor, which graphopt does not "
+                        "handle yet", name, d);
     if (t->dims[d] < 1 || t->dims[d] > RG_MAX_DIM)
       return rg_err_set(err, RG_ERR_ARG, "tensor '%s' has size %lld on axis %zu: sizes 1 to %d are supported", name,
                         (long long)t->dims[d], d, RG_MAX_DIM);
@@ -187,6 +190,8 @@ const char *rg_onnx_attr_str(const Onnx__NodeProto *n, const char *name, char *b
 }
 
 void rg_onnx_node_label(const Onnx__NodeProto *n, int k, char *buf, size_t len) {
-  if (n->name && n->name[0]) snprintf(buf, len, "node '%s' (%s)", n->name, n->op_type ? n->op_type : "?");
-  else snprintf(buf, len, "node %d (%s)", k, n->op_type ? n->op_type : "?");
+  const char *op = n->op_type ? n->op_type : "?";
+  if (n->name && n->name[0]) snprintf(buf, len, "node '%s' (%s)", n->name, op);
+  else if (k >= 0) snprintf(buf, len, "node %d (%s)", k, op);
+  else snprintf(buf, len, "the %s node making '%s'", op, n->n_output ? n->output[0] : "");
 }

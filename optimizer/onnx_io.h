@@ -51,7 +51,8 @@ int rg_onnx_attr_ints(const Onnx__NodeProto *n, const char *name, const int64_t 
 /* A string attribute (NUL-terminated into buf), or def when absent. */
 const char *rg_onnx_attr_str(const Onnx__NodeProto *n, const char *name, char *buf, size_t len, const char *def);
 
-/* "NODE_NAME (OP_TYPE)" or "node K (OP_TYPE)" for messages. */
+/* "node 'NAME' (OP_TYPE)", else "node K (OP_TYPE)" for messages; with k < 0 (the caller does
+ * not know the node's place in the graph), "the OP_TYPE node making 'OUTPUT'". */
 void rg_onnx_node_label(const Onnx__NodeProto *n, int k, char *buf, size_t len);
 
 #endif

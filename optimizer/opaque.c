@@ -14,7 +14,7 @@
 
 rg_status rg_opaque_fail(const rg_opaque_call *c, rg_err *err, const char *what) {
   char label[160];
-  rg_onnx_node_label(c->node, 0, label, sizeof label);
+  rg_onnx_node_label(c->node, -1, label, sizeof label); /* import.c puts the node's index in */
   return rg_err_set(err, RG_ERR_SHAPE, "%s: %s", label, what);
 }
 

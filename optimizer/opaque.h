@@ -6,7 +6,8 @@
  *
  * Values travel as float64 whatever their element type (int64 indices and shapes are exact up
  * to 2^53). Operands that are constants come with their values, so that shape plumbing (Shape,
- * Reshape targets, Unsqueeze axes as inputs) types and folds. Errors name the operator.
+ * Reshape targets, Unsqueeze axes as inputs) types and folds. Errors start with the node's
+ * label, rg_onnx_node_label's without an index (the call does not know it).
  */
 #ifndef RG_OPTIMIZER_OPAQUE_H
 #define RG_OPTIMIZER_OPAQUE_H

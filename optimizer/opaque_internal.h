@@ -6,7 +6,8 @@
 
 #include "opaque.h"
 
-/* An error about the call's node: "node 'N' (OP): what". */
+/* An error about the call's node: "node 'N' (OP): what", or for a node without a name "the OP
+ * node making 'T': what" (rg_onnx_node_label's, without an index: the call does not know it). */
 rg_status rg_opaque_fail(const rg_opaque_call *c, rg_err *err, const char *what);
 
 typedef rg_status (*rg_opaque_type_fn)(const rg_opaque_call *, const double *const *, rg_tinfo *, rg_err *);

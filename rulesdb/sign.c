@@ -68,6 +68,9 @@ static rg_status read_key(const char *path, const char *tag, uint8_t *key, size_
                           rg_err *err) {
   FILE *f = fopen(path, "r");
   if (!f) return rg_err_set(err, RG_ERR_IO, "%s: cannot open key: %s", path, strerror(errno));
+  struct stat st;
+  if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode))
+    return fclose(f), rg_err_set(err, RG_ERR_IO, "%s is a folder, not a %s file", path, tag);
   char line[512];
   size_t n = fread(line, 1, sizeof line - 1, f);
   fclose(f);

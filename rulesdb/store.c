@@ -835,6 +835,8 @@ rg_status rg_db_open(const char *path, const rg_db_pubkey *pub, int allow_unsign
 rg_status rg_db_open_keyed(const char *path, const char *pub_path, int allow_unsigned, rg_db **out,
                            rg_strbuf *warning, rg_err *err) {
   *out = NULL;
+  rg_status kind = check_regular(path, err); /* a folder is not a database, signed or not */
+  if (kind) return kind;
   if (!pub_path && !allow_unsigned)
     return rg_err_set(err, RG_ERR_UNBOUND,
                       "%s: give the public key to verify it with (--pub KEY.pub), or --allow-unsigned to "

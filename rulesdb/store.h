@@ -85,7 +85,9 @@ rg_status rg_db_open_keyed(const char *path, const char *pub_path, int allow_uns
                            rg_strbuf *warning, rg_err *err) RG_MUST_CHECK;
 
 /* The verified rules (rg_db_verified_rules) of the database at path, opened as rg_db_open_keyed
- * opens it (warning as there), appended to out; an error of the rules names path. */
+ * opens it (warning as there), appended to out; an error of the rules names path. A database
+ * without a verified rule is an error (RG_ERR_ARG, counting its rules by status); one with
+ * rules of other statuses adds a line saying how many were skipped to warning. */
 rg_status rg_db_load_verified(const char *path, const char *pub_path, int allow_unsigned, rg_ruleset *out,
                               rg_strbuf *warning, rg_err *err) RG_MUST_CHECK;
 

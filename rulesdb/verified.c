@@ -22,14 +22,43 @@ rg_status rg_db_verified_rules(const rg_db *db, rg_ruleset *out, rg_err *err) {
   return RG_OK;
 }
 
+/* The rules of db that are not verified, by status: "3 imported, 1 unproved". */
+static void others(const rg_db *db, char *buf, size_t len) {
+  size_t n[RG_DB_STATUS_COUNT] = {0}, at = 0;
+  for (size_t i = 0; i < db->rules.n; i++) n[db->rules.v[i].status]++;
+  buf[0] = 0;
+  for (int s = 0; s < RG_DB_STATUS_COUNT; s++)
+    if (s != RG_DB_VERIFIED && n[s] && at < len)
+      at += (size_t)snprintf(buf + at, len - at, "%s%zu %s", at ? ", " : "", n[s], rg_db_status_name((rg_db_status)s));
+}
+
+/* Says how many of db's rules are usable: an error when none is, a line of warning when some
+ * are skipped. */
+static rg_status count_verified(const char *path, const rg_db *db, int verified, rg_strbuf *warning, rg_err *err) {
+  char by_status[200];
+  others(db, by_status, sizeof by_status);
+  size_t total = db->rules.n, skipped = total - (size_t)verified;
+  if (!total) return rg_err_set(err, RG_ERR_ARG, "%s holds no rules", path);
+  if (!verified)
+    return rg_err_set(err, RG_ERR_ARG, "%s holds %zu rule%s, none of them verified (%s): graphopt applies only verified "
+                      "rules (prove them with rulegen prove, or give a database of verified rules)", path, total,
+                      total == 1 ? "" : "s", by_status);
+  if (skipped && warning)
+    rg_sb_printf(warning, "%s: %d of its %zu rules are verified and used; %zu skipped (%s): prove them with rulegen "
+                 "prove to use them\n", path, verified, total, skipped, by_status);
+  return RG_OK;
+}
+
 rg_status rg_db_load_verified(const char *path, const char *pub_path, int allow_unsigned, rg_ruleset *out,
                               rg_strbuf *warning, rg_err *err) {
   rg_db *db = NULL;
   rg_status st = rg_db_open_keyed(path, pub_path, allow_unsigned, &db, warning, err);
   if (!st) {
     rg_err e;
+    int before = out->n;
     st = rg_db_verified_rules(db, out, &e);
     if (st) rg_err_set(err, st, "%s: %s", path, e.msg);
+    else st = count_verified(path, db, out->n - before, warning, err);
   }
   rg_db_free(db);
   return st;

@@ -70,3 +70,19 @@ save("layernorm_scale", [helper.make_node("LayerNormalization", ["x", "scale"], 
 sizes = numpy_helper.from_array(np.array([3, 2**63 - 1], np.int64), "sizes")
 save("split_huge", [helper.make_node("Split", ["x", "sizes"], ["a", "b"], name="split", axis=1)], [x],
      [helper.make_tensor_value_info("a", F, None)], [sizes])
+# an opaque node without a name whose operands do not broadcast: messages name it by its index
+save("opaque_unnamed", [relu, helper.make_node("Div", ["y", "w"], ["z"])], [x],
+     [helper.make_tensor_value_info("z", F, [1, 4])], [numpy_helper.from_array(np.ones([3], np.float32), "w")])
+# a static size 0 (an empty tensor), in an input and in an initializer
+save("zero_dim", [relu], [helper.make_tensor_value_info("x", F, [1, 0])], [y])
+save("zero_weight", [helper.make_node("Add", ["x", "w"], ["y"], name="add")], [x], [y],
+     [numpy_helper.from_array(np.ones([1, 0], np.float32), "w")])
+# Relu of int64 (ONNX allows it from opset 14; graphopt reads Relu of float only)
+save("relu_int64", [relu], [helper.make_tensor_value_info("x", TensorProto.INT64, [1, 4])],
+     [helper.make_tensor_value_info("y", TensorProto.INT64, None)], opset=14)
+# a Split with a negative size, and a Transpose whose perm repeats an axis
+sizes = numpy_helper.from_array(np.array([-1, 5], np.int64), "sizes")
+save("split_negative", [helper.make_node("Split", ["x", "sizes"], ["a", "b"], name="split", axis=1)], [x],
+     [helper.make_tensor_value_info("a", F, None)], [sizes])
+save("transpose_perm", [helper.make_node("Transpose", ["x"], ["y"], name="tr", perm=[0, 0])], [x],
+     [helper.make_tensor_value_info("y", F, None)])
