@@ -34,14 +34,12 @@ static void expect(const char *path, const rg_file_kind *k, rg_status status, co
   rg_sb_free(&sb);
 }
 
-int main(void) {
-  char dir[] = "/tmp/rg_readfile_XXXXXX", path[128], fifo[128];
-  CHECK(mkdtemp(dir) != NULL);
+/* A regular file: read whole, or refused past its kind's bound; a folder, a missing file. */
+static void regular_files(const char *dir) {
+  char path[128];
   snprintf(path, sizeof path, "%s/small.txt", dir);
-  snprintf(fifo, sizeof fifo, "%s/fifo", dir);
   write_file(path, "0123456789");
-  const rg_file_kind text = {"text", SIZE_MAX, 1 << 20, NULL}, small = {"small text", 4, 4, NULL},
-                     checked = {"text without z", SIZE_MAX, (size_t)1 << 30, no_z};
+  const rg_file_kind text = {"text", SIZE_MAX, 1 << 20, NULL}, small = {"small text", 4, 4, NULL};
   rg_strbuf sb;
   rg_err err;
   CHECK(rg_file_read(path, &text, &sb, &err) == RG_OK && sb.len == 10 && !strcmp(sb.s, "0123456789"));
@@ -49,14 +47,22 @@ int main(void) {
   expect(path, &small, RG_ERR_LIMIT, "10 bytes, more than the 4 bytes that small text may hold");
   expect(dir, &text, RG_ERR_IO, "is a folder, not text");
   expect("/nonexistent/x", &text, RG_ERR_IO, "cannot open /nonexistent/x");
-  /* /dev/zero: refused after the bound (1 MiB here), or at its first byte by a check */
+  unlink(path);
+}
+
+/* Streams that never end: /dev/zero refused after the bound (1 MiB here), or at its first byte
+ * by rule text's check; a FIFO whose writer never stops, at the check's first 'z'. */
+static void streams(const char *dir) {
+  const rg_file_kind text = {"text", SIZE_MAX, 1 << 20, NULL}, checked = {"text without z", SIZE_MAX, 1u << 30, no_z};
   expect("/dev/zero", &text, RG_ERR_LIMIT, "/dev/zero: a character device that gave more than 1 MiB");
   rg_ruleset rs;
   rg_ruleset_init(&rs);
+  rg_err err;
   CHECK(rg_text_parse_file("/dev/zero", &rs, &err) == RG_ERR_PARSE && strstr(err.msg, "unexpected byte 0x00") &&
         err.line == 1 && err.col == 1);
   rg_ruleset_free(&rs);
-  /* a FIFO whose writer never stops: refused at the check's first 'z' */
+  char fifo[128];
+  snprintf(fifo, sizeof fifo, "%s/fifo", dir);
   CHECK(mkfifo(fifo, 0600) == 0);
   pid_t child = fork();
   if (child == 0) {
@@ -66,6 +72,14 @@ int main(void) {
   }
   expect(fifo, &checked, RG_ERR_PARSE, "a 'z' at byte 3");
   kill(child, SIGKILL), waitpid(child, NULL, 0);
-  unlink(fifo), unlink(path), rmdir(dir);
+  unlink(fifo);
+}
+
+int main(void) {
+  char dir[] = "/tmp/rg_readfile_XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  regular_files(dir);
+  streams(dir);
+  rmdir(dir);
   return check_done("test_ir_readfile");
 }
