@@ -20,6 +20,10 @@ extern const double rg_numcheck_scales[RG_NUMCHECK_SCALES];
  * when out of memory). */
 double **rg_numcheck_inputs(const rg_model *m, uint32_t seed, int scale);
 
+/* Before a search: can the check run m at all on the inputs it draws? Only a model with int64
+ * inputs can refuse them (an index a table does not have); its evaluation's error, saying so. */
+rg_status rg_numcheck_preflight(const rg_model *m, uint32_t seed, rg_err *err) RG_MUST_CHECK;
+
 /* *worst: the largest relative difference between m seen from roots and m itself (scale 1). */
 rg_status rg_numcheck(const rg_model *m, const rg_ref *roots, uint32_t seed, double *worst, rg_err *err) RG_MUST_CHECK;
 

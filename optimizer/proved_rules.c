@@ -14,8 +14,12 @@
 static void left_out_line(const char *path, const rg_rule *r, const rg_rule_proof *p, rg_strbuf *warn) {
   if (r->line > 0) rg_sb_printf(warn, "%s:%d: ", path, r->line);
   else rg_sb_printf(warn, "%s: ", path); /* a database's rule: its id is its name */
-  rg_sb_printf(warn, "not proved (%s%s%s), not applied: ", rg_proof_status_name(p->status), p->refutation[0] ? ": " : "",
-               p->refutation);
+  if (p->refuted && !strncmp(p->refutation, "float64", 7))
+    rg_sb_printf(warn, "false, its sides differ (%s): not applied: ", p->refutation);
+  else if (p->refuted) /* Z_p: relu, tanh, sigmoid and max pooling are keyed random functions there */
+    rg_sb_printf(warn, "not provable from the axioms, its sides differ where activations are uninterpreted (%s): "
+                       "not applied: ", p->refutation);
+  else rg_sb_printf(warn, "not proved (%s), not applied: ", rg_proof_status_name(p->status));
   rg_text_print_rule(r, warn);
   rg_sb_puts(warn, "\n");
 }
@@ -38,7 +42,13 @@ static rg_status prove_all(const rg_rules_load_opts *o, const rg_ruleset *all, b
   rg_status st = o->no_proof_cache || o->proof_cache ? RG_OK : rg_proof_cache_default(cache, sizeof cache, err);
   const char *dir = o->no_proof_cache ? NULL : o->proof_cache ? o->proof_cache : cache;
   rg_axioms ax = {0};
-  if (!st) st = rg_axioms_load(o->axioms ? o->axioms : rg_axioms_default_path(), &ax, err);
+  const char *axioms = o->axioms ? o->axioms : rg_axioms_default_path();
+  if (!st && (st = rg_axioms_load(axioms, &ax, err)) && !strstr(err->msg, axioms)) { /* name the axiom file */
+    char why[sizeof err->msg];
+    snprintf(why, sizeof why, "%s", err->msg);
+    if (err->line) rg_err_set(err, st, "%s:%d:%d: %s", axioms, err->line, err->col, why);
+    else rg_err_set(err, st, "%s: %s", axioms, why);
+  }
   rg_prove_opts po;
   rg_prove_opts_init(&po);
   /* The typing precheck only spares solvers work (a rule typed nowhere is applied nowhere); the
@@ -48,6 +58,9 @@ static rg_status prove_all(const rg_rules_load_opts *o, const rg_ruleset *all, b
   if (!st && !proofs) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_proof_cache_stats cs;
   if (!st) st = rg_prove_cached(all, &ax, dir, &po, proofs, proved, &cs, err);
+  if (!st && o->stop && *o->stop) /* what was proved is kept in the cache: a rerun goes on from there */
+    st = rg_err_set(err, RG_ERR_ARG, "interrupted while proving the rules of %s (%d of %d proved%s): nothing written",
+                    o->path, cs.proved, all->n, dir ? "; the proofs so far are kept in the proof cache" : "");
   for (int i = 0, listed = 0; !st && i < all->n; i++) {
     if (proved[i]) continue;
     if (listed++ < LEFT_OUT_LISTED) left_out_line(o->path, all->rules[i], &proofs[i], warn);
@@ -79,11 +92,10 @@ rg_status rg_rules_load_proved(const rg_rules_load_opts *o, rg_ruleset *out, rg_
   pv->signed_proofs = signed_proofs ? out->n : 0;
   pv->unproved_used = !signed_proofs && o->allow_unproved ? out->n : 0;
   if (!st && all.n && !out->n)
-    st = o->stop && *o->stop ? rg_err_set(err, RG_ERR_ARG, "interrupted while proving the rules of %s", o->path)
-                             : rg_err_set(err, RG_ERR_ARG,
-                                          "%s: none of its %d rules is proved (each is named above): fix them, "
-                                          "or give --unproved-rules to apply them anyway",
-                                          o->path, all.n);
+    st = rg_err_set(err, RG_ERR_ARG,
+                    "%s: none of its %d rules is proved (each is named above): fix them, or give --unproved-rules "
+                    "to apply them anyway",
+                    o->path, all.n);
   free(keep);
   rg_ruleset_free(&all);
   pv->seconds = rg_clock_seconds() - t0;

@@ -1,9 +1,10 @@
 /* tests/test_verify_proofcache.c: proofs through the cache (verify/proofcache.h): a first run
  * proves a true rule and refutes a false one, a second run takes both verdicts from the cache
  * without asking anyone, other axioms make the verdicts unknown again, a forged verdict line is
- * an error (never a proof), and no cache at all asks every rule. */
+ * an error (never a proof), a cache others can write is refused, and no cache asks every rule. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -68,6 +69,11 @@ int main(void) {
   rg_sb_free(&sb);
   prove(&rs, &ax, dir, &cs, proved, RG_ERR_PARSE, &err);
   CHECK(strstr(err.msg, "forged") != NULL);
+  /* a cache others can write is refused: the key beside the journal would let them forge */
+  CHECK(chmod(dir, 0777) == 0);
+  prove(&rs, &ax, dir, &cs, proved, RG_ERR_IO, &err);
+  CHECK(strstr(err.msg, "writable by others") != NULL);
+  CHECK(chmod(dir, 0700) == 0);
   /* no cache: every rule asked */
   prove(&rs, &ax, NULL, &cs, proved, RG_OK, &err);
   CHECK(cs.asked == 2 && cs.cached == 0 && proved[0] && !proved[1]);

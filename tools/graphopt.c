@@ -5,6 +5,7 @@
  *
  * Exit status: 0 done, 1 outputs differ (eval, optimize's numeric check), 2 bad input or arguments.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,19 +50,19 @@ rg_model *graphopt_load(const char *path, const rg_import_dims *d, double *secon
   return m;
 }
 
-bool graphopt_outputs_fit(const char *cmd, const char *in, const char *rules, const char *out, const char *json,
+bool graphopt_outputs_fit(const char *cmd, const char *const *inputs, int n_inputs, const char *out, const char *json,
                           bool force) {
   rg_err err;
   const char *bad = rg_path_check_writable(out, &err) ? "-o" : json && rg_path_check_writable(json, &err) ? "--json" : NULL;
   if (bad) return fprintf(stderr, "%s: %s %s\n", cmd, bad, err.msg), false; /* before the work, not after it */
   if (json && rg_path_same_file(out, json))
     return fprintf(stderr, "%s: -o and --json name one file (%s): give each its own\n", cmd, out), false;
-  const char *outputs[] = {out, json}, *inputs[] = {in, rules}, *what[] = {"the input model", "the rules file"};
+  const char *outputs[] = {out, json};
   for (int o = 0; o < 2; o++)
-    for (int i = 0; i < 2 && outputs[o] && !force; i++)
+    for (int i = 0; i < n_inputs && outputs[o] && !force; i++)
       if (inputs[i] && rg_path_same_file(outputs[o], inputs[i]))
-        return fprintf(stderr, "%s: %s %s names %s: give another file, or --force to replace it\n", cmd,
-                       o ? "--json" : "-o", outputs[o], what[i]),
+        return fprintf(stderr, "%s: %s %s names a file this run reads (%s): give another file, or --force to "
+                               "replace it\n", cmd, o ? "--json" : "-o", outputs[o], inputs[i]),
                false;
   return true;
 }
@@ -91,7 +92,8 @@ static int convert_cmd(int argc, char **argv) {
     fprintf(stderr, "graphopt %s: %s\n", cmd, optind != argc - 1 ? "wants one model" : "wants -o OUT.onnx");
     return graphopt_usage(doc, '?', NULL);
   }
-  if (convert && !graphopt_outputs_fit("graphopt convert", argv[optind], NULL, out, NULL, force)) return 2;
+  const char *reads[] = {argv[optind]};
+  if (convert && !graphopt_outputs_fit("graphopt convert", reads, 1, out, NULL, force)) return 2;
   double t_import, t0;
   rg_model *m = graphopt_load(argv[optind], &dims, &t_import);
   if (!m) return 2;
@@ -113,6 +115,8 @@ static int convert_cmd(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+  /* A pipe or FIFO whose reader went away is a write error to report (exit 2), not a silent death */
+  signal(SIGPIPE, SIG_IGN);
   static const rg_cli_command cmds[] = {
       {"convert", convert_cmd, "import a model and export it again, applying no rules"},
       {"info", convert_cmd, "what import makes of a model: operators, opaque nodes, weights"},

@@ -24,9 +24,10 @@ bool graphopt_add_dim(rg_import_dims *d, const char *arg);
 rg_model *graphopt_load(const char *path, const rg_import_dims *d, double *seconds);
 
 /* The outputs can be written (rg_path_check_writable), before any work: -o and --json (NULL:
- * none) are not one file, and neither names the input model or the rules file (NULL: none)
- * unless force. Prints why as cmd and returns false when not. */
-bool graphopt_outputs_fit(const char *cmd, const char *in, const char *rules, const char *out, const char *json,
+ * none) are not one file, and neither names a file the run reads, inputs[0..n) (the model, the
+ * rules, keys, axioms...; NULL entries skipped) unless force. Prints why as cmd and returns
+ * false when not. */
+bool graphopt_outputs_fit(const char *cmd, const char *const *inputs, int n_inputs, const char *out, const char *json,
                           bool force);
 
 int graphopt_eval_cmd(int argc, char **argv);

@@ -105,7 +105,8 @@ static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
     return *rc = graphopt_usage(&rg_doc_graphopt_optimize, '?', graphopt_print_cost_models), false;
   }
   o->in = argv[optind];
-  if (!graphopt_outputs_fit(P, o->in, o->rules, o->out, o->json, o->force)) return *rc = 2, false;
+  const char *reads[] = {o->in, o->rules, o->pub, o->axioms, o->machine, o->cache};
+  if (!graphopt_outputs_fit(P, reads, 6, o->out, o->json, o->force)) return *rc = 2, false;
   return true;
 }
 
@@ -122,7 +123,11 @@ static bool load_rules(const opt_opts *o, rg_ruleset *rules, rg_rules_provenance
   rg_cli_catch_interrupts();
   rg_status st = rg_rules_load_proved(&lo, rules, pv, &warn, &err);
   rg_cli_release_interrupts();
-  if (warn.len) fprintf(stderr, "graphopt optimize: warning: %s", rg_sb_str(&warn));
+  for (const char *l = warn.len ? rg_sb_str(&warn) : ""; *l;) { /* each line its own warning */
+    int n = (int)strcspn(l, "\n");
+    fprintf(stderr, "graphopt optimize: warning: %.*s\n", n, l);
+    l += n + (l[n] == '\n');
+  }
   if (st) fprintf(stderr, "graphopt optimize: %s\n", err.msg); /* it names the file */
   if (!st && o->unproved_rules && pv->unproved_used)
     fprintf(stderr, "graphopt optimize: WARNING: %d rules of %s are applied WITHOUT PROOF (--unproved-rules)\n",
@@ -222,6 +227,8 @@ int graphopt_optimize_cmd(int argc, char **argv) {
   rg_err err = {0};
   if (m && rg_cost_model_choose(o.cost, o.machine, o.cache, o.no_cache, cache, sizeof cache, &cm, &err))
     rg_cli_report(P, NULL, &err);
+  /* the numeric check must be able to run the model: said before the proofs and the search */
+  if (m && cm && rg_numcheck_preflight(m, (uint32_t)o.seed, &err)) rg_cli_report(P, NULL, &err), rg_cost_model_free(cm), cm = NULL;
   rc = m && cm && load_rules(&o, &rules, &pv) ? optimize(&o, m, &rules, &pv, cm) : 2;
   rg_cost_model_free(cm);
   rg_model_free(m);

@@ -1,14 +1,16 @@
 /* verify/journal.c: the answer journal (format in journal.h): the answers read at open in a
  * table by (hash, solver), the best one kept; new ones appended to the file. */
-#define _POSIX_C_SOURCE 200809L /* truncate */
+#define _DEFAULT_SOURCE /* truncate, flock */
 #include "journal.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -202,11 +204,39 @@ static rg_status read_existing(rg_journal *j, const char *path, const char *head
   return st;
 }
 
+/* An exclusive lock on path's folder (its fd, to close; -1 when the folder cannot be opened or
+ * locked, and then no lock is held: a journal of one process needs none). Processes that open
+ * one journal at once (tests sharing a proof cache) would each make a key and a header. */
+static int lock_folder(const char *path) {
+  char *d = strdup(path);
+  int fd = d ? open(dirname(d), O_RDONLY | O_DIRECTORY) : -1;
+  free(d);
+  if (fd >= 0 && flock(fd, LOCK_EX) != 0) close(fd), fd = -1;
+  return fd;
+}
+
+static rg_status open_locked(const char *path, const char *const versions[RG_SOLVER_COUNT], rg_journal *j,
+                             rg_err *err);
+
 rg_status rg_journal_open(const char *path, const char *const versions[RG_SOLVER_COUNT],
                           rg_journal **out, rg_err *err) {
   *out = NULL;
   rg_journal *j = calloc(1, sizeof *j);
   if (!j) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  int lock = lock_folder(path); /* the key, the header and a cut line's truncation: one process at a time */
+  rg_status st = open_locked(path, versions, j, err);
+  if (lock >= 0) close(lock);
+  if (st) {
+    rg_journal_close(j);
+    return st;
+  }
+  *out = j;
+  return RG_OK;
+}
+
+/* rg_journal_open's work, with the folder locked. */
+static rg_status open_locked(const char *path, const char *const versions[RG_SOLVER_COUNT], rg_journal *j,
+                             rg_err *err) {
   char header[256];
   header_of(versions, header, sizeof header);
   struct stat sbuf;
@@ -238,12 +268,7 @@ rg_status rg_journal_open(const char *path, const char *const versions[RG_SOLVER
     fprintf(j->f, "%s\n", header);
     if (fflush(j->f)) st = rg_err_set(err, RG_ERR_IO, "cannot write the proof journal %s", path);
   }
-  if (st) {
-    rg_journal_close(j);
-    return st;
-  }
-  *out = j;
-  return RG_OK;
+  return st;
 }
 
 void rg_journal_close(rg_journal *j) {

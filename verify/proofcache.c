@@ -1,9 +1,12 @@
 /* verify/proofcache.c: proofs through a cache folder (proofcache.h). */
 #include "proofcache.h"
 
+#include <errno.h>
 #include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ir/ir.h"
 #include "journal.h"
@@ -18,11 +21,30 @@ rg_status rg_proof_cache_default(char *buf, size_t n, rg_err *err) {
   return len >= 0 && (size_t)len < n ? RG_OK : rg_err_set(err, RG_ERR_LIMIT, "%s is too long", RG_PROOF_CACHE_ENV);
 }
 
+/* A cache is trusted as far as those who can write it: its folder and files must be the user's
+ * and writable by nobody else (as ssh wants of ~/.ssh), or anyone who could write there could
+ * make a false rule proved (the key sits beside the journal). */
+static rg_status check_private(const char *path, bool folder, rg_err *err) {
+  struct stat sb;
+  if (stat(path, &sb) != 0) return folder ? rg_err_set(err, RG_ERR_IO, "the proof cache %s: %s", path, strerror(errno)) : RG_OK;
+  if (folder && !S_ISDIR(sb.st_mode))
+    return rg_err_set(err, RG_ERR_IO, "the proof cache %s is not a folder: name a folder (--proof-cache DIR), or "
+                                      "give --no-proof-cache", path);
+  if (sb.st_uid != geteuid() || (sb.st_mode & 022))
+    return rg_err_set(err, RG_ERR_IO,
+                      "the proof cache's %s is %s: whoever can write there can make a false rule proved; "
+                      "make it yours alone (chmod go-w), or give another --proof-cache or --no-proof-cache",
+                      path, sb.st_uid != geteuid() ? "another user's" : "writable by others");
+  return RG_OK;
+}
+
 /* The cache's journal for these solvers into *out: dir/answers-<16 hex digits>.journal. */
 static rg_status open_journal(const char *dir, const rg_prove_opts *o, char versions[RG_SOLVER_COUNT][96],
                               char *path, size_t n, rg_journal **out, rg_err *err) {
   rg_solver solvers[RG_SOLVER_COUNT];
+  if (!*dir) return rg_err_set(err, RG_ERR_IO, "--proof-cache: an empty folder name: give one, or --no-proof-cache");
   rg_status st = rg_make_folders(dir, err);
+  if (!st) st = check_private(dir, true, err);
   if (!st) st = rg_solvers_init(solvers, o->binary, err);
   const char *names[RG_SOLVER_COUNT];
   char all[RG_SOLVER_COUNT * 96 + 1] = "";
@@ -38,7 +60,11 @@ static rg_status open_journal(const char *dir, const rg_prove_opts *o, char vers
   sodium_bin2hex(hex, sizeof hex, h, sizeof h);
   if (snprintf(path, n, "%s/answers-%s.journal", dir, hex) >= (int)n)
     return rg_err_set(err, RG_ERR_LIMIT, "the proof cache's path %s is too long", dir);
-  return rg_journal_open(path, names, out, err); /* its messages name the journal */
+  char key[4200];
+  snprintf(key, sizeof key, "%s.key", path);
+  st = check_private(path, false, err);
+  if (!st) st = check_private(key, false, err);
+  return st ? st : rg_journal_open(path, names, out, err); /* its messages name the journal */
 }
 
 /* The key rule r's verdict is kept under (proofcache.h), as 64 hex digits. */
@@ -58,8 +84,9 @@ static void verdict_key(const rg_rule *r, const rg_axioms *ax, int recheck, char
   rg_sb_free(&sb);
 }
 
-/* What the cache knows of a rule: nothing, a proof, or a refutation (its sides differ at shapes
- * the comparison before the solvers found: a fact of the rule, whatever the axioms). */
+/* What the cache knows of a rule: nothing, a proof, or a refutation (its sides differ in float64
+ * at shapes the comparison before the solvers found: a fact of the rule, whatever the axioms;
+ * a difference in Z_p only, where activations are uninterpreted, is not kept). */
 typedef enum { KNOWN_NOTHING = 0, KNOWN_PROVED, KNOWN_REFUTED } verdict;
 
 #define REFUTED_CORE "refuted-at: " /* a refutation's line: sat, its counterexample after this */
@@ -130,7 +157,9 @@ static rg_status record(const char *jpath, char versions[RG_SOLVER_COUNT][96], c
   rg_journal *j = NULL;
   rg_status st = RG_OK;
   for (int i = 0; !st && i < rules->n; i++) {
-    bool learned = !known[i] && proofs[i].n_obl > 0 && (proved[i] || proofs[i].refuted);
+    /* a difference in Z_p (activations uninterpreted there) is no counterexample: not kept */
+    bool refuted = proofs[i].refuted && !strncmp(proofs[i].refutation, "float64", 7);
+    bool learned = !known[i] && proofs[i].n_obl > 0 && (proved[i] || refuted);
     if (learned && !j) st = rg_journal_open(jpath, names, &j, err);
     if (learned && !st) st = verdict_add(j, keys[i], &proofs[i], proved[i], err);
   }

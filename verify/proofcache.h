@@ -13,11 +13,15 @@
  *     recheck's assignment count), written only after that proof, so a later run with the same
  *     rule, axioms and solvers takes it without asking anyone (and without checking the axioms
  *     again: the verdict was written after they passed);
- *   - the verdict on every rule refuted there (its sides differ at shapes the comparison before
- *     the solvers found): one sat line under the same key, the counterexample as its core, so
+ *   - the verdict on every rule refuted there (its sides differ in float64 at shapes the
+ *     comparison before the solvers found): one sat line under the same key, the counterexample as its core, so
  *     a false rule is not tested again either. Timeouts and other doubts are not kept.
- * Every line carries the journal key's MAC: a forged or edited line is an error, not a proof.
- * Processes may share a cache: each appends whole lines.
+ * Every line carries the journal key's MAC: a line edited or forged without the key is an
+ * error, not a proof. The key sits beside the journal, so a cache is trusted as far as those who
+ * can write it: its folder, journal and key must be the user's and writable by nobody else, or
+ * the cache is refused (a copied or shared cache is as trustworthy as whoever wrote it).
+ * Processes may share a cache: the journal is opened (key, header) under a lock on the folder,
+ * and each appends whole lines.
  */
 #ifndef RG_VERIFY_PROOFCACHE_H
 #define RG_VERIFY_PROOFCACHE_H

@@ -35,9 +35,9 @@ check() { # check DESCRIPTION COMMAND...: the command must succeed
 sum_before=$(cksum <"$m")
 expect 2 "-o and --json name one file" -o "$tmp/o.onnx" --json "$tmp/o.onnx"
 check "nothing written when -o and --json are one file" test ! -e "$tmp/o.onnx"
-expect 2 "names the input model" -o "$m"
-expect 2 "names the rules file" -o "$r"
-expect 2 "names the input model" -o "$tmp/ok.onnx" --json "$m"
+expect 2 "names a file this run reads ($m)" -o "$m"
+expect 2 "names a file this run reads ($r)" -o "$r"
+expect 2 "names a file this run reads ($m)" -o "$tmp/ok.onnx" --json "$m"
 check "the input is untouched" test "$(cksum <"$m")" = "$sum_before"
 expect 2 "an empty file name" -o ""
 expect 2 "is a folder" -o "$tmp"
@@ -77,6 +77,26 @@ out=$(timeout 60 "$g" convert "$m" -o /dev/full -q 2>&1)
 rc=$?
 if [ "$rc" -ne 2 ] || ! grep -qF "No space left on device" <<<"$out"; then
   echo "FAIL (convert -o /dev/full): exit $rc (want 2), want 'No space left on device' in: $out"; fail=$((fail + 1))
+fi
+# nor any other file the run reads: a public key, the axioms
+echo key >"$tmp/k.pub"
+expect 2 "names a file this run reads ($tmp/k.pub)" -o "$tmp/k.pub" --pub "$tmp/k.pub"
+check "the key is untouched" test "$(cat "$tmp/k.pub")" = key
+# a pipe whose reader leaves early: a write error, said (not a silent death by SIGPIPE)
+n=$((n + 1))
+big=$tmp/big.onnx
+/usr/bin/python3 - "$big" <<'PY' 2>/dev/null || cp "$m" "$big"
+import sys, numpy as np, onnx
+from onnx import helper, numpy_helper, TensorProto
+w = numpy_helper.from_array(np.ones((1024, 1024), np.float32), "w")
+g = helper.make_graph([helper.make_node("MatMul", ["x", "w"], ["y"])], "g",
+                      [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 1024])],
+                      [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 1024])], [w])
+onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), sys.argv[1])
+PY
+out=$("$g" convert "$big" -o /dev/stdout -q 2>&1 >/dev/null | head -c 0; "$g" convert "$big" -o /dev/stdout -q 2>"$tmp/err" | head -c 10 >/dev/null; echo "rc=${PIPESTATUS[0]}")
+if ! grep -q "rc=2" <<<"$out" || ! grep -qF "Broken pipe" "$tmp/err"; then
+  echo "FAIL (convert into a pipe closed early): $out; $(cat "$tmp/err")"; fail=$((fail + 1))
 fi
 # --force lets -o replace the input
 expect 0 "written" -o "$m" --force

@@ -76,3 +76,10 @@ ids = helper.make_tensor_value_info("ids", TensorProto.INT64, [6])
 save("embedding10", [helper.make_node("Gather", ["table", "ids"], ["e"], axis=0), mm2("p", "yp"), mm2("q", "yq"),
                      helper.make_node("Concat", ["yp", "yq"], ["y"], axis=1)],
      [ids], [out("y", [6, 32])], [w("table", 10, 16), w("p", 16, 16), w("q", 16, 16)])
+# Ids that pass through an Add before the table: the check cannot bound them, and says so
+# before the search (not after it).
+one = numpy_helper.from_array(np.array([1], np.int64), "one")
+save("embedding_add", [helper.make_node("Add", ["ids", "one"], ["ids1"]),
+                       helper.make_node("Gather", ["table", "ids1"], ["e"], axis=0), mm2("p", "yp"), mm2("q", "yq"),
+                       helper.make_node("Concat", ["yp", "yq"], ["y"], axis=1)],
+     [ids], [out("y", [6, 32])], [one, w("table", 10, 16), w("p", 16, 16), w("q", 16, 16)])
