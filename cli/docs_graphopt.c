@@ -60,6 +60,7 @@ static const rg_cli_option optimize_options[] = {
     RG_CLI_OPT(ITERATIONS, "eqsat: iterations at most (default 15)"),
     RG_CLI_OPT(MULTI_ROUNDS, "eqsat: iterations applying multi-output rules (default 1)"),
     RG_CLI_OPT(ILP_TIME_LIMIT, "eqsat: seconds for the ILP solver (default 10, 0 none)"),
+    RG_CLI_OPT(MEM_LIMIT, "memory the search may take, e.g. 512M, 4G (default 1/2 of RAM); then it stops and keeps its best"),
     RG_CLI_OPT(SEED, "seed of the numeric check's inputs (default 1)"),
     RG_CLI_OPT(TOLERANCE, "largest relative difference the check allows (default 1e-4)"),
     RG_CLI_OPT(EXPLAIN, "print each rule applied (eqsat: each whose target the model uses): id, text, where, cost"),
@@ -126,8 +127,9 @@ const rg_cli_doc rg_doc_graphopt_optimize = {
     "Before writing, the optimized model is evaluated against the original on seeded random\n"
     "inputs at several scales (and each rewritten value against the one it replaced); if they\n"
     "differ, nothing is written and the first rule application after which they differ is\n"
-    "named. When no rule makes the model cheaper, OUT is a copy of IN. Ctrl-C stops the search\n"
-    "and keeps the best model found so far. Outputs are checked before any work: -o and --json\n"
+    "named. When no rule makes the model cheaper, OUT is a copy of IN. Ctrl-C (CBC's ILP too),\n"
+    "--mem-limit and running out of memory stop the search; it keeps the best model found so far\n"
+    "and says why it stopped. Outputs are checked before any work: -o and --json\n"
     "must differ, -o may not name the input or the rules (unless --force), devices and FIFOs are\n"
     "written in place, a symbolic link's target is written, a read-only file is refused.\n",
     DOC_OPTIONS(optimize_options),

@@ -65,6 +65,7 @@ typedef struct {
   uint8_t *rematch;             /* [direction]: to be matched at every class next time */
   bool rematch_all;             /* every direction so (the first iteration; one cut short) */
   int it;                       /* the iteration under way (0 the first) */
+  rg_search_watch watch;        /* Ctrl-C, the memory limit (search.h) */
   rg_err *err;
 } explorer;
 
@@ -131,10 +132,10 @@ static rg_status apply_one(explorer *x, const rg_apply_dir *d, const int32_t *at
   return st;
 }
 
-/* Whether the time limit has passed or a stop was asked for (checked within an iteration too:
- * one iteration of a large e-graph can take long). */
-static bool out_of_time(const explorer *x) {
-  return (x->o->stop && *x->o->stop) || (x->o->time_limit > 0 && rg_clock_seconds() - x->t0 > x->o->time_limit);
+/* Whether the time limit has passed, a stop was asked for or the memory limit is reached
+ * (checked within an iteration too: one iteration of a large e-graph can take long). */
+static bool out_of_time(explorer *x) {
+  return (x->o->time_limit > 0 && rg_clock_seconds() - x->t0 > x->o->time_limit) || rg_search_watch_check(&x->watch);
 }
 
 /* Direction di's matches appended to x->ms (near changes only, unless it is to be matched at
@@ -184,6 +185,10 @@ static rg_status iterate(explorer *x, bool multi, bool *changed) {
   for (int di = 0; !st && !full && di < rg_apply_set_size(x->s); di++) {
     const rg_apply_dir *d = rg_apply_set_dir(x->s, di);
     if (x->ops[di] & ~present) continue; /* an operator no live node has: no match */
+    if (di % 16 == 0 && rg_search_watch_check(&x->watch)) {
+      full = true; /* Ctrl-C or memory: the directions after the cut were not matched */
+      break;
+    }
     if (d->n > 1 && multi) /* bounded by --multi-rounds already: a ban would skip its rounds */
       st = rg_ematch(x->eg, x->m->g, d, di, &x->ix, NULL, 0, &x->ms, MATCH_LIMIT, &full, x->err);
     else if (d->n == 1 && x->banned_until[di] <= x->it)
@@ -201,10 +206,12 @@ static rg_status iterate(explorer *x, bool multi, bool *changed) {
     int32_t di = rg_matches_read(&x->ms, &pos, x->s, at, &x->env);
     st = apply_one(x, rg_apply_set_dir(x->s, di), at);
   }
+  st = rg_search_watch_nomem(&x->watch, st, x->err); /* a stop: what was merged stays merged */
   int64_t merged = 0;
-  if (!st) st = rg_egraph_rebuild(x->eg, &merged, x->err);
+  if (!st) st = rg_search_watch_nomem(&x->watch, rg_egraph_rebuild(x->eg, &merged, x->err), x->err);
   x->stats->congruences += merged;
-  if (!st && CHECK_ALWAYS + x->o->check) st = rg_egraph_check(x->eg, x->err);
+  bool whole = !x->watch.why || strcmp(x->watch.why, "out of memory"); /* else a rebuild may be cut short */
+  if (!st && whole && CHECK_ALWAYS + x->o->check) st = rg_egraph_check(x->eg, x->err);
   *changed = rg_egraph_n_nodes(x->eg) > nodes0 || x->stats->applied > applied0;
   return st;
 }
@@ -232,14 +239,14 @@ static int32_t max_vars(const rg_apply_set *s, bool params) {
   return n;
 }
 
-/* Why exploration stops now, or NULL to go on. */
+/* Why exploration stops now, or NULL to go on: a stop found within the last iteration first. */
 static const char *stop_reason(explorer *x, double t0, int it, bool changed) {
+  if (x->watch.why) return x->watch.why;
   if (it > 0 && !changed && !any_banned(x, it, true)) return "saturated";
-  if (x->o->stop && *x->o->stop) return "stopped";
   if (rg_egraph_n_nodes(x->eg) > x->o->max_enodes) return "e-node limit";
   if (x->o->time_limit > 0 && rg_clock_seconds() - t0 > x->o->time_limit) return "time limit";
   if (it >= x->o->iterations) return "iterations";
-  return NULL;
+  return rg_search_watch_check(&x->watch);
 }
 
 static rg_status explore(explorer *x) {
@@ -267,6 +274,8 @@ static rg_status explore(explorer *x) {
               rg_egraph_n_nodes(x->eg), rg_egraph_n_classes(x->eg), (long long)x->stats->applied,
               rg_clock_seconds() - t0);
   }
+  st = rg_search_watch_nomem(&x->watch, st, x->err); /* out of memory before the first iteration */
+  if (!x->stats->stop_reason) x->stats->stop_reason = x->watch.why;
   x->stats->iterations = it;
   x->stats->enodes = rg_egraph_n_nodes(x->eg), x->stats->classes = rg_egraph_n_classes(x->eg);
   x->stats->explore_seconds = rg_clock_seconds() - t0;
@@ -279,6 +288,7 @@ rg_status rg_eqsat(rg_model *m, const rg_apply_set *s, const rg_eqsat_opts *o, r
   memset(stats, 0, sizeof *stats);
   int32_t nr = rg_model_n_roots(m);
   explorer x = {.m = m, .eg = rg_egraph_new(m), .s = s, .o = o, .stats = stats, .err = err};
+  rg_search_watch_start(&x.watch, o->stop, &o->memory);
   x.roots = malloc(sizeof *x.roots * ((size_t)nr + 1)), x.root_cls = malloc(sizeof *x.root_cls * ((size_t)nr + 1));
   x.bans = calloc((size_t)rg_apply_set_size(s) + 1, sizeof *x.bans);
   x.banned_until = calloc((size_t)rg_apply_set_size(s) + 1, sizeof *x.banned_until);
@@ -290,9 +300,9 @@ rg_status rg_eqsat(rg_model *m, const rg_apply_set *s, const rg_eqsat_opts *o, r
                      : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   if (!st) rg_model_roots(m, x.roots);
   if (!st) st = explore(&x);
-  out->stopped = stats->stop_reason && (!strcmp(stats->stop_reason, "time limit") || !strcmp(stats->stop_reason, "stopped"));
-  rg_eqsat_trace t = {x.origin, x.apps, x.n_apps};
-  if (!st) st = rg_eqsat_extract(x.eg, o, &t, out, stats, err);
+  rg_eqsat_trace t = {x.origin, x.n_origin, x.apps, x.n_apps};
+  if (!st) st = rg_eqsat_extract(x.eg, o, &t, &x.watch, out, stats, err);
+  out->stop_reason = x.watch.why ? x.watch.why : stats->stop_reason; /* extraction's stop, or exploration's */
   out->explored = stats->iterations, out->queued = stats->enodes, out->applications = stats->applied;
   rg_egraph_free(x.eg);
   free(x.ix.ids), free(x.ix.class_ops), free(x.ms.v), free(x.origin), free(x.apps), free(x.roots), free(x.root_cls), free(x.live);

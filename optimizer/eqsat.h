@@ -18,6 +18,10 @@
  * shared node once, starts from the greedy solution and keeps the best incumbent at its time
  * limit. The extracted model is then costed as the backtracking search costs models
  * (rg_search_cost_fn); when it is not cheaper than the original, the original is kept.
+ *
+ * Ctrl-C and the memory limit (search.h) stop exploration, and then what is there is extracted
+ * (greedy and local moves; not the ILP); during extraction they stop it with the best choice
+ * so far (the ILP's incumbent, else the local moves'), or the original when there is none.
  */
 #ifndef RG_OPTIMIZER_EQSAT_H
 #define RG_OPTIMIZER_EQSAT_H
@@ -42,6 +46,7 @@ typedef struct {
   bool progress;               /* a line on stderr per iteration and per extraction step */
   bool check;                  /* check the e-graph's invariants after every iteration */
   volatile sig_atomic_t *stop; /* set (Ctrl-C): stop exploring, extract what is there */
+  rg_search_memory memory;     /* reached: likewise (search.h) */
   bool full_rematch; /* match every class each iteration, not only near changed ones (tests) */
 } rg_eqsat_opts;
 
@@ -54,7 +59,8 @@ typedef struct {
   int64_t congruences;              /* merges made by rebuilding */
   int64_t bans;                     /* rule directions set aside by the backoff scheduler */
   int32_t enodes, classes;
-  const char *stop_reason; /* "saturated", "iterations", "e-node limit", "time limit", "stopped" */
+  const char *stop_reason; /* exploration's: "saturated", "iterations", "e-node limit", "time limit",
+                              "interrupted", "out of memory" */
   double explore_seconds, extract_seconds;
   double greedy_cost;   /* greedy's choice by hoped e-node costs (eqsat_extract.c; shared nodes once) */
   double local_cost;    /* after local moves, priced as models are (fusion only where it holds) */
@@ -62,6 +68,8 @@ typedef struct {
   double ilp_cost, ilp_bound; /* the ILP's answer and the solver's lower bound, by hoped costs */
   double ilp_seconds;         /* of extract_seconds, the ILP's */
   bool ilp_optimal;                   /* proved optimal within its time limit */
+  bool ilp_run;                       /* asked for and run (not after a stop in exploration) */
+  const char *ilp_stopped;            /* why it ended unproved: "time limit", "interrupted", "out of memory" */
 } rg_eqsat_stats;
 
 /* Equality saturation over s's rules on m, then extraction. out as rg_search fills it: the

@@ -49,14 +49,16 @@ static void fusable(rg_egraph *eg, uint8_t *fuse) {
 /* Every e-node's own cost (full; 0 for variables and values computed from weights alone) and
  * its hoped cost: as full, but 0, as rg_cost_sum counts them, for a bias or activation a Conv
  * or Gemm before it can compute (when its operand's class holds one: a hope, which holds only
- * where nothing else reads that operand; extract_local.c prices it exactly). */
-static rg_status node_costs(rg_egraph *eg, rg_cost_model *cm, double *hoped, double *full, rg_err *err) {
+ * where nothing else reads that operand; extract_local.c prices it exactly). Until w says stop
+ * (asked every 64 nodes: a measuring cost model times each configuration): then w->why. */
+static rg_status node_costs(rg_egraph *eg, rg_cost_model *cm, rg_search_watch *w, double *hoped, double *full,
+                            rg_err *err) {
   rg_model *m = rg_egraph_model(eg);
   uint8_t *fuse = calloc((size_t)rg_egraph_n_nodes(eg) * RG_MAX_OUTPUTS + 1, 1);
   if (!fuse) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   fusable(eg, fuse);
   rg_status st = RG_OK;
-  for (int32_t id = 0; !st && id < rg_egraph_n_nodes(eg); id++) {
+  for (int32_t id = 0; !st && id < rg_egraph_n_nodes(eg) && !(w && id % 64 == 0 && rg_search_watch_check(w)); id++) {
     const rg_node *nd = rg_graph_node(m->g, id);
     hoped[id] = full[id] = 0;
     if (nd->op == RG_OP_INPUT || rg_egraph_weight_only(eg, id)) continue;
@@ -78,7 +80,7 @@ static rg_status explain(rg_egraph *eg, const rg_eqsat_trace *t, const int32_t *
   uint8_t *used = calloc((size_t)t->n_apps + 1, 1);
   int32_t n = nodes && used ? rg_extract_used(eg, choice, root_cls, n_roots, nodes) : -1;
   for (int32_t i = 0; i < n; i++)
-    if (t->origin[nodes[i]] >= 0) used[t->origin[nodes[i]]] = 1;
+    if (nodes[i] < t->n_origin && t->origin[nodes[i]] >= 0) used[t->origin[nodes[i]]] = 1;
   int32_t n_steps = 0;
   for (int32_t a = 0; n >= 0 && a < t->n_apps; a++) n_steps += used[a];
   out->steps = n >= 0 ? calloc((size_t)n_steps + 1, sizeof *out->steps) : NULL;
@@ -95,41 +97,68 @@ static rg_status explain(rg_egraph *eg, const rg_eqsat_trace *t, const int32_t *
   return st;
 }
 
-/* Chooses into choice, and the costs into stats: greedy by hoped costs, then local moves on the
- * model's cost; with the ILP, its answer (by hoped costs) improved by local moves in turn, kept
- * when that is cheaper. CBC's preprocessing can drop the start (CBC 2.10 says "mipstart values
- * could not be used") and stop at its time limit with a dearer incumbent, or with none. */
-static rg_status choose(rg_egraph *eg, const rg_eqsat_opts *o, const double *hoped, const double *full,
-                        const int32_t *root_cls, int n_roots, int32_t *choice, rg_eqsat_stats *stats, rg_err *err) {
-  double t_start = rg_clock_seconds();
-  rg_status st = rg_extract_greedy(eg, hoped, choice, err);
-  if (!st) stats->greedy_cost = rg_extract_dag_cost(eg, hoped, choice, root_cls, n_roots);
-  if (!st) progress(o, t_start, "greedy: %.6g by e-node costs", stats->greedy_cost);
-  double deadline = o->ilp_time_limit > 0 ? rg_clock_seconds() + o->ilp_time_limit : 0;
-  if (!st) st = rg_extract_improve(eg, full, root_cls, n_roots, deadline, choice, &stats->local_cost, err);
-  stats->extracted_cost = stats->local_cost;
-  if (!st) progress(o, t_start, "local moves: %.6g", stats->local_cost);
-  if (st || o->extract != RG_EXTRACT_ILP) return st;
-  progress(o, t_start, "CBC's ILP from there, at most %g s", o->ilp_time_limit);
-  size_t size = sizeof *choice * ((size_t)rg_egraph_n_nodes(eg) * RG_MAX_OUTPUTS + 1);
+/* One extraction's inputs: the e-graph, its costs, the roots' classes; w asked to stop (NULL
+ * after a stop in exploration: then greedy and local moves to their end, no ILP). */
+typedef struct {
+  rg_egraph *eg;
+  const rg_eqsat_opts *o;
+  rg_search_watch *w;
+  const double *hoped, *full;
+  const int32_t *root_cls;
+  int n_roots;
+  double t0; /* when extraction began (progress lines) */
+  rg_eqsat_stats *stats;
+  rg_err *err;
+} extraction;
+
+/* The ILP from choice (local moves' answer, at stats->local_cost), its answer improved by
+ * local moves in turn and kept when that is cheaper (then stats->extracted_cost); a stop (w)
+ * ends it with its incumbent. CBC's preprocessing can drop the start (CBC 2.10 says "mipstart
+ * values could not be used") and stop at its time limit with a dearer incumbent, or with none:
+ * then the start is kept, as when CBC runs out of memory (a stop: w says so). */
+static rg_status ilp(extraction *e, int32_t *choice) {
+  rg_eqsat_stats *stats = e->stats;
+  if (e->o->ilp_time_limit > 0) progress(e->o, e->t0, "CBC's ILP from there, at most %g s", e->o->ilp_time_limit);
+  else progress(e->o, e->t0, "CBC's ILP from there, no time limit");
+  size_t size = sizeof *choice * ((size_t)rg_egraph_n_nodes(e->eg) * RG_MAX_OUTPUTS + 1);
   int32_t *start = malloc(size);
-  if (!start) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (!start) return rg_err_set(e->err, RG_ERR_NOMEM, "out of memory");
   memcpy(start, choice, size);
   double t0 = rg_clock_seconds(), found = INFINITY;
-  st = rg_extract_ilp(eg, hoped, root_cls, n_roots, o->ilp_time_limit, choice, &stats->ilp_cost, &stats->ilp_bound,
-                      &stats->ilp_optimal, err);
+  rg_ilp_result res;
+  stats->ilp_run = true;
+  rg_status st = rg_extract_ilp(e->eg, e->hoped, e->root_cls, e->n_roots, e->o->ilp_time_limit, e->w, choice, &res, e->err);
   stats->ilp_seconds = rg_clock_seconds() - t0;
-  deadline = o->ilp_time_limit > 0 ? rg_clock_seconds() + o->ilp_time_limit : 0;
-  if (!st) st = rg_extract_improve(eg, full, root_cls, n_roots, deadline, choice, &found, err);
-  if (st == RG_ERR_LIMIT || (!st && !(found < stats->local_cost))) { /* none, or no better: the start */
+  stats->ilp_cost = res.obj, stats->ilp_bound = res.bound, stats->ilp_optimal = res.optimal;
+  stats->ilp_stopped = st == RG_ERR_NOMEM ? "out of memory" : res.stopped;
+  double deadline = e->o->ilp_time_limit > 0 ? rg_clock_seconds() + e->o->ilp_time_limit : 0;
+  if (!st) st = rg_extract_improve(e->eg, e->full, e->root_cls, e->n_roots, deadline, e->w, choice, &found, e->err);
+  if (st == RG_ERR_LIMIT || st == RG_ERR_NOMEM || (!st && !(found < stats->local_cost))) { /* none, or no better */
     memcpy(choice, start, size);
-    if (st) *err = (rg_err){0}; /* CBC's "no solution" is no error of the run's */
+    if (st == RG_ERR_NOMEM) st = rg_search_watch_nomem(e->w, st, e->err);
+    if (st) *e->err = (rg_err){0}; /* CBC's "no solution" is no error of the run's */
     st = RG_OK;
   } else if (!st) {
     stats->extracted_cost = found;
   }
   free(start);
   return st;
+}
+
+/* Chooses into choice, and the costs into stats: greedy by hoped costs, then local moves on the
+ * model's cost; with the ILP, its answer (ilp()). */
+static rg_status choose(extraction *e, int32_t *choice) {
+  rg_eqsat_stats *stats = e->stats;
+  rg_status st = rg_extract_greedy(e->eg, e->hoped, choice, e->err);
+  if (!st) stats->greedy_cost = rg_extract_dag_cost(e->eg, e->hoped, choice, e->root_cls, e->n_roots);
+  if (!st) progress(e->o, e->t0, "greedy: %.6g by e-node costs", stats->greedy_cost);
+  double deadline = e->o->ilp_time_limit > 0 ? rg_clock_seconds() + e->o->ilp_time_limit : 0;
+  if (!st)
+    st = rg_extract_improve(e->eg, e->full, e->root_cls, e->n_roots, deadline, e->w, choice, &stats->local_cost, e->err);
+  stats->extracted_cost = stats->local_cost;
+  if (!st) progress(e->o, e->t0, "local moves: %.6g", stats->local_cost);
+  if (st || !e->w || e->o->extract != RG_EXTRACT_ILP || rg_search_watch_check(e->w)) return st;
+  return ilp(e, choice);
 }
 
 /* The extracted model built and costed into out (the original kept when it is no cheaper). */
@@ -150,9 +179,30 @@ static rg_status keep_better(rg_egraph *eg, const rg_eqsat_opts *o, const rg_ref
   return st;
 }
 
-rg_status rg_eqsat_extract(rg_egraph *eg, const rg_eqsat_opts *o, const rg_eqsat_trace *t, rg_search_result *out,
-                           rg_eqsat_stats *stats, rg_err *err) {
-  double t0 = rg_clock_seconds();
+/* The e-nodes costed, a model chosen, built and explained into out; *chosen false (out
+ * untouched) when a stop came before anything was chosen. */
+static rg_status extract(extraction *e, const rg_eqsat_trace *t, const rg_ref *roots, int32_t *choice, double *cost,
+                         double *full, rg_search_result *out, bool *chosen) {
+  progress(e->o, e->t0, "costing %d e-nodes", rg_egraph_n_nodes(e->eg));
+  rg_status st = node_costs(e->eg, e->o->cost, e->w, cost, full, e->err);
+  *chosen = !st && !(e->w && e->w->why);
+  if (*chosen) st = choose(e, choice);
+  if (*chosen && !st) st = keep_better(e->eg, e->o, roots, choice, out, e->err);
+  if (*chosen && !st && out->cost_after < out->cost_before)
+    st = explain(e->eg, t, choice, e->root_cls, e->n_roots, out, e->err);
+  return st;
+}
+
+/* The original kept: no steps, its roots (out of memory, or a stop before a choice). */
+static void keep_original(const rg_ref *roots, int32_t nr, rg_search_result *out) {
+  for (int i = 0; out->steps && i < out->n_steps; i++) free(out->steps[i].roots);
+  free(out->steps), out->steps = NULL, out->n_steps = 0;
+  memcpy(out->roots, roots, sizeof *roots * (size_t)nr);
+  out->cost_after = out->cost_before;
+}
+
+rg_status rg_eqsat_extract(rg_egraph *eg, const rg_eqsat_opts *o, const rg_eqsat_trace *t, rg_search_watch *w,
+                           rg_search_result *out, rg_eqsat_stats *stats, rg_err *err) {
   rg_model *m = rg_egraph_model(eg);
   int32_t nr = rg_model_n_roots(m), nv = rg_egraph_n_nodes(eg) * RG_MAX_OUTPUTS;
   rg_ref *roots = malloc(sizeof *roots * ((size_t)nr + 1));
@@ -161,18 +211,18 @@ rg_status rg_eqsat_extract(rg_egraph *eg, const rg_eqsat_opts *o, const rg_eqsat
   double *full = malloc(sizeof *full * ((size_t)rg_egraph_n_nodes(eg) + 1));
   out->roots = malloc(sizeof *out->roots * ((size_t)nr + 1));
   rg_status st = roots && root_cls && choice && cost && full && out->roots ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  extraction e = {eg, o, w->why ? NULL : w, cost, full, root_cls, nr, rg_clock_seconds(), stats, err};
   int64_t ops;
+  bool chosen = false;
   if (!st) {
     rg_model_roots(m, roots);
     for (int32_t i = 0; i < nr; i++) root_cls[i] = roots[i].node >= 0 ? rg_egraph_class(eg, roots[i]) : -1;
     st = o->model_cost(o->model_cost_ctx, m, roots, &out->cost_before, &ops, err);
+    rg_status x = st ? st : extract(&e, t, roots, choice, cost, full, out, &chosen);
+    st = rg_search_watch_nomem(w, x, err); /* out of memory extracting: a stop, the original kept */
+    if (!st && (!chosen || x == RG_ERR_NOMEM)) keep_original(roots, nr, out);
   }
-  progress(o, t0, "costing %d e-nodes", rg_egraph_n_nodes(eg));
-  if (!st) st = node_costs(eg, o->cost, cost, full, err);
-  if (!st) st = choose(eg, o, cost, full, root_cls, nr, choice, stats, err);
-  if (!st) st = keep_better(eg, o, roots, choice, out, err);
-  if (!st && out->cost_after < out->cost_before) st = explain(eg, t, choice, root_cls, nr, out, err);
-  stats->extract_seconds = rg_clock_seconds() - t0;
+  stats->extract_seconds = rg_clock_seconds() - e.t0;
   out->seconds = stats->explore_seconds + stats->extract_seconds;
   free(roots), free(root_cls), free(choice), free(cost), free(full);
   return st;

@@ -90,11 +90,13 @@ rg_status rg_extract_greedy(rg_egraph *eg, const double *node_cost, int32_t *cho
 
 /* Improves choice (greedy's, whose every class that has a node has one) by local moves on the
  * cost of the model it makes, priced as rg_cost_sum prices models from each node's own cost
- * (full_cost: fusion aside), into *cost (extract_local.c); until no move helps or the clock
- * passes deadline (rg_clock_seconds; 0 none: MAX_PASSES bounds it). Never makes it dearer or
- * cyclic; a choice that computes no model prices INFINITY, for the caller to compare. */
+ * (full_cost: fusion aside), into *cost (extract_local.c); until no move helps, the clock
+ * passes deadline (rg_clock_seconds; 0 none: MAX_PASSES bounds it) or w says stop (NULL:
+ * never). Never makes it dearer or cyclic; a choice that computes no model prices INFINITY,
+ * for the caller to compare. */
 rg_status rg_extract_improve(rg_egraph *eg, const double *full_cost, const int32_t *roots, int n_roots,
-                             double deadline, int32_t *choice, double *cost, rg_err *err) RG_MUST_CHECK;
+                             double deadline, rg_search_watch *w, int32_t *choice, double *cost,
+                             rg_err *err) RG_MUST_CHECK;
 
 /* For each reached class c (reached[c]), up to RG_MUST_KEEP classes it cannot be computed
  * without, the nearest (by level) first: cls[c * RG_MUST_KEEP + i] for i < n[c]
@@ -114,10 +116,19 @@ int32_t rg_extract_used(rg_egraph *eg, const int32_t *choice, const int32_t *roo
 double rg_extract_dag_cost(rg_egraph *eg, const double *node_cost, const int32_t *choice, const int32_t *roots,
                            int n_roots);
 
+/* What the ILP found: its cost and the solver's lower bound by hoped costs; whether proved
+ * optimal; else why it ended first: "time limit", or w's "interrupted" or "out of memory". */
+typedef struct {
+  double obj, bound;
+  bool optimal;
+  const char *stopped;
+} rg_ilp_result;
+
 /* The ILP over the classes roots[0..n) reach: choice in, as the start, and out, the solver's
- * best; *obj its cost, *bound the solver's lower bound, *optimal when proved. */
+ * best (its incumbent when stopped by time_limit, 0 none, or by w). RG_ERR_LIMIT when it found
+ * none; out of memory in CBC is RG_ERR_NOMEM too. */
 rg_status rg_extract_ilp(rg_egraph *eg, const double *node_cost, const int32_t *roots, int n_roots,
-                         double time_limit, int32_t *choice, double *obj, double *bound, bool *optimal,
+                         double time_limit, rg_search_watch *w, int32_t *choice, rg_ilp_result *res,
                          rg_err *err) RG_MUST_CHECK;
 
 /* The model the choices make, built in m's graph: out[i] computes roots[i]'s class (an omitted
@@ -125,16 +136,21 @@ rg_status rg_extract_ilp(rg_egraph *eg, const double *node_cost, const int32_t *
 rg_status rg_extract_build(rg_egraph *eg, rg_model *m, const int32_t *choice, const rg_ref *roots, int n,
                            rg_ref *out, rg_err *err) RG_MUST_CHECK;
 
-/* What exploration leaves for extraction: who built each e-node (origin[id], an index into
- * apps, -1 for the original's nodes and those of matches not applied). */
+/* What exploration leaves for extraction: who built each e-node (origin[id] for id < n_origin,
+ * an index into apps, -1 for the original's nodes and those of matches not applied; an e-node
+ * past n_origin was built when memory ran out, by no recorded application). */
 typedef struct {
   const int32_t *origin;
+  int32_t n_origin;
   const rg_application *apps;
   int32_t n_apps;
 } rg_eqsat_trace;
 
-/* Extraction, the extracted model built and costed, out filled (eqsat.h's rg_eqsat). */
-rg_status rg_eqsat_extract(rg_egraph *eg, const rg_eqsat_opts *o, const rg_eqsat_trace *t, rg_search_result *out,
-                           rg_eqsat_stats *stats, rg_err *err) RG_MUST_CHECK;
+/* Extraction, the extracted model built and costed, out filled (eqsat.h's rg_eqsat). After a
+ * stop in exploration (w->why set), the e-graph as it is, without the ILP; a stop during it (w:
+ * Ctrl-C, the memory limit, an allocation that fails) ends it with the best choice so far, or
+ * the original when there is none yet. */
+rg_status rg_eqsat_extract(rg_egraph *eg, const rg_eqsat_opts *o, const rg_eqsat_trace *t, rg_search_watch *w,
+                           rg_search_result *out, rg_eqsat_stats *stats, rg_err *err) RG_MUST_CHECK;
 
 #endif

@@ -5,14 +5,15 @@
  * chosen node needs each of its operand classes (y_c >= x_n), a needed class one of its nodes
  * (sum of its x >= y_c). A shared node is then paid once, which greedy extraction (tree costs)
  * cannot see. The matrix is built whole and loaded at once (adding rows one by one is
- * quadratic in CBC). */
-#include <coin/Cbc_C_Interface.h>
+ * quadratic in CBC). CBC is asked at each of its events whether to stop (Ctrl-C, the memory
+ * limit: extract_cbc.cpp), and then ends with its incumbent, as at its time limit. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "eqsat_internal.h"
+#include "extract_cbc.h"
 #include "ir/grow.h"
 
 typedef struct {
@@ -152,8 +153,30 @@ static bool read_choice(ilp *p, Cbc_Model *cbc, int32_t *choice, int32_t nv) {
   return true;
 }
 
+static bool stop_asked(void *w) { return rg_search_watch_check(w) != NULL; }
+
+/* CBC run from choice until it ends, its time limit or w's stop; its answer into choice and res. */
+static rg_status run(Cbc_Model *cbc, ilp *p, double time_limit, rg_search_watch *w, int32_t *choice, int32_t nv,
+                     rg_ilp_result *res, rg_err *err) {
+  Cbc_setObjSense(cbc, 1);
+  Cbc_setLogLevel(cbc, 0);
+  if (time_limit > 0) Cbc_setMaximumSeconds(cbc, time_limit);
+  Cbc_setParameter(cbc, "timeMode", "elapsed"); /* the limit in wall-clock seconds, not CPU's */
+  int how = rg_cbc_solve(cbc, w->stop, stop_asked, w);
+  if (how == RG_CBC_NOMEM) return rg_err_set(err, RG_ERR_NOMEM, "CBC: out of memory");
+  if (how == RG_CBC_FAILED) return rg_err_set(err, RG_ERR_LIMIT, "CBC failed"); /* as no solution: the start kept */
+  res->optimal = Cbc_isProvenOptimal(cbc) && how != RG_CBC_STOPPED;
+  res->stopped = how == RG_CBC_STOPPED ? rg_search_watch_check(w) : res->optimal ? NULL : "time limit";
+  res->obj = Cbc_getObjValue(cbc), res->bound = Cbc_getBestPossibleObjValue(cbc);
+  if (Cbc_numberSavedSolutions(cbc) < 1 || !read_choice(p, cbc, choice, nv)) {
+    res->obj = NAN;
+    return rg_err_set(err, RG_ERR_LIMIT, "CBC found no solution%s", res->stopped ? " before it stopped" : "");
+  }
+  return RG_OK;
+}
+
 static rg_status solve(ilp *p, const double *node_cost, const int32_t *roots, int n_roots, double time_limit,
-                       int32_t *choice, int32_t nv, double *obj, double *bound, bool *optimal, rg_err *err) {
+                       rg_search_watch *w, int32_t *choice, int32_t nv, rg_ilp_result *res, rg_err *err) {
   Cbc_Model *cbc = Cbc_newModel();
   if (!cbc) return rg_err_set(err, RG_ERR_NOMEM, "CBC: cannot make a model");
   rows(p, nv);
@@ -161,22 +184,15 @@ static rg_status solve(ilp *p, const double *node_cost, const int32_t *roots, in
     Cbc_deleteModel(cbc);
     return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
-  Cbc_setObjSense(cbc, 1);
-  Cbc_setLogLevel(cbc, 0);
-  if (time_limit > 0) Cbc_setMaximumSeconds(cbc, time_limit);
-  Cbc_setParameter(cbc, "timeMode", "elapsed"); /* the limit in wall-clock seconds, not CPU's */
   start_from(p, cbc, choice, roots, n_roots, nv);
-  Cbc_solve(cbc);
-  rg_status st = RG_OK;
-  if (Cbc_numberSavedSolutions(cbc) < 1 || !read_choice(p, cbc, choice, nv))
-    st = rg_err_set(err, RG_ERR_LIMIT, "CBC found no solution%s", Cbc_isSecondsLimitReached(cbc) ? " in its time limit" : "");
-  *obj = Cbc_getObjValue(cbc), *bound = Cbc_getBestPossibleObjValue(cbc), *optimal = Cbc_isProvenOptimal(cbc);
+  rg_status st = run(cbc, p, time_limit, w, choice, nv, res, err);
   Cbc_deleteModel(cbc);
   return st;
 }
 
 rg_status rg_extract_ilp(rg_egraph *eg, const double *node_cost, const int32_t *roots, int n_roots, double time_limit,
-                         int32_t *choice, double *obj, double *bound, bool *optimal, rg_err *err) {
+                         rg_search_watch *w, int32_t *choice, rg_ilp_result *res, rg_err *err) {
+  *res = (rg_ilp_result){NAN, NAN, false, NULL};
   int32_t n = rg_egraph_n_nodes(eg), nv = n * RG_MAX_OUTPUTS;
   ilp p = {.eg = eg, .g = rg_egraph_model(eg)->g};
   p.col = malloc(sizeof *p.col * ((size_t)n + 1)), p.nodes = malloc(sizeof *p.nodes * ((size_t)n + 1));
@@ -189,7 +205,7 @@ rg_status rg_extract_ilp(rg_egraph *eg, const double *node_cost, const int32_t *
     memset(p.ycol, -1, sizeof *p.ycol * (size_t)nv);
     reach(&p, roots, n_roots, nv);
   }
-  if (!st) st = solve(&p, node_cost, roots, n_roots, time_limit, choice, nv, obj, bound, optimal, err);
+  if (!st) st = solve(&p, node_cost, roots, n_roots, time_limit, w, choice, nv, res, err);
   free(p.col), free(p.nodes), free(p.ycol), free(p.reached), free(p.in_row), free(p.t_row), free(p.t_col), free(p.t_val);
   return st;
 }

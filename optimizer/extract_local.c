@@ -105,13 +105,19 @@ static void restore(dag *d, int32_t id, int n, int32_t *choice, const int32_t *s
   for (int o = n - 1; o >= 0; o--) choice[rg_egraph_find(d->eg, id * RG_MAX_OUTPUTS + o)] = saved[o];
 }
 
+/* Whether to go on with class i of a pass: before the deadline, and w says go on (asked every
+ * 64 classes: it reads the process's memory). */
+static bool go_on(int32_t i, double deadline, rg_search_watch *w) {
+  return (deadline <= 0 || rg_clock_seconds() < deadline) && (!w || i % 64 || !rg_search_watch_check(w));
+}
+
 /* One pass over the classes the current choice uses (a snapshot): every other member tried. */
-static bool pass(dag *d, int32_t *choice, int32_t *snapshot, double *cur, double deadline) {
+static bool pass(dag *d, int32_t *choice, int32_t *snapshot, double *cur, double deadline, rg_search_watch *w) {
   bool kept = false;
   double now = dag_cost(d, choice);
   int32_t n = d->n_used;
   for (int32_t i = 0; i < n; i++) snapshot[i] = d->used[i];
-  for (int32_t i = 0; i < n && (deadline <= 0 || rg_clock_seconds() < deadline); i++) {
+  for (int32_t i = 0; i < n && go_on(i, deadline, w); i++) {
     int32_t c = snapshot[i], v = c;
     do {
       int32_t id = v / RG_MAX_OUTPUTS, saved[RG_MAX_OUTPUTS];
@@ -129,7 +135,7 @@ static bool pass(dag *d, int32_t *choice, int32_t *snapshot, double *cur, double
 }
 
 rg_status rg_extract_improve(rg_egraph *eg, const double *full_cost, const int32_t *roots, int n_roots,
-                             double deadline, int32_t *choice, double *cost, rg_err *err) {
+                             double deadline, rg_search_watch *w, int32_t *choice, double *cost, rg_err *err) {
   int32_t n = rg_egraph_n_nodes(eg), nv = n * RG_MAX_OUTPUTS;
   dag d = {.eg = eg, .m = rg_egraph_model(eg), .cost = full_cost, .roots = roots, .n_roots = n_roots};
   d.cmark = calloc((size_t)nv + 1, sizeof *d.cmark), d.nmark = calloc((size_t)n + 1, sizeof *d.nmark);
@@ -143,7 +149,7 @@ rg_status rg_extract_improve(rg_egraph *eg, const double *full_cost, const int32
                      ? RG_OK
                      : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   *cost = st ? INFINITY : dag_cost(&d, choice);
-  for (int p = 0; !st && p < MAX_PASSES && pass(&d, choice, snapshot, cost, deadline); p++) {
+  for (int p = 0; !st && p < MAX_PASSES && pass(&d, choice, snapshot, cost, deadline, w); p++) {
   }
   free(d.cmark), free(d.nmark), free(d.rmark), free(d.readers), free(d.fmark), free(d.stack), free(d.next_in);
   free(d.used), free(d.nodes), free(snapshot);

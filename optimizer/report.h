@@ -71,11 +71,13 @@ void rg_search_operators_print(const rg_model *m, const rg_ref *after, rg_strbuf
  * cached. */
 void rg_eqsat_result_print(const rg_search_result *r, const rg_eqsat_stats *s, rg_extract_kind extract,
                            const rg_cost_model *cm, rg_strbuf *out);
-/* The cost before and after by cm, the search's counts and time, the costs timed or cached. */
+/* The cost before and after by cm, the search's counts and time and why it stopped, the costs
+ * timed or cached. */
 void rg_search_result_print(const rg_search_result *r, const rg_cost_model *cm, rg_strbuf *out);
 /* The same figures as one JSON object (for CI): cost model, cost before and after, the rules
  * applied (1-based numbers, in order), models explored and queued, rewrites tried, seconds,
- * whether the search was stopped, and the numeric check's largest relative difference; with es
+ * why the search stopped ("stopped": rg_search_result's stop_reason), and the numeric check's
+ * largest relative difference; backtracking's models dropped from its queue; with es
  * (equality saturation's run, else NULL) its figures as the member "eqsat". */
 void rg_search_result_json(const rg_search_result *r, const rg_cost_model *cm, double worst, const rg_eqsat_stats *es,
                            rg_strbuf *out);

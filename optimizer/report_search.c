@@ -2,6 +2,7 @@
  * (report.h). */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "report.h"
 
@@ -69,8 +70,11 @@ static void eqsat_json(const rg_eqsat_stats *s, rg_strbuf *out) {
   json_cost(out, "greedy_cost", s->greedy_cost), json_cost(out, "local_cost", s->local_cost);
   json_cost(out, "extracted_cost", s->extracted_cost), json_cost(out, "ilp_cost", s->ilp_cost);
   json_cost(out, "ilp_bound", s->ilp_bound);
-  rg_sb_printf(out, ", \"ilp_optimal\": %s, \"explore_seconds\": %.3f, \"extract_seconds\": %.3f, \"ilp_seconds\": %.3f}",
-               s->ilp_optimal ? "true" : "false", s->explore_seconds, s->extract_seconds, s->ilp_seconds);
+  rg_sb_printf(out, ", \"ilp_optimal\": %s, \"ilp_stopped\": ", s->ilp_optimal ? "true" : "false");
+  if (s->ilp_stopped) rg_json_string(out, s->ilp_stopped);
+  else rg_sb_puts(out, "null");
+  rg_sb_printf(out, ", \"explore_seconds\": %.3f, \"extract_seconds\": %.3f, \"ilp_seconds\": %.3f}",
+               s->explore_seconds, s->extract_seconds, s->ilp_seconds);
 }
 
 void rg_search_result_json(const rg_search_result *r, const rg_cost_model *cm, double worst, const rg_eqsat_stats *es,
@@ -82,19 +86,31 @@ void rg_search_result_json(const rg_search_result *r, const rg_cost_model *cm, d
   for (int k = 0; k < r->n_steps; k++) rg_sb_printf(out, "%s%d", k ? ", " : "", r->steps[k].app.rule + 1);
   rg_sb_printf(out, "], \"explored\": %lld, \"queued\": %lld, \"rewrites_tried\": %lld, \"seconds\": %.3f, ",
                (long long)r->explored, (long long)r->queued, (long long)r->applications, r->seconds);
-  if (!es) /* backtracking's: the budget its best model needs */
-    rg_sb_printf(out, "\"explored_to_best\": %lld, \"seconds_to_best\": %.3f, ", (long long)r->explored_to_best,
-                 r->seconds_to_best);
-  rg_sb_printf(out, "\"stopped\": %s, \"numeric_check_worst\": %.6g", r->stopped ? "true" : "false", worst);
+  if (!es) /* backtracking's: the budget its best model needs, the models its full queue dropped */
+    rg_sb_printf(out, "\"explored_to_best\": %lld, \"seconds_to_best\": %.3f, \"dropped\": %lld, ",
+                 (long long)r->explored_to_best, r->seconds_to_best, (long long)r->dropped);
+  rg_sb_puts(out, "\"stopped\": ");
+  rg_json_string(out, r->stop_reason ? r->stop_reason : "");
+  rg_sb_printf(out, ", \"numeric_check_worst\": %.6g", worst);
   if (es) eqsat_json(es, out);
   rg_sb_puts(out, "}\n");
 }
 
+/* "stopped: WHY", and for a stop before the search's own end, that its answer is the best so far. */
+static void stopped(const rg_search_result *r, rg_strbuf *out) {
+  const char *why = r->stop_reason ? r->stop_reason : "?";
+  rg_sb_printf(out, "stopped: %s", why);
+  if (!strcmp(why, "interrupted") || !strcmp(why, "out of memory")) rg_sb_puts(out, ", the best model so far kept");
+  rg_sb_puts(out, "\n");
+}
+
 void rg_search_result_print(const rg_search_result *r, const rg_cost_model *cm, rg_strbuf *out) {
   cost_line(r, cm, out);
-  rg_sb_printf(out, "search: %d rules applied; %lld models explored, %lld queued, %lld rewrites tried; %.2f s%s\n",
-               r->n_steps, (long long)r->explored, (long long)r->queued, (long long)r->applications, r->seconds,
-               r->stopped ? " (stopped: time limit or Ctrl-C)" : "");
+  rg_sb_printf(out, "search: %d rules applied; %lld models explored, %lld queued (%lld dropped from the full queue), "
+                    "%lld rewrites tried; %.2f s; ",
+               r->n_steps, (long long)r->explored, (long long)r->queued, (long long)r->dropped,
+               (long long)r->applications, r->seconds);
+  stopped(r, out);
   timings_line(cm, out);
 }
 
@@ -106,10 +122,14 @@ static void rg_eqsat_stats_print(const rg_eqsat_stats *s, rg_extract_kind extrac
                (long long)s->bans);
   rg_sb_printf(out, "extraction (%s): cost %.6g (greedy by e-node costs %.6g, after local moves %.6g)",
                extract == RG_EXTRACT_ILP ? "ilp" : "greedy", s->extracted_cost, s->greedy_cost, s->local_cost);
-  if (extract == RG_EXTRACT_ILP)
-    rg_sb_printf(out, "; ILP by e-node costs %.6g, bound %.6g, gap %.2f%%%s", s->ilp_cost, s->ilp_bound,
+  if (extract == RG_EXTRACT_ILP && !s->ilp_run)
+    rg_sb_puts(out, "; ILP not run (exploration stopped)");
+  else if (extract == RG_EXTRACT_ILP && !isfinite(s->ilp_cost))
+    rg_sb_printf(out, "; ILP found no solution (%s)", s->ilp_stopped ? s->ilp_stopped : "?");
+  else if (extract == RG_EXTRACT_ILP)
+    rg_sb_printf(out, "; ILP by e-node costs %.6g, bound %.6g, gap %.2f%% (%s)", s->ilp_cost, s->ilp_bound,
                  s->ilp_cost > s->ilp_bound ? 100 * (s->ilp_cost - s->ilp_bound) / s->ilp_cost : 0.0,
-                 s->ilp_optimal ? " (optimal)" : " (time limit)");
+                 s->ilp_optimal ? "optimal" : s->ilp_stopped ? s->ilp_stopped : "time limit");
   rg_sb_printf(out, "; explore %.2f s, extract %.2f s", s->explore_seconds, s->extract_seconds);
   if (extract == RG_EXTRACT_ILP) rg_sb_printf(out, " (ILP %.2f s)", s->ilp_seconds);
   rg_sb_puts(out, "\n");
@@ -118,8 +138,9 @@ static void rg_eqsat_stats_print(const rg_eqsat_stats *s, rg_extract_kind extrac
 void rg_eqsat_result_print(const rg_search_result *r, const rg_eqsat_stats *s, rg_extract_kind extract,
                            const rg_cost_model *cm, rg_strbuf *out) {
   cost_line(r, cm, out);
-  rg_sb_printf(out, "search: %d rules applied; eqsat, %d iterations, %d e-nodes; %.2f s%s\n", r->n_steps, s->iterations,
-               s->enodes, r->seconds, r->stopped ? " (stopped: time limit or Ctrl-C)" : "");
+  rg_sb_printf(out, "search: %d rules applied; eqsat, %d iterations, %d e-nodes; %.2f s; ", r->n_steps, s->iterations,
+               s->enodes, r->seconds);
+  stopped(r, out);
   rg_eqsat_stats_print(s, extract, out);
   timings_line(cm, out);
 }

@@ -142,7 +142,7 @@ static void test_applications(rg_model *m, const rg_apply_set *set) {
 }
 
 static void test_search(rg_model *m, const rg_apply_set *set) {
-  rg_search_opts o = {1.05, 100, 0, 2.0, conv_cost, NULL, false, NULL};
+  rg_search_opts o = {1.05, 100, 0, 2.0, conv_cost, NULL, false, NULL, 0, {0, NULL}};
   rg_search_result r[2];
   rg_err err;
   for (int run = 0; run < 2; run++) CHECK(rg_search(m, set, &o, &r[run], &err) == RG_OK);
@@ -192,7 +192,7 @@ static void test_no_cycle(const rg_apply_set *set) {
   CHECK(rg_apply_all(set, m, roots, count, &sn, &err) == RG_OK);
   CHECK_MSG(sn.by_rule[2] == 2, "mm-merge applied %d times\n", sn.by_rule[2]);
   CHECK_MSG(sn.worst < 1e-12, "a rewritten model differs by %g\n", sn.worst);
-  rg_search_opts o = {1.05, 100, 0, 2.0, conv_cost, NULL, false, NULL};
+  rg_search_opts o = {1.05, 100, 0, 2.0, conv_cost, NULL, false, NULL, 0, {0, NULL}};
   rg_search_result r;
   CHECK(rg_search(m, set, &o, &r, &err) == RG_OK);
   CHECK(r.n_steps == 0 && r.cost_after == r.cost_before);
@@ -225,7 +225,7 @@ static void test_rounding_is_no_gain(void) {
   m->out = malloc(sizeof *m->out), m->out_name = malloc(sizeof *m->out_name);
   CHECK(rg_model_add_node(m, &add, 0, &m->out[0], &err) == RG_OK);
   m->out_name[0] = strdup("sum");
-  rg_search_opts o = {1.05, 50, 0, 2.0, rounding_cost, NULL, false, NULL};
+  rg_search_opts o = {1.05, 50, 0, 2.0, rounding_cost, NULL, false, NULL, 0, {0, NULL}};
   rg_search_result r;
   if (set) {
     CHECK(rg_search(m, set, &o, &r, &err) == RG_OK);

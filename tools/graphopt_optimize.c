@@ -17,6 +17,7 @@ typedef struct {
   int backtrack_only, eqsat_only; /* an option given that only that search reads (its code; 0 none) */
   double alpha, time_limit, tolerance, ilp_time_limit;
   int64_t budget, seed, max_enodes, iterations, multi_rounds;
+  size_t mem_limit; /* --mem-limit: what the search may take (0: rg_search_memory_default) */
   rg_extract_kind extract;
   rg_import_dims dims;
 } opt_opts;
@@ -88,6 +89,9 @@ static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
     case RG_OPT_ITERATIONS: ok = rg_cli_int_option(P, "iterations", optarg, 1, 1000000, &o->iterations); break;
     case RG_OPT_MULTI_ROUNDS: ok = rg_cli_int_option(P, "multi-rounds", optarg, 0, 1000000, &o->multi_rounds); break;
     case RG_OPT_ILP_TIME_LIMIT: ok = number("--ilp-time-limit", optarg, 0, &o->ilp_time_limit); break;
+    case RG_OPT_MEM_LIMIT:
+      if (!(ok = rg_cli_parse_size(optarg, &o->mem_limit))) fprintf(stderr, P ": --mem-limit: bad size '%s' (e.g. 512M, 4G)\n", optarg);
+      break;
     case RG_OPT_DIM: ok = graphopt_add_dim(&o->dims, optarg); break;
     case RG_OPT_QUIET: o->quiet = true; break;
     default: return *rc = graphopt_usage(&rg_doc_graphopt_optimize, c, graphopt_print_cost_models), false;
@@ -172,14 +176,16 @@ static bool write_json(const char *path, const rg_rules_provenance *pv, const rg
 /* The search o names: its result into r, equality saturation's figures into es. */
 static rg_status search(const opt_opts *o, rg_model *m, const rg_ruleset *rules, rg_cost_model *cm, rg_search_result *r,
                         rg_eqsat_stats *es, rg_err *err) {
+  rg_search_memory mem = {o->mem_limit ? (int64_t)o->mem_limit : rg_search_memory_default(), NULL};
   if (!o->eqsat) {
-    rg_search_opts so = {o->alpha, o->budget, o->time_limit, 2.0, rg_cost_search_fn, cm, !o->quiet, &rg_cli_interrupted};
+    rg_search_opts so = {o->alpha, o->budget, o->time_limit, 2.0, rg_cost_search_fn, cm, !o->quiet, &rg_cli_interrupted,
+                         RG_SEARCH_QUEUE_LIMIT, mem};
     return rg_search_rules(m, rules, &so, r, err);
   }
   rg_eqsat_opts eo = {.max_enodes = o->max_enodes, .iterations = (int)o->iterations, .multi_rounds = (int)o->multi_rounds,
                       .time_limit = o->time_limit, .extract = o->extract, .ilp_time_limit = o->ilp_time_limit, .cost = cm,
                       .model_cost = rg_cost_search_fn, .model_cost_ctx = cm, .progress = !o->quiet,
-                      .stop = &rg_cli_interrupted};
+                      .stop = &rg_cli_interrupted, .memory = mem};
   return rg_eqsat_rules(m, rules, &eo, r, es, err);
 }
 

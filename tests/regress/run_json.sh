@@ -31,6 +31,8 @@ assert c and j["cost_model"] == c.group(1), (j, t)
 assert abs(j["cost_before"] - float(c.group(2))) <= 1e-5 * j["cost_before"], (j, c.group(0))
 assert abs(j["cost_after"] - float(c.group(3))) <= 1e-5 * j["cost_before"], (j, c.group(0))
 assert j["cost_after"] < j["cost_before"] and len(j["steps"]) == j["rules_applied"] and "eqsat" not in j
+assert j["stopped"] in ("budget", "queue empty", "time limit") and "stopped: " + j["stopped"] in t, (j, t)
+assert j["dropped"] >= 0 and "(%d dropped from the full queue)" % j["dropped"] in t, (j, t)
 PY
 (cd "$dir" && "$bin/graphopt" optimize merge_convs.onnx --rules merge.rules -o "$tmp/convs_eq.onnx" -q \
   --json "$tmp/eq.json" >"$tmp/eq.txt" 2>&1)
@@ -46,6 +48,7 @@ c = re.search(r"cost \(([^)]*)\): (\S+) -> (\S+) ", t)
 assert c and j["cost_model"] == c.group(1), (j, t)
 assert abs(j["cost_after"] - float(c.group(3))) <= 1e-5 * j["cost_before"], (j, c.group(0))
 assert j["cost_after"] < j["cost_before"] and abs(e["extracted_cost"] - j["cost_after"]) <= 1e-9 * j["cost_before"], e
-assert e["stop_reason"] in ("saturated", "iterations", "e-node limit", "time limit", "stopped"), e
+assert e["stop_reason"] in ("saturated", "iterations", "e-node limit", "time limit", "interrupted", "out of memory"), e
+assert j["stopped"] == e["stop_reason"] and "(%s)" % e["stop_reason"] in t and "stopped: " + j["stopped"] in t, (j, t)
 PY
 finish
