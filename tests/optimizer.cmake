@@ -79,3 +79,10 @@ set_tests_properties(optimizer_optimize_small optimizer_optimize_small_d3 optimi
                      PROPERTIES FIXTURES_REQUIRED "zoo_small;proof_cache")
 set_tests_properties(optimizer_optimize_cases optimizer_no_rule_copy optimizer_outputs
                      PROPERTIES FIXTURES_REQUIRED proof_cache)
+# Searches stopped early keep the best model found so far and say why: at --mem-limit (both
+# searches), and by Ctrl-C while CBC solves the ILP with no time limit; backtracking's queue
+# bound counts what it drops (tests/regress/run_stop.sh; test_optimizer_stop fakes the memory
+# reading, an allocation failure and Ctrl-C).
+add_test(NAME optimizer_stop
+         COMMAND ${RG_TEST_ROOT}/regress/run_stop.sh $<TARGET_FILE:graphopt> ${RG_TEST_ROOT}/regress/stop)
+set_tests_properties(optimizer_stop PROPERTIES TIMEOUT 1200)
