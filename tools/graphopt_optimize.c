@@ -32,6 +32,12 @@ static bool number(const char *opt, const char *arg, double lo, double *out) {
   return true;
 }
 
+static bool size(const char *opt, const char *arg, size_t *out) {
+  if (rg_cli_parse_size(arg, out)) return true;
+  fprintf(stderr, P ": %s wants a size such as 512M or 4G, not '%s'\n", opt, arg);
+  return false;
+}
+
 /* NAME among choices[0..n) (a NULL-terminated list), its index into *out. */
 static bool choice(const char *opt, const char *arg, const char *const *choices, int *out) {
   for (int i = 0; choices[i]; i++)
@@ -89,9 +95,7 @@ static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
     case RG_OPT_ITERATIONS: ok = rg_cli_int_option(P, "iterations", optarg, 1, 1000000, &o->iterations); break;
     case RG_OPT_MULTI_ROUNDS: ok = rg_cli_int_option(P, "multi-rounds", optarg, 0, 1000000, &o->multi_rounds); break;
     case RG_OPT_ILP_TIME_LIMIT: ok = number("--ilp-time-limit", optarg, 0, &o->ilp_time_limit); break;
-    case RG_OPT_MEM_LIMIT:
-      if (!(ok = rg_cli_parse_size(optarg, &o->mem_limit))) fprintf(stderr, P ": --mem-limit: bad size '%s' (e.g. 512M, 4G)\n", optarg);
-      break;
+    case RG_OPT_MEM_LIMIT: ok = size("--mem-limit", optarg, &o->mem_limit); break;
     case RG_OPT_DIM: ok = graphopt_add_dim(&o->dims, optarg); break;
     case RG_OPT_QUIET: o->quiet = true; break;
     default: return *rc = graphopt_usage(&rg_doc_graphopt_optimize, c, graphopt_print_cost_models), false;
