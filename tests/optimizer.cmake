@@ -6,7 +6,13 @@
 add_test(NAME optimizer_bad_models
          COMMAND ${RG_TEST_ROOT}/regress/run_cases.sh $<TARGET_FILE:graphopt> ${RG_TEST_ROOT}/regress/bad
                  ${RG_TEST_ROOT}/regress/bad/model_cases.txt)
-add_test(NAME optimizer_conformance COMMAND ${RG_TEST_ROOT}/conformance/run.sh $<TARGET_FILE:graphopt>)
+# Not in a build with CUDA: there every graphopt start loads cuBLAS and cuDNN (0.7 s instead of
+# 0.07 s), and the suite's 1,800 starts ran past 600 s; the sanitizer build (no CUDA) runs it.
+# Issue 40 loads the GPU part only when it is used.
+if(NOT RG_HAVE_CUDA)
+  add_test(NAME optimizer_conformance COMMAND ${RG_TEST_ROOT}/conformance/run.sh $<TARGET_FILE:graphopt>)
+  set_tests_properties(optimizer_conformance PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS models)
+endif()
 add_test(NAME optimizer_cases
          COMMAND ${CMAKE_SOURCE_DIR}/models/roundtrip_test.sh $<TARGET_FILE:graphopt>
                  ${CMAKE_BINARY_DIR}/roundtrip/cases --cases)
@@ -36,7 +42,7 @@ add_test(NAME optimizer_optimize_small_backtrack
          COMMAND ${CMAKE_SOURCE_DIR}/models/roundtrip_test.sh $<TARGET_FILE:graphopt>
                  ${CMAKE_BINARY_DIR}/roundtrip/optimized_bt --rules ${RG_TEST_ROOT}/data/taso-bias-d3.rules
                  --search backtrack ${small_zoo})
-set_tests_properties(optimizer_conformance optimizer_cases optimizer_roundtrip_small optimizer_optimize_small
+set_tests_properties(optimizer_cases optimizer_roundtrip_small optimizer_optimize_small
                      optimizer_optimize_small_d3 optimizer_optimize_small_backtrack
                      PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS models)
 set_tests_properties(optimizer_roundtrip_small optimizer_optimize_small optimizer_optimize_small_d3
