@@ -1,18 +1,10 @@
 # graphopt (optimizer/, tools/graphopt*.c): bad models refused clearly (tests/regress/bad/
-# model_cases.txt), ONNX's backend node tests (tests/conformance/run.sh: skipped without
-# libonnx-testdata), and round trips checked against onnxruntime (models/roundtrip_test.sh:
+# model_cases.txt), and round trips checked against onnxruntime (models/roundtrip_test.sh:
 # skipped without python3-onnx or onnxruntime-node) of models/cases.py's corner cases and of the
 # small zoo models_zoo_small builds.
 add_test(NAME optimizer_bad_models
          COMMAND ${RG_TEST_ROOT}/regress/run_cases.sh $<TARGET_FILE:graphopt> ${RG_TEST_ROOT}/regress/bad
                  ${RG_TEST_ROOT}/regress/bad/model_cases.txt)
-# Not in a build with CUDA: there every graphopt start loads cuBLAS and cuDNN (0.7 s instead of
-# 0.07 s), and the suite's 1,800 starts ran past 600 s; the sanitizer build (no CUDA) runs it.
-# Issue 40 loads the GPU part only when it is used.
-if(NOT RG_HAVE_CUDA)
-  add_test(NAME optimizer_conformance COMMAND ${RG_TEST_ROOT}/conformance/run.sh $<TARGET_FILE:graphopt>)
-  set_tests_properties(optimizer_conformance PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS models)
-endif()
 add_test(NAME optimizer_cases
          COMMAND ${CMAKE_SOURCE_DIR}/models/roundtrip_test.sh $<TARGET_FILE:graphopt>
                  ${CMAKE_BINARY_DIR}/roundtrip/cases --cases)
