@@ -37,7 +37,7 @@ install(TARGETS ${RG_INSTALL_LIBS} EXPORT rulegenTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 
 # Headers: each module's folder as it is (headers include each other as "ir/status.h" and
-# "solvers.def"), and the C protoc-c made from onnx.proto, which optimizer/opaque.h includes.
+# "solvers.def"), and the C protoc-c made from onnx.proto, which optimizer/opaque/opaque.h includes.
 foreach(m IN LISTS RG_MODULES)
   if(TARGET rg_${m})
     file(GLOB hdrs ${CMAKE_SOURCE_DIR}/${m}/*.h ${CMAKE_SOURCE_DIR}/${m}/*.def)
@@ -48,7 +48,7 @@ install(FILES ${CMAKE_BINARY_DIR}/optimizer/onnx/onnx.pb-c.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/rulegen/optimizer)
 
 install(FILES ${CMAKE_SOURCE_DIR}/verify/axioms.rules DESTINATION ${CMAKE_INSTALL_DATADIR}/rulegen)
-install(DIRECTORY ${CMAKE_SOURCE_DIR}/optimizer/machines/
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/optimizer/cost/machines/
         DESTINATION ${CMAKE_INSTALL_DATADIR}/rulegen/machines FILES_MATCHING PATTERN "*.txt")
 
 # pkg-config: relocatable (prefix from the .pc file's own folder), static libraries, so Libs

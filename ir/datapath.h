@@ -1,5 +1,5 @@
 /* ir/datapath.h: where the programs find the data files they read (verify/axioms.rules,
- * optimizer/machines/cpu-default.txt), so that an installed or moved copy works without the
+ * optimizer/cost/machines/cpu-default.txt), so that an installed or moved copy works without the
  * source tree. A data file REL (a path under the data folder: "axioms.rules",
  * "machines/cpu-default.txt") is looked for, in this order:
  *   1. $RULEGEN_DATA_DIR/REL when RULEGEN_DATA_DIR is set, and nowhere else (asked for by name);

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "optimizer/apply.h"
+#include "optimizer/search/search.h"
 
 /* The rules of text parsed into rules (initialized here; the caller frees it) and made into
  * an apply set (NULL, with a failed check, when either step fails). */

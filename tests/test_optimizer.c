@@ -10,12 +10,10 @@
 #include <unistd.h>
 
 #include "onnx.pb-c.h"
-#include "optimizer/eval.h"
-#include "optimizer/export.h"
-#include "optimizer/import.h"
-#include "optimizer/names.h"
-#include "optimizer/opaque.h"
-#include "optimizer/tensor_io.h"
+#include "optimizer/eval/eval.h"
+#include "optimizer/onnx/onnx.h"
+#include "optimizer/proto/proto.h"
+#include "optimizer/opaque/opaque.h"
 
 static int failures;
 #define CHECK(c)                                                          \

@@ -6,9 +6,8 @@
  * deterministic; a merge that would make a cycle in TASO's graphs makes none here. */
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include "check.h"
-#include "optimizer/apply.h"
-#include "optimizer/eval.h"
-#include "optimizer/search.h"
+#include "optimizer/search/search.h"
+#include "optimizer/eval/eval.h"
 #include "optimizer_helpers.h"
 
 static const char rules_text[] =

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "optimizer/cost.h"
+#include "optimizer/cost/cost.h"
 
 static char tmp[64];
 static char machine[128];

@@ -5,8 +5,7 @@
  * ctest reports as skipped: CI has no GPU; bench/gpu-check.sh runs it where there is one. */
 #include "check.h"
 #include "ir/interp.h"
-#include "optimizer/cost.h"
-#include "optimizer/gpu_op.h"
+#include "optimizer/cost/cost.h"
 
 #define SKIP 77
 

@@ -8,9 +8,8 @@
  * original does. */
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include "check.h"
-#include "optimizer/eqsat.h"
-#include "optimizer/numcheck.h"
-#include "optimizer/optimize.h"
+#include "optimizer/eqsat/eqsat.h"
+#include "optimizer/optimize/optimize.h"
 #include "optimizer_helpers.h"
 
 static const char rules_text[] =

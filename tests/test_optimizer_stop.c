@@ -8,10 +8,10 @@
  * does. */
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include "check.h"
-#include "optimizer/eqsat.h"
-#include "optimizer/model.h"
-#include "optimizer/numcheck.h"
-#include "optimizer/search.h"
+#include "optimizer/eqsat/eqsat.h"
+#include "optimizer/model/model.h"
+#include "optimizer/optimize/optimize.h"
+#include "optimizer/search/search.h"
 #include "optimizer_helpers.h"
 
 static const char rules_text[] =

@@ -2,7 +2,7 @@
  * shared by the CUDA build and the build without it. */
 #include <stdio.h>
 
-#include "../gpu.h"
+#include "cuda.h"
 
 int64_t rg_gpu_numel(const rg_gpu_shape *s) {
   int64_t n = 1;

@@ -1,7 +1,7 @@
 /* optimizer/cuda/gpu_internal.h: what the .cu files of optimizer/cuda/ share: the open device
  * (handles, stream, events), a prepared operator (gpu_plan: cuDNN descriptors, the convolution
  * algorithm found and its workspace), and the checks that turn a failed call into a message
- * naming the call and the operator. C++ (nvcc); the C side sees only gpu.h. */
+ * naming the call and the operator. C++ (nvcc); the C side sees only cuda.h. */
 #ifndef RG_OPTIMIZER_CUDA_GPU_INTERNAL_H
 #define RG_OPTIMIZER_CUDA_GPU_INTERNAL_H
 
@@ -9,7 +9,7 @@
 #include <cuda_runtime.h>
 #include <cudnn.h>
 
-#include "../gpu.h"
+#include "cuda.h"
 
 struct rg_gpu {
   int device;

@@ -3,7 +3,7 @@
  * says which): every entry point says so, and nothing else. */
 #include <stdio.h>
 
-#include "../gpu.h"
+#include "cuda.h"
 
 #ifndef RG_NO_CUDA_WHY
 #define RG_NO_CUDA_WHY "no nvcc under /usr/local/cuda when it was configured"

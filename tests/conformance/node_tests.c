@@ -25,9 +25,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "optimizer/import.h"
-#include "optimizer/model.h"
-#include "optimizer/report.h"
+#include "optimizer/onnx/onnx.h"
+#include "optimizer/model/model.h"
+#include "optimizer/opaque/opaque.h"
+#include "optimizer/report/report.h"
 
 /* The operators of m graphopt cannot evaluate, "A, B" into why; false when there are none. */
 static bool not_evaluated(const rg_model *m, rg_strbuf *why) {

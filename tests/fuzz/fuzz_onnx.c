@@ -3,9 +3,8 @@
  * a small one evaluates (eval.h) without crashing. */
 #include "fuzz.h"
 #include "onnx.pb-c.h"
-#include "optimizer/eval.h"
-#include "optimizer/export.h"
-#include "optimizer/import.h"
+#include "optimizer/eval/eval.h"
+#include "optimizer/onnx/onnx.h"
 
 /* Whether evaluating m is cheap: every node's output size times its operands' sizes, summed. */
 static bool cheap(const rg_model *m) {

@@ -4,6 +4,9 @@
 - tools/ and bench/ include a module only through its public header <module>/<module>.h;
 - a module includes another only through that one's public set (its umbrella header and the
   headers the umbrella includes);
+- a module split into rooms (sub-folders <module>/<room>/ with a public <room>/<room>.h, as
+  optimizer/) has a room include another only through that one's header, the rooms' includes
+  form no circle (no include runs back up), and each room's header names every file of it;
 - the top-level folders are exactly those of DESIGN.md's layout block;
 - tools/ stays thin: under 2,000 lines;
 - no function of the C sources (tests aside) is longer than 60 lines.
@@ -37,11 +40,14 @@ def modules():
     return {d for d in os.listdir(ROOT) if os.path.exists(os.path.join(ROOT, d, d + ".h"))}
 
 
+INCLUDE = re.compile(r'\s*#\s*include\s+"([a-z]+)/([a-z_0-9/]+)\.h"')
+
+
 def check_public_includes(mods):
     for folder in ("tools", "bench"):
         for path in sources(folder):
             for n, line in enumerate(open(path), 1):
-                m = re.match(r'\s*#\s*include\s+"([a-z]+)/([a-z_0-9]+)\.h"', line)
+                m = INCLUDE.match(line)
                 if m and m.group(1) in mods and m.group(2) != m.group(1):
                     failures.append(f"{path}:{n}: includes {m.group(1)}/{m.group(2)}.h, not the "
                                     f"public {m.group(1)}/{m.group(1)}.h")
@@ -51,7 +57,7 @@ def public_sets(mods):
     sets = {}
     for m in mods:
         text = open(os.path.join(ROOT, m, m + ".h")).read()
-        sets[m] = set(re.findall(r'#include "([a-z_0-9]+)\.h"', text)) | {m}
+        sets[m] = set(re.findall(r'#include "(?:' + m + r'/)?([a-z_0-9/]+)\.h"', text)) | {m}
     return sets
 
 
@@ -60,10 +66,78 @@ def check_module_includes(mods):
     for m in sorted(mods):
         for path in sources(m, (".c", ".h", ".cpp", ".inc")):
             for n, line in enumerate(open(path, errors="replace"), 1):
-                g = re.match(r'\s*#\s*include\s+"([a-z]+)/([a-z_0-9]+)\.h"', line)
+                g = INCLUDE.match(line)
                 if g and g.group(1) != m and g.group(1) in pub and g.group(2) not in pub[g.group(1)]:
                     failures.append(f"{path}:{n}: includes {g.group(1)}/{g.group(2)}.h, private to "
                                     f"{g.group(1)}/ (its public set is what {g.group(1)}/{g.group(1)}.h includes)")
+
+
+def rooms_of(mod):
+    base = os.path.join(ROOT, mod)
+    return sorted(d for d in os.listdir(base) if os.path.exists(os.path.join(base, d, d + ".h")))
+
+
+def room_circle(edges):
+    """A circle of rooms as a list (first == last), or None."""
+    state = {}
+
+    def visit(r, path):
+        state[r] = 1
+        for t in sorted(edges.get(r, ())):
+            if state.get(t) == 1:
+                return path[path.index(t):] + [t]
+            if t not in state:
+                found = visit(t, path + [t])
+                if found:
+                    return found
+        state[r] = 2
+        return None
+
+    for r in sorted(edges):
+        if r not in state:
+            found = visit(r, [r])
+            if found:
+                return found
+    return None
+
+
+def check_room_includes(mod, rooms, edges):
+    for room in rooms:
+        for path in sources(os.path.join(mod, room), (".c", ".h", ".cpp", ".cu")):
+            for n, line in enumerate(open(path, errors="replace"), 1):
+                g = INCLUDE.match(line)
+                if not g or g.group(1) != mod:
+                    continue
+                other, _, name = g.group(2).partition("/")
+                if other == mod or not name:
+                    failures.append(f"{path}:{n}: includes {mod}/{g.group(2)}.h: a room of {mod}/ "
+                                    f"includes only the rooms below it, never the module's umbrella")
+                elif other != room and (other not in rooms or name != other):
+                    failures.append(f"{path}:{n}: includes {mod}/{g.group(2)}.h, not the public "
+                                    f"{mod}/{other}/{other}.h")
+                elif other != room:
+                    edges.setdefault(room, set()).add(other)
+
+
+def check_room_contents(mod, room):
+    header = os.path.join(ROOT, mod, room, room + ".h")
+    text = open(header, errors="replace").read()
+    for f in sorted(os.listdir(os.path.dirname(header))):
+        stem, ext = os.path.splitext(f)
+        if ext in (".c", ".h", ".cpp", ".cu") and f != room + ".h" and not re.search(r"\b" + stem + r"\b", text):
+            failures.append(f"{header}: does not name {f} (a room's header lists every file of it)")
+
+
+def check_rooms(mods):
+    for mod in sorted(mods):
+        rooms = rooms_of(mod)
+        edges = {}
+        check_room_includes(mod, rooms, edges)
+        for room in rooms:
+            check_room_contents(mod, room)
+        circle = room_circle(edges)
+        if circle:
+            failures.append(f"{mod}/: its rooms include each other in a circle: {' -> '.join(circle)}")
 
 
 def check_layout():
@@ -143,6 +217,7 @@ def check_tools_size():
 
 check_public_includes(modules())
 check_module_includes(modules())
+check_rooms(modules())
 check_layout()
 check_tools_size()
 check_function_lengths()

@@ -1,0 +1,121 @@
+/* optimizer/model/model.h: model graphs: the rule IR's graph over a model's values, and what rules do
+ * not see: the data of its weights and its opaque nodes.
+ *
+ * Every tensor of a model is a value: an rg_ref into g. The tensor variables of g are the
+ * model's inputs, its weights (initializers and constants, with their data) and the outputs of
+ * its opaque nodes (ONNX operators outside the rule vocabulary, kept with their ONNX node to be
+ * written back unchanged), so a rule sees an opaque node's output as a variable. Every value's
+ * shape is known: import infers them all (ir/shape.h for the rule vocabulary, opaque.h for the
+ * rest). Values are used in dependency order: an opaque node's inputs are values defined before
+ * it, and g's node ids are a topological order of the rest.
+ *
+ * The room optimizer/model/ (the ground floor of the optimizer: every other room builds on it):
+ * model.c         model graphs made, grown and freed, weights, counts
+ * model_roots.c   a model seen from other roots: what a rewrite changes, counts from roots
+ */
+#ifndef RG_OPTIMIZER_MODEL_H
+#define RG_OPTIMIZER_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ir/ir.h"
+
+/* Element types, as ONNX numbers them (TensorProto.DataType): the two a model's tensors may
+ * have here (float activations and weights; int64 indices and shapes). */
+typedef enum { RG_ELEM_FLOAT = 1, RG_ELEM_INT64 = 7 } rg_elem;
+
+typedef enum { RG_MVAR_INPUT, RG_MVAR_WEIGHT, RG_MVAR_OPAQUE } rg_mvar_kind;
+
+/* What a tensor variable of g is in the model (index: the variable's). */
+typedef struct {
+  rg_mvar_kind kind;
+  rg_elem elem;
+  rg_shape shape;
+  void *data;          /* RG_MVAR_WEIGHT: numel values (float or int64_t), owned */
+  int32_t opaque, out; /* RG_MVAR_OPAQUE: the node that makes it, and which output */
+} rg_mvar;
+
+struct Onnx__NodeProto;
+
+/* An operator rules do not know. */
+typedef struct {
+  struct Onnx__NodeProto *node; /* its ONNX node, owned: attributes, op_type, domain */
+  int n_in, n_out;
+  rg_ref *in;   /* its operands ({-1, 0} for an omitted optional input) */
+  int32_t *out; /* the tensor variables its outputs are */
+} rg_opaque;
+
+typedef struct {
+  rg_graph *g;
+  rg_shape (*shape)[RG_MAX_OUTPUTS]; /* [node]: the shape of each output, inferred when added */
+  int32_t cap_shape;
+  rg_mvar *var; /* [n_var], n_var == rg_graph_n_tvars(g) */
+  int32_t n_var, cap_var;
+  rg_opaque *op;
+  int32_t n_op, cap_op;
+  int32_t n_out;
+  rg_ref *out;       /* the model's outputs, in order */
+  char **out_name;   /* and their names */
+  int64_t opset;     /* of the default domain */
+  int64_t ir_version;
+  struct Onnx__ModelProto *source; /* the model as read (opset imports, metadata), owned */
+} rg_model;
+
+/* A new empty model (NULL when out of memory); free with rg_model_free. */
+rg_model *rg_model_new(void);
+void rg_model_free(rg_model *m);
+
+/* Adds a tensor variable called name with this kind, element type and shape (data: owned from
+ * here on, for weights); its index, or a negative status (RG_ERR_ARG for a name taken). */
+int32_t rg_model_add_var(rg_model *m, const char *name, rg_mvar_kind kind, rg_elem elem,
+                         const rg_shape *shape, void *data);
+/* The value of tensor variable v (its input node). */
+rg_ref rg_model_var_ref(rg_model *m, int32_t v);
+/* Adds (or finds) a node of the rule vocabulary over values of m, its shapes inferred from its
+ * operands'; *out is its output `out_index`. RG_ERR_SHAPE (the operator's message) when it does
+ * not type, RG_ERR_NOMEM. */
+rg_status rg_model_add_node(rg_model *m, const rg_node *nd, int out_index, rg_ref *out,
+                            rg_err *err) RG_MUST_CHECK;
+
+/* The shape of a value. */
+const rg_shape *rg_model_shape(const rg_model *m, rg_ref r);
+
+/* The tensor variable a value is, or -1 when it is an operator's result. */
+int32_t rg_model_var_of(const rg_model *m, rg_ref r);
+
+/* The values node id's value is computed from into out (room for rg_model_max_deps(m)): an
+ * operator's operands, an opaque node's operands for the variables it makes, none for inputs and
+ * weights; their count. */
+int rg_model_deps(const rg_model *m, int32_t id, rg_ref *out);
+int rg_model_max_deps(const rg_model *m);
+
+/* A rewritten model is m's graph seen from other roots: the values its outputs are and the
+ * values its opaque nodes read. Roots are laid out outputs first, then each opaque node's
+ * operands in order ({-1, 0} for an omitted optional operand). */
+int32_t rg_model_n_roots(const rg_model *m);
+void rg_model_roots(const rg_model *m, rg_ref *roots);
+/* A model that shares m's graph, shapes, weights and opaque nodes but has these roots, for
+ * evaluating or exporting a rewritten model; NULL when out of memory. Free it with
+ * rg_model_view_free (which frees only the view) before m's graph grows again. */
+rg_model *rg_model_view(const rg_model *m, const rg_ref *roots);
+void rg_model_view_free(rg_model *view);
+
+/* weight_only[id] for every node of ids[0..n) (a set closed under operands in a topological
+ * order, e.g. from rg_graph_reach): whether every leaf under it is a weight (or there is none,
+ * as under Iconv), so export folds it into an initializer and it never runs. */
+void rg_model_weight_only(const rg_model *m, const int32_t *ids, int32_t n, uint8_t *weight_only);
+
+/* Counts of a model's operators: of the rule vocabulary (by op) reachable from its outputs and
+ * not weight-only (the ones that run), and its opaque nodes. */
+typedef struct {
+  int32_t by_op[RG_OP_COUNT];
+  int32_t opaque;
+  int64_t weights; /* weight elements */
+} rg_model_counts;
+void rg_model_count(const rg_model *m, rg_model_counts *c);
+
+/* The same for m seen from roots (model_roots.c); RG_ERR_NOMEM when the view cannot be made. */
+rg_status rg_model_count_roots(const rg_model *m, const rg_ref *roots, rg_model_counts *c, rg_err *err) RG_MUST_CHECK;
+
+#endif

@@ -1,0 +1,63 @@
+/* optimizer/onnx/export_internal.h: the exporter's state, shared by export.c (what is written and in
+ * which order, names, constants, the model message) and export_nodes.c (one IR node as ONNX
+ * nodes). Internal to optimizer/. */
+#ifndef RG_OPTIMIZER_EXPORT_INTERNAL_H
+#define RG_OPTIMIZER_EXPORT_INTERNAL_H
+
+#include "export.h"
+#include "optimizer/proto/proto.h"
+#include "onnx.pb-c.h"
+
+enum {
+  RG_FUSE_OPERAND = 1, /* a bias: its operand (a Conv or 2-D MatMul) takes it as bias */
+  RG_FUSE_PADS = 2,    /* a Conv or average pool: the zero pads before it become its pads */
+  RG_FUSE_MATMUL = 4,  /* a reshape back from a 2-D product of a flattened operand: one MatMul */
+  RG_FUSE_TRANS_B = 8, /* a 2-D product (or the bias Gemm over it) reads its weight transposed: transB */
+};
+
+typedef struct {
+  const rg_model *m;
+  int32_t n;                      /* graph nodes */
+  char *(*name)[RG_MAX_OUTPUTS];  /* [node][out]: the ONNX tensor holding the value, once written */
+  uint8_t *is_const;              /* [node]: computed from weights alone (folded into an initializer) */
+  int32_t *uses;                  /* [node]: readers among the nodes written */
+  int32_t *absorbed;              /* [node]: readers that fold it into themselves */
+  uint8_t *fuse;                  /* [node]: RG_FUSE_* it does to its operands */
+  double *(*cval)[RG_MAX_OUTPUTS]; /* [node][out]: values of constant operator nodes */
+  rg_names taken;                 /* every tensor name in use */
+  int32_t fresh;
+  Onnx__NodeProto **node;
+  size_t n_node, cap_node;
+  Onnx__TensorProto **init;
+  size_t n_init, cap_init;
+  bool borrow;              /* weights' initializers borrow the model's data (writing a file) */
+  Onnx__TensorProto **view; /* those that do, to give it back before freeing */
+  size_t n_view, cap_view;
+} rg_exporter;
+
+/* A new tensor name from hint (unique in the model); NULL when out of memory. */
+char *rg_export_fresh(rg_exporter *ex, const char *hint);
+/* Appends a node op(in[0..n_in)) -> out[0..n_out) (names copied); the node, or NULL. */
+Onnx__NodeProto *rg_export_node(rg_exporter *ex, const char *op, const char *const *in, int n_in,
+                                const char *const *out, int n_out);
+/* Attributes of a node just made; false when out of memory. */
+bool rg_export_attr_int(Onnx__NodeProto *n, const char *name, int64_t v);
+bool rg_export_attr_ints(Onnx__NodeProto *n, const char *name, const int64_t *v, int cnt);
+/* An int64 initializer of the given values (rank 1); its name, or NULL. */
+const char *rg_export_ints(rg_exporter *ex, const char *hint, const int64_t *v, int cnt);
+/* An initializer of a value's data (float); its name, or NULL. */
+const char *rg_export_init(rg_exporter *ex, const char *name, rg_elem elem, const rg_shape *s, const void *data);
+
+/* Writes IR node id (not an input, not constant) as ONNX nodes naming name[id][*]. */
+rg_status rg_export_ir_node(rg_exporter *ex, int32_t id, rg_err *err) RG_MUST_CHECK;
+/* Which nodes fold their operands into themselves (fuse, absorbed): a bias into the Conv or
+ * Gemm before it, pads into a Conv or average pool, a weight's transpose into the Gemm
+ * that reads it; once uses are counted, before constants are folded (an absorbed constant is
+ * never computed) and anything is written. */
+void rg_export_plan_fusions(rg_exporter *ex, const int32_t *order, int32_t n_order);
+/* Writes constant node id (a weight or a folded value) as initializers, once. */
+rg_status rg_export_constant(rg_exporter *ex, int32_t id, rg_err *err) RG_MUST_CHECK;
+/* The float values of a constant value (a weight's, or a folded node's) into a new array. */
+float *rg_export_const_floats(const rg_exporter *ex, rg_ref r);
+
+#endif

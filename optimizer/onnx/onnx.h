@@ -1,0 +1,20 @@
+/* optimizer/onnx/onnx.h: the room of ONNX models in and out of model graphs (model/):
+ *
+ * import.h      ONNX models into model graphs: import.c (names, node order, inputs, weights,
+ *               outputs, folded constants), import_ops.c (operators onto the rule vocabulary),
+ *               import_dims.c (named input dimensions as a command line gives them)
+ * export.h      model graphs back into ONNX models: export.c (what is written, in which order,
+ *               names, folded constants, opaque nodes), export_nodes.c (one vocabulary node as
+ *               ONNX nodes, and the fusions made on the way out)
+ * import_internal.h, export_internal.h: the importer's and exporter's state, private here.
+ *
+ * Below it: proto/ (the messages), opaque/ (operators kept as they are), eval/ (export folds
+ * weight-only values by evaluating them).
+ */
+#ifndef RG_OPTIMIZER_ONNX_H
+#define RG_OPTIMIZER_ONNX_H
+
+#include "export.h"
+#include "import.h"
+
+#endif

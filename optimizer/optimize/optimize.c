@@ -1,0 +1,55 @@
+/* optimizer/optimize/optimize.c: the optimize job around the search (optimize.h). */
+#include "optimize.h"
+
+#include "optimizer/onnx/onnx.h"
+#include "ir/atomic.h"
+#include "numcheck.h"
+
+rg_status rg_search_rules(rg_model *m, const rg_ruleset *rules, const rg_search_opts *o, rg_search_result *out,
+                          rg_err *err) {
+  rg_apply_set *set = NULL;
+  rg_status st = rg_apply_set_new(rules, &set, err);
+  if (st) return st;
+  st = rg_search(m, set, o, out, err);
+  rg_apply_set_free(set);
+  return st;
+}
+
+rg_status rg_eqsat_rules(rg_model *m, const rg_ruleset *rules, const rg_eqsat_opts *o, rg_search_result *out,
+                         rg_eqsat_stats *stats, rg_err *err) {
+  rg_apply_set *set = NULL;
+  rg_status st = rg_apply_set_new(rules, &set, err);
+  if (st) return st;
+  st = rg_eqsat(m, set, o, out, stats, err);
+  rg_apply_set_free(set);
+  return st;
+}
+
+rg_status rg_cost_search_fn(void *ctx, const rg_model *m, const rg_ref *roots, double *cost, int64_t *ops,
+                            rg_err *err) {
+  rg_cost_sum s;
+  rg_status st = rg_cost_sum_values(ctx, m, roots, rg_model_n_roots(m), &s, err);
+  *cost = s.total, *ops = s.fused;
+  for (int op = 0; op < RG_OP_COUNT; op++) *ops += s.count[op];
+  return st;
+}
+
+rg_status rg_optimize_check(const rg_model *m, const rg_search_result *r, uint32_t seed, double tolerance,
+                            double *worst, int *step, rg_err *err) {
+  *step = -1;
+  rg_status st = rg_numcheck(m, r->roots, seed, worst, err);
+  if (!st && !(*worst <= tolerance)) return rg_numcheck_steps(m, r, seed, tolerance, step, worst, err);
+  double region = 0;
+  if (!st) st = rg_numcheck_regions(m, r, seed, tolerance, step, &region, err);
+  if (!st && *step >= 0) *worst = region; /* the outputs agree, a rewritten value does not */
+  return st;
+}
+
+rg_status rg_optimize_write(const rg_model *m, const rg_search_result *r, const char *in_path,
+                            const char *out_path, rg_err *err) {
+  if (!r->n_steps) return rg_atomic_copy(in_path, out_path, err); /* nothing better: the user's own file */
+  rg_model *v = rg_model_view(m, r->roots);
+  rg_status st = v ? rg_model_export(v, out_path, err) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_model_view_free(v);
+  return st;
+}

@@ -1,0 +1,47 @@
+/* optimizer/optimize/optimize.h: the optimize job's steps that lie around the search (search.h): rules
+ * applied by the search under a cost model, the result checked numerically, the model written.
+ * graphopt optimize is these calls and what it prints between them.
+ *
+ * The room optimizer/optimize/ (the top floor with report/: above search/, eqsat/, eval/, onnx/):
+ * optimize.c          the steps around the search: search, check, write
+ * proved_rules.h/.c   the rules graphopt may apply (a signed database's, or proved first)
+ * numcheck.h/.c       the numeric check of a rewritten model against the original
+ */
+#ifndef RG_OPTIMIZER_OPTIMIZE_H
+#define RG_OPTIMIZER_OPTIMIZE_H
+
+#include "optimizer/cost/cost.h"
+#include "optimizer/eqsat/eqsat.h"
+#include "optimizer/search/search.h"
+
+#include "numcheck.h"
+#include "proved_rules.h"
+
+/* The search over rules (an apply set built from them, both ways round) with o's settings. */
+rg_status rg_search_rules(rg_model *m, const rg_ruleset *rules, const rg_search_opts *o, rg_search_result *out,
+                          rg_err *err) RG_MUST_CHECK;
+
+/* Equality saturation over rules (an apply set built from them, both ways round) with o's
+ * settings (eqsat.h). */
+rg_status rg_eqsat_rules(rg_model *m, const rg_ruleset *rules, const rg_eqsat_opts *o, rg_search_result *out,
+                         rg_eqsat_stats *stats, rg_err *err) RG_MUST_CHECK;
+
+/* A search cost function (rg_search_cost_fn) over a cost model (ctx: the rg_cost_model): the
+ * rg_cost_sum_values total of m seen from roots, and in *ops its counted and fused nodes. */
+rg_status rg_cost_search_fn(void *ctx, const rg_model *m, const rg_ref *roots, double *cost, int64_t *ops,
+                            rg_err *err) RG_MUST_CHECK;
+
+/* The numeric check of a search's best model (numcheck.h) against m on inputs drawn from seed:
+ * *worst the largest relative difference of the outputs; when it exceeds tolerance, *step is
+ * the first application after which the model differs (and *worst that step's difference);
+ * when the outputs agree but a step's replacement differs from what it replaced, *step is that
+ * step and *worst its difference; else *step is -1. */
+rg_status rg_optimize_check(const rg_model *m, const rg_search_result *r, uint32_t seed, double tolerance,
+                            double *worst, int *step, rg_err *err) RG_MUST_CHECK;
+
+/* Writes r's best model to out_path; when the search applied nothing, a copy of the file
+ * in_path (the user's own model, byte for byte). */
+rg_status rg_optimize_write(const rg_model *m, const rg_search_result *r, const char *in_path,
+                            const char *out_path, rg_err *err) RG_MUST_CHECK;
+
+#endif

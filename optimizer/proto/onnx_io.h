@@ -1,0 +1,58 @@
+/* optimizer/proto/onnx_io.h: ONNX's protobuf messages as the importer and exporter read them (internal
+ * to optimizer/): the model file, tensors' data, nodes' attributes. protobuf-c's types over the
+ * onnx.proto that libonnx-dev ships (C made from it at build time). */
+#ifndef RG_OPTIMIZER_ONNX_IO_H
+#define RG_OPTIMIZER_ONNX_IO_H
+
+#include "ir/readfile.h"
+#include "optimizer/model/model.h"
+#include "onnx.pb-c.h"
+
+/* Protobuf's limit on a message, so ONNX's on a model or tensor file: 2 GiB. */
+#define RG_ONNX_MAX ((size_t)2 << 30)
+/* Model and tensor files for rg_file_read: a stream is read up to RG_ONNX_MAX bytes and
+ * refused at its first bytes that are no protobuf field; a tensor file holds at most that. */
+extern const rg_file_kind rg_onnx_model_file, rg_onnx_tensor_file;
+
+/* The model in the file at path, or NULL with RG_ERR_IO (cannot read it, a folder),
+ * RG_ERR_LIMIT (a stream past RG_ONNX_MAX) or RG_ERR_PARSE (not an ONNX model: protobuf does
+ * not parse it, or it has no graph). */
+Onnx__ModelProto *rg_onnx_read(const char *path, rg_err *err);
+/* The same for a model already in memory (name: for messages). */
+Onnx__ModelProto *rg_onnx_parse(const char *name, const uint8_t *data, size_t len, rg_err *err);
+
+/* A tensor's element type, shape and data (a new malloc'd array of its element count; float or
+ * int64_t). Errors (RG_ERR_ARG) name the tensor: another element type than float and int64,
+ * external data, a rank past RG_MAX_RANK, a size of 0, data that does not fill the shape. */
+rg_status rg_onnx_tensor(const Onnx__TensorProto *t, rg_elem *elem, rg_shape *shape, void **data,
+                         rg_err *err) RG_MUST_CHECK;
+/* The name of an ONNX element type number ("double" for 11), or "unknown". */
+const char *rg_onnx_elem_name(int32_t type);
+/* The same, taking t's data rather than copying it where it can (t keeps its name and shape). */
+rg_status rg_onnx_tensor_take(Onnx__TensorProto *t, rg_elem *elem, rg_shape *shape, void **data,
+                              rg_err *err) RG_MUST_CHECK;
+/* A TensorProto of elem, shape and data (copied), named name; NULL when out of memory. Free
+ * with onnx__tensor_proto__free_unpacked. */
+Onnx__TensorProto *rg_onnx_make_tensor(const char *name, rg_elem elem, const rg_shape *shape, const void *data);
+
+/* Frees a tensor's data (what import copied out of it), keeping its name and shape. */
+void rg_onnx_tensor_drop_data(Onnx__TensorProto *t);
+/* A TensorProto over data it does not own (writing without a copy): call rg_onnx_tensor_unview
+ * before freeing it. */
+Onnx__TensorProto *rg_onnx_tensor_view(const char *name, rg_elem elem, const rg_shape *shape, const void *data);
+void rg_onnx_tensor_unview(Onnx__TensorProto *t);
+
+/* Node attributes by name: the attribute, or NULL. */
+const Onnx__AttributeProto *rg_onnx_attr(const Onnx__NodeProto *n, const char *name);
+int64_t rg_onnx_attr_int(const Onnx__NodeProto *n, const char *name, int64_t def);
+float rg_onnx_attr_float(const Onnx__NodeProto *n, const char *name, float def);
+/* The ints of an attribute into *v (borrowed); their count, or -1 when it is absent. */
+int rg_onnx_attr_ints(const Onnx__NodeProto *n, const char *name, const int64_t **v);
+/* A string attribute (NUL-terminated into buf), or def when absent. */
+const char *rg_onnx_attr_str(const Onnx__NodeProto *n, const char *name, char *buf, size_t len, const char *def);
+
+/* "node 'NAME' (OP_TYPE)", else "node K (OP_TYPE)" for messages; with k < 0 (the caller does
+ * not know the node's place in the graph), "the OP_TYPE node making 'OUTPUT'". */
+void rg_onnx_node_label(const Onnx__NodeProto *n, int k, char *buf, size_t len);
+
+#endif
