@@ -1,4 +1,4 @@
-/* tests/test_optimizer_cost.c: the cost models (optimizer/cost.h) on small model graphs built by
+/* tests/test_optimizer_cost.c: the cost models (optimizer/cost/cost.h) on small model graphs built by
  * hand: the roofline's figures against ones worked out here from a test machine file, weight-only
  * values free, oneDNN's timings positive and growing with the work, the SQLite cache answering a
  * second run without timing anything, corrupt caches moved aside, bad machine files named with

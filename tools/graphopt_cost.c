@@ -1,4 +1,4 @@
-/* tools/graphopt_cost.c: `graphopt cost`: what a model costs by a cost model (optimizer/cost.h):
+/* tools/graphopt_cost.c: `graphopt cost`: what a model costs by a cost model (optimizer/cost/cost.h):
  * each operator's node count and cost, the model's total, and how the figures were had
  * (measured now, from the cache, the roofline's). */
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* tests/fuzz/fuzz_onnx.c: ONNX models (optimizer/import.h): any bytes are imported or refused,
+/* tests/fuzz/fuzz_onnx.c: ONNX models (optimizer/onnx/import.h): any bytes are imported or refused,
  * never crash; what imports exports to a model that imports again with the same outputs, and
  * a small one evaluates (eval.h) without crashing. */
 #include "fuzz.h"
