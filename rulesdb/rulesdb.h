@@ -11,7 +11,9 @@
  * dbexchange.h a database's rules chosen, exported (JSON lines and the above), imported
  * audit.h     re-checking records, random tests, proofs (solvers), certificates, statuses
  * proofrec.h  proof records from verify/'s results
- * sqlite_util.h SQLite helpers other modules' SQLite files share
+ * sqlite_util.h the SQLite plumbing (opening, identifying a file, quick_check, one-value pragmas,
+ *             binding and running statements, walking rows) the store and other modules' SQLite
+ *             files (optimizer/'s cost cache) share
  */
 #ifndef RG_RULESDB_RULESDB_H
 #define RG_RULESDB_RULESDB_H

@@ -7,6 +7,7 @@
 
 #include "dbexchange.h"
 #include "ir/text.h"
+#include "sqlite_util.h"
 #include "store.h"
 #include "verify/verify.h"
 
@@ -97,17 +98,6 @@ static rg_status sql_error(sqlite3 *s, const char *path, const char *what, rg_er
   return rg_err_set(err, RG_ERR_IO, "%s: %s: %s", path, what, sqlite3_errmsg(s));
 }
 
-/* Binds the values ('t' text, 'i' int) and steps an insert. */
-static int insert(sqlite3_stmt *st, const char *rule, int64_t pos, const char *a, const char *b) {
-  sqlite3_bind_text(st, 1, rule, -1, SQLITE_STATIC);
-  sqlite3_bind_int64(st, 2, pos);
-  sqlite3_bind_text(st, 3, a, -1, SQLITE_STATIC);
-  if (b) sqlite3_bind_text(st, 4, b, -1, SQLITE_STATIC);
-  int rc = sqlite3_step(st);
-  sqlite3_reset(st);
-  return rc == SQLITE_DONE ? 0 : -1;
-}
-
 /* One rule's rows: its operators (words of ops) and its variables (lines "var shape"). */
 static rg_status write_rule(sqlite3 *s, sqlite3_stmt *ops_st, sqlite3_stmt *vars_st, const rg_db_rule *r,
                             const char *vars, const char *path, rg_err *err) {
@@ -116,7 +106,8 @@ static rg_status write_rule(sqlite3 *s, sqlite3_stmt *ops_st, sqlite3_stmt *vars
   for (const char *p = r->ops; *p; pos++) {
     size_t n = strcspn(p, " ");
     snprintf(word, sizeof word, "%.*s", (int)n, p);
-    if (insert(ops_st, r->id.hex, pos, word, NULL)) return sql_error(s, path, "insert into rule_ops", err);
+    if (rg_sqlite_run(ops_st, "tit", r->id.hex, pos, word) != SQLITE_DONE)
+      return sql_error(s, path, "insert into rule_ops", err);
     p += n + (p[n] == ' ');
   }
   char name[RG_RULE_MAX_NAME + 1], shape[64];
@@ -125,7 +116,8 @@ static rg_status write_rule(sqlite3 *s, sqlite3_stmt *ops_st, sqlite3_stmt *vars
     const char *sp = strchr(p, ' '), *nl = strchr(p, '\n');
     snprintf(name, sizeof name, "%.*s", (int)(sp - p), p);
     snprintf(shape, sizeof shape, "%.*s", (int)(nl - sp - 1), sp + 1);
-    if (insert(vars_st, r->id.hex, pos, name, shape)) return sql_error(s, path, "insert into rule_vars", err);
+    if (rg_sqlite_run(vars_st, "titt", r->id.hex, pos, name, shape) != SQLITE_DONE)
+      return sql_error(s, path, "insert into rule_vars", err);
     p = nl + 1;
   }
   return RG_OK;
@@ -163,22 +155,31 @@ static const char *column_text(sqlite3_stmt *q, int c) {
   return t && strlen(t) == (size_t)sqlite3_column_bytes(q, c) ? t : NULL;
 }
 
+typedef struct {
+  int n_values;
+  long n; /* rows so far, or -1 */
+  rg_strbuf *out;
+} rows_walk;
+
+static int rule_row(sqlite3_stmt *q, void *user) {
+  rows_walk *k = user;
+  const char *a = column_text(q, 1), *b = k->n_values > 1 ? column_text(q, 2) : "";
+  if (sqlite3_column_type(q, 0) != SQLITE_INTEGER || sqlite3_column_int64(q, 0) != k->n || !a || !b || !*a ||
+      strchr(a, ' ') || strchr(b, '\n'))
+    return k->n = -1, 1;
+  if (k->n_values > 1) rg_sb_printf(k->out, "%s %s\n", a, b);
+  else rg_sb_printf(k->out, "%s%s", k->n ? " " : "", a);
+  k->n++;
+  return 0;
+}
+
 /* The rows of one rule in q (bound to its id): positions 0, 1, ... and text values, appended to
  * out as "a b\n" (two values) or "a " (one, ops). Returns the row count, or -1 for a row that is
  * not what the writer writes. */
 static long rule_rows(sqlite3_stmt *q, int n_values, rg_strbuf *out) {
-  long n = 0;
-  while (sqlite3_step(q) == SQLITE_ROW) {
-    const char *a = column_text(q, 1), *b = n_values > 1 ? column_text(q, 2) : "";
-    if (sqlite3_column_type(q, 0) != SQLITE_INTEGER || sqlite3_column_int64(q, 0) != n || !a || !b || !*a ||
-        strchr(a, ' ') || strchr(b, '\n'))
-      return sqlite3_reset(q), -1;
-    if (n_values > 1) rg_sb_printf(out, "%s %s\n", a, b);
-    else rg_sb_printf(out, "%s%s", n ? " " : "", a);
-    n++;
-  }
-  sqlite3_reset(q);
-  return n;
+  rows_walk k = {n_values, 0, out};
+  rg_sqlite_each_row(q, rule_row, &k); /* a failing step ends the rows: the counts then differ */
+  return k.n;
 }
 
 static rg_status altered(const char *path, const rg_db_rule *r, const char *table, rg_err *err) {
@@ -214,12 +215,8 @@ static rg_status read_rule(sqlite3_stmt *ops_q, sqlite3_stmt *vars_q, rg_db_rule
 static rg_status no_stray_rows(sqlite3 *s, const char *table, int64_t want, const char *path, rg_err *err) {
   char sql[64];
   snprintf(sql, sizeof sql, "SELECT count(*) FROM %s", table);
-  sqlite3_stmt *q = NULL;
   int64_t have = -1;
-  if (sqlite3_prepare_v2(s, sql, -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW)
-    have = sqlite3_column_int64(q, 0);
-  sqlite3_finalize(q);
-  if (have < 0) return sql_error(s, path, table, err);
+  if (rg_sqlite_pragma_int64(s, sql, &have) != SQLITE_OK) return sql_error(s, path, table, err);
   if (have == want) return RG_OK;
   return rg_err_set(err, RG_ERR_PARSE, "%s: %s holds %lld row%s for no rule of the database: the database was altered",
                     path, table, (long long)(have - want), have - want == 1 ? "" : "s");

@@ -32,28 +32,9 @@ static rg_status sql_fail(writer *w, const char *what) {
   return rg_err_set(w->err, RG_ERR_IO, "%s: %s: %s", w->tmp, what, sqlite3_errmsg(w->db));
 }
 
-/* Runs a prepared insert: binds args per a format string ('t' text, 'i' int64, 'd' double,
- * 'b' blob+length), steps, resets. */
-static rg_status insert(writer *w, sqlite3_stmt *s, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  for (int i = 1; *fmt; fmt++, i++) {
-    switch (*fmt) {
-    case 't': sqlite3_bind_text(s, i, va_arg(ap, const char *), -1, SQLITE_STATIC); break;
-    case 'i': sqlite3_bind_int64(s, i, va_arg(ap, int64_t)); break;
-    case 'd': sqlite3_bind_double(s, i, va_arg(ap, double)); break;
-    case 'b': {
-      const void *p = va_arg(ap, const void *);
-      size_t n = va_arg(ap, size_t);
-      sqlite3_bind_blob64(s, i, p, n, SQLITE_STATIC);
-      break;
-    }
-    }
-  }
-  va_end(ap);
-  int rc = sqlite3_step(s);
-  sqlite3_reset(s);
-  sqlite3_clear_bindings(s);
+/* What a prepared insert's run (rg_sqlite_run) returned, as a status; counts it for the progress
+ * callback. */
+static rg_status counted(writer *w, int rc) {
   if (rc == SQLITE_CONSTRAINT)
     return rg_err_set(
         w->err, RG_ERR_ARG,
@@ -100,61 +81,70 @@ static rg_status check_ids(writer *w, const rg_db *db) {
   return st;
 }
 
+static rg_status write_signature(writer *w, const rg_db *db) {
+  if (!db->sig.present || db->sig.malformed) return RG_OK; /* a damaged one is not carried over */
+  sqlite3_stmt *s = NULL;
+  rg_status st = prep(w, "INSERT INTO signature VALUES(?,?,?)", &s);
+  if (!st)
+    st = counted(w, rg_sqlite_run(s, "ttb", db->sig.key_id.hex, db->sig.manifest,
+                                  (const void *)db->sig.sig, sizeof db->sig.sig));
+  sqlite3_finalize(s);
+  return st;
+}
+
 static rg_status write_tables(writer *w, const rg_db *db) {
   sqlite3_stmt *s = NULL;
   rg_status st = check_ids(w, db);
   if (!st) st = prep(w, "INSERT INTO rules VALUES(?,?,?,?,?,?)", &s);
   for (size_t i = 0; !st && i < db->rules.n; i++) {
     const rg_db_rule *r = &db->rules.v[i];
-    st = insert(w, s, "ttiiit", r->id.hex, r->text, (int64_t)r->src_size, (int64_t)r->tgt_size,
-                (int64_t)r->n_outputs, rg_db_status_name(r->status));
+    st = counted(w, rg_sqlite_run(s, "ttiiit", r->id.hex, r->text, (int64_t)r->src_size,
+                                  (int64_t)r->tgt_size, (int64_t)r->n_outputs,
+                                  rg_db_status_name(r->status)));
   }
   sqlite3_finalize(s), s = NULL;
   if (!st) st = rg_db_write_derived(w->db, db, w->tmp, w->err); /* rule_ops, rule_vars */
   if (!st) st = prep(w, "INSERT INTO proofs VALUES(?,?,?,?,?,?,?,?)", &s);
   for (size_t i = 0; !st && i < db->proofs.n; i++) {
     const rg_db_proof *p = &db->proofs.v[i];
-    st = insert(w, s, "titttdtt", p->rule_id.hex, (int64_t)p->output, p->solver, p->version,
-                p->result, p->seconds, p->unsat_core, p->obligation.hex);
+    st = counted(w, rg_sqlite_run(s, "titttdtt", p->rule_id.hex, (int64_t)p->output, p->solver,
+                                  p->version, p->result, p->seconds, p->unsat_core,
+                                  p->obligation.hex));
   }
   sqlite3_finalize(s), s = NULL;
   if (!st) st = prep(w, "INSERT INTO tests VALUES(?,?,?,?,?,?,?)", &s);
   for (size_t i = 0; !st && i < db->tests.n; i++) {
     const rg_db_test *t = &db->tests.v[i];
-    st = insert(w, s, "ttiittt", t->rule_id.hex, t->domain, (int64_t)t->trials, (int64_t)t->seed,
-                t->shapes, t->params, t->result);
+    st = counted(w, rg_sqlite_run(s, "ttiittt", t->rule_id.hex, t->domain, (int64_t)t->trials,
+                                  (int64_t)t->seed, t->shapes, t->params, t->result));
   }
   sqlite3_finalize(s), s = NULL;
   if (!st) st = prep(w, "INSERT INTO certs VALUES(?,?,?)", &s);
   for (size_t i = 0; !st && i < db->certs.n; i++) {
     const rg_db_cert *c = &db->certs.v[i];
-    st = insert(w, s, "tib", c->rule_id.hex, (int64_t)c->version, (const void *)c->body, c->len);
+    st = counted(w, rg_sqlite_run(s, "tib", c->rule_id.hex, (int64_t)c->version,
+                                  (const void *)c->body, c->len));
   }
   sqlite3_finalize(s), s = NULL;
   if (!st) st = prep(w, "INSERT INTO prunes VALUES(?,?,?,?)", &s);
   for (size_t i = 0; !st && i < db->prunes.n; i++) {
     const rg_db_prune *p = &db->prunes.v[i];
-    st = insert(w, s, "tttt", p->removed_id.hex, p->removed_text, p->reason, p->implied_by);
+    st = counted(w, rg_sqlite_run(s, "tttt", p->removed_id.hex, p->removed_text, p->reason,
+                                  p->implied_by));
   }
   sqlite3_finalize(s), s = NULL;
   if (!st) st = prep(w, "INSERT INTO stages VALUES(?,?,?,?,?,?)", &s);
   for (size_t i = 0; !st && i < db->stages.n; i++) {
     const rg_db_stage *g = &db->stages.v[i];
-    st = insert(w, s, "itiitd", (int64_t)i, g->name, g->n_in, g->n_out, g->dropped, g->seconds);
+    st = counted(w, rg_sqlite_run(s, "itiitd", (int64_t)i, g->name, g->n_in, g->n_out, g->dropped,
+                                  g->seconds));
   }
   sqlite3_finalize(s), s = NULL;
   if (!st) st = prep(w, "INSERT INTO config VALUES(?,?)", &s);
   for (size_t i = 0; !st && i < db->config.n; i++)
-    st = insert(w, s, "tt", db->config.v[i].key, db->config.v[i].value);
-  sqlite3_finalize(s), s = NULL;
-  if (!st && db->sig.present && !db->sig.malformed) { /* a damaged one is not carried over */
-    st = prep(w, "INSERT INTO signature VALUES(?,?,?)", &s);
-    if (!st)
-      st = insert(w, s, "ttb", db->sig.key_id.hex, db->sig.manifest, (const void *)db->sig.sig,
-                  sizeof db->sig.sig);
-    sqlite3_finalize(s);
-  }
-  return st;
+    st = counted(w, rg_sqlite_run(s, "tt", db->config.v[i].key, db->config.v[i].value));
+  sqlite3_finalize(s);
+  return st ? st : write_signature(w, db);
 }
 
 /* fsync of a file or directory by path. */
@@ -196,8 +186,9 @@ static rg_status write_file(const rg_db *db, const char *path, const rg_db_write
            " PRAGMA user_version=%d; BEGIN;",
            RG_DB_APPLICATION_ID, RG_DB_SCHEMA_VERSION);
   /* No journal: the temporary file is thrown away on any failure, so rollback is not needed. */
-  if (sqlite3_open_v2(tmp, &w.db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
-    st = sql_fail(&w, "open");
+  char why[200];
+  if (rg_sqlite_open(tmp, SQLITE_OPEN_READWRITE, 0, &w.db, why, sizeof why) != SQLITE_OK)
+    st = rg_err_set(err, RG_ERR_IO, "%s: open: %s", tmp, why);
   if (!st && sqlite3_exec(w.db, pragma, NULL, NULL, NULL) != SQLITE_OK) st = sql_fail(&w, "set-up");
   char *schema = st ? NULL : rg_db_schema_sql(RG_DB_SCHEMA_VERSION);
   if (!st && !schema) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
@@ -375,21 +366,28 @@ static rg_status get_real(row *w, int col, double *out) {
   return st;
 }
 
+typedef struct {
+  row w;
+  rg_db *db;
+  rg_status (*fn)(row *, rg_db *);
+  rg_status st;
+} row_walk;
+
+static int walk_row(sqlite3_stmt *s, void *user) {
+  row_walk *k = user;
+  k->w.s = s;
+  snprintf(k->w.where, sizeof k->w.where, "row %lld", (long long)sqlite3_column_int64(s, 0));
+  return (k->st = k->fn(&k->w, k->db)) != RG_OK;
+}
+
 /* Runs a query whose first column is the rowid and hands each row to fn; stops at the first
  * error. */
 static rg_status each_row(reader *r, rg_db *db, const char *table, const char *sql,
                           rg_status (*fn)(row *, rg_db *)) {
-  row w = {r, NULL, table, ""};
-  if (sqlite3_prepare_v2(r->db, sql, -1, &w.s, NULL) != SQLITE_OK) return read_fail(r, table);
-  rg_status st = RG_OK;
-  int rc;
-  while (!st && (rc = sqlite3_step(w.s)) == SQLITE_ROW) {
-    snprintf(w.where, sizeof w.where, "row %lld", (long long)sqlite3_column_int64(w.s, 0));
-    st = fn(&w, db);
-  }
-  if (!st && rc != SQLITE_DONE) st = read_fail(r, table);
-  sqlite3_finalize(w.s);
-  return st;
+  row_walk k = {{r, NULL, table, ""}, db, fn, RG_OK};
+  int rc = rg_sqlite_each(r->db, sql, walk_row, &k);
+  if (k.st) return k.st;
+  return rc == SQLITE_OK ? RG_OK : read_fail(r, table);
 }
 
 static rg_status row_rule(row *w, rg_db *db) {
@@ -526,38 +524,46 @@ typedef struct {
   int differs; /* 1: the other schema has it, declared otherwise; 0: it lacks it */
 } schema_obj;
 
+typedef struct {
+  sqlite3_stmt *in_b; /* b's row of the object bound */
+  schema_obj *o;
+  bool found;
+} schema_walk;
+
+/* One object of a's schema: 0 when b has it, declared alike; else 1 with it in *o. */
+static int compare_object(sqlite3_stmt *sa, void *user) {
+  schema_walk *k = user;
+  for (int i = 0; i < 4; i++)
+    sqlite3_bind_value(k->in_b, i + 1, sqlite3_column_value(sa, i));
+  int step = sqlite3_step(k->in_b), same = step == SQLITE_ROW && sqlite3_column_int(k->in_b, 0);
+  k->o->differs = step == SQLITE_ROW;
+  sqlite3_reset(k->in_b);
+  if (same) return 0;
+  const char *t = (const char *)sqlite3_column_text(sa, 0),
+             *n = (const char *)sqlite3_column_text(sa, 1),
+             *tb = (const char *)sqlite3_column_text(sa, 2);
+  char buf[48];
+  schema_obj *o = k->o;
+  /* cut to the fields' sizes on purpose: they name the row, the full text is elsewhere */
+  snprintf(o->type, sizeof o->type, "%.*s", (int)sizeof o->type - 1, t ? excerpt(t, buf) : "?");
+  snprintf(o->name, sizeof o->name, "%.*s", (int)sizeof o->name - 1, n ? excerpt(n, buf) : "?");
+  snprintf(o->tbl, sizeof o->tbl, "%.*s", (int)sizeof o->tbl - 1, tb ? excerpt(tb, buf) : "?");
+  return k->found = true;
+}
+
 /* The first object of a's schema that b lacks or declares otherwise: 1 and *o when there is
  * one, 0 when none, -1 on an SQLite error. */
 static int schema_difference(sqlite3 *a, sqlite3 *b, schema_obj *o) {
-  sqlite3_stmt *sa = NULL, *sb = NULL;
-  int found = -1, rc;
-  if (sqlite3_prepare_v2(a, schema_rows, -1, &sa, NULL) != SQLITE_OK ||
-      sqlite3_prepare_v2(b,
+  schema_walk k = {NULL, o, false};
+  int found = -1;
+  if (sqlite3_prepare_v2(b,
                          "SELECT tbl_name IS ?3 AND sql IS ?4 FROM sqlite_master"
                          " WHERE type IS ?1 AND name IS ?2",
-                         -1, &sb, NULL) != SQLITE_OK)
-    goto done;
-  while ((rc = sqlite3_step(sa)) == SQLITE_ROW) {
-    for (int i = 0; i < 4; i++)
-      sqlite3_bind_value(sb, i + 1, sqlite3_column_value(sa, i));
-    int step = sqlite3_step(sb), same = step == SQLITE_ROW && sqlite3_column_int(sb, 0);
-    o->differs = step == SQLITE_ROW;
-    sqlite3_reset(sb);
-    if (same) continue;
-    const char *t = (const char *)sqlite3_column_text(sa, 0),
-               *n = (const char *)sqlite3_column_text(sa, 1),
-               *tb = (const char *)sqlite3_column_text(sa, 2);
-    char buf[48];
-    /* cut to the fields' sizes on purpose: they name the row, the full text is elsewhere */
-    snprintf(o->type, sizeof o->type, "%.*s", (int)sizeof o->type - 1, t ? excerpt(t, buf) : "?");
-    snprintf(o->name, sizeof o->name, "%.*s", (int)sizeof o->name - 1, n ? excerpt(n, buf) : "?");
-    snprintf(o->tbl, sizeof o->tbl, "%.*s", (int)sizeof o->tbl - 1, tb ? excerpt(tb, buf) : "?");
-    found = 1;
-    goto done;
+                         -1, &k.in_b, NULL) == SQLITE_OK) {
+    int rc = rg_sqlite_each(a, schema_rows, compare_object, &k);
+    found = k.found ? 1 : rc == SQLITE_OK ? 0 : -1;
   }
-  found = rc == SQLITE_DONE ? 0 : -1;
-done:
-  sqlite3_finalize(sa), sqlite3_finalize(sb);
+  sqlite3_finalize(k.in_b);
   return found;
 }
 
@@ -610,8 +616,10 @@ static const char *a_or_an(const char *word) { return strchr("aeiou", word[0]) ?
 static rg_status check_schema(reader *r) {
   sqlite3 *want = NULL;
   char *schema = rg_db_schema_sql(r->version);
+  char why[200];
   if (!schema ||
-      sqlite3_open_v2(":memory:", &want, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK ||
+      rg_sqlite_open(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, 0, &want, why,
+                     sizeof why) != SQLITE_OK ||
       sqlite3_exec(want, schema, NULL, NULL, NULL) != SQLITE_OK) {
     sqlite3_close(want), free(schema);
     return rg_err_set(r->err, RG_ERR_NOMEM, "%s: cannot build the expected schema in memory",
@@ -643,30 +651,6 @@ static rg_status check_schema(reader *r) {
 
 /* ---- the file ---- */
 
-/* The first line of a pragma's answer (quick_check, encoding) into buf; an SQLite error code. */
-static int pragma_text(sqlite3 *db, const char *sql, char *buf, size_t n) {
-  sqlite3_stmt *s;
-  if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) return sqlite3_errcode(db);
-  int rc = sqlite3_step(s);
-  const unsigned char *t = rc == SQLITE_ROW ? sqlite3_column_text(s, 0) : NULL;
-  snprintf(buf, n, "%s", t ? (const char *)t : sqlite3_errmsg(db));
-  if (rc == SQLITE_ROW) rc = SQLITE_OK;
-  sqlite3_finalize(s);
-  return rc;
-}
-
-/* Whether the file's first bytes (fewer than an SQLite header's) begin SQLite's magic string:
- * then it is an SQLite file cut short, not some other file. */
-static int starts_like_sqlite(const char *path, size_t size) {
-  static const char magic[16] = "SQLite format 3";
-  char head[16];
-  size_t n = size < sizeof head ? size : sizeof head;
-  FILE *f = fopen(path, "rb");
-  int like = f && fread(head, 1, n, f) == n && !memcmp(head, magic, n);
-  if (f) fclose(f);
-  return like;
-}
-
 /* The file's size against its header's page count: a cut at a page boundary can still pass
  * quick_check when the lost pages were free, and bytes appended are never looked at. */
 static rg_status check_size(reader *r, int64_t size) {
@@ -697,22 +681,20 @@ static rg_status check_file(reader *r) {
     return rg_err_set(r->err, RG_ERR_IO, "%s: empty file, not a rule database", r->path);
   /* The smallest SQLite file is one page of 512 bytes; SQLite reads a shorter one as an empty
    * database, so what it is must be told from its first bytes here. */
-  if (sb.st_size < 512 && !starts_like_sqlite(r->path, (size_t)sb.st_size))
+  if (sb.st_size < RG_SQLITE_MIN_FILE && !rg_sqlite_has_magic(r->path, (size_t)sb.st_size))
     return rg_err_set(r->err, RG_ERR_IO, "%s: not a rule database (not an SQLite file)", r->path);
-  if (sb.st_size < 512)
+  if (sb.st_size < RG_SQLITE_MIN_FILE)
     return rg_err_set(r->err, RG_ERR_IO,
                       "%s: damaged database (truncated: %lld byte%s, less than the 512 of the "
                       "smallest SQLite file)",
                       r->path, (long long)sb.st_size, sb.st_size == 1 ? "" : "s");
-  int app = 0, ver = 0;
-  int rc = rg_sqlite_pragma_int(r->db, "PRAGMA application_id", &app);
+  char what[200];
+  int ver = 0;
+  int rc = rg_sqlite_identify(r->db, RG_DB_APPLICATION_ID, "rule database", what, sizeof what);
   if (rc == SQLITE_NOTADB)
-    return rg_err_set(r->err, RG_ERR_IO, "%s: not a rule database (not an SQLite file)", r->path);
+    return rg_err_set(r->err, RG_ERR_IO, "%s: not a rule database (%s)", r->path, what);
+  if (rc == SQLITE_MISMATCH) return rg_err_set(r->err, RG_ERR_IO, "%s: %s", r->path, what);
   if (rc != SQLITE_OK) return read_fail(r, "header");
-  if (app != RG_DB_APPLICATION_ID)
-    return rg_err_set(r->err, RG_ERR_IO,
-                      "%s: an SQLite file, but not a rulegen rule database (application id %#x)",
-                      r->path, (unsigned)app);
   if (rg_sqlite_pragma_int(r->db, "PRAGMA user_version", &ver) != SQLITE_OK) return read_fail(r, "header");
   if (ver < 1 || ver > RG_DB_SCHEMA_VERSION)
     return rg_err_set(
@@ -722,20 +704,18 @@ static rg_status check_file(reader *r) {
   r->version = ver;
   rg_status st = check_size(r, (int64_t)sb.st_size);
   if (st) return st;
-  char first[200];
-  if (pragma_text(r->db, "PRAGMA quick_check", first, sizeof first) != SQLITE_OK ||
-      strcmp(first, "ok"))
+  if (!rg_sqlite_intact(r->db, what, sizeof what))
     return rg_err_set(r->err, RG_ERR_IO, "%s: damaged database (truncated or corrupt): %s", r->path,
-                      first);
+                      what);
   /* The writer writes UTF-8; text read from a UTF-16 file would be converted, and two stored
    * byte strings could read as one. */
-  if (pragma_text(r->db, "PRAGMA encoding", first, sizeof first) != SQLITE_OK)
+  if (rg_sqlite_pragma_text(r->db, "PRAGMA encoding", what, sizeof what) != SQLITE_OK)
     return read_fail(r, "header");
-  if (strcmp(first, "UTF-8"))
+  if (strcmp(what, "UTF-8"))
     return rg_err_set(r->err, RG_ERR_PARSE,
                       "%s: text encoding %s, where this program writes UTF-8: the database was "
                       "altered",
-                      r->path, first);
+                      r->path, what);
   return check_schema(r);
 }
 
@@ -756,12 +736,9 @@ rg_status rg_db_read(const char *path, rg_db **out, rg_err *err) {
   if (kind) return kind;
   reader r = {NULL, path, err, 0};
   /* Opening read-only also keeps SQLite from creating a missing file. */
-  if (sqlite3_open_v2(path, &r.db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-    rg_status st = rg_err_set(err, RG_ERR_IO, "%s: cannot open: %s", path,
-                              r.db ? sqlite3_errmsg(r.db) : "out of memory");
-    sqlite3_close(r.db);
-    return st;
-  }
+  char why[200];
+  if (rg_sqlite_open(path, SQLITE_OPEN_READONLY, 0, &r.db, why, sizeof why) != SQLITE_OK)
+    return rg_err_set(err, RG_ERR_IO, "%s: cannot open: %s", path, why);
   rg_db *db = rg_db_new();
   rg_status st = db ? check_file(&r) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
 #define ROWS(table, cols, fn)                                                                      \

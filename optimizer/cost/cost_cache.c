@@ -61,69 +61,60 @@ typedef enum { FILE_OK, FILE_CORRUPT, FILE_ERROR } verdict;
 /* Whether a file that is there starts as SQLite files do; why not into why. A file SQLite
  * would take for an empty database (shorter than its header) is no cache either. */
 static verdict check_magic(const char *path, char *why, size_t n) {
-  static const char magic[16] = "SQLite format 3";
   struct stat sb;
   if (stat(path, &sb) != 0 || sb.st_size == 0) return FILE_OK; /* none yet: SQLite makes it */
-  char head[100];
-  FILE *f = fopen(path, "rb");
-  size_t got = f ? fread(head, 1, sizeof head, f) : 0;
-  if (f) fclose(f);
-  if (got < sizeof magic || memcmp(head, magic, sizeof magic)) {
-    snprintf(why, n, "not an SQLite file");
-    return FILE_CORRUPT;
-  }
-  if (got < sizeof head || sb.st_size < 512) {
-    snprintf(why, n, "cut short (%lld bytes)", (long long)sb.st_size);
-    return FILE_CORRUPT;
-  }
+  if (!rg_sqlite_has_magic(path, 16)) return snprintf(why, n, "not an SQLite file"), FILE_CORRUPT;
+  if (sb.st_size < RG_SQLITE_MIN_FILE)
+    return snprintf(why, n, "cut short (%lld bytes)", (long long)sb.st_size), FILE_CORRUPT;
+  return FILE_OK;
+}
+
+typedef struct {
+  int objects, ours;
+  char *why;
+  size_t n;
+} schema_walk;
+
+static int schema_object(sqlite3_stmt *s, void *user) {
+  schema_walk *k = user;
+  const char *type = (const char *)sqlite3_column_text(s, 0),
+             *name = (const char *)sqlite3_column_text(s, 1),
+             *sql = (const char *)sqlite3_column_text(s, 2);
+  k->objects++;
+  if (type && name && sql && !strcmp(type, "table") && !strcmp(name, "costs") && !strcmp(sql, schema))
+    k->ours++;
+  else if (k->objects - k->ours == 1)
+    snprintf(k->why, k->n, "another schema: the %s '%s' is not this program's", type ? type : "?",
+             name ? name : "?");
+  return 0;
+}
+
+/* The schema: exactly our one table, declared as we declare it. */
+static verdict check_schema(sqlite3 *db, char *why, size_t n) {
+  schema_walk k = {0, 0, why, n};
+  if (rg_sqlite_each(db, "SELECT type, name, sql FROM sqlite_master", schema_object, &k) != SQLITE_OK)
+    return snprintf(why, n, "damaged: %s", sqlite3_errmsg(db)), FILE_CORRUPT;
+  if (k.objects != k.ours) return FILE_CORRUPT;
+  if (!k.ours) return snprintf(why, n, "another schema: no table 'costs'"), FILE_CORRUPT;
   return FILE_OK;
 }
 
 /* Checks an opened file that holds something: ours, intact, our schema, valid rows. */
 static verdict check_content(sqlite3 *db, char *why, size_t n) {
-  int app = 0, ver = 0, bad = 0;
-  int rc = rg_sqlite_pragma_int(db, "PRAGMA application_id", &app);
+  int ver = 0, bad = 0;
+  int rc = rg_sqlite_identify(db, CACHE_APPLICATION_ID, "cost cache", why, n);
   if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT)
     return snprintf(why, n, "not an SQLite file"), FILE_CORRUPT;
-  if (rc != SQLITE_OK) return snprintf(why, n, "%s", sqlite3_errmsg(db)), FILE_ERROR;
-  if (app != CACHE_APPLICATION_ID)
-    return snprintf(why, n, "an SQLite file, but not a rulegen cost cache (application id %#x)",
-                    (unsigned)app),
-           FILE_CORRUPT;
+  if (rc == SQLITE_MISMATCH) return FILE_CORRUPT;
+  if (rc != SQLITE_OK) return FILE_ERROR; /* why: SQLite's message */
   if (rg_sqlite_pragma_int(db, "PRAGMA user_version", &ver) != SQLITE_OK || ver != CACHE_SCHEMA_VERSION)
     return snprintf(why, n, "schema version %d, where this program writes %d", ver,
                     CACHE_SCHEMA_VERSION),
            FILE_CORRUPT;
-  sqlite3_stmt *s;
-  if (sqlite3_prepare_v2(db, "PRAGMA quick_check", -1, &s, NULL) != SQLITE_OK)
-    return snprintf(why, n, "damaged: %s", sqlite3_errmsg(db)), FILE_CORRUPT;
-  rc = sqlite3_step(s);
-  const unsigned char *qc = rc == SQLITE_ROW ? sqlite3_column_text(s, 0) : NULL;
-  bool intact = qc && !strcmp((const char *)qc, "ok");
-  if (!intact) snprintf(why, n, "damaged: %s", qc ? (const char *)qc : sqlite3_errmsg(db));
-  sqlite3_finalize(s);
-  if (!intact) return FILE_CORRUPT;
-  /* the schema: exactly our one table, declared as we declare it */
-  if (sqlite3_prepare_v2(db, "SELECT type, name, sql FROM sqlite_master", -1, &s, NULL) !=
-      SQLITE_OK)
-    return snprintf(why, n, "damaged: %s", sqlite3_errmsg(db)), FILE_CORRUPT;
-  int objects = 0, ours = 0;
-  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-    const char *type = (const char *)sqlite3_column_text(s, 0),
-               *name = (const char *)sqlite3_column_text(s, 1),
-               *sql = (const char *)sqlite3_column_text(s, 2);
-    objects++;
-    if (type && name && sql && !strcmp(type, "table") && !strcmp(name, "costs") &&
-        !strcmp(sql, schema))
-      ours++;
-    else if (objects - ours == 1)
-      snprintf(why, n, "another schema: the %s '%s' is not this program's", type ? type : "?",
-               name ? name : "?");
-  }
-  sqlite3_finalize(s);
-  if (rc != SQLITE_DONE) return snprintf(why, n, "damaged: %s", sqlite3_errmsg(db)), FILE_CORRUPT;
-  if (objects != ours) return FILE_CORRUPT;
-  if (!ours) return snprintf(why, n, "another schema: no table 'costs'"), FILE_CORRUPT;
+  char qc[300]; /* within why, after "damaged: " */
+  if (!rg_sqlite_intact(db, qc, sizeof qc)) return snprintf(why, n, "damaged: %s", qc), FILE_CORRUPT;
+  verdict v = check_schema(db, why, n);
+  if (v != FILE_OK) return v;
   if (rg_sqlite_pragma_int(db, "SELECT count(*) FROM costs WHERE NOT (" VALID_ROW ")", &bad) != SQLITE_OK)
     return snprintf(why, n, "damaged: %s", sqlite3_errmsg(db)), FILE_CORRUPT;
   if (bad)
@@ -158,11 +149,8 @@ static int init_schema(sqlite3 *db) {
 static verdict try_open(const char *path, sqlite3 **db, char *why, size_t n) {
   verdict v = check_magic(path, why, n);
   if (v != FILE_OK) return v;
-  if (sqlite3_open_v2(path, db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-    snprintf(why, n, "%s", *db ? sqlite3_errmsg(*db) : "out of memory");
+  if (rg_sqlite_open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, 10000, db, why, n) != SQLITE_OK)
     return FILE_ERROR;
-  }
-  sqlite3_busy_timeout(*db, 10000);
   int objects = 0, app = 0;
   int rc = rg_sqlite_pragma_int(*db, "PRAGMA application_id", &app);
   if (rc == SQLITE_OK) rc = rg_sqlite_pragma_int(*db, "SELECT count(*) FROM sqlite_master", &objects);
@@ -248,16 +236,10 @@ rg_status rg_cost_cache_open(const char *path, rg_cost_cache **out, rg_err *err)
   return RG_OK;
 }
 
-static void bind_key(sqlite3_stmt *s, const char *device, const char *op, const char *config) {
-  sqlite3_bind_text(s, 1, device, -1, SQLITE_STATIC);
-  sqlite3_bind_text(s, 2, op, -1, SQLITE_STATIC);
-  sqlite3_bind_text(s, 3, config, -1, SQLITE_STATIC);
-}
-
 int rg_cost_cache_get(rg_cost_cache *c, const char *device, const char *op, const char *config,
                       rg_cost_row *row, rg_err *err) {
   sqlite3_stmt *s = c->get;
-  bind_key(s, device, op, config);
+  rg_sqlite_bind(s, "ttt", device, op, config);
   int rc = sqlite3_step(s), found = 0;
   if (rc == SQLITE_ROW && !sqlite3_column_int(s, 3)) {
     /* written since the file was checked: not trusted, and replaced once measured again */
@@ -282,21 +264,16 @@ rg_status rg_cost_cache_put(rg_cost_cache *c, const char *device, const char *op
       (strcmp(row->source, "dnnl") && strcmp(row->source, "cuda") && strcmp(row->source, "roofline")))
     return rg_err_set(err, RG_ERR_ARG, "cost cache %s: refusing the row of %s %s (%g us from %s)",
                       c->path, op, config, row->us, row->source);
-  sqlite3_stmt *s = c->put;
-  bind_key(s, device, op, config);
-  sqlite3_bind_double(s, 4, row->us);
-  sqlite3_bind_text(s, 5, row->source, -1, SQLITE_STATIC);
-  sqlite3_bind_int64(s, 6, row->repeats);
   rg_status st = RG_OK;
   int rc = sqlite3_exec(c->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
   bool begun = rc == SQLITE_OK;
-  if (rc == SQLITE_OK) rc = sqlite3_step(s) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(c->db);
+  if (rc == SQLITE_OK && rg_sqlite_run(c->put, "tttdti", device, op, config, row->us, row->source,
+                                       row->repeats) != SQLITE_DONE)
+    rc = sqlite3_errcode(c->db);
   if (rc == SQLITE_OK) rc = sqlite3_exec(c->db, "COMMIT", NULL, NULL, NULL);
   if (rc != SQLITE_OK) /* the message before ROLLBACK replaces it */
     st = rg_err_set(err, RG_ERR_IO, "cost cache %s: cannot write: %s", c->path,
                     sqlite3_errmsg(c->db));
-  sqlite3_reset(s);
-  sqlite3_clear_bindings(s);
   if (st && begun) sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
   return st;
 }
