@@ -26,12 +26,7 @@ static rg_status bind_shapes(rg_pet_pair *pp, const char *spec, rg_err *err) {
     if (q == p) break;
     const char *eq = memchr(p, '=', (size_t)(q - p));
     const char *name = *p == '?' ? p + 1 : p;
-    char hint[128];
-    if (!eq && rg_shape_comma_typo(spec, p, (int)(q - p), hint, (int)sizeof hint)) {
-      st = rg_err_set(err, RG_ERR_ARG, "bad shapes '%s': 'x' separates dimensions, ',' bindings: did you mean %s?",
-                      spec, hint);
-      break;
-    }
+    if (!eq && (st = rg_shape_comma_check(spec, p, (int)(q - p), err))) break;
     if (!eq || eq == name) {
       st = rg_err_set(err, RG_ERR_ARG, "bad shape binding '%.*s': expected NAME=DIMS, e.g. x=1x64x56x56",
                       (int)(q - p), p);

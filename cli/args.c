@@ -39,13 +39,9 @@ rg_status rg_cli_add_shapes(rg_cli_bindings *b, const char *arg, rg_err *err) {
     while (*p == ' ' || *p == ',') p++;
     const char *q = p;
     while (*q && *q != ' ' && *q != ',') q++;
-    char hint[128];
-    if (q > p && rg_shape_comma_typo(arg, p, (int)(q - p), hint, (int)sizeof hint))
-      return rg_err_set(err, RG_ERR_ARG,
-                        "bad shapes '%s': 'x' separates dimensions, ',' bindings (x=2x4,y=4x4): did you "
-                        "mean %s?", arg, hint);
     if (q > p) {
-      rg_status st = add_shape(b, p, (int)(q - p), err);
+      rg_status st = rg_shape_comma_check(arg, p, (int)(q - p), err);
+      if (!st) st = add_shape(b, p, (int)(q - p), err);
       if (st) return st;
     }
     p = q;

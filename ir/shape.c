@@ -93,27 +93,29 @@ char *rg_shape_format_seams(const rg_shape *s, char *buf, int n) {
   return format(s, buf, n, true);
 }
 
-bool rg_shape_comma_typo(const char *arg, const char *tok, int tok_len, char *hint, int n) {
-  if (tok == arg || tok[-1] != ',' || tok_len == 0 || (int)strspn(tok, "0123456789") < tok_len) return false;
+rg_status rg_shape_comma_error(const char *text, int len, rg_status code, rg_err *err) {
+  char hint[128];
+  int k = 0;
+  for (; k < len && k < (int)sizeof hint - 1; k++) hint[k] = text[k] == ',' ? 'x' : text[k];
+  hint[k] = 0;
+  return FAIL(err, code, "bad shape '%.*s': dimensions are separated by 'x', not ',': did you mean %s?",
+              len, text, hint);
+}
+
+rg_status rg_shape_comma_check(const char *arg, const char *tok, int tok_len, rg_err *err) {
+  if (tok == arg || tok[-1] != ',' || tok_len == 0 || (int)strspn(tok, "0123456789") < tok_len) return RG_OK;
   const char *a = tok, *b = tok + tok_len;
   while (a > arg && a[-1] != ' ') a--;
   b += strcspn(b, " ");
-  int k = 0;
-  for (const char *c = a; c < b && k < n - 1; c++) hint[k++] = *c == ',' ? 'x' : *c;
-  hint[k] = 0;
-  return true;
+  return rg_shape_comma_error(a, (int)(b - a), RG_ERR_ARG, err);
 }
 
 rg_status rg_shape_parse(const char *text, int len, rg_shape *out, rg_err *err) {
   memset(out, 0, sizeof *out);
   if (len == 6 && memcmp(text, "scalar", 6) == 0) return RG_OK;
   const char *comma = memchr(text, ',', (size_t)len);
-  if (comma && len < 64 && comma + 1 < text + len) { /* 4,4: a comma typed for an 'x' */
-    char hint[64];
-    for (int k = 0; k < len; k++) hint[k] = text[k] == ',' ? 'x' : text[k];
-    return FAIL(err, RG_ERR_PARSE, "bad shape '%.*s': dimensions are separated by 'x', not ',': did you mean %.*s?",
-                len, text, len, hint);
-  }
+  if (comma && len < 64 && comma + 1 < text + len) /* 4,4: a comma typed for an 'x' */
+    return rg_shape_comma_error(text, len, RG_ERR_PARSE, err);
   int i = 0;
   while (i < len) {
     if (out->rank == RG_MAX_RANK)

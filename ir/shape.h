@@ -48,11 +48,16 @@ char *rg_shape_format_seams(const rg_shape *s, char *buf, int n);
 /* Parses "2x4x5x5" or "scalar" (len bytes); dims must be 1 .. RG_MAX_DIM, and the element count
  * at most RG_MAX_NUMEL (RG_ERR_LIMIT). */
 rg_status rg_shape_parse(const char *text, int len, rg_shape *out, rg_err *err) RG_MUST_CHECK;
-/* "4,4" where "4x4" was meant: in a list of shapes or NAME=DIMS bindings separated by spaces or
- * commas (arg), the token tok (tok_len bytes, inside arg) that follows a comma and is a bare
- * number is no shape of its own. Returns true and writes the comma group holding it with its
- * commas made 'x' into hint (n bytes: "x=4x4" for "x=4,4"); false when tok is no such typo. */
-bool rg_shape_comma_typo(const char *arg, const char *tok, int tok_len, char *hint, int n);
+/* "4,4" where "4x4" was meant: the one message for it, with text (len bytes: a shape, or a
+ * group of NAME=DIMS bindings) and its commas made 'x' as the hint: "bad shape 'x=4,4':
+ * dimensions are separated by 'x', not ',': did you mean x=4x4?". Returns code (err may be
+ * NULL). */
+rg_status rg_shape_comma_error(const char *text, int len, rg_status code, rg_err *err);
+/* The same typo in a list of shapes or NAME=DIMS bindings separated by spaces or commas (arg):
+ * the token tok (tok_len bytes, inside arg) that follows a comma and is a bare number is no
+ * shape of its own. Then RG_ERR_ARG with rg_shape_comma_error's message for the comma group
+ * holding it ("x=4,4" for the 4 of "-s x=4,4"); RG_OK when tok is no such typo. */
+rg_status rg_shape_comma_check(const char *arg, const char *tok, int tok_len, rg_err *err) RG_MUST_CHECK;
 
 /* Infers the output shapes of op applied to inputs in[0..n_in) with concrete params (slots).
  * out must have room for the op's n_outputs. On mismatch returns RG_ERR_SHAPE (or
