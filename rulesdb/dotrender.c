@@ -1,6 +1,7 @@
 /* rulesdb/dotrender.c: one rule of a database drawn as an image by Graphviz's dot program
  * (`rulesdb show --png`). dot is run, not linked: it is a program users have (Debian's graphviz
- * package), and a missing one is a message saying so, not a build dependency. */
+ * package), and a missing one is a message saying so, not a build dependency. dot reads the
+ * rule's DOT text from its standard input, an unnamed temporary file (dot_input). */
 #include <errno.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -11,7 +12,6 @@
 
 #include "dbexchange.h"
 #include "exchange.h"
-#include "ir/atomic.h"
 #include "ir/text.h"
 
 extern char **environ;
@@ -27,13 +27,54 @@ static rg_status find_one(const rg_db *db, const char *prefix, size_t *at, rg_er
                     n ? "give more of the id" : "see 'rulesdb show DB --list' for the ids");
 }
 
-/* Runs dot -T<fmt> -o out in, waiting for it. */
-static rg_status run_dot(const char *fmt, const char *in, const char *out, rg_err *err) {
+/* All of the n bytes of s to fd; 0, or -1 with errno. */
+static int write_all(int fd, const char *s, size_t n) {
+  while (n > 0) {
+    ssize_t w = write(fd, s, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w < 0) return -1;
+    s += w, n -= (size_t)w;
+  }
+  return 0;
+}
+
+/* The DOT text in a temporary file that has no name, rewound for dot to read, in *fd: made by
+ * mkstemp in $TMPDIR (else /tmp) under an unpredictable name and unlinked at once, before
+ * anything is written, so that no way out of this program (an error, Ctrl-C, kill -9) leaves it
+ * behind; it goes with the last descriptor. */
+static rg_status dot_input(const rg_strbuf *dot, int *fd, rg_err *err) {
+  if (dot->failed) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  const char *dir = getenv("TMPDIR");
+  if (!dir || !*dir) dir = "/tmp";
+  size_t n = strlen(dir) + 32;
+  char *path = malloc(n);
+  if (!path) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  snprintf(path, n, "%s/rulesdb-show-XXXXXX", dir);
+  *fd = mkstemp(path);
+  if (*fd >= 0) unlink(path);
+  free(path);
+  if (*fd < 0)
+    return rg_err_set(err, RG_ERR_IO, "cannot make a temporary file in %s for dot's input: %s (set TMPDIR)",
+                      dir, strerror(errno));
+  if (write_all(*fd, rg_sb_str(dot), dot->len) == 0 && lseek(*fd, 0, SEEK_SET) == 0) return RG_OK;
+  rg_status st = rg_err_set(err, RG_ERR_IO, "cannot write dot's input (a temporary file in %s): %s", dir,
+                            strerror(errno));
+  close(*fd), *fd = -1;
+  return st;
+}
+
+/* Runs dot -T<fmt> -o out with in as its standard input, waiting for it. */
+static rg_status run_dot(const char *fmt, int in, const char *out, rg_err *err) {
   char tflag[32];
   snprintf(tflag, sizeof tflag, "-T%s", fmt);
-  char *argv[] = {"dot", tflag, "-o", (char *)out, (char *)in, NULL};
+  char *argv[] = {"dot", tflag, "-o", (char *)out, NULL};
+  posix_spawn_file_actions_t fa;
+  int rc = posix_spawn_file_actions_init(&fa);
+  if (!rc && in != 0) rc = posix_spawn_file_actions_adddup2(&fa, in, 0);
+  if (!rc && in != 0) rc = posix_spawn_file_actions_addclose(&fa, in);
   pid_t pid;
-  int rc = posix_spawnp(&pid, "dot", NULL, NULL, argv, environ);
+  if (!rc) rc = posix_spawnp(&pid, "dot", &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
   if (rc == ENOENT)
     return rg_err_set(err, RG_ERR_IO,
                       "Graphviz's dot program is not on PATH: install it (Debian: apt-get install graphviz) "
@@ -63,16 +104,10 @@ rg_status rg_db_render_rule(const rg_db *db, const char *prefix, const char *fmt
   rg_sb_init(&dot);
   rg_dot_rule(r, db->rules.v[at].text, &inputs, &dot);
   rg_rule_free(r);
-  /* the DOT text beside the image, as dot's input; removed after */
-  char *tmp = rg_path_with_suffix(out, ".dot.tmp");
-  FILE *f = tmp ? fopen(tmp, "w") : NULL;
-  if (!f || dot.failed) st = rg_err_set(err, RG_ERR_IO, "%s: cannot write: %s", tmp ? tmp : out, strerror(errno));
-  else if (fwrite(rg_sb_str(&dot), 1, dot.len, f) != dot.len)
-    st = rg_err_set(err, RG_ERR_IO, "%s: cannot write: %s", tmp, strerror(errno));
-  if (f && fclose(f) && !st) st = rg_err_set(err, RG_ERR_IO, "%s: cannot write: %s", tmp, strerror(errno));
-  if (!st) st = run_dot(fmt, tmp, out, err);
-  if (f) unlink(tmp);
-  free(tmp);
+  int in = -1;
+  st = dot_input(&dot, &in, err);
   rg_sb_free(&dot);
+  if (!st) st = run_dot(fmt, in, out, err);
+  if (in >= 0) close(in);
   return st;
 }

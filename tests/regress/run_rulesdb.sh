@@ -203,9 +203,18 @@ expect 2 "give -o DIR" "$rulesdb" export taso.db --pub k.pub --format dot
 expect 0 "" "$rulesdb" export taso.db --pub k.pub --format dot --per-rule dots2
 expect 0 "" test "$(ls dots2/*.dot | wc -l)" -eq 129
 one=$(ls dots/*.dot | head -1 | xargs basename | cut -c1-12)
-expect 0 "wrote one.png" "$rulesdb" show taso.db "$one" --pub k.pub --png one.png
+# dot reads an unnamed temporary file in $TMPDIR: none is left there or beside the image, when
+# dot succeeds or fails
+mkdir scratch fakebin
+printf '#!/bin/sh\ncat >/dev/null\nexit 3\n' >fakebin/dot && chmod +x fakebin/dot
+expect 0 "wrote one.png" env TMPDIR="$PWD/scratch" "$rulesdb" show taso.db "$one" --pub k.pub --png one.png
 expect 0 "" test "$(head -c 4 one.png | od -An -c | tr -d ' ')" = '211PNG'
 expect 0 "" test ! -e one.png.dot.tmp
+expect 2 "dot failed rendering bad.png (exit status 3)" env TMPDIR="$PWD/scratch" PATH="$PWD/fakebin:$PATH" \
+  "$rulesdb" show taso.db "$one" --pub k.pub --png bad.png
+expect 0 "" test -z "$(ls -A scratch)"
+expect 2 "cannot make a temporary file in $PWD/none for dot's input" env TMPDIR="$PWD/none" \
+  "$rulesdb" show taso.db "$one" --pub k.pub --png none.png
 expect 2 "matches 129 rules" "$rulesdb" show taso.db "" --pub k.pub --png all.png
 expect 2 "give its ID-PREFIX" "$rulesdb" show taso.db --pub k.pub --png all.png
 expect 2 "apt-get install graphviz" env PATH=/nonexistent "$rulesdb" show taso.db "$one" --pub k.pub --png x.png
