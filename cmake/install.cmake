@@ -1,6 +1,7 @@
 # cmake --install BUILD --prefix P: the programs (P/bin: rulegen, rulesdb, graphopt and the
 # solver helpers rulegen-z3, rulegen-cvc5, which rulegen runs from its own folder), their data
-# (P/share/rulegen: axioms.rules, machines/*.txt; ir/datapath.h), every module's headers
+# (P/share/rulegen: axioms.rules, machines/*.txt; ir/datapath.h), the CUDA module where there is
+# one (P/lib/rulegen/rulegen-cuda.so: optimizer/cuda/cuda.h), every module's headers
 # (P/include/rulegen/<module>/, so that -IP/include/rulegen and #include <rulesdb/rulesdb.h>
 # work), the module libraries, and two ways for another project to link them: pkg-config
 # (P/lib/pkgconfig/rulegen.pc) and find_package(rulegen) (targets rulegen::<module>).
@@ -11,7 +12,7 @@ include(CMakePackageConfigHelpers)
 # (DESIGN.md: a module uses only modules to its left), then the generated ONNX code.
 set(rg_order ${RG_MODULES})
 list(REVERSE rg_order)
-list(APPEND rg_order cuda onnx_proto) # rg_cuda: optimizer/cuda/, with or without CUDA
+list(APPEND rg_order onnx_proto) # optimizer/cuda/'s C side is inside rg_optimizer
 set(RG_INSTALL_LIBS "")
 set(rg_pc_libs "")
 foreach(name IN LISTS rg_order)
@@ -35,6 +36,11 @@ install(TARGETS rulegen rulesdb graphopt rulegen-z3 rulegen-cvc5
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS ${RG_INSTALL_LIBS} EXPORT rulegenTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# The CUDA module (a build with CUDA), where the installed programs look for it (P/lib/rulegen:
+# optimizer/cuda/gpu_load.c); not a library to link, so in no export set.
+if(TARGET rulegen-cuda)
+  install(TARGETS rulegen-cuda LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/rulegen)
+endif()
 
 # Headers: each module's folder as it is (headers include each other as "ir/status.h" and
 # "solvers.def"), and the C protoc-c made from onnx.proto, which optimizer/opaque/opaque.h includes.
@@ -56,9 +62,9 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/optimizer/cost/machines/
 file(RELATIVE_PATH rg_pc_up /p/${CMAKE_INSTALL_LIBDIR}/pkgconfig /p)
 string(REGEX REPLACE "/$" "" rg_pc_up "${rg_pc_up}") # "../.."
 set(rg_pc_syslibs "-lsqlite3 -lsodium -lprotobuf-c -lz3 -ldnnl -lgmp -lm ${OpenMP_C_FLAGS} ${rg_link_extra}")
-if(RG_HAVE_CUDA) # optimizer/cuda/'s libraries, from where CMake found cuDNN
-  get_filename_component(rg_cuda_libdir ${CUDNN_LIBRARY} DIRECTORY)
-  string(APPEND rg_pc_syslibs " -L${rg_cuda_libdir} -lcudnn -lcublas -lcudart")
+# (no CUDA library: only the module links them, and rg_optimizer opens it with dlopen)
+if(CMAKE_DL_LIBS)
+  string(APPEND rg_pc_syslibs " -l${CMAKE_DL_LIBS}")
 endif()
 string(STRIP "${rg_pc_syslibs}" rg_pc_syslibs)
 configure_file(${CMAKE_SOURCE_DIR}/cmake/rulegen.pc.in ${CMAKE_BINARY_DIR}/rulegen.pc @ONLY)

@@ -1,7 +1,9 @@
 /* optimizer/cuda/gpu.cu: the device (probed first: no device is an error, never a crash),
  * device buffers for one operator, and timing as TASO did it: the operator prepared once (cuDNN's
  * algorithm search included), WARMUP runs, then the median of REPEATS samples, each a batch of
- * runs timed by a pair of CUDA events on one stream (time_plan says why batches). */
+ * runs timed by a pair of CUDA events on one stream (time_plan says why batches). Its entry
+ * points are static: the module exports them only through its table, rg_gpu_module_table (at
+ * the end; cuda.h), which the C side (gpu_load.c) calls through. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,13 +35,13 @@ static void close_handles(rg_gpu *g) {
   if (g->stream) cudaStreamDestroy(g->stream);
 }
 
-void rg_gpu_close(rg_gpu *g) {
+static void gpu_close(rg_gpu *g) {
   if (!g) return;
   close_handles(g);
   free(g);
 }
 
-const char *rg_gpu_device(const rg_gpu *g) { return g->name; }
+static const char *gpu_device(const rg_gpu *g) { return g->name; }
 
 static rg_gpu_status open_handles(rg_gpu *g, char *msg, size_t n) {
   const rg_gpu_op *op = NULL;
@@ -68,7 +70,7 @@ static rg_gpu_status open_handles(rg_gpu *g, char *msg, size_t n) {
   return RG_GPU_OK;
 }
 
-rg_gpu_status rg_gpu_open(rg_gpu **out, char *msg, size_t n) {
+static rg_gpu_status gpu_open(rg_gpu **out, char *msg, size_t n) {
   *out = NULL;
   int count = 0;
   cudaError_t e = cudaGetDeviceCount(&count);
@@ -80,7 +82,7 @@ rg_gpu_status rg_gpu_open(rg_gpu **out, char *msg, size_t n) {
   rg_gpu *g = (rg_gpu *)calloc(1, sizeof *g);
   if (!g) return snprintf(msg, n, "out of memory"), RG_GPU_NOMEM;
   rg_gpu_status st = open_handles(g, msg, n);
-  if (st) return rg_gpu_close(g), st;
+  if (st) return gpu_close(g), st;
   *out = g;
   return RG_GPU_OK;
 }
@@ -195,8 +197,8 @@ static rg_gpu_status time_plan(rg_gpu *g, gpu_plan *p, buffers *b, double *us, i
   return RG_GPU_OK;
 }
 
-rg_gpu_status rg_gpu_time(rg_gpu *g, const rg_gpu_op *op, double *us, int64_t *repeats, char *msg,
-                          size_t n) {
+static rg_gpu_status gpu_time(rg_gpu *g, const rg_gpu_op *op, double *us, int64_t *repeats,
+                              char *msg, size_t n) {
   buffers b;
   gpu_plan p;
   rg_gpu_status st = buffers_alloc(g, op, &b, true, msg, n);
@@ -229,8 +231,8 @@ static rg_gpu_status run_plan(rg_gpu *g, gpu_plan *p, buffers *b, const float *c
   return RG_GPU_OK;
 }
 
-rg_gpu_status rg_gpu_run(rg_gpu *g, const rg_gpu_op *op, const float *const *in, float *const *out,
-                         char *msg, size_t n) {
+static rg_gpu_status gpu_run(rg_gpu *g, const rg_gpu_op *op, const float *const *in,
+                             float *const *out, char *msg, size_t n) {
   buffers b;
   gpu_plan p;
   rg_gpu_status st = buffers_alloc(g, op, &b, true, msg, n);
@@ -241,3 +243,8 @@ rg_gpu_status rg_gpu_run(rg_gpu *g, const rg_gpu_op *op, const float *const *in,
   buffers_free(&b);
   return st;
 }
+
+/* The module's one exported symbol (cuda.h): the C side checks abi and sizes before any call. */
+extern "C" const rg_gpu_module rg_gpu_module_table = {
+    RG_GPU_ABI, sizeof(rg_gpu_module), sizeof(rg_gpu_op), gpu_open, gpu_close, gpu_device, gpu_time,
+    gpu_run};
