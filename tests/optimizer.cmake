@@ -63,6 +63,33 @@ add_test(NAME optimizer_cuda_no_device
          COMMAND ${RG_TEST_ROOT}/regress/cuda_no_device.sh $<TARGET_FILE:graphopt>
                  ${RG_TEST_ROOT}/regress/bad/model_good.onnx ${RG_HAVE_CUDA})
 set_tests_properties(test_optimizer_cuda PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+# The CUDA module (optimizer/cuda/: rulegen-cuda.so, opened with dlopen for --cost cuda only):
+# the programs neither link (ldd) nor load (LD_DEBUG=libs on --version) cudart, cuBLAS or cuDNN;
+# and modules graphopt cannot use are refused with exit 2 and a message naming them: no file, a
+# text file, the two bad shared objects made here from tests/regress/bad/cuda_module_fake.c,
+# and (with CUDA) the installed layout's lookup.
+set(rg_cuda_module "")
+if(TARGET rulegen-cuda)
+  set(rg_cuda_module $<TARGET_FILE:rulegen-cuda>)
+endif()
+foreach(fake wrong_abi no_table)
+  add_library(cuda_module_${fake} MODULE ${RG_TEST_ROOT}/regress/bad/cuda_module_fake.c)
+  target_include_directories(cuda_module_${fake} PRIVATE ${CMAKE_SOURCE_DIR})
+  set_target_properties(cuda_module_${fake} PROPERTIES PREFIX "")
+endforeach()
+target_compile_definitions(cuda_module_no_table PRIVATE FAKE_NO_TABLE)
+file(RELATIVE_PATH rg_cuda_from_bin /p/${CMAKE_INSTALL_BINDIR} /p/${CMAKE_INSTALL_LIBDIR}/rulegen)
+add_test(NAME optimizer_cuda_module
+         COMMAND ${RG_TEST_ROOT}/regress/cuda_module.sh $<TARGET_FILE:graphopt>
+                 ${RG_TEST_ROOT}/regress/bad/model_good.onnx ${RG_TEST_ROOT}/regress/bad
+                 $<TARGET_FILE:cuda_module_wrong_abi> $<TARGET_FILE:cuda_module_no_table>
+                 ${rg_cuda_from_bin} ${rg_cuda_module})
+foreach(mode ldd start)
+  add_test(NAME optimizer_cuda_not_loaded_${mode}
+           COMMAND ${RG_TEST_ROOT}/regress/cuda_not_loaded.sh ${mode} $<TARGET_FILE:graphopt>
+                   $<TARGET_FILE:rulegen> $<TARGET_FILE:rulesdb> ${RG_TEST_ROOT}/regress/bad/model_good.onnx
+                   ${rg_cuda_module})
+endforeach()
 # graphopt's outputs: checked before any work, devices, FIFOs, links and read-only files respected,
 # exit statuses that mean one thing (tests/regress/run_outputs.sh).
 add_test(NAME optimizer_outputs
