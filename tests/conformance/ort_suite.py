@@ -18,7 +18,9 @@ one verdict:
   equal                ORT runs it; graphopt writes it; ORT's outputs on the written model are
                        bitwise those on the original (issue 41's target: identity where no rule
                        applies)
-  close                as equal, but not bitwise: within the tolerance
+  close                as equal, but not bitwise: within the tolerance (or, where onnxruntime's
+                       outputs on the original vary from run to run, as random operators' do
+                       unseeded, of the same types and shapes)
   not-read             ORT runs it; graphopt refuses it (exit 2, the reason counted)
   not-written          ORT runs it; graphopt imports it but does not export it (the reason)
   ort-refuses          ORT refuses the original (cannot open or run it); graphopt refuses it too
@@ -291,7 +293,7 @@ def judge(args, ort, test, work, converted):
     r["graphopt_message"] = (lines[-1] if args.rules else lines[0]) if lines else ""
     if rc not in ((0, 1, 2) if args.rules else (0, 2)):
         r["verdict"] = "GRAPHOPT-CRASH"
-        r["reason"] = r["graphopt_message"] or "exit status %s" % rc
+        r["reason"] = r["graphopt_message"] or ("killed by signal %d" % -rc if rc and rc < 0 else "exit status %s" % rc)
         return r
 
     if sets is None:
