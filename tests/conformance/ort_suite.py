@@ -434,6 +434,9 @@ def main():
     ap.add_argument("--work", help="keep the converted models and outputs here (default: a temporary folder)")
     ap.add_argument("--json", help="write every test's record here")
     ap.add_argument("--only", help="comma-separated test names")
+    ap.add_argument("--every", type=int, default=1, metavar="N",
+                    help="every Nth test of each suite in name order, the first included (default 1: all; the "
+                    "sanitizer build samples, where each graphopt start is slower)")
     ap.add_argument("--timeout", type=int, default=120, help="seconds for one graphopt or onnxruntime run")
     ap.add_argument("--level", default="all", help="onnxruntime's graph optimization level (default all)")
     ap.add_argument("--rules", help="`graphopt optimize --rules RULES --time-limit 5` instead of convert (then "
@@ -452,7 +455,9 @@ def main():
         print("ort_suite: %s is not an executable" % args.graphopt, file=sys.stderr)
         return 2
     only = set(args.only.split(",")) if args.only else None
-    tests = [t for s in suites for t in find_tests(s, only)]
+    tests = [t for s in suites for t in find_tests(s, only)[::max(1, args.every)]]
+    if args.every > 1:
+        print("sampled: every %dth test of each suite, %d in all" % (args.every, len(tests)))
     names = [os.path.basename(os.path.normpath(s)) for s in suites]
 
     work = args.work or tempfile.mkdtemp(prefix="ort_suite.")
