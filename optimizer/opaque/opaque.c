@@ -94,20 +94,48 @@ static rg_status same_type(const rg_opaque_call *c, const double *const *k, rg_t
   return RG_OK;
 }
 
+/* Dropout in inference: its input. From opset 12 an input training_mode may ask for the random
+ * mask instead; only a constant false is inference. */
+static rg_status type_dropout(const rg_opaque_call *c, const double *const *k, rg_tinfo *out, rg_err *err) {
+  if (c->opset >= 12 && c->n_in > 2 && c->in[2].present && (!k[2] || k[2][0] != 0))
+    return rg_opaque_fail(c, err, "a training_mode that is not a constant false: training (a random mask) is not "
+                          "supported");
+  return same_type(c, k, out, err);
+}
+
+/* The unary operators that are one function of libm's (Round: to even, as nearbyint rounds). */
+static const struct {
+  const char *op;
+  double (*fn)(double);
+} plain[] = {{"Sqrt", sqrt},  {"Erf", erf},   {"Exp", exp},     {"Log", log},     {"Abs", fabs},    {"Floor", floor},
+             {"Ceil", ceil},  {"Sin", sin},   {"Cos", cos},     {"Tan", tan},     {"Asin", asin},   {"Acos", acos},
+             {"Atan", atan},  {"Sinh", sinh}, {"Cosh", cosh},   {"Asinh", asinh}, {"Acosh", acosh}, {"Atanh", atanh},
+             {"Round", nearbyint}};
+
+/* The others, with their attributes' defaults. */
 static double unary(const char *op, double x, const rg_opaque_call *c) {
-  if (!strcmp(op, "Sqrt")) return sqrt(x);
-  if (!strcmp(op, "Erf")) return erf(x);
-  if (!strcmp(op, "Exp")) return exp(x);
-  if (!strcmp(op, "Log")) return log(x);
+  const Onnx__NodeProto *n = c->node;
   if (!strcmp(op, "Neg")) return -x;
-  if (!strcmp(op, "Abs")) return fabs(x);
   if (!strcmp(op, "Reciprocal")) return 1.0 / x;
-  if (!strcmp(op, "Floor")) return floor(x);
-  if (!strcmp(op, "Ceil")) return ceil(x);
+  if (!strcmp(op, "Sign")) return x > 0 ? 1 : x < 0 ? -1 : 0;
   if (!strcmp(op, "Softplus")) return log1p(exp(x));
-  if (!strcmp(op, "LeakyRelu")) return x >= 0 ? x : rg_onnx_attr_float(c->node, "alpha", 0.01f) * x;
+  if (!strcmp(op, "LeakyRelu")) return x >= 0 ? x : rg_onnx_attr_float(n, "alpha", 0.01f) * x;
+  if (!strcmp(op, "ThresholdedRelu")) return x > rg_onnx_attr_float(n, "alpha", 1.0f) ? x : 0;
+  if (!strcmp(op, "Elu")) return x >= 0 ? x : rg_onnx_attr_float(n, "alpha", 1.0f) * expm1(x);
+  if (!strcmp(op, "Selu"))
+    return rg_onnx_attr_float(n, "gamma", 1.05070102214813232421875f) *
+           (x > 0 ? x : rg_onnx_attr_float(n, "alpha", 1.67326319217681884765625f) * expm1(x));
+  if (!strcmp(op, "Celu")) {
+    double a = rg_onnx_attr_float(n, "alpha", 1.0f);
+    return fmax(0, x) + fmin(0, a * expm1(x / a));
+  }
+  if (!strcmp(op, "Shrink")) {
+    double l = rg_onnx_attr_float(n, "lambd", 0.5f), b = rg_onnx_attr_float(n, "bias", 0.0f);
+    return x < -l ? x + b : x > l ? x - b : 0;
+  }
+  if (!strcmp(op, "HardSwish")) return x * fmax(0, fmin(1, x / 6 + 0.5));
   if (!strcmp(op, "HardSigmoid")) {
-    double v = rg_onnx_attr_float(c->node, "alpha", 0.2f) * x + rg_onnx_attr_float(c->node, "beta", 0.5f);
+    double v = rg_onnx_attr_float(n, "alpha", 0.2f) * x + rg_onnx_attr_float(n, "beta", 0.5f);
     return v < 0 ? 0 : v > 1 ? 1 : v;
   }
   return x; /* Identity, Dropout (inference) */
@@ -117,6 +145,11 @@ static rg_status eval_unary(const rg_opaque_call *c, const double *const *v, con
                             rg_err *err) {
   (void)err;
   int64_t n = rg_shape_numel(&t[0].shape);
+  for (size_t k = 0; k < sizeof plain / sizeof *plain; k++)
+    if (!strcmp(c->node->op_type, plain[k].op)) {
+      for (int64_t i = 0; i < n; i++) out[0][i] = plain[k].fn(v[0][i]);
+      return RG_OK;
+    }
   for (int64_t i = 0; i < n; i++) out[0][i] = unary(c->node->op_type, v[0][i], c);
   return RG_OK;
 }
@@ -137,13 +170,19 @@ static rg_status eval_cast(const rg_opaque_call *c, const double *const *v, cons
   return RG_OK;
 }
 
-/* Clip: bounds from inputs 1 and 2 (opset 11 on) or the attributes min and max. */
+/* Clip: bounds in the attributes min and max before opset 11, in inputs 1 and 2 from 11. */
+static rg_status type_clip(const rg_opaque_call *c, const double *const *k, rg_tinfo *out, rg_err *err) {
+  if (c->opset < 11 && c->n_in > 1) return rg_opaque_fail(c, err, "bounds as inputs, which Clip takes from opset 11");
+  if (c->opset >= 11 && (rg_onnx_attr(c->node, "min") || rg_onnx_attr(c->node, "max")))
+    return rg_opaque_fail(c, err, "bounds as attributes, which Clip takes before opset 11 only");
+  return same_type(c, k, out, err);
+}
+
 static rg_status eval_clip(const rg_opaque_call *c, const double *const *v, const rg_tinfo *t, double **out,
                            rg_err *err) {
   (void)err;
   double lo = rg_onnx_attr_float(c->node, "min", -INFINITY), hi = rg_onnx_attr_float(c->node, "max", INFINITY);
-  if (c->n_in > 1 && v[1]) lo = v[1][0];
-  if (c->n_in > 2 && v[2]) hi = v[2][0];
+  if (c->opset >= 11) lo = c->n_in > 1 && v[1] ? v[1][0] : -INFINITY, hi = c->n_in > 2 && v[2] ? v[2][0] : INFINITY;
   int64_t n = rg_shape_numel(&t[0].shape);
   for (int64_t i = 0; i < n; i++) out[0][i] = v[0][i] < lo ? lo : v[0][i] > hi ? hi : v[0][i];
   return RG_OK;
@@ -237,40 +276,49 @@ static rg_status eval_softmax(const rg_opaque_call *c, const double *const *v, c
   return RG_OK;
 }
 
-/* The axes a reduction works over (attribute, or input 1 from ReduceSum's opset 13), into a
- * mask; all axes when none are given (unless noop_with_empty_axes). */
-static bool reduce_axes(const rg_opaque_call *c, const double *const *k, bool *mask, bool *noop) {
-  int r = c->in[0].shape.rank;
-  const int64_t *ax = NULL;
-  int n = rg_onnx_attr_ints(c->node, "axes", &ax);
+/* Whether a reduction takes its axes as input 1 (ReduceSum from opset 13, the others from 18),
+ * else as an attribute. */
+static bool reduce_axes_input(const rg_opaque_call *c) {
+  return c->opset >= (strcmp(c->node->op_type, "ReduceSum") ? 18 : 13);
+}
+
+/* The axes a reduction works over, into a mask: all of them when none are given (unless
+ * noop_with_empty_axes, of the input form). NULL, or why not. */
+static const char *reduce_axes(const rg_opaque_call *c, const double *const *k, bool *mask, bool *noop) {
+  int r = c->in[0].shape.rank, n;
+  bool input = reduce_axes_input(c);
+  int64_t ax[RG_MAX_RANK];
   memset(mask, 0, sizeof(bool) * RG_MAX_RANK);
   *noop = false;
-  if (n < 0 && c->n_in > 1 && c->in[1].present) {
-    if (!k[1]) return false; /* axes that are not a constant */
-    n = (int)rg_shape_numel(&c->in[1].shape);
-    for (int i = 0; i < n; i++) {
-      int a = norm_axis(rg_to_int(k[1][i]), r);
-      if (a < 0) return false;
-      mask[a] = true;
-    }
-    return true;
+  if (input && rg_onnx_attr(c->node, "axes")) return "axes as an attribute, which this opset takes as an input";
+  if (!input && c->n_in > 1 && c->in[1].present) return "axes as an input, which this opset takes as an attribute";
+  if (input) {
+    n = c->n_in > 1 && c->in[1].present ? (int)rg_shape_numel(&c->in[1].shape) : 0;
+    if (n && !k[1]) return "axes that are not constants";
+    for (int i = 0; i < n && i < RG_MAX_RANK; i++) ax[i] = rg_to_int(k[1][i]);
+  } else {
+    const int64_t *a = NULL;
+    n = rg_onnx_attr_ints(c->node, "axes", &a);
+    for (int i = 0; i < n && i < RG_MAX_RANK; i++) ax[i] = a[i];
   }
+  if (n > RG_MAX_RANK) return "more axes than its operand has";
   if (n <= 0) {
-    *noop = rg_onnx_attr_int(c->node, "noop_with_empty_axes", 0) != 0;
+    *noop = input && rg_onnx_attr_int(c->node, "noop_with_empty_axes", 0) != 0;
     for (int a = 0; a < r; a++) mask[a] = !*noop;
-    return true;
+    return NULL;
   }
   for (int i = 0; i < n; i++) {
     int a = norm_axis(ax[i], r);
-    if (a < 0) return false;
+    if (a < 0) return "an axis outside its operand's rank";
     mask[a] = true;
   }
-  return true;
+  return NULL;
 }
 
 static rg_status type_reduce(const rg_opaque_call *c, const double *const *k, rg_tinfo *out, rg_err *err) {
   bool mask[RG_MAX_RANK], noop;
-  if (!reduce_axes(c, k, mask, &noop)) return rg_opaque_fail(c, err, "axes outside its operand's rank, or not constants");
+  const char *why = reduce_axes(c, k, mask, &noop);
+  if (why) return rg_opaque_fail(c, err, why);
   bool keep = rg_onnx_attr_int(c->node, "keepdims", 1) != 0;
   const rg_shape *s = &c->in[0].shape;
   int32_t dims[RG_MAX_RANK];
@@ -371,19 +419,28 @@ static rg_status eval_shape(const rg_opaque_call *c, const double *const *v, con
   return RG_OK;
 }
 
-/* The axes of Unsqueeze and Squeeze: the attribute (to opset 12), or input 1 (from 13). */
+/* The axes of Unsqueeze and Squeeze: the attribute before opset 13, input 1 from 13. Their
+ * count; -1 when they are not constants, -2 past RG_MAX_RANK, -3 in the other opset's form. */
 static int ud_axes(const rg_opaque_call *c, const double *const *k, int64_t *axes) {
   const int64_t *a = NULL;
   int n = rg_onnx_attr_ints(c->node, "axes", &a);
-  if (n >= 0) {
+  bool input = c->n_in > 1 && c->in[1].present;
+  if (c->opset < 13 ? input : n >= 0) return -3;
+  if (c->opset < 13) {
     for (int i = 0; i < n && i < RG_MAX_RANK; i++) axes[i] = a[i];
-    return n > RG_MAX_RANK ? -2 : n;
+    return n > RG_MAX_RANK ? -2 : n < 0 ? 0 : n;
   }
-  if (c->n_in < 2 || !c->in[1].present) return 0;
+  if (!input) return 0;
   if (!k[1]) return -1;
   n = (int)rg_shape_numel(&c->in[1].shape);
   for (int i = 0; i < n && i < RG_MAX_RANK; i++) axes[i] = rg_to_int(k[1][i]);
   return n > RG_MAX_RANK ? -2 : n;
+}
+
+/* Why ud_axes found no axes (n < 0). */
+static const char *ud_why(int n) {
+  return n == -3 ? "axes in the form of another opset (an attribute before opset 13, an input from 13)"
+                 : "axes that are not constants, or more than 6";
 }
 
 static rg_status type_unsqueeze(const rg_opaque_call *c, const double *const *k, rg_tinfo *out, rg_err *err) {
@@ -391,7 +448,8 @@ static rg_status type_unsqueeze(const rg_opaque_call *c, const double *const *k,
   int n = ud_axes(c, k, axes);
   const rg_shape *s = &c->in[0].shape;
   int r = s->rank + n;
-  if (n < 0 || r > RG_MAX_RANK) return rg_opaque_fail(c, err, "axes that are not constants, or a rank past 6");
+  if (n < 0) return rg_opaque_fail(c, err, ud_why(n));
+  if (r > RG_MAX_RANK) return rg_opaque_fail(c, err, "a rank past 6");
   bool at[RG_MAX_RANK] = {0};
   for (int i = 0; i < n; i++) {
     int a = norm_axis(axes[i], r);
@@ -407,7 +465,7 @@ static rg_status type_squeeze(const rg_opaque_call *c, const double *const *k, r
   int64_t axes[RG_MAX_RANK];
   int n = ud_axes(c, k, axes);
   const rg_shape *s = &c->in[0].shape;
-  if (n < 0) return rg_opaque_fail(c, err, "axes that are not constants");
+  if (n < 0) return rg_opaque_fail(c, err, ud_why(n));
   bool drop[RG_MAX_RANK] = {0};
   for (int i = 0; i < n; i++) {
     int a = norm_axis(axes[i], s->rank);
@@ -590,17 +648,42 @@ typedef struct {
   int64_t start[RG_MAX_RANK], step[RG_MAX_RANK];
 } slice_plan;
 
+/* Slice's argument j (1 starts, 2 ends, 3 axes, 4 steps) into v[0..n): the attribute before
+ * opset 10 (there are no steps), a constant input from 10. False when it is none of n values; an
+ * omitted argument (axes, steps) is its default. */
+static bool slice_arg(const rg_opaque_call *c, const double *const *k, int j, int64_t n, int64_t *v) {
+  static const char *const names[] = {NULL, "starts", "ends", "axes", "steps"};
+  const int64_t *a;
+  int cnt = c->opset < 10 && j < 4 ? rg_onnx_attr_ints(c->node, names[j], &a) : -1;
+  bool given = c->opset < 10 ? cnt >= 0 : c->n_in > j && c->in[j].present;
+  if (!given) {
+    for (int64_t i = 0; i < n; i++) v[i] = j == 3 ? i : 1;
+    return j >= 3;
+  }
+  if (c->opset >= 10 && (!k[j] || rg_shape_numel(&c->in[j].shape) != n)) return false;
+  if (c->opset < 10 && cnt != n) return false;
+  for (int64_t i = 0; i < n; i++) v[i] = c->opset < 10 ? a[i] : rg_to_int(k[j][i]);
+  return true;
+}
+
 static bool plan_slice(const rg_opaque_call *c, const double *const *k, slice_plan *p, rg_shape *o) {
   const rg_shape *s = &c->in[0].shape;
+  const int64_t *a;
   *o = *s;
   for (int d = 0; d < s->rank; d++) p->start[d] = 0, p->step[d] = 1;
-  if (c->n_in < 3 || !k[1] || !k[2]) return false;
-  int64_t n = rg_shape_numel(&c->in[1].shape);
+  int64_t n = c->opset < 10 ? rg_onnx_attr_ints(c->node, "starts", &a)
+              : c->n_in > 1 && c->in[1].present ? rg_shape_numel(&c->in[1].shape) : -1;
+  int64_t starts[RG_MAX_RANK], ends[RG_MAX_RANK], axes[RG_MAX_RANK], steps[RG_MAX_RANK];
+  bool seen[RG_MAX_RANK] = {0};
+  if (n < 1 || n > s->rank || (c->opset < 10 && c->n_in > 1)) return false;
+  for (int j = 1; j <= 4; j++)
+    if (!slice_arg(c, k, j, n, j == 1 ? starts : j == 2 ? ends : j == 3 ? axes : steps)) return false;
   for (int64_t i = 0; i < n; i++) {
-    int a = c->n_in > 3 && c->in[3].present ? (k[3] ? norm_axis(rg_to_int(k[3][i]), s->rank) : -1) : (int)i;
-    int64_t step = c->n_in > 4 && c->in[4].present ? (k[4] ? rg_to_int(k[4][i]) : 0) : 1;
-    if (a < 0 || step == 0) return false;
-    int64_t dim = s->dim[a], b = rg_to_int(k[1][i]), e = rg_to_int(k[2][i]);
+    int a = norm_axis(axes[i], s->rank);
+    int64_t step = steps[i];
+    if (a < 0 || seen[a] || step == 0) return false;
+    seen[a] = true;
+    int64_t dim = s->dim[a], b = starts[i], e = ends[i];
     if (b < 0) b += dim;
     if (e < 0) e += dim;
     if (step > 0) {
@@ -621,7 +704,9 @@ static bool plan_slice(const rg_opaque_call *c, const double *const *k, slice_pl
 static rg_status type_slice(const rg_opaque_call *c, const double *const *k, rg_tinfo *out, rg_err *err) {
   slice_plan p;
   rg_shape o;
-  if (!plan_slice(c, k, &p, &o)) return rg_opaque_fail(c, err, "bounds that are not constants, or an empty result");
+  if (!plan_slice(c, k, &p, &o))
+    return rg_opaque_fail(c, err, "bounds that are not constants (attributes before opset 10, inputs from 10) of one "
+                          "value per axis, or an empty result");
   return typed_shape(c, &o, out);
 }
 
@@ -643,15 +728,25 @@ static rg_status eval_slice(const rg_opaque_call *c, const double *const *v, con
 
 /* ---- normalizations and products kept opaque ---- */
 
-/* BatchNormalization in inference (x, scale, B, mean, var): per channel (axis 1). */
+/* BatchNormalization in inference (x, scale, B, mean, var): per channel (axis 1); before opset
+ * 9, spatial = 0 gives the statistics per activation instead (operands shaped as x without its
+ * batch axis). */
+static bool per_activation(const rg_opaque_call *c) {
+  return c->opset < 9 && !rg_onnx_attr_int(c->node, "spatial", 1);
+}
+
 static rg_status type_batchnorm(const rg_opaque_call *c, const double *const *k, rg_tinfo *out, rg_err *err) {
   const rg_shape *x = &c->in[0].shape;
   if (rg_onnx_attr_int(c->node, "training_mode", 0) || c->n_out > 1)
     return rg_opaque_fail(c, err, "training mode (running statistics as outputs): not supported");
   if (c->n_in < 5 || x->rank < 2) return rg_opaque_fail(c, err, "fewer than 5 operands, or an input of rank below 2");
+  bool each = per_activation(c);
+  rg_shape want = rg_shape_make(each ? x->rank - 1 : 1, &x->dim[1]);
   for (int j = 1; j < 5; j++)
-    if (c->in[j].shape.rank != 1 || c->in[j].shape.dim[0] != x->dim[1])
-      return rg_opaque_fail(c, err, "a scale, bias, mean or variance that is not one value per channel");
+    if (!rg_shape_dims_eq(&c->in[j].shape, &want))
+      return rg_opaque_fail(c, err, each ? "a scale, bias, mean or variance that is not one value per activation "
+                                           "(spatial = 0)"
+                                         : "a scale, bias, mean or variance that is not one value per channel");
   out[0] = c->in[0];
   (void)k;
   return RG_OK;
@@ -662,16 +757,15 @@ static rg_status eval_batchnorm(const rg_opaque_call *c, const double *const *v,
   (void)err;
   const rg_shape *x = &t[0].shape;
   double eps = rg_onnx_attr_float(c->node, "epsilon", 1e-5f);
-  int64_t ch = x->dim[1], inner = 1, outer = x->dim[0];
+  int64_t ch = x->dim[1], inner = 1, outer = x->dim[0], each = per_activation(c);
   for (int d = 2; d < x->rank; d++) inner *= x->dim[d];
   for (int64_t o = 0; o < outer; o++)
-    for (int64_t k = 0; k < ch; k++) {
-      double a = v[1][k] / sqrt(v[4][k] + eps), b = v[2][k] - v[3][k] * a;
+    for (int64_t k = 0; k < ch; k++)
       for (int64_t i = 0; i < inner; i++) {
-        int64_t at = (o * ch + k) * inner + i;
+        int64_t at = (o * ch + k) * inner + i, p = each ? k * inner + i : k;
+        double a = v[1][p] / sqrt(v[4][p] + eps), b = v[2][p] - v[3][p] * a;
         out[0][at] = v[0][at] * a + b;
       }
-    }
   return RG_OK;
 }
 
@@ -767,14 +861,24 @@ static rg_status eval_matmul(const rg_opaque_call *c, const double *const *v, co
 /* ---- the table ---- */
 
 static const rg_opaque_row ops[] = {
-    {"Identity", 1, same_type, eval_unary},   {"Dropout", 1, same_type, eval_unary},
+    {"Identity", 1, same_type, eval_unary},   {"Dropout", 1, type_dropout, eval_unary},
     {"Sqrt", 1, same_type, eval_unary},       {"Erf", 1, same_type, eval_unary},
     {"Exp", 1, same_type, eval_unary},        {"Log", 1, same_type, eval_unary},
     {"Neg", 1, same_type, eval_unary},        {"Abs", 1, same_type, eval_unary},
     {"Reciprocal", 1, same_type, eval_unary}, {"Floor", 1, same_type, eval_unary},
     {"Ceil", 1, same_type, eval_unary},       {"Softplus", 1, same_type, eval_unary},
     {"LeakyRelu", 1, same_type, eval_unary},  {"HardSigmoid", 1, same_type, eval_unary},
-    {"Clip", 1, same_type, eval_clip},        {"Cast", 1, type_cast, eval_cast},
+    {"Sin", 1, same_type, eval_unary},        {"Cos", 1, same_type, eval_unary},
+    {"Tan", 1, same_type, eval_unary},        {"Asin", 1, same_type, eval_unary},
+    {"Acos", 1, same_type, eval_unary},       {"Atan", 1, same_type, eval_unary},
+    {"Sinh", 1, same_type, eval_unary},       {"Cosh", 1, same_type, eval_unary},
+    {"Asinh", 1, same_type, eval_unary},      {"Acosh", 1, same_type, eval_unary},
+    {"Atanh", 1, same_type, eval_unary},      {"Round", 1, same_type, eval_unary},
+    {"Sign", 1, same_type, eval_unary},       {"ThresholdedRelu", 1, same_type, eval_unary},
+    {"Elu", 1, same_type, eval_unary},        {"Selu", 1, same_type, eval_unary},
+    {"Celu", 1, same_type, eval_unary},       {"Shrink", 1, same_type, eval_unary},
+    {"HardSwish", 1, same_type, eval_unary},
+    {"Clip", 1, type_clip, eval_clip},        {"Cast", 1, type_cast, eval_cast},
     {"Add", 2, type_binary, eval_binary},     {"Sub", 2, type_binary, eval_binary},
     {"Mul", 2, type_binary, eval_binary},     {"Div", 2, type_binary, eval_binary},
     {"Pow", 2, type_binary, eval_binary},     {"Max", 1, type_binary, eval_binary},
@@ -787,7 +891,7 @@ static const rg_opaque_row ops[] = {
     {"Reshape", 2, type_reshape, eval_copy},  {"Flatten", 1, type_flatten, eval_copy},
     {"Concat", 1, type_concat, eval_concat},  {"Expand", 2, type_expand, eval_expand},
     {"ConstantOfShape", 1, type_const_of_shape, eval_const_of_shape},
-    {"Range", 3, type_range, eval_range},     {"Slice", 3, type_slice, eval_slice},
+    {"Range", 3, type_range, eval_range},     {"Slice", 1, type_slice, eval_slice},
     {"BatchNormalization", 5, type_batchnorm, eval_batchnorm},
     {"LayerNormalization", 2, type_layernorm, eval_layernorm},
     {"MatMul", 2, type_matmul, eval_matmul},
@@ -809,10 +913,32 @@ static const rg_opaque_row *find(const Onnx__NodeProto *n) {
 
 bool rg_opaque_known(const char *op_type) { return row_of(op_type) != NULL; }
 
+/* The first opset of the operators here that ONNX defined after opset 7 (graphopt's first), else
+ * 7: a node of one at an earlier opset names no operator there. (Upsample's last, 9, and
+ * Resize's first, 10, are resize_attrs's.) */
+static int64_t first_opset(const char *op_type) {
+  static const struct {
+    const char *op;
+    int64_t since;
+  } later[] = {{"Expand", 8},           {"Erf", 9},       {"ConstantOfShape", 9}, {"Sinh", 9},  {"Cosh", 9},
+               {"Asinh", 9},            {"Acosh", 9},     {"Atanh", 9},           {"Sign", 9},  {"Shrink", 9},
+               {"ThresholdedRelu", 10}, {"Range", 11},    {"Round", 11},          {"Celu", 12}, {"HardSwish", 14},
+               {"LayerNormalization", 17}};
+  for (size_t i = 0; i < sizeof later / sizeof *later; i++)
+    if (!strcmp(op_type, later[i].op)) return later[i].since;
+  return 7;
+}
+
 rg_status rg_opaque_infer(const rg_opaque_call *c, const double *const *in_const, rg_tinfo *out, rg_err *err) {
   const rg_opaque_row *r = find(c->node);
   if (!r) return rg_opaque_fail(c, err, "an operator whose output shape graphopt does not know (give its outputs' shapes in "
                               "the model's value_info)");
+  if (c->opset < first_opset(r->op)) {
+    char what[120];
+    snprintf(what, sizeof what, "an operator ONNX defines from opset %lld on, not at the model's opset %lld",
+             (long long)first_opset(r->op), (long long)c->opset);
+    return rg_opaque_fail(c, err, what);
+  }
   if (c->n_in < r->min_in) return rg_opaque_fail(c, err, "too few operands");
   for (int k = 0; k < r->min_in; k++)
     if (!c->in[k].present) return rg_opaque_fail(c, err, "an omitted operand it needs");
