@@ -154,9 +154,19 @@ static rg_status bias(rg_exporter *ex, int32_t id, rg_err *err) {
 
 /* ---- data movement ---- */
 
+/* Nodes are written in the forms of the model's opset (never another: the model keeps its
+ * opset_import): Slice's bounds are attributes before opset 10, Pad's amounts before 11, and a
+ * Gemm before 11 needs its C. */
+
 /* Slice of x along axis from begin to end into out. */
 static rg_status slice(rg_exporter *ex, const char *x, int axis, int64_t begin, int64_t end, const char *out, rg_err *err) {
   int64_t ax = axis;
+  if (ex->m->opset < 10) {
+    Onnx__NodeProto *n = rg_export_node(ex, "Slice", &x, 1, &out, 1);
+    bool ok = n && rg_export_attr_ints(n, "starts", &begin, 1) && rg_export_attr_ints(n, "ends", &end, 1) &&
+              rg_export_attr_ints(n, "axes", &ax, 1);
+    return ok ? RG_OK : nomem(err);
+  }
   const char *in[4] = {x, rg_export_ints(ex, "starts", &begin, 1), rg_export_ints(ex, "ends", &end, 1),
                        rg_export_ints(ex, "axes", &ax, 1)};
   return in[1] && in[2] && in[3] && rg_export_node(ex, "Slice", in, 4, &out, 1) ? RG_OK : nomem(err);
@@ -164,6 +174,10 @@ static rg_status slice(rg_exporter *ex, const char *x, int axis, int64_t begin, 
 
 /* Zero padding of x: pads[2 * rank] as ONNX orders them (all befores, then all afters). */
 static rg_status pad(rg_exporter *ex, const char *x, const int64_t *pads, int rank, const char *out, rg_err *err) {
+  if (ex->m->opset < 11) {
+    Onnx__NodeProto *n = rg_export_node(ex, "Pad", &x, 1, &out, 1);
+    return n && rg_export_attr_ints(n, "pads", pads, 2 * rank) ? RG_OK : nomem(err);
+  }
   const char *in[2] = {x, rg_export_ints(ex, "pads", pads, 2 * rank)};
   return in[1] && rg_export_node(ex, "Pad", in, 2, &out, 1) ? RG_OK : nomem(err);
 }
@@ -219,6 +233,17 @@ static rg_status data_movement(rg_exporter *ex, int32_t id, rg_err *err) {
   }
 }
 
+/* A C of one zero for a Gemm without bias before opset 11, where C is not optional; its name, or
+ * NULL when out of memory. */
+static const char *zero_c(rg_exporter *ex) {
+  char *name = rg_export_fresh(ex, "zero");
+  float zero = 0;
+  rg_shape s = rg_shape_make(1, (int32_t[]){1});
+  const char *r = name ? rg_export_init(ex, name, RG_ELEM_FLOAT, &s, &zero) : NULL;
+  free(name);
+  return r;
+}
+
 rg_status rg_export_ir_node(rg_exporter *ex, int32_t id, rg_err *err) {
   const rg_node *nd = rg_graph_node(ex->m->g, id);
   const char *out = ex->name[id][0];
@@ -233,8 +258,10 @@ rg_status rg_export_ir_node(rg_exporter *ex, int32_t id, rg_err *err) {
   case RG_OP_SIGMOID: return rg_export_node(ex, "Sigmoid", in, 1, &out, 1) ? RG_OK : nomem(err);
   case RG_OP_MATMUL: {
     bool trans_b = ex->fuse[id] & RG_FUSE_TRANS_B;
-    rg_status st = gemm_b(ex, nd, trans_b, &in[1], err);
-    if (!st) st = with_act(ex, trans_b ? "Gemm" : "MatMul", in, 2, out, nd->params[0], &n, err);
+    const char *gin[3] = {in[0], NULL, trans_b && ex->m->opset < 11 ? zero_c(ex) : NULL};
+    rg_status st = gemm_b(ex, nd, trans_b, &gin[1], err);
+    if (!st && trans_b && ex->m->opset < 11 && !gin[2]) st = nomem(err);
+    if (!st) st = with_act(ex, trans_b ? "Gemm" : "MatMul", gin, gin[2] ? 3 : 2, out, nd->params[0], &n, err);
     return st || !trans_b ? st : rg_export_attr_int(n, "transB", 1) ? RG_OK : nomem(err);
   }
   case RG_OP_CONV2D: return conv(ex, id, NULL, out, err);

@@ -582,14 +582,20 @@ static rg_status import_node(rg_importer *im, const Onnx__NodeProto *n, rg_err *
 static rg_status import_model(Onnx__ModelProto *mp, const char *path, const rg_import_opts *opts, rg_model **out,
                               rg_err *err);
 
+/* The default domain's opset, 7 to 21: import_ops.c and opaque.h read each operator in the form
+ * of its version there. Before 7, Add and Mul broadcast by an attribute and BatchNormalization
+ * and Dropout had is_test, meanings graphopt does not model; past 21 the forms are unknown. */
 static rg_status check_opset(rg_importer *im, const Onnx__ModelProto *mp, rg_err *err) {
   im->opset = -1;
   for (size_t i = 0; i < mp->n_opset_import; i++) {
     const char *d = mp->opset_import[i]->domain;
     if (!d || !d[0] || !strcmp(d, "ai.onnx")) im->opset = mp->opset_import[i]->version;
   }
-  if (im->opset < 11 || im->opset > 17)
-    return rg_import_fail(im, err, RG_ERR_ARG, "opset %lld of the default domain: graphopt reads opsets 11 to 17 (convert "
+  if (im->opset < 0)
+    return rg_import_fail(im, err, RG_ERR_ARG, "the model imports no opset of the default domain: graphopt reads "
+                          "opsets 7 to 21 (give the model an opset_import)");
+  if (im->opset < 7 || im->opset > 21)
+    return rg_import_fail(im, err, RG_ERR_ARG, "opset %lld of the default domain: graphopt reads opsets 7 to 21 (convert "
                           "the model with onnx.version_converter)", (long long)im->opset);
   return RG_OK;
 }

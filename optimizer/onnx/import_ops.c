@@ -3,7 +3,9 @@
  * A node maps when its operands are float and its attributes fit the vocabulary's operators
  * and parameter ranges; otherwise it is RG_IMPORT_OPAQUE and import.c keeps it whole. Explicit
  * convolution padding that is neither SAME nor VALID becomes pad nodes before a VALID conv (the
- * exporter folds them back into the Conv).
+ * exporter folds them back into the Conv). Each operator is read in its form at the model's opset
+ * (7 to 21): Split's sizes, Pad's amounts and Slice's bounds are attributes or inputs by it;
+ * Split takes num_outputs and Pad axes from 18.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -430,11 +432,15 @@ static const char *split_sizes(const rg_importer *im, const Onnx__NodeProto *n, 
     return snprintf(buf, len, "axis %lld is outside its input's %d axes", (long long)rg_onnx_attr_int(n, "axis", 0),
                     xs->rank), buf;
   if (cnt > 64) return "more than 64 outputs: graphopt splits into at most 64";
-  int64_t dim = xs->dim[*axis], at = 0;
-  if (im->opset >= 13 && operand(im, n, 1)) {
+  int64_t dim = xs->dim[*axis], at = 0, parts = im->opset >= 18 ? rg_onnx_attr_int(n, "num_outputs", 0) : 0;
+  if (im->opset >= 13 && operand(im, n, 1)) { /* the sizes: an input from opset 13, an attribute before */
     if ((got = const_ints(im, n, 1, sizes, 64)) < 0) return "its sizes are not a constant (of at most 64 values)";
   } else if (im->opset < 13 && (got = rg_onnx_attr_ints(n, "split", &attr)) >= 0) {
     if (got == cnt) memcpy(sizes, attr, sizeof *sizes * (size_t)cnt);
+  } else if (parts) { /* opset 18's num_outputs: parts of ceil(dim / parts), the last one smaller */
+    if (parts != cnt) return snprintf(buf, len, "num_outputs is %lld for %d outputs", (long long)parts, cnt), buf;
+    int64_t part = (dim + cnt - 1) / cnt;
+    for (int j = 0; j < cnt; j++) sizes[j] = j < cnt - 1 ? part : dim - (cnt - 1) * part;
   } else if (dim % cnt) {
     return snprintf(buf, len, "axis %lld's size %lld does not split into %d equal parts", (long long)*axis,
                     (long long)dim, cnt), buf;
@@ -525,18 +531,47 @@ static rg_status map_reshape(rg_importer *im, const Onnx__NodeProto *n, rg_err *
   return st ? st : result(im, n, r, err);
 }
 
-/* Pad (opset 11 on): zeros only; a negative amount is a slice. */
+/* Pad's amounts as constants into pads[2 * rank] (all befores, then all afters) and whether it
+ * pads with zeros: the attributes pads and value before opset 11; from 11 the inputs pads and
+ * constant_value, from 18 also axes (the axes pads names, the others unpadded). False when they
+ * are not constants or the value is not 0. */
+static bool pad_zeros(const rg_importer *im, const Onnx__NodeProto *n, int rank, int64_t *pads) {
+  const int64_t *attr;
+  if (im->opset < 11) {
+    if (n->n_input > 1 || rg_onnx_attr_ints(n, "pads", &attr) != 2 * rank) return false;
+    memcpy(pads, attr, sizeof *pads * (size_t)(2 * rank));
+    return rg_onnx_attr_float(n, "value", 0.0f) == 0;
+  }
+  const rg_ival *value = operand(im, n, 2);
+  int64_t amounts[2 * RG_MAX_RANK], axes[RG_MAX_RANK];
+  int cnt = const_ints(im, n, 1, amounts, 2 * RG_MAX_RANK), n_axes = rank;
+  if (n->n_input > (im->opset >= 18 ? 4u : 3u) || cnt < 0 || cnt % 2) return false;
+  if (im->opset >= 18 && operand(im, n, 3)) {
+    if ((n_axes = const_ints(im, n, 3, axes, RG_MAX_RANK)) < 0) return false;
+  } else for (int d = 0; d < rank; d++) axes[d] = d;
+  if (cnt != 2 * n_axes) return false;
+  bool seen[RG_MAX_RANK] = {0};
+  memset(pads, 0, sizeof *pads * (size_t)(2 * rank));
+  for (int i = 0; i < n_axes; i++) {
+    int64_t a = axes[i] < 0 ? axes[i] + rank : axes[i];
+    if (a < 0 || a >= rank || seen[a]) return false; /* outside, or named twice */
+    seen[a] = true, pads[a] = amounts[i], pads[a + rank] = amounts[i + n_axes];
+  }
+  if (value) {
+    const float *v = rg_import_const(im, value->ref);
+    if (!v || rg_shape_numel(shape_of(im, value->ref)) != 1 || v[0] != 0) return false;
+  }
+  return true;
+}
+
+/* Pad with zeros; a negative amount is a slice. */
 static rg_status map_pad(rg_importer *im, const Onnx__NodeProto *n, rg_err *err) {
-  const rg_ival *x = operand(im, n, 0), *value = operand(im, n, 2);
+  const rg_ival *x = operand(im, n, 0);
   int rank = shape_of(im, x->ref)->rank;
   int64_t pads[2 * RG_MAX_RANK];
   char buf[16];
   if (strcmp(rg_onnx_attr_str(n, "mode", buf, sizeof buf, "constant"), "constant")) return RG_IMPORT_OPAQUE;
-  if (n->n_input > 3 || const_ints(im, n, 1, pads, 2 * RG_MAX_RANK) != 2 * rank) return RG_IMPORT_OPAQUE;
-  if (value) {
-    const float *v = rg_import_const(im, value->ref);
-    if (!v || rg_shape_numel(shape_of(im, value->ref)) != 1 || v[0] != 0) return RG_IMPORT_OPAQUE;
-  }
+  if (!pad_zeros(im, n, rank, pads)) return RG_IMPORT_OPAQUE;
   rg_ref r = x->ref;
   rg_status st = RG_OK;
   for (int d = 0; !st && d < rank; d++) {
@@ -550,21 +585,45 @@ static rg_status map_pad(rg_importer *im, const Onnx__NodeProto *n, rg_err *err)
   return st ? st : result(im, n, r, err);
 }
 
+/* The attribute of a Slice before opset 10 (at most RG_MAX_RANK values) into v: their count, or -1. */
+static int attr_ints(const Onnx__NodeProto *n, const char *name, int64_t *v) {
+  const int64_t *a;
+  int cnt = rg_onnx_attr_ints(n, name, &a);
+  if (cnt < 0 || cnt > RG_MAX_RANK) return -1;
+  memcpy(v, a, sizeof *v * (size_t)cnt);
+  return cnt;
+}
+
+/* Slice's starts, ends and axes (axes[i] = i when none): attributes before opset 10 (no steps),
+ * constant inputs from 10. Their count; -1 when they are none, or a step is not 1. */
+static int slice_args(const rg_importer *im, const Onnx__NodeProto *n, int64_t *starts, int64_t *ends, int64_t *axes) {
+  int64_t steps[RG_MAX_RANK];
+  bool old = im->opset < 10, with_axes = old ? rg_onnx_attr(n, "axes") != NULL : operand(im, n, 3) != NULL;
+  int cnt = old ? attr_ints(n, "starts", starts) : const_ints(im, n, 1, starts, RG_MAX_RANK);
+  if (cnt < 1 || (old && n->n_input > 1)) return -1;
+  if ((old ? attr_ints(n, "ends", ends) : const_ints(im, n, 2, ends, RG_MAX_RANK)) != cnt) return -1;
+  if (with_axes && (old ? attr_ints(n, "axes", axes) : const_ints(im, n, 3, axes, RG_MAX_RANK)) != cnt) return -1;
+  if (!old && operand(im, n, 4) && const_ints(im, n, 4, steps, RG_MAX_RANK) != cnt) return -1;
+  for (int i = 0; i < cnt; i++) {
+    if (!with_axes) axes[i] = i;
+    if (!old && operand(im, n, 4) && steps[i] != 1) return -1;
+  }
+  return cnt;
+}
+
 /* Slice with constant bounds and steps of 1. */
 static rg_status map_slice(rg_importer *im, const Onnx__NodeProto *n, rg_err *err) {
   const rg_ival *x = operand(im, n, 0);
   const rg_shape xs_copy = *shape_of(im, x->ref), *xs = &xs_copy; /* nodes added below move the model's shapes */
-  int64_t starts[RG_MAX_RANK], ends[RG_MAX_RANK], axes[RG_MAX_RANK], steps[RG_MAX_RANK];
-  int cnt = const_ints(im, n, 1, starts, RG_MAX_RANK);
-  if (cnt < 1 || const_ints(im, n, 2, ends, RG_MAX_RANK) != cnt) return RG_IMPORT_OPAQUE;
-  if (operand(im, n, 3) ? const_ints(im, n, 3, axes, RG_MAX_RANK) != cnt : 0) return RG_IMPORT_OPAQUE;
-  if (operand(im, n, 4) ? const_ints(im, n, 4, steps, RG_MAX_RANK) != cnt : 0) return RG_IMPORT_OPAQUE;
+  int64_t starts[RG_MAX_RANK], ends[RG_MAX_RANK], axes[RG_MAX_RANK];
+  int cnt = slice_args(im, n, starts, ends, axes);
+  if (cnt < 1) return RG_IMPORT_OPAQUE;
   rg_ref r = x->ref;
   bool seen[RG_MAX_RANK] = {0};
   for (int i = 0; i < cnt; i++) {
-    int64_t a = operand(im, n, 3) ? axes[i] : i;
+    int64_t a = axes[i];
     if (a < 0) a += xs->rank;
-    if (a < 0 || a >= xs->rank || seen[a] || (operand(im, n, 4) && steps[i] != 1)) return RG_IMPORT_OPAQUE;
+    if (a < 0 || a >= xs->rank || seen[a]) return RG_IMPORT_OPAQUE;
     seen[a] = true;
     int64_t dim = xs->dim[a], b = starts[i], e = ends[i];
     if (b < 0) b += dim;
@@ -588,6 +647,7 @@ void rg_import_plan_folds(rg_importer *im) {
     bool onnx = !bn->domain || !bn->domain[0] || !strcmp(bn->domain, "ai.onnx");
     if (!onnx || !bn->op_type || strcmp(bn->op_type, "BatchNormalization") || bn->n_input != 5) continue;
     if (rg_onnx_attr_int(bn, "training_mode", 0)) continue;
+    if (im->opset < 9 && !rg_onnx_attr_int(bn, "spatial", 1)) continue; /* statistics per activation, not channel */
     bool extra = false;
     for (size_t j = 1; j < bn->n_output; j++) extra = extra || bn->output[j][0];
     const int64_t *p = rg_names_find(&im->producer, bn->input[0]), *readers = rg_names_find(&im->readers, bn->input[0]);
@@ -634,7 +694,9 @@ rg_status rg_import_map(rg_importer *im, const Onnx__NodeProto *n, rg_err *err) 
     return map_reshape(im, n, err);
   if (!strcmp(op, "Pad")) return map_pad(im, n, err);
   if (!strcmp(op, "Slice")) return map_slice(im, n, err);
-  if (!strcmp(op, "Identity") || (!strcmp(op, "Dropout") && (n->n_output < 2 || !n->output[1][0])))
+  /* Dropout in inference, without its mask and without opset 12's training_mode (opaque.h reads it) */
+  bool inference = n->n_output < 2 || !n->output[1][0];
+  if (!strcmp(op, "Identity") || (!strcmp(op, "Dropout") && inference && !operand(im, n, 2)))
     return result(im, n, operand(im, n, 0)->ref, err);
   return RG_IMPORT_OPAQUE;
 }

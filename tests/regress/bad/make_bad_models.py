@@ -46,7 +46,8 @@ save("control_flow", [helper.make_node("If", ["cond"], ["y"], name="if", then_br
      [x], [y], [cond])
 save("weight_double", [helper.make_node("Add", ["x", "w"], ["y"], name="add")], [x], [y],
      [numpy_helper.from_array(np.ones([1, 4], np.float64), "w")])
-save("old_opset", [relu], [x], [y], opset=9)
+save("old_opset", [relu], [x], [y], opset=6)   # graphopt reads opsets 7 to 21
+save("new_opset", [relu], [x], [y], opset=22)
 save("produced_twice", [relu, helper.make_node("Sigmoid", ["x"], ["y"], name="again")], [x], [y])
 save("shape_mismatch", [helper.make_node("MatMul", ["x", "w"], ["y"], name="mm")], [x], [y],
      [numpy_helper.from_array(np.ones([3, 4], np.float32), "w")])
