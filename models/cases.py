@@ -177,15 +177,19 @@ def linear_cases(c):
 CASES = [conv_cases, pool_cases, gemm_cases, elementwise_cases, movement_cases, plumbing_cases, linear_cases]
 
 
-def main():
-    out = sys.argv[1] if len(sys.argv) == 2 else sys.exit(__doc__)
+def write(out, cases):
+    """Builds each (fn, case) pair's model, fn(case), into out/FN.onnx (models/opsets.py too)."""
     os.makedirs(out, exist_ok=True)
-    for i, fn in enumerate(CASES):
-        c = Case(fn.__name__, 100 + i)
+    for fn, c in cases:
         fn(c)
         path = os.path.join(out, fn.__name__ + ".onnx")
         onnx.save(c.model(), path)
         print(path)
+
+
+def main():
+    out = sys.argv[1] if len(sys.argv) == 2 else sys.exit(__doc__)
+    write(out, [(fn, Case(fn.__name__, 100 + i)) for i, fn in enumerate(CASES)])
 
 
 if __name__ == "__main__":

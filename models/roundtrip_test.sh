@@ -1,9 +1,10 @@
 #!/bin/sh
 # ctest optimizer_cases, optimizer_roundtrip_small and optimizer_optimize_small: models/roundtrip.py
-# over models (with --cases, models/cases.py writes them into WORK first; with --rules R, each is
+# over models (with --cases, models/cases.py writes them into WORK first, with --opsets
+# models/opsets.py; with --rules R, each is
 # optimized with R instead of converted, by --search S where given). Exit 77 (skip) without python3-onnx or onnxruntime-node
 # (scripts/setup.sh installs both).
-#   models/roundtrip_test.sh GRAPHOPT WORK [--rules R [--search S]] [--cases | MODEL.onnx...]
+#   models/roundtrip_test.sh GRAPHOPT WORK [--rules R [--search S]] [--cases | --opsets | MODEL.onnx...]
 set -eu
 src=$(cd "$(dirname "$0")" && pwd)
 graphopt=${1:?usage: roundtrip_test.sh GRAPHOPT WORK [--cases | MODEL...]}
@@ -21,8 +22,8 @@ rules=""
 search=""
 if [ "${1:-}" = --rules ]; then rules=$2; shift 2; fi
 if [ "${1:-}" = --search ]; then search=$2; shift 2; fi
-if [ "${1:-}" = --cases ]; then
-  $py "$src/cases.py" "$work/models" >/dev/null
+if [ "${1:-}" = --cases ] || [ "${1:-}" = --opsets ]; then
+  $py "$src/${1#--}.py" "$work/models" >/dev/null
   set -- "$work"/models/*.onnx
 fi
 exec $py "$src/roundtrip.py" --graphopt "$graphopt" --work "$work" ${rules:+--rules "$rules"} ${search:+--search "$search"} "$@"

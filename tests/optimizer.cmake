@@ -8,6 +8,18 @@ add_test(NAME optimizer_bad_models
 add_test(NAME optimizer_cases
          COMMAND ${CMAKE_SOURCE_DIR}/models/roundtrip_test.sh $<TARGET_FILE:graphopt>
                  ${CMAKE_BINARY_DIR}/roundtrip/cases --cases)
+# models/opsets.py's models at opsets 7, 9, 10, 18 and 21 (each operator in its form there):
+# converted, and optimized with the depth-3 rules, against onnxruntime; written at their own opset.
+add_test(NAME optimizer_opsets
+         COMMAND ${CMAKE_SOURCE_DIR}/models/roundtrip_test.sh $<TARGET_FILE:graphopt>
+                 ${CMAKE_BINARY_DIR}/roundtrip/opsets --opsets)
+add_test(NAME optimizer_opsets_optimize
+         COMMAND ${CMAKE_SOURCE_DIR}/models/roundtrip_test.sh $<TARGET_FILE:graphopt>
+                 ${CMAKE_BINARY_DIR}/roundtrip/opsets_optimized --rules ${RG_TEST_ROOT}/data/taso-bias-d3.rules --opsets)
+# Limits: three times the slowest seen on the loaded 2-core machine (the sanitizer build's optimize
+# took 753 s, most of it waiting for the proof cache that other graphopt runs held).
+set_tests_properties(optimizer_opsets PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS models)
+set_tests_properties(optimizer_opsets_optimize PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 2400 LABELS models)
 # SqueezeNet and bert2 take minutes in the unoptimized sanitizer build: there, the tiny ones only
 set(small_zoo tiny_cnn tiny_mlp)
 if(NOT RG_SANITIZE)
