@@ -860,24 +860,16 @@ static rg_status eval_matmul(const rg_opaque_call *c, const double *const *v, co
 
 /* ---- the table ---- */
 
+/* An operator of one operand typed as it, evaluated elementwise (eval_unary). */
+#define UNARY(op) {op, 1, same_type, eval_unary}
+
 static const rg_opaque_row ops[] = {
-    {"Identity", 1, same_type, eval_unary},   {"Dropout", 1, type_dropout, eval_unary},
-    {"Sqrt", 1, same_type, eval_unary},       {"Erf", 1, same_type, eval_unary},
-    {"Exp", 1, same_type, eval_unary},        {"Log", 1, same_type, eval_unary},
-    {"Neg", 1, same_type, eval_unary},        {"Abs", 1, same_type, eval_unary},
-    {"Reciprocal", 1, same_type, eval_unary}, {"Floor", 1, same_type, eval_unary},
-    {"Ceil", 1, same_type, eval_unary},       {"Softplus", 1, same_type, eval_unary},
-    {"LeakyRelu", 1, same_type, eval_unary},  {"HardSigmoid", 1, same_type, eval_unary},
-    {"Sin", 1, same_type, eval_unary},        {"Cos", 1, same_type, eval_unary},
-    {"Tan", 1, same_type, eval_unary},        {"Asin", 1, same_type, eval_unary},
-    {"Acos", 1, same_type, eval_unary},       {"Atan", 1, same_type, eval_unary},
-    {"Sinh", 1, same_type, eval_unary},       {"Cosh", 1, same_type, eval_unary},
-    {"Asinh", 1, same_type, eval_unary},      {"Acosh", 1, same_type, eval_unary},
-    {"Atanh", 1, same_type, eval_unary},      {"Round", 1, same_type, eval_unary},
-    {"Sign", 1, same_type, eval_unary},       {"ThresholdedRelu", 1, same_type, eval_unary},
-    {"Elu", 1, same_type, eval_unary},        {"Selu", 1, same_type, eval_unary},
-    {"Celu", 1, same_type, eval_unary},       {"Shrink", 1, same_type, eval_unary},
-    {"HardSwish", 1, same_type, eval_unary},
+    UNARY("Identity"), {"Dropout", 1, type_dropout, eval_unary}, UNARY("Sqrt"), UNARY("Erf"), UNARY("Exp"),
+    UNARY("Log"), UNARY("Neg"), UNARY("Abs"), UNARY("Reciprocal"), UNARY("Floor"), UNARY("Ceil"), UNARY("Softplus"),
+    UNARY("LeakyRelu"), UNARY("HardSigmoid"), UNARY("Sin"), UNARY("Cos"), UNARY("Tan"), UNARY("Asin"), UNARY("Acos"),
+    UNARY("Atan"), UNARY("Sinh"), UNARY("Cosh"), UNARY("Asinh"), UNARY("Acosh"), UNARY("Atanh"), UNARY("Round"),
+    UNARY("Sign"), UNARY("ThresholdedRelu"), UNARY("Elu"), UNARY("Selu"), UNARY("Celu"), UNARY("Shrink"),
+    UNARY("HardSwish"),
     {"Clip", 1, type_clip, eval_clip},        {"Cast", 1, type_cast, eval_cast},
     {"Add", 2, type_binary, eval_binary},     {"Sub", 2, type_binary, eval_binary},
     {"Mul", 2, type_binary, eval_binary},     {"Div", 2, type_binary, eval_binary},
