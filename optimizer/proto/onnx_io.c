@@ -110,6 +110,23 @@ rg_status rg_onnx_tensor_take(Onnx__TensorProto *t, rg_elem *elem, rg_shape *sha
   return tensor_data(t, true, elem, shape, data, err);
 }
 
+bool rg_onnx_tensor_typed(const Onnx__TensorProto *t, char *why, size_t len) {
+  int64_t n = 1;
+  if (t->data_type != RG_ELEM_FLOAT && t->data_type != RG_ELEM_INT64)
+    return snprintf(why, len, "element type %s", rg_onnx_elem_name(t->data_type)), false;
+  if (t->n_dims > RG_MAX_RANK)
+    return snprintf(why, len, "rank %zu (graphopt models ranks up to %d)", t->n_dims, RG_MAX_RANK), false;
+  for (size_t d = 0; d < t->n_dims; d++) {
+    if (t->dims[d] == 0) return snprintf(why, len, "size 0 on axis %zu (an empty tensor)", d), false;
+    if (t->dims[d] < 0 || t->dims[d] > RG_MAX_DIM)
+      return snprintf(why, len, "size %lld on axis %zu (graphopt models sizes 1 to %d)", (long long)t->dims[d], d,
+                      RG_MAX_DIM), false;
+    n *= t->dims[d];
+  }
+  if (n > RG_MAX_NUMEL) return snprintf(why, len, "more than 2^40 elements"), false;
+  return true;
+}
+
 const char *rg_onnx_elem_name(int32_t type) {
   static const char *const names[] = {"undefined", "float", "uint8", "int8", "uint16", "int16", "int32", "int64",
                                       "string", "bool", "float16", "double", "uint32", "uint64", "complex64",
@@ -158,6 +175,24 @@ Onnx__TensorProto *rg_onnx_tensor_view(const char *name, rg_elem elem, const rg_
 }
 
 void rg_onnx_tensor_unview(Onnx__TensorProto *t) { t->raw_data.data = NULL, t->raw_data.len = 0, t->has_raw_data = 0; }
+
+void *rg_onnx_copy(const ProtobufCMessage *msg) {
+  size_t len = protobuf_c_message_get_packed_size(msg);
+  uint8_t *buf = malloc(len + 1);
+  if (!buf) return NULL;
+  protobuf_c_message_pack(msg, buf);
+  ProtobufCMessage *c = protobuf_c_message_unpack(msg->descriptor, NULL, len, buf);
+  free(buf);
+  return c;
+}
+
+void *rg_onnx_lend(const ProtobufCMessage *msg) {
+  void *c = malloc(msg->descriptor->sizeof_message);
+  if (c) memcpy(c, msg, msg->descriptor->sizeof_message);
+  return c;
+}
+
+void rg_onnx_unlend(ProtobufCMessage *lent) { protobuf_c_message_init(lent->descriptor, lent); }
 
 const Onnx__AttributeProto *rg_onnx_attr(const Onnx__NodeProto *n, const char *name) {
   for (size_t i = 0; i < n->n_attribute; i++)

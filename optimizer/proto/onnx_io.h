@@ -26,6 +26,10 @@ Onnx__ModelProto *rg_onnx_parse(const char *name, const uint8_t *data, size_t le
  * external data, a rank past RG_MAX_RANK, a size of 0, data that does not fill the shape. */
 rg_status rg_onnx_tensor(const Onnx__TensorProto *t, rg_elem *elem, rg_shape *shape, void **data,
                          rg_err *err) RG_MUST_CHECK;
+/* Whether rg_onnx_tensor reads t as a typed value (model.h: float or int64 of a shape rg_shape
+ * holds); when not, why into why (len bytes: "element type int32", "size 0 on axis 1"). Data
+ * inside t that does not fill its shape is not looked at: rg_onnx_tensor says so. */
+bool rg_onnx_tensor_typed(const Onnx__TensorProto *t, char *why, size_t len);
 /* The name of an ONNX element type number ("double" for 11), or "unknown". */
 const char *rg_onnx_elem_name(int32_t type);
 /* The same, taking t's data rather than copying it where it can (t keeps its name and shape). */
@@ -41,6 +45,15 @@ void rg_onnx_tensor_drop_data(Onnx__TensorProto *t);
  * before freeing it. */
 Onnx__TensorProto *rg_onnx_tensor_view(const char *name, rg_elem elem, const rg_shape *shape, const void *data);
 void rg_onnx_tensor_unview(Onnx__TensorProto *t);
+
+/* A deep copy of a message (protobuf's own pack and unpack; free it as its kind is freed), or
+ * NULL when out of memory. */
+void *rg_onnx_copy(const ProtobufCMessage *msg);
+/* A message that shares every field of msg (writing without a copy): give it back with
+ * rg_onnx_unlend, which empties it, before freeing it as its kind is freed. NULL when out of
+ * memory. */
+void *rg_onnx_lend(const ProtobufCMessage *msg);
+void rg_onnx_unlend(ProtobufCMessage *lent);
 
 /* Node attributes by name: the attribute, or NULL. */
 const Onnx__AttributeProto *rg_onnx_attr(const Onnx__NodeProto *n, const char *name);
