@@ -90,7 +90,7 @@ static rg_model *small_model(void) {
   int32_t pv = rg_model_add_var(m, "probs", RG_MVAR_OPAQUE, RG_ELEM_FLOAT, &ps, NULL);
   m->var[pv].opaque = 0, m->var[pv].out = 0;
   m->op = calloc(1, sizeof *m->op), m->cap_op = m->n_op = 1;
-  m->op[0] = (rg_opaque){sm, 1, 1, malloc(sizeof(rg_ref)), malloc(sizeof(int32_t))};
+  m->op[0] = (rg_opaque){sm, 1, 1, malloc(sizeof(rg_ref)), malloc(sizeof(int32_t)), NULL, NULL};
   m->op[0].in[0] = r, m->op[0].out[0] = pv;
   m->n_out = 2;
   m->out = malloc(2 * sizeof *m->out), m->out_name = malloc(2 * sizeof *m->out_name);

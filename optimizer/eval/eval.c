@@ -63,6 +63,7 @@ static double *alloc_values(const rg_shape *s) { return malloc(sizeof(double) * 
 static rg_status eval_opaque(evaluator *ev, int32_t k, rg_err *err) {
   const rg_model *m = ev->m;
   const rg_opaque *o = &m->op[k];
+  if (o->why) return rg_err_set(err, RG_ERR_ARG, "graphopt cannot evaluate %s", o->why); /* never a wrong value */
   rg_tinfo *in = calloc((size_t)o->n_in + 1, sizeof *in), *ot = calloc((size_t)o->n_out + 1, sizeof *ot);
   const double **iv = calloc((size_t)o->n_in + 1, sizeof *iv);
   double **ov = calloc((size_t)o->n_out + 1, sizeof *ov);
@@ -96,6 +97,9 @@ static rg_status eval_node(evaluator *ev, int32_t id, rg_err *err) {
     int32_t var = nd->params[0];
     const rg_mvar *v = &m->var[var];
     if (v->kind == RG_MVAR_OPAQUE) return ev->val[id][0] ? RG_OK : eval_opaque(ev, v->opaque, err);
+    if (!v->typed)
+      return rg_err_set(err, RG_ERR_ARG, "graphopt cannot evaluate '%s', %s of %s", rg_graph_tvar_name(m->g, var),
+                        v->kind == RG_MVAR_INPUT ? "an input" : "a weight", v->why ? v->why : "a type it does not model");
     int64_t n = rg_shape_numel(&v->shape);
     const double *given = v->kind == RG_MVAR_INPUT && ev->inputs ? ev->inputs[var] : NULL;
     if (v->kind == RG_MVAR_INPUT && !given)
@@ -184,7 +188,7 @@ double **rg_model_random_inputs_scaled(const rg_model *m, uint32_t seed, double 
   double **in = calloc((size_t)m->n_var + 1, sizeof *in);
   uint32_t state = seed;
   for (int32_t v = 0; in && v < m->n_var; v++) {
-    if (m->var[v].kind != RG_MVAR_INPUT) continue;
+    if (m->var[v].kind != RG_MVAR_INPUT || !m->var[v].typed) continue; /* an opaque input: never evaluated */
     int64_t n = rg_shape_numel(&m->var[v].shape), imax = int_bound && int_bound[v] > 0 ? int_bound[v] : int_max;
     if (!(in[v] = malloc(sizeof(double) * (size_t)(n + 1)))) {
       rg_model_inputs_free(m, in);

@@ -31,6 +31,7 @@ rg_status rg_model_inputs_read(const rg_model *m, const char *dir, double ***out
     if (m->var[v].kind != RG_MVAR_INPUT) continue;
     char path[4096];
     snprintf(path, sizeof path, "%s/input_%d.pb", dir, k++);
+    if (!m->var[v].typed) continue; /* an opaque input, never evaluated: its file is not read */
     rg_status st = read_input(m, v, path, &in[v], err);
     if (st) return rg_model_inputs_free(m, in), st;
   }
@@ -43,7 +44,7 @@ rg_status rg_model_inputs_for(const rg_model *other, const rg_model *m, double *
   double **o = calloc((size_t)other->n_var + 1, sizeof *o);
   if (!o) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int32_t v = 0; v < other->n_var; v++) {
-    if (other->var[v].kind != RG_MVAR_INPUT) continue;
+    if (other->var[v].kind != RG_MVAR_INPUT || !other->var[v].typed) continue;
     int32_t mv = rg_graph_find_tvar(m->g, rg_graph_tvar_name(other->g, v));
     if (mv < 0 || m->var[mv].kind != RG_MVAR_INPUT || !rg_shape_dims_eq(&m->var[mv].shape, &other->var[v].shape)) {
       free(o);
@@ -92,6 +93,7 @@ rg_status rg_model_io_save(const rg_model *m, const char *dir, double *const *in
   for (int32_t v = 0, k = 0; !st && v < m->n_var; v++) {
     if (m->var[v].kind != RG_MVAR_INPUT) continue;
     snprintf(path, sizeof path, "%s/input_%d.pb", dir, k++);
+    if (!m->var[v].typed) continue; /* an opaque input: no values were drawn */
     st = rg_tensor_file_write(path, rg_graph_tvar_name(m->g, v), m->var[v].elem, &m->var[v].shape, in[v], err);
   }
   for (int32_t i = 0; !st && i < m->n_out; i++) {

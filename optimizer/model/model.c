@@ -1,4 +1,5 @@
 /* optimizer/model/model.c: model graphs (model.h). */
+#define _POSIX_C_SOURCE 200809L /* strdup */
 #include "model.h"
 
 #include <stdlib.h>
@@ -18,11 +19,12 @@ rg_model *rg_model_new(void) {
 
 void rg_model_free(rg_model *m) {
   if (!m) return;
-  for (int32_t v = 0; v < m->n_var; v++) free(m->var[v].data);
+  for (int32_t v = 0; v < m->n_var; v++) free(m->var[v].data), free(m->var[v].why);
   for (int32_t k = 0; k < m->n_op; k++) {
-    onnx__node_proto__free_unpacked(m->op[k].node, NULL);
-    free(m->op[k].in);
-    free(m->op[k].out);
+    rg_opaque *o = &m->op[k];
+    for (int j = (int)o->node->n_input; o->implicit && j < o->n_in; j++) free(o->implicit[j - (int)o->node->n_input]);
+    onnx__node_proto__free_unpacked(o->node, NULL);
+    free(o->in), free(o->out), free(o->implicit), free(o->why);
   }
   for (int32_t k = 0; k < m->n_out; k++) free(m->out_name[k]);
   if (m->source) onnx__model_proto__free_unpacked(m->source, NULL);
@@ -60,11 +62,21 @@ int32_t rg_model_add_var(rg_model *m, const char *name, rg_mvar_kind kind, rg_el
     if (!nv) return RG_ERR_NOMEM;
     m->var = nv, m->cap_var = cap;
   }
-  m->var[v] = (rg_mvar){kind, elem, *shape, data, -1, 0};
+  m->var[v] = (rg_mvar){kind, elem, *shape, data, -1, 0, true, NULL, NULL, NULL};
   m->n_var = v + 1;
   int32_t id = rg_graph_input(m->g, v);
   if (id < 0 || !grow_shapes(m)) return RG_ERR_NOMEM;
   m->shape[id][0] = *shape;
+  return v;
+}
+
+int32_t rg_model_add_opaque_var(rg_model *m, const char *name, rg_mvar_kind kind, rg_elem elem, const char *why) {
+  char *w = why ? strdup(why) : NULL;
+  if (why && !w) return RG_ERR_NOMEM;
+  rg_shape none = rg_shape_make(0, NULL); /* a placeholder: nothing reads an opaque value's shape */
+  int32_t v = rg_model_add_var(m, name, kind, elem, &none, NULL);
+  if (v < 0) return free(w), v;
+  m->var[v].typed = false, m->var[v].why = w;
   return v;
 }
 
@@ -159,11 +171,12 @@ void rg_model_count(const rg_model *m, rg_model_counts *c) {
     for (int32_t id = 0; id < n; id++) {
       const rg_node *nd = rg_graph_node(m->g, id);
       if (!node_mark[id]) continue;
-      if (nd->op != RG_OP_INPUT) c->by_op[nd->op] += !weight_only[id];
-      else if (m->var[nd->params[0]].kind == RG_MVAR_WEIGHT)
-        c->weights += rg_shape_numel(&m->var[nd->params[0]].shape);
+      const rg_mvar *v = nd->op == RG_OP_INPUT ? &m->var[nd->params[0]] : NULL;
+      if (!v) c->by_op[nd->op] += !weight_only[id];
+      else if (!v->typed) c->opaque_values++;
+      else if (v->kind == RG_MVAR_WEIGHT) c->weights += rg_shape_numel(&v->shape);
     }
-    for (int32_t k = 0; k < m->n_op; k++) c->opaque += op_mark[k];
+    for (int32_t k = 0; k < m->n_op; k++) c->opaque += op_mark[k], c->not_evaluated += op_mark[k] && m->op[k].why;
   }
   free(node_mark), free(op_mark), free(weight_only), free(ids);
 }

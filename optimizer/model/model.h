@@ -4,10 +4,12 @@
  * Every tensor of a model is a value: an rg_ref into g. The tensor variables of g are the
  * model's inputs, its weights (initializers and constants, with their data) and the outputs of
  * its opaque nodes (ONNX operators outside the rule vocabulary, kept with their ONNX node to be
- * written back unchanged), so a rule sees an opaque node's output as a variable. Every value's
- * shape is known: import infers them all (ir/shape.h for the rule vocabulary, opaque.h for the
- * rest). Values are used in dependency order: an opaque node's inputs are values defined before
- * it, and g's node ids are a topological order of the rest.
+ * written back unchanged), so a rule sees an opaque node's output as a variable. Every value an
+ * IR node reads is typed, its shape known: import infers them (ir/shape.h for the rule
+ * vocabulary, opaque.h for the rest) or takes them from the model's declarations; what it cannot
+ * type is an opaque value (rg_mvar), which only opaque nodes read. Values are used in dependency
+ * order: an opaque node's inputs are values defined before it, and g's node ids are a
+ * topological order of the rest.
  *
  * The room optimizer/model/ (the ground floor of the optimizer: every other room builds on it):
  * model.c         model graphs made, grown and freed, weights, counts
@@ -21,29 +23,53 @@
 
 #include "ir/ir.h"
 
-/* Element types, as ONNX numbers them (TensorProto.DataType): the two a model's tensors may
- * have here (float activations and weights; int64 indices and shapes). */
-typedef enum { RG_ELEM_FLOAT = 1, RG_ELEM_INT64 = 7 } rg_elem;
+/* Element types, as ONNX numbers them (TensorProto.DataType; a number past these is kept as
+ * read too). Rules and the evaluator know two: float (activations and weights) and int64
+ * (indices and shapes); a value of any other type is an opaque value (below). */
+typedef enum {
+  RG_ELEM_UNDEFINED = 0, /* not known: an output whose type graphopt cannot infer, a sequence or map */
+  RG_ELEM_FLOAT = 1, RG_ELEM_UINT8 = 2, RG_ELEM_INT8 = 3, RG_ELEM_UINT16 = 4, RG_ELEM_INT16 = 5,
+  RG_ELEM_INT32 = 6, RG_ELEM_INT64 = 7, RG_ELEM_STRING = 8, RG_ELEM_BOOL = 9, RG_ELEM_FLOAT16 = 10,
+  RG_ELEM_DOUBLE = 11, RG_ELEM_UINT32 = 12, RG_ELEM_UINT64 = 13, RG_ELEM_COMPLEX64 = 14,
+  RG_ELEM_COMPLEX128 = 15, RG_ELEM_BFLOAT16 = 16
+} rg_elem;
 
 typedef enum { RG_MVAR_INPUT, RG_MVAR_WEIGHT, RG_MVAR_OPAQUE } rg_mvar_kind;
 
-/* What a tensor variable of g is in the model (index: the variable's). */
+struct Onnx__NodeProto;
+struct Onnx__TensorProto;
+struct Onnx__SparseTensorProto;
+
+/* What a tensor variable of g is in the model (index: the variable's). A typed value is float
+ * or int64 of a shape rg_shape holds: IR nodes may read it and the evaluator computes it. Any
+ * other value is an opaque value, kept as read: of another element type (elem says which), of
+ * a shape rg_shape cannot hold (a size 0, a rank past RG_MAX_RANK), or of a type graphopt does
+ * not know (RG_ELEM_UNDEFINED: an output it cannot type, a sequence, a map). No IR node reads
+ * one, only opaque nodes; its shape is rank 0 (a placeholder), and evaluating it is an error. */
 typedef struct {
   rg_mvar_kind kind;
   rg_elem elem;
   rg_shape shape;
-  void *data;          /* RG_MVAR_WEIGHT: numel values (float or int64_t), owned */
+  void *data;          /* RG_MVAR_WEIGHT, typed: numel values (float or int64_t), owned */
   int32_t opaque, out; /* RG_MVAR_OPAQUE: the node that makes it, and which output */
+  bool typed;
+  char *why; /* an opaque input or weight: why graphopt does not model it (owned) */
+  /* an opaque weight as read, in the model's source (which keeps its data): an initializer, or
+   * a sparse initializer */
+  const struct Onnx__TensorProto *tensor;
+  const struct Onnx__SparseTensorProto *sparse;
 } rg_mvar;
 
-struct Onnx__NodeProto;
-
-/* An operator rules do not know. */
+/* An operator rules do not know, or one graphopt does not model here (control flow, an
+ * operator that reads an opaque value): kept as read, written back as read. */
 typedef struct {
-  struct Onnx__NodeProto *node; /* its ONNX node, owned: attributes, op_type, domain */
+  struct Onnx__NodeProto *node; /* its ONNX node, owned: attributes (subgraphs too), op_type, domain */
   int n_in, n_out;
-  rg_ref *in;   /* its operands ({-1, 0} for an omitted optional input) */
-  int32_t *out; /* the tensor variables its outputs are */
+  rg_ref *in;      /* its operands ({-1, 0} for an omitted optional input), then from
+                    * node->n_input on the values of the graph its subgraphs read */
+  int32_t *out;    /* the tensor variables its outputs are */
+  char **implicit; /* the names its subgraphs read in[node->n_input ..] by (owned; NULL: none) */
+  char *why;       /* why graphopt does not evaluate it ("node 'N' (OP): ..."; owned), or NULL */
 } rg_opaque;
 
 typedef struct {
@@ -70,6 +96,10 @@ void rg_model_free(rg_model *m);
  * here on, for weights); its index, or a negative status (RG_ERR_ARG for a name taken). */
 int32_t rg_model_add_var(rg_model *m, const char *name, rg_mvar_kind kind, rg_elem elem,
                          const rg_shape *shape, void *data);
+/* Adds an opaque value (not typed) called name: elem as far as it is known, why it is not
+ * modelled (copied; for inputs and weights; NULL for an opaque node's output, whose node says
+ * why). Its index, or a negative status as rg_model_add_var's. */
+int32_t rg_model_add_opaque_var(rg_model *m, const char *name, rg_mvar_kind kind, rg_elem elem, const char *why);
 /* The value of tensor variable v (its input node). */
 rg_ref rg_model_var_ref(rg_model *m, int32_t v);
 /* Adds (or finds) a node of the rule vocabulary over values of m, its shapes inferred from its
@@ -111,7 +141,9 @@ void rg_model_weight_only(const rg_model *m, const int32_t *ids, int32_t n, uint
 typedef struct {
   int32_t by_op[RG_OP_COUNT];
   int32_t opaque;
-  int64_t weights; /* weight elements */
+  int32_t not_evaluated; /* of those, the ones graphopt does not evaluate (rg_opaque's why) */
+  int32_t opaque_values; /* values kept as read (not typed) among what the outputs need */
+  int64_t weights;       /* typed weight elements */
 } rg_model_counts;
 void rg_model_count(const rg_model *m, rg_model_counts *c);
 

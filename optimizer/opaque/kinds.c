@@ -9,16 +9,14 @@
 int32_t rg_model_opaque_kinds(const rg_model *m, rg_opaque_kind *out) {
   int32_t n = 0;
   for (int32_t k = 0; k < m->n_op; k++) {
-    const Onnx__NodeProto *nd = m->op[k].node;
+    const char *op = m->op[k].node->op_type ? m->op[k].node->op_type : "";
     int32_t j = 0;
-    while (j < n && strcmp(out[j].op_type, nd->op_type)) j++;
+    while (j < n && strcmp(out[j].op_type, op)) j++;
     if (j < n) {
-      out[j].count++;
+      out[j].count++, out[j].evaluated = out[j].evaluated && !m->op[k].why;
       continue;
     }
-    out[n++] = (rg_opaque_kind){nd->op_type, 1,
-                                rg_opaque_known(nd->op_type) &&
-                                    (!nd->domain || !nd->domain[0] || !strcmp(nd->domain, "ai.onnx"))};
+    out[n++] = (rg_opaque_kind){op, 1, !m->op[k].why};
   }
   return n;
 }

@@ -57,8 +57,7 @@ rg_status rg_opaque_eval(const rg_opaque_call *c, const double *const *vals, con
                          rg_err *err) RG_MUST_CHECK;
 
 /* One operator among a model's opaque nodes: its ONNX op_type (the model's string), how many
- * nodes have it, and whether graphopt evaluates it (rg_opaque_known, default domain: judged by
- * its first node). */
+ * nodes have it, and whether graphopt evaluates every one of them (none has a why: model.h). */
 typedef struct {
   const char *op_type;
   int32_t count;

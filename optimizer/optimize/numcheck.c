@@ -158,21 +158,27 @@ rg_status rg_numcheck_regions(const rg_model *m, const rg_search_result *r, uint
 }
 
 rg_status rg_numcheck_preflight(const rg_model *m, uint32_t seed, rg_err *err) {
-  bool ints = false;
-  for (int32_t v = 0; v < m->n_var; v++) ints |= m->var[v].kind == RG_MVAR_INPUT && m->var[v].elem != RG_ELEM_FLOAT;
-  if (!ints) return RG_OK; /* floats in [-1, 1) are inputs every model takes */
+  bool ints = false, kept = false; /* int64 inputs; values or nodes graphopt keeps without evaluating them */
+  for (int32_t v = 0; v < m->n_var; v++) {
+    ints |= m->var[v].kind == RG_MVAR_INPUT && m->var[v].elem != RG_ELEM_FLOAT;
+    kept |= !m->var[v].typed;
+  }
+  for (int32_t k = 0; k < m->n_op; k++) kept |= m->op[k].why != NULL;
+  if (!ints && !kept) return RG_OK; /* floats in [-1, 1) are inputs every model takes */
   double **in = rg_numcheck_inputs(m, seed, 0), **out = calloc((size_t)m->n_out + 1, sizeof *out);
   rg_status st = in && out ? rg_model_eval(m, (const double *const *)in, out, err)
                            : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  if (st && st != RG_ERR_NOMEM) {
-    char why[sizeof err->msg];
-    snprintf(why, sizeof why, "%s", err->msg);
+  char why[sizeof err->msg];
+  snprintf(why, sizeof why, "%s", err ? err->msg : "");
+  if (st && st != RG_ERR_NOMEM && kept) /* what it cannot evaluate, not the inputs it draws */
+    rg_err_set(err, st, "the numeric check cannot run the original model, so no rewrite could be checked: %s (it "
+               "checks a model graphopt evaluates whole)", why);
+  else if (st && st != RG_ERR_NOMEM)
     rg_err_set(err, st,
                "the numeric check cannot run the original model on the inputs it draws (int64 inputs in [0, %d), "
                "or within the rows of a table a Gather reads with them directly), so no rewrite could be checked: "
                "%s",
                INT_MAX_DRAWN, why);
-  }
   values_free(out, m->n_out);
   rg_model_inputs_free(m, in);
   return st;

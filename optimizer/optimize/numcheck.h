@@ -21,7 +21,8 @@ extern const double rg_numcheck_scales[RG_NUMCHECK_SCALES];
 double **rg_numcheck_inputs(const rg_model *m, uint32_t seed, int scale);
 
 /* Before a search: can the check run m at all on the inputs it draws? Only a model with int64
- * inputs can refuse them (an index a table does not have); its evaluation's error, saying so. */
+ * inputs can refuse them (an index a table does not have), and one with values or nodes graphopt
+ * keeps as read can hold what it does not evaluate (model.h); its evaluation's error, saying so. */
 rg_status rg_numcheck_preflight(const rg_model *m, uint32_t seed, rg_err *err) RG_MUST_CHECK;
 
 /* *worst: the largest relative difference between m seen from roots and m itself (scale 1). */

@@ -4,16 +4,33 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "optimizer/proto/proto.h"
+
 void rg_model_io_print(const rg_model *m, rg_strbuf *out) {
   char buf[128];
-  for (int32_t v = 0; v < m->n_var; v++)
-    if (m->var[v].kind == RG_MVAR_INPUT)
-      rg_sb_printf(out, "  input  %s: %s %s\n", rg_graph_tvar_name(m->g, v),
-                   m->var[v].elem == RG_ELEM_FLOAT ? "float" : "int64",
-                   rg_shape_format(&m->var[v].shape, buf, sizeof buf));
-  for (int32_t i = 0; i < m->n_out; i++)
-    rg_sb_printf(out, "  output %s: %s\n", m->out_name[i],
-                 rg_shape_format(rg_model_shape(m, m->out[i]), buf, sizeof buf));
+  for (int32_t v = 0; v < m->n_var; v++) {
+    const rg_mvar *x = &m->var[v];
+    if (x->kind != RG_MVAR_INPUT) continue;
+    if (x->typed)
+      rg_sb_printf(out, "  input  %s: %s %s\n", rg_graph_tvar_name(m->g, v), rg_onnx_elem_name(x->elem),
+                   rg_shape_format(&x->shape, buf, sizeof buf));
+    else rg_sb_printf(out, "  input  %s: kept as read: %s\n", rg_graph_tvar_name(m->g, v), x->why ? x->why : "");
+  }
+  for (int32_t i = 0; i < m->n_out; i++) {
+    int32_t v = rg_model_var_of(m, m->out[i]);
+    if (v >= 0 && !m->var[v].typed) rg_sb_printf(out, "  output %s: kept as read\n", m->out_name[i]);
+    else rg_sb_printf(out, "  output %s: %s\n", m->out_name[i], rg_shape_format(rg_model_shape(m, m->out[i]), buf, sizeof buf));
+  }
+}
+
+/* What of m graphopt keeps as read without evaluating it: a line, when there is any. */
+static void kept_print(const rg_model *m, const rg_model_counts *c, rg_strbuf *out) {
+  if (!c->opaque_values && !c->not_evaluated) return;
+  const char *first = NULL;
+  for (int32_t k = 0; k < m->n_op && !first; k++) first = m->op[k].why;
+  rg_sb_printf(out, "  kept as read: %d value%s of types graphopt does not model, %d node%s it does not evaluate%s%s\n",
+               c->opaque_values, c->opaque_values == 1 ? "" : "s", c->not_evaluated, c->not_evaluated == 1 ? "" : "s",
+               first ? "; the first: " : "", first ? first : "");
 }
 
 void rg_model_counts_print(const rg_model *m, rg_strbuf *out) {
@@ -36,6 +53,7 @@ void rg_model_counts_print(const rg_model *m, rg_strbuf *out) {
     if (!k[i].evaluated) rg_sb_printf(out, "%s%s", shown++ ? ", " : "  not evaluated: ", k[i].op_type);
   rg_sb_puts(out, shown ? "\n" : "");
   free(k);
+  kept_print(m, &c, out);
   rg_sb_printf(out, "  weights: %lld values\n", (long long)c.weights);
 }
 
