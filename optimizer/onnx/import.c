@@ -93,112 +93,7 @@ const void *rg_import_const(const rg_importer *im, rg_ref r) {
   return v >= 0 && im->m->var[v].kind == RG_MVAR_WEIGHT ? im->m->var[v].data : NULL;
 }
 
-/* ---- inputs, weights, outputs ---- */
-
-static rg_status elem_of(rg_importer *im, int32_t type, const char *what, const char *name, rg_elem *e, rg_err *err) {
-  if (type != RG_ELEM_FLOAT && type != RG_ELEM_INT64)
-    return rg_import_fail(im, err, RG_ERR_ARG, "%s '%s' has element type %s (%d): only float and int64 are supported",
-                          what, name, rg_onnx_elem_name(type), type);
-  *e = (rg_elem)type;
-  return RG_OK;
-}
-
-/* Why axis d of tensor name has no size graphopt takes: a dynamic dimension (param, or none
- * given), a size of 0 (an empty tensor), or one out of range. */
-static rg_status bad_dim(rg_importer *im, const char *name, size_t d, const char *param, int value_case, int64_t v,
-                         rg_err *err) {
-  if (param && v < 0)
-    return rg_import_fail(im, err, RG_ERR_ARG, "'%s' has a dynamic dimension '%s' (axis %zu) without a value: give it "
-                          "one (graphopt --dim %s=N)", name, param, d, param);
-  if (value_case != ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE && !param)
-    return rg_import_fail(im, err, RG_ERR_ARG, "'%s' has no size 1 to %d on axis %zu (a dynamic dimension): give it "
-                          "one", name, RG_MAX_DIM, d);
-  if (v == 0)
-    return rg_import_fail(im, err, RG_ERR_ARG, "'%s' has size 0 on axis %zu%s%s%s: an empty tensor, which graphopt "
-                          "does not handle yet", name, d, param ? " ('" : "", param ? param : "", param ? "')" : "");
-  return rg_import_fail(im, err, RG_ERR_ARG, "'%s' has size %lld on axis %zu%s%s%s: graphopt takes sizes 1 to %d",
-                        name, (long long)v, d, param ? " ('" : "", param ? param : "", param ? "')" : "", RG_MAX_DIM);
-}
-
-/* The shape a ValueInfoProto declares; dims named in opts take their values there. */
-static rg_status declared_shape(rg_importer *im, const Onnx__ValueInfoProto *vi, const rg_import_opts *opts,
-                                rg_elem *elem, rg_shape *s, rg_err *err) {
-  const char *name = vi->name ? vi->name : "";
-  const Onnx__TypeProto *t = vi->type;
-  if (!t || t->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !t->tensor_type)
-    return rg_import_fail(im, err, RG_ERR_ARG, "'%s' is not a tensor (sequences, maps and optionals are not supported)",
-                          name);
-  rg_status st = elem_of(im, t->tensor_type->elem_type, "tensor", name, elem, err);
-  if (st) return st;
-  const Onnx__TensorShapeProto *sp = t->tensor_type->shape;
-  if (!sp) return rg_import_fail(im, err, RG_ERR_ARG, "'%s' has no shape: give it one", name);
-  if (sp->n_dim > RG_MAX_RANK)
-    return rg_import_fail(im, err, RG_ERR_LIMIT, "'%s' has rank %zu: at most %d is supported", name, sp->n_dim,
-                          RG_MAX_RANK);
-  int32_t dims[RG_MAX_RANK];
-  for (size_t d = 0; d < sp->n_dim; d++) {
-    const Onnx__TensorShapeProto__Dimension *dm = sp->dim[d];
-    int64_t v = dm->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE ? dm->dim_value : -1;
-    const char *param = dm->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM ? dm->dim_param : NULL;
-    for (int k = 0; param && opts && k < opts->n_dims; k++)
-      if (!strcmp(opts->dim_name[k], param)) v = opts->dim_value[k];
-    if (v < 1 || v > RG_MAX_DIM) return bad_dim(im, name, d, param, dm->value_case, v, err);
-    dims[d] = (int32_t)v;
-  }
-  *s = rg_shape_make((int)sp->n_dim, dims);
-  if (rg_shape_numel(s) > RG_MAX_NUMEL) return rg_import_fail(im, err, RG_ERR_LIMIT, "'%s' has more than 2^40 elements", name);
-  return RG_OK;
-}
-
-/* A weight from tensor t, its data taken out of t where it can be (the model keeps one copy). */
-static rg_status add_weight(rg_importer *im, Onnx__TensorProto *t, const char *name, rg_err *err) {
-  rg_elem elem;
-  rg_shape s;
-  void *data;
-  rg_err e = {0};
-  rg_status st = rg_onnx_tensor_take(t, &elem, &s, &data, &e);
-  if (st) return rg_import_fail(im, err, st, "%s", e.msg);
-  int32_t v = rg_model_add_var(im->m, name, RG_MVAR_WEIGHT, elem, &s, data);
-  if (v == RG_ERR_ARG) {
-    free(data);
-    return rg_import_fail(im, err, RG_ERR_ARG, "tensor '%s' is defined twice", name);
-  }
-  if (v < 0) {
-    free(data);
-    return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  }
-  return rg_import_set(im, name, rg_model_var_ref(im->m, v), elem, err);
-}
-
-static rg_status import_inputs(rg_importer *im, const rg_import_opts *opts, rg_err *err) {
-  const Onnx__GraphProto *gr = im->gr;
-  for (size_t i = 0; i < gr->n_initializer; i++) {
-    const char *name = gr->initializer[i]->name;
-    if (!name || !name[0]) return rg_import_fail(im, err, RG_ERR_ARG, "initializer %zu has no name", i);
-    im->about = name;
-    rg_status st = add_weight(im, gr->initializer[i], name, err);
-    im->about = NULL;
-    if (st) return st;
-    rg_onnx_tensor_drop_data(gr->initializer[i]); /* what was not taken: the model keeps one copy */
-  }
-  if (gr->n_sparse_initializer)
-    return rg_import_fail(im, err, RG_ERR_ARG, "the graph has sparse initializers: not supported");
-  for (size_t i = 0; i < gr->n_input; i++) {
-    const char *name = gr->input[i]->name;
-    if (!name || !name[0]) return rg_import_fail(im, err, RG_ERR_ARG, "graph input %zu has no name", i);
-    if (rg_import_get(im, name)) continue; /* an initializer listed as an input too (IR version < 4) */
-    rg_elem elem = RG_ELEM_FLOAT; /* set by declared_shape on success */
-    rg_shape s;
-    im->about = name;
-    rg_status st = declared_shape(im, gr->input[i], opts, &elem, &s, err);
-    im->about = NULL;
-    if (st) return st;
-    int32_t v = rg_model_add_var(im->m, name, RG_MVAR_INPUT, elem, &s, NULL);
-    if (v < 0) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-    if ((st = rg_import_set(im, name, rg_model_var_ref(im->m, v), elem, err))) return st;
-  }
-  return RG_OK;
-}
+/* ---- outputs ---- */
 
 static rg_status import_outputs(rg_importer *im, rg_err *err) {
   const Onnx__GraphProto *gr = im->gr;
@@ -245,14 +140,15 @@ static rg_status index_tensors(rg_importer *im, rg_err *err) {
   }
   for (size_t k = 0; k <= gr->n_node; k++) {
     const Onnx__NodeProto *nd = k < gr->n_node ? gr->node[k] : NULL;
-    size_t n_in = nd ? nd->n_input : gr->n_output;
+    size_t n_in = nd ? rg_import_n_operands(im, k) : gr->n_output;
     im->node = nd, im->node_k = (int)k;
     for (size_t j = 0; j < n_in; j++) {
-      const char *in = nd ? nd->input[j] : gr->output[j]->name ? gr->output[j]->name : "";
+      const char *in = nd ? rg_import_operand(im, k, j) : gr->output[j]->name ? gr->output[j]->name : "";
       if (!in[0]) continue;
       if (!rg_names_find(&im->producer, in) && !rg_import_get(im, in))
         return rg_import_fail(im, err, RG_ERR_ARG, "%s tensor '%s', which no node, graph input or initializer "
-                              "produces", nd ? "reads" : "the graph's output is", in);
+                              "produces", !nd ? "the graph's output is" : j < nd->n_input ? "reads" : "its subgraphs read",
+                              in);
       int64_t *r = rg_names_add(&im->readers, in, &added);
       if (!r) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
       ++*r;
@@ -262,16 +158,17 @@ static rg_status index_tensors(rg_importer *im, rg_err *err) {
   return RG_OK;
 }
 
-/* Kahn's algorithm over the tensors nodes read, in the file's order where it is already one:
- * order[0..n) on success; a cycle is an error naming a node on it. */
+/* Kahn's algorithm over the tensors nodes read (subgraphs' reads included), in the file's order
+ * where it is already one: order[0..n) on success; a cycle is an error naming a node on it. */
 static rg_status node_order(rg_importer *im, int32_t *order, rg_err *err) {
   const Onnx__GraphProto *gr = im->gr;
   size_t n = gr->n_node, n_edges = 0;
   /* edges producer -> reader: counted, then listed by producer (users[start[p] .. start[p+1])) */
   int32_t *pending = calloc(n + 1, sizeof *pending), *start = calloc(n + 2, sizeof *start);
   for (size_t k = 0; pending && start && k < n; k++)
-    for (size_t j = 0; j < gr->node[k]->n_input; j++) {
-      const int64_t *p = gr->node[k]->input[j][0] ? rg_names_find(&im->producer, gr->node[k]->input[j]) : NULL;
+    for (size_t j = 0; j < rg_import_n_operands(im, k); j++) {
+      const char *in = rg_import_operand(im, k, j);
+      const int64_t *p = in[0] ? rg_names_find(&im->producer, in) : NULL;
       if (p) start[*p + 1]++, pending[k]++, n_edges++;
     }
   int32_t *users = malloc(sizeof *users * (n_edges + 1)), *fill = malloc(sizeof *fill * (n + 1));
@@ -279,8 +176,9 @@ static rg_status node_order(rg_importer *im, int32_t *order, rg_err *err) {
   if (!st) {
     for (size_t k = 0; k < n; k++) start[k + 1] += start[k], fill[k] = start[k];
     for (size_t k = 0; k < n; k++)
-      for (size_t j = 0; j < gr->node[k]->n_input; j++) {
-        const int64_t *p = gr->node[k]->input[j][0] ? rg_names_find(&im->producer, gr->node[k]->input[j]) : NULL;
+      for (size_t j = 0; j < rg_import_n_operands(im, k); j++) {
+        const char *in = rg_import_operand(im, k, j);
+        const int64_t *p = in[0] ? rg_names_find(&im->producer, in) : NULL;
         if (p) users[fill[*p]++] = (int32_t)k;
       }
     size_t head = 0, tail = 0;
@@ -306,15 +204,7 @@ static rg_status node_order(rg_importer *im, int32_t *order, rg_err *err) {
 /* ---- opaque nodes and folded constants ---- */
 
 /* A copy of node n the model owns (protobuf's own pack and unpack). */
-static Onnx__NodeProto *copy_node(const Onnx__NodeProto *n) {
-  size_t len = onnx__node_proto__get_packed_size(n);
-  uint8_t *buf = malloc(len + 1);
-  if (!buf) return NULL;
-  onnx__node_proto__pack(n, buf);
-  Onnx__NodeProto *c = onnx__node_proto__unpack(NULL, len, buf);
-  free(buf);
-  return c;
-}
+static Onnx__NodeProto *copy_node(const Onnx__NodeProto *n) { return rg_onnx_copy(&n->base); }
 
 /* Operand values as float64 (constants), or NULL. */
 static double *as_doubles(const rg_mvar *v) {
@@ -335,48 +225,9 @@ static void *from_doubles(const double *d, int64_t n, rg_elem elem) {
   return out;
 }
 
-/* The value_info, else the graph output, that declares tensor name (NULL: none); the table of
- * them is made on first use. */
-static rg_status declaration(rg_importer *im, const char *name, const Onnx__ValueInfoProto **vi, rg_err *err) {
-  const Onnx__GraphProto *gr = im->gr;
-  size_t n = gr->n_value_info;
-  for (size_t i = im->declared.n ? n + gr->n_output : 0; i < n + gr->n_output; i++) {
-    const Onnx__ValueInfoProto *v = i < n ? gr->value_info[i] : gr->output[i - n];
-    int added;
-    int64_t *at = v->name ? rg_names_add(&im->declared, v->name, &added) : NULL;
-    if (v->name && !at) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-    if (at && added) *at = (int64_t)i;
-  }
-  const int64_t *at = rg_names_find(&im->declared, name);
-  *vi = !at ? NULL : (size_t)*at < n ? gr->value_info[*at] : gr->output[(size_t)*at - n];
-  return RG_OK;
-}
-
-/* The types a node without a type rule declares for its outputs (value_info, graph outputs). */
-static rg_status declared_types(rg_importer *im, const Onnx__NodeProto *n, int n_out, rg_tinfo *out, rg_err *outer) {
-  for (int j = 0; j < n_out; j++) {
-    const Onnx__ValueInfoProto *vi = NULL;
-    rg_status dst = declaration(im, n->output[j], &vi, outer);
-    if (dst) return dst;
-    const Onnx__TypeProto *t = vi ? vi->type : NULL;
-    char buf[200];
-    bool declared = t && t->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE && t->tensor_type && t->tensor_type->shape;
-    const char *why = declared ? NULL : rg_import_why_unmapped(im, n, buf, sizeof buf);
-    if (why) return rg_import_fail(im, outer, RG_ERR_ARG, "%s", why);
-    if (!declared)
-      return rg_import_fail(im, outer, RG_ERR_ARG, "graphopt does not know this operator's output shapes, and the model "
-                            "does not declare the shape of its output '%s' (declare it in the graph's value_info)",
-                            n->output[j]);
-    rg_err e = {0};
-    rg_status st = declared_shape(im, vi, NULL, &out[j].elem, &out[j].shape, &e);
-    if (st) return rg_err_set(outer, st, "%s", e.msg);
-    out[j].present = true;
-  }
-  return RG_OK;
-}
-
-/* What importing one opaque node holds: its operands' types, refs and (constant) values, its
- * outputs' types and (folded) values, the variables of its outputs. */
+/* What importing one opaque node holds: its operands' types, refs and (constant) values (its
+ * inputs, then what its subgraphs read), its outputs' types (present: typed) and (folded)
+ * values, the variables of its outputs, and why graphopt does not evaluate it (empty: it does). */
 typedef struct {
   int n_in, n_out;
   rg_tinfo *in, *out;
@@ -384,26 +235,29 @@ typedef struct {
   rg_ref *refs;
   int32_t *outs;
   bool all_const; /* every operand a weight: the node folds */
+  char why[512];
 } opaque_node;
 
-/* The operands of n: types and refs, and the values of the constant ones: all of them to fold
+/* The operands of n: refs and types, and the values of the constant ones: all of them to fold
  * the node, else the small ones (shapes, axes) its type may depend on, not a table of
  * embeddings. */
 static rg_status opaque_operands(rg_importer *im, const Onnx__NodeProto *n, opaque_node *q, rg_err *err) {
   rg_model *m = im->m;
   q->all_const = true;
   for (int k = 0; k < q->n_in; k++) {
+    const char *name = rg_import_operand(im, (size_t)im->node_k, (size_t)k);
     q->refs[k] = (rg_ref){-1, 0};
-    if (!n->input[k][0]) continue;
-    const rg_ival *v = rg_import_get(im, n->input[k]); /* imported before n (import_node checks) */
+    if (!name[0]) continue;
+    const rg_ival *v = rg_import_get(im, name); /* imported before n (import_node checks) */
+    int32_t var = rg_model_var_of(m, v->ref);
     q->refs[k] = v->ref;
     q->in[k] = (rg_tinfo){v->elem, *rg_model_shape(m, v->ref), true};
-    int32_t var = rg_model_var_of(m, v->ref);
-    q->all_const = q->all_const && var >= 0 && m->var[var].kind == RG_MVAR_WEIGHT;
+    q->all_const = q->all_const && var >= 0 && m->var[var].kind == RG_MVAR_WEIGHT && m->var[var].typed;
   }
   for (int k = 0; k < q->n_in; k++) {
     int32_t var = q->refs[k].node >= 0 ? rg_model_var_of(m, q->refs[k]) : -1;
-    if (var < 0 || m->var[var].kind != RG_MVAR_WEIGHT || (!q->all_const && rg_shape_numel(&q->in[k].shape) > 4096))
+    if (var < 0 || m->var[var].kind != RG_MVAR_WEIGHT || !m->var[var].typed ||
+        (!q->all_const && rg_shape_numel(&q->in[k].shape) > 4096))
       continue;
     if (!(q->kv[k] = as_doubles(&m->var[var]))) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
@@ -412,26 +266,74 @@ static rg_status opaque_operands(rg_importer *im, const Onnx__NodeProto *n, opaq
   return RG_OK;
 }
 
-/* An error of opaque.h about node n, as import says it: the file, then the node by name or by
- * its index (opaque.h's message starts with the node's label without one). */
-static rg_status opaque_error(rg_importer *im, const Onnx__NodeProto *n, const rg_err *e, rg_err *err) {
+/* Why graphopt does not evaluate n, with its label: "node 'N' (OP): why". */
+static void set_why(const rg_importer *im, const Onnx__NodeProto *n, opaque_node *q, const char *why) {
+  char label[160];
+  rg_onnx_node_label(n, im->node_k, label, sizeof label);
+  snprintf(q->why, sizeof q->why, "%s: %s", label, why);
+}
+
+/* A message of opaque.h about node n without the label it starts with (the node's label
+ * without an index). */
+static const char *opaque_reason(const Onnx__NodeProto *n, const char *msg) {
   char label[160];
   rg_onnx_node_label(n, -1, label, sizeof label);
   size_t l = strlen(label);
-  bool labelled = !strncmp(e->msg, label, l) && !strncmp(e->msg + l, ": ", 2);
-  return rg_import_fail(im, err, e->status, "%s", e->msg + (labelled ? l + 2 : 0));
+  return !strncmp(msg, label, l) && !strncmp(msg + l, ": ", 2) ? msg + l + 2 : msg;
 }
 
-/* The node evaluated now: its outputs become weights. */
+/* The types the model declares for n's outputs (present: typed; an output it does not declare,
+ * or declares of a type graphopt does not model, is an opaque value); *all whether that types
+ * every output n names. */
+static rg_status declared_outputs(rg_importer *im, const Onnx__NodeProto *n, opaque_node *q, bool *all, rg_err *err) {
+  *all = true;
+  for (int j = 0; j < q->n_out; j++) {
+    rg_status st = rg_import_declared(im, n->output[j], &q->out[j], err);
+    if (st) return st;
+    *all = *all && (q->out[j].present || !n->output[j][0]);
+  }
+  return RG_OK;
+}
+
+/* The types of n's outputs: opaque.h's for an operator it knows, else the model's
+ * declarations, else none (opaque values); q->why where graphopt does not evaluate n. A rule
+ * vocabulary's operator that did not map because the model gets it wrong (a Split's sizes, a
+ * Transpose's perm) is an error where its outputs are not declared. */
+static rg_status opaque_types(rg_importer *im, const Onnx__NodeProto *n, const rg_opaque_call *c, opaque_node *q,
+                              rg_err *err) {
+  bool onnx = !n->domain || !n->domain[0] || !strcmp(n->domain, "ai.onnx"), all;
+  if (onnx && n->op_type && rg_opaque_known(n->op_type)) {
+    rg_err e = {0};
+    rg_status st = rg_opaque_infer(c, (const double *const *)q->kv, q->out, &e);
+    if (st == RG_ERR_NOMEM) return rg_err_set(err, st, "out of memory");
+    if (!st) return RG_OK;
+    set_why(im, n, q, opaque_reason(n, e.msg)); /* kept as read, typed where the model says */
+    return declared_outputs(im, n, q, &all, err);
+  }
+  rg_status st = declared_outputs(im, n, q, &all, err);
+  char buf[200];
+  const char *unmapped = !st && onnx ? rg_import_why_unmapped(im, n, buf, sizeof buf) : NULL;
+  const rg_ival *x = n->n_input && n->input[0][0] ? rg_import_get(im, n->input[0]) : NULL;
+  if (unmapped && !all && x && x->elem == RG_ELEM_FLOAT) return rg_import_fail(im, err, RG_ERR_ARG, "%s", unmapped);
+  if (!st)
+    set_why(im, n, q, unmapped ? unmapped : all ? "an operator graphopt does not evaluate (typed as the model declares)"
+                                                : "an operator graphopt does not know, and the model does not declare its "
+                                                  "outputs' types");
+  return st;
+}
+
+/* The node evaluated now: its outputs become weights (*folded). Where opaque.h cannot evaluate
+ * it, it is kept (q->why says why). */
 static rg_status opaque_fold(rg_importer *im, const Onnx__NodeProto *n, const rg_opaque_call *c, opaque_node *q,
-                             rg_err *err) {
+                             bool *folded, rg_err *err) {
   rg_model *m = im->m;
   for (int j = 0; j < q->n_out; j++)
     if (!(q->ov[j] = malloc(sizeof(double) * (size_t)(rg_shape_numel(&q->out[j].shape) + 1))))
       return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_err e = {0};
   rg_status st = rg_opaque_eval(c, (const double *const *)q->kv, q->out, q->ov, &e);
-  if (st) return opaque_error(im, n, &e, err);
+  if (st == RG_ERR_NOMEM) return rg_err_set(err, st, "out of memory");
+  if (st) return set_why(im, n, q, opaque_reason(n, e.msg)), RG_OK;
   for (int j = 0; !st && j < q->n_out; j++) {
     if (!n->output[j][0]) continue;
     void *data = from_doubles(q->ov[j], rg_shape_numel(&q->out[j].shape), q->out[j].elem);
@@ -441,6 +343,7 @@ static rg_status opaque_fold(rg_importer *im, const Onnx__NodeProto *n, const rg
       st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
     } else st = rg_import_set(im, n->output[j], rg_model_var_ref(m, v), q->out[j].elem, err);
   }
+  *folded = !st;
   return st;
 }
 
@@ -451,16 +354,34 @@ static rg_status opaque_outputs(rg_importer *im, const Onnx__NodeProto *n, opaqu
   for (int j = 0; !st && j < q->n_out; j++) {
     char name[64];
     const char *nm = n->output[j];
+    const rg_tinfo *t = &q->out[j];
     if (!nm[0]) { /* an omitted optional output still gets a variable */
       snprintf(name, sizeof name, "__rg_unused_%d_%d", m->n_op, j);
       nm = name;
     }
-    int32_t v = rg_model_add_var(m, nm, RG_MVAR_OPAQUE, q->out[j].elem, &q->out[j].shape, NULL);
+    int32_t v = t->present ? rg_model_add_var(m, nm, RG_MVAR_OPAQUE, t->elem, &t->shape, NULL)
+                           : rg_model_add_opaque_var(m, nm, RG_MVAR_OPAQUE, t->elem, NULL);
     if (v < 0) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
     m->var[v].opaque = m->n_op, m->var[v].out = j, q->outs[j] = v;
-    st = rg_import_set(im, n->output[j], rg_model_var_ref(m, v), q->out[j].elem, err);
+    st = rg_import_set(im, n->output[j], rg_model_var_ref(m, v), t->present ? t->elem : RG_ELEM_UNDEFINED, err);
   }
   return st;
+}
+
+/* The names n's subgraphs read its operands past its inputs by (copies), into *out; NULL when
+ * there are none. False when out of memory. */
+static bool implicit_names(const rg_importer *im, const Onnx__NodeProto *n, const opaque_node *q, char ***out) {
+  int first = (int)n->n_input;
+  *out = NULL;
+  if (q->n_in == first) return true;
+  char **names = calloc((size_t)(q->n_in - first), sizeof *names);
+  bool ok = names != NULL;
+  for (int k = first; ok && k < q->n_in; k++)
+    ok = (names[k - first] = strdup(rg_import_operand(im, (size_t)im->node_k, (size_t)k))) != NULL;
+  for (int k = first; !ok && names && k < q->n_in; k++) free(names[k - first]);
+  if (!ok) free(names), names = NULL;
+  *out = names;
+  return ok;
 }
 
 /* The node kept as an opaque node of the model (a copy of it), its refs and outputs moved in. */
@@ -473,17 +394,23 @@ static rg_status opaque_keep(rg_importer *im, const Onnx__NodeProto *n, opaque_n
     m->op = no, m->cap_op = cap;
   }
   Onnx__NodeProto *copy = copy_node(n);
-  if (!copy) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  rg_status st = opaque_outputs(im, n, q, err);
-  if (st) return onnx__node_proto__free_unpacked(copy, NULL), st;
-  m->op[m->n_op++] = (rg_opaque){copy, q->n_in, q->n_out, q->refs, q->outs};
+  char **implicit = NULL, *why = q->why[0] ? strdup(q->why) : NULL;
+  rg_status st = copy && (why || !q->why[0]) && implicit_names(im, n, q, &implicit)
+                     ? opaque_outputs(im, n, q, err) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (st) {
+    for (int k = (int)n->n_input; implicit && k < q->n_in; k++) free(implicit[k - (int)n->n_input]);
+    if (copy) onnx__node_proto__free_unpacked(copy, NULL);
+    return free(implicit), free(why), st;
+  }
+  m->op[m->n_op++] = (rg_opaque){copy, q->n_in, q->n_out, q->refs, q->outs, implicit, why};
   q->refs = NULL, q->outs = NULL;
   return RG_OK;
 }
 
-/* Node n as an opaque node, or folded into weights when its operands are all constants. */
-static rg_status import_opaque(rg_importer *im, const Onnx__NodeProto *n, rg_err *err) {
-  opaque_node q = {.n_in = (int)n->n_input, .n_out = (int)n->n_output};
+/* Node n as an opaque node, or folded into weights when its operands are all constants that
+ * opaque.h evaluates. why: why it is not modelled (a subgraph, an opaque operand), or NULL. */
+static rg_status import_opaque(rg_importer *im, const Onnx__NodeProto *n, const char *why, rg_err *err) {
+  opaque_node q = {.n_in = (int)rg_import_n_operands(im, (size_t)im->node_k), .n_out = (int)n->n_output};
   while (q.n_out > 1 && !n->output[q.n_out - 1][0]) q.n_out--; /* optional outputs left out at the end */
   q.in = calloc((size_t)q.n_in + 1, sizeof *q.in), q.out = calloc((size_t)q.n_out + 1, sizeof *q.out);
   q.kv = calloc((size_t)q.n_in + 1, sizeof *q.kv), q.ov = calloc((size_t)q.n_out + 1, sizeof *q.ov);
@@ -491,41 +418,41 @@ static rg_status import_opaque(rg_importer *im, const Onnx__NodeProto *n, rg_err
   rg_status st = q.in && q.out && q.kv && q.ov && q.refs && q.outs ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   if (!st) st = opaque_operands(im, n, &q, err);
   rg_opaque_call c = {n, im->opset, q.n_in, q.n_out, q.in};
-  bool known = !st && n->op_type && rg_opaque_known(n->op_type) && !(n->domain && n->domain[0] && strcmp(n->domain, "ai.onnx"));
-  if (!st) {
-    rg_err e = {0};
-    st = known ? rg_opaque_infer(&c, (const double *const *)q.kv, q.out, &e) : declared_types(im, n, q.n_out, q.out, err);
-    if (st && known) st = opaque_error(im, n, &e, err);
-  }
-  if (!st) st = known && q.all_const ? opaque_fold(im, n, &c, &q, err) : opaque_keep(im, n, &q, err);
+  bool all, folded = false;
+  if (!st && why) set_why(im, n, &q, why), st = declared_outputs(im, n, &q, &all, err);
+  else if (!st) st = opaque_types(im, n, &c, &q, err);
+  if (!st && !q.why[0] && q.all_const) st = opaque_fold(im, n, &c, &q, &folded, err);
+  if (!st && !folded) st = opaque_keep(im, n, &q, err);
   for (int k = 0; q.kv && k < q.n_in; k++) free(q.kv[k]);
   for (int j = 0; q.ov && j < q.n_out; j++) free(q.ov[j]);
   free(q.in), free(q.out), free(q.kv), free(q.ov), free(q.refs), free(q.outs);
   return st;
 }
 
-/* The value a Constant node holds, as a weight. */
-static rg_status import_constant(rg_importer *im, const Onnx__NodeProto *n, rg_err *err) {
+/* The value a Constant node holds, as a weight; RG_IMPORT_OPAQUE with why (len bytes) for the
+ * forms graphopt does not model (strings, a sparse tensor, an empty list). */
+static rg_status import_constant(rg_importer *im, const Onnx__NodeProto *n, char *why, size_t len, rg_err *err) {
   if (n->n_output != 1 || n->n_attribute != 1)
     return rg_import_fail(im, err, RG_ERR_ARG, "a Constant needs one output and one attribute");
   const Onnx__AttributeProto *a = n->attribute[0];
   const char *an = a->name ? a->name : "";
-  if (a->t && !strcmp(an, "value")) return add_weight(im, a->t, n->output[0], err);
+  if (a->t && !strcmp(an, "value")) return rg_import_add_weight(im, a->t, n->output[0], err);
   /* the scalar and list forms, as the tensor they stand for */
   Onnx__TensorProto tmp = ONNX__TENSOR_PROTO__INIT;
   float f = a->f;
-  int64_t i = a->i, len = 0;
+  int64_t i = a->i, cnt = 0;
   tmp.has_data_type = 1;
   if (!strcmp(an, "value_float")) tmp.data_type = RG_ELEM_FLOAT, tmp.n_float_data = 1, tmp.float_data = &f;
   else if (!strcmp(an, "value_int")) tmp.data_type = RG_ELEM_INT64, tmp.n_int64_data = 1, tmp.int64_data = &i;
   else if (!strcmp(an, "value_floats"))
-    tmp.data_type = RG_ELEM_FLOAT, tmp.n_float_data = a->n_floats, tmp.float_data = a->floats, len = (int64_t)a->n_floats;
+    tmp.data_type = RG_ELEM_FLOAT, tmp.n_float_data = a->n_floats, tmp.float_data = a->floats, cnt = (int64_t)a->n_floats;
   else if (!strcmp(an, "value_ints"))
-    tmp.data_type = RG_ELEM_INT64, tmp.n_int64_data = a->n_ints, tmp.int64_data = a->ints, len = (int64_t)a->n_ints;
-  else return rg_import_fail(im, err, RG_ERR_ARG, "a Constant of attribute '%s' is not supported", an);
-  if (!strcmp(an, "value_floats") || !strcmp(an, "value_ints")) tmp.n_dims = 1, tmp.dims = &len; /* else rank 0 */
+    tmp.data_type = RG_ELEM_INT64, tmp.n_int64_data = a->n_ints, tmp.int64_data = a->ints, cnt = (int64_t)a->n_ints;
+  else return snprintf(why, len, "a Constant of attribute '%s'", an), RG_IMPORT_OPAQUE;
+  if (!strcmp(an, "value_floats") || !strcmp(an, "value_ints")) tmp.n_dims = 1, tmp.dims = &cnt; /* else rank 0 */
+  if (tmp.n_dims && !cnt) return snprintf(why, len, "an empty tensor ('%s' with no values)", an), RG_IMPORT_OPAQUE;
   tmp.name = n->output[0];
-  return add_weight(im, &tmp, n->output[0], err);
+  return rg_import_add_weight(im, &tmp, n->output[0], err);
 }
 
 static bool is_control_flow(const char *op) {
@@ -535,8 +462,8 @@ static bool is_control_flow(const char *op) {
   return false;
 }
 
-/* Constructs import refuses before anything else: control flow, subgraphs, and nodes that name
- * no output (every ONNX operator makes one; the importers write the first). */
+/* Nodes import refuses before anything else: those that name no output (every ONNX operator
+ * makes one; the importers write the first). */
 static rg_status check_static(rg_importer *im, rg_err *err) {
   for (size_t k = 0; k < im->gr->n_node; k++) {
     const Onnx__NodeProto *n = im->gr->node[k];
@@ -544,15 +471,36 @@ static rg_status check_static(rg_importer *im, rg_err *err) {
     if (!n->n_output)
       return rg_import_fail(im, err, RG_ERR_ARG, "names no output: every operator makes at least one (remove the node "
                             "or name its output)");
-    if (n->op_type && is_control_flow(n->op_type))
-      return rg_import_fail(im, err, RG_ERR_ARG, "control flow (%s) is not supported: graphopt needs one static graph",
-                            n->op_type);
-    for (size_t a = 0; a < n->n_attribute; a++)
-      if (n->attribute[a]->g || n->attribute[a]->n_graphs)
-        return rg_import_fail(im, err, RG_ERR_ARG, "an operator with a subgraph is not supported");
   }
   im->node = NULL;
   return RG_OK;
+}
+
+/* Why node n is kept as read, whatever its operator (into why, len bytes), or false: it has a
+ * subgraph (control flow), it reads an opaque value, or an attribute of it is a tensor graphopt
+ * does not model (a ConstantOfShape of bool, a Constant of int32). */
+static bool unmodelled(const rg_importer *im, const Onnx__NodeProto *n, char *why, size_t len) {
+  const char *attr = NULL, *op = n->op_type ? n->op_type : "";
+  char w[300];
+  if (rg_import_has_subgraph(n, &attr))
+    return is_control_flow(op) ? snprintf(why, len, "control flow (%s): kept as read, its subgraphs not modelled", op)
+                               : snprintf(why, len, "an operator with a subgraph ('%s'), kept as read", attr ? attr : ""),
+           true;
+  for (size_t j = 0; j < n->n_input; j++) {
+    const rg_ival *v = n->input[j][0] ? rg_import_get(im, n->input[j]) : NULL;
+    if (!v || v->elem != RG_ELEM_UNDEFINED) continue;
+    rg_import_describe(im, v->ref, n->input[j], w, sizeof w);
+    return snprintf(why, len, "reads %s", w), true;
+  }
+  for (size_t a = 0; a < n->n_attribute; a++) {
+    const Onnx__AttributeProto *at = n->attribute[a];
+    const char *an = at->name ? at->name : "";
+    if (at->t && !rg_onnx_tensor_typed(at->t, w, sizeof w))
+      return snprintf(why, len, "its attribute '%s' is a tensor of %s", an, w), true;
+    if (at->sparse_tensor || at->n_sparse_tensors || at->n_tensors)
+      return snprintf(why, len, "its attribute '%s' holds tensors graphopt does not model", an), true;
+  }
+  return false;
 }
 
 /* Every output of n that a node reads has a value now: a node may name more outputs than its
@@ -570,10 +518,12 @@ static rg_status check_outputs(rg_importer *im, const Onnx__NodeProto *n, rg_err
 static rg_status import_node(rg_importer *im, const Onnx__NodeProto *n, rg_err *err) {
   const char *op = n->op_type ? n->op_type : "";
   bool onnx_domain = !n->domain || !n->domain[0] || !strcmp(n->domain, "ai.onnx");
+  char why[400] = "";
   rg_status st = RG_IMPORT_OPAQUE;
-  if (onnx_domain && !strcmp(op, "Constant")) st = import_constant(im, n, err);
+  if (unmodelled(im, n, why, sizeof why)) st = RG_IMPORT_OPAQUE;
+  else if (onnx_domain && !strcmp(op, "Constant")) st = import_constant(im, n, why, sizeof why, err);
   else if (onnx_domain) st = rg_import_map(im, n, err);
-  if (st == RG_IMPORT_OPAQUE) st = import_opaque(im, n, err);
+  if (st == RG_IMPORT_OPAQUE) st = import_opaque(im, n, why[0] ? why : NULL, err);
   return st ? st : check_outputs(im, n, err);
 }
 
@@ -625,10 +575,11 @@ static rg_status import_model(Onnx__ModelProto *mp, const char *path, const rg_i
   if (!st && !(im.m = rg_model_new())) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   if (!st && (!order || !im.fold_into || !im.folded)) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   if (!st) st = check_static(&im, err);
+  if (!st) st = rg_import_scopes(&im, err);
   if (!st) {
     im.m->opset = im.opset;
     im.m->ir_version = mp->has_ir_version ? mp->ir_version : 8;
-    st = import_inputs(&im, opts, err);
+    st = rg_import_inputs(&im, opts, err);
   }
   if (!st) st = index_tensors(&im, err);
   if (!st) st = node_order(&im, order, err);
@@ -640,6 +591,7 @@ static rg_status import_model(Onnx__ModelProto *mp, const char *path, const rg_i
   im.node = NULL;
   if (!st) st = import_outputs(&im, err);
   rg_names_free(&im.names), rg_names_free(&im.producer), rg_names_free(&im.readers), rg_names_free(&im.declared);
+  rg_import_scopes_free(&im);
   free(im.val), free(order), free(im.fold_into), free(im.folded);
   if (st) {
     rg_model_free(im.m);

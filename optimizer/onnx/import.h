@@ -7,9 +7,17 @@
  * BatchNormalization after a Conv whose only reader it is folds into the Conv's weights and
  * bias; a node whose operands are all constants and that opaque.h evaluates is folded into a
  * weight (shape plumbing); every other node stays opaque, typed by opaque.h or by the model's
- * value_info. Everything that cannot be imported is an error naming the file, the node and its
- * operator: a file that is not an ONNX model, a tensor nobody produces, a cycle, a dimension
- * without a value, control flow, a tensor of another element type than float and int64.
+ * value_info. What graphopt does not model is kept as read, never refused: a value of another
+ * element type, of a size 0 or a rank past RG_MAX_RANK, a sequence or map, a sparse initializer
+ * is an opaque value (an initializer keeps its TensorProto); a node with subgraphs (If, Loop,
+ * Scan: the values its bodies read from the graph are its operands), one that reads an opaque
+ * value, one of another domain or whose types opaque.h cannot infer is an opaque node whose
+ * outputs the model's declarations type, else opaque values; such nodes are not evaluated
+ * (model.h: their why). What is an error names the file, the node and its operator: a file that
+ * is not an ONNX model, a tensor nobody produces or two nodes produce, a cycle, a node naming no
+ * output, data that does not fill its shape, a graph input's dimension without a value (--dim
+ * gives it one), a vocabulary operator the model gets wrong (a MatMul's inner sizes, a Split's
+ * sizes, a Transpose's perm).
  */
 #ifndef RG_OPTIMIZER_IMPORT_H
 #define RG_OPTIMIZER_IMPORT_H

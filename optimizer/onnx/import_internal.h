@@ -1,5 +1,6 @@
-/* optimizer/onnx/import_internal.h: the importer's state, shared by import.c (the graph: values,
- * order, inputs, outputs, opaque nodes) and import_ops.c (operators of the rule vocabulary).
+/* optimizer/onnx/import_internal.h: the importer's state, shared by import.c (the graph: names,
+ * order, outputs, opaque nodes), import_values.c (initializers, inputs, declared types),
+ * import_scope.c (what subgraphs read) and import_ops.c (operators of the rule vocabulary).
  * Internal to optimizer/. */
 #ifndef RG_OPTIMIZER_IMPORT_INTERNAL_H
 #define RG_OPTIMIZER_IMPORT_INTERNAL_H
@@ -16,7 +17,7 @@
 /* A named tensor of the ONNX graph. */
 typedef struct {
   rg_ref ref;
-  rg_elem elem;
+  rg_elem elem; /* float or int64 where typed; RG_ELEM_UNDEFINED for an opaque value (model.h) */
 } rg_ival;
 
 typedef struct {
@@ -36,6 +37,8 @@ typedef struct {
   int node_k;
   const char *about; /* else the tensor being imported: messages name the first node that reads it */
   int32_t fresh; /* counter for the names of new weights */
+  const char ***implicit; /* [node]: the names its subgraphs read from the graph (import_scope.c) */
+  int32_t *n_implicit;    /* [node]: how many */
 } rg_importer;
 
 /* An error about the node being imported: "PATH: node 'N' (OP): ...". */
@@ -63,5 +66,37 @@ const char *rg_import_why_unmapped(const rg_importer *im, const Onnx__NodeProto 
 /* Decides which BatchNormalization nodes fold into the Conv before them (fills fold_into and
  * folded); before any node is imported. */
 void rg_import_plan_folds(rg_importer *im);
+
+/* ---- values (import_values.c) ---- */
+
+/* The initializers (typed weights, or opaque ones kept as read), sparse initializers (opaque
+ * weights) and the other graph inputs (dims named in opts take their values there). */
+rg_status rg_import_inputs(rg_importer *im, const rg_import_opts *opts, rg_err *err) RG_MUST_CHECK;
+/* A typed weight called name from tensor t (float or int64: rg_onnx_tensor_typed), its data
+ * taken out of t where it can be. */
+rg_status rg_import_add_weight(rg_importer *im, Onnx__TensorProto *t, const char *name, rg_err *err) RG_MUST_CHECK;
+/* The type vi declares into *t: RG_OK and t->present where it is typed (dims named in opts
+ * take their values there); RG_IMPORT_OPAQUE with why (len bytes: "element type int32") and
+ * t->elem as far as declared where it is not; for a graph input (input), a named or unnamed
+ * dimension without a value is an error saying how to give it one. */
+rg_status rg_import_declared_type(rg_importer *im, const Onnx__ValueInfoProto *vi, const rg_import_opts *opts,
+                                  bool input, rg_tinfo *t, char *why, size_t len, rg_err *err) RG_MUST_CHECK;
+/* The type the model declares for tensor name (its value_info, else a graph output), as
+ * rg_import_declared_type gives it (t->present: typed; not when none is declared). */
+rg_status rg_import_declared(rg_importer *im, const char *name, rg_tinfo *t, rg_err *err) RG_MUST_CHECK;
+/* An opaque value r called name, for messages: "'x', an input of element type int32". */
+void rg_import_describe(const rg_importer *im, rg_ref r, const char *name, char *buf, size_t len);
+
+/* ---- subgraphs (import_scope.c) ---- */
+
+/* Whether node n has an attribute that is a graph (*attr: its name). */
+bool rg_import_has_subgraph(const Onnx__NodeProto *n, const char **attr);
+/* For every node with subgraphs, the names they read from the graph (not defined inside
+ * them), each once: im->implicit[k], im->n_implicit[k]; before the graph is indexed. */
+rg_status rg_import_scopes(rg_importer *im, rg_err *err) RG_MUST_CHECK;
+void rg_import_scopes_free(rg_importer *im);
+/* The operands of node k: its inputs, then the names its subgraphs read; operand j's name. */
+size_t rg_import_n_operands(const rg_importer *im, size_t k);
+const char *rg_import_operand(const rg_importer *im, size_t k, size_t j);
 
 #endif

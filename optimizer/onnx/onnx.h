@@ -1,10 +1,13 @@
 /* optimizer/onnx/onnx.h: the room of ONNX models in and out of model graphs (model/):
  *
- * import.h      ONNX models into model graphs: import.c (names, node order, inputs, weights,
- *               outputs, folded constants), import_ops.c (operators onto the rule vocabulary),
- *               import_dims.c (named input dimensions as a command line gives them)
+ * import.h      ONNX models into model graphs: import.c (names, node order, outputs, opaque
+ *               nodes, folded constants), import_values.c (initializers, inputs, declared types:
+ *               typed or opaque values), import_scope.c (what subgraphs read from the graph),
+ *               import_ops.c (operators onto the rule vocabulary), import_dims.c (named input
+ *               dimensions as a command line gives them)
  * export.h      model graphs back into ONNX models: export.c (what is written, in which order,
- *               names, folded constants, opaque nodes), export_nodes.c (one vocabulary node as
+ *               names, folded constants, opaque nodes), export_model.c (the model message: what
+ *               it carries over from the model read), export_nodes.c (one vocabulary node as
  *               ONNX nodes, and the fusions made on the way out)
  * import_internal.h, export_internal.h: the importer's and exporter's state, private here.
  *
