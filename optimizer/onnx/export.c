@@ -190,9 +190,31 @@ static rg_status fold_constants(rg_exporter *ex, const int32_t *order, int32_t n
 
 /* ---- writing ---- */
 
+/* An opaque weight (var) as it was read: its initializer or sparse initializer, lent (writing
+ * a file) or copied. */
+static rg_status kept_weight(rg_exporter *ex, int32_t id, int32_t var, rg_err *err) {
+  const rg_mvar *v = &ex->m->var[var];
+  if (!v->sparse && !v->tensor) /* a model built in memory gives none: nothing to write it from */
+    return rg_err_set(err, RG_ERR_ARG, "weight '%s' of a type graphopt does not model has no data",
+                      rg_graph_tvar_name(ex->m->g, var));
+  const ProtobufCMessage *src = v->sparse ? &v->sparse->base : &v->tensor->base;
+  ProtobufCMessage *t = ex->borrow ? rg_onnx_lend(src) : rg_onnx_copy(src);
+  bool ok = t && (!ex->borrow || push((void ***)&ex->lent, &ex->n_lent, &ex->cap_lent, t));
+  if (ok) ok = v->sparse ? push((void ***)&ex->sparse, &ex->n_sparse, &ex->cap_sparse, t)
+                         : push((void ***)&ex->init, &ex->n_init, &ex->cap_init, t);
+  if (!ok && t) {
+    if (ex->borrow && ex->n_lent && ex->lent[ex->n_lent - 1] == t) ex->n_lent--, rg_onnx_unlend(t);
+    protobuf_c_message_free_unpacked(t, NULL);
+  }
+  ex->name[id][0] = ok ? strdup(rg_graph_tvar_name(ex->m->g, var)) : NULL;
+  return ok && ex->name[id][0] ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+}
+
 rg_status rg_export_constant(rg_exporter *ex, int32_t id, rg_err *err) {
   const rg_model *m = ex->m;
   const rg_node *nd = rg_graph_node(m->g, id);
+  if (ex->name[id][0]) return RG_OK; /* written for an earlier reader */
+  if (nd->op == RG_OP_INPUT && !m->var[nd->params[0]].typed) return kept_weight(ex, id, nd->params[0], err);
   for (int o = 0; o < rg_op_get((rg_op)nd->op)->n_outputs; o++) {
     rg_ref r = {id, o};
     if (ex->name[id][o]) continue; /* written for an earlier reader */
@@ -219,14 +241,22 @@ rg_status rg_export_constant(rg_exporter *ex, int32_t id, rg_err *err) {
   return RG_OK;
 }
 
+/* The values o's subgraphs read, under the names they read them by: an Identity for each
+ * written under another name (once per name). */
+static bool pin_implicit(rg_exporter *ex, const rg_opaque *o) {
+  int added;
+  for (int k = (int)o->node->n_input; k < o->n_in; k++) {
+    const char *want = o->implicit[k - (int)o->node->n_input], *have = ex->name[o->in[k].node][o->in[k].out];
+    if (!strcmp(have, want) || rg_names_find(&ex->pinned, want)) continue;
+    if (!rg_names_add(&ex->pinned, want, &added) || !rg_export_node(ex, "Identity", &have, 1, &want, 1)) return false;
+  }
+  return true;
+}
+
 /* An opaque node as it was read, now reading the names its operands were written under. */
 static rg_status write_opaque(rg_exporter *ex, const rg_opaque *o, rg_err *err) {
-  size_t len = onnx__node_proto__get_packed_size(o->node);
-  uint8_t *buf = malloc(len + 1);
-  if (!buf) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  onnx__node_proto__pack(o->node, buf);
-  Onnx__NodeProto *n = onnx__node_proto__unpack(NULL, len, buf);
-  free(buf);
+  if (!pin_implicit(ex, o)) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  Onnx__NodeProto *n = rg_onnx_copy(&o->node->base);
   bool ok = n != NULL;
   for (int k = 0; ok && k < o->n_in && (size_t)k < n->n_input; k++) {
     const char *src = o->in[k].node >= 0 ? ex->name[o->in[k].node][o->in[k].out] : "";
@@ -260,102 +290,6 @@ static rg_status write_node(rg_exporter *ex, int32_t id, uint8_t *op_done, rg_er
   return rg_export_ir_node(ex, id, err);
 }
 
-static Onnx__ValueInfoProto *value_info(const char *name, rg_elem elem, const rg_shape *s) {
-  Onnx__ValueInfoProto *vi = malloc(sizeof *vi);
-  Onnx__TypeProto *t = malloc(sizeof *t);
-  Onnx__TypeProto__Tensor *tt = malloc(sizeof *tt);
-  Onnx__TensorShapeProto *sp = malloc(sizeof *sp);
-  if (vi) onnx__value_info_proto__init(vi);
-  if (!vi || !t || !tt || !sp) {
-    free(t), free(tt), free(sp);
-    if (vi) onnx__value_info_proto__free_unpacked(vi, NULL);
-    return NULL;
-  }
-  onnx__type_proto__init(t), onnx__type_proto__tensor__init(tt), onnx__tensor_shape_proto__init(sp);
-  vi->type = t, t->value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE, t->tensor_type = tt;
-  tt->has_elem_type = 1, tt->elem_type = elem, tt->shape = sp;
-  vi->name = strdup(name);
-  sp->dim = calloc((size_t)s->rank + 1, sizeof *sp->dim);
-  bool ok = vi->name && sp->dim;
-  for (int d = 0; ok && d < s->rank; d++) {
-    Onnx__TensorShapeProto__Dimension *dm = malloc(sizeof *dm);
-    if (!(ok = dm != NULL)) break;
-    onnx__tensor_shape_proto__dimension__init(dm);
-    dm->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE, dm->dim_value = s->dim[d];
-    sp->dim[sp->n_dim++] = dm;
-  }
-  if (!ok) {
-    onnx__value_info_proto__free_unpacked(vi, NULL);
-    return NULL;
-  }
-  return vi;
-}
-
-/* The element type of a value: a variable's, else float (every operator of the vocabulary). */
-static rg_elem elem_of(const rg_model *m, rg_ref r) {
-  int32_t v = rg_model_var_of(m, r);
-  return v >= 0 ? m->var[v].elem : RG_ELEM_FLOAT;
-}
-
-static rg_status assemble(rg_exporter *ex, Onnx__ModelProto **out, rg_err *err) {
-  const rg_model *m = ex->m;
-  const Onnx__ModelProto *src = m->source;
-  Onnx__ModelProto *mp = malloc(sizeof *mp);
-  Onnx__GraphProto *g = malloc(sizeof *g);
-  if (mp) onnx__model_proto__init(mp);
-  if (!mp || !g) {
-    free(g), free(mp);
-    return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  }
-  onnx__graph_proto__init(g);
-  mp->graph = g;
-  mp->has_ir_version = 1, mp->ir_version = m->ir_version;
-  mp->producer_name = strdup("rulegen graphopt");
-  g->name = strdup(src && src->graph->name ? src->graph->name : "graphopt");
-  bool ok = mp->producer_name && g->name;
-  size_t n_opsets = src ? src->n_opset_import : 0;
-  mp->opset_import = calloc(n_opsets + 1, sizeof *mp->opset_import);
-  ok = ok && mp->opset_import;
-  for (size_t i = 0; ok && i < n_opsets; i++) {
-    Onnx__OperatorSetIdProto *os = malloc(sizeof *os);
-    if (!(ok = os != NULL)) break;
-    onnx__operator_set_id_proto__init(os);
-    os->domain = strdup(src->opset_import[i]->domain ? src->opset_import[i]->domain : "");
-    os->has_version = 1, os->version = src->opset_import[i]->version;
-    mp->opset_import[mp->n_opset_import++] = os;
-    ok = os->domain != NULL;
-  }
-  if (ok && !n_opsets) { /* a model built in memory: the default domain at its opset */
-    Onnx__OperatorSetIdProto *os = malloc(sizeof *os);
-    if ((ok = os != NULL)) {
-      onnx__operator_set_id_proto__init(os);
-      os->domain = strdup(""), os->has_version = 1, os->version = m->opset;
-      mp->opset_import[mp->n_opset_import++] = os;
-      ok = os->domain != NULL;
-    }
-  }
-  g->input = calloc((size_t)m->n_var + 1, sizeof *g->input);
-  g->output = calloc((size_t)m->n_out + 1, sizeof *g->output);
-  ok = ok && g->input && g->output;
-  for (int32_t v = 0; ok && v < m->n_var; v++) {
-    if (m->var[v].kind != RG_MVAR_INPUT) continue;
-    ok = (g->input[g->n_input] = value_info(rg_graph_tvar_name(m->g, v), m->var[v].elem, &m->var[v].shape)) != NULL;
-    g->n_input += ok;
-  }
-  for (int32_t i = 0; ok && i < m->n_out; i++) {
-    ok = (g->output[i] = value_info(m->out_name[i], elem_of(m, m->out[i]), rg_model_shape(m, m->out[i]))) != NULL;
-    g->n_output += ok;
-  }
-  g->node = ex->node, g->n_node = ex->n_node, ex->node = NULL, ex->n_node = 0;
-  g->initializer = ex->init, g->n_initializer = ex->n_init, ex->init = NULL, ex->n_init = 0;
-  if (!ok) {
-    onnx__model_proto__free_unpacked(mp, NULL);
-    return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  }
-  *out = mp;
-  return RG_OK;
-}
-
 /* Drops the initializers no node reads and no output is: a constant written for a reader that
  * then wrote its own form of it (a bias along a leading axis, reshaped to broadcast) would
  * otherwise ride along unused. A dropped view gives its data back first. */
@@ -366,6 +300,9 @@ static rg_status drop_unused_initializers(rg_exporter *ex, rg_err *err) {
   for (size_t i = 0; ok && i < ex->n_node; i++)
     for (size_t k = 0; ok && k < ex->node[i]->n_input; k++) ok = rg_names_add(&used, ex->node[i]->input[k], &added);
   for (int32_t i = 0; ok && i < ex->m->n_out; i++) ok = rg_names_add(&used, ex->m->out_name[i], &added);
+  for (int32_t k = 0; ok && k < ex->m->n_op; k++) /* what subgraphs read by name */
+    for (int j = (int)ex->m->op[k].node->n_input; ok && j < ex->m->op[k].n_in; j++)
+      ok = rg_names_add(&used, ex->m->op[k].implicit[j - (int)ex->m->op[k].node->n_input], &added);
   size_t kept = 0;
   for (size_t i = 0; ok && i < ex->n_init; i++) {
     Onnx__TensorProto *t = ex->init[i];
@@ -379,6 +316,12 @@ static rg_status drop_unused_initializers(rg_exporter *ex, rg_err *err) {
         ex->view[v] = ex->view[--ex->n_view];
         break;
       }
+    for (size_t v = 0; v < ex->n_lent; v++)
+      if (ex->lent[v] == &t->base) {
+        rg_onnx_unlend(&t->base);
+        ex->lent[v] = ex->lent[--ex->n_lent];
+        break;
+      }
     onnx__tensor_proto__free_unpacked(t, NULL);
   }
   if (ok) ex->n_init = kept;
@@ -386,64 +329,108 @@ static rg_status drop_unused_initializers(rg_exporter *ex, rg_err *err) {
   return ok ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
 }
 
-/* The model message; with borrow, weights' initializers borrow the model's data and *views
- * lists them (the caller gives it back with rg_onnx_tensor_unview before freeing). */
-static Onnx__ModelProto *build(const rg_model *m, bool borrow, Onnx__TensorProto ***views, size_t *n_views,
-                               rg_err *err) {
+void rg_export_give_back(rg_exporter *ex) {
+  for (size_t i = 0; i < ex->n_view; i++) rg_onnx_tensor_unview(ex->view[i]);
+  for (size_t i = 0; i < ex->n_lent; i++) rg_onnx_unlend(ex->lent[i]);
+  ex->n_view = ex->n_lent = 0;
+}
+
+/* Node names made unique where the model read names two nodes alike (onnxruntime refuses it):
+ * the later ones get a suffix; an empty name stays empty. */
+static rg_status unique_node_names(rg_exporter *ex, rg_err *err) {
+  rg_names seen = {0};
+  int added;
+  bool ok = true;
+  for (size_t i = 0; ok && i < ex->n_node; i++) {
+    Onnx__NodeProto *n = ex->node[i];
+    if (!n->name || !n->name[0]) continue;
+    ok = rg_names_add(&seen, n->name, &added) != NULL;
+    if (!ok || added) continue;
+    char buf[300];
+    int k = 2;
+    do snprintf(buf, sizeof buf, "%.250s_%d", n->name, k++);
+    while (rg_names_find(&seen, buf));
+    char *name = strdup(buf);
+    ok = name && rg_names_add(&seen, buf, &added);
+    if (name) free(n->name), n->name = name;
+  }
+  rg_names_free(&seen);
+  return ok ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+}
+
+/* What the written model borrows from the model (writing a file): given back after packing. */
+typedef struct {
+  Onnx__TensorProto **view;
+  ProtobufCMessage **lent;
+  size_t n_view, n_lent;
+} loans;
+
+/* Names operator result r (a value of the rule vocabulary, not constant) name, unless it has
+ * one already. */
+static rg_status name_result(rg_exporter *ex, rg_ref r, const char *name, rg_err *err) {
+  if (rg_graph_node(ex->m->g, r.node)->op == RG_OP_INPUT || ex->is_const[r.node] || ex->name[r.node][r.out]) return RG_OK;
+  return (ex->name[r.node][r.out] = strdup(name)) ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+}
+
+/* Every node the outputs need, in order, into ex's lists: names, fusions, folded constants. */
+static rg_status write_all(rg_exporter *ex, int32_t *order, uint8_t *op_done, rg_err *err) {
+  const rg_model *m = ex->m;
+  int32_t n_order = 0;
+  rg_status st = rg_export_reserve(ex, err);
+  if (!st) {
+    mark_constants(ex);
+    st = order_nodes(ex, order, &n_order, err);
+  }
+  if (!st) {
+    rg_export_plan_fusions(ex, order, n_order);
+    st = fold_constants(ex, order, n_order, err);
+  }
+  /* an operator's result that is an output, or that subgraphs read, is written under that name */
+  for (int32_t i = 0; !st && i < m->n_out; i++) st = name_result(ex, m->out[i], m->out_name[i], err);
+  for (int32_t k = 0; !st && k < m->n_op; k++)
+    for (int j = (int)m->op[k].node->n_input; !st && j < m->op[k].n_in; j++)
+      st = name_result(ex, m->op[k].in[j], m->op[k].implicit[j - (int)m->op[k].node->n_input], err);
+  for (int32_t i = 0; !st && i < n_order; i++) st = write_node(ex, order[i], op_done, err);
+  for (int32_t i = 0; !st && i < m->n_out; i++) { /* outputs that are variables, constants, or twice the same */
+    const char *have = ex->name[m->out[i].node][m->out[i].out];
+    if (strcmp(have, m->out_name[i]) && !rg_names_find(&ex->pinned, m->out_name[i]) &&
+        !rg_export_node(ex, "Identity", &have, 1, (const char *const *)&m->out_name[i], 1))
+      st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  }
+  if (!st) st = unique_node_names(ex, err);
+  return st ? st : drop_unused_initializers(ex, err);
+}
+
+/* The model message; with borrow, weights' initializers borrow the model's data and l lists
+ * what they borrow (the caller gives it back with give_back before freeing). */
+static Onnx__ModelProto *build(const rg_model *m, bool borrow, loans *l, rg_err *err) {
   rg_exporter ex = {.m = m, .n = rg_graph_size(m->g), .borrow = borrow};
   size_t n = (size_t)ex.n + 1;
   ex.name = calloc(n, sizeof *ex.name), ex.cval = calloc(n, sizeof *ex.cval);
   ex.is_const = calloc(n, 1), ex.fuse = calloc(n, 1);
   ex.uses = calloc(n, sizeof *ex.uses), ex.absorbed = calloc(n, sizeof *ex.absorbed);
-  int32_t *order = malloc(sizeof *order * n), n_order = 0;
+  int32_t *order = malloc(sizeof *order * n);
   uint8_t *op_done = calloc((size_t)m->n_op + 1, 1);
   rg_status st = ex.name && ex.cval && ex.is_const && ex.fuse && ex.uses && ex.absorbed && order && op_done
                      ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  int added;
-  for (int32_t v = 0; !st && v < m->n_var; v++)
-    if (!rg_names_add(&ex.taken, rg_graph_tvar_name(m->g, v), &added)) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  for (int32_t i = 0; !st && i < m->n_out; i++)
-    if (!rg_names_add(&ex.taken, m->out_name[i], &added)) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  if (!st) {
-    mark_constants(&ex);
-    st = order_nodes(&ex, order, &n_order, err);
-  }
-  if (!st) {
-    rg_export_plan_fusions(&ex, order, n_order);
-    st = fold_constants(&ex, order, n_order, err);
-  }
-  if (!st) {
-    /* an operator's result that is an output is written under the output's name */
-    for (int32_t i = 0; !st && i < m->n_out; i++) {
-      rg_ref r = m->out[i];
-      if (rg_graph_node(m->g, r.node)->op == RG_OP_INPUT || ex.is_const[r.node] || ex.name[r.node][r.out]) continue;
-      if (!(ex.name[r.node][r.out] = strdup(m->out_name[i]))) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-    }
-  }
-  for (int32_t i = 0; !st && i < n_order; i++) st = write_node(&ex, order[i], op_done, err);
-  for (int32_t i = 0; !st && i < m->n_out; i++) { /* outputs that are variables, constants, or twice the same */
-    const char *have = ex.name[m->out[i].node][m->out[i].out];
-    if (strcmp(have, m->out_name[i]) && !rg_export_node(&ex, "Identity", &have, 1, (const char *const *)&m->out_name[i], 1))
-      st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  }
   Onnx__ModelProto *mp = NULL;
-  if (!st) st = drop_unused_initializers(&ex, err);
-  if (!st) st = assemble(&ex, &mp, err);
+  if (!st) st = write_all(&ex, order, op_done, err);
+  if (!st) st = rg_export_assemble(&ex, &mp, err);
   for (size_t i = 0; i < n && ex.name; i++)
     for (int o = 0; o < RG_MAX_OUTPUTS; o++) free(ex.name[i][o]), free(ex.cval ? ex.cval[i][o] : NULL);
   for (size_t i = 0; i < ex.n_node; i++) onnx__node_proto__free_unpacked(ex.node[i], NULL);
-  if (st) /* initializers not handed to the model: the borrowed ones go back first */
-    for (size_t i = 0; i < ex.n_view; i++) rg_onnx_tensor_unview(ex.view[i]);
+  if (st) rg_export_give_back(&ex); /* messages not handed to the model: what they borrow goes back first */
   for (size_t i = 0; i < ex.n_init; i++) onnx__tensor_proto__free_unpacked(ex.init[i], NULL);
-  if (!st && views) *views = ex.view, *n_views = ex.n_view, ex.view = NULL;
-  free(ex.view);
+  for (size_t i = 0; i < ex.n_sparse; i++) onnx__sparse_tensor_proto__free_unpacked(ex.sparse[i], NULL);
+  if (!st && l) *l = (loans){ex.view, ex.lent, ex.n_view, ex.n_lent}, ex.view = NULL, ex.lent = NULL;
+  free(ex.view), free(ex.lent), free(ex.sparse);
   free(ex.node), free(ex.init), free(ex.name), free(ex.cval), free(ex.is_const), free(ex.fuse), free(ex.uses);
   free(ex.absorbed), free(order), free(op_done);
-  rg_names_free(&ex.taken);
+  rg_names_free(&ex.taken), rg_names_free(&ex.pinned);
   return st ? NULL : mp;
 }
 
-Onnx__ModelProto *rg_model_to_onnx(const rg_model *m, rg_err *err) { return build(m, false, NULL, NULL, err); }
+Onnx__ModelProto *rg_model_to_onnx(const rg_model *m, rg_err *err) { return build(m, false, NULL, err); }
 
 /* protobuf-c packing straight into a file. */
 typedef struct {
@@ -455,13 +442,13 @@ typedef struct {
 
 static void file_append(ProtobufCBuffer *b, size_t len, const uint8_t *data) {
   file_buffer *fb = (file_buffer *)b;
+  if (!len) return; /* an empty bytes field (a size-0 tensor's raw data) may come with no pointer */
   if (!fb->failed && fwrite(data, 1, len, fb->f) != len) fb->failed = true, fb->why = errno;
 }
 
 rg_status rg_model_export(const rg_model *m, const char *path, rg_err *err) {
-  Onnx__TensorProto **views = NULL;
-  size_t n_views = 0;
-  Onnx__ModelProto *mp = build(m, true, &views, &n_views, err); /* no copy of the weights */
+  loans l = {0};
+  Onnx__ModelProto *mp = build(m, true, &l, err); /* no copy of the weights */
   if (!mp) return err ? err->status : RG_ERR_NOMEM;
   rg_atomic_file af;
   rg_status st = rg_atomic_open(&af, path, err);
@@ -474,8 +461,9 @@ rg_status rg_model_export(const rg_model *m, const char *path, rg_err *err) {
                       fb.why ? strerror(fb.why) : "write error");
     } else st = rg_atomic_commit(&af, err);
   }
-  for (size_t i = 0; i < n_views; i++) rg_onnx_tensor_unview(views[i]);
-  free(views);
+  for (size_t i = 0; i < l.n_view; i++) rg_onnx_tensor_unview(l.view[i]);
+  for (size_t i = 0; i < l.n_lent; i++) rg_onnx_unlend(l.lent[i]);
+  free(l.view), free(l.lent);
   onnx__model_proto__free_unpacked(mp, NULL);
   return st;
 }

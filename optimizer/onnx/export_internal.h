@@ -1,6 +1,7 @@
 /* optimizer/onnx/export_internal.h: the exporter's state, shared by export.c (what is written and in
- * which order, names, constants, the model message) and export_nodes.c (one IR node as ONNX
- * nodes). Internal to optimizer/. */
+ * which order, names, constants, opaque nodes), export_model.c (the model message around them:
+ * what it carries over from the model read) and export_nodes.c (one IR node as ONNX nodes).
+ * Internal to optimizer/. */
 #ifndef RG_OPTIMIZER_EXPORT_INTERNAL_H
 #define RG_OPTIMIZER_EXPORT_INTERNAL_H
 
@@ -30,9 +31,14 @@ typedef struct {
   size_t n_node, cap_node;
   Onnx__TensorProto **init;
   size_t n_init, cap_init;
+  Onnx__SparseTensorProto **sparse; /* sparse initializers, as read */
+  size_t n_sparse, cap_sparse;
   bool borrow;              /* weights' initializers borrow the model's data (writing a file) */
   Onnx__TensorProto **view; /* those that do, to give it back before freeing */
   size_t n_view, cap_view;
+  ProtobufCMessage **lent;  /* with borrow, opaque weights as read: messages sharing the source's */
+  size_t n_lent, cap_lent;
+  rg_names pinned;          /* names written by an Identity for what a subgraph reads */
 } rg_exporter;
 
 /* A new tensor name from hint (unique in the model); NULL when out of memory. */
@@ -59,5 +65,17 @@ void rg_export_plan_fusions(rg_exporter *ex, const int32_t *order, int32_t n_ord
 rg_status rg_export_constant(rg_exporter *ex, int32_t id, rg_err *err) RG_MUST_CHECK;
 /* The float values of a constant value (a weight's, or a folded node's) into a new array. */
 float *rg_export_const_floats(const rg_exporter *ex, rg_ref r);
+
+/* ---- the model message (export_model.c) ---- */
+
+/* Every name the written model must not give a new tensor (ex->taken): the model's variables
+ * and outputs, the names opaque nodes' subgraphs read, every tensor name of the model read. */
+rg_status rg_export_reserve(rg_exporter *ex, rg_err *err) RG_MUST_CHECK;
+/* The model message around ex's nodes and initializers (moved into it), carrying over from the
+ * model read what graphopt does not model; on failure, ex's loans are given back. */
+rg_status rg_export_assemble(rg_exporter *ex, Onnx__ModelProto **out, rg_err *err) RG_MUST_CHECK;
+/* Gives back what ex's messages borrow from the model (views' data, lent messages), wherever
+ * those messages are now; they can be freed after. */
+void rg_export_give_back(rg_exporter *ex);
 
 #endif
