@@ -87,3 +87,16 @@ save("split_negative", [helper.make_node("Split", ["x", "sizes"], ["a", "b"], na
      [helper.make_tensor_value_info("a", F, None)], [sizes])
 save("transpose_perm", [helper.make_node("Transpose", ["x"], ["y"], name="tr", perm=[0, 0])], [x],
      [helper.make_tensor_value_info("y", F, None)])
+# an If whose branch reads a tensor nobody makes, and one whose branch reads the If's own output
+reads_nobody = helper.make_graph([helper.make_node("Identity", ["nobody"], ["z"])], "branch", [],
+                                 [helper.make_tensor_value_info("z", F, [1, 4])])
+save("subgraph_missing", [helper.make_node("If", ["cond"], ["y"], name="if", then_branch=reads_nobody,
+                                           else_branch=branch)], [x], [y], [cond])
+reads_itself = helper.make_graph([helper.make_node("Identity", ["y"], ["z"])], "branch", [],
+                                 [helper.make_tensor_value_info("z", F, [1, 4])])
+save("subgraph_cycle", [helper.make_node("If", ["cond"], ["y"], name="if", then_branch=reads_itself,
+                                         else_branch=branch)], [x], [y], [cond])
+# a weight whose data does not fill its shape
+short = numpy_helper.from_array(np.ones([1, 3], np.float32), "w")
+short.dims[:] = [1, 4]
+save("weight_short", [helper.make_node("Add", ["x", "w"], ["y"], name="add")], [x], [y], [short])
