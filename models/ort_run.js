@@ -7,7 +7,8 @@
 // their declared order, each in row-major order, one draw per element:
 //   u = mulberry32(state)                        (state += 0x6D2B79F5, then the usual mixing)
 //   float32/float64: (u >>> 8) / 2^24 * 2 - 1    (in [-1, 1), exact in float32)
-//   int64/int32:     u % intMax                  (in [0, intMax))
+//   float16:         the same, rounded to half precision (its bits in a Uint16Array)
+//   int64/int32 and the other integer types: u % intMax   (in [0, intMax))
 //   bool:            u & 1
 'use strict';
 const fs = require('fs');
@@ -79,8 +80,24 @@ function mulberry32(seed) {
 
 const ARRAYS = {
   float32: Float32Array, float64: Float64Array, int64: BigInt64Array, int32: Int32Array,
-  bool: Uint8Array,
+  bool: Uint8Array, uint8: Uint8Array, int8: Int8Array, uint16: Uint16Array, int16: Int16Array,
+  uint32: Uint32Array, uint64: BigUint64Array, float16: Uint16Array,
 };
+const INTEGER = new Set(['int64', 'int32', 'uint8', 'int8', 'uint16', 'int16', 'uint32', 'uint64']);
+
+// The bits of x as an IEEE half (round to nearest even; x is a draw in [-1, 1), never past
+// the half range).
+function halfBits(x) {
+  const f = new Float32Array([x]), u = new Uint32Array(f.buffer)[0];
+  const sign = (u >>> 16) & 0x8000, exp = (u >>> 23) & 0xff, man = u & 0x7fffff;
+  if (exp < 103) return sign; // below half's smallest subnormal: zero
+  if (exp < 113) { // a subnormal half
+    const m = man | 0x800000, shift = 126 - exp, h = m >>> shift, rest = m & ((1 << shift) - 1), half = 1 << (shift - 1);
+    return sign | (h + (rest > half || (rest === half && (h & 1)) ? 1 : 0));
+  }
+  const h = ((exp - 112) << 10) | (man >>> 13), rest = man & 0x1fff;
+  return sign | (h + (rest > 0x1000 || (rest === 0x1000 && (h & 1)) ? 1 : 0));
+}
 
 function makeTensor(type, dims, values) {
   const A = ARRAYS[type];
@@ -88,7 +105,7 @@ function makeTensor(type, dims, values) {
   const n = dims.reduce((a, b) => a * b, 1);
   if (values.length !== n) throw new Error('dims ' + JSON.stringify(dims) + ' want ' + n + ' values, got ' + values.length);
   const data = new A(n);
-  for (let i = 0; i < n; i++) data[i] = type === 'int64' ? BigInt(values[i]) : Number(values[i]);
+  for (let i = 0; i < n; i++) data[i] = type === 'int64' || type === 'uint64' ? BigInt(values[i]) : Number(values[i]);
   return new ort.Tensor(type, data, dims);
 }
 
@@ -108,7 +125,8 @@ function drawInputs(session, o) {
     for (let i = 0; i < n; i++) {
       const u = next();
       if (m.type === 'float32' || m.type === 'float64') v[i] = (u >>> 8) / 16777216 * 2 - 1;
-      else if (m.type === 'int64' || m.type === 'int32') v[i] = u % o.intMax;
+      else if (m.type === 'float16') v[i] = halfBits((u >>> 8) / 16777216 * 2 - 1);
+      else if (INTEGER.has(m.type)) v[i] = u % o.intMax;
       else if (m.type === 'bool') v[i] = u & 1;
       else throw new Error('input ' + m.name + ': type ' + m.type + ' is not supported');
     }
