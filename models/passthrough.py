@@ -75,14 +75,19 @@ def int32_case():
     return model("int32", nodes, inputs, outputs, [init("w32", [[1, -2, 3], [4, 5, -6]], np.int32)])
 
 
-def uint8_case():
-    nodes, inputs = [], [vi("u", T.UINT8, [2, 3])]
-    outputs = [vi("u_cat", T.UINT8, [3, 3]), vi("u_float", F, [2, 3])]
-    nodes += [helper.make_node("Concat", ["u", "w8"], ["u_cat"], name="cat8", axis=0),
-              helper.make_node("Cast", ["u"], ["u_cast"], name="cast8", to=F),
-              helper.make_node("Relu", ["u_cast"], ["u_float"], name="relu8")]
+def concat_cast(name, elem, row, dtype):
+    """An input of elem concatenated with an initializer row of it, and cast to float for a Relu."""
+    nodes, inputs = [], [vi("x", elem, [2, 3])]
+    outputs = [vi("x_cat", elem, [3, 3]), vi("x_relu", F, [2, 3])]
+    nodes += [helper.make_node("Concat", ["x", "w"], ["x_cat"], name="cat", axis=0),
+              helper.make_node("Cast", ["x"], ["x_f"], name="cast", to=F),
+              helper.make_node("Relu", ["x_f"], ["x_relu"], name="relu")]
     float_part(nodes, inputs, outputs)
-    return model("uint8", nodes, inputs, outputs, [init("w8", [[0, 128, 255]], np.uint8)])
+    return model(name, nodes, inputs, outputs, [init("w", [row], dtype)])
+
+
+def uint8_case():
+    return concat_cast("uint8", T.UINT8, [0, 128, 255], np.uint8)
 
 
 def bool_case():
@@ -108,13 +113,7 @@ def double_case():
 
 
 def float16_case():
-    nodes, inputs = [], [vi("h", T.FLOAT16, [2, 3])]
-    outputs = [vi("h_cat", T.FLOAT16, [3, 3]), vi("h_relu", F, [2, 3])]
-    nodes += [helper.make_node("Concat", ["h", "wh"], ["h_cat"], name="cat16", axis=0),
-              helper.make_node("Cast", ["h"], ["h_f"], name="cast16", to=F),
-              helper.make_node("Relu", ["h_f"], ["h_relu"], name="relu16")]
-    float_part(nodes, inputs, outputs)
-    return model("float16", nodes, inputs, outputs, [init("wh", [[0.5, -2, 65504]], np.float16)])
+    return concat_cast("float16", T.FLOAT16, [0.5, -2, 65504], np.float16)
 
 
 def string_case():

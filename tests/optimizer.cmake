@@ -13,8 +13,9 @@ add_test(NAME optimizer_cases
 # onnxruntime's outputs bitwise equal; optimize rewrites the float part where graphopt evaluates
 # the whole model, and says why it cannot check where it does not (models/passthrough.py).
 add_test(NAME optimizer_passthrough
-         COMMAND ${CMAKE_SOURCE_DIR}/models/passthrough_test.sh $<TARGET_FILE:graphopt>
-                 ${CMAKE_BINARY_DIR}/roundtrip/passthrough ${RG_TEST_ROOT}/regress/optimize/merge.rules)
+         COMMAND ${CMAKE_SOURCE_DIR}/models/roundtrip_test.sh $<TARGET_FILE:graphopt>
+                 ${CMAKE_BINARY_DIR}/roundtrip/passthrough --rules ${RG_TEST_ROOT}/regress/optimize/merge.rules
+                 --passthrough)
 set_tests_properties(optimizer_passthrough PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900 LABELS models
                      FIXTURES_REQUIRED proof_cache)
 # models/opsets.py's models at opsets 7, 9, 10, 18 and 21 (each operator in its form there):
