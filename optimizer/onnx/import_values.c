@@ -20,11 +20,11 @@
 
 static const char *kind_name(Onnx__TypeProto__ValueCase c) {
   switch (c) {
-  case ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE: return "a sequence";
-  case ONNX__TYPE_PROTO__VALUE_MAP_TYPE: return "a map";
-  case ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE: return "an optional";
-  case ONNX__TYPE_PROTO__VALUE_SPARSE_TENSOR_TYPE: return "a sparse tensor";
-  default: return "of no tensor type";
+  case ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE: return "type sequence";
+  case ONNX__TYPE_PROTO__VALUE_MAP_TYPE: return "type map";
+  case ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE: return "type optional";
+  case ONNX__TYPE_PROTO__VALUE_SPARSE_TENSOR_TYPE: return "type sparse tensor";
+  default: return "no type graphopt knows";
   }
 }
 
@@ -66,7 +66,7 @@ rg_status rg_import_declared_type(rg_importer *im, const Onnx__ValueInfoProto *v
   const Onnx__TypeProto *tp = vi->type;
   *t = (rg_tinfo){RG_ELEM_UNDEFINED, rg_shape_make(0, NULL), false};
   if (!tp || tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !tp->tensor_type)
-    return snprintf(why, len, "%s", tp ? kind_name(tp->value_case) : "of no declared type"), RG_IMPORT_OPAQUE;
+    return snprintf(why, len, "%s", tp ? kind_name(tp->value_case) : "no declared type"), RG_IMPORT_OPAQUE;
   t->elem = (rg_elem)tp->tensor_type->elem_type;
   if (t->elem != RG_ELEM_FLOAT && t->elem != RG_ELEM_INT64)
     return snprintf(why, len, "element type %s", rg_onnx_elem_name(t->elem)), RG_IMPORT_OPAQUE;
