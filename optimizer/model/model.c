@@ -73,8 +73,8 @@ int32_t rg_model_add_var(rg_model *m, const char *name, rg_mvar_kind kind, rg_el
 int32_t rg_model_add_opaque_var(rg_model *m, const char *name, rg_mvar_kind kind, rg_elem elem, const char *why) {
   char *w = why ? strdup(why) : NULL;
   if (why && !w) return RG_ERR_NOMEM;
-  rg_shape none = rg_shape_make(0, NULL); /* a placeholder: nothing reads an opaque value's shape */
-  int32_t v = rg_model_add_var(m, name, kind, elem, &none, NULL);
+  rg_shape unknown = rg_shape_make(0, NULL); /* no shape graphopt can hold (model.h's rg_mvar) */
+  int32_t v = rg_model_add_var(m, name, kind, elem, &unknown, NULL);
   if (v < 0) return free(w), v;
   m->var[v].typed = false, m->var[v].why = w;
   return v;

@@ -45,7 +45,8 @@ struct Onnx__SparseTensorProto;
  * other value is an opaque value, kept as read: of another element type (elem says which), of
  * a shape rg_shape cannot hold (a size 0, a rank past RG_MAX_RANK), or of a type graphopt does
  * not know (RG_ELEM_UNDEFINED: an output it cannot type, a sequence, a map). No IR node reads
- * one, only opaque nodes; its shape is rank 0 (a placeholder), and evaluating it is an error. */
+ * one, only opaque nodes; its shape field is empty (rank 0: graphopt holds no shape for it, and
+ * what reads shapes reads typed values only), and evaluating it is an error. */
 typedef struct {
   rg_mvar_kind kind;
   rg_elem elem;
