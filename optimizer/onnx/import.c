@@ -270,7 +270,8 @@ static rg_status opaque_operands(rg_importer *im, const Onnx__NodeProto *n, opaq
 static void set_why(const rg_importer *im, const Onnx__NodeProto *n, opaque_node *q, const char *why) {
   char label[160];
   rg_onnx_node_label(n, im->node_k, label, sizeof label);
-  snprintf(q->why, sizeof q->why, "%s: %s", label, why);
+  /* the reason cut to the room left after the label (a longer one is cut, not a warning) */
+  snprintf(q->why, sizeof q->why, "%s: %.*s", label, (int)(sizeof q->why - sizeof label - 2), why);
 }
 
 /* A message of opaque.h about node n without the label it starts with (the node's label
