@@ -40,11 +40,9 @@ static rg_status gpu_status(rg_gpu_status s, const char *msg, rg_err *err) {
 static rg_status configuration_cost(void *ctx, const rg_model *m, int32_t id, const char *op,
                                     const char *config, double *us, rg_err *err) {
   cuda_ctx *c = ctx;
-  double flops, bytes;
-  rg_roofline_figures(m, id, &flops, &bytes);
-  rg_cost_row row = {rg_roofline_us(&c->mc, flops, bytes), "roofline", 0}, had = {0};
+  rg_cost_row row, had;
   const char *device = rg_gpu_device(c->gpu);
-  int found = c->cache ? rg_cost_cache_get(c->cache, device, op, config, &had, err) : 0;
+  int found = rg_roofline_row_and_cached(&c->mc, c->cache, device, m, id, op, config, &row, &had, err);
   if (found < 0) return found;
   if (found && !strcmp(had.source, "cuda")) {
     c->stats.cached++;

@@ -371,10 +371,8 @@ static rg_status time_pd(dnnl_ctx *c, dnnl_primitive_desc_t pd, const args *a, d
 static rg_status configuration_cost(void *ctx, const rg_model *m, int32_t id, const char *op,
                                     const char *config, double *us, rg_err *err) {
   dnnl_ctx *c = ctx;
-  double flops, bytes;
-  rg_roofline_figures(m, id, &flops, &bytes);
-  rg_cost_row row = {rg_roofline_us(&c->mc, flops, bytes), "roofline", 0}, had = {0};
-  int found = c->cache ? rg_cost_cache_get(c->cache, c->device, op, config, &had, err) : 0;
+  rg_cost_row row, had;
+  int found = rg_roofline_row_and_cached(&c->mc, c->cache, c->device, m, id, op, config, &row, &had, err);
   if (found < 0) return found;
   if (found && !strcmp(had.source, "dnnl")) {
     c->stats.cached++;

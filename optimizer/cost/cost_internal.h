@@ -31,6 +31,11 @@ rg_status rg_machine_read(const char *path, rg_machine *mc, rg_err *err) RG_MUST
 void rg_roofline_figures(const rg_model *m, int32_t id, double *flops, double *bytes);
 /* max(flops / peak, bytes / bandwidth) + overhead, in microseconds. */
 double rg_roofline_us(const rg_machine *mc, double flops, double bytes);
+/* A measuring model's start on node id's configuration: *row the roofline's figure (source
+ * "roofline"), *had the cache's row for it (cache may be NULL); rg_cost_cache_get's answer. */
+int rg_roofline_row_and_cached(const rg_machine *mc, rg_cost_cache *cache, const char *device, const rg_model *m,
+                               int32_t id, const char *op, const char *config, rg_cost_row *row, rg_cost_row *had,
+                               rg_err *err);
 
 /* Node id's configuration as text: its operator's parameters and its operands' and results'
  * dims, "1 1 same relu 1 1 1 : 1x64x56x56 64x64x3x3 -> 1x64x56x56" (seams left out: they do not

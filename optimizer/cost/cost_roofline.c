@@ -86,6 +86,15 @@ double rg_roofline_us(const rg_machine *mc, double flops, double bytes) {
   return (compute > memory ? compute : memory) + mc->overhead_us;
 }
 
+int rg_roofline_row_and_cached(const rg_machine *mc, rg_cost_cache *cache, const char *device, const rg_model *m,
+                               int32_t id, const char *op, const char *config, rg_cost_row *row, rg_cost_row *had,
+                               rg_err *err) {
+  double flops, bytes;
+  rg_roofline_figures(m, id, &flops, &bytes);
+  *row = (rg_cost_row){rg_roofline_us(mc, flops, bytes), "roofline", 0}, *had = (rg_cost_row){0};
+  return cache ? rg_cost_cache_get(cache, device, op, config, had, err) : 0;
+}
+
 /* ---- the backend ---- */
 
 typedef struct {
