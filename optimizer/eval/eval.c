@@ -18,7 +18,20 @@ typedef struct {
   rg_eval_ctx ctx;
 } evaluator;
 
-static int deps(const evaluator *ev, int32_t id, rg_ref *out) { return rg_model_deps(ev->m, id, out); }
+/* The variable whose values the caller gives for node id (an input, or an opaque value standing
+ * for its node's output), else -1. */
+static int32_t given_var(const evaluator *ev, int32_t id) {
+  const rg_node *nd = rg_graph_node(ev->m->g, id);
+  if (nd->op != RG_OP_INPUT || !ev->inputs) return -1;
+  int32_t var = nd->params[0];
+  rg_mvar_kind k = ev->m->var[var].kind;
+  return (k == RG_MVAR_INPUT || k == RG_MVAR_OPAQUE) && ev->inputs[var] ? var : -1;
+}
+
+/* An opaque value given by the caller reads nothing: its node is not run. */
+static int deps(const evaluator *ev, int32_t id, rg_ref *out) {
+  return given_var(ev, id) >= 0 ? 0 : rg_model_deps(ev->m, id, out);
+}
 
 /* Post-order over what refs need, without recursion (models are deep). */
 static rg_status plan(evaluator *ev, const rg_ref *refs, int n_refs, rg_err *err) {
@@ -83,7 +96,7 @@ static rg_status eval_opaque(evaluator *ev, int32_t k, rg_err *err) {
   if (!st) st = rg_opaque_eval(&c, iv, ot, ov, err);
   for (int j = 0; j < o->n_out && ov; j++) {
     int32_t id = rg_graph_input(m->g, o->out[j]);
-    if (!st && !ev->val[id][0]) ev->val[id][0] = ov[j];
+    if (!st && !ev->val[id][0] && given_var(ev, id) < 0) ev->val[id][0] = ov[j]; /* a given value wins */
     else free(ov[j]);
   }
   free(in), free(ot), free(iv), free(ov);
@@ -96,12 +109,12 @@ static rg_status eval_node(evaluator *ev, int32_t id, rg_err *err) {
   if (nd->op == RG_OP_INPUT) {
     int32_t var = nd->params[0];
     const rg_mvar *v = &m->var[var];
-    if (v->kind == RG_MVAR_OPAQUE) return ev->val[id][0] ? RG_OK : eval_opaque(ev, v->opaque, err);
+    const double *given = given_var(ev, id) >= 0 ? ev->inputs[var] : NULL;
+    if (v->kind == RG_MVAR_OPAQUE && !given) return ev->val[id][0] ? RG_OK : eval_opaque(ev, v->opaque, err);
     if (!v->typed)
       return rg_err_set(err, RG_ERR_ARG, "graphopt cannot evaluate '%s', %s of %s", rg_graph_tvar_name(m->g, var),
                         v->kind == RG_MVAR_INPUT ? "an input" : "a weight", v->why ? v->why : "a type it does not model");
     int64_t n = rg_shape_numel(&v->shape);
-    const double *given = v->kind == RG_MVAR_INPUT && ev->inputs ? ev->inputs[var] : NULL;
     if (v->kind == RG_MVAR_INPUT && !given)
       return rg_err_set(err, RG_ERR_UNBOUND, "input '%s' has no values", rg_graph_tvar_name(m->g, var));
     double *d = alloc_values(&v->shape);
@@ -201,6 +214,18 @@ double **rg_model_random_inputs_scaled(const rg_model *m, uint32_t seed, double 
     }
   }
   return in;
+}
+
+bool rg_model_random_opaque(const rg_model *m, double **in, uint32_t seed, double scale) {
+  uint32_t state = seed ^ 0x9E3779B9u; /* a stream apart from the inputs' */
+  for (int32_t v = 0; v < m->n_var; v++) {
+    const rg_mvar *x = &m->var[v];
+    if (x->kind != RG_MVAR_OPAQUE || !x->typed || x->elem != RG_ELEM_FLOAT || in[v]) continue;
+    int64_t n = rg_shape_numel(&x->shape);
+    if (!(in[v] = malloc(sizeof(double) * (size_t)(n + 1)))) return false;
+    for (int64_t i = 0; i < n; i++) in[v][i] = ((double)(mulberry32(&state) >> 8) / 16777216.0 * 2 - 1) * scale;
+  }
+  return true;
 }
 
 void rg_model_inputs_free(const rg_model *m, double **inputs) {

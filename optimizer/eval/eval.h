@@ -17,7 +17,8 @@
 
 /* The values of refs[0..n) of m into out[i] (new malloc'd arrays of each value's element
  * count, float64 whatever the element type). inputs[v]: the values of input variable v (NULL
- * for the others); an input reached without values is RG_ERR_UNBOUND, which is how a caller
+ * for the others; values given for a typed opaque value's variable stand for its node's output,
+ * which then is not run); an input reached without values is RG_ERR_UNBOUND, which is how a caller
  * learns that a value is not a constant. Errors of opaque operators name the node. What
  * graphopt does not evaluate is an error naming it and why, never a value: an opaque value
  * (model.h) or an opaque node with a why (RG_ERR_ARG). */
@@ -37,6 +38,11 @@ double **rg_model_random_inputs(const rg_model *m, uint32_t seed, int64_t int_ma
  * [0, int_bound[v]) where int_bound (indexed by variable; NULL: none) gives it a bound > 0. */
 double **rg_model_random_inputs_scaled(const rg_model *m, uint32_t seed, double scale, int64_t int_max,
                                        const int64_t *int_bound);
+/* Into in (as above): values for every typed float opaque value too, drawn in [-scale, scale)
+ * from a stream of seed's apart from the inputs'; each then stands for its node's output in
+ * rg_model_eval_refs (the numeric check of a region on its own, numcheck.h). false when out
+ * of memory (in keeps what was drawn: free it as ever). */
+bool rg_model_random_opaque(const rg_model *m, double **in, uint32_t seed, double scale);
 void rg_model_inputs_free(const rg_model *m, double **inputs);
 
 /* A way to run a model: name, one line saying what it is, and the values of refs[0..n) of m on
