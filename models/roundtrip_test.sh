@@ -3,9 +3,10 @@
 # over models (with --cases, models/cases.py writes them into WORK first, with --opsets
 # models/opsets.py; with --rules R, each is
 # optimized with R instead of converted, by --search S where given); ctest optimizer_passthrough:
-# with --passthrough, models/passthrough.py instead (its own models, optimized with R). Exit 77
+# with --passthrough, models/passthrough.py instead (its own models, optimized with R); ctest
+# optimizer_regions: with --regions, models/regions.py (the numeric check by regions). Exit 77
 # (skip) without python3-onnx or onnxruntime-node (scripts/setup.sh installs both).
-#   models/roundtrip_test.sh GRAPHOPT WORK [--rules R [--search S]] [--cases | --opsets | --passthrough | MODEL.onnx...]
+#   models/roundtrip_test.sh GRAPHOPT WORK [--rules R [--search S]] [--cases | --opsets | --passthrough | --regions | MODEL.onnx...]
 set -eu
 src=$(cd "$(dirname "$0")" && pwd)
 graphopt=${1:?usage: roundtrip_test.sh GRAPHOPT WORK [--cases | MODEL...]}
@@ -25,6 +26,9 @@ if [ "${1:-}" = --rules ]; then rules=$2; shift 2; fi
 if [ "${1:-}" = --search ]; then search=$2; shift 2; fi
 if [ "${1:-}" = --passthrough ]; then
   exec $py "$src/passthrough.py" --graphopt "$graphopt" --work "$work" ${rules:+--rules "$rules"}
+fi
+if [ "${1:-}" = --regions ]; then
+  exec $py "$src/regions.py" --graphopt "$graphopt" --work "$work" --rules "$rules"
 fi
 if [ "${1:-}" = --cases ] || [ "${1:-}" = --opsets ]; then
   $py "$src/${1#--}.py" "$work/models" >/dev/null

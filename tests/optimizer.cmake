@@ -10,13 +10,22 @@ add_test(NAME optimizer_cases
                  ${CMAKE_BINARY_DIR}/roundtrip/cases --cases)
 # What graphopt does not model (other element types, empty and rank-7 tensors, control flow,
 # sequences, other domains, metadata) and exporters' idioms pass through convert untouched, with
-# onnxruntime's outputs bitwise equal; optimize rewrites the float part where graphopt evaluates
-# the whole model, and says why it cannot check where it does not (models/passthrough.py).
+# onnxruntime's outputs bitwise equal; optimize rewrites the float part, checking the whole model
+# where graphopt evaluates it and each rewritten region alone where it does not, saying why
+# (models/passthrough.py).
 add_test(NAME optimizer_passthrough
          COMMAND ${CMAKE_SOURCE_DIR}/models/roundtrip_test.sh $<TARGET_FILE:graphopt>
                  ${CMAKE_BINARY_DIR}/roundtrip/passthrough --rules ${RG_TEST_ROOT}/regress/optimize/merge.rules
                  --passthrough)
 set_tests_properties(optimizer_passthrough PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900 LABELS models
+                     FIXTURES_REQUIRED proof_cache)
+# The numeric check by regions: float regions between com.microsoft nodes, an int32 path and an
+# If optimized and run in onnxruntime with the original's outputs; a false rule caught by the
+# region check alone (models/regions.py).
+add_test(NAME optimizer_regions
+         COMMAND ${CMAKE_SOURCE_DIR}/models/roundtrip_test.sh $<TARGET_FILE:graphopt>
+                 ${CMAKE_BINARY_DIR}/roundtrip/regions --rules ${RG_TEST_ROOT}/regress/optimize/merge.rules --regions)
+set_tests_properties(optimizer_regions PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS models
                      FIXTURES_REQUIRED proof_cache)
 # models/opsets.py's models at opsets 7, 9, 10, 18 and 21 (each operator in its form there):
 # converted, and optimized with the depth-3 rules, against onnxruntime; written at their own opset.

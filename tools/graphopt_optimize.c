@@ -146,11 +146,12 @@ static bool load_rules(const opt_opts *o, rg_ruleset *rules, rg_rules_provenance
 
 /* The numeric check's verdict, and the model written when it passed; the exit status. */
 static int check_and_write(const opt_opts *o, const rg_model *m, const rg_ruleset *rules, const rg_search_result *r,
-                           double worst, int step) {
+                           const rg_numcheck_plan *plan, double worst, int step) {
   rg_err err = {0};
   rg_strbuf sb;
   rg_sb_init(&sb);
-  bool passed = rg_numcheck_print(m, rules, r, worst, step, o->tolerance, o->seed, &sb);
+  const char *alone = plan->mode == RG_NUMCHECK_REGIONS ? plan->why : NULL;
+  bool passed = rg_numcheck_print(m, rules, r, worst, step, o->tolerance, o->seed, alone, &sb);
   graphopt_print(&sb);
   if (!passed) return 1;
   if (rg_optimize_write(m, r, o->in, o->out, &err)) return rg_cli_report(P, NULL, &err), 2;
@@ -160,10 +161,10 @@ static int check_and_write(const opt_opts *o, const rg_model *m, const rg_rulese
 
 /* The search's figures as JSON in path, whole or not at all; true when that failed (said why). */
 static bool write_json(const char *path, const rg_rules_provenance *pv, const rg_search_result *r,
-                       const rg_cost_model *cm, double worst, const rg_eqsat_stats *es) {
+                       const rg_cost_model *cm, double worst, bool regions_only, const rg_eqsat_stats *es) {
   rg_strbuf sb, search;
   rg_sb_init(&sb), rg_sb_init(&search);
-  rg_search_result_json(r, cm, worst, es, &search);
+  rg_search_result_json(r, cm, worst, regions_only, es, &search);
   rg_sb_puts(&sb, "{");
   rg_rules_provenance_json(pv, &sb);
   rg_sb_puts(&sb, rg_sb_str(&search) + 1); /* the search's members after the rules' */
@@ -194,7 +195,7 @@ static rg_status search(const opt_opts *o, rg_model *m, const rg_ruleset *rules,
 }
 
 static int optimize(const opt_opts *o, rg_model *m, const rg_ruleset *rules, const rg_rules_provenance *pv,
-                    rg_cost_model *cm) {
+                    rg_cost_model *cm, const rg_numcheck_plan *plan) {
   rg_err err = {0};
   rg_cli_catch_interrupts();
   rg_search_result r;
@@ -207,7 +208,7 @@ static int optimize(const opt_opts *o, rg_model *m, const rg_ruleset *rules, con
   }
   int step = -1, rc = 2;
   double worst = 0;
-  st = rg_optimize_check(m, &r, (uint32_t)o->seed, o->tolerance, &worst, &step, &err);
+  st = rg_optimize_check(m, &r, (uint32_t)o->seed, o->tolerance, plan, &worst, &step, &err);
   rg_strbuf sb;
   rg_sb_init(&sb);
   for (int k = 0; o->explain && k < r.n_steps; k++) rg_search_step_print(m, rules, k, &r.steps[k], &sb);
@@ -217,9 +218,10 @@ static int optimize(const opt_opts *o, rg_model *m, const rg_ruleset *rules, con
   rg_rules_provenance_print(pv, &sb);
   graphopt_print(&sb);
   if (st) rg_cli_report(P, NULL, &err);
-  else rc = check_and_write(o, m, rules, &r, worst, step);
+  else rc = check_and_write(o, m, rules, &r, plan, worst, step);
   /* 3: the model is written, its report is not (1 and 2 mean nothing was written) */
-  if (!st && o->json && write_json(o->json, pv, &r, cm, worst, o->eqsat ? &es : NULL)) rc = rc ? rc : 3;
+  bool alone = plan->mode == RG_NUMCHECK_REGIONS;
+  if (!st && o->json && write_json(o->json, pv, &r, cm, worst, alone, o->eqsat ? &es : NULL)) rc = rc ? rc : 3;
   rg_search_result_free(&r);
   return rc;
 }
@@ -237,9 +239,14 @@ int graphopt_optimize_cmd(int argc, char **argv) {
   rg_err err = {0};
   if (m && rg_cost_model_choose(o.cost, o.machine, o.cache, o.no_cache, cache, sizeof cache, &cm, &err))
     rg_cli_report(P, NULL, &err);
-  /* the numeric check must be able to run the model: said before the proofs and the search */
-  if (m && cm && rg_numcheck_preflight(m, (uint32_t)o.seed, &err)) rg_cli_report(P, NULL, &err), rg_cost_model_free(cm), cm = NULL;
-  rc = m && cm && load_rules(&o, &rules, &pv) ? optimize(&o, m, &rules, &pv, cm) : 2;
+  /* which numeric check can run: the whole model, or where the evaluator cannot run it each
+   * rewritten region alone (said before the proofs and the search) */
+  rg_numcheck_plan plan;
+  if (m && cm && rg_numcheck_preflight(m, (uint32_t)o.seed, &plan, &err)) rg_cli_report(P, NULL, &err), rg_cost_model_free(cm), cm = NULL;
+  if (m && cm && plan.mode == RG_NUMCHECK_REGIONS && !o.quiet)
+    fprintf(stderr, P ": the whole model cannot be evaluated (%s): each rewritten region will be checked on its own\n",
+            plan.why);
+  rc = m && cm && load_rules(&o, &rules, &pv) ? optimize(&o, m, &rules, &pv, cm, &plan) : 2;
   rg_cost_model_free(cm);
   rg_model_free(m);
   rg_ruleset_free(&rules);

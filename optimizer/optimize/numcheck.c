@@ -124,9 +124,10 @@ static int region_refs(const rg_search_result *r, rg_ref *refs) {
 /* At one input scale: the first step whose replacement differs from what it replaced by more
  * than tolerance (*step, else left as it is) and that difference (*worst: else the largest). */
 static rg_status regions_at(const rg_model *m, const rg_search_result *r, const rg_ref *refs, int n, uint32_t seed,
-                            int scale, double tolerance, int *step, double *worst, rg_err *err) {
+                            int scale, double tolerance, bool alone, int *step, double *worst, rg_err *err) {
   double **in = rg_numcheck_inputs(m, seed, scale), **v = calloc((size_t)n + 1, sizeof *v);
-  rg_status st = in && v ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  bool drawn = in && (!alone || rg_model_random_opaque(m, in, seed, rg_numcheck_scales[scale]));
+  rg_status st = drawn && v ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   if (!st) st = rg_model_eval_refs(m, (const double *const *)in, refs, n, v, err);
   for (int k = 0, i = 0; !st && k < r->n_steps && (*step < 0 || k < *step); k++) {
     int outs = r->steps[k].app.n;
@@ -143,7 +144,7 @@ static rg_status regions_at(const rg_model *m, const rg_search_result *r, const 
   return st;
 }
 
-rg_status rg_numcheck_regions(const rg_model *m, const rg_search_result *r, uint32_t seed, double tolerance,
+rg_status rg_numcheck_regions(const rg_model *m, const rg_search_result *r, uint32_t seed, double tolerance, bool alone,
                               int *step, double *worst, rg_err *err) {
   *step = -1, *worst = 0;
   int n_refs = 0;
@@ -152,12 +153,13 @@ rg_status rg_numcheck_regions(const rg_model *m, const rg_search_result *r, uint
   rg_status st = refs ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   if (!st) region_refs(r, refs);
   for (int s = 0; !st && n_refs && s < RG_NUMCHECK_SCALES; s++)
-    st = regions_at(m, r, refs, n_refs, seed, s, tolerance, step, worst, err);
+    st = regions_at(m, r, refs, n_refs, seed, s, tolerance, alone, step, worst, err);
   free(refs);
   return st;
 }
 
-rg_status rg_numcheck_preflight(const rg_model *m, uint32_t seed, rg_err *err) {
+rg_status rg_numcheck_preflight(const rg_model *m, uint32_t seed, rg_numcheck_plan *plan, rg_err *err) {
+  *plan = (rg_numcheck_plan){RG_NUMCHECK_WHOLE, ""};
   bool ints = false, kept = false; /* int64 inputs; values or nodes graphopt keeps without evaluating them */
   for (int32_t v = 0; v < m->n_var; v++) {
     ints |= m->var[v].kind == RG_MVAR_INPUT && m->var[v].elem != RG_ELEM_FLOAT;
@@ -166,20 +168,17 @@ rg_status rg_numcheck_preflight(const rg_model *m, uint32_t seed, rg_err *err) {
   for (int32_t k = 0; k < m->n_op; k++) kept |= m->op[k].why != NULL;
   if (!ints && !kept) return RG_OK; /* floats in [-1, 1) are inputs every model takes */
   double **in = rg_numcheck_inputs(m, seed, 0), **out = calloc((size_t)m->n_out + 1, sizeof *out);
-  rg_status st = in && out ? rg_model_eval(m, (const double *const *)in, out, err)
-                           : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  char why[sizeof err->msg];
-  snprintf(why, sizeof why, "%s", err ? err->msg : "");
-  if (st && st != RG_ERR_NOMEM && kept) /* what it cannot evaluate, not the inputs it draws */
-    rg_err_set(err, st, "the numeric check cannot run the original model, so no rewrite could be checked: %s (it "
-               "checks a model graphopt evaluates whole)", why);
-  else if (st && st != RG_ERR_NOMEM)
-    rg_err_set(err, st,
-               "the numeric check cannot run the original model on the inputs it draws (int64 inputs in [0, %d), "
-               "or within the rows of a table a Gather reads with them directly), so no rewrite could be checked: "
-               "%s",
-               INT_MAX_DRAWN, why);
+  rg_err e = {0};
+  rg_status st = in && out ? rg_model_eval(m, (const double *const *)in, out, &e) : RG_ERR_NOMEM;
   values_free(out, m->n_out);
   rg_model_inputs_free(m, in);
-  return st;
+  if (st == RG_ERR_NOMEM) return rg_err_set(err, st, "out of memory");
+  if (!st) return RG_OK;
+  plan->mode = RG_NUMCHECK_REGIONS;
+  if (kept) /* what it cannot evaluate, not the inputs it draws */
+    snprintf(plan->why, sizeof plan->why, "%s", e.msg);
+  else
+    snprintf(plan->why, sizeof plan->why, "it cannot run the model on the inputs it draws (int64 inputs in [0, %d), or "
+             "within the rows of a table a Gather reads with them directly): %s", INT_MAX_DRAWN, e.msg);
+  return RG_OK;
 }

@@ -35,12 +35,13 @@ rg_status rg_cost_search_fn(void *ctx, const rg_model *m, const rg_ref *roots, d
 }
 
 rg_status rg_optimize_check(const rg_model *m, const rg_search_result *r, uint32_t seed, double tolerance,
-                            double *worst, int *step, rg_err *err) {
+                            const rg_numcheck_plan *plan, double *worst, int *step, rg_err *err) {
   *step = -1;
+  if (plan->mode == RG_NUMCHECK_REGIONS) return rg_numcheck_regions(m, r, seed, tolerance, true, step, worst, err);
   rg_status st = rg_numcheck(m, r->roots, seed, worst, err);
   if (!st && !(*worst <= tolerance)) return rg_numcheck_steps(m, r, seed, tolerance, step, worst, err);
   double region = 0;
-  if (!st) st = rg_numcheck_regions(m, r, seed, tolerance, step, &region, err);
+  if (!st) st = rg_numcheck_regions(m, r, seed, tolerance, false, step, &region, err);
   if (!st && *step >= 0) *worst = region; /* the outputs agree, a rewritten value does not */
   return st;
 }

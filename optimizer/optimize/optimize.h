@@ -31,13 +31,15 @@ rg_status rg_eqsat_rules(rg_model *m, const rg_ruleset *rules, const rg_eqsat_op
 rg_status rg_cost_search_fn(void *ctx, const rg_model *m, const rg_ref *roots, double *cost, int64_t *ops,
                             rg_err *err) RG_MUST_CHECK;
 
-/* The numeric check of a search's best model (numcheck.h) against m on inputs drawn from seed:
- * *worst the largest relative difference of the outputs; when it exceeds tolerance, *step is
- * the first application after which the model differs (and *worst that step's difference);
- * when the outputs agree but a step's replacement differs from what it replaced, *step is that
- * step and *worst its difference; else *step is -1. */
+/* The numeric check of a search's best model (numcheck.h) against m on inputs drawn from seed,
+ * as plan says (rg_numcheck_preflight). The whole model: *worst the largest relative difference
+ * of the outputs; when it exceeds tolerance, *step is the first application after which the
+ * model differs (and *worst that step's difference); when the outputs agree but a step's
+ * replacement differs from what it replaced, *step is that step and *worst its difference;
+ * else *step is -1. The regions alone: *step the first step whose region differs past
+ * tolerance (-1 none) and *worst its difference (else the largest). */
 rg_status rg_optimize_check(const rg_model *m, const rg_search_result *r, uint32_t seed, double tolerance,
-                            double *worst, int *step, rg_err *err) RG_MUST_CHECK;
+                            const rg_numcheck_plan *plan, double *worst, int *step, rg_err *err) RG_MUST_CHECK;
 
 /* Writes r's best model to out_path; when the search applied nothing, a copy of the file
  * in_path (the user's own model, byte for byte). */

@@ -82,16 +82,19 @@ void rg_eqsat_result_print(const rg_search_result *r, const rg_eqsat_stats *s, r
 void rg_search_result_print(const rg_search_result *r, const rg_cost_model *cm, rg_strbuf *out);
 /* The same figures as one JSON object (for CI): cost model, cost before and after, the rules
  * applied (1-based numbers, in order), models explored and queued, rewrites tried, seconds,
- * why the search stopped ("stopped": rg_search_result's stop_reason), and the numeric check's
- * largest relative difference; backtracking's models dropped from its queue; with es
- * (equality saturation's run, else NULL) its figures as the member "eqsat". */
-void rg_search_result_json(const rg_search_result *r, const rg_cost_model *cm, double worst, const rg_eqsat_stats *es,
-                           rg_strbuf *out);
+ * why the search stopped ("stopped": rg_search_result's stop_reason), which numeric check ran
+ * ("numeric_check": "whole model + regions", or "regions only" when the whole model cannot be
+ * evaluated) and its largest relative difference; backtracking's models dropped from its queue;
+ * with es (equality saturation's run, else NULL) its figures as the member "eqsat". */
+void rg_search_result_json(const rg_search_result *r, const rg_cost_model *cm, double worst, bool regions_only,
+                           const rg_eqsat_stats *es, rg_strbuf *out);
 
-/* The numeric check's verdict: agreement within tolerance (seed: of the inputs), or the
- * failure and, when step >= 0, the application after which the model first differs.
- * Returns whether it passed. */
+/* The numeric check's verdict and which check ran: agreement within tolerance (seed: of the
+ * inputs), or the failure and, when step >= 0, the application after which the model first
+ * differs. regions_only: NULL when the whole model was checked with its regions, else why it
+ * could not be (the evaluator's message) and each region was checked alone (numcheck.h); step
+ * then names the application whose region differs. Returns whether it passed. */
 bool rg_numcheck_print(const rg_model *m, const rg_ruleset *rules, const rg_search_result *r, double worst, int step,
-                     double tolerance, int64_t seed, rg_strbuf *out);
+                     double tolerance, int64_t seed, const char *regions_only, rg_strbuf *out);
 
 #endif

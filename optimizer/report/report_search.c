@@ -77,8 +77,8 @@ static void eqsat_json(const rg_eqsat_stats *s, rg_strbuf *out) {
                s->explore_seconds, s->extract_seconds, s->ilp_seconds);
 }
 
-void rg_search_result_json(const rg_search_result *r, const rg_cost_model *cm, double worst, const rg_eqsat_stats *es,
-                           rg_strbuf *out) {
+void rg_search_result_json(const rg_search_result *r, const rg_cost_model *cm, double worst, bool regions_only,
+                           const rg_eqsat_stats *es, rg_strbuf *out) {
   rg_sb_puts(out, "{\"cost_model\": ");
   rg_json_string(out, rg_cost_model_name(cm));
   rg_sb_printf(out, ", \"cost_before\": %.17g, \"cost_after\": %.17g, \"rules_applied\": %d, \"steps\": [",
@@ -91,7 +91,8 @@ void rg_search_result_json(const rg_search_result *r, const rg_cost_model *cm, d
                  (long long)r->explored_to_best, r->seconds_to_best, (long long)r->dropped);
   rg_sb_puts(out, "\"stopped\": ");
   rg_json_string(out, r->stop_reason ? r->stop_reason : "");
-  rg_sb_printf(out, ", \"numeric_check_worst\": %.6g", worst);
+  rg_sb_printf(out, ", \"numeric_check\": \"%s\", \"numeric_check_worst\": %.6g",
+               regions_only ? "regions only" : "whole model + regions", worst);
   if (es) eqsat_json(es, out);
   rg_sb_puts(out, "}\n");
 }
@@ -147,14 +148,20 @@ void rg_eqsat_result_print(const rg_search_result *r, const rg_eqsat_stats *s, r
 
 
 bool rg_numcheck_print(const rg_model *m, const rg_ruleset *rules, const rg_search_result *r, double worst, int step,
-                     double tolerance, int64_t seed, rg_strbuf *out) {
-  if (worst <= tolerance) {
-    rg_sb_printf(out, "numeric check: outputs agree, largest relative difference %.3g (seed %lld)\n", worst,
-                 (long long)seed);
-    return true;
-  }
+                     double tolerance, int64_t seed, const char *regions_only, rg_strbuf *out) {
+  if (worst <= tolerance && !regions_only)
+    rg_sb_printf(out, "numeric check: outputs agree, largest relative difference %.3g (seed %lld; the whole model and "
+                      "each rewritten region)\n", worst, (long long)seed);
+  else if (worst <= tolerance)
+    rg_sb_printf(out, "numeric check: each rewritten region agrees with the region it replaced, largest relative "
+                      "difference %.3g (seed %lld; regions only, since the whole model cannot be evaluated: %s)\n",
+                 worst, (long long)seed, regions_only);
+  if (worst <= tolerance) return true;
   rg_sb_printf(out, "numeric check: FAILED, relative difference %.3g > %g: nothing written\n", worst, tolerance);
-  if (step >= 0) rg_sb_printf(out, "  the model first differs after application %d:\n", step + 1);
+  if (regions_only) rg_sb_printf(out, "  regions only, since the whole model cannot be evaluated: %s\n", regions_only);
+  if (step >= 0)
+    rg_sb_printf(out, regions_only ? "  the region rewritten by application %d differs from the original's:\n"
+                                   : "  the model first differs after application %d:\n", step + 1);
   if (step >= 0) rg_search_step_print(m, rules, step, &r->steps[step], out);
   return false;
 }
