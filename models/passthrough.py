@@ -352,6 +352,16 @@ CARRIED = ["metadata_props", "doc_string", "model_version", "domain", "producer_
            "opset_import"]
 
 
+def rules_test_args(doc):
+    """The arguments of a test that optimizes its own models with a rule set: --graphopt, --work,
+    --rules (regions.py's; others of this folder may share it)."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--graphopt", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--rules", required=True, help="tests/regress/optimize/merge.rules")
+    return ap
+
+
 def run(cmd, want_rc=0):
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if p.returncode != want_rc:

@@ -14,7 +14,6 @@ the application whose region differs named.
     /usr/bin/python3 models/regions.py --graphopt build/tools/graphopt --work DIR --rules RULES
 (RULES: tests/regress/optimize/merge.rules; the false rule is tests/regress/bad/relu_identity_false.rules)
 """
-import argparse
 import json
 import os
 import re
@@ -24,7 +23,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto as T, helper
 
-from passthrough import F, compare, init, model, ort, run, vi
+from passthrough import F, compare, init, model, ort, rules_test_args, run, vi
 
 MS = (("", 17), ("com.microsoft", 1))
 FALSE_RULE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "regress", "bad",
@@ -158,11 +157,7 @@ def false_rule(args, name, builder, rules):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--graphopt", required=True)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("--rules", required=True, help="tests/regress/optimize/merge.rules")
-    args = ap.parse_args()
+    args = rules_test_args(__doc__).parse_args()
     jobs = [(name, optimized, (name, builder, check, lose)) for name, (builder, check, lose) in CASES.items()]
     for name, builder in (("microsoft", microsoft_case), ("int32", int32_case), ("if", if_case)):
         jobs.append((name + " false rule", false_rule, (name, builder, FALSE_RULE)))
