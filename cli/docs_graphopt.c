@@ -8,11 +8,24 @@
   "the roofline's machine figures: a file, or a shipped machine by name (cpu-default, the "    \
   "default; gpu-h100)"
 
+#define GRAPHOPT_EXTERNAL_OPTIONS                                                                                       \
+  RG_CLI_OPT(EXTERNAL_DATA, "write the weights to a side file NAME next to OUT (default OUT.data); without this, "     \
+                            "they go outside only where IN kept them outside or OUT would pass 2 GiB"),                \
+      RG_CLI_OPT(NO_EXTERNAL_DATA, "keep every weight inside OUT (an error past protobuf's 2 GiB)"),                  \
+      RG_CLI_OPT(EXTERNAL_THRESHOLD, "weights of fewer bytes stay inside OUT (default 1024, as onnx's size_threshold)")
+
 static const rg_cli_option convert_options[] = {
     RG_CLI_OPT_META(OUTPUT, "OUT.onnx", "where to write the model (required for convert)"),
     GRAPHOPT_DIM_OPTION,
     RG_CLI_OPT(QUIET, "print only errors"),
-    RG_CLI_OPT(FORCE, "let -o name the input model (replacing it)"),
+    RG_CLI_OPT(FORCE, "let -o name the input model and the side file written the input's (replacing them)"),
+    GRAPHOPT_EXTERNAL_OPTIONS,
+    RG_CLI_HELP_ROW,
+};
+
+static const rg_cli_option info_options[] = {
+    GRAPHOPT_DIM_OPTION,
+    RG_CLI_OPT(QUIET, "print only errors"),
     RG_CLI_HELP_ROW,
 };
 
@@ -46,7 +59,8 @@ static const rg_cli_option optimize_options[] = {
     RG_CLI_OPT(NO_PROOF_CACHE, "prove every rule again and keep nothing"),
     RG_CLI_OPT(AXIOMS, "prove rules from these axioms (default: the installed axioms.rules)"),
     RG_CLI_OPT_META(OUTPUT, "OUT.onnx", "write the optimized model here (required)"),
-    RG_CLI_OPT(FORCE, "let -o name the input model or the rules file (replacing it)"),
+    RG_CLI_OPT(FORCE, "let -o name the input model or the rules, the side file written the input's (replacing them)"),
+    GRAPHOPT_EXTERNAL_OPTIONS,
     RG_CLI_OPT(COST, "the cost model (below; default: the first)"),
     RG_CLI_OPT(MACHINE, GRAPHOPT_MACHINE_HELP),
     RG_CLI_OPT(CACHE, "dnnl's and cuda's cost cache (default ~/.cache/rulegen/costs.sqlite)"),
@@ -84,8 +98,7 @@ const rg_cli_doc rg_doc_graphopt_info = {
     "graphopt info IN.onnx [options]",
     "Imports an ONNX model and prints what it becomes: inputs, outputs, operators of the rule\n"
     "vocabulary, opaque nodes by operator, weights.\n",
-    .options = convert_options + 1, .n_options = RG_CLI_COUNT(convert_options) - 1, /* no -o */
-    .after = IMPORT_EXIT};
+    DOC_OPTIONS(info_options), .after = IMPORT_EXIT};
 
 const rg_cli_doc rg_doc_graphopt_eval = {
     "graphopt eval IN.onnx [options]",

@@ -24,6 +24,10 @@ rules=""
 search=""
 if [ "${1:-}" = --rules ]; then rules=$2; shift 2; fi
 if [ "${1:-}" = --search ]; then search=$2; shift 2; fi
+# ctest optimizer_external: models with their weights in a side file (models/external.py)
+if [ "${1:-}" = --external ]; then
+  exec $py "$src/external.py" --graphopt "$graphopt" --work "$work" --rules "$rules"
+fi
 if [ "${1:-}" = --passthrough ]; then
   exec $py "$src/passthrough.py" --graphopt "$graphopt" --work "$work" ${rules:+--rules "$rules"}
 fi

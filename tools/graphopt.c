@@ -67,6 +67,24 @@ bool graphopt_outputs_fit(const char *cmd, const char *const *inputs, int n_inpu
   return true;
 }
 
+int graphopt_external_option(const char *cmd, int c, const char *arg, rg_export_opts *xo) {
+  size_t n;
+  if ((c == RG_OPT_EXTERNAL_DATA && xo->mode == RG_EXTERNAL_NEVER) ||
+      (c == RG_OPT_NO_EXTERNAL_DATA && xo->mode == RG_EXTERNAL_ALWAYS)) {
+    fprintf(stderr, "%s: --external-data and --no-external-data contradict each other: give one\n", cmd);
+    return -1;
+  }
+  switch (c) {
+  case RG_OPT_EXTERNAL_DATA: xo->mode = RG_EXTERNAL_ALWAYS, xo->location = arg; return 1;
+  case RG_OPT_NO_EXTERNAL_DATA: xo->mode = RG_EXTERNAL_NEVER; return 1;
+  case RG_OPT_EXTERNAL_THRESHOLD:
+    if (rg_cli_parse_size(arg, &n)) return xo->threshold = n, 1;
+    fprintf(stderr, "%s: --external-threshold wants a size in bytes such as 1024 or 1M, not '%s'\n", cmd, arg);
+    return -1;
+  default: return 0;
+  }
+}
+
 /* ---- convert, info ---- */
 
 static int convert_cmd(int argc, char **argv) {
@@ -76,8 +94,13 @@ static int convert_cmd(int argc, char **argv) {
   rg_cli_getopt g;
   rg_cli_getopt_init(&g, doc->options, doc->n_options);
   rg_import_dims dims = {0};
-  int c;
+  rg_export_opts xo = {0};
+  int c, x;
   while ((c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
+    if ((x = graphopt_external_option("graphopt convert", c, optarg, &xo))) {
+      if (x < 0) return 2;
+      continue;
+    }
     switch (c) {
     case RG_OPT_OUTPUT: out = optarg; break;
     case RG_OPT_DIM:
@@ -94,6 +117,7 @@ static int convert_cmd(int argc, char **argv) {
   }
   const char *reads[] = {argv[optind]};
   if (convert && !graphopt_outputs_fit("graphopt convert", reads, 1, out, NULL, force)) return 2;
+  xo.force = force;
   double t_import, t0;
   rg_model *m = graphopt_load(argv[optind], &dims, &t_import);
   if (!m) return 2;
@@ -108,7 +132,7 @@ static int convert_cmd(int argc, char **argv) {
   }
   rg_err err = {0};
   t0 = rg_clock_seconds();
-  if (convert && rg_model_export(m, out, &err)) rc = 2, rg_cli_report("graphopt", NULL, &err);
+  if (convert && rg_model_export_with(m, out, &xo, &err)) rc = 2, rg_cli_report("graphopt", NULL, &err);
   else if (convert && !quiet) printf("%s: exported in %.3f s\n", out, rg_clock_seconds() - t0);
   rg_model_free(m);
   return rc;

@@ -30,6 +30,10 @@ rg_model *graphopt_load(const char *path, const rg_import_dims *d, double *secon
 bool graphopt_outputs_fit(const char *cmd, const char *const *inputs, int n_inputs, const char *out, const char *json,
                           bool force);
 
+/* --external-data[=NAME], --no-external-data, --external-threshold BYTES into xo: 1 taken, 0
+ * not one of them, -1 a bad value (said why as cmd). */
+int graphopt_external_option(const char *cmd, int c, const char *arg, rg_export_opts *xo);
+
 int graphopt_eval_cmd(int argc, char **argv);
 int graphopt_cost_cmd(int argc, char **argv);
 int graphopt_optimize_cmd(int argc, char **argv);

@@ -20,6 +20,7 @@ typedef struct {
   size_t mem_limit; /* --mem-limit: what the search may take (0: rg_search_memory_default) */
   rg_extract_kind extract;
   rg_import_dims dims;
+  rg_export_opts xo; /* where the weights go: --external-data and the rest */
 } opt_opts;
 
 static bool number(const char *opt, const char *arg, double lo, double *out) {
@@ -67,8 +68,11 @@ static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
   static const char *const searches[] = {"backtrack", "eqsat", NULL}, *const extracts[] = {"greedy", "ilp", NULL};
   int c, pick;
   while ((c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
-    bool ok = true;
+    int x = graphopt_external_option(P, c, optarg, &o->xo);
+    bool ok = x >= 0;
+    if (x) c = 0; /* taken */
     switch (c) {
+    case 0: break;
     case RG_OPT_RULES: o->rules = optarg; break;
     case RG_OPT_PUB: o->pub = optarg; break;
     case RG_OPT_ALLOW_UNSIGNED: o->allow_unsigned = true; break;
@@ -154,8 +158,9 @@ static int check_and_write(const opt_opts *o, const rg_model *m, const rg_rulese
   bool passed = rg_numcheck_print(m, rules, r, worst, step, o->tolerance, o->seed, alone, &sb);
   graphopt_print(&sb);
   if (!passed) return 1;
-  if (rg_optimize_write(m, r, o->in, o->out, &err)) return rg_cli_report(P, NULL, &err), 2;
-  printf("%s: written%s\n", o->out, r->n_steps ? "" : " (no rule improved the model: a copy of the original)");
+  if (rg_optimize_write(m, r, o->in, o->out, &o->xo, &err)) return rg_cli_report(P, NULL, &err), 2;
+  bool copy = !r->n_steps && !m->n_side_files && o->xo.mode != RG_EXTERNAL_ALWAYS; /* as rg_optimize_write */
+  printf("%s: written%s\n", o->out, copy ? " (no rule improved the model: a copy of the original)" : "");
   return 0;
 }
 
@@ -237,6 +242,8 @@ int graphopt_optimize_cmd(int argc, char **argv) {
   char cache[4096] = "";
   rg_cost_model *cm = NULL;
   rg_err err = {0};
+  o.xo.force = o.force; /* the side file written can be refused before the search, as -o is */
+  if (m && rg_export_check_side(m, o.out, &o.xo, &err)) rg_cli_report(P, NULL, &err), rg_model_free(m), m = NULL;
   if (m && rg_cost_model_choose(o.cost, o.machine, o.cache, o.no_cache, cache, sizeof cache, &cm, &err))
     rg_cli_report(P, NULL, &err);
   /* which numeric check can run: the whole model, or where the evaluator cannot run it each

@@ -28,6 +28,8 @@ void rg_model_free(rg_model *m) {
   }
   for (int32_t k = 0; k < m->n_out; k++) free(m->out_name[k]);
   if (m->source) onnx__model_proto__free_unpacked(m->source, NULL);
+  for (int32_t k = 0; k < m->n_side_files; k++) free(m->side_files[k]);
+  free(m->side_files);
   free(m->out_name);
   free(m->out);
   free(m->op);

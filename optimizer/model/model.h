@@ -87,6 +87,8 @@ typedef struct {
   int64_t opset;     /* of the default domain */
   int64_t ir_version;
   struct Onnx__ModelProto *source; /* the model as read (opset imports, metadata), owned */
+  char **side_files; /* the files its external data was read from (real paths, owned) */
+  int32_t n_side_files;
 } rg_model;
 
 /* A new empty model (NULL when out of memory); free with rg_model_free. */

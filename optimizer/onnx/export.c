@@ -4,13 +4,11 @@
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include "export_internal.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "optimizer/eval/eval.h"
-#include "ir/atomic.h"
 #include "optimizer/proto/proto.h"
 
 /* ---- building blocks ---- */
@@ -432,35 +430,15 @@ static Onnx__ModelProto *build(const rg_model *m, bool borrow, loans *l, rg_err 
 
 Onnx__ModelProto *rg_model_to_onnx(const rg_model *m, rg_err *err) { return build(m, false, NULL, err); }
 
-/* protobuf-c packing straight into a file. */
-typedef struct {
-  ProtobufCBuffer base;
-  FILE *f;
-  bool failed;
-  int why; /* errno of the first failed write (ENOSPC: the disk is full) */
-} file_buffer;
-
-static void file_append(ProtobufCBuffer *b, size_t len, const uint8_t *data) {
-  file_buffer *fb = (file_buffer *)b;
-  if (!len) return; /* an empty bytes field (a size-0 tensor's raw data) may come with no pointer */
-  if (!fb->failed && fwrite(data, 1, len, fb->f) != len) fb->failed = true, fb->why = errno;
+rg_status rg_model_export(const rg_model *m, const char *path, rg_err *err) {
+  return rg_model_export_with(m, path, NULL, err);
 }
 
-rg_status rg_model_export(const rg_model *m, const char *path, rg_err *err) {
+rg_status rg_model_export_with(const rg_model *m, const char *path, const rg_export_opts *o, rg_err *err) {
   loans l = {0};
   Onnx__ModelProto *mp = build(m, true, &l, err); /* no copy of the weights */
   if (!mp) return err ? err->status : RG_ERR_NOMEM;
-  rg_atomic_file af;
-  rg_status st = rg_atomic_open(&af, path, err);
-  if (!st) {
-    file_buffer fb = {{file_append}, af.f, false, 0};
-    onnx__model_proto__pack_to_buffer(mp, &fb.base);
-    if (fb.failed) {
-      rg_atomic_abort(&af); /* the target is left as it was */
-      st = rg_err_set(err, RG_ERR_IO, "%s: cannot write the model: %s (nothing written)", path,
-                      fb.why ? strerror(fb.why) : "write error");
-    } else st = rg_atomic_commit(&af, err);
-  }
+  rg_status st = rg_export_write(m, mp, path, o, err);
   for (size_t i = 0; i < l.n_view; i++) rg_onnx_tensor_unview(l.view[i]);
   for (size_t i = 0; i < l.n_lent; i++) rg_onnx_unlend(l.lent[i]);
   free(l.view), free(l.lent);

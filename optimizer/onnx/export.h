@@ -21,7 +21,36 @@ struct Onnx__ModelProto;
 /* The model as an ONNX message (free with onnx__model_proto__free_unpacked), or NULL with err. */
 struct Onnx__ModelProto *rg_model_to_onnx(const rg_model *m, rg_err *err);
 
-/* Writes the model to path, whole or not at all (ir/atomic.h). */
+/* Writes the model to path, whole or not at all (ir/atomic.h), as rg_model_export_with with
+ * the default options (external data where the model read had it, or past 2 GiB). */
 rg_status rg_model_export(const rg_model *m, const char *path, rg_err *err) RG_MUST_CHECK;
+
+/* Where the weights of a written model go: inside it, or in a side file next to it (ONNX's
+ * external data, as onnx.save_model writes it with save_as_external_data,
+ * all_tensors_to_one_file and size_threshold). AUTO puts them outside when the model read kept
+ * its weights outside (m->side_files) or when the model would pass protobuf's 2 GiB; ALWAYS
+ * always; NEVER never (a model past 2 GiB is then an error). */
+typedef enum { RG_EXTERNAL_AUTO, RG_EXTERNAL_ALWAYS, RG_EXTERNAL_NEVER } rg_external_mode;
+typedef struct {
+  rg_external_mode mode;
+  const char *location; /* the side file's name, in the model's folder (NULL: the model's name + ".data") */
+  size_t threshold;     /* initializers of fewer bytes stay inside (0: 1024, onnx's size_threshold) */
+  bool force;           /* the side file may replace one the model was read from */
+} rg_export_opts;
+#define RG_EXPORT_THRESHOLD 1024
+
+/* rg_model_export with where the weights go (o NULL: the defaults). Outside, every initializer
+ * of the main graph and tensor attribute of its nodes with at least o->threshold bytes of raw
+ * data goes to one side file (offsets aligned to 64 bytes, 4096 from 4 KiB on), written whole
+ * or not at all before the model, which names it by its name alone. The side file is refused
+ * (RG_ERR_IO or RG_ERR_ARG, before anything is written) when it is a symbolic link, the model
+ * itself, one the model read its weights from (unless o->force), or beside a device or FIFO. */
+rg_status rg_model_export_with(const rg_model *m, const char *path, const rg_export_opts *o,
+                               rg_err *err) RG_MUST_CHECK;
+/* Checks, before the work (a search), that the side file m's export to path would write can be
+ * written: the refusals above. RG_OK when there would be none (or only the size of the model
+ * written would call for one). */
+rg_status rg_export_check_side(const rg_model *m, const char *path, const rg_export_opts *o,
+                               rg_err *err) RG_MUST_CHECK;
 
 #endif

@@ -78,4 +78,11 @@ rg_status rg_export_assemble(rg_exporter *ex, Onnx__ModelProto **out, rg_err *er
  * those messages are now; they can be freed after. */
 void rg_export_give_back(rg_exporter *ex);
 
+/* ---- the file (export_external.c) ---- */
+
+/* Writes mp, m's message, to path, its large tensors in a side file where o says so
+ * (rg_model_export_with); mp is as it was after. */
+rg_status rg_export_write(const rg_model *m, Onnx__ModelProto *mp, const char *path, const rg_export_opts *o,
+                          rg_err *err) RG_MUST_CHECK;
+
 #endif

@@ -554,7 +554,13 @@ static rg_status check_opset(rg_importer *im, const Onnx__ModelProto *mp, rg_err
 rg_status rg_model_import(const char *path, const rg_import_opts *opts, rg_model **out, rg_err *err) {
   *out = NULL;
   Onnx__ModelProto *mp = rg_onnx_read(path, err);
-  return mp ? import_model(mp, path, opts, out, err) : err ? err->status : RG_ERR_PARSE;
+  if (!mp) return err ? err->status : RG_ERR_PARSE;
+  rg_onnx_side_files side;
+  rg_status st = rg_onnx_load_external(mp, path, &side, err); /* weights in side files, read in once */
+  if (st) return onnx__model_proto__free_unpacked(mp, NULL), st;
+  if ((st = import_model(mp, path, opts, out, err))) return rg_onnx_side_files_free(&side), st;
+  (*out)->side_files = side.path, (*out)->n_side_files = side.n; /* export writes such a model's beside it */
+  return RG_OK;
 }
 
 rg_status rg_model_import_bytes(const char *name, const uint8_t *data, size_t len, const rg_import_opts *opts,

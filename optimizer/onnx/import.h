@@ -48,7 +48,9 @@ rg_import_opts rg_import_dims_opts(const rg_import_dims *d);
 
 /* The model in the file at path (opts may be NULL); *out owned by the caller. Errors: RG_ERR_IO
  * (unreadable), RG_ERR_PARSE (not ONNX), RG_ERR_ARG (a construct not supported), RG_ERR_SHAPE
- * (operands that do not type), RG_ERR_LIMIT, RG_ERR_NOMEM; the message starts with the path. */
+ * (operands that do not type), RG_ERR_LIMIT, RG_ERR_NOMEM; the message starts with the path.
+ * Weights in side files (external data) are read from path's folder (rg_onnx_load_external); the
+ * model lists those files (side_files), and export writes it with a side file too. */
 rg_status rg_model_import(const char *path, const rg_import_opts *opts, rg_model **out,
                           rg_err *err) RG_MUST_CHECK;
 

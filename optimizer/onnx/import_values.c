@@ -159,8 +159,8 @@ static rg_status import_initializer(rg_importer *im, Onnx__TensorProto *t, rg_er
   char why[200];
   int32_t v;
   if (t->has_data_location && t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL)
-    return rg_import_fail(im, err, RG_ERR_ARG, "tensor '%s' keeps its data in an external file: not supported (save "
-                          "the model with its data inside)", t->name);
+    return rg_import_fail(im, err, RG_ERR_ARG, "tensor '%s' keeps its data in an external file, and the model was not "
+                          "read from a file (no folder to find it in): import it from its file", t->name);
   if (!rg_onnx_tensor_typed(t, why, sizeof why)) {
     rg_status st = opaque_value(im, t->name, RG_MVAR_WEIGHT, (rg_elem)t->data_type, why, &v, err);
     if (!st) im->m->var[v].tensor = t;

@@ -8,7 +8,8 @@
  * export.h      model graphs back into ONNX models: export.c (what is written, in which order,
  *               names, folded constants, opaque nodes), export_model.c (the model message: what
  *               it carries over from the model read), export_nodes.c (one vocabulary node as
- *               ONNX nodes, and the fusions made on the way out)
+ *               ONNX nodes, and the fusions made on the way out), export_external.c (the
+ *               file, and its large tensors in a side file: ONNX's external data)
  * import_internal.h, export_internal.h: the importer's and exporter's state, private here.
  *
  * Below it: proto/ (the messages), opaque/ (operators kept as they are), eval/ (export folds

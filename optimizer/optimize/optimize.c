@@ -47,10 +47,12 @@ rg_status rg_optimize_check(const rg_model *m, const rg_search_result *r, uint32
 }
 
 rg_status rg_optimize_write(const rg_model *m, const rg_search_result *r, const char *in_path,
-                            const char *out_path, rg_err *err) {
-  if (!r->n_steps) return rg_atomic_copy(in_path, out_path, err); /* nothing better: the user's own file */
+                            const char *out_path, const rg_export_opts *xo, rg_err *err) {
+  /* nothing better: the user's own file, unless it names side files a copy elsewhere would lose */
+  if (!r->n_steps && !m->n_side_files && (!xo || xo->mode != RG_EXTERNAL_ALWAYS))
+    return rg_atomic_copy(in_path, out_path, err);
   rg_model *v = rg_model_view(m, r->roots);
-  rg_status st = v ? rg_model_export(v, out_path, err) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_status st = v ? rg_model_export_with(v, out_path, xo, err) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_model_view_free(v);
   return st;
 }

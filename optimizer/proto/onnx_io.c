@@ -63,8 +63,8 @@ static rg_status tensor_data(Onnx__TensorProto *t, bool take, rg_elem *elem, rg_
   const char *name = t->name ? t->name : "(unnamed)";
   *data = NULL;
   if (t->has_data_location && t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL)
-    return rg_err_set(err, RG_ERR_ARG, "tensor '%s' keeps its data in an external file: not supported (save the model "
-                      "with its data inside)", name);
+    return rg_err_set(err, RG_ERR_ARG, "tensor '%s' keeps its data in an external file not read yet "
+                      "(rg_onnx_load_external reads it: import the model from its file)", name);
   if (t->data_type != RG_ELEM_FLOAT && t->data_type != RG_ELEM_INT64)
     return rg_err_set(err, RG_ERR_ARG, "tensor '%s' has element type %s (%d): only float and int64 are supported",
                       name, rg_onnx_elem_name(t->data_type), t->data_type);

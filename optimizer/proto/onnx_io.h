@@ -21,9 +21,29 @@ Onnx__ModelProto *rg_onnx_read(const char *path, rg_err *err);
 /* The same for a model already in memory (name: for messages). */
 Onnx__ModelProto *rg_onnx_parse(const char *name, const uint8_t *data, size_t len, rg_err *err);
 
+/* The side files a model's external data was read from (real paths, malloc'ed). */
+typedef struct {
+  char **path;
+  int32_t n;
+} rg_onnx_side_files;
+/* Reads every tensor of mp that keeps its data in a side file (ONNX's external data: the
+ * graph's and subgraphs' initializers, sparse initializers, node attributes, functions' nodes)
+ * into its raw data, as if the model held it inside; path is the model file's, whose folder
+ * the locations are relative to. *files lists the side files read. Errors name the model, the
+ * tensor and the side file: a location that is absolute, climbs out of the model's folder or
+ * links out of it (RG_ERR_ARG), a side file missing or unreadable (RG_ERR_IO), an offset or
+ * length past the file's end, a length other than the tensor's size, a string tensor
+ * (RG_ERR_ARG). The weights are in memory once: each is read into the buffer that keeps it. */
+rg_status rg_onnx_load_external(Onnx__ModelProto *mp, const char *path, rg_onnx_side_files *files,
+                                rg_err *err) RG_MUST_CHECK;
+void rg_onnx_side_files_free(rg_onnx_side_files *f);
+/* The bits an element of ONNX element type number type takes (4 for int4), 0 for string and
+ * unknown types. */
+int64_t rg_onnx_elem_bits(int32_t type);
+
 /* A tensor's element type, shape and data (a new malloc'd array of its element count; float or
  * int64_t). Errors (RG_ERR_ARG) name the tensor: another element type than float and int64,
- * external data, a rank past RG_MAX_RANK, a size of 0, data that does not fill the shape. */
+ * external data not read in yet, a rank past RG_MAX_RANK, a size of 0, data that does not fill the shape. */
 rg_status rg_onnx_tensor(const Onnx__TensorProto *t, rg_elem *elem, rg_shape *shape, void **data,
                          rg_err *err) RG_MUST_CHECK;
 /* Whether rg_onnx_tensor reads t as a typed value (model.h: float or int64 of a shape rg_shape

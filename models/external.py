@@ -1,0 +1,217 @@
+#!/usr/bin/python3
+"""Models whose weights are in a side file: ONNX's external data (issue 41, item 5).
+
+A model with float weights of the rule vocabulary, an int32 weight graphopt keeps opaque, a
+Constant node's tensor attribute and a small bias, saved by onnx.save_model with
+save_as_external_data (one file, size_threshold 1024, attributes too). For each way in and out:
+`graphopt convert` (the side file written next to the output as OUT.data, as it was read),
+`--no-external-data` (everything inside), `--external-data=NAME --external-threshold 4096`
+(from a model that had none), graphopt's own output read back, and `graphopt optimize` (a
+rewrite applied; and one that applies nothing, which must not copy a file whose side file stays
+behind): the written model loads in onnx (onnx.checker), names the side file it should with
+aligned offsets, and runs in onnxruntime with the original's outputs (bitwise where no rule
+applies). Then what must be refused, with the message that says why and nothing written: a side
+file that is a link out of the model's folder, an output side file that is a link, the input's
+own side file, a side file name with a folder, a side file beside a device.
+
+    /usr/bin/python3 models/external.py --graphopt build/tools/graphopt --work DIR --rules RULES
+(RULES: tests/regress/optimize/merge.rules)
+"""
+import argparse
+import os
+import shutil
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto as T, helper
+
+from passthrough import F, compare, init, model, ort, run, vi
+
+
+def weights(name, shape, seed):
+    return init(name, np.random.default_rng(seed).uniform(-0.5, 0.5, shape), np.float32)
+
+
+def mixed_model():
+    """x [2, 64] -> two MatMuls by 64x64 weights concatenated (merge.rules' matmul-concat makes
+    them one) -> + a small bias -> Relu; plus an int32 path (an opaque 400-element weight) and a
+    Constant node's 16x64 float tensor added to x."""
+    nodes = [helper.make_node("MatMul", ["x", "w1"], ["p1"], name="mm1"),
+             helper.make_node("MatMul", ["x", "w2"], ["p2"], name="mm2"),
+             helper.make_node("Concat", ["p1", "p2"], ["p"], name="cat", axis=1),
+             helper.make_node("Add", ["p", "bias"], ["pb"], name="add_bias"),
+             helper.make_node("Relu", ["pb"], ["y"], name="relu"),
+             helper.make_node("Add", ["i", "w32"], ["i_out"], name="add32"),
+             helper.make_node("Constant", [], ["c"], name="const",
+                              value=weights("c", [16, 64], 5)),
+             helper.make_node("Add", ["x2", "c"], ["x2c"], name="add_const")]
+    inits = [weights("w1", [64, 64], 1), weights("w2", [64, 64], 2), weights("bias", [128], 3),
+             init("w32", np.arange(400).reshape(2, 200) * 7 - 1000, np.int32)]
+    inputs = [vi("x", F, [2, 64]), vi("i", T.INT32, [2, 200]), vi("x2", F, [16, 64])]
+    outputs = [vi("y", F, [2, 128]), vi("i_out", T.INT32, [2, 200]), vi("x2c", F, [16, 64])]
+    return model("external", nodes, inputs, outputs, inits)
+
+
+def plain_model():
+    """x -> MatMul -> Relu: nothing merge.rules rewrites."""
+    nodes = [helper.make_node("MatMul", ["x", "w"], ["m"], name="mm"), helper.make_node("Relu", ["m"], ["y"], name="relu")]
+    return model("plain", nodes, [vi("x", F, [2, 64])], [vi("y", F, [2, 32])], [weights("w", [64, 32], 9)])
+
+
+def save_external(m, path, location):
+    onnx.save_model(m, path, save_as_external_data=True, all_tensors_to_one_file=True, location=location,
+                    size_threshold=1024, convert_attribute=True)
+
+
+def tensors(m):
+    """Every TensorProto of the main graph: initializers, then node attributes."""
+    return list(m.graph.initializer) + [a.t for n in m.graph.node for a in n.attribute if a.HasField("t")]
+
+
+def outside(m):
+    """name -> (location, offset, length) of the tensors kept outside."""
+    res = {}
+    for t in tensors(m):
+        if t.data_location == T.EXTERNAL:
+            kv = {e.key: e.value for e in t.external_data}
+            res[t.name] = (kv["location"], int(kv.get("offset", 0)), int(kv.get("length", -1)))
+    return res
+
+
+def check_written(path, location, at_least, none_below=None):
+    """The written model: it loads with its data in onnx and passes its checker; the tensors of
+    at_least bytes or more are in location, at aligned offsets; none of fewer than none_below."""
+    m = onnx.load(path, load_external_data=False)
+    out = outside(m)
+    big = [t.name for t in tensors(m) if (t.raw_data and len(t.raw_data) >= at_least) or t.name in out]
+    assert out and sorted(out) == sorted(big), "outside: %s; want %s" % (sorted(out), sorted(big))
+    for name, (loc, off, length) in out.items():
+        assert loc == location, "%s names %s, want %s" % (name, loc, location)
+        assert off % (4096 if length >= 4096 else 64) == 0, "%s at offset %d: not aligned" % (name, off)
+        assert none_below is None or length >= none_below, "%s (%d bytes) went outside" % (name, length)
+    assert os.path.isfile(os.path.join(os.path.dirname(path), location)), "no side file " + location
+    onnx.checker.check_model(path, full_check=True)  # by path: the checker reads the side file too
+    return len(out)
+
+
+def ort_same(work, original, written, tag, exact=True):
+    a_json, a = ort(work, original, tag + ".ort")
+    _, b = ort(work, written, tag + ".ort.out", a_json)
+    compare(a, b, exact)
+
+
+def ways_through(args):
+    work = args.work
+    src, ext, out = (os.path.join(work, d) for d in ("src", "ext", "out"))
+    for d in (src, ext, out):
+        os.makedirs(d, exist_ok=True)
+    m = mixed_model()
+    inline = os.path.join(src, "mixed.onnx")
+    onnx.save(m, inline)
+    model_ext = os.path.join(ext, "mixed.onnx")
+    save_external(mixed_model(), model_ext, "weights.bin")
+    assert len(outside(onnx.load(model_ext, load_external_data=False))) == 4, "onnx kept other tensors outside"
+    said = []
+
+    conv = os.path.join(out, "conv.onnx")
+    run([args.graphopt, "convert", model_ext, "-o", conv, "-q"])
+    n = check_written(conv, "conv.onnx.data", 1024)
+    ort_same(work, model_ext, conv, "conv")
+    said.append("convert: %d tensors in conv.onnx.data, bitwise" % n)
+
+    inside = os.path.join(out, "inside.onnx")
+    run([args.graphopt, "convert", model_ext, "--no-external-data", "-o", inside, "-q"])
+    assert not outside(onnx.load(inside, load_external_data=False)), "--no-external-data left tensors outside"
+    assert not os.path.exists(inside + ".data"), "a side file with --no-external-data"
+    ort_same(work, inline, inside, "inside")
+    said.append("--no-external-data: all inside, bitwise")
+
+    forced = os.path.join(out, "forced.onnx")
+    run([args.graphopt, "convert", inline, "--external-data=forced.bin", "--external-threshold", "4096", "-o", forced,
+         "-q"])
+    n = check_written(forced, "forced.bin", 4096, 4096)
+    ort_same(work, inline, forced, "forced")
+    again = os.path.join(out, "again.onnx")
+    run([args.graphopt, "convert", forced, "-o", again, "-q"])  # graphopt's own external data read back
+    check_written(again, "again.onnx.data", 1024)  # outside, by the default threshold
+    ort_same(work, inline, again, "again")
+    said.append("--external-data=forced.bin --external-threshold 4096: %d tensors outside; read back, bitwise" % n)
+
+    opt = os.path.join(out, "opt.onnx")
+    text = run([args.graphopt, "optimize", model_ext, "--rules", args.rules, "-o", opt, "-q"])
+    assert "matmul-concat" in text or "matmul 2 -> 1" in text, "no rewrite: " + text
+    check_written(opt, "opt.onnx.data", 1024)
+    ort_same(work, model_ext, opt, "opt", exact=False)
+    plain_ext = os.path.join(ext, "plain.onnx")
+    save_external(plain_model(), plain_ext, "plain.bin")
+    plain_opt = os.path.join(out, "plain.opt.onnx")
+    text = run([args.graphopt, "optimize", plain_ext, "--rules", args.rules, "-o", plain_opt, "-q"])
+    assert "a copy of the original" not in text, "a copy of a model whose side file stays behind: " + text
+    check_written(plain_opt, "plain.opt.onnx.data", 1024)
+    ort_same(work, plain_ext, plain_opt, "plain", exact=True)
+    said.append("optimize: rewritten, and nothing applied: side files written, onnxruntime agrees")
+    return said
+
+
+def refuse(cmd, want, nothing=()):
+    text = run(cmd, 2)
+    assert want in text, "want '%s' in: %s" % (want, text)
+    for p in nothing:
+        assert not os.path.exists(p), p + " written"
+
+
+def refusals(args):
+    work = os.path.join(args.work, "refuse")
+    inner, out = os.path.join(work, "model"), os.path.join(work, "out")
+    os.makedirs(inner), os.makedirs(out)
+    g = args.graphopt
+    # a side file that is a link out of the model's folder
+    save_external(plain_model(), os.path.join(work, "plain.onnx"), "outside.bin")
+    shutil.copy(os.path.join(work, "plain.onnx"), os.path.join(inner, "plain.onnx"))
+    os.symlink(os.path.join(work, "outside.bin"), os.path.join(inner, "outside.bin"))
+    refuse([g, "info", os.path.join(inner, "plain.onnx")], "a link that leads out of the model's folder")
+    model_ext = os.path.join(work, "plain.onnx")
+    # an output side file that is a link: refused, its target untouched
+    target = os.path.join(work, "target.txt")
+    open(target, "w").write("keep me\n")
+    os.symlink(target, os.path.join(out, "ln.onnx.data"))
+    refuse([g, "convert", model_ext, "-o", os.path.join(out, "ln.onnx")], "a symbolic link",
+           [os.path.join(out, "ln.onnx")])
+    assert open(target).read() == "keep me\n", "the link's target was written"
+    # the input's own side file, named for the output's
+    before = open(os.path.join(work, "outside.bin"), "rb").read()
+    refuse([g, "convert", model_ext, "--external-data=outside.bin", "-o", os.path.join(work, "other.onnx")],
+           "the input model keeps its weights there", [os.path.join(work, "other.onnx")])
+    refuse([g, "optimize", model_ext, "--rules", args.rules, "--external-data=outside.bin", "-o",
+            os.path.join(work, "other.onnx")], "the input model keeps its weights there")
+    assert open(os.path.join(work, "outside.bin"), "rb").read() == before, "the input's side file changed"
+    refuse([g, "convert", model_ext, "--external-data=sub/w.bin", "-o", os.path.join(out, "x.onnx")],
+           "give a file name without a folder")
+    refuse([g, "convert", model_ext, "--external-data", "-o", "/dev/null"], "a device or FIFO")
+    refuse([g, "convert", model_ext, "--external-data", "--no-external-data", "-o", os.path.join(out, "x.onnx")],
+           "contradict each other")
+    run([g, "convert", model_ext, "-o", "/dev/null", "-q"])  # read with a side file, written whole to a device
+    return ["refused: a link out of the folder, an output side file that is a link, the input's side file, "
+            "a name with a folder, a device; -o /dev/null written whole"]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--graphopt", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--rules", required=True, help="tests/regress/optimize/merge.rules")
+    args = ap.parse_args()
+    failed = 0
+    for fn in (ways_through, refusals):
+        try:
+            for line in fn(args):
+                print(line, flush=True)
+        except AssertionError as e:
+            print("%s FAILED: %s" % (fn.__name__, e), flush=True)
+            failed += 1
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
