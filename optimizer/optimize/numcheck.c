@@ -121,26 +121,65 @@ static int region_refs(const rg_search_result *r, rg_ref *refs) {
   return n;
 }
 
+/* The values of refs[0..n) into v (n slots, NULL) on the inputs drawn at one scale; alone: the
+ * values opaque nodes make drawn too (numcheck.h). */
+static rg_status eval_at(const rg_model *m, const rg_ref *refs, int n, uint32_t seed, int scale, bool alone, double **v,
+                         rg_err *err) {
+  double **in = rg_numcheck_inputs(m, seed, scale);
+  bool drawn = in && (!alone || rg_model_random_opaque(m, in, seed, rg_numcheck_scales[scale]));
+  rg_status st = drawn ? rg_model_eval_refs(m, (const double *const *)in, refs, n, v, err)
+                       : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_model_inputs_free(m, in);
+  return st;
+}
+
+/* The relative difference of the pair refs[i] (the original's value, in v[i]) and refs[i + 1]. */
+static double pair_diff(const rg_model *m, const rg_ref *refs, double *const *v, int i) {
+  return rg_values_rel_diff(v[i + 1], v[i], rg_shape_numel(rg_model_shape(m, refs[i])));
+}
+
 /* At one input scale: the first step whose replacement differs from what it replaced by more
  * than tolerance (*step, else left as it is) and that difference (*worst: else the largest). */
 static rg_status regions_at(const rg_model *m, const rg_search_result *r, const rg_ref *refs, int n, uint32_t seed,
                             int scale, double tolerance, bool alone, int *step, double *worst, rg_err *err) {
-  double **in = rg_numcheck_inputs(m, seed, scale), **v = calloc((size_t)n + 1, sizeof *v);
-  bool drawn = in && (!alone || rg_model_random_opaque(m, in, seed, rg_numcheck_scales[scale]));
-  rg_status st = drawn && v ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  if (!st) st = rg_model_eval_refs(m, (const double *const *)in, refs, n, v, err);
+  double **v = calloc((size_t)n + 1, sizeof *v);
+  rg_status st = v ? eval_at(m, refs, n, seed, scale, alone, v, err) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int k = 0, i = 0; !st && k < r->n_steps && (*step < 0 || k < *step); k++) {
     int outs = r->steps[k].app.n;
     double w = 0;
     for (int o = 0; o < outs; o++, i += 2) {
-      double d = rg_values_rel_diff(v[i + 1], v[i], rg_shape_numel(rg_model_shape(m, refs[i])));
+      double d = pair_diff(m, refs, v, i);
       if (!(d <= w)) w = d;
     }
     if (!(w <= tolerance)) *step = k, *worst = w;
     else if (*step < 0 && w > *worst) *worst = w;
   }
   values_free(v, n);
-  rg_model_inputs_free(m, in);
+  return st;
+}
+
+/* Regions alone leave how they compose unchecked (equality saturation reports the rewrites its
+ * extraction uses, not those that led to their operands): every value m seen from roots hands
+ * its outputs and opaque nodes against the original's, opaque values drawn, at every scale; the
+ * largest difference into *worst when larger. */
+static rg_status roots_alone(const rg_model *m, const rg_ref *roots, uint32_t seed, double *worst, rg_err *err) {
+  int32_t nr = rg_model_n_roots(m);
+  rg_ref *orig = malloc(sizeof *orig * ((size_t)nr + 1)), *refs = malloc(sizeof *refs * (2 * (size_t)nr + 1));
+  double **v = calloc(2 * (size_t)nr + 1, sizeof *v);
+  rg_status st = orig && refs && v ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  int n = 0;
+  if (!st) rg_model_roots(m, orig);
+  for (int32_t i = 0; !st && i < nr; i++)
+    if (orig[i].node != roots[i].node || orig[i].out != roots[i].out) refs[n++] = orig[i], refs[n++] = roots[i];
+  for (int s = 0; !st && n && s < RG_NUMCHECK_SCALES; s++) {
+    st = eval_at(m, refs, n, seed, s, true, v, err);
+    for (int i = 0; !st && i < n; i += 2) {
+      double d = pair_diff(m, refs, v, i);
+      if (!(d <= *worst)) *worst = d;
+    }
+    for (int i = 0; i < n; i++) free(v[i]), v[i] = NULL;
+  }
+  free(orig), free(refs), free(v);
   return st;
 }
 
@@ -155,6 +194,7 @@ rg_status rg_numcheck_regions(const rg_model *m, const rg_search_result *r, uint
   for (int s = 0; !st && n_refs && s < RG_NUMCHECK_SCALES; s++)
     st = regions_at(m, r, refs, n_refs, seed, s, tolerance, alone, step, worst, err);
   free(refs);
+  if (!st && alone && *step < 0 && r->n_steps) st = roots_alone(m, r->roots, seed, worst, err);
   return st;
 }
 

@@ -17,7 +17,9 @@
  * inputs and weights are as above. The rule vocabulary reads only float values, so a region
  * never reads an int64 or other value it could not draw; a boundary of the model's own leaves
  * keeps what ties one operand to another (x and relu(x) are drawn as one x), so a sound rewrite
- * never fails for values the model cannot hold. The outputs are not compared then. */
+ * never fails for values the model cannot hold. Then, since regions alone leave how they compose
+ * unchecked, every value the rewritten part hands on (the model's outputs and opaque nodes'
+ * operands that the rewrite changed) against the original's, on the same drawn values. */
 #ifndef RG_OPTIMIZER_NUMCHECK_H
 #define RG_OPTIMIZER_NUMCHECK_H
 
@@ -55,7 +57,8 @@ rg_status rg_numcheck_steps(const rg_model *m, const rg_search_result *r, uint32
 /* The first step of r whose replacements (app.by) differ from the values they replaced (app.at)
  * by more than tolerance on the model's values at some scale (*step, -1 when none), with that
  * difference (else the largest) in *worst; alone: each region on its own, the values opaque
- * nodes make drawn at random (above). */
+ * nodes make drawn at random, then (no region differing) what the rewritten part hands on
+ * (above), whose difference past tolerance leaves *step -1. */
 rg_status rg_numcheck_regions(const rg_model *m, const rg_search_result *r, uint32_t seed, double tolerance, bool alone,
                               int *step, double *worst, rg_err *err) RG_MUST_CHECK;
 

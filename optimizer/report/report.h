@@ -93,7 +93,8 @@ void rg_search_result_json(const rg_search_result *r, const rg_cost_model *cm, d
  * inputs), or the failure and, when step >= 0, the application after which the model first
  * differs. regions_only: NULL when the whole model was checked with its regions, else why it
  * could not be (the evaluator's message) and each region was checked alone (numcheck.h); step
- * then names the application whose region differs. Returns whether it passed. */
+ * then names the application whose region differs (-1: no region alone does, what they hand
+ * on does). Returns whether it passed. */
 bool rg_numcheck_print(const rg_model *m, const rg_ruleset *rules, const rg_search_result *r, double worst, int step,
                      double tolerance, int64_t seed, const char *regions_only, rg_strbuf *out);
 

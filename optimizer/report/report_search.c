@@ -159,6 +159,9 @@ bool rg_numcheck_print(const rg_model *m, const rg_ruleset *rules, const rg_sear
   if (worst <= tolerance) return true;
   rg_sb_printf(out, "numeric check: FAILED, relative difference %.3g > %g: nothing written\n", worst, tolerance);
   if (regions_only) rg_sb_printf(out, "  regions only, since the whole model cannot be evaluated: %s\n", regions_only);
+  if (regions_only && step < 0)
+    rg_sb_puts(out, "  no rewritten region differs alone: what the rewritten part hands on to outputs and opaque "
+                    "nodes does\n");
   if (step >= 0)
     rg_sb_printf(out, regions_only ? "  the region rewritten by application %d differs from the original's:\n"
                                    : "  the model first differs after application %d:\n", step + 1);
