@@ -395,6 +395,7 @@ static rg_status write_all(rg_exporter *ex, int32_t *order, uint8_t *op_done, rg
         !rg_export_node(ex, "Identity", &have, 1, (const char *const *)&m->out_name[i], 1))
       st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
+  if (!st) st = rg_export_check_opset(ex, err);
   if (!st) st = unique_node_names(ex, err);
   return st ? st : drop_unused_initializers(ex, err);
 }

@@ -54,6 +54,9 @@ const char *rg_export_ints(rg_exporter *ex, const char *hint, const int64_t *v, 
 /* An initializer of a value's data (float); its name, or NULL. */
 const char *rg_export_init(rg_exporter *ex, const char *name, rg_elem elem, const rg_shape *s, const void *data);
 
+/* Below opset 7: an error where a node written takes a version there that opset 7 superseded and
+ * onnxruntime does not run (a rewrite made an Add, a Gemm, ...; export_nodes.c). */
+rg_status rg_export_check_opset(const rg_exporter *ex, rg_err *err) RG_MUST_CHECK;
 /* Writes IR node id (not an input, not constant) as ONNX nodes naming name[id][*]. */
 rg_status rg_export_ir_node(rg_exporter *ex, int32_t id, rg_err *err) RG_MUST_CHECK;
 /* Which nodes fold their operands into themselves (fuse, absorbed): a bias into the Conv or

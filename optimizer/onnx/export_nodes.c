@@ -1,9 +1,11 @@
 /* optimizer/onnx/export_nodes.c: one node of the rule vocabulary as ONNX nodes (export_internal.h),
- * and which nodes fold into their readers on the way out. */
+ * and which nodes fold into their readers on the way out; below opset 7, that every node written
+ * has its form at the model's opset. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "export_internal.h"
+#include "optimizer/opaque/opaque.h"
 
 static const char *in_name(const rg_exporter *ex, const rg_node *nd, int k) {
   return ex->name[nd->in[k].node][nd->in[k].out];
@@ -337,4 +339,18 @@ void rg_export_plan_fusions(rg_exporter *ex, const int32_t *order, int32_t n_ord
     if (ex->is_const[id] || ex->absorbed[id] || !weight_transposed(ex, nd)) continue;
     ex->fuse[id] |= RG_FUSE_TRANS_B, ex->absorbed[nd->in[1].node]++;
   }
+}
+
+rg_status rg_export_check_opset(const rg_exporter *ex, rg_err *err) {
+  for (size_t k = 0; ex->m->opset < 7 && k < ex->n_node; k++) {
+    bool ort_runs = false;
+    const Onnx__NodeProto *n = ex->node[k];
+    int64_t since = rg_opaque_legacy_since(n, ex->m->opset, &ort_runs);
+    if (since && !ort_runs)
+      return rg_err_set(err, RG_ERR_ARG, "graphopt would write %s at the model's opset %lld, in a version that opset "
+                        "%lld superseded and onnxruntime does not run: the rewrite needs opset 7 or later (convert "
+                        "the model with onnx.version_converter)", n->op_type, (long long)ex->m->opset,
+                        (long long)since);
+  }
+  return RG_OK;
 }

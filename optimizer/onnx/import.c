@@ -521,6 +521,8 @@ static rg_status import_node(rg_importer *im, const Onnx__NodeProto *n, rg_err *
   bool onnx_domain = !n->domain || !n->domain[0] || !strcmp(n->domain, "ai.onnx");
   char why[400] = "";
   rg_status st = RG_IMPORT_OPAQUE;
+  if (rg_import_runtime_refuses(im, n, why, sizeof why))
+    return rg_import_fail(im, err, RG_ERR_ARG, "%s", why);
   if (unmodelled(im, n, why, sizeof why)) st = RG_IMPORT_OPAQUE;
   else if (onnx_domain && !strcmp(op, "Constant")) st = import_constant(im, n, why, sizeof why, err);
   else if (onnx_domain) st = rg_import_map(im, n, err);
@@ -533,9 +535,11 @@ static rg_status import_node(rg_importer *im, const Onnx__NodeProto *n, rg_err *
 static rg_status import_model(Onnx__ModelProto *mp, const char *path, const rg_import_opts *opts, rg_model **out,
                               rg_err *err);
 
-/* The default domain's opset, 7 to 21: import_ops.c and opaque.h read each operator in the form
- * of its version there. Before 7, Add and Mul broadcast by an attribute and BatchNormalization
- * and Dropout had is_test, meanings graphopt does not model; past 21 the forms are unknown. */
+/* The default domain's opset, 1 to 21: import_ops.c and opaque.h read each operator in the form
+ * of its version there. Before 7 (Add's `broadcast`, BatchNormalization's is_test, ...) only
+ * the operators export writes in that opset's form become rule IR (import_ops.c), a node is typed
+ * only where its form means what 7's does (opaque.h's rg_opaque_legacy_why), and the versions
+ * onnxruntime does not run are refused (import_runtime.c); past 21 the forms are unknown. */
 static rg_status check_opset(rg_importer *im, const Onnx__ModelProto *mp, rg_err *err) {
   im->opset = -1;
   for (size_t i = 0; i < mp->n_opset_import; i++) {
@@ -544,9 +548,9 @@ static rg_status check_opset(rg_importer *im, const Onnx__ModelProto *mp, rg_err
   }
   if (im->opset < 0)
     return rg_import_fail(im, err, RG_ERR_ARG, "the model imports no opset of the default domain: graphopt reads "
-                          "opsets 7 to 21 (give the model an opset_import)");
-  if (im->opset < 7 || im->opset > 21)
-    return rg_import_fail(im, err, RG_ERR_ARG, "opset %lld of the default domain: graphopt reads opsets 7 to 21 (convert "
+                          "opsets 1 to 21 (give the model an opset_import)");
+  if (im->opset < 1 || im->opset > 21)
+    return rg_import_fail(im, err, RG_ERR_ARG, "opset %lld of the default domain: graphopt reads opsets 1 to 21 (convert "
                           "the model with onnx.version_converter)", (long long)im->opset);
   return RG_OK;
 }

@@ -1,6 +1,7 @@
 /* optimizer/onnx/import.h: ONNX models into model graphs (model.h).
  *
- * Opsets 7 to 21 of the default domain, each operator read in its form at the model's opset.
+ * Opsets 1 to 21 of the default domain, each operator read in its form at the model's opset
+ * (before 7, only what onnxruntime runs; fewer operators become rule IR).
  * Operators of the rule vocabulary become IR nodes (Conv,
  * MatMul, Gemm, Relu/Tanh/Sigmoid, pooling, Add/Mul of equal shapes or along one axis, Concat,
  * Split, Transpose, Reshape/Flatten/Squeeze/Unsqueeze, Pad, Slice with constant arguments);

@@ -87,6 +87,12 @@ rg_status rg_import_declared(rg_importer *im, const char *name, rg_tinfo *t, rg_
 /* An opaque value r called name, for messages: "'x', an input of element type int32". */
 void rg_import_describe(const rg_importer *im, rg_ref r, const char *name, char *buf, size_t len);
 
+/* ---- what onnxruntime does not run (import_runtime.c) ---- */
+
+/* Why onnxruntime's CPU provider cannot run node n (its operands imported), into why (len bytes),
+ * or NULL: import refuses such a model. */
+const char *rg_import_runtime_refuses(const rg_importer *im, const Onnx__NodeProto *n, char *why, size_t len);
+
 /* ---- subgraphs (import_scope.c) ---- */
 
 /* Whether node n has an attribute that is a graph (*attr: its name). */

@@ -5,7 +5,8 @@
  * convolution padding that is neither SAME nor VALID becomes pad nodes before a VALID conv (the
  * exporter folds them back into the Conv). Each operator is read in its form at the model's opset
  * (7 to 21): Split's sizes, Pad's amounts and Slice's bounds are attributes or inputs by it;
- * Split takes num_outputs and Pad axes from 18.
+ * Split takes num_outputs and Pad axes from 18. Before opset 7 only the operators export writes
+ * back in that opset's form map (written_at_opset); the others stay opaque.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -435,8 +436,8 @@ static const char *split_sizes(const rg_importer *im, const Onnx__NodeProto *n, 
   int64_t dim = xs->dim[*axis], at = 0, parts = im->opset >= 18 ? rg_onnx_attr_int(n, "num_outputs", 0) : 0;
   if (im->opset >= 13 && operand(im, n, 1)) { /* the sizes: an input from opset 13, an attribute before */
     if ((got = const_ints(im, n, 1, sizes, 64)) < 0) return "its sizes are not a constant (of at most 64 values)";
-  } else if (im->opset < 13 && (got = rg_onnx_attr_ints(n, "split", &attr)) >= 0) {
-    if (got == cnt) memcpy(sizes, attr, sizeof *sizes * (size_t)cnt);
+  } else if (im->opset < 13 && rg_onnx_attr(n, "split")) { /* absent: equal parts, below */
+    if ((got = rg_onnx_attr_ints(n, "split", &attr)) == cnt) memcpy(sizes, attr, sizeof *sizes * (size_t)cnt);
   } else if (parts) { /* opset 18's num_outputs: parts of ceil(dim / parts), the last one smaller */
     if (parts != cnt) return snprintf(buf, len, "num_outputs is %lld for %d outputs", (long long)parts, cnt), buf;
     int64_t part = (dim + cnt - 1) / cnt;
@@ -642,7 +643,7 @@ static rg_status map_slice(rg_importer *im, const Onnx__NodeProto *n, rg_err *er
 void rg_import_plan_folds(rg_importer *im) {
   const Onnx__GraphProto *gr = im->gr;
   for (size_t k = 0; k < gr->n_node; k++) im->fold_into[k] = -1, im->folded[k] = false;
-  for (size_t k = 0; k < gr->n_node; k++) {
+  for (size_t k = 0; im->opset >= 7 && k < gr->n_node; k++) {
     const Onnx__NodeProto *bn = gr->node[k];
     bool onnx = !bn->domain || !bn->domain[0] || !strcmp(bn->domain, "ai.onnx");
     if (!onnx || !bn->op_type || strcmp(bn->op_type, "BatchNormalization") || bn->n_input != 5) continue;
@@ -666,6 +667,23 @@ static rg_status map_batchnorm(rg_importer *im, const Onnx__NodeProto *n, rg_err
 
 /* ---- dispatch ---- */
 
+/* Whether op maps at the model's opset: before 7, only where export writes its IR back in the
+ * form that opset has and onnxruntime runs (Add, Mul, Gemm, AveragePool, BatchNormalization
+ * changed at 7, and Sum is written as Add; Reshape, and the reshapes export writes for Flatten,
+ * Squeeze and Unsqueeze, take the shape as an input from 5). */
+static bool written_at_opset(const rg_importer *im, const char *op) {
+  static const char *const early[] = {"Conv",      "MaxPool", "GlobalAveragePool", "GlobalMaxPool", "MatMul",
+                                      "Relu",      "Tanh",    "Sigmoid",           "Concat",        "Split",
+                                      "Transpose", "Pad",     "Slice",             "Identity"};
+  static const char *const from5[] = {"Reshape", "Flatten", "Squeeze", "Unsqueeze"};
+  if (im->opset >= 7) return true;
+  for (size_t i = 0; i < sizeof early / sizeof *early; i++)
+    if (!strcmp(op, early[i])) return true;
+  for (size_t i = 0; im->opset >= 5 && i < sizeof from5 / sizeof *from5; i++)
+    if (!strcmp(op, from5[i])) return true;
+  return false;
+}
+
 rg_status rg_import_map(rg_importer *im, const Onnx__NodeProto *n, rg_err *err) {
   const char *op = n->op_type ? n->op_type : "";
   /* operators whose operands after the first are int64 shapes, axes or amounts */
@@ -673,7 +691,8 @@ rg_status rg_import_map(rg_importer *im, const Onnx__NodeProto *n, rg_err *err) 
   size_t n_data = n->n_input;
   for (size_t i = 0; i < sizeof controlled / sizeof *controlled; i++)
     if (!strcmp(op, controlled[i])) n_data = 1;
-  if (!n->n_input || !operand(im, n, 0) || !n->n_output || !data_float(im, n, n_data)) return RG_IMPORT_OPAQUE;
+  if (!written_at_opset(im, op) || !n->n_input || !operand(im, n, 0) || !n->n_output || !data_float(im, n, n_data))
+    return RG_IMPORT_OPAQUE;
   if (!strcmp(op, "BatchNormalization")) return map_batchnorm(im, n, err);
   if (!strcmp(op, "Conv")) return map_conv(im, n, err);
   if (!strcmp(op, "MaxPool")) return map_pool(im, n, true, err);
@@ -707,6 +726,7 @@ const char *rg_import_why_unmapped(const rg_importer *im, const Onnx__NodeProto 
   bool split = !strcmp(op, "Split"), transpose = !strcmp(op, "Transpose");
   const rg_ival *x = n->n_input ? operand(im, n, 0) : NULL;
   if ((n->domain && n->domain[0] && strcmp(n->domain, "ai.onnx")) || !x || !(unary || split || transpose)) return NULL;
+  if (rg_opaque_legacy_why(n, im->opset, buf, len)) return NULL; /* an older form (opset 1's Split): kept as read */
   int64_t axis, sizes[64];
   int perm[RG_MAX_RANK];
   if (x->elem != RG_ELEM_FLOAT)

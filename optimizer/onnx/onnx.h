@@ -4,7 +4,8 @@
  *               nodes, folded constants), import_values.c (initializers, inputs, declared types:
  *               typed or opaque values), import_scope.c (what subgraphs read from the graph),
  *               import_ops.c (operators onto the rule vocabulary), import_dims.c (named input
- *               dimensions as a command line gives them)
+ *               dimensions as a command line gives them), import_runtime.c (the nodes
+ *               onnxruntime's CPU provider does not run: refused)
  * export.h      model graphs back into ONNX models: export.c (what is written, in which order,
  *               names, folded constants, opaque nodes), export_model.c (the model message: what
  *               it carries over from the model read), export_nodes.c (one vocabulary node as

@@ -491,15 +491,19 @@ static rg_status eval_copy(const rg_opaque_call *c, const double *const *v, cons
 /* Reshape with a constant target: 0 copies the operand's size (unless allowzero), -1 takes the
  * rest. */
 static rg_status type_reshape(const rg_opaque_call *c, const double *const *k, rg_tinfo *out, rg_err *err) {
-  if (c->n_in < 2 || !k[1]) return rg_opaque_fail(c, err, "a target shape that is not a constant");
+  const int64_t *attr = NULL; /* before opset 5 the target is the attribute shape */
+  int r = c->opset < 5 ? rg_onnx_attr_ints(c->node, "shape", &attr) : -1;
+  if (c->opset < 5 && (r < 0 || c->n_in > 1))
+    return rg_opaque_fail(c, err, "a target that is not the attribute shape, Reshape's form before opset 5");
+  if (c->opset >= 5 && (c->n_in < 2 || !k[1])) return rg_opaque_fail(c, err, "a target shape that is not a constant");
   const rg_shape *s = &c->in[0].shape;
-  int r = (int)rg_shape_numel(&c->in[1].shape);
-  if (c->in[1].shape.rank != 1 || r > RG_MAX_RANK) return rg_opaque_fail(c, err, "a target of rank past 6");
+  if (!attr) r = c->in[1].shape.rank != 1 ? RG_MAX_RANK + 1 : (int)rg_shape_numel(&c->in[1].shape);
+  if (r > RG_MAX_RANK) return rg_opaque_fail(c, err, "a target of rank past 6");
   int32_t dims[RG_MAX_RANK];
   int64_t known = 1;
   int rest = -1;
   for (int d = 0; d < r; d++) {
-    int64_t want = rg_to_int(k[1][d]);
+    int64_t want = attr ? attr[d] : rg_to_int(k[1][d]);
     if (want == 0 && !rg_onnx_attr_int(c->node, "allowzero", 0) && d < s->rank) want = s->dim[d];
     if (want == -1 && rest < 0) {
       rest = d;
@@ -880,7 +884,7 @@ static const rg_opaque_row ops[] = {
     {"ReduceMax", 1, type_reduce, eval_reduce},  {"ReduceMin", 1, type_reduce, eval_reduce},
     {"Gather", 2, type_gather, eval_gather},  {"Shape", 1, type_shape, eval_shape},
     {"Unsqueeze", 1, type_unsqueeze, eval_copy}, {"Squeeze", 1, type_squeeze, eval_copy},
-    {"Reshape", 2, type_reshape, eval_copy},  {"Flatten", 1, type_flatten, eval_copy},
+    {"Reshape", 1, type_reshape, eval_copy},  {"Flatten", 1, type_flatten, eval_copy},
     {"Concat", 1, type_concat, eval_concat},  {"Expand", 2, type_expand, eval_expand},
     {"ConstantOfShape", 1, type_const_of_shape, eval_const_of_shape},
     {"Range", 3, type_range, eval_range},     {"Slice", 1, type_slice, eval_slice},
@@ -905,9 +909,9 @@ static const rg_opaque_row *find(const Onnx__NodeProto *n) {
 
 bool rg_opaque_known(const char *op_type) { return row_of(op_type) != NULL; }
 
-/* The first opset of the operators here that ONNX defined after opset 7 (graphopt's first), else
- * 7: a node of one at an earlier opset names no operator there. (Upsample's last, 9, and
- * Resize's first, 10, are resize_attrs's.) */
+/* The first opset of the operators here that ONNX defined after opset 7, else 1 (legacy.c has
+ * those of 7): a node of one at an earlier opset names no operator there. (Upsample's last, 9,
+ * and Resize's first, 10, are resize_attrs's.) */
 static int64_t first_opset(const char *op_type) {
   static const struct {
     const char *op;
@@ -918,11 +922,13 @@ static int64_t first_opset(const char *op_type) {
                {"LayerNormalization", 17}};
   for (size_t i = 0; i < sizeof later / sizeof *later; i++)
     if (!strcmp(op_type, later[i].op)) return later[i].since;
-  return 7;
+  return 1;
 }
 
 rg_status rg_opaque_infer(const rg_opaque_call *c, const double *const *in_const, rg_tinfo *out, rg_err *err) {
   const rg_opaque_row *r = find(c->node);
+  char legacy[200];
+  if (r && rg_opaque_legacy_why(c->node, c->opset, legacy, sizeof legacy)) return rg_opaque_fail(c, err, legacy);
   if (!r) return rg_opaque_fail(c, err, "an operator whose output shape graphopt does not know (give its outputs' shapes in "
                               "the model's value_info)");
   if (c->opset < first_opset(r->op)) {

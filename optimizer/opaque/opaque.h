@@ -14,6 +14,7 @@
  * opaque_nn.c     windows and products the rule vocabulary does not cover (convolution and
  *                 pooling over 1 to 3 spatial axes, batched products)
  * kinds.c         a model's opaque nodes by operator, for graphopt info
+ * legacy.c        the operators' forms at opsets 1 to 6: which read as at opset 7
  * opaque_internal.h: the table's rows and what they share, private here
  */
 #ifndef RG_OPTIMIZER_OPAQUE_H
@@ -45,6 +46,16 @@ typedef struct {
   int n_in, n_out;
   const rg_tinfo *in;
 } rg_opaque_call;
+
+/* Why node n (of the default domain) at opset (before 7) is not read as at opset 7, into buf
+ * (len bytes), or NULL where its form there means what 7's does or is read as it is (Reshape's
+ * shape attribute; legacy.c): Add's `broadcast`, BatchNormalization's training mode, ... are kept
+ * as read. */
+const char *rg_opaque_legacy_why(const Onnx__NodeProto *n, int64_t opset, char *buf, size_t len);
+
+/* Where the model's opset reads an earlier version of n's operator than opset 7 does: the
+ * version 7 reads (*ort_runs: whether onnxruntime's CPU provider runs the earlier ones); else 0. */
+int64_t rg_opaque_legacy_since(const Onnx__NodeProto *n, int64_t opset, bool *ort_runs);
 
 /* The types of the call's outputs into out[0..n_out) (in_const[k]: operand k's values when it
  * is a constant, else NULL). */

@@ -46,8 +46,17 @@ save("control_flow", [helper.make_node("If", ["cond"], ["y"], name="if", then_br
      [x], [y], [cond])
 save("weight_double", [helper.make_node("Add", ["x", "w"], ["y"], name="add")], [x], [y],
      [numpy_helper.from_array(np.ones([1, 4], np.float64), "w")])
-save("old_opset", [relu], [x], [y], opset=6)   # graphopt reads opsets 7 to 21
+# opset 5 reads Relu's first version, which onnxruntime does not implement (import_runtime.c)
+save("old_opset", [relu], [x], [y], opset=5)
+save("zero_opset", [relu], [x], [y], opset=0)  # graphopt reads opsets 1 to 21
 save("new_opset", [relu], [x], [y], opset=22)
+# opset 4: Reshape's first version (the shape as an attribute), which onnxruntime runs: read in it
+save("opset4_reshape", [helper.make_node("Reshape", ["x"], ["y"], name="reshape", shape=[4, 1])], [x],
+     [helper.make_tensor_value_info("y", F, [4, 1])], opset=4)
+# kernels onnxruntime's CPU provider lacks (import_runtime.c): Max of int16
+i16 = helper.make_tensor_value_info("a", TensorProto.INT16, [1, 4])
+save("max_int16", [helper.make_node("Max", ["a", "a"], ["m"], name="max")], [i16],
+     [helper.make_tensor_value_info("m", TensorProto.INT16, [1, 4])])
 save("produced_twice", [relu, helper.make_node("Sigmoid", ["x"], ["y"], name="again")], [x], [y])
 save("shape_mismatch", [helper.make_node("MatMul", ["x", "w"], ["y"], name="mm")], [x], [y],
      [numpy_helper.from_array(np.ones([3, 4], np.float32), "w")])
