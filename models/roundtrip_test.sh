@@ -28,6 +28,12 @@ if [ "${1:-}" = --search ]; then search=$2; shift 2; fi
 if [ "${1:-}" = --external ]; then
   exec $py "$src/external.py" --graphopt "$graphopt" --work "$work" --rules "$rules"
 fi
+# ctest optimizer_dims: models with a symbolic batch (models/dyn_dims.py; R's folder holds
+# dims_reshape.rules too)
+if [ "${1:-}" = --dims ]; then
+  exec $py "$src/dyn_dims.py" --graphopt "$graphopt" --work "$work" --rules "$rules" \
+    --reshape-rules "$(dirname "$rules")/dims_reshape.rules"
+fi
 if [ "${1:-}" = --passthrough ]; then
   exec $py "$src/passthrough.py" --graphopt "$graphopt" --work "$work" ${rules:+--rules "$rules"}
 fi

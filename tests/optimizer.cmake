@@ -27,6 +27,14 @@ add_test(NAME optimizer_regions
                  ${CMAKE_BINARY_DIR}/roundtrip/regions --rules ${RG_TEST_ROOT}/regress/optimize/merge.rules --regions)
 set_tests_properties(optimizer_regions PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS models
                      FIXTURES_REQUIRED proof_cache)
+# Symbolic dimensions stay symbolic: models with a batch 'N' (PyTorch's Reshape [-1, K] and
+# Shape -> Gather -> Concat -> Reshape) converted and optimized, run in onnxruntime at N=2 and 3
+# against the original; a rewrite that holds only at the N imported dropped (models/dyn_dims.py).
+add_test(NAME optimizer_dims
+         COMMAND ${CMAKE_SOURCE_DIR}/models/roundtrip_test.sh $<TARGET_FILE:graphopt>
+                 ${CMAKE_BINARY_DIR}/roundtrip/dims --rules ${RG_TEST_ROOT}/regress/optimize/merge.rules --dims)
+set_tests_properties(optimizer_dims PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180 LABELS models
+                     FIXTURES_REQUIRED proof_cache)
 # models/opsets.py's models at opsets 7, 9, 10, 18 and 21 (each operator in its form there):
 # converted, and optimized with the depth-3 rules, against onnxruntime; written at their own opset.
 add_test(NAME optimizer_opsets

@@ -47,6 +47,10 @@ rg_model *graphopt_load(const char *path, const rg_import_dims *d, double *secon
     return NULL;
   }
   if (seconds) *seconds = rg_clock_seconds() - t0;
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  rg_dims_notes(m, &sb); /* the values no --dim gave */
+  fputs(rg_sb_str(&sb), stderr), rg_sb_free(&sb);
   return m;
 }
 
@@ -132,7 +136,13 @@ static int convert_cmd(int argc, char **argv) {
   }
   rg_err err = {0};
   t0 = rg_clock_seconds();
-  if (convert && rg_model_export_with(m, out, &xo, &err)) rc = 2, rg_cli_report("graphopt", NULL, &err);
+  rg_import_opts dim_opts = rg_import_dims_opts(&dims);
+  rg_strbuf said; /* with symbolic dims: what convert writes checked at other values of them */
+  rg_sb_init(&said);
+  bool holds = !convert || !m->n_dims || rg_dims_verify(m, argv[optind], &dim_opts, 1e-4, &said);
+  fputs(rg_sb_str(&said), holds ? stdout : stderr), rg_sb_free(&said);
+  if (!holds) rc = 2;
+  else if (convert && rg_model_export_with(m, out, &xo, &err)) rc = 2, rg_cli_report("graphopt", NULL, &err);
   else if (convert && !quiet) printf("%s: exported in %.3f s\n", out, rg_clock_seconds() - t0);
   rg_model_free(m);
   return rc;

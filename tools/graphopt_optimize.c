@@ -199,6 +199,13 @@ static rg_status search(const opt_opts *o, rg_model *m, const rg_ruleset *rules,
   return rg_eqsat_rules(m, rules, &eo, r, es, err);
 }
 
+/* The search again over fewer rules (rg_dims_keep's; ctx: what search() reads). */
+typedef struct { const opt_opts *o; rg_model *m; rg_cost_model *cm; rg_eqsat_stats *es; } research_ctx;
+static rg_status research(void *ctx, const rg_ruleset *rules, rg_search_result *out, rg_err *err) {
+  const research_ctx *c = ctx;
+  return search(c->o, c->m, rules, c->cm, out, c->es, err);
+}
+
 static int optimize(const opt_opts *o, rg_model *m, const rg_ruleset *rules, const rg_rules_provenance *pv,
                     rg_cost_model *cm, const rg_numcheck_plan *plan) {
   rg_err err = {0};
@@ -206,6 +213,12 @@ static int optimize(const opt_opts *o, rg_model *m, const rg_ruleset *rules, con
   rg_search_result r;
   rg_eqsat_stats es;
   rg_status st = search(o, m, rules, cm, &r, &es, &err);
+  research_ctx again = {o, m, cm, &es};
+  rg_import_opts dims = rg_import_dims_opts(&o->dims);
+  rg_strbuf said; /* with symbolic dims: the rewrites that hold only at the values imported dropped */
+  rg_sb_init(&said);
+  if (!st) st = rg_dims_keep(m, o->in, &dims, (uint32_t)o->seed, rules, research, &again, o->tolerance, &r, &said, &err);
+  graphopt_print(&said);
   rg_cli_release_interrupts();
   if (st) {
     rg_cli_report(P, NULL, &err);

@@ -73,6 +73,29 @@ typedef struct {
   char *why;       /* why graphopt does not evaluate it ("node 'N' (OP): ..."; owned), or NULL */
 } rg_opaque;
 
+/* A symbolic dimension of a graph input (a dim_param, or a dimension with neither value nor
+ * name) and the value the model was imported at: --dim's, else RG_IMPORT_DIM_DEFAULT (given
+ * false). The written model keeps it symbolic (export.h). */
+typedef struct {
+  char *name;  /* the dim_param; "" for an unnamed one (owned) */
+  char *input; /* the graph input it is a dimension of (owned) */
+  int axis;
+  int64_t value;
+  bool given;
+} rg_model_dim;
+
+/* An IR node (reshape or slice) that import made of one ONNX node (Reshape, Flatten, Squeeze,
+ * Unsqueeze, Slice) in a model with symbolic dimensions: the node as read, whose other operands
+ * are the weights in[0..n_in) (omitted: {-1, 0}). Its IR form holds the sizes at the values
+ * imported; export writes the node as read wherever the graph computes that reshape or slice of
+ * a value of that shape, so that what the model computes at other values is what it read. */
+typedef struct {
+  struct Onnx__NodeProto *node; /* owned */
+  int32_t id;                   /* the IR node */
+  int n_in;
+  rg_ref *in; /* owned */
+} rg_model_form;
+
 typedef struct {
   rg_graph *g;
   rg_shape (*shape)[RG_MAX_OUTPUTS]; /* [node]: the shape of each output, inferred when added */
@@ -89,6 +112,10 @@ typedef struct {
   struct Onnx__ModelProto *source; /* the model as read (opset imports, metadata), owned */
   char **side_files; /* the files its external data was read from (real paths, owned) */
   int32_t n_side_files;
+  rg_model_dim *dims; /* its graph inputs' symbolic dimensions, at the values import gave them */
+  int32_t n_dims;
+  rg_model_form *form; /* with dims: IR nodes whose ONNX form depends on them, as read */
+  int32_t n_form;
 } rg_model;
 
 /* A new empty model (NULL when out of memory); free with rg_model_free. */

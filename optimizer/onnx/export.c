@@ -285,7 +285,9 @@ static rg_status write_node(rg_exporter *ex, int32_t id, uint8_t *op_done, rg_er
   for (int o = 0; o < rg_op_get((rg_op)nd->op)->n_outputs; o++)
     if (!ex->name[id][o] && !(ex->name[id][o] = rg_export_fresh(ex, rg_op_get((rg_op)nd->op)->name)))
       return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  return rg_export_ir_node(ex, id, err);
+  bool as_read; /* a reshape or slice of a model with symbolic dims: the form it was read in */
+  rg_status st = rg_export_form(ex, id, &as_read, err);
+  return st || as_read ? st : rg_export_ir_node(ex, id, err);
 }
 
 /* Drops the initializers no node reads and no output is: a constant written for a reader that

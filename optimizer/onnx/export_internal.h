@@ -69,6 +69,13 @@ rg_status rg_export_constant(rg_exporter *ex, int32_t id, rg_err *err) RG_MUST_C
 /* The float values of a constant value (a weight's, or a folded node's) into a new array. */
 float *rg_export_const_floats(const rg_exporter *ex, rg_ref r);
 
+/* ---- symbolic dimensions (export_dims.c) ---- */
+
+/* IR node id (a reshape or slice, not fused) written as the ONNX node import read it from, or
+ * one of the same operator, parameters and operand shape (model.h's form), in a model with
+ * symbolic dims: *done then; else nothing written (the caller writes the IR node). */
+rg_status rg_export_form(rg_exporter *ex, int32_t id, bool *done, rg_err *err) RG_MUST_CHECK;
+
 /* ---- the model message (export_model.c) ---- */
 
 /* Every name the written model must not give a new tensor (ex->taken): the model's variables

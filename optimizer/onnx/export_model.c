@@ -6,7 +6,8 @@
  * model-local functions, training info) and the graph's (name, doc_string, quantization
  * annotations), a declaration of every opaque input and output, and the value_info of every
  * tensor still written under its name. Typed inputs and outputs are declared with the shapes
- * graphopt knows (dims given by --dim included). An initializer listed as an input (older
+ * graphopt knows; in a model with symbolic dimensions as the source declares them (dim_param
+ * and all, not at the values imported). An initializer listed as an input (older
  * exporters) stays listed while it is written. A model built in memory has no source: it gets
  * graphopt's own frame.
  */
@@ -102,8 +103,8 @@ static bool push_vi(Onnx__ValueInfoProto ***arr, size_t *n, Onnx__ValueInfoProto
 }
 
 /* The graph's inputs: the source's in order (an opaque one as declared, a typed one at the
- * shape graphopt knows, an initializer listed as an input while it is written), else every
- * input variable. */
+ * shape graphopt knows, or as declared where the model has symbolic dims, an initializer listed
+ * as an input while it is written), else every input variable. */
 static bool write_inputs(const rg_exporter *ex, Onnx__GraphProto *g, const rg_names *written) {
   const rg_model *m = ex->m;
   const Onnx__GraphProto *src = m->source ? m->source->graph : NULL;
@@ -118,13 +119,14 @@ static bool write_inputs(const rg_exporter *ex, Onnx__GraphProto *g, const rg_na
     if (x->kind == RG_MVAR_WEIGHT && vi && rg_names_find(written, name))
       ok = push_vi(&g->input, &g->n_input, rg_onnx_copy(&vi->base));
     else if (x->kind != RG_MVAR_INPUT) continue;
-    else if (!x->typed && vi) ok = push_vi(&g->input, &g->n_input, rg_onnx_copy(&vi->base));
+    else if ((!x->typed || m->n_dims) && vi) ok = push_vi(&g->input, &g->n_input, rg_onnx_copy(&vi->base));
     else ok = push_vi(&g->input, &g->n_input, value_info(name, x->elem, &x->shape));
   }
   return ok;
 }
 
-/* The graph's outputs: an opaque value as the source declares it, a typed one at its shape. */
+/* The graph's outputs: an opaque value as the source declares it (any, where the model has
+ * symbolic dims), a typed one at its shape. */
 static bool write_outputs(const rg_exporter *ex, Onnx__GraphProto *g) {
   const rg_model *m = ex->m;
   const Onnx__GraphProto *src = m->source ? m->source->graph : NULL;
@@ -132,7 +134,8 @@ static bool write_outputs(const rg_exporter *ex, Onnx__GraphProto *g) {
   for (int32_t i = 0; ok && i < m->n_out; i++) {
     int32_t v = rg_model_var_of(m, m->out[i]);
     const Onnx__ValueInfoProto *vi = NULL;
-    for (size_t j = 0; src && v >= 0 && !m->var[v].typed && !vi && j < src->n_output; j++)
+    bool as_read = m->n_dims || (v >= 0 && !m->var[v].typed); /* symbolic dims stay symbolic */
+    for (size_t j = 0; src && as_read && !vi && j < src->n_output; j++)
       if (src->output[j]->name && !strcmp(src->output[j]->name, m->out_name[i])) vi = src->output[j];
     ok = push_vi(&g->output, &g->n_output,
                  vi ? rg_onnx_copy(&vi->base) : value_info(m->out_name[i], elem_of(m, m->out[i]), rg_model_shape(m, m->out[i])));

@@ -234,7 +234,8 @@ typedef struct {
   double **kv, **ov;
   rg_ref *refs;
   int32_t *outs;
-  bool all_const; /* every operand a weight: the node folds */
+  bool all_const; /* every operand a weight (or plumbing kept as read): the node folds */
+  bool depends;   /* its value depends on the model's symbolic dims: kept as read, not folded */
   char why[512];
 } opaque_node;
 
@@ -252,17 +253,29 @@ static rg_status opaque_operands(rg_importer *im, const Onnx__NodeProto *n, opaq
     int32_t var = rg_model_var_of(m, v->ref);
     q->refs[k] = v->ref;
     q->in[k] = (rg_tinfo){v->elem, *rg_model_shape(m, v->ref), true};
-    q->all_const = q->all_const && var >= 0 && m->var[var].kind == RG_MVAR_WEIGHT && m->var[var].typed;
+    bool known = rg_import_known(im, name) != NULL;
+    q->depends = q->depends || known;
+    q->all_const = q->all_const && ((var >= 0 && m->var[var].kind == RG_MVAR_WEIGHT && m->var[var].typed) || known);
   }
   for (int k = 0; k < q->n_in; k++) {
     int32_t var = q->refs[k].node >= 0 ? rg_model_var_of(m, q->refs[k]) : -1;
+    const double *kn = q->refs[k].node >= 0 ? rg_import_known(im, rg_import_operand(im, (size_t)im->node_k, (size_t)k)) : NULL;
+    int64_t numel = rg_shape_numel(&q->in[k].shape);
+    if (kn && (q->all_const || numel <= 4096)) { /* plumbing kept as read: its values type the node */
+      if (!(q->kv[k] = malloc(sizeof(double) * (size_t)(numel + 1)))) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+      memcpy(q->kv[k], kn, sizeof(double) * (size_t)numel);
+      continue;
+    }
     if (var < 0 || m->var[var].kind != RG_MVAR_WEIGHT || !m->var[var].typed ||
         (!q->all_const && rg_shape_numel(&q->in[k].shape) > 4096))
       continue;
     if (!(q->kv[k] = as_doubles(&m->var[var]))) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
-  /* Shape reads only its operand's shape, which import knows: a constant whatever the values */
-  q->all_const = q->all_const || (n->op_type && !strcmp(n->op_type, "Shape") && (!n->domain || !n->domain[0]));
+  /* Shape reads only its operand's shape, which import knows: a constant whatever the values
+   * (of the symbolic dims too, where the operand is no weight) */
+  bool shape = n->op_type && !strcmp(n->op_type, "Shape") && (!n->domain || !n->domain[0]);
+  q->depends = q->depends || (shape && !q->all_const);
+  q->all_const = q->all_const || shape;
   return RG_OK;
 }
 
@@ -335,6 +348,11 @@ static rg_status opaque_fold(rg_importer *im, const Onnx__NodeProto *n, const rg
   rg_status st = rg_opaque_eval(c, (const double *const *)q->kv, q->out, q->ov, &e);
   if (st == RG_ERR_NOMEM) return rg_err_set(err, st, "out of memory");
   if (st) return set_why(im, n, q, opaque_reason(n, e.msg)), RG_OK;
+  if (q->depends && rg_import_dynamic(im)) { /* shape plumbing of symbolic dims: kept as read, its values known */
+    for (int j = 0; !st && j < q->n_out; j++)
+      if (n->output[j][0]) st = rg_import_know(im, n->output[j], q->ov[j], err), q->ov[j] = NULL;
+    return st;
+  }
   for (int j = 0; !st && j < q->n_out; j++) {
     if (!n->output[j][0]) continue;
     void *data = from_doubles(q->ov[j], rg_shape_numel(&q->out[j].shape), q->out[j].elem);
@@ -525,7 +543,7 @@ static rg_status import_node(rg_importer *im, const Onnx__NodeProto *n, rg_err *
     return rg_import_fail(im, err, RG_ERR_ARG, "%s", why);
   if (unmodelled(im, n, why, sizeof why)) st = RG_IMPORT_OPAQUE;
   else if (onnx_domain && !strcmp(op, "Constant")) st = import_constant(im, n, why, sizeof why, err);
-  else if (onnx_domain) st = rg_import_map(im, n, err);
+  else if (onnx_domain && !(st = rg_import_map(im, n, err))) st = rg_import_form(im, n, err);
   if (st == RG_IMPORT_OPAQUE) st = import_opaque(im, n, why[0] ? why : NULL, err);
   return st ? st : check_outputs(im, n, err);
 }
@@ -592,6 +610,7 @@ static rg_status import_model(Onnx__ModelProto *mp, const char *path, const rg_i
     im.m->ir_version = mp->has_ir_version ? mp->ir_version : 8;
     st = rg_import_inputs(&im, opts, err);
   }
+  if (!st) st = rg_import_dims_check(&im, opts, err);
   if (!st) st = index_tensors(&im, err);
   if (!st) st = node_order(&im, order, err);
   if (!st) rg_import_plan_folds(&im);
@@ -602,7 +621,7 @@ static rg_status import_model(Onnx__ModelProto *mp, const char *path, const rg_i
   im.node = NULL;
   if (!st) st = import_outputs(&im, err);
   rg_names_free(&im.names), rg_names_free(&im.producer), rg_names_free(&im.readers), rg_names_free(&im.declared);
-  rg_import_scopes_free(&im);
+  rg_import_scopes_free(&im), rg_import_known_free(&im);
   free(im.val), free(order), free(im.fold_into), free(im.folded);
   if (st) {
     rg_model_free(im.m);

@@ -16,8 +16,7 @@
  * outputs the model's declarations type, else opaque values; such nodes are not evaluated
  * (model.h: their why). What is an error names the file, the node and its operator: a file that
  * is not an ONNX model, a tensor nobody produces or two nodes produce, a cycle, a node naming no
- * output, data that does not fill its shape, a graph input's dimension without a value (--dim
- * gives it one), a vocabulary operator the model gets wrong (a MatMul's inner sizes, a Split's
+ * output, data that does not fill its shape, a --dim name no graph input has, a vocabulary operator the model gets wrong (a MatMul's inner sizes, a Split's
  * sizes, a Transpose's perm).
  */
 #ifndef RG_OPTIMIZER_IMPORT_H
@@ -25,11 +24,21 @@
 
 #include "optimizer/model/model.h"
 
+/* Symbolic dimensions (import_dims.c). A graph input's dimension without a value (a dim_param,
+ * or neither value nor name) is imported at the value opts names for it, else at fallback (0:
+ * RG_IMPORT_DIM_DEFAULT), and recorded in the model (model.h's dims) so that export keeps it
+ * symbolic. A name in opts that no graph input has is an error naming the names it has. In such
+ * a model, shape plumbing that depends on the dimensions (Shape, and what is computed from it)
+ * is not folded into weights: it stays as read, its values at these dimensions known to type
+ * its readers; a Reshape, Flatten, Squeeze, Unsqueeze or Slice that becomes one IR node keeps
+ * its ONNX form (model.h's form), and one that does nothing at these values stays as read. */
+#define RG_IMPORT_DIM_DEFAULT 1
 typedef struct {
   /* Values for named dimensions (dim_param) of the graph's inputs: "batch=1". */
   int n_dims;
   const char *const *dim_name;
   const int64_t *dim_value;
+  int64_t fallback; /* the value of one no name gives (0: RG_IMPORT_DIM_DEFAULT) */
 } rg_import_opts;
 
 /* Named dimensions as a command line gives them (--dim NAME=N, repeatable), kept for
@@ -42,7 +51,7 @@ typedef struct {
   int64_t value[RG_IMPORT_MAX_DIMS];
 } rg_import_dims;
 /* Adds "NAME=N" (N from 1 to RG_MAX_DIM); RG_ERR_ARG saying what is wanted when it is not one,
- * or when there are RG_IMPORT_MAX_DIMS already. */
+ * when NAME was given before, or when there are RG_IMPORT_MAX_DIMS already. */
 rg_status rg_import_dims_add(rg_import_dims *d, const char *arg, rg_err *err) RG_MUST_CHECK;
 /* The import options naming d's dimensions (d may be NULL: none). */
 rg_import_opts rg_import_dims_opts(const rg_import_dims *d);

@@ -1,10 +1,13 @@
-/* optimizer/onnx/import_dims.c: named input dimensions as a command line gives them (import.h). */
+/* optimizer/onnx/import_dims.c: symbolic dimensions (import.h): --dim as a command line gives
+ * them, the values a model's symbolic input dimensions are imported at, the shape plumbing kept
+ * as read in such a model and the ONNX forms of its reshapes and slices (import_internal.h). */
+#define _POSIX_C_SOURCE 200809L /* strdup */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "import.h"
+#include "import_internal.h"
 
 rg_status rg_import_dims_add(rg_import_dims *d, const char *arg, rg_err *err) {
   const char *eq = strchr(arg, '=');
@@ -14,12 +17,125 @@ rg_status rg_import_dims_add(rg_import_dims *d, const char *arg, rg_err *err) {
   if (!eq || eq == arg || d->n == RG_IMPORT_MAX_DIMS || !end || errno || *end || v < 1 || v > RG_MAX_DIM)
     return rg_err_set(err, RG_ERR_ARG, "--dim wants NAME=N (N from 1 to %d), not '%s'%s", RG_MAX_DIM, arg,
                       strchr(arg, ',') ? ": one dimension per --dim (--dim N=1 --dim S=128)" : "");
-  snprintf(d->name[d->n], sizeof d->name[d->n], "%.*s", (int)(eq - arg), arg);
+  int len = (int)(eq - arg);
+  for (int k = 0; k < d->n; k++)
+    if ((int)strlen(d->name[k]) == len && !strncmp(d->name[k], arg, (size_t)len))
+      return rg_err_set(err, RG_ERR_ARG, "--dim %.*s is given twice (%s=%lld, then %s): give each dimension once", len,
+                        arg, d->name[k], (long long)d->value[k], arg);
+  snprintf(d->name[d->n], sizeof d->name[d->n], "%.*s", len, arg);
   d->ptr[d->n] = d->name[d->n], d->value[d->n] = v;
   d->n++;
   return RG_OK;
 }
 
 rg_import_opts rg_import_dims_opts(const rg_import_dims *d) {
-  return (rg_import_opts){d ? d->n : 0, d ? d->ptr : NULL, d ? d->value : NULL};
+  return (rg_import_opts){d ? d->n : 0, d ? d->ptr : NULL, d ? d->value : NULL, 0};
+}
+
+/* ---- the values imported at ---- */
+
+rg_status rg_import_dim_value(rg_importer *im, const rg_import_opts *opts, const char *input, size_t axis,
+                              const char *param, int64_t *value, rg_err *err) {
+  rg_model *m = im->m;
+  bool given = false;
+  *value = opts && opts->fallback > 0 ? opts->fallback : RG_IMPORT_DIM_DEFAULT;
+  for (int k = 0; param && opts && k < opts->n_dims; k++)
+    if (!strcmp(opts->dim_name[k], param)) *value = opts->dim_value[k], given = true;
+  rg_model_dim *nd = realloc(m->dims, sizeof *nd * ((size_t)m->n_dims + 1));
+  if (!nd) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  m->dims = nd;
+  rg_model_dim *d = &m->dims[m->n_dims];
+  *d = (rg_model_dim){strdup(param ? param : ""), strdup(input), (int)axis, *value, given};
+  if (!d->name || !d->input) return free(d->name), free(d->input), rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  m->n_dims++;
+  return RG_OK;
+}
+
+rg_status rg_import_dims_check(rg_importer *im, const rg_import_opts *opts, rg_err *err) {
+  const rg_model *m = im->m;
+  for (int k = 0; opts && k < opts->n_dims; k++) {
+    bool found = false;
+    for (int32_t d = 0; !found && d < m->n_dims; d++) found = !strcmp(m->dims[d].name, opts->dim_name[k]);
+    if (found) continue;
+    char names[400] = "";
+    size_t len = 0;
+    for (int32_t d = 0; d < m->n_dims && len < sizeof names - 80; d++) {
+      bool dup = !m->dims[d].name[0];
+      for (int32_t e = 0; !dup && e < d; e++) dup = !strcmp(m->dims[e].name, m->dims[d].name);
+      if (!dup) len += (size_t)snprintf(names + len, sizeof names - len, "%s'%s'", len ? ", " : "", m->dims[d].name);
+    }
+    return rg_err_set(err, RG_ERR_ARG, "%s: --dim %s: no graph input has a dimension called '%s' (%s%s)", im->path,
+                      opts->dim_name[k], opts->dim_name[k], len ? "the model's named dimensions: " : "",
+                      len ? names : "the model's inputs have no named dimensions");
+  }
+  return RG_OK;
+}
+
+bool rg_import_dynamic(const rg_importer *im) { return im->m->n_dims > 0; }
+
+/* ---- shape plumbing kept as read ---- */
+
+const double *rg_import_known(const rg_importer *im, const char *name) {
+  const int64_t *i = im->n_known ? rg_names_find(&im->known, name) : NULL;
+  return i ? im->kval[*i] : NULL;
+}
+
+rg_status rg_import_know(rg_importer *im, const char *name, double *values, rg_err *err) {
+  int added;
+  if (im->n_known == im->cap_known) {
+    size_t cap = im->cap_known ? 2 * im->cap_known : 16;
+    double **nk = realloc(im->kval, sizeof *nk * cap);
+    if (!nk) return free(values), rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    im->kval = nk, im->cap_known = cap;
+  }
+  int64_t *i = rg_names_add(&im->known, name, &added);
+  if (!i) return free(values), rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (!added) return free(values), RG_OK; /* named once: import_node refuses a second producer */
+  *i = (int64_t)im->n_known;
+  im->kval[im->n_known++] = values;
+  return RG_OK;
+}
+
+void rg_import_known_free(rg_importer *im) {
+  for (size_t i = 0; i < im->n_known; i++) free(im->kval[i]);
+  free(im->kval);
+  rg_names_free(&im->known);
+}
+
+/* ---- reshapes and slices as read ---- */
+
+bool rg_import_one_node(const rg_importer *im, rg_ref r, rg_ref x) {
+  if (!rg_import_dynamic(im)) return true;
+  const rg_node *nd = rg_graph_node(im->m->g, r.node);
+  return (nd->op == RG_OP_RESHAPE || nd->op == RG_OP_SLICE) && nd->n_in == 1 && nd->in[0].node == x.node &&
+         nd->in[0].out == x.out;
+}
+
+static bool form_op(const char *op) {
+  static const char *const ops[] = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Slice", NULL};
+  for (int i = 0; ops[i]; i++)
+    if (!strcmp(op, ops[i])) return true;
+  return false;
+}
+
+rg_status rg_import_form(rg_importer *im, const Onnx__NodeProto *n, rg_err *err) {
+  rg_model *m = im->m;
+  const rg_ival *y = n->n_output == 1 ? rg_import_get(im, n->output[0]) : NULL;
+  const rg_ival *x = n->n_input && n->input[0][0] ? rg_import_get(im, n->input[0]) : NULL;
+  if (!rg_import_dynamic(im) || !n->op_type || !form_op(n->op_type) || !x || !y || !rg_import_one_node(im, y->ref, x->ref))
+    return RG_OK;
+  rg_model_form f = {rg_onnx_copy(&n->base), y->ref.node, (int)n->n_input - 1, NULL};
+  f.in = calloc((size_t)f.n_in + 1, sizeof *f.in);
+  rg_model_form *nf = f.node && f.in ? realloc(m->form, sizeof *nf * ((size_t)m->n_form + 1)) : NULL;
+  if (!nf) {
+    if (f.node) onnx__node_proto__free_unpacked(f.node, NULL);
+    return free(f.in), rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  }
+  m->form = nf;
+  for (int k = 0; k < f.n_in; k++) { /* constants: a Reshape-like node reading plumbing does not map */
+    const rg_ival *v = n->input[k + 1][0] ? rg_import_get(im, n->input[k + 1]) : NULL;
+    f.in[k] = v ? v->ref : (rg_ref){-1, 0};
+  }
+  m->form[m->n_form++] = f;
+  return RG_OK;
 }

@@ -39,6 +39,9 @@ typedef struct {
   int32_t fresh; /* counter for the names of new weights */
   const char ***implicit; /* [node]: the names its subgraphs read from the graph (import_scope.c) */
   int32_t *n_implicit;    /* [node]: how many */
+  rg_names known;  /* with symbolic dims: tensor name -> index into kval (plumbing kept as read) */
+  double **kval;   /* its values at the dims imported (numel of its shape) */
+  size_t n_known, cap_known;
 } rg_importer;
 
 /* An error about the node being imported: "PATH: node 'N' (OP): ...". */
@@ -78,7 +81,7 @@ rg_status rg_import_add_weight(rg_importer *im, Onnx__TensorProto *t, const char
 /* The type vi declares into *t: RG_OK and t->present where it is typed (dims named in opts
  * take their values there); RG_IMPORT_OPAQUE with why (len bytes: "element type int32") and
  * t->elem as far as declared where it is not; for a graph input (input), a named or unnamed
- * dimension without a value is an error saying how to give it one. */
+ * dimension without a value takes rg_import_dim_value's. */
 rg_status rg_import_declared_type(rg_importer *im, const Onnx__ValueInfoProto *vi, const rg_import_opts *opts,
                                   bool input, rg_tinfo *t, char *why, size_t len, rg_err *err) RG_MUST_CHECK;
 /* The type the model declares for tensor name (its value_info, else a graph output), as
@@ -86,6 +89,28 @@ rg_status rg_import_declared_type(rg_importer *im, const Onnx__ValueInfoProto *v
 rg_status rg_import_declared(rg_importer *im, const char *name, rg_tinfo *t, rg_err *err) RG_MUST_CHECK;
 /* An opaque value r called name, for messages: "'x', an input of element type int32". */
 void rg_import_describe(const rg_importer *im, rg_ref r, const char *name, char *buf, size_t len);
+
+/* ---- symbolic dimensions (import_dims.c) ---- */
+
+/* The value of graph input `input`'s dimension on axis (param: its dim_param, or NULL): opts's
+ * for param, else the fallback; recorded in the model's dims. */
+rg_status rg_import_dim_value(rg_importer *im, const rg_import_opts *opts, const char *input, size_t axis,
+                              const char *param, int64_t *value, rg_err *err) RG_MUST_CHECK;
+/* Every name opts gives is a dimension of a graph input: else an error naming the model's. */
+rg_status rg_import_dims_check(rg_importer *im, const rg_import_opts *opts, rg_err *err) RG_MUST_CHECK;
+/* Whether the model has symbolic dimensions (import keeps what depends on them as read). */
+bool rg_import_dynamic(const rg_importer *im);
+/* The values of tensor name at the dims imported when it is plumbing kept as read, or NULL. */
+const double *rg_import_known(const rg_importer *im, const char *name);
+/* Records the values (taken) of tensor name, plumbing kept as read. */
+rg_status rg_import_know(rg_importer *im, const char *name, double *values, rg_err *err) RG_MUST_CHECK;
+void rg_import_known_free(rg_importer *im);
+/* Whether a Reshape-like or Slice node that made r from x may stay IR in a model with symbolic
+ * dims: r is one reshape or slice over x (always true without symbolic dims). */
+bool rg_import_one_node(const rg_importer *im, rg_ref r, rg_ref x);
+/* Node n, mapped onto the rule vocabulary, kept as read for export (model.h's form) when it is a
+ * Reshape, Flatten, Squeeze, Unsqueeze or Slice in a model with symbolic dims. */
+rg_status rg_import_form(rg_importer *im, const Onnx__NodeProto *n, rg_err *err) RG_MUST_CHECK;
 
 /* ---- what onnxruntime does not run (import_runtime.c) ---- */
 

@@ -529,6 +529,7 @@ static rg_status map_reshape(rg_importer *im, const Onnx__NodeProto *n, rg_err *
   if (n->n_output != 1 || rg_opaque_infer(&c, k, out, NULL)) return RG_IMPORT_OPAQUE;
   rg_ref r;
   rg_status st = reshape_to(im, operand(im, n, 0)->ref, &out[0].shape, &r, err);
+  if (!st && !rg_import_one_node(im, r, operand(im, n, 0)->ref)) return RG_IMPORT_OPAQUE; /* import_dims.c */
   return st ? st : result(im, n, r, err);
 }
 
@@ -635,6 +636,7 @@ static rg_status map_slice(rg_importer *im, const Onnx__NodeProto *n, rg_err *er
     rg_status st = slice_axis(im, &r, (int)a, b, e, err);
     if (st) return st;
   }
+  if (!rg_import_one_node(im, r, x->ref)) return RG_IMPORT_OPAQUE; /* import_dims.c */
   return result(im, n, r, err);
 }
 

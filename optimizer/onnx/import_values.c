@@ -7,8 +7,8 @@
  * a size 0 or a rank past RG_MAX_RANK keeps its TensorProto (data and all) in the model's
  * source, a sparse initializer its SparseTensorProto, an input its declaration. What remains an
  * error is what no ONNX runtime takes either (a nameless initializer or input, data that does
- * not fill its shape, a name defined twice) and a graph input's named dimension without a value,
- * which --dim gives.
+ * not fill its shape, a name defined twice). A graph input's dimension without a value takes
+ * --dim's value, else a default (import_dims.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,17 +28,8 @@ static const char *kind_name(Onnx__TypeProto__ValueCase c) {
   }
 }
 
-/* A graph input's dimension without a value: an error saying how to give it one. */
-static rg_status dynamic_dim(rg_importer *im, const char *name, size_t d, const char *param, rg_err *err) {
-  if (param)
-    return rg_import_fail(im, err, RG_ERR_ARG, "'%s' has a dynamic dimension '%s' (axis %zu) without a value: give it "
-                          "one (graphopt --dim %s=N)", name, param, d, param);
-  return rg_import_fail(im, err, RG_ERR_ARG, "'%s' has no size 1 to %d on axis %zu (a dynamic dimension): give it "
-                        "one", name, RG_MAX_DIM, d);
-}
-
-/* The dims of shape sp into dims (names in opts take their values there): RG_OK,
- * RG_IMPORT_OPAQUE with why, or (input) a dynamic dimension's error. */
+/* The dims of shape sp into dims (an input's symbolic ones at the values import_dims.c gives
+ * them): RG_OK, or RG_IMPORT_OPAQUE with why. */
 static rg_status declared_dims(rg_importer *im, const char *name, const Onnx__TensorShapeProto *sp,
                                const rg_import_opts *opts, bool input, int32_t *dims, char *why, size_t len,
                                rg_err *err) {
@@ -47,9 +38,11 @@ static rg_status declared_dims(rg_importer *im, const char *name, const Onnx__Te
     bool has = dm->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
     int64_t v = has ? dm->dim_value : -1;
     const char *param = dm->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM ? dm->dim_param : NULL;
-    for (int k = 0; param && opts && k < opts->n_dims; k++)
-      if (!strcmp(opts->dim_name[k], param)) v = opts->dim_value[k], has = true;
-    if (!has && input) return dynamic_dim(im, name, d, param, err);
+    if (!has && input) {
+      rg_status st = rg_import_dim_value(im, opts, name, d, param, &v, err);
+      if (st) return st;
+      has = true;
+    }
     if (!has) return snprintf(why, len, "a dynamic dimension (axis %zu)", d), RG_IMPORT_OPAQUE;
     if (v == 0) return snprintf(why, len, "size 0 on axis %zu (an empty tensor)", d), RG_IMPORT_OPAQUE;
     if (v < 1 || v > RG_MAX_DIM)

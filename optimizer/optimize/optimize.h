@@ -6,6 +6,8 @@
  * optimize.c          the steps around the search: search, check, write
  * proved_rules.h/.c   the rules graphopt may apply (a signed database's, or proved first)
  * numcheck.h/.c       the numeric check of a rewritten model against the original
+ * dims_check.h/.c     a model with symbolic dims checked at other values of them; rules that
+ *                     hold only at the values imported dropped
  */
 #ifndef RG_OPTIMIZER_OPTIMIZE_H
 #define RG_OPTIMIZER_OPTIMIZE_H
@@ -15,6 +17,7 @@
 #include "optimizer/onnx/export.h"
 #include "optimizer/search/search.h"
 
+#include "dims_check.h"
 #include "numcheck.h"
 #include "proved_rules.h"
 
