@@ -4,20 +4,25 @@
 # every parser's libFuzzer harness for RG_FUZZ_SECONDS each (default 20; clang).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# Each phase says when it starts, so that a slow CI run shows where its time went.
+phase() { echo "== $1 (at ${SECONDS} s) =="; }
 "$root/scripts/setup.sh"
 
-echo "== build: -Werror =="
+phase "build: -Werror"
 # Both builds share one proof cache: the second takes the first's proofs (graphopt proves rule text).
 proofs="-DRG_TEST_PROOF_CACHE=$root/build-proof-cache"
 # CUDA's module (rulegen-cuda.so) where nvcc, cuDNN and cuBLAS are (the default); not in the
 # sanitizer build below, whose instrumentation nvcc's code would not have.
 "$root/scripts/build.sh" "$root/build-werror" -DRG_WERROR=ON "$proofs"
+phase "tests: -Werror"
 (cd "$root/build-werror" && ctest --output-on-failure -j "$(nproc)")
 
-echo "== build: ASan + UBSan =="
+phase "build: ASan + UBSan"
 "$root/scripts/build.sh" "$root/build-asan" -DRG_WERROR=ON -DRG_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DRG_CUDA=OFF "$proofs"
+phase "tests: ASan + UBSan"
 (cd "$root/build-asan" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j "$(nproc)")
 
-echo "== fuzz: each parser's harness for ${RG_FUZZ_SECONDS:-20} s =="
+phase "fuzz: each parser's harness for ${RG_FUZZ_SECONDS:-20} s"
 "$root/scripts/fuzz.sh" "${RG_FUZZ_SECONDS:-20}"
+phase "all passed"
