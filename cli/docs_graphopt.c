@@ -3,7 +3,9 @@
 #include "docs_graphopt.h"
 
 /* The row every command's table has. */
-#define GRAPHOPT_DIM_OPTION RG_CLI_OPT(DIM, "value of a named (dynamic) input dimension; repeatable")
+#define GRAPHOPT_DIM_OPTION                                                                                      \
+  RG_CLI_OPT(DIM, "value to import a symbolic input dimension (dim_param) at, one --dim per name (without it: " \
+                  "1, said); the model written keeps it symbolic")
 #define GRAPHOPT_MACHINE_HELP \
   "the roofline's machine figures: a file, or a shipped machine by name (cpu-default, the "    \
   "default; gpu-h100)"
@@ -92,7 +94,11 @@ const rg_cli_doc rg_doc_graphopt_convert = {
     "Imports an ONNX model (opsets 7 to 21) into a model graph and exports it again, applying\n"
     "no rules: a model that computes what IN computes, with its inputs, outputs and opset.\n"
     "Operators of the rule vocabulary become graph nodes; the rest stay opaque nodes, written\n"
-    "back unchanged. Prints what the model holds and the import and export times.\n",
+    "back unchanged. Prints what the model holds and the import and export times.\n"
+    "Symbolic input dimensions (dim_param, or neither value nor name) are imported at --dim's\n"
+    "values, else at 1, and written back symbolic, with the shape plumbing and the Reshape and\n"
+    "Slice arguments read; the model written is read again at two other values of them and\n"
+    "must compute IN's outputs there (else nothing is written, exit status 2).\n",
     DOC_OPTIONS(convert_options), .after = IMPORT_EXIT};
 const rg_cli_doc rg_doc_graphopt_info = {
     "graphopt info IN.onnx [options]",
@@ -143,6 +149,10 @@ const rg_cli_doc rg_doc_graphopt_optimize = {
     "named. Where graphopt cannot evaluate the whole model (an operator, element type or\n"
     "subgraph it does not run), each rewritten region is checked alone, the float values that\n"
     "opaque nodes make drawn at random, and the report says \"regions only\" and why.\n"
+    "A model with symbolic input dimensions is optimized at --dim's values (else 1) and\n"
+    "written with them symbolic; it is read again at two other values of them and must compute\n"
+    "IN's outputs there too: a rule whose rewrites hold only at the values imported is dropped\n"
+    "(said) and the search run again without it.\n"
     "When no rule makes the model cheaper, OUT is a copy of IN. Ctrl-C (CBC's ILP too),\n"
     "--mem-limit and running out of memory stop the search; it keeps the best model found so far\n"
     "and says why it stopped. Outputs are checked before any work: -o and --json\n"
