@@ -674,9 +674,8 @@ static rg_status map_batchnorm(rg_importer *im, const Onnx__NodeProto *n, rg_err
  * changed at 7, and Sum is written as Add; Reshape, and the reshapes export writes for Flatten,
  * Squeeze and Unsqueeze, take the shape as an input from 5). */
 static bool written_at_opset(const rg_importer *im, const char *op) {
-  static const char *const early[] = {"Conv",      "MaxPool", "GlobalAveragePool", "GlobalMaxPool", "MatMul",
-                                      "Relu",      "Tanh",    "Sigmoid",           "Concat",        "Split",
-                                      "Transpose", "Pad",     "Slice",             "Identity"};
+  static const char *const early[] = {"Conv",    "MaxPool", "GlobalMaxPool", "Relu",      "Tanh",  "Sigmoid",
+                                      "Concat",  "Split",   "Transpose",     "Pad",       "Slice", "Identity"};
   static const char *const from5[] = {"Reshape", "Flatten", "Squeeze", "Unsqueeze"};
   if (im->opset >= 7) return true;
   for (size_t i = 0; i < sizeof early / sizeof *early; i++)
