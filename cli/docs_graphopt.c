@@ -91,7 +91,7 @@ static const rg_cli_option optimize_options[] = {
 #define IMPORT_EXIT "exit status: 0 done, 2 bad input (the message names the file, node and operator)\n"
 const rg_cli_doc rg_doc_graphopt_convert = {
     "graphopt convert IN.onnx -o OUT.onnx [options]",
-    "Imports an ONNX model (opsets 7 to 21) into a model graph and exports it again, applying\n"
+    "Imports an ONNX model (opsets 1 to 21) into a model graph and exports it again, applying\n"
     "no rules: a model that computes what IN computes, with its inputs, outputs and opset.\n"
     "Operators of the rule vocabulary become graph nodes; the rest stay opaque nodes, written\n"
     "back unchanged. Prints what the model holds and the import and export times.\n"

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""Small ONNX models at opsets 7 to 21, in the forms operators take at each (tests, not benchmarks).
+"""Small ONNX models at opsets 1 to 21, in the forms operators take at each (tests, not benchmarks).
 
-graphopt reads every opset from 7 to 21 of the default domain, each operator in the form of its
+graphopt reads every opset from 1 to 21 of the default domain, each operator in the form of its
 version there, and writes the model back at its own opset. Each model here uses the forms that
 changed: Pad's amounts and Slice's bounds as attributes (before 11 and 10) or inputs, Split's
 sizes as an attribute (before 13) or input and opset 18's num_outputs, Squeeze and Unsqueeze's

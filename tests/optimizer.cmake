@@ -35,7 +35,7 @@ add_test(NAME optimizer_dims
                  ${CMAKE_BINARY_DIR}/roundtrip/dims --rules ${RG_TEST_ROOT}/regress/optimize/merge.rules --dims)
 set_tests_properties(optimizer_dims PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180 LABELS models
                      FIXTURES_REQUIRED proof_cache)
-# models/opsets.py's models at opsets 7, 9, 10, 18 and 21 (each operator in its form there):
+# models/opsets.py's models at opsets 1, 6, 7, 9, 10, 18 and 21 (each operator in its form there):
 # converted, and optimized with the depth-3 rules, against onnxruntime; written at their own opset.
 add_test(NAME optimizer_opsets
          COMMAND ${CMAKE_SOURCE_DIR}/models/roundtrip_test.sh $<TARGET_FILE:graphopt>

@@ -1,7 +1,7 @@
 #!/bin/sh
 # ONNX's backend node tests (libonnx-testdata: DATA/*/model.onnx with test_data_set_0/*.pb)
 # through graphopt's import and evaluator (node_tests.c: what `graphopt info` and `graphopt eval
-# --inputs --expect` do, every test in one process): every test of opset 7 to 21 is imported;
+# --inputs --expect` do, every test in one process): every test of opset 1 to 21 is imported;
 # one whose nodes all map onto the rule vocabulary ("modelled") or onto operators graphopt
 # evaluates opaque is evaluated on the test's inputs and compared with its expected outputs
 # (largest difference relative to each output's scale, at most 1e-4). A test listed in
