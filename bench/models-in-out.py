@@ -13,7 +13,9 @@
    (models/zoo.py, built into OUT/zoo when missing) and on the same model saved with its weights
    as external data (onnx.save_model(..., save_as_external_data=True), one data file), whose
    written model, where graphopt writes one, is run in onnxruntime against the original
-   (models/ort_run.js, the same drawn inputs, outputs compared bitwise).
+   (models/ort_run.js, the same drawn inputs, outputs compared bitwise). The external one is
+   written with its weights in OUT.data, as it was read. Also the peak RSS of import alone
+   (`graphopt info`): against the weights' size, how many copies of them import holds at once.
 
 Prints markdown; --json FILE keeps the figures.
 
@@ -121,6 +123,11 @@ def convert_figures(args, path, name):
         for k in ("wall", "cpu", "rss", "import", "export"):
             res[k] = statistics.median(r[k] for r in ok)
         res["written_mb"] = os.path.getsize(out) / 1e6
+        # a model read with external data is written with it: OUT.data beside OUT
+        res["side_mb"] = os.path.getsize(out + ".data") / 1e6 if os.path.exists(out + ".data") else 0.0
+        # import alone (`graphopt info`): its peak RSS against the weights' size says how many
+        # copies of them import holds at once
+        res["info_rss"] = statistics.median(time_v([args.graphopt, "info", path, "-q"])[5] for _ in range(args.repeat))
         res["ort"] = ort_compare(args, path, out, name)
     return res
 
@@ -190,17 +197,18 @@ def markdown(fig):
                                                   "only %s (%s)" % (",".join(t["files"]), t["url"])) for t in fig["real"]))
     if "models" in fig:
         w("\n| model | MB | graphopt convert | import | export | wall | CPU (user + sys) | peak RSS | "
-          "ORT: original vs written |\n|---|---:|---|---:|---:|---:|---:|---:|---|\n")
+          "peak RSS, import alone | ORT: original vs written |\n|---|---:|---|---:|---:|---:|---:|---:|---:|---|\n")
         for r in fig["models"]:
             if r["status"] == 0:
                 o = r["ort"]
                 ortcell = ("bitwise equal" if o["bitwise"] else "max rel %.2g" % o["max_rel"]) if o["ok"] else \
                     "ORT: " + o["error"]
-                w("| %s | %.1f | written (%.1f MB) | %.3f s | %.3f s | %.2f s | %.2f s | %.0f MiB | %s |\n" % (
-                    r["model"], r["mb"], r["written_mb"], r["import"], r["export"], r["wall"], r["cpu"], r["rss"],
-                    ortcell))
+                side = " + %.1f MB side file" % r["side_mb"] if r.get("side_mb") else ""
+                w("| %s | %.1f | written (%.1f MB%s) | %.3f s | %.3f s | %.2f s | %.2f s | %.0f MiB | %.0f MiB | %s |\n" % (
+                    r["model"], r["mb"], r["written_mb"], side, r["import"], r["export"], r["wall"], r["cpu"], r["rss"],
+                    r["info_rss"], ortcell))
             else:
-                w("| %s | %.1f | refused (exit %d): %s | | | %.2f s | %.2f s | %.0f MiB | |\n" % (
+                w("| %s | %.1f | refused (exit %d): %s | | | %.2f s | %.2f s | %.0f MiB | | |\n" % (
                     r["model"], r["mb"], r["status"], re.sub(r"^graphopt: [^ ]*: ", "", r["message"]),
                     r["runs"][-1]["wall"], r["runs"][-1]["cpu"], r["runs"][-1]["rss"]))
 
