@@ -45,7 +45,7 @@ def init(name, values, dtype):
 
 
 def float_part(nodes, inputs, outputs, prefix="f"):
-    """A float part graphopt models: Concat(Relu(a), Relu(b)), which merge.rules' relu-concat
+    """A float part graphopt models: Concat(Relu(a), Relu(b)), which concat.rules' relu-concat
     rewrites into one Relu."""
     a, b = prefix + "_a", prefix + "_b"
     inputs += [vi(a, F, [1, 4]), vi(b, F, [1, 4])]
@@ -358,7 +358,7 @@ def rules_test_args(doc):
     ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--graphopt", required=True)
     ap.add_argument("--work", required=True)
-    ap.add_argument("--rules", required=True, help="tests/regress/optimize/merge.rules")
+    ap.add_argument("--rules", required=True, help="tests/regress/optimize/concat.rules")
     return ap
 
 
@@ -463,7 +463,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--graphopt", required=True)
     ap.add_argument("--work", required=True)
-    ap.add_argument("--rules", help="optimize with these rules too (tests/regress/optimize/merge.rules)")
+    ap.add_argument("--rules", help="optimize with these rules too (tests/regress/optimize/concat.rules)")
     ap.add_argument("--only", help="comma-separated case names")
     args = ap.parse_args()
     failed = 0

@@ -4,7 +4,7 @@
 Models whose float regions of the rule vocabulary are read from and read by what graphopt's
 evaluator does not run: com.microsoft operators (Gelu, FusedConv), an int32 path cast into a
 float region, an If node whose branches read rewritten values, int64 ids it cannot draw for a
-Gather. For each, `graphopt optimize --rules merge.rules` must rewrite the float regions, say that
+Gather. For each, `graphopt optimize --rules concat.rules` must rewrite the float regions, say that
 it checked the rewritten regions alone ("regions only", also in the --json report), and write a
 model that onnxruntime runs with the original's outputs (within 1e-4) on the same inputs. A
 model graphopt evaluates whole still gets the whole-model check ("whole model + regions"). A
@@ -12,7 +12,7 @@ false rule applied with --unproved-rules is caught in regions-only mode: exit 1,
 the application whose region differs named.
 
     /usr/bin/python3 models/regions.py --graphopt build/tools/graphopt --work DIR --rules RULES
-(RULES: tests/regress/optimize/merge.rules; the false rule is tests/regress/bad/relu_identity_false.rules)
+(RULES: tests/regress/optimize/concat.rules; the false rule: tests/regress/bad/relu_identity_false.rules)
 """
 import json
 import os
@@ -35,7 +35,7 @@ def weights(name, shape, seed):
 
 
 def convs_concat(src, prefix, nodes, inits, seed):
-    """Two 3x3 convolutions of src (4 channels, 6 x 6) concatenated: merge.rules' conv-concat
+    """Two 3x3 convolutions of src (4 channels, 6 x 6) concatenated: concat.rules' conv-concat
     makes them one."""
     for k in (1, 2):
         inits.append(weights("%s_w%d" % (prefix, k), [3, 4, 3, 3], seed + k))
@@ -64,7 +64,7 @@ def microsoft_case():
 
 def int32_case():
     """An int32 input: one path stays int32 (an output), one is cast to float (declared, so
-    typed) and scales what two MatMuls concatenated read (merge.rules' matmul-concat)."""
+    typed) and scales what two MatMuls concatenated read (concat.rules' matmul-concat)."""
     nodes, inputs = [], [vi("i", T.INT32, [2, 3]), vi("x", F, [2, 4])]
     inits = [init("w32", [[1, -2, 3], [4, 5, -6]], np.int32), weights("m1", [3, 5], 1), weights("m2", [3, 5], 2),
              weights("m3", [4, 3], 3)]

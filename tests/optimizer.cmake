@@ -15,7 +15,7 @@ add_test(NAME optimizer_cases
 # (models/passthrough.py).
 add_test(NAME optimizer_passthrough
          COMMAND ${CMAKE_SOURCE_DIR}/models/roundtrip_test.sh $<TARGET_FILE:graphopt>
-                 ${CMAKE_BINARY_DIR}/roundtrip/passthrough --rules ${RG_TEST_ROOT}/regress/optimize/merge.rules
+                 ${CMAKE_BINARY_DIR}/roundtrip/passthrough --rules ${RG_TEST_ROOT}/regress/optimize/concat.rules
                  --passthrough)
 set_tests_properties(optimizer_passthrough PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900 LABELS models
                      FIXTURES_REQUIRED proof_cache)
@@ -24,7 +24,7 @@ set_tests_properties(optimizer_passthrough PROPERTIES SKIP_RETURN_CODE 77 TIMEOU
 # region check alone (models/regions.py).
 add_test(NAME optimizer_regions
          COMMAND ${CMAKE_SOURCE_DIR}/models/roundtrip_test.sh $<TARGET_FILE:graphopt>
-                 ${CMAKE_BINARY_DIR}/roundtrip/regions --rules ${RG_TEST_ROOT}/regress/optimize/merge.rules --regions)
+                 ${CMAKE_BINARY_DIR}/roundtrip/regions --rules ${RG_TEST_ROOT}/regress/optimize/concat.rules --regions)
 set_tests_properties(optimizer_regions PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS models
                      FIXTURES_REQUIRED proof_cache)
 # Symbolic dimensions stay symbolic: models with a batch 'N' (PyTorch's Reshape [-1, K] and
@@ -140,7 +140,8 @@ add_test(NAME optimizer_proof_cache
          COMMAND sh -c "g=$0 m=$1 o=$2; shift 2; for r; do \"$g\" optimize \"$m\" --rules \"$r\" -o \"$o\" -q || exit 1; done"
                  $<TARGET_FILE:graphopt> ${RG_TEST_ROOT}/regress/optimize/fire.onnx
                  ${CMAKE_BINARY_DIR}/proof-cache-warm.onnx ${RG_TEST_ROOT}/data/taso-133.rules
-                 ${RG_TEST_ROOT}/data/taso-bias-d3.rules ${RG_TEST_ROOT}/regress/optimize/merge.rules)
+                 ${RG_TEST_ROOT}/data/taso-bias-d3.rules ${RG_TEST_ROOT}/regress/optimize/merge.rules
+                 ${RG_TEST_ROOT}/regress/optimize/concat.rules)
 # (1,250 rules proved by both solvers, one at a time: minutes alone, and the loaded machine's
 # three times the slowest time seen)
 set_tests_properties(optimizer_proof_cache PROPERTIES FIXTURES_SETUP proof_cache TIMEOUT 1800)
