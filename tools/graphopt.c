@@ -72,21 +72,10 @@ bool graphopt_outputs_fit(const char *cmd, const char *const *inputs, int n_inpu
 }
 
 int graphopt_external_option(const char *cmd, int c, const char *arg, rg_export_opts *xo) {
-  size_t n;
-  if ((c == RG_OPT_EXTERNAL_DATA && xo->mode == RG_EXTERNAL_NEVER) ||
-      (c == RG_OPT_NO_EXTERNAL_DATA && xo->mode == RG_EXTERNAL_ALWAYS)) {
-    fprintf(stderr, "%s: --external-data and --no-external-data contradict each other: give one\n", cmd);
-    return -1;
-  }
-  switch (c) {
-  case RG_OPT_EXTERNAL_DATA: xo->mode = RG_EXTERNAL_ALWAYS, xo->location = arg; return 1;
-  case RG_OPT_NO_EXTERNAL_DATA: xo->mode = RG_EXTERNAL_NEVER; return 1;
-  case RG_OPT_EXTERNAL_THRESHOLD:
-    if (rg_cli_parse_size(arg, &n)) return xo->threshold = n, 1;
-    fprintf(stderr, "%s: --external-threshold wants a size in bytes such as 1024 or 1M, not '%s'\n", cmd, arg);
-    return -1;
-  default: return 0;
-  }
+  rg_err err;
+  int r = rg_export_option(xo, rg_cli_flag_name(c), arg, &err);
+  if (r < 0) fprintf(stderr, "%s: %s\n", cmd, err.msg);
+  return r;
 }
 
 /* ---- convert, info ---- */
@@ -101,10 +90,6 @@ static int convert_cmd(int argc, char **argv) {
   rg_export_opts xo = {0};
   int c, x;
   while ((c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
-    if ((x = graphopt_external_option("graphopt convert", c, optarg, &xo))) {
-      if (x < 0) return 2;
-      continue;
-    }
     switch (c) {
     case RG_OPT_OUTPUT: out = optarg; break;
     case RG_OPT_DIM:
@@ -112,7 +97,9 @@ static int convert_cmd(int argc, char **argv) {
       break;
     case RG_OPT_QUIET: quiet = true; break;
     case RG_OPT_FORCE: force = true; break;
-    default: return graphopt_usage(doc, c, NULL);
+    default: /* --external-data and the rest, or not an option of the command */
+      if ((x = graphopt_external_option("graphopt convert", c, optarg, &xo)) > 0) break;
+      return x < 0 ? 2 : graphopt_usage(doc, c, NULL);
     }
   }
   if (optind != argc - 1 || (convert && !out)) {

@@ -68,11 +68,8 @@ static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
   static const char *const searches[] = {"backtrack", "eqsat", NULL}, *const extracts[] = {"greedy", "ilp", NULL};
   int c, pick;
   while ((c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
-    int x = graphopt_external_option(P, c, optarg, &o->xo);
-    bool ok = x >= 0;
-    if (x) c = 0; /* taken */
+    bool ok = true;
     switch (c) {
-    case 0: break;
     case RG_OPT_RULES: o->rules = optarg; break;
     case RG_OPT_PUB: o->pub = optarg; break;
     case RG_OPT_ALLOW_UNSIGNED: o->allow_unsigned = true; break;
@@ -102,7 +99,9 @@ static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
     case RG_OPT_MEM_LIMIT: ok = size("--mem-limit", optarg, &o->mem_limit); break;
     case RG_OPT_DIM: ok = graphopt_add_dim(&o->dims, optarg); break;
     case RG_OPT_QUIET: o->quiet = true; break;
-    default: return *rc = graphopt_usage(&rg_doc_graphopt_optimize, c, graphopt_print_cost_models), false;
+    default: /* --external-data and the rest, or not an option of optimize */
+      if ((pick = graphopt_external_option(P, c, optarg, &o->xo)) > 0) break;
+      return *rc = pick < 0 ? 2 : graphopt_usage(&rg_doc_graphopt_optimize, c, graphopt_print_cost_models), false;
     }
     if (!ok) return *rc = 2, false;
     if (c == RG_OPT_ALPHA || c == RG_OPT_BUDGET) o->backtrack_only = c;
@@ -112,10 +111,9 @@ static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
   }
   if (!search_options_fit(o)) return *rc = 2, false;
   const char *missing = optind != argc - 1 ? "one model" : !o->rules ? "--rules RULES" : !o->out ? "-o OUT.onnx" : NULL;
-  if (missing) {
-    fprintf(stderr, "graphopt optimize: wants %s\n", missing);
-    return *rc = graphopt_usage(&rg_doc_graphopt_optimize, '?', graphopt_print_cost_models), false;
-  }
+  if (missing) /* said, then the help */
+    return fprintf(stderr, P ": wants %s\n", missing),
+           *rc = graphopt_usage(&rg_doc_graphopt_optimize, '?', graphopt_print_cost_models), false;
   o->in = argv[optind];
   const char *reads[] = {o->in, o->rules, o->pub, o->axioms, o->machine, o->cache};
   if (!graphopt_outputs_fit(P, reads, 6, o->out, o->json, o->force)) return *rc = 2, false;

@@ -39,6 +39,12 @@ typedef struct {
 } rg_export_opts;
 #define RG_EXPORT_THRESHOLD 1024
 
+/* One of the command line's options into o, by its long name: "external-data" (arg: the side
+ * file's name, or NULL), "no-external-data", "external-threshold" (arg: bytes, with an optional
+ * K, M or G). 1 set; 0 not one of them; -1 a bad value, or --external-data after
+ * --no-external-data or the other way round (err says which). */
+int rg_export_option(rg_export_opts *o, const char *name, const char *arg, rg_err *err);
+
 /* rg_model_export with where the weights go (o NULL: the defaults). Outside, every initializer
  * of the main graph and tensor attribute of its nodes with at least o->threshold bytes of raw
  * data goes to one side file (offsets aligned to 64 bytes, 4096 from 4 KiB on), written whole

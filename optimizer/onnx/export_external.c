@@ -160,6 +160,24 @@ static rg_status side_path(const rg_model *m, const char *path, const rg_export_
   return st;
 }
 
+int rg_export_option(rg_export_opts *o, const char *name, const char *arg, rg_err *err) {
+  bool on = !strcmp(name, "external-data"), off = !strcmp(name, "no-external-data");
+  if ((on && o->mode == RG_EXTERNAL_NEVER) || (off && o->mode == RG_EXTERNAL_ALWAYS))
+    return rg_err_set(err, RG_ERR_ARG, "--external-data and --no-external-data contradict each other: give one"), -1;
+  if (on || off) return o->mode = on ? RG_EXTERNAL_ALWAYS : RG_EXTERNAL_NEVER, o->location = on ? arg : NULL, 1;
+  if (strcmp(name, "external-threshold")) return 0;
+  char *end = NULL;
+  errno = 0;
+  unsigned long long v = arg && *arg >= '0' && *arg <= '9' ? strtoull(arg, &end, 10) : 0;
+  static const char units[] = "KMG"; /* 2^10, 2^20, 2^30 */
+  const char *u = !v || !*end || end[1] ? NULL : strchr(units, *end);
+  int shift = !v ? -1 : !*end ? 0 : u ? 10 * (int)(u - units + 1) : -1;
+  if (shift < 0 || errno || v > (1ULL << 50) >> shift)
+    return rg_err_set(err, RG_ERR_ARG, "--external-threshold wants a size in bytes above 0, such as 1024 or 1M, not "
+                      "'%s'", arg ? arg : ""), -1;
+  return o->threshold = (size_t)(v << shift), 1;
+}
+
 /* Whether path is a file in a folder (not a device or FIFO, which are written in place). */
 static bool in_folder(const char *path) {
   char *real;

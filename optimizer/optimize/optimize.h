@@ -14,7 +14,7 @@
 
 #include "optimizer/cost/cost.h"
 #include "optimizer/eqsat/eqsat.h"
-#include "optimizer/onnx/export.h"
+#include "optimizer/onnx/onnx.h"
 #include "optimizer/search/search.h"
 
 #include "dims_check.h"
@@ -45,7 +45,7 @@ rg_status rg_cost_search_fn(void *ctx, const rg_model *m, const rg_ref *roots, d
 rg_status rg_optimize_check(const rg_model *m, const rg_search_result *r, uint32_t seed, double tolerance,
                             const rg_numcheck_plan *plan, double *worst, int *step, rg_err *err) RG_MUST_CHECK;
 
-/* Writes r's best model to out_path, its weights where xo says (export.h; NULL: the defaults);
+/* Writes r's best model to out_path, its weights where xo says (onnx/export.h; NULL: the defaults);
  * when the search applied nothing, a copy of the file in_path (the user's own model, byte for
  * byte), unless its weights are in side files or xo asks for one (then it is written again). */
 rg_status rg_optimize_write(const rg_model *m, const rg_search_result *r, const char *in_path,
