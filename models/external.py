@@ -198,6 +198,14 @@ def refusals(args):
     refuse([g, "optimize", model_ext, "--rules", args.rules, "--external-data=outside.bin", "-o",
             os.path.join(work, "other.onnx")], "the input model keeps its weights there")
     assert open(os.path.join(work, "outside.bin"), "rb").read() == before, "the input's side file changed"
+    # the input model itself, or the rules, named as the side file
+    model_bytes = open(model_ext, "rb").read()
+    refuse([g, "convert", model_ext, "--external-data=plain.onnx", "-o", os.path.join(work, "other.onnx")],
+           "which this run reads", [os.path.join(work, "other.onnx")])
+    shutil.copy(args.rules, os.path.join(work, "r.rules"))
+    refuse([g, "optimize", model_ext, "--rules", os.path.join(work, "r.rules"), "--external-data=r.rules", "-o",
+            os.path.join(work, "other.onnx")], "which this run reads")
+    assert open(model_ext, "rb").read() == model_bytes, "the input model changed"
     refuse([g, "convert", model_ext, "--external-data=sub/w.bin", "-o", os.path.join(out, "x.onnx")],
            "give a file name without a folder")
     refuse([g, "convert", model_ext, "--external-data", "-o", "/dev/null"], "a device or FIFO")
@@ -205,6 +213,7 @@ def refusals(args):
            "contradict each other")
     run([g, "convert", model_ext, "-o", "/dev/null", "-q"])  # read with a side file, written whole to a device
     return ["refused: a link out of the folder, an output side file that is a link, the input's side file, "
+            "the input model and the rules, "
             "a name with a folder, a device; -o /dev/null written whole"]
 
 

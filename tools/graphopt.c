@@ -108,7 +108,7 @@ static int convert_cmd(int argc, char **argv) {
   }
   const char *reads[] = {argv[optind]};
   if (convert && !graphopt_outputs_fit("graphopt convert", reads, 1, out, NULL, force)) return 2;
-  xo.force = force;
+  xo.force = force, xo.reads = reads, xo.n_reads = 1;
   double t_import, t0;
   rg_model *m = graphopt_load(argv[optind], &dims, &t_import);
   if (!m) return 2;

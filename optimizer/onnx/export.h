@@ -35,7 +35,9 @@ typedef struct {
   rg_external_mode mode;
   const char *location; /* the side file's name, in the model's folder (NULL: the model's name + ".data") */
   size_t threshold;     /* initializers of fewer bytes stay inside (0: 1024, onnx's size_threshold) */
-  bool force;           /* the side file may replace one the model was read from */
+  bool force;           /* the side file may replace one the model was read from, or one of reads */
+  const char *const *reads; /* files the run reads (the model, the rules; NULL entries skipped) */
+  int n_reads;
 } rg_export_opts;
 #define RG_EXPORT_THRESHOLD 1024
 
@@ -50,7 +52,8 @@ int rg_export_option(rg_export_opts *o, const char *name, const char *arg, rg_er
  * data goes to one side file (offsets aligned to 64 bytes, 4096 from 4 KiB on), written whole
  * or not at all before the model, which names it by its name alone. The side file is refused
  * (RG_ERR_IO or RG_ERR_ARG, before anything is written) when it is a symbolic link, the model
- * itself, one the model read its weights from (unless o->force), or beside a device or FIFO. */
+ * itself, one the model read its weights from or one of o->reads (unless o->force), or beside a
+ * device or FIFO. */
 rg_status rg_model_export_with(const rg_model *m, const char *path, const rg_export_opts *o,
                                rg_err *err) RG_MUST_CHECK;
 /* Checks, before the work (a search), that the side file m's export to path would write can be

@@ -155,6 +155,10 @@ static rg_status side_path(const rg_model *m, const char *path, const rg_export_
     if (rg_path_same_file(*side, m->side_files[i]))
       st = rg_err_set(err, RG_ERR_ARG, "%s: the input model keeps its weights there; replacing it would change that "
                       "model (name another side file with --external-data=NAME, or --force)", *side);
+  for (int i = 0; !st && !o->force && i < o->n_reads; i++)
+    if (o->reads[i] && rg_path_same_file(*side, o->reads[i]))
+      st = rg_err_set(err, RG_ERR_ARG, "%s: the side file would replace %s, which this run reads (name another side "
+                      "file with --external-data=NAME, or --force)", *side, o->reads[i]);
   if (!st) st = rg_path_check_writable(*side, err);
   if (st) free(*side), free(*location), *side = *location = NULL;
   return st;
