@@ -671,8 +671,9 @@ static rg_status map_batchnorm(rg_importer *im, const Onnx__NodeProto *n, rg_err
 
 /* Whether op maps at the model's opset: before 7, only where export writes its IR back in the
  * form that opset has and onnxruntime runs (Add, Mul, Gemm, AveragePool, BatchNormalization
- * changed at 7, and Sum is written as Add; Reshape, and the reshapes export writes for Flatten,
- * Squeeze and Unsqueeze, take the shape as an input from 5). */
+ * changed at 7; Sum is written as Add, GlobalAveragePool as AveragePool, a product of a
+ * transposed weight as Gemm; Reshape, and the reshapes export writes for Flatten, Squeeze and
+ * Unsqueeze, take the shape as an input from 5). */
 static bool written_at_opset(const rg_importer *im, const char *op) {
   static const char *const early[] = {"Conv",    "MaxPool", "GlobalMaxPool", "Relu",      "Tanh",  "Sigmoid",
                                       "Concat",  "Split",   "Transpose",     "Pad",       "Slice", "Identity"};
