@@ -345,7 +345,7 @@ rg_status rg_export_check_opset(const rg_exporter *ex, rg_err *err) {
   for (size_t k = 0; ex->m->opset < 7 && k < ex->n_node; k++) {
     bool ort_runs = false;
     const Onnx__NodeProto *n = ex->node[k];
-    int64_t since = rg_opaque_legacy_since(n, ex->m->opset, &ort_runs);
+    int64_t since = rg_opaque_legacy_since(n, ex->m->opset, &ort_runs, NULL);
     if (since && !ort_runs)
       return rg_err_set(err, RG_ERR_ARG, "graphopt would write %s at the model's opset %lld, in a version that opset "
                         "%lld superseded and onnxruntime does not run: the rewrite needs opset 7 or later (convert "

@@ -61,8 +61,12 @@ const char *rg_import_runtime_refuses(const rg_importer *im, const Onnx__NodePro
     return snprintf(why, len, "the domain ai.onnx.preview.training, which onnxruntime's inference build does not "
                               "register: graphopt reads only what onnxruntime runs"), why;
   if (dom[0] && strcmp(dom, "ai.onnx")) return NULL;
-  bool ort_runs = false;
-  int64_t since = rg_opaque_legacy_since(n, im->opset, &ort_runs);
+  bool ort_runs = false, defined = true;
+  int64_t since = rg_opaque_legacy_since(n, im->opset, &ort_runs, &defined);
+  if (since && !defined)
+    return snprintf(why, len, "%s, an operator ONNX defines from opset %lld on, at the model's opset %lld: no runtime "
+                    "has it there (convert the model to opset %lld or later with onnx.version_converter)", n->op_type,
+                    (long long)since, (long long)im->opset, (long long)since), why;
   if (since && !ort_runs)
     return snprintf(why, len, "the model's opset %lld reads a version of %s that opset %lld superseded, which "
                     "onnxruntime's CPU provider does not implement (convert the model to opset 7 or later with "

@@ -110,9 +110,10 @@ static int older_row(const Onnx__NodeProto *n, int64_t opset) {
   return -1;
 }
 
-int64_t rg_opaque_legacy_since(const Onnx__NodeProto *n, int64_t opset, bool *ort_runs) {
+int64_t rg_opaque_legacy_since(const Onnx__NodeProto *n, int64_t opset, bool *ort_runs, bool *defined) {
   int i = older_row(n, opset);
   if (ort_runs) *ort_runs = i >= 0 && rows[i].ort_runs;
+  if (defined) *defined = i < 0 || rows[i].kind != NONE;
   return i < 0 ? 0 : rows[i].since;
 }
 

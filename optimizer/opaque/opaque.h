@@ -54,8 +54,9 @@ typedef struct {
 const char *rg_opaque_legacy_why(const Onnx__NodeProto *n, int64_t opset, char *buf, size_t len);
 
 /* Where the model's opset reads an earlier version of n's operator than opset 7 does: the
- * version 7 reads (*ort_runs: whether onnxruntime's CPU provider runs the earlier ones); else 0. */
-int64_t rg_opaque_legacy_since(const Onnx__NodeProto *n, int64_t opset, bool *ort_runs);
+ * version 7 reads (*ort_runs: whether onnxruntime's CPU provider runs the earlier ones; *defined:
+ * false where ONNX has no such operator before it, Acos and the like); else 0. */
+int64_t rg_opaque_legacy_since(const Onnx__NodeProto *n, int64_t opset, bool *ort_runs, bool *defined);
 
 /* The types of the call's outputs into out[0..n_out) (in_const[k]: operand k's values when it
  * is a constant, else NULL). */

@@ -49,6 +49,7 @@ save("weight_double", [helper.make_node("Add", ["x", "w"], ["y"], name="add")], 
 # opset 5 reads Relu's first version, which onnxruntime does not implement (import_runtime.c)
 save("old_opset", [relu], [x], [y], opset=5)
 save("zero_opset", [relu], [x], [y], opset=0)  # graphopt reads opsets 1 to 21
+save("sin_opset6", [helper.make_node("Sin", ["x"], ["y"], name="sin")], [x], [y], opset=6)  # Sin is from 7
 save("new_opset", [relu], [x], [y], opset=22)
 # opset 4: Reshape's first version (the shape as an attribute), which onnxruntime runs: read in it
 save("opset4_reshape", [helper.make_node("Reshape", ["x"], ["y"], name="reshape", shape=[4, 1])], [x],
