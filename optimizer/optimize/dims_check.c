@@ -165,6 +165,17 @@ rg_status rg_dims_check(rg_dims_checker *c, const rg_model *m, const rg_ref *roo
   return st;
 }
 
+/* The verdict where the check passed: at each set, the outputs compared, or (the original not
+ * evaluated there) the model written typed only, saying why. */
+static void say_held(const rg_dims_checker *c, rg_strbuf *report) {
+  for (int j = 0; j < RG_DIMS_OTHER; j++)
+    if (c->no_eval[j][0])
+      rg_sb_printf(report, "symbolic dims: the model written types at %s (its outputs not compared there: the original "
+                   "is not evaluated: %s)\n", c->what[j], c->no_eval[j]);
+    else
+      rg_sb_printf(report, "symbolic dims: the model written computes the original's outputs at %s too\n", c->what[j]);
+}
+
 /* ---- the rules that hold only at the values imported, dropped ---- */
 
 /* The search over rules less the excluded ones, into out, its steps naming rules by their index in
@@ -285,11 +296,7 @@ rg_status rg_dims_keep(const rg_model *m, const char *path, const rg_import_opts
     return st;
   }
   st = keep_with(c, m, rules, search, ctx, tolerance, r, report, err);
-  if (!st && r->n_steps) {
-    rg_sb_puts(report, "symbolic dims: the model written computes the original's outputs at ");
-    for (int j = 0; j < RG_DIMS_OTHER; j++) rg_sb_printf(report, "%s%s", j ? " and at " : "", c->what[j]);
-    rg_sb_puts(report, " too\n");
-  }
+  if (!st && r->n_steps) say_held(c, report);
   rg_dims_checker_free(c);
   if (st) rg_search_result_free(r);
   return st;
@@ -310,9 +317,7 @@ bool rg_dims_verify(const rg_model *m, const char *path, const rg_import_opts *o
   if (!roots) st = rg_err_set(&e, RG_ERR_NOMEM, "out of memory");
   if (!st) rg_model_roots(m, roots), st = rg_dims_check(c, m, roots, tolerance, &ok, why, sizeof why, &e);
   if (st) snprintf(why, sizeof why, "%s", e.msg), ok = false;
-  if (ok)
-    rg_sb_printf(report, "symbolic dims: the model written computes the original's outputs at %s and at %s too\n",
-                 c->what[0], c->what[1]);
+  if (ok) say_held(c, report);
   else
     rg_sb_printf(report, "graphopt convert: %s: the model written would not compute what it does at other values of its "
                  "symbolic dims (%s): nothing written (graphopt cannot keep them symbolic here; give them fixed values "
