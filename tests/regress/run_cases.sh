@@ -11,11 +11,12 @@ cases=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0 n=0
+trim() { sed 's/^[[:space:]]*//; s/[[:space:]]*$//' <<<"$1"; } # not xargs: it reads quotes
 while IFS='|' read -r file status args want; do
-  file=$(echo "$file" | xargs)
+  file=$(trim "$file")
   [ -z "$file" ] || [ "${file#\#}" != "$file" ] && continue
-  status=$(echo "$status" | xargs)
-  want=$(echo "$want" | sed 's/^ *//; s/ *$//')
+  status=$(trim "$status")
+  want=$(trim "$want")
   args=${args//\{\}/$file}
   args=${args//\{tmp\}/$tmp}
   n=$((n + 1))
