@@ -30,9 +30,10 @@ def init(name, a):
     return numpy_helper.from_array(np.asarray(a), name)
 
 
-def model(nodes, inputs, outputs, inits, name, opset=13):
+def model(nodes, inputs, outputs, inits, name, opset=13, domains=()):
     g = helper.make_graph(nodes, name, inputs, outputs, inits)
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)], producer_name="dyn_dims")
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)] + [helper.make_opsetid(d, 1) for d in domains],
+                          producer_name="dyn_dims")
     m.ir_version = 8
     onnx.checker.check_model(m, full_check=True)
     return m
@@ -81,6 +82,36 @@ def reshapes():
               helper.make_tensor_value_info("b", F, ["N", 4])]
     outputs = [helper.make_tensor_value_info("y1", F, ["N", 2, 4]), helper.make_tensor_value_info("y2", F, ["N", 8])]
     return model(nodes, inputs, outputs, [init("shape3", np.array([-1, 2, 4], np.int64))], "reshapes")
+
+
+def autopad(gelu):
+    """A conv and a max pool at stride 2 with auto_pad SAME_UPPER over symbolic H and W: their
+    padding depends on the size (one more row at an odd one), so they stay as read; with gelu a
+    com.microsoft Gelu after them, which graphopt does not evaluate."""
+    r = np.random.RandomState(3)
+    nodes = [helper.make_node("Conv", ["x", "w"], ["c"], name="conv", strides=[2, 2], auto_pad="SAME_UPPER"),
+             helper.make_node("MaxPool", ["c"], ["p"], name="pool", kernel_shape=[3, 3], strides=[2, 2],
+                              auto_pad="SAME_UPPER"),
+             helper.make_node("Relu", ["p"], ["r"], name="relu")]
+    if gelu:
+        nodes.append(helper.make_node("Gelu", ["r"], ["y"], name="gelu", domain="com.microsoft"))
+    else:
+        nodes[-1].output[0] = "y"
+    m = model(nodes, [helper.make_tensor_value_info("x", F, ["N", 4, "H", "W"])],
+              [helper.make_tensor_value_info("y", F, ["N", 8, None, None])],
+              [init("w", r.randn(8, 4, 3, 3).astype(np.float32))], "autopad_gelu" if gelu else "autopad",
+              domains=("com.microsoft",) if gelu else ())
+    return m
+
+
+def reshapes_gelu():
+    """reshapes() with a com.microsoft Gelu on its second output: graphopt cannot evaluate the
+    model, so no rewrite can be checked at other values of N, and none is kept."""
+    m = reshapes()
+    g = m.graph
+    g.node[-1].output[0] = "cat"
+    nodes = list(g.node) + [helper.make_node("Gelu", ["cat"], ["y2"], name="gelu", domain="com.microsoft")]
+    return model(nodes, list(g.input), list(g.output), list(g.initializer), "reshapes_gelu", domains=("com.microsoft",))
 
 
 def run(cmd):
@@ -147,7 +178,8 @@ def main():
     os.makedirs(a.work, exist_ok=True)
     g = a.graphopt
     paths = {}
-    for name, build in (("cnn", cnn), ("reshapes", reshapes)):
+    for name, build in (("cnn", cnn), ("reshapes", reshapes), ("autopad", lambda: autopad(False)),
+                        ("autopad_gelu", lambda: autopad(True)), ("reshapes_gelu", reshapes_gelu)):
         paths[name] = os.path.join(a.work, name + ".onnx")
         onnx.save(build(), paths[name])
     cnn_in, w = paths["cnn"], lambda n: os.path.join(a.work, n)
@@ -179,6 +211,20 @@ def main():
         check(a.work, paths["reshapes"], o, "optimize --search %s with a rewrite that holds at N=1 only" % search)
         assert ops(o).count("Relu") == 1, ops(o)
     print("ok: the reshape merge that holds only at N=1 was dropped, the relu merge kept")
+
+    # SAME padding at stride 2 depends on H and W: kept as read, the model written right at odd sizes
+    # (in onnxruntime), whether graphopt evaluates the model or not
+    for name in ("autopad", "autopad_gelu"):
+        run([g, "convert", paths[name], "--dim", "H=8", "--dim", "W=8", "-o", w(name + "_conv.onnx")])
+        check(a.work, paths[name], w(name + "_conv.onnx"), "convert %s (auto_pad SAME_UPPER at stride 2)" % name)
+    print("ok: auto_pad SAME at stride 2 over symbolic sizes written as it holds at every size")
+
+    # a model graphopt cannot evaluate: no rewrite can be checked at other N, so none is kept
+    o = w("reshapes_gelu_opt.onnx")
+    out = run([g, "optimize", paths["reshapes_gelu"], "--rules", a.reshape_rules, "--unproved-rules", "-o", o, "-q"])
+    assert "so no rewrite can be checked at other values of them: no rewrite is kept" in out, out
+    check(a.work, paths["reshapes_gelu"], o, "optimize of a model graphopt cannot evaluate")
+    print("ok: where the model cannot be evaluated at other N, no rewrite is kept")
 
     # a model its author pinned to N=1 (Reshape to [1, 4]): graphopt cannot run it at N=2 either,
     # so the model written is typed there, and says that its outputs were not compared

@@ -29,7 +29,9 @@ set_tests_properties(optimizer_regions PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 30
                      FIXTURES_REQUIRED proof_cache)
 # Symbolic dimensions stay symbolic: models with a batch 'N' (PyTorch's Reshape [-1, K] and
 # Shape -> Gather -> Concat -> Reshape) converted and optimized, run in onnxruntime at N=2 and 3
-# against the original; a rewrite that holds only at the N imported dropped (models/dyn_dims.py).
+# against the original; a rewrite that holds only at the N imported dropped, none kept where the
+# model cannot be evaluated at other N, auto_pad SAME at stride 2 over symbolic H, W kept as read
+# (models/dyn_dims.py).
 add_test(NAME optimizer_dims
          COMMAND ${CMAKE_SOURCE_DIR}/models/roundtrip_test.sh $<TARGET_FILE:graphopt>
                  ${CMAKE_BINARY_DIR}/roundtrip/dims --rules ${RG_TEST_ROOT}/regress/optimize/merge.rules --dims)

@@ -115,8 +115,11 @@ typedef struct {
 
 /* Reads kernel_shape (or the weight's), strides, dilations, auto_pad and pads; decides whether
  * the padding is the vocabulary's SAME, VALID (none), or neither. False for attributes out of
- * the vocabulary's ranges or not 2-D. */
-static bool read_window(const Onnx__NodeProto *n, const rg_shape *x, const int32_t *kernel, window *w) {
+ * the vocabulary's ranges or not 2-D. In a model with symbolic dims (dynamic) x's size may be
+ * another at run time, and SAME padding over a window wider than 1 at a stride past 1 pads by an
+ * amount that depends on it: there auto_pad SAME_* is false (the node kept as read) and pads
+ * that are SAME at the size imported stay explicit (a pad node: the same pads at every size). */
+static bool read_window(const Onnx__NodeProto *n, const rg_shape *x, const int32_t *kernel, bool dynamic, window *w) {
   const int64_t *v;
   int cnt;
   for (int a = 0; a < 2; a++) w->k[a] = kernel ? kernel[a] : 0, w->stride[a] = 1, w->dil[a] = 1;
@@ -146,6 +149,10 @@ static bool read_window(const Onnx__NodeProto *n, const rg_shape *x, const int32
     int64_t total = (out - 1) * w->stride[a] + keff[a] - in;
     if (total < 0) total = 0;
     same_before[a] = total / 2, same_after[a] = total - total / 2;
+    if (dynamic && w->stride[a] > 1 && keff[a] > 1) {
+      if (!strncmp(ap, "SAME_", 5)) return false;
+      same_before[a] = -1; /* no size-free SAME here */
+    }
     if (!strcmp(ap, "SAME_UPPER")) w->before[a] = total / 2, w->after[a] = total - total / 2;
     else if (!strcmp(ap, "SAME_LOWER")) w->before[a] = total - total / 2, w->after[a] = total / 2;
     else if (!strcmp(ap, "VALID")) w->before[a] = w->after[a] = 0;
@@ -221,7 +228,8 @@ static rg_status map_conv(rg_importer *im, const Onnx__NodeProto *n, rg_err *err
   if (!x || !w) return RG_IMPORT_OPAQUE;
   const rg_shape *xs = shape_of(im, x->ref), *ws = shape_of(im, w->ref);
   window win;
-  if (xs->rank != 4 || ws->rank != 4 || !read_window(n, xs, &ws->dim[2], &win)) return RG_IMPORT_OPAQUE;
+  if (xs->rank != 4 || ws->rank != 4 || !read_window(n, xs, &ws->dim[2], rg_import_dynamic(im), &win))
+    return RG_IMPORT_OPAQUE;
   int64_t g = rg_onnx_attr_int(n, "group", 1);
   if (g < 1 || g > 1 << 16) return RG_IMPORT_OPAQUE;
   rg_ref in[2] = {x->ref, w->ref}, bias = {-1, 0}, r;
@@ -248,13 +256,14 @@ static rg_status map_pool(rg_importer *im, const Onnx__NodeProto *n, bool max, r
   const rg_ival *x = operand(im, n, 0);
   const rg_shape *xs = shape_of(im, x->ref);
   window win;
-  if (xs->rank != 4 || !read_window(n, xs, NULL, &win) || win.dil[0] != 1 || win.dil[1] != 1) return RG_IMPORT_OPAQUE;
+  if (xs->rank != 4 || !read_window(n, xs, NULL, rg_import_dynamic(im), &win) || win.dil[0] != 1 || win.dil[1] != 1)
+    return RG_IMPORT_OPAQUE;
   if (n->n_output > 1 && n->output[1][0]) return RG_IMPORT_OPAQUE; /* MaxPool's indices */
   if (win.k[0] > 16 || win.k[1] > 16) return RG_IMPORT_OPAQUE;
   if (rg_onnx_attr_int(n, "ceil_mode", 0) && win.mode != WIN_SAME)
     for (int a = 0; a < 2; a++) { /* ceil mode matters only where the last window starts in the padding */
       int64_t span = xs->dim[2 + a] + win.before[a] + win.after[a] - win.k[a];
-      if (span % win.stride[a]) return RG_IMPORT_OPAQUE;
+      if (span % win.stride[a] || (rg_import_dynamic(im) && win.stride[a] > 1)) return RG_IMPORT_OPAQUE; /* or may */
     }
   /* max pooling ignores padded cells, average pooling here counts them as zeros */
   bool counts_pad = !max && rg_onnx_attr_int(n, "count_include_pad", 0);

@@ -295,6 +295,16 @@ rg_status rg_dims_keep(const rg_model *m, const char *path, const rg_import_opts
     if (st) rg_search_result_free(r);
     return st;
   }
+  /* A rewrite is kept only where it is checked at the other values numerically: typing there
+   * does not show that a size written at the values imported (a reshape's) is right. */
+  for (int j = 0; j < RG_DIMS_OTHER; j++)
+    if (c->no_eval[j][0]) {
+      rg_sb_printf(report, "symbolic dims: the original is not evaluated at %s (%s), so no rewrite can be checked at "
+                   "other values of them: no rewrite is kept\n", c->what[j], c->no_eval[j]);
+      rg_dims_checker_free(c);
+      if ((st = keep_none(m, r, err))) rg_search_result_free(r);
+      return st;
+    }
   st = keep_with(c, m, rules, search, ctx, tolerance, r, report, err);
   if (!st && r->n_steps) say_held(c, report);
   rg_dims_checker_free(c);

@@ -54,7 +54,8 @@ typedef rg_status (*rg_dims_search_fn)(void *ctx, const rg_ruleset *rules, rg_se
  * the first step that fails it (backtracking's steps are the derivation's models; equality
  * saturation's are not, and each rule it used is left out in turn until a search passes) is
  * left out of the rules and the search run again (at most RG_DIMS_ROUNDS times; after that, or
- * when the original cannot be checked at other values, no rewrite is kept). Each rule dropped
+ * when the original cannot be imported or evaluated at other values, so that no rewrite can be
+ * checked there numerically, no rewrite is kept). Each rule dropped
  * is a line in report (with the values and why), and so is the verdict; r's steps name rules by
  * their index in rules. Nothing to do without symbolic dims or rewrites; on failure r is freed. */
 #define RG_DIMS_ROUNDS 6
