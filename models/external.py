@@ -12,7 +12,8 @@ behind): the written model loads in onnx (onnx.checker), names the side file it 
 aligned offsets, and runs in onnxruntime with the original's outputs (bitwise where no rule
 applies). Then what must be refused, with the message that says why and nothing written: a side
 file that is a link out of the model's folder, an output side file that is a link, the input's
-own side file, a side file name with a folder, a side file beside a device. And memory: a 48 MiB
+own side file (as the side file written, as -o, through a link, as --json), --json naming the
+side file written, a side file name with a folder, a side file beside a device. And memory: a 48 MiB
 weight read from a side file raises graphopt info's peak RSS by 0.9 to 1.5 times its size (once;
 the same model with its weight inside takes twice).
 
@@ -201,6 +202,22 @@ def refusals(args):
     refuse([g, "optimize", model_ext, "--rules", args.rules, "--external-data=outside.bin", "-o",
             os.path.join(work, "other.onnx")], "the input model keeps its weights there")
     assert open(os.path.join(work, "outside.bin"), "rb").read() == before, "the input's side file changed"
+    # -o or --json naming the input's side file (or a link to it), --json naming the side file
+    # the run writes: refused before any work, nothing written (even --force lets no two
+    # outputs be one file)
+    side, link, other = os.path.join(work, "outside.bin"), os.path.join(out, "to_side.onnx"), os.path.join(out, "o.onnx")
+    os.symlink(side, link)
+    for cmd in ([g, "convert", model_ext], [g, "optimize", model_ext, "--rules", args.rules]):
+        refuse(cmd + ["-o", side], "-o %s names a file this run reads (%s, where the input model keeps" % (side, side))
+        refuse(cmd + ["-o", link], "-o %s names a file this run reads (%s" % (link, side))
+    opt = [g, "optimize", model_ext, "--rules", args.rules]
+    refuse(opt + ["-o", other, "--json", side], "--json %s names a file this run reads (%s" % (side, side), [other])
+    refuse(opt + ["-o", other, "--json", other + ".data"], "--json %s.data names the side file the weights of -o %s "
+           "go to" % (other, other), [other, other + ".data"])
+    refuse(opt + ["-o", other, "--external-data=x.json", "--json", os.path.join(out, "x.json"), "--force"],
+           "names the side file the weights of -o %s go to (%s/x.json)" % (other, out), [other, os.path.join(out, "x.json")])
+    assert open(side, "rb").read() == before, "the input's side file changed"
+    assert sorted(os.listdir(out)) == ["ln.onnx.data", "to_side.onnx"], "written: %s" % os.listdir(out)
     # the input model itself, or the rules, named as the side file
     model_bytes = open(model_ext, "rb").read()
     refuse([g, "convert", model_ext, "--external-data=plain.onnx", "-o", os.path.join(work, "other.onnx")],
@@ -216,7 +233,8 @@ def refusals(args):
            "contradict each other")
     run([g, "convert", model_ext, "-o", "/dev/null", "-q"])  # read with a side file, written whole to a device
     return ["refused: a link out of the folder, an output side file that is a link, the input's side file, "
-            "the input model and the rules, "
+            "the input model and the rules, -o or --json on the input's side file (or a link to it), --json on "
+            "the side file written, "
             "a name with a folder, a device; -o /dev/null written whole"]
 
 

@@ -112,6 +112,9 @@ static int convert_cmd(int argc, char **argv) {
   double t_import, t0;
   rg_model *m = graphopt_load(argv[optind], &dims, &t_import);
   if (!m) return 2;
+  rg_err err = {0};
+  if (convert && rg_export_check_outputs(m, out, NULL, &xo, &err)) /* its side files too, before any work */
+    return rg_cli_report("graphopt convert", NULL, &err), rg_model_free(m), 2;
   int rc = 0;
   if (!quiet) {
     rg_strbuf sb;
@@ -121,7 +124,6 @@ static int convert_cmd(int argc, char **argv) {
     rg_model_counts_print(m, &sb);
     graphopt_print(&sb);
   }
-  rg_err err = {0};
   t0 = rg_clock_seconds();
   rg_import_opts dim_opts = rg_import_dims_opts(&dims);
   rg_strbuf said; /* with symbolic dims: what convert writes checked at other values of them */

@@ -255,7 +255,7 @@ int graphopt_optimize_cmd(int argc, char **argv) {
   rg_err err = {0};
   const char *reads[] = {o.in, o.rules, o.pub, o.axioms, o.machine, o.cache}; /* the side file replaces none */
   o.xo.force = o.force, o.xo.reads = reads, o.xo.n_reads = 6; /* refused before the search, as -o is */
-  if (m && rg_export_check_side(m, o.out, &o.xo, &err)) rg_cli_report(P, NULL, &err), rg_model_free(m), m = NULL;
+  if (m && rg_export_check_outputs(m, o.out, o.json, &o.xo, &err)) rg_cli_report(P, NULL, &err), rg_model_free(m), m = NULL;
   if (m && rg_cost_model_choose(o.cost, o.machine, o.cache, o.no_cache, cache, sizeof cache, &cm, &err))
     rg_cli_report(P, NULL, &err);
   /* which numeric check can run: the whole model, or where the evaluator cannot run it each

@@ -61,5 +61,12 @@ rg_status rg_model_export_with(const rg_model *m, const char *path, const rg_exp
  * written would call for one). */
 rg_status rg_export_check_side(const rg_model *m, const char *path, const rg_export_opts *o,
                                rg_err *err) RG_MUST_CHECK;
+/* Checks, before the work, the files a run that read m writes: path (-o) and json (--json, NULL:
+ * none) are no file m read its weights from (m->side_files; unless o->force, as for the model
+ * itself), the side file can be written (rg_export_check_side), and json is not the side file's
+ * name beside path wherever one may be written (not --no-external-data, not a device; even with
+ * o->force). RG_ERR_ARG naming the option, both paths and what to do. */
+rg_status rg_export_check_outputs(const rg_model *m, const char *path, const char *json, const rg_export_opts *o,
+                                  rg_err *err) RG_MUST_CHECK;
 
 #endif

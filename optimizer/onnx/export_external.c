@@ -119,6 +119,20 @@ static bool write_side(FILE *f, swap *s, size_t n, const char *location, int *wh
   return true;
 }
 
+/* The side file's name beside path (*location: loc, or path's name + ".data") and its path
+ * (*side), both malloc'ed: beside path as given, as readers (onnx, onnxruntime, graphopt) look
+ * for it. */
+static rg_status side_name(const char *path, const char *loc, char **side, char **location, rg_err *err) {
+  const char *slash = strrchr(path, '/');
+  const char *base = slash ? slash + 1 : path;
+  size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
+  *location = loc ? strdup(loc) : rg_path_with_suffix(base, ".data");
+  *side = *location ? malloc(dir + strlen(*location) + 1) : NULL;
+  if (*side) memcpy(*side, path, dir), strcpy(*side + dir, *location);
+  if (!*side) return free(*location), *location = NULL, rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  return RG_OK;
+}
+
 /* The side file for output path: its path (*side) and the name the model gives it (*location),
  * both malloc'ed; or the reason it cannot be written. */
 static rg_status side_path(const rg_model *m, const char *path, const rg_export_opts *o, char **side, char **location,
@@ -136,14 +150,7 @@ static rg_status side_path(const rg_model *m, const char *path, const rg_export_
   if (direct)
     return rg_err_set(err, RG_ERR_ARG, "%s: a device or FIFO, with no folder for the side file the weights would go "
                       "to: write the model to a file", path);
-  /* beside path as given, as readers (onnx, onnxruntime, graphopt) look for it */
-  const char *slash = strrchr(path, '/');
-  const char *base = slash ? slash + 1 : path;
-  size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
-  *location = loc ? strdup(loc) : rg_path_with_suffix(base, ".data");
-  *side = *location ? malloc(dir + strlen(*location) + 1) : NULL;
-  if (*side) memcpy(*side, path, dir), strcpy(*side + dir, *location);
-  if (!*side) return free(*location), *location = NULL, rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if ((st = side_name(path, loc, side, location, err))) return st;
   struct stat sb;
   if (!lstat(*side, &sb) && S_ISLNK(sb.st_mode))
     st = rg_err_set(err, RG_ERR_IO, "%s: a symbolic link, which graphopt does not write a model's weights through "
@@ -198,6 +205,34 @@ rg_status rg_export_check_side(const rg_model *m, const char *path, const rg_exp
   if (!outside) return RG_OK;
   char *side, *location;
   rg_status st = side_path(m, path, o, &side, &location, err);
+  free(side), free(location);
+  return st;
+}
+
+/* what (-o, --json) at path (NULL: none) is no file the input model m read its weights from,
+ * unless force: as for the model itself, whose weights are all in memory before any write. */
+static rg_status not_input_side(const rg_model *m, const char *what, const char *path, bool force, rg_err *err) {
+  for (int32_t i = 0; path && m && !force && i < m->n_side_files; i++)
+    if (rg_path_same_file(path, m->side_files[i]))
+      return rg_err_set(err, RG_ERR_ARG, "%s %s names a file this run reads (%s, where the input model keeps its "
+                        "weights): give another file, or --force to replace it", what, path, m->side_files[i]);
+  return RG_OK;
+}
+
+rg_status rg_export_check_outputs(const rg_model *m, const char *path, const char *json, const rg_export_opts *o,
+                                  rg_err *err) {
+  static const rg_export_opts defaults = {0};
+  if (!o) o = &defaults;
+  rg_status st = not_input_side(m, "-o", path, o->force, err);
+  if (!st) st = not_input_side(m, "--json", json, o->force, err);
+  if (!st) st = rg_export_check_side(m, path, o, err);
+  /* the side file's name, wherever one may be written (AUTO too: past 2 GiB, known only after
+   * the search); --force does not let two outputs be one file */
+  if (st || !json || o->mode == RG_EXTERNAL_NEVER || !in_folder(path)) return st;
+  char *side, *location;
+  if (!(st = side_name(path, o->location, &side, &location, err)) && rg_path_same_file(json, side))
+    st = rg_err_set(err, RG_ERR_ARG, "--json %s names the side file the weights of -o %s go to (%s): give each its "
+                    "own%s", json, path, side, o->location ? "" : ", or name the side file with --external-data=NAME");
   free(side), free(location);
   return st;
 }
