@@ -218,6 +218,13 @@ def refusals(args):
            "names the side file the weights of -o %s go to (%s/x.json)" % (other, out), [other, os.path.join(out, "x.json")])
     assert open(side, "rb").read() == before, "the input's side file changed"
     assert sorted(os.listdir(out)) == ["ln.onnx.data", "to_side.onnx"], "written: %s" % os.listdir(out)
+    # --force lets -o replace the input's side file, as it lets it replace the input (a copy)
+    forced = os.path.join(work, "forced")
+    os.makedirs(forced)
+    for f in ("plain.onnx", "outside.bin"):
+        shutil.copy(os.path.join(work, f), forced)
+    run([g, "convert", os.path.join(forced, "plain.onnx"), "-o", os.path.join(forced, "outside.bin"), "--force", "-q"])
+    onnx.checker.check_model(os.path.join(forced, "outside.bin"), full_check=True)  # the model, its side file beside
     # the input model itself, or the rules, named as the side file
     model_bytes = open(model_ext, "rb").read()
     refuse([g, "convert", model_ext, "--external-data=plain.onnx", "-o", os.path.join(work, "other.onnx")],
