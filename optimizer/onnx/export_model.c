@@ -59,7 +59,7 @@ rg_status rg_export_reserve(rg_exporter *ex, rg_err *err) {
 
 /* ---- declarations ---- */
 
-static Onnx__ValueInfoProto *value_info(const char *name, rg_elem elem, const rg_shape *s) {
+static Onnx__ValueInfoProto *value_info_dims(const char *name, int32_t elem, const int64_t *dims, size_t rank) {
   Onnx__ValueInfoProto *vi = malloc(sizeof *vi);
   Onnx__TypeProto *t = malloc(sizeof *t);
   Onnx__TypeProto__Tensor *tt = malloc(sizeof *tt);
@@ -74,13 +74,13 @@ static Onnx__ValueInfoProto *value_info(const char *name, rg_elem elem, const rg
   vi->type = t, t->value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE, t->tensor_type = tt;
   tt->has_elem_type = 1, tt->elem_type = elem, tt->shape = sp;
   vi->name = strdup(name);
-  sp->dim = calloc((size_t)s->rank + 1, sizeof *sp->dim);
+  sp->dim = calloc(rank + 1, sizeof *sp->dim);
   bool ok = vi->name && sp->dim;
-  for (int d = 0; ok && d < s->rank; d++) {
+  for (size_t d = 0; ok && d < rank; d++) {
     Onnx__TensorShapeProto__Dimension *dm = malloc(sizeof *dm);
     if (!(ok = dm != NULL)) break;
     onnx__tensor_shape_proto__dimension__init(dm);
-    dm->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE, dm->dim_value = s->dim[d];
+    dm->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE, dm->dim_value = dims[d];
     sp->dim[sp->n_dim++] = dm;
   }
   if (!ok) {
@@ -88,6 +88,12 @@ static Onnx__ValueInfoProto *value_info(const char *name, rg_elem elem, const rg
     return NULL;
   }
   return vi;
+}
+
+static Onnx__ValueInfoProto *value_info(const char *name, rg_elem elem, const rg_shape *s) {
+  int64_t dims[RG_MAX_RANK];
+  for (int d = 0; d < s->rank; d++) dims[d] = s->dim[d];
+  return value_info_dims(name, (int32_t)elem, dims, (size_t)s->rank);
 }
 
 /* The element type of a value: a variable's, else float (every operator of the vocabulary). */
@@ -122,6 +128,25 @@ static bool write_inputs(const rg_exporter *ex, Onnx__GraphProto *g, const rg_na
     else if ((!x->typed || m->n_dims) && vi) ok = push_vi(&g->input, &g->n_input, rg_onnx_copy(&vi->base));
     else ok = push_vi(&g->input, &g->n_input, value_info(name, x->elem, &x->shape));
   }
+  return ok;
+}
+
+/* Below IR version 4 every initializer is also a graph input (onnx.checker holds a model to it):
+ * those graphopt writes anew (a folded weight, a constant it made) are listed after the source's. */
+static bool list_initializers(const rg_exporter *ex, Onnx__GraphProto *g) {
+  if (ex->m->ir_version >= 4 || !ex->n_init) return true;
+  rg_names listed = {0};
+  int added;
+  Onnx__ValueInfoProto **in = realloc(g->input, sizeof *in * (g->n_input + ex->n_init + 1));
+  bool ok = in != NULL;
+  if (ok) g->input = in;
+  for (size_t i = 0; ok && i < g->n_input; i++) ok = rg_names_add(&listed, g->input[i]->name, &added);
+  for (size_t i = 0; ok && i < ex->n_init; i++) {
+    const Onnx__TensorProto *t = ex->init[i];
+    if (!(ok = rg_names_add(&listed, t->name, &added)) || !added) continue;
+    ok = push_vi(&g->input, &g->n_input, value_info_dims(t->name, t->data_type, t->dims, t->n_dims));
+  }
+  rg_names_free(&listed);
   return ok;
 }
 
@@ -226,7 +251,8 @@ rg_status rg_export_assemble(rg_exporter *ex, Onnx__ModelProto **out, rg_err *er
   for (size_t i = 0; ok && i < ex->n_init; i++) ok = rg_names_add(&written, ex->init[i]->name, &added);
   for (size_t i = 0; ok && i < ex->n_sparse; i++)
     ok = !ex->sparse[i]->values || rg_names_add(&written, ex->sparse[i]->values->name, &added);
-  ok = ok && write_inputs(ex, g, &written) && write_outputs(ex, g) && write_value_info(ex, g, &written);
+  ok = ok && write_inputs(ex, g, &written) && list_initializers(ex, g) && write_outputs(ex, g) &&
+       write_value_info(ex, g, &written);
   rg_names_free(&written);
   g->node = ex->node, g->n_node = ex->n_node, ex->node = NULL, ex->n_node = 0;
   g->initializer = ex->init, g->n_initializer = ex->n_init, ex->init = NULL, ex->n_init = 0;
