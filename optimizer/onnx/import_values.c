@@ -155,6 +155,8 @@ static rg_status import_initializer(rg_importer *im, Onnx__TensorProto *t, rg_er
     return rg_import_fail(im, err, RG_ERR_ARG, "tensor '%s' keeps its data in an external file, and the model was not "
                           "read from a file (no folder to find it in): import it from its file", t->name);
   if (!rg_onnx_tensor_typed(t, why, sizeof why)) {
+    if (!rg_onnx_tensor_fills(t, why, sizeof why)) /* kept as read, but never a tensor no runtime loads */
+      return rg_import_fail(im, err, RG_ERR_ARG, "initializer '%s' %s: the model is malformed", t->name, why);
     rg_status st = opaque_value(im, t->name, RG_MVAR_WEIGHT, (rg_elem)t->data_type, why, &v, err);
     if (!st) im->m->var[v].tensor = t;
     return st;

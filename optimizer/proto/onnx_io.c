@@ -127,6 +127,47 @@ bool rg_onnx_tensor_typed(const Onnx__TensorProto *t, char *why, size_t len) {
   return true;
 }
 
+/* The count of t's typed values (not raw bytes) in the field its element type uses, and how many
+ * of them an element takes (complex: 2), or -1 for a type without one. */
+static int64_t typed_values(const Onnx__TensorProto *t, int *per) {
+  *per = 1;
+  switch (t->data_type) {
+  case 1: return (int64_t)t->n_float_data;                                  /* float */
+  case 14: return *per = 2, (int64_t)t->n_float_data;                       /* complex64 */
+  case 7: return (int64_t)t->n_int64_data;                                  /* int64 */
+  case 8: return (int64_t)t->n_string_data;                                 /* string */
+  case 11: return (int64_t)t->n_double_data;                                /* double */
+  case 15: return *per = 2, (int64_t)t->n_double_data;                      /* complex128 */
+  case 12: case 13: return (int64_t)t->n_uint64_data;                       /* uint32, uint64 */
+  case 2: case 3: case 4: case 5: case 6: case 9: case 10: case 16: case 17: case 18: case 19: case 20:
+    return (int64_t)t->n_int32_data;                                        /* the narrow types */
+  default: return -1;                                                       /* 4-bit and unknown */
+  }
+}
+
+bool rg_onnx_tensor_fills(const Onnx__TensorProto *t, char *why, size_t len) {
+  int64_t n = 1, bits = rg_onnx_elem_bits(t->data_type);
+  for (size_t d = 0; d < t->n_dims; d++) {
+    if (t->dims[d] < 0) return snprintf(why, len, "has size %lld on axis %zu", (long long)t->dims[d], d), false;
+    if (t->dims[d] && n > ((int64_t)1 << 62) / t->dims[d]) return snprintf(why, len, "has more than 2^62 elements"), false;
+    n *= t->dims[d];
+  }
+  if (t->has_data_location && t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL) return true;
+  if (t->has_raw_data && bits) {
+    if (n > ((int64_t)1 << 62) / bits || (int64_t)t->raw_data.len != (n * bits + 7) / 8)
+      return snprintf(why, len, "holds %zu bytes for a shape of %lld elements of %s", t->raw_data.len, (long long)n,
+                      rg_onnx_elem_name(t->data_type)), false;
+    return true;
+  }
+  int per;
+  int64_t have = typed_values(t, &per);
+  if (have < 0 || t->has_raw_data) return true; /* 4-bit values, unknown types: onnxruntime's to judge */
+  if (have != n * per)
+    return snprintf(why, len, "holds %lld values for a shape of %lld elements", (long long)have, (long long)(n * per)),
+           false;
+  return true;
+}
+
 const char *rg_onnx_elem_name(int32_t type) {
   static const char *const names[] = {"undefined", "float", "uint8", "int8", "uint16", "int16", "int32", "int64",
                                       "string", "bool", "float16", "double", "uint32", "uint64", "complex64",

@@ -50,6 +50,12 @@ rg_status rg_onnx_tensor(const Onnx__TensorProto *t, rg_elem *elem, rg_shape *sh
  * holds); when not, why into why (len bytes: "element type int32", "size 0 on axis 1"). Data
  * inside t that does not fill its shape is not looked at: rg_onnx_tensor says so. */
 bool rg_onnx_tensor_typed(const Onnx__TensorProto *t, char *why, size_t len);
+/* Whether t's data, inside it, fills its shape exactly, whatever its element type (a tensor
+ * kept as read is checked as onnxruntime would: a negative size, a shape past 2^62 elements,
+ * raw bytes or typed values of another count are not); when not, why into why (len bytes:
+ * "holds 12 values for a shape of 3298534883328 elements"). A string tensor's values are
+ * counted, 4-bit types' packed bytes too. */
+bool rg_onnx_tensor_fills(const Onnx__TensorProto *t, char *why, size_t len);
 /* The name of an ONNX element type number ("double" for 11), or "unknown". */
 const char *rg_onnx_elem_name(int32_t type);
 /* The same, taking t's data rather than copying it where it can (t keeps its name and shape). */

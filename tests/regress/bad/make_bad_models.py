@@ -110,3 +110,15 @@ save("subgraph_cycle", [helper.make_node("If", ["cond"], ["y"], name="if", then_
 short = numpy_helper.from_array(np.ones([1, 3], np.float32), "w")
 short.dims[:] = [1, 4]
 save("weight_short", [helper.make_node("Add", ["x", "w"], ["y"], name="add")], [x], [y], [short])
+# a weight kept as read (int32: not modelled) whose shape is far past its data, and one of a
+# negative size: malformed whatever the element type
+huge = numpy_helper.from_array(np.ones([4, 3], np.int32), "w")
+huge.dims[:] = [1 << 40, 3]
+save("opaque_weight_huge", [helper.make_node("Add", ["i", "w"], ["y"], name="add")],
+     [helper.make_tensor_value_info("i", TensorProto.INT32, [4, 3])],
+     [helper.make_tensor_value_info("y", TensorProto.INT32, None)], [huge])
+negative = numpy_helper.from_array(np.ones([4, 3], np.int32), "w")
+negative.dims[:] = [-4, 3]
+save("opaque_weight_negative", [helper.make_node("Add", ["i", "w"], ["y"], name="add")],
+     [helper.make_tensor_value_info("i", TensorProto.INT32, [4, 3])],
+     [helper.make_tensor_value_info("y", TensorProto.INT32, None)], [negative])
