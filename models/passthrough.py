@@ -288,6 +288,15 @@ def ir3_case():
     return model("ir3", nodes, inputs, outputs, [init("w3", np.eye(4) * 3, np.float32)], opsets=(("", 8),), ir=3)
 
 
+def output_twice_case():
+    """A graph output listed twice (onnxruntime runs it: two outputs of one value), the value a
+    rewrite makes."""
+    nodes, inputs, outputs = [], [], []
+    float_part(nodes, inputs, outputs)
+    outputs.append(vi("f_cat", F, [1, 8]))
+    return model("output_twice", nodes, inputs, outputs)
+
+
 def out_of_order_case():
     nodes, inputs, outputs = [], [], []
     float_part(nodes, inputs, outputs)
@@ -355,6 +364,7 @@ CASES = {
     "metadata": (metadata_case, "cannot evaluate node 'call_local' (LocalSoftplus)"),
     "initializer_input": (initializer_input_case, "ok"),
     "ir3": (ir3_case, "ok"),
+    "output_twice": (output_twice_case, "ok"),
     "out_of_order": (out_of_order_case, "ok"),
     "node_names": (node_names_case, "ok"),
     "output_is_input": (output_is_input_case, "ok"),
