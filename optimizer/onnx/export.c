@@ -393,7 +393,9 @@ static rg_status write_all(rg_exporter *ex, int32_t *order, uint8_t *op_done, rg
   for (int32_t i = 0; !st && i < n_order; i++) st = write_node(ex, order[i], op_done, err);
   for (int32_t i = 0; !st && i < m->n_out; i++) { /* outputs that are variables, constants, or twice the same */
     const char *have = ex->name[m->out[i].node][m->out[i].out];
-    if (strcmp(have, m->out_name[i]) && !rg_names_find(&ex->pinned, m->out_name[i]) &&
+    bool listed_before = false; /* a name the graph lists twice is made once */
+    for (int32_t j = 0; !listed_before && j < i; j++) listed_before = !strcmp(m->out_name[j], m->out_name[i]);
+    if (!listed_before && strcmp(have, m->out_name[i]) && !rg_names_find(&ex->pinned, m->out_name[i]) &&
         !rg_export_node(ex, "Identity", &have, 1, (const char *const *)&m->out_name[i], 1))
       st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
