@@ -39,15 +39,11 @@ int64_t rg_onnx_elem_bits(int32_t type) {
 /* The bytes t's data takes (ceil for 4-bit types), or -1 with why set: a string or unknown
  * element type, a negative size, a size past 2^62. */
 static int64_t tensor_bytes(const Onnx__TensorProto *t, char *why, size_t len) {
-  int64_t bits = rg_onnx_elem_bits(t->data_type), n = 1;
+  int64_t bits = rg_onnx_elem_bits(t->data_type), n;
   if (!bits)
     return snprintf(why, len, "has element type %s (%d), which has no fixed size to keep outside", rg_onnx_elem_name(t->data_type),
                     t->data_type), -1;
-  for (size_t d = 0; d < t->n_dims; d++) {
-    if (t->dims[d] < 0) return snprintf(why, len, "has size %lld on axis %zu", (long long)t->dims[d], d), -1;
-    if (t->dims[d] && n > ((int64_t)1 << 62) / t->dims[d]) return snprintf(why, len, "has more than 2^62 elements"), -1;
-    n *= t->dims[d];
-  }
+  if ((n = rg_onnx_tensor_numel(t, why, len)) < 0) return -1;
   if (n > ((int64_t)1 << 62) / bits) return snprintf(why, len, "has more than 2^62 elements"), -1;
   return (n * bits + 7) / 8;
 }

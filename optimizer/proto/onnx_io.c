@@ -145,13 +145,19 @@ static int64_t typed_values(const Onnx__TensorProto *t, int *per) {
   }
 }
 
-bool rg_onnx_tensor_fills(const Onnx__TensorProto *t, char *why, size_t len) {
-  int64_t n = 1, bits = rg_onnx_elem_bits(t->data_type);
+int64_t rg_onnx_tensor_numel(const Onnx__TensorProto *t, char *why, size_t len) {
+  int64_t n = 1;
   for (size_t d = 0; d < t->n_dims; d++) {
-    if (t->dims[d] < 0) return snprintf(why, len, "has size %lld on axis %zu", (long long)t->dims[d], d), false;
-    if (t->dims[d] && n > ((int64_t)1 << 62) / t->dims[d]) return snprintf(why, len, "has more than 2^62 elements"), false;
+    if (t->dims[d] < 0) return snprintf(why, len, "has size %lld on axis %zu", (long long)t->dims[d], d), -1;
+    if (t->dims[d] && n > ((int64_t)1 << 62) / t->dims[d]) return snprintf(why, len, "has more than 2^62 elements"), -1;
     n *= t->dims[d];
   }
+  return n;
+}
+
+bool rg_onnx_tensor_fills(const Onnx__TensorProto *t, char *why, size_t len) {
+  int64_t n = rg_onnx_tensor_numel(t, why, len), bits = rg_onnx_elem_bits(t->data_type);
+  if (n < 0) return false;
   if (t->has_data_location && t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL) return true;
   if (t->has_raw_data && bits) {
     if (n > ((int64_t)1 << 62) / bits || (int64_t)t->raw_data.len != (n * bits + 7) / 8)

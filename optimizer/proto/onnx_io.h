@@ -56,6 +56,8 @@ bool rg_onnx_tensor_typed(const Onnx__TensorProto *t, char *why, size_t len);
  * "holds 12 values for a shape of 3298534883328 elements"). A string tensor's values are
  * counted, 4-bit types' packed bytes too. */
 bool rg_onnx_tensor_fills(const Onnx__TensorProto *t, char *why, size_t len);
+/* The elements t's shape holds, or -1 with why set: a negative size, more than 2^62. */
+int64_t rg_onnx_tensor_numel(const Onnx__TensorProto *t, char *why, size_t len);
 /* The name of an ONNX element type number ("double" for 11), or "unknown". */
 const char *rg_onnx_elem_name(int32_t type);
 /* The same, taking t's data rather than copying it where it can (t keeps its name and shape). */
