@@ -342,6 +342,32 @@ def constants_case():
                  [init("never_read", np.ones([3, 3]), np.float32), init("never_read_i32", [1, 2], np.int32)])
 
 
+def as_read_case():
+    """Nodes of the rule vocabulary no rewrite touches, as exporters write them: names and doc
+    strings, a Conv with an empty bias, Clip with an omitted min, Concat on a negative axis, a
+    MatMul with its bias Add, value_info, and outputs declared with dim_params although the inputs
+    are concrete. Written as read, onnxruntime fuses them as it did: bitwise equal outputs."""
+    x = vi("img", F, [1, 3, 8, 8])
+    nodes = [helper.make_node("Conv", ["img", "w1", ""], ["c1"], name="conv_no_bias", pads=[1, 1, 1, 1],
+                              doc_string="exported without a bias"),
+             helper.make_node("Conv", ["img", "w2", "b2"], ["c2"], name="conv_bias", pads=[1, 1, 1, 1]),
+             helper.make_node("Clip", ["c1", "", "hi"], ["k1"], name="clip_max_only"),
+             helper.make_node("Relu", ["k1"], ["r1"], name="relu1"),
+             helper.make_node("Relu", ["c2"], ["r2"], name="relu2"),
+             helper.make_node("Concat", ["r1", "r2"], ["feat"], name="concat_neg", axis=-3),
+             helper.make_node("Flatten", ["feat"], ["flat"], name="flatten"),
+             helper.make_node("MatMul", ["flat", "wl"], ["mm"], name="mm1", doc_string="the classifier"),
+             helper.make_node("Add", ["mm", "bl"], ["logits"], name="mm1_bias")]
+    rng = np.random.default_rng(5)
+    inits = [init("w1", rng.standard_normal([4, 3, 3, 3]), np.float32), init("w2", rng.standard_normal([4, 3, 3, 3]),
+             np.float32), init("b2", rng.standard_normal([4]), np.float32), init("hi", 0.5, np.float32),
+             init("wl", rng.standard_normal([512, 10]), np.float32), init("bl", rng.standard_normal([10]), np.float32)]
+    inputs, outputs = [x], [helper.make_tensor_value_info("logits", F, ["batch", 10])]
+    float_part(nodes, inputs, outputs)
+    value_info = [vi("c1", F, [1, 4, 8, 8]), vi("feat", F, [1, 8, 8, 8]), vi("mm", F, [1, 10])]
+    return model("as_read", nodes, inputs, outputs, inits, value_info=value_info)
+
+
 # name -> (builder, optimize: "ok" where graphopt evaluates the whole model, else the text its
 # refusal must hold; the fields the written model must carry over unchanged)
 CASES = {
@@ -369,6 +395,7 @@ CASES = {
     "node_names": (node_names_case, "ok"),
     "output_is_input": (output_is_input_case, "ok"),
     "constants": (constants_case, "ok"),
+    "as_read": (as_read_case, "ok"),
 }
 CARRIED = ["metadata_props", "doc_string", "model_version", "domain", "producer_name", "producer_version", "functions",
            "opset_import"]
@@ -444,8 +471,20 @@ def check_carried(name, original, written):
         sub = [n for n in written.graph.node if n.op_type in ("If", "Loop")][0]
         orig = [n for n in original.graph.node if n.op_type in ("If", "Loop")][0]
         assert sub.attribute == orig.attribute, "a subgraph changed"
+    if name == "as_read":  # no rule applied: every node as read, value_info and output declarations too
+        assert written.graph.value_info == original.graph.value_info, "value_info not carried over"
+        assert written.graph.output == original.graph.output, "the outputs' declarations (dim_params) changed"
+        assert_as_read(original, written, "")
     if name == "initializer_input":
         assert "w_in" in [t.name for t in written.graph.initializer], "the initializer listed as an input is lost"
+
+
+def assert_as_read(original, written, rewritten):
+    """Every node of original but those whose names start with rewritten ("": none) is a node of
+    written, unchanged (name, attributes, doc string, inputs and outputs)."""
+    kept = [n for n in original.graph.node if not (rewritten and n.name.startswith(rewritten))]
+    missing = [n.name for n in kept if n not in written.graph.node]
+    assert not missing, "nodes not written as read: %s" % missing
 
 
 def check(args, name, builder, optimize):
@@ -481,6 +520,8 @@ def check(args, name, builder, optimize):
     assert relus and int(relus.group(2)) < int(relus.group(1)), "the float part was not rewritten: %s" % said
     if checked(original):
         onnx.checker.check_model(onnx.load(opt), full_check=True)
+    if name == "as_read":  # the float part rewritten, the rest as read
+        assert_as_read(original, onnx.load(opt), "f_")
     _, c = ort(work, opt, "ort.opt", a_json)
     compare(a, c, False)
     return "converted; optimized" + (" (regions only)" if optimize != "ok" else "")

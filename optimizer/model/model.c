@@ -28,7 +28,7 @@ void rg_model_free(rg_model *m) {
   }
   for (int32_t k = 0; k < m->n_out; k++) free(m->out_name[k]);
   for (int32_t k = 0; k < m->n_dims; k++) free(m->dims[k].name), free(m->dims[k].input);
-  for (int32_t k = 0; k < m->n_form; k++) onnx__node_proto__free_unpacked(m->form[k].node, NULL), free(m->form[k].in);
+  for (int32_t k = 0; k < m->n_form; k++) free(m->form[k].in), free(m->form[k].out);
   free(m->dims), free(m->form);
   if (m->source) onnx__model_proto__free_unpacked(m->source, NULL);
   for (int32_t k = 0; k < m->n_side_files; k++) free(m->side_files[k]);

@@ -84,16 +84,21 @@ typedef struct {
   bool given;
 } rg_model_dim;
 
-/* An IR node (reshape or slice) that import made of one ONNX node (Reshape, Flatten, Squeeze,
- * Unsqueeze, Slice) in a model with symbolic dimensions: the node as read, whose other operands
- * are the weights in[0..n_in) (omitted: {-1, 0}). Its IR form holds the sizes at the values
- * imported; export writes the node as read wherever the graph computes that reshape or slice of
- * a value of that shape, so that what the model computes at other values is what it read. */
+/* A node of the rule vocabulary as import read it: the IR node id computes its outputs (ONNX
+ * output j is id's output out[j], -1 for an unnamed one) from the values its inputs name
+ * (in[k]; {-1, 0} for an omitted one). Export writes an untouched node as read (its name,
+ * attributes, doc string, output names: what the model had, and what onnxruntime fuses the way
+ * it did) wherever the graph still computes id; a rewrite that changes what id reads makes
+ * another node, written from the IR. In a model with symbolic dimensions a reshape or slice is
+ * also written in the form of one read over an operand of the same shape, so that what the
+ * model computes at other values is what it read. Import makes none for a node whose IR is not
+ * its own (a Conv with a BatchNormalization folded in, an Identity). */
 typedef struct {
-  struct Onnx__NodeProto *node; /* owned */
-  int32_t id;                   /* the IR node */
-  int n_in;
-  rg_ref *in; /* owned */
+  const struct Onnx__NodeProto *node; /* in the model's source (borrowed) */
+  int32_t id;                         /* the IR node */
+  int n_in, n_out;
+  rg_ref *in;   /* owned */
+  int8_t *out;  /* owned */
 } rg_model_form;
 
 typedef struct {
@@ -114,7 +119,7 @@ typedef struct {
   int32_t n_side_files;
   rg_model_dim *dims; /* its graph inputs' symbolic dimensions, at the values import gave them */
   int32_t n_dims;
-  rg_model_form *form; /* with dims: IR nodes whose ONNX form depends on them, as read */
+  rg_model_form *form; /* the vocabulary nodes as read, in import order */
   int32_t n_form;
 } rg_model;
 

@@ -40,6 +40,27 @@ static char **copy_strings(const char *const *s, int n) {
   return c;
 }
 
+rg_status rg_export_copy_node(rg_exporter *ex, const Onnx__NodeProto *src, const char *const *in,
+                              const char *const *out, rg_err *err) {
+  Onnx__NodeProto *n = rg_onnx_copy(&src->base);
+  bool ok = n != NULL;
+  for (size_t k = 0; ok && k < n->n_input; k++) {
+    char *s = strdup(in[k]);
+    if (!(ok = s != NULL)) break;
+    free(n->input[k]), n->input[k] = s;
+  }
+  for (size_t j = 0; ok && out && j < n->n_output; j++) {
+    char *s = strdup(out[j]);
+    if (!(ok = s != NULL)) break;
+    free(n->output[j]), n->output[j] = s;
+  }
+  if (!ok || !push((void ***)&ex->node, &ex->n_node, &ex->cap_node, n)) {
+    if (n) onnx__node_proto__free_unpacked(n, NULL);
+    return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  }
+  return RG_OK;
+}
+
 Onnx__NodeProto *rg_export_node(rg_exporter *ex, const char *op, const char *const *in, int n_in,
                                 const char *const *out, int n_out) {
   Onnx__NodeProto *n = malloc(sizeof *n);
@@ -113,9 +134,16 @@ float *rg_export_const_floats(const rg_exporter *ex, rg_ref r) {
 
 /* ---- what is written, in which order ---- */
 
-/* The nodes a node's value reads (rg_model_deps); none for constants, which are written whole. */
+/* The nodes a node's value reads (rg_model_deps; a node written as read: what its inputs name);
+ * none for constants, which are written whole. */
 static int deps(const rg_exporter *ex, int32_t id, rg_ref *out) {
-  return ex->is_const[id] ? 0 : rg_model_deps(ex->m, id, out);
+  if (ex->is_const[id]) return 0;
+  return ex->formed[id] ? rg_export_form_deps(ex, id, out) : rg_model_deps(ex->m, id, out);
+}
+
+static int max_deps(const rg_model *m) {
+  int a = rg_model_max_deps(m), b = rg_export_form_max_deps(m);
+  return a > b ? a : b;
 }
 
 static void mark_constants(rg_exporter *ex) {
@@ -131,7 +159,7 @@ static void mark_constants(rg_exporter *ex) {
 /* Post-order from the outputs (no recursion: models are deep), counting each node's readers. */
 static rg_status order_nodes(rg_exporter *ex, int32_t *order, int32_t *n_order, rg_err *err) {
   const rg_model *m = ex->m;
-  rg_ref *d = malloc(sizeof *d * (size_t)rg_model_max_deps(m));
+  rg_ref *d = malloc(sizeof *d * ((size_t)max_deps(m) + 1));
   size_t edges = (size_t)m->n_out;
   for (int32_t id = 0; d && id < ex->n; id++) edges += (size_t)deps(ex, id, d);
   uint8_t *state = calloc((size_t)ex->n + 1, 1);
@@ -254,19 +282,15 @@ static bool pin_implicit(rg_exporter *ex, const rg_opaque *o) {
 /* An opaque node as it was read, now reading the names its operands were written under. */
 static rg_status write_opaque(rg_exporter *ex, const rg_opaque *o, rg_err *err) {
   if (!pin_implicit(ex, o)) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  Onnx__NodeProto *n = rg_onnx_copy(&o->node->base);
-  bool ok = n != NULL;
-  for (int k = 0; ok && k < o->n_in && (size_t)k < n->n_input; k++) {
+  const char **in = calloc(o->node->n_input + 1, sizeof *in);
+  if (!in) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  for (size_t k = 0; k < o->node->n_input; k++) {
     const char *src = o->in[k].node >= 0 ? ex->name[o->in[k].node][o->in[k].out] : "";
-    char *s = strdup(src ? src : "");
-    if (!s) ok = false;
-    else free(n->input[k]), n->input[k] = s;
+    in[k] = src ? src : "";
   }
-  if (!ok || !push((void ***)&ex->node, &ex->n_node, &ex->cap_node, n)) {
-    if (n) onnx__node_proto__free_unpacked(n, NULL);
-    return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  }
-  return RG_OK;
+  rg_status st = rg_export_copy_node(ex, o->node, in, NULL, err);
+  free(in);
+  return st;
 }
 
 static rg_status write_node(rg_exporter *ex, int32_t id, uint8_t *op_done, rg_err *err) {
@@ -282,12 +306,13 @@ static rg_status write_node(rg_exporter *ex, int32_t id, uint8_t *op_done, rg_er
     op_done[v->opaque] = 1;
     return write_opaque(ex, &m->op[v->opaque], err);
   }
+  bool as_read; /* a node no rewrite changed: as the model had it */
+  rg_status st = rg_export_as_read(ex, id, &as_read, err);
+  if (st || as_read) return st;
   for (int o = 0; o < rg_op_get((rg_op)nd->op)->n_outputs; o++)
     if (!ex->name[id][o] && !(ex->name[id][o] = rg_export_fresh(ex, rg_op_get((rg_op)nd->op)->name)))
       return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  bool as_read; /* a reshape or slice of a model with symbolic dims: the form it was read in */
-  rg_status st = rg_export_form(ex, id, &as_read, err);
-  return st || as_read ? st : rg_export_ir_node(ex, id, err);
+  return rg_export_ir_node(ex, id, err);
 }
 
 /* Drops the initializers no node reads and no output is: a constant written for a reader that
@@ -366,8 +391,12 @@ typedef struct {
 } loans;
 
 /* Names operator result r (a value of the rule vocabulary, not constant) name, unless it has
- * one already. */
+ * one already; the name is r's (claimed) either way, by this node or an Identity. */
 static rg_status name_result(rg_exporter *ex, rg_ref r, const char *name, rg_err *err) {
+  int added;
+  int64_t *owner = rg_names_add(&ex->claimed, name, &added);
+  if (!owner) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (added) *owner = (int64_t)r.node * RG_MAX_OUTPUTS + r.out;
   if (rg_graph_node(ex->m->g, r.node)->op == RG_OP_INPUT || ex->is_const[r.node] || ex->name[r.node][r.out]) return RG_OK;
   return (ex->name[r.node][r.out] = strdup(name)) ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
 }
@@ -377,9 +406,12 @@ static rg_status write_all(rg_exporter *ex, int32_t *order, uint8_t *op_done, rg
   const rg_model *m = ex->m;
   int32_t n_order = 0;
   rg_status st = rg_export_reserve(ex, err);
-  if (!st) {
-    mark_constants(ex);
+  bool again = !st;
+  if (!st) mark_constants(ex), rg_export_plan_forms(ex);
+  while (!st && again) { /* until no node written as read shares its inside with another */
+    memset(ex->uses, 0, sizeof *ex->uses * ((size_t)ex->n + 1));
     st = order_nodes(ex, order, &n_order, err);
+    if (!st) st = rg_export_drop_shared_forms(ex, &again, err);
   }
   if (!st) {
     rg_export_plan_fusions(ex, order, n_order);
@@ -412,9 +444,10 @@ static Onnx__ModelProto *build(const rg_model *m, bool borrow, loans *l, rg_err 
   ex.name = calloc(n, sizeof *ex.name), ex.cval = calloc(n, sizeof *ex.cval);
   ex.is_const = calloc(n, 1), ex.fuse = calloc(n, 1);
   ex.uses = calloc(n, sizeof *ex.uses), ex.absorbed = calloc(n, sizeof *ex.absorbed);
+  ex.formed = calloc(n, sizeof *ex.formed);
   int32_t *order = malloc(sizeof *order * n);
   uint8_t *op_done = calloc((size_t)m->n_op + 1, 1);
-  rg_status st = ex.name && ex.cval && ex.is_const && ex.fuse && ex.uses && ex.absorbed && order && op_done
+  rg_status st = ex.name && ex.cval && ex.is_const && ex.fuse && ex.uses && ex.absorbed && ex.formed && order && op_done
                      ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   Onnx__ModelProto *mp = NULL;
   if (!st) st = write_all(&ex, order, op_done, err);
@@ -428,8 +461,8 @@ static Onnx__ModelProto *build(const rg_model *m, bool borrow, loans *l, rg_err 
   if (!st && l) *l = (loans){ex.view, ex.lent, ex.n_view, ex.n_lent}, ex.view = NULL, ex.lent = NULL;
   free(ex.view), free(ex.lent), free(ex.sparse);
   free(ex.node), free(ex.init), free(ex.name), free(ex.cval), free(ex.is_const), free(ex.fuse), free(ex.uses);
-  free(ex.absorbed), free(order), free(op_done);
-  rg_names_free(&ex.taken), rg_names_free(&ex.pinned);
+  free(ex.absorbed), free(ex.formed), free(order), free(op_done);
+  rg_names_free(&ex.taken), rg_names_free(&ex.pinned), rg_names_free(&ex.claimed);
   return st ? NULL : mp;
 }
 

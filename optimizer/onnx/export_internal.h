@@ -1,6 +1,7 @@
 /* optimizer/onnx/export_internal.h: the exporter's state, shared by export.c (what is written and in
  * which order, names, constants, opaque nodes), export_model.c (the model message around them:
- * what it carries over from the model read) and export_nodes.c (one IR node as ONNX nodes).
+ * what it carries over from the model read), export_nodes.c (one IR node as ONNX nodes) and
+ * export_form.c (nodes written as read).
  * Internal to optimizer/. */
 #ifndef RG_OPTIMIZER_EXPORT_INTERNAL_H
 #define RG_OPTIMIZER_EXPORT_INTERNAL_H
@@ -39,10 +40,16 @@ typedef struct {
   ProtobufCMessage **lent;  /* with borrow, opaque weights as read: messages sharing the source's */
   size_t n_lent, cap_lent;
   rg_names pinned;          /* names written by an Identity for what a subgraph reads */
+  int32_t *formed;          /* [node]: 1 + the form (model.h) it is written as, or 0 */
+  rg_names claimed;         /* names the outputs and subgraphs give values: name -> node * RG_MAX_OUTPUTS + out */
 } rg_exporter;
 
 /* A new tensor name from hint (unique in the model); NULL when out of memory. */
 char *rg_export_fresh(rg_exporter *ex, const char *hint);
+/* Appends a copy of node src reading in[0..src's inputs) and, where out is not NULL, naming
+ * out[0..src's outputs) (names copied). */
+rg_status rg_export_copy_node(rg_exporter *ex, const Onnx__NodeProto *src, const char *const *in,
+                              const char *const *out, rg_err *err) RG_MUST_CHECK;
 /* Appends a node op(in[0..n_in)) -> out[0..n_out) (names copied); the node, or NULL. */
 Onnx__NodeProto *rg_export_node(rg_exporter *ex, const char *op, const char *const *in, int n_in,
                                 const char *const *out, int n_out);
@@ -69,12 +76,26 @@ rg_status rg_export_constant(rg_exporter *ex, int32_t id, rg_err *err) RG_MUST_C
 /* The float values of a constant value (a weight's, or a folded node's) into a new array. */
 float *rg_export_const_floats(const rg_exporter *ex, rg_ref r);
 
-/* ---- symbolic dimensions (export_dims.c) ---- */
+/* ---- nodes as read (export_form.c) ---- */
 
-/* IR node id (a reshape or slice, not fused) written as the ONNX node import read it from, or
- * one of the same operator, parameters and operand shape (model.h's form), in a model with
- * symbolic dims: *done then; else nothing written (the caller writes the IR node). */
-rg_status rg_export_form(rg_exporter *ex, int32_t id, bool *done, rg_err *err) RG_MUST_CHECK;
+/* Which nodes are written as read (formed): each IR node import made of one ONNX node and not
+ * folded into a constant; once constants are marked, before nodes are ordered. */
+void rg_export_plan_forms(rg_exporter *ex);
+/* Once nodes are ordered and their readers counted: a node written as read whose IR another
+ * node written reads inside it (a rewrite's, sharing the part) is written from its IR instead
+ * (*dropped then: order again). */
+rg_status rg_export_drop_shared_forms(rg_exporter *ex, bool *dropped, rg_err *err) RG_MUST_CHECK;
+/* The operands of a node written as read: the values its inputs name (into out); their count. */
+int rg_export_form_deps(const rg_exporter *ex, int32_t id, rg_ref *out);
+/* The most operands a node written as read has. */
+int rg_export_form_max_deps(const rg_model *m);
+/* IR node id (not an input, not constant, not fused) written as the ONNX node import read it
+ * from where it is formed; in a model with symbolic dims a reshape or slice a rewrite rebuilt
+ * over an operand of the shape one read had, in that one's form (what the node read computes at
+ * every value of the dims): *done then; else nothing written (the caller writes the IR node).
+ * A node written as read names its outputs as read, where no output or subgraph's name is
+ * another value's. */
+rg_status rg_export_as_read(rg_exporter *ex, int32_t id, bool *done, rg_err *err) RG_MUST_CHECK;
 
 /* ---- the model message (export_model.c) ---- */
 

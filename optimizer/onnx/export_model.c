@@ -150,8 +150,24 @@ static bool list_initializers(const rg_exporter *ex, Onnx__GraphProto *g) {
   return ok;
 }
 
-/* The graph's outputs: an opaque value as the source declares it (any, where the model has
- * symbolic dims), a typed one at its shape. */
+/* Whether vi declares what a value of element type elem and shape s is: that type, and no shape,
+ * or one of s's rank whose sizes are s's where they are given (a dim_param, or none, where not). */
+static bool declares(const Onnx__ValueInfoProto *vi, rg_elem elem, const rg_shape *s) {
+  const Onnx__TypeProto *t = vi->type;
+  const Onnx__TypeProto__Tensor *tt = t && t->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE ? t->tensor_type : NULL;
+  if (!tt || !tt->has_elem_type || tt->elem_type != (int32_t)elem) return false;
+  if (!tt->shape) return true;
+  if (tt->shape->n_dim != (size_t)s->rank) return false;
+  for (int d = 0; d < s->rank; d++) {
+    const Onnx__TensorShapeProto__Dimension *dm = tt->shape->dim[d];
+    if (dm->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE && dm->dim_value != s->dim[d]) return false;
+  }
+  return true;
+}
+
+/* The graph's outputs: as the source declares them (a dim_param stays one) where that
+ * declaration is the value's, or the value is opaque, or the model has symbolic dims; else a
+ * typed one at its shape. */
 static bool write_outputs(const rg_exporter *ex, Onnx__GraphProto *g) {
   const rg_model *m = ex->m;
   const Onnx__GraphProto *src = m->source ? m->source->graph : NULL;
@@ -160,8 +176,9 @@ static bool write_outputs(const rg_exporter *ex, Onnx__GraphProto *g) {
     int32_t v = rg_model_var_of(m, m->out[i]);
     const Onnx__ValueInfoProto *vi = NULL;
     bool as_read = m->n_dims || (v >= 0 && !m->var[v].typed); /* symbolic dims stay symbolic */
-    for (size_t j = 0; src && as_read && !vi && j < src->n_output; j++)
+    for (size_t j = 0; src && !vi && j < src->n_output; j++)
       if (src->output[j]->name && !strcmp(src->output[j]->name, m->out_name[i])) vi = src->output[j];
+    if (vi && !as_read && !declares(vi, elem_of(m, m->out[i]), rg_model_shape(m, m->out[i]))) vi = NULL;
     ok = push_vi(&g->output, &g->n_output,
                  vi ? rg_onnx_copy(&vi->base) : value_info(m->out_name[i], elem_of(m, m->out[i]), rg_model_shape(m, m->out[i])));
   }

@@ -33,7 +33,7 @@ static rg_status with_act(rg_exporter *ex, const char *op, const char *const *in
 static bool pad_link(const rg_exporter *ex, rg_ref r) {
   const rg_node *nd = rg_graph_node(ex->m->g, r.node);
   return nd->op == RG_OP_PAD && (nd->params[0] == 2 || nd->params[0] == 3) && !ex->is_const[r.node] &&
-         ex->uses[r.node] == 1;
+         !ex->formed[r.node] && ex->uses[r.node] == 1;
 }
 
 /* The operand a window reads after the zero pads it folds (extra: those pads, [before h, before
@@ -282,7 +282,7 @@ static bool weight_transposed(const rg_exporter *ex, const rg_node *mm) {
   const rg_node *t = rg_graph_node(ex->m->g, mm->in[1].node);
   int perm[RG_MAX_RANK];
   return t->op == RG_OP_TRANSPOSE && rg_perm_unpack(t->params[0], perm) == 2 && perm[0] == 1 &&
-         (!ex->is_const[mm->in[1].node] || rg_model_var_of(ex->m, t->in[0]) >= 0);
+         (!ex->is_const[mm->in[1].node] || rg_model_var_of(ex->m, t->in[0]) >= 0) && !ex->formed[mm->in[1].node];
 }
 
 /* Whether reshape node id undoes the flattening of a MatMul's operand: (reshape (matmul
@@ -295,10 +295,11 @@ static bool unflattens(const rg_exporter *ex, int32_t id) {
   const rg_node *r2 = rg_graph_node(m->g, id);
   rg_ref p = r2->in[0];
   const rg_node *mm = rg_graph_node(m->g, p.node);
-  if (mm->op != RG_OP_MATMUL || mm->params[0] != RG_ACT_NONE || ex->uses[p.node] != 1 || ex->is_const[p.node])
+  if (mm->op != RG_OP_MATMUL || mm->params[0] != RG_ACT_NONE || ex->uses[p.node] != 1 || ex->is_const[p.node] ||
+      ex->formed[p.node])
     return false;
   const rg_node *r1 = rg_graph_node(m->g, mm->in[0].node);
-  if (r1->op != RG_OP_RESHAPE || ex->is_const[mm->in[0].node]) return false;
+  if (r1->op != RG_OP_RESHAPE || ex->is_const[mm->in[0].node] || ex->formed[mm->in[0].node]) return false;
   const rg_shape *a = shape_of(ex, r1->in[0]), *out = &m->shape[id][0], *w = shape_of(ex, mm->in[1]);
   if (a->rank <= 2 || out->rank != a->rank || w->rank != 2) return false;
   for (int d = 0; d < a->rank - 1; d++)
@@ -311,8 +312,9 @@ void rg_export_plan_fusions(rg_exporter *ex, const int32_t *order, int32_t n_ord
   for (int32_t i = 0; i < n_order; i++) {
     int32_t id = order[i];
     const rg_node *nd = rg_graph_node(m->g, id);
-    if (ex->is_const[id]) continue;
-    if (nd->op == RG_OP_BIAS && nd->params[0] == 1 && !ex->is_const[nd->in[0].node] && ex->uses[nd->in[0].node] == 1) {
+    if (ex->is_const[id] || ex->formed[id]) continue; /* a node written as read fuses nothing, nor is fused */
+    if (nd->op == RG_OP_BIAS && nd->params[0] == 1 && !ex->is_const[nd->in[0].node] && !ex->formed[nd->in[0].node] &&
+        ex->uses[nd->in[0].node] == 1) {
       const rg_node *x = rg_graph_node(m->g, nd->in[0].node);
       int rank = shape_of(ex, nd->in[0])->rank;
       bool into_conv = x->op == RG_OP_CONV2D && x->params[3] == RG_ACT_NONE;
@@ -336,7 +338,7 @@ void rg_export_plan_fusions(rg_exporter *ex, const int32_t *order, int32_t n_ord
   for (int32_t i = 0; i < n_order; i++) { /* products written as themselves, now that readers chose */
     int32_t id = order[i];
     const rg_node *nd = rg_graph_node(m->g, id);
-    if (ex->is_const[id] || ex->absorbed[id] || !weight_transposed(ex, nd)) continue;
+    if (ex->is_const[id] || ex->formed[id] || ex->absorbed[id] || !weight_transposed(ex, nd)) continue;
     ex->fuse[id] |= RG_FUSE_TRANS_B, ex->absorbed[nd->in[1].node]++;
   }
 }

@@ -1,6 +1,6 @@
 /* optimizer/onnx/import_dims.c: symbolic dimensions (import.h): --dim as a command line gives
  * them, the values a model's symbolic input dimensions are imported at, the shape plumbing kept
- * as read in such a model and the ONNX forms of its reshapes and slices (import_internal.h). */
+ * as read in such a model, and which reshapes and slices become IR there (import_internal.h). */
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include <errno.h>
 #include <stdio.h>
@@ -102,40 +102,11 @@ void rg_import_known_free(rg_importer *im) {
   rg_names_free(&im->known);
 }
 
-/* ---- reshapes and slices as read ---- */
+/* ---- reshapes and slices ---- */
 
 bool rg_import_one_node(const rg_importer *im, rg_ref r, rg_ref x) {
   if (!rg_import_dynamic(im)) return true;
   const rg_node *nd = rg_graph_node(im->m->g, r.node);
   return (nd->op == RG_OP_RESHAPE || nd->op == RG_OP_SLICE) && nd->n_in == 1 && nd->in[0].node == x.node &&
          nd->in[0].out == x.out;
-}
-
-static bool form_op(const char *op) {
-  static const char *const ops[] = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Slice", NULL};
-  for (int i = 0; ops[i]; i++)
-    if (!strcmp(op, ops[i])) return true;
-  return false;
-}
-
-rg_status rg_import_form(rg_importer *im, const Onnx__NodeProto *n, rg_err *err) {
-  rg_model *m = im->m;
-  const rg_ival *y = n->n_output == 1 ? rg_import_get(im, n->output[0]) : NULL;
-  const rg_ival *x = n->n_input && n->input[0][0] ? rg_import_get(im, n->input[0]) : NULL;
-  if (!rg_import_dynamic(im) || !n->op_type || !form_op(n->op_type) || !x || !y || !rg_import_one_node(im, y->ref, x->ref))
-    return RG_OK;
-  rg_model_form f = {rg_onnx_copy(&n->base), y->ref.node, (int)n->n_input - 1, NULL};
-  f.in = calloc((size_t)f.n_in + 1, sizeof *f.in);
-  rg_model_form *nf = f.node && f.in ? realloc(m->form, sizeof *nf * ((size_t)m->n_form + 1)) : NULL;
-  if (!nf) {
-    if (f.node) onnx__node_proto__free_unpacked(f.node, NULL);
-    return free(f.in), rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  }
-  m->form = nf;
-  for (int k = 0; k < f.n_in; k++) { /* constants: a Reshape-like node reading plumbing does not map */
-    const rg_ival *v = n->input[k + 1][0] ? rg_import_get(im, n->input[k + 1]) : NULL;
-    f.in[k] = v ? v->ref : (rg_ref){-1, 0};
-  }
-  m->form[m->n_form++] = f;
-  return RG_OK;
 }

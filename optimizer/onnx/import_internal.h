@@ -1,6 +1,7 @@
 /* optimizer/onnx/import_internal.h: the importer's state, shared by import.c (the graph: names,
  * order, outputs, opaque nodes), import_values.c (initializers, inputs, declared types),
- * import_scope.c (what subgraphs read) and import_ops.c (operators of the rule vocabulary).
+ * import_scope.c (what subgraphs read), import_ops.c (operators of the rule vocabulary) and
+ * import_form.c (those nodes as read, for export).
  * Internal to optimizer/. */
 #ifndef RG_OPTIMIZER_IMPORT_INTERNAL_H
 #define RG_OPTIMIZER_IMPORT_INTERNAL_H
@@ -108,8 +109,11 @@ void rg_import_known_free(rg_importer *im);
 /* Whether a Reshape-like or Slice node that made r from x may stay IR in a model with symbolic
  * dims: r is one reshape or slice over x (always true without symbolic dims). */
 bool rg_import_one_node(const rg_importer *im, rg_ref r, rg_ref x);
-/* Node n, mapped onto the rule vocabulary, kept as read for export (model.h's form) when it is a
- * Reshape, Flatten, Squeeze, Unsqueeze or Slice in a model with symbolic dims. */
+
+/* ---- nodes as read (import_form.c) ---- */
+
+/* Node n, just mapped onto the rule vocabulary, recorded as read for export (model.h's form)
+ * where its outputs are one IR node's that computes it from what it reads. */
 rg_status rg_import_form(rg_importer *im, const Onnx__NodeProto *n, rg_err *err) RG_MUST_CHECK;
 
 /* ---- what onnxruntime does not run (import_runtime.c) ---- */
