@@ -14,6 +14,7 @@ one reshape to the sizes at N=1) must be dropped, said, and the other rewrites k
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -236,6 +237,17 @@ def main():
     assert "types at N=2 (its outputs not compared there: the original is not evaluated" in out, out
     assert symbolic(w("pinned_conv.onnx"))["x"] == ["N", 4]
     print("ok: a model that runs only at N=1 is written, typed at other N and said not compared there")
+
+    # dims without a name are unknowns apart: each is checked at its own value, not one shared
+    apart = os.path.join(a.work, "unnamed.onnx")
+    onnx.save(model([helper.make_node("Relu", ["u"], ["ru"], name="relu_u"), helper.make_node("Tanh", ["v"], ["tv"])],
+                    [helper.make_tensor_value_info("u", F, [None, 4]), helper.make_tensor_value_info("v", F, [None, 3])],
+                    [helper.make_tensor_value_info("ru", F, [None, 4]), helper.make_tensor_value_info("tv", F, [None, 3])],
+                    [], "unnamed"), apart)
+    out = run([g, "convert", apart, "-o", w("unnamed_conv.onnx")])
+    sets = re.findall(r"outputs at unnamed dims (\d+), (\d+) too", out)
+    assert len(sets) == 2 and all(p != q for p, q in sets), out
+    print("ok: two dims without a name checked at values apart (%s)" % sets)
 
 
 if __name__ == "__main__":

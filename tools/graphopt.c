@@ -125,10 +125,9 @@ static int convert_cmd(int argc, char **argv) {
     graphopt_print(&sb);
   }
   t0 = rg_clock_seconds();
-  rg_import_opts dim_opts = rg_import_dims_opts(&dims);
   rg_strbuf said; /* with symbolic dims: what convert writes checked at other values of them */
   rg_sb_init(&said);
-  bool holds = !convert || !m->n_dims || rg_dims_verify(m, argv[optind], &dim_opts, 1e-4, &said);
+  bool holds = !convert || !m->n_dims || rg_dims_verify(m, argv[optind], 1e-4, &said);
   fputs(rg_sb_str(&said), holds ? stdout : stderr), rg_sb_free(&said);
   if (!holds) rc = 2;
   else if (convert && rg_model_export_with(m, out, &xo, &err)) rc = 2, rg_cli_report("graphopt", NULL, &err);

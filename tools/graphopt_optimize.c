@@ -212,10 +212,9 @@ static int optimize(const opt_opts *o, rg_model *m, const rg_ruleset *rules, con
   rg_eqsat_stats es;
   rg_status st = search(o, m, rules, cm, &r, &es, &err);
   research_ctx again = {o, m, cm, &es};
-  rg_import_opts dims = rg_import_dims_opts(&o->dims);
   rg_strbuf said; /* with symbolic dims: the rewrites that hold only at the values imported dropped */
   rg_sb_init(&said);
-  if (!st) st = rg_dims_keep(m, o->in, &dims, (uint32_t)o->seed, rules, research, &again, o->tolerance, &r, &said, &err);
+  if (!st) st = rg_dims_keep(m, o->in, (uint32_t)o->seed, rules, research, &again, o->tolerance, &r, &said, &err);
   graphopt_print(&said);
   rg_cli_release_interrupts();
   if (st) {

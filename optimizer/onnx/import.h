@@ -25,8 +25,8 @@
 #include "optimizer/model/model.h"
 
 /* Symbolic dimensions (import_dims.c). A graph input's dimension without a value (a dim_param,
- * or neither value nor name) is imported at the value opts names for it, else at fallback (0:
- * RG_IMPORT_DIM_DEFAULT), and recorded in the model (model.h's dims) so that export keeps it
+ * or neither value nor name) is imported at the value opts gives it (by name, or for one without
+ * a name by its place), else at fallback (0: RG_IMPORT_DIM_DEFAULT), and recorded in the model (model.h's dims) so that export keeps it
  * symbolic. A name in opts that no graph input has is an error naming the names it has. In such
  * a model, shape plumbing that depends on the dimensions (Shape, and what is computed from it)
  * is not folded into weights: it stays as read, its values at these dimensions known to type
@@ -39,6 +39,10 @@ typedef struct {
   const char *const *dim_name;
   const int64_t *dim_value;
   int64_t fallback; /* the value of one no name gives (0: RG_IMPORT_DIM_DEFAULT) */
+  /* Values of the dimensions without a name, in the order the graph's inputs declare them (each
+   * its own unknown); those past n_unnamed take the fallback. */
+  int n_unnamed;
+  const int64_t *unnamed;
 } rg_import_opts;
 
 /* Named dimensions as a command line gives them (--dim NAME=N, repeatable), kept for

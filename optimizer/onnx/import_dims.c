@@ -29,7 +29,7 @@ rg_status rg_import_dims_add(rg_import_dims *d, const char *arg, rg_err *err) {
 }
 
 rg_import_opts rg_import_dims_opts(const rg_import_dims *d) {
-  return (rg_import_opts){d ? d->n : 0, d ? d->ptr : NULL, d ? d->value : NULL, 0};
+  return (rg_import_opts){d ? d->n : 0, d ? d->ptr : NULL, d ? d->value : NULL, 0, 0, NULL};
 }
 
 /* ---- the values imported at ---- */
@@ -39,8 +39,12 @@ rg_status rg_import_dim_value(rg_importer *im, const rg_import_opts *opts, const
   rg_model *m = im->m;
   bool given = false;
   *value = opts && opts->fallback > 0 ? opts->fallback : RG_IMPORT_DIM_DEFAULT;
+  if (param && !param[0]) param = NULL; /* an empty dim_param names nothing */
   for (int k = 0; param && opts && k < opts->n_dims; k++)
     if (!strcmp(opts->dim_name[k], param)) *value = opts->dim_value[k], given = true;
+  int unnamed = 0; /* this one's place among those without a name */
+  for (int32_t d = 0; !param && d < m->n_dims; d++) unnamed += !m->dims[d].name[0];
+  if (!param && opts && unnamed < opts->n_unnamed) *value = opts->unnamed[unnamed], given = true;
   rg_model_dim *nd = realloc(m->dims, sizeof *nd * ((size_t)m->n_dims + 1));
   if (!nd) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   m->dims = nd;

@@ -17,7 +17,9 @@ struct rg_dims_checker {
   int n_names;
   const char **names;                  /* the distinct named dims (the model's strings) */
   int64_t *value[RG_DIMS_OTHER];       /* [set][name] */
-  int64_t fallback[RG_DIMS_OTHER];     /* unnamed dims */
+  int64_t fallback[RG_DIMS_OTHER];     /* past the unnamed dims planned */
+  int n_unnamed;
+  int64_t *unnamed[RG_DIMS_OTHER];     /* [set][k]: the k-th dim without a name, each its own value */
   char what[RG_DIMS_OTHER][256];       /* "N=2, S=3" */
   rg_model *orig[RG_DIMS_OTHER];       /* the file read at each set */
   double **in[RG_DIMS_OTHER], **out[RG_DIMS_OTHER];
@@ -31,7 +33,7 @@ static int64_t other_value(int64_t v, int k, int j) {
 }
 
 static rg_import_opts set_opts(const rg_dims_checker *c, int j) {
-  return (rg_import_opts){c->n_names, c->names, c->value[j], c->fallback[j]};
+  return (rg_import_opts){c->n_names, c->names, c->value[j], c->fallback[j], c->n_unnamed, c->unnamed[j]};
 }
 
 void rg_dims_checker_free(rg_dims_checker *c) {
@@ -41,7 +43,7 @@ void rg_dims_checker_free(rg_dims_checker *c) {
       for (int32_t i = 0; c->out[j] && i < c->orig[j]->n_out; i++) free(c->out[j][i]);
       rg_model_inputs_free(c->orig[j], c->in[j]);
     }
-    free(c->out[j]), free(c->value[j]);
+    free(c->out[j]), free(c->value[j]), free(c->unnamed[j]);
     rg_model_free(c->orig[j]);
   }
   free(c->names), free(c);
@@ -49,41 +51,51 @@ void rg_dims_checker_free(rg_dims_checker *c) {
 
 const char *rg_dims_checker_values(const rg_dims_checker *c, int j) { return c->what[j]; }
 
-/* The values of every set: named dims by name, unnamed ones by the fallback. */
-static rg_status plan_values(rg_dims_checker *c, const rg_model *m, const rg_import_opts *opts, rg_err *err) {
-  int64_t base = opts && opts->fallback > 0 ? opts->fallback : RG_IMPORT_DIM_DEFAULT;
+/* "N=2, S=3, unnamed dims 4, 5" for set j. */
+static void describe_set(rg_dims_checker *c, int j) {
+  size_t len = 0, room = sizeof c->what[j] - 40;
+  for (int k = 0; k < c->n_names && len < room; k++)
+    len += (size_t)snprintf(c->what[j] + len, sizeof c->what[j] - len, "%s%s=%lld", k ? ", " : "", c->names[k],
+                            (long long)c->value[j][k]);
+  for (int u = 0; u < c->n_unnamed && len < room; u++)
+    len += (size_t)snprintf(c->what[j] + len, sizeof c->what[j] - len, "%s%lld", u ? ", " : len ? ", unnamed dims " :
+                            "unnamed dims ", (long long)c->unnamed[j][u]);
+}
+
+/* The values of every set: named dims by name, each dim without a name its own (they are
+ * unknowns apart: a rewrite that holds only where two of them are equal fails the check). */
+static rg_status plan_values(rg_dims_checker *c, const rg_model *m, rg_err *err) {
   c->names = calloc((size_t)m->n_dims + 1, sizeof *c->names);
-  for (int j = 0; j < RG_DIMS_OTHER; j++) c->value[j] = calloc((size_t)m->n_dims + 1, sizeof *c->value[j]);
-  if (!c->names || !c->value[0] || !c->value[RG_DIMS_OTHER - 1]) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  bool unnamed = false;
+  for (int j = 0; j < RG_DIMS_OTHER; j++) {
+    c->value[j] = calloc((size_t)m->n_dims + 1, sizeof *c->value[j]);
+    c->unnamed[j] = calloc((size_t)m->n_dims + 1, sizeof *c->unnamed[j]);
+    if (!c->value[j] || !c->unnamed[j]) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  }
+  if (!c->names) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int32_t d = 0; d < m->n_dims; d++) {
     const rg_model_dim *md = &m->dims[d];
-    bool seen = !md->name[0];
-    unnamed |= !md->name[0];
-    for (int k = 0; !seen && k < c->n_names; k++) seen = !strcmp(c->names[k], md->name);
+    bool seen = false;
+    for (int k = 0; md->name[0] && !seen && k < c->n_names; k++) seen = !strcmp(c->names[k], md->name);
     if (seen) continue;
-    for (int j = 0; j < RG_DIMS_OTHER; j++) c->value[j][c->n_names] = other_value(md->value, c->n_names, j);
-    c->names[c->n_names++] = md->name;
+    int place = c->n_names + c->n_unnamed; /* values apart from every other dim's */
+    for (int j = 0; j < RG_DIMS_OTHER; j++)
+      *(md->name[0] ? &c->value[j][c->n_names] : &c->unnamed[j][c->n_unnamed]) = other_value(md->value, place, j);
+    if (md->name[0]) c->names[c->n_names++] = md->name;
+    else c->n_unnamed++;
   }
   for (int j = 0; j < RG_DIMS_OTHER; j++) {
-    c->fallback[j] = other_value(base, c->n_names, j);
-    size_t len = 0;
-    for (int k = 0; k < c->n_names && len < sizeof c->what[j] - 40; k++)
-      len += (size_t)snprintf(c->what[j] + len, sizeof c->what[j] - len, "%s%s=%lld", k ? ", " : "", c->names[k],
-                              (long long)c->value[j][k]);
-    if (unnamed)
-      snprintf(c->what[j] + len, sizeof c->what[j] - len, "%sunnamed dims=%lld", len ? ", " : "",
-               (long long)c->fallback[j]);
+    c->fallback[j] = other_value(RG_IMPORT_DIM_DEFAULT, c->n_names + c->n_unnamed, j);
+    describe_set(c, j);
   }
   return RG_OK;
 }
 
-rg_status rg_dims_checker_new(const rg_model *m, const char *path, const rg_import_opts *opts, uint32_t seed,
+rg_status rg_dims_checker_new(const rg_model *m, const char *path, uint32_t seed,
                               rg_dims_checker **out, rg_err *err) {
   *out = NULL;
   if (!m->n_dims) return rg_err_set(err, RG_ERR_ARG, "%s has no symbolic dimensions", path);
   rg_dims_checker *c = calloc(1, sizeof *c);
-  rg_status st = c ? plan_values(c, m, opts, err) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_status st = c ? plan_values(c, m, err) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int j = 0; !st && j < RG_DIMS_OTHER; j++) {
     rg_import_opts o = set_opts(c, j);
     rg_err e = {0};
@@ -280,13 +292,13 @@ static rg_status keep_with(rg_dims_checker *c, const rg_model *m, const rg_rules
   return st;
 }
 
-rg_status rg_dims_keep(const rg_model *m, const char *path, const rg_import_opts *opts, uint32_t seed,
+rg_status rg_dims_keep(const rg_model *m, const char *path, uint32_t seed,
                        const rg_ruleset *rules, rg_dims_search_fn search, void *ctx, double tolerance,
                        rg_search_result *r, rg_strbuf *report, rg_err *err) {
   rg_dims_checker *c = NULL;
   rg_err e = {0};
   if (!m->n_dims || !r->n_steps) return RG_OK;
-  rg_status st = rg_dims_checker_new(m, path, opts, seed, &c, &e);
+  rg_status st = rg_dims_checker_new(m, path, seed, &c, &e);
   if (st && st != RG_ERR_NOMEM)
     rg_sb_printf(report, "symbolic dims: the model written cannot be checked at other values of them (%s): no rewrite "
                  "is kept\n", e.msg);
@@ -312,13 +324,13 @@ rg_status rg_dims_keep(const rg_model *m, const char *path, const rg_import_opts
   return st;
 }
 
-bool rg_dims_verify(const rg_model *m, const char *path, const rg_import_opts *opts, double tolerance,
+bool rg_dims_verify(const rg_model *m, const char *path, double tolerance,
                     rg_strbuf *report) {
   rg_dims_checker *c = NULL;
   rg_err e = {0};
   char why[600];
   bool ok = true;
-  rg_status st = rg_dims_checker_new(m, path, opts, 1, &c, &e);
+  rg_status st = rg_dims_checker_new(m, path, 1, &c, &e);
   if (st && st != RG_ERR_NOMEM) {
     rg_sb_printf(report, "symbolic dims: note: the model written is not checked at other values of them: %s\n", e.msg);
     return true;

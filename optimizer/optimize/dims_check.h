@@ -21,10 +21,10 @@
 /* The originals at the other values, imported and evaluated once for every check. */
 typedef struct rg_dims_checker rg_dims_checker;
 
-/* A checker for m, read from path with opts (the values it was imported at); NULL with err when
+/* A checker for m, read from path (at the values m->dims holds); NULL with err when
  * m has no symbolic dims or the original does not import or run at the other values (the
  * message says which). */
-rg_status rg_dims_checker_new(const rg_model *m, const char *path, const rg_import_opts *opts, uint32_t seed,
+rg_status rg_dims_checker_new(const rg_model *m, const char *path, uint32_t seed,
                               rg_dims_checker **out, rg_err *err) RG_MUST_CHECK;
 void rg_dims_checker_free(rg_dims_checker *c);
 /* The values of set j (0 .. RG_DIMS_OTHER): "N=2, S=3". */
@@ -39,7 +39,7 @@ rg_status rg_dims_check(rg_dims_checker *c, const rg_model *m, const rg_ref *roo
 /* Whether what convert writes (m itself) computes the original's outputs at the other values,
  * the verdict a line in report (where the original cannot be checked there, a note saying why,
  * and true; running out of memory is a failure, said). */
-bool rg_dims_verify(const rg_model *m, const char *path, const rg_import_opts *opts, double tolerance,
+bool rg_dims_verify(const rg_model *m, const char *path, double tolerance,
                     rg_strbuf *report);
 
 /* A note for each symbolic dim (each name once) that no --dim gave a value: the value it was
@@ -49,7 +49,7 @@ void rg_dims_notes(const rg_model *m, rg_strbuf *sb);
 /* The search again over a subset of the rules (ctx: the caller's), its result into out. */
 typedef rg_status (*rg_dims_search_fn)(void *ctx, const rg_ruleset *rules, rg_search_result *out, rg_err *err);
 
-/* r (a search's result over rules on m, read from path with opts) made to hold at every other
+/* r (a search's result over rules on m, read from path) made to hold at every other
  * set of values, where m has symbolic dims and r rewrites it: while the check fails, the rule of
  * the first step that fails it (backtracking's steps are the derivation's models; equality
  * saturation's are not, and each rule it used is left out in turn until a search passes) is
@@ -59,7 +59,7 @@ typedef rg_status (*rg_dims_search_fn)(void *ctx, const rg_ruleset *rules, rg_se
  * is a line in report (with the values and why), and so is the verdict; r's steps name rules by
  * their index in rules. Nothing to do without symbolic dims or rewrites; on failure r is freed. */
 #define RG_DIMS_ROUNDS 6
-rg_status rg_dims_keep(const rg_model *m, const char *path, const rg_import_opts *opts, uint32_t seed,
+rg_status rg_dims_keep(const rg_model *m, const char *path, uint32_t seed,
                        const rg_ruleset *rules, rg_dims_search_fn search, void *ctx, double tolerance,
                        rg_search_result *r, rg_strbuf *report, rg_err *err) RG_MUST_CHECK;
 
