@@ -14,7 +14,7 @@
   RG_CLI_OPT(EXTERNAL_DATA, "write the weights to a side file NAME next to OUT (default OUT.data); without this, "     \
                             "they go outside only where IN kept them outside or OUT would pass 2 GiB"),                \
       RG_CLI_OPT(NO_EXTERNAL_DATA, "keep every weight inside OUT (an error past protobuf's 2 GiB)"),                  \
-      RG_CLI_OPT(EXTERNAL_THRESHOLD, "weights of fewer bytes stay inside OUT (default 1024, as onnx's size_threshold)")
+      RG_CLI_OPT(EXTERNAL_THRESHOLD, "weights of fewer bytes stay inside OUT (default 1024; 0: none, as onnx's size_threshold)")
 
 static const rg_cli_option convert_options[] = {
     RG_CLI_OPT_META(OUTPUT, "OUT.onnx", "where to write the model (required for convert)"),

@@ -5,7 +5,7 @@ A model with float weights of the rule vocabulary, an int32 weight graphopt keep
 Constant node's tensor attribute and a small bias, saved by onnx.save_model with
 save_as_external_data (one file, size_threshold 1024, attributes too). For each way in and out:
 `graphopt convert` (the side file written next to the output as OUT.data, as it was read),
-`--no-external-data` (everything inside), `--external-data=NAME --external-threshold 4096`
+`--no-external-data` (everything inside), `--external-data=NAME --external-threshold 4096` (and 0)
 (from a model that had none), graphopt's own output read back, and `graphopt optimize` (a
 rewrite applied; and one that applies nothing, which must not copy a file whose side file stays
 behind): the written model loads in onnx (onnx.checker), names the side file it should with
@@ -152,6 +152,12 @@ def ways_through(args):
     check_written(again, "again.onnx.data", 1024)  # outside, by the default threshold
     ort_same(work, inline, again, "again")
     said.append("--external-data=forced.bin --external-threshold 4096: %d tensors outside; read back, bitwise" % n)
+    every = os.path.join(out, "every.onnx")  # 0, as onnx's size_threshold=0: every tensor that holds data
+    run([args.graphopt, "convert", inline, "--external-data=every.bin", "--external-threshold", "0", "-o", every, "-q"])
+    n_every = check_written(every, "every.bin", 1)
+    assert n_every > n, "--external-threshold 0 put %d tensors outside, 4096 put %d" % (n_every, n)
+    ort_same(work, inline, every, "every")
+    said.append("--external-threshold 0: %d tensors outside (every one holding data); bitwise" % n_every)
 
     opt = os.path.join(out, "opt.onnx")
     rules = matmul_rule(args)

@@ -181,12 +181,13 @@ int rg_export_option(rg_export_opts *o, const char *name, const char *arg, rg_er
   errno = 0;
   unsigned long long v = arg && *arg >= '0' && *arg <= '9' ? strtoull(arg, &end, 10) : 0;
   static const char units[] = "KMG"; /* 2^10, 2^20, 2^30 */
-  const char *u = !v || !*end || end[1] ? NULL : strchr(units, *end);
-  int shift = !v ? -1 : !*end ? 0 : u ? 10 * (int)(u - units + 1) : -1;
+  const char *u = !end || !*end || end[1] ? NULL : strchr(units, *end);
+  int shift = !end ? -1 : !*end ? 0 : u ? 10 * (int)(u - units + 1) : -1;
   if (shift < 0 || errno || v > (1ULL << 50) >> shift)
-    return rg_err_set(err, RG_ERR_ARG, "--external-threshold wants a size in bytes above 0, such as 1024 or 1M, not "
-                      "'%s'", arg ? arg : ""), -1;
-  return o->threshold = (size_t)(v << shift), 1;
+    return rg_err_set(err, RG_ERR_ARG, "--external-threshold wants a size in bytes, such as 1024 or 1M (0: every "
+                      "tensor that holds data), not '%s'", arg ? arg : ""), -1;
+  /* 0 is onnx's size_threshold=0: every tensor outside (one of no bytes has nothing to put there) */
+  return o->threshold = v ? (size_t)(v << shift) : 1, 1;
 }
 
 /* Whether path is a file in a folder (not a device or FIFO, which are written in place). */
