@@ -149,7 +149,9 @@ void rg_eqsat_result_print(const rg_search_result *r, const rg_eqsat_stats *s, r
 
 bool rg_numcheck_print(const rg_model *m, const rg_ruleset *rules, const rg_search_result *r, double worst, int step,
                      double tolerance, int64_t seed, const char *regions_only, rg_strbuf *out) {
-  if (worst <= tolerance && !regions_only)
+  if (!r->n_steps && worst <= tolerance)
+    rg_sb_puts(out, "numeric check: nothing to check (no rewrite kept)\n");
+  else if (worst <= tolerance && !regions_only)
     rg_sb_printf(out, "numeric check: outputs agree, largest relative difference %.3g (seed %lld; the whole model and "
                       "each rewritten region)\n", worst, (long long)seed);
   else if (worst <= tolerance)
