@@ -170,10 +170,10 @@ def linear_cases(c):
     c.output(c.node("Gemm", [h, w, c.weight([4])], transB=1), "linear")
     c.output(c.node("Gemm", [h, w], transB=1), "linear_no_bias")
     c.output(c.node("MatMul", [h, c.node("Transpose", [c.node("Relu", [v])])]), "times_activation_t")
-    c.output(c.node("Transpose", [w]), "weight_t")  # the one transposed copy written
+    c.output(c.node("Transpose", [w]), "weight_t")  # the weight's transpose, written as read (not folded)
     # each node as read (the product of a transposed activation too), no reshapes; linear shares
     # linear_no_bias's product (its bias an Add after it, not a second Gemm)
-    c.written_ops = {"Reshape": 0, "MatMul": 4, "Gemm": 1, "Transpose": 1}
+    c.written_ops = {"Reshape": 0, "MatMul": 4, "Gemm": 1, "Transpose": 2}
 
 
 CASES = [conv_cases, pool_cases, gemm_cases, elementwise_cases, movement_cases, plumbing_cases, linear_cases]

@@ -344,8 +344,9 @@ def constants_case():
 
 def as_read_case():
     """Nodes of the rule vocabulary no rewrite touches, as exporters write them: names and doc
-    strings, a Conv with an empty bias, Clip with an omitted min, Concat on a negative axis, a
-    MatMul with its bias Add, value_info, and outputs declared with dim_params although the inputs
+    strings, a Conv with an empty bias, a BatchNormalization after a Conv (folded into it in
+    graphopt's IR), Clip with an omitted min, Concat on a negative axis, a MatMul with its bias
+    Add, value_info, and outputs declared with dim_params although the inputs
     are concrete. Written as read, onnxruntime fuses them as it did: bitwise equal outputs."""
     x = vi("img", F, [1, 3, 8, 8])
     nodes = [helper.make_node("Conv", ["img", "w1", ""], ["c1"], name="conv_no_bias", pads=[1, 1, 1, 1],
@@ -353,7 +354,8 @@ def as_read_case():
              helper.make_node("Conv", ["img", "w2", "b2"], ["c2"], name="conv_bias", pads=[1, 1, 1, 1]),
              helper.make_node("Clip", ["c1", "", "hi"], ["k1"], name="clip_max_only"),
              helper.make_node("Relu", ["k1"], ["r1"], name="relu1"),
-             helper.make_node("Relu", ["c2"], ["r2"], name="relu2"),
+             helper.make_node("BatchNormalization", ["c2", "bn_s", "bn_b", "bn_m", "bn_v"], ["n2"], name="bn"),
+             helper.make_node("Relu", ["n2"], ["r2"], name="relu2"),
              helper.make_node("Concat", ["r1", "r2"], ["feat"], name="concat_neg", axis=-3),
              helper.make_node("Flatten", ["feat"], ["flat"], name="flatten"),
              helper.make_node("MatMul", ["flat", "wl"], ["mm"], name="mm1", doc_string="the classifier"),
@@ -362,6 +364,7 @@ def as_read_case():
     inits = [init("w1", rng.standard_normal([4, 3, 3, 3]), np.float32), init("w2", rng.standard_normal([4, 3, 3, 3]),
              np.float32), init("b2", rng.standard_normal([4]), np.float32), init("hi", 0.5, np.float32),
              init("wl", rng.standard_normal([512, 10]), np.float32), init("bl", rng.standard_normal([10]), np.float32)]
+    inits += [init("bn_" + k, rng.uniform(0.5, 1.5, [4]), np.float32) for k in "sbmv"]
     inputs, outputs = [x], [helper.make_tensor_value_info("logits", F, ["batch", 10])]
     float_part(nodes, inputs, outputs)
     value_info = [vi("c1", F, [1, 4, 8, 8]), vi("feat", F, [1, 8, 8, 8]), vi("mm", F, [1, 10])]
@@ -475,6 +478,7 @@ def check_carried(name, original, written):
         assert written.graph.value_info == original.graph.value_info, "value_info not carried over"
         assert written.graph.output == original.graph.output, "the outputs' declarations (dim_params) changed"
         assert_as_read(original, written, "")
+        assert [n.name for n in written.graph.node] == [n.name for n in original.graph.node], "nodes reordered"
     if name == "initializer_input":
         assert "w_in" in [t.name for t in written.graph.initializer], "the initializer listed as an input is lost"
 

@@ -91,14 +91,16 @@ typedef struct {
  * it did) wherever the graph still computes id; a rewrite that changes what id reads makes
  * another node, written from the IR. In a model with symbolic dimensions a reshape or slice is
  * also written in the form of one read over an operand of the same shape, so that what the
- * model computes at other values is what it read. Import makes none for a node whose IR is not
- * its own (a Conv with a BatchNormalization folded in, an Identity). */
+ * model computes at other values is what it read. Import makes none for what maps onto an
+ * operand's value (an Identity); a Conv with a BatchNormalization folded into its IR is one form
+ * of the two nodes (the Conv's inputs, then the BatchNormalization's after its first). */
 typedef struct {
   const struct Onnx__NodeProto *node; /* in the model's source (borrowed) */
+  const struct Onnx__NodeProto *then; /* a BatchNormalization folded into node, reading it; or NULL */
   int32_t id;                         /* the IR node */
   int n_in, n_out;
   rg_ref *in;   /* owned */
-  int8_t *out;  /* owned */
+  int8_t *out;  /* owned (then's outputs where there is one) */
 } rg_model_form;
 
 typedef struct {

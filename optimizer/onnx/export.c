@@ -135,10 +135,10 @@ float *rg_export_const_floats(const rg_exporter *ex, rg_ref r) {
 /* ---- what is written, in which order ---- */
 
 /* The nodes a node's value reads (rg_model_deps; a node written as read: what its inputs name);
- * none for constants, which are written whole. */
+ * none for other constants, which are written whole. */
 static int deps(const rg_exporter *ex, int32_t id, rg_ref *out) {
-  if (ex->is_const[id]) return 0;
-  return ex->formed[id] ? rg_export_form_deps(ex, id, out) : rg_model_deps(ex->m, id, out);
+  if (ex->formed[id]) return rg_export_form_deps(ex, id, out);
+  return ex->is_const[id] ? 0 : rg_model_deps(ex->m, id, out);
 }
 
 static int max_deps(const rg_model *m) {
@@ -297,7 +297,7 @@ static rg_status write_node(rg_exporter *ex, int32_t id, uint8_t *op_done, rg_er
   const rg_model *m = ex->m;
   const rg_node *nd = rg_graph_node(m->g, id);
   if (fully_absorbed(ex, id)) return RG_OK; /* its readers compute it */
-  if (ex->is_const[id]) return rg_export_constant(ex, id, err);
+  if (ex->is_const[id] && !ex->formed[id]) return rg_export_constant(ex, id, err);
   if (nd->op == RG_OP_INPUT) {
     const rg_mvar *v = &m->var[nd->params[0]];
     if (!(ex->name[id][0] = strdup(rg_graph_tvar_name(m->g, nd->params[0]))))
@@ -431,6 +431,7 @@ static rg_status write_all(rg_exporter *ex, int32_t *order, uint8_t *op_done, rg
         !rg_export_node(ex, "Identity", &have, 1, (const char *const *)&m->out_name[i], 1))
       st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
+  if (!st) st = rg_export_source_order(ex, err);
   if (!st) st = rg_export_check_opset(ex, err);
   if (!st) st = unique_node_names(ex, err);
   return st ? st : drop_unused_initializers(ex, err);

@@ -39,11 +39,13 @@ static int interior(const rg_exporter *ex, const rg_model_form *f, int32_t *list
 
 void rg_export_plan_forms(rg_exporter *ex) {
   const rg_model *m = ex->m;
-  for (int32_t k = 0; k < m->n_form; k++) { /* the first node read that an IR node computes */
+  /* the first node read that an IR node computes; one computed from weights alone too (written as
+   * read, onnxruntime folds it as it did, not graphopt in float64) */
+  for (int32_t k = 0; k < m->n_form; k++) {
     const rg_model_form *f = &m->form[k];
     int named = 0; /* a rewrite may read an output the node read left unnamed: it needs a name */
     for (int j = 0; j < f->n_out; j++) named += f->out[j] >= 0;
-    if (!ex->formed[f->id] && !ex->is_const[f->id] && named == rg_op_get((rg_op)rg_graph_node(m->g, f->id)->op)->n_outputs)
+    if (!ex->formed[f->id] && named == rg_op_get((rg_op)rg_graph_node(m->g, f->id)->op)->n_outputs)
       ex->formed[f->id] = k + 1;
   }
 }
@@ -94,7 +96,7 @@ static const rg_model_form *like_form(const rg_exporter *ex, int32_t id) {
   for (int32_t k = 0; k < m->n_form; k++) {
     const rg_model_form *f = &m->form[k];
     const rg_node *fn = rg_graph_node(m->g, f->id);
-    bool one = fn->op == nd->op && f->n_out == 1 && f->out[0] == 0 && fn->n_in == 1 && f->n_in >= 1 && f->in[0].node == fn->in[0].node &&
+    bool one = fn->op == nd->op && !f->then && f->n_out == 1 && f->out[0] == 0 && fn->n_in == 1 && f->n_in >= 1 && f->in[0].node == fn->in[0].node &&
                f->in[0].out == fn->in[0].out && !memcmp(fn->params, nd->params, sizeof nd->params) &&
                rg_shape_dims_eq(rg_model_shape(m, fn->in[0]), rg_model_shape(m, nd->in[0]));
     for (int j = 1; one && j < f->n_in; j++) one = f->in[j].node < 0 || rg_model_var_of(m, f->in[j]) >= 0;
@@ -108,12 +110,27 @@ static rg_status name_as_read(rg_exporter *ex, int32_t id, const rg_model_form *
   for (int j = 0; j < f->n_out; j++) {
     int o = f->out[j];
     if (o < 0 || ex->name[id][o]) continue;
-    const char *want = f->node->output[j];
+    const char *want = (f->then ? f->then : f->node)->output[j];
     const int64_t *owner = rg_names_find(&ex->claimed, want);
     if (owner && *owner != (int64_t)id * RG_MAX_OUTPUTS + o) continue; /* another value's: a fresh one */
     if (!(ex->name[id][o] = strdup(want))) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
   return RG_OK;
+}
+
+/* Form f of a Conv and the BatchNormalization import folded into it: both as read, the Conv's
+ * output under its name read (only the BatchNormalization read it, nothing else names it) over
+ * in (the Conv's operands, then the BatchNormalization's after its first), making out. */
+static rg_status write_pair(rg_exporter *ex, const rg_model_form *f, const char **in, const char **out, rg_err *err) {
+  const char *mid = f->node->output[0];
+  const char **bn_in = calloc(f->then->n_input + 1, sizeof *bn_in);
+  if (!bn_in) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  bn_in[0] = mid;
+  for (size_t k = 1; k < f->then->n_input; k++) bn_in[k] = in[f->node->n_input + k - 1];
+  rg_status st = rg_export_copy_node(ex, f->node, in, &mid, err);
+  if (!st) st = rg_export_copy_node(ex, f->then, bn_in, out, err);
+  free(bn_in);
+  return st;
 }
 
 rg_status rg_export_as_read(rg_exporter *ex, int32_t id, bool *done, rg_err *err) {
@@ -133,11 +150,11 @@ rg_status rg_export_as_read(rg_exporter *ex, int32_t id, bool *done, rg_err *err
   }
   for (int j = 0; !st && j < f->n_out; j++) {
     int o = f->out[j];
-    if (o >= 0 && !ex->name[id][o] && !(ex->name[id][o] = rg_export_fresh(ex, f->node->output[j])))
+    if (o >= 0 && !ex->name[id][o] && !(ex->name[id][o] = rg_export_fresh(ex, (f->then ? f->then : f->node)->output[j])))
       st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
     out[j] = o >= 0 ? ex->name[id][o] : "";
   }
-  if (!st) st = rg_export_copy_node(ex, f->node, in, out, err);
+  if (!st) st = f->then ? write_pair(ex, f, in, out, err) : rg_export_copy_node(ex, f->node, in, out, err);
   free(in), free(out);
   *done = !st;
   return st;

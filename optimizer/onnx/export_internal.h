@@ -1,7 +1,7 @@
 /* optimizer/onnx/export_internal.h: the exporter's state, shared by export.c (what is written and in
  * which order, names, constants, opaque nodes), export_model.c (the model message around them:
- * what it carries over from the model read), export_nodes.c (one IR node as ONNX nodes) and
- * export_form.c (nodes written as read).
+ * what it carries over from the model read), export_nodes.c (one IR node as ONNX nodes),
+ * export_form.c (nodes written as read) and export_order.c (in the order read).
  * Internal to optimizer/. */
 #ifndef RG_OPTIMIZER_EXPORT_INTERNAL_H
 #define RG_OPTIMIZER_EXPORT_INTERNAL_H
@@ -78,8 +78,9 @@ float *rg_export_const_floats(const rg_exporter *ex, rg_ref r);
 
 /* ---- nodes as read (export_form.c) ---- */
 
-/* Which nodes are written as read (formed): each IR node import made of one ONNX node and not
- * folded into a constant; once constants are marked, before nodes are ordered. */
+/* Which nodes are written as read (formed): each IR node import made of an ONNX node (one made
+ * of weights alone too: written as read, not folded); once constants are marked, before nodes
+ * are ordered. */
 void rg_export_plan_forms(rg_exporter *ex);
 /* Once nodes are ordered and their readers counted: a node written as read whose IR another
  * node written reads inside it (a rewrite's, sharing the part) is written from its IR instead
@@ -89,13 +90,20 @@ rg_status rg_export_drop_shared_forms(rg_exporter *ex, bool *dropped, rg_err *er
 int rg_export_form_deps(const rg_exporter *ex, int32_t id, rg_ref *out);
 /* The most operands a node written as read has. */
 int rg_export_form_max_deps(const rg_model *m);
-/* IR node id (not an input, not constant, not fused) written as the ONNX node import read it
+/* IR node id (not an input, not fused) written as the ONNX node import read it
  * from where it is formed; in a model with symbolic dims a reshape or slice a rewrite rebuilt
  * over an operand of the shape one read had, in that one's form (what the node read computes at
  * every value of the dims): *done then; else nothing written (the caller writes the IR node).
  * A node written as read names its outputs as read, where no output or subgraph's name is
  * another value's. */
 rg_status rg_export_as_read(rg_exporter *ex, int32_t id, bool *done, rg_err *err) RG_MUST_CHECK;
+
+/* ---- node order (export_order.c) ---- */
+
+/* Puts the nodes written (in dependency order) in the order of the model read where that order
+ * allows: each node of the model read at its place there, a new node just after the latest node
+ * it reads; a node's subgraphs' reads count as its own. */
+rg_status rg_export_source_order(rg_exporter *ex, rg_err *err) RG_MUST_CHECK;
 
 /* ---- the model message (export_model.c) ---- */
 

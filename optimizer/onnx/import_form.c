@@ -5,11 +5,11 @@
 
 #include "import_internal.h"
 
-/* Whether node k's IR is not its own computation: a Conv with a BatchNormalization folded into it
- * (its IR computes both), the BatchNormalization (its Conv's value). */
-static bool folds(const rg_importer *im, int k) {
+/* Whether node k is a Conv with a BatchNormalization folded into its IR: the BatchNormalization
+ * makes the form of both. */
+static bool folded_conv(const rg_importer *im, int k) {
   int32_t bn = im->fold_into[k];
-  return im->folded[k] || (bn >= 0 && im->folded[bn]);
+  return bn >= 0 && im->folded[bn];
 }
 
 /* The IR node n's outputs are (all outputs of one node, each its own), into out; -1 when they are
@@ -29,18 +29,23 @@ static int32_t head_of(const rg_importer *im, const Onnx__NodeProto *n, int8_t *
 
 rg_status rg_import_form(rg_importer *im, const Onnx__NodeProto *n, rg_err *err) {
   rg_model *m = im->m;
-  if (folds(im, im->node_k) || !n->n_output || n->n_output > RG_MAX_OUTPUTS) return RG_OK;
-  rg_model_form f = {n, -1, (int)n->n_input, (int)n->n_output, calloc(n->n_input + 1, sizeof *f.in),
+  const int64_t *conv = im->folded[im->node_k] ? rg_names_find(&im->producer, n->input[0]) : NULL;
+  if (folded_conv(im, im->node_k) || (im->folded[im->node_k] && !conv) || !n->n_output || n->n_output > RG_MAX_OUTPUTS)
+    return RG_OK;
+  const Onnx__NodeProto *first = conv ? im->gr->node[*conv] : n; /* the nodes written: first, then n */
+  size_t n_in = first->n_input + (conv ? n->n_input - 1 : 0);
+  rg_model_form f = {first, conv ? n : NULL, -1, (int)n_in, (int)n->n_output, calloc(n_in + 1, sizeof *f.in),
                      calloc(n->n_output, sizeof *f.out)};
   if (!f.in || !f.out) return free(f.in), free(f.out), rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   f.id = head_of(im, n, f.out);
   bool ok = f.id >= 0;
   for (int k = 0; ok && k < f.n_in; k++) {
-    const rg_ival *v = n->input[k][0] ? rg_import_get(im, n->input[k]) : NULL;
+    const char *name = k < (int)first->n_input ? first->input[k] : n->input[k - (int)first->n_input + 1];
+    const rg_ival *v = name[0] ? rg_import_get(im, name) : NULL;
     f.in[k] = v ? v->ref : (rg_ref){-1, 0};
     /* what the node computes is made of what it reads: a value at or past its IR node is not
      * one of its operands (a node whose IR is an operand's) */
-    ok = n->input[k][0] ? v && v->ref.node < f.id : true;
+    ok = name[0] ? v && v->ref.node < f.id : true;
   }
   rg_model_form *nf = ok ? realloc(m->form, sizeof *nf * ((size_t)m->n_form + 1)) : NULL;
   if (!nf) {

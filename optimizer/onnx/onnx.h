@@ -13,7 +13,8 @@
  *               ONNX nodes, and the fusions made on the way out), export_external.c (the
  *               file, and its large tensors in a side file: ONNX's external data),
  *               export_form.c (the nodes no rewrite changed, written as read; where dims are
- *               symbolic, a rebuilt reshape or slice in the form read)
+ *               symbolic, a rebuilt reshape or slice in the form read), export_order.c (the
+ *               nodes in the order read)
  * import_internal.h, export_internal.h: the importer's and exporter's state, private here.
  *
  * Below it: proto/ (the messages), opaque/ (operators kept as they are), eval/ (export folds
