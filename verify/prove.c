@@ -178,6 +178,7 @@ typedef struct {
   rg_err jerr;
   double t0;
   int finished, n_tasks; /* of the chunk of rules [lo, hi) */
+  int asked;             /* queries a solver answered (not the journal) */
   int lo, hi, n_rules;
   rg_progress line; /* rules done, counting a chunk's by its queries answered */
 } query_run;
@@ -190,6 +191,8 @@ static rg_status ask(query_run *q, rg_solver_pool *pool, const task *tk, int sol
   rg_status st = rg_solver_prove_in(pool, &q->solvers[solver], tk->ob->text, tk->ob->len,
                                     q->o->timeout_ms, &ans, err);
   if (st) return st;
+#pragma omp atomic
+  q->asked++;
   rg_obligation_record *rec = &q->proofs[tk->rule].obl[tk->out];
   rec->ans[solver] = ans; /* each (rule, out, solver) slot has exactly one writer */
   rec->done[solver] = true;
@@ -490,6 +493,7 @@ rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_
   query_run q = {.o = o, .solvers = solvers, .proofs = proofs, .journal = journal, .t0 = t0,
                  .n_rules = rules->n};
   st = ask_all(&q, rules, ax, sum, err);
+  sum->asked += q.asked;
   /* The proofs stand without their journal: say so, keep them. */
   if (q.jst)
     fprintf(stderr, "rulegen prove: warning: %s: later answers are not journaled\n", q.jerr.msg);
