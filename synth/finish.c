@@ -11,6 +11,7 @@
 
 #include "prune/prune.h"
 #include "rulesdb/rulesdb.h"
+#include "verify/proofcache.h"
 
 typedef struct {
   const rg_finish_opts *o;
@@ -24,6 +25,7 @@ typedef struct {
   int n_blocks;
   bool *copied;           /* [cand.n]: verdict copied from the unproved rule it renames */
   rg_prove_summary sum;   /* totals over every proof call */
+  char journal[4200];     /* where the solvers' answers are kept, for the report ("" none) */
   int *verified;          /* indices into cand of the rules that passed --require */
   int n_verified;
   rg_prune_result derive; /* over the verified rules, in the order of verified[] */
@@ -133,6 +135,20 @@ static rg_status reinstate(finish *f, int round, int *renamed_from, bool *droppe
   return st;
 }
 
+/* The journal of the solvers' answers (rg_finish_opts's proof_cache) into *path (owned; NULL:
+ * none); f->journal names it for the report. */
+static rg_status journal_path(finish *f, const rg_prove_opts *po, char **path, rg_err *err) {
+  char dir[4096], file[4400];
+  bool use;
+  rg_status st = rg_proof_cache_choose(f->o->proof_cache, f->o->no_proof_cache, dir, sizeof dir, &use, err);
+  if (!st && use) st = rg_proof_cache_journal(dir, po, file, sizeof file, err);
+  if (st) return st;
+  *path = use ? strdup(file) : f->o->out_path ? rg_path_with_suffix(f->o->out_path, ".proofs") : NULL;
+  if ((use || f->o->out_path) && !*path) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  snprintf(f->journal, sizeof f->journal, "%s%s", use ? "the proof cache " : "", use ? dir : *path ? *path : "");
+  return RG_OK;
+}
+
 /* Proves the kept rules not yet attempted; repeats while failed proofs reinstate rules whose
  * removal they justified. */
 static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
@@ -140,13 +156,12 @@ static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
   int *renamed_from = malloc(sizeof(int) * (size_t)(n ? n : 1));
   bool *dropped = calloc((size_t)n + 1, sizeof(bool));
   rg_prove_opts po = f->o->prove;
-  /* Answers go to OUT.proofs as they come: a run stopped in its proofs and started again
-   * (--resume) asks the solvers only what they had not answered. */
-  char *journal = f->o->out_path ? rg_path_with_suffix(f->o->out_path, ".proofs") : NULL;
+  /* Answers go to the proof cache as they come (else OUT.proofs): a run stopped in its proofs
+   * and started again, or any later run, asks the solvers only what they had not answered. */
+  char *journal = NULL;
+  rg_status st = journal_path(f, &po, &journal, err);
   po.journal = journal;
-  rg_status st = idx && dropped && renamed_from && (journal || !f->o->out_path)
-                     ? RG_OK
-                     : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (!st && !(idx && dropped && renamed_from)) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int round = 0, back = 1; st == RG_OK && back; round++) {
     int m = 0;
     for (int i = 0; i < n; i++)
@@ -526,9 +541,9 @@ static void print_rows(const finish *f) {
     for (int k = 0; k < RG_SOLVER_COUNT; k++) fprintf(T(f->o), ", %d %s only", f->sum.only[k], rg_solver_kind_name(k));
     fprintf(T(f->o), ", %d unproved%s%s   %.2f s\n", f->sum.unproved, differ,
             f->sum.skipped ? " (some skipped: interrupted)" : "", f->t_prove);
-    if (f->sum.reused)
-      fprintf(T(f->o), "             %d solver answers taken from %s.proofs (an earlier run's)\n",
-              f->sum.reused, f->o->out_path);
+    if (f->journal[0])
+      fprintf(T(f->o), "             %d solver answers taken from %s (earlier runs'), %d asked now\n",
+              f->sum.reused, f->journal, f->sum.asked);
     if (f->reinstated)
       fprintf(T(f->o),
               "             %d rules put back (a rule implying them was not proved): %d derived "

@@ -47,6 +47,10 @@ typedef struct {
   unsigned prune_stages;        /* RG_PRUNE_* bits (prune/prune.h) */
   rg_prove_opts prove;          /* timeout, threads, require, cvc5 path */
   const char *axioms_path;      /* NULL: verify/axioms.rules */
+  /* Where the solvers' answers are kept and taken (verify/proofcache.h): the proof cache folder
+   * proof_cache, else the default one; with no_proof_cache, OUT.proofs (none without OUT). */
+  const char *proof_cache;
+  bool no_proof_cache;
   const char *out_path;         /* NULL: rule text on stdout */
   const char *key_path;         /* signs a .db output; NULL: unsigned */
   const char *config;           /* generator configuration, "key=value" per line, for the db */

@@ -16,8 +16,9 @@
 typedef struct {
   rg_prove_opts o;
   rg_enum_inputset inputs;
-  const char *axfile, *file, *json;
-  bool quiet;
+  const char *axfile, *file, *json, *cache;
+  bool quiet, no_cache;
+  char journal[4400]; /* the proof cache's journal, where one is used */
 } prove_args;
 
 static const rg_cli_field fields[] = {
@@ -32,6 +33,8 @@ static const rg_cli_field fields[] = {
     RG_CLI_STORE(RG_OPT_NO_CHECK_AXIOMS, RG_CLI_CLEAR, prove_args, o.check_axioms),
     RG_CLI_STORE(RG_OPT_NO_CHECK_TYPES, RG_CLI_CLEAR, prove_args, o.check_typed),
     RG_CLI_STORE(RG_OPT_JOURNAL, RG_CLI_TEXT, prove_args, o.journal),
+    RG_CLI_STORE(RG_OPT_PROOF_CACHE, RG_CLI_TEXT, prove_args, cache),
+    RG_CLI_STORE(RG_OPT_NO_PROOF_CACHE, RG_CLI_SET, prove_args, no_cache),
     RG_CLI_STORE(RG_OPT_FAIL_FAST, RG_CLI_SET, prove_args, o.fail_fast),
     RG_CLI_STORE(RG_OPT_QUIET, RG_CLI_SET, prove_args, quiet),
     RG_CLI_STORE(RG_OPT_JSON, RG_CLI_TEXT, prove_args, json),
@@ -61,13 +64,31 @@ static bool outputs_writable(const prove_args *a) {
   return !opt;
 }
 
+/* The solvers' answers go to --journal's file, else to the proof cache (verify/proofcache.h)
+ * unless --no-proof-cache: -1 to go on, else the exit status. */
+static int choose_journal(prove_args *a) {
+  if (a->o.journal && (a->cache || a->no_cache))
+    return fprintf(stderr, PROG ": --journal names where the answers go: give it or --proof-cache/--no-proof-cache, "
+                           "not both\n"), 2;
+  char dir[4096];
+  bool use;
+  rg_err err;
+  if (a->o.journal) return -1;
+  if (rg_proof_cache_choose(a->cache, a->no_cache, dir, sizeof dir, &use, &err) ||
+      (use && rg_proof_cache_journal(dir, &a->o, a->journal, sizeof a->journal, &err)))
+    return rg_cli_report(PROG, NULL, &err), 2;
+  if (use) a->o.journal = a->journal;
+  return -1;
+}
+
 /* Parses the command line into *a; -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, prove_args *a) {
   rg_prove_opts_init(&a->o);
   a->o.progress = true;
   a->axfile = rg_axioms_default_path();
   a->quiet = false;
-  a->json = NULL;
+  a->json = a->cache = NULL;
+  a->no_cache = false;
   rg_enum_inputs_default(&a->inputs);
   a->o.kernel = rg_fp_node_kernel;
   a->o.var_shape = rg_enum_inputs_shape_of;
@@ -78,7 +99,8 @@ static int parse_args(int argc, char **argv, prove_args *a) {
     return 2;
   }
   a->file = argv[optind];
-  return rc < 0 && !outputs_writable(a) ? 2 : rc;
+  if (rc < 0 && !outputs_writable(a)) return 2;
+  return rc < 0 ? choose_journal(a) : rc;
 }
 
 /* The proofs (quiet: only those not verified or disagreed on), the summary, and an ERROR line
@@ -87,8 +109,9 @@ static int report(const rg_prove_run *run, const prove_args *a) {
   for (int i = 0; i < run->rules.n; i++)
     if (!a->quiet || run->proofs[i].status != RG_PROOF_VERIFIED || run->proofs[i].disagree)
       rg_proof_print(stdout, run->rules.rules[i], &run->proofs[i], a->file);
-  if (run->sum.reused)
-    fprintf(stderr, "prove: %d answers taken from the journal %s\n", run->sum.reused, a->o.journal);
+  if (a->o.journal)
+    fprintf(stderr, "prove: %d answers taken from the journal %s, %d asked now\n", run->sum.reused, a->o.journal,
+            run->sum.asked);
   rg_prove_summary_print(stdout, &run->sum, &a->o);
   int rc = run->sum.shipped == run->sum.n_rules ? 0 : 1;
   rg_err err;

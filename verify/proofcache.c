@@ -67,6 +67,22 @@ static rg_status open_journal(const char *dir, const rg_prove_opts *o, char vers
   return st ? st : rg_journal_open(path, names, out, err); /* its messages name the journal */
 }
 
+rg_status rg_proof_cache_journal(const char *dir, const rg_prove_opts *o, char *path, size_t n, rg_err *err) {
+  char versions[RG_SOLVER_COUNT][96];
+  rg_journal *j = NULL;
+  rg_status st = open_journal(dir, o, versions, path, n, &j, err);
+  rg_journal_close(j); /* rg_prove_rules opens it again */
+  return st;
+}
+
+rg_status rg_proof_cache_choose(const char *dir, bool no_cache, char *buf, size_t n, bool *use, rg_err *err) {
+  *use = !no_cache;
+  if (no_cache) return RG_OK;
+  if (!dir) return rg_proof_cache_default(buf, n, err);
+  int len = snprintf(buf, n, "%s", dir);
+  return len >= 0 && (size_t)len < n ? RG_OK : rg_err_set(err, RG_ERR_LIMIT, "--proof-cache %s is too long", dir);
+}
+
 /* The key rule r's verdict is kept under (proofcache.h), as 64 hex digits. */
 static void verdict_key(const rg_rule *r, const rg_axioms *ax, int recheck, char hex[65]) {
   rg_strbuf sb;

@@ -34,6 +34,19 @@
  * rg_user_cache_path("proofs"). Its errors. */
 rg_status rg_proof_cache_default(char *buf, size_t n, rg_err *err) RG_MUST_CHECK;
 
+/* The cache folder's answer journal for o's solvers (the folder made where missing, it and the
+ * journal checked to be the user's alone, the journal and its key made) into path (n bytes):
+ * what rg_prove_opts.journal takes, so that every solver answer is kept there and taken from
+ * there (a rulegen run, `rulegen prove`). Errors: the folder's or journal's (RG_ERR_IO,
+ * RG_ERR_PARSE naming it), a solver that cannot start (its version names the journal). */
+rg_status rg_proof_cache_journal(const char *dir, const rg_prove_opts *o, char *path, size_t n,
+                                 rg_err *err) RG_MUST_CHECK;
+
+/* The folder a command's --proof-cache / --no-proof-cache name into buf (n bytes): dir where
+ * given, else rg_proof_cache_default's; *use false with no_cache. */
+rg_status rg_proof_cache_choose(const char *dir, bool no_cache, char *buf, size_t n, bool *use,
+                                rg_err *err) RG_MUST_CHECK;
+
 typedef struct {
   int n_rules;
   int cached;   /* rules whose verdict (proved or refuted) the cache held */

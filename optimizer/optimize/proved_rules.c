@@ -39,8 +39,9 @@ static rg_status keep_rules(rg_ruleset *all, const bool *keep, rg_ruleset *out, 
 static rg_status prove_all(const rg_rules_load_opts *o, const rg_ruleset *all, bool *proved, rg_rules_provenance *pv,
                            rg_strbuf *warn, rg_err *err) {
   char cache[4096];
-  rg_status st = o->no_proof_cache || o->proof_cache ? RG_OK : rg_proof_cache_default(cache, sizeof cache, err);
-  const char *dir = o->no_proof_cache ? NULL : o->proof_cache ? o->proof_cache : cache;
+  bool use;
+  rg_status st = rg_proof_cache_choose(o->proof_cache, o->no_proof_cache, cache, sizeof cache, &use, err);
+  const char *dir = use ? cache : NULL;
   rg_axioms ax = {0};
   const char *axioms = o->axioms ? o->axioms : rg_axioms_default_path();
   if (!st && (st = rg_axioms_load(axioms, &ax, err)) && !strstr(err->msg, axioms)) { /* name the axiom file */

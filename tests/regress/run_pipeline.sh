@@ -54,11 +54,20 @@ check "associativity kept or derived" sh -c "'$rulegen' covers assoc.rules --wit
 check "tested candidates saved" grep -q "^# rulegen synth: depth 2" out.rules.candidates
 check "a resumed run" run --resume out.rules.candidates -o resumed.rules
 check "resumed from the saved candidates: same rules" cmp -s out.rules resumed.rules
-# The solvers' answers were journaled in out.rules.proofs: a rerun into out.rules asks them nothing.
-cp out.rules first.rules
-run --resume out.rules.candidates -o out.rules 2>rerun.txt
-check "a rerun takes the solvers' answers from OUT.proofs" grep -q "solver answers taken from out.rules.proofs" rerun.txt
-check "and gives the same rules" cmp -s first.rules out.rules
+# Without the proof cache the solvers' answers are journaled in OUT.proofs: a rerun into the same
+# OUT asks them nothing.
+run --no-proof-cache --resume out.rules.candidates -o np.rules
+run --no-proof-cache --resume out.rules.candidates -o np.rules 2>rerun.txt
+check "a rerun takes the solvers' answers from OUT.proofs" grep -q "solver answers taken from np.rules.proofs (earlier runs'), 0 asked now" rerun.txt
+check "and gives the same rules" cmp -s out.rules np.rules
+# With a proof cache (its own here, not the tests' shared one), a cold run asks the solvers, and
+# a second run, into another OUT, asks them nothing and gives the same rules.
+run --proof-cache "$tmp/cache" --resume out.rules.candidates -o cold.rules 2>cold.txt
+run --proof-cache "$tmp/cache" --resume out.rules.candidates -o warm.rules 2>warm.txt
+check "a cold cache: the solvers asked" sh -c "grep -q ' 0 solver answers taken from the proof cache' cold.txt && ! grep -q ', 0 asked now' cold.txt"
+check "a warm cache: the solvers asked nothing" grep -q "answers taken from the proof cache $tmp/cache (earlier runs'), 0 asked now" warm.txt
+check "and the same rules" sh -c "cmp -s out.rules cold.rules && cmp -s out.rules warm.rules"
+check "the cache is the user's alone" sh -c "test -z \"\$(find '$tmp/cache' -perm /022)\""
 check "a resumed run takes its options from the candidates' header" "$rulegen" -q --resume out.rules.candidates -o bare.rules
 check "and gives the same rules" cmp -s out.rules bare.rules
 check "resuming with other options is refused" sh -c "! '$rulegen' --ops ewadd,ewmul,matmul,transpose --depth 3 --inputs '$dir/synth.inputs' -q --resume out.rules.candidates -o x.rules"

@@ -5,7 +5,8 @@
 # echo its query's number and obligation hash; with that helper as both solvers
 # (tests/data/fake_helper_reply_late.sh) nothing is proved, and the run says why. The same run
 # with a helper whose replies are well-formed (the fakes prove whatever they are asked) proves
-# both rules: the control, so it is the framing that refuses the proof.
+# both rules: the control, so it is the framing that refuses the proof. No proof cache: the fakes
+# name the real solvers' versions, and their answers must be neither taken nor kept.
 # Usage: verify_extra_frame.sh RULEGEN TESTS_DIR
 set -u
 rulegen=$1
@@ -14,7 +15,7 @@ tests=$2
 rules=$tests/regress/bad/verify_extra_frame.rules
 prove() { # the fake helper's mode
   RG_Z3_HELPER="$tests/data/fake_helper_reply_$1.sh" RG_CVC5_HELPER="$tests/data/fake_helper_reply_$1.sh" \
-    "$rulegen" prove -N --refute-sets 0 -E 0 -j 1 --require any "$rules"
+    "$rulegen" prove -N --refute-sets 0 -E 0 -j 1 --require any --no-proof-cache "$rules"
 }
 check "an extra frame proves nothing" 1 prove late
 has "nothing verified" "2 rules: 0 verified, 0 proved-by-z3-only, 0 proved-by-cvc5-only, 2 unproved"
