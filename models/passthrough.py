@@ -309,12 +309,13 @@ def out_of_order_case():
 
 
 def node_names_case():
-    nodes, inputs, outputs = [], [vi("x", F, [1, 4])], [vi("n_out", F, [1, 4]), vi("n_soft", F, [1, 4])]
+    nodes, inputs, outputs = [], [vi("x", F, [1, 4])], [vi("n_elu", F, [1, 4]), vi("n_soft", F, [1, 4])]
     nodes += [helper.make_node("Relu", ["x"], ["n1"], name="dup"),
               helper.make_node("Tanh", ["n1"], ["n2"], name="dup"),
               helper.make_node("Softmax", ["n2"], ["n_soft"], name="dup"),  # opaque, written as read
               helper.make_node("Sigmoid", ["n2"], ["n3"], name=""),
-              helper.make_node("Softplus", ["n3"], ["n_out"])]             # no name at all
+              helper.make_node("Softplus", ["n3"], ["n_out"]),             # no name at all
+              helper.make_node("Elu", ["n_out"], ["n_elu"], name="dup_2")]  # unique: keeps its name
     float_part(nodes, inputs, outputs)
     return model("node_names", nodes, inputs, outputs)
 
@@ -345,8 +346,8 @@ def constants_case():
 def as_read_case():
     """Nodes of the rule vocabulary no rewrite touches, as exporters write them: names and doc
     strings, a Conv with an empty bias, a BatchNormalization after a Conv (folded into it in
-    graphopt's IR), Clip with an omitted min, Concat on a negative axis, a MatMul with its bias
-    Add, value_info, and outputs declared with dim_params although the inputs
+    graphopt's IR), Clip with an omitted min, Concat on a
+    negative axis, a MatMul with its bias Add and a Gemm of the same product, value_info, and outputs declared with dim_params although the inputs
     are concrete. Written as read, onnxruntime fuses them as it did: bitwise equal outputs."""
     x = vi("img", F, [1, 3, 8, 8])
     nodes = [helper.make_node("Conv", ["img", "w1", ""], ["c1"], name="conv_no_bias", pads=[1, 1, 1, 1],
@@ -359,16 +360,33 @@ def as_read_case():
              helper.make_node("Concat", ["r1", "r2"], ["feat"], name="concat_neg", axis=-3),
              helper.make_node("Flatten", ["feat"], ["flat"], name="flatten"),
              helper.make_node("MatMul", ["flat", "wl"], ["mm"], name="mm1", doc_string="the classifier"),
-             helper.make_node("Add", ["mm", "bl"], ["logits"], name="mm1_bias")]
+             helper.make_node("Add", ["mm", "bl"], ["logits"], name="mm1_bias"),
+             # the same product under a Gemm's alpha and beta (one IR product for both)
+             helper.make_node("Gemm", ["flat", "wl", "bl"], ["scaled"], name="gemm", alpha=0.3, beta=1.7,
+                              doc_string="shares mm1's product")]
     rng = np.random.default_rng(5)
     inits = [init("w1", rng.standard_normal([4, 3, 3, 3]), np.float32), init("w2", rng.standard_normal([4, 3, 3, 3]),
              np.float32), init("b2", rng.standard_normal([4]), np.float32), init("hi", 0.5, np.float32),
              init("wl", rng.standard_normal([512, 10]), np.float32), init("bl", rng.standard_normal([10]), np.float32)]
     inits += [init("bn_" + k, rng.uniform(0.5, 1.5, [4]), np.float32) for k in "sbmv"]
-    inputs, outputs = [x], [helper.make_tensor_value_info("logits", F, ["batch", 10])]
+    inputs, outputs = [x], [helper.make_tensor_value_info("logits", F, ["batch", 10]), vi("scaled", F, [1, 10])]
     float_part(nodes, inputs, outputs)
     value_info = [vi("c1", F, [1, 4, 8, 8]), vi("feat", F, [1, 8, 8, 8]), vi("mm", F, [1, 10])]
     return model("as_read", nodes, inputs, outputs, inits, value_info=value_info)
+
+
+def bn_opset9_case():
+    """A Conv and a BatchNormalization at opset 9, which lists its four optional outputs empty as
+    exporters of that time wrote it: written as read, as the two nodes."""
+    rng = np.random.default_rng(9)
+    nodes = [helper.make_node("Conv", ["img", "w"], ["c"], name="conv"),
+             helper.make_node("BatchNormalization", ["c", "s", "b", "m", "v"], ["n", "", "", "", ""], name="bn"),
+             helper.make_node("Relu", ["n"], ["y"], name="relu")]
+    inits = [init("w", rng.standard_normal([4, 3, 3, 3]), np.float32)]
+    inits += [init(k, rng.uniform(0.5, 1.5, [4]), np.float32) for k in "sbmv"]
+    inputs, outputs = [vi("img", F, [1, 3, 8, 8])], [vi("y", F, [1, 4, 6, 6])]
+    float_part(nodes, inputs, outputs)
+    return model("bn_opset9", nodes, inputs, outputs, inits, opsets=(("", 9),))
 
 
 # name -> (builder, optimize: "ok" where graphopt evaluates the whole model, else the text its
@@ -399,6 +417,7 @@ CASES = {
     "output_is_input": (output_is_input_case, "ok"),
     "constants": (constants_case, "ok"),
     "as_read": (as_read_case, "ok"),
+    "bn_opset9": (bn_opset9_case, "ok"),
 }
 CARRIED = ["metadata_props", "doc_string", "model_version", "domain", "producer_name", "producer_version", "functions",
            "opset_import"]
@@ -479,6 +498,8 @@ def check_carried(name, original, written):
         assert written.graph.output == original.graph.output, "the outputs' declarations (dim_params) changed"
         assert_as_read(original, written, "")
         assert [n.name for n in written.graph.node] == [n.name for n in original.graph.node], "nodes reordered"
+    if name == "bn_opset9":
+        assert_as_read(original, written, "")
     if name == "initializer_input":
         assert "w_in" in [t.name for t in written.graph.initializer], "the initializer listed as an input is lost"
 
@@ -511,6 +532,7 @@ def check(args, name, builder, optimize):
         onnx.save(renamed, runnable)
         names = [n.name for n in written.graph.node if n.name]
         assert len(names) == len(set(names)), "node names written twice: %s" % names
+        assert [n.name for n in written.graph.node if n.op_type == "Elu"] == ["dup_2"], "a unique name changed: %s" % names
     a_json, a = ort(work, runnable, "ort")
     _, b = ort(work, out, "ort.rt", a_json)
     compare(a, b, True)

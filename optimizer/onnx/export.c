@@ -361,16 +361,25 @@ void rg_export_give_back(rg_exporter *ex) {
 }
 
 /* Node names made unique where the model read names two nodes alike (onnxruntime refuses it):
- * the later ones get a suffix; an empty name stays empty. */
+ * the first keeps it, the later ones get a suffix that no node has (a node named so already
+ * keeps its name); an empty name stays empty. */
 static rg_status unique_node_names(rg_exporter *ex, rg_err *err) {
   rg_names seen = {0};
   int added;
   bool ok = true;
+  for (size_t i = 0; ok && i < ex->n_node; i++) /* every name, counted */
+    if (ex->node[i]->name && ex->node[i]->name[0]) {
+      int64_t *c = rg_names_add(&seen, ex->node[i]->name, &added);
+      if ((ok = c != NULL)) ++*c;
+    }
   for (size_t i = 0; ok && i < ex->n_node; i++) {
     Onnx__NodeProto *n = ex->node[i];
-    if (!n->name || !n->name[0]) continue;
-    ok = rg_names_add(&seen, n->name, &added) != NULL;
-    if (!ok || added) continue;
+    int64_t *count = n->name && n->name[0] ? rg_names_find(&seen, n->name) : NULL;
+    if (!count || *count == 1) continue; /* unique, or a suffixed one made here (0) */
+    if (*count > 1) { /* the first of those named so keeps it (-1: kept) */
+      *count = -1;
+      continue;
+    }
     char buf[300];
     int k = 2;
     do snprintf(buf, sizeof buf, "%.250s_%d", n->name, k++);

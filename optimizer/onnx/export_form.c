@@ -57,12 +57,14 @@ rg_status rg_export_drop_shared_forms(rg_exporter *ex, bool *dropped, rg_err *er
   *dropped = false;
   if (!mark) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   /* a form whose interior another node written reads would compute that part twice: the IR
-   * node is written as itself then, sharing it */
+   * node is written as itself then, sharing it; not where that part is a node read itself (a
+   * MatMul beside a Gemm of the same product), which the model read computed twice too */
   for (int32_t id = 0; id < ex->n; id++) {
     if (!ex->formed[id] || !ex->uses[id]) continue;
     int n = interior(ex, &m->form[ex->formed[id] - 1], list, mark);
     bool shared = n < 0;
-    for (int i = 0; !shared && i < n; i++) shared = ex->uses[list[i]] && !ex->is_const[list[i]];
+    for (int i = 0; !shared && i < n; i++)
+      shared = ex->uses[list[i]] && !ex->is_const[list[i]] && !ex->formed[list[i]];
     if (shared) ex->formed[id] = 0, *dropped = true;
   }
   free(mark);

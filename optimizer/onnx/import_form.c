@@ -30,8 +30,8 @@ static int32_t head_of(const rg_importer *im, const Onnx__NodeProto *n, int8_t *
 rg_status rg_import_form(rg_importer *im, const Onnx__NodeProto *n, rg_err *err) {
   rg_model *m = im->m;
   const int64_t *conv = im->folded[im->node_k] ? rg_names_find(&im->producer, n->input[0]) : NULL;
-  if (folded_conv(im, im->node_k) || (im->folded[im->node_k] && !conv) || !n->n_output || n->n_output > RG_MAX_OUTPUTS)
-    return RG_OK;
+  /* (outputs past the operator's are unnamed ones: a BatchNormalization's optional statistics) */
+  if (folded_conv(im, im->node_k) || (im->folded[im->node_k] && !conv) || !n->n_output) return RG_OK;
   const Onnx__NodeProto *first = conv ? im->gr->node[*conv] : n; /* the nodes written: first, then n */
   size_t n_in = first->n_input + (conv ? n->n_input - 1 : 0);
   rg_model_form f = {first, conv ? n : NULL, -1, (int)n_in, (int)n->n_output, calloc(n_in + 1, sizeof *f.in),
