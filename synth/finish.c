@@ -26,6 +26,7 @@ typedef struct {
   bool *copied;           /* [cand.n]: verdict copied from the unproved rule it renames */
   rg_prove_summary sum;   /* totals over every proof call */
   char journal[4200];     /* where the solvers' answers are kept, for the report ("" none) */
+  int cache_refused;      /* its lines not believed */
   int *verified;          /* indices into cand of the rules that passed --require */
   int n_verified;
   rg_prune_result derive; /* over the verified rules, in the order of verified[] */
@@ -105,6 +106,7 @@ static rg_status prove_round(finish *f, const rg_axioms *ax, rg_prove_opts *po, 
   rg_status st = rs.rules ? rg_prove_rules(&rs, ax, po, p, &s, err) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   free(rs.rules);
   if (st) return st;
+  if (s.cache_refused > f->cache_refused) f->cache_refused = s.cache_refused; /* each round reads the same lines */
   rg_prove_summary_add(&f->sum, &s);
   for (int k = 0; k < m; k++) {
     f->proof[idx[k]] = &p[k];
@@ -160,7 +162,7 @@ static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
    * and started again, or any later run, asks the solvers only what they had not answered. */
   char *journal = NULL;
   rg_status st = journal_path(f, &po, &journal, err);
-  po.journal = journal;
+  po.journal = journal, po.journal_cache = !f->o->no_proof_cache;
   if (!st && !(idx && dropped && renamed_from)) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int round = 0, back = 1; st == RG_OK && back; round++) {
     int m = 0;
@@ -544,6 +546,9 @@ static void print_rows(const finish *f) {
     if (f->journal[0])
       fprintf(T(f->o), "             %d solver answers taken from %s (earlier runs'), %d asked now\n",
               f->sum.reused, f->journal, f->sum.asked);
+    if (f->cache_refused)
+      fprintf(T(f->o), "WARNING      %s: %d lines not believed (altered, forged or garbled): their obligations "
+              "asked again\n", f->journal, f->cache_refused);
     if (f->reinstated)
       fprintf(T(f->o),
               "             %d rules put back (a rule implying them was not proved): %d derived "

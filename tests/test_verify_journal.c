@@ -65,6 +65,11 @@ int main(void) {
   FILE *f = fopen(path, "a");
   if (f) fprintf(f, "%s cvc5 unsat 2000 9.0 %s ewadd-comm\n", sha_a, "0123456789abcdef0123456789abcdef"), fclose(f);
   CHECK(rg_journal_open(path, versions, &j, &err) == RG_ERR_PARSE && strstr(err.msg, "forged"));
+  /* a proof cache's journal refuses that line instead: not believed, counted, the rest read */
+  CHECK(rg_journal_open_cache(path, versions, &j, &err) == RG_OK && rg_journal_refused(j) == 1);
+  CHECK(!rg_journal_lookup(j, sha_a, RG_SOLVER_CVC5, 2000, &got));
+  CHECK(rg_journal_lookup(j, sha_a, RG_SOLVER_Z3, 2000, &got) && got.result == RG_SMT_UNSAT);
+  rg_journal_close(j), j = NULL;
   /* a journal without its key is not read at all */
   unlink(key);
   CHECK(rg_journal_open(path, versions, &j, &err) == RG_ERR_ARG && strstr(err.msg, "has no key"));

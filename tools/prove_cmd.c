@@ -77,7 +77,7 @@ static int choose_journal(prove_args *a) {
   if (rg_proof_cache_choose(a->cache, a->no_cache, dir, sizeof dir, &use, &err) ||
       (use && rg_proof_cache_journal(dir, &a->o, a->journal, sizeof a->journal, &err)))
     return rg_cli_report(PROG, NULL, &err), 2;
-  if (use) a->o.journal = a->journal;
+  if (use) a->o.journal = a->journal, a->o.journal_cache = true;
   return -1;
 }
 
@@ -112,6 +112,9 @@ static int report(const rg_prove_run *run, const prove_args *a) {
   if (a->o.journal)
     fprintf(stderr, "prove: %d answers taken from the journal %s, %d asked now\n", run->sum.reused, a->o.journal,
             run->sum.asked);
+  if (run->sum.cache_refused)
+    fprintf(stderr, "prove: WARNING: %s: %d lines not believed (altered, forged or garbled): their obligations asked "
+            "again\n", a->o.journal, run->sum.cache_refused);
   rg_prove_summary_print(stdout, &run->sum, &a->o);
   int rc = run->sum.shipped == run->sum.n_rules ? 0 : 1;
   rg_err err;

@@ -35,6 +35,8 @@ struct rg_journal {
   entry *e;
   int n, cap;
   rg_hashtab index; /* (sha, solver) -> index in e */
+  bool cache;       /* a proof cache's: a line not believed is refused, not an error */
+  int refused;      /* lines refused so */
 };
 
 /* Over the sha's first 16 hex digits (64 bits: plenty) and the solver. */
@@ -192,6 +194,10 @@ static rg_status read_existing(rg_journal *j, const char *path, const char *head
             "journal file",
             path, buf, header);
     } else if (!parse_line(j, buf, &x, &core)) {
+      if (j->cache) { /* not believed: its obligation is asked again, its new answer appended */
+        j->refused++;
+        continue;
+      }
       st = rg_err_set(err, RG_ERR_PARSE,
                       "%s:%d: malformed or forged proof journal line (want SHA256 z3|cvc5 RESULT TIMEOUT_MS MS "
                       "MAC [CORE], MAC made with the key in %s.key): remove the journal to ask the solvers again",
@@ -218,11 +224,12 @@ static int lock_folder(const char *path) {
 static rg_status open_locked(const char *path, const char *const versions[RG_SOLVER_COUNT], rg_journal *j,
                              rg_err *err);
 
-rg_status rg_journal_open(const char *path, const char *const versions[RG_SOLVER_COUNT],
-                          rg_journal **out, rg_err *err) {
+static rg_status open_as(const char *path, const char *const versions[RG_SOLVER_COUNT], bool cache,
+                         rg_journal **out, rg_err *err) {
   *out = NULL;
   rg_journal *j = calloc(1, sizeof *j);
   if (!j) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  j->cache = cache;
   int lock = lock_folder(path); /* the key, the header and a cut line's truncation: one process at a time */
   rg_status st = open_locked(path, versions, j, err);
   if (lock >= 0) close(lock);
@@ -270,6 +277,18 @@ static rg_status open_locked(const char *path, const char *const versions[RG_SOL
   }
   return st;
 }
+
+rg_status rg_journal_open(const char *path, const char *const versions[RG_SOLVER_COUNT],
+                          rg_journal **out, rg_err *err) {
+  return open_as(path, versions, false, out, err);
+}
+
+rg_status rg_journal_open_cache(const char *path, const char *const versions[RG_SOLVER_COUNT],
+                                rg_journal **out, rg_err *err) {
+  return open_as(path, versions, true, out, err);
+}
+
+int rg_journal_refused(const rg_journal *j) { return j ? j->refused : 0; }
 
 void rg_journal_close(rg_journal *j) {
   if (!j) return;

@@ -26,6 +26,13 @@ typedef struct rg_journal rg_journal;
  * journal of other versions, a malformed line; I/O. */
 rg_status rg_journal_open(const char *path, const char *const versions[RG_SOLVER_COUNT],
                           rg_journal **out, rg_err *err) RG_MUST_CHECK;
+/* The same for a proof cache's journal (proofcache.h), which many runs share and keep: a line
+ * whose MAC or form is wrong (altered, forged, or garbled) is refused instead of an error: not
+ * believed, counted, and its obligation asked again (the new answer appended after it). */
+rg_status rg_journal_open_cache(const char *path, const char *const versions[RG_SOLVER_COUNT],
+                                rg_journal **out, rg_err *err) RG_MUST_CHECK;
+/* How many lines a proof cache's journal refused when it was opened. */
+int rg_journal_refused(const rg_journal *j);
 void rg_journal_close(rg_journal *j);
 
 /* An answer of solver s for the obligation with this hash usable at timeout_ms, into *ans. */

@@ -64,7 +64,7 @@ static rg_status open_journal(const char *dir, const rg_prove_opts *o, char vers
   snprintf(key, sizeof key, "%s.key", path);
   st = check_private(path, false, err);
   if (!st) st = check_private(key, false, err);
-  return st ? st : rg_journal_open(path, names, out, err); /* its messages name the journal */
+  return st ? st : rg_journal_open_cache(path, names, out, err); /* its messages name the journal */
 }
 
 rg_status rg_proof_cache_journal(const char *dir, const rg_prove_opts *o, char *path, size_t n, rg_err *err) {
@@ -154,7 +154,7 @@ static rg_status prove_rest(const rg_ruleset *rules, const rg_axioms *ax, const 
     if (!known[i]) at[rest.n] = i, rest.rules[rest.n++] = rules->rules[i]; /* borrowed */
   stats->asked = rest.n;
   rg_prove_opts po = *o;
-  po.journal = jpath, po.require = RG_REQUIRE_BOTH;
+  po.journal = jpath, po.journal_cache = true, po.require = RG_REQUIRE_BOTH;
   if (!st && rest.n) st = rg_prove_rules(&rest, ax, &po, got, &stats->sum, err);
   for (int k = 0; !st && k < rest.n; k++) {
     proofs[at[k]] = got[k];
@@ -176,7 +176,7 @@ static rg_status record(const char *jpath, char versions[RG_SOLVER_COUNT][96], c
     /* a difference in Z_p (activations uninterpreted there) is no counterexample: not kept */
     bool refuted = proofs[i].refuted && !strncmp(proofs[i].refutation, "float64", 7);
     bool learned = !known[i] && proofs[i].n_obl > 0 && (proved[i] || refuted);
-    if (learned && !j) st = rg_journal_open(jpath, names, &j, err);
+    if (learned && !j) st = rg_journal_open_cache(jpath, names, &j, err);
     if (learned && !st) st = verdict_add(j, keys[i], &proofs[i], proved[i], err);
   }
   rg_journal_close(j);

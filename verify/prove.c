@@ -432,7 +432,11 @@ static rg_status open_solvers(const rg_prove_opts *o, rg_solver *solvers, rg_pro
     versions[s] = sum->version[s];
   }
   *journal = NULL;
-  return o->journal ? rg_journal_open(o->journal, versions, journal, err) : RG_OK;
+  if (!o->journal) return RG_OK;
+  st = o->journal_cache ? rg_journal_open_cache(o->journal, versions, journal, err)
+                        : rg_journal_open(o->journal, versions, journal, err);
+  sum->cache_refused += rg_journal_refused(*journal);
+  return st;
 }
 
 /* Asks the solvers about every rule, chunk by chunk, on one pool of workers per thread (a pool

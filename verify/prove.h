@@ -53,6 +53,7 @@ typedef struct {
   bool check_typed;     /* require each rule well-typed at some shapes first (default true) */
   int refute_sets; /* shape sets each rule is compared at before the solvers (default 8, 0 off) */
   const char *journal; /* if set: answers are read from and appended to this file (journal.h) */
+  bool journal_cache;  /* the journal is a proof cache's: a line not believed is refused, not an error */
   bool fail_fast; /* require both: ask each solver only what the one before it (solvers.def's
                    * order: cvc5 only what z3 proved) proved (a rule one misses cannot pass) */
   int chunk_rules; /* rules whose obligations are encoded and held at once (0: 4096) */

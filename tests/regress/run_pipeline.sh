@@ -68,6 +68,14 @@ check "a cold cache: the solvers asked" sh -c "grep -q ' 0 solver answers taken 
 check "a warm cache: the solvers asked nothing" grep -q "answers taken from the proof cache $tmp/cache (earlier runs'), 0 asked now" warm.txt
 check "and the same rules" sh -c "cmp -s out.rules cold.rules && cmp -s out.rules warm.rules"
 check "the cache is the user's alone" sh -c "test -z \"\$(find '$tmp/cache' -perm /022)\""
+# An answer altered on disk (unsat made sat, or the reverse: its MAC no longer matches) is not
+# believed: the run says so, asks that query again, and gives the same rules.
+journal=$(ls "$tmp"/cache/answers-*.journal)
+sed -i '2s/ unsat / UNSAT /; 2s/ sat / unsat /; 2s/ UNSAT / sat /' "$journal"
+run --proof-cache "$tmp/cache" --resume out.rules.candidates -o altered.rules 2>altered.txt
+check "an altered cache line is not believed" grep -q "1 lines not believed (altered, forged or garbled)" altered.txt
+check "and asked again" grep -q "answers taken from the proof cache $tmp/cache (earlier runs'), 1 asked now" altered.txt
+check "the same rules" cmp -s out.rules altered.rules
 check "a resumed run takes its options from the candidates' header" "$rulegen" -q --resume out.rules.candidates -o bare.rules
 check "and gives the same rules" cmp -s out.rules bare.rules
 check "resuming with other options is refused" sh -c "! '$rulegen' --ops ewadd,ewmul,matmul,transpose --depth 3 --inputs '$dir/synth.inputs' -q --resume out.rules.candidates -o x.rules"
