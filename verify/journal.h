@@ -8,8 +8,9 @@
  * rg_smt_result_name, MAC a keyed BLAKE2b of the other fields under the key in PATH.key (32
  * random bytes, hex, made with the journal and readable by its owner only). An unsat line counts
  * as that solver's proof of that obligation, so a line is trusted only with its key: two forged
- * unsat lines once made a false rule verified. A line whose MAC does not match is an error, and
- * so is a (non-empty) journal without its key. An answer is reused only for the same obligation
+ * unsat lines once made a false rule verified. A line whose MAC does not match is an error (a
+ * proof cache's journal refuses it instead: rg_journal_open_cache), and so is a (non-empty)
+ * journal without its key. An answer is reused only for the same obligation
  * text, solver and solver version; unknown and timeout answers only for a time limit no longer
  * than the one they got; crash and error answers never. A line cut short by a crash at the end
  * of the file is dropped.

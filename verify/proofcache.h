@@ -16,8 +16,9 @@
  *   - the verdict on every rule refuted there (its sides differ in float64 at shapes the
  *     comparison before the solvers found): one sat line under the same key, the counterexample as its core, so
  *     a false rule is not tested again either. Timeouts and other doubts are not kept.
- * Every line carries the journal key's MAC: a line edited or forged without the key is an
- * error, not a proof. The key sits beside the journal, so a cache is trusted as far as those who
+ * Every line carries the journal key's MAC: a line edited or forged without the key is never
+ * a proof: it is refused (counted, said, its obligation asked again; journal.h's cache mode).
+ * The rulegen run and `rulegen prove` journal their answers here too. The key sits beside the journal, so a cache is trusted as far as those who
  * can write it: its folder, journal and key must be the user's and writable by nobody else, or
  * the cache is refused (a copied or shared cache is as trustworthy as whoever wrote it).
  * Processes may share a cache: the journal is opened (key, header) under a lock on the folder,
