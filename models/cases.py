@@ -171,9 +171,9 @@ def linear_cases(c):
     c.output(c.node("Gemm", [h, w], transB=1), "linear_no_bias")
     c.output(c.node("MatMul", [h, c.node("Transpose", [c.node("Relu", [v])])]), "times_activation_t")
     c.output(c.node("Transpose", [w]), "weight_t")  # the weight's transpose, written as read (not folded)
-    # each node as read (the product of a transposed activation too), no reshapes; linear shares
-    # linear_no_bias's product (its bias an Add after it, not a second Gemm)
-    c.written_ops = {"Reshape": 0, "MatMul": 4, "Gemm": 1, "Transpose": 2}
+    # each node as read (the product of a transposed activation too), no reshapes; linear and
+    # linear_no_bias share one IR product, and each Gemm computes it, as the model read did
+    c.written_ops = {"Reshape": 0, "MatMul": 4, "Gemm": 2, "Transpose": 2}
 
 
 CASES = [conv_cases, pool_cases, gemm_cases, elementwise_cases, movement_cases, plumbing_cases, linear_cases]
