@@ -544,11 +544,7 @@ static void print_rows(const finish *f) {
     fprintf(T(f->o), ", %d unproved%s%s   %.2f s\n", f->sum.unproved, differ,
             f->sum.skipped ? " (some skipped: interrupted)" : "", f->t_prove);
     if (f->journal[0])
-      fprintf(T(f->o), "             %d solver answers taken from %s (earlier runs'), %d asked now\n",
-              f->sum.reused, f->journal, f->sum.asked);
-    if (f->cache_refused)
-      fprintf(T(f->o), "WARNING      %s: %d lines not believed (altered, forged or garbled): their obligations "
-              "asked again\n", f->journal, f->cache_refused);
+      rg_prove_journal_print(T(f->o), "             ", "WARNING      ", f->journal, &f->sum, f->cache_refused);
     if (f->reinstated)
       fprintf(T(f->o),
               "             %d rules put back (a rule implying them was not proved): %d derived "

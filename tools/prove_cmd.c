@@ -45,50 +45,15 @@ static int other_option(int c, const char *arg, void *base) {
   prove_args *a = base;
   if (c == RG_OPT_INPUTS) return rg_cli_load_inputs(PROG, arg, &a->inputs) ? RG_CLI_GO_ON : 2;
   if (c != RG_OPT_REQUIRE) return RG_CLI_NOT_MINE;
-  if (!strcmp(arg, "both")) a->o.require = RG_REQUIRE_BOTH;
-  else if (!strcmp(arg, "any")) a->o.require = RG_REQUIRE_ANY;
-  else return fprintf(stderr, PROG ": --require wants 'both' or 'any', not '%s'\n", arg), 2;
-  return RG_CLI_GO_ON;
+  if (rg_require_parse(arg, &a->o.require)) return RG_CLI_GO_ON;
+  return fprintf(stderr, PROG ": --require wants 'both' or 'any', not '%s'\n", arg), 2;
 }
 
-/* The files the run writes can be written (checked before the axioms' tests and the proofs). */
-static bool outputs_writable(const prove_args *a) {
-  rg_err err;
-  char probe[4096];
-  snprintf(probe, sizeof probe, "%s/x.smt2", a->o.dump_dir ? a->o.dump_dir : ".");
-  const char *opt = a->o.journal && rg_path_check_writable(a->o.journal, &err) ? "--journal"
-                    : a->o.dump_dir && rg_path_check_writable(probe, &err)    ? "--dump"
-                    : a->json && rg_path_check_writable(a->json, &err)        ? "--json"
-                                                                               : NULL;
-  if (opt) fprintf(stderr, PROG ": %s: %s\n", opt, err.msg);
-  return !opt;
-}
-
-/* The solvers' answers go to --journal's file, else to the proof cache (verify/proofcache.h)
- * unless --no-proof-cache: -1 to go on, else the exit status. */
-static int choose_journal(prove_args *a) {
-  if (a->o.journal && (a->cache || a->no_cache))
-    return fprintf(stderr, PROG ": --journal names where the answers go: give it or --proof-cache/--no-proof-cache, "
-                           "not both\n"), 2;
-  char dir[4096];
-  bool use;
-  rg_err err;
-  if (a->o.journal) return -1;
-  if (rg_proof_cache_choose(a->cache, a->no_cache, dir, sizeof dir, &use, &err) ||
-      (use && rg_proof_cache_journal(dir, &a->o, a->journal, sizeof a->journal, &err)))
-    return rg_cli_report(PROG, NULL, &err), 2;
-  if (use) a->o.journal = a->journal, a->o.journal_cache = true;
-  return -1;
-}
-
-/* Parses the command line into *a; -1 to go on, else the exit status. */
+/* Parses the command line into *a (zeros); -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, prove_args *a) {
   rg_prove_opts_init(&a->o);
   a->o.progress = true;
   a->axfile = rg_axioms_default_path();
-  a->quiet = false;
-  a->json = a->cache = NULL;
-  a->no_cache = false;
   rg_enum_inputs_default(&a->inputs);
   a->o.kernel = rg_fp_node_kernel;
   a->o.var_shape = rg_enum_inputs_shape_of;
@@ -99,8 +64,11 @@ static int parse_args(int argc, char **argv, prove_args *a) {
     return 2;
   }
   a->file = argv[optind];
-  if (rc < 0 && !outputs_writable(a)) return 2;
-  return rc < 0 ? choose_journal(a) : rc;
+  rg_err err;
+  if (rc < 0 && (rg_prove_check_outputs(&a->o, a->json, &err) ||
+                 rg_proof_cache_route(&a->o, a->o.journal, a->cache, a->no_cache, a->journal, sizeof a->journal, &err)))
+    return rg_cli_report(PROG, NULL, &err), 2;
+  return rc;
 }
 
 /* The proofs (quiet: only those not verified or disagreed on), the summary, and an ERROR line
@@ -110,11 +78,7 @@ static int report(const rg_prove_run *run, const prove_args *a) {
     if (!a->quiet || run->proofs[i].status != RG_PROOF_VERIFIED || run->proofs[i].disagree)
       rg_proof_print(stdout, run->rules.rules[i], &run->proofs[i], a->file);
   if (a->o.journal)
-    fprintf(stderr, "prove: %d answers taken from the journal %s, %d asked now\n", run->sum.reused, a->o.journal,
-            run->sum.asked);
-  if (run->sum.cache_refused)
-    fprintf(stderr, "prove: WARNING: %s: %d lines not believed (altered, forged or garbled): their obligations asked "
-            "again\n", a->o.journal, run->sum.cache_refused);
+    rg_prove_journal_print(stderr, "prove: ", "prove: WARNING: ", a->o.journal, &run->sum, run->sum.cache_refused);
   rg_prove_summary_print(stdout, &run->sum, &a->o);
   int rc = run->sum.shipped == run->sum.n_rules ? 0 : 1;
   rg_err err;
@@ -127,7 +91,7 @@ static int report(const rg_prove_run *run, const prove_args *a) {
 }
 
 int rg_cmd_prove(int argc, char **argv) {
-  prove_args a;
+  prove_args a = {0};
   int rc = parse_args(argc, argv, &a);
   if (rc >= 0) return rc;
   rg_prove_run run;

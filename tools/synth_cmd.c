@@ -57,8 +57,7 @@ static int other_option(int c, const char *arg, rg_synth_opts *o) {
     if (rg_prune_parse_stages(arg, &o->fin.prune_stages)) return RG_CLI_GO_ON;
     return bad_arg("--prune: unknown stage in '%s' (want renaming, subgraph, supergraph, derive, all or none)", arg);
   case RG_OPT_REQUIRE:
-    if (!strcmp(arg, "both") || !strcmp(arg, "any"))
-      return o->fin.prove.require = arg[0] == 'b' ? RG_REQUIRE_BOTH : RG_REQUIRE_ANY, RG_CLI_GO_ON;
+    if (rg_require_parse(arg, &o->fin.prove.require)) return RG_CLI_GO_ON;
     return bad_arg("--require wants both or any, not '%s'", arg);
   default: return RG_CLI_NOT_MINE;
   }

@@ -16,6 +16,17 @@ static rg_status load_rules(const char *path, rg_ruleset *rules, const char *bar
   return st;
 }
 
+rg_status rg_prove_check_outputs(const rg_prove_opts *o, const char *json, rg_err *err) {
+  char probe[4096];
+  rg_err e;
+  snprintf(probe, sizeof probe, "%s/x.smt2", o->dump_dir ? o->dump_dir : ".");
+  const char *opt = o->journal && rg_path_check_writable(o->journal, &e) ? "--journal"
+                    : o->dump_dir && rg_path_check_writable(probe, &e)   ? "--dump"
+                    : json && rg_path_check_writable(json, &e)           ? "--json"
+                                                                          : NULL;
+  return opt ? rg_err_set(err, RG_ERR_IO, "%s: %s", opt, e.msg) : RG_OK;
+}
+
 rg_status rg_prove_file(const char *rules_path, const char *axioms_path, const rg_prove_opts *o,
                         rg_prove_run *run, const char **file, rg_err *err) {
   memset(run, 0, sizeof *run);

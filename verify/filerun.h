@@ -28,6 +28,11 @@ rg_status rg_prove_file(const char *rules_path, const char *axioms_path, const r
                         rg_prove_run *run, const char **file, rg_err *err) RG_MUST_CHECK;
 void rg_prove_run_free(rg_prove_run *run);
 
+/* The files a proof run with o writes can be written (its --journal, --dump folder and json, a
+ * path or NULL), checked before the axioms' tests and the proofs: else RG_ERR_IO naming the
+ * option ("--dump: ..."). */
+rg_status rg_prove_check_outputs(const rg_prove_opts *o, const char *json, rg_err *err) RG_MUST_CHECK;
+
 /* Why a proof is an error of the proof system itself (a false proof: an axiom is unsound; a
  * disagreement: an axiom or a solver is wrong), NULL when it is neither. */
 const char *rg_proof_error(const rg_rule_proof *p);

@@ -83,6 +83,20 @@ rg_status rg_proof_cache_choose(const char *dir, bool no_cache, char *buf, size_
   return len >= 0 && (size_t)len < n ? RG_OK : rg_err_set(err, RG_ERR_LIMIT, "--proof-cache %s is too long", dir);
 }
 
+rg_status rg_proof_cache_route(rg_prove_opts *o, const char *journal, const char *dir, bool no_cache, char *buf,
+                               size_t n, rg_err *err) {
+  char folder[4096];
+  bool use;
+  o->journal = journal, o->journal_cache = false;
+  if (journal && (dir || no_cache))
+    return rg_err_set(err, RG_ERR_ARG, "--journal names where the answers go: give it or --proof-cache/--no-proof-cache, "
+                                       "not both");
+  rg_status st = journal ? RG_OK : rg_proof_cache_choose(dir, no_cache, folder, sizeof folder, &use, err);
+  if (!st && !journal && use && !(st = rg_proof_cache_journal(folder, o, buf, n, err)))
+    o->journal = buf, o->journal_cache = true;
+  return st;
+}
+
 /* The key rule r's verdict is kept under (proofcache.h), as 64 hex digits. */
 static void verdict_key(const rg_rule *r, const rg_axioms *ax, int recheck, char hex[65]) {
   rg_strbuf sb;

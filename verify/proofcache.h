@@ -48,6 +48,13 @@ rg_status rg_proof_cache_journal(const char *dir, const rg_prove_opts *o, char *
 rg_status rg_proof_cache_choose(const char *dir, bool no_cache, char *buf, size_t n, bool *use,
                                 rg_err *err) RG_MUST_CHECK;
 
+/* Where a command's solver answers go (`rulegen prove`): journal (--journal) where given, else
+ * the proof cache (dir, else the default) unless no_cache; into o->journal (buf, n bytes, holds
+ * the cache's path) and o->journal_cache. Errors: --journal with --proof-cache or
+ * --no-proof-cache, and the cache's. */
+rg_status rg_proof_cache_route(rg_prove_opts *o, const char *journal, const char *dir, bool no_cache, char *buf,
+                               size_t n, rg_err *err) RG_MUST_CHECK;
+
 typedef struct {
   int n_rules;
   int cached;   /* rules whose verdict (proved or refuted) the cache held */

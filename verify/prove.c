@@ -13,6 +13,12 @@
 #include "recheck.h"
 #include "refute.h"
 
+bool rg_require_parse(const char *name, rg_require *out) {
+  bool both = !strcmp(name, "both"), any = !strcmp(name, "any");
+  if (both || any) *out = both ? RG_REQUIRE_BOTH : RG_REQUIRE_ANY;
+  return both || any;
+}
+
 void rg_prove_opts_init(rg_prove_opts *o) {
   memset(o, 0, sizeof *o);
   o->timeout_ms = RG_DEFAULT_TIMEOUT_MS;

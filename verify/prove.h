@@ -68,6 +68,8 @@ typedef struct {
 } rg_prove_opts;
 
 void rg_prove_opts_init(rg_prove_opts *o);
+/* --require's value: "both" or "any" into *out; false for anything else. */
+bool rg_require_parse(const char *name, rg_require *out);
 
 typedef struct {
   char sha256[65];
@@ -107,6 +109,11 @@ void rg_prove_summary_json(const rg_prove_summary *s, FILE *out);
 /* The versions of the solvers that ran, joined by ", " into buf (n bytes); "none ran" when no
  * query reached them (a run with no candidates), never an empty list. Returns the text. */
 const char *rg_prove_summary_versions(const rg_prove_summary *s, char *buf, size_t n);
+/* Where the answers came from: "<lead>N solver answers taken from WHERE (earlier runs'), M asked
+ * now", and where refused lines of a proof cache were not believed (refused, counted once) a
+ * WARNING line after warn_lead. */
+void rg_prove_journal_print(FILE *out, const char *lead, const char *warn_lead, const char *where,
+                            const rg_prove_summary *s, int refused);
 
 const char *rg_proof_status_name(rg_proof_status s);
 

@@ -32,6 +32,14 @@ void rg_prove_summary_json(const rg_prove_summary *s, FILE *out) {
   fprintf(out, "}, \"wall_ms\": %.1f}", s->wall_ms);
 }
 
+void rg_prove_journal_print(FILE *out, const char *lead, const char *warn_lead, const char *where,
+                            const rg_prove_summary *s, int refused) {
+  fprintf(out, "%s%d solver answers taken from %s (earlier runs'), %d asked now\n", lead, s->reused, where, s->asked);
+  if (refused)
+    fprintf(out, "%s%s: %d lines not believed (altered, forged or garbled): their obligations asked again\n",
+            warn_lead, where, refused);
+}
+
 const char *rg_prove_summary_versions(const rg_prove_summary *s, char *buf, size_t n) {
   size_t len = 0;
   buf[0] = 0;
