@@ -1,7 +1,8 @@
 /* ir/ir.h: the public header of the shared core. Everything a module needs from ir/: the op
  * table, shapes, hash-consed graphs, rules and their text format, plans (typed graphs), the
  * float64 and Z_p interpreters, rule comparison, files written whole or not at all and read whole
- * within bounds (readfile.h), where the data files are (datapath.h), the hash table and the clock. */
+ * within bounds (readfile.h), where the data files are (datapath.h), the hash table, a heap
+ * (heap.h) and the clock. */
 #ifndef RG_IR_IR_H
 #define RG_IR_IR_H
 
@@ -12,6 +13,7 @@
 #include "graph.h"
 #include "grow.h"
 #include "hashtab.h"
+#include "heap.h"
 #include "interp.h"
 #include "op.h"
 #include "plan.h"

@@ -98,8 +98,9 @@ static const rg_model_form *like_form(const rg_exporter *ex, int32_t id) {
   for (int32_t k = 0; k < m->n_form; k++) {
     const rg_model_form *f = &m->form[k];
     const rg_node *fn = rg_graph_node(m->g, f->id);
-    bool one = fn->op == nd->op && !f->then && f->n_out == 1 && f->out[0] == 0 && fn->n_in == 1 && f->n_in >= 1 && f->in[0].node == fn->in[0].node &&
-               f->in[0].out == fn->in[0].out && !memcmp(fn->params, nd->params, sizeof nd->params) &&
+    bool one = fn->op == nd->op && !f->then && f->n_out == 1 && f->out[0] == 0 && fn->n_in == 1 &&
+               f->n_in >= 1 && f->in[0].node == fn->in[0].node && f->in[0].out == fn->in[0].out &&
+               !memcmp(fn->params, nd->params, sizeof nd->params) &&
                rg_shape_dims_eq(rg_model_shape(m, fn->in[0]), rg_model_shape(m, nd->in[0]));
     for (int j = 1; one && j < f->n_in; j++) one = f->in[j].node < 0 || rg_model_var_of(m, f->in[j]) >= 0;
     if (one) return f;

@@ -7,29 +7,10 @@
 
 #include "export_internal.h"
 
-typedef struct {
-  int64_t key;
-  int32_t node;
-} entry;
-
-static bool before(entry a, entry b) { return a.key < b.key || (a.key == b.key && a.node < b.node); }
-
-static void heap_push(entry *h, int32_t *n, entry e) {
-  int32_t i = (*n)++;
-  for (; i && before(e, h[(i - 1) / 2]); i = (i - 1) / 2) h[i] = h[(i - 1) / 2];
-  h[i] = e;
-}
-
-static entry heap_pop(entry *h, int32_t *n) {
-  entry top = h[0], last = h[--*n];
-  int32_t i = 0;
-  for (int32_t c; (c = 2 * i + 1) < *n; i = c) {
-    if (c + 1 < *n && before(h[c + 1], h[c])) c++;
-    if (!before(h[c], last)) break;
-    h[i] = h[c];
-  }
-  h[i] = last;
-  return top;
+/* Node a goes out before node b (ctx: the keys): the lower key, then the one written first. */
+static bool before(const void *ctx, int32_t a, int32_t b) {
+  const int64_t *key = ctx;
+  return key[a] < key[b] || (key[a] == key[b] && a < b);
 }
 
 /* Calls read(ctx, name) for every name node n reads: its inputs, and every input of the nodes of
@@ -56,6 +37,7 @@ typedef struct {
   const rg_names *made; /* written tensor name -> the node making it */
   int64_t *key;
   int32_t self;         /* the node whose reads are walked */
+  bool fresh;           /* it is not a node of the model read: its key follows what it reads */
   int32_t (*edge)[2];   /* [maker, reader] pairs, with count and room */
   size_t n_edge, cap_edge;
   bool ok;
@@ -65,8 +47,7 @@ static bool on_read(void *ctx, const char *name) {
   walk *w = ctx;
   const int64_t *p = rg_names_find(w->made, name);
   if (!p || *p == w->self) return true;
-  if (w->key[w->self] < 0 && w->key[*p] + 1 > -w->key[w->self] - 1) /* a new node: just after what it reads */
-    w->key[w->self] = -(w->key[*p] + 1) - 1;
+  if (w->fresh && w->key[*p] + 1 > w->key[w->self]) w->key[w->self] = w->key[*p] + 1;
   if (w->n_edge == w->cap_edge) {
     size_t cap = w->cap_edge ? 2 * w->cap_edge : 256;
     int32_t(*ne)[2] = realloc(w->edge, sizeof *ne * cap);
@@ -78,8 +59,7 @@ static bool on_read(void *ctx, const char *name) {
 }
 
 /* key[i]: a node of the model read sorts at its place there (1024 apart); a new one just after
- * the latest node it reads (kept negative, -key - 1, while it is worked out). Every
- * [maker, reader] pair into w. */
+ * the latest node it reads. Every [maker, reader] pair into w. */
 static bool plan(const rg_exporter *ex, walk *w) {
   const Onnx__GraphProto *src = ex->m->source->graph;
   rg_names place = {0};
@@ -94,10 +74,9 @@ static bool plan(const rg_exporter *ex, walk *w) {
   for (size_t i = 0; ok && w->ok && i < ex->n_node; i++) { /* ex->node is in dependency order already */
     const Onnx__NodeProto *n = ex->node[i];
     const int64_t *at = n->n_output && n->output[0][0] ? rg_names_find(&place, n->output[0]) : NULL;
-    w->key[i] = at ? *at * 1024 : -1;
-    w->self = (int32_t)i;
+    w->key[i] = at ? *at * 1024 : 0;
+    w->self = (int32_t)i, w->fresh = !at;
     reads(n, on_read, w);
-    if (w->key[i] < 0) w->key[i] = -w->key[i] - 1;
   }
   rg_names_free(&place);
   return ok && w->ok;
@@ -108,9 +87,9 @@ rg_status rg_export_source_order(rg_exporter *ex, rg_err *err) {
   size_t n = ex->n_node;
   rg_names made = {0};
   int added;
-  walk w = {&made, malloc(sizeof *w.key * n), 0, NULL, 0, 0, true};
+  walk w = {&made, malloc(sizeof *w.key * n), 0, false, NULL, 0, 0, true};
   int32_t *deg = calloc(n, sizeof *deg), *first = calloc(n + 1, sizeof *first), *reader = NULL, n_heap = 0;
-  entry *heap = malloc(sizeof *heap * n);
+  int32_t *heap = malloc(sizeof *heap * n);
   Onnx__NodeProto **out = malloc(sizeof *out * n);
   size_t n_out = 0;
   bool ok = w.key && deg && first && heap && out;
@@ -130,12 +109,12 @@ rg_status rg_export_source_order(rg_exporter *ex, rg_err *err) {
   if (ok) first[0] = 0;
   /* Kahn's order, the lowest key first among the nodes whose operands are all placed */
   for (size_t i = 0; ok && i < n; i++)
-    if (!deg[i]) heap_push(heap, &n_heap, (entry){w.key[i], (int32_t)i});
+    if (!deg[i]) rg_heap_push(heap, &n_heap, (int32_t)i, before, w.key);
   while (ok && n_heap) {
-    entry e = heap_pop(heap, &n_heap);
-    out[n_out++] = ex->node[e.node];
-    for (int32_t r = first[e.node]; r < first[e.node + 1]; r++)
-      if (!--deg[reader[r]]) heap_push(heap, &n_heap, (entry){w.key[reader[r]], reader[r]});
+    int32_t e = rg_heap_pop(heap, &n_heap, before, w.key);
+    out[n_out++] = ex->node[e];
+    for (int32_t r = first[e]; r < first[e + 1]; r++)
+      if (!--deg[reader[r]]) rg_heap_push(heap, &n_heap, reader[r], before, w.key);
   }
   if (ok && n_out == n) memcpy(ex->node, out, sizeof *out * n); /* else a cycle through subgraphs' names: as written */
   free(w.key), free(w.edge), free(deg), free(first), free(reader), free(heap), free(out);

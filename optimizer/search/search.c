@@ -72,32 +72,14 @@ static bool first_time(searcher *s, uint64_t h) {
   }
 }
 
-static bool before(const searcher *s, int32_t a, int32_t b) {
+static bool before(const void *ctx, int32_t a, int32_t b) {
+  const searcher *s = ctx;
   return s->st[a].cost < s->st[b].cost || (s->st[a].cost == s->st[b].cost && s->st[a].seq < s->st[b].seq);
 }
 
-static void heap_push(searcher *s, int32_t i) {
-  int32_t k = s->n_heap++;
-  s->heap[k] = i;
-  while (k > 0 && before(s, s->heap[k], s->heap[(k - 1) / 2])) {
-    int32_t p = (k - 1) / 2, t = s->heap[p];
-    s->heap[p] = s->heap[k], s->heap[k] = t, k = p;
-  }
-}
+static void heap_push(searcher *s, int32_t i) { rg_heap_push(s->heap, &s->n_heap, i, before, s); }
 
-static int32_t heap_pop(searcher *s) {
-  int32_t top = s->heap[0];
-  s->heap[0] = s->heap[--s->n_heap];
-  for (int32_t k = 0;;) {
-    int32_t l = 2 * k + 1, r = l + 1, m = k;
-    if (l < s->n_heap && before(s, s->heap[l], s->heap[m])) m = l;
-    if (r < s->n_heap && before(s, s->heap[r], s->heap[m])) m = r;
-    if (m == k) break;
-    int32_t t = s->heap[m];
-    s->heap[m] = s->heap[k], s->heap[k] = t, k = m;
-  }
-  return top;
-}
+static int32_t heap_pop(searcher *s) { return rg_heap_pop(s->heap, &s->n_heap, before, s); }
 
 /* The models the queue keeps: its limit, and no more than the budget left can pop (a dearer
  * one would never be popped: each pop takes one cheaper). */
