@@ -2,7 +2,8 @@
  * proves a true rule and refutes a false one, a second run takes both verdicts from the cache
  * without asking anyone, other axioms make the verdicts unknown again, a forged verdict line is
  * refused (never a proof: the rule asked again), a cache others can write is refused, and no
- * cache asks every rule. */
+ * cache asks every rule. The axiom test's and the recheck's passes (proofcache_checks.h) are
+ * kept and taken, their failures never kept, and an altered pass refused and run again. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <sys/stat.h>
@@ -32,6 +33,82 @@ static void journal_of(const char *dir, char *path, size_t n) {
   for (struct dirent *e; d && (e = readdir(d));)
     if (strstr(e->d_name, ".journal") && !strstr(e->d_name, ".key")) snprintf(path, n, "%s/%s", dir, e->d_name);
   if (d) closedir(d);
+}
+
+/* The axiom test through journal path (proofcache_checks.h): the verdict, and whether taken. */
+static void axcheck(const char *path, const char *text, uint64_t seed, int *n_unsound, bool *taken) {
+  const char *versions[RG_SOLVER_COUNT];
+  for (int s = 0; s < RG_SOLVER_COUNT; s++) versions[s] = "solver 1";
+  rg_journal *j = NULL;
+  rg_axioms ax;
+  rg_err err;
+  CHECK(rg_journal_open_cache(path, versions, &j, &err) == RG_OK);
+  CHECK(rg_axioms_parse(text, strlen(text), "test", &ax, &err) == RG_OK);
+  rg_axcheck_opts co;
+  rg_axcheck_opts_init(&co);
+  co.assignments = 4, co.seed = seed;
+  rg_axiom_verdict vs[2];
+  CHECK(rg_axioms_check_journaled(j, &ax, &co, vs, n_unsound, taken, &err) == RG_OK);
+  rg_axioms_free(&ax);
+  rg_journal_close(j);
+}
+
+/* The recheck through journal path: rules differing, rules taken, lines refused at opening. */
+static void recheck(const char *path, const rg_ruleset *rs, int *differ, bool *taken, int *n_taken, int *refused) {
+  const char *versions[RG_SOLVER_COUNT];
+  for (int s = 0; s < RG_SOLVER_COUNT; s++) versions[s] = "solver 1";
+  rg_journal *j = NULL;
+  rg_err err;
+  CHECK(rg_journal_open_cache(path, versions, &j, &err) == RG_OK);
+  *refused = rg_journal_refused(j);
+  rg_recheck_opts ro;
+  rg_recheck_opts_init(&ro);
+  ro.assignments = 8;
+  rg_recheck_verdict vs[2];
+  CHECK(rg_recheck_rules_journaled(j, rs, NULL, &ro, vs, differ, taken, n_taken, &err) == RG_OK);
+  CHECK(!vs[0].differs && vs[0].assignments > 0 && vs[1].differs); /* the same verdicts, taken or run */
+  rg_journal_close(j);
+}
+
+/* The checks' passes (proofcache_checks.h): kept and taken; a failure never kept; other
+ * parameters another check; a pass altered on disk refused and the check run again. */
+static void checks_kept(const char *dir, const rg_ruleset *rs) {
+  char path[600];
+  snprintf(path, sizeof path, "%s/checks.journal", dir);
+  const char *good = "comm: (ewadd ?x ?y) => (ewadd ?y ?x)\n", *bad = "comm: (ewadd ?x ?y) => (ewadd ?y ?x)\nno: (relu ?x) => ?x\n";
+  int unsound, differ, n_taken, refused;
+  bool taken, rtaken[2];
+  axcheck(path, good, 1, &unsound, &taken);
+  CHECK(unsound == 0 && !taken);
+  axcheck(path, good, 1, &unsound, &taken);
+  CHECK(unsound == 0 && taken);
+  axcheck(path, good, 2, &unsound, &taken); /* another seed: another test */
+  CHECK(unsound == 0 && !taken);
+  axcheck(path, bad, 1, &unsound, &taken);
+  CHECK(unsound == 1 && !taken);
+  axcheck(path, bad, 1, &unsound, &taken); /* the failure was not kept: run again, fails again */
+  CHECK(unsound == 1 && !taken);
+  recheck(path, rs, &differ, rtaken, &n_taken, &refused);
+  CHECK(differ == 1 && n_taken == 0 && !rtaken[0]);
+  recheck(path, rs, &differ, rtaken, &n_taken, &refused); /* the true rule's pass taken, the false one run */
+  CHECK(differ == 1 && n_taken == 1 && rtaken[0] && !rtaken[1]);
+  /* the recheck's pass altered by hand (its time): refused, the recheck run again */
+  rg_strbuf sb;
+  rg_err err;
+  CHECK(rg_text_read_file(path, &sb, &err) == RG_OK);
+  char *at = sb.s ? strstr(sb.s, " recheck-agrees") : NULL;
+  CHECK(at != NULL);
+  char *ms = at;
+  while (ms && ms > sb.s && ms[-1] != '\n') ms--; /* its line: SHA SOLVER RESULT TIMEOUT MS ... */
+  for (int k = 0; k < 4 && ms; k++)
+    if ((ms = strchr(ms, ' '))) ms++;
+  CHECK(ms && ms < at);
+  if (ms && ms < at) *ms = *ms == '9' ? '8' : '9'; /* the first digit of its time */
+  FILE *f = fopen(path, "w");
+  if (f) fwrite(sb.s, 1, sb.len, f), fclose(f);
+  rg_sb_free(&sb);
+  recheck(path, rs, &differ, rtaken, &n_taken, &refused);
+  CHECK(refused == 1 && n_taken == 0 && differ == 1);
 }
 
 int main(void) {
@@ -78,6 +155,7 @@ int main(void) {
   /* no cache: every rule asked */
   prove(&rs, &ax, NULL, &cs, proved, RG_OK, &err);
   CHECK(cs.asked == 2 && cs.cached == 0 && proved[0] && !proved[1]);
+  checks_kept(dir, &rs);
   rg_ruleset_free(&rs);
   rg_axioms_free(&ax), rg_axioms_free(&other);
   char cmd[600];

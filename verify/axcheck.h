@@ -27,6 +27,11 @@
 
 #include "axioms.h"
 
+/* The checker's revision: proof caches keep its passes under it (proofcache_checks.h), so a
+ * change to what it runs (its draws, its seams, its domains) bumps it, and old passes are not
+ * taken for the new check's. */
+#define RG_AXCHECK_REVISION 1
+
 typedef struct {
   uint64_t seed;     /* default 1 */
   int assignments;   /* shape/parameter assignments per axiom (default 24) */

@@ -10,6 +10,7 @@
 #include "ir/shapesolve.h"
 #include "journal.h"
 #include "parallel.h"
+#include "proofcache_checks.h"
 #include "recheck.h"
 #include "refute.h"
 
@@ -29,22 +30,28 @@ void rg_prove_opts_init(rg_prove_opts *o) {
   o->recheck = 64;
 }
 
-/* The axioms must hold under random testing before anything is proved from them. */
-static rg_status require_sound(const rg_axioms *ax, const rg_prove_opts *o, rg_err *err) {
+/* The axioms must hold under random testing before anything is proved from them (a proof
+ * cache's journal j keeps a pass: proofcache_checks.h). */
+static rg_status require_sound(const rg_axioms *ax, const rg_prove_opts *o, rg_journal *j, rg_prove_summary *sum,
+                               rg_err *err) {
   rg_axcheck_opts co;
   rg_axcheck_opts_init(&co);
   co.threads = o->threads;
   rg_axiom_verdict *vs = calloc((size_t)ax->rules.n + 1, sizeof *vs);
   if (!vs) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   int bad = 0;
-  rg_status st = rg_axioms_check(ax, &co, vs, &bad, err);
+  bool taken = false;
+  rg_status st = rg_axioms_check_journaled(j, ax, &co, vs, &bad, &taken, err);
+  sum->axioms_taken += taken, sum->axioms_tested += !taken;
   for (int i = 0; !st && i < ax->rules.n; i++)
     if (!vs[i].sound) {
       const rg_rule *a = ax->rules.rules[i];
       st = rg_err_at(err, RG_ERR_ARG, a->line, 1, "axiom %s is UNSOUND: %s%s", a->name, vs[i].why,
                      bad > 1 ? " (and more: run rulegen check-axioms)" : "");
     }
-  if (!st && o->progress) fprintf(stderr, "prove: %d axioms random-tested, all sound\n", ax->rules.n);
+  if (!st && o->progress)
+    fprintf(stderr, "prove: %d axioms random-tested, all sound%s\n", ax->rules.n,
+            taken ? " (this test's pass taken from the proof cache)" : "");
   free(vs);
   return st;
 }
@@ -114,8 +121,8 @@ void rg_proof_suspects(const rg_rule_proof *p, char *buf, size_t n) {
 }
 
 /* Rechecks every rule a solver proved (recheck.h); one whose sides differ somewhere is unproved,
- * its proof false. */
-static rg_status recheck_proved(const rg_ruleset *rules, const rg_prove_opts *o, rg_rule_proof *proofs,
+ * its proof false. A proof cache's journal j keeps the passes (proofcache_checks.h). */
+static rg_status recheck_proved(const rg_ruleset *rules, const rg_prove_opts *o, rg_journal *j, rg_rule_proof *proofs,
                                 rg_prove_summary *sum, rg_err *err) {
   bool *pick = calloc((size_t)rules->n + 1, sizeof *pick);
   rg_recheck_verdict *vs = calloc((size_t)rules->n + 1, sizeof *vs);
@@ -134,9 +141,10 @@ static rg_status recheck_proved(const rg_ruleset *rules, const rg_prove_opts *o,
   ro.var_shape = o->var_shape;
   ro.var_shape_ctx = o->var_shape_ctx;
   ro.progress = o->progress;
-  int differ = 0;
+  int differ = 0, taken = 0;
   double t0 = rg_clock_ms();
-  if (!st) st = rg_recheck_rules(rules, pick, &ro, vs, &differ, err);
+  if (!st) st = rg_recheck_rules_journaled(j, rules, pick, &ro, vs, &differ, NULL, &taken, err);
+  sum->recheck_taken += taken;
   for (int i = 0; !st && i < rules->n; i++) {
     if (!pick[i] || !vs[i].differs) continue;
     rg_rule_proof *p = &proofs[i];
@@ -146,8 +154,9 @@ static rg_status recheck_proved(const rg_ruleset *rules, const rg_prove_opts *o,
     snprintf(p->refutation, sizeof p->refutation, "%.500s", vs[i].why);
   }
   if (!st && o->progress)
-    fprintf(stderr, "prove: %d proved rules rechecked at up to %d assignments each: %d differ (%.1f s)\n",
-            sum->rechecked, o->recheck, differ, (rg_clock_ms() - t0) / 1e3);
+    fprintf(stderr, "prove: %d proved rules rechecked at up to %d assignments each (%d passes taken from the proof "
+            "cache): %d differ (%.1f s)\n",
+            sum->rechecked, o->recheck, taken, differ, (rg_clock_ms() - t0) / 1e3);
   free(pick);
   free(vs);
   return st;
@@ -418,9 +427,9 @@ static rg_status check_request(const rg_ruleset *rules, const rg_prove_opts *o, 
 }
 
 /* The checks before the solvers: sound axioms, typed rules, the comparison at shape sets. */
-static rg_status precheck(const rg_ruleset *rules, const rg_axioms *ax, const rg_prove_opts *o,
-                          rg_rule_proof *proofs, rg_err *err) {
-  rg_status st = o->check_axioms ? require_sound(ax, o, err) : RG_OK;
+static rg_status precheck(const rg_ruleset *rules, const rg_axioms *ax, const rg_prove_opts *o, rg_journal *j,
+                          rg_rule_proof *proofs, rg_prove_summary *sum, rg_err *err) {
+  rg_status st = o->check_axioms ? require_sound(ax, o, j, sum, err) : RG_OK;
   for (int i = 0; !st && o->check_typed && i < rules->n; i++)
     st = require_typed(rules->rules[i], err);
   if (!st && o->refute_sets > 0) st = refute_all(rules, o, proofs, err);
@@ -491,11 +500,13 @@ rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_
   memset(proofs, 0, sizeof *proofs * (size_t)rules->n);
   double t0 = rg_clock_ms();
   rg_status st = check_request(rules, o, err);
-  if (!st) st = precheck(rules, ax, o, proofs, err);
   rg_solver solvers[RG_SOLVER_COUNT];
   rg_journal *journal = NULL;
   if (!st) st = open_solvers(o, solvers, sum, &journal, err);
-  if (st) return st;
+  /* a proof cache keeps the checks' passes too; a run's own journal (OUT.proofs) does not */
+  rg_journal *checks = o->journal_cache ? journal : NULL;
+  if (!st) st = precheck(rules, ax, o, checks, proofs, sum, err);
+  if (st) return rg_journal_close(journal), st;
   /* Every obligation is counted before any is asked: a rule a stop leaves unasked is skipped,
    * never taken for proved by having none. */
   for (int i = 0; i < rules->n; i++)
@@ -507,9 +518,9 @@ rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_
   /* The proofs stand without their journal: say so, keep them. */
   if (q.jst)
     fprintf(stderr, "rulegen prove: warning: %s: later answers are not journaled\n", q.jerr.msg);
-  rg_journal_close(journal);
   for (int i = 0; !st && i < rules->n; i++) judge(&proofs[i], o->require);
-  if (!st && o->recheck > 0 && !stopped(o)) st = recheck_proved(rules, o, proofs, sum, err);
+  if (!st && o->recheck > 0 && !stopped(o)) st = recheck_proved(rules, o, checks, proofs, sum, err);
+  rg_journal_close(journal);
   if (!st) tally(proofs, rules->n, sum);
   sum->wall_ms = rg_clock_ms() - t0;
   return st;

@@ -110,8 +110,9 @@ void rg_prove_summary_json(const rg_prove_summary *s, FILE *out);
  * query reached them (a run with no candidates), never an empty list. Returns the text. */
 const char *rg_prove_summary_versions(const rg_prove_summary *s, char *buf, size_t n);
 /* Where the answers came from: "<lead>N solver answers taken from WHERE (earlier runs'), M asked
- * now", and where refused lines of a proof cache were not believed (refused, counted once) a
- * WARNING line after warn_lead. */
+ * now", a line of the checks' passes taken there (proofcache_checks.h) where there were any, and
+ * where refused lines of a proof cache were not believed (refused, counted once) a WARNING line
+ * after warn_lead. */
 void rg_prove_journal_print(FILE *out, const char *lead, const char *warn_lead, const char *where,
                             const rg_prove_summary *s, int refused);
 
