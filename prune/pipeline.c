@@ -9,6 +9,11 @@ static const char *const fate_names[] = {"kept", "renaming", "subgraph", "superg
 
 const char *rg_prune_fate_name(rg_prune_fate f) { return fate_names[f]; }
 
+static const char *const stage_names[RG_PRUNE_STAGES] = {"renaming", "common subgraph", "common supergraph",
+                                                         "derivability"};
+
+const char *rg_prune_stage_name(int k) { return stage_names[k]; }
+
 bool rg_prune_parse_stages(const char *s, unsigned *stages) {
   static const struct {
     const char *w;
@@ -304,10 +309,8 @@ static rg_status derive_stage(const rg_ruleset *rs, const rg_prune_opts *o, rg_p
 rg_status rg_prune_run(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
                        rg_err *err) {
   memset(res, 0, sizeof *res);
-  static const char *const names[RG_PRUNE_STAGES] = {"renaming", "common subgraph",
-                                                     "common supergraph", "derivability"};
   for (int s = 0; s < RG_PRUNE_STAGES; s++)
-    res->stage[s].name = names[s];
+    res->stage[s].name = stage_names[s];
   for (int i = 0; i < rs->n; i++)
     if (rs->rules[i]->n_tgt == 0)
       return rg_err_at(err, RG_ERR_ARG, rs->rules[i]->line, 1,
@@ -351,13 +354,17 @@ rg_status rg_prune_run(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_re
   res->stage[1].run = o->stages & RG_PRUNE_SUBGRAPH;
   res->stage[2].run = o->stages & RG_PRUNE_SUPERGRAPH;
   if (!st) st = taso_stages(rs, o, res, &c, err);
-  res->stage[3].run = o->stages & RG_PRUNE_DERIVE;
   res->stage[3].in = res->stage[3].out = res->kept;
-  if (!st && res->stage[3].run) st = derive_stage(rs, o, res, err);
+  if (!st && (o->stages & RG_PRUNE_DERIVE)) st = rg_prune_run_derive(rs, o, res, err);
   free(keys);
   free(by_id);
   free(tmp);
   return st;
+}
+
+rg_status rg_prune_run_derive(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res, rg_err *err) {
+  res->stage[3].run = true;
+  return derive_stage(rs, o, res, err);
 }
 
 int rg_prune_reinstate(rg_prune_result *res, const bool *dropped) {

@@ -31,6 +31,7 @@
 #include "redundancy.h"
 #include "replay.h"
 #include "rewrite.h"
+#include "state.h"
 
 enum {
   RG_PRUNE_RENAMING = 1 << 0,
@@ -50,6 +51,8 @@ typedef enum {
 
 /* The reason's word in tables and records: kept, renaming, subgraph, supergraph, derived. */
 const char *rg_prune_fate_name(rg_prune_fate f);
+/* The name of stage k (0..RG_PRUNE_STAGES-1) in tables: renaming ... derivability. */
+const char *rg_prune_stage_name(int k);
 /* Parses a comma-separated list of renaming, subgraph (TASO's two checks: common subgraph and
  * common supergraph), supergraph (that one alone), derive, all, none; false on an unknown word. */
 bool rg_prune_parse_stages(const char *s, unsigned *stages);
@@ -106,6 +109,11 @@ rg_prune_opts rg_prune_opts_default(void); /* every stage, default limits */
 rg_status rg_prune_run(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
                        rg_err *err) RG_MUST_CHECK;
 void rg_prune_result_free(rg_prune_result *res);
+
+/* The derive stage alone, over res from rg_prune_run without RG_PRUNE_DERIVE in o->stages (the
+ * same as one run with it): a caller can save the result in between (synth/checkpoint.h). */
+rg_status rg_prune_run_derive(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
+                              rg_err *err) RG_MUST_CHECK;
 
 /* After pruning, kept rules can still be dropped (a proof fails). A rule removed because a
  * dropped rule implies it has lost its justification: this puts every removed rule that names

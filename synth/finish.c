@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "checkpoint.h"
 #include "prune/prune.h"
 #include "rulesdb/rulesdb.h"
 #include "verify/proofcache.h"
@@ -36,6 +37,8 @@ typedef struct {
   int renamed_unproved; /* reinstated renamed copies that took their original's failed verdict */
   int rederived;        /* reinstated rules derived again (removed again, not proved) */
   rg_progress line;     /* of the pruning stage running */
+  bool checkpoints;     /* saved next to the output (a file, not a device) */
+  rg_checkpoint_key key;
 } finish;
 
 /* Where the stage table's rows go. */
@@ -596,7 +599,16 @@ static int prove_and_derive(finish *f, rg_axioms *ax) {
   return 0;
 }
 
-/* Pruning, then (unless the run stops after it) proofs and derivability; returns the exit
+/* A checkpoint that cannot be saved costs a resumed run that stage again, not this run. */
+static void save_checkpoint(const finish *f, rg_checkpoint_kind kind) {
+  rg_err err;
+  if (f->checkpoints && rg_checkpoint_save(f->o->out_path, kind, &f->key, &f->before, &err))
+    fprintf(stderr, "rulegen: warning: the checkpoint was not saved (%s): a resumed run does this stage again\n",
+            err.msg);
+}
+
+/* Pruning (from the latest checkpoint of this run, when there is one; each stage's result saved
+ * as one), then (unless the run stops after it) proofs and derivability; returns the exit
  * status. */
 static int run_stages(finish *f, rg_axioms *ax) {
   const rg_finish_opts *o = f->o;
@@ -607,7 +619,20 @@ static int run_stages(finish *f, rg_axioms *ax) {
   po.stop = o->stop;
   po.progress = prune_progress, po.progress_ctx = f;
   double t = rg_clock_seconds();
-  rg_status pst = rg_prune_run(&f->cand, &po, &f->before, &err);
+  int got = -1;
+  bool derive = o->prune_stages & RG_PRUNE_DERIVE;
+  int rc = f->checkpoints ? rg_checkpoint_resume(o->out_path, &f->key, derive, &f->before, &got) : 0;
+  if (rc) return rc;
+  rg_status pst = RG_OK;
+  if (got < 0) {
+    po.stages = o->prune_stages & ~(unsigned)RG_PRUNE_DERIVE;
+    pst = rg_prune_run(&f->cand, &po, &f->before, &err);
+    if (!pst) save_checkpoint(f, RG_CHECKPOINT_PRUNED);
+  }
+  if (!pst && derive && got < RG_CHECKPOINT_DERIVED && !(o->stop && *o->stop)) {
+    pst = rg_prune_run_derive(&f->cand, &po, &f->before, &err);
+    if (!pst && !f->before.interrupted) save_checkpoint(f, RG_CHECKPOINT_DERIVED);
+  }
   rg_progress_finish(&f->line);
   if (pst) return fail("pruning", &err);
   f->t_prune = rg_clock_seconds() - t;
@@ -675,6 +700,13 @@ int rg_synth_finish(const char *cand, size_t len, const rg_finish_opts *o,
   f.proof = calloc((size_t)f.cand.n + 1, sizeof *f.proof);
   f.copied = calloc((size_t)f.cand.n + 1, sizeof *f.copied);
   f.verified = malloc(sizeof(int) * (size_t)(f.cand.n + 1));
+  char *real = NULL;
+  bool direct = true;
+  if (o->out_path && !rg_path_output_target(o->out_path, &real, &direct, &err) && !direct) {
+    f.checkpoints = true;
+    rg_checkpoint_key_init(&f.key, cand, len, f.cand.n, o->prune_stages, o->general_off, o->general_of);
+  }
+  free(real);
   int rc = f.proof && f.copied && f.verified ? run_stages(&f, &ax)
                                              : fail("pruning", &(rg_err){RG_ERR_NOMEM, 0, 0, "out of memory"});
   bool stopped = o->stop && *o->stop;

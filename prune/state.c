@@ -1,0 +1,182 @@
+/* prune/state.c: a pruning result as text and back (see state.h). */
+#define _POSIX_C_SOURCE 200809L /* strndup */
+#include "state.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prune.h"
+
+static void put_ints(FILE *f, const char *tag, const int *v, int n) {
+  fputs(tag, f);
+  for (int i = 0; i < n; i++) fprintf(f, " %d", v[i]);
+  fputc('\n', f);
+}
+
+rg_status rg_prune_state_write(FILE *f, const rg_prune_result *res, rg_err *err) {
+  fprintf(f, "prune-state %d %d %d %d\n", res->n, res->kept, res->interrupted ? 1 : 0, res->removal_seq_n);
+  for (int k = 0; k < RG_PRUNE_STAGES; k++) {
+    const rg_prune_stage *s = &res->stage[k];
+    fprintf(f, "stage %d %d %d %d %.6f\n", k, s->run ? 1 : 0, s->in, s->out, s->seconds);
+  }
+  put_ints(f, "order", res->order, res->n);
+  put_ints(f, "seq", res->removal_seq, res->removal_seq_n);
+  for (int i = 0; i < res->n; i++) {
+    const rg_prune_entry *e = &res->e[i];
+    char hex[RG_CONTENT_ID_HEX];
+    rg_content_id_hex(&e->id, hex);
+    fprintf(f, "e %d %d", (int)e->fate, e->n_by);
+    for (int b = 0; b < e->n_by; b++) fprintf(f, " %d", e->by[b]);
+    fprintf(f, " %d %s\n", e->deriv.n, hex);
+    for (int s = 0; s < e->deriv.n; s++) {
+      const rg_derive_step *st = &e->deriv.steps[s];
+      if (strchr(st->state, '\n'))
+        return rg_err_set(err, RG_ERR_ARG, "a derivation step's term holds a newline: it cannot be saved");
+      fprintf(f, "s %d %d %d %s\n", st->tag, st->reverse ? 1 : 0, st->output, st->state);
+    }
+  }
+  return ferror(f) ? rg_err_set(err, RG_ERR_IO, "write error (disk full?)") : RG_OK;
+}
+
+/* ---- reading ---- */
+
+typedef struct {
+  const char *p, *end; /* the rest of the text */
+  const char *at;      /* the current line's next token */
+  const char *eol;     /* its end */
+  int line;
+  rg_err *err;
+} reader;
+
+static rg_status bad(reader *r, const char *what) {
+  return rg_err_at(r->err, RG_ERR_PARSE, r->line, 1, "%s", what);
+}
+
+/* Moves to the next line, which must start with the word tag. */
+static rg_status line_of(reader *r, const char *tag) {
+  if (r->p >= r->end) return bad(r, "the file ends early (cut short?)");
+  const char *nl = memchr(r->p, '\n', (size_t)(r->end - r->p));
+  r->eol = nl ? nl : r->end;
+  r->at = r->p;
+  r->p = nl ? nl + 1 : r->end;
+  r->line++;
+  size_t n = strlen(tag);
+  if ((size_t)(r->eol - r->at) < n || strncmp(r->at, tag, n) != 0 || (r->at + n < r->eol && r->at[n] != ' '))
+    return rg_err_at(r->err, RG_ERR_PARSE, r->line, 1, "expected a '%s' line", tag);
+  r->at += n;
+  return RG_OK;
+}
+
+/* The next number on the line, in [lo, hi]. */
+static rg_status num(reader *r, long lo, long hi, int *out) {
+  if (r->at >= r->eol || *r->at != ' ') return bad(r, "a number is missing");
+  char *e;
+  errno = 0;
+  long v = strtol(++r->at, &e, 10);
+  if (e == r->at || errno || v < lo || v > hi || (e < r->eol && *e != ' '))
+    return rg_err_at(r->err, RG_ERR_PARSE, r->line, 1, "a number out of range (%ld..%ld expected)", lo, hi);
+  r->at = e;
+  *out = (int)v;
+  return RG_OK;
+}
+
+/* The rest of the line after one space, as a word or text (malloc'ed when dup). */
+static rg_status rest(reader *r, const char **s, size_t *len) {
+  if (r->at >= r->eol || *r->at != ' ' || r->at + 1 >= r->eol) return bad(r, "text is missing");
+  *s = r->at + 1, *len = (size_t)(r->eol - r->at - 1);
+  r->at = r->eol;
+  return RG_OK;
+}
+
+static rg_status line_end(reader *r) { return r->at == r->eol ? RG_OK : bad(r, "more on the line than expected"); }
+
+static rg_status ints(reader *r, const char *tag, int *v, int n, int hi) {
+  rg_status st = line_of(r, tag);
+  for (int i = 0; !st && i < n; i++) st = num(r, 0, hi - 1, &v[i]);
+  return st ? st : line_end(r);
+}
+
+static rg_status read_entry(reader *r, rg_prune_entry *e, int n) {
+  int fate, n_by, n_steps;
+  rg_status st = line_of(r, "e");
+  if (!st) st = num(r, RG_FATE_KEPT, RG_FATE_DERIVED, &fate);
+  if (!st) st = num(r, 0, n, &n_by);
+  if (st) return st;
+  e->fate = (rg_prune_fate)fate;
+  e->by = n_by ? malloc(sizeof *e->by * (size_t)n_by) : NULL;
+  if (n_by && !e->by) return rg_err_set(r->err, RG_ERR_NOMEM, "out of memory");
+  e->n_by = n_by;
+  for (int b = 0; !st && b < n_by; b++) st = num(r, 0, n - 1, &e->by[b]);
+  if (!st) st = num(r, 0, 1 << 20, &n_steps);
+  const char *hex;
+  size_t len;
+  if (!st) st = rest(r, &hex, &len);
+  if (!st && !rg_content_id_parse(hex, len, &e->id)) st = bad(r, "not a content id");
+  if (!st && fate == RG_FATE_KEPT && (n_by || n_steps)) st = bad(r, "a kept rule with a removal record");
+  if (!st && n_steps && fate != RG_FATE_DERIVED) st = bad(r, "steps for a rule not removed as derived");
+  if (st) return st;
+  e->deriv.steps = n_steps ? calloc((size_t)n_steps, sizeof *e->deriv.steps) : NULL;
+  if (n_steps && !e->deriv.steps) return rg_err_set(r->err, RG_ERR_NOMEM, "out of memory");
+  for (int s = 0; !st && s < n_steps; s++) {
+    rg_derive_step *d = &e->deriv.steps[s];
+    int rev = 0;
+    st = line_of(r, "s");
+    if (!st) st = num(r, 0, n - 1, &d->tag);
+    if (!st) st = num(r, 0, 1, &rev);
+    if (!st) st = num(r, 0, 1 << 20, &d->output);
+    const char *term;
+    if (!st) st = rest(r, &term, &len);
+    if (!st && !(d->state = strndup(term, len))) st = rg_err_set(r->err, RG_ERR_NOMEM, "out of memory");
+    d->reverse = rev;
+    e->deriv.n = s + !st;
+  }
+  return st;
+}
+
+rg_status rg_prune_state_read(const char *text, size_t len, int n, rg_prune_result *res, rg_err *err) {
+  memset(res, 0, sizeof *res);
+  reader r = {text, text + len, NULL, NULL, 0, err};
+  int n_file, kept, interrupted, seq_n;
+  rg_status st = line_of(&r, "prune-state");
+  if (!st) st = num(&r, 0, 1 << 30, &n_file);
+  if (!st && n_file != n)
+    st = rg_err_at(err, RG_ERR_PARSE, 1, 1, "a result of %d rules, not of the %d given", n_file, n);
+  if (!st) st = num(&r, 0, n, &kept);
+  if (!st) st = num(&r, 0, 1, &interrupted);
+  if (!st) st = num(&r, 0, n, &seq_n);
+  if (!st) st = line_end(&r);
+  if (st) return st;
+  res->n = n, res->kept = kept, res->interrupted = interrupted, res->removal_seq_n = seq_n;
+  for (int k = 0; !st && k < RG_PRUNE_STAGES; k++) {
+    rg_prune_stage *s = &res->stage[k];
+    int kk, run;
+    const char *secs;
+    size_t slen;
+    st = line_of(&r, "stage");
+    if (!st) st = num(&r, k, k, &kk);
+    if (!st) st = num(&r, 0, 1, &run);
+    if (!st) st = num(&r, 0, n, &s->in);
+    if (!st) st = num(&r, 0, n, &s->out);
+    if (!st) st = rest(&r, &secs, &slen);
+    char *e;
+    if (!st && ((s->seconds = strtod(secs, &e)) < 0 || e != secs + slen)) st = bad(&r, "not a time in seconds");
+    s->run = run, s->name = rg_prune_stage_name(k);
+  }
+  res->e = calloc((size_t)n + 1, sizeof *res->e);
+  res->order = malloc(sizeof(int) * ((size_t)n + 1));
+  res->removal_seq = malloc(sizeof(int) * ((size_t)n + 1));
+  if (!st && (!res->e || !res->order || !res->removal_seq)) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (!st) st = ints(&r, "order", res->order, n, n);
+  if (!st) st = ints(&r, "seq", res->removal_seq, seq_n, n);
+  int n_kept = 0;
+  for (int i = 0; !st && i < n; i++) {
+    st = read_entry(&r, &res->e[i], n);
+    n_kept += !st && res->e[i].fate == RG_FATE_KEPT;
+  }
+  if (!st && (n_kept != kept || seq_n != n - kept))
+    st = rg_err_at(err, RG_ERR_PARSE, 1, 1, "%d rules kept and %d removed, not %d and %d as it says", n_kept,
+                   n - n_kept, kept, seq_n);
+  if (!st && r.p != r.end) st = rg_err_at(err, RG_ERR_PARSE, r.line + 1, 1, "more after the last rule's entry");
+  return st;
+}

@@ -1,0 +1,36 @@
+/* prune/state.h: a pruning result written out whole and read back, so that a long run stopped
+ * after pruning does not prune again (synth/checkpoint.h keeps it next to the run's output).
+ *
+ * Text, one item a line, every number decimal:
+ *
+ *   prune-state N KEPT INTERRUPTED REMOVALS
+ *   stage K RUN IN OUT SECONDS           four lines, K = 0..3 (prune.h's stages)
+ *   order I...                           N input indices, visiting order
+ *   seq I...                             REMOVALS input indices, removal order
+ *   e FATE N_BY BY... N_STEPS ID         N lines, input order; ID the content id in hex
+ *   s TAG REVERSE OUTPUT TERM            N_STEPS lines after an e line (its derivation)
+ *
+ * The reader trusts nothing: every index is in range, every count agrees, and a short or
+ * garbled file is an error naming the line. (Whether the file belongs to the rules it is read
+ * against is the caller's question: synth/checkpoint.h binds it with hashes.)
+ */
+#ifndef RG_PRUNE_STATE_H
+#define RG_PRUNE_STATE_H
+
+#include <stdio.h>
+
+#include "ir/ir.h"
+
+struct rg_prune_result; /* prune.h */
+
+/* Writes res to f. RG_ERR_IO if writing fails; RG_ERR_ARG for a derivation step whose term
+ * holds a newline (it could not be read back). */
+rg_status rg_prune_state_write(FILE *f, const struct rg_prune_result *res, rg_err *err) RG_MUST_CHECK;
+
+/* Reads a result of n rules from text (len bytes, NUL-terminated) into *res (free it with
+ * rg_prune_result_free, also after an error). RG_ERR_PARSE with the line when the text is not
+ * such a result. */
+rg_status rg_prune_state_read(const char *text, size_t len, int n, struct rg_prune_result *res,
+                              rg_err *err) RG_MUST_CHECK;
+
+#endif

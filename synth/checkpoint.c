@@ -1,0 +1,184 @@
+/* synth/checkpoint.c: the checkpoints of the stages after testing (see synth/checkpoint.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "checkpoint.h"
+
+#include <errno.h>
+#include <sodium.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "ir/ir.h"
+
+#define MAGIC "# rulegen checkpoint, format 1: "
+#define RUN_TAG "# run: "
+#define BINDING_TAG "# binding: "
+
+static const char *const kind_name[RG_CHECKPOINT_KINDS] = {"pruned", "derived"};
+
+static void hex_of(const unsigned char h[crypto_hash_sha256_BYTES], char hex[2 * crypto_hash_sha256_BYTES + 1]) {
+  sodium_bin2hex(hex, 2 * crypto_hash_sha256_BYTES + 1, h, crypto_hash_sha256_BYTES);
+}
+
+void rg_checkpoint_key_init(rg_checkpoint_key *k, const char *cand, size_t len, int n, unsigned stages,
+                            const int *general_off, const int *general_of) {
+  if (sodium_init() < 0) abort(); /* libsodium cannot run at all: nothing here could */
+  unsigned char h[crypto_hash_sha256_BYTES];
+  char cand_hex[2 * crypto_hash_sha256_BYTES + 1], gen_hex[2 * crypto_hash_sha256_BYTES + 1] = "none";
+  crypto_hash_sha256(h, (const unsigned char *)cand, len);
+  hex_of(h, cand_hex);
+  if (general_off) {
+    crypto_hash_sha256_state s;
+    crypto_hash_sha256_init(&s);
+    crypto_hash_sha256_update(&s, (const unsigned char *)general_off, sizeof(int) * ((size_t)n + 1));
+    crypto_hash_sha256_update(&s, (const unsigned char *)general_of, sizeof(int) * (size_t)general_off[n]);
+    crypto_hash_sha256_final(&s, h);
+    hex_of(h, gen_hex);
+  }
+  size_t first = len && cand[0] == '#' ? strcspn(cand, "\n") : 0;
+  snprintf(k->run, sizeof k->run, "%.*s", (int)(first < sizeof k->run ? first : sizeof k->run - 1), cand);
+  rg_derive_limits lim = rg_prune_opts_default().limits;
+  snprintf(k->binding, sizeof k->binding,
+           "%d rules, candidate text sha256 %s, generalizations sha256 %s, prune stages %u, derive limits "
+           "%d/%d/%d, second pass",
+           n, cand_hex, gen_hex, stages, lim.max_steps, lim.max_states, lim.max_growth);
+  k->n = n;
+}
+
+char *rg_checkpoint_path(const char *out_path, rg_checkpoint_kind kind) {
+  return rg_path_with_suffix(out_path, kind == RG_CHECKPOINT_PRUNED ? ".pruned" : ".derived");
+}
+
+/* The SHA-256 of the file at path so far, in hex. */
+static rg_status hash_file(const char *path, char hex[2 * crypto_hash_sha256_BYTES + 1], rg_err *err) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return rg_err_set(err, RG_ERR_IO, "%s: %s", path, strerror(errno));
+  crypto_hash_sha256_state s;
+  crypto_hash_sha256_init(&s);
+  unsigned char buf[1 << 16], h[crypto_hash_sha256_BYTES];
+  size_t got;
+  while ((got = fread(buf, 1, sizeof buf, f)) > 0) crypto_hash_sha256_update(&s, buf, got);
+  bool bad = ferror(f);
+  fclose(f);
+  if (bad) return rg_err_set(err, RG_ERR_IO, "%s: a read error", path);
+  crypto_hash_sha256_final(&s, h);
+  hex_of(h, hex);
+  return RG_OK;
+}
+
+rg_status rg_checkpoint_save(const char *out_path, rg_checkpoint_kind kind, const rg_checkpoint_key *k,
+                             const rg_prune_result *res, rg_err *err) {
+  char *path = rg_checkpoint_path(out_path, kind);
+  if (!path) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_atomic_file a;
+  rg_status st = rg_atomic_open(&a, path, err);
+  free(path);
+  if (st) return st;
+  fprintf(a.f, MAGIC "%s\n" RUN_TAG "%s\n" BINDING_TAG "%s\n", kind_name[kind], k->run, k->binding);
+  st = rg_prune_state_write(a.f, res, err);
+  /* The last line is the SHA-256 of every byte before it: a cut or altered file shows. */
+  char hex[2 * crypto_hash_sha256_BYTES + 1];
+  if (!st && (fflush(a.f) || !a.tmp)) st = rg_err_set(err, RG_ERR_IO, "%s: cannot be written", a.path);
+  if (!st) st = hash_file(a.tmp, hex, err);
+  if (!st) fprintf(a.f, "end %s\n", hex);
+  if (st) {
+    rg_atomic_abort(&a);
+    return st;
+  }
+  return rg_atomic_commit(&a, err);
+}
+
+typedef enum { FOUND_OK, FOUND_NONE, FOUND_OTHER, FOUND_DAMAGED } found;
+
+/* A header line: the tag, then the rest of the line into *s (its length *n); false when the
+ * line at p is not one. Moves p past it. */
+static bool header_line(const char **p, const char *end, const char *tag, const char **s, int *n) {
+  size_t t = strlen(tag);
+  const char *nl = memchr(*p, '\n', (size_t)(end - *p));
+  if (!nl || (size_t)(nl - *p) < t || strncmp(*p, tag, t)) return false;
+  *s = *p + t, *n = (int)(nl - *s);
+  *p = nl + 1;
+  return true;
+}
+
+/* Reads one checkpoint; why says what is wrong with one not used. */
+static found load(const char *path, rg_checkpoint_kind kind, const rg_checkpoint_key *k, rg_prune_result *res,
+                  char *why, size_t why_len) {
+  struct stat sb;
+  memset(res, 0, sizeof *res);
+  if (stat(path, &sb) && errno == ENOENT) return FOUND_NONE;
+  rg_strbuf text;
+  rg_err err = {0};
+  if (rg_text_read_file(path, &text, &err)) {
+    snprintf(why, why_len, "%s", err.msg);
+    rg_sb_free(&text);
+    return FOUND_DAMAGED;
+  }
+  const char *s = rg_sb_str(&text), *end = s + text.len, *p = s, *v;
+  int vn;
+  found fd = FOUND_DAMAGED;
+  /* the end line: "end " and 64 hex digits, over every byte before it */
+  const char *last = text.len ? end - 1 : s;
+  while (last > s && last[-1] != '\n') last--;
+  char hex[2 * crypto_hash_sha256_BYTES + 1];
+  unsigned char h[crypto_hash_sha256_BYTES];
+  crypto_hash_sha256(h, (const unsigned char *)s, (size_t)(last - s));
+  hex_of(h, hex);
+  if (!header_line(&p, end, MAGIC, &v, &vn))
+    snprintf(why, why_len, "line 1: not a rulegen checkpoint (format 1)");
+  else if (vn != (int)strlen(kind_name[kind]) || strncmp(v, kind_name[kind], (size_t)vn))
+    snprintf(why, why_len, "line 1: a '%.*s' checkpoint, not '%s'", vn, v, kind_name[kind]);
+  else if (end - last != 4 + 64 + 1 || strncmp(last, "end ", 4) || strncmp(last + 4, hex, 64) || end[-1] != '\n')
+    snprintf(why, why_len, "its last line is not the SHA-256 of what precedes it: the file is cut short or altered");
+  else if (!header_line(&p, end, RUN_TAG, &v, &vn) || vn != (int)strlen(k->run) || strncmp(v, k->run, (size_t)vn))
+    fd = FOUND_OTHER, snprintf(why, why_len, "made from other candidates (%.*s)", vn > 200 ? 200 : vn, v);
+  else if (!header_line(&p, end, BINDING_TAG, &v, &vn) || vn != (int)strlen(k->binding) ||
+           strncmp(v, k->binding, (size_t)vn))
+    fd = FOUND_OTHER, snprintf(why, why_len, "made by a run with other candidate text or pruning options");
+  else {
+    int line0 = 3;
+    if (rg_prune_state_read(p, (size_t)(last - p), k->n, res, &err))
+      snprintf(why, why_len, "line %d: %s", line0 + err.line, err.msg);
+    else
+      fd = FOUND_OK;
+  }
+  if (fd != FOUND_OK) rg_prune_result_free(res);
+  rg_sb_free(&text);
+  return fd;
+}
+
+int rg_checkpoint_resume(const char *out_path, const rg_checkpoint_key *k, bool want_derived, rg_prune_result *res,
+                         int *got) {
+  *got = -1;
+  char *damaged = NULL, why[600], damaged_why[600] = "";
+  int rc = 0;
+  for (int kind = want_derived ? RG_CHECKPOINT_DERIVED : RG_CHECKPOINT_PRUNED; kind >= 0 && *got < 0; kind--) {
+    char *path = rg_checkpoint_path(out_path, (rg_checkpoint_kind)kind);
+    if (!path) return fprintf(stderr, "rulegen: out of memory\n"), 2;
+    found fd = load(path, (rg_checkpoint_kind)kind, k, res, why, sizeof why);
+    if (fd == FOUND_OK) {
+      *got = kind;
+      fprintf(stderr, "rulegen: resuming after %s from %s (saved by an earlier run of these candidates)\n",
+              kind == RG_CHECKPOINT_DERIVED ? "derivability, before the proofs" : "pruning, before derivability",
+              path);
+    } else if (fd == FOUND_OTHER) {
+      fprintf(stderr, "rulegen: note: %s is not this run's checkpoint (%s): not used; this run's replaces it\n", path,
+              why);
+    } else if (fd == FOUND_DAMAGED && !damaged) {
+      damaged = path, path = NULL;
+      snprintf(damaged_why, sizeof damaged_why, "%s", why);
+    }
+    free(path);
+  }
+  if (damaged && *got >= 0)
+    fprintf(stderr, "rulegen: note: %s is damaged (%s): not used\n", damaged, damaged_why);
+  else if (damaged) {
+    fprintf(stderr,
+            "rulegen: %s: a damaged checkpoint: %s\n  remove it (rm %s) and run the same command again: the stages "
+            "it saved run again\n",
+            damaged, damaged_why, damaged);
+    rc = 2;
+  }
+  free(damaged);
+  return rc;
+}
