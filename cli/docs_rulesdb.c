@@ -40,8 +40,14 @@ static const rg_cli_option show_options[] = {
 };
 
 static const rg_cli_option diff_options[] = {
-    RG_CLI_OPT(JSON, "write one JSON object (added, removed, changed, counts) to FILE instead of the "
+    RG_CLI_OPT(JSON, "write one JSON object (mode, added, removed, changed, counts) to FILE instead of the "
                      "listing; - is standard output"),
+    RG_CLI_OPT(LOST, "NEW is a regenerated set: exit 1 when it lost any rule BASE had (whatever its status, "
+                     "gone without a pruning record in NEW) or any proof (a rule at a lower status); list "
+                     "only those. BASE must verify with --pub"),
+    RG_CLI_OPT(LOST_TEXT, "NEW is rule text imported ('rulesdb import --format text'): exit 1 when a rule BASE "
+                          "ships (verified, no pruning record in BASE) is not in it; statuses not compared"),
+    RG_CLI_OPT(NEW_PUB, "verify NEW with this key instead of --pub (a set the CI job signed with its own key)"),
     RDB_READER_ROWS,
     RG_CLI_HELP_ROW,
 };
@@ -122,13 +128,18 @@ const rg_cli_doc rg_doc_rulesdb_show = {
     DOC_OPTIONS(show_options)};
 
 const rg_cli_doc rg_doc_rulesdb_diff = {
-    "rulesdb diff BASE.db NEW.db (--pub KEY.pub | --allow-unsigned) [--json FILE]",
+    "rulesdb diff BASE.db NEW.db (--pub KEY.pub | --allow-unsigned) [--new-pub NEW.pub]\n"
+    "             [--lost | --lost-text] [--json FILE]",
     "Lists rules added (+), removed (-) and changed (~: status or evidence) from BASE to\n"
     "NEW, matched by content id. A rule verified or certified in BASE that NEW lost\n"
-    "(without a pruning record saying which rules imply it) or downgraded is a\n"
-    "REGRESSION. Both databases are verified with the same key.\n",
+    "(without a pruning record saying which rules imply it) or downgraded below both is a\n"
+    "REGRESSION. Both databases are verified with --pub (NEW with --new-pub if given).\n"
+    "--lost guards a regenerated set against its signed reference BASE: every rule BASE\n"
+    "had must be in NEW at the same status or higher, or named by a pruning record of NEW;\n"
+    "each one that is not is listed with its whole id and text (scripts/ruleset-regress.sh).\n",
     DOC_OPTIONS(diff_options),
-    .after = "Exit status: 0 no regression, 1 regression, 2 error.\n"};
+    .after = "Exit status: 0 no regression (nothing lost), 1 regression (something lost), 2 error;\n"
+             "without --lost a refused signature is 1, with --lost or --lost-text it is 2 (bad input).\n"};
 
 const rg_cli_doc rg_doc_rulesdb_export = {
     "rulesdb export DB --format FMT [-o OUT] [--status S] (--pub KEY.pub | --allow-unsigned)",

@@ -69,32 +69,65 @@ static int cmp_entry(const void *a, const void *b) {
   return strcmp(rx->id.hex, ry->id.hex);
 }
 
-static int is_pruned(const rg_db *db, const char *id) {
-  for (size_t i = 0; i < db->prunes.n; i++)
-    if (!strcmp(db->prunes.v[i].removed_id.hex, id)) return 1;
-  return 0;
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-rg_status rg_db_diff_compute(const rg_db *base, const rg_db *new_, rg_db_diff *out, rg_err *err) {
+/* The ids db's pruning records name as removed, sorted for bsearch (a depth-4 set has millions). */
+static const char **pruned_ids(const rg_db *db) {
+  const char **v = malloc((db->prunes.n + 1) * sizeof *v);
+  for (size_t i = 0; v && i < db->prunes.n; i++)
+    v[i] = db->prunes.v[i].removed_id.hex;
+  if (v && db->prunes.n) qsort(v, db->prunes.n, sizeof *v, cmp_str);
+  return v;
+}
+
+static int is_pruned(const rg_db *db, const char **ids, const char *id) {
+  return db->prunes.n && bsearch(&id, ids, db->prunes.n, sizeof *ids, cmp_str) != NULL;
+}
+
+/* Whether e loses what base had, as mode counts it (diff.h). */
+static int regression(rg_diff_mode mode, const rg_diff_entry *e, int pruned_in_base) {
+  const rg_db_rule *b = e->base;
+  if (mode == RG_DIFF_SHIPPED)
+    return e->kind == RG_DIFF_REMOVED && b->status == RG_DB_VERIFIED && !pruned_in_base;
+  if (mode == RG_DIFF_PROVED && !rg_db_status_is_proved(b->status)) return 0;
+  if (e->kind == RG_DIFF_REMOVED) return !e->pruned;
+  return mode == RG_DIFF_PROVED ? !rg_db_status_is_proved(e->new_->status) : e->new_->status < b->status;
+}
+
+static void count(rg_db_diff *d) {
+  for (size_t i = 0; i < d->n; i++) {
+    const rg_diff_entry *e = &d->v[i];
+    d->added += e->kind == RG_DIFF_ADDED, d->removed += e->kind == RG_DIFF_REMOVED;
+    d->changed += e->kind == RG_DIFF_CHANGED, d->regressions += e->regression != 0;
+    d->lost_rules += e->regression && e->kind == RG_DIFF_REMOVED;
+    d->lost_proofs += e->regression && e->kind == RG_DIFF_CHANGED;
+  }
+}
+
+rg_status rg_db_diff_compute(const rg_db *base, const rg_db *new_, rg_diff_mode mode, rg_db_diff *out,
+                             rg_err *err) {
   memset(out, 0, sizeof *out);
+  out->mode = mode, out->base_rules = base->rules.n;
   evidence eb = {0}, en = {0};
-  rg_status st = evidence_build(base, &eb, err);
+  const char **pb = pruned_ids(base), **pn = pruned_ids(new_);
+  rg_status st = pb && pn ? evidence_build(base, &eb, err) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   if (!st) st = evidence_build(new_, &en, err);
   size_t cap = 0;
   for (size_t i = 0; !st && i < base->rules.n; i++) {
     const rg_db_rule *b = &base->rules.v[i];
     long j = rg_db_index_find(new_, en.idx, b->id.hex);
     rg_diff_entry e = {RG_DIFF_REMOVED, b, NULL, 0, 0, 0};
-    if (j < 0) {
-      e.pruned = is_pruned(new_, b->id.hex);
-      e.regression = rg_db_status_is_proved(b->status) && !e.pruned;
-    } else {
+    if (j < 0)
+      e.pruned = is_pruned(new_, pn, b->id.hex);
+    else {
       const rg_db_rule *n = &new_->rules.v[j];
       const char *evb = eb.ev[i] ? eb.ev[i] : "", *evn = en.ev[j] ? en.ev[j] : "";
       if (n->status == b->status && !strcmp(evb, evn)) continue;
       e = (rg_diff_entry){RG_DIFF_CHANGED, b, n, n->status != b->status, 0, 0};
-      e.regression = rg_db_status_is_proved(b->status) && !rg_db_status_is_proved(n->status);
     }
+    e.regression = regression(mode, &e, mode == RG_DIFF_SHIPPED && is_pruned(base, pb, b->id.hex));
     if (push(out, &cap, e)) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
   for (size_t j = 0; !st && j < new_->rules.n; j++) {
@@ -104,13 +137,10 @@ rg_status rg_db_diff_compute(const rg_db *base, const rg_db *new_, rg_db_diff *o
       st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
   evidence_free(base, &eb), evidence_free(new_, &en);
+  free(pb), free(pn);
   if (st) return rg_db_diff_free(out), st;
   if (out->n) qsort(out->v, out->n, sizeof *out->v, cmp_entry);
-  for (size_t i = 0; i < out->n; i++) {
-    const rg_diff_entry *e = &out->v[i];
-    out->added += e->kind == RG_DIFF_ADDED, out->removed += e->kind == RG_DIFF_REMOVED;
-    out->changed += e->kind == RG_DIFF_CHANGED, out->regressions += e->regression != 0;
-  }
+  count(out);
   return RG_OK;
 }
 
@@ -119,7 +149,27 @@ void rg_db_diff_free(rg_db_diff *d) {
   memset(d, 0, sizeof *d);
 }
 
+/* The LOST and SHIPPED listing: only what was lost, with whole ids (rulesdb show DB ID). */
+static void print_lost(const rg_db_diff *d, rg_strbuf *out) {
+  for (size_t i = 0; i < d->n; i++) {
+    const rg_diff_entry *e = &d->v[i];
+    if (!e->regression) continue;
+    if (e->kind == RG_DIFF_REMOVED)
+      rg_sb_printf(out, "LOST rule  %s %s %s\n", e->base->id.hex, rg_db_status_name(e->base->status), e->base->text);
+    else
+      rg_sb_printf(out, "LOST proof %s %s -> %s %s\n", e->base->id.hex, rg_db_status_name(e->base->status),
+                   rg_db_status_name(e->new_->status), e->base->text);
+  }
+  rg_sb_printf(out, "%zu lost (%zu rule%s gone, %zu proof%s lost) of %zu rules in the reference; %zu added, %zu removed, "
+                    "%zu changed\n", d->regressions, d->lost_rules, d->lost_rules == 1 ? "" : "s", d->lost_proofs,
+               d->lost_proofs == 1 ? "" : "s", d->base_rules, d->added, d->removed, d->changed);
+}
+
 void rg_db_diff_print(const rg_db_diff *d, rg_strbuf *out) {
+  if (d->mode != RG_DIFF_PROVED) {
+    print_lost(d, out);
+    return;
+  }
   for (size_t i = 0; i < d->n; i++) {
     const rg_diff_entry *e = &d->v[i];
     const rg_db_rule *r = e->base ? e->base : e->new_;
@@ -157,10 +207,10 @@ static void json_rule(rg_strbuf *out, const rg_diff_entry *e) {
 }
 
 void rg_db_diff_print_json(const rg_db_diff *d, rg_strbuf *out) {
-  static const char *names[] = {"added", "removed", "changed"};
-  rg_sb_puts(out, "{");
+  static const char *names[] = {"added", "removed", "changed"}, *modes[] = {"proved", "lost", "shipped"};
+  rg_sb_printf(out, "{\"mode\":\"%s\"", modes[d->mode]);
   for (int k = 0; k < 3; k++) {
-    rg_sb_printf(out, "%s\"%s\":[", k ? "," : "", names[k]);
+    rg_sb_printf(out, ",\"%s\":[", names[k]);
     int first = 1;
     for (size_t i = 0; i < d->n; i++)
       if ((int)d->v[i].kind == k) {
@@ -171,6 +221,7 @@ void rg_db_diff_print_json(const rg_db_diff *d, rg_strbuf *out) {
     rg_sb_puts(out, "]");
   }
   rg_sb_printf(out,
-               ",\"counts\":{\"added\":%zu,\"removed\":%zu,\"changed\":%zu,\"regressions\":%zu}}\n",
-               d->added, d->removed, d->changed, d->regressions);
+               ",\"counts\":{\"added\":%zu,\"removed\":%zu,\"changed\":%zu,\"regressions\":%zu,\"lost_rules\":%zu,"
+               "\"lost_proofs\":%zu}}\n",
+               d->added, d->removed, d->changed, d->regressions, d->lost_rules, d->lost_proofs);
 }

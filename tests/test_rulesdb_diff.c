@@ -1,5 +1,5 @@
 /* tests/test_rulesdb_diff.c: diff semantics (added only, removed, downgraded, pruned, evidence
- * changed, JSON) and the audit's own re-checks (content ids, random tests re-run, statuses,
+ * changed, JSON; the --lost and --lost-text modes) and the audit's own re-checks (content ids, random tests re-run, statuses,
  * pruning references, sampling, what it reports as not re-checked). */
 #define _DEFAULT_SOURCE
 #include "check.h"
@@ -23,11 +23,76 @@ static const char *A = "(matmul (matmul ?x ?y) ?z) => (matmul ?x (matmul ?y ?z))
 static const char *B = "(ewadd ?x ?y) => (ewadd ?y ?x)";
 static const char *C = "(ewmul ?x ?y) => (ewmul ?y ?x)";
 
-static rg_db_diff run(const rg_db *a, const rg_db *b) {
+static rg_db_diff run_mode(const rg_db *a, const rg_db *b, rg_diff_mode mode) {
   rg_db_diff d;
   rg_err err;
-  CHECK(rg_db_diff_compute(a, b, &d, &err) == RG_OK);
+  CHECK(rg_db_diff_compute(a, b, mode, &d, &err) == RG_OK);
   return d;
+}
+
+static rg_db_diff run(const rg_db *a, const rg_db *b) {
+  return run_mode(a, b, RG_DIFF_PROVED);
+}
+
+/* --lost: a rule of any status gone without a pruning record, any lower status; --lost-text:
+ * only base's shipped rules (verified, not pruned in base) gone, statuses not compared. */
+static void test_lost(void) {
+  rg_db *base = rg_db_new(), *gone = rg_db_new(), *down = rg_db_new(), *text = rg_db_new();
+  rg_err err;
+  add(base, A, RG_DB_VERIFIED), add(base, B, RG_DB_TESTED), add(base, C, RG_DB_VERIFIED);
+  add(gone, A, RG_DB_VERIFIED), add(gone, C, RG_DB_VERIFIED);           /* B (tested) gone */
+  add(down, A, RG_DB_CERTIFIED), add(down, B, RG_DB_UNPROVED), add(down, C, RG_DB_VERIFIED);
+  add(text, A, RG_DB_IMPORTED), add(text, B, RG_DB_IMPORTED);           /* C gone */
+
+  rg_db_diff d = run_mode(base, base, RG_DIFF_LOST);
+  CHECK(d.n == 0 && d.regressions == 0);
+  rg_db_diff_free(&d);
+  d = run(base, gone); /* diff's default counts only proved rules */
+  CHECK(d.removed == 1 && d.regressions == 0);
+  rg_db_diff_free(&d);
+  d = run_mode(base, gone, RG_DIFF_LOST);
+  CHECK(d.removed == 1 && d.regressions == 1 && d.lost_rules == 1 && d.lost_proofs == 0);
+  rg_strbuf out;
+  rg_sb_init(&out);
+  rg_db_diff_print(&d, &out);
+  CHECK_MSG(strstr(rg_sb_str(&out), "LOST rule  ") && strstr(rg_sb_str(&out), base->rules.v[1].id.hex) &&
+                strstr(rg_sb_str(&out), B) && strstr(rg_sb_str(&out), "1 lost (1 rule gone, 0 proofs lost) of 3 rules"),
+            "%s", rg_sb_str(&out));
+  rg_db_diff_free(&d);
+  /* Its pruning record in the new set accounts for it. */
+  rg_db_prune p = {base->rules.v[1].id, (char *)B, "derivable(k=2)", base->rules.v[0].id.hex};
+  CHECK(rg_db_add_prune(gone, &p, &err) == RG_OK);
+  d = run_mode(base, gone, RG_DIFF_LOST);
+  CHECK(d.removed == 1 && d.regressions == 0 && d.v[0].pruned);
+  rg_db_diff_free(&d);
+  /* verified -> certified and tested -> unproved are lost proofs (the default sees one). */
+  d = run_mode(base, down, RG_DIFF_LOST);
+  CHECK(d.changed == 2 && d.regressions == 2 && d.lost_proofs == 2);
+  rg_sb_clear(&out);
+  rg_db_diff_print(&d, &out);
+  CHECK_MSG(strstr(rg_sb_str(&out), "LOST proof ") && strstr(rg_sb_str(&out), "verified -> certified") &&
+                strstr(rg_sb_str(&out), "tested -> unproved"),
+            "%s", rg_sb_str(&out));
+  rg_db_diff_free(&d);
+  d = run(base, down);
+  CHECK(d.regressions == 0);
+  rg_db_diff_free(&d);
+  /* Rule text: C (shipped) gone is lost; B (not verified) is not shipped; A's status is text's. */
+  d = run_mode(base, text, RG_DIFF_SHIPPED);
+  CHECK(d.regressions == 1 && d.lost_rules == 1 && d.removed == 1 && d.changed == 2);
+  rg_sb_clear(&out);
+  rg_db_diff_print_json(&d, &out);
+  CHECK_MSG(strstr(rg_sb_str(&out), "{\"mode\":\"shipped\"") && strstr(rg_sb_str(&out), "\"lost_rules\":1"), "%s",
+            rg_sb_str(&out));
+  rg_db_diff_free(&d);
+  /* ... unless base itself records C as pruned (derived: not in base's text either). */
+  rg_db_prune pc = {base->rules.v[2].id, (char *)C, "derivable(k=1)", base->rules.v[0].id.hex};
+  CHECK(rg_db_add_prune(base, &pc, &err) == RG_OK);
+  d = run_mode(base, text, RG_DIFF_SHIPPED);
+  CHECK(d.regressions == 0);
+  rg_db_diff_free(&d);
+  rg_sb_free(&out);
+  rg_db_free(base), rg_db_free(gone), rg_db_free(down), rg_db_free(text);
 }
 
 static void test_diff(void) {
@@ -167,6 +232,7 @@ static void test_audit(void) {
 
 int main(void) {
   test_diff();
+  test_lost();
   test_audit();
   return check_done("test_rulesdb_diff");
 }

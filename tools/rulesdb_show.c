@@ -15,13 +15,15 @@ static int print(const char *prog, rg_status st, rg_strbuf *out, const rg_err *e
 
 /* Where the readers' option values go (cli/fields.h). */
 typedef struct {
-  const char *pub, *json, *png;
-  bool allow;
+  const char *pub, *json, *png, *new_pub;
+  bool allow, lost, lost_text;
   rg_db_show_opts show;
 } read_args;
 static const rg_cli_field read_fields[] = {
     RG_CLI_STORE(RG_OPT_PUB, RG_CLI_TEXT, read_args, pub), RG_CLI_STORE(RG_OPT_ALLOW_UNSIGNED, RG_CLI_SET, read_args, allow),
-    RG_CLI_STORE(RG_OPT_JSON, RG_CLI_TEXT, read_args, json), RG_CLI_STORE(RG_OPT_OP, RG_CLI_TEXT, read_args, show.sel.op),
+    RG_CLI_STORE(RG_OPT_JSON, RG_CLI_TEXT, read_args, json), RG_CLI_STORE(RG_OPT_NEW_PUB, RG_CLI_TEXT, read_args, new_pub),
+    RG_CLI_STORE(RG_OPT_LOST, RG_CLI_SET, read_args, lost), RG_CLI_STORE(RG_OPT_LOST_TEXT, RG_CLI_SET, read_args, lost_text),
+    RG_CLI_STORE(RG_OPT_OP, RG_CLI_TEXT, read_args, show.sel.op),
     RG_CLI_STORE(RG_OPT_LIST, RG_CLI_SET, read_args, show.list),
     RG_CLI_STORE(RG_OPT_CONFIG, RG_CLI_SET, read_args, show.config),
     RG_CLI_STORE(RG_OPT_PNG, RG_CLI_TEXT, read_args, png)};
@@ -70,23 +72,24 @@ static rg_status write_json(const char *path, rg_strbuf *out, rg_err *err) {
 
 int rdb_diff(int argc, char **argv) {
   read_args a = {0};
-  int rc = rg_cli_parse("rulesdb diff", &rg_doc_rulesdb_diff, NULL, read_fields, 3, NULL, &a, argc, argv);
+  int rc = rg_cli_parse("rulesdb diff", &rg_doc_rulesdb_diff, NULL, read_fields, 6, NULL, &a, argc, argv);
   if (rc != RG_CLI_GO_ON) return rc;
-  const char *pub = a.pub, *json = a.json;
-  bool allow = a.allow;
+  rg_diff_mode mode = a.lost_text ? RG_DIFF_SHIPPED : a.lost ? RG_DIFF_LOST : RG_DIFF_PROVED;
   if (optind + 2 != argc) return fprintf(stderr, "rulesdb diff: give BASE.db and NEW.db (see --help)\n"), 2;
+  if (mode && (a.allow || !a.pub))
+    return fprintf(stderr, "rulesdb diff: --lost guards against a signed BASE: give --pub BASE.pub, not --allow-unsigned\n"), 2;
   rg_db *base = NULL, *new_ = NULL;
-  rc = rdb_open("rulesdb diff", argv[optind], pub, allow, &base, NULL);
-  if (!rc) rc = rdb_open("rulesdb diff", argv[optind + 1], pub, allow, &new_, NULL);
-  if (rc) return rg_db_free(base), rc;
+  rc = rdb_open("rulesdb diff", argv[optind], a.pub, a.allow, &base, NULL);
+  if (!rc) rc = rdb_open("rulesdb diff", argv[optind + 1], a.new_pub ? a.new_pub : a.pub, a.allow, &new_, NULL);
+  if (rc) return rg_db_free(base), mode ? 2 : rc; /* --lost: 1 is only "something lost" */
   rg_db_diff d;
   rg_err err;
   rg_strbuf out;
   rg_sb_init(&out);
-  rg_status st = rg_db_diff_compute(base, new_, &d, &err);
+  rg_status st = rg_db_diff_compute(base, new_, mode, &d, &err);
   bool computed = !st;
-  if (!st) (json ? rg_db_diff_print_json : rg_db_diff_print)(&d, &out);
-  if (!st && json && strcmp(json, "-")) st = write_json(json, &out, &err);
+  if (!st) (a.json ? rg_db_diff_print_json : rg_db_diff_print)(&d, &out);
+  if (!st && a.json && strcmp(a.json, "-")) st = write_json(a.json, &out, &err);
   rc = print("rulesdb diff", st, &out, &err);
   if (!st) rc = d.regressions ? 1 : 0;
   if (computed) rg_db_diff_free(&d);
