@@ -28,7 +28,7 @@ static const rg_cli_option synth_options[] = {
     RG_CLI_OPT(FAIL_FAST, "ask cvc5 only what z3 proved (with --require both; about halves the time unprovable rules cost; cvc5-only proofs not sought)"),
     RG_CLI_OPT(AXIOMS, "axioms for the proofs (default verify/axioms.rules)"),
     RG_CLI_OPT(KEY, "sign a .db output with this secret key (rulesdb keygen)"),
-    RG_CLI_OPT(PROOF_CACHE, "keep every solver answer here and take it from here: a rerun asks the solvers only what is new (default $RULEGEN_PROOF_CACHE, else ~/.cache/rulegen/proofs)"),
+    RG_CLI_OPT(PROOF_CACHE, "keep every solver answer, and the passes of the axiom test and of each recheck, here and take them from here: a rerun asks the solvers only what is new and runs neither check again where it passed (default $RULEGEN_PROOF_CACHE, else ~/.cache/rulegen/proofs)"),
     RG_CLI_OPT(NO_PROOF_CACHE, "keep the answers in OUT.proofs only (with -o), for --resume"),
     RG_CLI_OPT(THREADS, "threads (default: every core)"),
     RG_CLI_OPT(MEM_LIMIT, "memory for fingerprint records, e.g. 512M, 4G (default 1/2 of RAM); more records than fit cost extra passes"),
@@ -60,8 +60,8 @@ static const rg_cli_option prove_options[] = {
     RG_CLI_OPT(RECHECK, "recheck every proved rule at N drawn assignments (default 64, 0 off); one whose sides differ is unproved, its proof false, and its core axioms suspect"),
     RG_CLI_OPT(INPUTS, "shapes of variables by name, one 'NAME DIMS' per line, for the recheck's draws (default TASO's 20 inputs; ?w13_1 takes ?w13's)"),
     RG_CLI_OPT(JOURNAL, "read solver answers from FILE and append new ones as they come: a run stopped and started again asks only what was not answered"),
-    RG_CLI_OPT(PROOF_CACHE, "without --journal, the answers go to the proof cache here (default $RULEGEN_PROOF_CACHE, else ~/.cache/rulegen/proofs), shared with every run"),
-    RG_CLI_OPT(NO_PROOF_CACHE, "without --journal, keep no answers: ask the solvers everything"),
+    RG_CLI_OPT(PROOF_CACHE, "without --journal, the answers and the passes of the axiom test and the recheck go to the proof cache here (default $RULEGEN_PROOF_CACHE, else ~/.cache/rulegen/proofs), shared with every run"),
+    RG_CLI_OPT(NO_PROOF_CACHE, "without --journal, keep no answers: ask the solvers everything, test the axioms and recheck every proved rule"),
     RG_CLI_OPT(FAIL_FAST, "ask cvc5 only about obligations z3 proved (with --require both: a rule z3 misses fails anyway; halves the time spent on unprovable rules; proved-by-cvc5-only is then not sought)"),
     RG_CLI_OPT(QUIET, "print only rules that are not verified, and the summary"),
     RG_CLI_OPT(JSON, "also write the counts by status and each rule's status as JSON"),
@@ -168,7 +168,8 @@ const rg_cli_doc rg_doc_recheck = {
     "type with outputs of the same type, it compares the sides in float64 and Z_p. A\n"
     "rule that differs is false, whatever proved it: it is printed with the shapes that\n"
     "show it (rulegen eval -s ... reproduces it). A rule whose variables are named as\n"
-    "inputs (--inputs) is drawn from their shapes first. Seeded and deterministic.\n",
+    "inputs (--inputs) is drawn from their shapes first. Seeded and deterministic. It\n"
+    "always runs: the recheck passes a proof cache keeps (rulegen, prove) are not taken.\n",
     recheck_options, RG_CLI_COUNT(recheck_options),
     "example:\n  rulegen recheck --assignments 128 rules.rules\n"
     "exit status: 0 no rule differs, 1 some rule differs, 2 bad input, 130 interrupted\n"};
@@ -183,7 +184,8 @@ const rg_cli_doc rg_doc_check_axioms = {
     "and seams), and, read right to left, wherever its target types: the SMT encoding\n"
     "states it of every term where its guard holds. So the draws constrain one side only\n"
     "(concat operands of unequal sizes, splits out of line with kernels, seams anywhere),\n"
-    "and an axiom whose other side then does not type is unsound too.\n",
+    "and an axiom whose other side then does not type is unsound too. It always runs: the\n"
+    "passes a proof cache keeps for the proof stage (rulegen, prove) are not taken here.\n",
     check_axioms_options, RG_CLI_COUNT(check_axioms_options),
     "exit status: 0 all sound, 1 some axiom unsound, 2 bad input\n"};
 
