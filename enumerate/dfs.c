@@ -504,10 +504,16 @@ static rg_status run_units(thr *ts, int nt, const unit *units, int n_units, shar
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
   for (int u = 0; u < n_units; u++) {
     thr *t = &ts[omp_get_thread_num()];
-    if (failed || (o->stop && *o->stop)) continue;
+    if (failed || (o->stop && *o->stop) || (o->skip && o->skip[u])) continue;
     t->err = &errs[omp_get_thread_num()];
+    rg_enum_stats before = {t->graphs, t->rejected, t->wide, t->pruned, 0, 0, false};
     int32_t sid = apply(t, units[u].v, units[u].a, units[u].b); /* valid: list_units checked */
     rg_status s = sid >= 0 ? try_op(t, units[u].v, units[u].a, units[u].b, sid) : RG_ERR_NOMEM;
+    if (!s && o->unit_done && !(o->stop && *o->stop)) { /* a stopped unit may be cut short */
+      rg_enum_stats delta = {t->graphs - before.graphs, t->rejected - before.rejected, t->wide - before.wide,
+                             t->pruned - before.pruned, n_units, 0, false};
+      s = o->unit_done(t->user, u, &delta, t->err);
+    }
     if (s) {
 #pragma omp critical(rg_enum_fail)
       if (!failed) {
@@ -542,7 +548,14 @@ rg_status rg_enum_run(const rg_enum_space *sp, const rg_enum_visitor *v, void *c
     rg_err_set(err, st, "out of memory starting the enumeration");
     goto done;
   }
+  if (!st && o->skip && o->n_skip != n_units) {
+    st = rg_err_set(err, RG_ERR_ARG, "the saved enumeration has %d work units where this one has %d: it was "
+                    "made for another operator set or input set", o->n_skip, n_units);
+    goto done;
+  }
+  for (int u = 0; o->skip && u < n_units; u++) stats->units_skipped += o->skip[u] != 0;
   sh.units_total = n_units;
+  sh.units_done = stats->units_skipped;
   stats->units = n_units;
   st = run_units(ts, nt, units, n_units, &sh, o, err);
   for (int i = 0; i < nt; i++) {

@@ -14,7 +14,8 @@
  *     both are inputs (so commutativity itself shows up as a collision) but not extended: each
  *     of its extensions equals, by commutativity and congruence, an extension of op(a, b),
  *     which is enumerated; with a computed operand it is skipped (an instance of commutativity).
- * Work units are the valid first operators; OpenMP threads take them dynamically. Each thread
+ * Work units are the valid first operators, listed in (variant, operands) order, so a unit's
+ * number names the same subtree in every run of one space; OpenMP threads take them dynamically. Each thread
  * has its own state and visitor data, so threads share nothing mutable; the visitor sees graphs
  * in a thread-dependent order, so anything that must be deterministic sorts afterwards.
  */
@@ -59,6 +60,8 @@ typedef struct {
   int units_done, units_total;
 } rg_enum_progress;
 
+typedef struct rg_enum_stats rg_enum_stats;
+
 typedef struct {
   int threads;                        /* >= 1 */
   int max_outputs;                    /* 1 .. RG_RULE_MAX_OUTPUTS: most outputs of a graph */
@@ -68,16 +71,26 @@ typedef struct {
   /* Called now and then (after a unit, or every 2^16 graphs) by one thread at a time. */
   void (*progress)(void *user, const rg_enum_progress *p);
   void *progress_user;
+  /* A resumed run (fingerprint/spill.h): units whose skip[u] is set are not run (their graphs
+   * were visited by an earlier run); n_skip must then equal the number of units, or the run is
+   * refused (another space). NULL: every unit runs. */
+  const uint8_t *skip;
+  int n_skip;
+  /* Called (may be NULL) by the thread that ran unit u, with that thread's user, once every
+   * graph of the unit was visited; delta holds the unit's own counts, and in units the run's
+   * number of units. A non-OK status stops the run. Not called for a unit cut short by stop. */
+  rg_status (*unit_done)(void *user, int unit, const rg_enum_stats *delta, rg_err *err);
 } rg_enum_run_opts;
 
-typedef struct {
+struct rg_enum_stats {
   uint64_t graphs;    /* graphs visited (1..depth operators, at most max_outputs outputs) */
   uint64_t rejected;  /* applications skipped: shape, duplicate node, non-canonical order */
   uint64_t wide;      /* prefixes with too many outputs, evaluated only to be extended */
   uint64_t pruned;    /* graphs not extended: the visitor asked so, or swapped commutative operands */
-  int units;
+  int units;          /* work units (valid first operators), skipped ones included */
+  int units_skipped;  /* units skip marked, not run */
   bool interrupted;   /* stop was set before the run finished */
-} rg_enum_stats;
+};
 
 /* Runs the enumeration; users[t] is the visitor data of thread t (o->threads of them). Returns
  * the first visitor error, or RG_ERR_NOMEM. An interrupted run returns RG_OK with

@@ -16,18 +16,14 @@
 #include "hash.h"
 #include "kernels.h"
 #include "opeval.h"
+#include "table.h"
 
 #define BATCH 4096
 
 typedef struct {
-  rg_fp_table *t;
-  size_t cap_records;
-  uint64_t hi; /* current upper end; only changes under the lock */
-} store;
-
-typedef struct {
   const rg_enum_space *sp;
-  store *s;
+  const rg_fp_sink *sink;
+  int thread;
   rg_fp_opeval *ev;
   const rg_eval_ctx *ctx;
   rg_value *const *inputs;
@@ -38,7 +34,6 @@ typedef struct {
   rg_fp_sample smp[16];          /* sample positions by tensor size, direct-mapped */
   rg_fp_record batch[BATCH];
   int nb;
-  uint64_t lo;
   bool keep_redundant, interp_only;
 } fthr;
 
@@ -48,54 +43,17 @@ size_t rg_fp_record_cap(const rg_fp_opts *o) {
   return cap;
 }
 
-static int cmp_record(const void *a, const void *b) {
-  const rg_fp_record *x = a, *y = b;
-  if (x->fp != y->fp) return x->fp < y->fp ? -1 : 1;
-  return memcmp(&x->code, &y->code, sizeof x->code);
-}
-
-/* Drops records above s->hi from the table. */
-static void compact(store *s) {
-  size_t k = 0;
-  for (size_t i = 0; i < s->t->n; i++)
-    if (s->t->r[i].fp <= s->hi) s->t->r[k++] = s->t->r[i];
-  s->t->n = k;
-}
-
-/* Moves a batch into the table (call under the lock). */
-static rg_status flush_locked(store *s, const rg_fp_record *b, int n, rg_err *err) {
-  for (int i = 0; i < n; i++) {
-    if (b[i].fp > s->hi) continue;
-    while (s->t->n >= s->cap_records) {
-      if (s->hi == s->t->lo)
-        return rg_err_set(err, RG_ERR_LIMIT,
-                          "memory limit too small to make progress: more than %zu graphs share one "
-                          "fingerprint; raise --mem-limit",
-                          s->cap_records);
-      s->hi = s->t->lo + (s->hi - s->t->lo) / 2;
-      compact(s);
-      if (b[i].fp > s->hi) goto next;
-    }
-    if (s->t->n == s->t->cap) {
-      size_t nc = s->t->cap ? 2 * s->t->cap : 1 << 16;
-      if (nc > s->cap_records) nc = s->cap_records;
-      rg_fp_record *nr = realloc(s->t->r, sizeof *nr * nc);
-      if (!nr) return rg_err_set(err, RG_ERR_NOMEM, "out of memory for fingerprint records (lower --mem-limit)");
-      s->t->r = nr;
-      s->t->cap = nc;
-    }
-    s->t->r[s->t->n++] = b[i];
-  next:;
-  }
-  return RG_OK;
-}
-
 static rg_status flush(fthr *f, rg_err *err) {
-  rg_status st;
-#pragma omp critical(rg_fp_store)
-  st = flush_locked(f->s, f->batch, f->nb, err);
+  rg_status st = f->nb ? f->sink->records(f->sink->user, f->thread, f->batch, f->nb, err) : RG_OK;
   f->nb = 0;
   return st;
+}
+
+/* A unit's records all go to the sink before it hears the unit is done. */
+static rg_status unit_done(void *user, int unit, const rg_enum_stats *delta, rg_err *err) {
+  fthr *f = user;
+  rg_status st = flush(f, err);
+  return st ? st : f->sink->unit_done(f->sink->user, f->thread, unit, delta, err);
 }
 
 static rg_status visit(void *user, const rg_enum_state *st, bool *extend, rg_err *err) {
@@ -137,38 +95,11 @@ static rg_status visit(void *user, const rg_enum_state *st, bool *extend, rg_err
   for (int q = ni; q <= p; q++)
     if (!st->uses[q]) h[n++] = f->sample[q];
   uint64_t fp = rg_fp_combine(h, n);
-  if (fp < f->lo || fp > f->s->hi) return RG_OK; /* a stale hi only lets extra records through */
+  if (fp < f->sink->lo || (f->sink->hi && fp > *f->sink->hi)) return RG_OK; /* a stale hi only lets extra records through */
   f->batch[f->nb].fp = fp;
   f->batch[f->nb].code = st->code;
   if (++f->nb == BATCH) return flush(f, err);
   return RG_OK;
-}
-
-/* Sorts the n records r (fingerprints in [lo, hi]) by (fingerprint, code) with several threads:
- * one in-place pass (American flag sort) moves them into 256 runs of fingerprint ranges, then
- * the runs are sorted in parallel. The result is the one order a serial sort gives. */
-static void sort_records(rg_fp_record *r, size_t n, uint64_t lo, uint64_t hi, int threads) {
-  enum { RUNS = 256 };
-  uint64_t width = (hi - lo) / RUNS + 1;
-  size_t start[RUNS + 1] = {0}, next[RUNS];
-  for (size_t i = 0; i < n; i++)
-    start[(r[i].fp - lo) / width + 1]++;
-  for (int b = 0; b < RUNS; b++)
-    start[b + 1] += start[b], next[b] = start[b];
-  for (int b = 0; b < RUNS; b++)
-    while (next[b] < start[b + 1]) {
-      size_t d = (size_t)((r[next[b]].fp - lo) / width);
-      if ((int)d == b) {
-        next[b]++;
-        continue;
-      }
-      rg_fp_record tmp = r[next[d]];
-      r[next[d]++] = r[next[b]];
-      r[next[b]] = tmp;
-    }
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-  for (int b = 0; b < RUNS; b++)
-    qsort(r + start[b], start[b + 1] - start[b], sizeof *r, cmp_record);
 }
 
 void rg_fp_table_free(rg_fp_table *t) {
@@ -176,14 +107,14 @@ void rg_fp_table_free(rg_fp_table *t) {
   memset(t, 0, sizeof *t);
 }
 
-/* One thread's state: its share of the store, its input hashes and its operator evaluator. */
-static rg_status thread_init(fthr *t, const rg_enum_space *sp, const rg_fp_opts *o, store *s, const rg_eval_ctx *ctx,
-                             rg_value **inputs, uint64_t lo, rg_err *err) {
+/* One thread's state: its sink, its input hashes and its operator evaluator. */
+static rg_status thread_init(fthr *t, int thread, const rg_enum_space *sp, const rg_fp_opts *o, const rg_fp_sink *sink,
+                             const rg_eval_ctx *ctx, rg_value **inputs, rg_err *err) {
   *t = (fthr){.sp = sp,
-              .s = s,
+              .sink = sink,
+              .thread = thread,
               .ctx = ctx,
               .inputs = inputs,
-              .lo = lo,
               .keep_redundant = o->keep_redundant,
               .interp_only = o->interp_only};
   for (int k = 0; k < 16; k++)
@@ -196,18 +127,21 @@ static rg_status thread_init(fthr *t, const rg_enum_space *sp, const rg_fp_opts 
   return t->ev ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
 }
 
-rg_status rg_fp_collect(const rg_enum_space *sp, const rg_fp_opts *o, uint64_t lo, uint64_t hi,
-                        rg_fp_table *t, rg_enum_stats *stats, rg_err *err) {
-  memset(t, 0, sizeof *t);
+rg_status rg_fp_input_records(const rg_enum_space *sp, uint64_t seed, rg_fp_record *r, rg_err *err) {
+  rg_value **inputs = rg_fp_inputs_new(sp, seed);
+  if (!inputs) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  for (int i = 0; i < sp->inputs.n; i++) {
+    uint64_t h = rg_fp_tensor_sample_hash(&sp->inputs.in[i].shape, inputs[i], NULL);
+    r[i] = (rg_fp_record){rg_fp_combine(&h, 1), rg_enum_code_input(i)};
+  }
+  rg_fp_inputs_free(sp, inputs);
+  return RG_OK;
+}
+
+rg_status rg_fp_enumerate(const rg_enum_space *sp, const rg_fp_opts *o, const rg_fp_sink *sink, rg_enum_stats *stats,
+                          rg_err *err) {
   memset(stats, 0, sizeof *stats);
-  t->lo = lo;
-  if (o->mem_limit < RG_FP_MIN_MEM)
-    return rg_err_set(err, RG_ERR_LIMIT,
-                      "memory limit of %zu bytes is too small to make progress: give at least %u MB",
-                      o->mem_limit, RG_FP_MIN_MEM >> 20);
   int nt = o->threads < 1 ? 1 : o->threads;
-  store s = {t, rg_fp_record_cap(o), hi};
-  if (s.cap_records < 2) return rg_err_set(err, RG_ERR_LIMIT, "record cap too small to make progress");
   rg_eval_ctx ctx;
   rg_fp_eval_ctx(o->seed, &ctx);
   rg_value **inputs = rg_fp_inputs_new(sp, o->seed);
@@ -215,18 +149,21 @@ rg_status rg_fp_collect(const rg_enum_space *sp, const rg_fp_opts *o, uint64_t l
   void **users = calloc((size_t)nt, sizeof *users);
   rg_status st = inputs && ts && users ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int i = 0; i < nt && !st; i++) {
-    st = thread_init(&ts[i], sp, o, &s, &ctx, inputs, lo, err);
+    st = thread_init(&ts[i], i, sp, o, sink, &ctx, inputs, err);
     users[i] = &ts[i];
-  }
-  /* the input graphs: each input alone is a graph whose output is that input */
-  for (int i = 0; i < sp->inputs.n && !st; i++) {
-    uint64_t h = rg_fp_tensor_sample_hash(&sp->inputs.in[i].shape, inputs[i], NULL);
-    rg_fp_record r = {rg_fp_combine(&h, 1), rg_enum_code_input(i)};
-    if (r.fp >= lo) st = flush_locked(&s, &r, 1, err);
   }
   if (!st) {
     rg_enum_visitor v = {visit, NULL};
-    rg_enum_run_opts ro = {nt, o->max_outputs, o->keep_redundant, o->keep_redundant, o->stop, o->progress, o->progress_user};
+    rg_enum_run_opts ro = {.threads = nt,
+                           .max_outputs = o->max_outputs,
+                           .extend_swapped = o->keep_redundant,
+                           .all_inputs = o->keep_redundant,
+                           .stop = o->stop,
+                           .progress = o->progress,
+                           .progress_user = o->progress_user,
+                           .skip = sink->skip,
+                           .n_skip = sink->n_skip,
+                           .unit_done = sink->unit_done ? unit_done : NULL};
     st = rg_enum_run(sp, &v, users, &ro, stats, err);
   }
   for (int i = 0; i < nt && !st; i++) st = flush(&ts[i], err);
@@ -237,10 +174,36 @@ rg_status rg_fp_collect(const rg_enum_space *sp, const rg_fp_opts *o, uint64_t l
   free(ts);
   free(users);
   rg_fp_inputs_free(sp, inputs);
+  return st;
+}
+
+/* rg_fp_collect's sink: every batch into the one table, under a lock. */
+static rg_status to_store(void *user, int thread, const rg_fp_record *r, int n, rg_err *err) {
+  (void)thread;
+  rg_status st;
+#pragma omp critical(rg_fp_store)
+  st = rg_fp_store_add(user, r, (size_t)n, err);
+  return st;
+}
+
+rg_status rg_fp_collect(const rg_enum_space *sp, const rg_fp_opts *o, uint64_t lo, uint64_t hi,
+                        rg_fp_table *t, rg_enum_stats *stats, rg_err *err) {
+  rg_fp_store s;
+  rg_fp_store_init(&s, t, rg_fp_record_cap(o), lo, hi);
+  memset(stats, 0, sizeof *stats);
+  if (o->mem_limit < RG_FP_MIN_MEM)
+    return rg_err_set(err, RG_ERR_LIMIT,
+                      "memory limit of %zu bytes is too small to make progress: give at least %u MB",
+                      o->mem_limit, RG_FP_MIN_MEM >> 20);
+  if (s.cap_records < 2) return rg_err_set(err, RG_ERR_LIMIT, "record cap too small to make progress");
+  /* the input graphs: each input alone is a graph whose output is that input */
+  rg_fp_record in[RG_ENUM_MAX_INPUTS];
+  rg_status st = rg_fp_input_records(sp, o->seed, in, err);
+  if (!st) st = rg_fp_store_add(&s, in, (size_t)sp->inputs.n, err);
+  rg_fp_sink sink = {to_store, NULL, &s, lo, &s.hi, NULL, 0};
+  if (!st) st = rg_fp_enumerate(sp, o, &sink, stats, err);
   if (st) return st;
-  compact(&s); /* batches flushed before a late narrowing may hold records above hi */
-  t->hi = s.hi;
-  sort_records(t->r, t->n, t->lo, t->hi, nt);
+  rg_fp_store_finish(&s, o->threads);
   return RG_OK;
 }
 

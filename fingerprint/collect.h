@@ -1,5 +1,6 @@
-/* fingerprint/collect.h: fingerprinting every enumerated graph into a table of records, in
- * bounded memory, and the buckets of equal fingerprints.
+/* fingerprint/collect.h: fingerprinting every enumerated graph into records, handed to a sink:
+ * a table in bounded memory (table.h), or a spill folder on disk (spill.h); the buckets of
+ * equal fingerprints.
  *
  * A record is a 64-bit fingerprint and the 16-byte graph code: 24 bytes per graph. A pass keeps
  * only the records whose fingerprint lies in a range [lo, hi]; when the records would exceed the
@@ -43,6 +44,31 @@ typedef struct {
   void (*progress)(void *user, const rg_enum_progress *p);
   void *progress_user;
 } rg_fp_opts;
+
+/* Where the enumeration's records go (rg_fp_enumerate): a table in memory (rg_fp_collect) or
+ * a spill folder on disk (spill.h). */
+typedef struct {
+  /* A batch of thread `thread`'s records (fingerprints >= lo, and <= *hi when hi is set). */
+  rg_status (*records)(void *user, int thread, const rg_fp_record *r, int n, rg_err *err);
+  /* Thread `thread` finished work unit `unit`, all its records handed over (NULL: not told). */
+  rg_status (*unit_done)(void *user, int thread, int unit, const rg_enum_stats *delta, rg_err *err);
+  void *user;
+  uint64_t lo;
+  const volatile uint64_t *hi; /* records above *hi are not handed over (it may shrink), or NULL */
+  const uint8_t *skip;         /* units an earlier run did (enumerate/dfs.h), or NULL */
+  int n_skip;
+} rg_fp_sink;
+
+/* Enumerates every graph of sp under o (threads, seed, max_outputs, keep_redundant, stop,
+ * progress) and hands each graph's record to sink; the input graphs' records are not included
+ * (rg_fp_input_records). An interrupted run returns RG_OK with stats->interrupted set. Errors:
+ * the sink's, RG_ERR_NOMEM. */
+rg_status rg_fp_enumerate(const rg_enum_space *sp, const rg_fp_opts *o, const rg_fp_sink *sink, rg_enum_stats *stats,
+                          rg_err *err) RG_MUST_CHECK;
+
+/* The records of the input graphs (each input alone is a graph whose output is that input):
+ * sp->inputs.n of them into r. */
+rg_status rg_fp_input_records(const rg_enum_space *sp, uint64_t seed, rg_fp_record *r, rg_err *err) RG_MUST_CHECK;
 
 /* Records held per pass under o (mem_limit and max_records). */
 size_t rg_fp_record_cap(const rg_fp_opts *o);

@@ -2,7 +2,7 @@
  * table, shapes, hash-consed graphs, rules and their text format, plans (typed graphs), the
  * float64 and Z_p interpreters, rule comparison, files written whole or not at all and read whole
  * within bounds (readfile.h), where the data files are (datapath.h), the hash table, a heap
- * (heap.h) and the clock. */
+ * (heap.h), the clock, and the test hook that kills a run at a named point (killpoint.h). */
 #ifndef RG_IR_IR_H
 #define RG_IR_IR_H
 
@@ -15,6 +15,7 @@
 #include "hashtab.h"
 #include "heap.h"
 #include "interp.h"
+#include "killpoint.h"
 #include "op.h"
 #include "plan.h"
 #include "progress.h"

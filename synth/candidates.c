@@ -224,7 +224,7 @@ size_t rg_synth_cache_bytes(const rg_synth_opts *o) {
 }
 
 rg_status rg_synth_test_pass(const rg_synth_opts *o, const rg_enum_space *sp, const rg_fp_table *tab,
-                             FILE *out, rg_synth_counts *c, rg_err *err) {
+                             rg_randtest_cache *cache, FILE *out, rg_synth_counts *c, rg_err *err) {
   size_t (*b)[2] = NULL, nb = 0;
   rg_status st = list_buckets(tab, &b, &nb, c, err);
   if (st) return st;
@@ -232,9 +232,9 @@ rg_status rg_synth_test_pass(const rg_synth_opts *o, const rg_enum_space *sp, co
    * interpreter in both domains */
   rg_randtest_opts rt = o->rt;
   rt.kernel = rg_fp_node_kernel;
-  tester t = {o, &rt, sp, rg_fp_inputs_new(sp, o->fp.seed), rg_randtest_cache_new(rg_synth_cache_bytes(o))};
+  tester t = {o, &rt, sp, rg_fp_inputs_new(sp, o->fp.seed), cache ? cache : rg_randtest_cache_new(rg_synth_cache_bytes(o))};
   /* buckets are written in order, a chunk at a time */
-  const size_t chunk = 1 << 14;
+  const size_t chunk = nb < (1 << 14) ? (nb ? nb : 1) : 1 << 14; /* a small part takes little */
   chunk_bufs cb = {calloc(chunk, sizeof *cb.sbs), calloc(chunk, sizeof *cb.cs), calloc(chunk, sizeof *cb.order)};
   if (!t.inputs || !t.cache || !cb.sbs || !cb.cs || !cb.order) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_progress pg;
@@ -247,6 +247,6 @@ rg_status rg_synth_test_pass(const rg_synth_opts *o, const rg_enum_space *sp, co
   rg_progress_finish(&pg);
   free(cb.sbs), free(cb.cs), free(cb.order), free(b);
   if (t.inputs) rg_fp_inputs_free(sp, (rg_value **)t.inputs);
-  rg_randtest_cache_free(t.cache);
+  if (!cache) rg_randtest_cache_free(t.cache);
   return st;
 }

@@ -14,12 +14,14 @@
 #include <stdio.h>
 
 #include "run.h"
+#include "verify/randtest_cache.h"
 
 /* Tests every bucket of table t and appends the candidate lines to out (NULL: counted only),
- * adding to c. Errors: allocation, an evaluation error of the random tests. Returns RG_OK with
- * the output incomplete when *o->stop is set (the caller checks it). */
+ * adding to c. cache keeps the verdicts of renamed candidates across calls (NULL: one of its
+ * own, rg_synth_cache_bytes large). Errors: allocation, an evaluation error of the random
+ * tests. Returns RG_OK with the output incomplete when *o->stop is set (the caller checks it). */
 rg_status rg_synth_test_pass(const rg_synth_opts *o, const rg_enum_space *sp, const rg_fp_table *t,
-                             FILE *out, rg_synth_counts *c, rg_err *err) RG_MUST_CHECK;
+                             rg_randtest_cache *cache, FILE *out, rg_synth_counts *c, rg_err *err) RG_MUST_CHECK;
 
 /* The memory for verdicts of renamed candidates (and generalizations) the threads share: at most
  * 1/4 of the record budget, 1 GB at most. */

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "run.h"
 
+#include <errno.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "preflight.h"
 #include "prune/prune.h"
 #include "resume.h"
+#include "tested.h"
 
 void rg_synth_opts_default(rg_synth_opts *o, volatile sig_atomic_t *stop) {
   memset(o, 0, sizeof *o);
@@ -74,8 +76,13 @@ static rg_status enumerate_only(const rg_synth_opts *o, const rg_enum_space *sp,
                                 rg_synth_counts *c, rg_err *err) {
   void **users = calloc((size_t)o->threads, sizeof *users);
   rg_enum_visitor v = {count_visit, NULL};
-  rg_enum_run_opts ro = {o->threads, o->fp.max_outputs, o->fp.keep_redundant, o->fp.keep_redundant,
-                         o->stop, on_progress, pr};
+  rg_enum_run_opts ro = {.threads = o->threads,
+                         .max_outputs = o->fp.max_outputs,
+                         .extend_swapped = o->fp.keep_redundant,
+                         .all_inputs = o->fp.keep_redundant,
+                         .stop = o->stop,
+                         .progress = on_progress,
+                         .progress_user = pr};
   rg_enum_stats stats = {0};
   rg_progress_start(&pr->line, "enumerate", "work units", 0, !o->quiet);
   rg_status st = users ? rg_enum_run(sp, &v, users, &ro, &stats, err)
@@ -88,37 +95,83 @@ static rg_status enumerate_only(const rg_synth_opts *o, const rg_enum_space *sp,
   return st;
 }
 
-/* Fingerprints and tests, one fingerprint range a pass, until every range is covered. */
-static rg_status passes(const rg_synth_opts *o, const rg_fp_opts *fp, const rg_enum_space *sp, progress *pr,
-                        FILE *out, rg_synth_counts *c, rg_err *err) {
-  uint64_t lo = 0, width = UINT64_MAX;
-  rg_status st = RG_OK;
-  for (;;) {
-    rg_fp_table t;
-    rg_enum_stats stats;
-    pr->pass = c->passes + 1;
-    rg_progress_start(&pr->line, "enumerate", "work units", 0, !o->quiet);
-    uint64_t hi = UINT64_MAX - lo < width ? UINT64_MAX : lo + width;
-    double ta = rg_clock_seconds();
-    st = rg_fp_collect(sp, fp, lo, hi, &t, &stats, err);
-    rg_progress_finish(&pr->line);
-    c->secs[0] += rg_clock_seconds() - ta;
-    c->passes++;
-    if (!st && !*o->stop) {
-      c->graphs = stats.graphs;
-      c->records += t.n;
-      ta = rg_clock_seconds();
-      st = rg_synth_test_pass(o, sp, &t, out, c, err);
-      c->secs[1] += rg_clock_seconds() - ta;
+/* The spill folder (fingerprint/spill.h): --spill's, else OUT.spill beside the output (kept
+ * when the run stops, so that the same command goes on from it), else a temporary one. */
+static rg_status open_spill(const rg_synth_opts *o, const char *header, rg_fp_spill **spill, char **dir, bool *temp,
+                            rg_err *err) {
+  *temp = !o->spill_path && !o->out_path;
+  if (o->spill_path) *dir = strdup(o->spill_path);
+  else if (o->out_path) *dir = rg_path_with_suffix(o->out_path, ".spill");
+  else {
+    const char *tmp = getenv("TMPDIR");
+    size_t n = strlen(tmp && *tmp ? tmp : "/tmp") + 32;
+    if ((*dir = malloc(n))) {
+      snprintf(*dir, n, "%s/rulegen-spill-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+      if (!mkdtemp(*dir)) {
+        rg_status st = rg_err_set(err, RG_ERR_IO, "cannot make a spill folder in %s: %s (set TMPDIR, or give --spill "
+                                                  "DIR)", tmp && *tmp ? tmp : "/tmp", strerror(errno));
+        free(*dir), *dir = NULL;
+        return st;
+      }
     }
-    uint64_t covered_hi = t.hi;
-    width = t.hi - lo;
-    rg_fp_table_free(&t);
-    if (st || *o->stop || covered_hi == UINT64_MAX) return st;
-    lo = covered_hi + 1;
-    fprintf(stderr, "rulegen: records did not fit in --mem-limit: pass %d covers the next "
-                    "fingerprint range\n", c->passes + 1);
   }
+  if (!*dir) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  return rg_fp_spill_open(*dir, header, spill, err);
+}
+
+/* What names the records: the candidates' header, the options that made them, and how they
+ * were recorded and tested. */
+static void spill_header(const rg_synth_opts *o, const char *header, rg_strbuf *sb) {
+  rg_sb_init(sb);
+  rg_sb_printf(sb, "%s\n", header);
+  rg_synth_resume_lines(o, sb);
+  rg_sb_printf(sb, "# records: %zu bytes, max outputs %d, keep redundant %d, all pairs %d, stop after %d\n",
+               sizeof(rg_fp_record), o->fp.max_outputs, (int)o->fp.keep_redundant, (int)o->all_pairs,
+               o->stop_after == RG_SYNTH_STOP_FINGERPRINT ? 1 : 2);
+}
+
+/* The run's spill folder, opened. */
+typedef struct {
+  rg_fp_spill *spill;
+  char *dir;
+  bool temp; /* made for this run only: removed whatever happens */
+} records;
+
+/* Returns 0, or 2 after saying why the folder cannot be used. */
+static int records_open(const rg_synth_opts *o, const char *header, records *r) {
+  rg_strbuf sh;
+  rg_err err;
+  spill_header(o, header, &sh);
+  rg_status st = open_spill(o, rg_sb_str(&sh), &r->spill, &r->dir, &r->temp, &err);
+  rg_sb_free(&sh);
+  if (!st) return 0;
+  report(&err);
+  free(r->dir);
+  return 2;
+}
+
+/* The records are no longer needed once the candidates are kept (rc 0); a run stopped or
+ * failed keeps them for the same command to go on from. */
+static void records_close(records *r, int rc) {
+  rg_err err;
+  if (r->spill && (rc == 0 || r->temp)) {
+    if (rg_fp_spill_close(r->spill, true, &err)) report(&err);
+  } else if (r->spill) {
+    rg_status ignore = rg_fp_spill_close(r->spill, false, &err);
+    (void)ignore;
+    if (rc != 130) fprintf(stderr, "rulegen: the records so far are kept in %s: the same command goes on from them\n", r->dir);
+  }
+  free(r->dir);
+}
+
+/* Enumerates into the spill folder and tests it part by part (synth/tested.h). */
+static rg_status passes(const rg_synth_opts *o, const rg_fp_opts *fp, const rg_enum_space *sp, progress *pr,
+                        rg_fp_spill *spill, FILE *out, rg_synth_counts *c, rg_err *err) {
+  c->passes = 0;
+  rg_progress_start(&pr->line, "enumerate", "work units", 0, !o->quiet);
+  rg_status st = rg_synth_enumerate_spilled(fp, sp, spill, c, err);
+  rg_progress_finish(&pr->line);
+  return st || *o->stop ? st : rg_synth_test_spilled(o, fp, sp, spill, out, c, err);
 }
 
 /* Where the candidates go: memory (a run that goes on past the test stage), the output file
@@ -163,6 +216,9 @@ static int synthesize(const rg_synth_opts *o, const rg_enum_space *sp, const cha
   sink s = {0};
   int rc = o->stop_after >= RG_SYNTH_STOP_FINGERPRINT ? sink_open(o, mem, mem_len, &s) : 0;
   if (rc) return rc;
+  rg_err err;
+  records rec = {0};
+  if (o->stop_after >= RG_SYNTH_STOP_FINGERPRINT && records_open(o, header, &rec)) return sink_close(&s, 2);
   if (s.f) { /* the header, then the options a resumed run takes from it */
     rg_strbuf lines;
     rg_sb_init(&lines);
@@ -170,12 +226,14 @@ static int synthesize(const rg_synth_opts *o, const rg_enum_space *sp, const cha
     fprintf(s.f, "%s\n%s", header, rg_sb_str(&lines));
     rg_sb_free(&lines);
   }
-  rg_err err;
   rg_status st = o->stop_after == RG_SYNTH_STOP_ENUMERATE ? enumerate_only(o, sp, &pr, c, &err)
-                                                           : passes(o, &fp, sp, &pr, s.f, c, &err);
+                                                           : passes(o, &fp, sp, &pr, rec.spill, s.f, c, &err);
   c->secs[2] = rg_clock_seconds() - t0;
   if (*o->stop) {
-    fprintf(stderr, "rulegen: interrupted: partial results discarded%s\n", s.to_file ? ", no file written" : "");
+    fprintf(stderr, "rulegen: interrupted: %s%s\n",
+            rec.spill && !rec.temp ? "the work so far is kept; the same command goes on from it"
+                                   : "partial results discarded",
+            s.to_file ? ", no file written" : "");
     rc = 130;
   } else if (st) {
     report(&err);
@@ -190,6 +248,7 @@ static int synthesize(const rg_synth_opts *o, const rg_enum_space *sp, const cha
       fprintf(o->table, "saved        the candidates in %s.candidates (--resume starts from them)\n",
               o->out_path);
   }
+  records_close(&rec, rc);
   return rc;
 }
 

@@ -27,6 +27,7 @@ typedef struct {
   const char *inputs_path; /* where inputs came from (NULL: the default set) */
   const char *out_path;    /* NULL: standard output */
   const char *resume_path; /* candidates saved by an earlier run, or NULL */
+  const char *spill_path;  /* the records' folder (fingerprint/spill.h), or NULL: OUT.spill, else a temporary one */
   const char *json_path;   /* the counters and stage rows as JSON, or NULL */
   int depth, threads;
   rg_synth_stop stop_after;

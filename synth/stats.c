@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "stats.h"
 
+#include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -81,4 +83,30 @@ void rg_synth_counts_json(const rg_synth_counts *c, FILE *out) {
             u(c->verdict[v]));
   fprintf(out, "}, \"passes\": %d, \"seconds\": {\"enumerate\": %.3f, \"test\": %.3f, \"total\": %.3f}}",
           c->passes, c->secs[0], c->secs[1], c->secs[2]);
+}
+
+void rg_synth_counts_save(const rg_synth_counts *c, rg_strbuf *out) {
+#define RG_SYNTH_COUNT(field, what) rg_sb_printf(out, " %llu", u(c->field));
+#include "stats.def"
+#undef RG_SYNTH_COUNT
+  for (int v = 0; v < RG_RANDTEST_COUNT; v++) rg_sb_printf(out, " %llu", u(c->verdict[v]));
+}
+
+bool rg_synth_counts_parse(const char *text, const char **end, rg_synth_counts *c) {
+  memset(c, 0, sizeof *c);
+  char *e;
+  const char *p = text;
+#define RG_SYNTH_COUNT(field, what)                                                                                    \
+  c->field = strtoull(p, &e, 10);                                                                                      \
+  if (e == p || *p != ' ') return false;                                                                               \
+  p = e;
+#include "stats.def"
+#undef RG_SYNTH_COUNT
+  for (int v = 0; v < RG_RANDTEST_COUNT; v++) {
+    c->verdict[v] = strtoull(p, &e, 10);
+    if (e == p || *p != ' ') return false;
+    p = e;
+  }
+  *end = p;
+  return true;
 }

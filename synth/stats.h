@@ -3,10 +3,12 @@
 #ifndef RG_SYNTH_STATS_H
 #define RG_SYNTH_STATS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "enumerate/enumerate.h"
+#include "ir/strbuf.h"
 #include "verify/randtest.h"
 
 /* Most classes a bucket forms; members beyond are counted in overflow, not tried. */
@@ -38,6 +40,12 @@ typedef enum {
  * stop over space sp with threads threads. */
 void rg_synth_counts_print(const rg_synth_counts *c, const rg_enum_space *sp, rg_synth_stop stop,
                            int threads, FILE *out);
+
+/* The counters (not passes nor times) as text, each number after a space, appended to out;
+ * and read back from text (false when it is not such text; *end after the last number). What
+ * a test stage's part keeps (synth/tested.h). */
+void rg_synth_counts_save(const rg_synth_counts *c, rg_strbuf *out);
+bool rg_synth_counts_parse(const char *text, const char **end, rg_synth_counts *c);
 
 /* The counters as one JSON object (keys from stats.def, verdicts by name). */
 void rg_synth_counts_json(const rg_synth_counts *c, FILE *out);

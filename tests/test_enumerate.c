@@ -79,7 +79,8 @@ static void run(const char *ops, int depth, int threads, counter *c) {
     users[t] = &per[t];
   }
   rg_enum_visitor v = {visit, NULL};
-  rg_enum_run_opts o = {threads, max_outputs, extend_swapped, all_inputs, NULL, NULL, NULL};
+  rg_enum_run_opts o = {.threads = threads, .max_outputs = max_outputs, .extend_swapped = extend_swapped,
+                        .all_inputs = all_inputs};
   rg_enum_stats stats;
   CHECK(rg_enum_run(&sp, &v, users, &o, &stats, &err) == RG_OK);
   memset(c->by_len, 0, sizeof c->by_len);

@@ -20,6 +20,7 @@ static const rg_cli_field fields[] = {
     RG_CLI_STORE(RG_OPT_AXIOMS, RG_CLI_TEXT, rg_synth_opts, fin.axioms_path),
     RG_CLI_STORE(RG_OPT_KEY, RG_CLI_TEXT, rg_synth_opts, fin.key_path),
     RG_CLI_STORE(RG_OPT_RESUME, RG_CLI_TEXT, rg_synth_opts, resume_path),
+    RG_CLI_STORE(RG_OPT_SPILL, RG_CLI_TEXT, rg_synth_opts, spill_path),
     RG_CLI_STORE(RG_OPT_JSON, RG_CLI_TEXT, rg_synth_opts, json_path),
     RG_CLI_STORE(RG_OPT_KEEP_REDUNDANT, RG_CLI_SET, rg_synth_opts, fp.keep_redundant),
     RG_CLI_STORE(RG_OPT_ALL_PAIRS, RG_CLI_SET, rg_synth_opts, all_pairs),
