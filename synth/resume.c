@@ -27,6 +27,17 @@ int rg_synth_save_candidates(const char *out_path, const char *text, size_t len)
   return st ? 1 : 0;
 }
 
+bool rg_synth_candidates_made_by(const char *path, const char *block) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return false;
+  size_t n = strlen(block);
+  char *head = malloc(n + 1);
+  bool same = head && fread(head, 1, n, f) == n && !memcmp(head, block, n);
+  free(head);
+  fclose(f);
+  return same;
+}
+
 int rg_synth_load_candidates(const char *path, const char *header, char **text, size_t *len,
                              uint64_t *n) {
   rg_strbuf sb;

@@ -32,6 +32,11 @@ void rg_synth_resume_lines(const rg_synth_opts *o, rg_strbuf *sb);
  * or 2 after printing what is wrong (file:line). */
 int rg_synth_resume_options(const char *path, rg_strbuf *args, rg_enum_inputset *inputs, bool *found);
 
+/* Whether the candidates file at path begins with block (the header line and the lines after
+ * it, as this run would write them): candidates this very run made, which the same command
+ * run again goes on from. False for a missing or unreadable file. */
+bool rg_synth_candidates_made_by(const char *path, const char *block);
+
 /* Writes len bytes of candidate text to OUT.candidates through a temporary file renamed over it.
  * Returns 0, or 1 after printing what failed. */
 int rg_synth_save_candidates(const char *out_path, const char *text, size_t len);

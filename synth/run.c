@@ -408,6 +408,27 @@ static int write_json(const rg_synth_opts *o, const rg_synth_counts *c, const rg
   return 0;
 }
 
+/* A run with an output that goes past the test stage, run again after it saved its candidates
+ * (then failed, or was stopped or killed), goes on from them: one command resumes at any
+ * stage (the spill folder covers the stages before). Candidates of other options are not
+ * taken: this run replaces them. */
+static void resume_from_saved(rg_synth_opts *o, const rg_enum_space *sp, char **saved) {
+  *saved = NULL;
+  if (o->resume_path || !o->out_path || o->stop_after <= RG_SYNTH_STOP_TEST) return;
+  char *path = rg_path_with_suffix(o->out_path, ".candidates");
+  rg_strbuf block;
+  candidate_header(o, sp, &block);
+  rg_sb_puts(&block, "\n");
+  rg_synth_resume_lines(o, &block);
+  if (path && rg_synth_candidates_made_by(path, rg_sb_str(&block))) {
+    fprintf(stderr, "rulegen: going on from %s, which this command saved (remove it to start again)\n", path);
+    o->resume_path = *saved = path;
+  } else {
+    free(path);
+  }
+  rg_sb_free(&block);
+}
+
 /* The candidates, from the passes or from a resumed run's file; returns the exit status. */
 static int candidates(const rg_synth_opts *o, const rg_enum_space *sp, char **mem, size_t *len,
                       rg_synth_counts *c) {
@@ -467,6 +488,8 @@ static int run_with_table(rg_synth_opts *o, const char *command) {
   bool finishing = o->stop_after > RG_SYNTH_STOP_TEST;
   rg_finish_report rep = {.filled = false};
   o->fin.report = &rep;
+  char *saved;
+  resume_from_saved(o, &sp, &saved);
   int rc = candidates(o, &sp, &mem, &len, &c);
   if (!rc && finishing) rc = collapse(o, &sp, mem, &len, &cc);
   if (!rc && finishing && !o->no_generalize) rc = generalize(o, &sp, &mem, &len, &gc, &general_off, &general_of);
@@ -478,6 +501,8 @@ static int run_with_table(rg_synth_opts *o, const char *command) {
     if (!rc) rc = jrc;
   }
   o->fin.report = NULL;
+  if (saved) o->resume_path = NULL;
+  free(saved);
   free(mem);
   free(general_off), free(general_of);
   rg_enum_space_free(&sp);

@@ -16,6 +16,7 @@ check() { # description, command...
   if ! "$@"; then echo "FAIL: $what"; fail=$((fail + 1)); fi
 }
 has() { grep -qF -- "$2" "$1"; }
+lacks() { ! grep -qF -- "$2" "$1"; }
 status_is() { test "$1" -eq "$2"; }
 
 ops=ewadd,ewmul,matmul,transpose
@@ -88,7 +89,8 @@ check "--spill elsewhere" run "$tmp/h.rules" --spill "$tmp/elsewhere"
 check "same candidates through --spill" cmp -s "$tmp/ref.rules" "$tmp/h.rules"
 check "--spill folder removed after" test ! -e "$tmp/elsewhere"
 
-# a whole run to rules (depth 2), killed in the enumeration, goes on to the same rules
+# a whole run to rules (depth 2), killed in the enumeration or after its candidates were saved,
+# goes on to the same rules with the same command
 whole() { "$rulegen" --ops $ops --depth 2 --inputs "$dir/synth.inputs" -q -j 2 -o "$1" 2>>"$1.log"; }
 check "whole reference run" whole "$tmp/w.rules"
 RULEGEN_TEST_KILL_AT=enumerate:2 whole "$tmp/v.rules" &
@@ -96,5 +98,17 @@ wait $! 2>/dev/null
 check "whole run killed: status 137" status_is $? 137
 check "whole run goes on" whole "$tmp/v.rules"
 check "the same rules" cmp -s "$tmp/w.rules" "$tmp/v.rules"
+# killed after its candidates were saved (while pruning): the same command goes on from them
+RULEGEN_TEST_KILL_AT=prune whole "$tmp/u.rules" &
+wait $! 2>/dev/null
+check "killed while pruning: status 137" status_is $? 137
+check "its candidates saved" test -s "$tmp/u.rules.candidates"
+check "the same command goes on from them" whole "$tmp/u.rules"
+check "it says so" has "$tmp/u.rules.log" "going on from $tmp/u.rules.candidates, which this command saved"
+check "the same rules (after candidates)" cmp -s "$tmp/w.rules" "$tmp/u.rules"
+# candidates of other options are not taken: this run makes its own
+"$rulegen" --ops ewadd,ewmul --depth 2 --inputs "$dir/synth.inputs" -q -j 2 -o "$tmp/u.rules" 2>"$tmp/u2.log"
+check "other options start afresh" status_is $? 0
+check "without going on" lacks "$tmp/u2.log" "going on from"
 echo "spill: $fail failed"
 [ "$fail" -eq 0 ]
