@@ -1,7 +1,13 @@
 # tests/regress/check.sh: sourced by the shell test drivers. check runs a command and compares
 # its exit status (and refuses any sanitizer report); has looks for text in that command's
-# output; finish prints the closing "N passed, M failed" line and returns the verdict.
+# output; finish prints the closing "N passed, M failed" line and returns the verdict;
+# in_scratch moves the test into a folder of its own, removed when the script ends.
 fail=0 n=0 out=
+in_scratch() {
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  cd "$tmp" || exit 1
+}
 check() { # description, expected status, command...
   local what=$1 want=$2
   shift 2

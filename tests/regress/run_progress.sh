@@ -6,9 +6,7 @@ set -u
 rulegen=$1
 dir=$2
 . "$dir/check.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
+in_scratch
 run="'$rulegen' --ops ewadd,ewmul,matmul,transpose --depth 3 --inputs '$dir/synth.inputs' --stop-after prune"
 sh -c "$run -o log.rules" 2>log.txt
 check "a log has no carriage return" 0 sh -c "! grep -q \$'\\r' log.txt"

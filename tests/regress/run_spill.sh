@@ -2,113 +2,96 @@
 # The enumeration's records on disk (fingerprint/spill.h) and a run that goes on after a kill:
 # a run killed (SIGKILL, at a named point: ir/killpoint.h) during the enumeration or the test
 # stage, then run again with the same command (another thread count), writes the candidates
-# of a run never stopped; a whole run to rules likewise; the folder is removed once the
-# candidates are kept; a damaged or foreign folder is refused or repaired, never mixed in.
+# of a run never stopped; a whole run to rules likewise, also killed after its candidates were
+# saved; the folder is removed once the candidates are kept; a damaged or foreign folder is
+# refused or repaired, never mixed in.
 set -u
 rulegen=$1
 dir=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { # description, command...
-  local what=$1
-  shift
-  if ! "$@"; then echo "FAIL: $what"; fail=$((fail + 1)); fi
+. "$dir/check.sh"
+in_scratch
+lacks() { # description, text the last check's output must not hold
+  n=$((n + 1))
+  if grep -qF -- "$2" <<<"$out"; then echo "FAIL $1: output has '$2'"; fail=$((fail + 1)); fi
 }
-has() { grep -qF -- "$2" "$1"; }
-lacks() { ! grep -qF -- "$2" "$1"; }
-status_is() { test "$1" -eq "$2"; }
 
 ops=ewadd,ewmul,matmul,transpose
-run() { # output file, extra args... (the log is OUT.log, appended)
-  local out=$1
+run() { # output file, extra args...; a small record cap: the test stage loads a few dozen groups
+  local o=$1
   shift
-  # a small record cap: the test stage loads its records in a few dozen groups of parts
-  "$rulegen" --ops $ops --depth 3 --inputs "$dir/synth.inputs" -q --stop-after test --max-records 2000 -o "$out" "$@" \
-    2>>"$out.log"
+  "$rulegen" --ops $ops --depth 3 --inputs "$dir/synth.inputs" -q --stop-after test --max-records 2000 -o "$o" "$@"
 }
-killed() { # stage:n output args...: a run killed there (in the background: no "Killed" line)
+killed() { # stage:n, then run's arguments: a run that kills itself there
   local at=$1
   shift
-  RULEGEN_TEST_KILL_AT=$at run "$@" &
-  wait $! 2>/dev/null
+  RULEGEN_TEST_KILL_AT=$at run "$@"
 }
 
-check "reference run" run "$tmp/ref.rules" -j 2
-check "its records are removed once the candidates are kept" test ! -e "$tmp/ref.rules.spill"
+check "reference run" 0 run ref.rules -j 2
+check "its records are removed once the candidates are kept" 0 test ! -e ref.rules.spill
 
 # killed in the enumeration after 3 units, gone on with one thread
-killed enumerate:3 "$tmp/a.rules" -j 2
-check "killed in the enumeration: status 137" status_is $? 137
-check "no output yet" test ! -e "$tmp/a.rules"
-check "the records are kept" test -n "$(cat "$tmp/a.rules.spill"/s*.log)"
-check "the same command goes on" run "$tmp/a.rules" -j 1
-check "it says where it goes on from" grep -qE "a.rules.spill: [3-9] of [0-9]+ work units enumerated already" "$tmp/a.rules.log"
-check "candidates as if never stopped" cmp -s "$tmp/ref.rules" "$tmp/a.rules"
-check "records removed after" test ! -e "$tmp/a.rules.spill"
+check "killed in the enumeration" 137 killed enumerate:3 a.rules -j 2
+check "no output yet" 0 test ! -e a.rules
+check "the records are kept" 0 test -n "$(cat a.rules.spill/s*.log)"
+check "the same command goes on" 0 run a.rules -j 1
+check "it says where it goes on from" 0 grep -qE "a.rules.spill: [3-9] of [0-9]+ work units enumerated already" <<<"$out"
+check "candidates as if never stopped" 0 cmp ref.rules a.rules
+check "records removed after" 0 test ! -e a.rules.spill
 
-# killed twice: in the enumeration, then in the test stage after 5 parts
-killed enumerate:2 "$tmp/b.rules" -j 2
-killed test:5 "$tmp/b.rules" -j 2
-check "killed in the test stage: status 137" status_is $? 137
-check "tested parts kept" test "$(ls "$tmp/b.rules.spill"/test-*.cand | wc -l)" -eq 5
-check "goes on again" run "$tmp/b.rules" -j 2
-check "it takes the tested parts" grep -qE "[1-9][0-9]* of 64 parts' candidates taken" "$tmp/b.rules.log"
-check "candidates as if never stopped (twice)" cmp -s "$tmp/ref.rules" "$tmp/b.rules"
+# killed twice: in the enumeration, then in the test stage after 5 groups of parts
+check "killed in the enumeration (again)" 137 killed enumerate:2 b.rules -j 2
+check "killed in the test stage" 137 killed test:5 b.rules -j 2
+check "tested groups kept" 0 test "$(ls b.rules.spill/test-*.cand | wc -l)" -eq 5
+check "goes on again" 0 run b.rules -j 2
+check "it takes the tested parts" 0 grep -qE "[1-9][0-9]* of 64 parts' candidates taken" <<<"$out"
+check "candidates as if never stopped (twice)" 0 cmp ref.rules b.rules
 
-# a torn log line and a damaged tested part: dropped and redone
-killed test:3 "$tmp/c.rules" -j 2
-printf 'u 1 9 12 0 0 0 1 2' >>"$tmp/c.rules.spill/s1.log"
-part=$(ls "$tmp/c.rules.spill"/test-*.cand | sed -n 2p)
+# a torn log line and a cut tested group: dropped and redone
+check "killed in the test stage (torn)" 137 killed test:3 c.rules -j 2
+printf 'u 1 9 12 0 0 0 1 2' >>c.rules.spill/s1.log
+part=$(ls c.rules.spill/test-*.cand | sed -n 2p)
 sed -i '$d' "$part" # its last line gone
-check "goes on over a torn line" run "$tmp/c.rules" -j 2
-check "says the part is tested again" has "$tmp/c.rules.log" "$(basename "$part") is not a whole tested part"
-check "candidates as if never stopped (torn)" cmp -s "$tmp/ref.rules" "$tmp/c.rules"
+check "goes on over a torn line" 0 run c.rules -j 2
+has "says the group is tested again" "$(basename "$part") is not a whole tested part"
+check "candidates as if never stopped (torn)" 0 cmp ref.rules c.rules
 
 # a record file shorter than its log says (a machine stopped before it reached the disk): the
 # units whose records it lost are enumerated again
-killed test:1 "$tmp/d.rules" -j 2
-big=$(ls -S "$tmp/d.rules.spill"/s0-p*.rec | head -1)
+check "killed in the test stage (cut)" 137 killed test:1 d.rules -j 2
+big=$(ls -S d.rules.spill/s0-p*.rec | head -1)
 truncate -s 24 "$big"
-check "goes on over a cut record file" run "$tmp/d.rules" -j 2
-check "it enumerates the lost units again" grep -q "d.rules.spill: [0-9]* of [0-9]* work units enumerated already" "$tmp/d.rules.log"
-check "candidates as if never stopped (cut)" cmp -s "$tmp/ref.rules" "$tmp/d.rules"
+check "goes on over a cut record file" 0 run d.rules -j 2
+check "it enumerates the lost units again" 0 grep -qE "d.rules.spill: [0-9]+ of [0-9]+ work units enumerated already" <<<"$out"
+check "candidates as if never stopped (cut)" 0 cmp ref.rules d.rules
 
 # another run's folder is refused, not mixed in; a folder that is not one is refused
-killed enumerate:1 "$tmp/e.rules" -j 1
-run "$tmp/e.rules" -j 1 --seed 7
-check "another run's records: status 2" status_is $? 2
-check "says whose" has "$tmp/e.rules.log" "holds the records of another run"
-mkdir "$tmp/notmine" && echo keep >"$tmp/notmine/file"
-run "$tmp/f.rules" --spill "$tmp/notmine"
-check "a foreign folder: status 2" status_is $? 2
-check "it is left alone" test -s "$tmp/notmine/file"
-run "$tmp/g.rules" --spill "$tmp/notmine/file"
-check "a file as --spill: status 2" status_is $? 2
-check "--spill elsewhere" run "$tmp/h.rules" --spill "$tmp/elsewhere"
-check "same candidates through --spill" cmp -s "$tmp/ref.rules" "$tmp/h.rules"
-check "--spill folder removed after" test ! -e "$tmp/elsewhere"
+check "killed at once" 137 killed enumerate:1 e.rules -j 1
+check "another run's records" 2 run e.rules -j 1 --seed 7
+has "says whose" "holds the records of another run"
+mkdir notmine && echo keep >notmine/file
+check "a foreign folder" 2 run f.rules --spill notmine
+has "says what it is" "notmine is not empty and holds no rulegen records"
+check "it is left alone" 0 test -s notmine/file
+check "a file as --spill" 2 run g.rules --spill notmine/file
+check "--spill elsewhere" 0 run h.rules --spill elsewhere
+check "same candidates through --spill" 0 cmp ref.rules h.rules
+check "--spill folder removed after" 0 test ! -e elsewhere
 
 # a whole run to rules (depth 2), killed in the enumeration or after its candidates were saved,
 # goes on to the same rules with the same command
-whole() { "$rulegen" --ops $ops --depth 2 --inputs "$dir/synth.inputs" -q -j 2 -o "$1" 2>>"$1.log"; }
-check "whole reference run" whole "$tmp/w.rules"
-RULEGEN_TEST_KILL_AT=enumerate:2 whole "$tmp/v.rules" &
-wait $! 2>/dev/null
-check "whole run killed: status 137" status_is $? 137
-check "whole run goes on" whole "$tmp/v.rules"
-check "the same rules" cmp -s "$tmp/w.rules" "$tmp/v.rules"
-# killed after its candidates were saved (while pruning): the same command goes on from them
-RULEGEN_TEST_KILL_AT=prune whole "$tmp/u.rules" &
-wait $! 2>/dev/null
-check "killed while pruning: status 137" status_is $? 137
-check "its candidates saved" test -s "$tmp/u.rules.candidates"
-check "the same command goes on from them" whole "$tmp/u.rules"
-check "it says so" has "$tmp/u.rules.log" "going on from $tmp/u.rules.candidates, which this command saved"
-check "the same rules (after candidates)" cmp -s "$tmp/w.rules" "$tmp/u.rules"
+whole() { "$rulegen" --ops $ops --depth 2 --inputs "$dir/synth.inputs" -q -j 2 -o "$1"; }
+whole_killed() { RULEGEN_TEST_KILL_AT=$1 whole "$2"; } # stage, output
+check "whole reference run" 0 whole w.rules
+check "whole run killed in the enumeration" 137 whole_killed enumerate:2 v.rules
+check "whole run goes on" 0 whole v.rules
+check "the same rules" 0 cmp w.rules v.rules
+check "killed while pruning" 137 whole_killed prune u.rules
+check "its candidates saved" 0 test -s u.rules.candidates
+check "the same command goes on from them" 0 whole u.rules
+has "it says so" "going on from u.rules.candidates, which this command saved"
+check "the same rules (after candidates)" 0 cmp w.rules u.rules
 # candidates of other options are not taken: this run makes its own
-"$rulegen" --ops ewadd,ewmul --depth 2 --inputs "$dir/synth.inputs" -q -j 2 -o "$tmp/u.rules" 2>"$tmp/u2.log"
-check "other options start afresh" status_is $? 0
-check "without going on" lacks "$tmp/u2.log" "going on from"
-echo "spill: $fail failed"
-[ "$fail" -eq 0 ]
+check "other options start afresh" 0 "$rulegen" --ops ewadd,ewmul --depth 2 --inputs "$dir/synth.inputs" -q -j 2 -o u.rules
+lacks "without going on" "going on from"
+finish
