@@ -46,6 +46,7 @@ static FILE *T(const rg_finish_opts *o) { return o->table ? o->table : stderr; }
 
 static void prune_progress(void *ctx, const char *stage, int done, int total) {
   finish *f = ctx;
+  if (!strcmp(stage, "derivability")) rg_kill_point("derive", done);
   rg_progress_stage(&f->line, stage, "rules", done, total, !f->o->quiet);
 }
 
@@ -175,6 +176,7 @@ static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
     po.check_axioms = round == 0; /* the axioms do not change between rounds */
     st = prove_round(f, ax, &po, idx, m, dropped, err);
     if (st || (f->o->stop && *f->o->stop)) break;
+    rg_kill_point("prove", round + 1); /* its answers in the cache, its bookkeeping not done */
     st = reinstate(f, round, renamed_from, dropped, &back, err);
   }
   free(renamed_from), free(idx), free(dropped), free(journal);
@@ -511,6 +513,7 @@ static rg_status write_rules(const finish *f, const char *path, rg_err *err) {
     rg_atomic_abort(&a);
     return st;
   }
+  if (path == f->o->out_path) rg_kill_point("write", 0); /* the output whole in its temporary */
   return rg_atomic_commit(&a, err);
 }
 
@@ -625,6 +628,7 @@ static int run_stages(finish *f, rg_axioms *ax) {
   if (rc) return rc;
   rg_status pst = RG_OK;
   if (got < 0) {
+    rg_kill_point("prune", 0);
     po.stages = o->prune_stages & ~(unsigned)RG_PRUNE_DERIVE;
     pst = rg_prune_run(&f->cand, &po, &f->before, &err);
     if (!pst) save_checkpoint(f, RG_CHECKPOINT_PRUNED);

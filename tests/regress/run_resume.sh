@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Kill-and-resume of the stages after testing (synth/checkpoint.h): a run killed with SIGKILL
+# (RULEGEN_TEST_KILL_AT, the test hook of ir/killpoint.h) while pruning, while deriving, in a
+# proof round and while writing its output, resumed with the one command `rulegen --resume
+# OUT.candidates -o OUT`, writes what an uninterrupted run writes, byte for byte; damaged
+# checkpoints (tests/regress/bad/checkpoint_*) are refused or passed over with a message naming
+# them. Two false rules planted among the tested candidates (refuted at other shapes before the
+# solvers, as a wrong candidate would be) had rules derived from them: those are put back, so
+# the proofs take two rounds. The solvers' answers are the tests' shared cache's (the obligations
+# of regress_pipeline).
+set -u
+rulegen=$1
+dir=$2
+. "$dir/check.sh"
+in_scratch
+opts=(-q)
+check "the tested candidates" 0 "$rulegen" --ops ewadd,ewmul,matmul,transpose --depth 2 --inputs "$dir/synth.inputs" -q \
+  --stop-after test -o tested.candidates
+{ cat tested.candidates; echo '(ewadd ?x ?y) => (ewmul ?x ?y)'; echo '(matmul ?a ?b) => (matmul ?b ?a)'; } >ref.rules.candidates
+check "the uninterrupted run" 0 "$rulegen" --resume ref.rules.candidates -o ref.rules "${opts[@]}"
+has "its proofs take two rounds" "rules put back"
+check "it saves its checkpoints" 0 test -s ref.rules.pruned -a -s ref.rules.derived
+same() { # OUT: the resumed run's files are the uninterrupted run's
+  cmp ref.rules "$1" && cmp ref.rules.removed "$1.removed" && cmp ref.rules.unproved "$1.unproved"
+}
+# A checkpoint without its times (and so its last line).
+same_body() { cmp <(grep -v '^stage \|^end ' "$1") <(grep -v '^stage \|^end ' "$2"); }
+# The one command (a fresh OUT per case: its candidates are the reference's).
+resume() { "$rulegen" --resume "$1.candidates" -o "$1" "${opts[@]}"; }
+kill_case() { # OUT STAGE WHAT-IS-SAVED RESUMES-FROM
+  local o=$1 stage=$2 saved=$3 from=$4
+  cp ref.rules.candidates "$o.candidates"
+  check "killed at $stage (SIGKILL)" 137 env RULEGEN_TEST_KILL_AT="$stage" "$rulegen" --resume "$o.candidates" \
+    -o "$o" "${opts[@]}"
+  for f in $saved; do check "killed at $stage: $o.$f saved" 0 test -s "$o.$f"; done
+  check "killed at $stage: no output" 0 test ! -e "$o"
+  check "killed at $stage: resumed" 0 resume "$o"
+  if [ -n "$from" ]; then
+    has "killed at $stage: resumed from $o.$from" "from $o.$from (saved by an earlier run of these candidates)"
+  else
+    check "killed at $stage: nothing to resume from" 1 grep -q resuming <<<"$out"
+  fi
+  check "killed at $stage: the same output" 0 same "$o"
+  check "killed at $stage: no temporary left" 0 test -z "$(ls "$o".tmp.* 2>/dev/null)"
+}
+kill_case p.rules prune "" ""                              # entering pruning: nothing saved yet
+kill_case d.rules derive "pruned" pruned                   # in derivability: pruning saved
+kill_case r.rules prove:1 "derived" derived                # round 1 answered, its rules not put back
+kill_case w.rules write "derived removed unproved" derived # the output whole in its temporary
+
+bad=$dir/bad
+# Cut short, with no earlier checkpoint: refused, saying which file, why and what to do.
+cp ref.rules.candidates t.rules.candidates
+cp "$bad/checkpoint_truncated.derived" t.rules.derived
+check "a cut checkpoint is refused" 2 resume t.rules
+has "naming it and why" "t.rules.derived: a damaged checkpoint: its last line is not the SHA-256 of what precedes it"
+has "and what to do" "remove it (rm t.rules.derived) and run the same command again"
+check "nothing written" 0 test ! -e t.rules
+# Cut short beside a usable earlier checkpoint: passed over with a note.
+cp ref.rules.pruned t.rules.pruned
+check "a cut checkpoint beside a usable one" 0 resume t.rules
+has "a note" "note: t.rules.derived is damaged (its last line is not the SHA-256"
+has "resumed from the earlier one" "resuming after pruning, before derivability from t.rules.pruned"
+check "the same output" 0 same t.rules
+check "this run's checkpoint replaces it" 0 same_body ref.rules.derived t.rules.derived
+# Another run's checkpoint: not used, with a note, and replaced.
+cp ref.rules.candidates o.rules.candidates
+cp "$bad/checkpoint_other_run.derived" o.rules.derived
+check "another run's checkpoint" 0 resume o.rules
+has "a note" "note: o.rules.derived is not this run's checkpoint (made from other candidates (# rulegen synth: depth 2, 2 operator variants"
+check "not used" 1 grep -q resuming <<<"$out"
+check "the same output" 0 same o.rules
+check "replaced by this run's" 0 same_body ref.rules.derived o.rules.derived
+# This run's checkpoint, garbled though its last line matches the rest: refused, with the line.
+cp ref.rules.candidates g.rules.candidates
+head -n -1 ref.rules.derived | sed '5s/^stage 0 1 /stage 0 7 /' >g.rules.derived
+echo "end $(sha256sum g.rules.derived | cut -c1-64)" >>g.rules.derived
+check "a garbled checkpoint is refused" 2 resume g.rules
+has "naming its line" "g.rules.derived: a damaged checkpoint: line 5: a number out of range"
+# Other pruning options (--prune): the checkpoint is not used.
+cp ref.rules.candidates s.rules.candidates
+cp ref.rules.pruned s.rules.pruned
+check "other pruning options" 0 "$rulegen" --resume s.rules.candidates -o s.rules "${opts[@]}" --prune renaming,subgraph
+has "the checkpoint is not used" "note: s.rules.pruned is not this run's checkpoint (made by a run with other candidate text or pruning options)"
+finish
