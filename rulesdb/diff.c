@@ -4,44 +4,89 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "manifest.h"
+#include "contentid.h"
 
-/* Per rule: the concatenated manifest lines of its proofs, tests and certificates. The manifest
- * is sorted, so equal evidence gives equal strings whatever the row order. */
+/* Per rule: one line per proof, test and certificate record of what it attests, sorted and
+ * joined, so equal evidence gives equal strings whatever the row order. A proof's seconds are
+ * left out: they differ on every run, and a proof cache hands them back rounded, so a
+ * regenerated set would otherwise show every proved rule "changed". */
 typedef struct {
   char **ev; /* [rules.n], NULL when a rule has none */
   size_t *idx;
 } evidence;
 
+typedef struct {
+  long rule;
+  char *text;
+} ev_line;
+
+static int cmp_line(const void *a, const void *b) {
+  const ev_line *x = a, *y = b;
+  return x->rule != y->rule ? (x->rule < y->rule ? -1 : 1) : strcmp(x->text, y->text);
+}
+
+/* The record lines of db's rules (records of rules not in db are left out); NULL when out of
+ * memory, else *n lines sorted by rule then text. */
+static ev_line *record_lines(const rg_db *db, const size_t *idx, size_t *n) {
+  size_t total = db->proofs.n + db->tests.n + db->certs.n, k = 0;
+  ev_line *v = calloc(total + 1, sizeof *v);
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  for (size_t i = 0; v && i < total; i++) {
+    rg_sb_clear(&sb);
+    const rg_db_id *rule;
+    if (i < db->proofs.n) {
+      const rg_db_proof *p = &db->proofs.v[i];
+      rule = &p->rule_id;
+      rg_sb_printf(&sb, "proof %d %s %s %s %s %s", (int)p->output, p->solver, p->version, p->result, p->obligation.hex,
+                   p->unsat_core);
+    } else if (i < db->proofs.n + db->tests.n) {
+      const rg_db_test *t = &db->tests.v[i - db->proofs.n];
+      rule = &t->rule_id;
+      rg_sb_printf(&sb, "test %s %d %llu %s | %s | %s", t->domain, (int)t->trials, (unsigned long long)t->seed,
+                   t->shapes, t->params, t->result);
+    } else {
+      const rg_db_cert *c = &db->certs.v[i - db->proofs.n - db->tests.n];
+      rg_db_id d;
+      rg_db_digest(c->body, c->len, &d);
+      rule = &c->rule_id;
+      rg_sb_printf(&sb, "cert %d %s", (int)c->version, d.hex);
+    }
+    long r = rg_db_index_find(db, idx, rule->hex);
+    if (r < 0) continue;
+    char *s = sb.failed ? NULL : strdup(rg_sb_str(&sb));
+    if (!s) {
+      while (k) free(v[--k].text);
+      free(v), v = NULL;
+      break;
+    }
+    v[k++] = (ev_line){r, s};
+  }
+  rg_sb_free(&sb);
+  if (v && k) qsort(v, k, sizeof *v, cmp_line);
+  *n = k;
+  return v;
+}
+
 static rg_status evidence_build(const rg_db *db, evidence *e, rg_err *err) {
+  size_t n = 0;
   e->ev = calloc(db->rules.n + 1, sizeof *e->ev);
   e->idx = rg_db_rule_index(db);
-  rg_strbuf m;
-  rg_sb_init(&m);
-  if (!e->ev || !e->idx) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  rg_status st = rg_db_manifest(db, &m, err);
-  for (const char *l = rg_sb_str(&m); !st && *l;) {
-    const char *end = strchr(l, '\n');
-    if (!end) end = l + strlen(l);
-    if (!strncmp(l, "proof ", 6) || !strncmp(l, "test ", 5) || !strncmp(l, "cert ", 5)) {
-      const char *id = strchr(l, ' ') + 1;
-      char hex[RG_DB_ID_LEN + 1];
-      memcpy(hex, id, RG_DB_ID_LEN), hex[RG_DB_ID_LEN] = 0;
-      long r = rg_db_index_find(db, e->idx, hex);
-      if (r >= 0) {
-        size_t old = e->ev[r] ? strlen(e->ev[r]) : 0, add = (size_t)(end - l);
-        char *nv = realloc(e->ev[r], old + add + 2);
-        if (!nv)
-          st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-        else {
-          memcpy(nv + old, l, add), nv[old + add] = '\n', nv[old + add + 1] = 0;
-          e->ev[r] = nv;
-        }
-      }
+  ev_line *v = e->ev && e->idx ? record_lines(db, e->idx, &n) : NULL;
+  rg_status st = v ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  for (size_t i = 0; i < n; i++) {
+    if (!st) rg_sb_printf(&sb, "%s\n", v[i].text);
+    if (!st && (i + 1 == n || v[i + 1].rule != v[i].rule)) {
+      e->ev[v[i].rule] = sb.failed ? NULL : strdup(rg_sb_str(&sb));
+      if (!e->ev[v[i].rule]) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+      rg_sb_clear(&sb);
     }
-    l = *end ? end + 1 : end;
+    free(v[i].text);
   }
-  rg_sb_free(&m);
+  rg_sb_free(&sb);
+  free(v);
   return st;
 }
 

@@ -2,9 +2,10 @@
  *
  * Rules are matched by content id, so a rule whose text changed is one removed and one added.
  * A rule present in both is "changed" when its status or its evidence (proof, test or
- * certificate records) differs. What counts as a regression is the mode's (rg_diff_mode); a
- * rule "gone" is in base's rules and not in new_'s, and a pruning record accounts for it when
- * it names the rule's id as removed (implied by kept rules: renaming, instance, derivable...).
+ * certificate records; a proof's seconds aside, which differ on every run) differs. What
+ * counts as a regression is the mode's (rg_diff_mode); a rule "gone" is in base's rules and
+ * not in new_'s, and a pruning record accounts for it when it names the rule's id as removed
+ * (implied by kept rules: renaming, instance, derivable...).
  */
 #ifndef RG_RULESDB_DIFF_H
 #define RG_RULESDB_DIFF_H

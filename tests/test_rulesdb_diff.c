@@ -151,6 +151,28 @@ static void test_diff(void) {
   rg_db_free(base), rg_db_free(more), rg_db_free(fewer), rg_db_free(down);
 }
 
+/* Evidence is what the records attest: a proof's seconds are not (a run from the proof cache
+ * records them rounded), its answer's unsat core is; row order is not. */
+static void test_evidence(void) {
+  rg_db *a = rg_db_new(), *b = rg_db_new();
+  rg_err err;
+  add(a, A, RG_DB_VERIFIED), add(b, A, RG_DB_VERIFIED);
+  rg_db_proof z = {a->rules.v[0].id, "z3", "4.8.12", "unsat", 0.0537535730004311, "assoc", {{0}}, 0};
+  rg_db_proof c = {a->rules.v[0].id, "cvc5", "1.0.3", "unsat", 0.2355942979976, "assoc", {{0}}, 0};
+  CHECK(rg_db_add_proof(a, &z, &err) == RG_OK && rg_db_add_proof(a, &c, &err) == RG_OK);
+  z.seconds = 0.0538, c.seconds = 0.2356;
+  CHECK(rg_db_add_proof(b, &c, &err) == RG_OK && rg_db_add_proof(b, &z, &err) == RG_OK);
+  rg_db_diff d = run_mode(a, b, RG_DIFF_LOST);
+  CHECK_MSG(d.n == 0, "%zu changed", d.changed);
+  rg_db_diff_free(&d);
+  free(b->proofs.v[1].unsat_core);
+  b->proofs.v[1].unsat_core = strdup("assoc comm");
+  d = run_mode(a, b, RG_DIFF_LOST);
+  CHECK(d.changed == 1 && d.regressions == 0 && !d.v[0].status_changed);
+  rg_db_diff_free(&d);
+  rg_db_free(a), rg_db_free(b);
+}
+
 static void add_test(rg_db *db, size_t rule, const char *dom, const char *shapes,
                      const char *result) {
   rg_db_test t = {db->rules.v[rule].id, (char *)dom, 3, 7, (char *)shapes, "", (char *)result};
@@ -233,6 +255,7 @@ static void test_audit(void) {
 int main(void) {
   test_diff();
   test_lost();
+  test_evidence();
   test_audit();
   return check_done("test_rulesdb_diff");
 }
