@@ -130,10 +130,13 @@ static found load(const char *path, rg_checkpoint_kind kind, const rg_checkpoint
     snprintf(why, why_len, "line 1: a '%.*s' checkpoint, not '%s'", vn, v, kind_name[kind]);
   else if (end - last != 4 + 64 + 1 || strncmp(last, "end ", 4) || strncmp(last + 4, hex, 64) || end[-1] != '\n')
     snprintf(why, why_len, "its last line is not the SHA-256 of what precedes it: the file is cut short or altered");
-  else if (!header_line(&p, end, RUN_TAG, &v, &vn) || vn != (int)strlen(k->run) || strncmp(v, k->run, (size_t)vn))
+  else if (!header_line(&p, end, RUN_TAG, &v, &vn))
+    snprintf(why, why_len, "line 2: not its '" RUN_TAG "' line");
+  else if (vn != (int)strlen(k->run) || strncmp(v, k->run, (size_t)vn))
     fd = FOUND_OTHER, snprintf(why, why_len, "made from other candidates (%.*s)", vn > 200 ? 200 : vn, v);
-  else if (!header_line(&p, end, BINDING_TAG, &v, &vn) || vn != (int)strlen(k->binding) ||
-           strncmp(v, k->binding, (size_t)vn))
+  else if (!header_line(&p, end, BINDING_TAG, &v, &vn))
+    snprintf(why, why_len, "line 3: not its '" BINDING_TAG "' line");
+  else if (vn != (int)strlen(k->binding) || strncmp(v, k->binding, (size_t)vn))
     fd = FOUND_OTHER, snprintf(why, why_len, "made by a run with other candidate text or pruning options");
   else {
     int line0 = 3;
