@@ -90,7 +90,7 @@ static rg_status enumerate_only(const rg_synth_opts *o, const rg_enum_space *sp,
   rg_progress_finish(&pr->line);
   free(users);
   c->graphs = stats.graphs;
-  c->passes = 1;
+  c->passes = 0; /* nothing loaded: the graphs are counted only */
   c->secs[0] = rg_clock_seconds() - pr->start;
   return st;
 }

@@ -57,7 +57,7 @@ static void print_test(const rg_synth_counts *c, FILE *out) {
 void rg_synth_counts_print(const rg_synth_counts *c, const rg_enum_space *sp, rg_synth_stop stop,
                            int threads, FILE *out) {
   fprintf(out, "stage        count                                          time\n");
-  fprintf(out, "enumerate    %llu graphs of 1..%d operators (+%d input graphs), %d passes   %.2f s\n",
+  fprintf(out, "enumerate    %llu graphs of 1..%d operators (+%d input graphs), %d loads of records   %.2f s\n",
           u(c->graphs), sp->depth, sp->inputs.n, c->passes, c->secs[0]);
   if (stop >= RG_SYNTH_STOP_FINGERPRINT) {
     fprintf(out, "fingerprint  %llu records, %llu buckets holding %llu graphs; %llu alone dropped\n",

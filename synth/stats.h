@@ -19,7 +19,7 @@ typedef struct {
 #include "stats.def"
 #undef RG_SYNTH_COUNT
   uint64_t verdict[RG_RANDTEST_COUNT]; /* test verdicts of the pairs tested */
-  int passes;                          /* fingerprint ranges (passes over the enumeration) */
+  int passes;                          /* loads of records from the spill folder (synth/tested.h) */
   double secs[3];                      /* enumerate + fingerprint, test, total */
 } rg_synth_counts;
 
