@@ -1,4 +1,5 @@
 /* fingerprint/spill.c: records on disk, committed by work unit (spill.h). */
+#define _DEFAULT_SOURCE /* flock */
 #define _POSIX_C_SOURCE 200809L
 #include "spill.h"
 
@@ -8,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,6 +38,7 @@ typedef struct {
 
 struct rg_fp_spill {
   char *dir;
+  int lock; /* the folder's lock file, held while the folder is open */
   slot *slots;
   int n_slots;
   uint8_t *done; /* units_total of them once known */
@@ -57,8 +61,9 @@ static char *file_in(const rg_fp_spill *s, const char *fmt, int a, int b) {
   return p;
 }
 
-static uint64_t fnv1a(const char *p, size_t n) {
-  uint64_t h = 14695981039346656037ull;
+/* A line's checksum covers its thread's number too: a line is only good in its own log. */
+static uint64_t fnv1a(int slot, const char *p, size_t n) {
+  uint64_t h = 14695981039346656037ull ^ ((uint64_t)(slot + 1) * 0x9E3779B97F4A7C15ull);
   for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
   return h;
 }
@@ -66,12 +71,13 @@ static uint64_t fnv1a(const char *p, size_t n) {
 /* ---- reading a folder back ---- */
 
 /* One log line: "u UNIT UNITS GRAPHS REJECTED WIDE PRUNED OFF*PARTS CHECK". False when torn. */
-static bool parse_line(const char *line, size_t len, int *unit, int *units, rg_enum_stats *d, uint64_t off[PARTS]) {
+static bool parse_line(int slot, const char *line, size_t len, int *unit, int *units, rg_enum_stats *d,
+                       uint64_t off[PARTS]) {
   const char *sp = len > 17 ? line + len - 17 : NULL;
   if (!sp || *sp != ' ' || line[0] != 'u' || line[1] != ' ') return false;
   char *end;
   unsigned long long check = strtoull(sp + 1, &end, 16);
-  if (end != line + len || check != fnv1a(line, (size_t)(sp - line))) return false;
+  if (end != line + len || check != fnv1a(slot, line, (size_t)(sp - line))) return false;
   unsigned long long v[6 + PARTS];
   const char *p = line + 2;
   for (int k = 0; k < 6 + PARTS; k++) {
@@ -101,7 +107,10 @@ static rg_status note_unit(rg_fp_spill *s, int unit, int units, const char *log,
                                       "it and run again", log, units, s->st.units_total);
   if (!s->done && !(s->done = calloc((size_t)units, 1))) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   s->st.units_total = units;
-  if (!s->done[unit]) s->done[unit] = 1, s->st.units_done++;
+  if (s->done[unit])
+    return rg_err_set(err, RG_ERR_IO, "%s: work unit %d is committed twice: the folder is damaged; remove it "
+                                      "(rm -r %s) and run again", log, unit, s->dir);
+  s->done[unit] = 1, s->st.units_done++;
   return RG_OK;
 }
 
@@ -130,9 +139,9 @@ static rg_status read_log(rg_fp_spill *s, int k, rg_err *err) {
     int unit, units;
     rg_enum_stats d;
     uint64_t off[PARTS];
-    if (line[n - 1] != '\n' || !parse_line(line, (size_t)n - 1, &unit, &units, &d, off)) break; /* torn */
-    bool held = true;
-    for (int p = 0; p < PARTS; p++) held = held && off[p] <= have[p];
+    if (line[n - 1] != '\n' || !parse_line(k, line, (size_t)n - 1, &unit, &units, &d, off)) break; /* torn */
+    bool held = true; /* within the files, and never behind the line before */
+    for (int p = 0; p < PARTS; p++) held = held && off[p] <= have[p] && off[p] >= s->slots[k].committed[p];
     if (!held) break;
     st = note_unit(s, unit, units, path, err);
     if (st) break;
@@ -185,12 +194,13 @@ static rg_status check_header(rg_fp_spill *s, const char *header, bool *fresh, r
   if (*fresh) {
     DIR *d = opendir(s->dir);
     int entries = 0;
-    for (struct dirent *e; d && (e = readdir(d));) entries += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    for (struct dirent *e; d && (e = readdir(d));)
+      entries += strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, "lock");
     if (d) closedir(d);
     rg_atomic_file a;
     if (entries)
-      st = rg_err_set(err, RG_ERR_ARG, "%s is not empty and holds no rulegen records: give --spill a new or empty "
-                                       "folder", s->dir);
+      st = rg_err_set(err, RG_ERR_ARG, "%s is not empty and holds no rulegen records: move or remove it, or give "
+                                       "--spill a new or empty folder", s->dir);
     else if (!(st = rg_atomic_open(&a, path, err))) {
       fputs(rg_sb_str(&want), a.f);
       st = rg_atomic_commit(&a, err);
@@ -205,9 +215,24 @@ static rg_status check_header(rg_fp_spill *s, const char *header, bool *fresh, r
   return st;
 }
 
+/* One run at a time: a second one writing the same folder would mix its records in. */
+static rg_status take_lock(rg_fp_spill *s, rg_err *err) {
+  char *path = file_in(s, "lock", 0, 0);
+  s->lock = path ? open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600) : -1;
+  rg_status st = RG_OK;
+  if (s->lock < 0)
+    st = rg_err_set(err, RG_ERR_IO, "%s: %s", path ? path : s->dir, strerror(errno));
+  else if (flock(s->lock, LOCK_EX | LOCK_NB) != 0)
+    st = rg_err_set(err, RG_ERR_ARG, "another rulegen run is using %s: wait for it to end, or give this one another "
+                                     "-o or --spill", s->dir);
+  free(path);
+  return st;
+}
+
 rg_status rg_fp_spill_open(const char *dir, const char *header, rg_fp_spill **out, rg_err *err) {
   *out = NULL;
   rg_fp_spill *s = calloc(1, sizeof *s);
+  if (s) s->lock = -1;
   if (!s || !(s->dir = strdup(dir))) {
     free(s);
     return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
@@ -217,8 +242,10 @@ rg_status rg_fp_spill_open(const char *dir, const char *header, rg_fp_spill **ou
                      ? RG_OK
                      : rg_err_set(err, RG_ERR_IO, "cannot make the spill folder %s: %s", dir, strerror(errno));
   if (!st && stat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode))
-    st = rg_err_set(err, RG_ERR_IO, "the spill folder %s is not a folder: give --spill a folder", dir);
+    st = rg_err_set(err, RG_ERR_IO, "the spill folder %s is not a folder: move or remove it, or give --spill a "
+                                    "folder", dir);
   bool fresh = true;
+  if (!st) st = take_lock(s, err);
   if (!st) st = check_header(s, header, &fresh, err);
   if (!st && !fresh) st = read_back(s, err);
   if (st) {
@@ -253,6 +280,19 @@ static bool write_all(int fd, const void *p, size_t n) {
     c += w, n -= (size_t)w;
   }
   return true;
+}
+
+/* Each thread keeps a file per part and its log open: the soft limit on open files is raised
+ * as far as the hard one allows, else the run is refused before it starts. */
+static rg_status open_files_for(int threads, rg_err *err) {
+  rlim_t need = (rlim_t)threads * (PARTS + 1) + 64;
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= need) return RG_OK;
+  rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= need ? need : rl.rlim_max;
+  if (setrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur >= need) return RG_OK;
+  return rg_err_set(err, RG_ERR_LIMIT, "-j %d keeps %llu files open, and this process may open %llu: give fewer "
+                    "threads (-j), or raise the limit (ulimit -n)", threads, (unsigned long long)need,
+                    (unsigned long long)rl.rlim_cur);
 }
 
 /* Opens slot k for this run's thread k: its files cut to what was committed. */
@@ -332,7 +372,7 @@ static rg_status on_unit(void *user, int k, int unit, const rg_enum_stats *d, rg
                (unsigned long long)d->rejected, (unsigned long long)d->wide, (unsigned long long)d->pruned);
   for (int p = 0; p < PARTS; p++) rg_sb_printf(&line, " %llu", (unsigned long long)sl->written[p]);
   rg_sb_printf(&sl->pending, "%s %016llx\n", rg_sb_str(&line),
-               (unsigned long long)fnv1a(rg_sb_str(&line), line.len));
+               (unsigned long long)fnv1a(k, rg_sb_str(&line), line.len));
   rg_sb_free(&line);
   int done;
 #pragma omp critical(rg_fp_spill_state)
@@ -357,12 +397,13 @@ rg_status rg_fp_spill_enumerate(rg_fp_spill *s, const rg_enum_space *sp, const r
   if (s->st.enumerated) return RG_OK;
   int nt = o->threads < 1 ? 1 : o->threads;
   if (nt > MAX_SLOTS) return rg_err_set(err, RG_ERR_ARG, "at most %d threads write a spill folder", MAX_SLOTS);
-  rg_status st = grow_slots(s, nt, err);
+  rg_status st = open_files_for(nt, err);
+  if (!st) st = grow_slots(s, nt, err);
   for (int k = 0; k < nt && !st; k++) st = open_slot(s, k, err);
   rg_fp_sink sink = {on_records, on_unit, s, 0, NULL, s->done, s->done ? s->st.units_total : 0};
   double t0 = rg_clock_seconds();
   if (!st) st = rg_fp_enumerate(sp, o, &sink, stats, err);
-  for (int k = 0; k < nt; k++) { /* the last lines, also on an error; on disk after a long run */
+  for (int k = 0; k < nt && k < s->n_slots; k++) { /* the last lines, also on an error; on disk after a long run */
     rg_err e2;
     bool durable = rg_clock_seconds() - t0 >= SYNC_SECONDS;
     rg_status s2 = s->slots[k].writing ? sync_slot(s, k, durable, &e2) : RG_OK;
@@ -460,6 +501,7 @@ rg_status rg_fp_spill_close(rg_fp_spill *s, bool remove, rg_err *err) {
     remove_files(s->dir);
     if (rmdir(s->dir) != 0) st = rg_err_set(err, RG_ERR_IO, "removing the spill folder %s: %s", s->dir, strerror(errno));
   }
+  if (s->lock >= 0) close(s->lock); /* after the removal: no other run starts in between */
   free(s->slots);
   free(s->done);
   free(s->dir);

@@ -5,11 +5,14 @@
  * A spill folder holds the records in RG_FP_SPILL_PARTS parts by the fingerprint's top bits,
  * each thread appending to its own file per part (s<thread>-p<part>.rec, raw records), and a
  * log per thread (s<thread>.log): one line per finished work unit (enumerate/dfs.h) giving the
- * unit, its counts and the thread's file lengths after it, with a checksum. A unit is committed
+ * unit, its counts and the thread's file lengths after it, with a checksum that covers the
+ * thread's number (a line is good only in its own log). A unit is committed
  * once its line is on disk, which is after its records are; lines are written, data and log
  * synced, every few seconds, so a crash loses at most those seconds and the units under way.
- * Reopened, the folder is read back to its last whole lines: the files are cut to the lengths
- * they give (dropping what uncommitted units wrote), and the units they name are not run again.
+ * Reopened, the folder is read back to its last whole lines whose lengths the files hold and
+ * never go back: the files are cut to the lengths they give (dropping what uncommitted units
+ * wrote), and the units they name are not run again; a unit committed twice is a damaged
+ * folder, refused. One run at a time holds the folder (a lock file): a second is refused.
  * The folder's `header` names the run that made it (the caller's text); a folder of another run
  * is refused, never mixed in. `enumerated` marks a finished enumeration. Callers may keep their
  * own files there (synth keeps its test stage's parts); removing the folder removes them.

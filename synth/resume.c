@@ -96,6 +96,10 @@ void rg_synth_resume_lines(const rg_synth_opts *o, rg_strbuf *sb) {
   rg_sb_printf(sb, OPTIONS_TAG "--depth %d --seed %llu --trials %d --shape-sets %d ", o->depth,
                (unsigned long long)o->fp.seed, o->rt.zp_trials, o->rt.other_shapes);
   rg_enum_choices_format(&o->choices, sb);
+  /* what else changes the candidates: the graphs recorded and the pairs written */
+  if (o->fp.max_outputs != 2) rg_sb_printf(sb, " --max-outputs %d", o->fp.max_outputs);
+  if (o->fp.keep_redundant) rg_sb_puts(sb, " --keep-redundant");
+  if (o->all_pairs) rg_sb_puts(sb, " --all-pairs");
   rg_sb_puts(sb, "\n");
   for (int i = 0; i < o->inputs.n; i++) {
     char buf[96];

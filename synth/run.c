@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "candidates.h"
@@ -116,6 +117,10 @@ static rg_status open_spill(const rg_synth_opts *o, const char *header, rg_fp_sp
     }
   }
   if (!*dir) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  struct stat a, b;
+  if (o->out_path && (!strcmp(*dir, o->out_path) ||
+                      (stat(*dir, &a) == 0 && stat(o->out_path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)))
+    return rg_err_set(err, RG_ERR_ARG, "--spill %s is the output: give the records another folder", *dir);
   return rg_fp_spill_open(*dir, header, spill, err);
 }
 

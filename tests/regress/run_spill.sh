@@ -56,6 +56,21 @@ check "goes on over a torn line" 0 run c.rules -j 2
 has "says the group is tested again" "$(basename "$part") is not a whole tested part"
 check "candidates as if never stopped (torn)" 0 cmp ref.rules c.rules
 
+# lines moved between the logs or out of order are not taken (a line's checksum covers its
+# thread); a unit committed twice is refused
+check "killed in the enumeration (logs)" 137 killed enumerate:6 l.rules -j 2
+mv l.rules.spill/s0.log l.rules.spill/x && mv l.rules.spill/s1.log l.rules.spill/s0.log && mv l.rules.spill/x l.rules.spill/s1.log
+check "goes on over swapped logs" 0 run l.rules -j 2
+check "candidates as if never stopped (swapped)" 0 cmp ref.rules l.rules
+check "killed in the enumeration (order)" 137 killed enumerate:6 m.rules -j 1
+head -1 m.rules.spill/s0.log >>m.rules.spill/s0.log
+check "goes on over a line out of order" 0 run m.rules -j 2
+check "candidates as if never stopped (order)" 0 cmp ref.rules m.rules
+check "killed in the enumeration (twice)" 137 killed enumerate:6 t.rules -j 1
+sed -i '2p' t.rules.spill/s0.log
+check "a unit committed twice" 2 run t.rules -j 1
+has "says the folder is damaged" "committed twice: the folder is damaged"
+
 # a record file shorter than its log says (a machine stopped before it reached the disk): the
 # units whose records it lost are enumerated again
 check "killed in the test stage (cut)" 137 killed test:1 d.rules -j 2
@@ -74,6 +89,12 @@ check "a foreign folder" 2 run f.rules --spill notmine
 has "says what it is" "notmine is not empty and holds no rulegen records"
 check "it is left alone" 0 test -s notmine/file
 check "a file as --spill" 2 run g.rules --spill notmine/file
+check "the output as --spill" 2 run o.rules --spill o.rules
+has "says so" "is the output"
+check "killed at once (lock)" 137 killed enumerate:1 k.rules -j 1
+check "two runs into one folder: the second is refused" 2 flock k.rules.spill/lock "$rulegen" --ops $ops --depth 3 \
+  --inputs "$dir/synth.inputs" -q --stop-after test --max-records 2000 -o k.rules
+has "says another run is using it" "another rulegen run is using k.rules.spill"
 check "--spill elsewhere" 0 run h.rules --spill elsewhere
 check "same candidates through --spill" 0 cmp ref.rules h.rules
 check "--spill folder removed after" 0 test ! -e elsewhere
@@ -92,6 +113,8 @@ check "the same command goes on from them" 0 whole u.rules
 has "it says so" "going on from u.rules.candidates, which this command saved"
 check "the same rules (after candidates)" 0 cmp w.rules u.rules
 # candidates of other options are not taken: this run makes its own
+check "--keep-redundant starts afresh" 0 "$rulegen" --ops $ops --depth 2 --inputs "$dir/synth.inputs" -q -j 2 -K -o u.rules
+lacks "without going on (-K)" "going on from"
 check "other options start afresh" 0 "$rulegen" --ops ewadd,ewmul --depth 2 --inputs "$dir/synth.inputs" -q -j 2 -o u.rules
 lacks "without going on" "going on from"
 finish
