@@ -109,8 +109,8 @@ static rg_status read_entry(reader *r, rg_prune_entry *e, int n) {
   e->n_by = n_by;
   for (int b = 0; !st && b < n_by; b++) st = num(r, 0, n - 1, &e->by[b]);
   if (!st) st = num(r, 0, 1 << 20, &n_steps);
-  const char *hex;
-  size_t len;
+  const char *hex = NULL; /* set by rest() when st is 0; -O3 cannot tell */
+  size_t len = 0;
   if (!st) st = rest(r, &hex, &len);
   if (!st && !rg_content_id_parse(hex, len, &e->id)) st = bad(r, "not a content id");
   if (!st && fate == RG_FATE_KEPT && (n_by || n_steps)) st = bad(r, "a kept rule with a removal record");
@@ -125,7 +125,7 @@ static rg_status read_entry(reader *r, rg_prune_entry *e, int n) {
     if (!st) st = num(r, 0, n - 1, &d->tag);
     if (!st) st = num(r, 0, 1, &rev);
     if (!st) st = num(r, 0, 1 << 20, &d->output);
-    const char *term;
+    const char *term = NULL;
     if (!st) st = rest(r, &term, &len);
     if (!st && !(d->state = strndup(term, len))) st = rg_err_set(r->err, RG_ERR_NOMEM, "out of memory");
     d->reverse = rev;
@@ -151,8 +151,8 @@ rg_status rg_prune_state_read(const char *text, size_t len, int n, rg_prune_resu
   for (int k = 0; !st && k < RG_PRUNE_STAGES; k++) {
     rg_prune_stage *s = &res->stage[k];
     int kk, run;
-    const char *secs;
-    size_t slen;
+    const char *secs = NULL;
+    size_t slen = 0;
     st = line_of(&r, "stage");
     if (!st) st = num(&r, k, k, &kk);
     if (!st) st = num(&r, 0, 1, &run);

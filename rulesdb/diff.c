@@ -131,6 +131,73 @@ static int is_pruned(const rg_db *db, const char **ids, const char *id) {
   return db->prunes.n && bsearch(&id, ids, db->prunes.n, sizeof *ids, cmp_str) != NULL;
 }
 
+/* A database's pruning records by removed id, and what a chain of them proves (memo[need][k]:
+ * 0 not yet known, 1 being worked out, 2 holds, 3 does not). */
+typedef struct {
+  const rg_db_prune **v;
+  size_t n;
+  signed char *memo[2];
+} chains;
+
+static int cmp_prune(const void *a, const void *b) {
+  return strcmp((*(const rg_db_prune *const *)a)->removed_id.hex, (*(const rg_db_prune *const *)b)->removed_id.hex);
+}
+
+static bool chains_build(const rg_db *db, chains *c) {
+  c->n = db->prunes.n;
+  c->v = malloc((c->n + 1) * sizeof *c->v);
+  c->memo[0] = calloc(c->n + 1, 1), c->memo[1] = calloc(c->n + 1, 1);
+  for (size_t i = 0; c->v && i < c->n; i++) c->v[i] = &db->prunes.v[i];
+  if (c->v && c->n) qsort(c->v, c->n, sizeof *c->v, cmp_prune);
+  return c->v && c->memo[0] && c->memo[1];
+}
+
+static void chains_free(chains *c) { free(c->v), free(c->memo[0]), free(c->memo[1]); }
+
+/* The first record that removes hex, or c->n. */
+static size_t chains_first(const chains *c, const char *hex) {
+  size_t lo = 0, hi = c->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (strcmp(c->v[mid]->removed_id.hex, hex) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < c->n && !strcmp(c->v[lo]->removed_id.hex, hex) ? lo : c->n;
+}
+
+static bool record_holds(const rg_db *db, const size_t *idx, chains *c, size_t k, int need);
+
+/* Whether the rule hex is in db (proved, when need), or removed by a record that holds. */
+static bool stands(const rg_db *db, const size_t *idx, chains *c, const char *hex, int need) {
+  long j = rg_db_index_find(db, idx, hex);
+  if (j >= 0) return !need || rg_db_status_is_proved(db->rules.v[j].status);
+  for (size_t k = chains_first(c, hex); k < c->n && !strcmp(c->v[k]->removed_id.hex, hex); k++)
+    if (record_holds(db, idx, c, k, need)) return true;
+  return false;
+}
+
+/* A record accounts for its rule when it names implying rules and each stands: a chain of
+ * records that ends in rules the database keeps, never in itself (a cycle) nor in a rule it
+ * does not hold. */
+static bool record_holds(const rg_db *db, const size_t *idx, chains *c, size_t k, int need) {
+  signed char *m = &c->memo[need][k];
+  if (*m) return *m == 2; /* 1: this record is on the chain being worked out, a cycle */
+  *m = 1;
+  const char *s = c->v[k]->implied_by;
+  int n = 0;
+  bool ok = true;
+  while (ok) {
+    s += strspn(s, " ");
+    size_t l = strcspn(s, " ");
+    if (!l) break;
+    char hex[RG_DB_ID_LEN + 1] = {0};
+    ok = l == RG_DB_ID_LEN && (memcpy(hex, s, l), stands(db, idx, c, hex, need));
+    s += l, n++;
+  }
+  *m = ok && n ? 2 : 3;
+  return *m == 2;
+}
+
 /* Whether e loses what base had, as mode counts it (diff.h). */
 static int regression(rg_diff_mode mode, const rg_diff_entry *e, int pruned_in_base) {
   const rg_db_rule *b = e->base;
@@ -156,16 +223,18 @@ rg_status rg_db_diff_compute(const rg_db *base, const rg_db *new_, rg_diff_mode 
   memset(out, 0, sizeof *out);
   out->mode = mode, out->base_rules = base->rules.n;
   evidence eb = {0}, en = {0};
-  const char **pb = pruned_ids(base), **pn = pruned_ids(new_);
-  rg_status st = pb && pn ? evidence_build(base, &eb, err) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  const char **pb = pruned_ids(base);
+  chains cn = {0};
+  rg_status st = pb && chains_build(new_, &cn) ? evidence_build(base, &eb, err)
+                                                : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   if (!st) st = evidence_build(new_, &en, err);
   size_t cap = 0;
   for (size_t i = 0; !st && i < base->rules.n; i++) {
     const rg_db_rule *b = &base->rules.v[i];
     long j = rg_db_index_find(new_, en.idx, b->id.hex);
     rg_diff_entry e = {RG_DIFF_REMOVED, b, NULL, 0, 0, 0};
-    if (j < 0)
-      e.pruned = is_pruned(new_, pn, b->id.hex);
+    if (j < 0) /* accounted for only by records that end in rules new_ keeps, proved if b was */
+      e.pruned = stands(new_, en.idx, &cn, b->id.hex, rg_db_status_is_proved(b->status));
     else {
       const rg_db_rule *n = &new_->rules.v[j];
       const char *evb = eb.ev[i] ? eb.ev[i] : "", *evn = en.ev[j] ? en.ev[j] : "";
@@ -182,7 +251,7 @@ rg_status rg_db_diff_compute(const rg_db *base, const rg_db *new_, rg_diff_mode 
       st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
   evidence_free(base, &eb), evidence_free(new_, &en);
-  free(pb), free(pn);
+  free(pb), chains_free(&cn);
   if (st) return rg_db_diff_free(out), st;
   if (out->n) qsort(out->v, out->n, sizeof *out->v, cmp_entry);
   count(out);

@@ -5,7 +5,10 @@
  * certificate records; a proof's seconds aside, which differ on every run) differs. What
  * counts as a regression is the mode's (rg_diff_mode); a rule "gone" is in base's rules and
  * not in new_'s, and a pruning record accounts for it when it names the rule's id as removed
- * (implied by kept rules: renaming, instance, derivable...).
+ * (implied by kept rules: renaming, instance, derivable...) and names implying rules that each
+ * stand: kept in new_ (proved, when the rule was proved in base), or removed by a record that
+ * stands in turn. A record naming no rule, a rule new_ does not hold, or itself through a cycle
+ * of records accounts for nothing.
  */
 #ifndef RG_RULESDB_DIFF_H
 #define RG_RULESDB_DIFF_H

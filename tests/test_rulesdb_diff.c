@@ -34,6 +34,41 @@ static rg_db_diff run(const rg_db *a, const rg_db *b) {
   return run_mode(a, b, RG_DIFF_PROVED);
 }
 
+/* A set without C (verified in base) and a record of it implied by `by`, with more records. */
+static int lost_with(const rg_db *base, const char *by, const rg_db_prune *more, int n_more, rg_db_status a_status) {
+  rg_db *s = rg_db_new();
+  rg_err err;
+  add(s, A, a_status), add(s, B, RG_DB_TESTED);
+  rg_db_prune p = {base->rules.v[2].id, (char *)C, "derivable(k=1)", (char *)by};
+  CHECK(rg_db_add_prune(s, &p, &err) == RG_OK);
+  for (int i = 0; i < n_more; i++) CHECK(rg_db_add_prune(s, &more[i], &err) == RG_OK);
+  rg_db_diff d = run_mode(base, s, RG_DIFF_LOST);
+  int lost = (int)d.lost_rules;
+  rg_db_diff_free(&d);
+  rg_db_free(s);
+  return lost;
+}
+
+static void test_lost_chains(const rg_db *base) {
+  const char *a = base->rules.v[0].id.hex, *b = base->rules.v[1].id.hex, *c = base->rules.v[2].id.hex;
+  char two[2 * RG_DB_ID_LEN + 2];
+  snprintf(two, sizeof two, "%s %s", a, c);
+  CHECK(lost_with(base, a, NULL, 0, RG_DB_VERIFIED) == 0);  /* A kept and proved */
+  CHECK(lost_with(base, a, NULL, 0, RG_DB_TESTED) == 1);    /* A kept, not proved: C's proof lost */
+  CHECK(lost_with(base, b, NULL, 0, RG_DB_VERIFIED) == 1);  /* B is only tested */
+  CHECK(lost_with(base, c, NULL, 0, RG_DB_VERIFIED) == 1);  /* C implied by itself */
+  CHECK(lost_with(base, "", NULL, 0, RG_DB_VERIFIED) == 1); /* no implying rule */
+  CHECK(lost_with(base, "0123", NULL, 0, RG_DB_VERIFIED) == 1);
+  CHECK(lost_with(base, two, NULL, 0, RG_DB_VERIFIED) == 1); /* A and C itself */
+  /* C implied by D, a rule the set does not hold, unless a record of D ends in A */
+  rg_db_id d = base->rules.v[0].id;
+  d.hex[0] = d.hex[0] == 'f' ? 'e' : 'f';
+  CHECK(lost_with(base, d.hex, NULL, 0, RG_DB_VERIFIED) == 1);
+  rg_db_prune via_a = {d, (char *)A, "renaming", (char *)a}, via_c = {d, (char *)A, "renaming", (char *)c};
+  CHECK(lost_with(base, d.hex, &via_a, 1, RG_DB_VERIFIED) == 0);
+  CHECK(lost_with(base, d.hex, &via_c, 1, RG_DB_VERIFIED) == 1); /* a cycle C -> D -> C */
+}
+
 /* --lost: a rule of any status gone without a pruning record, any lower status; --lost-text:
  * only base's shipped rules (verified, not pruned in base) gone, statuses not compared. */
 static void test_lost(void) {
@@ -65,6 +100,8 @@ static void test_lost(void) {
   d = run_mode(base, gone, RG_DIFF_LOST);
   CHECK(d.removed == 1 && d.regressions == 0 && d.v[0].pruned);
   rg_db_diff_free(&d);
+  /* A record accounts only through rules that stand in the new set (a hostile set's records). */
+  test_lost_chains(base);
   /* verified -> certified and tested -> unproved are lost proofs (the default sees one). */
   d = run_mode(base, down, RG_DIFF_LOST);
   CHECK(d.changed == 2 && d.regressions == 2 && d.lost_proofs == 2);
