@@ -127,7 +127,8 @@ static rg_status thread_init(fthr *t, int thread, const rg_enum_space *sp, const
   return t->ev ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
 }
 
-rg_status rg_fp_input_records(const rg_enum_space *sp, uint64_t seed, rg_fp_record *r, rg_err *err) {
+/* The records of the input graphs (each input alone is a graph whose output is that input). */
+static rg_status input_records(const rg_enum_space *sp, uint64_t seed, rg_fp_record *r, rg_err *err) {
   rg_value **inputs = rg_fp_inputs_new(sp, seed);
   if (!inputs) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int i = 0; i < sp->inputs.n; i++) {
@@ -136,6 +137,15 @@ rg_status rg_fp_input_records(const rg_enum_space *sp, uint64_t seed, rg_fp_reco
   }
   rg_fp_inputs_free(sp, inputs);
   return RG_OK;
+}
+
+rg_status rg_fp_store_start(rg_fp_store *s, rg_fp_table *t, const rg_enum_space *sp, const rg_fp_opts *o, uint64_t lo,
+                            uint64_t hi, rg_err *err) {
+  rg_fp_store_init(s, t, rg_fp_record_cap(o), lo, hi);
+  if (s->cap_records < 2) return rg_err_set(err, RG_ERR_LIMIT, "record cap too small to make progress");
+  rg_fp_record in[RG_ENUM_MAX_INPUTS];
+  rg_status st = input_records(sp, o->seed, in, err);
+  return st ? st : rg_fp_store_add(s, in, (size_t)sp->inputs.n, err);
 }
 
 rg_status rg_fp_enumerate(const rg_enum_space *sp, const rg_fp_opts *o, const rg_fp_sink *sink, rg_enum_stats *stats,
@@ -189,17 +199,13 @@ static rg_status to_store(void *user, int thread, const rg_fp_record *r, int n, 
 rg_status rg_fp_collect(const rg_enum_space *sp, const rg_fp_opts *o, uint64_t lo, uint64_t hi,
                         rg_fp_table *t, rg_enum_stats *stats, rg_err *err) {
   rg_fp_store s;
-  rg_fp_store_init(&s, t, rg_fp_record_cap(o), lo, hi);
+  rg_fp_store_init(&s, t, 0, lo, hi); /* t empty whatever the checks below say */
   memset(stats, 0, sizeof *stats);
   if (o->mem_limit < RG_FP_MIN_MEM)
     return rg_err_set(err, RG_ERR_LIMIT,
                       "memory limit of %zu bytes is too small to make progress: give at least %u MB",
                       o->mem_limit, RG_FP_MIN_MEM >> 20);
-  if (s.cap_records < 2) return rg_err_set(err, RG_ERR_LIMIT, "record cap too small to make progress");
-  /* the input graphs: each input alone is a graph whose output is that input */
-  rg_fp_record in[RG_ENUM_MAX_INPUTS];
-  rg_status st = rg_fp_input_records(sp, o->seed, in, err);
-  if (!st) st = rg_fp_store_add(&s, in, (size_t)sp->inputs.n, err);
+  rg_status st = rg_fp_store_start(&s, t, sp, o, lo, hi, err);
   rg_fp_sink sink = {to_store, NULL, &s, lo, &s.hi, NULL, 0};
   if (!st) st = rg_fp_enumerate(sp, o, &sink, stats, err);
   if (st) return st;

@@ -61,14 +61,17 @@ typedef struct {
 
 /* Enumerates every graph of sp under o (threads, seed, max_outputs, keep_redundant, stop,
  * progress) and hands each graph's record to sink; the input graphs' records are not included
- * (rg_fp_input_records). An interrupted run returns RG_OK with stats->interrupted set. Errors:
+ * (rg_fp_store_start adds them). An interrupted run returns RG_OK with stats->interrupted set. Errors:
  * the sink's, RG_ERR_NOMEM. */
 rg_status rg_fp_enumerate(const rg_enum_space *sp, const rg_fp_opts *o, const rg_fp_sink *sink, rg_enum_stats *stats,
                           rg_err *err) RG_MUST_CHECK;
 
-/* The records of the input graphs (each input alone is a graph whose output is that input):
- * sp->inputs.n of them into r. */
-rg_status rg_fp_input_records(const rg_enum_space *sp, uint64_t seed, rg_fp_record *r, rg_err *err) RG_MUST_CHECK;
+/* Starts table t for [lo, hi] under o's record cap (table.h's store) with the records of the
+ * input graphs in it (each input alone is a graph whose output is that input), as every table
+ * of a run holds them. Errors: a cap below 2 records (RG_ERR_LIMIT), rg_fp_store_add's. */
+typedef struct rg_fp_store rg_fp_store;
+rg_status rg_fp_store_start(rg_fp_store *s, rg_fp_table *t, const rg_enum_space *sp, const rg_fp_opts *o, uint64_t lo,
+                            uint64_t hi, rg_err *err) RG_MUST_CHECK;
 
 /* Records held per pass under o (mem_limit and max_records). */
 size_t rg_fp_record_cap(const rg_fp_opts *o);

@@ -455,11 +455,7 @@ static rg_status load_file(const rg_fp_spill *s, int k, int p, rg_fp_store *stor
 rg_status rg_fp_spill_load(const rg_fp_spill *s, const rg_enum_space *sp, const rg_fp_opts *o, uint64_t lo,
                            uint64_t hi, rg_fp_table *t, rg_err *err) {
   rg_fp_store store;
-  rg_fp_store_init(&store, t, rg_fp_record_cap(o), lo, hi);
-  if (store.cap_records < 2) return rg_err_set(err, RG_ERR_LIMIT, "record cap too small to make progress");
-  rg_fp_record in[RG_ENUM_MAX_INPUTS];
-  rg_status st = rg_fp_input_records(sp, o->seed, in, err);
-  if (!st) st = rg_fp_store_add(&store, in, (size_t)sp->inputs.n, err);
+  rg_status st = rg_fp_store_start(&store, t, sp, o, lo, hi, err);
   enum { CHUNK = 1 << 16 };
   rg_fp_record *chunk = malloc(sizeof *chunk * CHUNK);
   if (!st && !chunk) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");

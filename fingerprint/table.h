@@ -11,11 +11,11 @@
 
 #include "collect.h"
 
-typedef struct {
+struct rg_fp_store {
   rg_fp_table *t;
   size_t cap_records;
   volatile uint64_t hi; /* the current upper end of the range; only shrinks */
-} rg_fp_store;
+};
 
 /* Starts an empty table t for [lo, hi] holding at most cap_records records. */
 void rg_fp_store_init(rg_fp_store *s, rg_fp_table *t, size_t cap_records, uint64_t lo, uint64_t hi);
