@@ -19,7 +19,9 @@ rg_status rg_db_add_rule_proof(rg_db *db, const rg_db_id *rule, const rg_rule_pr
                          (char *)(a->result == RG_SMT_UNSAT ? a->core : ""),
                          {{0}},
                          k};
-      memcpy(rec.obligation.hex, p->obl[k].sha256, sizeof rec.obligation.hex);
+      /* the obligation this solver was given: under core_hint, after the first, the cut-down one */
+      const char *sha = s > 0 && p->obl[k].core_sha256[0] ? p->obl[k].core_sha256 : p->obl[k].sha256;
+      memcpy(rec.obligation.hex, sha, sizeof rec.obligation.hex);
       rg_status st = rg_db_add_proof(db, &rec, err);
       if (st) return st;
     }

@@ -61,7 +61,8 @@ typedef struct {
   char *version;
   char *result;        /* rg_smt_result_name: "unsat" (proved), "sat", "unknown", "timeout", ... */
   double seconds;
-  char *unsat_core;    /* names of the axioms used, space-separated; "" if none */
+  char *unsat_core;    /* names of the axioms and facts (verify/smt.h: RG_SMT_FACT) used,
+                        * space-separated; "" if none */
   rg_db_id obligation; /* SHA-256 (hex) of the SMT-LIB2 obligation text (verify/smt.h) */
   int32_t output;      /* which output pair */
 } rg_db_proof;

@@ -368,6 +368,78 @@ static void test_chunks(const rg_axioms *ax) {
   rg_ruleset_free(&rs);
 }
 
+/* Words of a space-separated list. */
+static int n_words(const char *s) {
+  int n = 0;
+  for (; *s; s += strcspn(s, " "), s += *s == ' ')
+    n += *s != ' ';
+  return n;
+}
+
+/* Lines of an SMT-LIB text that assert something unnamed. */
+static int unnamed_asserts(const char *text) {
+  int n = 0;
+  for (const char *l = text; *l;) {
+    size_t len = strcspn(l, "\n");
+    char line[8192];
+    snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1), l);
+    n += !strncmp(line, "(assert ", 8) && !strstr(line, ":named ");
+    l += len + (l[len] == '\n');
+  }
+  return n;
+}
+
+/* core_hint (fail_fast): cvc5 is given the obligation cut down to z3's core: the goal kept, of
+ * the axioms and the named facts only those the core names; its answer is journaled
+ * under the cut obligation, so a rerun asks nothing; without the hint, the whole obligation. */
+static void test_core_hint(const rg_axioms *ax) {
+  rg_ruleset rs;
+  rg_prove_opts o;
+  rg_err err;
+  setup_rules("relu-out: (concat 1 (relu ?x) (relu ?y)) => (relu (concat 1 ?x ?y))\n", 2000, &rs, &o);
+  o.refute_sets = 0;
+  o.fail_fast = true;
+  char dir[] = "/tmp/rg_corehint_XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  char path[64];
+  snprintf(path, sizeof path, "%s/j.proofs", dir);
+  o.journal = path;
+  rg_rule_proof p[1];
+  rg_prove_summary sum;
+  CHECK(rg_prove_rules(&rs, ax, &o, p, &sum, &err) == RG_OK);
+  const rg_obligation_record *r = &p[0].obl[0];
+  CHECK_MSG(p[0].status == RG_PROOF_VERIFIED, "%s", rg_proof_status_name(p[0].status));
+  CHECK(r->core_sha256[0] && strcmp(r->core_sha256, r->sha256));
+  CHECK_MSG(r->core_axioms == n_words(r->ans[0].core) && r->core_axioms < r->n_axioms, "core %d of %d: %s",
+            r->core_axioms, r->n_axioms, r->ans[0].core);
+  CHECK(rg_prove_rules(&rs, ax, &o, p, &sum, &err) == RG_OK);
+  CHECK(sum.asked == 0 && sum.reused == 2 && p[0].status == RG_PROOF_VERIFIED);
+  unlink(path);
+  rmdir(dir);
+  /* the cut itself: named axioms outside the core gone, all else kept in order */
+  rg_obligation full, cut;
+  CHECK(rg_smt_encode(rs.rules[0], 0, ax, false, &full, &err) == RG_OK);
+  CHECK(rg_obligation_within_core(&full, "concat-relu", &cut, &err) == RG_OK);
+  CHECK(cut.n_axioms == 1 && strstr(cut.text, ":named concat-relu))") && strstr(full.text, ":named concat-geometry))") &&
+        !strstr(cut.text, ":named concat-geometry))"));
+  CHECK(strstr(cut.text, ":named goal))") && strstr(cut.text, "(check-sat)\n(get-unsat-core)\n"));
+  /* every fact named, none but those the core names kept */
+  CHECK(unnamed_asserts(full.text) == 0 && strstr(full.text, ":named fact.1))") && strstr(full.text, ":named fact.2))"));
+  CHECK(unnamed_asserts(cut.text) == 0 && !strstr(cut.text, ":named fact."));
+  rg_obligation_free(&cut);
+  CHECK(rg_obligation_within_core(&full, "fact.2 concat-relu", &cut, &err) == RG_OK && cut.n_axioms == 1);
+  CHECK(strstr(cut.text, ":named fact.2))") && !strstr(cut.text, ":named fact.1))") && strstr(cut.text, ":named concat-relu))"));
+  rg_obligation_free(&cut);
+  CHECK(rg_obligation_within_core(&full, "", &cut, &err) == RG_OK && cut.n_axioms == 0);
+  rg_obligation_free(&cut);
+  rg_obligation_free(&full);
+  o.journal = NULL;
+  o.core_hint = false;
+  CHECK(rg_prove_rules(&rs, ax, &o, p, &sum, &err) == RG_OK);
+  CHECK(p[0].status == RG_PROOF_VERIFIED && !p[0].obl[0].core_sha256[0] && p[0].obl[0].core_axioms == 0);
+  rg_ruleset_free(&rs);
+}
+
 static void test_fail_fast(const rg_axioms *ax) {
   rg_ruleset rs;
   rg_prove_opts o;
@@ -789,6 +861,7 @@ int main(void) {
   test_refuted(&ax);
   test_journal(&ax);
   test_fail_fast(&ax);
+  test_core_hint(&ax);
   test_chunks(&ax);
   test_bad_inputs(&ax);
   test_z3_threads();

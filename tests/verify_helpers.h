@@ -42,7 +42,8 @@ static inline rg_rule_proof *prove_with(const rg_axioms *ax, const char *text, i
         CHECK_MSG(a->core[0], "empty unsat core for %s", rs->rules[i]->name);
         for (const char *c = a->core; *c;) {
           size_t n = strcspn(c, " ");
-          CHECK_MSG(rg_axioms_find(ax, c, n) >= 0, "core of %s names '%.*s', not an axiom",
+          bool fact = n > strlen(RG_SMT_FACT) && !strncmp(c, RG_SMT_FACT, strlen(RG_SMT_FACT));
+          CHECK_MSG(fact || rg_axioms_find(ax, c, n) >= 0, "core of %s names '%.*s', not an axiom or fact",
                     rs->rules[i]->name, (int)n, c);
           c += n;
           while (*c == ' ') c++;

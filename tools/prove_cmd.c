@@ -36,6 +36,7 @@ static const rg_cli_field fields[] = {
     RG_CLI_STORE(RG_OPT_PROOF_CACHE, RG_CLI_TEXT, prove_args, cache),
     RG_CLI_STORE(RG_OPT_NO_PROOF_CACHE, RG_CLI_SET, prove_args, no_cache),
     RG_CLI_STORE(RG_OPT_FAIL_FAST, RG_CLI_SET, prove_args, o.fail_fast),
+    RG_CLI_STORE(RG_OPT_NO_CORE_HINT, RG_CLI_CLEAR, prove_args, o.core_hint),
     RG_CLI_STORE(RG_OPT_QUIET, RG_CLI_SET, prove_args, quiet),
     RG_CLI_STORE(RG_OPT_JSON, RG_CLI_TEXT, prove_args, json),
 };

@@ -26,6 +26,7 @@ static const rg_cli_field fields[] = {
     RG_CLI_STORE(RG_OPT_ALL_PAIRS, RG_CLI_SET, rg_synth_opts, all_pairs),
     RG_CLI_STORE(RG_OPT_NO_GENERALIZE, RG_CLI_SET, rg_synth_opts, no_generalize),
     RG_CLI_STORE(RG_OPT_FAIL_FAST, RG_CLI_SET, rg_synth_opts, fin.prove.fail_fast),
+    RG_CLI_STORE(RG_OPT_NO_CORE_HINT, RG_CLI_CLEAR, rg_synth_opts, fin.prove.core_hint),
     RG_CLI_STORE(RG_OPT_QUIET, RG_CLI_SET, rg_synth_opts, quiet),
     RG_CLI_STORE(RG_OPT_PROOF_CACHE, RG_CLI_TEXT, rg_synth_opts, fin.proof_cache),
     RG_CLI_STORE(RG_OPT_NO_PROOF_CACHE, RG_CLI_SET, rg_synth_opts, fin.no_proof_cache),

@@ -28,6 +28,7 @@ void rg_prove_opts_init(rg_prove_opts *o) {
   o->check_typed = true;
   o->refute_sets = 8;
   o->recheck = 64;
+  o->core_hint = true;
 }
 
 /* The axioms must hold under random testing before anything is proved from them (a proof
@@ -94,16 +95,6 @@ static rg_status refute_all(const rg_ruleset *rules, const rg_prove_opts *o, rg_
   return RG_OK;
 }
 
-/* Whether the space-separated list has the word w[0..n). */
-static bool has_word(const char *list, const char *w, size_t n) {
-  for (const char *b = list; *b;) {
-    size_t bw = strcspn(b, " ");
-    if (bw == n && !strncmp(b, w, n)) return true;
-    b += bw + (b[bw] == ' ');
-  }
-  return false;
-}
-
 void rg_proof_suspects(const rg_rule_proof *p, char *buf, size_t n) {
   size_t len = 0;
   if (n) buf[0] = 0;
@@ -113,7 +104,8 @@ void rg_proof_suspects(const rg_rule_proof *p, char *buf, size_t n) {
       if (!p->obl[k].done[s] || a->result != RG_SMT_UNSAT) continue;
       for (const char *c = a->core; *c;) {
         size_t w = strcspn(c, " ");
-        if (w && !has_word(buf, c, w) && len + w + 2 < n)
+        bool fact = !strncmp(c, RG_SMT_FACT, strlen(RG_SMT_FACT)); /* the encoder's, not an axiom */
+        if (w && !fact && !rg_names_word(buf, c, w) && len + w + 2 < n)
           len += (size_t)snprintf(buf + len, n - len, "%s%.*s", len ? " " : "", (int)w, c);
         c += w + (c[w] == ' ');
       }
@@ -200,23 +192,53 @@ typedef struct {
 
 static bool stopped(const rg_prove_opts *o) { return o->stop && *o->stop; }
 
+static rg_status dump(const char *dir, const rg_obligation *ob, rg_err *err) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s.smt2", dir, ob->sha256);
+  FILE *f = fopen(path, "w");
+  if (!f) return rg_err_set(err, RG_ERR_IO, "cannot write %s (does the directory exist?)", path);
+  bool ok = fwrite(ob->text, 1, ob->len, f) == ob->len;
+  ok &= fclose(f) == 0;
+  return ok ? RG_OK : rg_err_set(err, RG_ERR_IO, "cannot write %s", path);
+}
+
+/* Whether solver s is given the first solver's core only (prove.h: core_hint). */
+static bool hinted(const rg_prove_opts *o, int s) { return o->fail_fast && o->core_hint && s > 0; }
+
+/* The obligation solver s is asked: ob itself, or under core_hint ob cut down to the first
+ * solver's unsat core, into *hint (then owned by the caller; dumped if asked). */
+static rg_status obligation_for(const rg_prove_opts *o, const rg_obligation *ob, rg_obligation_record *rec, int s,
+                                rg_obligation *hint, const rg_obligation **use, rg_err *err) {
+  memset(hint, 0, sizeof *hint);
+  *use = ob;
+  /* a core near the answer's capacity may have lost names: the whole obligation then */
+  if (!hinted(o, s) || strlen(rec->ans[0].core) + 80 > sizeof rec->ans[0].core) return RG_OK;
+  rg_status st = rg_obligation_within_core(ob, rec->ans[0].core, hint, err);
+  if (st) return st;
+  rec->core_axioms = hint->n_axioms; /* the same from every thread: one core, one text */
+  memcpy(rec->core_sha256, hint->sha256, sizeof hint->sha256);
+  *use = hint;
+  return o->dump_dir ? dump(o->dump_dir, hint, err) : RG_OK;
+}
+
 /* Asks `solver` about tk's obligation; records and journals the answer. */
 static rg_status ask(query_run *q, rg_solver_pool *pool, const task *tk, int solver, rg_err *err) {
   rg_solver_answer ans;
-  rg_status st = rg_solver_prove_in(pool, &q->solvers[solver], tk->ob->text, tk->ob->len,
-                                    q->o->timeout_ms, &ans, err);
-  if (st) return st;
+  rg_obligation_record *rec = &q->proofs[tk->rule].obl[tk->out];
+  rg_obligation hint;
+  const rg_obligation *ob;
+  rg_status st = obligation_for(q->o, tk->ob, rec, solver, &hint, &ob, err);
+  if (!st) st = rg_solver_prove_in(pool, &q->solvers[solver], ob->text, ob->len, q->o->timeout_ms, &ans, err);
+  if (st) return rg_obligation_free(&hint), st;
 #pragma omp atomic
   q->asked++;
-  rg_obligation_record *rec = &q->proofs[tk->rule].obl[tk->out];
   rec->ans[solver] = ans; /* each (rule, out, solver) slot has exactly one writer */
   rec->done[solver] = true;
   if (q->journal) {
 #pragma omp critical(rg_prove_journal)
-    if (!q->jst)
-      q->jst =
-          rg_journal_append(q->journal, tk->ob->sha256, solver, q->o->timeout_ms, &ans, &q->jerr);
+    if (!q->jst) q->jst = rg_journal_append(q->journal, ob->sha256, solver, q->o->timeout_ms, &ans, &q->jerr);
   }
+  rg_obligation_free(&hint);
   return RG_OK;
 }
 
@@ -229,16 +251,6 @@ static void report_task_done(query_run *q) {
 #pragma omp critical(rg_prove_progress)
   rg_progress_tick_extra(&q->line, q->lo + (int64_t)(q->hi - q->lo) * f / q->n_tasks, "%d/%d %s of rules %d-%d",
                          f, q->n_tasks, q->o->fail_fast ? "obligations" : "queries", q->lo + 1, q->hi);
-}
-
-static rg_status dump(const char *dir, const rg_obligation *ob, rg_err *err) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/%s.smt2", dir, ob->sha256);
-  FILE *f = fopen(path, "w");
-  if (!f) return rg_err_set(err, RG_ERR_IO, "cannot write %s (does the directory exist?)", path);
-  bool ok = fwrite(ob->text, 1, ob->len, f) == ob->len;
-  ok &= fclose(f) == 0;
-  return ok ? RG_OK : rg_err_set(err, RG_ERR_IO, "cannot write %s", path);
 }
 
 /* fail_fast: solver `from`'s answer was not a proof, so no later solver unanswered is asked. */
@@ -337,11 +349,18 @@ static rg_status encode_one(query_run *q, const rg_rule *r, int i, int out, cons
   rg_obligation_record *rec = &q->proofs[i].obl[out];
   memcpy(rec->sha256, ob->sha256, sizeof ob->sha256);
   rec->n_axioms = ob->n_axioms;
-  for (int s = 0; s < RG_SOLVER_COUNT && !q->proofs[i].refuted; s++) {
-    if (q->journal && rg_journal_lookup(q->journal, ob->sha256, s, o->timeout_ms, &rec->ans[s])) {
+  for (int s = 0; !st && q->journal && s < RG_SOLVER_COUNT && !q->proofs[i].refuted; s++) {
+    /* under core_hint a later solver's answer is filed under the cut-down obligation, known
+     * only from the first solver's core */
+    if (hinted(o, s) && !(rec->done[0] && rec->ans[0].result == RG_SMT_UNSAT)) break;
+    rg_obligation hint;
+    const rg_obligation *asked;
+    st = obligation_for(o, ob, rec, s, &hint, &asked, err);
+    if (!st && rg_journal_lookup(q->journal, asked->sha256, s, o->timeout_ms, &rec->ans[s])) {
       rec->done[s] = true;
       sum->reused++;
     }
+    rg_obligation_free(&hint);
   }
   return st;
 }

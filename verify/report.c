@@ -13,7 +13,11 @@ static void print_answer(FILE *out, const rg_solver_answer *a, const char *who) 
 /* What each solver said of each obligation of p. */
 static void print_obligations(FILE *out, const rg_rule_proof *p) {
   for (int k = 0; k < p->n_obl; k++) {
-    fprintf(out, "  output %d: obligation %.16s (%d axioms)\n", k + 1, p->obl[k].sha256, p->obl[k].n_axioms);
+    fprintf(out, "  output %d: obligation %.16s (%d axioms)", k + 1, p->obl[k].sha256, p->obl[k].n_axioms);
+    if (p->obl[k].core_sha256[0]) /* core_hint: what the solvers after the first were given */
+      fprintf(out, "; after %s, obligation %.16s (its unsat core: %d axioms and the facts)", rg_solver_kind_name(0),
+              p->obl[k].core_sha256, p->obl[k].core_axioms);
+    fprintf(out, "\n");
     for (int s = 0; s < RG_SOLVER_COUNT; s++) {
       const char *who = rg_solver_kind_name((rg_solver_kind)s);
       if (p->obl[k].done[s]) print_answer(out, &p->obl[k].ans[s], who);

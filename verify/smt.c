@@ -1054,6 +1054,7 @@ rg_status rg_smt_encode(const rg_rule *r, int output, const rg_axioms *ax, bool 
   rg_status st = (!e.take || !e.fs || !e.erased) ? rg_err_set(err, RG_ERR_NOMEM, "out of memory") : RG_OK;
   if (!st) choose_axioms(r, ax, all_axioms, &e, out);
   if (!st) st = put_obligation(&sb, r, output, ax, &e, err);
+  if (!st && !rg_smt_name_facts(&sb)) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   if (!st) {
     out->text = sb.s;
     out->len = sb.len;

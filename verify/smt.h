@@ -9,8 +9,10 @@
  * on the rule's operators, closed under the operators they introduce; or all of them)
  * are named quantified assertions; parameter variables
  * are guarded by the domain of the parameter they fill. The goal is the negated equality of the
- * output pair, named `goal`. The script ends with (check-sat) and (get-unsat-core), so either
- * solver's binary can re-run it as is.
+ * output pair, named `goal`; every other assertion (a fact of ranks, sizes or seams, a
+ * hypothesis, a domain) is named fact.K (rg_smt_name_facts), so that an unsat core names all
+ * it used. The script ends with (check-sat) and (get-unsat-core), so either solver's binary
+ * can re-run it as is.
  *
  * Invariant: the text is a function of (rule, output, axioms, options) only: deterministic,
  * byte for byte, so its SHA-256 identifies the obligation.
@@ -37,6 +39,26 @@ typedef struct {
 rg_status rg_smt_encode(const rg_rule *r, int output, const rg_axioms *ax, bool all_axioms,
                         rg_obligation *out, rg_err *err) RG_MUST_CHECK;
 void rg_obligation_free(rg_obligation *o);
+
+/* Every assertion that is not an axiom or the goal (the facts of ranks, sizes and seams, the
+ * rule's hypotheses, the parameters' domains) is named RG_SMT_FACT "K", K = 1, 2, .. in the
+ * order of the text, so that an unsat core names the facts a proof used as well as the axioms. */
+#define RG_SMT_FACT "fact."
+/* Names the unnamed one-line assertions of an encoded script in sb so (false: out of memory, sb
+ * as it was). */
+bool rg_smt_name_facts(rg_strbuf *sb);
+
+/* The obligation full with only the axioms and facts that core (a solver's unsat core: space-separated
+ * names) names: every other named assertion but the goal is left out, the rest kept as it is,
+ * after a comment line that says so. Its premises are a subset of
+ * full's, so an unsat of it is an unsat of full. The solvers after the first are given this
+ * (rg_prove_opts's core_hint): the first one's proof says which axioms matter, and fewer
+ * quantified axioms are far fewer instantiations. Errors: RG_ERR_NOMEM. */
+rg_status rg_obligation_within_core(const rg_obligation *full, const char *core, rg_obligation *out,
+                                    rg_err *err) RG_MUST_CHECK;
+
+/* Whether the space-separated list (an unsat core) has the word w[0..n). */
+bool rg_names_word(const char *list, const char *w, size_t n);
 
 /* Hex SHA-256 of len bytes (libsodium) into hex[65]. */
 void rg_sha256_hex(const void *data, size_t len, char hex[65]);

@@ -103,6 +103,11 @@ cp out.db bad.db
 sqlite3 bad.db "UPDATE rules SET text = replace(text, 'matmul', 'ewmul') WHERE rowid = (SELECT min(rowid) FROM rules WHERE text LIKE '%matmul%')"
 check "tampered db refused" sh -c "! '$rulesdb' verify bad.db --pub k.pub"
 check "db audits clean, deep" sh -c "'$rulesdb' audit out.db --pub k.pub --deep=16 | grep -q 'audit: passed'"
+# --fail-fast: cvc5 is given z3's core only; its proof records name that obligation, which the
+# audit regenerates from z3's record of the same output and re-runs.
+check "whole run fail-fast to a signed db" run -F -o ff.db --key k.key
+check "cvc5's obligations cut to z3's core" sh -c "'$rulegen' prove -F --no-proof-cache out.rules | grep -q 'after z3, obligation'"
+check "fail-fast db audits clean, cvc5 re-run on the cut obligations" sh -c "'$rulesdb' audit ff.db --pub k.pub | grep -q 'audit: passed'"
 # An output that cannot be written (its path is a folder) is refused before any work.
 mkdir dir.db
 check "an unwritable db is refused first" sh -c "! '$rulegen' --ops ewadd,ewmul,matmul,transpose --depth 2 --inputs '$dir/synth.inputs' -q --resume out.rules.candidates -o dir.db 2>unwritable.txt"
