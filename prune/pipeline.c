@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L /* strdup, strndup */
 #include "prune.h"
 
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -231,30 +232,79 @@ static rg_status record_derivation(rg_prune_result *res, int i, rg_derivation *d
   return st;
 }
 
+/* One rule's search for a derivation from the enabled rules of set, and the re-check of what it
+ * found: what a thread does on its own (the set is only read). */
+typedef struct {
+  int k; /* the rule's place in the visiting order */
+  int i; /* the rule */
+  bool found;
+  rg_derivation d;
+  rg_status st;
+  rg_err err;
+} trial;
+
+static void search_one(const rg_ruleset *rs, const rg_prune_opts *o, const rg_rewrite_set *set, const rg_rule **all,
+                       int n, trial *t) {
+  rg_derive_limits lim = o->limits;
+  lim.stop = o->stop;
+  t->st = rg_derive_search(set, rs->rules[t->i], &lim, &t->d, &t->found, &t->err);
+  /* Defence in depth: a derivation is re-checked independently before it removes a rule. */
+  rg_err ce;
+  if (!t->st && t->found && rg_derivation_check(rs->rules[t->i], &t->d, all, n, &ce) != RG_OK)
+    t->st = rg_err_set(&t->err, RG_ERR_ARG, "internal error: a found derivation failed its check: %s", ce.msg);
+}
+
 /* Searches a derivation of rule i from the enabled rules of set; if found (and re-checked),
  * removes the rule with its record. */
 static rg_status try_derive(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
                             const rg_rewrite_set *set, const rg_rule **all, int i, bool *removed,
                             rg_err *err) {
-  rg_derivation d;
-  rg_derive_limits lim = o->limits;
-  lim.stop = o->stop;
-  rg_status st = rg_derive_search(set, rs->rules[i], &lim, &d, removed, err);
-  /* Defence in depth: a derivation is re-checked independently before it removes a rule. */
-  if (!st && *removed) {
-    rg_err ce;
-    if (rg_derivation_check(rs->rules[i], &d, all, res->n, &ce) != RG_OK)
-      st = rg_err_set(err, RG_ERR_ARG, "internal error: a found derivation failed its check: %s",
-                      ce.msg);
-  }
-  if (!st && *removed) st = record_derivation(res, i, &d, err);
-  rg_derivation_free(&d);
+  trial t = {.i = i};
+  search_one(rs, o, set, all, res->n, &t);
+  rg_status st = t.st;
+  if (st) *err = t.err;
+  *removed = !st && t.found;
+  if (*removed) st = record_derivation(res, i, &t.d, err);
+  rg_derivation_free(&t.d);
   return st;
 }
 
 static bool stopped(const rg_prune_opts *o, rg_prune_result *res) {
   if (o->stop && *o->stop) res->interrupted = true;
   return res->interrupted;
+}
+
+/* Pass 1 in batches: the next kept rules are searched at once, each on a thread, against the set
+ * as it stands, and their results taken in order until one is kept: it joins the set, so the
+ * rules after it in the batch are searched again in the next. The result is the one-by-one
+ * pass's, for any number of threads. The batch doubles while whole batches are taken (long
+ * runs of derived rules) and halves when one is cut short. */
+#define BATCH_MAX 64
+static rg_status derive_first_pass(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
+                                   rg_rewrite_set *set, const rg_rule **all, int *last, rg_err *err) {
+  trial t[BATCH_MAX];
+  int nth = omp_get_max_threads(), batch = nth, done = 0, total = res->kept;
+  rg_status st = RG_OK;
+  for (int k = 0; !st && k < res->n && !stopped(o, res);) {
+    int m = 0, next = k;
+    for (; next < res->n && m < batch; next++)
+      if (res->e[res->order[next]].fate == RG_FATE_KEPT) t[m++] = (trial){.k = next, .i = res->order[next]};
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nth) if (m > 1)
+    for (int j = 0; j < m; j++)
+      search_one(rs, o, set, all, res->n, &t[j]);
+    int j = 0;
+    for (bool grew = false; j < m && !grew && !st && !stopped(o, res); j++) {
+      *last = t[j].i;
+      if ((st = t[j].st)) *err = t[j].err;
+      else if (t[j].found) st = record_derivation(res, t[j].i, &t[j].d, err);
+      else st = rg_rewrite_set_add(set, rs->rules[t[j].i], t[j].i, NULL, err), grew = true;
+      if (o->progress && (++done % 64 == 0 || done == total)) o->progress(o->progress_ctx, "derivability", done, total);
+    }
+    for (int r = 0; r < m; r++) rg_derivation_free(&t[r].d);
+    k = j < m ? t[j].k : next;
+    batch = j < m ? (batch / 2 > nth ? batch / 2 : nth) : (batch * 2 < BATCH_MAX ? batch * 2 : BATCH_MAX);
+  }
+  return st;
 }
 
 static rg_status derive_stage(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
@@ -270,24 +320,13 @@ static rg_status derive_stage(const rg_ruleset *rs, const rg_prune_opts *o, rg_p
   }
   for (int i = 0; i < res->n; i++)
     all[i] = rs->rules[i];
-  rg_status st = RG_OK;
   double t0 = rg_clock_seconds();
-  int done = 0, total = res->kept, last = 0;
+  int last = 0;
   /* Pass 1, Ruler's: each rule against the rules kept before it in visiting order. */
-  for (int k = 0; !st && k < res->n && !stopped(o, res); k++) {
-    int i = last = res->order[k];
-    if (res->e[i].fate != RG_FATE_KEPT) continue;
-    bool removed;
-    st = try_derive(rs, o, res, set, all, i, &removed, err);
-    if (!st && !removed && !stopped(o, res))
-      st = rg_rewrite_set_add(set, rs->rules[i], i, NULL, err);
-    if (o->progress && (++done % 64 == 0 || done == total))
-      o->progress(o->progress_ctx, "derivability", done, total);
-  }
+  rg_status st = derive_first_pass(rs, o, res, set, all, &last, err);
   /* Pass 2: a rule kept because the rules that derive it came later in the order goes now.
    * Largest first, so that small rules are the ones that stay. */
-  done = 0;
-  total = res->kept;
+  int done = 0, total = res->kept;
   for (int k = res->n - 1; !st && o->second_pass && k >= 0 && !stopped(o, res); k--) {
     int i = last = res->order[k];
     if (res->e[i].fate != RG_FATE_KEPT) continue;

@@ -105,6 +105,39 @@ static void test_threads(void) {
   rg_sb_free(&text);
 }
 
+/* Derivability's first pass searches batches of rules at once: TASO's depth-3 rules with the
+ * bias and TASO's 133 (some of which the others derive), at 1, 2 and 4 threads, give the same
+ * fates and the same records, removed by the same rules. */
+static void test_derive_threads(void) {
+  rg_ruleset rs;
+  rg_err err;
+  rg_ruleset_init(&rs);
+  CHECK(rg_text_parse_file("data/taso-bias-d3.rules", &rs, &err) == RG_OK);
+  CHECK(rg_text_parse_file("data/taso-133.rules", &rs, &err) == RG_OK);
+  rg_prune_opts o = rg_prune_opts_default();
+  o.stages = RG_PRUNE_DERIVE;
+  rg_prune_result r[3];
+  static const int threads[3] = {1, 2, 4};
+  int saved = omp_get_max_threads();
+  for (int t = 0; t < 3; t++) {
+    omp_set_num_threads(threads[t]);
+    CHECK(rg_prune_run(&rs, &o, &r[t], &err) == RG_OK);
+  }
+  omp_set_num_threads(saved);
+  CHECK_MSG(r[0].kept < rs.n - 100 && r[0].kept > 500, "%d of %d kept", r[0].kept, rs.n);
+  for (int t = 1; t < 3; t++) {
+    bool same = r[t].kept == r[0].kept;
+    for (int i = 0; same && i < rs.n; i++) {
+      const rg_prune_entry *a = &r[0].e[i], *b = &r[t].e[i];
+      same = a->fate == b->fate && a->n_by == b->n_by && a->deriv.n == b->deriv.n &&
+             (!a->n_by || !memcmp(a->by, b->by, sizeof *a->by * (size_t)a->n_by));
+    }
+    CHECK_MSG(same, "%d threads: other fates or records than at 1", threads[t]);
+  }
+  for (int t = 0; t < 3; t++) rg_prune_result_free(&r[t]);
+  rg_ruleset_free(&rs);
+}
+
 static void run(const char *text, unsigned stages, rg_ruleset *rs, rg_prune_result *res) {
   *rs = parse_set(text);
   rg_prune_opts o = rg_prune_opts_default();
@@ -434,6 +467,7 @@ static void test_stop(void) {
 int main(void) {
   test_canonical();
   test_threads();
+  test_derive_threads();
   test_subgraph();
   test_derive();
   test_multi_output();
