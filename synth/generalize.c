@@ -3,6 +3,7 @@
 #include "generalize.h"
 
 #include <omp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,15 +79,13 @@ static rg_status one(const rg_generalize_opts *o, const rg_split_ctx *split,
 }
 
 /* Generalizes every candidate of rs in parallel: sbs[i] gets candidate i's generalizations'
- * lines, stats[i] its counts. */
+ * lines, stats[i] its counts; *done counts the candidates of the whole stage for pg. */
 static rg_status generalize_all(const rg_generalize_opts *o, const rg_ruleset *rs, rg_strbuf *sbs,
-                                rg_generalize_stats *stats, rg_randtest_cache *cache, rg_err *err) {
+                                rg_generalize_stats *stats, rg_randtest_cache *cache, rg_progress *pg, int *done,
+                                rg_err *err) {
   rg_split_ctx split;
   rg_split_ctx_init(&split, o->sp);
   rg_status first = RG_OK;
-  int done = 0;
-  rg_progress pg;
-  rg_progress_start(&pg, "generalize", "candidates", rs->n, !o->quiet);
 #pragma omp parallel for num_threads(o->threads) schedule(dynamic, 16)
   for (int i = 0; i < rs->n; i++) {
     rg_sb_init(&sbs[i]);
@@ -99,14 +98,12 @@ static rg_status generalize_all(const rg_generalize_opts *o, const rg_ruleset *r
     }
     int d;
 #pragma omp atomic capture
-    d = ++done;
+    d = ++*done;
     if (d % 256 == 0) {
 #pragma omp critical(generalize_progress)
-      rg_progress_tick(&pg, d);
+      rg_progress_tick(pg, d);
     }
   }
-  rg_progress_tick(&pg, done); /* the count the last line shows */
-  rg_progress_finish(&pg);
   return first;
 }
 
@@ -130,30 +127,74 @@ static rg_status general_lists(int n, const rg_generalize_stats *stats, int adde
   return RG_OK;
 }
 
-/* Sums the candidates' counts into c; returns the bytes of their lines. */
-static size_t sum_counts(int n, const rg_strbuf *sbs, const rg_generalize_stats *stats, rg_generalize_counts *c) {
-  size_t extra = 0;
+/* Sums the candidates' counts into c and their lines onto lines. */
+static rg_status take_lines(int n, const rg_strbuf *sbs, const rg_generalize_stats *stats, rg_generalize_counts *c,
+                            rg_strbuf *lines, rg_err *err) {
   for (int i = 0; i < n; i++) {
-    extra += strlen(rg_sb_str(&sbs[i]));
+    rg_sb_puts(lines, rg_sb_str(&sbs[i]));
     c->repeated += stats[i].tried > 0;
     c->tried += (uint64_t)stats[i].tried, c->passed += (uint64_t)stats[i].passed;
     c->added += (uint64_t)stats[i].kept, c->capped += stats[i].capped;
   }
-  return extra;
+  return lines->failed ? rg_err_set(err, RG_ERR_NOMEM, "out of memory") : RG_OK;
 }
 
 /* Appends the generalizations' lines to the candidate text. */
-static rg_status append_lines(char **cand, size_t *len, int n, const rg_strbuf *sbs, size_t extra, rg_err *err) {
-  char *grown = realloc(*cand, *len + extra + 1);
+static rg_status append_lines(char **cand, size_t *len, const rg_strbuf *lines, rg_err *err) {
+  char *grown = realloc(*cand, *len + lines->len + 1);
   if (!grown) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   *cand = grown;
-  for (int i = 0; i < n; i++) {
-    size_t k = strlen(rg_sb_str(&sbs[i]));
-    memcpy(*cand + *len, rg_sb_str(&sbs[i]), k);
-    *len += k;
-  }
+  memcpy(*cand + *len, rg_sb_str(lines), lines->len);
+  *len += lines->len;
   (*cand)[*len] = 0;
   return RG_OK;
+}
+
+/* Candidates parsed and held as rule graphs at once, unless the options say: about 1.5 KB each,
+ * so that the 3.3 million of a depth-4 run never are at once (they took 5 GB). */
+#define CHUNK_RULES 65536
+
+/* Rule lines (not '#', not blank) of text[0..len), and where the chunk of the first max of them
+ * from pos ends (*end: just past a newline, or len). */
+static int rule_lines(const char *text, size_t len, size_t pos, int max, size_t *end) {
+  int n = 0;
+  while (pos < len && n < max) {
+    const char *nl = memchr(text + pos, '\n', len - pos);
+    size_t next = nl ? (size_t)(nl - text) + 1 : len;
+    size_t k = pos;
+    while (k < next && (text[k] == ' ' || text[k] == '\t')) k++;
+    n += k < next && text[k] != '#' && text[k] != '\n';
+    pos = next;
+  }
+  *end = pos;
+  return n;
+}
+
+/* Generalizes the candidates of text[pos..end) (line numbers from line0), their counts into
+ * stats and their generalizations' lines onto lines. */
+static rg_status chunk(const rg_generalize_opts *o, const char *text, size_t pos, size_t end, int line0, int m,
+                       rg_generalize_stats *stats, rg_randtest_cache *cache, rg_progress *pg, int *done,
+                       rg_generalize_counts *c, rg_strbuf *lines, rg_err *err) {
+  rg_ruleset rs;
+  rg_ruleset_init(&rs);
+  rg_status st = rg_text_parse(text + pos, end - pos, &rs, err);
+  if (st && err->line) err->line += line0;
+  for (int i = 0; !st && i < rs.n; i++) rs.rules[i]->line += line0;
+  if (!st && rs.n != m) st = rg_err_at(err, RG_ERR_PARSE, line0 + 1, 1, "%d rules parsed from %d rule lines", rs.n, m);
+  rg_strbuf *sbs = st ? NULL : calloc((size_t)rs.n + 1, sizeof *sbs);
+  if (!st && !sbs) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (!st) st = generalize_all(o, &rs, sbs, stats, cache, pg, done, err);
+  if (!st) st = take_lines(rs.n, sbs, stats, c, lines, err);
+  for (int i = 0; sbs && i < rs.n; i++) rg_sb_free(&sbs[i]);
+  free(sbs);
+  rg_ruleset_free(&rs);
+  return st;
+}
+
+static int count_newlines(const char *s, size_t n) {
+  int k = 0;
+  for (const char *p = s; (p = memchr(p, '\n', n - (size_t)(p - s))); p++) k++;
+  return k;
 }
 
 rg_status rg_synth_generalize(char **cand, size_t *len, const rg_generalize_opts *o,
@@ -162,23 +203,29 @@ rg_status rg_synth_generalize(char **cand, size_t *len, const rg_generalize_opts
   double t0 = rg_clock_seconds();
   *general_off = *general_of = NULL;
   memset(c, 0, sizeof *c);
-  rg_ruleset rs;
-  rg_ruleset_init(&rs);
-  rg_status st = rg_text_parse(*cand, *len, &rs, err);
-  c->in = (uint64_t)rs.n;
-  rg_strbuf *sbs = st ? NULL : calloc((size_t)rs.n + 1, sizeof *sbs);
-  rg_generalize_stats *stats = st ? NULL : calloc((size_t)rs.n + 1, sizeof *stats);
-  rg_randtest_cache *cache = st ? NULL : rg_randtest_cache_new(o->cache_bytes);
-  if (!st && (!sbs || !stats || !cache)) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  if (!st) st = generalize_all(o, &rs, sbs, stats, cache, err);
-  size_t extra = st ? 0 : sum_counts(rs.n, sbs, stats, c);
+  size_t all_end;
+  int n = rule_lines(*cand, *len, 0, INT32_MAX, &all_end), done = 0, at = 0, line0 = 0;
+  c->in = (uint64_t)n;
+  rg_generalize_stats *stats = calloc((size_t)n + 1, sizeof *stats);
+  rg_randtest_cache *cache = rg_randtest_cache_new(o->cache_bytes);
+  rg_strbuf lines;
+  rg_sb_init(&lines);
+  rg_status st = stats && cache ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_progress pg;
+  rg_progress_start(&pg, "generalize", "candidates", n, !o->quiet);
+  for (size_t pos = 0, end; !st && pos < *len && !(o->stop && *o->stop); pos = end) {
+    int m = rule_lines(*cand, *len, pos, o->chunk_rules > 0 ? o->chunk_rules : CHUNK_RULES, &end);
+    st = chunk(o, *cand, pos, end, line0, m, stats + at, cache, &pg, &done, c, &lines, err);
+    at += m, line0 += count_newlines(*cand + pos, end - pos);
+  }
+  rg_progress_tick(&pg, done); /* the count the last line shows */
+  rg_progress_finish(&pg);
   bool stopped = o->stop && *o->stop;
-  if (!st && !stopped) st = append_lines(cand, len, rs.n, sbs, extra, err);
-  if (!st && !stopped) st = general_lists(rs.n, stats, (int)c->added, general_off, general_of, err);
-  for (int i = 0; sbs && i < rs.n; i++) rg_sb_free(&sbs[i]);
-  free(sbs), free(stats);
+  if (!st && !stopped) st = append_lines(cand, len, &lines, err);
+  if (!st && !stopped) st = general_lists(n, stats, (int)c->added, general_off, general_of, err);
+  rg_sb_free(&lines);
+  free(stats);
   rg_randtest_cache_free(cache);
-  rg_ruleset_free(&rs);
   c->seconds = rg_clock_seconds() - t0;
   return st;
 }

@@ -36,6 +36,7 @@ typedef struct {
   size_t cache_bytes;          /* verdicts of renamed generalizations remembered */
   volatile sig_atomic_t *stop; /* Ctrl-C: stop at the next candidate */
   bool quiet;                  /* no progress line on stderr */
+  int chunk_rules;             /* candidates parsed and held at once (0: 65536) */
 } rg_generalize_opts;
 
 /* Which variables of a candidate the stage splits (bit q: tensor variable q): those whose

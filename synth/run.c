@@ -294,7 +294,7 @@ static int collapse(const rg_synth_opts *o, const rg_enum_space *sp, char *mem, 
 static int generalize(const rg_synth_opts *o, const rg_enum_space *sp, char **mem, size_t *len,
                       rg_generalize_counts *gc, int **general_off, int **general_of) {
   rg_generalize_opts go = {sp, o->rt, rg_generalize_limits_default(), o->threads, rg_synth_cache_bytes(o),
-                           o->stop, o->quiet};
+                           o->stop, o->quiet, 0};
   go.rt.kernel = rg_fp_node_kernel; /* as the test stage's trials */
   rg_err err;
   if (rg_synth_generalize(mem, len, &go, gc, general_off, general_of, &err)) {

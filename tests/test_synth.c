@@ -3,6 +3,7 @@
  * and a run stopped before it starts (exit status 130, no file). */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
+#include "synth/generalize.h"
 #include "synth/synth.h"
 
 #include <unistd.h>
@@ -95,9 +96,45 @@ static void test_interrupted(void) {
   CHECK(access(path, F_OK) != 0);
 }
 
+/* The generalize stage parses the candidates a chunk at a time: chunks of 3 rules give the text
+ * and the lists of generalizations of one chunk of all (a comment line and a blank line among
+ * them, and candidates that generalize and that do not). */
+static void test_generalize_chunks(void) {
+  volatile sig_atomic_t stop = 0;
+  rg_synth_opts o;
+  rg_synth_opts_default(&o, &stop);
+  rg_enum_space sp;
+  rg_err err;
+  CHECK(rg_enum_space_init(&sp, &o.choices, &o.inputs, 2, &err) == RG_OK);
+  static const char text[] = "# candidates\n(ewadd (relu ?i1) ?i1) => (ewadd ?i1 (relu ?i1))\n(ewadd ?w1 ?w1) => (ewadd ?w1 ?w1)\n"
+                             "\n(ewmul ?i1 ?i1) => (ewmul ?i1 ?i1)\n(relu (relu ?i1)) => (relu ?i1)\n"
+                             "(ewadd ?w13 ?w13) => (ewadd ?w13 ?w13)\n(matmul ?w1 ?w1) => (matmul ?w1 ?w1)\n"
+                             "(ewadd (relu ?i1) (relu ?i1)) => (ewadd (relu ?i1) (relu ?i1))\n";
+  char *got[2];
+  size_t len[2];
+  int *off[2], *of[2];
+  rg_generalize_counts c[2];
+  for (int k = 0; k < 2; k++) {
+    rg_generalize_opts go = {&sp, o.rt, rg_generalize_limits_default(), 1, 1 << 20, &stop, true, k ? 3 : 0};
+    len[k] = strlen(text);
+    got[k] = malloc(len[k] + 1);
+    memcpy(got[k], text, len[k] + 1);
+    CHECK_MSG(rg_synth_generalize(&got[k], &len[k], &go, &c[k], &off[k], &of[k], &err) == RG_OK, "%s", err.msg);
+  }
+  CHECK_MSG(c[0].in == 7 && c[0].added > 0 && c[0].in == c[1].in && c[0].added == c[1].added, "%llu in, %llu added",
+            (unsigned long long)c[0].in, (unsigned long long)c[0].added);
+  CHECK(len[0] == len[1] && !strcmp(got[0], got[1]));
+  int total = (int)(c[0].in + c[0].added);
+  CHECK(!memcmp(off[0], off[1], sizeof(int) * (size_t)(total + 1)) &&
+        !memcmp(of[0], of[1], sizeof(int) * (size_t)c[0].added));
+  for (int k = 0; k < 2; k++) free(got[k]), free(off[k]), free(of[k]);
+  rg_enum_space_free(&sp);
+}
+
 int main(void) {
   test_counts();
   test_run();
   test_interrupted();
+  test_generalize_chunks();
   return check_done("test_synth");
 }
