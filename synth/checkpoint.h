@@ -1,5 +1,6 @@
 /* synth/checkpoint.h: the stages after testing saved next to the output, so that a run killed
- * in them resumes where it stopped (the tested candidates themselves: resume.h).
+ * in them resumes where it stopped (the tested candidates themselves: resume.h; the renaming
+ * collapse and generalize before pruning: generalized.h).
  *
  * A run with an output OUT (a file, not a device) saves, each whole or not at all (ir/atomic.h):
  *   OUT.pruned   pruning's result (renaming, common subgraph and supergraph) over the renamed

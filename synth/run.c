@@ -13,6 +13,7 @@
 #include "candidates.h"
 #include "collapse.h"
 #include "generalize.h"
+#include "generalized.h"
 #include "preflight.h"
 #include "prune/prune.h"
 #include "resume.h"
@@ -379,6 +380,41 @@ static int finish_run(rg_synth_opts *o, const rg_enum_space *sp, const char *com
   return rc;
 }
 
+/* Whether a file beside the output is kept for the next run: an output that is a file. */
+static bool kept_beside(const char *out_path) {
+  char *real = NULL;
+  bool direct = true;
+  rg_err err;
+  bool keep = out_path && !rg_path_output_target(out_path, &real, &direct, &err) && !direct;
+  free(real);
+  return keep;
+}
+
+/* The renaming collapse and generalize, or what they made for this output before, taken from
+ * OUT.generalized (synth/generalized.h), which a run with an output file keeps for the next. */
+static int collapse_and_generalize(const rg_synth_opts *o, const rg_enum_space *sp, char **mem, size_t *len,
+                                   rg_collapse_counts *cc, rg_generalize_counts *gc, int **off, int **of) {
+  char key[RG_GENERALIZED_KEY];
+  bool keep = kept_beside(o->out_path);
+  rg_generalized g;
+  if (keep) rg_generalized_key(*mem, *len, !o->no_generalize, key);
+  if (keep && rg_generalized_load(o->out_path, key, &g)) {
+    free(*mem);
+    *mem = g.text, *len = g.len, *cc = g.cc, *gc = g.gc, *off = g.general_off, *of = g.general_of;
+    fprintf(o->table, "renaming     %llu -> %llu candidates, then %llu generalizations: taken from %s.generalized\n",
+            (unsigned long long)cc->in, (unsigned long long)cc->out, (unsigned long long)gc->added, o->out_path);
+    return 0;
+  }
+  int rc = collapse(o, sp, *mem, len, cc);
+  if (!rc && !o->no_generalize) rc = generalize(o, sp, mem, len, gc, off, of);
+  if (rc || !keep || (o->stop && *o->stop)) return rc;
+  g = (rg_generalized){*mem, *len, *off, *of, *cc, *gc};
+  rg_err err;
+  if (rg_generalized_save(o->out_path, key, &g, &err))
+    fprintf(stderr, "rulegen: warning: %s (a resumed run will redo the renaming collapse and generalize)\n", err.msg);
+  return 0;
+}
+
 /* The first line of the candidate text: what made the candidates (synth/resume.h). */
 static void candidate_header(const rg_synth_opts *o, const rg_enum_space *sp, rg_strbuf *sb) {
   rg_sb_init(sb);
@@ -496,8 +532,7 @@ static int run_with_table(rg_synth_opts *o, const char *command) {
   char *saved;
   resume_from_saved(o, &sp, &saved);
   int rc = candidates(o, &sp, &mem, &len, &c);
-  if (!rc && finishing) rc = collapse(o, &sp, mem, &len, &cc);
-  if (!rc && finishing && !o->no_generalize) rc = generalize(o, &sp, &mem, &len, &gc, &general_off, &general_of);
+  if (!rc && finishing) rc = collapse_and_generalize(o, &sp, &mem, &len, &cc, &gc, &general_off, &general_of);
   o->fin.general_off = general_off, o->fin.general_of = general_of;
   if (!rc && finishing) rc = finish_run(o, &sp, command, mem, len, &c, &cc, &gc);
   /* a run that wrote its output writes its figures, also when it exits 1 for a disagreement */

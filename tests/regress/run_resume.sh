@@ -19,7 +19,7 @@ check "the tested candidates" 0 "$rulegen" --ops ewadd,ewmul,matmul,transpose --
 { cat tested.candidates; echo '(ewadd ?x ?y) => (ewmul ?x ?y)'; echo '(matmul ?a ?b) => (matmul ?b ?a)'; } >ref.rules.candidates
 check "the uninterrupted run" 0 "$rulegen" --resume ref.rules.candidates -o ref.rules "${opts[@]}"
 has "its proofs take two rounds" "rules put back"
-check "it saves its checkpoints" 0 test -s ref.rules.pruned -a -s ref.rules.derived
+check "it saves its checkpoints" 0 test -s ref.rules.pruned -a -s ref.rules.derived -a -s ref.rules.generalized
 same() { # OUT: the resumed run's files are the uninterrupted run's
   cmp ref.rules "$1" && cmp ref.rules.removed "$1.removed" && cmp ref.rules.unproved "$1.unproved"
 }
@@ -35,6 +35,7 @@ kill_case() { # OUT STAGE WHAT-IS-SAVED RESUMES-FROM
   for f in $saved; do check "killed at $stage: $o.$f saved" 0 test -s "$o.$f"; done
   check "killed at $stage: no output" 0 test ! -e "$o"
   check "killed at $stage: resumed" 0 resume "$o"
+  has "killed at $stage: the collapse and generalize taken" "then 14 generalizations: taken from $o.generalized"
   if [ -n "$from" ]; then
     has "killed at $stage: resumed from $o.$from" "from $o.$from (saved by an earlier run of these candidates)"
   else
@@ -43,10 +44,10 @@ kill_case() { # OUT STAGE WHAT-IS-SAVED RESUMES-FROM
   check "killed at $stage: the same output" 0 same "$o"
   check "killed at $stage: no temporary left" 0 test -z "$(ls "$o".tmp.* 2>/dev/null)"
 }
-kill_case p.rules prune "" ""                              # entering pruning: nothing saved yet
-kill_case d.rules derive "pruned" pruned                   # in derivability: pruning saved
-kill_case r.rules prove:1 "derived" derived                # round 1 answered, its rules not put back
-kill_case w.rules write "derived removed unproved" derived # the output whole in its temporary
+kill_case p.rules prune "generalized" ""                              # entering pruning
+kill_case d.rules derive "generalized pruned" pruned                   # in derivability: pruning saved
+kill_case r.rules prove:1 "generalized derived" derived                # round 1 answered, not put back
+kill_case w.rules write "generalized derived removed unproved" derived # the output whole in its temporary
 
 bad=$dir/bad
 # Cut short, with no earlier checkpoint: refused, saying which file, why and what to do.
@@ -77,6 +78,26 @@ head -n -1 ref.rules.derived | sed '5s/^stage 0 1 /stage 0 7 /' >g.rules.derived
 echo "end $(sha256sum g.rules.derived | cut -c1-64)" >>g.rules.derived
 check "a garbled checkpoint is refused" 2 resume g.rules
 has "naming its line" "g.rules.derived: a damaged checkpoint: line 5: a number out of range"
+# OUT.generalized cut short, altered, or another run's: passed over with a line saying why, the
+# stages run again and this run's replaces it.
+same_gen() { cmp <(grep -v '^# counts: \|^end ' "$1") <(grep -v '^# counts: \|^end ' "$2"); }
+cp ref.rules.candidates z.rules.candidates
+cp "$bad/generalized_truncated" z.rules.generalized
+check "a cut generalized file" 0 resume z.rules
+has "is passed over, saying why" "z.rules.generalized: not used (cut short or altered"
+check "the same output" 0 same z.rules
+check "replaced by this run's" 0 same_gen ref.rules.generalized z.rules.generalized
+cp ref.rules.candidates y.rules.candidates
+sed '$!s/^(\(ewadd\|ewmul\) /(\1  /' ref.rules.generalized >y.rules.generalized
+check "an altered generalized file" 0 resume y.rules
+has "is passed over" "y.rules.generalized: not used (cut short or altered"
+check "the same output" 0 same y.rules
+cp ref.rules.candidates x.rules.candidates
+head -n -1 ref.rules.generalized | sed '2s/generalize yes/generalize no/' >x.rules.generalized
+echo "end $(sha256sum x.rules.generalized | cut -c1-64)" >>x.rules.generalized
+check "another run's generalized file" 0 resume x.rules
+has "is not used" "x.rules.generalized: not used (made from other candidates or options)"
+check "the same output" 0 same x.rules
 # Other pruning options (--prune): the checkpoint is not used.
 cp ref.rules.candidates s.rules.candidates
 cp ref.rules.pruned s.rules.pruned
