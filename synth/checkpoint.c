@@ -66,6 +66,15 @@ static rg_status hash_file(const char *path, char hex[2 * crypto_hash_sha256_BYT
   return RG_OK;
 }
 
+bool rg_checkpoint_beside(const char *out_path) {
+  char *real = NULL;
+  bool direct = true;
+  rg_err err;
+  bool keep = out_path && !rg_path_output_target(out_path, &real, &direct, &err) && !direct;
+  free(real);
+  return keep;
+}
+
 rg_status rg_checkpoint_save(const char *out_path, rg_checkpoint_kind kind, const rg_checkpoint_key *k,
                              const rg_prune_result *res, rg_err *err) {
   char *path = rg_checkpoint_path(out_path, kind);

@@ -50,6 +50,10 @@ typedef struct {
 void rg_checkpoint_key_init(rg_checkpoint_key *k, const char *cand, size_t len, int n, unsigned stages,
                             const int *general_off, const int *general_of);
 
+/* Whether files beside the output are kept for a later run (the checkpoints, OUT.generalized):
+ * when out_path names a file, not a device or a stream. */
+bool rg_checkpoint_beside(const char *out_path);
+
 /* OUT.pruned or OUT.derived (malloc'ed; NULL when out of memory). */
 char *rg_checkpoint_path(const char *out_path, rg_checkpoint_kind kind);
 

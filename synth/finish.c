@@ -704,13 +704,10 @@ int rg_synth_finish(const char *cand, size_t len, const rg_finish_opts *o,
   f.proof = calloc((size_t)f.cand.n + 1, sizeof *f.proof);
   f.copied = calloc((size_t)f.cand.n + 1, sizeof *f.copied);
   f.verified = malloc(sizeof(int) * (size_t)(f.cand.n + 1));
-  char *real = NULL;
-  bool direct = true;
-  if (o->out_path && !rg_path_output_target(o->out_path, &real, &direct, &err) && !direct) {
+  if (rg_checkpoint_beside(o->out_path)) {
     f.checkpoints = true;
     rg_checkpoint_key_init(&f.key, cand, len, f.cand.n, o->prune_stages, o->general_off, o->general_of);
   }
-  free(real);
   int rc = f.proof && f.copied && f.verified ? run_stages(&f, &ax)
                                              : fail("pruning", &(rg_err){RG_ERR_NOMEM, 0, 0, "out of memory"});
   bool stopped = o->stop && *o->stop;

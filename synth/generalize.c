@@ -155,10 +155,10 @@ static rg_status append_lines(char **cand, size_t *len, const rg_strbuf *lines, 
 #define CHUNK_RULES 65536
 
 /* Rule lines (not '#', not blank) of text[0..len), and where the chunk of the first max of them
- * from pos ends (*end: just past a newline, or len). */
-static int rule_lines(const char *text, size_t len, size_t pos, int max, size_t *end) {
+ * from pos ends (*end: just past a newline, or len) after how many lines of any kind (*lines). */
+static int rule_lines(const char *text, size_t len, size_t pos, int max, size_t *end, int *lines) {
   int n = 0;
-  while (pos < len && n < max) {
+  for (*lines = 0; pos < len && n < max; ++*lines) {
     const char *nl = memchr(text + pos, '\n', len - pos);
     size_t next = nl ? (size_t)(nl - text) + 1 : len;
     size_t k = pos;
@@ -191,12 +191,6 @@ static rg_status chunk(const rg_generalize_opts *o, const char *text, size_t pos
   return st;
 }
 
-static int count_newlines(const char *s, size_t n) {
-  int k = 0;
-  for (const char *p = s; (p = memchr(p, '\n', n - (size_t)(p - s))); p++) k++;
-  return k;
-}
-
 rg_status rg_synth_generalize(char **cand, size_t *len, const rg_generalize_opts *o,
                               rg_generalize_counts *c, int **general_off, int **general_of,
                               rg_err *err) {
@@ -204,7 +198,7 @@ rg_status rg_synth_generalize(char **cand, size_t *len, const rg_generalize_opts
   *general_off = *general_of = NULL;
   memset(c, 0, sizeof *c);
   size_t all_end;
-  int n = rule_lines(*cand, *len, 0, INT32_MAX, &all_end), done = 0, at = 0, line0 = 0;
+  int all_lines, n = rule_lines(*cand, *len, 0, INT32_MAX, &all_end, &all_lines), done = 0, at = 0, line0 = 0;
   c->in = (uint64_t)n;
   rg_generalize_stats *stats = calloc((size_t)n + 1, sizeof *stats);
   rg_randtest_cache *cache = rg_randtest_cache_new(o->cache_bytes);
@@ -214,9 +208,9 @@ rg_status rg_synth_generalize(char **cand, size_t *len, const rg_generalize_opts
   rg_progress pg;
   rg_progress_start(&pg, "generalize", "candidates", n, !o->quiet);
   for (size_t pos = 0, end; !st && pos < *len && !(o->stop && *o->stop); pos = end) {
-    int m = rule_lines(*cand, *len, pos, o->chunk_rules > 0 ? o->chunk_rules : CHUNK_RULES, &end);
+    int n_lines, m = rule_lines(*cand, *len, pos, o->chunk_rules > 0 ? o->chunk_rules : CHUNK_RULES, &end, &n_lines);
     st = chunk(o, *cand, pos, end, line0, m, stats + at, cache, &pg, &done, c, &lines, err);
-    at += m, line0 += count_newlines(*cand + pos, end - pos);
+    at += m, line0 += n_lines;
   }
   rg_progress_tick(&pg, done); /* the count the last line shows */
   rg_progress_finish(&pg);

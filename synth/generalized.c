@@ -11,14 +11,13 @@
 #include <sys/stat.h>
 
 #include "ir/atomic.h"
+#include "verify/smt.h"
 
 #define MAGIC "# rulegen generalized 1\n"
 
 void rg_generalized_key(const char *cand, size_t len, bool generalize, char key[RG_GENERALIZED_KEY]) {
-  unsigned char h[crypto_hash_sha256_BYTES];
-  char hex[2 * crypto_hash_sha256_BYTES + 1];
-  crypto_hash_sha256(h, (const unsigned char *)cand, len);
-  sodium_bin2hex(hex, sizeof hex, h, sizeof h);
+  char hex[65];
+  rg_sha256_hex(cand, len, hex);
   snprintf(key, RG_GENERALIZED_KEY, "candidates sha256 %s, generalize %s", hex, generalize ? "yes" : "no");
 }
 
@@ -146,10 +145,8 @@ static const char *end_line(const char *s, size_t n, bool *good) {
   if (n < line || s[n - 1] != '\n') return NULL;
   const char *last = s + n - line;
   if ((last > s && last[-1] != '\n') || strncmp(last, "end ", 4)) return NULL;
-  unsigned char h[crypto_hash_sha256_BYTES];
-  char hex[2 * crypto_hash_sha256_BYTES + 1];
-  crypto_hash_sha256(h, (const unsigned char *)s, (size_t)(last - s));
-  sodium_bin2hex(hex, sizeof hex, h, sizeof h);
+  char hex[65];
+  rg_sha256_hex(s, (size_t)(last - s), hex);
   *good = !strncmp(last + 4, hex, 2 * crypto_hash_sha256_BYTES);
   return last;
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "candidates.h"
+#include "checkpoint.h"
 #include "collapse.h"
 #include "generalize.h"
 #include "generalized.h"
@@ -380,22 +381,12 @@ static int finish_run(rg_synth_opts *o, const rg_enum_space *sp, const char *com
   return rc;
 }
 
-/* Whether a file beside the output is kept for the next run: an output that is a file. */
-static bool kept_beside(const char *out_path) {
-  char *real = NULL;
-  bool direct = true;
-  rg_err err;
-  bool keep = out_path && !rg_path_output_target(out_path, &real, &direct, &err) && !direct;
-  free(real);
-  return keep;
-}
-
 /* The renaming collapse and generalize, or what they made for this output before, taken from
  * OUT.generalized (synth/generalized.h), which a run with an output file keeps for the next. */
 static int collapse_and_generalize(const rg_synth_opts *o, const rg_enum_space *sp, char **mem, size_t *len,
                                    rg_collapse_counts *cc, rg_generalize_counts *gc, int **off, int **of) {
   char key[RG_GENERALIZED_KEY];
-  bool keep = kept_beside(o->out_path);
+  bool keep = rg_checkpoint_beside(o->out_path);
   rg_generalized g;
   if (keep) rg_generalized_key(*mem, *len, !o->no_generalize, key);
   if (keep && rg_generalized_load(o->out_path, key, &g)) {
