@@ -66,7 +66,25 @@ static bool node_eq(const void *g, const void *n, int32_t id) {
   return memcmp(&((const rg_graph *)g)->nodes[id], n, sizeof(rg_node)) == 0;
 }
 
+void rg_graph_compact(rg_graph *g) {
+  rg_shrink_to_fit(&g->nodes, &g->cap, g->n, sizeof *g->nodes);
+  rg_shrink_to_fit(&g->tvars.names, &g->tvars.cap, g->tvars.n, sizeof *g->tvars.names);
+  rg_shrink_to_fit(&g->pvars.names, &g->pvars.cap, g->pvars.n, sizeof *g->pvars.names);
+  rg_hashtab_free(&g->ids);
+}
+
+/* After rg_graph_compact: the node index again, from the nodes (all distinct). */
+static rg_status reindex(rg_graph *g) {
+  for (int32_t id = 0; id < g->n; id++)
+    if (rg_hashtab_add(&g->ids, rg_hash_bytes(&g->nodes[id], sizeof *g->nodes), id) != RG_OK) {
+      rg_hashtab_free(&g->ids);
+      return RG_ERR_NOMEM;
+    }
+  return RG_OK;
+}
+
 int32_t rg_graph_add(rg_graph *g, const rg_node *n) {
+  if (g->n && !g->ids.cap && reindex(g) != RG_OK) return RG_ERR_NOMEM;
   /* rg_node has no padding holes that differ between equal nodes: every node is built from
    * rg_node_init (all zero) before its fields are set. */
   uint64_t h = rg_hash_bytes(n, sizeof *n);

@@ -20,3 +20,7 @@ bool rg_grow_to(void *array, int32_t *cap, size_t elem, int32_t first) {
   *cap = c;
   return true;
 }
+
+void rg_shrink_to_fit(void *array, int32_t *cap, int32_t n, size_t elem) {
+  if (n > 0 && n < *cap && resize(array, (size_t)n, elem)) *cap = n;
+}

@@ -16,4 +16,9 @@ static inline bool rg_grow(void *array, int32_t *cap, int32_t n, size_t elem, in
   return n < *cap || rg_grow_to(array, cap, elem, first);
 }
 
+/* Gives the array *array points to (n elements in *cap) exactly n elements' room, for arrays
+ * done growing that many of are kept at once (a run's parsed rules). Nothing changes when n is
+ * 0 or the array already fits, or when realloc fails (the array stays as it was). */
+void rg_shrink_to_fit(void *array, int32_t *cap, int32_t n, size_t elem);
+
 #endif

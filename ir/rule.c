@@ -38,6 +38,7 @@ rg_status rg_ruleset_add(rg_ruleset *rs, rg_rule *r) {
     rg_rule_free(r);
     return RG_ERR_NOMEM;
   }
+  rg_graph_compact(r->g); /* a set's rules are done growing, and sets grow to millions */
   rs->rules[rs->n++] = r;
   return RG_OK;
 }

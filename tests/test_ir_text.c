@@ -1,6 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 /* tests/test_ir_text.c: the rule text format: round trips of every operator and of
- * multi-output rules, canonical printing, hash-consing of parsed graphs, and parse errors with
+ * multi-output rules, canonical printing, hash-consing of parsed graphs (also once compacted), and parse errors with
  * line and column. */
 #include "check.h"
 
@@ -122,6 +122,14 @@ static void test_hash_consing(void) {
     CHECK(prev == rg_graph_add(g, &m));
   }
   CHECK(rg_graph_size(g) == 1002);
+  /* compacted (as a rule set's rules are), every node is still found, not added again */
+  rg_graph_compact(g);
+  CHECK(rg_graph_add(g, &n) == a && rg_graph_size(g) == 1002);
+  rg_node fresh = rg_node_init(RG_OP_TANH);
+  fresh.n_in = 1;
+  fresh.in[0] = (rg_ref){prev, 0};
+  int32_t t = rg_graph_add(g, &fresh);
+  CHECK(t == 1002 && rg_graph_add(g, &fresh) == t && rg_graph_size(g) == 1003);
   rg_graph_free(g);
 }
 
