@@ -43,6 +43,7 @@ static const rg_cli_option synth_options[] = {
     RG_CLI_OPT(ALL_PAIRS, "print every pair of a class, not one candidate per member"),
     RG_CLI_OPT(NO_GENERALIZE, "do not generalize candidates before pruning (by default a variable occurring 2..8 times, in a candidate using every input of its shape, is split: its occurrences shared with a fresh variable of its shape, at most 64 such rules tested per candidate; the most general passing ones become candidates too, the candidate an instance of them)"),
     RG_CLI_OPT(RESUME, "start after the test stage from the candidates a run with -o OUT saved in OUT.candidates (that run's options are read from its header; one given that changes them is an error)"),
+    RG_CLI_OPT(SAVE_EVERY, "with -o OUT, save derivability's progress in OUT.derived at most this often (default 300), so that a run stopped in it (Ctrl-C, a kill, a restart) goes on from there"),
     RG_CLI_OPT(JSON, "also write the run's counters, stage table and proof summary as JSON"),
     RG_CLI_OPT(QUIET, "no progress on standard error"),
     RG_CLI_HELP_ROW,

@@ -42,7 +42,7 @@ bool rg_prune_parse_stages(const char *s, unsigned *stages) {
 }
 
 rg_prune_opts rg_prune_opts_default(void) {
-  return (rg_prune_opts){RG_PRUNE_ALL, RG_DERIVE_LIMITS_DEFAULT, true, NULL, NULL, NULL, NULL, NULL};
+  return (rg_prune_opts){.stages = RG_PRUNE_ALL, .limits = RG_DERIVE_LIMITS_DEFAULT, .second_pass = true};
 }
 
 /* Ordering keys of a rule (see prune.h). */
@@ -274,19 +274,35 @@ static bool stopped(const rg_prune_opts *o, rg_prune_result *res) {
   return res->interrupted;
 }
 
+/* Marks res as derivability part way (pass, going on from next) and hands it to o->save when
+ * save_every seconds have passed since *last_save. */
+static void maybe_save(const rg_prune_opts *o, rg_prune_result *res, int pass, int next, int seq1,
+                       double *last_save) {
+  if (!o->save || rg_clock_seconds() - *last_save < o->save_every) return;
+  res->derive_pass = pass, res->derive_next = next, res->derive_seq1 = seq1;
+  o->save(o->save_ctx, res);
+  *last_save = rg_clock_seconds();
+}
+
 /* Pass 1 in batches: the next kept rules are searched at once, each on a thread, against the set
  * as it stands, and their results taken in order until one is kept: it joins the set, so the
  * rules after it in the batch are searched again in the next. The result is the one-by-one
  * pass's, for any number of threads. Two rules a thread: enough to even out long searches, few
- * enough that a rule kept (about one in sixteen at depth 3) wastes little. */
+ * enough that a rule kept (about one in sixteen at depth 3) wastes little. Starts at place from
+ * of the visiting order (set: the rules kept before it); *next: where it stopped (n: done). */
 #define BATCH_MAX 64
 static rg_status derive_first_pass(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
-                                   rg_rewrite_set *set, const rg_rule **all, int *last, rg_err *err) {
+                                   rg_rewrite_set *set, const rg_rule **all, int from, int *next_out,
+                                   int *last, rg_err *err) {
   trial t[BATCH_MAX];
-  int nth = omp_get_max_threads(), done = 0, total = res->kept;
+  int nth = omp_get_max_threads(), done = 0, total = 0;
+  for (int k = from; k < res->n; k++) total += res->e[res->order[k]].fate == RG_FATE_KEPT;
   int batch = 2 * nth < BATCH_MAX ? 2 * nth : BATCH_MAX;
   rg_status st = RG_OK;
-  for (int k = 0; !st && k < res->n && !stopped(o, res);) {
+  double last_save = rg_clock_seconds();
+  int k = from;
+  while (!st && k < res->n && !stopped(o, res)) {
+    maybe_save(o, res, 1, k, 0, &last_save);
     int m = 0, next = k;
     for (; next < res->n && m < batch; next++)
       if (res->e[res->order[next]].fate == RG_FATE_KEPT) t[m++] = (trial){.k = next, .i = res->order[next]};
@@ -304,13 +320,64 @@ static rg_status derive_first_pass(const rg_ruleset *rs, const rg_prune_opts *o,
     for (int r = 0; r < m; r++) rg_derivation_free(&t[r].d);
     k = j < m ? t[j].k : next;
   }
+  *next_out = k;
+  return st;
+}
+
+/* Pass 2 from place from down: a rule kept because the rules that derive it came later in the
+ * order goes now. Largest first, so that small rules are the ones that stay. *next: where it
+ * stopped (-1: done). */
+static rg_status derive_second_pass(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
+                                    rg_rewrite_set *set, const rg_rule **all, int from, int seq1, int *next,
+                                    int *last, rg_err *err) {
+  int done = 0, total = 0;
+  for (int k = from; k >= 0; k--) total += res->e[res->order[k]].fate == RG_FATE_KEPT;
+  double last_save = rg_clock_seconds();
+  rg_status st = RG_OK;
+  int k = from;
+  for (; !st && k >= 0 && !stopped(o, res); k--) {
+    maybe_save(o, res, 2, k, seq1, &last_save);
+    int i = *last = res->order[k];
+    if (res->e[i].fate != RG_FATE_KEPT) continue;
+    bool removed;
+    rg_rewrite_set_enable(set, i, false);
+    st = try_derive(rs, o, res, set, all, i, &removed, err);
+    if (!st && !removed) rg_rewrite_set_enable(set, i, true);
+    if (o->progress && (++done % 64 == 0 || done == total))
+      o->progress(o->progress_ctx, "derivability, second pass", done, total);
+  }
+  /* Stopped (the flag also cuts a search short, leaving its rule kept): the last rule searched,
+   * at k + 1, is searched again when it goes on. */
+  bool cut = !st && stopped(o, res);
+  *next = !cut ? -1 : k + 1 < from ? k + 1 : from;
+  return st;
+}
+
+/* The set as derivability left it at a place where it was saved or stopped: in pass 1 the rules
+ * kept before it, in pass 2 every rule pass 1 kept (those pass 2 removed disabled), each added
+ * in visiting order as the passes add them. */
+static rg_status rebuild_set(const rg_ruleset *rs, const rg_prune_result *res, rg_rewrite_set *set, rg_err *err) {
+  bool pass2 = res->derive_pass == 2;
+  int upto = pass2 ? res->n : res->derive_next;
+  char *later = pass2 ? calloc((size_t)res->n + 1, 1) : NULL; /* removed in pass 2 */
+  if (pass2 && !later) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  for (int q = res->derive_seq1; pass2 && q < res->removal_seq_n; q++) later[res->removal_seq[q]] = 1;
+  rg_status st = RG_OK;
+  for (int k = 0; !st && k < upto; k++) {
+    int i = res->order[k];
+    if (res->e[i].fate == RG_FATE_KEPT || (later && later[i])) st = rg_rewrite_set_add(set, rs->rules[i], i, NULL, err);
+    if (!st && later && later[i]) rg_rewrite_set_enable(set, i, false);
+  }
+  free(later);
   return st;
 }
 
 static rg_status derive_stage(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
                               rg_err *err) {
   rg_prune_stage *sd = &res->stage[3];
-  sd->in = res->kept;
+  int pass = res->derive_pass, from = res->derive_next;
+  if (!pass) sd->in = res->kept, sd->seconds = 0;
+  res->interrupted = false;
   rg_rewrite_set *set = rg_rewrite_set_new();
   const rg_rule **all = malloc(sizeof *all * ((size_t)res->n + 1));
   if (!set || !all) {
@@ -321,24 +388,20 @@ static rg_status derive_stage(const rg_ruleset *rs, const rg_prune_opts *o, rg_p
   for (int i = 0; i < res->n; i++)
     all[i] = rs->rules[i];
   double t0 = rg_clock_seconds();
-  int last = 0;
+  int last = 0, next = 0, seq1 = res->derive_seq1;
+  rg_status st = pass ? rebuild_set(rs, res, set, err) : RG_OK;
   /* Pass 1, Ruler's: each rule against the rules kept before it in visiting order. */
-  rg_status st = derive_first_pass(rs, o, res, set, all, &last, err);
-  /* Pass 2: a rule kept because the rules that derive it came later in the order goes now.
-   * Largest first, so that small rules are the ones that stay. */
-  int done = 0, total = res->kept;
-  for (int k = res->n - 1; !st && o->second_pass && k >= 0 && !stopped(o, res); k--) {
-    int i = last = res->order[k];
-    if (res->e[i].fate != RG_FATE_KEPT) continue;
-    bool removed;
-    rg_rewrite_set_enable(set, i, false);
-    st = try_derive(rs, o, res, set, all, i, &removed, err);
-    if (!st && !removed) rg_rewrite_set_enable(set, i, true);
-    if (o->progress && (++done % 64 == 0 || done == total))
-      o->progress(o->progress_ctx, "derivability, second pass", done, total);
+  if (!st && pass != 2) {
+    st = derive_first_pass(rs, o, res, set, all, pass ? from : 0, &next, &last, err);
+    pass = 1, seq1 = res->removal_seq_n, from = res->n - 1;
   }
+  if (!st && !res->interrupted && o->second_pass)
+    st = derive_second_pass(rs, o, res, set, all, from, seq1, &next, &last, err), pass = 2;
+  bool part_way = !st && res->interrupted && (pass == 2 ? next >= 0 : next < res->n);
+  res->derive_pass = part_way ? pass : 0, res->derive_next = part_way ? next : 0;
+  res->derive_seq1 = part_way && pass == 2 ? seq1 : 0;
   if (st) st = at_rule(st, err, rs->rules[last]);
-  sd->seconds = rg_clock_seconds() - t0;
+  sd->seconds += rg_clock_seconds() - t0;
   sd->out = res->kept;
   rg_rewrite_set_free(set);
   free(all);

@@ -83,6 +83,12 @@ typedef struct {
                                   keeps every rule it has not decided */
   void (*progress)(void *ctx, const char *stage, int done, int total); /* may be NULL */
   void *progress_ctx;
+  /* Optional (NULL: none): derivability calls save with the result as it stands, marked where
+   * it would go on from (rg_prune_result.derive_pass), at most every save_every seconds, so that
+   * a run killed in a long derivability (half an hour at depth 4) loses at most that much. */
+  void (*save)(void *ctx, const struct rg_prune_result *res);
+  void *save_ctx;
+  double save_every;
   /* Optional (NULL: none), for the subgraph stage: rules general_of[general_off[i] ..
    * general_off[i+1]) may have rule i as an instance by a substitution of variables for
    * variables (e.g. generalizations made from i by splitting a repeated variable, verify/
@@ -100,6 +106,12 @@ typedef struct rg_prune_result {
   rg_prune_stage stage[RG_PRUNE_STAGES];
   int kept;
   bool interrupted; /* the stop flag ended derivability early */
+  /* Derivability part way (stopped by the flag, or saved while it runs): derive_pass (1 or 2) is
+   * the pass it was in and derive_next the place in the visiting order it goes on from (every
+   * rule before it in pass 1, after it in pass 2, decided); derive_seq1 how many removals pass 1
+   * made (pass 2's follow them in removal_seq). derive_pass is 0 before derivability and after
+   * it. rg_prune_run_derive goes on from there, to the result of a run never stopped. */
+  int derive_pass, derive_next, derive_seq1;
 } rg_prune_result;
 
 rg_prune_opts rg_prune_opts_default(void); /* every stage, default limits */
@@ -111,7 +123,8 @@ rg_status rg_prune_run(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_re
 void rg_prune_result_free(rg_prune_result *res);
 
 /* The derive stage alone, over res from rg_prune_run without RG_PRUNE_DERIVE in o->stages (the
- * same as one run with it): a caller can save the result in between (synth/checkpoint.h). */
+ * same as one run with it): a caller can save the result in between (synth/checkpoint.h). Over
+ * a result derivability left part way (derive_pass set), it goes on from there. */
 rg_status rg_prune_run_derive(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
                               rg_err *err) RG_MUST_CHECK;
 

@@ -20,6 +20,7 @@ rg_status rg_prune_state_write(FILE *f, const rg_prune_result *res, rg_err *err)
     const rg_prune_stage *s = &res->stage[k];
     fprintf(f, "stage %d %d %d %d %.6f\n", k, s->run ? 1 : 0, s->in, s->out, s->seconds);
   }
+  if (res->derive_pass) fprintf(f, "derive %d %d %d\n", res->derive_pass, res->derive_next, res->derive_seq1);
   put_ints(f, "order", res->order, res->n);
   put_ints(f, "seq", res->removal_seq, res->removal_seq_n);
   for (int i = 0; i < res->n; i++) {
@@ -134,6 +135,15 @@ static rg_status read_entry(reader *r, rg_prune_entry *e, int n) {
   return st;
 }
 
+/* Where derivability part way goes on from (see prune.h). */
+static rg_status read_derive(reader *r, rg_prune_result *res) {
+  rg_status st = line_of(r, "derive");
+  if (!st) st = num(r, 1, 2, &res->derive_pass);
+  if (!st) st = num(r, 0, res->n - (res->derive_pass == 2), &res->derive_next);
+  if (!st) st = num(r, 0, res->derive_pass == 2 ? res->removal_seq_n : 0, &res->derive_seq1);
+  return st ? st : line_end(r);
+}
+
 rg_status rg_prune_state_read(const char *text, size_t len, int n, rg_prune_result *res, rg_err *err) {
   memset(res, 0, sizeof *res);
   reader r = {text, text + len, NULL, NULL, 0, err};
@@ -163,6 +173,7 @@ rg_status rg_prune_state_read(const char *text, size_t len, int n, rg_prune_resu
     if (!st && ((s->seconds = strtod(secs, &e)) < 0 || e != secs + slen)) st = bad(&r, "not a time in seconds");
     s->run = run, s->name = rg_prune_stage_name(k);
   }
+  if (!st && r.p < r.end && !strncmp(r.p, "derive ", 7)) st = read_derive(&r, res);
   res->e = calloc((size_t)n + 1, sizeof *res->e);
   res->order = malloc(sizeof(int) * ((size_t)n + 1));
   res->removal_seq = malloc(sizeof(int) * ((size_t)n + 1));

@@ -5,6 +5,7 @@
  *
  *   prune-state N KEPT INTERRUPTED REMOVALS
  *   stage K RUN IN OUT SECONDS           four lines, K = 0..3 (prune.h's stages)
+ *   derive PASS NEXT SEQ1                only for derivability part way (prune.h)
  *   order I...                           N input indices, visiting order
  *   seq I...                             REMOVALS input indices, removal order
  *   e FATE N_BY BY... N_STEPS ID         N lines, input order; ID the content id in hex

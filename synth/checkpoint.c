@@ -168,7 +168,13 @@ int rg_checkpoint_resume(const char *out_path, const rg_checkpoint_key *k, bool 
     char *path = rg_checkpoint_path(out_path, (rg_checkpoint_kind)kind);
     if (!path) return fprintf(stderr, "rulegen: out of memory\n"), 2;
     found fd = load(path, (rg_checkpoint_kind)kind, k, res, why, sizeof why);
-    if (fd == FOUND_OK) {
+    if (fd == FOUND_OK && res->derive_pass) {
+      *got = kind;
+      fprintf(stderr,
+              "rulegen: resuming in derivability's %s pass, at place %d of %d in its order, from %s (saved by an "
+              "earlier run of these candidates)\n",
+              res->derive_pass == 1 ? "first" : "second", res->derive_next + 1, res->n, path);
+    } else if (fd == FOUND_OK) {
       *got = kind;
       fprintf(stderr, "rulegen: resuming after %s from %s (saved by an earlier run of these candidates)\n",
               kind == RG_CHECKPOINT_DERIVED ? "derivability, before the proofs" : "pruning, before derivability",

@@ -5,7 +5,9 @@
  * A run with an output OUT (a file, not a device) saves, each whole or not at all (ir/atomic.h):
  *   OUT.pruned   pruning's result (renaming, common subgraph and supergraph) over the renamed
  *                and generalized candidates;
- *   OUT.derived  the same after derivability, before the proofs.
+ *   OUT.derived  the same after derivability, before the proofs; while derivability runs, its
+ *                result part way (rg_prune_result.derive_pass), every rg_finish_opts.save_every
+ *                seconds and on Ctrl-C, which a resumed run goes on from.
  * The proof rounds save nothing of their own: every answer is in the proof cache as it comes,
  * and a resumed run replays the rounds from it, asking the solvers only what they had not
  * answered. A later run into the same OUT (`rulegen --resume OUT.candidates -o OUT`) takes the

@@ -47,6 +47,7 @@ static FILE *T(const rg_finish_opts *o) { return o->table ? o->table : stderr; }
 static void prune_progress(void *ctx, const char *stage, int done, int total) {
   finish *f = ctx;
   if (!strcmp(stage, "derivability")) rg_kill_point("derive", done);
+  if (!strcmp(stage, "derivability, second pass")) rg_kill_point("derive2", done);
   rg_progress_stage(&f->line, stage, "rules", done, total, !f->o->quiet);
 }
 
@@ -610,6 +611,14 @@ static void save_checkpoint(const finish *f, rg_checkpoint_kind kind) {
             err.msg);
 }
 
+/* Derivability as it stands, saved while it runs (rg_prune_opts.save). */
+static void save_part_way(void *ctx, const rg_prune_result *res) {
+  const finish *f = ctx;
+  rg_err err;
+  if (rg_checkpoint_save(f->o->out_path, RG_CHECKPOINT_DERIVED, &f->key, res, &err))
+    fprintf(stderr, "rulegen: warning: derivability's progress was not saved (%s)\n", err.msg);
+}
+
 /* Pruning (from the latest checkpoint of this run, when there is one; each stage's result saved
  * as one), then (unless the run stops after it) proofs and derivability; returns the exit
  * status. */
@@ -621,6 +630,7 @@ static int run_stages(finish *f, rg_axioms *ax) {
   po.general_off = o->general_off, po.general_of = o->general_of;
   po.stop = o->stop;
   po.progress = prune_progress, po.progress_ctx = f;
+  if (f->checkpoints) po.save = save_part_way, po.save_ctx = f, po.save_every = o->save_every;
   double t = rg_clock_seconds();
   int got = -1;
   bool derive = o->prune_stages & RG_PRUNE_DERIVE;
@@ -633,9 +643,11 @@ static int run_stages(finish *f, rg_axioms *ax) {
     pst = rg_prune_run(&f->cand, &po, &f->before, &err);
     if (!pst) save_checkpoint(f, RG_CHECKPOINT_PRUNED);
   }
-  if (!pst && derive && got < RG_CHECKPOINT_DERIVED && !(o->stop && *o->stop)) {
+  bool part_way = f->before.derive_pass; /* a checkpoint saved while derivability ran */
+  if (!pst && derive && (got < RG_CHECKPOINT_DERIVED || part_way) && !(o->stop && *o->stop)) {
     pst = rg_prune_run_derive(&f->cand, &po, &f->before, &err);
-    if (!pst && !f->before.interrupted) save_checkpoint(f, RG_CHECKPOINT_DERIVED);
+    /* Ctrl-C: derivability's progress is kept for the next run */
+    if (!pst && (!f->before.interrupted || f->before.derive_pass)) save_checkpoint(f, RG_CHECKPOINT_DERIVED);
   }
   rg_progress_finish(&f->line);
   if (pst) return fail("pruning", &err);

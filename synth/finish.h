@@ -55,6 +55,7 @@ typedef struct {
   const char *key_path;         /* signs a .db output; NULL: unsigned */
   const char *config;           /* generator configuration, "key=value" per line, for the db */
   volatile sig_atomic_t *stop;  /* Ctrl-C */
+  int save_every;               /* seconds between saves of derivability's progress (OUT.derived) */
   bool quiet;
   uint64_t test_seed;           /* seed of the test records written to a db */
   const int *general_off, *general_of; /* rules more general than a candidate, or NULL (see

@@ -34,6 +34,7 @@ void rg_synth_opts_default(rg_synth_opts *o, volatile sig_atomic_t *stop) {
   o->fin.prove.check_typed = false; /* every candidate type-checked at the enumeration shapes */
   o->fin.prove.stop = stop;
   o->fin.stop = stop;
+  o->fin.save_every = 300; /* derivability at depth 4 runs half an hour */
   /* Records are the run's one large structure (the stages after them need some hundred MB),
    * and each pass more repeats the whole enumeration: half of RAM keeps depth 4 --ops all in
    * one pass on a 24 GB machine. Memory is taken as records come, not up front. */

@@ -1,6 +1,8 @@
 /* tests/test_prune_state.c: a pruning result written and read back (prune/state.h) is the same
  * result: derivability run over a result read back after the other stages gives the records of
- * one run of every stage; and text that is not such a result (cut, an index out of range,
+ * one run of every stage; derivability saved part way (in either pass, by its save hook or by
+ * the stop flag) and read back goes on to the records of a run never stopped; and text that is
+ * not such a result (cut, an index out of range,
  * counts that disagree, another number of rules) is refused with its line. */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "check.h"
@@ -56,7 +58,98 @@ static void refused(const char *text, int line, const char *repl, int n, const c
   rg_sb_free(&sb);
 }
 
+/* Some of the results derivability hands its save hook, as text, and how many in each pass;
+ * the stop flag is raised at save number stop_at (0: never). */
+typedef struct {
+  char *text[64];
+  size_t len[64];
+  int in_pass[64];
+  int n, pass[3], stop_at, next_at_stop;
+  volatile sig_atomic_t *stop;
+} saves;
+
+static void keep_save(void *ctx, const rg_prune_result *res) {
+  saves *s = ctx;
+  CHECK(res->derive_pass == 1 || res->derive_pass == 2);
+  int k = s->pass[1] + s->pass[2];
+  s->pass[res->derive_pass]++;
+  if (k % 97 == 0 && s->n < 64) { /* some of them */
+    s->text[s->n] = text_of(res, &s->len[s->n]);
+    s->in_pass[s->n++] = res->derive_pass;
+  }
+  if (s->stop && k + 1 == s->stop_at) *s->stop = 1, s->next_at_stop = res->derive_next;
+}
+
+/* Derivability from text saved part way gives want's records. */
+static void goes_on_to(const rg_ruleset *rs, const char *text, size_t len, const char *want, const char *what) {
+  rg_prune_opts o = rg_prune_opts_default();
+  rg_prune_result res;
+  rg_err err;
+  CHECK_MSG(rg_prune_state_read(text, len, rs->n, &res, &err) == RG_OK, "%s: %s", what, err.msg);
+  CHECK_MSG(res.derive_pass != 0, "%s: not marked part way", what);
+  CHECK(rg_prune_run_derive(rs, &o, &res, &err) == RG_OK);
+  char *got = records_of(rs, &res);
+  CHECK_MSG(got && !strcmp(got, want) && !res.derive_pass && !res.interrupted, "%s: other records", what);
+  free(got);
+  rg_prune_result_free(&res);
+}
+
+/* A derivability of some hundred rules (TASO's and the bias's) saved at every step: from a
+ * save in the middle of each pass, and from a stop in each, it goes on to the same records. */
+static void test_part_way(void) {
+  rg_ruleset rs;
+  rg_ruleset_init(&rs);
+  rg_err err;
+  CHECK(rg_text_parse_file("data/taso-bias-d3.rules", &rs, &err) == RG_OK);
+  CHECK(rg_text_parse_file("data/taso-133.rules", &rs, &err) == RG_OK);
+  rg_prune_opts o = rg_prune_opts_default();
+  rg_prune_result whole;
+  CHECK(rg_prune_run(&rs, &o, &whole, &err) == RG_OK);
+  char *want = records_of(&rs, &whole);
+  static saves s;
+  o.save = keep_save, o.save_ctx = &s, o.save_every = 0;
+  rg_prune_result saved;
+  CHECK(rg_prune_run(&rs, &o, &saved, &err) == RG_OK);
+  char *got = records_of(&rs, &saved);
+  CHECK_MSG(got && want && !strcmp(got, want), "saving changed the result");
+  CHECK_MSG(s.pass[1] > 100 && s.pass[2] > 100, "saves: %d in pass 1, %d in pass 2", s.pass[1], s.pass[2]);
+  for (int p = 1; p <= 2; p++) { /* one from the middle of pass 1, the last of pass 2 (rules it removed disabled) */
+    int at[64], m = 0;
+    for (int k = 0; k < s.n; k++)
+      if (s.in_pass[k] == p) at[m++] = k;
+    CHECK(m > 2);
+    char what[64];
+    snprintf(what, sizeof what, "saved in pass %d", p);
+    int k = m ? at[p == 1 ? m / 2 : m - 1] : 0;
+    if (m) goes_on_to(&rs, s.text[k], s.len[k], want, what);
+  }
+  int n_saves = s.n, first = s.pass[1];
+  for (int k = 0; k < n_saves; k++) free(s.text[k]);
+  /* the stop flag in pass 1, then in pass 2: the result it leaves is marked and goes on */
+  const int stops[2] = {first / 2, first + s.pass[2] / 2};
+  for (int t = 0; t < 2; t++) {
+    volatile sig_atomic_t stop = 0;
+    memset(&s, 0, sizeof s);
+    s.stop = &stop, s.stop_at = stops[t];
+    o.stop = &stop;
+    rg_prune_result cut;
+    CHECK(rg_prune_run(&rs, &o, &cut, &err) == RG_OK);
+    /* raised as the save before a batch (or rule) is handed over: that one goes again */
+    CHECK(cut.interrupted && cut.derive_pass == t + 1 && cut.derive_next == s.next_at_stop);
+    size_t len;
+    char *text = text_of(&cut, &len);
+    goes_on_to(&rs, text, len, want, t ? "stopped in pass 2" : "stopped in pass 1");
+    free(text);
+    for (int k = 0; k < s.n; k++) free(s.text[k]);
+    rg_prune_result_free(&cut);
+  }
+  free(want), free(got);
+  rg_prune_result_free(&whole), rg_prune_result_free(&saved);
+  rg_ruleset_free(&rs);
+}
+
 int main(void) {
+  test_part_way();
   rg_ruleset rs;
   rg_ruleset_init(&rs);
   rg_err err;

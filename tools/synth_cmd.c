@@ -14,6 +14,7 @@ static const rg_cli_field fields[] = {
     RG_CLI_NUM(RG_OPT_SHAPE_SETS, RG_CLI_INT, rg_synth_opts, rt.other_shapes, 0, 100, "0..100"),
     RG_CLI_NUM(RG_OPT_MAX_OUTPUTS, RG_CLI_INT, rg_synth_opts, fp.max_outputs, 1, RG_RULE_MAX_OUTPUTS, "1..4"),
     RG_CLI_NUM(RG_OPT_TIMEOUT_MS, RG_CLI_INT, rg_synth_opts, fin.prove.timeout_ms, 1, 3600000, "1..3600000"),
+    RG_CLI_NUM(RG_OPT_SAVE_EVERY, RG_CLI_INT, rg_synth_opts, fin.save_every, 0, 86400, "0..86400"),
     RG_CLI_NUM(RG_OPT_THREADS, RG_CLI_INT, rg_synth_opts, threads, 1, 1024, "1..1024"),
     RG_CLI_STORE(RG_OPT_INPUTS, RG_CLI_TEXT, rg_synth_opts, inputs_path),
     RG_CLI_STORE(RG_OPT_OUTPUT, RG_CLI_TEXT, rg_synth_opts, out_path),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Kill-and-resume of the stages after testing (synth/checkpoint.h): a run killed with SIGKILL
-# (RULEGEN_TEST_KILL_AT, the test hook of ir/killpoint.h) while pruning, while deriving, in a
-# proof round and while writing its output, resumed with the one command `rulegen --resume
+# (RULEGEN_TEST_KILL_AT, the test hook of ir/killpoint.h) while pruning, while deriving (before
+# and after derivability saved its progress), in a proof round and while writing its output, resumed with the one command `rulegen --resume
 # OUT.candidates -o OUT`, writes what an uninterrupted run writes, byte for byte; damaged
 # checkpoints (tests/regress/bad/checkpoint_*) are refused or passed over with a message naming
 # them. Two false rules planted among the tested candidates (refuted at other shapes before the
@@ -48,6 +48,15 @@ kill_case p.rules prune "generalized" ""                              # entering
 kill_case d.rules derive "generalized pruned" pruned                   # in derivability: pruning saved
 kill_case r.rules prove:1 "generalized derived" derived                # round 1 answered, not put back
 kill_case w.rules write "generalized derived removed unproved" derived # the output whole in its temporary
+# Killed in derivability after saving its progress (--save-every 0: before each step): it goes on
+# from there, not from pruning.
+cp ref.rules.candidates dp.rules.candidates
+check "killed in derivability, its progress saved" 137 env RULEGEN_TEST_KILL_AT=derive "$rulegen" --resume \
+  dp.rules.candidates -o dp.rules "${opts[@]}" --save-every 0
+check "saved part way" 0 grep -q '^derive 1 [0-9]* 0$' dp.rules.derived
+check "resumed" 0 resume dp.rules
+has "from its place in derivability" "resuming in derivability's first pass, at place "
+check "the same output" 0 same dp.rules
 
 bad=$dir/bad
 # Cut short, with no earlier checkpoint: refused, saying which file, why and what to do.
