@@ -699,7 +699,7 @@ static void finish_free(finish *f, rg_axioms *ax) {
   rg_ruleset_free(&f->cand);
 }
 
-int rg_synth_finish(const char *cand, size_t len, const rg_finish_opts *o,
+int rg_synth_finish(char **cand, size_t len, const rg_finish_opts *o,
                     const rg_finish_stage *pre, int n_pre) {
   finish f;
   memset(&f, 0, sizeof f);
@@ -708,7 +708,7 @@ int rg_synth_finish(const char *cand, size_t len, const rg_finish_opts *o,
   rg_err err = {0};
   rg_axioms ax;
   memset(&ax, 0, sizeof ax);
-  if (rg_text_parse(cand, len, &f.cand, &err)) { /* a damaged candidates file: bad input */
+  if (rg_text_parse(*cand, len, &f.cand, &err)) { /* a damaged candidates file: bad input */
     fprintf(stderr, "rulegen: reading the candidates, line %d: %s\n", err.line, err.msg);
     rg_ruleset_free(&f.cand);
     return 2;
@@ -718,8 +718,10 @@ int rg_synth_finish(const char *cand, size_t len, const rg_finish_opts *o,
   f.verified = malloc(sizeof(int) * (size_t)(f.cand.n + 1));
   if (rg_checkpoint_beside(o->out_path)) {
     f.checkpoints = true;
-    rg_checkpoint_key_init(&f.key, cand, len, f.cand.n, o->prune_stages, o->general_off, o->general_of);
+    rg_checkpoint_key_init(&f.key, *cand, len, f.cand.n, o->prune_stages, o->general_off, o->general_of);
   }
+  free(*cand);
+  *cand = NULL;
   int rc = f.proof && f.copied && f.verified ? run_stages(&f, &ax)
                                              : fail("pruning", &(rg_err){RG_ERR_NOMEM, 0, 0, "out of memory"});
   bool stopped = o->stop && *o->stop;

@@ -64,12 +64,13 @@ typedef struct {
   FILE *table;                         /* the stage table's rows (NULL: stderr) */
 } rg_finish_opts;
 
-/* Runs the stages after testing on the candidate rule text (cand, len bytes; '#' lines are
- * comments), prints their rows of the stage table on stderr after the rows in pre, and writes
- * the result to o->out_path (atomically). Returns the process exit status: 0 done, 1 a stage
- * failed (message printed), 2 the candidate text does not parse (a damaged candidates file),
- * 130 interrupted (nothing written). */
-int rg_synth_finish(const char *cand, size_t len, const rg_finish_opts *o,
+/* Runs the stages after testing on the candidate rule text (*cand, len bytes, malloc'ed; '#'
+ * lines are comments), prints their rows of the stage table on stderr after the rows in pre,
+ * and writes the result to o->out_path (atomically). The text is freed (*cand set to NULL) as
+ * soon as it is parsed: the stages work on the rules, and at depth 4 the text is 1 GB. Returns
+ * the process exit status: 0 done, 1 a stage failed (message printed), 2 the candidate text
+ * does not parse (a damaged candidates file), 130 interrupted (nothing written). */
+int rg_synth_finish(char **cand, size_t len, const rg_finish_opts *o,
                     const rg_finish_stage *pre, int n_pre);
 
 #endif

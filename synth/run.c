@@ -353,11 +353,10 @@ static int rows_before_finish(const rg_synth_opts *o, const rg_synth_counts *c, 
   return n;
 }
 
-/* Hands the candidates to the stages after testing, with the rows of the table so far and the
- * generator's configuration. */
-static int finish_run(rg_synth_opts *o, const rg_enum_space *sp, const char *command, const char *cand,
-                      size_t len, const rg_synth_counts *c, const rg_collapse_counts *cc,
-                      const rg_generalize_counts *gc) {
+/* Hands the candidates to the stages after testing (which free their text once parsed), with
+ * the rows of the table so far and the generator's configuration. */
+static int finish_run(rg_synth_opts *o, const rg_enum_space *sp, const char *command, char **cand, size_t len,
+                      const rg_synth_counts *c, const rg_collapse_counts *cc, const rg_generalize_counts *gc) {
   rg_strbuf cfg;
   config_of(o, sp, command, &cfg);
   char why[64], gen_why[128];
@@ -526,7 +525,7 @@ static int run_with_table(rg_synth_opts *o, const char *command) {
   int rc = candidates(o, &sp, &mem, &len, &c);
   if (!rc && finishing) rc = collapse_and_generalize(o, &sp, &mem, &len, &cc, &gc, &general_off, &general_of);
   o->fin.general_off = general_off, o->fin.general_of = general_of;
-  if (!rc && finishing) rc = finish_run(o, &sp, command, mem, len, &c, &cc, &gc);
+  if (!rc && finishing) rc = finish_run(o, &sp, command, &mem, len, &c, &cc, &gc);
   /* a run that wrote its output writes its figures, also when it exits 1 for a disagreement */
   if (o->json_path && (rc == 0 || (rc == 1 && rep.filled))) {
     int jrc = write_json(o, &c, &rep);
