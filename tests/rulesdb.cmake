@@ -13,3 +13,12 @@ if(TARGET rulesdb AND TARGET rulegen)
   add_test(NAME rulesdb_rulegen_db
            COMMAND ${RG_TEST_ROOT}/regress/run_rulegen_db.sh $<TARGET_FILE:rulegen> $<TARGET_FILE:rulesdb>)
 endif()
+# TASO's rule loader walked over a rule file (tests/taso_loader_check.c): TASO's own file loads,
+# files made to break what it asserts do not (rulesdb_taso_loader_bad).
+add_executable(taso_loader_check ${RG_TEST_ROOT}/taso_loader_check.c)
+target_link_libraries(taso_loader_check PRIVATE rg_rulesdb)
+target_include_directories(taso_loader_check PRIVATE ${CMAKE_BINARY_DIR}/rulesdb/gen)
+add_test(NAME rulesdb_taso_loader_bad
+         COMMAND ${RG_TEST_ROOT}/regress/run_taso_loader_bad.sh $<TARGET_FILE:taso_loader_check>)
+# TENSAT's side of it: tests/regress/tensat_check.py reads files as TENSAT's parser does.
+add_test(NAME rulesdb_tensat_check COMMAND ${RG_TEST_ROOT}/regress/run_tensat_check.sh)
