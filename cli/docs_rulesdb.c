@@ -146,15 +146,16 @@ const rg_cli_doc rg_doc_rulesdb_export = {
     "Writes the rules of DB (verified first) in another format:\n"
     "  tensat  TENSAT's text: single-output rules to OUT, two-output rules as line pairs to\n"
     "          OUT with _multi before the extension; no trailing newline (OUT required)\n"
-    "  taso    TASO's rules.proto binary (GraphSubst.RuleCollection) to OUT (required);\n"
-    "          variables must be TASO's 20 inputs: rulegen's names x1-x3, w1-w13, i1-i3,\n"
-    "          s0 (?w1 is TASO's input 4) or ?input_1 .. ?input_20; no pools (TASO's loader\n"
-    "          rejects them)\n"
+    "  taso    TASO's rules.proto binary (GraphSubst.RuleCollection) to OUT (required):\n"
+    "          each variable an input of its own (opId -1 .. -20 for TASO's 20 inputs by\n"
+    "          rulegen's names x1-x3, w1-w13, i1-i3, s0, the others -21, -22, ...); the rules\n"
+    "          TASO's rule loader reads (no pools, constants or bias)\n"
     "  json    one JSON object per line (id, status, text, sizes, operators, proofs)\n"
     "  dot     Graphviz, one file per rule: OUT/<id>.dot (source and target side by side,\n"
     "          operand order on edges, input shapes) and OUT/index.txt listing them;\n"
     "          render with dot -Tsvg -O OUT/*.dot, or one with 'rulesdb show --png'\n"
-    "Rules a format cannot express are skipped, each named with the reason on stderr.\n",
+    "Rules a format cannot express are skipped: stderr counts them by reason, then names\n"
+    "each with its reason.\n",
     DOC_OPTIONS(export_options)};
 
 const rg_cli_doc rg_doc_rulesdb_import = {

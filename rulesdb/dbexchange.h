@@ -34,18 +34,19 @@ rg_status rg_db_rules_parse(const rg_db *db, int status, rg_ruleset *rs, const r
  * sizes, operators, proofs. */
 rg_status rg_db_export_json(const rg_db *db, int status, rg_strbuf *out, rg_err *err) RG_MUST_CHECK;
 
-/* TENSAT text of rs (recs as rg_db_rules_parse gives them): single-output rules into single,
- * two-output ones into multi, lines joined by newlines with none at the end; a rule that does
- * not map is left out with a line "rule ID: reason" in skipped. *written: the rules written. */
-void rg_db_export_tensat(const rg_ruleset *rs, const rg_db_rule *const *recs, rg_strbuf *single,
-                         rg_strbuf *multi, rg_strbuf *skipped, size_t *written);
+/* TENSAT text of rs (recs as rg_db_rules_parse gives them; variables of the shapes of inputs,
+ * as rg_db_input_set gives them): single-output rules into single, two-output ones into multi,
+ * lines joined by newlines with none at the end; a rule that does not map is left out with a
+ * line "rule ID: CATEGORY: detail" in skipped. *written: the rules written. */
+void rg_db_export_tensat(const rg_ruleset *rs, const rg_db_rule *const *recs, const rg_enum_inputset *inputs,
+                         rg_strbuf *single, rg_strbuf *multi, rg_strbuf *skipped, size_t *written);
 /* "dir/name.txt" -> "dir/name_multi.txt": where TENSAT keeps the two-output rules beside
  * path (converted.txt / converted_multi.txt). */
 void rg_tensat_multi_path(const char *path, char *out, size_t n);
 
-/* rg_taso_export of rs, rules named by their short ids in skipped. */
-rg_status rg_db_export_taso(const rg_ruleset *rs, const rg_db_rule *const *recs, uint8_t **buf, size_t *len,
-                            size_t *written, rg_strbuf *skipped, rg_err *err) RG_MUST_CHECK;
+/* rg_taso_export of rs (shapes of inputs), rules named by their short ids in skipped. */
+rg_status rg_db_export_taso(const rg_ruleset *rs, const rg_db_rule *const *recs, const rg_enum_inputset *inputs,
+                            uint8_t **buf, size_t *len, size_t *written, rg_strbuf *skipped, rg_err *err) RG_MUST_CHECK;
 /* The input set db's rules were made over (dbinputs.c): the configuration's input.NAME values,
  * else TASO's inputs and the bias vectors b1, b2. RG_ERR_PARSE when those values are not an
  * input set. */

@@ -85,15 +85,15 @@ rg_status rg_db_export_json(const rg_db *db, int status, rg_strbuf *out, rg_err 
   return RG_OK;
 }
 
-void rg_db_export_tensat(const rg_ruleset *rs, const rg_db_rule *const *recs, rg_strbuf *single,
-                         rg_strbuf *multi, rg_strbuf *skipped, size_t *written) {
+void rg_db_export_tensat(const rg_ruleset *rs, const rg_db_rule *const *recs, const rg_enum_inputset *inputs,
+                         rg_strbuf *single, rg_strbuf *multi, rg_strbuf *skipped, size_t *written) {
   *written = 0;
   for (int i = 0; i < rs->n; i++) {
     rg_strbuf *dst = rs->rules[i]->n_src == 2 ? multi : single;
     size_t before = dst->len;
     rg_err err;
     if (dst->len) rg_sb_puts(dst, "\n");
-    if (rg_tensat_export_rule(rs->rules[i], dst, &err)) {
+    if (rg_tensat_export_rule(rs->rules[i], inputs, dst, &err)) {
       if (dst->s) dst->s[dst->len = before] = 0;
       rg_sb_printf(skipped, "rule %.16s: %s\n", recs[i]->id.hex, err.msg);
     } else
@@ -109,8 +109,8 @@ void rg_tensat_multi_path(const char *path, char *out, size_t n) {
     snprintf(out, n, "%.*s_multi%s", (int)(dot - path), path, dot);
 }
 
-rg_status rg_db_export_taso(const rg_ruleset *rs, const rg_db_rule *const *recs, uint8_t **buf, size_t *len,
-                            size_t *written, rg_strbuf *skipped, rg_err *err) {
+rg_status rg_db_export_taso(const rg_ruleset *rs, const rg_db_rule *const *recs, const rg_enum_inputset *inputs,
+                            uint8_t **buf, size_t *len, size_t *written, rg_strbuf *skipped, rg_err *err) {
   char(*ids)[17] = malloc(sizeof *ids * ((size_t)rs->n + 1));
   const char **names = malloc(sizeof *names * ((size_t)rs->n + 1));
   rg_status st = ids && names ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
@@ -118,7 +118,8 @@ rg_status rg_db_export_taso(const rg_ruleset *rs, const rg_db_rule *const *recs,
     snprintf(ids[i], sizeof ids[i], "%.16s", recs[i]->id.hex);
     names[i] = ids[i];
   }
-  if (!st) st = rg_taso_export((const rg_rule *const *)rs->rules, names, (size_t)rs->n, buf, len, written, skipped, err);
+  if (!st) st = rg_taso_export((const rg_rule *const *)rs->rules, names, (size_t)rs->n, inputs, buf, len, written, skipped,
+                           err);
   free(ids), free(names);
   return st;
 }

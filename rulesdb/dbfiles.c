@@ -8,6 +8,7 @@
 #include "dbexchange.h"
 #include "exchange.h"
 #include "ir/atomic.h"
+#include "ir/grow.h"
 #include "ir/text.h"
 #include "store.h"
 
@@ -45,10 +46,11 @@ static rg_status write_out(const char *path, const rg_strbuf *sb, FILE *std_out,
 
 /* TENSAT's two files: single-output rules to o->out, two-output ones beside it. */
 static rg_status write_tensat(const rg_db_export_opts *o, const rg_ruleset *rs, const rg_db_rule *const *recs,
-                              rg_strbuf *skipped, size_t *written, rg_strbuf *log, rg_err *err) {
+                              const rg_enum_inputset *inputs, rg_strbuf *skipped, size_t *written, rg_strbuf *log,
+                              rg_err *err) {
   rg_strbuf s, m;
   rg_sb_init(&s), rg_sb_init(&m);
-  rg_db_export_tensat(rs, recs, &s, &m, skipped, written);
+  rg_db_export_tensat(rs, recs, inputs, &s, &m, skipped, written);
   char mpath[4096];
   rg_tensat_multi_path(o->out, mpath, sizeof mpath);
   rg_status st = write_sb(o->out, &s, err);
@@ -86,31 +88,73 @@ static rg_status write_dot_dir(const char *dir, const rg_db *db, const rg_rulese
 
 /* TASO's protobuf to o->out. */
 static rg_status write_taso(const rg_db_export_opts *o, const rg_ruleset *rs, const rg_db_rule *const *recs,
-                            rg_strbuf *skipped, size_t *written, rg_err *err) {
+                            const rg_enum_inputset *inputs, rg_strbuf *skipped, size_t *written, rg_err *err) {
   uint8_t *buf;
   size_t len;
-  rg_status st = rg_db_export_taso(rs, recs, &buf, &len, written, skipped, err);
+  rg_status st = rg_db_export_taso(rs, recs, inputs, &buf, &len, written, skipped, err);
   if (st) return st;
   st = write_bytes(o->out, buf, len, err);
   free(buf);
   return st;
 }
 
-/* The parsed rules in o's format (not json); the count and what was skipped into log. */
+typedef struct {
+  const char *name;
+  int len, count;
+} category;
+
+static int by_count(const void *a, const void *b) {
+  const category *x = a, *y = b;
+  if (x->count != y->count) return y->count - x->count;
+  int c = strncmp(x->name, y->name, (size_t)(x->len < y->len ? x->len : y->len));
+  return c ? c : x->len - y->len;
+}
+
+/* The skipped lines' counts by category ("rule ID: CATEGORY: detail"), most frequent first, as
+ * "N CATEGORY, N CATEGORY" appended to out. */
+static void skip_counts(const char *skipped, rg_strbuf *out) {
+  category *cats = NULL;
+  int32_t n = 0, cap = 0;
+  for (const char *l = skipped; *l;) {
+    const char *end = strchr(l, '\n'), *c = strstr(l, ": ");
+    if (!end) end = l + strlen(l);
+    if (c && c < end) {
+      c += 2;
+      const char *ce = strstr(c, ": ");
+      int len = (int)((ce && ce < end ? ce : end) - c), k = 0;
+      while (k < n && (cats[k].len != len || strncmp(cats[k].name, c, (size_t)len))) k++;
+      if (k < n) cats[k].count++;
+      else if (rg_grow(&cats, &cap, n, sizeof *cats, 16)) cats[n++] = (category){c, len, 1};
+    }
+    l = *end ? end + 1 : end;
+  }
+  if (n) qsort(cats, (size_t)n, sizeof *cats, by_count);
+  for (int32_t k = 0; k < n; k++) rg_sb_printf(out, "%s%d %.*s", k ? ", " : "", cats[k].count, cats[k].len, cats[k].name);
+  free(cats);
+}
+
+/* The parsed rules in o's format (not json); the count and what was skipped, by category and
+ * rule by rule, into log. TENSAT and TASO type the variables at the shapes of db's input set. */
 static rg_status write_rules(const rg_db_export_opts *o, const rg_db *db, const rg_ruleset *rs,
                              const rg_db_rule *const *recs, rg_strbuf *log, rg_err *err) {
   rg_strbuf skipped;
   rg_sb_init(&skipped);
   size_t written = 0;
-  rg_status st;
   const char *dir = o->dir ? o->dir : o->out;
-  if (!strcmp(o->fmt, "tensat")) st = write_tensat(o, rs, recs, &skipped, &written, log, err);
-  else if (!strcmp(o->fmt, "taso")) st = write_taso(o, rs, recs, &skipped, &written, err);
-  else if (dir) st = write_dot_dir(dir, db, rs, recs, &written, err);
-  else st = rg_err_set(err, RG_ERR_ARG, "--format dot writes a folder of one file per rule: give -o DIR");
-  rg_sb_printf(log, "rulesdb export: %zu of %d rules written%s%s%s\n", written, rs->n,
-               dir && !strcmp(o->fmt, "dot") ? " to " : "", dir && !strcmp(o->fmt, "dot") ? dir : "",
-               skipped.len ? "; skipped (not expressible in this format):" : "");
+  int dot = !strcmp(o->fmt, "dot");
+  rg_enum_inputset inputs;
+  rg_status st = dot ? RG_OK : rg_db_input_set(db, &inputs, err);
+  if (!st && !strcmp(o->fmt, "tensat")) st = write_tensat(o, rs, recs, &inputs, &skipped, &written, log, err);
+  else if (!st && !strcmp(o->fmt, "taso")) st = write_taso(o, rs, recs, &inputs, &skipped, &written, err);
+  else if (!st && dir) st = write_dot_dir(dir, db, rs, recs, &written, err);
+  else if (!st) st = rg_err_set(err, RG_ERR_ARG, "--format dot writes a folder of one file per rule: give -o DIR");
+  rg_sb_printf(log, "rulesdb export: %zu of %d rules written%s%s", written, rs->n, dir && dot ? " to " : "",
+               dir && dot ? dir : "");
+  if (skipped.len) {
+    rg_sb_printf(log, "; %zu skipped (not expressible in this format): ", (size_t)rs->n - written);
+    skip_counts(rg_sb_str(&skipped), log);
+  }
+  rg_sb_puts(log, "\n");
   rg_sb_puts(log, rg_sb_str(&skipped));
   rg_sb_free(&skipped);
   return st;

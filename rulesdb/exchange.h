@@ -1,24 +1,31 @@
 /* rulesdb/exchange.h: rules to and from other optimizers' formats, and for looking at them.
  *
  *   TENSAT text: "LHS=>RHS" per line, ?input_N variables, TENSAT's operator signatures
- *     (anchors/README.md); single-output rules one per line, two-output rules as two
+ *     (anchors/README.md; a transpose's permutation and a reshape's shape as names "1_0", as
+ *     TENSAT's model.rs reads them); single-output rules one per line, two-output rules as two
  *     consecutive lines in a separate file; no trailing newline.
- *   TASO protobuf (rules.proto, GraphSubst.RuleCollection): TASO's op and parameter numbering;
- *     variables must be TASO's fixed inputs, by rulegen's names (?x1 .. ?s0) or as ?input_1 ..
- *     ?input_20 (taso_inputs.c maps them), whose shapes fix conv kernel sizes and concat ranks;
- *     import names them by rulegen's names, so export then import keeps a rule's content id.
+ *   TASO protobuf (rules.proto, GraphSubst.RuleCollection): TASO's op and parameter numbering
+ *     (taso_pb.h); each variable is a negative opId of its own, which TASO's rule loader makes a
+ *     new input tensor, so a rule may use any number of variables of any shapes.
  *   DOT (Graphviz): one rule per digraph, source and target side by side; JSON is in dbexport.c.
  *
- * Not every rule maps: our enlarge takes kernel sizes where TASO/TENSAT take a reference tensor,
- * our constants carry their shape where theirs take it from context, TENSAT's transpose and
- * reshape parameters have no documented encoding here (TASO's transpose maps: taso.c), TASO's
- * rule loader rejects pools (export skips them), and parameter variables, 3+ input concat (in
- * TENSAT) and rules with more than two outputs have no counterpart. Exporters and importers skip
- * such a rule and say why (RG_ERR_SHAPE with a message for one rule; for whole files, one line
- * per skipped rule in a report), never write an approximation.
- * Variables: TASO's inputs keep their number (rg_taso_input_number); for TENSAT, others get the
- * smallest free N above 20 in order (its variables are pattern variables); TASO skips them.
- * Importers write TASO's inputs 1 .. 20 by rulegen's names (?input_4 becomes ?w1).
+ * Variables, both formats: one named as one of TASO's 20 fixed inputs (rulegen's names ?x1 ..
+ * ?s0, or ?input_1 .. ?input_20) keeps that input's number (rg_taso_input_number); the others
+ * are numbered 21, 22, ... in order of first use in the source. Importers name 1 .. 20 by
+ * rulegen's names (?input_4 becomes ?w1) and the rest ?input_N, so a rule exported and imported
+ * back is itself up to the names of variables outside TASO's 20 (its content id kept when it
+ * has none). Import infers a conv's groups and an enlarge's kernel sizes from TASO's input
+ * shapes, so a rule whose conv or enlarge reads other variables comes back with one group, or
+ * is skipped.
+ *
+ * Not every rule maps: our enlarge takes kernel sizes where TASO/TENSAT take a reference tensor
+ * (export writes a variable of the rule with those kernel sizes, else skips the rule), our
+ * constants carry their shape where theirs take it from context, TASO's rule loader asserts on
+ * pools, constants and on what its checks name (taso_export.c), and parameter variables, a
+ * variable only the targets use, 3+ input concat (in TENSAT) and rules with more than two
+ * outputs (in TENSAT) have no counterpart. Exporters and importers skip such a rule and say why
+ * ("CATEGORY: detail"; RG_ERR_SHAPE for one rule; for whole files, one line per skipped rule in
+ * a report), never write an approximation.
  */
 #ifndef RG_RULESDB_EXCHANGE_H
 #define RG_RULESDB_EXCHANGE_H
@@ -45,8 +52,11 @@ int rg_taso_input_number(const char *name);
 void rg_taso_var_print(rg_strbuf *out, int n);
 
 /* TENSAT text of one rule: one line (single output) or two lines separated by '\n' (two
- * outputs), no trailing newline. RG_ERR_SHAPE with the reason when it does not map. */
-rg_status rg_tensat_export_rule(const rg_rule *r, rg_strbuf *out, rg_err *err) RG_MUST_CHECK;
+ * outputs), no trailing newline. The variables' shapes (for concat's rank and enlarge's
+ * reference) are those of inputs (NULL: TASO's inputs and the bias vectors). RG_ERR_SHAPE with
+ * the reason ("CATEGORY: detail") when it does not map. */
+rg_status rg_tensat_export_rule(const rg_rule *r, const rg_enum_inputset *inputs, rg_strbuf *out,
+                                rg_err *err) RG_MUST_CHECK;
 
 /* Parses TENSAT text (multi: lines pair up into two-output rules) into rules of ours, appended
  * to out. A rule that does not map is skipped with a line "LINE: reason" appended to skipped;
@@ -54,12 +64,13 @@ rg_status rg_tensat_export_rule(const rg_rule *r, rg_strbuf *out, rg_err *err) R
 rg_status rg_tensat_import(const char *text, size_t len, int multi, rg_ruleset *out,
                            rg_strbuf *skipped, rg_err *err) RG_MUST_CHECK;
 
-/* Serialises rules as a TASO RuleCollection. Rules that do not map are skipped, with a line
- * "rule NAME: reason" in skipped (NAME from names[i], or the 1-based index when names is NULL).
- * *buf is malloc'ed (free it). */
+/* Serialises rules as a TASO RuleCollection, each as TASO's rule loader reads it. Rules that do
+ * not map are skipped, with a line "rule NAME: CATEGORY: detail" in skipped (NAME from names[i],
+ * or the 1-based index when names is NULL). Shapes as rg_tensat_export_rule takes them. *buf is
+ * malloc'ed (free it). */
 rg_status rg_taso_export(const rg_rule *const *rules, const char *const *names, size_t n,
-                         uint8_t **buf, size_t *len, size_t *n_written, rg_strbuf *skipped,
-                         rg_err *err) RG_MUST_CHECK;
+                         const rg_enum_inputset *inputs, uint8_t **buf, size_t *len, size_t *n_written,
+                         rg_strbuf *skipped, rg_err *err) RG_MUST_CHECK;
 
 /* Parses a TASO RuleCollection; unmappable rules are skipped ("rule K: reason" in skipped). */
 rg_status rg_taso_import(const uint8_t *buf, size_t len, rg_ruleset *out, rg_strbuf *skipped,

@@ -1,4 +1,5 @@
-/* rulesdb/tensat.c: TENSAT's rule text, both ways (grammar in exchange.h / anchors/README.md). */
+/* rulesdb/tensat.c: TENSAT's rule text read into our rules (grammar in exchange.h /
+ * anchors/README.md); export is tensat_export.c. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,122 +7,6 @@
 
 #include "exchange.h"
 #include "exchange_util.h"
-
-/* ---- export ---- */
-
-typedef struct {
-  const rg_graph *g;
-  const rg_plan *plan;
-  const int *num;
-  rg_strbuf *out;
-  rg_err *err;
-} exporter;
-
-static rg_status unmappable(rg_err *err, const char *what) {
-  return rg_err_set(err, RG_ERR_SHAPE, "no TENSAT counterpart: %s", what);
-}
-
-static rg_status term(exporter *x, rg_ref ref);
-
-/* The two operands of nd, separated by a space. */
-static rg_status operands2(exporter *x, const rg_node *nd) {
-  rg_status st = term(x, nd->in[0]);
-  if (!st) rg_sb_puts(x->out, " "), st = term(x, nd->in[1]);
-  return st;
-}
-
-/* Why an operator of ours that TENSAT lacks has no counterpart. */
-static rg_status no_counterpart(exporter *x, const rg_node *nd, const char *name) {
-  switch ((rg_op)nd->op) {
-  case RG_OP_ENLARGE:
-    return unmappable(x->err, "enlarge (ours takes kernel sizes, TENSAT's a reference tensor)");
-  case RG_OP_TRANSPOSE: return unmappable(x->err, "transpose (TENSAT's permutation encoding)");
-  case RG_OP_RESHAPE: return unmappable(x->err, "reshape");
-  case RG_OP_BIAS: return unmappable(x->err, "bias (TENSAT's operators have no channel bias)");
-  default:
-    return rg_err_set(x->err, RG_ERR_SHAPE,
-                      "no TENSAT counterpart: constant %s (ours carries its shape, TENSAT's does not)", name);
-  }
-}
-
-static rg_status term(exporter *x, rg_ref ref) {
-  const rg_node *nd = rg_graph_node(x->g, ref.node);
-  const char *name = rg_op_get((rg_op)nd->op)->name;
-  rg_strbuf *o = x->out;
-  if (nd->var_mask) return unmappable(x->err, "a parameter variable");
-  rg_status st = RG_OK;
-  switch ((rg_op)nd->op) {
-  case RG_OP_INPUT: rg_sb_printf(o, "?input_%d", x->num[nd->params[0]]); return RG_OK;
-  case RG_OP_EWADD:
-  case RG_OP_EWMUL:
-  case RG_OP_SMUL:
-    rg_sb_printf(o, "(%s ", name);
-    st = operands2(x, nd);
-    break;
-  case RG_OP_RELU:
-  case RG_OP_TANH:
-  case RG_OP_SIGMOID:
-    rg_sb_printf(o, "(%s ", name);
-    st = term(x, nd->in[0]);
-    break;
-  case RG_OP_MATMUL:
-    rg_sb_printf(o, "(matmul %d ", rg_xchg_param(nd, 0));
-    st = operands2(x, nd);
-    break;
-  case RG_OP_CONV2D:
-    if (!rg_xchg_conv_expressible(nd)) return unmappable(x->err, "a dilated conv2d");
-    rg_sb_printf(o, "(conv2d %d %d %d %d ", rg_xchg_param(nd, 0), rg_xchg_param(nd, 1),
-                 rg_xchg_param(nd, 2), rg_xchg_param(nd, 3));
-    st = operands2(x, nd);
-    break;
-  case RG_OP_POOLAVG:
-  case RG_OP_POOLMAX:
-    rg_sb_printf(o, "(%s ", name);
-    st = term(x, nd->in[0]);
-    for (int k = 0; k < 6 && !st; k++)
-      rg_sb_printf(o, " %d", rg_xchg_param(nd, k));
-    break;
-  case RG_OP_CONCAT:
-    if (nd->n_in != 2) return unmappable(x->err, "concat of more than two inputs");
-    rg_sb_printf(o, "(concat %d %d ", rg_xchg_param(nd, 0),
-                 rg_plan_shape(x->plan, nd->in[0])->rank);
-    st = operands2(x, nd);
-    break;
-  case RG_OP_SPLIT:
-    rg_sb_printf(o, "(split_%d (split %d ", ref.out, rg_xchg_param(nd, 0));
-    st = term(x, nd->in[0]);
-    rg_sb_puts(o, ")");
-    break;
-  default: return no_counterpart(x, nd, name);
-  }
-  rg_sb_puts(o, ")");
-  return st;
-}
-
-rg_status rg_tensat_export_rule(const rg_rule *r, rg_strbuf *out, rg_err *err) {
-  if (r->n_tgt == 0) return unmappable(err, "a bare graph (no target)");
-  if (r->n_src > 2) return unmappable(err, "a rule with more than two outputs");
-  if (rg_graph_n_pvars(r->g)) return unmappable(err, "a parameter variable");
-  int32_t nt = rg_graph_n_tvars(r->g);
-  int *num = malloc(sizeof(int) * (size_t)(nt + 1));
-  if (!num) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  rg_xchg_var_numbers(r->g, num);
-  rg_plan *plan;
-  rg_assignment_list keep;
-  rg_status st = rg_xchg_plan(r, num, 0, &plan, &keep, err);
-  exporter x = {r->g, plan, num, out, err};
-  size_t start = out->len;
-  for (int i = 0; !st && i < r->n_src; i++) {
-    if (i) rg_sb_puts(out, "\n");
-    st = term(&x, r->src[i]);
-    if (!st) rg_sb_puts(out, "=>"), st = term(&x, r->tgt[i]);
-  }
-  if (st && out->s && start <= out->len) out->s[out->len = start] = 0; /* no partial line */
-  rg_plan_free(plan);
-  rg_assignment_list_free(&keep);
-  free(num);
-  return st;
-}
 
 /* ---- import ---- */
 
@@ -341,6 +226,41 @@ static int conv_simple(importer *im, const sx *s, const sx *h) {
   return conv_kids(im, s, 1);
 }
 
+/* A name "d0_d1_..." (TENSAT's permutation or shape): its numbers into d; the count, or -1. */
+static int dims_of_name(const sx *s, int32_t *d) {
+  if (s->n_kids >= 0) return -1;
+  for (int n = 0, i = 0;;) {
+    int64_t v = 0;
+    int start = i;
+    while (i < s->len && isdigit((unsigned char)s->atom[i]) && v <= INT32_MAX) v = v * 10 + (s->atom[i++] - '0');
+    if (i == start || v > INT32_MAX || n == RG_MAX_RANK) return -1;
+    d[n++] = (int32_t)v;
+    if (i == s->len) return n;
+    if (s->atom[i++] != '_') return -1;
+  }
+}
+
+/* (transpose x PERM shuffle) and (reshape x SHAPE): ours take the permutation or shape first. */
+static int conv_named(importer *im, const sx *s, const sx *h) {
+  int transpose = is(h, "transpose"), ok = 1, seen = 0;
+  if (!arity(im, s, transpose ? 3 : 2)) return -1;
+  int32_t d[RG_MAX_RANK];
+  int n = dims_of_name(s->kids[2], d);
+  if (transpose) int_atom(s->kids[3], 0, 1, &ok);
+  for (int i = 0; transpose && i < n; i++) seen |= d[i] < n ? 1 << d[i] : 1 << RG_MAX_RANK;
+  if (transpose && n > 0 && seen != (1 << n) - 1) return malformed(im, s->kids[2], "transpose: not a permutation");
+  if (n < 1 || !ok)
+    return malformed(im, s, transpose ? "transpose: x, a permutation like 1_0 and shuffle 0 or 1 expected"
+                                      : "reshape: x and a shape like 8_4 expected");
+  rg_sb_printf(im->out, "(%s ", transpose ? "transpose" : "reshape");
+  for (int i = 0; i < n; i++) {
+    if (transpose) rg_sb_printf(im->out, "%d", d[i]);
+    else rg_sb_printf(im->out, "%s%d", i ? "x" : "", d[i]);
+  }
+  rg_sb_puts(im->out, " ");
+  return conv(im, s->kids[1]);
+}
+
 static int conv(importer *im, const sx *s) {
   if (s->n_kids < 0) return conv_atom(im, s);
   const sx *h = s->kids[0];
@@ -352,12 +272,13 @@ static int conv(importer *im, const sx *s) {
     rc = conv_windowed(im, s, h);
   else if (is(h, "split_0") || is(h, "split_1"))
     rc = conv_split(im, s, h);
+  else if (is(h, "transpose") || is(h, "reshape"))
+    rc = conv_named(im, s, h);
   else if (is(h, "enlarge"))
     rc = conv_enlarge(im, s);
   else {
     snprintf(im->why, sizeof im->why, "operator %.*s%s", h->len, h->atom,
-             is(h, "transpose")                  ? " (TENSAT's permutation encoding)"
-             : is(h, "Iconv") || is(h, "Cpool") ? " (ours carries the channel count, TENSAT's does not)"
+             is(h, "Iconv") || is(h, "Cpool") ? " (ours carries the channel count, TENSAT's does not)"
                                                  : "");
     return -1;
   }
