@@ -135,7 +135,7 @@ static rg_status expand(search *S, side *from, const side *other, int level, int
       }
       for (int c = 0; c < S->cand.n && meet[0] < 0 && *states < S->lim->max_states; c++) {
         const rg_rewriter *w = rg_rewrite_set_at(S->rs, S->cand.id[c]);
-        if (!rg_rewrite_set_enabled(S->rs, w->tag)) continue;
+        if (!rg_rewrite_set_enabled(S->rs, w->tag) || w->tag == S->lim->exclude) continue;
         rg_match_env_reset(&S->env);
         if (!rg_match(w->g, w->lhs, S->g, pos[p].sub, &S->env)) continue;
         rg_ref rhs, nt;

@@ -22,9 +22,11 @@ typedef struct {
   int max_states; /* terms visited per output pair (both directions together) */
   int max_growth; /* a term may have this many operators more than the larger side */
   const volatile sig_atomic_t *stop; /* if non-NULL and set, searches end (as not found) */
+  int exclude; /* a tag the search does not use, or -1: a rule searched against the others while
+                * the set stays as it is, for searches on several threads at once */
 } rg_derive_limits;
 
-#define RG_DERIVE_LIMITS_DEFAULT ((rg_derive_limits){4, 2000, 2, NULL})
+#define RG_DERIVE_LIMITS_DEFAULT ((rg_derive_limits){4, 2000, 2, NULL, -1})
 
 typedef struct {
   int tag;      /* the rule used: the tag it was added to the rewrite set with */

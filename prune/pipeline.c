@@ -237,6 +237,7 @@ static rg_status record_derivation(rg_prune_result *res, int i, rg_derivation *d
 typedef struct {
   int k; /* the rule's place in the visiting order */
   int i; /* the rule */
+  bool exclude; /* searched against the set less itself (pass 2, where it is in the set) */
   bool found;
   rg_derivation d;
   rg_status st;
@@ -247,6 +248,7 @@ static void search_one(const rg_ruleset *rs, const rg_prune_opts *o, const rg_re
                        int n, trial *t) {
   rg_derive_limits lim = o->limits;
   lim.stop = o->stop;
+  lim.exclude = t->exclude ? t->i : -1;
   t->st = rg_derive_search(set, rs->rules[t->i], &lim, &t->d, &t->found, &t->err);
   /* Defence in depth: a derivation is re-checked independently before it removes a rule. */
   rg_err ce;
@@ -325,31 +327,42 @@ static rg_status derive_first_pass(const rg_ruleset *rs, const rg_prune_opts *o,
 }
 
 /* Pass 2 from place from down: a rule kept because the rules that derive it came later in the
- * order goes now. Largest first, so that small rules are the ones that stay. *next: where it
- * stopped (-1: done). */
+ * order goes now. Largest first, so that small rules are the ones that stay. In batches as pass
+ * 1, each rule searched against the set less itself, the results taken in order up to the first
+ * rule removed: it leaves the set, so the rules after it are searched again. Most rules stay in
+ * this pass, so the batches waste little. *next: where it stopped (-1: done). */
 static rg_status derive_second_pass(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
                                     rg_rewrite_set *set, const rg_rule **all, int from, int seq1, int *next,
                                     int *last, rg_err *err) {
-  int done = 0, total = 0;
+  trial t[BATCH_MAX];
+  int nth = omp_get_max_threads(), done = 0, total = 0;
   for (int k = from; k >= 0; k--) total += res->e[res->order[k]].fate == RG_FATE_KEPT;
+  int batch = 2 * nth < BATCH_MAX ? 2 * nth : BATCH_MAX;
   double last_save = rg_clock_seconds();
   rg_status st = RG_OK;
   int k = from;
-  for (; !st && k >= 0 && !stopped(o, res); k--) {
+  while (!st && k >= 0 && !stopped(o, res)) {
     maybe_save(o, res, 2, k, seq1, &last_save);
-    int i = *last = res->order[k];
-    if (res->e[i].fate != RG_FATE_KEPT) continue;
-    bool removed;
-    rg_rewrite_set_enable(set, i, false);
-    st = try_derive(rs, o, res, set, all, i, &removed, err);
-    if (!st && !removed) rg_rewrite_set_enable(set, i, true);
-    if (o->progress && (++done % 64 == 0 || done == total))
-      o->progress(o->progress_ctx, "derivability, second pass", done, total);
+    int m = 0, after = k;
+    for (; after >= 0 && m < batch; after--)
+      if (res->e[res->order[after]].fate == RG_FATE_KEPT)
+        t[m++] = (trial){.k = after, .i = res->order[after], .exclude = true};
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nth) if (m > 1)
+    for (int j = 0; j < m; j++)
+      search_one(rs, o, set, all, res->n, &t[j]);
+    int j = 0;
+    for (bool shrank = false; j < m && !shrank && !st && !stopped(o, res); j++) {
+      *last = t[j].i;
+      if ((st = t[j].st)) *err = t[j].err;
+      else if (t[j].found) st = record_derivation(res, t[j].i, &t[j].d, err), shrank = true;
+      if (!st && shrank) rg_rewrite_set_enable(set, t[j].i, false);
+      if (o->progress && (++done % 64 == 0 || done == total))
+        o->progress(o->progress_ctx, "derivability, second pass", done, total);
+    }
+    for (int r = 0; r < m; r++) rg_derivation_free(&t[r].d);
+    k = j < m ? t[j].k : after;
   }
-  /* Stopped (the flag also cuts a search short, leaving its rule kept): the last rule searched,
-   * at k + 1, is searched again when it goes on. */
-  bool cut = !st && stopped(o, res);
-  *next = !cut ? -1 : k + 1 < from ? k + 1 : from;
+  *next = !st && k >= 0 ? k : -1; /* stopped: every rule after k decided, none cut short */
   return st;
 }
 
