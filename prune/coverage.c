@@ -45,7 +45,7 @@ static rg_status cover_one(const rg_rule *r, const rg_content_id *ids, int n_ids
   if (st || *v != RG_COVER_NOT_COVERED) return st;
   rg_derivation d;
   bool found;
-  st = rg_derive_search(set, r, lim, &d, &found, err);
+  st = rg_derive_search(set, r, lim, -1, &d, &found, err);
   if (!st && found)
     *v = RG_COVER_DERIVED, *steps = d.n;
   else if (!st && lim->stop && *lim->stop)

@@ -107,6 +107,7 @@ static rg_status emit_chain(rg_derivation *d, const rg_graph *g, const side *a, 
 typedef struct {
   const rg_rewrite_set *rs;
   const rg_derive_limits *lim;
+  int exclude; /* a tag not used, or -1 */
   rg_graph *g;
   rg_match_env env;
   rg_id_list cand; /* scratch: the rewriters that may match at one position */
@@ -135,7 +136,7 @@ static rg_status expand(search *S, side *from, const side *other, int level, int
       }
       for (int c = 0; c < S->cand.n && meet[0] < 0 && *states < S->lim->max_states; c++) {
         const rg_rewriter *w = rg_rewrite_set_at(S->rs, S->cand.id[c]);
-        if (!rg_rewrite_set_enabled(S->rs, w->tag) || w->tag == S->lim->exclude) continue;
+        if (!rg_rewrite_set_enabled(S->rs, w->tag) || w->tag == S->exclude) continue;
         rg_match_env_reset(&S->env);
         if (!rg_match(w->g, w->lhs, S->g, pos[p].sub, &S->env)) continue;
         rg_ref rhs, nt;
@@ -203,13 +204,13 @@ static rg_status search_pair(search *S, rg_ref src, rg_ref tgt, int output, rg_d
   return st;
 }
 
-rg_status rg_derive_search(const rg_rewrite_set *s, const rg_rule *r, const rg_derive_limits *lim,
+rg_status rg_derive_search(const rg_rewrite_set *s, const rg_rule *r, const rg_derive_limits *lim, int exclude,
                            rg_derivation *d, bool *found, rg_err *err) {
   memset(d, 0, sizeof *d);
   *found = false;
   if (r->n_tgt == 0)
     return rg_err_set(err, RG_ERR_ARG, "a bare graph is not a rule: nothing to derive");
-  search S = {s, lim, NULL, {0}, {0}, 0};
+  search S = {s, lim, exclude, NULL, {0}, {0}, 0};
   int32_t nt, np;
   rg_rewrite_set_max_vars(s, &nt, &np);
   rg_status st = rg_match_env_init(&S.env, nt, np, err);

@@ -22,11 +22,9 @@ typedef struct {
   int max_states; /* terms visited per output pair (both directions together) */
   int max_growth; /* a term may have this many operators more than the larger side */
   const volatile sig_atomic_t *stop; /* if non-NULL and set, searches end (as not found) */
-  int exclude; /* a tag the search does not use, or -1: a rule searched against the others while
-                * the set stays as it is, for searches on several threads at once */
 } rg_derive_limits;
 
-#define RG_DERIVE_LIMITS_DEFAULT ((rg_derive_limits){4, 2000, 2, NULL, -1})
+#define RG_DERIVE_LIMITS_DEFAULT ((rg_derive_limits){4, 2000, 2, NULL})
 
 typedef struct {
   int tag;      /* the rule used: the tag it was added to the rewrite set with */
@@ -43,10 +41,12 @@ typedef struct {
 
 void rg_derivation_free(rg_derivation *d);
 
-/* Searches a derivation of r from the rules in s. *found tells whether one was found within
- * lim; then *d holds it (free with rg_derivation_free), else *d is empty. Terms deeper than
- * RG_TERM_MAX_DEPTH are not rewritten. Errors only for allocation failure. */
-rg_status rg_derive_search(const rg_rewrite_set *s, const rg_rule *r, const rg_derive_limits *lim,
+/* Searches a derivation of r from the enabled rules in s but the one tagged exclude (-1: none;
+ * a rule searched against the others while the set stays as it is, so that several threads
+ * search at once). *found tells whether one was found within lim; then *d holds it (free with
+ * rg_derivation_free), else *d is empty. Terms deeper than RG_TERM_MAX_DEPTH are not rewritten.
+ * Errors only for allocation failure. */
+rg_status rg_derive_search(const rg_rewrite_set *s, const rg_rule *r, const rg_derive_limits *lim, int exclude,
                            rg_derivation *d, bool *found, rg_err *err) RG_MUST_CHECK;
 
 #endif

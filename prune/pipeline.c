@@ -248,8 +248,7 @@ static void search_one(const rg_ruleset *rs, const rg_prune_opts *o, const rg_re
                        int n, trial *t) {
   rg_derive_limits lim = o->limits;
   lim.stop = o->stop;
-  lim.exclude = t->exclude ? t->i : -1;
-  t->st = rg_derive_search(set, rs->rules[t->i], &lim, &t->d, &t->found, &t->err);
+  t->st = rg_derive_search(set, rs->rules[t->i], &lim, t->exclude ? t->i : -1, &t->d, &t->found, &t->err);
   /* Defence in depth: a derivation is re-checked independently before it removes a rule. */
   rg_err ce;
   if (!t->st && t->found && rg_derivation_check(rs->rules[t->i], &t->d, all, n, &ce) != RG_OK)

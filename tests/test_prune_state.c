@@ -73,7 +73,7 @@ static void keep_save(void *ctx, const rg_prune_result *res) {
   CHECK(res->derive_pass == 1 || res->derive_pass == 2);
   int k = s->pass[1] + s->pass[2];
   s->pass[res->derive_pass]++;
-  if (k % 97 == 0 && s->n < 64) { /* some of them */
+  if (k % 29 == 0 && s->n < 64) { /* some of them */
     s->text[s->n] = text_of(res, &s->len[s->n]);
     s->in_pass[s->n++] = res->derive_pass;
   }
@@ -94,30 +94,27 @@ static void goes_on_to(const rg_ruleset *rs, const char *text, size_t len, const
   rg_prune_result_free(&res);
 }
 
-/* A derivability of some hundred rules (TASO's and the bias's) saved at every step: from a
- * save in the middle of each pass, and from a stop in each, it goes on to the same records. */
+/* A derivability of some hundred rules (a sample of depth-3 candidates, some of which the second
+ * pass removes) saved at every step: from a save in the middle of pass 1 and the last of pass 2,
+ * and from a stop in each pass, it goes on to the same records. */
 static void test_part_way(void) {
   rg_ruleset rs;
   rg_ruleset_init(&rs);
   rg_err err;
-  CHECK(rg_text_parse_file("data/taso-bias-d3.rules", &rs, &err) == RG_OK);
-  CHECK(rg_text_parse_file("data/taso-133.rules", &rs, &err) == RG_OK);
+  CHECK(rg_text_parse_file("../bench/data/d3-tested-sample1000.rules", &rs, &err) == RG_OK);
   rg_prune_opts o = rg_prune_opts_default();
-  rg_prune_result whole;
-  CHECK(rg_prune_run(&rs, &o, &whole, &err) == RG_OK);
-  char *want = records_of(&rs, &whole);
   static saves s;
   o.save = keep_save, o.save_ctx = &s, o.save_every = 0;
-  rg_prune_result saved;
-  CHECK(rg_prune_run(&rs, &o, &saved, &err) == RG_OK);
-  char *got = records_of(&rs, &saved);
-  CHECK_MSG(got && want && !strcmp(got, want), "saving changed the result");
-  CHECK_MSG(s.pass[1] > 100 && s.pass[2] > 100, "saves: %d in pass 1, %d in pass 2", s.pass[1], s.pass[2]);
+  rg_prune_result whole; /* saved on the way, never stopped */
+  CHECK(rg_prune_run(&rs, &o, &whole, &err) == RG_OK);
+  char *want = records_of(&rs, &whole);
+  CHECK(want && !whole.derive_pass && !whole.interrupted);
+  CHECK_MSG(s.pass[1] > 50 && s.pass[2] > 50, "saves: %d in pass 1, %d in pass 2", s.pass[1], s.pass[2]);
   for (int p = 1; p <= 2; p++) { /* one from the middle of pass 1, the last of pass 2 (rules it removed disabled) */
     int at[64], m = 0;
     for (int k = 0; k < s.n; k++)
       if (s.in_pass[k] == p) at[m++] = k;
-    CHECK(m > 2);
+    CHECK(m > 1);
     char what[64];
     snprintf(what, sizeof what, "saved in pass %d", p);
     int k = m ? at[p == 1 ? m / 2 : m - 1] : 0;
@@ -143,8 +140,8 @@ static void test_part_way(void) {
     for (int k = 0; k < s.n; k++) free(s.text[k]);
     rg_prune_result_free(&cut);
   }
-  free(want), free(got);
-  rg_prune_result_free(&whole), rg_prune_result_free(&saved);
+  free(want);
+  rg_prune_result_free(&whole);
   rg_ruleset_free(&rs);
 }
 
