@@ -255,6 +255,14 @@ static void search_one(const rg_ruleset *rs, const rg_prune_opts *o, const rg_re
     t->st = rg_err_set(&t->err, RG_ERR_ARG, "internal error: a found derivation failed its check: %s", ce.msg);
 }
 
+/* The searches of t[0..m), each on a thread of nth. */
+static void search_batch(const rg_ruleset *rs, const rg_prune_opts *o, const rg_rewrite_set *set, const rg_rule **all,
+                         int n, trial *t, int m, int nth) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nth) if (m > 1)
+  for (int j = 0; j < m; j++)
+    search_one(rs, o, set, all, n, &t[j]);
+}
+
 /* Searches a derivation of rule i from the enabled rules of set; if found (and re-checked),
  * removes the rule with its record. */
 static rg_status try_derive(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
@@ -307,9 +315,7 @@ static rg_status derive_first_pass(const rg_ruleset *rs, const rg_prune_opts *o,
     int m = 0, next = k;
     for (; next < res->n && m < batch; next++)
       if (res->e[res->order[next]].fate == RG_FATE_KEPT) t[m++] = (trial){.k = next, .i = res->order[next]};
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nth) if (m > 1)
-    for (int j = 0; j < m; j++)
-      search_one(rs, o, set, all, res->n, &t[j]);
+    search_batch(rs, o, set, all, res->n, t, m, nth);
     int j = 0;
     for (bool grew = false; j < m && !grew && !st && !stopped(o, res); j++) {
       *last = t[j].i;
@@ -346,9 +352,7 @@ static rg_status derive_second_pass(const rg_ruleset *rs, const rg_prune_opts *o
     for (; after >= 0 && m < batch; after--)
       if (res->e[res->order[after]].fate == RG_FATE_KEPT)
         t[m++] = (trial){.k = after, .i = res->order[after], .exclude = true};
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nth) if (m > 1)
-    for (int j = 0; j < m; j++)
-      search_one(rs, o, set, all, res->n, &t[j]);
+    search_batch(rs, o, set, all, res->n, t, m, nth);
     int j = 0;
     for (bool shrank = false; j < m && !shrank && !st && !stopped(o, res); j++) {
       *last = t[j].i;
