@@ -293,79 +293,50 @@ static void maybe_save(const rg_prune_opts *o, rg_prune_result *res, int pass, i
   *last_save = rg_clock_seconds();
 }
 
-/* Pass 1 in batches: the next kept rules are searched at once, each on a thread, against the set
- * as it stands, and their results taken in order until one is kept: it joins the set, so the
- * rules after it in the batch are searched again in the next. The result is the one-by-one
- * pass's, for any number of threads. Two rules a thread: enough to even out long searches, few
- * enough that a rule kept (about one in sixteen at depth 3) wastes little. Starts at place from
- * of the visiting order (set: the rules kept before it); *next: where it stopped (n: done). */
+/* One pass of derivability in batches, from place from of the visiting order: pass 1 forward
+ * (set: the rules kept before from), each rule against the set as it stands; pass 2 backward
+ * from the largest (a rule kept because the rules that derive it came later in the order goes
+ * now, so that small rules are the ones that stay), each rule against the set less itself. The
+ * next kept rules are searched at once, each on a thread, and their results taken in order up
+ * to the first that changes the set (pass 1: a rule kept joins it; pass 2: a rule removed
+ * leaves it): the rules after it in the batch are searched again in the next. The result is
+ * the one-by-one pass's, for any number of threads. Two rules a thread: enough to even out long
+ * searches, few enough that a change (about one rule in sixteen kept in pass 1 at depth 3; few
+ * removed in pass 2) wastes little. *next: where it stopped (done: n in pass 1, -1 in pass 2). */
 #define BATCH_MAX 64
-static rg_status derive_first_pass(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
-                                   rg_rewrite_set *set, const rg_rule **all, int from, int *next_out,
-                                   int *last, rg_err *err) {
+static rg_status derive_pass(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
+                             rg_rewrite_set *set, const rg_rule **all, int pass, int from, int seq1, int *next,
+                             int *last, rg_err *err) {
   trial t[BATCH_MAX];
+  int step = pass == 1 ? 1 : -1, end = pass == 1 ? res->n : -1;
   int nth = omp_get_max_threads(), done = 0, total = 0;
-  for (int k = from; k < res->n; k++) total += res->e[res->order[k]].fate == RG_FATE_KEPT;
+  for (int k = from; k != end; k += step) total += res->e[res->order[k]].fate == RG_FATE_KEPT;
   int batch = 2 * nth < BATCH_MAX ? 2 * nth : BATCH_MAX;
-  rg_status st = RG_OK;
-  double last_save = rg_clock_seconds();
-  int k = from;
-  while (!st && k < res->n && !stopped(o, res)) {
-    maybe_save(o, res, 1, k, 0, &last_save);
-    int m = 0, next = k;
-    for (; next < res->n && m < batch; next++)
-      if (res->e[res->order[next]].fate == RG_FATE_KEPT) t[m++] = (trial){.k = next, .i = res->order[next]};
-    search_batch(rs, o, set, all, res->n, t, m, nth);
-    int j = 0;
-    for (bool grew = false; j < m && !grew && !st && !stopped(o, res); j++) {
-      *last = t[j].i;
-      if ((st = t[j].st)) *err = t[j].err;
-      else if (t[j].found) st = record_derivation(res, t[j].i, &t[j].d, err);
-      else st = rg_rewrite_set_add(set, rs->rules[t[j].i], t[j].i, NULL, err), grew = true;
-      if (o->progress && (++done % 64 == 0 || done == total)) o->progress(o->progress_ctx, "derivability", done, total);
-    }
-    for (int r = 0; r < m; r++) rg_derivation_free(&t[r].d);
-    k = j < m ? t[j].k : next;
-  }
-  *next_out = k;
-  return st;
-}
-
-/* Pass 2 from place from down: a rule kept because the rules that derive it came later in the
- * order goes now. Largest first, so that small rules are the ones that stay. In batches as pass
- * 1, each rule searched against the set less itself, the results taken in order up to the first
- * rule removed: it leaves the set, so the rules after it are searched again. Most rules stay in
- * this pass, so the batches waste little. *next: where it stopped (-1: done). */
-static rg_status derive_second_pass(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
-                                    rg_rewrite_set *set, const rg_rule **all, int from, int seq1, int *next,
-                                    int *last, rg_err *err) {
-  trial t[BATCH_MAX];
-  int nth = omp_get_max_threads(), done = 0, total = 0;
-  for (int k = from; k >= 0; k--) total += res->e[res->order[k]].fate == RG_FATE_KEPT;
-  int batch = 2 * nth < BATCH_MAX ? 2 * nth : BATCH_MAX;
+  const char *stage = pass == 1 ? "derivability" : "derivability, second pass";
   double last_save = rg_clock_seconds();
   rg_status st = RG_OK;
   int k = from;
-  while (!st && k >= 0 && !stopped(o, res)) {
-    maybe_save(o, res, 2, k, seq1, &last_save);
+  while (!st && k != end && !stopped(o, res)) {
+    maybe_save(o, res, pass, k, seq1, &last_save);
     int m = 0, after = k;
-    for (; after >= 0 && m < batch; after--)
+    for (; after != end && m < batch; after += step)
       if (res->e[res->order[after]].fate == RG_FATE_KEPT)
-        t[m++] = (trial){.k = after, .i = res->order[after], .exclude = true};
+        t[m++] = (trial){.k = after, .i = res->order[after], .exclude = pass == 2};
     search_batch(rs, o, set, all, res->n, t, m, nth);
     int j = 0;
-    for (bool shrank = false; j < m && !shrank && !st && !stopped(o, res); j++) {
+    for (bool changed = false; j < m && !changed && !st && !stopped(o, res); j++) {
       *last = t[j].i;
       if ((st = t[j].st)) *err = t[j].err;
-      else if (t[j].found) st = record_derivation(res, t[j].i, &t[j].d, err), shrank = true;
-      if (!st && shrank) rg_rewrite_set_enable(set, t[j].i, false);
-      if (o->progress && (++done % 64 == 0 || done == total))
-        o->progress(o->progress_ctx, "derivability, second pass", done, total);
+      else if (t[j].found && !(st = record_derivation(res, t[j].i, &t[j].d, err)) && pass == 2)
+        rg_rewrite_set_enable(set, t[j].i, false), changed = true;
+      else if (!t[j].found && pass == 1)
+        st = rg_rewrite_set_add(set, rs->rules[t[j].i], t[j].i, NULL, err), changed = true;
+      if (o->progress && (++done % 64 == 0 || done == total)) o->progress(o->progress_ctx, stage, done, total);
     }
     for (int r = 0; r < m; r++) rg_derivation_free(&t[r].d);
     k = j < m ? t[j].k : after;
   }
-  *next = !st && k >= 0 ? k : -1; /* stopped: every rule after k decided, none cut short */
+  *next = k; /* stopped: every rule before it (pass 2: after it) decided, none cut short */
   return st;
 }
 
@@ -408,12 +379,12 @@ static rg_status derive_stage(const rg_ruleset *rs, const rg_prune_opts *o, rg_p
   rg_status st = pass ? rebuild_set(rs, res, set, err) : RG_OK;
   /* Pass 1, Ruler's: each rule against the rules kept before it in visiting order. */
   if (!st && pass != 2) {
-    st = derive_first_pass(rs, o, res, set, all, pass ? from : 0, &next, &last, err);
+    st = derive_pass(rs, o, res, set, all, 1, pass ? from : 0, 0, &next, &last, err);
     pass = 1, seq1 = res->removal_seq_n, from = res->n - 1;
   }
   if (!st && !res->interrupted && o->second_pass)
-    st = derive_second_pass(rs, o, res, set, all, from, seq1, &next, &last, err), pass = 2;
-  bool part_way = !st && res->interrupted && (pass == 2 ? next >= 0 : next < res->n);
+    st = derive_pass(rs, o, res, set, all, 2, from, seq1, &next, &last, err), pass = 2;
+  bool part_way = !st && res->interrupted && next != (pass == 1 ? res->n : -1);
   res->derive_pass = part_way ? pass : 0, res->derive_next = part_way ? next : 0;
   res->derive_seq1 = part_way && pass == 2 ? seq1 : 0;
   if (st) st = at_rule(st, err, rs->rules[last]);
