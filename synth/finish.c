@@ -47,7 +47,6 @@ static FILE *T(const rg_finish_opts *o) { return o->table ? o->table : stderr; }
 static void prune_progress(void *ctx, const char *stage, int done, int total) {
   finish *f = ctx;
   if (!strcmp(stage, "derivability")) rg_kill_point("derive", done);
-  if (!strcmp(stage, "derivability, second pass")) rg_kill_point("derive2", done);
   rg_progress_stage(&f->line, stage, "rules", done, total, !f->o->quiet);
 }
 
@@ -611,12 +610,10 @@ static void save_checkpoint(const finish *f, rg_checkpoint_kind kind) {
             err.msg);
 }
 
-/* Derivability as it stands, saved while it runs (rg_prune_opts.save). */
+/* Derivability as it stands (res is f->before), saved while it runs (rg_prune_opts.save). */
 static void save_part_way(void *ctx, const rg_prune_result *res) {
-  const finish *f = ctx;
-  rg_err err;
-  if (rg_checkpoint_save(f->o->out_path, RG_CHECKPOINT_DERIVED, &f->key, res, &err))
-    fprintf(stderr, "rulegen: warning: derivability's progress was not saved (%s)\n", err.msg);
+  (void)res;
+  save_checkpoint(ctx, RG_CHECKPOINT_DERIVED);
 }
 
 /* Pruning (from the latest checkpoint of this run, when there is one; each stage's result saved
