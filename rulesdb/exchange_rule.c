@@ -7,38 +7,31 @@
 #include "exchange.h"
 #include "exchange_util.h"
 
-/* Appends to x->order each variable the walk from refs reaches first, depth first with operands
- * in order. seen: a mark per node; stack: room for the graph's size plus RG_MAX_INPUTS per node. */
-static void walk_first_use(rg_xchg_rule *x, int32_t *count, const rg_ref *refs, int n, uint8_t *seen, int32_t *stack) {
+/* Appends to x->order each variable the walk from refs reaches first, operands in order
+ * (rg_graph_reach; seen and stamp shared between the sides, so the target adds only what the
+ * source lacks). stack, reached: room for the graph's size. */
+static void walk_first_use(rg_xchg_rule *x, int32_t *count, const rg_ref *refs, int n, uint32_t *seen,
+                           int32_t *stack, int32_t *reached) {
   const rg_graph *g = x->r->g;
-  int32_t top = 0;
-  for (int i = n - 1; i >= 0; i--)
-    if (refs[i].node >= 0) stack[top++] = refs[i].node;
-  while (top > 0) {
-    int32_t id = stack[--top];
-    if (seen[id]) continue;
-    seen[id] = 1;
-    const rg_node *nd = rg_graph_node(g, id);
-    if (nd->op == RG_OP_INPUT) {
-      x->var_node[nd->params[0]] = id;
-      if (!x->num[nd->params[0]]) x->num[nd->params[0]] = -1, x->order[(*count)++] = nd->params[0];
-      continue;
-    }
-    for (int k = nd->n_in - 1; k >= 0; k--)
-      if (nd->in[k].node >= 0 && !seen[nd->in[k].node]) stack[top++] = nd->in[k].node;
+  int32_t m = rg_graph_reach(g, refs, n, seen, 1, stack, reached);
+  for (int32_t k = 0; k < m; k++) {
+    const rg_node *nd = rg_graph_node(g, reached[k]);
+    if (nd->op != RG_OP_INPUT) continue;
+    x->var_node[nd->params[0]] = reached[k];
+    if (!x->num[nd->params[0]]) x->num[nd->params[0]] = -1, x->order[(*count)++] = nd->params[0];
   }
 }
 
 /* x->order, x->n_src and x->var_node; x->num left zero. *n_used: the variables either side uses. */
 static rg_status order_vars(rg_xchg_rule *x, int32_t *n_used, rg_err *err) {
   int32_t size = rg_graph_size(x->r->g), nt = rg_graph_n_tvars(x->r->g), count = 0;
-  uint8_t *seen = calloc((size_t)size + 1, 1);
-  int32_t *stack = malloc(sizeof *stack * ((size_t)size * (RG_MAX_INPUTS + 1) + RG_RULE_MAX_OUTPUTS + 1));
+  uint32_t *seen = calloc((size_t)size + 1, sizeof *seen);
+  int32_t *stack = malloc(sizeof *stack * 2 * ((size_t)size + 1)), *reached = stack ? stack + size + 1 : NULL;
   if (!seen || !stack) return free(seen), free(stack), rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int32_t v = 0; v < nt; v++) x->var_node[v] = -1;
-  walk_first_use(x, &count, x->r->src, x->r->n_src, seen, stack); /* num[v] = -1 marks v as placed */
+  walk_first_use(x, &count, x->r->src, x->r->n_src, seen, stack, reached); /* num[v] = -1: v placed */
   x->n_src = count;
-  walk_first_use(x, &count, x->r->tgt, x->r->n_tgt, seen, stack);
+  walk_first_use(x, &count, x->r->tgt, x->r->n_tgt, seen, stack, reached);
   *n_used = count;
   for (int32_t v = 0; v < nt; v++)
     if (!x->num[v]) x->order[count++] = v; /* named but used nowhere: last */
