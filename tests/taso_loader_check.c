@@ -180,7 +180,11 @@ int main(int argc, char **argv) {
   size_t len;
   uint8_t *buf = slurp(argv[1], &len);
   GraphSubst__RuleCollection *rc = buf ? graph_subst__rule_collection__unpack(NULL, len, buf) : NULL;
-  if (!rc) return fprintf(stderr, "%s: %s\n", argv[1], buf ? "not a GraphSubst.RuleCollection" : "cannot read"), 2;
+  if (!rc) {
+    fprintf(stderr, "%s: %s\n", argv[1], buf ? "not a GraphSubst.RuleCollection" : "cannot read");
+    free(buf);
+    return 2;
+  }
   walk *w = malloc(sizeof *w);
   size_t bad = 0, ops = 0, beyond = 0;
   int most = 0;
