@@ -12,6 +12,7 @@
 typedef struct {
   char **names;
   int32_t n, cap;
+  bool packed;      /* names[] and the texts are one block (rg_graph_compact), freed as one */
   rg_hashtab index; /* name -> its position, once the table holds more than INDEX_FROM names */
 } name_table;
 
@@ -38,7 +39,7 @@ rg_graph *rg_graph_new(void) {
 uint64_t rg_graph_serial(const rg_graph *g) { return g->serial; }
 
 static void free_names(name_table *t) {
-  for (int32_t i = 0; i < t->n; i++) free(t->names[i]);
+  for (int32_t i = 0; !t->packed && i < t->n; i++) free(t->names[i]);
   free(t->names);
   rg_hashtab_free(&t->index);
 }
@@ -66,10 +67,51 @@ static bool node_eq(const void *g, const void *n, int32_t id) {
   return memcmp(&((const rg_graph *)g)->nodes[id], n, sizeof(rg_node)) == 0;
 }
 
+static char *copy_name(const char *name, size_t len) {
+  char *copy = malloc(len + 1);
+  if (copy) memcpy(copy, name, len), copy[len] = 0;
+  return copy;
+}
+
+/* One block for the table: the n pointers, then the texts they point to. A rule's names are a
+ * few bytes each, and one allocation of its own (32 bytes) each cost a depth-4 run about 1 GB.
+ * Out of memory, the table stays as it was: packing saves room, nothing needs it. */
+static void pack_names(name_table *t) {
+  if (t->packed || !t->n) return;
+  size_t bytes = sizeof *t->names * (size_t)t->n;
+  for (int32_t i = 0; i < t->n; i++) bytes += strlen(t->names[i]) + 1;
+  char **block = malloc(bytes);
+  if (!block) return;
+  char *text = (char *)(block + t->n);
+  for (int32_t i = 0; i < t->n; i++) {
+    size_t len = strlen(t->names[i]) + 1;
+    memcpy(text, t->names[i], len);
+    free(t->names[i]);
+    block[i] = text, text += len;
+  }
+  free(t->names);
+  t->names = block, t->cap = t->n, t->packed = true;
+}
+
+/* Before a new name: every name its own allocation again (a packed block cannot grow). */
+static bool unpack_names(name_table *t) {
+  if (!t->packed) return true;
+  char **names = malloc(sizeof *names * (size_t)t->n);
+  for (int32_t i = 0; names && i < t->n; i++)
+    if (!(names[i] = copy_name(t->names[i], strlen(t->names[i])))) {
+      while (i--) free(names[i]);
+      free(names), names = NULL;
+    }
+  if (!names) return false;
+  free(t->names);
+  t->names = names, t->packed = false;
+  return true;
+}
+
 void rg_graph_compact(rg_graph *g) {
   rg_shrink_to_fit(&g->nodes, &g->cap, g->n, sizeof *g->nodes);
-  rg_shrink_to_fit(&g->tvars.names, &g->tvars.cap, g->tvars.n, sizeof *g->tvars.names);
-  rg_shrink_to_fit(&g->pvars.names, &g->pvars.cap, g->pvars.n, sizeof *g->pvars.names);
+  pack_names(&g->tvars);
+  pack_names(&g->pvars);
   rg_hashtab_free(&g->ids);
 }
 
@@ -139,11 +181,9 @@ static bool index_names(name_table *t) {
 static int32_t intern(name_table *t, const char *name, int len) {
   int32_t i = find(t, name, len);
   if (i >= 0) return i;
-  if (!rg_grow(&t->names, &t->cap, t->n, sizeof *t->names, 8)) return RG_ERR_NOMEM;
-  char *copy = malloc((size_t)len + 1);
+  if (!unpack_names(t) || !rg_grow(&t->names, &t->cap, t->n, sizeof *t->names, 8)) return RG_ERR_NOMEM;
+  char *copy = copy_name(name, (size_t)len);
   if (!copy) return RG_ERR_NOMEM;
-  memcpy(copy, name, (size_t)len);
-  copy[len] = 0;
   t->names[t->n++] = copy;
   if (!index_names(t)) {
     free(t->names[--t->n]);

@@ -39,9 +39,10 @@ void rg_graph_free(rg_graph *g);
 int32_t rg_graph_size(const rg_graph *g);
 const rg_node *rg_graph_node(const rg_graph *g, int32_t id);
 
-/* Frees g's spare room and its node index (about 1.6 KB of a rule's 2.3 KB), for graphs done
- * growing: a depth-4 run holds millions of rules while it prunes them. g stays usable; the next
- * rg_graph_add rebuilds the index first. */
+/* Frees g's spare room and its node index, and packs its variable names into one block per
+ * table, for graphs done growing: a depth-4 run holds millions of rules while it prunes them.
+ * g stays usable; the next rg_graph_add rebuilds the index first. A name pointer read before
+ * (rg_graph_tvar_name) is stale after it, and after a later new name of a compacted graph. */
 void rg_graph_compact(rg_graph *g);
 
 /* Adds a node (unused params/inputs must be zero: use rg_node_init) and returns its id, or the

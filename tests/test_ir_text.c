@@ -130,6 +130,19 @@ static void test_hash_consing(void) {
   fresh.in[0] = (rg_ref){prev, 0};
   int32_t t = rg_graph_add(g, &fresh);
   CHECK(t == 1002 && rg_graph_add(g, &fresh) == t && rg_graph_size(g) == 1003);
+  /* names packed by compaction are found, and a new name after it keeps the old ones (20
+   * names: the table's index is in play too) */
+  char name[16];
+  for (int i = 0; i < 20; i++) snprintf(name, sizeof name, "v%d", i), rg_graph_tvar(g, name, (int)strlen(name));
+  rg_graph_pvar(g, "k", 1);
+  rg_graph_compact(g);
+  CHECK(rg_graph_find_tvar(g, "v7") == 8 && !strcmp(rg_graph_tvar_name(g, 20), "v19"));
+  CHECK(rg_graph_tvar(g, "v3", 2) == 4 && rg_graph_n_tvars(g) == 21);
+  CHECK(rg_graph_tvar(g, "late", 4) == 21 && rg_graph_find_tvar(g, "v19") == 20);
+  CHECK(!strcmp(rg_graph_tvar_name(g, 0), "x") && !strcmp(rg_graph_tvar_name(g, 21), "late"));
+  CHECK(!strcmp(rg_graph_pvar_name(g, 0), "k"));
+  rg_graph_compact(g);
+  CHECK(rg_graph_find_tvar(g, "late") == 21 && rg_graph_find_pvar(g, "k") == 0);
   rg_graph_free(g);
 }
 
