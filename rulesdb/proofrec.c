@@ -8,7 +8,7 @@ rg_status rg_db_add_rule_proof(rg_db *db, const rg_db_id *rule, const rg_rule_pr
   for (int k = 0; k < p->n_obl; k++)
     for (int s = 0; s < RG_SOLVER_COUNT; s++) {
       if (!p->obl[k].done[s]) continue;
-      const rg_solver_answer *a = &p->obl[k].ans[s];
+      const rg_answer_record *a = &p->obl[k].ans[s];
       /* sum->version is "z3 4.8.12": keep the version part only. */
       const char *v = sum->version[s], *sp = strchr(v, ' ');
       rg_db_proof rec = {*rule,

@@ -14,15 +14,21 @@
 #include "rulesdb/rulesdb.h"
 #include "verify/proofcache.h"
 
+/* One proof round's records (rg_rule_proofs_free releases what they own). */
+typedef struct {
+  rg_rule_proof *p;
+  int n;
+} proof_block;
+
 typedef struct {
   const rg_finish_opts *o;
   rg_ruleset cand;        /* every candidate, owned */
   rg_prune_result before; /* renaming, subgraph, supergraph over cand */
   rg_rule_proof **proof;  /* [cand.n]: NULL until the rule is sent to the solvers or given a
                            * renamed copy's verdict (it then points to its original's); the
-                           * records live in blocks, one per proof round, since a full array
-                           * would be 19 KB a candidate (GBs at depth 4) */
-  rg_rule_proof **blocks; /* [n_blocks], owned */
+                           * records live in blocks, one per proof round, since most candidates
+                           * never reach the solvers */
+  proof_block *blocks;    /* [n_blocks], owned */
   int n_blocks;
   bool *copied;           /* [cand.n]: verdict copied from the unproved rule it renames */
   rg_prove_summary sum;   /* totals over every proof call */
@@ -97,14 +103,14 @@ static void copy_failed_verdicts(finish *f, const int *renamed_from, bool *dropp
 /* Sends the m rules idx[] to the solvers as one proof round (its records a new block). */
 static rg_status prove_round(finish *f, const rg_axioms *ax, rg_prove_opts *po, const int *idx, int m,
                              bool *dropped, rg_err *err) {
-  rg_rule_proof *p = calloc((size_t)m, sizeof *p),
-                **grown = realloc(f->blocks, sizeof *grown * (size_t)(f->n_blocks + 1));
+  rg_rule_proof *p = calloc((size_t)m, sizeof *p);
+  proof_block *grown = realloc(f->blocks, sizeof *grown * (size_t)(f->n_blocks + 1));
   if (grown) f->blocks = grown;
   if (!p || !grown) {
     free(p);
     return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
-  f->blocks[f->n_blocks++] = p;
+  f->blocks[f->n_blocks++] = (proof_block){p, m};
   rg_ruleset rs = borrow(f, idx, m);
   rg_prove_summary s;
   rg_status st = rs.rules ? rg_prove_rules(&rs, ax, po, p, &s, err) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
@@ -689,7 +695,10 @@ static void finish_free(finish *f, rg_axioms *ax) {
   rg_prune_result_free(&f->before);
   if (f->derive_run) rg_prune_result_free(&f->derive);
   free(f->proof);
-  for (int b = 0; b < f->n_blocks; b++) free(f->blocks[b]);
+  for (int b = 0; b < f->n_blocks; b++) {
+    rg_rule_proofs_free(f->blocks[b].p, f->blocks[b].n);
+    free(f->blocks[b].p);
+  }
   free(f->blocks);
   free(f->copied);
   free(f->verified);

@@ -74,6 +74,7 @@ int main(void) {
     CHECK(cmp.verdict == RG_CMP_AGREE && rg_db_add_test(db, &t, &err) == RG_OK);
     rg_db_rule_clear(&rec);
   }
+  rg_rule_proofs_free(proofs, N_RULES);
   rg_db_stage stage = {"prove", N_RULES, sum.verified, "", sum.wall_ms / 1000.0};
   CHECK(rg_db_add_stage(db, &stage, &err) == RG_OK);
   CHECK(rg_db_set_config(db, "prove.all_axioms", "0", &err) == RG_OK);

@@ -203,7 +203,7 @@ static void test_true_goals(const rg_axioms *ax) {
               rg_proof_status_name(p[i].status));
   CHECK(sum.verified == rs.n && sum.disagreements == 0);
   CHECK(strstr(sum.version[0], "z3") && strstr(sum.version[1], "cvc5"));
-  free(p);
+  proofs_free(p, rs.n);
   rg_ruleset_free(&rs);
 }
 
@@ -225,7 +225,7 @@ static void test_false_goals(const rg_axioms *ax) {
   }
   /* 6 queries of at most 300 ms (+ the kill grace), on however few cores */
   CHECK_MSG(took < 6 * (0.3 + 2.0), "false goals took %.1f s", took);
-  free(p);
+  proofs_free(p, rs.n);
   rg_ruleset_free(&rs);
 }
 
@@ -267,9 +267,11 @@ static void test_refuted(const rg_axioms *ax) {
   o.refute_sets = 0;
   o.timeout_ms = 300;
   rg_ruleset one = {.rules = rs.rules, .n = 1};
+  rg_rule_proofs_free(p, 3);
   CHECK(rg_prove_rules(&one, ax, &o, p, &sum, &err) == RG_OK);
   CHECK(!p[0].refuted && p[0].obl[0].done[0] && p[0].obl[0].done[1] &&
         p[0].status == RG_PROOF_UNPROVED);
+  rg_rule_proofs_free(p, 3);
   rg_ruleset_free(&rs);
 }
 
@@ -317,6 +319,7 @@ static void test_journal(const rg_axioms *ax) {
         !strcmp(q[0].obl[0].ans[1].core, p[0].obl[0].ans[1].core));
   /* A longer time limit asks again what timed out (or was unknown) before. */
   o.timeout_ms = 600;
+  rg_rule_proofs_free(q, 2);
   CHECK(rg_prove_rules(&rs, ax, &o, q, &sum, &err) == RG_OK);
   CHECK(sum.reused == 2 && count_lines(path) == 7);
   /* A crash in the middle of a line: that line is dropped, the next answer starts a new one. */
@@ -326,10 +329,14 @@ static void test_journal(const rg_axioms *ax) {
     fclose(f);
   }
   o.timeout_ms = 900;
+  rg_rule_proofs_free(q, 2);
   CHECK(rg_prove_rules(&rs, ax, &o, q, &sum, &err) == RG_OK);
   CHECK(sum.reused == 2 && count_lines(path) == 9); /* the cut line went */
+  rg_rule_proofs_free(q, 2);
   CHECK(rg_prove_rules(&rs, ax, &o, q, &sum, &err) == RG_OK);
   CHECK_MSG(sum.reused == 4, "reused %d", sum.reused);
+  rg_rule_proofs_free(p, 2);
+  rg_rule_proofs_free(q, 2);
   unlink(path);
   rmdir(dir);
   rg_ruleset_free(&rs);
@@ -361,10 +368,12 @@ static void test_chunks(const rg_axioms *ax) {
   CHECK(sum.verified == 3 && sum.unproved == 2);
   volatile sig_atomic_t stop = 1;
   o.stop = &stop;
+  rg_rule_proofs_free(p, 5);
   CHECK(rg_prove_rules(&rs, ax, &o, p, &sum, &err) == RG_OK);
   CHECK(sum.skipped == 5 && sum.verified == 0 && sum.shipped == 0);
   for (int i = 0; i < 5; i++)
     CHECK(p[i].n_obl == 1 && !p[i].shipped);
+  rg_rule_proofs_free(p, 5);
   rg_ruleset_free(&rs);
 }
 
@@ -412,6 +421,7 @@ static void test_core_hint(const rg_axioms *ax) {
   CHECK(r->core_sha256[0] && strcmp(r->core_sha256, r->sha256));
   CHECK_MSG(r->core_axioms == n_words(r->ans[0].core) && r->core_axioms < r->n_axioms, "core %d of %d: %s",
             r->core_axioms, r->n_axioms, r->ans[0].core);
+  rg_rule_proofs_free(p, 1);
   CHECK(rg_prove_rules(&rs, ax, &o, p, &sum, &err) == RG_OK);
   CHECK(sum.asked == 0 && sum.reused == 2 && p[0].status == RG_PROOF_VERIFIED);
   unlink(path);
@@ -435,8 +445,10 @@ static void test_core_hint(const rg_axioms *ax) {
   rg_obligation_free(&full);
   o.journal = NULL;
   o.core_hint = false;
+  rg_rule_proofs_free(p, 1);
   CHECK(rg_prove_rules(&rs, ax, &o, p, &sum, &err) == RG_OK);
   CHECK(p[0].status == RG_PROOF_VERIFIED && !p[0].obl[0].core_sha256[0] && p[0].obl[0].core_axioms == 0);
+  rg_rule_proofs_free(p, 1);
   rg_ruleset_free(&rs);
 }
 
@@ -460,6 +472,7 @@ static void test_fail_fast(const rg_axioms *ax) {
   snprintf(path, sizeof path, "%s/j.proofs", dir);
   o.journal = path;
   rg_ruleset one = {.rules = rs.rules, .n = 1};
+  rg_rule_proofs_free(p, 2);
   CHECK(rg_prove_rules(&one, ax, &o, p, &sum, &err) == RG_OK);
   FILE *f = fopen(path, "r+");
   char line[4096], z3_line[4096] = "", head[4096] = "";
@@ -477,13 +490,16 @@ static void test_fail_fast(const rg_axioms *ax) {
     fputs(z3_line, f);
     fclose(f);
   }
+  rg_rule_proofs_free(p, 2);
   CHECK(rg_prove_rules(&one, ax, &o, p, &sum, &err) == RG_OK);
   CHECK(sum.reused == 1 && p[0].status == RG_PROOF_VERIFIED && p[0].obl[0].done[1]);
   unlink(path);
   rmdir(dir);
   o.journal = NULL;
   o.require = RG_REQUIRE_ANY;
+  rg_rule_proofs_free(p, 2);
   CHECK(rg_prove_rules(&rs, ax, &o, p, &sum, &err) == RG_ERR_ARG && strstr(err.msg, "fail-fast"));
+  rg_rule_proofs_free(p, 2);
   rg_ruleset_free(&rs);
 }
 
@@ -518,6 +534,7 @@ static void test_bad_inputs(const rg_axioms *ax) {
   rg_prove_opts o;
   rg_prove_opts_init(&o);
   CHECK(rg_prove_rules(&rs, ax, &o, p, &sum, &err) == RG_ERR_ARG);
+  rg_rule_proofs_free(p, 1);
   rg_ruleset_free(&rs);
 }
 
@@ -552,8 +569,10 @@ static void test_broken_solvers(const rg_axioms *ax) {
   CHECK(p[0].status == RG_PROOF_Z3_ONLY && p[0].disagree && !p[0].shipped);
   CHECK(sum.disagreements == 1 && sum.only[RG_SOLVER_Z3] == 1 && sum.shipped == 0);
   o.require = RG_REQUIRE_ANY;
+  rg_rule_proofs_free(p, 1);
   CHECK(rg_prove_rules(&rs, ax, &o, p, &sum, &err) == RG_OK);
   CHECK(p[0].shipped && p[0].disagree); /* shipped under --require any, still flagged */
+  rg_rule_proofs_free(p, 1);
   rg_ruleset_free(&rs);
 }
 
@@ -727,6 +746,7 @@ static void test_vacuous(const rg_axioms *ax) {
   rg_prove_summary sum;
   CHECK(rg_prove_rules(&rs, ax, &o, p, &sum, &err) == RG_OK);
   CHECK_MSG(p[0].status == RG_PROOF_UNPROVED && !p[0].shipped, "an ill-typed rule got status %d", p[0].status);
+  rg_rule_proofs_free(p, 1);
   rg_ruleset_free(&rs);
 }
 

@@ -291,7 +291,7 @@ static void test_reshape_goals(const rg_axioms *ax) {
                                  "(concat 0 (matmul ?x2 ?w2) ?x1))\n",
                                  3000, false, &rs, &sum);
   CHECK_MSG(p[0].obl[0].ans[RG_SOLVER_Z3].result == RG_SMT_UNSAT, "t15: %s", rg_proof_status_name(p[0].status));
-  free(p);
+  proofs_free(p, rs.n);
   rg_ruleset_free(&rs);
   /* cvc5 proved this rule without the relu in 1 s from contradictory rank facts alone: rank
    * (ewadd x y) = rank x for every pair, with ewadd-comm, made every two ranks equal, a

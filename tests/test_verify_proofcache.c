@@ -23,7 +23,8 @@ static void prove(const rg_ruleset *rs, const rg_axioms *ax, const char *dir, rg
   rg_rule_proof p[2];
   rg_status st = rg_prove_cached(rs, ax, dir, &o, p, proved, cs, err);
   CHECK_MSG(st == want, "status %d: %s", (int)st, err->msg);
-  if (!st) CHECK(p[1].refuted && p[1].refutation[0]); /* the false rule's counterexample, fresh or kept */
+  if (!st) CHECK(p[1].refuted && p[1].refutation && p[1].refutation[0]); /* the false rule's counterexample, fresh or kept */
+  rg_rule_proofs_free(p, 2);
 }
 
 /* The path of the cache's journal in dir (the one file not ending in .key). */

@@ -12,10 +12,16 @@
 #include "check.h"
 #include "verify/verify.h"
 
+/* Releases an array of n proofs from prove_with: what they own, then the array. */
+static inline void proofs_free(rg_rule_proof *p, int n) {
+  rg_rule_proofs_free(p, n);
+  free(p);
+}
+
 /* Proves rules (no counterexample search first: every rule reaches the solvers; with
  * check_typed false, not even a search for shapes where they type, which the shape solver may
- * not find for a reshape to fixed sizes); returns the proofs (caller frees) and checks cores
- * name existing axioms. */
+ * not find for a reshape to fixed sizes); returns the proofs (caller frees: proofs_free) and
+ * checks cores name existing axioms. */
 static inline rg_rule_proof *prove_with(const rg_axioms *ax, const char *text, int timeout_ms, bool check_typed,
                                         bool all_axioms, rg_ruleset *rs, rg_prove_summary *sum) {
   rg_ruleset_init(rs);
@@ -37,8 +43,8 @@ static inline rg_rule_proof *prove_with(const rg_axioms *ax, const char *text, i
   for (int i = 0; i < rs->n; i++)
     for (int k = 0; k < p[i].n_obl; k++)
       for (int s = 0; s < RG_SOLVER_COUNT; s++) {
-        const rg_solver_answer *a = &p[i].obl[k].ans[s];
-        if (a->result != RG_SMT_UNSAT) continue;
+        const rg_answer_record *a = &p[i].obl[k].ans[s];
+        if (!p[i].obl[k].done[s] || a->result != RG_SMT_UNSAT) continue;
         CHECK_MSG(a->core[0], "empty unsat core for %s", rs->rules[i]->name);
         for (const char *c = a->core; *c;) {
           size_t n = strcspn(c, " ");
@@ -73,7 +79,7 @@ static inline void expect_verified(const rg_axioms *ax, const char *text, bool c
   rg_rule_proof *p = prove_typed(ax, text, 60000, check_typed, &rs, &sum);
   for (int i = 0; i < rs.n; i++)
     CHECK_MSG(p[i].status == RG_PROOF_VERIFIED, "%s: %s", rs.rules[i]->name, rg_proof_status_name(p[i].status));
-  free(p);
+  proofs_free(p, rs.n);
   rg_ruleset_free(&rs);
 }
 
@@ -86,7 +92,7 @@ static inline void expect_proved_by_z3(const rg_axioms *ax, const char *text, bo
   for (int i = 0; i < rs.n; i++)
     CHECK_MSG(p[i].status == RG_PROOF_VERIFIED || p[i].status == RG_PROOF_Z3_ONLY, "%s: %s", rs.rules[i]->name,
               rg_proof_status_name(p[i].status));
-  free(p);
+  proofs_free(p, rs.n);
   rg_ruleset_free(&rs);
 }
 
@@ -101,7 +107,7 @@ static inline void expect_unproved(const rg_axioms *ax, const char *text, int ti
     for (int s = 0; s < RG_SOLVER_COUNT; s++)
       CHECK_MSG(p[i].obl[0].ans[s].result != RG_SMT_UNSAT, "%s proved by %s%s", rs.rules[i]->name,
                 s ? "cvc5" : "z3", all_axioms ? " with every axiom" : "");
-  free(p);
+  proofs_free(p, rs.n);
   rg_ruleset_free(&rs);
 }
 

@@ -47,6 +47,7 @@ rg_status rg_prove_file(const char *rules_path, const char *axioms_path, const r
 }
 
 void rg_prove_run_free(rg_prove_run *run) {
+  rg_rule_proofs_free(run->proofs, run->rules.n);
   free(run->proofs);
   rg_ruleset_free(&run->rules);
   rg_axioms_free(&run->ax);

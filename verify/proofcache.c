@@ -121,22 +121,25 @@ typedef enum { KNOWN_NOTHING = 0, KNOWN_PROVED, KNOWN_REFUTED } verdict;
 
 #define REFUTED_CORE "refuted-at: " /* a refutation's line: sat, its counterexample after this */
 
-/* The verdict under key, and p as a proof with that outcome (its refutation text too). */
-static verdict verdict_held(const rg_journal *j, const char *key, rg_rule_proof *p) {
+/* The verdict under key into *v, and p as a proof with that outcome (its refutation text too).
+ * Errors: allocation. */
+static rg_status verdict_held(const rg_journal *j, const char *key, rg_rule_proof *p, verdict *v, rg_err *err) {
   rg_solver_answer ans;
   size_t rl = strlen(REFUTED_CORE);
+  *v = KNOWN_NOTHING;
   if (rg_journal_lookup(j, key, 0, VERDICT_TIMEOUT_MS, &ans) && ans.result == RG_SMT_SAT &&
       !strncmp(ans.core, REFUTED_CORE, rl)) {
     p->status = RG_PROOF_UNPROVED, p->refuted = true;
-    snprintf(p->refutation, sizeof p->refutation, "%.*s", (int)sizeof p->refutation - 1, ans.core + rl);
-    return KNOWN_REFUTED;
+    *v = KNOWN_REFUTED;
+    return rg_proof_refutation_set(p, ans.core + rl, 511) ? rg_err_set(err, RG_ERR_NOMEM, "out of memory") : RG_OK;
   }
   for (int s = 0; s < RG_SOLVER_COUNT; s++)
     if (!rg_journal_lookup(j, key, s, VERDICT_TIMEOUT_MS, &ans) || ans.result != RG_SMT_UNSAT ||
         strcmp(ans.core, VERDICT_CORE))
-      return KNOWN_NOTHING;
+      return RG_OK;
   p->status = RG_PROOF_VERIFIED, p->shipped = true;
-  return KNOWN_PROVED;
+  *v = KNOWN_PROVED;
+  return RG_OK;
 }
 
 /* A rule proved now, as the cache records it: every solver, no doubt left by the recheck. */
@@ -171,9 +174,10 @@ static rg_status prove_rest(const rg_ruleset *rules, const rg_axioms *ax, const 
   po.journal = jpath, po.journal_cache = true, po.require = RG_REQUIRE_BOTH;
   if (!st && rest.n) st = rg_prove_rules(&rest, ax, &po, got, &stats->sum, err);
   for (int k = 0; !st && k < rest.n; k++) {
-    proofs[at[k]] = got[k];
+    proofs[at[k]] = got[k]; /* moved: what it owns is proofs' now */
     proved[at[k]] = proved_now(&got[k], &po);
   }
+  if (st) rg_rule_proofs_free(got, rest.n);
   free(at), free(got), free(rest.rules);
   return st;
 }
@@ -210,7 +214,9 @@ rg_status rg_prove_cached(const rg_ruleset *rules, const rg_axioms *ax, const ch
   rg_status st = dir ? open_journal(dir, o, versions, jpath, sizeof jpath, &j, err) : RG_OK;
   for (int i = 0; !st && j && i < rules->n; i++) {
     verdict_key(rules->rules[i], ax, o->recheck, keys[i]);
-    known[i] = (uint8_t)verdict_held(j, keys[i], &proofs[i]);
+    verdict v;
+    st = verdict_held(j, keys[i], &proofs[i], &v, err);
+    known[i] = (uint8_t)v;
     proved[i] = known[i] == KNOWN_PROVED;
     stats->cached += known[i] != KNOWN_NOTHING;
   }

@@ -69,9 +69,12 @@ typedef struct {
 /* Proves rules from ax through the cache folder dir (made when missing; NULL: no cache, every
  * rule asked): proved[i] is true when rule i is proved as above, now or by an earlier run.
  * proofs[i] (rules->n of them) holds the proof of each rule asked now (a cached one: status
- * verified, or unproved and refuted with its counterexample; no obligations). o as rg_prove_rules takes it; its journal is the cache's, its
+ * verified, or unproved and refuted with its counterexample; no obligations): fresh records
+ * that own nothing on entry, released with rg_rule_proofs_free whatever the status, as
+ * rg_prove_rules takes them. o as rg_prove_rules takes it; its journal is the cache's, its
  * require is both. Errors: rg_prove_rules' (a rule without a target, an unsound axiom, a
- * solver that cannot start), the cache folder or journal (RG_ERR_IO, RG_ERR_PARSE naming it). */
+ * solver that cannot start), the cache folder or journal (RG_ERR_IO, RG_ERR_PARSE naming it),
+ * allocation. */
 rg_status rg_prove_cached(const rg_ruleset *rules, const rg_axioms *ax, const char *dir, const rg_prove_opts *o,
                           rg_rule_proof *proofs, bool *proved, rg_proof_cache_stats *stats, rg_err *err) RG_MUST_CHECK;
 

@@ -31,6 +31,44 @@ void rg_prove_opts_init(rg_prove_opts *o) {
   o->core_hint = true;
 }
 
+/* strlen(s), at most max (s need not end within max bytes). */
+static size_t len_upto(const char *s, size_t max) {
+  const char *end = memchr(s, 0, max);
+  return end ? (size_t)(end - s) : max;
+}
+
+rg_status rg_answer_keep(rg_answer_record *r, const rg_solver_answer *a) {
+  free(r->core);
+  size_t lc = len_upto(a->core, sizeof a->core), ld = len_upto(a->detail, sizeof a->detail);
+  *r = (rg_answer_record){.result = a->result, .ms = a->ms, .core = malloc(lc + ld + 2)};
+  if (!r->core) return RG_ERR_NOMEM;
+  memcpy(r->core, a->core, lc);
+  r->core[lc] = 0;
+  r->detail = r->core + lc + 1;
+  memcpy(r->detail, a->detail, ld);
+  r->detail[ld] = 0;
+  return RG_OK;
+}
+
+void rg_rule_proofs_free(rg_rule_proof *p, int n) {
+  for (int i = 0; p && i < n; i++) {
+    for (int k = 0; k < RG_RULE_MAX_OUTPUTS; k++)
+      for (int s = 0; s < RG_SOLVER_COUNT; s++) free(p[i].obl[k].ans[s].core);
+    free(p[i].refutation);
+    memset(&p[i], 0, sizeof p[i]);
+  }
+}
+
+rg_status rg_proof_refutation_set(rg_rule_proof *p, const char *why, size_t max) {
+  size_t n = len_upto(why, max);
+  free(p->refutation);
+  p->refutation = malloc(n + 1);
+  if (!p->refutation) return RG_ERR_NOMEM;
+  memcpy(p->refutation, why, n);
+  p->refutation[n] = 0;
+  return RG_OK;
+}
+
 /* The axioms must hold under random testing before anything is proved from them (a proof
  * cache's journal j keeps a pass: proofcache_checks.h). */
 static rg_status require_sound(const rg_axioms *ax, const rg_prove_opts *o, rg_journal *j, rg_prove_summary *sum,
@@ -82,8 +120,10 @@ static rg_status refute_all(const rg_ruleset *rules, const rg_prove_opts *o, rg_
     if (o->stop && *o->stop) continue; /* Ctrl-C: minutes on 100,000s of rules */
     rg_err e;
     rg_rule_proof *p = &proofs[i];
-    rg_status st = rg_refute_rule(rules->rules[i], o->refute_sets, 3, o->kernel, &p->refuted, p->refutation,
-                                  sizeof p->refutation, &e);
+    char why[512];
+    rg_status st = rg_refute_rule(rules->rules[i], o->refute_sets, 3, o->kernel, &p->refuted, why, sizeof why, &e);
+    if (!st && p->refuted && rg_proof_refutation_set(p, why, sizeof why))
+      st = rg_err_set(&e, RG_ERR_NOMEM, "out of memory");
     n += p->refuted;
     if (st) rg_first_error_note(&first, i, st, &e);
   }
@@ -100,7 +140,7 @@ void rg_proof_suspects(const rg_rule_proof *p, char *buf, size_t n) {
   if (n) buf[0] = 0;
   for (int k = 0; n && k < p->n_obl; k++)
     for (int s = 0; s < RG_SOLVER_COUNT; s++) {
-      const rg_solver_answer *a = &p->obl[k].ans[s];
+      const rg_answer_record *a = &p->obl[k].ans[s];
       if (!p->obl[k].done[s] || a->result != RG_SMT_UNSAT) continue;
       for (const char *c = a->core; *c;) {
         size_t w = strcspn(c, " ");
@@ -143,7 +183,7 @@ static rg_status recheck_proved(const rg_ruleset *rules, const rg_prove_opts *o,
     p->false_proof = true;
     p->status = RG_PROOF_UNPROVED;
     p->shipped = false;
-    snprintf(p->refutation, sizeof p->refutation, "%.500s", vs[i].why);
+    if (rg_proof_refutation_set(p, vs[i].why, 500)) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
   if (!st && o->progress)
     fprintf(stderr, "prove: %d proved rules rechecked at up to %d assignments each (%d passes taken from the proof "
@@ -212,7 +252,7 @@ static rg_status obligation_for(const rg_prove_opts *o, const rg_obligation *ob,
   memset(hint, 0, sizeof *hint);
   *use = ob;
   /* a core near the answer's capacity may have lost names: the whole obligation then */
-  if (!hinted(o, s) || strlen(rec->ans[0].core) + 80 > sizeof rec->ans[0].core) return RG_OK;
+  if (!hinted(o, s) || !rec->ans[0].core || strlen(rec->ans[0].core) + 80 > RG_CORE_MAX) return RG_OK;
   rg_status st = rg_obligation_within_core(ob, rec->ans[0].core, hint, err);
   if (st) return st;
   rec->core_axioms = hint->n_axioms; /* the same from every thread: one core, one text */
@@ -232,7 +272,11 @@ static rg_status ask(query_run *q, rg_solver_pool *pool, const task *tk, int sol
   if (st) return rg_obligation_free(&hint), st;
 #pragma omp atomic
   q->asked++;
-  rec->ans[solver] = ans; /* each (rule, out, solver) slot has exactly one writer */
+  /* each (rule, out, solver) slot has exactly one writer */
+  if (rg_answer_keep(&rec->ans[solver], &ans)) {
+    rg_obligation_free(&hint);
+    return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  }
   rec->done[solver] = true;
   if (q->journal) {
 #pragma omp critical(rg_prove_journal)
@@ -355,10 +399,12 @@ static rg_status encode_one(query_run *q, const rg_rule *r, int i, int out, cons
     if (hinted(o, s) && !(rec->done[0] && rec->ans[0].result == RG_SMT_UNSAT)) break;
     rg_obligation hint;
     const rg_obligation *asked;
+    rg_solver_answer ans;
     st = obligation_for(o, ob, rec, s, &hint, &asked, err);
-    if (!st && rg_journal_lookup(q->journal, asked->sha256, s, o->timeout_ms, &rec->ans[s])) {
-      rec->done[s] = true;
-      sum->reused++;
+    if (!st && rg_journal_lookup(q->journal, asked->sha256, s, o->timeout_ms, &ans)) {
+      st = rg_answer_keep(&rec->ans[s], &ans) ? rg_err_set(err, RG_ERR_NOMEM, "out of memory") : RG_OK;
+      rec->done[s] = !st;
+      sum->reused += !st;
     }
     rg_obligation_free(&hint);
   }

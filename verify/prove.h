@@ -77,10 +77,26 @@ void rg_prove_opts_init(rg_prove_opts *o);
 /* --require's value: "both" or "any" into *out; false for anything else. */
 bool rg_require_parse(const char *name, rg_require *out);
 
+/* A solver's answer as a proof record keeps it: rg_solver_answer (the solver's working answer)
+ * with its fixed buffers (2.3 KB) cut to their text, since most cores are under 200 bytes (a
+ * depth-4 round's 139,000 records took 2.7 GB with them). core and detail share one
+ * allocation, owned through core: both non-NULL (maybe "") once the record's done[s] is set,
+ * both NULL before; rg_answer_keep fills it, rg_rule_proofs_free frees it. */
+typedef struct {
+  rg_smt_result result;
+  double ms;
+  char *core;   /* as rg_solver_answer's */
+  char *detail; /* as rg_solver_answer's; inside core's allocation, never freed itself */
+} rg_answer_record;
+
+/* Copies a into *r (what r held freed first). RG_ERR_NOMEM when out of memory (r then holds
+ * nothing, core NULL). */
+rg_status rg_answer_keep(rg_answer_record *r, const rg_solver_answer *a) RG_MUST_CHECK;
+
 typedef struct {
   char sha256[65];
   int n_axioms;
-  rg_solver_answer ans[RG_SOLVER_COUNT];
+  rg_answer_record ans[RG_SOLVER_COUNT]; /* ans[s] set when done[s] */
   bool done[RG_SOLVER_COUNT];
   /* fail_fast: the solver before this one (in solvers.def's order) did not prove it, so this
    * one was not asked */
@@ -91,6 +107,8 @@ typedef struct {
   char core_sha256[65];
 } rg_obligation_record;
 
+/* One rule's proof. It owns its answers' texts and its refutation: release an array of them
+ * with rg_rule_proofs_free (copying a record moves what it owns). */
 typedef struct {
   rg_proof_status status;
   bool shipped;    /* meets the requirement */
@@ -98,10 +116,18 @@ typedef struct {
   bool refuted;    /* the sides differ at some shapes: unproved, not sent to the solvers */
   bool false_proof; /* a solver proved it, but the recheck found shapes where its sides differ:
                      * unproved (an axiom of its cores is unsound: rg_proof_suspects) */
-  char refutation[512]; /* refuted or false_proof: the counterexample */
+  char *refutation; /* refuted or false_proof: the counterexample (owned; NULL otherwise) */
   int n_obl;
   rg_obligation_record obl[RG_RULE_MAX_OUTPUTS];
 } rg_rule_proof;
+
+/* Frees what the n records of p own (answers' texts, refutations), not p itself, and leaves
+ * each record zeroed: fresh for rg_prove_rules again. p NULL is a no-op. */
+void rg_rule_proofs_free(rg_rule_proof *p, int n);
+
+/* Sets p's refutation to the first max bytes of why (the one before freed). RG_ERR_NOMEM when
+ * out of memory (the refutation then NULL). */
+rg_status rg_proof_refutation_set(rg_rule_proof *p, const char *why, size_t max) RG_MUST_CHECK;
 
 typedef struct {
 #define RG_PROVE_COUNT(field, what) int field;
@@ -132,7 +158,10 @@ const char *rg_proof_status_name(rg_proof_status s);
  * (truncated to n): for a false proof, the suspects. */
 void rg_proof_suspects(const rg_rule_proof *p, char *buf, size_t n);
 
-/* Proves every rule of rules (each with a target) from ax. proofs must have rules->n entries.
+/* Proves every rule of rules (each with a target) from ax. proofs must have rules->n entries
+ * that own nothing (fresh, or released by rg_rule_proofs_free: they are zeroed first, so a
+ * second call on the same array without the release leaks the first's texts); release them
+ * with rg_rule_proofs_free whatever the status (a failed run leaves them partial).
  * First (unless switched off in o) the axioms are random-tested (verify/axcheck.h) and every
  * rule must be well-typed at some shapes (ir/shapesolve.h): proofs from an unsound axiom, or of
  * a rule whose sides never have equal output types, would mean nothing.

@@ -3,7 +3,7 @@
 
 #include "solver.h"
 
-static void print_answer(FILE *out, const rg_solver_answer *a, const char *who) {
+static void print_answer(FILE *out, const rg_answer_record *a, const char *who) {
   fprintf(out, "    %-5s %-8s %7.1f ms", who, rg_smt_result_name(a->result), a->ms);
   if (a->result == RG_SMT_UNSAT) fprintf(out, "  core: %s", a->core[0] ? a->core : "(none)");
   if (a->detail[0]) fprintf(out, "  (%s)", a->detail);

@@ -70,6 +70,7 @@ static rg_status prove_all(const rg_rules_load_opts *o, const rg_ruleset *all, b
   if (pv->unproved_left_out > LEFT_OUT_LISTED)
     rg_sb_printf(warn, "%s: %d more rules not proved, not applied\n", o->path, pv->unproved_left_out - LEFT_OUT_LISTED);
   if (!st) pv->proved = cs.proved, pv->cached = cs.cached;
+  rg_rule_proofs_free(proofs, all->n);
   free(proofs);
   rg_axioms_free(&ax);
   return st;
