@@ -42,13 +42,33 @@ rg_status rg_prune_state_write(FILE *f, const rg_prune_result *res, rg_err *err)
 
 /* ---- reading ---- */
 
+/* Lines come from a stream, one ahead (the optional derive line is told by its word), and no
+ * further than a byte limit: a depth-4 result is 1.2 GB of text, which the reader never holds
+ * whole (the checkpoint's end line follows the result in its file). */
 typedef struct {
-  const char *p, *end; /* the rest of the text */
+  FILE *f;
+  size_t left;         /* bytes the reader may still take from f */
+  char *cur, *ahead;   /* the current line and the next (getline's buffers, no '\n') */
+  size_t cur_cap, ahead_cap;
+  ssize_t ahead_len;   /* -1: no line ahead (the limit or the end of f) */
   const char *at;      /* the current line's next token */
   const char *eol;     /* its end */
   int line;
   rg_err *err;
 } reader;
+
+/* Loads the line after the current one; false when out of memory. */
+static bool load_ahead(reader *r) {
+  r->ahead_len = -1;
+  if (!r->left) return true;
+  errno = 0;
+  ssize_t n = getline(&r->ahead, &r->ahead_cap, r->f);
+  if (n < 0) return errno != ENOMEM;
+  if ((size_t)n > r->left) n = (ssize_t)r->left; /* the limit cuts the line */
+  r->left -= (size_t)n;
+  r->ahead_len = n && r->ahead[n - 1] == '\n' ? n - 1 : n;
+  return true;
+}
 
 static rg_status bad(reader *r, const char *what) {
   return rg_err_at(r->err, RG_ERR_PARSE, r->line, 1, "%s", what);
@@ -56,12 +76,14 @@ static rg_status bad(reader *r, const char *what) {
 
 /* Moves to the next line, which must start with the word tag. */
 static rg_status line_of(reader *r, const char *tag) {
-  if (r->p >= r->end) return bad(r, "the file ends early (cut short?)");
-  const char *nl = memchr(r->p, '\n', (size_t)(r->end - r->p));
-  r->eol = nl ? nl : r->end;
-  r->at = r->p;
-  r->p = nl ? nl + 1 : r->end;
+  if (r->ahead_len < 0) return bad(r, "the file ends early (cut short?)");
+  char *swap = r->cur;
+  size_t swap_cap = r->cur_cap;
+  r->cur = r->ahead, r->cur_cap = r->ahead_cap;
+  r->ahead = swap, r->ahead_cap = swap_cap;
+  r->at = r->cur, r->eol = r->cur + r->ahead_len;
   r->line++;
+  if (!load_ahead(r)) return rg_err_set(r->err, RG_ERR_NOMEM, "out of memory");
   size_t n = strlen(tag);
   if ((size_t)(r->eol - r->at) < n || strncmp(r->at, tag, n) != 0 || (r->at + n < r->eol && r->at[n] != ' '))
     return rg_err_at(r->err, RG_ERR_PARSE, r->line, 1, "expected a '%s' line", tag);
@@ -144,18 +166,38 @@ static rg_status read_derive(reader *r, rg_prune_result *res) {
   return st ? st : line_end(r);
 }
 
+static rg_status read_result(reader *r, int n, rg_prune_result *res, rg_err *err);
+
+rg_status rg_prune_state_read_file(FILE *f, size_t limit, int n, rg_prune_result *res, rg_err *err) {
+  memset(res, 0, sizeof *res);
+  reader r = {.f = f, .left = limit, .err = err};
+  rg_status st = load_ahead(&r) ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (!st) st = read_result(&r, n, res, err);
+  if (!st && ferror(f)) st = rg_err_set(err, RG_ERR_IO, "a read error");
+  free(r.cur), free(r.ahead);
+  return st;
+}
+
 rg_status rg_prune_state_read(const char *text, size_t len, int n, rg_prune_result *res, rg_err *err) {
   memset(res, 0, sizeof *res);
-  reader r = {text, text + len, NULL, NULL, 0, err};
+  if (!len) return rg_err_at(err, RG_ERR_PARSE, 0, 1, "the file ends early (cut short?)");
+  FILE *f = fmemopen((void *)text, len, "r");
+  if (!f) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_status st = rg_prune_state_read_file(f, len, n, res, err);
+  fclose(f);
+  return st;
+}
+
+static rg_status read_result(reader *r, int n, rg_prune_result *res, rg_err *err) {
   int n_file, kept, interrupted, seq_n;
-  rg_status st = line_of(&r, "prune-state");
-  if (!st) st = num(&r, 0, 1 << 30, &n_file);
+  rg_status st = line_of(r, "prune-state");
+  if (!st) st = num(r, 0, 1 << 30, &n_file);
   if (!st && n_file != n)
     st = rg_err_at(err, RG_ERR_PARSE, 1, 1, "a result of %d rules, not of the %d given", n_file, n);
-  if (!st) st = num(&r, 0, n, &kept);
-  if (!st) st = num(&r, 0, 1, &interrupted);
-  if (!st) st = num(&r, 0, n, &seq_n);
-  if (!st) st = line_end(&r);
+  if (!st) st = num(r, 0, n, &kept);
+  if (!st) st = num(r, 0, 1, &interrupted);
+  if (!st) st = num(r, 0, n, &seq_n);
+  if (!st) st = line_end(r);
   if (st) return st;
   res->n = n, res->kept = kept, res->interrupted = interrupted, res->removal_seq_n = seq_n;
   for (int k = 0; !st && k < RG_PRUNE_STAGES; k++) {
@@ -163,31 +205,31 @@ rg_status rg_prune_state_read(const char *text, size_t len, int n, rg_prune_resu
     int kk, run;
     const char *secs = NULL;
     size_t slen = 0;
-    st = line_of(&r, "stage");
-    if (!st) st = num(&r, k, k, &kk);
-    if (!st) st = num(&r, 0, 1, &run);
-    if (!st) st = num(&r, 0, n, &s->in);
-    if (!st) st = num(&r, 0, n, &s->out);
-    if (!st) st = rest(&r, &secs, &slen);
+    st = line_of(r, "stage");
+    if (!st) st = num(r, k, k, &kk);
+    if (!st) st = num(r, 0, 1, &run);
+    if (!st) st = num(r, 0, n, &s->in);
+    if (!st) st = num(r, 0, n, &s->out);
+    if (!st) st = rest(r, &secs, &slen);
     char *e;
-    if (!st && ((s->seconds = strtod(secs, &e)) < 0 || e != secs + slen)) st = bad(&r, "not a time in seconds");
+    if (!st && ((s->seconds = strtod(secs, &e)) < 0 || e != secs + slen)) st = bad(r, "not a time in seconds");
     s->run = run, s->name = rg_prune_stage_name(k);
   }
-  if (!st && r.p < r.end && !strncmp(r.p, "derive ", 7)) st = read_derive(&r, res);
+  if (!st && r->ahead_len >= 7 && !strncmp(r->ahead, "derive ", 7)) st = read_derive(r, res);
   res->e = calloc((size_t)n + 1, sizeof *res->e);
   res->order = malloc(sizeof(int) * ((size_t)n + 1));
   res->removal_seq = malloc(sizeof(int) * ((size_t)n + 1));
   if (!st && (!res->e || !res->order || !res->removal_seq)) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  if (!st) st = ints(&r, "order", res->order, n, n);
-  if (!st) st = ints(&r, "seq", res->removal_seq, seq_n, n);
+  if (!st) st = ints(r, "order", res->order, n, n);
+  if (!st) st = ints(r, "seq", res->removal_seq, seq_n, n);
   int n_kept = 0;
   for (int i = 0; !st && i < n; i++) {
-    st = read_entry(&r, &res->e[i], n);
+    st = read_entry(r, &res->e[i], n);
     n_kept += !st && res->e[i].fate == RG_FATE_KEPT;
   }
   if (!st && (n_kept != kept || seq_n != n - kept))
     st = rg_err_at(err, RG_ERR_PARSE, 1, 1, "%d rules kept and %d removed, not %d and %d as it says", n_kept,
                    n - n_kept, kept, seq_n);
-  if (!st && r.p != r.end) st = rg_err_at(err, RG_ERR_PARSE, r.line + 1, 1, "more after the last rule's entry");
+  if (!st && r->ahead_len >= 0) st = rg_err_at(err, RG_ERR_PARSE, r->line + 1, 1, "more after the last rule's entry");
   return st;
 }

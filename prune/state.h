@@ -33,5 +33,9 @@ rg_status rg_prune_state_write(FILE *f, const struct rg_prune_result *res, rg_er
  * such a result. */
 rg_status rg_prune_state_read(const char *text, size_t len, int n, struct rg_prune_result *res,
                               rg_err *err) RG_MUST_CHECK;
+/* The same from a stream, taking at most limit bytes from its position, a line at a time (a
+ * depth-4 result is over 1 GB of text, never held whole). RG_ERR_IO on a read error. */
+rg_status rg_prune_state_read_file(FILE *f, size_t limit, int n, struct rg_prune_result *res,
+                                   rg_err *err) RG_MUST_CHECK;
 
 #endif

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <sodium.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -49,21 +50,29 @@ char *rg_checkpoint_path(const char *out_path, rg_checkpoint_kind kind) {
   return rg_path_with_suffix(out_path, kind == RG_CHECKPOINT_PRUNED ? ".pruned" : ".derived");
 }
 
-/* The SHA-256 of the file at path so far, in hex. */
-static rg_status hash_file(const char *path, char hex[2 * crypto_hash_sha256_BYTES + 1], rg_err *err) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return rg_err_set(err, RG_ERR_IO, "%s: %s", path, strerror(errno));
+/* The SHA-256 of the next (at most) limit bytes of f, in hex. */
+static rg_status hash_stream(FILE *f, size_t limit, char hex[2 * crypto_hash_sha256_BYTES + 1], rg_err *err) {
   crypto_hash_sha256_state s;
   crypto_hash_sha256_init(&s);
   unsigned char buf[1 << 16], h[crypto_hash_sha256_BYTES];
   size_t got;
-  while ((got = fread(buf, 1, sizeof buf, f)) > 0) crypto_hash_sha256_update(&s, buf, got);
-  bool bad = ferror(f);
-  fclose(f);
-  if (bad) return rg_err_set(err, RG_ERR_IO, "%s: a read error", path);
+  while (limit && (got = fread(buf, 1, limit < sizeof buf ? limit : sizeof buf, f)) > 0) {
+    crypto_hash_sha256_update(&s, buf, got);
+    limit -= got;
+  }
+  if (ferror(f)) return rg_err_set(err, RG_ERR_IO, "a read error");
   crypto_hash_sha256_final(&s, h);
   hex_of(h, hex);
   return RG_OK;
+}
+
+/* The SHA-256 of the file at path so far, in hex. */
+static rg_status hash_file(const char *path, char hex[2 * crypto_hash_sha256_BYTES + 1], rg_err *err) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return rg_err_set(err, RG_ERR_IO, "%s: %s", path, strerror(errno));
+  rg_status st = hash_stream(f, SIZE_MAX, hex, err);
+  fclose(f);
+  return st ? rg_err_set(err, RG_ERR_IO, "%s: a read error", path) : RG_OK;
 }
 
 bool rg_checkpoint_beside(const char *out_path) {
@@ -110,52 +119,82 @@ static bool header_line(const char **p, const char *end, const char *tag, const 
   return true;
 }
 
+/* The end line: "end " and 64 hex digits, over every byte before it. */
+#define END_LINE_LEN (4 + 2 * crypto_hash_sha256_BYTES + 1)
+
+/* Whether f (size bytes) ends in a line of its own that is the SHA-256 of what precedes it. */
+static bool end_line_holds(FILE *f, size_t size) {
+  char line[END_LINE_LEN + 1], hex[2 * crypto_hash_sha256_BYTES + 1];
+  rg_err err;
+  if (size < END_LINE_LEN || fseeko(f, (off_t)(size - END_LINE_LEN - (size > END_LINE_LEN)), SEEK_SET)) return false;
+  if (size > END_LINE_LEN && fgetc(f) != '\n') return false;
+  if (fread(line, 1, END_LINE_LEN, f) != END_LINE_LEN || strncmp(line, "end ", 4) || line[END_LINE_LEN - 1] != '\n')
+    return false;
+  rewind(f);
+  return !hash_stream(f, size - END_LINE_LEN, hex, &err) && !strncmp(line + 4, hex, 2 * crypto_hash_sha256_BYTES);
+}
+
+/* The next header line of f into *line (getline's buffer), checked as header_line does. */
+static bool next_header(FILE *f, char **line, size_t *cap, const char *tag, const char **v, int *vn, size_t *used) {
+  ssize_t n = getline(line, cap, f);
+  if (n <= 0) return false;
+  const char *p = *line;
+  *used += (size_t)n;
+  return header_line(&p, *line + n, tag, v, vn);
+}
+
+/* The checks of load, in the order their messages name them, then the result itself, read a
+ * line at a time (never the whole file: 1.2 GB at depth 4). */
+static found read_checked(FILE *f, size_t size, rg_checkpoint_kind kind, const rg_checkpoint_key *k,
+                          rg_prune_result *res, char *why, size_t why_len) {
+  char *line = NULL;
+  size_t cap = 0, used = 0;
+  const char *v;
+  int vn;
+  found fd = FOUND_DAMAGED;
+  long after_magic = 0;
+  bool magic = next_header(f, &line, &cap, MAGIC, &v, &vn, &used);
+  if (!magic)
+    snprintf(why, why_len, "line 1: not a rulegen checkpoint (format 1)");
+  else if (vn != (int)strlen(kind_name[kind]) || strncmp(v, kind_name[kind], (size_t)vn))
+    snprintf(why, why_len, "line 1: a '%.*s' checkpoint, not '%s'", vn, v, kind_name[kind]);
+  else if ((after_magic = ftell(f)) < 0 || !end_line_holds(f, size) || fseek(f, after_magic, SEEK_SET))
+    snprintf(why, why_len, "its last line is not the SHA-256 of what precedes it: the file is cut short or altered");
+  else if (!next_header(f, &line, &cap, RUN_TAG, &v, &vn, &used))
+    snprintf(why, why_len, "line 2: not its '" RUN_TAG "' line");
+  else if (vn != (int)strlen(k->run) || strncmp(v, k->run, (size_t)vn))
+    fd = FOUND_OTHER, snprintf(why, why_len, "made from other candidates (%.*s)", vn > 200 ? 200 : vn, v);
+  else if (!next_header(f, &line, &cap, BINDING_TAG, &v, &vn, &used))
+    snprintf(why, why_len, "line 3: not its '" BINDING_TAG "' line");
+  else if (vn != (int)strlen(k->binding) || strncmp(v, k->binding, (size_t)vn))
+    fd = FOUND_OTHER, snprintf(why, why_len, "made by a run with other candidate text or pruning options");
+  else {
+    rg_err err = {0};
+    if (rg_prune_state_read_file(f, size - END_LINE_LEN - used, k->n, res, &err))
+      snprintf(why, why_len, "line %d: %s", 3 + err.line, err.msg);
+    else
+      fd = FOUND_OK;
+  }
+  free(line);
+  return fd;
+}
+
 /* Reads one checkpoint; why says what is wrong with one not used. */
 static found load(const char *path, rg_checkpoint_kind kind, const rg_checkpoint_key *k, rg_prune_result *res,
                   char *why, size_t why_len) {
   struct stat sb;
   memset(res, 0, sizeof *res);
   if (stat(path, &sb) && errno == ENOENT) return FOUND_NONE;
-  rg_strbuf text;
-  rg_err err = {0};
-  if (rg_text_read_file(path, &text, &err)) {
-    snprintf(why, why_len, "%s", err.msg);
-    rg_sb_free(&text);
+  FILE *f = fopen(path, "rb");
+  if (!f || fstat(fileno(f), &sb)) {
+    snprintf(why, why_len, "%s: %s", path, strerror(errno));
+    if (f) fclose(f);
     return FOUND_DAMAGED;
   }
-  const char *s = rg_sb_str(&text), *end = s + text.len, *p = s, *v;
-  int vn;
-  found fd = FOUND_DAMAGED;
-  /* the end line: "end " and 64 hex digits, over every byte before it */
-  const char *last = text.len ? end - 1 : s;
-  while (last > s && last[-1] != '\n') last--;
-  char hex[2 * crypto_hash_sha256_BYTES + 1];
-  unsigned char h[crypto_hash_sha256_BYTES];
-  crypto_hash_sha256(h, (const unsigned char *)s, (size_t)(last - s));
-  hex_of(h, hex);
-  if (!header_line(&p, end, MAGIC, &v, &vn))
-    snprintf(why, why_len, "line 1: not a rulegen checkpoint (format 1)");
-  else if (vn != (int)strlen(kind_name[kind]) || strncmp(v, kind_name[kind], (size_t)vn))
-    snprintf(why, why_len, "line 1: a '%.*s' checkpoint, not '%s'", vn, v, kind_name[kind]);
-  else if (end - last != 4 + 64 + 1 || strncmp(last, "end ", 4) || strncmp(last + 4, hex, 64) || end[-1] != '\n')
-    snprintf(why, why_len, "its last line is not the SHA-256 of what precedes it: the file is cut short or altered");
-  else if (!header_line(&p, end, RUN_TAG, &v, &vn))
-    snprintf(why, why_len, "line 2: not its '" RUN_TAG "' line");
-  else if (vn != (int)strlen(k->run) || strncmp(v, k->run, (size_t)vn))
-    fd = FOUND_OTHER, snprintf(why, why_len, "made from other candidates (%.*s)", vn > 200 ? 200 : vn, v);
-  else if (!header_line(&p, end, BINDING_TAG, &v, &vn))
-    snprintf(why, why_len, "line 3: not its '" BINDING_TAG "' line");
-  else if (vn != (int)strlen(k->binding) || strncmp(v, k->binding, (size_t)vn))
-    fd = FOUND_OTHER, snprintf(why, why_len, "made by a run with other candidate text or pruning options");
-  else {
-    int line0 = 3;
-    if (rg_prune_state_read(p, (size_t)(last - p), k->n, res, &err))
-      snprintf(why, why_len, "line %d: %s", line0 + err.line, err.msg);
-    else
-      fd = FOUND_OK;
-  }
+  found fd = S_ISREG(sb.st_mode) ? read_checked(f, (size_t)sb.st_size, kind, k, res, why, why_len) : FOUND_DAMAGED;
+  if (!S_ISREG(sb.st_mode)) snprintf(why, why_len, "%s: not a regular file", path);
+  fclose(f);
   if (fd != FOUND_OK) rg_prune_result_free(res);
-  rg_sb_free(&text);
   return fd;
 }
 
