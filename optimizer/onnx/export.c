@@ -482,14 +482,34 @@ rg_status rg_model_export(const rg_model *m, const char *path, rg_err *err) {
   return rg_model_export_with(m, path, NULL, err);
 }
 
+/* Gives back what build lent the message, then frees it. */
+static void free_lent(Onnx__ModelProto *mp, loans *l) {
+  for (size_t i = 0; i < l->n_view; i++) rg_onnx_tensor_unview(l->view[i]);
+  for (size_t i = 0; i < l->n_lent; i++) rg_onnx_unlend(l->lent[i]);
+  free(l->view), free(l->lent);
+  onnx__model_proto__free_unpacked(mp, NULL);
+}
+
 rg_status rg_model_export_with(const rg_model *m, const char *path, const rg_export_opts *o, rg_err *err) {
   loans l = {0};
   Onnx__ModelProto *mp = build(m, true, &l, err); /* no copy of the weights */
   if (!mp) return err ? err->status : RG_ERR_NOMEM;
   rg_status st = rg_export_write(m, mp, path, o, err);
-  for (size_t i = 0; i < l.n_view; i++) rg_onnx_tensor_unview(l.view[i]);
-  for (size_t i = 0; i < l.n_lent; i++) rg_onnx_unlend(l.lent[i]);
-  free(l.view), free(l.lent);
-  onnx__model_proto__free_unpacked(mp, NULL);
+  free_lent(mp, &l);
+  return st;
+}
+
+rg_status rg_model_to_bytes(const rg_model *m, const rg_ref *roots, uint8_t **buf, size_t *len, rg_err *err) {
+  *buf = NULL, *len = 0;
+  rg_model *v = roots ? rg_model_view(m, roots) : NULL;
+  if (roots && !v) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  loans l = {0};
+  Onnx__ModelProto *mp = build(v ? v : m, true, &l, err); /* the weights packed from where they lie */
+  rg_status st = mp ? RG_OK : err->status;
+  size_t n = mp ? onnx__model_proto__get_packed_size(mp) : 0;
+  if (mp && !(*buf = malloc(n + 1))) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (*buf) *len = onnx__model_proto__pack(mp, *buf);
+  if (mp) free_lent(mp, &l);
+  rg_model_view_free(v);
   return st;
 }

@@ -21,6 +21,12 @@ struct Onnx__ModelProto;
 /* The model as an ONNX message (free with onnx__model_proto__free_unpacked), or NULL with err. */
 struct Onnx__ModelProto *rg_model_to_onnx(const rg_model *m, rg_err *err);
 
+/* The model seen from roots (NULL: its own; model.h's rg_model_view) as the bytes of the file
+ * export writes, every weight inside: *buf (free it) of *len bytes. Errors: rg_model_to_onnx's,
+ * RG_ERR_NOMEM. */
+rg_status rg_model_to_bytes(const rg_model *m, const rg_ref *roots, uint8_t **buf, size_t *len,
+                            rg_err *err) RG_MUST_CHECK;
+
 /* Writes the model to path, whole or not at all (ir/atomic.h), as rg_model_export_with with
  * the default options (external data where the model read had it, or past 2 GiB). */
 rg_status rg_model_export(const rg_model *m, const char *path, rg_err *err) RG_MUST_CHECK;

@@ -116,20 +116,6 @@ rg_status rg_dims_checker_new(const rg_model *m, const char *path, uint32_t seed
   return st;
 }
 
-/* m seen from roots as the bytes of the file export writes (*buf: free it). */
-static rg_status written(const rg_model *m, const rg_ref *roots, uint8_t **buf, size_t *len, rg_err *err) {
-  rg_model *v = rg_model_view(m, roots);
-  Onnx__ModelProto *mp = v ? rg_model_to_onnx(v, err) : NULL;
-  rg_status st = v ? (mp ? RG_OK : err->status) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  *len = mp ? onnx__model_proto__get_packed_size(mp) : 0;
-  *buf = mp ? malloc(*len + 1) : NULL;
-  if (mp && !*buf) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  if (*buf) onnx__model_proto__pack(mp, *buf);
-  if (mp) onnx__model_proto__free_unpacked(mp, NULL);
-  rg_model_view_free(v);
-  return st;
-}
-
 /* The written model w against the original at set j: the largest relative difference of the
  * outputs into *worst, the output it is at into *at; false where the inputs do not match. */
 static rg_status compare(const rg_dims_checker *c, int j, const rg_model *w, double *worst, int32_t *at, rg_err *err) {
@@ -153,7 +139,7 @@ rg_status rg_dims_check(rg_dims_checker *c, const rg_model *m, const rg_ref *roo
   uint8_t *buf = NULL;
   size_t n = 0;
   *ok = true, why[0] = 0;
-  rg_status st = written(m, roots, &buf, &n, err);
+  rg_status st = rg_model_to_bytes(m, roots, &buf, &n, err);
   for (int j = 0; !st && *ok && j < RG_DIMS_OTHER; j++) {
     rg_import_opts o = set_opts(c, j);
     rg_model *w = NULL;
