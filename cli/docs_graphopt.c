@@ -46,7 +46,7 @@ static const rg_cli_option eval_options[] = {
 static const rg_cli_option cost_options[] = {
     RG_CLI_OPT(COST, "the cost model (below; default: the first)"),
     RG_CLI_OPT(MACHINE, GRAPHOPT_MACHINE_HELP),
-    RG_CLI_OPT(CACHE, "dnnl's and cuda's SQLite cache of timings (default: $XDG_CACHE_HOME/rulegen/costs.sqlite)"),
+    RG_CLI_OPT(CACHE, "dnnl's, cuda's and ort's SQLite cache of timings (default: $XDG_CACHE_HOME/rulegen/costs.sqlite)"),
     RG_CLI_OPT(NO_CACHE, "time every configuration, remember nothing"),
     GRAPHOPT_DIM_OPTION,
     RG_CLI_HELP_ROW,
@@ -65,8 +65,8 @@ static const rg_cli_option optimize_options[] = {
     GRAPHOPT_EXTERNAL_OPTIONS,
     RG_CLI_OPT(COST, "the cost model (below; default: the first)"),
     RG_CLI_OPT(MACHINE, GRAPHOPT_MACHINE_HELP),
-    RG_CLI_OPT(CACHE, "dnnl's and cuda's cost cache (default ~/.cache/rulegen/costs.sqlite)"),
-    RG_CLI_OPT(NO_CACHE, "dnnl, cuda: time every configuration, keep nothing"),
+    RG_CLI_OPT(CACHE, "dnnl's, cuda's and ort's cost cache (default ~/.cache/rulegen/costs.sqlite)"),
+    RG_CLI_OPT(NO_CACHE, "dnnl, cuda, ort: time every configuration, keep nothing"),
     RG_CLI_OPT(SEARCH, "eqsat (equality saturation, TENSAT's; default) or backtrack (TASO's search)"),
     RG_CLI_OPT(ALPHA, "backtrack: queue models cheaper than A x the best (default 1.05; 1 is greedy)"),
     RG_CLI_OPT(BUDGET, "backtrack: models explored at most (default 1000)"),
@@ -122,9 +122,11 @@ const rg_cli_doc rg_doc_graphopt_cost = {
     "Prints what a model's operators of the rule vocabulary cost by a cost model, in\n"
     "microseconds: each operator's nodes and their cost, and the total. Weight-only nodes cost\n"
     "nothing (export folds them); opaque nodes are not counted (every rewrite keeps them).\n"
-    "dnnl (CPU) and cuda (GPU) time each distinct configuration once and keep it in their\n"
-    "cache, so a second run times nothing. cuda with no GPU to see (or a graphopt built\n"
-    "without CUDA) is an error, exit status 2.\n",
+    "dnnl (CPU), cuda (GPU) and ort (onnxruntime on the CPU, in a node helper process:\n"
+    "models/ort_cost_server.js, or $RG_ORT_HELPER) time each distinct configuration once and\n"
+    "keep it in their cache, so a second run times nothing. cuda with no GPU to see (or a\n"
+    "graphopt built without CUDA), and ort without node and onnxruntime-node, are errors, exit\n"
+    "status 2.\n",
     DOC_OPTIONS(cost_options),
     .after = "exit status: 0 done, 2 bad input or arguments\n"};
 

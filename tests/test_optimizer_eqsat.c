@@ -86,7 +86,7 @@ typedef struct {
 
 /* full_rematch: every direction matched at every class each iteration, not only near changes. */
 static run eqsat_matching(rg_model *m, const rg_apply_set *set, rg_extract_kind how, bool full_rematch) {
-  rg_cost_iface iface = {"test", node_cost, NULL, NULL};
+  rg_cost_iface iface = {"test", node_cost, NULL, NULL, NULL};
   rg_cost_model *cm = rg_cost_model_new(&iface, NULL);
   rg_eqsat_opts o = {.max_enodes = 10000, .iterations = 10, .multi_rounds = 1, .extract = how, .ilp_time_limit = 10,
                      .cost = cm, .model_cost = model_cost, .check = true, .full_rematch = full_rematch};

@@ -157,7 +157,7 @@ static void test_backtrack_stops(rg_model *m, const rg_apply_set *set) {
 
 static rg_status run_eqsat(rg_model *m, const rg_apply_set *set, rg_extract_kind how, int iterations,
                            int64_t memory_limit, rg_search_result *r, rg_eqsat_stats *es, rg_err *err) {
-  rg_cost_iface iface = {"test", node_cost, NULL, NULL};
+  rg_cost_iface iface = {"test", node_cost, NULL, NULL, NULL};
   rg_cost_model *cm = rg_cost_model_new(&iface, NULL);
   rg_eqsat_opts o = {.max_enodes = 100000000, .iterations = iterations, .multi_rounds = 1, .extract = how,
                      .cost = cm, .model_cost = model_cost, .check = true, .stop = &stop_flag,

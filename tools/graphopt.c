@@ -143,7 +143,7 @@ int main(int argc, char **argv) {
       {"convert", convert_cmd, "import a model and export it again, applying no rules"},
       {"info", convert_cmd, "what import makes of a model: operators, opaque nodes, weights"},
       {"eval", graphopt_eval_cmd, "evaluate a model in float64 (seeded inputs); compare it with another"},
-      {"cost", graphopt_cost_cmd, "what a model costs by a cost model: roofline, or oneDNN timed (cached)"},
+      {"cost", graphopt_cost_cmd, "what a model costs by a cost model: roofline, or timed by oneDNN or onnxruntime (cached)"},
       {"optimize", graphopt_optimize_cmd, "rewrite a model with verified rules by cost (also: graphopt --rules R IN -o OUT)"},
   };
   /* options first, no command: graphopt --rules R IN.onnx -o OUT.onnx is optimize */

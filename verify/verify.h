@@ -4,12 +4,14 @@
  * passes kept there: proofcache_checks.h), the deep recheck (recheck.h), these stages over files (filerun.h) and their
  * results as text (report.h), a rule's sides compared as `rulegen eval` shows it (sides.h), and
  * the random testing of candidates (randtest.h, its verdict cache randtest_cache.h), their
- * generalization (generalize.h), and the solver helper programs' main (helper.h). */
+ * generalization (generalize.h), the solver helper programs' main (helper.h), and the child
+ * processes they run in (child.h: optimizer/'s onnxruntime helper runs in one too). */
 #ifndef RG_VERIFY_VERIFY_H
 #define RG_VERIFY_VERIFY_H
 
 #include "axcheck.h"
 #include "axioms.h"
+#include "child.h"
 #include "filerun.h"
 #include "generalize.h"
 #include "helper.h"

@@ -15,8 +15,9 @@
 struct rg_cost_model {
   rg_cost_iface iface;
   void *ctx;
-  /* [cap]: the memo by node id */
-  double *us;
+  /* [cap]: the memo by node id: its own cost (known bit 1), and what it adds fused into the
+   * node below it (bit 2) */
+  double *us, *fus;
   uint8_t *known;
   uint64_t graph; /* the serial of the graph the memo is of (0: none) */
   /* [cap]: scratch of rg_cost_sum_values: weight-only, readers of each reachable node, the
@@ -37,11 +38,13 @@ rg_cost_model *rg_cost_model_new(const rg_cost_iface *iface, void *ctx) {
 void rg_cost_model_free(rg_cost_model *cm) {
   if (!cm) return;
   if (cm->iface.free) cm->iface.free(cm->ctx);
-  free(cm->us), free(cm->known), free(cm->wonly), free(cm->uses), free(cm->stack), free(cm->order), free(cm->seen);
+  free(cm->us), free(cm->fus), free(cm->known), free(cm->wonly), free(cm->uses), free(cm->stack), free(cm->order), free(cm->seen);
   free(cm);
 }
 
 const char *rg_cost_model_name(const rg_cost_model *cm) { return cm->iface.name; }
+
+void *rg_cost_model_ctx(const rg_cost_model *cm) { return cm->ctx; }
 
 void rg_cost_model_stats(const rg_cost_model *cm, rg_cost_stats *s) {
   memset(s, 0, sizeof *s);
@@ -80,6 +83,7 @@ static bool grow(rg_cost_model *cm, int32_t n) {
     cap *= 2;
   bool ok = true;
   GROW(cm->us, cap, ok);
+  GROW(cm->fus, cap, ok);
   GROW(cm->known, cap, ok);
   GROW(cm->wonly, cap, ok);
   GROW(cm->uses, cap, ok);
@@ -93,7 +97,9 @@ static bool grow(rg_cost_model *cm, int32_t n) {
   return true;
 }
 
-rg_status rg_cost_node(rg_cost_model *cm, const rg_model *m, int32_t id, double *us, rg_err *err) {
+/* The memo's entry of node id (bit: 1 its own cost, 2 fused), asking the backend's fn when it
+ * has none. */
+static rg_status memo(rg_cost_model *cm, const rg_model *m, int32_t id, uint8_t bit, double *us, rg_err *err) {
   int32_t n = rg_graph_size(m->g);
   if (id < 0 || id >= n)
     return rg_err_set(err, RG_ERR_ARG, "cost of node %d: the graph has %d nodes", id, n);
@@ -103,16 +109,26 @@ rg_status rg_cost_node(rg_cost_model *cm, const rg_model *m, int32_t id, double 
     memset(cm->known, 0, (size_t)cm->cap);
     cm->graph = rg_graph_serial(m->g);
   }
-  if (cm->known[id]) return *us = cm->us[id], RG_OK;
-  double c;
-  rg_status st = cm->iface.node(cm->ctx, m, id, &c, err);
+  double *slot = bit == 1 ? &cm->us[id] : &cm->fus[id];
+  if (cm->known[id] & bit) return *us = *slot, RG_OK;
+  double c = 0;
+  rg_status st = bit == 1 ? cm->iface.node(cm->ctx, m, id, &c, err) : cm->iface.fused(cm->ctx, m, id, &c, err);
   if (st) return st;
   if (!isfinite(c) || c < 0)
-    return rg_err_set(err, RG_ERR_ARG,
-                      "cost model %s: node %d (%s) costs %g, not a finite number >= 0",
-                      cm->iface.name, id, rg_op_get((rg_op)rg_graph_node(m->g, id)->op)->name, c);
-  cm->us[id] = c, cm->known[id] = 1;
+    return rg_err_set(err, RG_ERR_ARG, "cost model %s: node %d (%s) costs %g%s, not a finite number >= 0",
+                      cm->iface.name, id, rg_op_get((rg_op)rg_graph_node(m->g, id)->op)->name, c,
+                      bit == 1 ? "" : " fused");
+  *slot = c, cm->known[id] |= bit;
   return *us = c, RG_OK;
+}
+
+rg_status rg_cost_node(rg_cost_model *cm, const rg_model *m, int32_t id, double *us, rg_err *err) {
+  return memo(cm, m, id, 1, us, err);
+}
+
+rg_status rg_cost_fused_node(rg_cost_model *cm, const rg_model *m, int32_t id, double *us, rg_err *err) {
+  if (!cm->iface.fused) return *us = 0, RG_OK;
+  return memo(cm, m, id, 2, us, err);
 }
 
 bool rg_cost_fusable_op(int op) {
@@ -169,14 +185,13 @@ rg_status rg_cost_sum_values(rg_cost_model *cm, const rg_model *m, const rg_ref 
       s->folded++;
       continue;
     }
-    if (fused(m, cm->uses, id)) {
-      s->fused++;
-      continue;
-    }
+    bool in_node = fused(m, cm->uses, id);
     double c;
-    rg_status st = rg_cost_node(cm, m, id, &c, err);
+    rg_status st = in_node ? rg_cost_fused_node(cm, m, id, &c, err) : rg_cost_node(cm, m, id, &c, err);
     if (st) return st;
-    s->count[nd->op]++, s->us[nd->op] += c, s->total += c;
+    if (in_node) s->fused++, s->fused_us += c;
+    else s->count[nd->op]++, s->us[nd->op] += c;
+    s->total += c;
   }
   return RG_OK;
 }

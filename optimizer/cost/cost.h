@@ -13,17 +13,25 @@
  *   cuda      the same on the GPU (cost_cuda.c, optimizer/cuda/: cuDNN, cuBLAS and kernels of
  *             ours, CUDA-event timings), cache rows of source "cuda" under the GPU's device key;
  *             opening it with no device, or in a build without CUDA, is RG_ERR_ARG.
+ *   ort       each configuration timed in onnxruntime (CPU) as the model graphopt writes runs
+ *             it (cost_ort.c: the node with the bias and activation onnxruntime fuses into it,
+ *             written by onnx/'s exporter, weights as initializers), in one helper process
+ *             (ort_helper.h), less a run's overhead; cache rows of source "ort".
  *
  * Costs are memoized by node id: a node of the hash-consed graph never changes its operator,
  * parameters or operands, and the graph only grows, so a node's cost is asked for once. The memo
  * also checks each entry against the node's configuration (operator, parameters, shapes), so
  * one cost model may serve several models in turn. A cost model is not thread-safe.
  *
- * The room optimizer/cost/ (above model/; the GPU module cuda/ below it):
+ * The room optimizer/cost/ (above model/, cuda/ and onnx/: ort writes what it times with onnx/'s
+ * exporter; it runs the helper through verify/child.h):
  * cost.c           the handle: a backend opened by name, the per-node memo, sums
  * cost_backends.c  the table of built-in cost models;  cost_choose.c  a model as a command chose it
  * cost_roofline.c  the analytic model;  cost_machine.c  its machine files (machines/)
  * cost_dnnl.c      oneDNN on the CPU;  cost_cuda.c  the GPU (cuda/)
+ * cost_ort.c       onnxruntime;  ort_probe.c  the models it times (a node, its fused epilogue)
+ * ort_helper.h/.c  the onnxruntime helper process (verify/child.h's long-lived child): one
+ *                  model timed, or two compared in interleaved pairs (graphopt's guard)
  * cost_cache.h/.c  the SQLite cache of measured costs;  cost_seen.c  configurations priced this run
  * gpu_op.h/.c      a vocabulary node as the GPU module describes it (cuda/cuda.h's rg_gpu_op)
  * cost_internal.h  what the backends share, private here
@@ -38,34 +46,43 @@
 
 #include "cost_cache.h"
 #include "gpu_op.h"
+#include "ort_helper.h"
 
 typedef struct {
-  /* The roofline's machine figures (both models use them: the roofline for everything, dnnl
-   * for the operators it does not time). NULL: the default file of this source tree. */
+  /* The roofline's machine figures (the roofline uses them for everything, the measuring
+   * models for what they do not time). NULL: the default file of this source tree. */
   const char *machine_file;
-  /* dnnl, cuda: the SQLite file of measured costs (created when missing; rg_cost_cache_default_path
+  /* dnnl, cuda, ort: the SQLite file of measured costs (created when missing; rg_cost_cache_default_path
    * gives the per-user one). NULL or "": no cache, every configuration is timed. */
   const char *cache_path;
 } rg_cost_opts;
 
-/* What a cost model did: dnnl's counts are of distinct operator configurations, the
- * roofline's of nodes the memo did not answer. */
+/* What a cost model did: a measuring model's counts are of distinct operator configurations
+ * (ort's also of the fused chains and the overheads' models it timed), the roofline's of nodes
+ * the memo did not answer. */
 typedef struct {
-  int64_t measured;   /* timed now (dnnl, cuda) */
-  int64_t cached;     /* read from the cache (dnnl, cuda) */
-  int64_t fallback;   /* given the roofline figure by a model that measures (no primitive) */
+  int64_t measured;   /* timed now (dnnl, cuda, ort) */
+  int64_t cached;     /* read from the cache (dnnl, cuda, ort) */
+  int64_t fallback;   /* given the roofline figure by a model that measures (no primitive, no
+                         ONNX form, refused by onnxruntime, its helper failed) */
   int64_t computed;   /* figured analytically (roofline) */
   const char *device; /* what the figures hold for: dnnl's device key, the roofline's machine
                          file (valid while the model is open); NULL when not known */
+  double run_us, node_us; /* ort: a run's overhead (left out of every cost) and a node's
+                             dispatch (in its cost), once known; else 0 */
 } rg_cost_stats;
 
 /* A backend: name, and the cost of node id of m (m->g's node, its operands' and results' shapes
- * from rg_model_shape) in microseconds, finite and >= 0. Not memoized: rg_cost_node does that. */
+ * from rg_model_shape) in microseconds, finite and >= 0. Not memoized: rg_cost_node does that.
+ * fused (may be NULL: 0) is what a bias or activation node id adds when it is computed inside
+ * the Conv or Gemm below it (rg_cost_fuses: its operand's node, and each fused node between),
+ * for a backend that measures the fused node as the runtime runs it (ort). */
 typedef struct {
   const char *name;
   rg_status (*node)(void *ctx, const rg_model *m, int32_t id, double *us, rg_err *err);
   void (*stats)(void *ctx, rg_cost_stats *s); /* may be NULL */
   void (*free)(void *ctx);                    /* may be NULL */
+  rg_status (*fused)(void *ctx, const rg_model *m, int32_t id, double *us, rg_err *err);
 } rg_cost_iface;
 
 typedef struct rg_cost_model rg_cost_model;
@@ -116,10 +133,15 @@ bool rg_cost_fuses(const rg_model *m, const rg_node *nd, rg_ref operand, const r
 /* The cost of node id of m (an input node costs 0), memoized by id. */
 rg_status rg_cost_node(rg_cost_model *cm, const rg_model *m, int32_t id, double *us,
                        rg_err *err) RG_MUST_CHECK;
+/* What bias or activation node id adds computed inside the node below it (the backend's fused:
+ * 0 for the roofline, dnnl and cuda), memoized by id. */
+rg_status rg_cost_fused_node(rg_cost_model *cm, const rg_model *m, int32_t id, double *us,
+                             rg_err *err) RG_MUST_CHECK;
 
 /* *total: the cost of the rule-vocabulary nodes reachable from roots[0..n_roots), each node
- * counted once. Variables (inputs, weights, opaque nodes' outputs) cost 0, and so do fused biases
- * and activations (rg_cost_sum) and weight-only nodes (every leaf under them a weight, or none:
+ * counted once. Variables (inputs, weights, opaque nodes' outputs) cost 0, fused biases and
+ * activations what they add to the node below (rg_cost_fused_node: 0 but for ort), and
+ * weight-only nodes (every leaf under them a weight, or none:
  * Iconv and the like), which export folds into initializers. Opaque nodes are not nodes of m->g and are not counted: every graph the search
  * compares holds the same ones. The caller passes what must be computed: the model's outputs and
  * every opaque node's operands. */
@@ -128,13 +150,15 @@ rg_status rg_cost_values(rg_cost_model *cm, const rg_model *m, const rg_ref *roo
 
 /* The same by operator: the total, and for each operator the nodes counted and their cost;
  * folded: the weight-only nodes (cost 0); fused: the biases and activations computed inside the
- * Conv or Gemm before them (cost 0: export writes a bias into its Conv or Gemm, onnxruntime
- * fuses an activation into it), where that operator has no other reader. */
+ * Conv or Gemm before them (export writes a bias into its Conv or Gemm, onnxruntime fuses an
+ * activation into it), where that operator has no other reader, and fused_us what they add
+ * (rg_cost_fused_node; in total, not in us[]). */
 typedef struct {
   double total;
   double us[RG_OP_COUNT];
   int32_t count[RG_OP_COUNT];
   int32_t folded, fused;
+  double fused_us;
 } rg_cost_sum;
 rg_status rg_cost_sum_values(rg_cost_model *cm, const rg_model *m, const rg_ref *roots, int n_roots,
                              rg_cost_sum *s, rg_err *err) RG_MUST_CHECK;
@@ -153,6 +177,10 @@ rg_status rg_cost_cache_choose(const char *name, const char *given, bool no_cach
  * outlive the model); *out NULL on error. Errors: theirs. */
 rg_status rg_cost_model_choose(const char *name, const char *machine, const char *cache, bool no_cache, char *buf,
                                size_t n, rg_cost_model **out, rg_err *err) RG_MUST_CHECK;
+
+/* The onnxruntime helper of an ort cost model (NULL for another), which graphopt's guard times
+ * whole models in; it lives as long as cm. */
+rg_ort *rg_cost_model_ort(rg_cost_model *cm);
 
 /* What cost model cm figures for all of m (its outputs and every opaque node's operands). */
 rg_status rg_cost_sum_model(rg_cost_model *cm, const rg_model *m, rg_cost_sum *s, rg_err *err) RG_MUST_CHECK;

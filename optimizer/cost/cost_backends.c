@@ -14,6 +14,8 @@ static const rg_cost_backend backends[] = {
      rg_cost_dnnl_open},
     {"cuda", "cuDNN, cuBLAS and our kernels on the GPU, each configuration timed once (cached)", true,
      rg_cost_cuda_open},
+    {"ort", "onnxruntime on the CPU, each configuration timed once as the model written runs it (cached)", true,
+     rg_cost_ort_open},
 };
 
 int rg_cost_backend_count(void) { return (int)(sizeof backends / sizeof *backends); }

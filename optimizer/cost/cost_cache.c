@@ -29,7 +29,7 @@ static const char schema[] = "CREATE TABLE costs ("
  * keeps infinities as REAL), its source one of ours and its repeats a count. */
 #define VALID_ROW                                                                                  \
   "typeof(us) IN ('real', 'integer') AND us > 0 AND us <= 1.7976931348623157e308 AND "             \
-  "source IN ('dnnl', 'cuda', 'roofline') AND typeof(repeats) = 'integer' AND repeats >= 0"
+  "source IN ('dnnl', 'cuda', 'ort', 'roofline') AND typeof(repeats) = 'integer' AND repeats >= 0"
 
 struct rg_cost_cache {
   sqlite3 *db;
@@ -261,7 +261,8 @@ int rg_cost_cache_get(rg_cost_cache *c, const char *device, const char *op, cons
 rg_status rg_cost_cache_put(rg_cost_cache *c, const char *device, const char *op,
                             const char *config, const rg_cost_row *row, rg_err *err) {
   if (!(isfinite(row->us) && row->us > 0) || row->repeats < 0 ||
-      (strcmp(row->source, "dnnl") && strcmp(row->source, "cuda") && strcmp(row->source, "roofline")))
+      (strcmp(row->source, "dnnl") && strcmp(row->source, "cuda") && strcmp(row->source, "ort") &&
+       strcmp(row->source, "roofline")))
     return rg_err_set(err, RG_ERR_ARG, "cost cache %s: refusing the row of %s %s (%g us from %s)",
                       c->path, op, config, row->us, row->source);
   rg_status st = RG_OK;

@@ -1,7 +1,8 @@
 /* optimizer/cost/cost_cache.h: the SQLite cache of measured costs: one row per (device, operator,
- * configuration) with its cost in microseconds, where the figure came from ("dnnl" or "cuda": timed on the CPU or the GPU;
- * "roofline": no primitive to time, the analytic figure) and how many timed runs it is the
- * median of. The device is the text the backend makes of what its timings depend on (CPU model,
+ * configuration) with its cost in microseconds, where the figure came from ("dnnl", "cuda", "ort":
+ * timed by oneDNN, on the GPU, in onnxruntime; "roofline": nothing to time, the analytic figure)
+ * and how many timed runs it is the median of. A cache with "ort" rows is one that programs
+ * before --cost ort take for another's (they move it aside). The device is the text the backend makes of what its timings depend on (CPU model,
  * instruction set, threads, library version); the configuration is rg_cost_config's text.
  *
  * The file is checked on opening (SQLite's magic, application id, schema version, quick_check,
@@ -21,7 +22,7 @@ typedef struct rg_cost_cache rg_cost_cache;
 
 typedef struct {
   double us;       /* finite, > 0 */
-  char source[16]; /* "dnnl", "cuda" or "roofline" */
+  char source[16]; /* "dnnl", "cuda", "ort" or "roofline" */
   int64_t repeats; /* timed runs the figure is the median of; 0 for "roofline" */
 } rg_cost_row;
 

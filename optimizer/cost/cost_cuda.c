@@ -101,7 +101,7 @@ rg_status rg_cost_cuda_open(const rg_cost_opts *o, rg_cost_model **out, rg_err *
   if (!st) st = rg_machine_read(o->machine_file ? o->machine_file : "gpu-h100", &c->mc, err);
   if (!st && o->cache_path && o->cache_path[0])
     st = rg_cost_cache_open(o->cache_path, &c->cache, err);
-  static const rg_cost_iface iface = {"cuda", node_cost, stats, ctx_free};
+  static const rg_cost_iface iface = {"cuda", node_cost, stats, ctx_free, NULL};
   if (!st && !(*out = rg_cost_model_new(&iface, c)))
     st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   if (st) ctx_free(c);

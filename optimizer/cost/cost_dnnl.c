@@ -430,19 +430,8 @@ static void ctx_free(void *ctx) {
 
 /* What timings depend on: "CPU model; ISA; N threads; oneDNN x.y.z". */
 static void device_key(char *buf, size_t n) {
-  char line[256], model[200] = "unknown CPU";
-  FILE *f = fopen("/proc/cpuinfo", "r");
-  while (f && fgets(line, sizeof line, f)) {
-    char *colon = strchr(line, ':');
-    if (strncmp(line, "model name", 10) || !colon) continue;
-    colon++;
-    while (*colon == ' ' || *colon == '\t')
-      colon++;
-    colon[strcspn(colon, "\n")] = 0;
-    snprintf(model, sizeof model, "%s", colon);
-    break;
-  }
-  if (f) fclose(f);
+  char model[200];
+  rg_cpu_model(model, sizeof model);
   const dnnl_version_t *v = dnnl_version();
   snprintf(buf, n, "%s; %s; %d thread%s; oneDNN %d.%d.%d", model,
            dnnl_cpu_isa2str(dnnl_get_effective_cpu_isa()), omp_get_max_threads(),
@@ -464,7 +453,7 @@ rg_status rg_cost_dnnl_open(const rg_cost_opts *o, rg_cost_model **out, rg_err *
   if (!st && o->cache_path && o->cache_path[0])
     st = rg_cost_cache_open(o->cache_path, &c->cache, err);
   device_key(c->device, sizeof c->device);
-  static const rg_cost_iface iface = {"dnnl", node_cost, stats, ctx_free};
+  static const rg_cost_iface iface = {"dnnl", node_cost, stats, ctx_free, NULL};
   if (!st && !(*out = rg_cost_model_new(&iface, c)))
     st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   if (st) ctx_free(c);

@@ -62,13 +62,35 @@ typedef rg_status (*rg_cost_measure)(void *ctx, const rg_model *m, int32_t id, c
 rg_status rg_cost_seen_node(rg_cost_seen *seen, rg_strbuf *config, const rg_model *m, int32_t id,
                             rg_cost_measure measure, void *ctx, double *us, rg_err *err) RG_MUST_CHECK;
 
+/* The backend's context of cm (rg_cost_model_new's ctx). */
+void *rg_cost_model_ctx(const rg_cost_model *cm);
+
 /* The built-in backends' open functions: rows of the table in cost_backends.c. */
 rg_status rg_cost_roofline_open(const rg_cost_opts *o, rg_cost_model **out,
                                 rg_err *err) RG_MUST_CHECK;
 rg_status rg_cost_dnnl_open(const rg_cost_opts *o, rg_cost_model **out, rg_err *err) RG_MUST_CHECK;
 rg_status rg_cost_cuda_open(const rg_cost_opts *o, rg_cost_model **out, rg_err *err) RG_MUST_CHECK;
+rg_status rg_cost_ort_open(const rg_cost_opts *o, rg_cost_model **out, rg_err *err) RG_MUST_CHECK;
 
 /* The machine file used when rg_cost_opts names none. */
 const char *rg_machine_default_path(void);
+/* The CPU's model name (/proc/cpuinfo's), "unknown CPU" when there is none: part of a measuring
+ * model's device key. */
+void rg_cpu_model(char *buf, size_t n);
+
+/* ---- onnxruntime's probes (ort_probe.c) ---- */
+
+/* Which operands of node id of m are weights (bit k: every leaf under in[k] a weight, as export
+ * folds it into an initializer). */
+unsigned rg_ort_weight_mask(const rg_model *m, int32_t id);
+/* Node base of m and the nodes fused above it (chain[0..n_chain): each reads the one before as
+ * its first operand, base first), as a model of its own in ONNX bytes (*buf: free it): base's
+ * weight operands and every other operand of the chain's initializers of small numbers, its
+ * other operands inputs, the last node's outputs the outputs. Errors: export's (an operator or
+ * configuration export has no ONNX form for), RG_ERR_NOMEM. */
+rg_status rg_ort_probe(const rg_model *m, int32_t base, const int32_t *chain, int n_chain, uint8_t **buf, size_t *len,
+                       rg_err *err) RG_MUST_CHECK;
+/* k relus, one after another, over one float: the overheads of a run and of a node. */
+rg_status rg_ort_relu_chain(int k, uint8_t **buf, size_t *len, rg_err *err) RG_MUST_CHECK;
 
 #endif

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,4 +119,21 @@ rg_status rg_machine_read(const char *arg, rg_machine *mc, rg_err *err) {
     if (!seen[k]) st = rg_err_set(err, RG_ERR_PARSE, "%s: no %s given", path, keys[k].key);
   rg_sb_free(&sb);
   return st;
+}
+
+void rg_cpu_model(char *buf, size_t n) {
+  char line[256];
+  snprintf(buf, n, "unknown CPU");
+  FILE *f = fopen("/proc/cpuinfo", "r");
+  while (f && fgets(line, sizeof line, f)) {
+    char *colon = strchr(line, ':');
+    if (strncmp(line, "model name", 10) || !colon) continue;
+    colon++;
+    while (*colon == ' ' || *colon == '\t')
+      colon++;
+    colon[strcspn(colon, "\n")] = 0;
+    snprintf(buf, n, "%s", colon);
+    break;
+  }
+  if (f) fclose(f);
 }

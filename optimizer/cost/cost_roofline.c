@@ -136,7 +136,7 @@ rg_status rg_cost_roofline_open(const rg_cost_opts *o, rg_cost_model **out, rg_e
     return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
   st = rg_machine_read(path, &r->mc, err);
-  static const rg_cost_iface iface = {"roofline", node_cost, stats, ctx_free};
+  static const rg_cost_iface iface = {"roofline", node_cost, stats, ctx_free, NULL};
   if (!st && !(*out = rg_cost_model_new(&iface, r)))
     st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   if (st) ctx_free(r);

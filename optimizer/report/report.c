@@ -83,11 +83,13 @@ void rg_cost_sum_print(const rg_cost_sum *s, int32_t opaque, rg_strbuf *out) {
     rg_sb_printf(out, "  %-10s %6d %14.1f %6.1f%%\n", rg_op_get((rg_op)op)->name, s->count[op], s->us[op],
                  s->total > 0 ? 100 * s->us[op] / s->total : 0);
   }
+  char fused[64] = "cost 0";
+  if (s->fused_us > 0) snprintf(fused, sizeof fused, "adding %.1f us", s->fused_us);
   rg_sb_printf(out,
                "  total: %.1f us (%.3f ms) for %d node%s; %d weight-only node%s folded and %d bias or "
-               "activation node%s fused into a Conv or Gemm (cost 0); %d opaque node%s not counted\n",
+               "activation node%s fused into a Conv or Gemm (%s); %d opaque node%s not counted\n",
                s->total, s->total / 1e3, nodes, nodes == 1 ? "" : "s", s->folded, s->folded == 1 ? "" : "s",
-               s->fused, s->fused == 1 ? "" : "s", opaque, opaque == 1 ? "" : "s");
+               s->fused, s->fused == 1 ? "" : "s", fused, opaque, opaque == 1 ? "" : "s");
 }
 
 /* The 1-minute load average, or -1: timings taken beside other work (more runnable threads
@@ -106,11 +108,14 @@ void rg_cost_stats_print(const rg_cost_stats *st, bool cached, const char *cache
     return;
   }
   rg_sb_printf(out,
-               "  configurations: %lld measured, %lld from the cache%s%s, %lld by the roofline (no "
-               "primitive); costed in %.3f s",
+               "  configurations: %lld measured, %lld from the cache%s%s, %lld by the roofline (nothing "
+               "to time); costed in %.3f s",
                (long long)st->measured, (long long)st->cached, cache[0] ? " " : "", cache,
                (long long)st->fallback, t_cost);
   double load = st->measured ? load_average() : -1;
   if (load >= 0) rg_sb_printf(out, " (load average %.2f)", load);
   rg_sb_puts(out, "\n");
+  if (st->run_us > 0 || st->node_us > 0) /* ort's */
+    rg_sb_printf(out, "  overheads: %.1f us a run (left out of every cost), %.2f us a node's dispatch (in its cost)\n",
+                 st->run_us, st->node_us);
 }
