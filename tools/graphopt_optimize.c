@@ -14,7 +14,7 @@
 typedef struct {
   const char *in, *rules, *pub, *out, *cost, *machine, *cache, *json, *proof_cache, *axioms;
   bool allow_unsigned, no_cache, explain, quiet, eqsat, unproved_rules, no_proof_cache, force;
-  int backtrack_only, eqsat_only; /* an option given that only that search reads (its code; 0 none) */
+  int backtrack_only, eqsat_only, guard; /* an option only that search reads (its code; 0 none); --guard 1, --no-guard 0 */
   double alpha, time_limit, tolerance, ilp_time_limit;
   int64_t budget, seed, max_enodes, iterations, multi_rounds;
   size_t mem_limit; /* --mem-limit: what the search may take (0: rg_search_memory_default) */
@@ -59,13 +59,13 @@ static bool search_options_fit(const opt_opts *o) {
   return false;
 }
 
+static const char *const searches[] = {"backtrack", "eqsat", NULL}, *const extracts[] = {"greedy", "ilp", NULL};
 static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
   rg_cli_getopt g;
   rg_cli_getopt_init(&g, rg_doc_graphopt_optimize.options, rg_doc_graphopt_optimize.n_options);
   *o = (opt_opts){.cost = rg_cost_backend_get(0)->name, .alpha = 1.05, .time_limit = 10, .tolerance = 1e-4, .budget = 1000,
                   .seed = 1, .max_enodes = 50000, .iterations = 15, .multi_rounds = 1, .ilp_time_limit = 10,
-                  .extract = RG_EXTRACT_GREEDY, .eqsat = true};
-  static const char *const searches[] = {"backtrack", "eqsat", NULL}, *const extracts[] = {"greedy", "ilp", NULL};
+                  .extract = RG_EXTRACT_GREEDY, .eqsat = true, .guard = -1};
   int c, pick;
   while ((c = rg_cli_getopt_next(&g, argc, argv)) != -1) {
     bool ok = true;
@@ -83,6 +83,7 @@ static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
     case RG_OPT_MACHINE: o->machine = optarg; break;
     case RG_OPT_CACHE: o->cache = optarg; break;
     case RG_OPT_NO_CACHE: o->no_cache = true; break;
+    case RG_OPT_GUARD: case RG_OPT_NO_GUARD: o->guard = c == RG_OPT_GUARD; break;
     case RG_OPT_ALPHA: ok = number("--alpha", optarg, 1, &o->alpha); break;
     case RG_OPT_BUDGET: ok = rg_cli_int_option(P, "budget", optarg, 1, INT32_MAX, &o->budget); break;
     case RG_OPT_TIME_LIMIT: ok = number("--time-limit", optarg, 0, &o->time_limit); break;
@@ -146,32 +147,32 @@ static bool load_rules(const opt_opts *o, rg_ruleset *rules, rg_rules_provenance
   return !st;
 }
 
-/* The numeric check's verdict, and the model written when it passed; the exit status. */
+/* The numeric check's verdict, then the guard's (g), and the model written when they let it be; the
+ * exit status. */
 static int check_and_write(const opt_opts *o, const rg_model *m, const rg_ruleset *rules, const rg_search_result *r,
-                           const rg_numcheck_plan *plan, double worst, int step) {
+                           const rg_numcheck_plan *plan, double worst, int step, rg_cost_model *cm, rg_speed_guard *g) {
   rg_err err = {0};
   rg_strbuf sb;
   rg_sb_init(&sb);
   const char *alone = plan->mode == RG_NUMCHECK_REGIONS ? plan->why : NULL;
-  bool passed = rg_numcheck_print(m, rules, r, worst, step, o->tolerance, o->seed, alone, &sb);
+  bool passed = rg_numcheck_print(m, rules, r, worst, step, o->tolerance, o->seed, alone, &sb), copy;
   graphopt_print(&sb);
   if (!passed) return 1;
-  if (rg_optimize_write(m, r, o->in, o->out, &o->xo, &err)) return rg_cli_report(P, NULL, &err), 2;
-  bool copy = !r->n_steps && !m->n_side_files && o->xo.mode != RG_EXTERNAL_ALWAYS; /* as rg_optimize_write */
-  printf("%s: written%s\n", o->out, copy ? " (no rule improved the model: a copy of the original)" : "");
+  if (rg_speed_guard_run(cm, m, r, o->in, g, &err)) /* a guard asked for that cannot measure writes nothing */
+    return fprintf(stderr, P ": %s (--no-guard writes the optimized model unmeasured)\n", err.msg), 2;
+  rg_speed_guard_print(g, &sb), graphopt_print(&sb);
+  if (rg_optimize_write(m, r, g, o->in, o->out, &o->xo, &copy, &err)) return rg_cli_report(P, NULL, &err), 2;
+  printf("%s: written%s\n", o->out, rg_speed_guard_keeps_original(g) ? " (the original: the optimized model is not faster)"
+                                   : copy ? " (no rule improved the model: a copy of the original)" : "");
   return 0;
 }
 
 /* The search's figures as JSON in path, whole or not at all; true when that failed (said why). */
 static bool write_json(const char *path, const rg_rules_provenance *pv, const rg_search_result *r,
-                       const rg_cost_model *cm, double worst, bool regions_only, const rg_eqsat_stats *es) {
-  rg_strbuf sb, search;
-  rg_sb_init(&sb), rg_sb_init(&search);
-  rg_search_result_json(r, cm, worst, regions_only, es, &search);
-  rg_sb_puts(&sb, "{");
-  rg_rules_provenance_json(pv, &sb);
-  rg_sb_puts(&sb, rg_sb_str(&search) + 1); /* the search's members after the rules' */
-  rg_sb_free(&search);
+                       const rg_cost_model *cm, double worst, bool regions_only, const rg_eqsat_stats *es, const rg_speed_guard *g) {
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  rg_optimize_json(pv, r, cm, worst, regions_only, es, g, &sb);
   rg_atomic_file a;
   rg_err err;
   rg_status st = rg_atomic_open(&a, path, &err);
@@ -223,6 +224,7 @@ static int optimize(const opt_opts *o, rg_model *m, const rg_ruleset *rules, con
   }
   int step = -1, rc = 2;
   double worst = 0;
+  rg_speed_guard g = {.on = o->guard < 0 ? !strcmp(o->cost, "ort") : o->guard}; /* by default with ort's costs */
   st = rg_optimize_check(m, &r, (uint32_t)o->seed, o->tolerance, plan, &worst, &step, &err);
   rg_strbuf sb;
   rg_sb_init(&sb);
@@ -233,10 +235,10 @@ static int optimize(const opt_opts *o, rg_model *m, const rg_ruleset *rules, con
   rg_rules_provenance_print(pv, &sb);
   graphopt_print(&sb);
   if (st) rg_cli_report(P, NULL, &err);
-  else rc = check_and_write(o, m, rules, &r, plan, worst, step);
+  else rc = check_and_write(o, m, rules, &r, plan, worst, step, cm, &g);
   /* 3: the model is written, its report is not (1 and 2 mean nothing was written) */
   bool alone = plan->mode == RG_NUMCHECK_REGIONS;
-  if (!st && o->json && write_json(o->json, pv, &r, cm, worst, alone, o->eqsat ? &es : NULL)) rc = rc ? rc : 3;
+  if (!st && o->json && write_json(o->json, pv, &r, cm, worst, alone, o->eqsat ? &es : NULL, &g)) rc = rc ? rc : 3;
   rg_search_result_free(&r);
   return rc;
 }

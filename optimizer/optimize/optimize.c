@@ -46,11 +46,13 @@ rg_status rg_optimize_check(const rg_model *m, const rg_search_result *r, uint32
   return st;
 }
 
-rg_status rg_optimize_write(const rg_model *m, const rg_search_result *r, const char *in_path,
-                            const char *out_path, const rg_export_opts *xo, rg_err *err) {
+rg_status rg_optimize_write(const rg_model *m, const rg_search_result *r, const rg_speed_guard *g, const char *in_path,
+                            const char *out_path, const rg_export_opts *xo, bool *copy, rg_err *err) {
   /* nothing better: the user's own file, unless it names side files a copy elsewhere would lose */
-  if (!r->n_steps && !m->n_side_files && (!xo || xo->mode != RG_EXTERNAL_ALWAYS))
-    return rg_atomic_copy(in_path, out_path, err);
+  bool original = !r->n_steps || rg_speed_guard_keeps_original(g);
+  *copy = original && !m->n_side_files && (!xo || xo->mode != RG_EXTERNAL_ALWAYS);
+  if (*copy) return rg_atomic_copy(in_path, out_path, err);
+  if (original) return rg_model_export_with(m, out_path, xo, err);
   rg_model *v = rg_model_view(m, r->roots);
   rg_status st = v ? rg_model_export_with(v, out_path, xo, err) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_model_view_free(v);

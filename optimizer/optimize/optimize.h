@@ -2,12 +2,13 @@
  * applied by the search under a cost model, the result checked numerically, the model written.
  * graphopt optimize is these calls and what it prints between them.
  *
- * The room optimizer/optimize/ (the top floor with report/: above search/, eqsat/, eval/, onnx/):
+ * The room optimizer/optimize/ (under report/, above search/, eqsat/, cost/, eval/, onnx/):
  * optimize.c          the steps around the search: search, check, write
  * proved_rules.h/.c   the rules graphopt may apply (a signed database's, or proved first)
  * numcheck.h/.c       the numeric check of a rewritten model against the original
  * dims_check.h/.c     a model with symbolic dims checked at other values of them; rules that
  *                     hold only at the values imported dropped
+ * speed_guard.h/.c    the optimized model and the original timed in onnxruntime before writing
  */
 #ifndef RG_OPTIMIZER_OPTIMIZE_H
 #define RG_OPTIMIZER_OPTIMIZE_H
@@ -18,6 +19,7 @@
 #include "optimizer/search/search.h"
 
 #include "dims_check.h"
+#include "speed_guard.h"
 #include "numcheck.h"
 #include "proved_rules.h"
 
@@ -46,9 +48,10 @@ rg_status rg_optimize_check(const rg_model *m, const rg_search_result *r, uint32
                             const rg_numcheck_plan *plan, double *worst, int *step, rg_err *err) RG_MUST_CHECK;
 
 /* Writes r's best model to out_path, its weights where xo says (onnx/export.h; NULL: the defaults);
- * when the search applied nothing, a copy of the file in_path (the user's own model, byte for
- * byte), unless its weights are in side files or xo asks for one (then it is written again). */
-rg_status rg_optimize_write(const rg_model *m, const rg_search_result *r, const char *in_path,
-                            const char *out_path, const rg_export_opts *xo, rg_err *err) RG_MUST_CHECK;
+ * when the search applied nothing, or the guard g (NULL: none) keeps the original, a copy of the
+ * file in_path (the user's own model, byte for byte), unless its weights are in side files or xo
+ * asks for one (then m, the original, is written again). *copy: whether it wrote a copy. */
+rg_status rg_optimize_write(const rg_model *m, const rg_search_result *r, const rg_speed_guard *g, const char *in_path,
+                            const char *out_path, const rg_export_opts *xo, bool *copy, rg_err *err) RG_MUST_CHECK;
 
 #endif

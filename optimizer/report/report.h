@@ -2,7 +2,7 @@
  * text appended to an rg_strbuf: the commands print it. Kept here, beside the figures, so that
  * the commands only parse, call and print.
  *
- * The room optimizer/report/ (the top floor with optimize/):
+ * The room optimizer/report/ (the top floor: above optimize/, whose results it prints):
  * report.c         models and costs;  report_search.c  a search's steps and figures
  * report_eval.c    graphopt eval's work: inputs, evaluations, differences
  */
@@ -15,6 +15,7 @@
 #include "optimizer/eqsat/eqsat.h"
 #include "optimizer/model/model.h"
 #include "optimizer/opaque/opaque.h"
+#include "optimizer/optimize/optimize.h"
 #include "optimizer/search/search.h"
 
 /* "  input  NAME: float DIMS" per input, "  output NAME: DIMS" per output. */
@@ -88,6 +89,18 @@ void rg_search_result_print(const rg_search_result *r, const rg_cost_model *cm, 
  * with es (equality saturation's run, else NULL) its figures as the member "eqsat". */
 void rg_search_result_json(const rg_search_result *r, const rg_cost_model *cm, double worst, bool regions_only,
                            const rg_eqsat_stats *es, rg_strbuf *out);
+
+/* The guard's verdict (optimize/speed_guard.h), nothing when it measured nothing: both medians, the
+ * median of the rounds' ratios with the lowest and highest, and which model is written. */
+void rg_speed_guard_print(const rg_speed_guard *g, rg_strbuf *out);
+/* The same as JSON members after a comma: ', "guard": null' when off, else an object (measured,
+ * and when it did: runtime, threads, rounds, pairs, self, original_ms, optimized_ms, ratio,
+ * ratio_low, ratio_high, written: "optimized" or "original"). */
+void rg_speed_guard_json(const rg_speed_guard *g, rg_strbuf *out);
+/* graphopt optimize's --json report: the rules' provenance (rg_rules_provenance_json), the
+ * search's figures (rg_search_result_json's members) and the guard's, one object and a newline. */
+void rg_optimize_json(const rg_rules_provenance *pv, const rg_search_result *r, const rg_cost_model *cm, double worst,
+                      bool regions_only, const rg_eqsat_stats *es, const rg_speed_guard *g, rg_strbuf *out);
 
 /* The numeric check's verdict and which check ran: agreement within tolerance (seed: of the
  * inputs), or the failure and, when step >= 0, the application after which the model first

@@ -170,3 +170,49 @@ bool rg_numcheck_print(const rg_model *m, const rg_ruleset *rules, const rg_sear
   if (step >= 0) rg_search_step_print(m, rules, step, &r->steps[step], out);
   return false;
 }
+
+void rg_speed_guard_print(const rg_speed_guard *g, rg_strbuf *out) {
+  if (!g->measured) return;
+  const rg_ort_comparison *c = &g->cmp;
+  rg_sb_printf(out,
+               "guard (%s, %d threads, %d rounds of fresh sessions, %d interleaved pairs%s): original %.3f ms, "
+               "optimized %.3f ms; ratio %.3f (the rounds' median; lowest %.3f, highest %.3f): ",
+               g->runtime, g->threads, c->rounds, c->pairs,
+               g->self ? ", RG_TEST_GUARD_SELF: the original against itself" : "", c->a_ms, c->b_ms, c->ratio, c->low,
+               c->high);
+  if (c->faster) rg_sb_puts(out, "faster beyond the noise: the optimized model is written\n");
+  else rg_sb_printf(out, "not faster beyond the noise (every round above 1, the median %.2f at least): the original "
+                         "is written\n", RG_ORT_MIN_GAIN);
+}
+
+void rg_speed_guard_json(const rg_speed_guard *g, rg_strbuf *out) {
+  const rg_ort_comparison *c = &g->cmp;
+  if (!g->on) {
+    rg_sb_puts(out, ", \"guard\": null");
+    return;
+  }
+  rg_sb_printf(out, ", \"guard\": {\"measured\": %s", g->measured ? "true" : "false");
+  if (g->measured) {
+    rg_sb_puts(out, ", \"runtime\": ");
+    rg_json_string(out, g->runtime);
+    rg_sb_printf(out, ", \"threads\": %d, \"rounds\": %d, \"pairs\": %d, \"self\": %s", g->threads, c->rounds, c->pairs,
+                 g->self ? "true" : "false");
+    json_cost(out, "original_ms", c->a_ms), json_cost(out, "optimized_ms", c->b_ms);
+    json_cost(out, "ratio", c->ratio), json_cost(out, "ratio_low", c->low), json_cost(out, "ratio_high", c->high);
+    rg_sb_printf(out, ", \"written\": \"%s\"", c->faster ? "optimized" : "original");
+  }
+  rg_sb_puts(out, "}");
+}
+
+void rg_optimize_json(const rg_rules_provenance *pv, const rg_search_result *r, const rg_cost_model *cm, double worst,
+                      bool regions_only, const rg_eqsat_stats *es, const rg_speed_guard *g, rg_strbuf *out) {
+  rg_strbuf search;
+  rg_sb_init(&search);
+  rg_search_result_json(r, cm, worst, regions_only, es, &search);
+  rg_sb_puts(out, "{");
+  rg_rules_provenance_json(pv, out);
+  rg_sb_append(out, rg_sb_str(&search) + 1, search.len - 3); /* the search's members, after the rules', without "}\n" */
+  rg_speed_guard_json(g, out);
+  rg_sb_puts(out, "}\n");
+  rg_sb_free(&search);
+}

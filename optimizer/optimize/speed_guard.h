@@ -1,0 +1,41 @@
+/* optimizer/optimize/speed_guard.h: graphopt's measured guard: before the optimized model is written,
+ * it and the original are timed in onnxruntime (cost/ort_helper.h: the ort cost model's helper,
+ * else one started for this), in interleaved pairs, and the optimized model is written only
+ * when it is faster beyond the noise the pairs show (rg_ort_comparison.faster); otherwise the
+ * original is, and the report says so with both figures. On with --cost ort, on request
+ * (--guard) with the other cost models.
+ *
+ * A test hook: with $RG_TEST_GUARD_SELF set, the original is timed against itself in place of
+ * the optimized model, a pair in which the second is certainly no faster. */
+#ifndef RG_OPTIMIZER_SPEED_GUARD_H
+#define RG_OPTIMIZER_SPEED_GUARD_H
+
+#include <stdbool.h>
+
+#include "optimizer/cost/cost.h"
+#include "optimizer/search/search.h"
+
+/* 8 rounds (ort_helper.h), each of 3 warm-up runs of each model, then 8 to 100 pairs and 400 ms
+ * at least. */
+#define RG_SPEED_GUARD_PAIRING ((rg_ort_pairing){3, 8, 8, 100, 400})
+
+typedef struct {
+  bool on;               /* asked for (set by the caller) */
+  bool measured;         /* the models were timed (not when off, or when nothing was rewritten) */
+  bool self;             /* the test hook compared the original with itself */
+  char runtime[96];      /* the helper's onnxruntime */
+  int threads;
+  rg_ort_comparison cmp; /* a: the original, b: the optimized model */
+} rg_speed_guard;
+
+/* When g->on and r rewrote m: times r's model (m seen from r->roots, as export writes it)
+ * against the original file in_path, with cost model cm's helper (when cm is ort's and its
+ * helper serves) or one of its own, into g. Errors: the helper's (it does not start, fails, or
+ * onnxruntime refuses a model: RG_ERR_IO naming what happened), export's, RG_ERR_NOMEM. */
+rg_status rg_speed_guard_run(rg_cost_model *cm, const rg_model *m, const rg_search_result *r, const char *in_path,
+                       rg_speed_guard *g, rg_err *err) RG_MUST_CHECK;
+
+/* Whether the guard keeps the original: it measured, and the optimized model is not faster. */
+bool rg_speed_guard_keeps_original(const rg_speed_guard *g);
+
+#endif
