@@ -166,3 +166,15 @@ add_test(NAME optimizer_external
                  ${CMAKE_BINARY_DIR}/roundtrip/external --rules ${RG_TEST_ROOT}/regress/optimize/merge.rules --external)
 set_tests_properties(optimizer_external PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS models
                      FIXTURES_REQUIRED proof_cache)
+# --cost ort and the measured guard (issue 43; tests/regress/run_ort.sh): the onnxruntime helper
+# faked (killed, hung, answering garbage, refusing models, not starting: a fallback or an exit
+# with a message naming what happened, never a hang), the cost cache (a second run measures
+# nothing; a corrupt one moved aside and rebuilt), the guard's verdict both ways; then with
+# onnxruntime itself (skipped without node or onnxruntime-node), where the guard times a model
+# against itself (RG_TEST_GUARD_SELF) and must write the original.
+add_test(NAME optimizer_ort_faults
+         COMMAND ${RG_TEST_ROOT}/regress/run_ort.sh $<TARGET_FILE:graphopt> ${CMAKE_SOURCE_DIR} faults)
+add_test(NAME optimizer_ort
+         COMMAND ${RG_TEST_ROOT}/regress/run_ort.sh $<TARGET_FILE:graphopt> ${CMAKE_SOURCE_DIR} real)
+set_tests_properties(optimizer_ort_faults optimizer_ort PROPERTIES TIMEOUT 900 FIXTURES_REQUIRED proof_cache)
+set_tests_properties(optimizer_ort PROPERTIES SKIP_RETURN_CODE 77 LABELS models)

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# graphopt's onnxruntime cost model (--cost ort) and measured guard, issue 43.
+#   run_ort.sh GRAPHOPT ROOT faults   the helper faked (tests/regress/fake_ort_helper.sh): killed,
+#                                     hung, garbage, refusing, not starting; the cache (a second
+#                                     run measures nothing; a corrupt one moved aside and rebuilt);
+#                                     the guard's verdict both ways. No node needed.
+#   run_ort.sh GRAPHOPT ROOT real     the same with onnxruntime itself (exit 77 without node or
+#                                     models/node_modules/onnxruntime-node): costs measured, then
+#                                     cached; the guard on a model against itself writes the original.
+# Every run is bounded (timeout): a hang is a failure, not a stuck test.
+set -u
+graphopt=$1 root=$2 mode=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+opt=$root/tests/regress/optimize
+model=$root/tests/regress/optimize/fire.onnx # two convs with bias and relu, a concat
+fake=$root/tests/regress/fake_ort_helper.sh
+fail=0 n=0
+
+# check NAME STATUS TEXT CMD...: CMD exits with STATUS within 120 s and its output holds TEXT
+check() {
+  local name=$1 status=$2 text=$3 why=""
+  shift 3
+  n=$((n + 1))
+  out=$(timeout 120 "$@" 2>&1)
+  local rc=$?
+  [ "$rc" -ne "$status" ] && why="exit status $rc, want $status"
+  [ -z "$why" ] && ! grep -qF -- "$text" <<<"$out" && why="the output lacks '$text'"
+  [ -z "$why" ] && grep -qE 'Sanitizer|runtime error' <<<"$out" && why="a sanitizer report"
+  [ -z "$why" ] || { echo "FAIL $name: $why; output: $out"; fail=$((fail + 1)); }
+}
+
+# same NAME A B / differ NAME A B: the files are (not) byte for byte equal
+same() { n=$((n + 1)); cmp -s "$2" "$3" || { echo "FAIL $1: $3 is not a copy of $2"; fail=$((fail + 1)); }; }
+differ() { n=$((n + 1)); cmp -s "$2" "$3" && { echo "FAIL $1: $3 is a copy of $2"; fail=$((fail + 1)); }; }
+
+mm=("$graphopt" optimize "$opt/merge_matmuls.onnx" --rules "$opt/merge.rules" -q) # two products to merge
+
+faults() {
+  export RG_ORT_HELPER=$fake
+  check "measured" 0 "configurations: 9 measured, 0 from the cache" \
+    "$graphopt" cost "$model" --cost ort --cache "$tmp/c.sqlite"
+  check "second run measures nothing" 0 "configurations: 0 measured, 7 from the cache" \
+    "$graphopt" cost "$model" --cost ort --cache "$tmp/c.sqlite"
+  echo "not a cache" >"$tmp/c.sqlite"
+  check "corrupt cache moved aside" 0 "moved aside to $tmp/c.sqlite.corrupt" \
+    "$graphopt" cost "$model" --cost ort --cache "$tmp/c.sqlite"
+  check "corrupt cache rebuilt" 0 "configurations: 0 measured, 7 from the cache" \
+    "$graphopt" cost "$model" --cost ort --cache "$tmp/c.sqlite"
+  check "no helper" 2 "the onnxruntime helper RG_ORT_HELPER=$tmp/none: not found" \
+    env RG_ORT_HELPER="$tmp/none" "$graphopt" cost "$model" --cost ort --no-cache
+  check "helper does not start" 2 "failed to start: it exited with status 3 without answering: fake helper: cannot load" \
+    env FAKE_ORT=crash-start "$graphopt" cost "$model" --cost ort --no-cache
+  check "helper killed" 0 "failed timing a model: it died on signal 9" \
+    env FAKE_ORT=kill "$graphopt" cost "$model" --cost ort --no-cache
+  check "helper killed: the roofline's figures" 0 "0 measured, 0 from the cache, 7 by the roofline" \
+    env FAKE_ORT=kill "$graphopt" cost "$model" --cost ort --no-cache
+  check "helper hung" 0 "it gave no answer within 2 s and was killed" \
+    env FAKE_ORT=hang RG_ORT_TIMEOUT=2 "$graphopt" cost "$model" --cost ort --no-cache
+  check "helper answers garbage" 0 "it answered 'hello from a broken helper\\x0a', not a reply frame" \
+    env FAKE_ORT=garbage "$graphopt" cost "$model" --cost ort --no-cache
+  check "onnxruntime refuses" 0 "0 measured, 0 from the cache $tmp/r.sqlite, 7 by the roofline" \
+    env FAKE_ORT=refuse "$graphopt" cost "$model" --cost ort --cache "$tmp/r.sqlite"
+  check "refused: not tried again" 0 "0 measured, 0 from the cache $tmp/r.sqlite, 7 by the roofline" \
+    env FAKE_ORT=kill "$graphopt" cost "$model" --cost ort --cache "$tmp/r.sqlite"
+  # the guard: a slower rewrite is not written, a faster one is; its figures in --json
+  check "guard: slower" 0 "original 0.100 ms, optimized 0.120 ms; ratio 0.833" \
+    "${mm[@]}" -o "$tmp/slow.onnx" --guard --json "$tmp/slow.json"
+  same "guard: slower, the original written" "$opt/merge_matmuls.onnx" "$tmp/slow.onnx"
+  check "guard: slower, json" 0 '"optimized_ms": 0.12, "ratio": 0.83333333333333337' cat "$tmp/slow.json"
+  check "guard: slower, json verdict" 0 '"written": "original"}}' cat "$tmp/slow.json"
+  check "guard: faster" 0 "faster beyond the noise: the optimized model is written" \
+    env FAKE_ORT_B=80 "${mm[@]}" -o "$tmp/fast.onnx" --guard
+  differ "guard: faster, the optimized model written" "$opt/merge_matmuls.onnx" "$tmp/fast.onnx"
+  check "guard: no equal ratio passes" 0 "not faster beyond the noise" \
+    env FAKE_ORT_B=100 "${mm[@]}" -o "$tmp/eq.onnx" --guard
+  check "guard: cannot measure" 2 "(--no-guard writes the optimized model unmeasured)" \
+    env FAKE_ORT=refuse "${mm[@]}" -o "$tmp/x.onnx" --guard
+  n=$((n + 1))
+  [ -e "$tmp/x.onnx" ] && { echo "FAIL guard: cannot measure: $tmp/x.onnx written"; fail=$((fail + 1)); }
+  check "guard off by default (roofline)" 0 '"guard": null' sh -c "\"$graphopt\" optimize \"$opt/merge_matmuls.onnx\" \
+    --rules \"$opt/merge.rules\" -q -o \"$tmp/off.onnx\" --json \"$tmp/off.json\" && cat \"$tmp/off.json\""
+  check "guard on with ort" 0 "guard (onnxruntime-node 0.0.0-fake" "${mm[@]}" -o "$tmp/ort.onnx" --cost ort --no-cache
+  check "--no-guard with ort" 0 '"guard": null' sh -c "\"$graphopt\" optimize \"$opt/merge_matmuls.onnx\" \
+    --rules \"$opt/merge.rules\" -q -o \"$tmp/ng.onnx\" --cost ort --no-cache --no-guard --json \"$tmp/ng.json\" && cat \"$tmp/ng.json\""
+}
+
+real() {
+  command -v node >/dev/null && [ -d "$root/models/node_modules/onnxruntime-node" ] || {
+    echo "skipped: no node, or no models/node_modules/onnxruntime-node (scripts/setup.sh)"; exit 77; }
+  unset RG_ORT_HELPER
+  check "measured in onnxruntime" 0 "onnxruntime-node 1.30.0" \
+    "$graphopt" cost "$opt/fire.onnx" --cost ort --cache "$tmp/c.sqlite"
+  check "no fallback" 0 "c.sqlite, 0 by the roofline (nothing to time)" \
+    "$graphopt" cost "$opt/merge_convs.onnx" --cost ort --cache "$tmp/c.sqlite"
+  check "second run measures nothing" 0 "configurations: 0 measured" \
+    "$graphopt" cost "$opt/fire.onnx" --cost ort --cache "$tmp/c.sqlite"
+  check "overheads" 0 "us a run (left out of every cost)" \
+    "$graphopt" cost "$opt/fire.onnx" --cost ort --cache "$tmp/c.sqlite"
+  # the original against itself (the test hook): certainly no faster, so the original is written
+  check "guard: the original against itself" 0 "RG_TEST_GUARD_SELF: the original against itself): original" \
+    env RG_TEST_GUARD_SELF=1 "${mm[@]}" -o "$tmp/self.onnx" --cost ort --cache "$tmp/c.sqlite"
+  same "guard: the original written" "$opt/merge_matmuls.onnx" "$tmp/self.onnx"
+  check "guard: said" 0 "written (the original: the optimized model is not faster)" cat /dev/stdin <<<"$out"
+  check "guard: its verdict in --json" 0 '"self": true' sh -c "RG_TEST_GUARD_SELF=1 \"$graphopt\" optimize \
+    \"$opt/merge_matmuls.onnx\" --rules \"$opt/merge.rules\" -q -o \"$tmp/self2.onnx\" --guard --json \"$tmp/s.json\" \
+    && cat \"$tmp/s.json\""
+}
+
+case $mode in
+  faults) faults ;;
+  real) real ;;
+  *) echo "run_ort.sh: mode faults or real, not '$mode'"; exit 2 ;;
+esac
+echo "$((n - fail)) passed, $fail failed"
+[ "$fail" -eq 0 ]
