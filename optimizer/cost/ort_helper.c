@@ -56,9 +56,10 @@ static rg_status helper_argv(char **argv, rg_data_file *script, char *label, siz
 #endif
   if (!script->found)
     return rg_err_set(err, RG_ERR_IO,
-                      "cannot find the onnxruntime helper ort_cost_server.js (tried %s): set %s to a helper, or "
-                      "%s to a folder that holds it",
-                      script->tried[0] ? script->tried : script->path, RG_ORT_HELPER_ENV, RG_DATA_DIR_ENV);
+                      "cannot find the onnxruntime helper ort_cost_server.js (tried %s): set %s to it (the "
+                      "models/ort_cost_server.js of a rulegen source tree, whose models/node_modules holds "
+                      "onnxruntime-node: scripts/setup.sh)",
+                      script->tried[0] ? script->tried : script->path, RG_ORT_HELPER_ENV);
   argv[0] = "node", argv[1] = script->path, argv[2] = NULL;
   snprintf(label, n, "node %.280s", script->path);
   return RG_OK;

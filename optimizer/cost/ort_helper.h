@@ -8,8 +8,10 @@
  * (from PATH) running models/ort_cost_server.js, which that file's header documents with the
  * protocol: length-prefixed requests, each a JSON command line and the models' bytes, and
  * replies "ok ..." or "error STAGE MESSAGE". The script is found as a data file (ir/datapath.h:
- * $RULEGEN_DATA_DIR/ort_cost_server.js, the installed share/rulegen/, else the source tree for
- * programs of the build tree); it loads onnxruntime-node from the node_modules beside it.
+ * $RULEGEN_DATA_DIR/ort_cost_server.js, share/rulegen/ beside an installed graphopt, else the
+ * source tree for programs of the build tree); it loads onnxruntime-node from the node_modules
+ * beside it, which the install does not carry: an installed graphopt is pointed at a source
+ * tree's script with $RG_ORT_HELPER (the script is a program: #!/usr/bin/env node).
  *
  * Sessions: graph optimization 'all', T intra-op threads ($RG_ORT_THREADS, else 2), pool
  * threads that do not spin. Each request has a deadline ($RG_ORT_TIMEOUT seconds when set, for
