@@ -3,8 +3,9 @@
  * own (ort_probe.c: the node as export writes it, weights as initializers) and timed in the
  * onnxruntime helper (ort_helper.h: one process for the cost model's life; CPU, 2 intra-op
  * threads, no spinning pool threads; 3 warm-up runs, then the median of at least 10 runs and
- * 20 ms, at most 200; the outputs written into tensors made once). A node's cost is that time less the overhead of a run (the helper's
- * call, the session's set-up of a run): what it adds to a model, its dispatch included.
+ * 20 ms, at most 200; the outputs written into tensors made once). A node's cost is that time
+ * less the overhead of a run (the helper's call, the session's set-up of a run): what it adds
+ * to a model, its dispatch included.
  *
  * onnxruntime computes a bias and an activation inside the Conv or Gemm below them (cost.h's
  * rg_cost_fuses); their cost is what they add there: the Conv with them timed, less the Conv
@@ -162,6 +163,7 @@ static rg_status measure(ort_ctx *c, const rg_model *m, int32_t base, const int3
     c->stats.fallback++;
     rg_roofline_figures(m, base, &flops, &bytes);
     row.us = rg_roofline_us(&c->mc, flops, bytes), row.repeats = 0;
+    row.us = row.us > 1e-3 ? row.us : 1e-3; /* a row's cost is positive (a machine file may say 0 overhead) */
   }
   return c->cache && (t > 0 || refused) ? rg_cost_cache_put(c->cache, c->device, op, config, &row, err) : RG_OK;
 }
