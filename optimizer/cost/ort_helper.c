@@ -121,6 +121,8 @@ static void describe_end(const rg_child_result *res, rg_child_end_reason why, in
              res->flooded == 2 ? "stderr" : "stdout");
   else if (res->signal)
     snprintf(out, n, "it died on signal %d (%s)%s%s", res->signal, strsignal(res->signal), said[0] ? ": " : "", said);
+  else if (res->exit_code == 127) /* child.c's exec failed */
+    snprintf(out, n, "it could not be run (is node on PATH, and the helper a program?)");
   else
     snprintf(out, n, "it exited with status %d without answering%s%s", res->exit_code, said[0] ? ": " : "", said);
 }

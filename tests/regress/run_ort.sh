@@ -49,6 +49,8 @@ faults() {
     "$graphopt" cost "$model" --cost ort --cache "$tmp/c.sqlite"
   check "no helper" 2 "the onnxruntime helper RG_ORT_HELPER=$tmp/none: not found" \
     env RG_ORT_HELPER="$tmp/none" "$graphopt" cost "$model" --cost ort --no-cache
+  check "no node" 2 "failed to start: it could not be run (is node on PATH" \
+    env -u RG_ORT_HELPER PATH=/nonexistent "$graphopt" cost "$model" --cost ort --no-cache
   check "helper does not start" 2 "failed to start: it exited with status 3 without answering: fake helper: cannot load" \
     env FAKE_ORT=crash-start "$graphopt" cost "$model" --cost ort --no-cache
   check "helper killed" 0 "failed timing a model: it died on signal 9" \
