@@ -2,8 +2,8 @@
  * in microseconds, and what a whole set of values costs. The search compares rewritten graphs
  * by these figures.
  *
- * A cost model is a small vtable (rg_cost_iface: a name and the cost of one node) behind one
- * handle, as ggml's backends are. The built-in ones are rows of one table (cost_backends.c,
+ * A cost model is a small vtable (rg_cost_iface: a name, the cost of one node and, for ort,
+ * what a fused bias or activation adds) behind one handle, as ggml's backends are. The built-in ones are rows of one table (cost_backends.c,
  * rg_cost_backend_get), opened by name with rg_cost_model_open:
  *   roofline  max(FLOPs / peak, bytes moved / memory bandwidth) + a per-node overhead, machine
  *             figures from a data file (optimizer/cost/machines/);
@@ -27,11 +27,11 @@
  * exporter; it runs the helper through verify/child.h):
  * cost.c           the handle: a backend opened by name, the per-node memo, sums
  * cost_backends.c  the table of built-in cost models;  cost_choose.c  a model as a command chose it
- * cost_roofline.c  the analytic model;  cost_machine.c  its machine files (machines/)
+ * cost_roofline.c  the analytic model;  cost_machine.c  its machine files (machines/), the CPU's name
  * cost_dnnl.c      oneDNN on the CPU;  cost_cuda.c  the GPU (cuda/)
  * cost_ort.c       onnxruntime;  ort_probe.c  the models it times (a node, its fused epilogue)
  * ort_helper.h/.c  the onnxruntime helper process (verify/child.h's long-lived child): one
- *                  model timed, or two compared in interleaved pairs (graphopt's guard)
+ *                  model timed, or two compared in rounds of interleaved pairs (graphopt's guard)
  * cost_cache.h/.c  the SQLite cache of measured costs;  cost_seen.c  configurations priced this run
  * gpu_op.h/.c      a vocabulary node as the GPU module describes it (cuda/cuda.h's rg_gpu_op)
  * cost_internal.h  what the backends share, private here
