@@ -166,28 +166,6 @@ static rg_status read_derive(reader *r, rg_prune_result *res) {
   return st ? st : line_end(r);
 }
 
-static rg_status read_result(reader *r, int n, rg_prune_result *res, rg_err *err);
-
-rg_status rg_prune_state_read_file(FILE *f, size_t limit, int n, rg_prune_result *res, rg_err *err) {
-  memset(res, 0, sizeof *res);
-  reader r = {.f = f, .left = limit, .err = err};
-  rg_status st = load_ahead(&r) ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  if (!st) st = read_result(&r, n, res, err);
-  if (!st && ferror(f)) st = rg_err_set(err, RG_ERR_IO, "a read error");
-  free(r.cur), free(r.ahead);
-  return st;
-}
-
-rg_status rg_prune_state_read(const char *text, size_t len, int n, rg_prune_result *res, rg_err *err) {
-  memset(res, 0, sizeof *res);
-  if (!len) return rg_err_at(err, RG_ERR_PARSE, 0, 1, "the file ends early (cut short?)");
-  FILE *f = fmemopen((void *)text, len, "r");
-  if (!f) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  rg_status st = rg_prune_state_read_file(f, len, n, res, err);
-  fclose(f);
-  return st;
-}
-
 static rg_status read_result(reader *r, int n, rg_prune_result *res, rg_err *err) {
   int n_file, kept, interrupted, seq_n;
   rg_status st = line_of(r, "prune-state");
@@ -231,5 +209,25 @@ static rg_status read_result(reader *r, int n, rg_prune_result *res, rg_err *err
     st = rg_err_at(err, RG_ERR_PARSE, 1, 1, "%d rules kept and %d removed, not %d and %d as it says", n_kept,
                    n - n_kept, kept, seq_n);
   if (!st && r->ahead_len >= 0) st = rg_err_at(err, RG_ERR_PARSE, r->line + 1, 1, "more after the last rule's entry");
+  return st;
+}
+
+rg_status rg_prune_state_read_file(FILE *f, size_t limit, int n, rg_prune_result *res, rg_err *err) {
+  memset(res, 0, sizeof *res);
+  reader r = {.f = f, .left = limit, .err = err};
+  rg_status st = load_ahead(&r) ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (!st) st = read_result(&r, n, res, err);
+  if (!st && ferror(f)) st = rg_err_set(err, RG_ERR_IO, "a read error");
+  free(r.cur), free(r.ahead);
+  return st;
+}
+
+rg_status rg_prune_state_read(const char *text, size_t len, int n, rg_prune_result *res, rg_err *err) {
+  memset(res, 0, sizeof *res);
+  if (!len) return rg_err_at(err, RG_ERR_PARSE, 0, 1, "the file ends early (cut short?)");
+  FILE *f = fmemopen((void *)text, len, "r");
+  if (!f) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_status st = rg_prune_state_read_file(f, len, n, res, err);
+  fclose(f);
   return st;
 }

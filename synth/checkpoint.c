@@ -191,8 +191,9 @@ static found load(const char *path, rg_checkpoint_kind kind, const rg_checkpoint
     if (f) fclose(f);
     return FOUND_DAMAGED;
   }
-  found fd = S_ISREG(sb.st_mode) ? read_checked(f, (size_t)sb.st_size, kind, k, res, why, why_len) : FOUND_DAMAGED;
-  if (!S_ISREG(sb.st_mode)) snprintf(why, why_len, "%s: not a regular file", path);
+  found fd = FOUND_DAMAGED;
+  if (S_ISREG(sb.st_mode)) fd = read_checked(f, (size_t)sb.st_size, kind, k, res, why, why_len);
+  else snprintf(why, why_len, "%s: not a regular file", path);
   fclose(f);
   if (fd != FOUND_OK) rg_prune_result_free(res);
   return fd;
