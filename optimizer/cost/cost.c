@@ -241,3 +241,13 @@ void rg_cost_config(const rg_model *m, int32_t id, rg_strbuf *sb) {
   for (int j = 0; j < info->n_outputs; j++)
     rg_sb_printf(sb, " %s", rg_shape_format(rg_model_shape(m, (rg_ref){id, j}), buf, sizeof buf));
 }
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+double rg_cost_median(double *v, int n) {
+  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}

@@ -307,11 +307,6 @@ static bool timed_op(rg_op op) {
 
 /* ---- timing ---- */
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 /* Runs pd's primitive on memory of its arguments (filled with small normal numbers: denormals
  * would slow some kernels down) and times it; *median in microseconds. */
 static rg_status time_pd(dnnl_ctx *c, dnnl_primitive_desc_t pd, const args *a, double *median,
@@ -356,8 +351,7 @@ static rg_status time_pd(dnnl_ctx *c, dnnl_primitive_desc_t pd, const args *a, d
     dnnl_memory_destroy(ex[k].memory);
   if (prim) dnnl_primitive_destroy(prim);
   if (st) return st;
-  qsort(t, (size_t)reps, sizeof *t, cmp_double);
-  *median = reps % 2 ? t[reps / 2] : (t[reps / 2 - 1] + t[reps / 2]) / 2;
+  *median = rg_cost_median(t, reps);
   /* a clock's tick can read 0 for the smallest: a cost is positive */
   if (*median < 1e-3) *median = 1e-3;
   *repeats = reps;

@@ -7,6 +7,9 @@
 #include "cost.h"
 #include "ir/datapath.h"
 
+/* The median of v[0..n) (n >= 1), which it sorts: the figure every measuring model keeps. */
+double rg_cost_median(double *v, int n);
+
 /* A machine as the roofline sees it (cost_machine.c reads it from a file). */
 typedef struct {
   double peak_gflops; /* attainable float32 GFLOP/s, all cores */

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cost_internal.h"
 #include "verify/verify.h"
 
 #define REQ_HEADER_LEN 39   /* "rg-ort-request " + 10 digits + " " + 12 digits + "\n" */
@@ -249,16 +250,6 @@ rg_status rg_ort_time(rg_ort *o, const uint8_t *model, size_t len, const rg_ort_
   return st;
 }
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median_of(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 void rg_ort_compare_pairs(const double *a, const double *b, const int *round, int n, int rounds,
                           rg_ort_comparison *c) {
   double *v = malloc(sizeof *v * ((size_t)n * 3 + (size_t)rounds));
@@ -270,13 +261,13 @@ void rg_ort_compare_pairs(const double *a, const double *b, const int *round, in
   }
   double *w = v + n, *q = v + 2 * n, *r = v + 3 * n;
   for (int i = 0; i < n; i++) v[i] = a[i], w[i] = b[i];
-  c->a_ms = median_of(v, n) / 1e3, c->b_ms = median_of(w, n) / 1e3;
+  c->a_ms = rg_cost_median(v, n) / 1e3, c->b_ms = rg_cost_median(w, n) / 1e3;
   for (int k = 0, i = 0; k < rounds; k++) { /* the pairs of a round lie together */
     int m = 0;
     for (; i < n && round[i] == k; i++) q[m++] = a[i] / b[i];
-    r[k] = m ? median_of(q, m) : 1;
+    r[k] = m ? rg_cost_median(q, m) : 1;
   }
-  c->ratio = median_of(r, rounds), c->low = r[0], c->high = r[rounds - 1];
+  c->ratio = rg_cost_median(r, rounds), c->low = r[0], c->high = r[rounds - 1];
   c->faster = c->low > 1 && c->ratio >= RG_ORT_MIN_GAIN;
   free(v);
 }
