@@ -1,4 +1,5 @@
 /* verify/prove.c: the proof stage (see prove.h). */
+#define _POSIX_C_SOURCE 200809L /* strnlen */
 #include "prove.h"
 
 #include <omp.h>
@@ -31,15 +32,9 @@ void rg_prove_opts_init(rg_prove_opts *o) {
   o->core_hint = true;
 }
 
-/* strlen(s), at most max (s need not end within max bytes). */
-static size_t len_upto(const char *s, size_t max) {
-  const char *end = memchr(s, 0, max);
-  return end ? (size_t)(end - s) : max;
-}
-
 rg_status rg_answer_keep(rg_answer_record *r, const rg_solver_answer *a) {
   free(r->core);
-  size_t lc = len_upto(a->core, sizeof a->core), ld = len_upto(a->detail, sizeof a->detail);
+  size_t lc = strnlen(a->core, sizeof a->core), ld = strnlen(a->detail, sizeof a->detail);
   *r = (rg_answer_record){.result = a->result, .ms = a->ms, .core = malloc(lc + ld + 2)};
   if (!r->core) return RG_ERR_NOMEM;
   memcpy(r->core, a->core, lc);
@@ -60,7 +55,7 @@ void rg_rule_proofs_free(rg_rule_proof *p, int n) {
 }
 
 rg_status rg_proof_refutation_set(rg_rule_proof *p, const char *why, size_t max) {
-  size_t n = len_upto(why, max);
+  size_t n = strnlen(why, max);
   free(p->refutation);
   p->refutation = malloc(n + 1);
   if (!p->refutation) return RG_ERR_NOMEM;
