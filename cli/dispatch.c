@@ -39,6 +39,8 @@ int rg_cli_dispatch(const char *prog, const char *about, const rg_cli_command *c
     char *args[] = {argv[2], "--help", NULL}; /* help CMD: what CMD --help prints */
     return cmds[i].fn(2, args);
   }
+  /* a first word that names a file, not a command: graphopt IN.onnx -o OUT.onnx is optimize */
+  if (default_cmd && !help && strpbrk(name, "./")) return default_cmd(argc, argv);
   fprintf(stderr, "%s: unknown command '%s'\n\n", prog, name);
   cli_usage(stderr, prog, about, cmds, n);
   return 2;

@@ -53,7 +53,7 @@ static const rg_cli_option cost_options[] = {
 };
 
 static const rg_cli_option optimize_options[] = {
-    RG_CLI_OPT(RULES, "the rules: a signed database (.db) or rule text (required)"),
+    RG_CLI_OPT(RULES, "the rules: a signed database (.db) or rule text (default: the default set, below)"),
     RG_CLI_OPT(PUB, "verify the database's signature with this key"),
     RG_CLI_OPT(ALLOW_UNSIGNED, "use a database whose signature is missing or not checked (its rules are then proved)"),
     RG_CLI_OPT(UNPROVED_RULES, "apply rules without proving them (rule text, unsigned databases); every report warns"),
@@ -134,8 +134,8 @@ const rg_cli_doc rg_doc_graphopt_cost = {
     .after = "exit status: 0 done, 2 bad input or arguments\n"};
 
 const rg_cli_doc rg_doc_graphopt_optimize = {
-    "graphopt optimize IN.onnx --rules RULES -o OUT.onnx [options]\n"
-    "       graphopt --rules RULES IN.onnx -o OUT.onnx [options]",
+    "graphopt optimize IN.onnx [--rules RULES] -o OUT.onnx [options]\n"
+    "       graphopt [--rules RULES] IN.onnx -o OUT.onnx [options]",
     "Rewrites a model with verified rules (both ways round) by equality saturation: every rule\n"
     "applied everywhere in an e-graph, then the cheapest model it holds extracted (greedily,\n"
     "then improved by local moves priced as models are; --extract ilp also solves TENSAT's ILP\n"
@@ -167,7 +167,11 @@ const rg_cli_doc rg_doc_graphopt_optimize = {
     "must differ, -o may not name the input or the rules (unless --force), devices and FIFOs are\n"
     "written in place, a symbolic link's target is written, a read-only file is refused.\n",
     DOC_OPTIONS(optimize_options),
-    .after = "example:\n  graphopt --rules rules.db --pub rules.pub resnext50.onnx -o resnext50.opt.onnx\n"
+    .after = "default rules: the signed database rules/default.db installed with graphopt\n"
+             "(PREFIX/share/rulegen/), checked with its key rules/default.pub: made by\n"
+             "`rulegen --ops taso,bias --depth 3` (scripts/default-rules.sh)\n"
+             "examples:\n  graphopt resnext50.onnx -o resnext50.opt.onnx\n"
+             "  graphopt --rules rules.db --pub rules.pub resnext50.onnx -o resnext50.opt.onnx\n"
              "exit status: 0 written (also when no rule helps), 1 the numeric check failed (nothing\n"
              "written), 2 bad input or arguments (nothing written), 3 the model was written but the\n"
              "--json report could not be\n"};

@@ -1,6 +1,6 @@
 # cmake --install BUILD --prefix P: the programs (P/bin: rulegen, rulesdb, graphopt and the
 # solver helpers rulegen-z3, rulegen-cvc5, which rulegen runs from its own folder), their data
-# (P/share/rulegen: axioms.rules, machines/*.txt; ir/datapath.h), the CUDA module where there is
+# (P/share/rulegen: axioms.rules, machines/*.txt, rules/default.db and .pub; ir/datapath.h), the CUDA module where there is
 # one (P/lib/rulegen/rulegen-cuda.so: optimizer/cuda/cuda.h), every module's headers
 # (P/include/rulegen/<module>/, so that -IP/include/rulegen and #include <rulesdb/rulesdb.h>
 # work), the module libraries, and two ways for another project to link them: pkg-config
@@ -56,6 +56,9 @@ install(FILES ${CMAKE_BINARY_DIR}/optimizer/onnx/onnx.pb-c.h
 install(FILES ${CMAKE_SOURCE_DIR}/verify/axioms.rules DESTINATION ${CMAKE_INSTALL_DATADIR}/rulegen)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/optimizer/cost/machines/
         DESTINATION ${CMAKE_INSTALL_DATADIR}/rulegen/machines FILES_MATCHING PATTERN "*.txt")
+# graphopt's default rule set and its public key (optimizer/optimize/default_rules.h)
+install(FILES ${CMAKE_BINARY_DIR}/optimizer/rules/default.db ${CMAKE_SOURCE_DIR}/optimizer/optimize/rules/default.pub
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/rulegen/rules)
 
 # pkg-config: relocatable (prefix from the .pc file's own folder), static libraries, so Libs
 # carries the system libraries they use.

@@ -92,6 +92,12 @@ add_test(NAME optimizer_optimize_cases
 # conv-merge's obligation on a machine with load 16, past the default 2 s).
 add_test(NAME optimizer_rules_proved
          COMMAND $<TARGET_FILE:rulegen> prove -j 2 --no-check-axioms -T 60000 ${RG_TEST_ROOT}/regress/optimize/merge.rules)
+# graphopt without --rules: the default set (optimizer/optimize/rules/, unpacked in the build), checked with its key; altered,
+# wrongly keyed or missing, refused.
+add_test(NAME optimizer_default_rules
+         COMMAND ${RG_TEST_ROOT}/regress/run_default_rules.sh $<TARGET_FILE:graphopt> $<TARGET_FILE:rulesdb>
+                 ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/optimizer/rules/default.db)
+set_tests_properties(optimizer_default_rules PROPERTIES TIMEOUT 300)
 # A model no rule makes cheaper is written as a byte-for-byte copy of the input.
 add_test(NAME optimizer_no_rule_copy
          COMMAND sh -c "\"$0\" optimize \"$1\" --rules \"$2\" -o \"$3\" -q && cmp \"$1\" \"$3\""

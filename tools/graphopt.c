@@ -144,9 +144,9 @@ int main(int argc, char **argv) {
       {"info", convert_cmd, "what import makes of a model: operators, opaque nodes, weights"},
       {"eval", graphopt_eval_cmd, "evaluate a model in float64 (seeded inputs); compare it with another"},
       {"cost", graphopt_cost_cmd, "what a model costs by a cost model: roofline, or timed by oneDNN or onnxruntime (cached)"},
-      {"optimize", graphopt_optimize_cmd, "rewrite a model with verified rules by cost (also: graphopt --rules R IN -o OUT)"},
+      {"optimize", graphopt_optimize_cmd, "rewrite a model with verified rules by cost (also: graphopt [--rules R] IN -o OUT)"},
   };
-  /* options first, no command: graphopt --rules R IN.onnx -o OUT.onnx is optimize */
+  /* options or a model first, no command: graphopt [--rules R] IN.onnx -o OUT.onnx is optimize */
   return rg_cli_dispatch("graphopt",
                          "Optimizes ONNX models with verified rewrite rules (rulegen's). A model's operators of\n"
                          "the rule vocabulary become graph nodes rules rewrite; every other operator stays an\n"

@@ -111,7 +111,7 @@ static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
       o->eqsat_only = c;
   }
   if (!search_options_fit(o)) return *rc = 2, false;
-  const char *missing = optind != argc - 1 ? "one model" : !o->rules ? "--rules RULES" : !o->out ? "-o OUT.onnx" : NULL;
+  const char *missing = optind != argc - 1 ? "one model" : !o->out ? "-o OUT.onnx" : NULL;
   if (missing) /* said, then the help */
     return fprintf(stderr, P ": wants %s\n", missing),
            *rc = graphopt_usage(&rg_doc_graphopt_optimize, '?', graphopt_print_cost_models), false;
@@ -142,7 +142,7 @@ static bool load_rules(const opt_opts *o, rg_ruleset *rules, rg_rules_provenance
   if (st) fprintf(stderr, "graphopt optimize: %s\n", err.msg); /* it names the file */
   if (!st && o->unproved_rules && pv->unproved_used)
     fprintf(stderr, "graphopt optimize: WARNING: %d rules of %s are applied WITHOUT PROOF (--unproved-rules)\n",
-            pv->unproved_used, o->rules);
+            pv->unproved_used, o->rules ? o->rules : pv->default_set);
   rg_sb_free(&warn);
   return !st;
 }

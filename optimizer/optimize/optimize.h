@@ -5,6 +5,7 @@
  * The room optimizer/optimize/ (under report/, above search/, eqsat/, cost/, eval/, onnx/):
  * optimize.c          the steps around the search: search, check, write
  * proved_rules.h/.c   the rules graphopt may apply (a signed database's, or proved first)
+ * default_rules.h/.c  where the default rule set is (rules/default.db and .pub: data, installed)
  * numcheck.h/.c       the numeric check of a rewritten model against the original
  * dims_check.h/.c     a model with symbolic dims checked at other values of them; rules that
  *                     hold only at the values imported dropped

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "default_rules.h"
 #include "fingerprint/fingerprint.h"
 #include "rulesdb/rulesdb.h"
 #include "verify/verify.h"
@@ -76,9 +77,9 @@ static rg_status prove_all(const rg_rules_load_opts *o, const rg_ruleset *all, b
   return st;
 }
 
-rg_status rg_rules_load_proved(const rg_rules_load_opts *o, rg_ruleset *out, rg_rules_provenance *pv,
-                               rg_strbuf *warn, rg_err *err) {
-  memset(pv, 0, sizeof *pv);
+/* rg_rules_load_proved with the file named (o->path). */
+static rg_status load_named(const rg_rules_load_opts *o, rg_ruleset *out, rg_rules_provenance *pv, rg_strbuf *warn,
+                            rg_err *err) {
   double t0 = rg_clock_seconds();
   rg_ruleset all;
   rg_ruleset_init(&all);
@@ -104,8 +105,28 @@ rg_status rg_rules_load_proved(const rg_rules_load_opts *o, rg_ruleset *out, rg_
   return st;
 }
 
+rg_status rg_rules_load_proved(const rg_rules_load_opts *o, rg_ruleset *out, rg_rules_provenance *pv,
+                               rg_strbuf *warn, rg_err *err) {
+  memset(pv, 0, sizeof *pv);
+  if (o->path) return load_named(o, out, pv, warn, err);
+  rg_default_rules def;
+  rg_status st = rg_default_rules_find(&def, err);
+  if (st) return st;
+  rg_rules_load_opts named = *o; /* its own key unless the user names another (--pub) */
+  named.path = def.db, named.pub = o->pub ? o->pub : def.pub;
+  pv->default_set = def.db;
+  /* Its unproved rules are rulegen's record of candidates it could not prove (rulesdb show lists
+   * them), skipped as always: nothing the user can act on, so not a warning here. */
+  rg_strbuf quiet;
+  rg_sb_init(&quiet);
+  st = load_named(&named, out, pv, o->allow_unsigned ? warn : &quiet, err);
+  rg_sb_free(&quiet);
+  return st;
+}
+
 void rg_rules_provenance_print(const rg_rules_provenance *pv, rg_strbuf *out) {
   rg_sb_printf(out, "rules: %d applied of %d read", pv->used, pv->read);
+  if (pv->default_set) rg_sb_printf(out, " from the default set (%s)", pv->default_set);
   if (pv->signed_proofs) rg_sb_printf(out, "; proved by the signed database");
   if (pv->proved) rg_sb_printf(out, "; %d proved by z3 and cvc5 (%d from the proof cache)", pv->proved, pv->cached);
   if (pv->unproved_left_out) rg_sb_printf(out, "; %d not proved, left out", pv->unproved_left_out);
@@ -118,7 +139,10 @@ void rg_rules_provenance_print(const rg_rules_provenance *pv, rg_strbuf *out) {
 void rg_rules_provenance_json(const rg_rules_provenance *pv, rg_strbuf *out) {
   rg_sb_printf(out,
                "\"rules\": {\"read\": %d, \"used\": %d, \"signed_proofs\": %d, \"proved\": %d, \"from_proof_cache\": %d, "
-               "\"unproved_used\": %d, \"unproved_left_out\": %d, \"seconds\": %.3f}, ",
+               "\"unproved_used\": %d, \"unproved_left_out\": %d, \"seconds\": %.3f, \"default_set\": ",
                pv->read, pv->used, pv->signed_proofs, pv->proved, pv->cached, pv->unproved_used, pv->unproved_left_out,
                pv->seconds);
+  if (pv->default_set) rg_json_string(out, pv->default_set);
+  else rg_sb_puts(out, "null");
+  rg_sb_puts(out, "}, ");
 }

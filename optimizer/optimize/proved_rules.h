@@ -16,7 +16,7 @@
 #include "ir/ir.h"
 
 typedef struct {
-  const char *path;          /* a .db database or rule text */
+  const char *path;          /* a .db database or rule text; NULL: the default set (default_rules.h) */
   const char *pub;           /* the database's public key (NULL: none given) */
   bool allow_unsigned;       /* a database whose signature is missing or unchecked */
   bool allow_unproved;       /* apply rules nobody proved (--unproved-rules) */
@@ -36,6 +36,7 @@ typedef struct {
   int unproved_used;     /* applied without proof (allow_unproved) */
   int unproved_left_out; /* not proved, so not applied */
   double seconds;        /* loading and proving */
+  const char *default_set; /* the default set's database when path was NULL, else NULL */
 } rg_rules_provenance;
 
 /* The rules to apply into out (initialised by the caller), what happened in *pv, and a line per

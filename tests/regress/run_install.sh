@@ -3,7 +3,8 @@
 # moved, and everything run from another folder with the installed copy only:
 #   - --version of rulegen, rulesdb, graphopt: "PROG VERSION (git REV)", "z3 X.Y.Z", "cvc5 X.Y.Z";
 #   - rulegen prove with the default axioms, a depth-1 synthesis run to a signed .db, and
-#     graphopt cost with the default machine file, all from PREFIX/share/rulegen: renaming that
+#     graphopt cost with the default machine file and graphopt with the default rule set, all
+#     from PREFIX/share/rulegen: renaming that
 #     folder (or the z3 helper next to rulegen) breaks them with a message naming the installed
 #     path and RULEGEN_DATA_DIR (RG_Z3_HELPER), never a path of SOURCE or BUILD; the variable
 #     pointed at the renamed folder mends them;
@@ -39,6 +40,7 @@ mkdir "$tmp/work" && cd "$tmp/work" || exit 1
 
 for f in bin/rulegen bin/rulesdb bin/graphopt bin/rulegen-z3 bin/rulegen-cvc5 \
          share/rulegen/axioms.rules share/rulegen/machines/cpu-default.txt \
+         share/rulegen/rules/default.db share/rulegen/rules/default.pub \
          include/rulegen/rulesdb/rulesdb.h include/rulegen/ir/status.h include/rulegen/verify/solvers.def; do
   expect 0 "" test -f "$P/$f"
 done
@@ -71,6 +73,8 @@ expect 0 "2 rules: 2 verified" "$P/bin/rulegen" prove two.rules -N --timeout-ms 
 model=$src/tests/regress/optimize/merge_matmuls.onnx
 expect 0 "total:" "$P/bin/graphopt" cost "$model"
 expect 0 "cost model roofline ($P/bin/../share/rulegen/machines/gpu-h100.txt)" "$P/bin/graphopt" cost "$model" --machine gpu-h100
+expect 0 "from the default set ($P/bin/../share/rulegen/rules/default.db); proved by the signed database" \
+  "$P/bin/graphopt" "$src/tests/regress/optimize/fire.onnx" -o fire.opt.onnx -q
 mv "$P/share/rulegen" "$P/share/away"
 expect 2 "tried $P/bin/../share/rulegen/axioms.rules (not found)" "$P/bin/rulegen" prove two.rules -N
 lacks "$src/"; lacks "$build/"
