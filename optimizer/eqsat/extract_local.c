@@ -27,7 +27,22 @@ typedef struct {
   int32_t *stack, *next_in; /* the walk's classes and each one's next operand */
   int32_t *used, n_used;    /* the classes the last walk needed, operands first */
   int32_t *nodes, n_nodes;  /* their nodes, each once, operands first */
+  int32_t *first;           /* [opaque node]: where its operands start among the roots */
 } dag;
+
+/* The operands of a class's chosen node: an operator's, and for an opaque node's output the roots
+ * its opaque node reads, which the e-graph does not see (a choice through them can need itself). */
+static int n_operands(const dag *d, const rg_node *nd) {
+  if (nd->op != RG_OP_INPUT) return nd->n_in;
+  const rg_mvar *v = &d->m->var[nd->params[0]];
+  return v->kind == RG_MVAR_OPAQUE ? d->m->op[v->opaque].n_in : 0;
+}
+
+/* Operand k's class (n_operands), or -1 (an omitted optional operand of an opaque node). */
+static int32_t operand_class(const dag *d, const rg_node *nd, int k) {
+  if (nd->op != RG_OP_INPUT) return rg_egraph_class(d->eg, nd->in[k]);
+  return d->roots[d->first[d->m->var[nd->params[0]].opaque] + k];
+}
 
 /* The classes the roots need through choice into d->used, their nodes into d->nodes; false
  * when a needed class has no choice or needs itself. */
@@ -43,12 +58,13 @@ static bool walk(dag *d, const int32_t *choice) {
       if (v < 0) return false;
       int32_t id = v / RG_MAX_OUTPUTS;
       const rg_node *nd = rg_graph_node(d->m->g, id);
-      if (nd->op == RG_OP_INPUT || d->next_in[sp - 1] >= nd->n_in) {
+      if (d->next_in[sp - 1] >= n_operands(d, nd)) {
         d->cmark[c] = done, d->used[d->n_used++] = c, sp--;
         if (d->nmark[id] != d->epoch) d->nmark[id] = d->epoch, d->nodes[d->n_nodes++] = id;
         continue;
       }
-      int32_t o = rg_egraph_class(d->eg, nd->in[d->next_in[sp - 1]++]);
+      int32_t o = operand_class(d, nd, d->next_in[sp - 1]++);
+      if (o < 0) continue;
       if (d->cmark[o] == on_path) return false;
       if (d->cmark[o] != done) d->cmark[o] = on_path, d->stack[sp] = o, d->next_in[sp++] = 0;
     }
@@ -144,14 +160,16 @@ rg_status rg_extract_improve(rg_egraph *eg, const double *full_cost, const int32
   d.stack = malloc(sizeof *d.stack * ((size_t)nv + 1)), d.next_in = malloc(sizeof *d.next_in * ((size_t)nv + 1));
   d.used = malloc(sizeof *d.used * ((size_t)nv + 1)), d.nodes = malloc(sizeof *d.nodes * ((size_t)n + 1));
   int32_t *snapshot = malloc(sizeof *snapshot * ((size_t)nv + 1));
+  d.first = malloc(sizeof *d.first * ((size_t)d.m->n_op + 1));
+  for (int32_t k = 0, at = d.m->n_out; d.first && k < d.m->n_op; at += d.m->op[k++].n_in) d.first[k] = at;
   rg_status st = d.cmark && d.nmark && d.rmark && d.readers && d.fmark && d.stack && d.next_in && d.used &&
-                         d.nodes && snapshot
+                         d.nodes && snapshot && d.first
                      ? RG_OK
                      : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   *cost = st ? INFINITY : dag_cost(&d, choice);
   for (int p = 0; !st && p < MAX_PASSES && pass(&d, choice, snapshot, cost, deadline, w); p++) {
   }
   free(d.cmark), free(d.nmark), free(d.rmark), free(d.readers), free(d.fmark), free(d.stack), free(d.next_in);
-  free(d.used), free(d.nodes), free(snapshot);
+  free(d.used), free(d.nodes), free(snapshot), free(d.first);
   return st;
 }

@@ -45,7 +45,8 @@ static rg_status plan(evaluator *ev, const rg_ref *refs, int n_refs, rg_err *err
     free(state), free(stack), free(d);
     return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
-  for (int i = 0; i < n_refs; i++) {
+  bool cycle = false;
+  for (int i = 0; !cycle && i < n_refs; i++) {
     if (state[refs[i].node]) continue;
     stack[top++] = refs[i].node;
     while (top) {
@@ -55,6 +56,8 @@ static rg_status plan(evaluator *ev, const rg_ref *refs, int n_refs, rg_err *err
         int nd = deps(ev, id, d);
         for (int k = 0; k < nd; k++) /* each slot is a read, even of the same node twice */
           if (state[d[k].node] == 0) stack[top++] = d[k].node;
+          else if (state[d[k].node] == 1) cycle = true; /* open: on the path to id, so id needs itself */
+        if (cycle) break;
         continue;
       }
       top--;
@@ -65,8 +68,10 @@ static rg_status plan(evaluator *ev, const rg_ref *refs, int n_refs, rg_err *err
       for (int k = 0; k < nd; k++) ev->uses[d[k].node]++;
     }
   }
-  for (int i = 0; i < n_refs; i++) ev->uses[refs[i].node]++; /* the caller's: never freed here */
   free(state), free(stack), free(d);
+  if (cycle) /* a bug of whatever built the model: said, never evaluated out of order */
+    return rg_err_set(err, RG_ERR_ARG, "the model graph has a cycle: a value depends on itself");
+  for (int i = 0; i < n_refs; i++) ev->uses[refs[i].node]++; /* the caller's: never freed here */
   return RG_OK;
 }
 

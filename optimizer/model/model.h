@@ -167,6 +167,10 @@ void rg_model_roots(const rg_model *m, rg_ref *roots);
  * rg_model_view_free (which frees only the view) before m's graph grows again. */
 rg_model *rg_model_view(const rg_model *m, const rg_ref *roots);
 void rg_model_view_free(rg_model *view);
+/* Whether the values m seen from roots needs form no cycle. A rewrite can make one through an
+ * opaque node: a value its operands need computed from a value its outputs feed (the searches
+ * see an opaque node's outputs as leaves). False too when out of memory. */
+bool rg_model_acyclic(const rg_model *m, const rg_ref *roots);
 
 /* weight_only[id] for every node of ids[0..n) (a set closed under operands in a topological
  * order, e.g. from rg_graph_reach): whether every leaf under it is a weight (or there is none,

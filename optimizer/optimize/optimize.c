@@ -1,6 +1,8 @@
 /* optimizer/optimize/optimize.c: the optimize job around the search (optimize.h). */
 #include "optimize.h"
 
+#include <math.h>
+
 #include "optimizer/onnx/onnx.h"
 #include "ir/atomic.h"
 #include "numcheck.h"
@@ -28,6 +30,8 @@ rg_status rg_eqsat_rules(rg_model *m, const rg_ruleset *rules, const rg_eqsat_op
 rg_status rg_cost_search_fn(void *ctx, const rg_model *m, const rg_ref *roots, double *cost, int64_t *ops,
                             rg_err *err) {
   rg_cost_sum s;
+  if (!rg_model_acyclic(m, roots)) /* a rewrite through an opaque node that needs itself: never chosen */
+    return *cost = INFINITY, *ops = 0, RG_OK;
   rg_status st = rg_cost_sum_values(ctx, m, roots, rg_model_n_roots(m), &s, err);
   *cost = s.total, *ops = s.fused;
   for (int op = 0; op < RG_OP_COUNT; op++) *ops += s.count[op];

@@ -83,3 +83,15 @@ save("embedding_add", [helper.make_node("Add", ["ids", "one"], ["ids1"]),
                        helper.make_node("Gather", ["table", "ids1"], ["e"], axis=0), mm2("p", "yp"), mm2("q", "yq"),
                        helper.make_node("Concat", ["yp", "yq"], ["y"], axis=1)],
      [ids], [out("y", [6, 32])], [one, w("table", 10, 16), w("p", 16, 16), w("q", 16, 16)])
+# A merge that would need itself through an opaque node: conv-merge of two 1x1 convs of x pays
+# (x read once), but the second conv's weights come from a Softmax (opaque) of the first's result,
+# so the merged conv would read its own output. The searches must keep the original (the
+# extraction once built that cycle, and the numeric check crashed evaluating it).
+xc = helper.make_tensor_value_info("x", F, [1, 8, 112, 112])
+i64 = lambda name, v: numpy_helper.from_array(np.array(v, np.int64), name)
+save("opaque_cycle", [helper.make_node("Conv", ["x", "a"], ["ya"], kernel_shape=[1, 1], name="ya"),
+                      helper.make_node("Softmax", ["ya"], ["t"], axis=3), helper.make_node("Slice", ["t", "st", "en"], ["ts"]),
+                      helper.make_node("Reshape", ["ts", "sh"], ["w2"]),
+                      helper.make_node("Conv", ["x", "w2"], ["yb"], kernel_shape=[1, 1], name="yb")],
+     [xc], [out("yb", [1, 1, 112, 112])],
+     [w("a", 1, 8, 1, 1), i64("st", [0, 0, 0, 0]), i64("en", [1, 1, 1, 8]), i64("sh", [1, 8, 1, 1])])
