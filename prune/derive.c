@@ -112,11 +112,12 @@ typedef struct {
   rg_match_env env;
   rg_id_list cand; /* scratch: the rewriters that may match at one position */
   int max_size;
+  bool rev_fw, rev_bw; /* steps from the source side, from the target side: reversible only */
 } search;
 
 /* Expands every state of `from` at depth `level`; sets *meet to (index in from, index in other)
  * when a new state is already in `other`. */
-static rg_status expand(search *S, side *from, const side *other, int level, int *states,
+static rg_status expand(search *S, side *from, const side *other, bool reversible_only, int level, int *states,
                         int meet[2], rg_err *err) {
   int n_at_start = from->n;
   for (int i = 0; i < n_at_start && meet[0] < 0; i++) {
@@ -136,7 +137,8 @@ static rg_status expand(search *S, side *from, const side *other, int level, int
       }
       for (int c = 0; c < S->cand.n && meet[0] < 0 && *states < S->lim->max_states; c++) {
         const rg_rewriter *w = rg_rewrite_set_at(S->rs, S->cand.id[c]);
-        if (!rg_rewrite_set_enabled(S->rs, w->tag) || w->tag == S->exclude) continue;
+        if (!rg_rewrite_set_enabled(S->rs, w->tag) || w->tag == S->exclude || (reversible_only && !w->reversible))
+          continue;
         rg_match_env_reset(&S->env);
         if (!rg_match(w->g, w->lhs, S->g, pos[p].sub, &S->env)) continue;
         rg_ref rhs, nt;
@@ -190,9 +192,9 @@ static rg_status search_pair(search *S, rg_ref src, rg_ref tgt, int output, rg_d
     if (nf == 0 && nb == 0) break;
     bool forward = nb == 0 || (nf != 0 && nf <= nb);
     if (forward)
-      st = expand(S, &fw, &bw, lf++, &states, meet, err);
+      st = expand(S, &fw, &bw, S->rev_fw, lf++, &states, meet, err);
     else
-      st = expand(S, &bw, &fw, lb++, &states, meet, err);
+      st = expand(S, &bw, &fw, S->rev_bw, lb++, &states, meet, err);
     if (!st && meet[0] >= 0) {
       *found = true;
       st = forward ? emit_chain(d, S->g, &fw, meet[0], &bw, meet[1], output, err)
@@ -210,10 +212,16 @@ rg_status rg_derive_search(const rg_rewrite_set *s, const rg_rule *r, const rg_d
   *found = false;
   if (r->n_tgt == 0)
     return rg_err_set(err, RG_ERR_ARG, "a bare graph is not a rule: nothing to derive");
-  search S = {s, lim, exclude, NULL, {0}, {0}, 0};
+  search S = {s, lim, exclude, NULL, {0}, {0}, 0, false, false};
   int32_t nt, np;
   rg_rewrite_set_max_vars(s, &nt, &np);
-  rg_status st = rg_match_env_init(&S.env, nt, np, err);
+  /* The directions graphopt applies r in: each step of a derivation must be one it can take the
+   * same way (the target side's steps run backwards in the chain). */
+  bool ab = false, ba = false;
+  rg_status st = rg_side_covers(r->g, r->src, r->n_src, r->tgt, r->n_tgt, &ab, err);
+  if (!st) st = rg_side_covers(r->g, r->tgt, r->n_tgt, r->src, r->n_src, &ba, err);
+  S.rev_fw = ba, S.rev_bw = ab;
+  if (!st) st = rg_match_env_init(&S.env, nt, np, err);
   if (!st) st = rg_graph_clone(r->g, &S.g, err);
   bool all = true;
   for (int i = 0; !st && all && i < r->n_src; i++) {

@@ -9,6 +9,15 @@
  * equation. A rule is derivable only when every output pair is; nothing is claimed otherwise.
  * Terms are untyped, as in the SMT encoding the proofs use: a derivation is equational reasoning
  * in the same theory.
+ *
+ * Derivable means re-derivable by graphopt's searches, which apply a rule only where its
+ * source side binds every variable of its target: in each direction the whole rule can be
+ * applied in, every step of the chain must be a rewrite that binds its own target too. So a step
+ * from the target side (reversed in the chain) must use a rule usable right to left as well when
+ * r is usable source to target, and a step from the source side likewise when r is usable target
+ * to source. A merge such as (matmul x w1) ; (matmul x w2) => split.0 / split.1 of (matmul x
+ * (concat w1 w2)) is not derivable from its two output pairs: each pair, read left to right,
+ * would have to invent the other weight.
  */
 #ifndef RG_PRUNE_DERIVE_H
 #define RG_PRUNE_DERIVE_H

@@ -334,7 +334,8 @@ static rg_status derive_pass(const rg_ruleset *rs, const rg_prune_opts *o, rg_pr
       if (o->progress && (++done % 64 == 0 || done == total)) o->progress(o->progress_ctx, stage, done, total);
     }
     for (int r = 0; r < m; r++) rg_derivation_free(&t[r].d);
-    k = j < m ? t[j].k : after;
+    if (j == m) k = after;
+    else if (j > 0) k = t[j].k; /* j == 0: stopped before any result was taken, k stays */
   }
   *next = k; /* stopped: every rule before it (pass 2: after it) decided, none cut short */
   return st;

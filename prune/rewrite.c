@@ -150,13 +150,14 @@ static rg_status push(rg_rewrite_set *s, const rg_rewriter *w, rg_err *err) {
 }
 
 /* Whether every variable of `b` occurs in `a`. */
-static rg_status covers(const rg_graph *g, rg_ref a, rg_ref b, bool *yes, rg_err *err) {
+rg_status rg_side_covers(const rg_graph *g, const rg_ref *a, int na, const rg_ref *b, int nb, bool *yes,
+                         rg_err *err) {
   size_t nt = (size_t)rg_graph_n_tvars(g) + 1, np = (size_t)rg_graph_n_pvars(g) + 1;
   uint8_t *buf = calloc(2 * (nt + np), 1);
   if (!buf) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   uint8_t *at = buf, *ap = buf + nt, *bt = ap + np, *bp = bt + nt;
-  rg_status st = rg_side_vars(g, &a, 1, at, ap, err);
-  if (!st) st = rg_side_vars(g, &b, 1, bt, bp, err);
+  rg_status st = rg_side_vars(g, a, na, at, ap, err);
+  if (!st) st = rg_side_vars(g, b, nb, bt, bp, err);
   *yes = true;
   for (size_t i = 0; i < nt; i++)
     *yes = *yes && (!bt[i] || at[i]);
@@ -182,20 +183,23 @@ rg_status rg_rewrite_set_add(rg_rewrite_set *s, const rg_rule *r, int tag, int *
   }
   if (rg_graph_n_tvars(r->g) > s->max_tvars) s->max_tvars = rg_graph_n_tvars(r->g);
   if (rg_graph_n_pvars(r->g) > s->max_pvars) s->max_pvars = rg_graph_n_pvars(r->g);
-  for (int i = 0; i < r->n_tgt; i++) {
+  /* graphopt applies a rule of several outputs only whole, where every source output matches:
+   * one output pair alone is not a step its searches take */
+  for (int i = 0; r->n_tgt == 1 && i < r->n_tgt; i++) {
     rg_ref a = r->src[i], b = r->tgt[i];
     if (a.node == b.node && a.out == b.out) continue;
+    bool ok[2] = {false, false}; /* a to b, b to a: the left side an operator that binds the right's variables */
     for (int d = 0; d < 2; d++) {
       rg_ref l = d ? b : a, rr = d ? a : b;
-      if (rg_graph_node(r->g, l.node)->op == RG_OP_INPUT) continue;
-      bool ok = false;
-      rg_status st = covers(r->g, l, rr, &ok, err);
-      if (!st && ok) {
-        rg_rewriter w = {r->g, l, rr, tag, i, d == 1};
-        st = push(s, &w, err);
-        count++;
-      }
+      rg_status st = rg_graph_node(r->g, l.node)->op == RG_OP_INPUT ? RG_OK : rg_side_covers(r->g, &l, 1, &rr, 1, &ok[d], err);
       if (st) return st;
+    }
+    for (int d = 0; d < 2; d++) {
+      if (!ok[d]) continue;
+      rg_rewriter w = {r->g, d ? b : a, d ? a : b, tag, i, d == 1, ok[1 - d]};
+      rg_status st = push(s, &w, err);
+      if (st) return st;
+      count++;
     }
   }
   if (added) *added = count;

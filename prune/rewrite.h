@@ -6,8 +6,9 @@
  * position rebuilds the ancestors on that path in the same graph (hash-consing shares the
  * rest). A rule's output pair src_i = tgt_i may be used left to right when the left side is not
  * a bare variable and every variable of the right side occurs in the left side (otherwise the
- * right side could not be built), and right to left under the same condition. Each output pair
- * of a multi-output rule is an equation on its own, so it is usable on its own.
+ * right side could not be built), and right to left under the same condition. A rule of several
+ * outputs gives no rewriters: each output pair is an equation, but graphopt's searches apply such
+ * a rule only whole, so a derivation through one of its pairs is not one they could repeat.
  */
 #ifndef RG_PRUNE_REWRITE_H
 #define RG_PRUNE_REWRITE_H
@@ -49,14 +50,20 @@ typedef struct {
   int tag;      /* the caller's number for the rule */
   int output;   /* which output pair */
   bool reverse; /* lhs is the rule's target side */
+  bool reversible; /* rhs to lhs is usable too (rhs an operator that binds lhs's variables) */
 } rg_rewriter;
+
+/* Whether the variables of sides a (na outputs) cover those of b (nb outputs): b can be built
+ * from a match of a. */
+rg_status rg_side_covers(const rg_graph *g, const rg_ref *a, int na, const rg_ref *b, int nb, bool *yes,
+                         rg_err *err) RG_MUST_CHECK;
 
 typedef struct rg_rewrite_set rg_rewrite_set;
 
 rg_rewrite_set *rg_rewrite_set_new(void); /* NULL when out of memory */
 void rg_rewrite_set_free(rg_rewrite_set *s);
-/* Adds every usable orientation of every output pair of r (which must outlive the set), under
- * the caller's number tag. Returns how many were usable in *added (may be NULL). */
+/* Adds every usable orientation of r (which must outlive the set; none for a rule of several
+ * outputs), under the caller's number tag. Returns how many were usable in *added (may be NULL). */
 rg_status rg_rewrite_set_add(rg_rewrite_set *s, const rg_rule *r, int tag, int *added,
                              rg_err *err) RG_MUST_CHECK;
 /* The rewriters whose left side may match term t, as their numbers in increasing order (a

@@ -130,8 +130,12 @@ static rg_status pair_by_hash(rg_pair_members *pm, size_t ia, size_t ib, pairing
   return RG_OK;
 }
 
-/* Which side's variables cover the other's (UNBOUND when neither), and whether each output
- * pair of a multi-output pair is a rule of its own (SPLITS). */
+/* Which side's variables cover the other's (UNBOUND when neither), and whether a multi-output
+ * pair says nothing its output pairs do not (SPLITS): every way the whole pair can be applied,
+ * some output pair can be applied alone, so the others only borrow its variables. A merge of
+ * two products of x keeps its candidate: read from the products' side, neither output pair can
+ * be applied alone (each would have to invent the other weight), so graphopt could only undo
+ * the merge with them, never make it. */
 static void check_variables(pairing *p, uint8_t *mark, bool *a_covers_b) {
   uint64_t va = vars_of(p->r->g, p->sa, p->na, mark), vb = vars_of(p->r->g, p->sb, p->nb, mark);
   *a_covers_b = (vb & ~va) == 0;
@@ -141,12 +145,12 @@ static void check_variables(pairing *p, uint8_t *mark, bool *a_covers_b) {
     return;
   }
   if (p->na <= 1) return;
-  bool each = true;
-  for (int i = 0; i < p->na && each; i++) {
+  bool some_ab = false, some_ba = false; /* an output pair usable alone a to b, b to a */
+  for (int i = 0; i < p->na; i++) {
     va = vars_of(p->r->g, &p->sa[i], 1, mark), vb = vars_of(p->r->g, &p->sb[p->map[i]], 1, mark);
-    each = (vb & ~va) == 0 || (va & ~vb) == 0;
+    some_ab = some_ab || (vb & ~va) == 0, some_ba = some_ba || (va & ~vb) == 0;
   }
-  if (each) p->kind = RG_PAIR_SPLITS;
+  if ((!*a_covers_b || some_ab) && (!b_covers_a || some_ba)) p->kind = RG_PAIR_SPLITS;
 }
 
 /* Pairs the outputs of the two built sides and classifies the pair; *a_covers_b says which way

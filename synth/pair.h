@@ -22,7 +22,8 @@ typedef enum {
   RG_PAIR_MISMATCH, /* output counts or output values differ: not comparable */
   RG_PAIR_UNBOUND,  /* each side has a variable the other lacks: no rule can say it */
   RG_PAIR_COMMON,   /* an output is the same node on both sides: the rule without it says it */
-  RG_PAIR_SPLITS,   /* several outputs, each pair expressible alone: those smaller candidates say it */
+  RG_PAIR_SPLITS,   /* several outputs, and every way the pair applies one output pair applies
+                       alone: the others only borrow its variables; smaller candidates say it */
   RG_PAIR_CONGRUENT /* op(.., a, ..) vs op(.., b, ..) with a and b equal in value: a => b says it */
 } rg_pair_kind;
 

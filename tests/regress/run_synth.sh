@@ -68,5 +68,18 @@ check "interrupted run says so" grep -q "interrupted: the work so far is kept" "
 check "interrupted run writes no file" test ! -e "$tmp/int.rules"
 check "interrupted run keeps its records" test -d "$tmp/int.rules.spill"
 check "no temporary left" test -z "$(ls "$tmp" | grep int.rules.tmp)"
+# Merges (issue 43): two products of x become one product of x with the weights concatenated and
+# a split (4 operators: split.0 and split.1 are one each). Each output pair alone could only
+# undo the merge, so the pair is a candidate of its own, and pruning keeps it: graphopt could
+# not re-derive it from the output pairs. A pair whose outputs only borrow each other's
+# variables is not a candidate.
+merge=$tmp/merge.rules
+check "merge run" "$rulegen" --ops matmul,concat,split --depth 4 --inputs "$dir/merge.inputs" -q --stop-after test -o "$merge"
+check "the column merge is a candidate" rule "$merge" "(matmul ?x ?w1) ; (matmul ?x ?w2)" \
+  "(split.0 1 (matmul ?x (concat 1 ?w1 ?w2))) ; (split.1 1 (matmul ?x (concat 1 ?w1 ?w2)))"
+check "borrowing pairs are not" lacks "$merge" "(concat 0 (matmul ?x (concat 1 ?w1 ?w2)) (matmul ?x (concat 1 ?w1 ?w2))) ; (split.1 1"
+check "merge prune" "$rulegen" prune -q "$merge" -o "$tmp/merge.kept" --records "$tmp/merge.removed"
+check "pruning keeps the merge" rule "$tmp/merge.kept" "(matmul ?x ?w1) ; (matmul ?x ?w2)" \
+  "(split.0 1 (matmul ?x (concat 1 ?w1 ?w2))) ; (split.1 1 (matmul ?x (concat 1 ?w1 ?w2)))"
 echo "synth: $fail failed"
 [ "$fail" -eq 0 ]
