@@ -329,7 +329,28 @@ static void test_operator_built_later(void) {
              product_model, transposes_matched, "a transpose built later", 3);
 }
 
+/* A merge of operands that makes two nodes congruent whose classes read one another (relu a,
+ * relu b, and tanh (relu a) in relu b's class, then a = b): merging them would put a cycle in the
+ * e-graph, so the rebuild leaves them apart and the invariants hold (levels included). */
+static void test_congruence_cycle(void) {
+  rg_model *m = model_with(2);
+  rg_ref a = var(m, "a", RG_MVAR_INPUT, 4, 4), b = var(m, "b", RG_MVAR_INPUT, 4, 4);
+  rg_ref ra = add(m, RG_OP_RELU, 0, 1, a, a), rb = add(m, RG_OP_RELU, 0, 1, b, a); /* in[1] unused, alike */
+  rg_ref t = add(m, RG_OP_TANH, 0, 1, ra, ra);
+  m->out[0] = rb, m->out[1] = t;
+  rg_egraph *eg = rg_egraph_new(m);
+  rg_err err;
+  int64_t merged = -1;
+  CHECK(eg && rg_egraph_union(eg, rb.node * RG_MAX_OUTPUTS, t.node * RG_MAX_OUTPUTS));
+  CHECK(eg && rg_egraph_union(eg, a.node * RG_MAX_OUTPUTS, b.node * RG_MAX_OUTPUTS));
+  CHECK(eg && rg_egraph_rebuild(eg, &merged, &err) == RG_OK && merged == 0);
+  CHECK_MSG(eg && rg_egraph_check(eg, &err) == RG_OK, "%s", err.msg);
+  rg_egraph_free(eg);
+  rg_model_free(m);
+}
+
 int main(void) {
+  test_congruence_cycle();
   test_backoff();
   test_operator_built_later();
   test_semi_naive_nonlinear();

@@ -265,7 +265,14 @@ static rg_status rebuild_pass(rg_egraph *eg, int64_t *merged, rg_err *err) {
       if (rg_hashtab_set(&eg->cong, pos, h, id)) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
       continue;
     }
-    for (int o = 0; o < rg_op_get((rg_op)nd->op)->n_outputs; o++)
+    /* Congruent nodes in classes one of which reads the other (a merge of their operands made
+     * f(a) and f(b) one value where f(b)'s class holds g(f(a))): merged, the e-graph would
+     * hold a cycle, which extraction and the levels cannot have. Left apart, as a rule's merge
+     * that would make one is: the e-graph then says less than it could, never something false. */
+    int outs = rg_op_get((rg_op)nd->op)->n_outputs;
+    bool cycle = false;
+    for (int o = 0; o < outs && !cycle; o++) cycle = rg_egraph_would_cycle(eg, id * RG_MAX_OUTPUTS + o, other * RG_MAX_OUTPUTS + o);
+    for (int o = 0; o < outs && !cycle; o++)
       *merged += rg_egraph_union(eg, id * RG_MAX_OUTPUTS + o, other * RG_MAX_OUTPUTS + o);
   }
   return RG_OK;
