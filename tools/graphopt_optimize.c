@@ -47,6 +47,18 @@ static bool choice(const char *opt, const char *arg, const char *const *choices,
   return false;
 }
 
+#define READS 7
+/* The files a run reads, which its outputs must not replace: without --rules the default set's
+ * database and key, and the default axioms. Their count. */
+static int files_read(const opt_opts *o, const char **reads) {
+  rg_default_rules def;
+  rg_default_rules_where(&def);
+  const char *r[READS] = {o->in, o->rules ? o->rules : def.db, o->pub, o->rules ? NULL : def.pub,
+                          o->axioms ? o->axioms : rg_axioms_default_path(), o->machine, o->cache};
+  memcpy(reads, r, sizeof r);
+  return READS;
+}
+
 /* An option the chosen search does not read is a mistake to point out, not to ignore. */
 static bool search_options_fit(const opt_opts *o) {
   if (o->eqsat && o->backtrack_only)
@@ -116,8 +128,8 @@ static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
     return fprintf(stderr, P ": wants %s\n", missing),
            *rc = graphopt_usage(&rg_doc_graphopt_optimize, '?', graphopt_print_cost_models), false;
   o->in = argv[optind];
-  const char *reads[] = {o->in, o->rules, o->pub, o->axioms, o->machine, o->cache};
-  if (!graphopt_outputs_fit(P, reads, 6, o->out, o->json, o->force)) return *rc = 2, false;
+  const char *reads[READS];
+  if (!graphopt_outputs_fit(P, reads, files_read(o, reads), o->out, o->json, o->force)) return *rc = 2, false;
   return true;
 }
 
@@ -254,8 +266,8 @@ int graphopt_optimize_cmd(int argc, char **argv) {
   char cache[4096] = "";
   rg_cost_model *cm = NULL;
   rg_err err = {0};
-  const char *reads[] = {o.in, o.rules, o.pub, o.axioms, o.machine, o.cache}; /* the side file replaces none */
-  o.xo.force = o.force, o.xo.reads = reads, o.xo.n_reads = 6; /* refused before the search, as -o is */
+  const char *reads[READS]; /* the side file replaces none */
+  o.xo.force = o.force, o.xo.reads = reads, o.xo.n_reads = files_read(&o, reads); /* refused before the search, as -o is */
   if (m && rg_export_check_outputs(m, o.out, o.json, &o.xo, &err)) rg_cli_report(P, NULL, &err), rg_model_free(m), m = NULL;
   if (m && rg_cost_model_choose(o.cost, o.machine, o.cache, o.no_cache, cache, sizeof cache, &cm, &err))
     rg_cli_report(P, NULL, &err);

@@ -18,7 +18,10 @@ typedef struct {
 } rg_default_rules;
 
 /* Where the default set is; RG_ERR_IO naming every place looked at (and RULEGEN_DATA_DIR) when
- * either file is missing. */
-rg_status rg_default_rules_find(rg_default_rules *out, rg_err *err) RG_MUST_CHECK;
+ * the database, or the key when need_pub (out->pub is NULL otherwise), is missing. */
+rg_status rg_default_rules_find(bool need_pub, rg_default_rules *out, rg_err *err) RG_MUST_CHECK;
+/* Where the default set is or would be (the first place looked when missing), never failing: what
+ * a run must not write over. */
+void rg_default_rules_where(rg_default_rules *out);
 
 #endif

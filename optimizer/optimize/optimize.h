@@ -19,6 +19,7 @@
 #include "optimizer/onnx/onnx.h"
 #include "optimizer/search/search.h"
 
+#include "default_rules.h"
 #include "dims_check.h"
 #include "speed_guard.h"
 #include "numcheck.h"

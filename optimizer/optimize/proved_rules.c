@@ -1,6 +1,7 @@
 /* optimizer/optimize/proved_rules.c: the rules graphopt may apply (proved_rules.h). */
 #include "proved_rules.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,10 +110,10 @@ rg_status rg_rules_load_proved(const rg_rules_load_opts *o, rg_ruleset *out, rg_
                                rg_strbuf *warn, rg_err *err) {
   memset(pv, 0, sizeof *pv);
   if (o->path) return load_named(o, out, pv, warn, err);
-  rg_default_rules def;
-  rg_status st = rg_default_rules_find(&def, err);
+  rg_default_rules def; /* its own key unless the user names another (--pub) or none (--allow-unsigned) */
+  rg_status st = rg_default_rules_find(!o->pub && !o->allow_unsigned, &def, err);
   if (st) return st;
-  rg_rules_load_opts named = *o; /* its own key unless the user names another (--pub) */
+  rg_rules_load_opts named = *o;
   named.path = def.db, named.pub = o->pub ? o->pub : def.pub;
   pv->default_set = def.db;
   /* Its unproved rules are rulegen's record of candidates it could not prove (rulesdb show lists
@@ -121,6 +122,13 @@ rg_status rg_rules_load_proved(const rg_rules_load_opts *o, rg_ruleset *out, rg_
   rg_sb_init(&quiet);
   st = load_named(&named, out, pv, o->allow_unsigned ? warn : &quiet, err);
   rg_sb_free(&quiet);
+  if (st && st != RG_ERR_NOMEM) { /* say whose file it is and what to do */
+    char msg[sizeof err->msg];
+    int n = snprintf(msg, sizeof msg, "%s", err->msg);
+    while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' ')) msg[--n] = 0; /* the note goes on its line */
+    rg_err_set(err, st, "%s (graphopt's default rule set, checked with %s: reinstall graphopt, or name a rule set "
+                        "with --rules)", msg, named.pub ? named.pub : "no key (--allow-unsigned)");
+  }
   return st;
 }
 

@@ -4,7 +4,9 @@
 #   - `graphopt IN -o OUT` and `graphopt optimize IN -o OUT` merge fire.onnx's two expand convs
 #     with it, say where the rules came from, and record it in --json;
 #   - a default set whose database was altered, whose key is another, or which is missing, is
-#     refused (exit 2) with a message naming the file, and nothing is written.
+#     refused (exit 2) with a message naming the file and what to do, and nothing is written;
+#     --pub names another key (and stands in for a missing default.pub);
+#   - -o and --json never replace the default set's files or the default axioms.
 set -u
 graphopt=$1 rulesdb=$2
 src=$(cd "$3" && pwd)
@@ -45,6 +47,21 @@ data
 cp other.pub data/rules/default.pub
 check "another key is refused" 2 env RULEGEN_DATA_DIR=data "$graphopt" "$model" -o e.onnx -q
 has "the refusal names the database" "data/rules/default.db"
+has "and says what to do" "graphopt's default rule set, checked with data/rules/default.pub: reinstall graphopt, or name a rule set with --rules"
+check "--pub names the right key instead" 0 env RULEGEN_DATA_DIR=data "$graphopt" "$model" -o e.onnx -q --pub "$src/optimizer/optimize/rules/default.pub"
+rm data/rules/default.pub
+check "--pub stands in for a missing default.pub" 0 env RULEGEN_DATA_DIR=data "$graphopt" "$model" -o e.onnx -q --pub "$src/optimizer/optimize/rules/default.pub"
+check "a missing default.pub without --pub" 2 env RULEGEN_DATA_DIR=data "$graphopt" "$model" -o e.onnx -q
+has "says so, and of --pub" "rules/default.pub (or give --pub KEY.pub)"
+# the outputs never replace what the run reads: the default set's files and the default axioms
+data
+size=$(wc -c <data/rules/default.db)
+for f in data/rules/default.db data/rules/default.pub data/axioms.rules; do
+  check "-o $f is refused" 2 env RULEGEN_DATA_DIR=data "$graphopt" "$model" -o "$f" -q
+  has "-o $f: said" "names a file this run reads"
+  check "--json $f is refused" 2 env RULEGEN_DATA_DIR=data "$graphopt" "$model" -o g.onnx --json "$f" -q
+done
+check "the database is untouched" 0 test "$(wc -c <data/rules/default.db)" -eq "$size"
 data
 rm data/rules/default.db
 check "a missing default set" 2 env RULEGEN_DATA_DIR=data "$graphopt" "$model" -o f.onnx -q
