@@ -164,8 +164,9 @@ const rg_cli_doc rg_doc_graphopt_optimize = {
     "When no rule makes the model cheaper, OUT is a copy of IN. Ctrl-C (CBC's ILP too),\n"
     "--mem-limit and running out of memory stop the search; it keeps the best model found so far\n"
     "and says why it stopped. Outputs are checked before any work: -o and --json\n"
-    "must differ, -o may not name the input or the rules (unless --force), devices and FIFOs are\n"
-    "written in place, a symbolic link's target is written, a read-only file is refused.\n",
+    "must differ, neither may name a file the run reads (the input, the rules, the default set,\n"
+    "its key, the axioms) unless --force, devices and FIFOs are written in place, a symbolic\n"
+    "link's target is written, a read-only file is refused.\n",
     DOC_OPTIONS(optimize_options),
     .after = "default rules: the signed database rules/default.db installed with graphopt\n"
              "(PREFIX/share/rulegen/), checked with its key rules/default.pub: made by\n"
