@@ -47,6 +47,15 @@ static bool choice(const char *opt, const char *arg, const char *const *choices,
   return false;
 }
 
+/* False, said, when a file option names the empty string (it would read as "no such file: "). */
+static bool names_given(const opt_opts *o) {
+  const char *opt[] = {"--rules", "--pub", "--axioms", "--machine", "--cache", "--proof-cache"};
+  const char *val[] = {o->rules, o->pub, o->axioms, o->machine, o->cache, o->proof_cache};
+  for (int k = 0; k < 6; k++)
+    if (val[k] && !*val[k]) return fprintf(stderr, P ": %s: an empty file name: give one\n", opt[k]), false;
+  return true;
+}
+
 #define READS 7
 /* The files a run reads, which its outputs must not replace: without --rules the default set's
  * database and key, and the default axioms. Their count. */
@@ -122,7 +131,7 @@ static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
         c == RG_OPT_ILP_TIME_LIMIT)
       o->eqsat_only = c;
   }
-  if (!search_options_fit(o)) return *rc = 2, false;
+  if (!search_options_fit(o) || !names_given(o)) return *rc = 2, false;
   const char *missing = optind != argc - 1 ? "one model" : !o->out ? "-o OUT.onnx" : NULL;
   if (missing) /* said, then the help */
     return fprintf(stderr, P ": wants %s\n", missing),
