@@ -123,3 +123,17 @@ bool rg_cli_load_inputs(const char *prog, const char *path, void *inputs) {
   rg_err_print(stderr, prog, path, &err);
   return false;
 }
+
+bool rg_cli_file_names_given(const char *prog, const char *const *opts, const char *const *vals, int n) {
+  for (int k = 0; k < n; k++)
+    if (vals[k] && !*vals[k]) return fprintf(stderr, "%s: %s: an empty file name: give one\n", prog, opts[k]), false;
+  return true;
+}
+
+void rg_cli_print_lines(FILE *out, const char *prefix, const char *text) {
+  for (const char *l = text; *l;) {
+    int n = (int)strcspn(l, "\n");
+    fprintf(out, "%s%.*s\n", prefix, n, l);
+    l += n + (l[n] == '\n');
+  }
+}

@@ -1,9 +1,11 @@
 /* cli/args.h: option values parsed: whole numbers in a range (with the message a user sees when
- * one is not), NAME=DIMS and NAME=VALUE bindings of a rule's variables, input sets. */
+ * one is not), NAME=DIMS and NAME=VALUE bindings of a rule's variables, input sets, file options
+ * given the empty string; and a module's warning text printed a line at a time. */
 #ifndef RG_CLI_ARGS_H
 #define RG_CLI_ARGS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "ir/ir.h"
@@ -33,6 +35,11 @@ typedef struct {
 /* "x=2x4" binds ?x; a bare "2x4" is the default for every unnamed tensor variable. Several
  * bindings may be given in one argument, separated by spaces or commas. */
 rg_status rg_cli_add_shapes(rg_cli_bindings *b, const char *arg, rg_err *err) RG_MUST_CHECK;
+/* False, said on stderr as "PROG: OPT: an empty file name: give one", when one of the n file
+ * options opts[k] was given the empty string vals[k] (NULL: not given). */
+bool rg_cli_file_names_given(const char *prog, const char *const *opts, const char *const *vals, int n);
+/* Each line of text on its own line of out, after prefix (a warning per line). */
+void rg_cli_print_lines(FILE *out, const char *prefix, const char *text);
 /* "a=1" binds parameter variable ?a. */
 rg_status rg_cli_add_param(rg_cli_bindings *b, const char *arg, rg_err *err) RG_MUST_CHECK;
 

@@ -18,6 +18,7 @@ typedef struct {
   double alpha, time_limit, tolerance, ilp_time_limit;
   int64_t budget, seed, max_enodes, iterations, multi_rounds;
   size_t mem_limit; /* --mem-limit: what the search may take (0: rg_search_memory_default) */
+  const char *reads[RG_OPTIMIZE_MAX_READS]; int n_reads; /* files the outputs must not replace */
   rg_extract_kind extract;
   rg_import_dims dims;
   rg_export_opts xo; /* where the weights go: --external-data and the rest */
@@ -47,25 +48,10 @@ static bool choice(const char *opt, const char *arg, const char *const *choices,
   return false;
 }
 
-/* False, said, when a file option names the empty string (it would read as "no such file: "). */
-static bool names_given(const opt_opts *o) {
-  const char *opt[] = {"--rules", "--pub", "--axioms", "--machine", "--cache", "--proof-cache"};
-  const char *val[] = {o->rules, o->pub, o->axioms, o->machine, o->cache, o->proof_cache};
-  for (int k = 0; k < 6; k++)
-    if (val[k] && !*val[k]) return fprintf(stderr, P ": %s: an empty file name: give one\n", opt[k]), false;
-  return true;
-}
-
-#define READS 7
-/* The files a run reads, which its outputs must not replace: without --rules the default set's
- * database and key, and the default axioms. Their count. */
-static int files_read(const opt_opts *o, const char **reads) {
-  rg_default_rules def;
-  rg_default_rules_where(&def);
-  const char *r[READS] = {o->in, o->rules ? o->rules : def.db, o->pub, o->rules ? NULL : def.pub,
-                          o->axioms ? o->axioms : rg_axioms_default_path(), o->machine, o->cache};
-  memcpy(reads, r, sizeof r);
-  return READS;
+/* False, said, when a file option names the empty string (it would read as a file "" missing) */
+static bool files_named(const opt_opts *o) {
+  return rg_cli_file_names_given(P, (const char *[]){"--rules", "--pub", "--axioms", "--machine", "--cache", "--proof-cache"},
+                                 (const char *[]){o->rules, o->pub, o->axioms, o->machine, o->cache, o->proof_cache}, 6);
 }
 
 /* An option the chosen search does not read is a mistake to point out, not to ignore. */
@@ -131,14 +117,14 @@ static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
         c == RG_OPT_ILP_TIME_LIMIT)
       o->eqsat_only = c;
   }
-  if (!search_options_fit(o) || !names_given(o)) return *rc = 2, false;
+  if (!search_options_fit(o) || !files_named(o)) return *rc = 2, false;
   const char *missing = optind != argc - 1 ? "one model" : !o->out ? "-o OUT.onnx" : NULL;
   if (missing) /* said, then the help */
     return fprintf(stderr, P ": wants %s\n", missing),
            *rc = graphopt_usage(&rg_doc_graphopt_optimize, '?', graphopt_print_cost_models), false;
   o->in = argv[optind];
-  const char *reads[READS];
-  if (!graphopt_outputs_fit(P, reads, files_read(o, reads), o->out, o->json, o->force)) return *rc = 2, false;
+  o->n_reads = rg_optimize_files_read(o->in, o->rules, o->pub, o->axioms, o->machine, o->cache, o->reads);
+  if (!graphopt_outputs_fit(P, o->reads, o->n_reads, o->out, o->json, o->force)) return *rc = 2, false;
   return true;
 }
 
@@ -155,11 +141,7 @@ static bool load_rules(const opt_opts *o, rg_ruleset *rules, rg_rules_provenance
   rg_cli_catch_interrupts();
   rg_status st = rg_rules_load_proved(&lo, rules, pv, &warn, &err);
   rg_cli_release_interrupts();
-  for (const char *l = warn.len ? rg_sb_str(&warn) : ""; *l;) { /* each line its own warning */
-    int n = (int)strcspn(l, "\n");
-    fprintf(stderr, "graphopt optimize: warning: %.*s\n", n, l);
-    l += n + (l[n] == '\n');
-  }
+  rg_cli_print_lines(stderr, "graphopt optimize: warning: ", warn.len ? rg_sb_str(&warn) : "");
   if (st) fprintf(stderr, "graphopt optimize: %s\n", err.msg); /* it names the file */
   if (!st && o->unproved_rules && pv->unproved_used)
     fprintf(stderr, "graphopt optimize: WARNING: %d rules of %s are applied WITHOUT PROOF (--unproved-rules)\n",
@@ -275,8 +257,7 @@ int graphopt_optimize_cmd(int argc, char **argv) {
   char cache[4096] = "";
   rg_cost_model *cm = NULL;
   rg_err err = {0};
-  const char *reads[READS]; /* the side file replaces none */
-  o.xo.force = o.force, o.xo.reads = reads, o.xo.n_reads = files_read(&o, reads); /* refused before the search, as -o is */
+  o.xo.force = o.force, o.xo.reads = o.reads, o.xo.n_reads = o.n_reads; /* the side file replaces none either */
   if (m && rg_export_check_outputs(m, o.out, o.json, &o.xo, &err)) rg_cli_report(P, NULL, &err), rg_model_free(m), m = NULL;
   if (m && rg_cost_model_choose(o.cost, o.machine, o.cache, o.no_cache, cache, sizeof cache, &cm, &err))
     rg_cli_report(P, NULL, &err);

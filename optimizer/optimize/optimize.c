@@ -2,9 +2,11 @@
 #include "optimize.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "optimizer/onnx/onnx.h"
 #include "ir/atomic.h"
+#include "verify/verify.h"
 #include "numcheck.h"
 
 rg_status rg_search_rules(rg_model *m, const rg_ruleset *rules, const rg_search_opts *o, rg_search_result *out,
@@ -36,6 +38,16 @@ rg_status rg_cost_search_fn(void *ctx, const rg_model *m, const rg_ref *roots, d
   *cost = s.total, *ops = s.fused;
   for (int op = 0; op < RG_OP_COUNT; op++) *ops += s.count[op];
   return st;
+}
+
+int rg_optimize_files_read(const char *in, const char *rules, const char *pub, const char *axioms, const char *machine,
+                           const char *cache, const char **out) {
+  rg_default_rules def;
+  rg_default_rules_where(&def);
+  const char *r[RG_OPTIMIZE_MAX_READS] = {in, rules ? rules : def.db, pub, rules ? NULL : def.pub,
+                                          axioms ? axioms : rg_axioms_default_path(), machine, cache};
+  memcpy(out, r, sizeof r);
+  return RG_OPTIMIZE_MAX_READS;
 }
 
 rg_status rg_optimize_check(const rg_model *m, const rg_search_result *r, uint32_t seed, double tolerance,

@@ -25,6 +25,13 @@
 #include "numcheck.h"
 #include "proved_rules.h"
 
+/* The files an optimize run reads, which its outputs must not replace: in, rules, pub, axioms,
+ * machine and cache as given (NULL: not given), and without rules the default set's database and
+ * key, without axioms the default axiom file. Their count, into out. */
+#define RG_OPTIMIZE_MAX_READS 7
+int rg_optimize_files_read(const char *in, const char *rules, const char *pub, const char *axioms, const char *machine,
+                           const char *cache, const char **out);
+
 /* The search over rules (an apply set built from them, both ways round) with o's settings. */
 rg_status rg_search_rules(rg_model *m, const rg_ruleset *rules, const rg_search_opts *o, rg_search_result *out,
                           rg_err *err) RG_MUST_CHECK;
