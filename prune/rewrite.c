@@ -185,9 +185,8 @@ rg_status rg_rewrite_set_add(rg_rewrite_set *s, const rg_rule *r, int tag, int *
   if (rg_graph_n_pvars(r->g) > s->max_pvars) s->max_pvars = rg_graph_n_pvars(r->g);
   /* graphopt applies a rule of several outputs only whole, where every source output matches:
    * one output pair alone is not a step its searches take */
-  for (int i = 0; r->n_tgt == 1 && i < r->n_tgt; i++) {
-    rg_ref a = r->src[i], b = r->tgt[i];
-    if (a.node == b.node && a.out == b.out) continue;
+  if (r->n_tgt == 1 && !(r->src[0].node == r->tgt[0].node && r->src[0].out == r->tgt[0].out)) {
+    rg_ref a = r->src[0], b = r->tgt[0];
     bool ok[2] = {false, false}; /* a to b, b to a: the left side an operator that binds the right's variables */
     for (int d = 0; d < 2; d++) {
       rg_ref l = d ? b : a, rr = d ? a : b;
@@ -196,7 +195,7 @@ rg_status rg_rewrite_set_add(rg_rewrite_set *s, const rg_rule *r, int tag, int *
     }
     for (int d = 0; d < 2; d++) {
       if (!ok[d]) continue;
-      rg_rewriter w = {r->g, d ? b : a, d ? a : b, tag, i, d == 1, ok[1 - d]};
+      rg_rewriter w = {r->g, d ? b : a, d ? a : b, tag, 0, d == 1, ok[1 - d]};
       rg_status st = push(s, &w, err);
       if (st) return st;
       count++;

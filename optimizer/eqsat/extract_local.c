@@ -161,7 +161,7 @@ rg_status rg_extract_improve(rg_egraph *eg, const double *full_cost, const int32
   d.used = malloc(sizeof *d.used * ((size_t)nv + 1)), d.nodes = malloc(sizeof *d.nodes * ((size_t)n + 1));
   int32_t *snapshot = malloc(sizeof *snapshot * ((size_t)nv + 1));
   d.first = malloc(sizeof *d.first * ((size_t)d.m->n_op + 1));
-  for (int32_t k = 0, at = d.m->n_out; d.first && k < d.m->n_op; at += d.m->op[k++].n_in) d.first[k] = at;
+  if (d.first) rg_model_opaque_firsts(d.m, d.first);
   rg_status st = d.cmark && d.nmark && d.rmark && d.readers && d.fmark && d.stack && d.next_in && d.used &&
                          d.nodes && snapshot && d.first
                      ? RG_OK

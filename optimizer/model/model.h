@@ -167,6 +167,8 @@ void rg_model_roots(const rg_model *m, rg_ref *roots);
  * rg_model_view_free (which frees only the view) before m's graph grows again. */
 rg_model *rg_model_view(const rg_model *m, const rg_ref *roots);
 void rg_model_view_free(rg_model *view);
+/* first[k]: where opaque node k's operands start among the roots (rg_model_roots' layout). */
+void rg_model_opaque_firsts(const rg_model *m, int32_t *first);
 /* Whether the values m seen from roots needs form no cycle. A rewrite can make one through an
  * opaque node: a value its operands need computed from a value its outputs feed (the searches
  * see an opaque node's outputs as leaves). False too when out of memory. */

@@ -49,6 +49,10 @@ void rg_model_view_free(rg_model *view) {
   free(view);
 }
 
+void rg_model_opaque_firsts(const rg_model *m, int32_t *first) {
+  for (int32_t k = 0, at = m->n_out; k < m->n_op; at += m->op[k++].n_in) first[k] = at;
+}
+
 /* The values node id reads in the model seen from roots (first[k]: where opaque node k's operands
  * start among them); their count. */
 static int deps_from(const rg_model *m, const rg_ref *roots, const int32_t *first, int32_t id, rg_ref *out) {
@@ -68,7 +72,7 @@ bool rg_model_acyclic(const rg_model *m, const rg_ref *roots) {
   uint8_t *state = calloc((size_t)n_nodes + 1, 1); /* 0 new, 1 open (on the path), 2 done */
   int32_t *first = malloc(sizeof *first * ((size_t)m->n_op + 1)), *stack = NULL;
   rg_ref *d = malloc(sizeof *d * (size_t)rg_model_max_deps(m));
-  for (int32_t k = 0, at = m->n_out; first && k < m->n_op; at += m->op[k++].n_in) first[k] = at;
+  if (first) rg_model_opaque_firsts(m, first);
   for (int32_t id = 0; first && d && id < n_nodes; id++) edges += (size_t)deps_from(m, roots, first, id, d);
   bool ok = state && first && d && (stack = malloc(sizeof *stack * (edges + 1)));
   for (int32_t i = 0, top = 0; ok && i < n_roots; i++) {
