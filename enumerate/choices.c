@@ -69,6 +69,11 @@ static void emit(gen *g, rg_op op, int n_in, int out, const int32_t *params, int
   if (n_params) memcpy(v->params, params, sizeof(int32_t) * (size_t)n_params);
 }
 
+void rg_enum_inputs_for_choices(const rg_enum_choices *c, rg_enum_inputset *s) {
+  if (c->op[RG_OP_BIAS]) rg_enum_inputs_add_bias(s);
+  if (c->op[RG_OP_BIAS] && c->op[RG_OP_SPLIT]) rg_enum_inputs_add_seamed(s);
+}
+
 static bool is_weight(const rg_shape *s) { return s->rank == 4 && s->dim[2] <= 3 && s->dim[3] <= 3; }
 
 static void gen_plain(gen *g, rg_op op) { emit(g, op, rg_op_min_inputs(op), 0, NULL, 0); }

@@ -40,6 +40,10 @@ typedef struct {
  * concat/split on axes 0 and 1, 2-D transpose, enlarge to 3x3. */
 void rg_enum_choices_default(rg_enum_choices *c);
 
+/* Appends to the default input set what the chosen operators need beyond TASO's 20 inputs
+ * (which TASO's own run keeps): with bias, its vectors (rg_enum_inputs_add_bias); with bias and
+ * split, the seamed tensors too (rg_enum_inputs_add_seamed). */
+void rg_enum_inputs_for_choices(const rg_enum_choices *c, rg_enum_inputset *s);
 /* Selects operators: "all" (every operator but input), "taso" (the defaults), or a comma list
  * of operator names. Errors name the unknown operator and list the known ones. */
 rg_status rg_enum_choices_set_ops(rg_enum_choices *c, const char *list, rg_err *err) RG_MUST_CHECK;

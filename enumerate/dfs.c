@@ -159,54 +159,66 @@ static rg_status extend(thr *t);
 
 /* Whether op (of variant var) may be appended to the operators of st as they stand: in
  * canonical order, not a repeat, its graph still able to come down to max_outputs outputs, not
- * an instance of commutativity. Sets *sinks (the outputs after op) and *swapped. */
-static bool op_allowed(const thr *t, rg_enum_opcode op, const rg_enum_variant *var, int *sinks,
-                       bool *swapped) {
+ * an instance of commutativity, and within the depth (*weight: st's weight after op; a later
+ * output of an operator already there is free, and only extend_siblings appends those). Sets
+ * *sinks (the outputs after op) and *swapped. */
+static bool op_allowed(const thr *t, rg_enum_opcode op, const rg_enum_variant *var, bool sibling,
+                       int *sinks, int *weight, bool *swapped) {
   const rg_enum_state *st = &t->st;
   int ni = st->sp->inputs.n, k = st->n_ops;
   int depmax = -1;
+  if (k == RG_ENUM_MAX_DEPTH) return false;
   for (int j = 0; j < var->n_in; j++)
     if (op.in[j] >= ni && op.in[j] - ni > depmax) depmax = op.in[j] - ni;
   for (int j = depmax + 1; j < k; j++) /* an earlier greedy step would have placed op */
     if (op_less(op, st->code.op[j])) return false;
-  for (int j = 0; j < k; j++)
+  bool free_op = false;
+  for (int j = 0; j < k; j++) {
     if (!memcmp(&st->code.op[j], &op, sizeof op)) return false;
-  /* outputs after this operator; each later one can join at most one pair of them */
+    free_op = free_op || rg_enum_op_siblings(st->sp, st->code.op[j], op.variant, op.in);
+  }
+  if (free_op != sibling) return false;
+  *weight = st->weight + !free_op;
+  if (*weight > st->sp->depth) return false;
+  /* outputs after this operator; each later counted one can join at most one pair of them (a
+   * free one reads no sink: its operand is its sibling's) */
   *sinks = st->n_sinks + 1;
   for (int j = 0; j < var->n_in; j++)
     if (op.in[j] >= ni && st->uses[op.in[j]] == 0 && (j == 0 || op.in[1] != op.in[0])) --*sinks;
-  if (*sinks - (st->sp->depth - (k + 1)) > t->o->max_outputs) return false;
+  if (*sinks - (st->sp->depth - *weight) > t->o->max_outputs) return false;
   *swapped = var->n_in == 2 && op.in[0] > op.in[1] && rg_enum_op_commutative((rg_op)var->op);
   return !(*swapped && op.in[0] >= ni && !t->o->extend_swapped);
 }
 
-/* Tries to append (v, a, b), whose result has shape id sid (>= 0: shape inference accepted it);
- * visits and recurses when it is new and canonical. */
-static rg_status try_op(thr *t, int v, int a, int b, int32_t sid) {
+/* Tries to append (v, a, b), whose result has shape id sid (>= 0: shape inference accepted it),
+ * a later output of an operator already there when sibling is set; visits and recurses when it
+ * is new and canonical. */
+static rg_status try_op(thr *t, int v, int a, int b, int32_t sid, bool sibling) {
   rg_enum_state *st = &t->st;
   const rg_enum_variant *var = &st->sp->variants[v];
   int ni = st->sp->inputs.n, k = st->n_ops;
   rg_enum_opcode op = {(uint16_t)v, {(uint8_t)(var->n_in > 0 ? a : 0), (uint8_t)(var->n_in > 1 ? b : 0)}};
-  int sinks, left = st->sp->depth - (k + 1);
+  int sinks, weight;
   bool swapped;
-  if (!op_allowed(t, op, var, &sinks, &swapped)) {
+  if (!op_allowed(t, op, var, sibling, &sinks, &weight, &swapped)) {
     t->rejected++;
     return RG_OK;
   }
   /* inputs used out of class order (a later input of a class before an earlier one): each
    * remaining operand can fix one */
   for (int j = 0; j < var->n_in; j++) add_use(t, op.in[j], 1);
-  int gaps = t->gaps;
+  int gaps = t->gaps, left = st->sp->depth - weight;
   if (gaps > 2 * left && !t->o->all_inputs) {
     for (int j = var->n_in - 1; j >= 0; j--) add_use(t, op.in[j], -1);
     t->rejected++;
     return RG_OK;
   }
-  int old_sinks = st->n_sinks;
+  int old_sinks = st->n_sinks, old_weight = st->weight;
   bool old_is_graph = st->is_graph;
   st->code.op[k] = op;
   st->sid[ni + k] = sid;
   st->n_ops = k + 1;
+  st->weight = weight;
   st->n_sinks = sinks;
   st->is_graph = sinks <= t->o->max_outputs && (gaps == 0 || t->o->all_inputs);
   if (st->is_graph) t->graphs++;
@@ -217,6 +229,7 @@ static rg_status try_op(thr *t, int v, int a, int b, int32_t sid) {
   if (!s && more) s = extend(t);
   if (t->vis->leave) t->vis->leave(t->user, st);
   st->n_ops = k;
+  st->weight = old_weight;
   st->n_sinks = old_sinks;
   st->is_graph = old_is_graph;
   for (int j = var->n_in - 1; j >= 0; j--) add_use(t, op.in[j], -1);
@@ -339,7 +352,7 @@ static rg_status extend_variant(thr *t, int v, const type_classes *tc, int first
   if (nin == 0) {
     if (first_new > 0 || need > 0) return RG_OK;
     int32_t sid = apply(t, v, 0, 0);
-    return sid >= 0 ? try_op(t, v, 0, 0, sid) : t->nomem ? RG_ERR_NOMEM : RG_OK;
+    return sid >= 0 ? try_op(t, v, 0, 0, sid, false) : t->nomem ? RG_ERR_NOMEM : RG_OK;
   }
   if (need > nin) return RG_OK;
   for (int ca = 0; ca < tc->n && !s; ca++) {
@@ -350,7 +363,7 @@ static rg_status extend_variant(thr *t, int v, const type_classes *tc, int first
       if (lo == hi || m[hi - 1] < first_new) continue; /* members are in increasing pool order */
       int32_t sid = typed(t, tc, v, ca, 0);
       for (int i = lo; i < hi && sid >= 0 && !s; i++)
-        if (m[i] >= first_new) s = try_op(t, v, m[i], 0, sid);
+        if (m[i] >= first_new) s = try_op(t, v, m[i], 0, sid, false);
       continue;
     }
     bool a_sinks = tc->sfirst[ca + 1] > tc->sfirst[ca];
@@ -369,8 +382,27 @@ static rg_status extend_variant(thr *t, int v, const type_classes *tc, int first
         int lo = b_sink ? tc->sfirst[cb] : tc->first[cb],
             hi = b_sink ? tc->sfirst[cb + 1] : tc->first[cb + 1];
         for (int j = lo; j < hi && !s; j++)
-          if (a >= first_new || m[j] >= first_new) s = try_op(t, v, a, m[j], sid);
+          if (a >= first_new || m[j] >= first_new) s = try_op(t, v, a, m[j], sid, false);
       }
+    }
+  }
+  return s;
+}
+
+/* Appends the other outputs of each multi-output operator already there (they cost no depth);
+ * try_op keeps those in canonical order. */
+static rg_status extend_siblings(thr *t) {
+  const rg_enum_state *st = &t->st;
+  const rg_enum_space *sp = st->sp;
+  rg_status s = RG_OK;
+  for (int j = 0, k = st->n_ops; j < k && !s; j++) {
+    rg_enum_opcode op = st->code.op[j];
+    if (rg_op_get((rg_op)sp->variants[op.variant].op)->n_outputs < 2) continue;
+    for (int v = 0; v < sp->n_variants && !s; v++) {
+      if (!rg_enum_op_siblings(sp, op, v, op.in)) continue;
+      int32_t sid = apply(t, v, op.in[0], op.in[1]);
+      if (sid >= 0) s = try_op(t, v, op.in[0], op.in[1], sid, true);
+      else if (t->nomem) s = RG_ERR_NOMEM;
     }
   }
   return s;
@@ -383,8 +415,10 @@ static rg_status extend_variant(thr *t, int v, const type_classes *tc, int first
 static rg_status extend(thr *t) {
   rg_enum_state *st = &t->st;
   int k = st->n_ops;
-  if (k == st->sp->depth) return RG_OK;
+  if (k == RG_ENUM_MAX_DEPTH) return RG_OK;
   if (t->o->stop && *t->o->stop) return RG_OK;
+  rg_status s = extend_siblings(t);
+  if (s || st->weight == st->sp->depth) return s;
   int ni = st->sp->inputs.n;
   int later_max_v[RG_ENUM_MAX_DEPTH + 1]; /* variant of later_max[j]; -1 when j == k (none) */
   later_max_v[k] = -1;
@@ -392,13 +426,12 @@ static rg_status extend(thr *t) {
     later_max_v[j] = st->code.op[j].variant > later_max_v[j + 1] ? st->code.op[j].variant : later_max_v[j + 1];
   /* sinks the next operator must use so that the operators left can still bring the outputs
    * down to max_outputs (each operator uses up at most two) */
-  int need = st->n_sinks + 1 - (st->sp->depth - (k + 1)) - t->o->max_outputs;
+  int need = st->n_sinks + 1 - (st->sp->depth - (st->weight + 1)) - t->o->max_outputs;
   if (need > 2) return RG_OK;
   if (need < 0) need = 0;
   type_classes tc;
   group_by_type(st, ni + k, &tc);
   refresh_typed(t, &tc);
-  rg_status s = RG_OK;
   for (int v = 0; v < st->sp->n_variants && !s; v++) {
     int d = -1; /* the first d with later_max[d + 1] not of a larger variant */
     while (later_max_v[d + 1] > v) d++;
@@ -508,7 +541,7 @@ static rg_status run_units(thr *ts, int nt, const unit *units, int n_units, shar
     t->err = &errs[omp_get_thread_num()];
     rg_enum_stats before = {t->graphs, t->rejected, t->wide, t->pruned, 0, 0, false};
     int32_t sid = apply(t, units[u].v, units[u].a, units[u].b); /* valid: list_units checked */
-    rg_status s = sid >= 0 ? try_op(t, units[u].v, units[u].a, units[u].b, sid) : RG_ERR_NOMEM;
+    rg_status s = sid >= 0 ? try_op(t, units[u].v, units[u].a, units[u].b, sid, false) : RG_ERR_NOMEM;
     if (!s && o->unit_done && !(o->stop && *o->stop)) { /* a stopped unit may be cut short */
       rg_enum_stats delta = {t->graphs - before.graphs, t->rejected - before.rejected, t->wide - before.wide,
                              t->pruned - before.pruned, n_units, 0, false};

@@ -1,6 +1,8 @@
 /* enumerate/dfs.h: the parallel depth-first enumerator.
  *
- * Every DAG of 1..depth operator variants over the input set is visited exactly once:
+ * Every DAG of 1..depth operators over the input set is visited exactly once, an operator of
+ * several outputs counted once however many of them the DAG uses (split.0 and split.1 of one
+ * tensor are one split, as in TASO), within RG_ENUM_MAX_DEPTH variants in all:
  *   - an operator sequence is accepted only in its canonical order, the greedy topological order
  *     that always places the smallest available operator next, operators compared by (variant,
  *     operand pool indices); so independent operators appear in one order only;
@@ -33,6 +35,8 @@ typedef struct {
   const rg_enum_space *sp;
   const rg_enum_shapes *shapes;
   int n_ops;
+  int weight;                  /* operators as --depth counts them: n_ops less the outputs of a
+                                  multi-output operator after its first (rg_enum_code_weight) */
   rg_enum_code code;
   int32_t sid[RG_ENUM_POOL];   /* shape id of each pool tensor (inputs, then operators) */
   uint8_t uses[RG_ENUM_POOL];  /* operators of the graph using each pool tensor */
@@ -41,6 +45,12 @@ typedef struct {
                                   to record; otherwise a prefix that later operators can make one */
 } rg_enum_state;
 
+/* Whether no later operator can read the newest tensor: the code is full, or the depth is spent
+ * (then only the other outputs of an operator already there may follow, and they read its
+ * operand, which is older). */
+static inline bool rg_enum_state_last(const rg_enum_state *st) {
+  return st->n_ops == RG_ENUM_MAX_DEPTH || st->weight == st->sp->depth;
+}
 /* Shape of pool tensor p (valid while the state is). */
 const rg_shape *rg_enum_state_shape(const rg_enum_state *st, int p);
 /* Shape id of pool tensor p: equal ids, equal types (dims and seams), within one thread. */

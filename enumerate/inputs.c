@@ -37,6 +37,14 @@ void rg_enum_inputs_add_bias(rg_enum_inputset *s) {
   add(s, "b2", 1, 4, 0, 0, 0);
 }
 
+void rg_enum_inputs_add_seamed(rg_enum_inputset *s) {
+  if (s->n + 2 > RG_ENUM_MAX_INPUTS) return;
+  add(s, "xs", 2, 2, 8, 0, 0);
+  add(s, "is", 4, 2, 8, 5, 5);
+  s->in[s->n - 2].shape.nseam[1] = s->in[s->n - 1].shape.nseam[1] = 1;
+  s->in[s->n - 2].shape.seam[1][0] = s->in[s->n - 1].shape.seam[1][0] = 4;
+}
+
 static bool ident_char(int c, bool first) {
   return c == '_' || isalpha(c) || (!first && isdigit(c));
 }
@@ -65,7 +73,7 @@ rg_status rg_enum_inputs_parse(const char *text, size_t len, rg_enum_inputset *s
       while (p < stop && isspace((unsigned char)text[p])) p++;
       if (d0 == d1 || p < stop)
         return rg_err_at(err, RG_ERR_PARSE, line, (int)(n0 - i) + 1,
-                         "expected 'NAME DIMS' (e.g. 'x1 2x4' or 's0 scalar')");
+                         "expected 'NAME DIMS' (e.g. 'x1 2x4', 'y1 2x8[4]' or 's0 scalar')");
       bool ok = n1 - n0 < RG_ENUM_MAX_NAME;
       for (size_t q = n0; q < n1 && ok; q++) ok = ident_char((unsigned char)text[q], q == n0);
       if (!ok)
@@ -81,7 +89,7 @@ rg_status rg_enum_inputs_parse(const char *text, size_t len, rg_enum_inputset *s
         return rg_err_at(err, RG_ERR_LIMIT, line, 1, "more than %d inputs", RG_ENUM_MAX_INPUTS);
       rg_enum_input *in = &s->in[s->n];
       rg_err e2;
-      if (rg_shape_parse(text + d0, (int)(d1 - d0), &in->shape, &e2) != RG_OK)
+      if (rg_shape_parse_seams(text + d0, (int)(d1 - d0), &in->shape, &e2) != RG_OK)
         return rg_err_at(err, RG_ERR_PARSE, line, (int)(d0 - i) + 1, "%s", e2.msg);
       snprintf(in->name, sizeof in->name, "%.*s", (int)(n1 - n0), text + n0);
       s->n++;

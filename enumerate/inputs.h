@@ -1,7 +1,8 @@
 /* enumerate/inputs.h: the input set: the named tensors every enumerated graph is built over.
  *
  * Invariants: 1 .. RG_ENUM_MAX_INPUTS inputs, names unique identifiers (they become the rule
- * text's ?variables), shapes seamless. The input index is the tensor-variable index in every
+ * text's ?variables). A shape may carry seams ("y1 2x8[4]": two halves a split can take
+ * apart, as a merged product's output has them in a model). The input index is the tensor-variable index in every
  * graph the enumerator builds.
  */
 #ifndef RG_ENUMERATE_INPUTS_H
@@ -29,8 +30,14 @@ void rg_enum_inputs_default(rg_enum_inputset *s);
  * the columns of x1-x3 and w1-w3), to the default set; only where bias is among the operators
  * chosen, so that TASO's run keeps its 20 inputs and its candidates. */
 void rg_enum_inputs_add_bias(rg_enum_inputset *s);
+/* Appends xs 2x8[4] and is 2x8[4]x5x5: a merged product's and a merged convolution's outputs,
+ * two halves of 4 columns or channels (as long as b1, b2) that a split hands their consumers;
+ * the rules that carry a bias and an activation through such a split are found over them. Only
+ * where bias and split are both chosen. */
+void rg_enum_inputs_add_seamed(rg_enum_inputset *s);
 
-/* Parses an input set: one "NAME DIMS" per line (DIMS as in rule text: 2x4, scalar), '#'
+/* Parses an input set: one "NAME DIMS" per line (DIMS as in rule text: 2x4, scalar; seams as
+ * rg_shape_parse_seams reads them: 2x8[4]), '#'
  * comments and blank lines ignored. Errors name the line (err->line) and what is wrong. */
 rg_status rg_enum_inputs_parse(const char *text, size_t len, rg_enum_inputset *s,
                                rg_err *err) RG_MUST_CHECK;

@@ -51,6 +51,25 @@ int rg_enum_code_len(const rg_enum_code *c) {
   return n;
 }
 
+bool rg_enum_op_siblings(const rg_enum_space *sp, rg_enum_opcode op, int v, const uint8_t *in) {
+  if (op.variant >= sp->n_variants) return false;
+  const rg_enum_variant *a = &sp->variants[op.variant], *b = &sp->variants[v];
+  return a->op == b->op && a->out != b->out && !memcmp(a->params, b->params, sizeof a->params) &&
+         !memcmp(op.in, in, (size_t)a->n_in);
+}
+
+bool rg_enum_code_free(const rg_enum_space *sp, const rg_enum_code *c, int k) {
+  for (int j = 0; j < k; j++)
+    if (rg_enum_op_siblings(sp, c->op[j], c->op[k].variant, c->op[k].in)) return true;
+  return false;
+}
+
+int rg_enum_code_weight(const rg_enum_space *sp, const rg_enum_code *c) {
+  int n = rg_enum_code_len(c), w = 0;
+  for (int k = 0; k < n; k++) w += !rg_enum_code_free(sp, c, k);
+  return w;
+}
+
 rg_enum_code rg_enum_code_input(int i) {
   rg_enum_code c;
   for (int k = 0; k < RG_ENUM_MAX_DEPTH; k++) c.op[k] = (rg_enum_opcode){RG_ENUM_NO_OP, {0, 0}};

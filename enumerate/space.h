@@ -1,6 +1,6 @@
 /* enumerate/space.h: the search space (input set, operator variants, depth) and graph codes.
  *
- * A graph is coded as a sequence of at most RG_ENUM_MAX_DEPTH operators, each a variant index
+ * A graph is coded as a sequence of at most RG_ENUM_MAX_DEPTH operator variants, each an index
  * and up to two tensor operands given as pool indices: 0 .. n_inputs-1 are the inputs, n_inputs+k
  * is the tensor made by operator k. The code is 16 bytes, so a fingerprint record is 24.
  * A graph's outputs are its sinks: the operators whose tensor no later operator uses, in code
@@ -45,6 +45,13 @@ void rg_enum_space_free(rg_enum_space *sp);
 
 /* Number of operators in a code (0 for an input graph). */
 int rg_enum_code_len(const rg_enum_code *c);
+/* Whether op and variant v's application to the same operands are outputs of one operator:
+ * the same operator and parameters, another output (split.0 and split.1 on one axis). */
+bool rg_enum_op_siblings(const rg_enum_space *sp, rg_enum_opcode op, int v, const uint8_t *in);
+/* Whether operator k of code c is a later output of an operator already in c[0..k). */
+bool rg_enum_code_free(const rg_enum_space *sp, const rg_enum_code *c, int k);
+/* The code's size as --depth counts it: its operators, a multi-output operator once. */
+int rg_enum_code_weight(const rg_enum_space *sp, const rg_enum_code *c);
 /* The code of input graph i. */
 rg_enum_code rg_enum_code_input(int i);
 

@@ -75,7 +75,7 @@ static rg_status visit(void *user, const rg_enum_state *st, bool *extend, rg_err
   rg_fp_sample *smp = &f->smp[numel & 15];
   if (smp->n != numel) rg_fp_sample_init(numel, smp);
   rg_value at[RG_FP_SAMPLES];
-  if (st->n_ops == f->sp->depth && st->is_graph && !f->interp_only &&
+  if (rg_enum_state_last(st) && st->is_graph && !f->interp_only &&
       rg_fp_kernel_sample(var, in, os, vals, f->ctx, smp->pos, smp->count, at)) {
     f->sample[p] = rg_fp_sample_hash(os, at, smp->count);
   } else {
@@ -83,7 +83,7 @@ static rg_status visit(void *user, const rg_enum_state *st, bool *extend, rg_err
                                    &f->val[p], &f->cap[p], err);
     if (s) return s;
     f->sample[p] = rg_fp_tensor_sample_hash(os, f->val[p], smp);
-    if (st->n_ops < f->sp->depth) {
+    if (!rg_enum_state_last(st)) {
       f->hash[p] = rg_fp_tensor_hash(os, f->val[p]);
       for (int q = 0; q < p && *extend && !f->keep_redundant; q++)
         if (f->hash[q] == f->hash[p]) *extend = false;

@@ -93,6 +93,52 @@ char *rg_shape_format_seams(const rg_shape *s, char *buf, int n) {
   return format(s, buf, n, true);
 }
 
+/* Whether seams s[0..n) (positions within (lo, hi)) are in an order concats make: the last is the
+ * outermost, those below it come before those above it, and each side is such an order. */
+static bool seam_tree(const int32_t *s, int n, int32_t lo, int32_t hi) {
+  if (n == 0) return true;
+  int32_t at = s[n - 1];
+  if (at <= lo || at >= hi) return false;
+  int below = 0;
+  while (below < n - 1 && s[below] < at) below++;
+  return seam_tree(s, below, lo, at) && seam_tree(s + below, n - 1 - below, at, hi);
+}
+
+rg_status rg_shape_parse_seams(const char *text, int len, rg_shape *out, rg_err *err) {
+  char dims[256];
+  int nd = 0, axis = 0;
+  int32_t seams[RG_MAX_RANK][RG_MAX_SEAMS + 1];
+  int ns[RG_MAX_RANK] = {0};
+  for (int i = 0; i < len; i++) {
+    if (text[i] == 'x') axis++;
+    if (text[i] != '[') {
+      if (nd == (int)sizeof dims - 1) return FAIL(err, RG_ERR_PARSE, "shape '%.*s' is too long", len, text);
+      dims[nd++] = text[i];
+      continue;
+    }
+    for (i++; i < len && text[i] != ']';) {
+      int64_t v = 0;
+      int start = i;
+      while (i < len && text[i] >= '0' && text[i] <= '9' && v <= RG_MAX_DIM) v = v * 10 + (text[i++] - '0');
+      if (i == start || axis >= RG_MAX_RANK || ns[axis] == RG_MAX_SEAMS || (i < len && text[i] != ',' && text[i] != ']'))
+        return FAIL(err, RG_ERR_PARSE, "bad seams in shape '%.*s': want positions like 8[4] or 8[2,6,4], "
+                    "at most %d on an axis", len, text, RG_MAX_SEAMS);
+      seams[axis][ns[axis]++] = (int32_t)v;
+      if (i < len && text[i] == ',') i++;
+    }
+    if (i == len) return FAIL(err, RG_ERR_PARSE, "bad seams in shape '%.*s': '[' without ']'", len, text);
+  }
+  rg_status st = rg_shape_parse(dims, nd, out, err);
+  for (int d = 0; !st && d < RG_MAX_RANK && d <= axis; d++) {
+    if (ns[d] && (d >= out->rank || !seam_tree(seams[d], ns[d], 0, out->dim[d])))
+      return FAIL(err, RG_ERR_PARSE, "bad seams in shape '%.*s': on axis %d they must lie inside the "
+                  "dimension, each once, in an order concats make (outermost last)", len, text, d);
+    for (int k = 0; k < ns[d]; k++) out->seam[d][k] = seams[d][k];
+    out->nseam[d] = (uint8_t)ns[d];
+  }
+  return st;
+}
+
 rg_status rg_shape_comma_error(const char *text, int len, rg_status code, rg_err *err) {
   char hint[128];
   int k = 0;
@@ -252,6 +298,8 @@ static rg_status infer_split(const int32_t *params, const rg_shape *x, rg_shape 
   }
   int n = x->nseam[axis];
   int32_t mid = x->seam[axis][n - 1];
+  if (mid <= 0 || mid >= x->dim[axis]) /* a seam outside its dimension: no concat made it */
+    return mismatch(err, RG_OP_SPLIT, "input %s has a seam outside its dimension%s", x, NULL);
   o[0] = *x;
   o[1] = *x;
   o[0].dim[axis] = mid;

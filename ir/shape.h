@@ -48,6 +48,11 @@ char *rg_shape_format_seams(const rg_shape *s, char *buf, int n);
 /* Parses "2x4x5x5" or "scalar" (len bytes); dims must be 1 .. RG_MAX_DIM, and the element count
  * at most RG_MAX_NUMEL (RG_ERR_LIMIT). */
 rg_status rg_shape_parse(const char *text, int len, rg_shape *out, rg_err *err) RG_MUST_CHECK;
+/* The same with seams as rg_shape_format_seams writes them: "2x8[4]" (a concat of two 2x4 along
+ * axis 1), "8[2,6,4]" (outermost last). Seams are 1 .. dim-1, distinct, at most RG_MAX_SEAMS
+ * on an axis, and in an order concats can make (the ones below the outermost before the ones
+ * above it, each part the same way down). */
+rg_status rg_shape_parse_seams(const char *text, int len, rg_shape *out, rg_err *err) RG_MUST_CHECK;
 /* "4,4" where "4x4" was meant: the one message for it, with text (len bytes: a shape, or a
  * group of NAME=DIMS bindings) and its commas made 'x' as the hint: "bad shape 'x=4,4':
  * dimensions are separated by 'x', not ',': did you mean x=4x4?". Returns code (err may be

@@ -18,7 +18,7 @@ rg_status rg_db_input_set(const rg_db *db, rg_enum_inputset *s, rg_err *err) {
   rg_status st = RG_OK;
   if (text.failed) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   else if (text.len) st = rg_enum_inputs_parse(text.s, text.len, s, err);
-  else rg_enum_inputs_default(s), rg_enum_inputs_add_bias(s); /* TASO's inputs, as import names them */
+  else rg_enum_inputs_default(s), rg_enum_inputs_add_bias(s), rg_enum_inputs_add_seamed(s); /* TASO's inputs, as import names them */
   if (st && st != RG_ERR_NOMEM) {
     char msg[sizeof err->msg];
     snprintf(msg, sizeof msg, "%s", err->msg);

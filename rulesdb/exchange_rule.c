@@ -78,7 +78,7 @@ static rg_status type_rule(rg_xchg_rule *x, const rg_enum_inputset *inputs, rg_e
   const rg_graph *g = x->r->g;
   int32_t nt = rg_graph_n_tvars(g);
   rg_enum_inputset def;
-  if (!inputs) rg_enum_inputs_default(&def), rg_enum_inputs_add_bias(&def), inputs = &def;
+  if (!inputs) rg_enum_inputs_default(&def), rg_enum_inputs_add_bias(&def), rg_enum_inputs_add_seamed(&def), inputs = &def;
   rg_shape *shp = calloc((size_t)nt + 1, sizeof *shp);
   const rg_shape **ptr = calloc((size_t)nt + 1, sizeof *ptr);
   if (!shp || !ptr) return free(shp), free(ptr), rg_err_set(err, RG_ERR_NOMEM, "out of memory");

@@ -103,7 +103,7 @@ void rg_synth_resume_lines(const rg_synth_opts *o, rg_strbuf *sb) {
   rg_sb_puts(sb, "\n");
   for (int i = 0; i < o->inputs.n; i++) {
     char buf[96];
-    rg_sb_printf(sb, INPUT_TAG "%s %s\n", o->inputs.in[i].name, rg_shape_format(&o->inputs.in[i].shape, buf, sizeof buf));
+    rg_sb_printf(sb, INPUT_TAG "%s %s\n", o->inputs.in[i].name, rg_shape_format_seams(&o->inputs.in[i].shape, buf, sizeof buf));
   }
 }
 

@@ -325,7 +325,7 @@ static void config_of(const rg_synth_opts *o, const rg_enum_space *sp, const cha
   for (int i = 0; i < sp->inputs.n; i++) {
     char buf[96];
     rg_sb_printf(cfg, "input.%s=%s\n", sp->inputs.in[i].name,
-                 rg_shape_format(&sp->inputs.in[i].shape, buf, sizeof buf));
+                 rg_shape_format_seams(&sp->inputs.in[i].shape, buf, sizeof buf));
   }
   if (o->resume_path) rg_sb_printf(cfg, "resumed_from=%s\n", o->resume_path);
 }

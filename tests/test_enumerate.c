@@ -159,6 +159,23 @@ static void test_identity_skipped(void) {
   input_text = "x 2x4\ny 2x4\n";
 }
 
+/* A split counts once towards the depth however many of its outputs a graph uses (TASO's split
+ * is one operator): at depth 2 over {concat, split} and x, y (2x4), the 3-variant graphs are
+ * concat(a, b) on axis 0 or 1 (2 x 4 operand pairs) with both halves of it split on that axis
+ * (the one seam): 8. A mutation that counts split.1 beside split.0 gives none. */
+static void test_split_counted_once(void) {
+  counter c = {0};
+  run("concat,split", 2, 1, &c);
+  CHECK_MSG(c.by_len[3] == 8 && c.by_len[4] == 0, "%llu %llu", (unsigned long long)c.by_len[3],
+            (unsigned long long)c.by_len[4]);
+  /* depth 1: no seam to split at, so nothing but the 8 concats */
+  run("concat,split", 1, 1, &c);
+  CHECK_MSG(c.by_len[1] == 8 && c.by_len[2] == 0, "%llu", (unsigned long long)c.by_len[2]);
+  /* depth 3 reaches 4 variants, never 5 (RG_ENUM_MAX_DEPTH) */
+  run("concat,split", 3, 2, &c);
+  CHECK(c.by_len[4] > 0);
+}
+
 /* No DAG is visited twice, at depth 3 over {ewadd, relu, concat, split}. */
 static void test_each_dag_once(void) {
   counter c = {0};
@@ -246,6 +263,17 @@ static void test_errors(void) {
   CHECK(rg_enum_inputs_parse("# none\n", 7, &in, &err) == RG_ERR_PARSE);
   CHECK(rg_enum_inputs_parse("x 2x4 # act\n\ns scalar\n", 22, &in, &err) == RG_OK && in.n == 2 &&
         in.in[1].shape.rank == 0);
+  /* seams: where a split may cut, outermost last, as concats would have made them */
+  CHECK(rg_enum_inputs_parse("y 2x8[4]\n", 9, &in, &err) == RG_OK && in.in[0].shape.nseam[1] == 1 &&
+        in.in[0].shape.seam[1][0] == 4 && in.in[0].shape.dim[1] == 8 && in.in[0].shape.nseam[0] == 0);
+  CHECK(rg_enum_inputs_parse("y 8[2,6,4]x3\n", 13, &in, &err) == RG_OK && in.in[0].shape.nseam[0] == 3 &&
+        in.in[0].shape.seam[0][2] == 4 && in.in[0].shape.dim[1] == 3);
+  CHECK(rg_enum_inputs_parse("y 8[6,2,4]\n", 11, &in, &err) == RG_ERR_PARSE && strstr(err.msg, "in an order concats make"));
+  CHECK(rg_enum_inputs_parse("y 8[8]\n", 7, &in, &err) == RG_ERR_PARSE);
+  CHECK(rg_enum_inputs_parse("y 8[0]\n", 7, &in, &err) == RG_ERR_PARSE);
+  CHECK(rg_enum_inputs_parse("y 8[4,4]\n", 9, &in, &err) == RG_ERR_PARSE);
+  CHECK(rg_enum_inputs_parse("y 8[4\n", 6, &in, &err) == RG_ERR_PARSE && strstr(err.msg, "without ']'"));
+  CHECK(rg_enum_inputs_parse("y 8[1,2,3,5,6]\n", 15, &in, &err) == RG_ERR_PARSE); /* past RG_MAX_SEAMS */
   rg_enum_inputs_default(&in);
   CHECK(in.n == 20);
   CHECK(rg_enum_space_init(&sp, &ch, &in, 0, &err) == RG_ERR_ARG);
@@ -260,6 +288,7 @@ static void test_errors(void) {
 int main(void) {
   test_counts();
   test_identity_skipped();
+  test_split_counted_once();
   test_each_dag_once();
   test_every_op();
   test_bias();

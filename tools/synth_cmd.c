@@ -78,8 +78,7 @@ static int after_options(rg_synth_opts *o, bool inputs_set) {
     rg_cli_report("rulegen", o->inputs_path, &err);
     return 2;
   }
-  /* the default set has no vectors for a bias to add; TASO's run keeps its 20 inputs */
-  if (!o->inputs_path && !inputs_set && o->choices.op[RG_OP_BIAS]) rg_enum_inputs_add_bias(&o->inputs);
+  if (!o->inputs_path && !inputs_set) rg_enum_inputs_for_choices(&o->choices, &o->inputs);
   return 0;
 }
 
