@@ -16,7 +16,7 @@
 /* Walks in a row that found nothing new before the search gives up: a rule whose constants pin
  * every size repeats its one assignment, and would otherwise spend all SAMPLE_ATTEMPTS. */
 #define SAMPLE_PATIENCE 64
-#define MAX_SLOTS (64 * RG_MAX_RANK)
+#define MAX_SLOTS (64 * RG_MAX_RANK * 2) /* a seamed axis is a slot per part */
 
 typedef struct {
   uint64_t s;
@@ -133,6 +133,7 @@ typedef struct {
    * operators that keep channels) or its output channels (axis 0: a conv's kernel); 0: none. */
   int8_t group_in[64], group_out[64];
   bool grouped;
+  bool splits; /* the rule splits: a base may need seams (seamed_vars) */
 } problem;
 
 static void add_size(problem *p, int v) {
@@ -317,6 +318,41 @@ void rg_forced_ranks(const rg_graph *g, int8_t *rk) {
 /* Narrows each tensor variable's rank hint to the rank the rule's structure forces
  * (rg_forced_ranks). Without it the operands of a matmul chain under a conv (or beside one in an
  * ewadd) draw their ranks from 2..4 each, and a base assignment with all of them 4 is rare. */
+/* Marks in axes[v] (bit `axis`) the tensor variables whose seams on axis reach term `at` through
+ * operators that keep them there: elementwise ones (which meet their operands' seams), smul's
+ * and bias's tensor, a concat along another axis (which meets them too). A concat along the
+ * axis makes a seam of its own, and every other operator sets that axis's seams itself. */
+static void seam_reach(const rg_graph *g, int32_t at, int axis, int depth, uint8_t *axes) {
+  const rg_node *nd = rg_graph_node(g, at);
+  if (nd->op == RG_OP_INPUT) {
+    if (nd->params[0] < 64) axes[nd->params[0]] |= (uint8_t)(1u << axis);
+    return;
+  }
+  bool first_only = nd->op == RG_OP_SMUL || nd->op == RG_OP_BIAS;
+  bool keeps = rg_op_get(nd->op)->flags & RG_OPF_ELEMENTWISE || first_only ||
+               (nd->op == RG_OP_CONCAT && !(nd->var_mask & 1) && nd->params[0] != axis);
+  for (int k = 0; keeps && depth < 16 && k < (first_only ? 1 : nd->n_in); k++)
+    seam_reach(g, nd->in[k].node, axis, depth + 1, axes);
+}
+
+/* The axis of split node nd: its constant, or the value a gives its parameter variable; -1 when
+ * neither is an axis. */
+static int split_axis(const rg_node *nd, const rg_assignment *a) {
+  int32_t axis = nd->var_mask & 1 ? (a ? a->pvar_values[nd->params[0]] : -1) : nd->params[0];
+  return axis >= 0 && axis < 8 ? axis : -1;
+}
+
+static void seamed_vars(const rg_graph *g, const rg_assignment *a, uint8_t *axes) {
+  memset(axes, 0, 64);
+  for (int32_t id = 0; id < rg_graph_size(g); id++) {
+    const rg_node *nd = rg_graph_node(g, id);
+    int axis = nd->op == RG_OP_SPLIT ? split_axis(nd, a) : -1;
+    if (axis >= 0) seam_reach(g, nd->in[0].node, axis, 0, axes);
+  }
+}
+
+void rg_split_seamed_vars(const rg_graph *g, uint8_t *axes) { seamed_vars(g, NULL, axes); }
+
 static void narrow_by_structure(problem *p) {
   const rg_graph *g = p->r->g;
   int32_t n = rg_graph_size(g);
@@ -360,6 +396,7 @@ static void analyse(problem *p, const rg_rule *r) {
         for (int d = 0; d < nd->params[slot]; d++) add_size(p, nd->params[slot + 1 + d]);
       }
     }
+    p->splits |= op == RG_OP_SPLIT;
     for (int k = 0; k < nd->n_in; k++) {
       const rg_node *in = rg_graph_node(r->g, nd->in[k].node);
       if (in->op != RG_OP_INPUT || in->params[0] >= 64) continue;
@@ -422,8 +459,20 @@ static void sample_params(const problem *p, prng *g, rg_assignment *a) {
   }
 }
 
+/* Doubles each axis of x in mask and puts a seam in its middle (two equal parts, as two like
+ * tensors concatenated make). */
+static void cut_in_halves(rg_shape *x, uint8_t mask) {
+  for (int d = 0; d < x->rank; d++)
+    if (mask >> d & 1 && x->nseam[d] == 0 && x->dim[d] <= RG_MAX_DIM / 2) {
+      x->seam[d][0] = x->dim[d];
+      x->dim[d] *= 2;
+      x->nseam[d] = 1;
+    }
+}
+
 /* A first well-typed assignment: ranks from the hints, every dimension one common size (so
- * equalities hold), or, failing that, sizes drawn per dimension from the rule's constants. */
+ * equalities hold), or, failing that, sizes drawn per dimension from the rule's constants; every
+ * other attempt cuts the axes a split takes apart (seamed_vars). */
 static bool find_base(const problem *p, prng *g, rg_assignment *a) {
   for (int t = 0; t < BASE_ATTEMPTS; t++) {
     /* Parameter values get several shape draws each: drawn anew at every attempt, the values
@@ -459,6 +508,11 @@ static bool find_base(const problem *p, prng *g, rg_assignment *a) {
         dims[0] *= a->pvar_values[p->group_out[v] - 1];
       a->shapes[v] = rg_shape_make(rank, dims);
     }
+    if (p->splits && t % 2 == 0) { /* the variables a split takes apart, cut where it does */
+      uint8_t axes[64];
+      seamed_vars(p->r->g, a, axes);
+      for (int32_t v = 0; v < p->nt && v < 64; v++) cut_in_halves(&a->shapes[v], axes[v]);
+    }
     if (typed(p, a)) return true;
   }
   return false;
@@ -466,41 +520,79 @@ static bool find_base(const problem *p, prng *g, rg_assignment *a) {
 
 /* ---- classes of dimension slots that must stay equal ---- */
 
+/* A slot is one dimension of a tensor variable or, on an axis with seams, one of the parts its
+ * seams cut it into (the dimension is their sum): moving a part moves the seams after it, so
+ * every assignment keeps its seams inside their dimensions, in the same order. */
 typedef struct {
   int32_t var[MAX_SLOTS];
   int8_t dim[MAX_SLOTS];
+  int8_t part[MAX_SLOTS]; /* -1: the whole dimension (no seams); else the part's index */
   int cls[MAX_SLOTS]; /* class id per slot */
   int n, n_cls;
 } slots;
 
+/* The cut positions of axis d of x in increasing order, 0 and the dimension included: cut[0..n+2);
+ * rank_of[k]: where seam k (in x's order) stands among them. */
+static int axis_cuts(const rg_shape *x, int d, int32_t *cut, int *rank_of) {
+  int n = x->nseam[d];
+  cut[0] = 0;
+  for (int k = 0; k < n; k++) {
+    int r = 1;
+    for (int j = 0; j < n; j++) r += x->seam[d][j] < x->seam[d][k];
+    cut[r] = x->seam[d][k];
+    if (rank_of) rank_of[k] = r;
+  }
+  cut[n + 1] = x->dim[d];
+  return n + 2;
+}
+
+static int32_t slot_value(const slots *s, const rg_assignment *a, int i) {
+  const rg_shape *x = &a->shapes[s->var[i]];
+  if (s->part[i] < 0) return x->dim[s->dim[i]];
+  int32_t cut[RG_MAX_SEAMS + 2];
+  axis_cuts(x, s->dim[i], cut, NULL);
+  return cut[s->part[i] + 1] - cut[s->part[i]];
+}
+
+static void set_slot(const slots *s, rg_assignment *a, int i, int32_t v) {
+  rg_shape *x = &a->shapes[s->var[i]];
+  int d = s->dim[i];
+  if (s->part[i] < 0) {
+    x->dim[d] = v;
+    return;
+  }
+  int32_t cut[RG_MAX_SEAMS + 2];
+  int rank_of[RG_MAX_SEAMS], n = axis_cuts(x, d, cut, rank_of);
+  int32_t delta = v - (cut[s->part[i] + 1] - cut[s->part[i]]);
+  for (int j = s->part[i] + 1; j < n; j++) cut[j] += delta;
+  for (int k = 0; k < x->nseam[d]; k++) x->seam[d][k] = cut[rank_of[k]];
+  x->dim[d] = cut[n - 1];
+}
+
 static void slots_from(slots *s, const rg_assignment *a) {
   s->n = 0;
   for (int32_t v = 0; v < a->n_tvars; v++)
-    for (int d = 0; d < a->shapes[v].rank && s->n < MAX_SLOTS; d++) {
-      s->var[s->n] = v;
-      s->dim[s->n] = (int8_t)d;
-      s->n++;
+    for (int d = 0; d < a->shapes[v].rank; d++) {
+      int parts = a->shapes[v].nseam[d] + 1;
+      for (int k = 0; k < parts && s->n < MAX_SLOTS; k++) {
+        s->var[s->n] = v;
+        s->dim[s->n] = (int8_t)d;
+        s->part[s->n] = (int8_t)(parts > 1 ? k : -1);
+        s->n++;
+      }
     }
   /* Initial classes: slots of equal base value. */
   s->n_cls = 0;
   for (int i = 0; i < s->n; i++) {
-    int32_t val = a->shapes[s->var[i]].dim[s->dim[i]];
+    int32_t val = slot_value(s, a, i);
     s->cls[i] = -1;
     for (int j = 0; j < i; j++)
-      if (a->shapes[s->var[j]].dim[s->dim[j]] == val) {
+      if (slot_value(s, a, j) == val) {
         s->cls[i] = s->cls[j];
         break;
       }
     if (s->cls[i] < 0) s->cls[i] = s->n_cls++;
   }
-}
-
-static int32_t slot_value(const slots *s, const rg_assignment *a, int i) {
-  return a->shapes[s->var[i]].dim[s->dim[i]];
-}
-
-static void set_slot(const slots *s, rg_assignment *a, int i, int32_t v) {
-  a->shapes[s->var[i]].dim[s->dim[i]] = v;
 }
 
 /* Tries moving the chosen members of a class (indices into members) to another size, keeping

@@ -70,6 +70,12 @@ void rg_assignment_list_free(rg_assignment_list *l);
  * has its result's rank in those operands, both ways. */
 void rg_forced_ranks(const rg_graph *g, int8_t *rk);
 
+/* The axes (bit a of axes[v], for tensor variables v < 64) on which a split of g with a constant
+ * axis a reaches variable v through operators that keep that axis's seams (elementwise ones,
+ * smul's and bias's tensor, a concat along another axis): the split cuts where v's seams
+ * are, so v has some there wherever g types. */
+void rg_split_seamed_vars(const rg_graph *g, uint8_t *axes);
+
 /* True when both sides of r type-check under b and their outputs have equal types. */
 bool rg_rule_well_typed(const rg_rule *r, const rg_binding *b);
 

@@ -163,6 +163,42 @@ static void test_encoding(const rg_axioms *ax) {
   }
 }
 
+/* A split of a rule variable (the halves of a merged product, which the input sets' xs and is
+ * model): split-whole takes the variable apart where a goal splits it, the variables' seams are
+ * then what typing says (each split's operand has some), not none. The merge family's steps are
+ * proved; rules that swap the halves, split along the other axis or mix the halves of two
+ * variables are proved by neither solver, with every axiom asserted too and no shape search
+ * to refute them first (a contradiction between the seams hypotheses would prove them all). */
+static void test_split_of_a_variable(const rg_axioms *ax) {
+  const char *true_rules =
+      "w1: (concat 1 (split.0 1 ?y) (split.1 1 ?y)) => ?y\n"
+      "w2: (relu (split.0 1 ?y)) => (split.0 1 (relu ?y))\n"
+      "w3: (bias (split.0 1 ?y) ?b1) ; (bias (split.1 1 ?y) ?b2) => (split.0 1 (bias ?y (concat 0 ?b1 ?b2))) ; "
+      "(split.1 1 (bias ?y (concat 0 ?b1 ?b2)))\n"
+      "w4: (split.1 1 (bias ?y (concat 0 ?b1 ?b2))) => (bias (split.1 1 ?y) ?b2)\n";
+  expect_verified(ax, true_rules, true);
+  const char *false_rules =
+      "f1: (relu (split.0 1 ?y)) => (split.1 1 (relu ?y))\n"
+      "f2: (split.0 1 ?y) => (split.1 1 ?y)\n"
+      "f3: (bias (split.0 1 ?y) ?b1) ; (bias (split.1 1 ?y) ?b2) => (split.0 1 (bias ?y (concat 0 ?b2 ?b1))) ; "
+      "(split.1 1 (bias ?y (concat 0 ?b2 ?b1)))\n"
+      "f4: (split.0 1 (ewadd ?y ?z)) => (ewadd (split.0 1 ?y) (split.1 1 ?z))\n"
+      "f5: (concat 1 (split.1 1 ?y) (split.0 1 ?y)) => ?y\n";
+  expect_unproved(ax, false_rules, 3000, false, false);
+  expect_unproved(ax, false_rules, 3000, false, true);
+  /* the encoding: the typing hypothesis, and no seamless variable */
+  rg_rule *r = NULL;
+  rg_err err;
+  rg_obligation o;
+  CHECK(rg_text_parse_rule("(relu (split.0 1 ?y)) => (split.0 1 (relu ?y))", &r, &err) == RG_OK);
+  CHECK(rg_smt_encode(r, 0, ax, false, &o, &err) == RG_OK);
+  CHECK_MSG(strstr(o.text, "(not (= (seams t.y 1) 0))") && !strstr(o.text, "(= (seams t.y 0) 0)") &&
+                strstr(o.text, ":named split-whole"),
+            "%s", o.text);
+  rg_obligation_free(&o);
+  rg_rule_free(r);
+}
+
 int main(void) {
   rg_axioms ax;
   load_axioms(&ax);
@@ -172,6 +208,7 @@ int main(void) {
   test_encoding(&ax);
   test_true_goals(&ax);
   test_false_rules_stay_unproved(&ax);
+  test_split_of_a_variable(&ax);
   rg_axioms_free(&ax);
   return check_done("test_verify_seams");
 }

@@ -182,6 +182,49 @@ static bool names_var(const char *body, char kind, const char *name) {
   return false;
 }
 
+/* Whether term r of a names every tensor variable of a and every parameter variable its other
+ * side names. */
+static bool names_all(const rg_rule *a, rg_ref r, rg_ref other) {
+  const rg_graph *g = a->g;
+  rg_strbuf t, o;
+  rg_sb_init(&t);
+  rg_sb_init(&o);
+  put_term(&t, g, r, NULL, "?");
+  put_term(&o, g, other, NULL, "?");
+  bool ok = !t.failed && !o.failed;
+  for (int32_t v = 0; ok && v < rg_graph_n_tvars(g); v++) ok = names_var(rg_sb_str(&t), 't', rg_graph_tvar_name(g, v));
+  for (int32_t v = 0; ok && v < rg_graph_n_pvars(g); v++)
+    ok = !names_var(rg_sb_str(&o), 'p', rg_graph_pvar_name(g, v)) || names_var(rg_sb_str(&t), 'p', rg_graph_pvar_name(g, v));
+  rg_sb_free(&t);
+  rg_sb_free(&o);
+  return ok;
+}
+
+/* An axiom one side of which is a bare variable (split-whole: (concat ?a (split.0 ?a ?y)
+ * (split.1 ?a ?y)) => ?y) has no side a goal's terms match; it is triggered by the first proper
+ * subterm of its other side (depth first) that names every variable, (split.0 ?a ?y): a goal
+ * holds that term wherever the axiom has something to say. {-1, 0} for any other axiom. */
+static rg_ref bare_side_trigger(const rg_rule *a) {
+  rg_ref none = {-1, 0};
+  if (a->n_src != 1) return none;
+  bool src_bare = rg_graph_node(a->g, a->src[0].node)->op == RG_OP_INPUT;
+  bool tgt_bare = rg_graph_node(a->g, a->tgt[0].node)->op == RG_OP_INPUT;
+  if (src_bare == tgt_bare) return none;
+  rg_ref side = src_bare ? a->tgt[0] : a->src[0];
+  rg_ref stack[64];
+  int n = 0;
+  const rg_node *root = rg_graph_node(a->g, side.node);
+  for (int k = root->n_in - 1; k >= 0; k--) stack[n++] = root->in[k];
+  while (n > 0) {
+    rg_ref r = stack[--n];
+    const rg_node *nd = rg_graph_node(a->g, r.node);
+    if (nd->op == RG_OP_INPUT) continue;
+    if (names_all(a, r, side)) return r;
+    for (int k = nd->n_in - 1; k >= 0 && n < 64; k--) stack[n++] = nd->in[k];
+  }
+  return none;
+}
+
 /* Appends " :pattern (TERMS)" of one side of a (when target: its target) if those terms name
  * every bound variable (a bare variable is no pattern). */
 static void put_side_pattern(rg_strbuf *sb, const rg_rule *a, const rg_guard *gd, const bool *bind,
@@ -252,6 +295,12 @@ static void put_axiom_assert(rg_strbuf *sb, const rg_rule *a, const rg_guard *gd
   if (guarded && gd && nt + nq > 0) {
     put_side_pattern(&pat, a, gd, bind, false);
     put_side_pattern(&pat, a, gd, bind, true);
+    rg_ref trig = bare_side_trigger(a);
+    if (trig.node >= 0) {
+      rg_sb_puts(&pat, " :pattern (");
+      put_term(&pat, g, trig, gd, "?");
+      rg_sb_puts(&pat, ")");
+    }
   }
   if (pat.len)
     rg_sb_printf(sb, "(! %s%s)", rg_sb_str(body), rg_sb_str(&pat));
@@ -294,18 +343,24 @@ static rg_status put_axiom(rg_strbuf *sb, const rg_rule *a, const rg_guard *gd, 
   return st;
 }
 
+/* Operators of terms refs[0..n) of g; all of g's where memory runs out. */
+static void terms_ops(const rg_graph *g, const rg_ref *refs, int n, bool *ops) {
+  memset(ops, 0, sizeof(bool) * RG_OP_COUNT);
+  uint8_t *mark = calloc((size_t)rg_graph_size(g) + 1, 1);
+  for (int32_t i = 0; i < rg_graph_size(g); i++) /* without memory: every node counts */
+    if (!mark) ops[rg_graph_node(g, i)->op] = true;
+  if (!mark) return;
+  rg_graph_mark_reachable(g, refs, n, mark);
+  for (int32_t i = 0; i < rg_graph_size(g); i++)
+    if (mark[i]) ops[rg_graph_node(g, i)->op] = true;
+  free(mark);
+}
+
+static void term_ops(const rg_graph *g, rg_ref r, bool *ops) { terms_ops(g, &r, 1, ops); }
+
 /* Operators of one side of an axiom (its source when target is false). */
 static void side_ops(const rg_rule *a, bool target, bool *ops) {
-  memset(ops, 0, sizeof(bool) * RG_OP_COUNT);
-  uint8_t *mark = calloc((size_t)rg_graph_size(a->g) + 1, 1);
-  if (!mark) { /* cannot tell sides apart: count the whole axiom as one side */
-    rg_rule_ops(a, ops);
-    return;
-  }
-  rg_graph_mark_reachable(a->g, target ? a->tgt : a->src, target ? a->n_tgt : a->n_src, mark);
-  for (int32_t i = 0; i < rg_graph_size(a->g); i++)
-    if (mark[i]) ops[rg_graph_node(a->g, i)->op] = true;
-  free(mark);
+  terms_ops(a->g, target ? a->tgt : a->src, target ? a->n_tgt : a->n_src, ops);
 }
 
 /* A side fires on available operators when it has some and all are available (a side that is a
@@ -332,7 +387,8 @@ static bool ops_within(const bool *a, const bool *b) {
  * fires when all operators of its source are available, or all of its target's where that
  * brings no operator of its own: read backwards, an axiom that removes an operator (the zero
  * channels of conv-pad-kernel-channels) would bring that operator, and with it all its axioms,
- * into goals that never mention it. */
+ * into goals that never mention it. One with a bare-variable side fires where its trigger's
+ * operators are available (split-whole brings concat into a goal that splits). */
 static void select_axioms(const rg_axioms *ax, const bool *rule_ops, bool *take) {
   bool avail[RG_OP_COUNT];
   memcpy(avail, rule_ops, sizeof avail);
@@ -344,7 +400,14 @@ static void select_axioms(const rg_axioms *ax, const bool *rule_ops, bool *take)
       bool l[RG_OP_COUNT], r[RG_OP_COUNT];
       side_ops(a, false, l);
       side_ops(a, true, r);
-      if (!fires(l, avail) && !(fires(r, avail) && ops_within(l, r))) continue;
+      rg_ref trig = bare_side_trigger(a);
+      if (trig.node >= 0) {
+        bool t[RG_OP_COUNT];
+        term_ops(a->g, trig, t);
+        if (!fires(t, avail)) continue;
+      } else if (!fires(l, avail) && !(fires(r, avail) && ops_within(l, r))) {
+        continue;
+      }
       take[i] = grew = true;
       for (int o = 0; o < RG_OP_COUNT; o++) avail[o] |= l[o] || r[o];
     }
@@ -959,6 +1022,7 @@ typedef struct {
   fn_set *fs;                 /* the functions the rule and those axioms use */
   bool *erased;               /* erased_below: computed once, the size and seams hypotheses ask */
   bool sizes, seams;          /* whether size and seam facts are stated */
+  bool seamed;                /* a split takes a variable apart: see put_seam_typing */
 } encoding;
 
 /* Picks the axioms (all, or those over the rule's operators) and the functions to declare. */
@@ -974,6 +1038,25 @@ static void choose_axioms(const rg_rule *r, const rg_axioms *ax, bool all_axioms
   e->seams = guards_use(ax, e->take, true);
   /* a concat's seams depend on where its operands join */
   e->sizes = (e->seams && rg_smt_uses_concat(e->fs)) || guards_use(ax, e->take, false);
+  uint8_t axes[64], any = 0;
+  rg_split_seamed_vars(r->g, axes);
+  for (int v = 0; v < 64; v++) any |= axes[v];
+  e->seamed = e->seams && rg_smt_uses_concat(e->fs) && any;
+}
+
+/* Where a split takes a variable apart, its variables' seams are not those of inputs (none):
+ * the rule is claimed where both sides type, so each split's operand has a seam on its axis.
+ * Those are the hypotheses then, and no variable is said seamless: where typing needs one to
+ * have seams (a bias's vector that meets a seamed tensor's), that would contradict them. */
+static void put_seam_typing(rg_strbuf *sb, const rg_rule *r) {
+  for (int32_t id = 0; id < rg_graph_size(r->g); id++) {
+    const rg_node *nd = rg_graph_node(r->g, id);
+    if (nd->op != RG_OP_SPLIT) continue;
+    rg_sb_puts(sb, "(assert (not (= (seams ");
+    put_term(sb, r->g, nd->in[0], NULL, "");
+    if (nd->var_mask & 1) rg_sb_printf(sb, " p.%s) 0)))\n", rg_graph_pvar_name(r->g, nd->params[0]));
+    else rg_sb_printf(sb, " %d) 0)))\n", (int)nd->params[0]);
+  }
 }
 
 /* The script's head: the rule as a comment, the options and logic, the function declarations. */
@@ -1009,7 +1092,8 @@ static void put_rule_part(rg_strbuf *sb, const rg_rule *r, int output, const pva
       rg_sb_printf(sb, "(assert (<= %d p.%s %d))\n", d->lo[v], rg_graph_pvar_name(r->g, v), d->hi[v]);
   }
   if (e->sizes) put_size_hypotheses(sb, r, output, e->erased);
-  if (e->seams) rg_smt_put_seam_hypotheses(sb, r);
+  if (e->seamed) put_seam_typing(sb, r);
+  else if (e->seams) rg_smt_put_seam_hypotheses(sb, r);
   /* only where a matmul's rank or a grouped conv's boundary matters: elsewhere they cost
    * cvc5 seconds (a transpose of nested concats, test_verify) and rule nothing out */
   if (e->seams && rg_smt_uses_concat(e->fs) && (e->rule_ops[RG_OP_MATMUL] || grouped_conv(r->g)) &&
@@ -1027,7 +1111,7 @@ static rg_status put_obligation(rg_strbuf *sb, const rg_rule *r, int output, con
                                 const encoding *e, rg_err *err) {
   put_header(sb, r, output, e->fs);
   if (e->sizes) put_size_facts(sb, e->fs);
-  if (e->seams) rg_smt_put_seam_facts(sb, e->fs);
+  if (e->seams) rg_smt_put_seam_facts(sb, e->fs, e->seamed);
   rg_status st = RG_OK;
   for (int i = 0; !st && i < ax->rules.n; i++)
     if (e->take[i]) st = put_axiom(sb, ax->rules.rules[i], ax->guards ? &ax->guards[i] : NULL, err);

@@ -20,8 +20,9 @@ bool rg_smt_uses_concat(const fn_set *fs);
 
 /* Declares seams (T Int) Int, which names a tensor's seams on an axis, and states for every
  * function the script uses what its result's seams are (verify/smt_seams.c). With a concat it
- * uses dim: the size facts come first. */
-void rg_smt_put_seam_facts(rg_strbuf *sb, const fn_set *fs);
+ * uses dim: the size facts come first. seamed (a split takes a rule variable apart, smt.c):
+ * also that seamcat is one-to-one. */
+void rg_smt_put_seam_facts(rg_strbuf *sb, const fn_set *fs, bool seamed);
 /* The rule's tensors are inputs: they have no seams. */
 void rg_smt_put_seam_hypotheses(rg_strbuf *sb, const rg_rule *r);
 

@@ -84,13 +84,31 @@ bool rg_smt_uses_concat(const fn_set *fs) {
   return false;
 }
 
-void rg_smt_put_seam_facts(rg_strbuf *sb, const fn_set *fs) {
+/* split's parts keep their operand's sizes off its axis and add up to it on it; stated only of
+ * an operand with a seam there (one without has no parts). With the seams, as they need them;
+ * dim and rank are declared: a concat is there. */
+static void put_split_sizes(rg_strbuf *sb, const fn_set *fs) {
+  for (int o = 0; o < 2; o++)
+    if (fs->used[RG_OP_SPLIT][1][o])
+      rg_sb_printf(sb, "(assert (forall ((a Int) (x T) (k Int)) (! (=> (and (<= 0 a) (< a (rank x)) "
+                       "(not (= (seams x a) 0))) (= (dim (split.%d a x) k) (ite (= k a) %s (dim x k)))) "
+                       ":pattern ((dim (split.%d a x) k)))))\n",
+                   o, o ? "(- (dim x k) (dim (split.0 a x) k))" : "(dim (split.0 a x) k)", o);
+}
+
+void rg_smt_put_seam_facts(rg_strbuf *sb, const fn_set *fs, bool seamed) {
   rg_sb_puts(sb, "(declare-fun seams (T Int) Int)\n");
   if (!rg_smt_uses_concat(fs)) { /* seams come from concat alone: without one, no term has any */
     rg_sb_puts(sb, "(assert (forall ((x T) (k Int)) (! (= (seams x k) 0) :pattern ((seams x k)))))\n");
     return;
   }
   rg_sb_puts(sb, "(declare-fun seamcat (Int Int Int) Int)\n");
+  put_split_sizes(sb, fs);
+  if (seamed) /* a concat's seams name its operands' and where they join (outermost last) */
+    rg_sb_puts(sb, "(declare-fun seamcat.x (Int) Int)\n(declare-fun seamcat.y (Int) Int)\n"
+                   "(declare-fun seamcat.n (Int) Int)\n"
+                   "(assert (forall ((a Int) (b Int) (n Int)) (! (and (= (seamcat.x (seamcat a b n)) a) "
+                   "(= (seamcat.y (seamcat a b n)) b) (= (seamcat.n (seamcat a b n)) n)) :pattern ((seamcat a b n)))))\n");
   /* a concat has a seam where its operands join: with the outputs' seams equal (smt.c), this
    * rules out ranks where the sides differ in them */
   rg_sb_puts(sb, "(assert (forall ((a Int) (b Int) (n Int)) (! (not (= (seamcat a b n) 0)) "
