@@ -163,6 +163,24 @@ static rg_status at_rule(rg_status st, rg_err *err, const rg_rule *r) {
   return st;
 }
 
+/* Whether `general` is usable in every direction rule r is (rg_side_covers: a direction whose
+ * right side names a variable its left side lacks is no rewrite): a generalization that only
+ * splits (b37851f5: its merging direction would invent a weight) does not stand in for the
+ * merge it was made from. */
+static rg_status usable_alike(const rg_rule *general, const rg_rule *r, bool *yes, rg_err *err) {
+  *yes = true;
+  for (int back = 0; back < 2 && *yes; back++) {
+    bool ri = false, gi = false;
+    rg_status st = rg_side_covers(r->g, back ? r->tgt : r->src, r->n_src, back ? r->src : r->tgt, r->n_tgt, &ri, err);
+    if (!st && ri)
+      st = rg_side_covers(general->g, back ? general->tgt : general->src, general->n_src,
+                          back ? general->src : general->tgt, general->n_tgt, &gi, err);
+    if (st) return st;
+    *yes = !ri || gi;
+  }
+  return RG_OK;
+}
+
 /* *by: a kept rule the caller named as more general than rule i (through renamings) of which
  * i is an instance, or -1. */
 static rg_status general_instance(const rg_ruleset *rs, const rg_prune_opts *o,
@@ -174,6 +192,7 @@ static rg_status general_instance(const rg_ruleset *rs, const rg_prune_opts *o,
     if (g < 0 || g >= res->n || g == i || res->e[g].fate != RG_FATE_KEPT) continue;
     bool yes = false;
     rg_status st = rg_rule_is_instance(rs->rules[g], rs->rules[i], &yes, err);
+    if (!st && yes) st = usable_alike(rs->rules[g], rs->rules[i], &yes, err);
     if (st) return st;
     if (yes) *by = g;
   }
@@ -192,6 +211,9 @@ static rg_status taso_stages(const rg_ruleset *rs, const rg_prune_opts *o, rg_pr
     double t0 = rg_clock_seconds();
     if (o->stages & RG_PRUNE_SUBGRAPH) {
       st = rg_redundant_subgraph(rs->rules[i], kept_lookup, c, &by, err);
+      bool alike = true;
+      if (!st && by >= 0) st = usable_alike(rs->rules[by], rs->rules[i], &alike, err);
+      if (!alike) by = -1;
       if (!st && by < 0 && o->general_off) st = general_instance(rs, o, res, i, &by, err);
       if (!st && by >= 0) st = remove_rule(res, i, RG_FATE_SUBGRAPH, &by, 1, err);
     }

@@ -1,8 +1,8 @@
 /* tests/test_prune_general.c: the subgraph stage with rules named as more general
  * (rg_prune_opts.general_of, as the generalize stage of rulegen names them): a candidate that is
  * an instance of a kept generalization is removed, also through a renamed copy of it; a named
- * rule it is not an instance of leaves it kept; without names nothing changes; the records
- * audit. */
+ * rule it is not an instance of leaves it kept, and so does one usable in fewer directions (a
+ * split that cannot be read merging-wise); without names nothing changes; the records audit. */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "check.h"
 #include "prune/prune.h"
@@ -71,6 +71,22 @@ int main(void) {
   CHECK(res.e[0].fate == RG_FATE_KEPT && res.e[3].fate == RG_FATE_KEPT);
   free(buf);
   rg_ruleset_free(&kept);
+  rg_prune_result_free(&res);
+  rg_ruleset_free(&rs);
+
+  /* the merge (usable both ways) and its generalization with the products' operands apart,
+   * usable only splitting-wise (merging, it would invent ?w2 and ?w1_1): the merge stays. A
+   * generalization usable both ways still takes an instance (r above). */
+  const char *merges =
+      "m: (split.0 1 (matmul ?x (concat 1 ?w1 ?w2))) ; (split.1 1 (matmul ?x (concat 1 ?w1 ?w2))) => "
+      "(matmul ?x ?w1) ; (matmul ?x ?w2)\n"
+      "mg: (split.0 1 (matmul ?x (concat 1 ?w1 ?w2))) ; (split.1 1 (matmul ?x_1 (concat 1 ?w1_1 ?w2_1))) => "
+      "(matmul ?x ?w1) ; (matmul ?x_1 ?w2_1)\n";
+  rg_ruleset_init(&rs);
+  CHECK(rg_text_parse(merges, strlen(merges), &rs, &err) == RG_OK && rs.n == 2);
+  int moff[3] = {0, 1, 1}, mof[1] = {1};
+  res = run(&rs, moff, mof);
+  CHECK(res.e[0].fate == RG_FATE_KEPT && res.e[1].fate == RG_FATE_KEPT);
   rg_prune_result_free(&res);
   rg_ruleset_free(&rs);
   return check_done("test_prune_general");
