@@ -15,6 +15,9 @@ typedef struct {
   double peak_gflops; /* attainable float32 GFLOP/s, all cores */
   double mem_gbps;    /* memory bandwidth, GB/s */
   double overhead_us; /* fixed cost of running one node */
+  double views;       /* 1: the runtime reads split, reshape and transpose as views of their
+                       * operand, which cost nothing (TASO's GPU runtime); 0 (the default): it
+                       * writes a new tensor for each, as onnxruntime does */
 } rg_machine;
 
 /* The file machine names: a bare name (no '/', no '.') is one of the machine files shipped in
@@ -34,6 +37,8 @@ rg_status rg_machine_read(const char *path, rg_machine *mc, rg_err *err) RG_MUST
 void rg_roofline_figures(const rg_model *m, int32_t id, double *flops, double *bytes);
 /* max(flops / peak, bytes / bandwidth) + overhead, in microseconds. */
 double rg_roofline_us(const rg_machine *mc, double flops, double bytes);
+/* Node id's roofline cost on mc: rg_roofline_us of its figures, or 0 for a view (mc->views). */
+double rg_roofline_node_us(const rg_machine *mc, const rg_model *m, int32_t id);
 /* A measuring model's start on node id's configuration: *row the roofline's figure (source
  * "roofline"), *had the cache's row for it (cache may be NULL); rg_cost_cache_get's answer. */
 int rg_roofline_row_and_cached(const rg_machine *mc, rg_cost_cache *cache, const char *device, const rg_model *m,

@@ -159,10 +159,8 @@ static rg_status measure(ort_ctx *c, const rg_model *m, int32_t base, const int3
     c->stats.measured++;
     row.us = *us, snprintf(row.source, sizeof row.source, "ort");
   } else { /* the row holds the roofline's figure then, which is computed again each time */
-    double flops, bytes;
     c->stats.fallback++;
-    rg_roofline_figures(m, base, &flops, &bytes);
-    row.us = rg_roofline_us(&c->mc, flops, bytes), row.repeats = 0;
+    row.us = rg_roofline_node_us(&c->mc, m, base), row.repeats = 0;
     row.us = row.us > 1e-3 ? row.us : 1e-3; /* a row's cost is positive (a machine file may say 0 overhead) */
   }
   return c->cache && (t > 0 || refused) ? rg_cost_cache_put(c->cache, c->device, op, config, &row, err) : RG_OK;
@@ -192,11 +190,7 @@ static rg_status probe_cost(ort_ctx *c, const rg_model *m, int32_t base, const i
 static rg_status node_cost(void *ctx, const rg_model *m, int32_t id, double *us, rg_err *err) {
   ort_ctx *c = ctx;
   rg_status st = probe_cost(c, m, id, NULL, 0, us, err);
-  if (!st && *us < 0) {
-    double flops, bytes;
-    rg_roofline_figures(m, id, &flops, &bytes);
-    *us = rg_roofline_us(&c->mc, flops, bytes);
-  }
+  if (!st && *us < 0) *us = rg_roofline_node_us(&c->mc, m, id);
   return st;
 }
 

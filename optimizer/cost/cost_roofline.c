@@ -4,9 +4,11 @@
  * Bytes are float32 tensors: every operand read once (weights included: a CPU streams them from
  * memory on each run) and every result written once. Data movement (transpose, reshape, split,
  * concat, slice, pad, enlarge) costs its bytes too. TASO gives reshape, transpose and split no
- * cost, as its runtime reads them as views of their operand; we do not, because the runtime our
- * models are exported to, onnxruntime, writes a new tensor for each of them (Reshape shares the
- * buffer only where its allocation planner can alias it), so a rewrite that adds one costs time.
+ * cost, as its runtime reads them as views of their operand; by default we do not, because the
+ * runtime our models are exported to, onnxruntime, writes a new tensor for each of them (Reshape
+ * shares the buffer only where its allocation planner can alias it), so a rewrite that adds one
+ * costs time. A machine file that says `views 1` (gpu-h100: TASO's and TENSAT's setting) prices
+ * them as TASO does.
  */
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include <stdlib.h>
@@ -80,6 +82,14 @@ void rg_roofline_figures(const rg_model *m, int32_t id, double *flops, double *b
   }
 }
 
+double rg_roofline_node_us(const rg_machine *mc, const rg_model *m, int32_t id) {
+  rg_op op = (rg_op)rg_graph_node(m->g, id)->op;
+  if (mc->views && (op == RG_OP_SPLIT || op == RG_OP_RESHAPE || op == RG_OP_TRANSPOSE)) return 0;
+  double flops, bytes;
+  rg_roofline_figures(m, id, &flops, &bytes);
+  return rg_roofline_us(mc, flops, bytes);
+}
+
 double rg_roofline_us(const rg_machine *mc, double flops, double bytes) {
   /* GFLOP/s = 1e3 FLOPs per microsecond; GB/s = 1e3 bytes per microsecond */
   double compute = flops / (mc->peak_gflops * 1e3), memory = bytes / (mc->mem_gbps * 1e3);
@@ -89,9 +99,7 @@ double rg_roofline_us(const rg_machine *mc, double flops, double bytes) {
 int rg_roofline_row_and_cached(const rg_machine *mc, rg_cost_cache *cache, const char *device, const rg_model *m,
                                int32_t id, const char *op, const char *config, rg_cost_row *row, rg_cost_row *had,
                                rg_err *err) {
-  double flops, bytes;
-  rg_roofline_figures(m, id, &flops, &bytes);
-  *row = (rg_cost_row){rg_roofline_us(mc, flops, bytes), "roofline", 0}, *had = (rg_cost_row){0};
+  *row = (rg_cost_row){rg_roofline_node_us(mc, m, id), "roofline", 0}, *had = (rg_cost_row){0};
   return cache ? rg_cost_cache_get(cache, device, op, config, had, err) : 0;
 }
 
@@ -106,9 +114,7 @@ typedef struct {
 static rg_status node_cost(void *ctx, const rg_model *m, int32_t id, double *us, rg_err *err) {
   (void)err;
   roofline *r = ctx;
-  double flops, bytes;
-  rg_roofline_figures(m, id, &flops, &bytes);
-  *us = rg_roofline_us(&r->mc, flops, bytes);
+  *us = rg_roofline_node_us(&r->mc, m, id);
   r->computed++;
   return RG_OK;
 }
