@@ -69,17 +69,34 @@ check "interrupted run writes no file" test ! -e "$tmp/int.rules"
 check "interrupted run keeps its records" test -d "$tmp/int.rules.spill"
 check "no temporary left" test -z "$(ls "$tmp" | grep int.rules.tmp)"
 # Merges (issue 43): two products of x become one product of x with the weights concatenated and
-# a split (4 operators: split.0 and split.1 are one each). Each output pair alone could only
-# undo the merge, so the pair is a candidate of its own, and pruning keeps it: graphopt could
-# not re-derive it from the output pairs. A pair whose outputs only borrow each other's
-# variables is not a candidate.
+# a split: 3 operators at most on a side, a split counted once however many of its outputs are
+# used (as TASO counts it), so depth 3 holds them. Each output pair alone could only undo the
+# merge, so the pair is a candidate of its own, and pruning keeps it: graphopt could not
+# re-derive it from the output pairs, nor from its generalization whose products have their own
+# operands (that one can only split). A pair whose outputs only borrow each other's variables
+# is not a candidate.
 merge=$tmp/merge.rules
-check "merge run" "$rulegen" --ops matmul,concat,split --depth 4 --inputs "$dir/merge.inputs" -q --stop-after test -o "$merge"
+check "merge run" "$rulegen" --ops matmul,concat,split --depth 3 --inputs "$dir/merge.inputs" -q --stop-after test -o "$merge"
 check "the column merge is a candidate" rule "$merge" "(matmul ?x ?w1) ; (matmul ?x ?w2)" \
   "(split.0 1 (matmul ?x (concat 1 ?w1 ?w2))) ; (split.1 1 (matmul ?x (concat 1 ?w1 ?w2)))"
 check "borrowing pairs are not" lacks "$merge" "(concat 0 (matmul ?x (concat 1 ?w1 ?w2)) (matmul ?x (concat 1 ?w1 ?w2))) ; (split.1 1"
 check "merge prune" "$rulegen" prune -q "$merge" -o "$tmp/merge.kept" --records "$tmp/merge.removed"
 check "pruning keeps the merge" rule "$tmp/merge.kept" "(matmul ?x ?w1) ; (matmul ?x ?w2)" \
   "(split.0 1 (matmul ?x (concat 1 ?w1 ?w2))) ; (split.1 1 (matmul ?x (concat 1 ?w1 ?w2)))"
+# The steps that carry a merged product's bias and activation: over y (a seamed input, the halves
+# of a merged product), the two biases become one along the whole of it, and relu passes the
+# split. rulegen finds them (depth 3), keeps them through pruning and proves them.
+bias=$tmp/bias.rules
+check "biased merge run" "$rulegen" --ops matmul,concat,split,bias,relu --depth 3 --inputs "$dir/merge_bias.inputs" -q \
+  --stop-after test -o "$bias"
+check "the bias through the split is a candidate" rule "$bias" "(bias (split.0 1 ?y) ?b1) ; (bias (split.1 1 ?y) ?b2)" \
+  "(split.0 1 (bias ?y (concat 0 ?b1 ?b2))) ; (split.1 1 (bias ?y (concat 0 ?b1 ?b2)))"
+check "relu through the split is a candidate" rule "$bias" "(relu (split.0 1 ?y))" "(split.0 1 (relu ?y))"
+check "biased merge prune" "$rulegen" prune -q "$bias" -o "$tmp/bias.kept"
+grep -F -e "(bias (split.0 1 ?y) ?b" -e "(relu (split.0 1 ?y)) =>" -e "(split.0 1 (relu ?y)) =>" \
+  -e "(matmul ?x ?w1) ; (matmul ?x ?w2) =>" -e "(split.0 1 (matmul ?x (concat 1 ?w1 ?w2))) ; (split.1 1 (matmul" \
+  "$tmp/bias.kept" >"$tmp/bias.steps"
+check "pruning keeps the three steps" test "$(wc -l <"$tmp/bias.steps")" -ge 3
+check "the steps are proved" "$rulegen" prove -q "$tmp/bias.steps"
 echo "synth: $fail failed"
 [ "$fail" -eq 0 ]
