@@ -92,6 +92,9 @@ add_test(NAME optimizer_optimize_cases
 # conv-merge's obligation on a machine with load 16, past the default 2 s).
 add_test(NAME optimizer_rules_proved
          COMMAND $<TARGET_FILE:rulegen> prove -j 2 --no-check-axioms -T 60000 ${RG_TEST_ROOT}/regress/optimize/merge.rules)
+# The merge family's steps, as rulegen made them (merge_family.rules says how): still proved.
+add_test(NAME optimizer_merge_steps_proved
+         COMMAND $<TARGET_FILE:rulegen> prove -j 2 --no-check-axioms -T 60000 ${RG_TEST_ROOT}/regress/optimize/merge_family.rules)
 # graphopt without --rules: the default set (optimizer/optimize/rules/, unpacked in the build), checked with its key; altered,
 # wrongly keyed or missing, refused.
 add_test(NAME optimizer_default_rules

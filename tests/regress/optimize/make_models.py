@@ -95,3 +95,42 @@ save("opaque_cycle", [helper.make_node("Conv", ["x", "a"], ["ya"], kernel_shape=
                       helper.make_node("Conv", ["x", "w2"], ["yb"], kernel_shape=[1, 1], name="yb")],
      [xc], [out("yb", [1, 1, 112, 112])],
      [w("a", 1, 8, 1, 1), i64("st", [0, 0, 0, 0]), i64("en", [1, 1, 1, 8]), i64("sh", [1, 8, 1, 1])])
+# Merge families (issue 43): products or convolutions of one input, each with its own consumer, that
+# one wider product or convolution and a split can replace: 2, 3 and 4 branches; with a bias and
+# relu, a bias alone, neither; the shared input on the left (columns merge) or the right (rows).
+# merge_family.rules (rulegen's, see there) holds the steps; gpu-h100's costs favour the merge
+# (a split is a view), cpu-default's do not (each part a copy).
+hb = helper.make_tensor_value_info("h", F, [32, 64])
+
+
+def branches(k, bias, act):
+    nodes, inits, outs = [], [], []
+    for i in range(k):
+        y = "m%d" % i
+        nodes.append(helper.make_node("MatMul", ["h", "W%d" % i], [y], name=y))
+        inits.append(w("W%d" % i, 64, 48))
+        if bias:
+            nodes.append(helper.make_node("Add", [y, "B%d" % i], ["a%d" % i]))
+            inits.append(w("B%d" % i, 48))
+            y = "a%d" % i
+        if act:
+            nodes.append(helper.make_node("Relu", [y], ["r%d" % i]))
+            y = "r%d" % i
+        outs.append(out(y, [32, 48]))
+    return nodes, [hb], outs, inits
+
+
+save("merge_gemm2", *branches(2, True, True))
+save("merge_gemm3", *branches(3, True, True))
+save("merge_gemm4_bias", *branches(4, True, False))
+save("merge_matmul3", *branches(3, False, False))
+save("merge_rows2", [helper.make_node("MatMul", ["A%d" % i, "h"], ["y%d" % i], name="y%d" % i) for i in range(2)],
+     [hb], [out("y%d" % i, [48, 64]) for i in range(2)], [w("A%d" % i, 48, 32) for i in range(2)])
+biased_conv = lambda i, act: [helper.make_node("Conv", ["x", "K%d" % i, "C%d" % i], ["c%d" % i], kernel_shape=[3, 3],
+                                               pads=[1, 1, 1, 1], name="c%d" % i)] + \
+    ([helper.make_node("Relu", ["c%d" % i], ["r%d" % i])] if act else [])
+save("merge_conv2", biased_conv(0, True) + biased_conv(1, True), [x], [out("r%d" % i, [1, 16, 14, 14]) for i in range(2)],
+     [t for i in range(2) for t in (w("K%d" % i, 16, 8, 3, 3), w("C%d" % i, 16))])
+save("merge_conv3_bias", biased_conv(0, False) + biased_conv(1, False) + biased_conv(2, False), [x],
+     [out("c%d" % i, [1, 16, 14, 14]) for i in range(3)],
+     [t for i in range(3) for t in (w("K%d" % i, 16, 8, 3, 3), w("C%d" % i, 16))])
