@@ -102,7 +102,7 @@ static const char *bind(const rg_rule *r, const char *shapes, const char *params
   rg_err err;
   for (const char *p = shapes; (k = next_pair(&p, name, &val, &vlen));) {
     int32_t v = k < 0 ? -1 : rg_graph_find_tvar(r->g, name);
-    if (v < 0 || rg_shape_parse(val, vlen, &sh[v], &err))
+    if (v < 0 || rg_shape_parse_seams(val, vlen, &sh[v], &err))
       return "shapes field names an unknown variable or a bad shape";
     sp[v] = &sh[v];
   }

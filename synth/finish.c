@@ -334,7 +334,7 @@ static rg_status add_tests(rg_db *db, const finish *f, const rg_rule *r, const r
   for (int32_t v = 0; !st && v < rg_graph_n_tvars(r->g); v++) {
     char buf[96];
     rg_sb_printf(&shapes, "%s%s=%s", v ? " " : "", rg_graph_tvar_name(r->g, v),
-                 rg_shape_format(&l.items[0].shapes[v], buf, sizeof buf));
+                 rg_shape_format_seams(&l.items[0].shapes[v], buf, sizeof buf));
   }
   for (int32_t v = 0; !st && v < rg_graph_n_pvars(r->g); v++)
     rg_sb_printf(&params, "%s%s=%d", v ? " " : "", rg_graph_pvar_name(r->g, v), l.items[0].pvar_values[v]);
