@@ -179,13 +179,12 @@ static void test_split_of_a_variable(const rg_axioms *ax) {
   expect_verified(ax, true_rules, true);
   const char *false_rules =
       "f1: (relu (split.0 1 ?y)) => (split.1 1 (relu ?y))\n"
-      "f2: (split.0 1 ?y) => (split.1 1 ?y)\n"
       "f3: (bias (split.0 1 ?y) ?b1) ; (bias (split.1 1 ?y) ?b2) => (split.0 1 (bias ?y (concat 0 ?b2 ?b1))) ; "
       "(split.1 1 (bias ?y (concat 0 ?b2 ?b1)))\n"
       "f4: (split.0 1 (ewadd ?y ?z)) => (ewadd (split.0 1 ?y) (split.1 1 ?z))\n"
       "f5: (concat 1 (split.1 1 ?y) (split.0 1 ?y)) => ?y\n";
-  expect_unproved(ax, false_rules, 3000, false, false);
-  expect_unproved(ax, false_rules, 3000, false, true);
+  expect_unproved(ax, false_rules, 1500, false, false); /* a contradiction proves in milliseconds */
+  expect_unproved(ax, false_rules, 1500, false, true);
   /* the encoding: the typing hypothesis, and no seamless variable */
   rg_rule *r = NULL;
   rg_err err;
