@@ -63,6 +63,8 @@ typedef struct {
   rg_ops_index *near_ix;        /* [h]: ix's nodes near a change, for patterns of depth h */
   uint8_t *near_built;          /* [h]: near_ix[h] built for this iteration (on first use) */
   uint8_t *rematch;             /* [direction]: to be matched at every class next time */
+  uint8_t *apart;               /* [direction]: multi-output, an output sharing no variable with
+                                 * those before it (outputs_apart) */
   bool rematch_all;             /* every direction so (the first iteration; one cut short) */
   int it;                       /* the iteration under way (0 the first) */
   rg_search_watch watch;        /* Ctrl-C, the memory limit (search.h) */
@@ -166,6 +168,29 @@ static bool any_banned(explorer *x, int it, bool lift) {
   return any;
 }
 
+/* The tensor variables (bit v, v < 64; bit 63 for the rest) pattern pr of g reads. */
+static uint64_t pattern_vars(const rg_graph *g, rg_ref pr, int depth) {
+  const rg_node *nd = rg_graph_node(g, pr.node);
+  if (nd->op == RG_OP_INPUT) return UINT64_C(1) << (nd->params[0] < 63 ? nd->params[0] : 63);
+  uint64_t v = 0;
+  for (int k = 0; k < nd->n_in && depth < 64; k++) v |= pattern_vars(g, nd->in[k], depth + 1);
+  return v;
+}
+
+/* Whether some output of d's pattern shares no tensor variable with the outputs before it: such
+ * a pattern matches its outputs at unrelated places, every pair of them (TASO's merge of two
+ * relus of anything; (matmul ?x ?w1) ; (split.0 0 (concat 0 ?y ?z))), which filled the e-node
+ * budget in one round on every zoo model with the depth-3 set whose splits count once. */
+static bool outputs_apart(const rg_apply_dir *d) {
+  uint64_t seen = pattern_vars(d->g, d->from[0], 0);
+  for (int k = 1; k < d->n; k++) {
+    uint64_t v = pattern_vars(d->g, d->from[k], 0);
+    if (!(v & seen)) return true;
+    seen |= v;
+  }
+  return false;
+}
+
 /* Every match of every direction (multi-output ones while multi), then each applied. */
 static rg_status iterate(explorer *x, bool multi, bool *changed) {
   int32_t nodes0 = rg_egraph_n_nodes(x->eg);
@@ -189,7 +214,7 @@ static rg_status iterate(explorer *x, bool multi, bool *changed) {
       full = true; /* Ctrl-C or memory: the directions after the cut were not matched */
       break;
     }
-    if (d->n > 1 && multi) /* bounded by --multi-rounds already: a ban would skip its rounds */
+    if (d->n > 1 && multi && !x->apart[di]) /* bounded by --multi-rounds already */
       st = rg_ematch(x->eg, x->m->g, d, di, &x->ix, NULL, 0, &x->ms, MATCH_LIMIT, &full, x->err);
     else if (d->n == 1 && x->banned_until[di] <= x->it)
       st = match_or_ban(x, d, di, &full);
@@ -256,6 +281,7 @@ static rg_status explore(explorer *x) {
   for (int di = 0; !st && di < rg_apply_set_size(x->s); di++) {
     const rg_apply_dir *d = rg_apply_set_dir(x->s, di);
     x->depth[di] = rg_pattern_depth(d->g, d->from[0]);
+    x->apart[di] = d->n > 1 && outputs_apart(d);
     for (int k = 0; k < d->n; k++) x->ops[di] |= rg_pattern_ops(d->g, d->from[k]);
     if (x->depth[di] > x->max_depth) x->max_depth = x->depth[di];
   }
@@ -295,7 +321,8 @@ rg_status rg_eqsat(rg_model *m, const rg_apply_set *s, const rg_eqsat_opts *o, r
   x.rematch = calloc((size_t)rg_apply_set_size(s) + 1, sizeof *x.rematch);
   x.depth = calloc((size_t)rg_apply_set_size(s) + 1, sizeof *x.depth);
   x.ops = calloc((size_t)rg_apply_set_size(s) + 1, sizeof *x.ops);
-  rg_status st = x.eg && x.roots && x.root_cls && x.bans && x.banned_until && x.rematch && x.depth && x.ops
+  x.apart = calloc((size_t)rg_apply_set_size(s) + 1, 1);
+  rg_status st = x.eg && x.roots && x.root_cls && x.bans && x.banned_until && x.rematch && x.depth && x.ops && x.apart
                      ? RG_OK
                      : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   if (!st) rg_model_roots(m, x.roots);
@@ -306,7 +333,7 @@ rg_status rg_eqsat(rg_model *m, const rg_apply_set *s, const rg_eqsat_opts *o, r
   out->explored = stats->iterations, out->queued = stats->enodes, out->applications = stats->applied;
   rg_egraph_free(x.eg);
   free(x.ix.ids), free(x.ix.class_ops), free(x.ms.v), free(x.origin), free(x.apps), free(x.roots), free(x.root_cls), free(x.live);
-  free(x.bans), free(x.banned_until), free(x.rematch), free(x.depth), free(x.ops);
+  free(x.bans), free(x.banned_until), free(x.rematch), free(x.depth), free(x.ops), free(x.apart);
   for (int h = 0; x.near_ix && h <= x.max_depth; h++) free(x.near_ix[h].ids);
   free(x.near_ix), free(x.near_built);
   rg_dirty_free(&x.dirty);

@@ -8,7 +8,8 @@
  * class where it types at the model's shapes with the same output type, and where the merge
  * would not make a class computable only from itself (TENSAT's cycle filtering: the e-graph
  * stays acyclic, so no extraction can produce a cycle). Multi-output rules are matched only in
- * the first multi_rounds iterations (TENSAT's k_multi: their matches multiply). Values
+ * the first multi_rounds iterations (TENSAT's k_multi: their matches multiply), and never one
+ * whose outputs share no variable (it matches every pair of unrelated places). Values
  * computed from weights alone are not rewritten (export folds them).
  *
  * Extraction: each e-node costs what the cost model says of it (weight-only nodes 0). Greedy
@@ -47,7 +48,7 @@ typedef enum { RG_EXTRACT_GREEDY, RG_EXTRACT_ILP } rg_extract_kind;
 typedef struct {
   int64_t max_enodes;   /* stop exploring past this many e-nodes (TENSAT: 50,000) */
   int iterations;       /* at most (TENSAT: 15) */
-  int multi_rounds;     /* iterations that apply multi-output rules (TENSAT's k_multi: 1) */
+  int multi_rounds;     /* iterations that apply multi-output rules (TENSAT's k_multi; graphopt: 2) */
   double time_limit;    /* seconds of exploration, 0 none */
   rg_extract_kind extract;
   double ilp_time_limit; /* seconds for the ILP solver, 0 none */
