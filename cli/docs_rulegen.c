@@ -18,8 +18,8 @@
 
 static const rg_cli_option synth_options[] = {
     RG_CLI_OPT(OPS, "operators: names and the groups all, taso; e.g. taso,bias (default taso)"),
-    RG_CLI_OPT(DEPTH, "graphs of at most N operators, 1..4 (default 3)"),
-    RG_CLI_OPT(INPUTS, "input set, one 'NAME DIMS' per line (default TASO's 20 inputs; with --ops bias also b1, b2 of size 4)"),
+    RG_CLI_OPT(DEPTH, "graphs of at most N operators, 1..4 (default 3); split.0 and split.1 of one tensor are one split"),
+    RG_CLI_OPT(INPUTS, "input set, one 'NAME DIMS' per line, seams as in 2x8[4] (default TASO's 20 inputs; with --ops bias also b1, b2 of size 4, and with split too xs 2x8[4], is 2x8[4]x5x5)"),
     RG_CLI_OPT(OUTPUT, "write the rules here: rule text, or a signed rule database when FILE ends in .db (default: rule text on standard output)"),
     RG_CLI_OPT(STOP_AFTER, "enumerate, fingerprint, test (candidates), prune (the rules sent to the solvers), prove or all (default all: derivability over the proved rules last)"),
     RG_CLI_OPT(PRUNE, "pruning stages before the proofs: renaming,subgraph,supergraph,derive, all or none (default all; a rule they remove goes back if a rule implying it fails its proof; derive also runs last)"),
