@@ -104,10 +104,27 @@ static bool seam_tree(const int32_t *s, int n, int32_t lo, int32_t hi) {
   return seam_tree(s, below, lo, at) && seam_tree(s + below, n - 1 - below, at, hi);
 }
 
+/* One bracket group "[4]" or "[2,6,4]" at text[*i] ('['): positions 1.. without leading zeros,
+ * separated by single commas, at most RG_MAX_SEAMS, into seams[0..*n); *i left on the ']'. */
+static bool seam_group(const char *text, int len, int *i, int32_t *seams, int *n) {
+  *n = 0;
+  for (++*i; *i < len && text[*i] != ']'; ++*i) {
+    int64_t v = 0;
+    int start = *i;
+    while (*i < len && text[*i] >= '0' && text[*i] <= '9' && v <= RG_MAX_DIM) v = v * 10 + (text[(*i)++] - '0');
+    if (*i == start || text[start] == '0' || *n == RG_MAX_SEAMS || *i == len || (text[*i] != ',' && text[*i] != ']'))
+      return false;
+    seams[(*n)++] = (int32_t)v;
+    if (text[*i] == ']') break;
+    if (*i + 1 < len && text[*i + 1] == ']') return false; /* "[4,]" */
+  }
+  return *i < len && *n > 0;
+}
+
 rg_status rg_shape_parse_seams(const char *text, int len, rg_shape *out, rg_err *err) {
   char dims[256];
   int nd = 0, axis = 0;
-  int32_t seams[RG_MAX_RANK][RG_MAX_SEAMS + 1];
+  int32_t seams[RG_MAX_RANK][RG_MAX_SEAMS];
   int ns[RG_MAX_RANK] = {0};
   for (int i = 0; i < len; i++) {
     if (text[i] == 'x') axis++;
@@ -116,21 +133,16 @@ rg_status rg_shape_parse_seams(const char *text, int len, rg_shape *out, rg_err 
       dims[nd++] = text[i];
       continue;
     }
-    for (i++; i < len && text[i] != ']';) {
-      int64_t v = 0;
-      int start = i;
-      while (i < len && text[i] >= '0' && text[i] <= '9' && v <= RG_MAX_DIM) v = v * 10 + (text[i++] - '0');
-      if (i == start || axis >= RG_MAX_RANK || ns[axis] == RG_MAX_SEAMS || (i < len && text[i] != ',' && text[i] != ']'))
-        return FAIL(err, RG_ERR_PARSE, "bad seams in shape '%.*s': want positions like 8[4] or 8[2,6,4], "
-                    "at most %d on an axis", len, text, RG_MAX_SEAMS);
-      seams[axis][ns[axis]++] = (int32_t)v;
-      if (i < len && text[i] == ',') i++;
-    }
-    if (i == len) return FAIL(err, RG_ERR_PARSE, "bad seams in shape '%.*s': '[' without ']'", len, text);
+    /* one group per axis, right after its size, then 'x' or the end */
+    bool after_size = i > 0 && text[i - 1] >= '0' && text[i - 1] <= '9';
+    if (!after_size || axis >= RG_MAX_RANK || !seam_group(text, len, &i, seams[axis], &ns[axis]) ||
+        (i + 1 < len && text[i + 1] != 'x'))
+      return FAIL(err, RG_ERR_PARSE, "bad seams in shape '%.*s': want one group of positions after a "
+                  "size, like 2x8[4] or 8[2,6,4] (at most %d, each from 1)", len, text, RG_MAX_SEAMS);
   }
   rg_status st = rg_shape_parse(dims, nd, out, err);
   for (int d = 0; !st && d < RG_MAX_RANK && d <= axis; d++) {
-    if (ns[d] && (d >= out->rank || !seam_tree(seams[d], ns[d], 0, out->dim[d])))
+    if (ns[d] && !seam_tree(seams[d], ns[d], 0, out->dim[d]))
       return FAIL(err, RG_ERR_PARSE, "bad seams in shape '%.*s': on axis %d they must lie inside the "
                   "dimension, each once, in an order concats make (outermost last)", len, text, d);
     for (int k = 0; k < ns[d]; k++) out->seam[d][k] = seams[d][k];

@@ -272,7 +272,13 @@ static void test_errors(void) {
   CHECK(rg_enum_inputs_parse("y 8[8]\n", 7, &in, &err) == RG_ERR_PARSE);
   CHECK(rg_enum_inputs_parse("y 8[0]\n", 7, &in, &err) == RG_ERR_PARSE);
   CHECK(rg_enum_inputs_parse("y 8[4,4]\n", 9, &in, &err) == RG_ERR_PARSE);
-  CHECK(rg_enum_inputs_parse("y 8[4\n", 6, &in, &err) == RG_ERR_PARSE && strstr(err.msg, "without ']'"));
+  CHECK(rg_enum_inputs_parse("y 8[4\n", 6, &in, &err) == RG_ERR_PARSE && strstr(err.msg, "one group of positions"));
+  /* one non-empty group per axis, right after its size, no empty or zero-padded positions */
+  const char *malformed[] = {"y 2x8[]\n", "y 2x8[4,]\n", "y 2x8[4][2]\n", "y scalar[4]\n", "y 2x8[04]\n", "y [4]8\n",
+                             "y 2x8[4]5\n", "y 2x8[4,,2]\n"};
+  for (size_t k = 0; k < sizeof malformed / sizeof *malformed; k++)
+    CHECK_MSG(rg_enum_inputs_parse(malformed[k], strlen(malformed[k]), &in, &err) == RG_ERR_PARSE, "%s", malformed[k]);
+  CHECK(rg_enum_inputs_parse("y 8[4]x6[2]\n", 12, &in, &err) == RG_OK && in.in[0].shape.nseam[1] == 1);
   CHECK(rg_enum_inputs_parse("y 8[1,2,3,5,6]\n", 15, &in, &err) == RG_ERR_PARSE); /* past RG_MAX_SEAMS */
   rg_enum_inputs_default(&in);
   CHECK(in.n == 20);

@@ -64,7 +64,7 @@ static rg_status parse_line(const char *path, int line, char *s, rg_machine *mc,
   char *stop;
   errno = 0;
   double v = *val ? strtod(val, &stop) : NAN;
-  if (keys[k].flag && (!*val || *stop || (v != 0 && v != 1)))
+  if (keys[k].flag && strcmp(val, "0") && strcmp(val, "1"))
     return rg_err_at(err, RG_ERR_PARSE, line, (int)(val - key) + 1, "%s:%d: %s wants 0 or 1, not '%s'", path,
                      line, keys[k].key, val);
   if (!*val || *stop || errno || !isfinite(v) || (keys[k].lo_ok ? v < keys[k].lo : v <= keys[k].lo))

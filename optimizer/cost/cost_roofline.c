@@ -8,7 +8,7 @@
  * runtime our models are exported to, onnxruntime, writes a new tensor for each of them (Reshape
  * shares the buffer only where its allocation planner can alias it), so a rewrite that adds one
  * costs time. A machine file that says `views 1` (gpu-h100: TASO's and TENSAT's setting) prices
- * them as TASO does.
+ * them as TASO does, and a slice (a split's part as exported) with them.
  */
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include <stdlib.h>
@@ -84,7 +84,9 @@ void rg_roofline_figures(const rg_model *m, int32_t id, double *flops, double *b
 
 double rg_roofline_node_us(const rg_machine *mc, const rg_model *m, int32_t id) {
   rg_op op = (rg_op)rg_graph_node(m->g, id)->op;
-  if (mc->views && (op == RG_OP_SPLIT || op == RG_OP_RESHAPE || op == RG_OP_TRANSPOSE)) return 0;
+  /* a slice too: export writes each part of a split as one, and the output re-costed must cost
+   * what the search priced */
+  if (mc->views && (op == RG_OP_SPLIT || op == RG_OP_SLICE || op == RG_OP_RESHAPE || op == RG_OP_TRANSPOSE)) return 0;
   double flops, bytes;
   rg_roofline_figures(m, id, &flops, &bytes);
   return rg_roofline_us(mc, flops, bytes);
