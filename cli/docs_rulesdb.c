@@ -22,6 +22,7 @@ static const rg_cli_option verify_options[] = {
 static const rg_cli_option sign_options[] = {
     RG_CLI_OPT(KEY, "the secret key to sign with (required)"),
     RG_CLI_OPT_META(PUB, "OLD.pub", "a signed DB's current key, checked before re-signing (default: KEY's own)"),
+    RG_CLI_OPT(VERIFIED_ONLY, "keep only the verified rules, with their proof, test and certificate records (other rules and the pruning records dropped): what an optimizer needs, as graphopt's default set ships"),
     RG_CLI_HELP_ROW,
 };
 

@@ -129,12 +129,19 @@ rg_status rg_db_import_write(const rg_ruleset *rs, const char *out, const char *
  * happened goes to log. Errors: rg_db_read's, rg_db_write's. */
 rg_status rg_db_migrate_file(const char *path, const rg_db_write_opts *wo, rg_strbuf *log, rg_err *err) RG_MUST_CHECK;
 
-/* `rulesdb sign`: the database at path signed with the secret key at key_path and written back
- * atomically (wo as rg_db_write takes it). An unsigned database is signed as it is; a signed one
- * only when its signature verifies with old_pub (a public key file), or with key_path's own key
- * when old_pub is NULL (RG_ERR_ARG saying why otherwise; nothing is written). What happened goes
- * to log. Errors: the key's, rg_db_read's, rg_db_write's. */
-rg_status rg_db_sign_file(const char *path, const char *key_path, const char *old_pub, const rg_db_write_opts *wo,
-                          rg_strbuf *log, rg_err *err) RG_MUST_CHECK;
+/* What `rulesdb sign` signs with: the secret key's file, a signed database's current public key
+ * (NULL: the secret key's own), and whether only the verified rules are kept. */
+typedef struct {
+  const char *key_path, *old_pub;
+  bool verified_only;
+} rg_db_sign_opts;
+
+/* `rulesdb sign`: the database at path signed with the secret key and written back atomically
+ * (wo as rg_db_write takes it). An unsigned database is signed as it is; a signed one only when
+ * its signature verifies with old_pub, or with the secret key's own (RG_ERR_ARG saying why
+ * otherwise; nothing is written). With verified_only, what is signed is rg_db_keep_verified's
+ * part of it. What happened goes to log. Errors: the key's, rg_db_read's, rg_db_write's. */
+rg_status rg_db_sign_file(const char *path, const rg_db_sign_opts *so, const rg_db_write_opts *wo, rg_strbuf *log,
+                          rg_err *err) RG_MUST_CHECK;
 
 #endif

@@ -34,15 +34,21 @@ static rg_status check_current(const rg_db *db, const char *path, const char *ol
   return st;
 }
 
-rg_status rg_db_sign_file(const char *path, const char *key_path, const char *old_pub, const rg_db_write_opts *wo,
-                          rg_strbuf *log, rg_err *err) {
+rg_status rg_db_sign_file(const char *path, const rg_db_sign_opts *so, const rg_db_write_opts *wo, rg_strbuf *log,
+                          rg_err *err) {
   rg_db_seckey sk;
-  rg_status st = rg_db_load_seckey(key_path, &sk, err);
+  rg_status st = rg_db_load_seckey(so->key_path, &sk, err);
   if (st) return st;
   rg_db *db = NULL;
   st = rg_db_read(path, &db, err);
-  if (!st && db->sig.present) st = check_current(db, path, old_pub, &sk, log, err);
+  if (!st && db->sig.present) st = check_current(db, path, so->old_pub, &sk, log, err);
   bool was_signed = !st && db->sig.present;
+  if (!st && so->verified_only) { /* a part of what the current signature vouched for */
+    rg_db *part = NULL;
+    st = rg_db_keep_verified(db, &part, err);
+    rg_db_free(db);
+    db = part;
+  }
   if (!st) st = rg_db_sign(db, &sk, err);
   rg_db_seckey_wipe(&sk);
   if (!st) st = rg_db_write(db, path, wo, err);

@@ -142,6 +142,11 @@ void rg_db_free(rg_db *db);
  * certified rules hold only with their correction and are left out. A text that does not parse
  * is an error naming the rule's id. */
 rg_status rg_db_verified_rules(const rg_db *db, rg_ruleset *out, rg_err *err) RG_MUST_CHECK;
+/* A new database, unsigned, of db's verified rules with their proof, test and certificate
+ * records, its stages and its configuration but for the pruning records (prune.records; the
+ * prunes table goes too: both name rules no longer there). What an optimizer reads, at a
+ * fraction of the size (graphopt's default set: 55 MB to 9 MB). */
+rg_status rg_db_keep_verified(const rg_db *db, rg_db **out, rg_err *err) RG_MUST_CHECK;
 
 /* Each add copies its strings and bytes; returns RG_ERR_NOMEM on allocation failure. Rule ids
  * must be unique: the store rejects a duplicate when writing (adding stays O(1)). Setting a

@@ -2,6 +2,7 @@
 #include "records.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "ir/text.h"
 #include "store.h"
@@ -20,6 +21,35 @@ rg_status rg_db_verified_rules(const rg_db *db, rg_ruleset *out, rg_err *err) {
     if (st) return rg_err_set(err, st, "out of memory");
   }
   return RG_OK;
+}
+
+/* Rule r's proof, test and certificate records (g's lists) added to out. */
+static rg_status add_records(const rg_db *db, const rg_db_groups *g, size_t r, rg_db *out, rg_err *err) {
+  rg_status st = RG_OK;
+  for (long p = g->proof[r]; !st && p >= 0; p = g->next_proof[p]) st = rg_db_add_proof(out, &db->proofs.v[p], err);
+  for (long t = g->test[r]; !st && t >= 0; t = g->next_test[t]) st = rg_db_add_test(out, &db->tests.v[t], err);
+  for (long c = g->cert[r]; !st && c >= 0; c = g->next_cert[c]) st = rg_db_add_cert(out, &db->certs.v[c], err);
+  return st;
+}
+
+rg_status rg_db_keep_verified(const rg_db *db, rg_db **out, rg_err *err) {
+  rg_db_groups g;
+  rg_status st = rg_db_groups_build(db, &g, err);
+  if (st) return st;
+  *out = rg_db_new();
+  if (!*out) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  for (size_t r = 0; !st && r < db->rules.n; r++)
+    if (db->rules.v[r].status == RG_DB_VERIFIED) {
+      st = rg_db_add_rule(*out, &db->rules.v[r], err);
+      if (!st) st = add_records(db, &g, r, *out, err);
+    }
+  for (size_t k = 0; !st && k < db->stages.n; k++) st = rg_db_add_stage(*out, &db->stages.v[k], err);
+  for (size_t k = 0; !st && k < db->config.n; k++)
+    if (strcmp(db->config.v[k].key, "prune.records"))
+      st = rg_db_set_config(*out, db->config.v[k].key, db->config.v[k].value, err);
+  rg_db_groups_free(&g);
+  if (st) rg_db_free(*out), *out = NULL;
+  return st;
 }
 
 /* The rules of db that are not verified, by status: "3 imported, 1 unproved". */

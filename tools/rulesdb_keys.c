@@ -6,20 +6,21 @@
 /* Where an option's value goes (cli/fields.h): the key's name, the verifier's public key. */
 typedef struct {
   const char *name, *pub, *key;
+  bool verified_only; /* sign */
 } key_args;
 static const rg_cli_field key_fields[] = {RG_CLI_STORE(RG_OPT_OUTPUT, RG_CLI_TEXT, key_args, name),
                                           RG_CLI_STORE(RG_OPT_PUB, RG_CLI_TEXT, key_args, pub),
-                                          RG_CLI_STORE(RG_OPT_KEY, RG_CLI_TEXT, key_args, key)};
+                                          RG_CLI_STORE(RG_OPT_KEY, RG_CLI_TEXT, key_args, key),
+                                          RG_CLI_STORE(RG_OPT_VERIFIED_ONLY, RG_CLI_SET, key_args, verified_only)};
 
 int rdb_keygen(int argc, char **argv) {
   key_args a = {.name = "rulegen"};
   int rc = rg_cli_parse("rulesdb keygen", &rg_doc_rulesdb_keygen, NULL, key_fields, 1, NULL, &a, argc, argv);
   if (rc != RG_CLI_GO_ON) return rc;
-  const char *name = a.name;
   if (optind != argc) return fprintf(stderr, "rulesdb keygen: unexpected argument '%s'\n", argv[optind]), 2;
   char sec[4096], pub[4096];
-  snprintf(sec, sizeof sec, "%s.key", name);
-  snprintf(pub, sizeof pub, "%s.pub", name);
+  snprintf(sec, sizeof sec, "%s.key", a.name);
+  snprintf(pub, sizeof pub, "%s.pub", a.name);
   rg_err err;
   rg_db_pubkey pk;
   rg_db_id id;
@@ -34,14 +35,13 @@ int rdb_verify(int argc, char **argv) {
   key_args a = {0};
   int rc = rg_cli_parse("rulesdb verify", &rg_doc_rulesdb_verify, NULL, key_fields + 1, 1, NULL, &a, argc, argv);
   if (rc != RG_CLI_GO_ON) return rc;
-  const char *pub = a.pub;
   if (optind + 1 != argc) return fprintf(stderr, "rulesdb verify: give one database (see --help)\n"), 2;
-  if (!pub) return fprintf(stderr, "rulesdb verify: --pub KEY.pub is required\n"), 2;
+  if (!a.pub) return fprintf(stderr, "rulesdb verify: --pub KEY.pub is required\n"), 2;
   const char *path = argv[optind];
   rg_err err;
   rg_db_pubkey pk;
   rg_db *db;
-  if (rg_db_load_pubkey(pub, &pk, &err) || rg_db_read(path, &db, &err))
+  if (rg_db_load_pubkey(a.pub, &pk, &err) || rg_db_read(path, &db, &err))
     return fprintf(stderr, "rulesdb verify: %s\n", err.msg), 2;
   rg_strbuf rep;
   rg_sb_init(&rep);
@@ -54,16 +54,17 @@ int rdb_verify(int argc, char **argv) {
 
 int rdb_sign(int argc, char **argv) {
   key_args a = {0};
-  int rc = rg_cli_parse("rulesdb sign", &rg_doc_rulesdb_sign, NULL, key_fields + 1, 2, NULL, &a, argc, argv);
+  int rc = rg_cli_parse("rulesdb sign", &rg_doc_rulesdb_sign, NULL, key_fields + 1, 3, NULL, &a, argc, argv);
   if (rc != RG_CLI_GO_ON) return rc;
   if (optind + 1 != argc) return fprintf(stderr, "rulesdb sign: give one database (see --help)\n"), 2;
   if (!a.key) return fprintf(stderr, "rulesdb sign: --key KEY.key is required (make one with 'rulesdb keygen')\n"), 2;
   const char *path = argv[optind];
+  rg_db_sign_opts so = {a.key, a.pub, a.verified_only};
   rg_strbuf log;
   rg_sb_init(&log);
   rg_err err;
   rg_cli_catch_interrupts();
-  rg_status st = rg_db_sign_file(path, a.key, a.pub, &(rg_db_write_opts){rdb_write_progress, (void *)path}, &log, &err);
+  rg_status st = rg_db_sign_file(path, &so, &(rg_db_write_opts){rdb_write_progress, (void *)path}, &log, &err);
   fputs(rg_sb_str(&log), stderr);
   rg_sb_free(&log);
   if (st) fprintf(stderr, "rulesdb sign: %s\n", err.msg);

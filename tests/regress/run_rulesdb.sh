@@ -108,6 +108,15 @@ cp s.db st.db && sqlite3 st.db "UPDATE rules SET status='verified' WHERE rowid=1
 expect 1 "tampered content" "$rulesdb" sign st.db --key other.key
 expect 1 "changed since signing" "$rulesdb" verify st.db --pub other.pub
 expect 2 "--key KEY.key is required" "$rulesdb" sign s.db
+# --verified-only: graphopt's part of a run's database (its default set), signed after the whole
+# one's signature verifies: the rule that is not verified, and every pruning record, go.
+cp "$(dirname "$0")/optimize/unsigned.db" mix.db && sqlite3 mix.db "UPDATE rules SET status='unproved' WHERE rowid=1"
+expect 0 "signed mix.db" "$rulesdb" sign mix.db --key k.key
+cp mix.db mixt.db && sqlite3 mixt.db "UPDATE rules SET status='verified' WHERE rowid=1"
+expect 1 "tampered content" "$rulesdb" sign mixt.db --key k.key --verified-only
+expect 0 "re-signed mix.db (key " "$rulesdb" sign mix.db --key k.key --verified-only
+expect 0 "4 rules; 8 proof, 8 test, 0 certificate and 0 pruning records" "$rulesdb" show mix.db --pub k.pub
+expect 0 "signature good (key " "$rulesdb" verify mix.db --pub k.pub
 expect 2 "cannot open key" "$rulesdb" sign s.db --key nokey.key
 
 # Schema version 1 (a database signed by the rulesdb before version 2, data/rulesdb/): read as
