@@ -175,7 +175,7 @@ static bool op_allowed(const thr *t, rg_enum_opcode op, const rg_enum_variant *v
   bool free_op = false;
   for (int j = 0; j < k; j++) {
     if (!memcmp(&st->code.op[j], &op, sizeof op)) return false;
-    free_op = free_op || rg_enum_op_siblings(st->sp, st->code.op[j], op.variant, op.in);
+    free_op = free_op || rg_enum_op_siblings(st->sp, st->code.op[j], op);
   }
   if (free_op != sibling) return false;
   *weight = st->weight + !free_op;
@@ -393,17 +393,14 @@ static rg_status extend_variant(thr *t, int v, const type_classes *tc, int first
  * try_op keeps those in canonical order. */
 static rg_status extend_siblings(thr *t) {
   const rg_enum_state *st = &t->st;
-  const rg_enum_space *sp = st->sp;
   rg_status s = RG_OK;
   for (int j = 0, k = st->n_ops; j < k && !s; j++) {
     rg_enum_opcode op = st->code.op[j];
-    if (rg_op_get((rg_op)sp->variants[op.variant].op)->n_outputs < 2) continue;
-    for (int v = 0; v < sp->n_variants && !s; v++) {
-      if (!rg_enum_op_siblings(sp, op, v, op.in)) continue;
-      int32_t sid = apply(t, v, op.in[0], op.in[1]);
-      if (sid >= 0) s = try_op(t, v, op.in[0], op.in[1], sid, true);
-      else if (t->nomem) s = RG_ERR_NOMEM;
-    }
+    int v = st->sp->sibling[op.variant];
+    if (v < 0) continue;
+    int32_t sid = apply(t, v, op.in[0], op.in[1]);
+    if (sid >= 0) s = try_op(t, v, op.in[0], op.in[1], sid, true);
+    else if (t->nomem) s = RG_ERR_NOMEM;
   }
   return s;
 }

@@ -4,6 +4,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* sp->sibling: each variant's other output, found once (the enumerator asks at every step). */
+static bool find_siblings(rg_enum_space *sp) {
+  sp->sibling = malloc(sizeof *sp->sibling * (size_t)sp->n_variants);
+  if (!sp->sibling) return false;
+  for (int v = 0; v < sp->n_variants; v++) {
+    const rg_enum_variant *a = &sp->variants[v];
+    sp->sibling[v] = -1;
+    for (int u = 0; rg_op_get((rg_op)a->op)->n_outputs > 1 && u < sp->n_variants && sp->sibling[v] < 0;
+         u++) {
+      const rg_enum_variant *b = &sp->variants[u];
+      if (a->op == b->op && a->out != b->out && !memcmp(a->params, b->params, sizeof a->params)) sp->sibling[v] = u;
+    }
+  }
+  return true;
+}
+
 rg_status rg_enum_space_init(rg_enum_space *sp, const rg_enum_choices *c, const rg_enum_inputset *in,
                              int depth, rg_err *err) {
   memset(sp, 0, sizeof *sp);
@@ -36,12 +52,15 @@ rg_status rg_enum_space_init(rg_enum_space *sp, const rg_enum_choices *c, const 
                                           RG_ENUM_MAX_OP_VARIANTS);
   if (sp->n_variants == 0)
     return rg_err_set(err, RG_ERR_ARG, "no operator variant to enumerate (check --ops and the inputs)");
+  if (!find_siblings(sp)) return rg_err_set(err, RG_ERR_NOMEM, "out of memory for the variant list");
   return RG_OK;
 }
 
 void rg_enum_space_free(rg_enum_space *sp) {
   free(sp->variants);
+  free(sp->sibling);
   sp->variants = NULL;
+  sp->sibling = NULL;
   sp->n_variants = 0;
 }
 
@@ -51,24 +70,20 @@ int rg_enum_code_len(const rg_enum_code *c) {
   return n;
 }
 
-bool rg_enum_op_siblings(const rg_enum_space *sp, rg_enum_opcode op, int v, const uint8_t *in) {
-  if (op.variant >= sp->n_variants) return false;
-  const rg_enum_variant *a = &sp->variants[op.variant], *b = &sp->variants[v];
-  return a->op == b->op && a->out != b->out && !memcmp(a->params, b->params, sizeof a->params) &&
-         !memcmp(op.in, in, (size_t)a->n_in);
-}
-
-bool rg_enum_code_free(const rg_enum_space *sp, const rg_enum_code *c, int k) {
-  for (int j = 0; j < k; j++)
-    if (rg_enum_op_siblings(sp, c->op[j], c->op[k].variant, c->op[k].in)) return true;
-  return false;
+bool rg_enum_op_siblings(const rg_enum_space *sp, rg_enum_opcode a, rg_enum_opcode b) {
+  return a.variant < sp->n_variants && sp->sibling[a.variant] == b.variant && !memcmp(a.in, b.in, sizeof a.in);
 }
 
 int rg_enum_code_weight(const rg_enum_space *sp, const rg_enum_code *c) {
   int n = rg_enum_code_len(c), w = 0;
-  for (int k = 0; k < n; k++) w += !rg_enum_code_free(sp, c, k);
+  for (int k = 0; k < n; k++) {
+    bool free_op = false;
+    for (int j = 0; j < k; j++) free_op = free_op || rg_enum_op_siblings(sp, c->op[j], c->op[k]);
+    w += !free_op;
+  }
   return w;
 }
+
 
 rg_enum_code rg_enum_code_input(int i) {
   rg_enum_code c;

@@ -34,6 +34,8 @@ typedef struct {
   int depth;
   int n_variants;
   rg_enum_variant *variants; /* owned */
+  int32_t *sibling;          /* owned, [variant]: the same operator and parameters' other output
+                              * (split.1 for split.0 on one axis), or -1 */
   int8_t prev_same[RG_ENUM_MAX_INPUTS]; /* the previous input of equal shape, or -1 */
 } rg_enum_space;
 
@@ -45,12 +47,11 @@ void rg_enum_space_free(rg_enum_space *sp);
 
 /* Number of operators in a code (0 for an input graph). */
 int rg_enum_code_len(const rg_enum_code *c);
-/* Whether op and variant v's application to the same operands are outputs of one operator:
- * the same operator and parameters, another output (split.0 and split.1 on one axis). */
-bool rg_enum_op_siblings(const rg_enum_space *sp, rg_enum_opcode op, int v, const uint8_t *in);
-/* Whether operator k of code c is a later output of an operator already in c[0..k). */
-bool rg_enum_code_free(const rg_enum_space *sp, const rg_enum_code *c, int k);
-/* The code's size as --depth counts it: its operators, a multi-output operator once. */
+/* Whether a and b are the two outputs of one operator application (sibling variants, the same
+ * operands). */
+bool rg_enum_op_siblings(const rg_enum_space *sp, rg_enum_opcode a, rg_enum_opcode b);
+/* The code's size as --depth counts it: its operators, a multi-output operator once (a later
+ * output of an operator already there is free). */
 int rg_enum_code_weight(const rg_enum_space *sp, const rg_enum_code *c);
 /* The code of input graph i. */
 rg_enum_code rg_enum_code_input(int i);

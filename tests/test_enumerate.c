@@ -17,6 +17,8 @@ typedef struct {
 static rg_status visit(void *user, const rg_enum_state *st, bool *extend, rg_err *err) {
   counter *c = user;
   (void)extend;
+  /* the weight kept step by step is the code's, recounted, and within the depth */
+  CHECK(st->weight == rg_enum_code_weight(c->sp, &st->code) && st->weight <= c->sp->depth);
   if (!st->is_graph) return RG_OK;
   c->by_len[st->n_ops]++;
   if (!c->texts) return RG_OK;
