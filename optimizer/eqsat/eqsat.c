@@ -168,27 +168,25 @@ static bool any_banned(explorer *x, int it, bool lift) {
   return any;
 }
 
-/* The tensor variables (bit v, v < 64; bit 63 for the rest) pattern pr of g reads. */
-static uint64_t pattern_vars(const rg_graph *g, rg_ref pr, int depth) {
-  const rg_node *nd = rg_graph_node(g, pr.node);
-  if (nd->op == RG_OP_INPUT) return UINT64_C(1) << (nd->params[0] < 63 ? nd->params[0] : 63);
-  uint64_t v = 0;
-  for (int k = 0; k < nd->n_in && depth < 64; k++) v |= pattern_vars(g, nd->in[k], depth + 1);
-  return v;
-}
-
-/* Whether some output of d's pattern shares no tensor variable with the outputs before it: such
- * a pattern matches its outputs at unrelated places, every pair of them (TASO's merge of two
- * relus of anything; (matmul ?x ?w1) ; (split.0 0 (concat 0 ?y ?z))), which filled the e-node
+/* *apart: whether some output of d's pattern shares no tensor variable with the outputs before
+ * it. Such a pattern matches its outputs at unrelated places, every pair of them (TASO's merge of
+ * two relus of anything; (matmul ?x ?w1) ; (split.0 0 (concat 0 ?y ?z))), which filled the e-node
  * budget in one round on every zoo model with the depth-3 set whose splits count once. */
-static bool outputs_apart(const rg_apply_dir *d) {
-  uint64_t seen = pattern_vars(d->g, d->from[0], 0);
-  for (int k = 1; k < d->n; k++) {
-    uint64_t v = pattern_vars(d->g, d->from[k], 0);
-    if (!(v & seen)) return true;
-    seen |= v;
+static rg_status outputs_apart(const rg_apply_dir *d, bool *apart, rg_err *err) {
+  size_t nt = (size_t)rg_graph_n_tvars(d->g) + 1, np = (size_t)rg_graph_n_pvars(d->g) + 1;
+  uint8_t *seen = calloc(2 * nt + np, 1), *vars = seen + nt, *pvars = vars + nt;
+  rg_status st = seen ? rg_side_vars(d->g, &d->from[0], 1, seen, pvars, err)
+                      : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  *apart = false;
+  for (int k = 1; !st && k < d->n && !*apart; k++) {
+    memset(vars, 0, nt);
+    st = rg_side_vars(d->g, &d->from[k], 1, vars, pvars, err);
+    bool shared = false;
+    for (size_t v = 0; v < nt; v++) shared = shared || (vars[v] && seen[v]), seen[v] |= vars[v];
+    *apart = !shared;
   }
-  return false;
+  free(seen);
+  return st;
 }
 
 /* Every match of every direction (multi-output ones while multi), then each applied. */
@@ -281,7 +279,9 @@ static rg_status explore(explorer *x) {
   for (int di = 0; !st && di < rg_apply_set_size(x->s); di++) {
     const rg_apply_dir *d = rg_apply_set_dir(x->s, di);
     x->depth[di] = rg_pattern_depth(d->g, d->from[0]);
-    x->apart[di] = d->n > 1 && outputs_apart(d);
+    bool apart = false;
+    if (d->n > 1) st = outputs_apart(d, &apart, x->err);
+    x->apart[di] = apart;
     for (int k = 0; k < d->n; k++) x->ops[di] |= rg_pattern_ops(d->g, d->from[k]);
     if (x->depth[di] > x->max_depth) x->max_depth = x->depth[di];
   }
