@@ -121,9 +121,9 @@ bool rg_onnx_tensor_typed(const Onnx__TensorProto *t, char *why, size_t len) {
     if (t->dims[d] < 0 || t->dims[d] > RG_MAX_DIM)
       return snprintf(why, len, "size %lld on axis %zu (graphopt models sizes 1 to %d)", (long long)t->dims[d], d,
                       RG_MAX_DIM), false;
+    if (n > RG_MAX_NUMEL / t->dims[d]) return snprintf(why, len, "more than 2^40 elements"), false; /* before n overflows */
     n *= t->dims[d];
   }
-  if (n > RG_MAX_NUMEL) return snprintf(why, len, "more than 2^40 elements"), false;
   return true;
 }
 
