@@ -29,6 +29,9 @@ typedef struct {
   int n_todo;
   int k;                           /* the output being matched */
   int32_t at[RG_RULE_MAX_OUTPUTS]; /* the classes outputs 0..k matched */
+  int32_t *roots[RG_RULE_MAX_OUTPUTS]; /* [k]: output k's candidate roots (roots_by_users) */
+  int32_t *level[2];                   /* scratch: the classes one pattern level up */
+  int32_t cap_roots[RG_RULE_MAX_OUTPUTS], cap_level[2];
   rg_matches *out;
   int64_t limit;
   bool full;
@@ -45,11 +48,50 @@ static bool node_live(rg_egraph *eg, const rg_graph *g, const uint8_t *live, int
   return false;
 }
 
+/* Whether operand k of nd is the first of its operands in its class (a node is a user of a
+ * class once). */
+static bool first_in_class(rg_egraph *eg, const rg_node *nd, int k) {
+  int32_t c = rg_egraph_class(eg, nd->in[k]);
+  for (int j = 0; j < k; j++)
+    if (rg_egraph_class(eg, nd->in[j]) == c) return false;
+  return true;
+}
+
+/* users and user_at: each live node under the classes of its operands. */
+static rg_status build_users(rg_egraph *eg, const rg_graph *g, const uint8_t *live, rg_ops_index *ix, rg_err *err) {
+  int32_t n = rg_egraph_n_nodes(eg), nv = n * RG_MAX_OUTPUTS;
+  ix->user_at = calloc((size_t)nv + 2, sizeof *ix->user_at);
+  ix->stamp = calloc((size_t)nv + 1, sizeof *ix->stamp), ix->n_values = nv;
+  if (!ix->user_at || !ix->stamp) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  for (int pass = 0; pass < 2; pass++) {
+    for (int32_t id = 0; id < n; id++) {
+      const rg_node *nd = rg_graph_node(g, id);
+      if (!node_live(eg, g, live, id)) continue;
+      for (int k = 0; k < nd->n_in; k++) {
+        if (!first_in_class(eg, nd, k)) continue;
+        int32_t c = rg_egraph_class(eg, nd->in[k]);
+        if (pass == 0) ix->user_at[c + 2]++;
+        else ix->users[ix->user_at[c + 1]++] = id;
+      }
+    }
+    if (pass == 1) break;
+    for (int32_t c = 0; c < nv; c++) ix->user_at[c + 2] += ix->user_at[c + 1];
+    if (!(ix->users = malloc(sizeof *ix->users * ((size_t)ix->user_at[nv + 1] + 1))))
+      return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  }
+  return RG_OK;
+}
+
+void rg_ops_index_free(rg_ops_index *ix) {
+  free(ix->ids), free(ix->class_ops), free(ix->user_at), free(ix->users), free(ix->stamp);
+  ix->ids = ix->users = ix->user_at = ix->stamp = NULL, ix->class_ops = NULL;
+}
+
 rg_status rg_ops_index_build(rg_egraph *eg, const rg_graph *g, const uint8_t *live, rg_ops_index *ix,
                              rg_err *err) {
   int32_t n = rg_egraph_n_nodes(eg);
   memset(ix->at, 0, sizeof ix->at);
-  free(ix->ids), free(ix->class_ops);
+  rg_ops_index_free(ix);
   ix->ids = malloc(sizeof *ix->ids * ((size_t)n + 1));
   ix->class_ops = calloc((size_t)n * RG_MAX_OUTPUTS + 1, sizeof *ix->class_ops);
   if (!ix->ids || !ix->class_ops) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
@@ -65,14 +107,15 @@ rg_status rg_ops_index_build(rg_egraph *eg, const rg_graph *g, const uint8_t *li
   memcpy(fill, ix->at, sizeof fill);
   for (int32_t id = 0; id < n; id++)
     if (node_live(eg, g, live, id)) ix->ids[fill[rg_graph_node(g, id)->op]++] = id;
-  return RG_OK;
+  return build_users(eg, g, live, ix, err);
 }
 
 rg_status rg_ops_index_near(const rg_ops_index *all, rg_egraph *eg, const rg_graph *g, const uint8_t *near, int h,
                             rg_ops_index *ix, rg_err *err) {
   int32_t n = all->at[RG_OP_COUNT];
   free(ix->ids);
-  ix->class_ops = all->class_ops; /* shared: the full index owns it */
+  ix->class_ops = all->class_ops, ix->user_at = all->user_at; /* shared: the full index owns them */
+  ix->users = all->users, ix->stamp = all->stamp, ix->n_values = all->n_values;
   if (!(ix->ids = malloc(sizeof *ix->ids * ((size_t)n + 1)))) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   int32_t kept = 0;
   for (int op = 0; op < RG_OP_COUNT; op++) {
@@ -142,8 +185,63 @@ static void try_member(ematcher *x, const rg_node *pn, rg_ref pr, int32_t u) {
   for (int i = 0; i < n_trail; i++) x->env.p_bound[trail[i]] = 0;
 }
 
+#define MAX_CLIMB 8 /* pattern levels climbed from a bound variable: more than a rule side has */
+
+/* A path in pattern pr from its root down to a variable an earlier output bound: the pattern
+ * nodes pn[0..] (pn[0] pr's) and the operand pk[i] taken at each; its length, or 0. */
+static int bound_path(const ematcher *x, rg_ref pr, int32_t *pn, int *pk, int depth) {
+  const rg_node *nd = rg_graph_node(x->d->g, pr.node);
+  for (int k = 0; k < nd->n_in && depth < MAX_CLIMB; k++) {
+    const rg_node *c = rg_graph_node(x->d->g, nd->in[k].node);
+    int len = c->op != RG_OP_INPUT ? bound_path(x, nd->in[k], pn, pk, depth + 1)
+                                   : x->env.t_bound[c->params[0]] ? depth + 1 : 0;
+    if (len) return pn[depth] = pr.node, pk[depth] = k, len;
+  }
+  return 0;
+}
+
+static bool grow(int32_t **v, int32_t *cap, int32_t n) {
+  if (n < *cap) return true;
+  int32_t c = *cap ? 2 * *cap : 1024, *nv = realloc(*v, sizeof *nv * (size_t)c);
+  if (nv) *v = nv, *cap = c;
+  return nv != NULL;
+}
+
+/* Output k's candidate roots (into x->roots[k]): the nodes that reach, along a path of pattern
+ * pr, the class a variable bound by an earlier output holds, climbing users from it; their
+ * count, or -1 when pr has no such path (every node with its operator is a candidate). */
+static int32_t roots_by_users(ematcher *x, rg_ref pr) {
+  int32_t pn[MAX_CLIMB], n_cur = 1, n_next = 0, n_roots = 0, *stamp = x->ix->stamp, *tick = &stamp[x->ix->n_values];
+  int pk[MAX_CLIMB], len = bound_path(x, pr, pn, pk, 0);
+  if (!len || !grow(&x->level[0], &x->cap_level[0], 1)) return -1;
+  const rg_node *bottom = rg_graph_node(x->d->g, rg_graph_node(x->d->g, pn[len - 1])->in[pk[len - 1]].node);
+  x->level[0][0] = rg_egraph_class(x->eg, x->env.t[bottom->params[0]]);
+  for (int i = len - 1, cur = 0; i >= 0; i--, cur ^= 1, n_cur = n_next, n_next = 0) {
+    const rg_node *p = rg_graph_node(x->d->g, pn[i]);
+    int up = i ? rg_graph_node(x->d->g, pn[i - 1])->in[pk[i - 1]].out : 0;
+    ++*tick;
+    for (int32_t a = 0; a < n_cur; a++) {
+      int32_t c = x->level[cur][a];
+      for (int32_t e = x->ix->user_at[c]; e < x->ix->user_at[c + 1]; e++) {
+        int32_t u = x->ix->users[e];
+        const rg_node *tn = rg_graph_node(x->g, u);
+        if (tn->op != p->op || tn->n_in != p->n_in || rg_egraph_class(x->eg, tn->in[pk[i]]) != c) continue;
+        int32_t v = i ? rg_egraph_find(x->eg, u * RG_MAX_OUTPUTS + up) : u;
+        if (i && (up >= rg_op_get((rg_op)tn->op)->n_outputs || stamp[v] == *tick)) continue;
+        if (i) stamp[v] = *tick;
+        int32_t **to = i ? &x->level[cur ^ 1] : &x->roots[x->k];
+        int32_t *n_to = i ? &n_next : &n_roots, *cap = i ? &x->cap_level[cur ^ 1] : &x->cap_roots[x->k];
+        if (!grow(to, cap, *n_to + 1)) return -1;
+        (*to)[(*n_to)++] = v;
+      }
+    }
+  }
+  return n_roots;
+}
+
 /* The next output's root, at every node with its operator (a class distinct from the outputs
- * matched), or, when every output has matched, the record. */
+ * matched; when a variable it shares with them is bound, only the nodes above that variable's
+ * class), or, when every output has matched, the record. */
 static void next_output(ematcher *x) {
   if (x->k + 1 == x->d->n) {
     record(x);
@@ -152,8 +250,10 @@ static void next_output(ematcher *x) {
   x->k++;
   rg_ref pr = x->d->from[x->k];
   const rg_node *pn = rg_graph_node(x->d->g, pr.node);
-  for (int32_t i = x->ix->at[pn->op]; !x->full && !x->failed && i < x->ix->at[pn->op + 1]; i++) {
-    int32_t id = x->ix->ids[i], u = id * RG_MAX_OUTPUTS + pr.out;
+  int32_t n_roots = x->k ? roots_by_users(x, pr) : -1;
+  int32_t lo = n_roots < 0 ? x->ix->at[pn->op] : 0, hi = n_roots < 0 ? x->ix->at[pn->op + 1] : n_roots;
+  for (int32_t i = lo; !x->full && !x->failed && i < hi; i++) {
+    int32_t id = n_roots < 0 ? x->ix->ids[i] : x->roots[x->k][i], u = id * RG_MAX_OUTPUTS + pr.out;
     if (rg_egraph_weight_only(x->eg, id) || pr.out >= rg_op_get((rg_op)pn->op)->n_outputs) continue;
     int32_t c = rg_egraph_find(x->eg, u);
     if (x->near && x->near[c] > x->depth) continue; /* any match here was there at the last matching */
@@ -201,6 +301,8 @@ rg_status rg_ematch(rg_egraph *eg, const rg_graph *g, const rg_apply_dir *d, int
   if (st) return st;
   next_output(&x);
   rg_match_env_free(&x.env);
+  for (int k = 0; k < RG_RULE_MAX_OUTPUTS; k++) free(x.roots[k]);
+  free(x.level[0]), free(x.level[1]);
   *full = x.full;
   return x.failed;
 }

@@ -189,6 +189,22 @@ static rg_status outputs_apart(const rg_apply_dir *d, bool *apart, rg_err *err) 
   return st;
 }
 
+/* Every match found, in the order found. */
+static rg_status apply_matches(explorer *x) {
+  int32_t at[RG_RULE_MAX_OUTPUTS];
+  rg_status st = RG_OK;
+  for (int64_t pos = 0, k = 0; !st && pos < x->ms.n; k++) {
+    if (rg_egraph_n_nodes(x->eg) > x->o->max_enodes || (k % 256 == 0 && out_of_time(x))) {
+      x->rematch_all = true; /* the matches left are not found again near changes */
+      break;
+    }
+    rg_match_env_reset(&x->env);
+    int32_t di = rg_matches_read(&x->ms, &pos, x->s, at, &x->env);
+    st = apply_one(x, rg_apply_set_dir(x->s, di), at);
+  }
+  return st;
+}
+
 /* Every match of every direction (multi-output ones while multi), then each applied. */
 static rg_status iterate(explorer *x, bool multi, bool *changed) {
   int32_t nodes0 = rg_egraph_n_nodes(x->eg);
@@ -219,16 +235,7 @@ static rg_status iterate(explorer *x, bool multi, bool *changed) {
   }
   x->stats->matches += x->ms.count;
   x->rematch_all = full; /* the directions after the cut were not matched */
-  int32_t at[RG_RULE_MAX_OUTPUTS];
-  for (int64_t pos = 0, k = 0; !st && pos < x->ms.n; k++) {
-    if (rg_egraph_n_nodes(x->eg) > x->o->max_enodes || (k % 256 == 0 && out_of_time(x))) {
-      x->rematch_all = true; /* the matches left are not found again near changes */
-      break;
-    }
-    rg_match_env_reset(&x->env);
-    int32_t di = rg_matches_read(&x->ms, &pos, x->s, at, &x->env);
-    st = apply_one(x, rg_apply_set_dir(x->s, di), at);
-  }
+  if (!st) st = apply_matches(x);
   st = rg_search_watch_nomem(&x->watch, st, x->err); /* a stop: what was merged stays merged */
   int64_t merged = 0;
   if (!st) st = rg_search_watch_nomem(&x->watch, rg_egraph_rebuild(x->eg, &merged, x->err), x->err);
@@ -332,7 +339,7 @@ rg_status rg_eqsat(rg_model *m, const rg_apply_set *s, const rg_eqsat_opts *o, r
   out->stop_reason = x.watch.why ? x.watch.why : stats->stop_reason; /* extraction's stop, or exploration's */
   out->explored = stats->iterations, out->queued = stats->enodes, out->applications = stats->applied;
   rg_egraph_free(x.eg);
-  free(x.ix.ids), free(x.ix.class_ops), free(x.ms.v), free(x.origin), free(x.apps), free(x.roots), free(x.root_cls), free(x.live);
+  rg_ops_index_free(&x.ix), free(x.ms.v), free(x.origin), free(x.apps), free(x.roots), free(x.root_cls), free(x.live);
   free(x.bans), free(x.banned_until), free(x.rematch), free(x.depth), free(x.ops), free(x.apart);
   for (int h = 0; x.near_ix && h <= x.max_depth; h++) free(x.near_ix[h].ids);
   free(x.near_ix), free(x.near_built);

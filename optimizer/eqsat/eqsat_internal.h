@@ -25,8 +25,15 @@ typedef struct {
   int32_t at[RG_OP_COUNT + 1];
   int32_t *ids;
   uint32_t *class_ops; /* [class root value]: its live members' operators (bit op); the full
-                        * index owns it, those of rg_ops_index_near share it */
+                        * index owns it, those of rg_ops_index_near share it, as the next three */
+  int32_t *user_at;    /* [class root value .. + 1]: users[user_at[c] .. user_at[c + 1]) are the
+                        * live nodes with an operand in class c, each once */
+  int32_t *users;
+  int32_t *stamp;   /* [value], then a counter at [n_values]: scratch marks for matching */
+  int32_t n_values;
 } rg_ops_index;
+
+void rg_ops_index_free(rg_ops_index *ix);
 
 rg_status rg_ops_index_build(rg_egraph *eg, const rg_graph *g, const uint8_t *live, rg_ops_index *ix,
                              rg_err *err) RG_MUST_CHECK;
