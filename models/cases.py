@@ -163,7 +163,8 @@ def linear_cases(c):
     """Linear layers as exporters write them: written back without copies of weights or reshapes."""
     x = c.input("x", [1, 6, 8])
     v = c.input("v", [4, 8])
-    qkv = [c.node("Add", [c.node("MatMul", [x, c.weight([8, 8])]), c.weight([8])]) for _ in range(3)]
+    qkv = [c.node("Add", [c.node("MatMul", [x, c.weight([8, 8])]), c.weight([8])]) for _ in range(2)]
+    qkv.append(c.node("Add", [c.weight([8]), c.node("MatMul", [x, c.weight([8, 8])])]))  # the bias first (torch)
     c.output(c.node("Add", [c.node("Add", [qkv[0], qkv[1]]), qkv[2]]), "qkv")  # one flattening, three products
     h = c.input("h", [2, 8])
     w = c.weight([4, 8])

@@ -56,7 +56,7 @@ def check_model(args, path):
     row["opaque_ops"] = ops.group(4) or ""
     if args.rules:  # the round trip is graphopt's optimized model; its numeric check passed
         run([args.graphopt, "optimize", path, "--rules", args.rules, "-o", rt, "-q", "--time-limit", "5"] +
-            (["--search", args.search] if args.search else []))
+            (["--search", args.search] if args.search else []) + args.optimize_args.split())
     original = onnx.load(path)
     written = onnx.load(rt)
     # onnx's checker knows its own opsets only (1.12: to 17); onnxruntime runs the later ones below
@@ -108,6 +108,8 @@ def main():
     ap.add_argument("--rules", help="optimize with these rules (graphopt optimize) instead of converting; "
                     "onnxruntime on the original vs on the optimized model within 1e-4 unless --ort-tolerance")
     ap.add_argument("--search", help="with --rules: graphopt optimize's --search (default: graphopt's)")
+    ap.add_argument("--optimize-args", default="", help="with --rules: more of graphopt optimize's options, "
+                    "space-separated (e.g. '--machine gpu-h100 --multi-rounds 4')")
     ap.add_argument("models", nargs="+")
     args = ap.parse_args()
     if args.rules and "--ort-tolerance" not in sys.argv:

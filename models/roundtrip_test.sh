@@ -6,7 +6,7 @@
 # with --passthrough, models/passthrough.py instead (its own models, optimized with R); ctest
 # optimizer_regions: with --regions, models/regions.py (the numeric check by regions). Exit 77
 # (skip) without python3-onnx or onnxruntime-node (scripts/setup.sh installs both).
-#   models/roundtrip_test.sh GRAPHOPT WORK [--rules R [--search S]] [--cases | --opsets | --passthrough | --regions | MODEL.onnx...]
+#   models/roundtrip_test.sh GRAPHOPT WORK [--rules R [--search S] [--optimize-args 'A ...']] [--cases | --opsets | --passthrough | --regions | MODEL.onnx...]
 set -eu
 src=$(cd "$(dirname "$0")" && pwd)
 graphopt=${1:?usage: roundtrip_test.sh GRAPHOPT WORK [--cases | MODEL...]}
@@ -24,6 +24,8 @@ rules=""
 search=""
 if [ "${1:-}" = --rules ]; then rules=$2; shift 2; fi
 if [ "${1:-}" = --search ]; then search=$2; shift 2; fi
+oargs=""
+if [ "${1:-}" = --optimize-args ]; then oargs=$2; shift 2; fi
 # ctest optimizer_external: models with their weights in a side file (models/external.py)
 if [ "${1:-}" = --external ]; then
   exec $py "$src/external.py" --graphopt "$graphopt" --work "$work" --rules "$rules"
@@ -44,4 +46,5 @@ if [ "${1:-}" = --cases ] || [ "${1:-}" = --opsets ]; then
   $py "$src/${1#--}.py" "$work/models" >/dev/null
   set -- "$work"/models/*.onnx
 fi
-exec $py "$src/roundtrip.py" --graphopt "$graphopt" --work "$work" ${rules:+--rules "$rules"} ${search:+--search "$search"} "$@"
+exec $py "$src/roundtrip.py" --graphopt "$graphopt" --work "$work" ${rules:+--rules "$rules"} ${search:+--search "$search"} \
+  ${oargs:+--optimize-args "$oargs"} "$@"

@@ -75,8 +75,15 @@ add_test(NAME optimizer_optimize_small_backtrack
          COMMAND ${CMAKE_SOURCE_DIR}/models/roundtrip_test.sh $<TARGET_FILE:graphopt>
                  ${CMAKE_BINARY_DIR}/roundtrip/optimized_bt --rules ${RG_TEST_ROOT}/data/taso-bias-d3.rules
                  --search backtrack ${small_zoo})
+# Q, K and V merged under gpu-h100's costs (the bias Adds on 3-D products, imported onto the
+# flattened ones): onnxruntime on the original against the merged model.
+add_test(NAME optimizer_merge_linear_ort
+         COMMAND ${CMAKE_SOURCE_DIR}/models/roundtrip_test.sh $<TARGET_FILE:graphopt>
+                 ${CMAKE_BINARY_DIR}/roundtrip/merge_linear --rules ${RG_TEST_ROOT}/regress/optimize/merge_family.rules
+                 --optimize-args "--machine gpu-h100 --multi-rounds 4"
+                 ${RG_TEST_ROOT}/regress/optimize/merge_linear3d.onnx)
 # Limits leave room for a loaded 2-core machine: three times the slowest time seen, at least.
-set_tests_properties(optimizer_cases optimizer_roundtrip_small optimizer_optimize_small
+set_tests_properties(optimizer_cases optimizer_roundtrip_small optimizer_merge_linear_ort optimizer_optimize_small
                      optimizer_optimize_small_d3 optimizer_optimize_small_backtrack
                      PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1500 LABELS models)
 set_tests_properties(optimizer_roundtrip_small optimizer_optimize_small optimizer_optimize_small_d3

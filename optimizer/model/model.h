@@ -92,11 +92,12 @@ typedef struct {
  * another node, written from the IR. In a model with symbolic dimensions a reshape or slice is
  * also written in the form of one read over an operand of the same shape, so that what the
  * model computes at other values is what it read. Import makes none for what maps onto an
- * operand's value (an Identity); a Conv with a BatchNormalization folded into its IR is one form
- * of the two nodes (the Conv's inputs, then the BatchNormalization's after its first). */
+ * operand's value (an Identity); a Conv with a BatchNormalization folded into its IR, or a MatMul
+ * with its bias Add, is one form of the two nodes (the first's inputs, then the second's but the
+ * one the first makes). */
 typedef struct {
   const struct Onnx__NodeProto *node; /* in the model's source (borrowed) */
-  const struct Onnx__NodeProto *then; /* a BatchNormalization folded into node, reading it; or NULL */
+  const struct Onnx__NodeProto *then; /* a node folded into node, reading it; or NULL */
   int32_t id;                         /* the IR node */
   int n_in, n_out;
   rg_ref *in;   /* owned */

@@ -121,18 +121,20 @@ static rg_status name_as_read(rg_exporter *ex, int32_t id, const rg_model_form *
   return RG_OK;
 }
 
-/* Form f of a Conv and the BatchNormalization import folded into it: both as read, the Conv's
- * output under its name read (only the BatchNormalization read it, nothing else names it) over
- * in (the Conv's operands, then the BatchNormalization's after its first), making out. */
+/* Form f of two nodes, the second folded into the first (a Conv and its BatchNormalization, a
+ * MatMul and its bias Add): both as read, the first's output under its name read (only the
+ * second read it, nothing else names it) over in (the first's operands, then the second's but
+ * the one reading the first), making out. */
 static rg_status write_pair(rg_exporter *ex, const rg_model_form *f, const char **in, const char **out, rg_err *err) {
   const char *mid = f->node->output[0];
-  const char **bn_in = calloc(f->then->n_input + 1, sizeof *bn_in);
-  if (!bn_in) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  bn_in[0] = mid;
-  for (size_t k = 1; k < f->then->n_input; k++) bn_in[k] = in[f->node->n_input + k - 1];
+  const char **then_in = calloc(f->then->n_input + 1, sizeof *then_in);
+  if (!then_in) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  size_t next = f->node->n_input;
+  for (size_t k = 0; k < f->then->n_input; k++)
+    then_in[k] = strcmp(f->then->input[k], mid) ? in[next++] : mid;
   rg_status st = rg_export_copy_node(ex, f->node, in, &mid, err);
-  if (!st) st = rg_export_copy_node(ex, f->then, bn_in, out, err);
-  free(bn_in);
+  if (!st) st = rg_export_copy_node(ex, f->then, then_in, out, err);
+  free(then_in);
   return st;
 }
 

@@ -184,6 +184,22 @@ static rg_status pad(rg_exporter *ex, const char *x, const int64_t *pads, int ra
   return in[1] && rg_export_node(ex, "Pad", in, 2, &out, 1) ? RG_OK : nomem(err);
 }
 
+/* A reshape undoing a product's flattening (RG_FUSE_MATMUL): the flattened operand multiplied
+ * as it is, then its bias (if import put one on the flattened product) added along the last
+ * axis, into out. */
+static rg_status unflattened(rg_exporter *ex, const rg_node *nd, const char *out, rg_err *err) {
+  const rg_node *mm = rg_graph_node(ex->m->g, nd->in[0].node), *b = NULL;
+  if (mm->op == RG_OP_BIAS) b = mm, mm = rg_graph_node(ex->m->g, mm->in[0].node);
+  const char *in[2] = {in_name(ex, rg_graph_node(ex->m->g, mm->in[0].node), 0), in_name(ex, mm, 1)};
+  char *mid = b ? rg_export_fresh(ex, out) : NULL;
+  const char *prod = b ? mid : out;
+  bool ok = (!b || mid) && rg_export_node(ex, "MatMul", in, 2, &prod, 1);
+  const char *sum[2] = {prod, b ? in_name(ex, b, 1) : NULL};
+  ok = ok && (!b || rg_export_node(ex, "Add", sum, 2, &out, 1));
+  free(mid);
+  return ok ? RG_OK : nomem(err);
+}
+
 static rg_status data_movement(rg_exporter *ex, int32_t id, rg_err *err) {
   const rg_node *nd = rg_graph_node(ex->m->g, id);
   const rg_shape *xs = shape_of(ex, nd->in[0]);
@@ -210,11 +226,7 @@ static rg_status data_movement(rg_exporter *ex, int32_t id, rg_err *err) {
     return st ? st : slice(ex, x, p[0], mid, xs->dim[p[0]], ex->name[id][1], err);
   }
   case RG_OP_RESHAPE: {
-    if (ex->fuse[id] & RG_FUSE_MATMUL) { /* the flattened operand, multiplied as it is */
-      const rg_node *mm = rg_graph_node(ex->m->g, nd->in[0].node);
-      const char *in[2] = {in_name(ex, rg_graph_node(ex->m->g, mm->in[0].node), 0), in_name(ex, mm, 1)};
-      return rg_export_node(ex, "MatMul", in, 2, &out, 1) ? RG_OK : nomem(err);
-    }
+    if (ex->fuse[id] & RG_FUSE_MATMUL) return unflattened(ex, nd, out, err);
     if (p[0] == 0) /* to a scalar: an empty shape tensor has no elements, which ONNX readers refuse */
       return rg_export_node(ex, "Squeeze", &x, 1, &out, 1) ? RG_OK : nomem(err);
     for (int d = 0; d < p[0]; d++) v[d] = p[1 + d];
@@ -287,33 +299,53 @@ static bool weight_transposed(const rg_exporter *ex, const rg_node *mm) {
 
 /* Whether reshape node id undoes the flattening of a MatMul's operand: (reshape (matmul
  * (reshape a) w)) with a of rank > 2 flattened to (rows, k) and the product put back to a's
- * leading dims, which ONNX's MatMul broadcasts by itself. The product must have no other
- * reader; the flattening may (Q, K and V of one input share it): it is written only for readers
- * that do not fold it. */
-static bool unflattens(const rg_exporter *ex, int32_t id) {
+ * leading dims, which ONNX's MatMul broadcasts by itself; or (reshape (bias 1 (matmul ...) b)),
+ * the bias import put on the flattened product (a MatMul, then an Add along the last axis). The
+ * product (and its bias) must have no other reader; the flattening may (Q, K and V of one input
+ * share it): it is written only for readers that do not fold it. Returns the product's node, or
+ * -1. */
+static int32_t unflattens(const rg_exporter *ex, int32_t id) {
   const rg_model *m = ex->m;
   const rg_node *r2 = rg_graph_node(m->g, id);
   rg_ref p = r2->in[0];
   const rg_node *mm = rg_graph_node(m->g, p.node);
+  if (mm->op == RG_OP_BIAS && mm->params[0] == 1 && ex->uses[p.node] == 1 && !ex->is_const[p.node] &&
+      !ex->formed[p.node])
+    p = mm->in[0], mm = rg_graph_node(m->g, p.node);
   if (mm->op != RG_OP_MATMUL || mm->params[0] != RG_ACT_NONE || ex->uses[p.node] != 1 || ex->is_const[p.node] ||
       ex->formed[p.node])
-    return false;
+    return -1;
   const rg_node *r1 = rg_graph_node(m->g, mm->in[0].node);
-  if (r1->op != RG_OP_RESHAPE || ex->is_const[mm->in[0].node] || ex->formed[mm->in[0].node]) return false;
+  if (r1->op != RG_OP_RESHAPE || ex->is_const[mm->in[0].node] || ex->formed[mm->in[0].node]) return -1;
   const rg_shape *a = shape_of(ex, r1->in[0]), *out = &m->shape[id][0], *w = shape_of(ex, mm->in[1]);
-  if (a->rank <= 2 || out->rank != a->rank || w->rank != 2) return false;
+  if (a->rank <= 2 || out->rank != a->rank || w->rank != 2) return -1;
   for (int d = 0; d < a->rank - 1; d++)
-    if (out->dim[d] != a->dim[d]) return false;
-  return true;
+    if (out->dim[d] != a->dim[d]) return -1;
+  return p.node;
+}
+
+/* The reshapes that undo a product's flattening (unflattens): one MatMul, and its bias's Add. */
+static void plan_unflattening(rg_exporter *ex, const int32_t *order, int32_t n_order) {
+  const rg_model *m = ex->m;
+  for (int32_t i = 0; i < n_order; i++) {
+    int32_t id = order[i], mm;
+    const rg_node *nd = rg_graph_node(m->g, id);
+    if (ex->is_const[id] || ex->formed[id] || nd->op != RG_OP_RESHAPE || (mm = unflattens(ex, id)) < 0) continue;
+    ex->fuse[id] |= RG_FUSE_MATMUL;
+    if (mm != nd->in[0].node) ex->absorbed[nd->in[0].node]++; /* the bias */
+    ex->absorbed[mm]++;
+    ex->absorbed[rg_graph_node(m->g, mm)->in[0].node]++;
+  }
 }
 
 void rg_export_plan_fusions(rg_exporter *ex, const int32_t *order, int32_t n_order) {
   const rg_model *m = ex->m;
+  plan_unflattening(ex, order, n_order);
   for (int32_t i = 0; i < n_order; i++) {
     int32_t id = order[i];
     const rg_node *nd = rg_graph_node(m->g, id);
     if (ex->is_const[id] || ex->formed[id]) continue; /* a node written as read fuses nothing, nor is fused */
-    if (nd->op == RG_OP_BIAS && nd->params[0] == 1 && !ex->is_const[nd->in[0].node] && !ex->formed[nd->in[0].node] &&
+    if (nd->op == RG_OP_BIAS && nd->params[0] == 1 && !ex->absorbed[id] && !ex->is_const[nd->in[0].node] && !ex->formed[nd->in[0].node] &&
         ex->uses[nd->in[0].node] == 1) {
       const rg_node *x = rg_graph_node(m->g, nd->in[0].node);
       int rank = shape_of(ex, nd->in[0])->rank;
@@ -322,11 +354,7 @@ void rg_export_plan_fusions(rg_exporter *ex, const int32_t *order, int32_t n_ord
       if (into_conv || into_gemm) ex->fuse[id] |= RG_FUSE_OPERAND, ex->absorbed[nd->in[0].node]++;
       if (into_gemm && weight_transposed(ex, x)) ex->fuse[id] |= RG_FUSE_TRANS_B, ex->absorbed[x->in[1].node]++;
     }
-    if (nd->op == RG_OP_RESHAPE && unflattens(ex, id)) {
-      ex->fuse[id] |= RG_FUSE_MATMUL;
-      ex->absorbed[nd->in[0].node]++;
-      ex->absorbed[rg_graph_node(m->g, nd->in[0].node)->in[0].node]++;
-    }
+
     /* zero pads add to a conv's or average pool's own, SAME ones too (window_attrs writes SAME's at
      * the padded size plus these); not a max pool's, whose padded cells are no zeros */
     bool zero_padded = nd->op == RG_OP_CONV2D || nd->op == RG_OP_POOLAVG;

@@ -32,8 +32,9 @@ typedef struct {
   rg_names producer; /* tensor name -> the node that produces it */
   rg_names readers;  /* tensor name -> how many node operands and graph outputs read it */
   rg_names declared; /* tensor name -> its value_info i, or graph output n_value_info + i (made on first use) */
-  int32_t *fold_into; /* [node]: the BatchNormalization folded into this Conv, or -1 */
-  bool *folded;       /* [node]: a BatchNormalization folded into its Conv */
+  int32_t *fold_into; /* [node]: the node planned to fold into it (a BatchNormalization into its
+                       * Conv, a bias Add into its MatMul), or -1 */
+  bool *folded;       /* [node]: folded into the node before it, which computes both */
   const Onnx__NodeProto *node; /* the node being imported, for messages */
   int node_k;
   const char *about; /* else the tensor being imported: messages name the first node that reads it */
@@ -67,9 +68,15 @@ rg_status rg_import_map(rg_importer *im, const Onnx__NodeProto *n, rg_err *err) 
  * Sigmoid, Split, Transpose), did not map (in buf, or a constant string); NULL when it is none
  * of those or nothing is known to be wrong. For messages. */
 const char *rg_import_why_unmapped(const rg_importer *im, const Onnx__NodeProto *n, char *buf, size_t len);
-/* Decides which BatchNormalization nodes fold into the Conv before them (fills fold_into and
- * folded); before any node is imported. */
+/* Decides which nodes may fold into the node before them (fills fold_into and folded): a
+ * BatchNormalization into its Conv, and the Add of a bias along the last axis into a MatMul of
+ * rank > 2, whose product import flattens to 2-D (the bias goes on the 2-D product, where the
+ * merge rules see a Gemm's bias). Before any node is imported; the fold happens when the first
+ * node's operands allow it. */
 void rg_import_plan_folds(rg_importer *im);
+/* Which operand of n (the node being imported) the node folded into it produced, or -1 when n is
+ * not folded. */
+int rg_import_folded_operand(const rg_importer *im, const Onnx__NodeProto *n);
 
 /* ---- values (import_values.c) ---- */
 

@@ -289,11 +289,12 @@ static rg_status map_global_pool(rg_importer *im, const Onnx__NodeProto *n, bool
 /* ---- products ---- */
 
 /* a times b: equal ranks and batch sizes directly; a of rank > 2 against a matrix b as one 2-D
- * product over a's rows (how a transformer's linear layers read). */
-static rg_status matmul(rg_importer *im, rg_ref a, rg_ref b, rg_ref *out, rg_err *err) {
+ * product over a's rows (how a transformer's linear layers read), plus bias (a vector along the
+ * last axis, or a ref of node -1 for none) on that 2-D product, as a Gemm's. */
+static rg_status matmul(rg_importer *im, rg_ref a, rg_ref b, rg_ref bias, rg_ref *out, rg_err *err) {
   const rg_shape *as = shape_of(im, a), *bs = shape_of(im, b);
   int32_t p[1] = {RG_ACT_NONE};
-  if (as->rank >= 2 && as->rank == bs->rank) {
+  if (as->rank >= 2 && as->rank == bs->rank && bias.node < 0) {
     for (int d = 0; d < as->rank - 2; d++)
       if (as->dim[d] != bs->dim[d]) return RG_IMPORT_OPAQUE;
     rg_ref in[2] = {a, b};
@@ -310,12 +311,34 @@ static rg_status matmul(rg_importer *im, rg_ref a, rg_ref b, rg_ref *out, rg_err
   rg_ref in[2] = {a, b}, r;
   rg_status st = reshape_to(im, a, &fs, &in[0], err);
   if (!st) st = rg_import_node(im, RG_OP_MATMUL, p, in, 2, &r, err);
+  if (!st && bias.node >= 0) st = add_bias(im, r, bias, 1, &r, err);
   return st ? st : reshape_to(im, r, &os, out, err);
 }
 
+/* The bias of the Add planned to fold into MatMul n (rg_import_plan_folds): its other operand when
+ * the product is one import flattens (a of rank > 2 by a matrix) and that operand is a float
+ * vector along the product's last axis; else NULL. */
+static const rg_ival *foldable_bias(const rg_importer *im, const Onnx__NodeProto *n) {
+  int32_t k = im->fold_into[im->node_k];
+  const Onnx__NodeProto *add = k >= 0 ? im->gr->node[k] : NULL;
+  if (!add || strcmp(add->op_type, "Add")) return NULL;
+  const rg_ival *b = rg_import_get(im, add->input[strcmp(add->input[0], n->output[0]) ? 0 : 1]);
+  const rg_shape *as = shape_of(im, operand(im, n, 0)->ref), *ws = shape_of(im, operand(im, n, 1)->ref);
+  if (!b || b->elem != RG_ELEM_FLOAT || as->rank <= 2 || ws->rank != 2) return NULL;
+  int32_t dims[RG_MAX_RANK];
+  memcpy(dims, as->dim, sizeof dims);
+  dims[as->rank - 1] = ws->dim[1];
+  rg_shape os = rg_shape_make(as->rank, dims);
+  return bias_axis(&os, shape_of(im, b->ref)) == as->rank - 1 ? b : NULL;
+}
+
+/* MatMul; with the bias Add planned to fold into it, both: (reshape (bias 1 (matmul (reshape a)
+ * w) b)), where the rules that merge products with their biases see a Gemm's bias. */
 static rg_status map_matmul(rg_importer *im, const Onnx__NodeProto *n, rg_err *err) {
   rg_ref r;
-  rg_status st = matmul(im, operand(im, n, 0)->ref, operand(im, n, 1)->ref, &r, err);
+  const rg_ival *b = foldable_bias(im, n);
+  rg_status st = matmul(im, operand(im, n, 0)->ref, operand(im, n, 1)->ref, b ? b->ref : (rg_ref){-1, 0}, &r, err);
+  if (!st && b) im->folded[im->fold_into[im->node_k]] = true;
   return st ? st : result(im, n, r, err);
 }
 
@@ -341,7 +364,7 @@ static rg_status map_gemm(rg_importer *im, const Onnx__NodeProto *n, rg_err *err
   rg_status st = RG_OK;
   if (rg_onnx_attr_int(n, "transA", 0)) st = transposed(im, x, &x, err);
   if (!st && rg_onnx_attr_int(n, "transB", 0)) st = transposed(im, y, &y, err);
-  if (!st) st = matmul(im, x, y, &r, err);
+  if (!st) st = matmul(im, x, y, (rg_ref){-1, 0}, &r, err);
   if (!st && alpha != 1) {
     st = scalar_weight(im, "alpha", alpha, &s, err);
     if (!st) st = rg_import_node(im, RG_OP_SMUL, NULL, (rg_ref[]){r, s}, 2, &r, err);
@@ -649,31 +672,62 @@ static rg_status map_slice(rg_importer *im, const Onnx__NodeProto *n, rg_err *er
   return result(im, n, r, err);
 }
 
-/* ---- BatchNormalization folding ---- */
+/* ---- folding: a BatchNormalization into its Conv, a bias Add into its MatMul ---- */
+
+static bool onnx_op(const Onnx__NodeProto *n, const char *op) {
+  bool onnx = !n->domain || !n->domain[0] || !strcmp(n->domain, "ai.onnx");
+  return onnx && n->op_type && !strcmp(n->op_type, op);
+}
+
+/* The node producing n's operand k when only n reads it (nothing else, no graph output), or -1. */
+static int64_t sole_producer(const rg_importer *im, const Onnx__NodeProto *n, size_t k) {
+  const int64_t *p = rg_names_find(&im->producer, n->input[k]), *readers = rg_names_find(&im->readers, n->input[k]);
+  return p && readers && *readers == 1 ? *p : -1;
+}
+
+static void plan_batchnorm(rg_importer *im, size_t k) {
+  const Onnx__NodeProto *bn = im->gr->node[k];
+  if (!onnx_op(bn, "BatchNormalization") || bn->n_input != 5) return;
+  if (rg_onnx_attr_int(bn, "training_mode", 0)) return;
+  if (im->opset < 9 && !rg_onnx_attr_int(bn, "spatial", 1)) return; /* statistics per activation, not channel */
+  for (size_t j = 1; j < bn->n_output; j++)
+    if (bn->output[j][0]) return;
+  int64_t p = sole_producer(im, bn, 0);
+  if (p >= 0 && onnx_op(im->gr->node[p], "Conv") && im->gr->node[p]->n_output == 1) im->fold_into[p] = (int32_t)k;
+}
+
+/* An Add of two operands, one a MatMul's product only it reads (the bias is checked at the
+ * MatMul, when shapes are known: fold_bias). */
+static void plan_bias(rg_importer *im, size_t k) {
+  const Onnx__NodeProto *add = im->gr->node[k];
+  if (!onnx_op(add, "Add") || add->n_input != 2 || add->n_output != 1) return;
+  for (size_t j = 0; j < 2; j++) {
+    int64_t p = sole_producer(im, add, j);
+    const Onnx__NodeProto *mm = p >= 0 ? im->gr->node[p] : NULL;
+    if (mm && onnx_op(mm, "MatMul") && mm->n_output == 1 && im->fold_into[p] < 0 &&
+        strcmp(add->input[0], add->input[1]))
+      im->fold_into[p] = (int32_t)k;
+  }
+}
 
 void rg_import_plan_folds(rg_importer *im) {
   const Onnx__GraphProto *gr = im->gr;
   for (size_t k = 0; k < gr->n_node; k++) im->fold_into[k] = -1, im->folded[k] = false;
-  for (size_t k = 0; im->opset >= 7 && k < gr->n_node; k++) {
-    const Onnx__NodeProto *bn = gr->node[k];
-    bool onnx = !bn->domain || !bn->domain[0] || !strcmp(bn->domain, "ai.onnx");
-    if (!onnx || !bn->op_type || strcmp(bn->op_type, "BatchNormalization") || bn->n_input != 5) continue;
-    if (rg_onnx_attr_int(bn, "training_mode", 0)) continue;
-    if (im->opset < 9 && !rg_onnx_attr_int(bn, "spatial", 1)) continue; /* statistics per activation, not channel */
-    bool extra = false;
-    for (size_t j = 1; j < bn->n_output; j++) extra = extra || bn->output[j][0];
-    const int64_t *p = rg_names_find(&im->producer, bn->input[0]), *readers = rg_names_find(&im->readers, bn->input[0]);
-    if (extra || !p || !readers || *readers != 1) continue;
-    const Onnx__NodeProto *conv = gr->node[*p];
-    bool conv_onnx = !conv->domain || !conv->domain[0] || !strcmp(conv->domain, "ai.onnx");
-    if (conv_onnx && conv->op_type && !strcmp(conv->op_type, "Conv") && conv->n_output == 1)
-      im->fold_into[*p] = (int32_t)k;
-  }
+  for (size_t k = 0; im->opset >= 7 && k < gr->n_node; k++) plan_batchnorm(im, k), plan_bias(im, k);
 }
 
-static rg_status map_batchnorm(rg_importer *im, const Onnx__NodeProto *n, rg_err *err) {
-  if (!im->folded[im->node_k]) return RG_IMPORT_OPAQUE;
-  return result(im, n, operand(im, n, 0)->ref, err); /* its Conv computes it */
+int rg_import_folded_operand(const rg_importer *im, const Onnx__NodeProto *n) {
+  for (size_t k = 0; im->folded[im->node_k] && k < n->n_input; k++) {
+    const int64_t *p = n->input[k][0] ? rg_names_find(&im->producer, n->input[k]) : NULL;
+    if (p && im->fold_into[*p] == im->node_k) return (int)k;
+  }
+  return -1;
+}
+
+/* A node folded into the one before it: that node computed both. */
+static rg_status map_folded(rg_importer *im, const Onnx__NodeProto *n, rg_err *err) {
+  int k = rg_import_folded_operand(im, n);
+  return k < 0 ? RG_IMPORT_OPAQUE : result(im, n, operand(im, n, (size_t)k)->ref, err);
 }
 
 /* ---- dispatch ---- */
@@ -704,7 +758,7 @@ rg_status rg_import_map(rg_importer *im, const Onnx__NodeProto *n, rg_err *err) 
     if (!strcmp(op, controlled[i])) n_data = 1;
   if (!written_at_opset(im, op) || !n->n_input || !operand(im, n, 0) || !n->n_output || !data_float(im, n, n_data))
     return RG_IMPORT_OPAQUE;
-  if (!strcmp(op, "BatchNormalization")) return map_batchnorm(im, n, err);
+  if (im->folded[im->node_k]) return map_folded(im, n, err);
   if (!strcmp(op, "Conv")) return map_conv(im, n, err);
   if (!strcmp(op, "MaxPool")) return map_pool(im, n, true, err);
   if (!strcmp(op, "AveragePool")) return map_pool(im, n, false, err);

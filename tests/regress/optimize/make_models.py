@@ -134,3 +134,19 @@ save("merge_conv2", biased_conv(0, True) + biased_conv(1, True), [x], [out("r%d"
 save("merge_conv3_bias", biased_conv(0, False) + biased_conv(1, False) + biased_conv(2, False), [x],
      [out("c%d" % i, [1, 16, 14, 14]) for i in range(3)],
      [t for i in range(3) for t in (w("K%d" % i, 16, 8, 3, 3), w("C%d" % i, 16))])
+# A transformer's Q, K and V: three MatMuls of a 3-D input, each with its bias Add (the bias first,
+# as torch.onnx writes it, or second) and a relu on one. Import puts each bias on the flattened
+# 2-D product (a Gemm's bias), so the merge family's steps merge all three under gpu-h100's costs;
+# export writes MatMul and Add back on the 3-D tensors.
+h3 = helper.make_tensor_value_info("h", F, [2, 16, 64])
+qkv = [helper.make_node("MatMul", ["h", "W%d" % i], ["m%d" % i], name="m%d" % i) for i in range(3)]
+qkv += [helper.make_node("Add", ["B0", "m0"], ["q"]), helper.make_node("Add", ["m1", "B1"], ["k"]),
+        helper.make_node("Add", ["m2", "B2"], ["a2"]), helper.make_node("Relu", ["a2"], ["v"])]
+save("merge_linear3d", qkv, [h3], [out(n, [2, 16, 48]) for n in ("q", "k", "v")],
+     [w("W%d" % i, 64, 48) for i in range(3)] + [w("B%d" % i, 48) for i in range(3)])
+# Where the merge must not be taken: two products of one input, one read by a bias Add and a
+# relu. Those fuse into their product (a Gemm's epilogue) as the model is; merged, they would be
+# nodes of their own over one part of the split, which cost more than the product the merge saves.
+save("merge_one_biased", [helper.make_node("MatMul", ["h", "W%d" % i], ["m%d" % i], name="m%d" % i) for i in range(2)] +
+     [helper.make_node("Add", ["m0", "B0"], ["a0"]), helper.make_node("Relu", ["a0"], ["r0"])], [hb],
+     [out("r0", [32, 48]), out("m1", [32, 48])], [w("W%d" % i, 64, 48) for i in range(2)] + [w("B0", 48)])
