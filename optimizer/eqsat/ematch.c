@@ -29,6 +29,7 @@ typedef struct {
   int n_todo;
   int k;                           /* the output being matched */
   int32_t at[RG_RULE_MAX_OUTPUTS]; /* the classes outputs 0..k matched */
+  uint8_t *shared; /* [tensor variable]: read by two outputs or more (multi-output directions) */
   int32_t *roots[RG_RULE_MAX_OUTPUTS]; /* [k]: output k's candidate roots (roots_by_users) */
   int32_t *level[2];                   /* scratch: the classes one pattern level up */
   int32_t cap_roots[RG_RULE_MAX_OUTPUTS], cap_level[2];
@@ -149,8 +150,32 @@ static bool push(rg_matches *ms, int32_t x) {
   return true;
 }
 
+/* Whether class c holds one number computed from weights alone (a scalar constant). */
+static bool class_constant_scalar(const ematcher *x, int32_t c) {
+  if (rg_shape_numel(rg_model_shape(rg_egraph_model(x->eg), rg_egraph_ref(c))) > 1) return false;
+  int32_t u = c;
+  do {
+    if (rg_egraph_weight_only(x->eg, u / RG_MAX_OUTPUTS)) return true;
+    u = rg_egraph_next(x->eg, u);
+  } while (u != c);
+  return false;
+}
+
+/* Whether the outputs matched share more than constant scalars (a variable two outputs read,
+ * bound to a class that is not one number made of weights). Outputs that share only such a
+ * number (two products by one scalar) are unrelated places: merged, they pair every such node
+ * with every other, and the merges with each other, filling the e-graph with copies no cost
+ * favours. A shared weight tensor is a merge (inputs batched through one weight). */
+static bool share_data(const ematcher *x) {
+  for (int32_t v = 0; v < rg_graph_n_tvars(x->d->g); v++)
+    if (x->shared[v] && x->env.t_bound[v] && !class_constant_scalar(x, rg_egraph_class(x->eg, x->env.t[v])))
+      return true;
+  return false;
+}
+
 static void record(ematcher *x) {
   rg_matches *ms = x->out;
+  if (x->shared && !share_data(x)) return;
   int64_t start = ms->n;
   bool ok = push(ms, x->di);
   for (int k = 0; ok && k < x->d->n; k++) ok = push(ms, x->at[k]);
@@ -293,13 +318,31 @@ static void solve(ematcher *x) {
   x->todo[x->n_todo++] = p;
 }
 
+/* The tensor variables two or more of d's outputs read, into *shared (allocated here). */
+static rg_status shared_vars(const rg_apply_dir *d, uint8_t **shared, rg_err *err) {
+  size_t nt = (size_t)rg_graph_n_tvars(d->g) + 1, np = (size_t)rg_graph_n_pvars(d->g) + 1;
+  uint8_t *seen = calloc(2 * nt + np, 1), *vars = seen + nt, *pvars = vars + nt;
+  *shared = calloc(nt, 1);
+  rg_status st = seen && *shared ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  for (int k = 0; !st && k < d->n; k++) {
+    memset(vars, 0, nt), memset(pvars, 0, np);
+    st = rg_side_vars(d->g, &d->from[k], 1, vars, pvars, err);
+    for (size_t v = 0; !st && v + 1 < nt; v++) (*shared)[v] |= seen[v] && vars[v], seen[v] |= vars[v];
+  }
+  free(seen);
+  if (st) free(*shared), *shared = NULL;
+  return st;
+}
+
 rg_status rg_ematch(rg_egraph *eg, const rg_graph *g, const rg_apply_dir *d, int32_t di, const rg_ops_index *ix,
                     const uint8_t *near, int depth, rg_matches *out, int64_t limit, bool *full, rg_err *err) {
   ematcher x = {.eg = eg, .g = g, .d = d, .di = di, .ix = ix, .near = d->n == 1 ? near : NULL, .depth = depth,
                 .k = -1, .out = out, .limit = limit, .err = err};
   rg_status st = rg_match_env_init(&x.env, rg_graph_n_tvars(d->g), rg_graph_n_pvars(d->g), err);
-  if (st) return st;
+  if (!st && d->n > 1) st = shared_vars(d, &x.shared, err);
+  if (st) return rg_match_env_free(&x.env), st;
   next_output(&x);
+  free(x.shared);
   rg_match_env_free(&x.env);
   for (int k = 0; k < RG_RULE_MAX_OUTPUTS; k++) free(x.roots[k]);
   free(x.level[0]), free(x.level[1]);

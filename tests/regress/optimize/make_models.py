@@ -150,3 +150,12 @@ save("merge_linear3d", qkv, [h3], [out(n, [2, 16, 48]) for n in ("q", "k", "v")]
 save("merge_one_biased", [helper.make_node("MatMul", ["h", "W%d" % i], ["m%d" % i], name="m%d" % i) for i in range(2)] +
      [helper.make_node("Add", ["m0", "B0"], ["a0"]), helper.make_node("Relu", ["a0"], ["r0"])], [hb],
      [out("r0", [32, 48]), out("m1", [32, 48])], [w("W%d" % i, 64, 48) for i in range(2)] + [w("B0", 48)])
+# Two products by one number (smul_merge.rules: TASO-style merge of the two through a concat):
+# where the number is an input, the outputs share a value the model computes and the rule matches;
+# where it is a constant, they share only that constant, unrelated places, and it does not.
+xs = [helper.make_tensor_value_info(n, F, [2, 4, 5, 5]) for n in ("x", "y")]
+scaled = [helper.make_node("Mul", [n, "s"], ["o" + n]) for n in ("x", "y")]
+save("scaled_by_input", scaled, xs + [helper.make_tensor_value_info("s", F, [])],
+     [out("ox", [2, 4, 5, 5]), out("oy", [2, 4, 5, 5])], [])
+save("scaled_by_constant", scaled, xs, [out("ox", [2, 4, 5, 5]), out("oy", [2, 4, 5, 5])],
+     [numpy_helper.from_array(np.array(0.5, np.float32), "s")])
