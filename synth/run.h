@@ -36,6 +36,7 @@ typedef struct {
   bool all_pairs;     /* every pair of a class, not one candidate per member */
   bool quiet;         /* no progress lines */
   bool no_generalize; /* skip the generalize stage */
+  bool no_fail_fast;  /* ask cvc5 too what z3 did not prove (fin.prove.fail_fast is the default) */
   rg_finish_opts fin; /* the stages after test */
   volatile sig_atomic_t *stop; /* set (Ctrl-C): stop at the next check, write nothing */
   FILE *table; /* where the stage table's rows go while the run lasts (rg_synth_run sets it) */
