@@ -221,6 +221,7 @@ typedef struct {
   double t0;
   int finished, n_tasks; /* of the chunk of rules [lo, hi) */
   int asked;             /* queries a solver answered (not the journal) */
+  int reused;            /* answers to cut-down obligations the journal had (fail_fast's chain) */
   int lo, hi, n_rules;
   rg_progress line; /* rules done, counting a chunk's by its queries answered */
 } query_run;
@@ -263,17 +264,29 @@ static rg_status ask(query_run *q, rg_solver_pool *pool, const task *tk, int sol
   rg_obligation hint;
   const rg_obligation *ob;
   rg_status st = obligation_for(q->o, tk->ob, rec, solver, &hint, &ob, err);
-  if (!st) st = rg_solver_prove_in(pool, &q->solvers[solver], ob->text, ob->len, q->o->timeout_ms, &ans, err);
+  /* a cut-down obligation is known only now that the solver before answered afresh (encode_one
+   * could not look it up): the journal may still have it, from a run with the same core */
+  bool journaled = false;
+  if (!st && q->journal && hinted(q->o, solver)) {
+#pragma omp critical(rg_prove_journal)
+    journaled = rg_journal_lookup(q->journal, ob->sha256, solver, q->o->timeout_ms, &ans);
+  }
+  if (!st && !journaled) st = rg_solver_prove_in(pool, &q->solvers[solver], ob->text, ob->len, q->o->timeout_ms, &ans, err);
   if (st) return rg_obligation_free(&hint), st;
+  if (journaled) {
 #pragma omp atomic
-  q->asked++;
+    q->reused++;
+  } else {
+#pragma omp atomic
+    q->asked++;
+  }
   /* each (rule, out, solver) slot has exactly one writer */
   if (rg_answer_keep(&rec->ans[solver], &ans)) {
     rg_obligation_free(&hint);
     return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
   rec->done[solver] = true;
-  if (q->journal) {
+  if (q->journal && !journaled) {
 #pragma omp critical(rg_prove_journal)
     if (!q->jst) q->jst = rg_journal_append(q->journal, ob->sha256, solver, q->o->timeout_ms, &ans, &q->jerr);
   }
@@ -574,7 +587,7 @@ rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_
   query_run q = {.o = o, .solvers = solvers, .proofs = proofs, .journal = journal, .t0 = t0,
                  .n_rules = rules->n};
   st = ask_all(&q, rules, ax, sum, err);
-  sum->asked += q.asked;
+  sum->asked += q.asked, sum->reused += q.reused;
   /* The proofs stand without their journal: say so, keep them. */
   if (q.jst)
     fprintf(stderr, "rulegen prove: warning: %s: later answers are not journaled\n", q.jerr.msg);
