@@ -172,9 +172,14 @@ def linear_cases(c):
     c.output(c.node("Gemm", [h, w], transB=1), "linear_no_bias")
     c.output(c.node("MatMul", [h, c.node("Transpose", [c.node("Relu", [v])])]), "times_activation_t")
     c.output(c.node("Transpose", [w]), "weight_t")  # the weight's transpose, written as read (not folded)
+    # a sum of two products of one row (1x1x8): the second a vector along the first's last axis,
+    # which import may fold as the first's bias; folded or not, the Add is computed once
+    r = c.input("r", [1, 1, 8])
+    c.output(c.node("Add", [c.node("MatMul", [r, c.weight([8, 8])]), c.node("MatMul", [r, c.weight([8, 8])])]),
+             "sum_of_products")
     # each node as read (the product of a transposed activation too), no reshapes; linear and
     # linear_no_bias share one IR product, and each Gemm computes it, as the model read did
-    c.written_ops = {"Reshape": 0, "MatMul": 4, "Gemm": 2, "Transpose": 2}
+    c.written_ops = {"Reshape": 0, "MatMul": 6, "Gemm": 2, "Transpose": 2}
 
 
 CASES = [conv_cases, pool_cases, gemm_cases, elementwise_cases, movement_cases, plumbing_cases, linear_cases]

@@ -697,16 +697,19 @@ static void plan_batchnorm(rg_importer *im, size_t k) {
 }
 
 /* An Add of two operands, one a MatMul's product only it reads (the bias is checked at the
- * MatMul, when shapes are known: fold_bias). */
+ * MatMul, when shapes are known: foldable_bias). One MatMul at most: of a sum of two products,
+ * the first (rg_import_folded_operand finds the folded one by its plan). */
 static void plan_bias(rg_importer *im, size_t k) {
   const Onnx__NodeProto *add = im->gr->node[k];
-  if (!onnx_op(add, "Add") || add->n_input != 2 || add->n_output != 1) return;
+  if (!onnx_op(add, "Add") || add->n_input != 2 || add->n_output != 1 || !strcmp(add->input[0], add->input[1]))
+    return;
   for (size_t j = 0; j < 2; j++) {
     int64_t p = sole_producer(im, add, j);
     const Onnx__NodeProto *mm = p >= 0 ? im->gr->node[p] : NULL;
-    if (mm && onnx_op(mm, "MatMul") && mm->n_output == 1 && im->fold_into[p] < 0 &&
-        strcmp(add->input[0], add->input[1]))
+    if (mm && onnx_op(mm, "MatMul") && mm->n_output == 1 && im->fold_into[p] < 0) {
       im->fold_into[p] = (int32_t)k;
+      return;
+    }
   }
 }
 
