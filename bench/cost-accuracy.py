@@ -3,7 +3,7 @@
 
     /usr/bin/python3 bench/cost-accuracy.py OUTDIR [--models a,b,...] [--graphopt BIN]
                                             [--rules R ...] [--costs roofline,dnnl,ort]
-                                            [--runs N] [--min-seconds S]
+                                            [--runs N] [--min-seconds S] [--hand MODEL=PATH ...]
 
 For each zoo model (build/zoo/M.onnx: models/zoo.py writes them) the variants are the original
 and what `graphopt optimize --no-guard` makes of it under every cost model with every rule set
@@ -20,7 +20,13 @@ variants that differ from their original, how often the predicted speed-up (orig
 > 1) agrees in sign with the measured one, counting a measured ratio within the pairs' noise
 (0.98 to 1.02) as neither. The costs leave out opaque nodes and a run's fixed overhead, so the
 error says how far a total is from a whole model's time, the correlation whether it orders them.
-Writes OUTDIR/cost-accuracy.json with every figure. Timings need an otherwise idle machine.
+Then per model the headroom (issue 43): the best measured ratio original / variant over every
+variant (and any made by hand, --hand MODEL=PATH), and how much of it graphopt's default run
+(the default set under the roofline: default/roofline) captures, as the share of the best
+variant's time saving it saves, (1 - t_default / t_original) / (1 - t_best / t_original); a
+model whose best variant is within the noise (ratio at most 1 + 0.02) has no headroom, said so
+with that ratio. Writes OUTDIR/cost-accuracy.json with every figure. Timings need an otherwise
+idle machine.
 """
 import argparse
 import hashlib
@@ -124,6 +130,26 @@ def summarize(a, rows):
     return summary
 
 
+def headroom(rows, default="default/roofline"):
+    """Per model: the best variant's measured ratio and the default run's share of its saving."""
+    print("\nmodel | best variant (original / variant) | default run (original / variant) | captured")
+    out = {}
+    for model in dict.fromkeys(r["model"] for r in rows):
+        mine = [r for r in rows if r["model"] == model]
+        ratio = {r["variant"]: r["orig_ms"] / r["ms"] for r in mine}
+        best = max(ratio, key=ratio.get)
+        # the default run's model is "original" when it changed nothing (variants are deduplicated)
+        d = ratio.get(default, ratio.get("original"))
+        if ratio[best] <= 1 + NOISE:
+            share, said = None, f"no headroom (best {ratio[best]:.3f}, within the noise)"
+        else:
+            share = (1 - 1 / d) / (1 - 1 / ratio[best])
+            said = f"{share * 100:.0f}%"
+        out[model] = {"best": best, "best_ratio": ratio[best], "default_ratio": d, "captured": share}
+        print(f"{model} | {best} {ratio[best]:.3f} | {d:.3f} | {said}")
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("outdir")
@@ -135,6 +161,8 @@ def main():
     ap.add_argument("--costs", default="roofline,dnnl,ort")
     ap.add_argument("--runs", type=int, default=60)
     ap.add_argument("--min-seconds", type=float, default=4)
+    ap.add_argument("--hand", action="append", default=[], metavar="MODEL=PATH",
+                    help="a variant made by hand (timed against MODEL's original like the others)")
     a = ap.parse_args()
     a.costs = a.costs.split(",")
     os.makedirs(a.outdir, exist_ok=True)
@@ -144,6 +172,8 @@ def main():
     print("model | variant | " + " | ".join(f"{c} (us)" for c in a.costs) + " | measured (ms)", flush=True)
     for model in a.models.split(","):
         vs = variants(a, model, rulesets)
+        vs += [(f"hand/{os.path.basename(h.split('=', 1)[1])}", h.split("=", 1)[1]) for h in a.hand
+               if h.split("=", 1)[0] == model]
         orig = vs[0][1]
         orig_pred = {c: predicted(a, orig, c) for c in a.costs}
         for name, path in vs:
@@ -154,8 +184,9 @@ def main():
             print(f"{model} | {name} | " + " | ".join(f"{pred[c]:.1f}" for c in a.costs) +
                   f" | {v_ms:.3f} (original {o_ms:.3f})", flush=True)
     summary = summarize(a, rows)
+    room = headroom(rows)
     with open(os.path.join(a.outdir, "cost-accuracy.json"), "w") as f:
-        json.dump({"rows": rows, "summary": summary}, f, indent=1)
+        json.dump({"rows": rows, "summary": summary, "headroom": room}, f, indent=1)
 
 
 if __name__ == "__main__":
