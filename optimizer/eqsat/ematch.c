@@ -29,7 +29,7 @@ typedef struct {
   int n_todo;
   int k;                           /* the output being matched */
   int32_t at[RG_RULE_MAX_OUTPUTS]; /* the classes outputs 0..k matched */
-  uint8_t *shared; /* [tensor variable]: read by two outputs or more (multi-output directions) */
+  const uint8_t *shared; /* [tensor variable]: read by two outputs or more (multi-output: rg_outputs_sharing) */
   int32_t *roots[RG_RULE_MAX_OUTPUTS]; /* [k]: output k's candidate roots (roots_by_users) */
   int32_t *level[2];                   /* scratch: the classes one pattern level up */
   int32_t cap_roots[RG_RULE_MAX_OUTPUTS], cap_level[2];
@@ -58,8 +58,8 @@ static bool first_in_class(rg_egraph *eg, const rg_node *nd, int k) {
   return true;
 }
 
-/* users and user_at: each live node under the classes of its operands. */
-static rg_status build_users(rg_egraph *eg, const rg_graph *g, const uint8_t *live, rg_ops_index *ix, rg_err *err) {
+/* users and user_at: each live node (alive[id]) under the classes of its operands. */
+static rg_status build_users(rg_egraph *eg, const rg_graph *g, const uint8_t *alive, rg_ops_index *ix, rg_err *err) {
   int32_t n = rg_egraph_n_nodes(eg), nv = n * RG_MAX_OUTPUTS;
   ix->user_at = calloc((size_t)nv + 2, sizeof *ix->user_at);
   ix->stamp = calloc((size_t)nv + 1, sizeof *ix->stamp), ix->n_values = nv;
@@ -67,8 +67,7 @@ static rg_status build_users(rg_egraph *eg, const rg_graph *g, const uint8_t *li
   for (int pass = 0; pass < 2; pass++) {
     for (int32_t id = 0; id < n; id++) {
       const rg_node *nd = rg_graph_node(g, id);
-      if (!node_live(eg, g, live, id)) continue;
-      for (int k = 0; k < nd->n_in; k++) {
+      for (int k = 0; alive[id] && k < nd->n_in; k++) {
         if (!first_in_class(eg, nd, k)) continue;
         int32_t c = rg_egraph_class(eg, nd->in[k]);
         if (pass == 0) ix->user_at[c + 2]++;
@@ -95,9 +94,11 @@ rg_status rg_ops_index_build(rg_egraph *eg, const rg_graph *g, const uint8_t *li
   rg_ops_index_free(ix);
   ix->ids = malloc(sizeof *ix->ids * ((size_t)n + 1));
   ix->class_ops = calloc((size_t)n * RG_MAX_OUTPUTS + 1, sizeof *ix->class_ops);
-  if (!ix->ids || !ix->class_ops) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  uint8_t *alive = malloc((size_t)n + 1); /* [node]: some output in a live class */
+  if (!ix->ids || !ix->class_ops || !alive) return free(alive), rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  for (int32_t id = 0; id < n; id++) alive[id] = node_live(eg, g, live, id);
   for (int32_t id = 0; id < n; id++) {
-    if (!node_live(eg, g, live, id)) continue;
+    if (!alive[id]) continue;
     int op = rg_graph_node(g, id)->op;
     ix->at[op + 1]++;
     for (int o = 0; o < rg_op_get((rg_op)op)->n_outputs; o++)
@@ -107,8 +108,10 @@ rg_status rg_ops_index_build(rg_egraph *eg, const rg_graph *g, const uint8_t *li
   int32_t fill[RG_OP_COUNT];
   memcpy(fill, ix->at, sizeof fill);
   for (int32_t id = 0; id < n; id++)
-    if (node_live(eg, g, live, id)) ix->ids[fill[rg_graph_node(g, id)->op]++] = id;
-  return build_users(eg, g, live, ix, err);
+    if (alive[id]) ix->ids[fill[rg_graph_node(g, id)->op]++] = id;
+  rg_status st = build_users(eg, g, alive, ix, err);
+  free(alive);
+  return st;
 }
 
 rg_status rg_ops_index_near(const rg_ops_index *all, rg_egraph *eg, const rg_graph *g, const uint8_t *near, int h,
@@ -318,31 +321,32 @@ static void solve(ematcher *x) {
   x->todo[x->n_todo++] = p;
 }
 
-/* The tensor variables two or more of d's outputs read, into *shared (allocated here). */
-static rg_status shared_vars(const rg_apply_dir *d, uint8_t **shared, rg_err *err) {
+rg_status rg_outputs_sharing(const rg_apply_dir *d, uint8_t **shared, bool *apart, rg_err *err) {
   size_t nt = (size_t)rg_graph_n_tvars(d->g) + 1, np = (size_t)rg_graph_n_pvars(d->g) + 1;
   uint8_t *seen = calloc(2 * nt + np, 1), *vars = seen + nt, *pvars = vars + nt;
-  *shared = calloc(nt, 1);
+  *shared = calloc(nt, 1), *apart = false;
   rg_status st = seen && *shared ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int k = 0; !st && k < d->n; k++) {
     memset(vars, 0, nt), memset(pvars, 0, np);
     st = rg_side_vars(d->g, &d->from[k], 1, vars, pvars, err);
-    for (size_t v = 0; !st && v + 1 < nt; v++) (*shared)[v] |= seen[v] && vars[v], seen[v] |= vars[v];
+    bool with_before = false;
+    for (size_t v = 0; v + 1 < nt; v++)
+      with_before |= seen[v] && vars[v], (*shared)[v] |= seen[v] && vars[v], seen[v] |= vars[v];
+    *apart |= k > 0 && !with_before;
   }
   free(seen);
   if (st) free(*shared), *shared = NULL;
   return st;
 }
 
-rg_status rg_ematch(rg_egraph *eg, const rg_graph *g, const rg_apply_dir *d, int32_t di, const rg_ops_index *ix,
-                    const uint8_t *near, int depth, rg_matches *out, int64_t limit, bool *full, rg_err *err) {
-  ematcher x = {.eg = eg, .g = g, .d = d, .di = di, .ix = ix, .near = d->n == 1 ? near : NULL, .depth = depth,
-                .k = -1, .out = out, .limit = limit, .err = err};
+rg_status rg_ematch(rg_egraph *eg, const rg_graph *g, const rg_apply_dir *d, int32_t di, const uint8_t *shared,
+                    const rg_ops_index *ix, const uint8_t *near, int depth, rg_matches *out, int64_t limit, bool *full,
+                    rg_err *err) {
+  ematcher x = {.eg = eg, .g = g, .d = d, .di = di, .shared = shared, .ix = ix, .near = d->n == 1 ? near : NULL,
+                .depth = depth, .k = -1, .out = out, .limit = limit, .err = err};
   rg_status st = rg_match_env_init(&x.env, rg_graph_n_tvars(d->g), rg_graph_n_pvars(d->g), err);
-  if (!st && d->n > 1) st = shared_vars(d, &x.shared, err);
-  if (st) return rg_match_env_free(&x.env), st;
+  if (st) return st;
   next_output(&x);
-  free(x.shared);
   rg_match_env_free(&x.env);
   for (int k = 0; k < RG_RULE_MAX_OUTPUTS; k++) free(x.roots[k]);
   free(x.level[0]), free(x.level[1]);

@@ -64,7 +64,8 @@ typedef struct {
   uint8_t *near_built;          /* [h]: near_ix[h] built for this iteration (on first use) */
   uint8_t *rematch;             /* [direction]: to be matched at every class next time */
   uint8_t *apart;               /* [direction]: multi-output, an output sharing no variable with
-                                 * those before it (outputs_apart) */
+                                 * those before it (rg_outputs_sharing) */
+  uint8_t **shared;             /* [direction]: multi-output, the variables outputs share, or NULL */
   bool rematch_all;             /* every direction so (the first iteration; one cut short) */
   int it;                       /* the iteration under way (0 the first) */
   rg_search_watch watch;        /* Ctrl-C, the memory limit (search.h) */
@@ -150,7 +151,7 @@ static rg_status match_or_ban(explorer *x, const rg_apply_dir *d, int di, bool *
   rg_status st = RG_OK;
   if (near && !x->near_built[h]) /* only the depths some direction matches at */
     st = rg_ops_index_near(&x->ix, x->eg, x->m->g, near, h, &x->near_ix[h], x->err), x->near_built[h] = 1;
-  if (!st) st = rg_ematch(x->eg, x->m->g, d, di, near ? &x->near_ix[h] : &x->ix, near, h, &x->ms, limit, full, x->err);
+  if (!st) st = rg_ematch(x->eg, x->m->g, d, di, NULL, near ? &x->near_ix[h] : &x->ix, near, h, &x->ms, limit, full, x->err);
   x->rematch[di] = 0;
   if (st || x->ms.count - count0 <= allowed) return st;
   x->ms.n = n0, x->ms.count = count0, *full = false, x->rematch[di] = 1;
@@ -166,27 +167,6 @@ static bool any_banned(explorer *x, int it, bool lift) {
   for (int di = 0; di < rg_apply_set_size(x->s); di++)
     if (x->banned_until[di] > it) any = true, x->banned_until[di] = lift ? 0 : x->banned_until[di];
   return any;
-}
-
-/* *apart: whether some output of d's pattern shares no tensor variable with the outputs before
- * it. Such a pattern matches its outputs at unrelated places, every pair of them (TASO's merge of
- * two relus of anything; (matmul ?x ?w1) ; (split.0 0 (concat 0 ?y ?z))), which filled the e-node
- * budget in one round on every zoo model with the depth-3 set whose splits count once. */
-static rg_status outputs_apart(const rg_apply_dir *d, bool *apart, rg_err *err) {
-  size_t nt = (size_t)rg_graph_n_tvars(d->g) + 1, np = (size_t)rg_graph_n_pvars(d->g) + 1;
-  uint8_t *seen = calloc(2 * nt + np, 1), *vars = seen + nt, *pvars = vars + nt;
-  rg_status st = seen ? rg_side_vars(d->g, &d->from[0], 1, seen, pvars, err)
-                      : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  *apart = false;
-  for (int k = 1; !st && k < d->n && !*apart; k++) {
-    memset(vars, 0, nt);
-    st = rg_side_vars(d->g, &d->from[k], 1, vars, pvars, err);
-    bool shared = false;
-    for (size_t v = 0; v < nt; v++) shared = shared || (vars[v] && seen[v]), seen[v] |= vars[v];
-    *apart = !shared;
-  }
-  free(seen);
-  return st;
 }
 
 /* Every match found, in the order found. */
@@ -229,7 +209,7 @@ static rg_status iterate(explorer *x, bool multi, bool *changed) {
       break;
     }
     if (d->n > 1 && multi && !x->apart[di]) /* bounded by --multi-rounds already */
-      st = rg_ematch(x->eg, x->m->g, d, di, &x->ix, NULL, 0, &x->ms, MATCH_LIMIT, &full, x->err);
+      st = rg_ematch(x->eg, x->m->g, d, di, x->shared[di], &x->ix, NULL, 0, &x->ms, MATCH_LIMIT, &full, x->err);
     else if (d->n == 1 && x->banned_until[di] <= x->it)
       st = match_or_ban(x, d, di, &full);
   }
@@ -287,7 +267,7 @@ static rg_status explore(explorer *x) {
     const rg_apply_dir *d = rg_apply_set_dir(x->s, di);
     x->depth[di] = rg_pattern_depth(d->g, d->from[0]);
     bool apart = false;
-    if (d->n > 1) st = outputs_apart(d, &apart, x->err);
+    if (d->n > 1) st = rg_outputs_sharing(d, &x->shared[di], &apart, x->err);
     x->apart[di] = apart;
     for (int k = 0; k < d->n; k++) x->ops[di] |= rg_pattern_ops(d->g, d->from[k]);
     if (x->depth[di] > x->max_depth) x->max_depth = x->depth[di];
@@ -329,7 +309,9 @@ rg_status rg_eqsat(rg_model *m, const rg_apply_set *s, const rg_eqsat_opts *o, r
   x.depth = calloc((size_t)rg_apply_set_size(s) + 1, sizeof *x.depth);
   x.ops = calloc((size_t)rg_apply_set_size(s) + 1, sizeof *x.ops);
   x.apart = calloc((size_t)rg_apply_set_size(s) + 1, 1);
-  rg_status st = x.eg && x.roots && x.root_cls && x.bans && x.banned_until && x.rematch && x.depth && x.ops && x.apart
+  x.shared = calloc((size_t)rg_apply_set_size(s) + 1, sizeof *x.shared);
+  rg_status st = x.eg && x.roots && x.root_cls && x.bans && x.banned_until && x.rematch && x.depth && x.ops && x.apart &&
+                         x.shared
                      ? RG_OK
                      : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   if (!st) rg_model_roots(m, x.roots);
@@ -340,7 +322,8 @@ rg_status rg_eqsat(rg_model *m, const rg_apply_set *s, const rg_eqsat_opts *o, r
   out->explored = stats->iterations, out->queued = stats->enodes, out->applications = stats->applied;
   rg_egraph_free(x.eg);
   rg_ops_index_free(&x.ix), free(x.ms.v), free(x.origin), free(x.apps), free(x.roots), free(x.root_cls), free(x.live);
-  free(x.bans), free(x.banned_until), free(x.rematch), free(x.depth), free(x.ops), free(x.apart);
+  for (int di = 0; x.shared && di < rg_apply_set_size(s); di++) free(x.shared[di]);
+  free(x.bans), free(x.banned_until), free(x.rematch), free(x.depth), free(x.ops), free(x.apart), free(x.shared);
   for (int h = 0; x.near_ix && h <= x.max_depth; h++) free(x.near_ix[h].ids);
   free(x.near_ix), free(x.near_built);
   rg_dirty_free(&x.dirty);

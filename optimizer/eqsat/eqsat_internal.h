@@ -78,9 +78,17 @@ uint32_t rg_ops_index_present(const rg_ops_index *ix);
  * (*full set). Roots computed from weights alone are not matched. With near (rg_dirty's; used
  * for single-output directions only), only at roots c with near[c] <= depth, the pattern's
  * (rg_pattern_depth, which the caller keeps). */
-rg_status rg_ematch(rg_egraph *eg, const rg_graph *g, const rg_apply_dir *d, int32_t di, const rg_ops_index *ix,
-                    const uint8_t *near, int depth, rg_matches *out, int64_t limit, bool *full,
+rg_status rg_ematch(rg_egraph *eg, const rg_graph *g, const rg_apply_dir *d, int32_t di, const uint8_t *shared,
+                    const rg_ops_index *ix, const uint8_t *near, int depth, rg_matches *out, int64_t limit, bool *full,
                     rg_err *err) RG_MUST_CHECK;
+
+/* For multi-output direction d, once: *shared, the tensor variables two or more of its outputs
+ * read (allocated here; rg_ematch keeps a match only where one of them binds more than a
+ * constant scalar), and *apart, whether some output shares no tensor variable with those
+ * before it. Such a pattern matches its outputs at unrelated places, every pair of them (TASO's
+ * merge of two relus of anything; (matmul ?x ?w1) ; (split.0 0 (concat 0 ?y ?z))), which filled
+ * the e-node budget in one round on every zoo model with the depth-3 set whose splits count once. */
+rg_status rg_outputs_sharing(const rg_apply_dir *d, uint8_t **shared, bool *apart, rg_err *err) RG_MUST_CHECK;
 
 /* The record at *pos into env (initialized for the direction's graph) and at[]; *pos moves to
  * the next record. Returns the direction's index. */
