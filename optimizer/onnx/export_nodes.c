@@ -345,8 +345,8 @@ void rg_export_plan_fusions(rg_exporter *ex, const int32_t *order, int32_t n_ord
     int32_t id = order[i];
     const rg_node *nd = rg_graph_node(m->g, id);
     if (ex->is_const[id] || ex->formed[id]) continue; /* a node written as read fuses nothing, nor is fused */
-    if (nd->op == RG_OP_BIAS && nd->params[0] == 1 && !ex->absorbed[id] && !ex->is_const[nd->in[0].node] && !ex->formed[nd->in[0].node] &&
-        ex->uses[nd->in[0].node] == 1) {
+    if (nd->op == RG_OP_BIAS && nd->params[0] == 1 && !ex->absorbed[id] && !ex->is_const[nd->in[0].node] &&
+        !ex->formed[nd->in[0].node] && ex->uses[nd->in[0].node] == 1) {
       const rg_node *x = rg_graph_node(m->g, nd->in[0].node);
       int rank = shape_of(ex, nd->in[0])->rank;
       bool into_conv = x->op == RG_OP_CONV2D && x->params[3] == RG_ACT_NONE;
@@ -354,7 +354,6 @@ void rg_export_plan_fusions(rg_exporter *ex, const int32_t *order, int32_t n_ord
       if (into_conv || into_gemm) ex->fuse[id] |= RG_FUSE_OPERAND, ex->absorbed[nd->in[0].node]++;
       if (into_gemm && weight_transposed(ex, x)) ex->fuse[id] |= RG_FUSE_TRANS_B, ex->absorbed[x->in[1].node]++;
     }
-
     /* zero pads add to a conv's or average pool's own, SAME ones too (window_attrs writes SAME's at
      * the padded size plus these); not a max pool's, whose padded cells are no zeros */
     bool zero_padded = nd->op == RG_OP_CONV2D || nd->op == RG_OP_POOLAVG;

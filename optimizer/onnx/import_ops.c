@@ -288,6 +288,14 @@ static rg_status map_global_pool(rg_importer *im, const Onnx__NodeProto *n, bool
 
 /* ---- products ---- */
 
+/* The shape of a (rank > 2) times matrix b: a's, its last dim b's columns. */
+static rg_shape product_shape(const rg_shape *as, const rg_shape *bs) {
+  int32_t dims[RG_MAX_RANK];
+  memcpy(dims, as->dim, sizeof dims);
+  dims[as->rank - 1] = bs->dim[1];
+  return rg_shape_make(as->rank, dims);
+}
+
 /* a times b: equal ranks and batch sizes directly; a of rank > 2 against a matrix b as one 2-D
  * product over a's rows (how a transformer's linear layers read), plus bias (a vector along the
  * last axis, or a ref of node -1 for none) on that 2-D product, as a Gemm's. */
@@ -303,11 +311,8 @@ static rg_status matmul(rg_importer *im, rg_ref a, rg_ref b, rg_ref bias, rg_ref
   if (as->rank <= 2 || bs->rank != 2) return RG_IMPORT_OPAQUE;
   int64_t rows = rg_shape_numel(as) / as->dim[as->rank - 1];
   if (rows > RG_MAX_DIM) return RG_IMPORT_OPAQUE;
-  int32_t flat[2] = {(int32_t)rows, as->dim[as->rank - 1]}, dims[RG_MAX_RANK];
-  rg_shape fs = rg_shape_make(2, flat);
-  memcpy(dims, as->dim, sizeof dims);
-  dims[as->rank - 1] = bs->dim[1];
-  rg_shape os = rg_shape_make(as->rank, dims);
+  int32_t flat[2] = {(int32_t)rows, as->dim[as->rank - 1]};
+  rg_shape fs = rg_shape_make(2, flat), os = product_shape(as, bs);
   rg_ref in[2] = {a, b}, r;
   rg_status st = reshape_to(im, a, &fs, &in[0], err);
   if (!st) st = rg_import_node(im, RG_OP_MATMUL, p, in, 2, &r, err);
@@ -325,10 +330,7 @@ static const rg_ival *foldable_bias(const rg_importer *im, const Onnx__NodeProto
   const rg_ival *b = rg_import_get(im, add->input[strcmp(add->input[0], n->output[0]) ? 0 : 1]);
   const rg_shape *as = shape_of(im, operand(im, n, 0)->ref), *ws = shape_of(im, operand(im, n, 1)->ref);
   if (!b || b->elem != RG_ELEM_FLOAT || as->rank <= 2 || ws->rank != 2) return NULL;
-  int32_t dims[RG_MAX_RANK];
-  memcpy(dims, as->dim, sizeof dims);
-  dims[as->rank - 1] = ws->dim[1];
-  rg_shape os = rg_shape_make(as->rank, dims);
+  rg_shape os = product_shape(as, ws);
   return bias_axis(&os, shape_of(im, b->ref)) == as->rank - 1 ? b : NULL;
 }
 
