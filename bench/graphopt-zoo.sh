@@ -6,7 +6,10 @@
 # measured side by side (models/ort_compare.js: level 'all', 2 threads, pool threads not
 # spinning, pairs of runs in alternating order, at least RUNS pairs and 10 s; the medians' ratio,
 # above 1 the optimized model is faster). A model no rule improved is graphopt's copy of the
-# original: its ratio measures only the noise.
+# original: its ratio measures only the noise. graphopt runs with its defaults, the measured
+# guard included where they turn it on (the check column says what it decided, the rounds'
+# median ratio): a model it kept is the original; GRAPHOPT_GUARD=off measures the cost model's
+# choice alone.
 # Usage: bench/graphopt-zoo.sh RULES [OUT [COST [RUNS [MODEL...]]]]
 #   RULES  rule text, or a .db (used with --allow-unsigned: say so by giving an unsigned one)
 #   OUT    work directory (default build/bench-graphopt); the zoo is built in OUT/zoo if missing
@@ -27,6 +30,9 @@ for m in "${models[@]}"; do
   s=$(sed -n 's/^search: \([0-9]*\) rules applied; \([0-9]*\) models explored.*; \([0-9.]*\) s.*/\1 rules, \2 explored, \3 s/p
              s/^search: \([0-9]*\) rules applied; eqsat, \([0-9]*\) iterations, \([0-9]*\) e-nodes; \([0-9.]*\) s.*/\1 rules, \3 e-nodes, \4 s/p' "$log")
   chk=$(sed -n 's/^numeric check: outputs agree, largest relative difference \([^ ]*\).*/agree (\1)/p; s/^numeric check: nothing to check.*/no rewrite/p; s/^numeric check: FAILED.*/FAILED/p' "$log")
+  g=$(sed -n 's/^guard (.*; ratio \([0-9.]*\) .*: \(the original\|the optimized model\) is written$/, guard \1: \2/p
+             s/^guard: not measured.*/, guard: not measured/p' "$log")
+  chk="$chk$g"
   if [ "$rc" -ne 0 ]; then
     echo "| $m | graphopt exit $rc: see $log | | | | | |"
     continue

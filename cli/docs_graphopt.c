@@ -68,8 +68,10 @@ static const rg_cli_option optimize_options[] = {
     RG_CLI_OPT(CACHE, "dnnl's, cuda's and ort's cost cache (default ~/.cache/rulegen/costs.sqlite)"),
     RG_CLI_OPT(NO_CACHE, "dnnl, cuda, ort: time every configuration, keep nothing"),
     RG_CLI_OPT(GUARD, "time the optimized model and the original in onnxruntime; write the optimized one only if it "
-                      "is faster beyond the noise (the default with --cost ort)"),
-    RG_CLI_OPT(NO_GUARD, "write the optimized model without timing it (the default with the other cost models)"),
+                      "is faster beyond the noise (the default with this CPU's costs: not --cost cuda nor another "
+                      "--machine; $GRAPHOPT_GUARD=on, off or auto sets the default)"),
+    RG_CLI_OPT(NO_GUARD, "write the optimized model without timing it (the default with --cost cuda or another "
+                         "--machine)"),
     RG_CLI_OPT(SEARCH, "eqsat (equality saturation, TENSAT's; default) or backtrack (TASO's search)"),
     RG_CLI_OPT(ALPHA, "backtrack: queue models cheaper than A x the best (default 1.05; 1 is greedy)"),
     RG_CLI_OPT(BUDGET, "backtrack: models explored at most (default 1000)"),
@@ -158,9 +160,11 @@ const rg_cli_doc rg_doc_graphopt_optimize = {
     "written with them symbolic; it is read again at two other values of them and must compute\n"
     "IN's outputs there too: a rule whose rewrites hold only at the values imported is dropped\n"
     "(said) and the search run again without it.\n"
-    "With --cost ort (or --guard) the optimized model and IN are then timed in onnxruntime in\n"
-    "interleaved pairs, and OUT is the optimized model only if it is faster beyond the noise\n"
-    "those pairs show; otherwise it is a copy of IN, said with both latencies.\n"
+    "Then (the measured guard, by default where the costs are this CPU's) the optimized model\n"
+    "and IN are timed in onnxruntime in interleaved pairs, and OUT is the optimized model only\n"
+    "if it is faster beyond the noise those pairs show; otherwise it is a copy of IN, said with\n"
+    "both latencies. Without node and onnxruntime-node the optimized model is written\n"
+    "unmeasured, said (--guard makes that an error).\n"
     "When no rule makes the model cheaper, OUT is a copy of IN. Ctrl-C (CBC's ILP too),\n"
     "--mem-limit and running out of memory stop the search; it keeps the best model found so far\n"
     "and says why it stopped. Outputs are checked before any work: -o and --json\n"

@@ -175,6 +175,16 @@ void rg_atomic_abort(rg_atomic_file *a) {
   a->f = NULL, a->tmp = a->path = NULL;
 }
 
+rg_status rg_atomic_write(const char *path, const void *data, size_t len, rg_err *err) {
+  rg_atomic_file a;
+  rg_status st = rg_atomic_open(&a, path, err);
+  if (st) return st;
+  if (fwrite(data, 1, len, a.f) == len) return rg_atomic_commit(&a, err);
+  st = rg_err_set(err, RG_ERR_IO, "cannot write %s: %s", a.tmp, strerror(errno));
+  rg_atomic_abort(&a);
+  return st;
+}
+
 rg_status rg_atomic_copy(const char *from, const char *to, rg_err *err) {
   FILE *in = fopen(from, "rb");
   if (!in) return rg_err_set(err, RG_ERR_IO, "cannot open %s: %s", from, strerror(errno));

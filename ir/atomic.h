@@ -35,6 +35,8 @@ void rg_atomic_abort(rg_atomic_file *a);
 /* Removes PATH.tmp.PID files beside path whose process no longer exists (what rg_atomic_open
  * does first; for writers that make their own PATH.tmp.PID, as the SQLite database writer). */
 void rg_atomic_remove_stale(const char *path);
+/* len bytes of data to path, whole or not at all (RG_ERR_IO naming the temporary and why). */
+rg_status rg_atomic_write(const char *path, const void *data, size_t len, rg_err *err) RG_MUST_CHECK;
 /* Copies the file at from to to, whole or not at all (RG_ERR_IO naming the file and why). */
 rg_status rg_atomic_copy(const char *from, const char *to, rg_err *err) RG_MUST_CHECK;
 

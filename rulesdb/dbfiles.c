@@ -17,23 +17,10 @@ bool rg_db_path_is_db(const char *path) {
   return n >= 3 && !strcmp(path + n - 3, ".db");
 }
 
-/* len bytes to path through a temporary file and rename, so a reader never sees half. */
-static rg_status write_bytes(const char *path, const void *data, size_t len, rg_err *err) {
-  rg_atomic_file a;
-  rg_status st = rg_atomic_open(&a, path, err);
-  if (!st && fwrite(data, 1, len, a.f) != len) {
-    st = rg_err_set(err, RG_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
-    rg_atomic_abort(&a);
-  } else if (!st) {
-    st = rg_atomic_commit(&a, err);
-  }
-  return st;
-}
-
 /* sb to path (whole or not at all). */
 static rg_status write_sb(const char *path, const rg_strbuf *sb, rg_err *err) {
   if (sb->failed) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  return write_bytes(path, sb->s ? sb->s : "", sb->len, err);
+  return rg_atomic_write(path, sb->s ? sb->s : "", sb->len, err);
 }
 
 /* sb to path, or to std_out when path is NULL. */
@@ -93,7 +80,7 @@ static rg_status write_taso(const rg_db_export_opts *o, const rg_ruleset *rs, co
   size_t len;
   rg_status st = rg_db_export_taso(rs, recs, inputs, &buf, &len, written, skipped, err);
   if (st) return st;
-  st = write_bytes(o->out, buf, len, err);
+  st = rg_atomic_write(o->out, buf, len, err);
   free(buf);
   return st;
 }

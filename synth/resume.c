@@ -13,15 +13,8 @@
 int rg_synth_save_candidates(const char *out_path, const char *text, size_t len) {
   char *path = rg_path_with_suffix(out_path, ".candidates");
   if (!path) return fprintf(stderr, "rulegen: out of memory saving the candidates\n"), 1;
-  rg_atomic_file a;
   rg_err err;
-  rg_status st = rg_atomic_open(&a, path, &err);
-  if (!st && fwrite(text, 1, len, a.f) != len) {
-    st = rg_err_set(&err, RG_ERR_IO, "write error on %s (disk full?)", a.tmp);
-    rg_atomic_abort(&a);
-  } else if (!st) {
-    st = rg_atomic_commit(&a, &err);
-  }
+  rg_status st = rg_atomic_write(path, text, len, &err);
   if (st) fprintf(stderr, "rulegen: saving the candidates: %s\n", err.msg);
   free(path);
   return st ? 1 : 0;

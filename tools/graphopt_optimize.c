@@ -22,16 +22,14 @@ typedef struct {
   rg_extract_kind extract;
   rg_import_dims dims;
   rg_export_opts xo; /* where the weights go: --external-data and the rest */
+  rg_speed_guard g; /* on or off by --guard and the rest */
 } opt_opts;
 
 static bool number(const char *opt, const char *arg, double lo, double *out) {
   char *end;
   *out = strtod(arg, &end);
-  if (*end || end == arg || !(*out >= lo)) {
-    fprintf(stderr, "graphopt optimize: %s wants a number >= %g, not '%s'\n", opt, lo, arg);
-    return false;
-  }
-  return true;
+  if (!*end && end != arg && *out >= lo) return true;
+  return fprintf(stderr, P ": %s wants a number >= %g, not '%s'\n", opt, lo, arg), false;
 }
 
 static bool size(const char *opt, const char *arg, size_t *out) {
@@ -64,6 +62,13 @@ static bool search_options_fit(const opt_opts *o) {
             rg_cli_flag_name(o->eqsat_only));
   else return true;
   return false;
+}
+
+/* The guard on or off (speed_guard.h); false when $GRAPHOPT_GUARD is bad (said). */
+static bool guard_set(opt_opts *o) {
+  rg_err err;
+  if (!rg_speed_guard_setup(&o->g, o->guard, o->cost, o->machine, &err)) return true;
+  return fprintf(stderr, P ": %s\n", err.msg), false;
 }
 
 static const char *const searches[] = {"backtrack", "eqsat", NULL}, *const extracts[] = {"greedy", "ilp", NULL};
@@ -117,7 +122,7 @@ static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
         c == RG_OPT_ILP_TIME_LIMIT)
       o->eqsat_only = c;
   }
-  if (!search_options_fit(o) || !files_named(o)) return *rc = 2, false;
+  if (!search_options_fit(o) || !files_named(o) || !guard_set(o)) return *rc = 2, false;
   const char *missing = optind != argc - 1 ? "one model" : !o->out ? "-o OUT.onnx" : NULL;
   if (missing) /* said, then the help */
     return fprintf(stderr, P ": wants %s\n", missing),
@@ -161,6 +166,7 @@ static int check_and_write(const opt_opts *o, const rg_model *m, const rg_rulese
   bool passed = rg_numcheck_print(m, rules, r, worst, step, o->tolerance, o->seed, alone, &sb), copy;
   graphopt_print(&sb);
   if (!passed) return 1;
+  if (g->on && r->n_steps && !o->quiet) fprintf(stderr, P ": guard: timing both models in onnxruntime\n");
   if (rg_speed_guard_run(cm, m, r, o->in, g, &err)) /* a guard asked for that cannot measure writes nothing */
     return fprintf(stderr, P ": %s (--no-guard writes the optimized model unmeasured)\n", err.msg), 2;
   rg_speed_guard_print(g, &sb), graphopt_print(&sb);
@@ -176,10 +182,8 @@ static bool write_json(const char *path, const rg_rules_provenance *pv, const rg
   rg_strbuf sb;
   rg_sb_init(&sb);
   rg_optimize_json(pv, r, cm, worst, regions_only, es, g, &sb);
-  rg_atomic_file a;
   rg_err err;
-  rg_status st = rg_atomic_open(&a, path, &err);
-  if (!st) fputs(rg_sb_str(&sb), a.f), st = rg_atomic_commit(&a, &err);
+  rg_status st = rg_atomic_write(path, rg_sb_str(&sb), strlen(rg_sb_str(&sb)), &err);
   if (st) fprintf(stderr, "graphopt optimize: --json: %s\n", err.msg);
   rg_sb_free(&sb);
   return st != RG_OK;
@@ -227,7 +231,7 @@ static int optimize(const opt_opts *o, rg_model *m, const rg_ruleset *rules, con
   }
   int step = -1, rc = 2;
   double worst = 0;
-  rg_speed_guard g = {.on = o->guard < 0 ? !strcmp(o->cost, "ort") : o->guard}; /* by default with ort's costs */
+  rg_speed_guard g = o->g;
   st = rg_optimize_check(m, &r, (uint32_t)o->seed, o->tolerance, plan, &worst, &step, &err);
   rg_strbuf sb;
   rg_sb_init(&sb);

@@ -61,11 +61,7 @@ int rdb_show(int argc, char **argv) {
 
 /* --json FILE other than -: the JSON in out goes to FILE (out is left empty). */
 static rg_status write_json(const char *path, rg_strbuf *out, rg_err *err) {
-  rg_atomic_file a;
-  rg_status st = rg_atomic_open(&a, path, err);
-  if (!st && fputs(rg_sb_str(out), a.f) < 0) st = rg_err_set(err, RG_ERR_IO, "cannot write %s", path);
-  if (!st) st = rg_atomic_commit(&a, err);
-  else rg_atomic_abort(&a);
+  rg_status st = rg_atomic_write(path, rg_sb_str(out), strlen(rg_sb_str(out)), err);
   rg_sb_clear(out);
   return st;
 }

@@ -7,6 +7,24 @@
 
 #include "optimizer/onnx/onnx.h"
 
+/* On by default: the costs are this CPU's (speed_guard.h). */
+static bool this_cpu(const char *cost, const char *machine) {
+  return strcmp(cost, "cuda") && (!machine || !strcmp(machine, "cpu-default"));
+}
+
+rg_status rg_speed_guard_setup(rg_speed_guard *g, int asked, const char *cost, const char *machine, rg_err *err) {
+  *g = (rg_speed_guard){0};
+  const char *env = getenv("GRAPHOPT_GUARD");
+  if (asked < 0 && env && *env && strcmp(env, "auto")) {
+    if (!strcmp(env, "on") || !strcmp(env, "off")) asked = !strcmp(env, "on");
+    else return rg_err_set(err, RG_ERR_ARG, "GRAPHOPT_GUARD=%s: want on, off or auto", env);
+  }
+  if (asked < 0 && !strcmp(cost, "ort")) asked = 1; /* its costs' helper serves the guard too */
+  g->asked = asked > 0;
+  g->on = asked < 0 ? this_cpu(cost, machine) : asked > 0;
+  return RG_OK;
+}
+
 bool rg_speed_guard_keeps_original(const rg_speed_guard *g) { return g && g->measured && !g->cmp.faster; }
 
 /* The comparison with helper h: the original's file against r's model as bytes (or, under the
@@ -41,5 +59,9 @@ rg_status rg_speed_guard_run(rg_cost_model *cm, const rg_model *m, const rg_sear
   }
   g->measured = !st;
   rg_ort_free(own);
+  if (st && !g->asked && st != RG_ERR_NOMEM) { /* on by default: said, and the optimized model written */
+    snprintf(g->unmeasured, sizeof g->unmeasured, "%s", err->msg);
+    st = RG_OK;
+  }
   return st;
 }

@@ -2,8 +2,10 @@
  * it and the original are timed in onnxruntime (cost/ort_helper.h: the ort cost model's helper,
  * else one started for this), in interleaved pairs, and the optimized model is written only
  * when it is faster beyond the noise the pairs show (rg_ort_comparison.faster); otherwise the
- * original is, and the report says so with both figures. On with --cost ort, on request
- * (--guard) with the other cost models.
+ * original is, and the report says so with both figures. On by default when the costs are this
+ * CPU's (roofline with the cpu-default machine, dnnl, ort): the runtime users deploy on decides,
+ * not the cost model, so that the default run is never slower. Off with --cost cuda or another
+ * --machine (a model for another device is not timed here), on request (--guard) there.
  *
  * A test hook: with $RG_TEST_GUARD_SELF set, the original is timed against itself in place of
  * the optimized model, a pair in which the second is certainly no faster. */
@@ -20,7 +22,10 @@
 #define RG_SPEED_GUARD_PAIRING ((rg_ort_pairing){3, 8, 8, 100, 400})
 
 typedef struct {
-  bool on;               /* asked for (set by the caller) */
+  bool on;               /* the models are to be timed (rg_speed_guard_setup) */
+  bool asked;            /* by --guard, --cost ort or $GRAPHOPT_GUARD=on: failing to measure is an error;
+                            else, on by default, the optimized model is written unmeasured, said */
+  char unmeasured[512];  /* on by default, nothing timed: why (the helper's or onnxruntime's error) */
   bool measured;         /* the models were timed (not when off, or when nothing was rewritten) */
   bool self;             /* the test hook compared the original with itself */
   char runtime[96];      /* the helper's onnxruntime */
@@ -28,10 +33,17 @@ typedef struct {
   rg_ort_comparison cmp; /* a: the original, b: the optimized model */
 } rg_speed_guard;
 
+/* g set up from what the user asked (1 --guard, 0 --no-guard, -1 neither: $GRAPHOPT_GUARD's on,
+ * off or auto, else auto), the cost model's name and --machine (NULL: the default): auto is on
+ * with this CPU's costs (above). Errors: RG_ERR_ARG, $GRAPHOPT_GUARD not one of those. */
+rg_status rg_speed_guard_setup(rg_speed_guard *g, int asked, const char *cost, const char *machine,
+                               rg_err *err) RG_MUST_CHECK;
+
 /* When g->on and r rewrote m: times r's model (m seen from r->roots, as export writes it)
  * against the original file in_path, with cost model cm's helper (when cm is ort's and its
  * helper serves) or one of its own, into g. Errors: the helper's (it does not start, fails, or
- * onnxruntime refuses a model: RG_ERR_IO naming what happened), export's, RG_ERR_NOMEM. */
+ * onnxruntime refuses a model: RG_ERR_IO naming what happened), export's, RG_ERR_NOMEM; where the
+ * guard is on by default, the helper's and onnxruntime's are g->unmeasured instead. */
 rg_status rg_speed_guard_run(rg_cost_model *cm, const rg_model *m, const rg_search_result *r, const char *in_path,
                        rg_speed_guard *g, rg_err *err) RG_MUST_CHECK;
 

@@ -90,11 +90,12 @@ void rg_search_result_print(const rg_search_result *r, const rg_cost_model *cm, 
 void rg_search_result_json(const rg_search_result *r, const rg_cost_model *cm, double worst, bool regions_only,
                            const rg_eqsat_stats *es, rg_strbuf *out);
 
-/* The guard's verdict (optimize/speed_guard.h), nothing when it measured nothing: both medians, the
- * median of the rounds' ratios with the lowest and highest, and which model is written. */
+/* The guard's verdict (optimize/speed_guard.h): both medians, the median of the rounds' ratios with
+ * the lowest and highest, and which model is written; on by default and unable to measure, why;
+ * else nothing when it measured nothing. */
 void rg_speed_guard_print(const rg_speed_guard *g, rg_strbuf *out);
 /* The same as JSON members after a comma: ', "guard": null' when off, else an object (measured,
- * and when it did: runtime, threads, rounds, pairs, self, original_ms, optimized_ms, ratio,
+ * asked, unmeasured: why, when on by default it could not measure; when it measured: runtime, threads, rounds, pairs, self, original_ms, optimized_ms, ratio,
  * ratio_low, ratio_high, written: "optimized" or "original"). */
 void rg_speed_guard_json(const rg_speed_guard *g, rg_strbuf *out);
 /* graphopt optimize's --json report: the rules' provenance (rg_rules_provenance_json), the

@@ -172,6 +172,9 @@ bool rg_numcheck_print(const rg_model *m, const rg_ruleset *rules, const rg_sear
 }
 
 void rg_speed_guard_print(const rg_speed_guard *g, rg_strbuf *out) {
+  if (!g->measured && g->unmeasured[0])
+    rg_sb_printf(out, "guard: not measured (%s): the optimized model is written unmeasured (--no-guard does not "
+                      "try)\n", g->unmeasured);
   if (!g->measured) return;
   const rg_ort_comparison *c = &g->cmp;
   rg_sb_printf(out,
@@ -191,7 +194,9 @@ void rg_speed_guard_json(const rg_speed_guard *g, rg_strbuf *out) {
     rg_sb_puts(out, ", \"guard\": null");
     return;
   }
-  rg_sb_printf(out, ", \"guard\": {\"measured\": %s", g->measured ? "true" : "false");
+  rg_sb_printf(out, ", \"guard\": {\"measured\": %s, \"asked\": %s", g->measured ? "true" : "false",
+               g->asked ? "true" : "false");
+  if (g->unmeasured[0]) rg_sb_puts(out, ", \"unmeasured\": "), rg_json_string(out, g->unmeasured);
   if (g->measured) {
     rg_sb_puts(out, ", \"runtime\": ");
     rg_json_string(out, g->runtime);

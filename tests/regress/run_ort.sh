@@ -9,6 +9,7 @@
 #                                     cached; the guard on a model against itself writes the original.
 # Every run is bounded (timeout): a hang is a failure, not a stuck test.
 set -u
+unset GRAPHOPT_GUARD # the guard's defaults are tested here (ctest turns it off for the other tests)
 graphopt=$1 root=$2 mode=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -80,8 +81,31 @@ faults() {
     env FAKE_ORT=refuse "${mm[@]}" -o "$tmp/x.onnx" --guard
   n=$((n + 1))
   [ -e "$tmp/x.onnx" ] && { echo "FAIL guard: cannot measure: $tmp/x.onnx written"; fail=$((fail + 1)); }
-  check "guard off by default (roofline)" 0 '"guard": null' sh -c "\"$graphopt\" optimize \"$opt/merge_matmuls.onnx\" \
-    --rules \"$opt/merge.rules\" -q -o \"$tmp/off.onnx\" --json \"$tmp/off.json\" && cat \"$tmp/off.json\""
+  check "guard off: GRAPHOPT_GUARD=off" 0 '"guard": null' sh -c "GRAPHOPT_GUARD=off \"$graphopt\" optimize \
+    \"$opt/merge_matmuls.onnx\" --rules \"$opt/merge.rules\" -q -o \"$tmp/off.onnx\" --json \"$tmp/off.json\" \
+    && cat \"$tmp/off.json\""
+  # on by default with this CPU's costs (the roofline's cpu-default): a slower rewrite is not written
+  check "guard on by default" 0 "written (the original: the optimized model is not faster)" \
+    "${mm[@]}" -o "$tmp/dflt.onnx"
+  same "guard on by default: the original written" "$opt/merge_matmuls.onnx" "$tmp/dflt.onnx"
+  check "guard on by default: said in --json" 0 '"guard": {"measured": true, "asked": false' sh -c \
+    "GRAPHOPT_GUARD=auto \"$graphopt\" optimize \"$opt/merge_matmuls.onnx\" --rules \"$opt/merge.rules\" -q \
+    -o \"$tmp/dj.onnx\" --json \"$tmp/dj.json\" && cat \"$tmp/dj.json\""
+  check "guard off by default for another machine" 0 '"guard": null' sh -c "\"$graphopt\" optimize \
+    \"$opt/merge_matmuls.onnx\" --rules \"$opt/merge.rules\" -q -o \"$tmp/gpu.onnx\" --machine gpu-h100 \
+    --json \"$tmp/gpu.json\" && cat \"$tmp/gpu.json\""
+  # on by default and unable to measure: the optimized model written unmeasured, said; asked: nothing
+  check "guard by default, no helper" 0 "guard: not measured (the onnxruntime helper RG_ORT_HELPER=$tmp/none: not found" \
+    env RG_ORT_HELPER="$tmp/none" "${mm[@]}" -o "$tmp/nohelper.onnx"
+  differ "guard by default, no helper: the optimized model written" "$opt/merge_matmuls.onnx" "$tmp/nohelper.onnx"
+  check "guard by default, onnxruntime refuses" 0 "the optimized model is written unmeasured" \
+    env FAKE_ORT=refuse "${mm[@]}" -o "$tmp/refused.onnx"
+  check "GRAPHOPT_GUARD=on, no helper" 2 "RG_ORT_HELPER=$tmp/none: not found" \
+    env GRAPHOPT_GUARD=on RG_ORT_HELPER="$tmp/none" "${mm[@]}" -o "$tmp/on.onnx"
+  check "GRAPHOPT_GUARD misspelt" 2 "GRAPHOPT_GUARD=yes: want on, off or auto" \
+    env GRAPHOPT_GUARD=yes "${mm[@]}" -o "$tmp/yes.onnx"
+  n=$((n + 1))
+  [ -e "$tmp/on.onnx" ] || [ -e "$tmp/yes.onnx" ] && { echo "FAIL GRAPHOPT_GUARD: a model written"; fail=$((fail + 1)); }
   check "guard on with ort" 0 "guard (onnxruntime-node 0.0.0-fake" "${mm[@]}" -o "$tmp/ort.onnx" --cost ort --no-cache
   check "--no-guard with ort" 0 '"guard": null' sh -c "\"$graphopt\" optimize \"$opt/merge_matmuls.onnx\" \
     --rules \"$opt/merge.rules\" -q -o \"$tmp/ng.onnx\" --cost ort --no-cache --no-guard --json \"$tmp/ng.json\" && cat \"$tmp/ng.json\""
