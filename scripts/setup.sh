@@ -18,6 +18,7 @@ PACKAGES=(
   groff-base
   clang libclang-rt-14-dev libomp-dev
   python3-onnx python3-numpy libonnx-testdata
+  libopenmpi-dev openmpi-bin
 )
 
 missing=()

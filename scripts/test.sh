@@ -15,7 +15,8 @@ phase "build: -Werror"
 proofs="-DRG_TEST_PROOF_CACHE=$root/build-proof-cache"
 # CUDA's module (rulegen-cuda.so) where nvcc, cuDNN and cuBLAS are (the default); not in the
 # sanitizer build below, whose instrumentation nvcc's code would not have.
-"$root/scripts/build.sh" "$root/build-werror" -DRG_WERROR=ON "$proofs"
+# MPI required here (-DRG_MPI=ON): setup.sh installs Open MPI, and the mpirun tests must run.
+"$root/scripts/build.sh" "$root/build-werror" -DRG_WERROR=ON -DRG_MPI=ON "$proofs"
 phase "tests: -Werror"
 (cd "$root/build-werror" && ctest --output-on-failure -j "$(nproc)")
 

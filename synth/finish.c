@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "checkpoint.h"
+#include "spread.h"
 #include "prune/prune.h"
 #include "rulesdb/rulesdb.h"
 #include "verify/proofcache.h"
@@ -113,7 +114,10 @@ static rg_status prove_round(finish *f, const rg_axioms *ax, rg_prove_opts *po, 
   f->blocks[f->n_blocks++] = (proof_block){p, m};
   rg_ruleset rs = borrow(f, idx, m);
   rg_prove_summary s;
-  rg_status st = rs.rules ? rg_prove_rules(&rs, ax, po, p, &s, err) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_spread_work ranks; /* under mpirun, the ranks prove the round first (synth/spread.h) */
+  rg_status st = rs.rules ? rg_spread_prove(&rs, ax, po, &ranks, err) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (!st) st = rg_prove_rules(&rs, ax, po, p, &s, err);
+  if (!st) rg_spread_account(&s, &ranks);
   free(rs.rules);
   if (st) return st;
   if (s.cache_refused > f->cache_refused) f->cache_refused = s.cache_refused; /* each round reads the same lines */
@@ -147,17 +151,18 @@ static rg_status reinstate(finish *f, int round, int *renamed_from, bool *droppe
   return st;
 }
 
-/* The journal of the solvers' answers (rg_finish_opts's proof_cache) into *path (owned; NULL:
- * none); f->journal names it for the report. */
-static rg_status journal_path(finish *f, const rg_prove_opts *po, char **path, rg_err *err) {
+rg_status rg_finish_prove_opts(const rg_finish_opts *o, rg_prove_opts *po, char **journal, char *where,
+                               size_t where_size, rg_err *err) {
   char dir[4096], file[4400];
   bool use;
-  rg_status st = rg_proof_cache_choose(f->o->proof_cache, f->o->no_proof_cache, dir, sizeof dir, &use, err);
+  *po = o->prove, *journal = NULL;
+  rg_status st = rg_proof_cache_choose(o->proof_cache, o->no_proof_cache, dir, sizeof dir, &use, err);
   if (!st && use) st = rg_proof_cache_journal(dir, po, file, sizeof file, err);
   if (st) return st;
-  *path = use ? strdup(file) : f->o->out_path ? rg_path_with_suffix(f->o->out_path, ".proofs") : NULL;
-  if ((use || f->o->out_path) && !*path) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  snprintf(f->journal, sizeof f->journal, "%s%s", use ? "the proof cache " : "", use ? dir : *path ? *path : "");
+  *journal = use ? strdup(file) : o->out_path ? rg_path_with_suffix(o->out_path, ".proofs") : NULL;
+  if ((use || o->out_path) && !*journal) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  snprintf(where, where_size, "%s%s", use ? "the proof cache " : "", use ? dir : *journal ? *journal : "");
+  po->journal = *journal, po->journal_cache = !o->no_proof_cache;
   return RG_OK;
 }
 
@@ -167,12 +172,11 @@ static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
   int n = f->cand.n, *idx = malloc(sizeof(int) * (size_t)(n ? n : 1));
   int *renamed_from = malloc(sizeof(int) * (size_t)(n ? n : 1));
   bool *dropped = calloc((size_t)n + 1, sizeof(bool));
-  rg_prove_opts po = f->o->prove;
+  rg_prove_opts po;
   /* Answers go to the proof cache as they come (else OUT.proofs): a run stopped in its proofs
    * and started again, or any later run, asks the solvers only what they had not answered. */
   char *journal = NULL;
-  rg_status st = journal_path(f, &po, &journal, err);
-  po.journal = journal, po.journal_cache = !f->o->no_proof_cache;
+  rg_status st = rg_finish_prove_opts(f->o, &po, &journal, f->journal, sizeof f->journal, err);
   if (!st && !(idx && dropped && renamed_from)) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int round = 0, back = 1; st == RG_OK && back; round++) {
     int m = 0;
@@ -557,6 +561,7 @@ static void print_rows(const finish *f) {
             f->sum.skipped ? " (some skipped: interrupted)" : "", f->t_prove);
     if (f->journal[0])
       rg_prove_journal_print(T(f->o), "             ", "WARNING      ", f->journal, &f->sum, f->cache_refused);
+    rg_spread_print(T(f->o), "             ");
     if (f->reinstated)
       fprintf(T(f->o),
               "             %d rules put back (a rule implying them was not proved): %d derived "

@@ -12,12 +12,14 @@
 
 #include "candidates.h"
 #include "checkpoint.h"
+#include "cluster/cluster.h"
 #include "collapse.h"
 #include "generalize.h"
 #include "generalized.h"
 #include "preflight.h"
 #include "prune/prune.h"
 #include "resume.h"
+#include "spread.h"
 #include "tested.h"
 
 void rg_synth_opts_default(rg_synth_opts *o, volatile sig_atomic_t *stop) {
@@ -353,16 +355,8 @@ static int rows_before_finish(const rg_synth_opts *o, const rg_synth_counts *c, 
   return n;
 }
 
-/* Hands the candidates to the stages after testing (which free their text once parsed), with
- * the rows of the table so far and the generator's configuration. */
-static int finish_run(rg_synth_opts *o, const rg_enum_space *sp, const char *command, char **cand, size_t len,
-                      const rg_synth_counts *c, const rg_collapse_counts *cc, const rg_generalize_counts *gc) {
-  rg_strbuf cfg;
-  config_of(o, sp, command, &cfg);
-  char why[64], gen_why[128];
-  rg_finish_stage rows[5];
-  const rg_finish_stage *first;
-  int n_rows = rows_before_finish(o, c, cc, gc, why, gen_why, rows, &first);
+/* The options of the stages after testing, from o's (a worker rank's proofs take them too). */
+static void finish_opts(rg_synth_opts *o) {
   o->fin.stop_after = o->stop_after == RG_SYNTH_STOP_PRUNE   ? RG_FINISH_PRUNE
                       : o->stop_after == RG_SYNTH_STOP_PROVE ? RG_FINISH_PROVE
                                                              : RG_FINISH_ALL;
@@ -375,6 +369,19 @@ static int finish_run(rg_synth_opts *o, const rg_enum_space *sp, const char *com
   o->fin.prove.var_shape = rg_enum_inputs_shape_of;
   o->fin.prove.var_shape_ctx = &o->inputs;
   o->fin.test_seed = o->rt.seed;
+}
+
+/* Hands the candidates to the stages after testing (which free their text once parsed), with
+ * the rows of the table so far and the generator's configuration. */
+static int finish_run(rg_synth_opts *o, const rg_enum_space *sp, const char *command, char **cand, size_t len,
+                      const rg_synth_counts *c, const rg_collapse_counts *cc, const rg_generalize_counts *gc) {
+  rg_strbuf cfg;
+  config_of(o, sp, command, &cfg);
+  char why[64], gen_why[128];
+  rg_finish_stage rows[5];
+  const rg_finish_stage *first;
+  int n_rows = rows_before_finish(o, c, cc, gc, why, gen_why, rows, &first);
+  finish_opts(o);
   o->fin.config = rg_sb_str(&cfg);
   int rc = rg_synth_finish(cand, len, &o->fin, first, n_rows);
   rg_sb_free(&cfg);
@@ -434,6 +441,7 @@ static int write_json(const rg_synth_opts *o, const rg_synth_counts *c, const rg
     for (int k = 0; k < rep->n_rows; k++) json_row(a.f, &rep->rows[k], k == 0);
     fprintf(a.f, "],\n \"prove\": ");
     rg_prove_summary_json(&rep->sum, a.f);
+    rg_spread_json(a.f);
   }
   fprintf(a.f, "}\n");
   if (rg_atomic_commit(&a, &err)) return report(&err), 1;
@@ -483,6 +491,16 @@ static int candidates(const rg_synth_opts *o, const rg_enum_space *sp, char **me
  * when it fails or is interrupted): progress lines and messages never cut it in pieces. */
 static int run_with_table(rg_synth_opts *o, const char *command);
 
+int rg_synth_run_argv(rg_synth_opts *o, int argc, char **argv) {
+  rg_strbuf command;
+  rg_sb_init(&command);
+  rg_sb_puts(&command, "rulegen");
+  for (int i = 1; i < argc; i++) rg_sb_printf(&command, " %s", argv[i]);
+  int rc = rg_synth_run(o, rg_sb_str(&command));
+  rg_sb_free(&command);
+  return rc;
+}
+
 int rg_synth_run(rg_synth_opts *o, const char *command) {
   if (o->no_fail_fast && o->fin.prove.fail_fast)
     return fprintf(stderr, "rulegen: --fail-fast and --no-fail-fast contradict\n"), 2;
@@ -491,6 +509,10 @@ int rg_synth_run(rg_synth_opts *o, const char *command) {
   if (!o->no_fail_fast && o->fin.prove.require == RG_REQUIRE_BOTH) o->fin.prove.fail_fast = true;
   int pre = rg_synth_preflight(o); /* before hours of work, not after */
   if (pre) return pre;
+  if (rg_cluster_rank() != 0) { /* a worker of an MPI job: rank 0 runs the stages and hands out proofs */
+    finish_opts(o);
+    return rg_spread_serve(&o->fin);
+  }
   char *text = NULL;
   size_t len = 0;
   FILE *table = open_memstream(&text, &len);

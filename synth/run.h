@@ -52,5 +52,7 @@ void rg_synth_opts_default(rg_synth_opts *o, volatile sig_atomic_t *stop);
  * file, an input set the space cannot use, too little memory), 130 interrupted (nothing
  * written). */
 int rg_synth_run(rg_synth_opts *o, const char *command);
+/* The same with the command line argv[0..argc) ("rulegen" and the arguments after argv[0]). */
+int rg_synth_run_argv(rg_synth_opts *o, int argc, char **argv);
 
 #endif

@@ -33,9 +33,7 @@ static bool number(const char *opt, const char *arg, double lo, double *out) {
 }
 
 static bool size(const char *opt, const char *arg, size_t *out) {
-  if (rg_cli_parse_size(arg, out)) return true;
-  fprintf(stderr, P ": %s wants a size such as 512M or 4G, not '%s'\n", opt, arg);
-  return false;
+  return rg_cli_parse_size(arg, out) || fprintf(stderr, P ": %s wants a size such as 512M or 4G, not '%s'\n", opt, arg) < 0;
 }
 
 /* NAME among choices[0..n) (a NULL-terminated list), its index into *out. */

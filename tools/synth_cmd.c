@@ -152,14 +152,7 @@ int rg_cmd_synth(int argc, char **argv) {
   rg_synth_opts o;
   rg_cli_catch_interrupts(); /* before parse: the options hold the flag */
   int rc = parse(argc, argv, &o);
-  if (!rc) {
-    rg_strbuf command;
-    rg_sb_init(&command);
-    rg_sb_puts(&command, "rulegen");
-    for (int i = 1; i < argc; i++) rg_sb_printf(&command, " %s", argv[i]);
-    rc = rg_synth_run(&o, rg_sb_str(&command));
-    rg_sb_free(&command);
-  }
+  if (!rc) rc = rg_synth_run_argv(&o, argc, argv);
   rg_cli_release_interrupts();
   return rc < 0 ? 0 : rc;
 }

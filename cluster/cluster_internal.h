@@ -1,0 +1,40 @@
+/* cluster/cluster_internal.h: the messages between rank 0 and the workers (cluster_mpi.c, built
+ * with MPI only) and what cluster.c keeps. */
+#ifndef RG_CLUSTER_INTERNAL_H
+#define RG_CLUSTER_INTERNAL_H
+
+#include "cluster.h"
+
+/* A worker's word to rank 0 after a chunk (the first of a job: begin == end == 0): what it did,
+ * and whether it failed (status, msg). */
+typedef struct {
+  int32_t status, begin, end;
+  int64_t counts[RG_CLUSTER_COUNTS];
+  double busy_s;
+  char msg[512];
+} rg_cl_report;
+
+/* rank 0's orders */
+typedef enum { RG_CL_JOB, RG_CL_END } rg_cl_order;
+
+#ifdef RG_HAVE_MPI
+/* Joins the job (MPI_Init_thread, funneled: only the main thread talks). */
+rg_status rg_cl_mpi_start(int *argc, char ***argv, int *rank, int *size, rg_err *err);
+void rg_cl_mpi_end(void);
+void rg_cl_mpi_abort(int status);
+/* rank 0 */
+void rg_cl_send_job(int to, const char *text, size_t len);
+void rg_cl_send_end(int to);
+void rg_cl_send_chunk(int to, int begin, int end); /* begin == end: the job has no more */
+bool rg_cl_poll_report(int *from, rg_cl_report *r); /* a report waiting, taken; never blocks */
+/* a worker: rank 0's next order (a job's text malloc'ed into *text; out of memory ends the job),
+ * its next chunk, and its reports; waiting sleeps between polls */
+rg_cl_order rg_cl_wait_order(char **text, size_t *len);
+void rg_cl_wait_chunk(int *begin, int *end);
+void rg_cl_send_report(const rg_cl_report *r);
+#endif
+
+/* Sleeps a few milliseconds: a rank waiting leaves its core to the others. */
+void rg_cl_nap(void);
+
+#endif

@@ -1,0 +1,134 @@
+/* synth/spread.c: proof rounds over an MPI job's ranks (synth/spread.h). */
+#include "spread.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster/cluster.h"
+#include "ir/killpoint.h"
+
+enum { ASKED, RECHECKS }; /* the counters a chunk reports */
+
+typedef struct {
+  const rg_axioms *ax;
+  const rg_prove_opts *po; /* the round's, without its progress line or the axioms' test */
+} prove_ctx;
+
+static rg_status open_job(void *ctx, const char *text, size_t len, void **job, rg_err *err) {
+  (void)ctx;
+  rg_ruleset *rs = malloc(sizeof *rs);
+  if (!rs) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_ruleset_init(rs);
+  rg_status st = rg_text_parse(text, len, rs, err);
+  if (st) rg_ruleset_free(rs), free(rs), rs = NULL;
+  *job = rs;
+  return st;
+}
+
+static void close_job(void *ctx, void *job) {
+  (void)ctx;
+  rg_ruleset_free(job);
+  free(job);
+}
+
+/* Rules [begin, end) of the round proved into the journal; the records are dropped (rank 0
+ * takes the answers from the journal). */
+static rg_status run_chunk(void *ctx, void *job, int begin, int end, int64_t counts[RG_CLUSTER_COUNTS],
+                           rg_err *err) {
+  const prove_ctx *c = ctx;
+  const rg_ruleset *all = job;
+  rg_kill_point("rank", rg_cluster_rank()); /* a test's rank that dies (ir/killpoint.h) */
+  rg_ruleset part = {all->rules + begin, end - begin, end - begin};
+  rg_rule_proof *p = calloc((size_t)(end - begin), sizeof *p);
+  if (!p) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_prove_summary s;
+  rg_status st = rg_prove_rules(&part, c->ax, c->po, p, &s, err);
+  rg_rule_proofs_free(p, end - begin);
+  free(p);
+  counts[ASKED] += s.asked, counts[RECHECKS] += s.rechecked - s.recheck_taken;
+  return st;
+}
+
+/* The options a rank's chunks are proved with: the round's, quietly, the axioms tested by rank 0. */
+static rg_prove_opts chunk_opts(const rg_prove_opts *po) {
+  rg_prove_opts q = *po;
+  q.progress = false, q.check_axioms = false;
+  return q;
+}
+
+rg_status rg_spread_prove(const rg_ruleset *rs, const rg_axioms *ax, const rg_prove_opts *po,
+                          rg_spread_work *done, rg_err *err) {
+  *done = (rg_spread_work){0};
+  if (rg_cluster_size() == 1 || !rs->n) return RG_OK;
+  rg_strbuf text;
+  rg_sb_init(&text);
+  for (int i = 0; i < rs->n; i++) rg_text_print_rule(rs->rules[i], &text), rg_sb_puts(&text, "\n");
+  if (text.failed) return rg_sb_free(&text), rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_prove_opts q = chunk_opts(po);
+  prove_ctx c = {ax, &q};
+  rg_cluster_work w = {&c, open_job, run_chunk, close_job};
+  int ranks = rg_cluster_size();
+  rg_cluster_rank_tally *t = calloc((size_t)ranks, sizeof *t);
+  rg_status st = t ? rg_cluster_spread(rg_sb_str(&text), text.len, rs->n, &w, (void *)rs, "prove (ranks)",
+                                       po->progress, t, err)
+                   : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  for (int r = 0; t && r < ranks; r++) done->asked += t[r].counts[ASKED], done->rechecks += t[r].counts[RECHECKS];
+  free(t);
+  rg_sb_free(&text);
+  return st;
+}
+
+void rg_spread_account(rg_prove_summary *s, const rg_spread_work *done) {
+  int asked = (int)done->asked, rechecks = (int)done->rechecks;
+  /* what rank 0's round took from the journal that the ranks had just asked */
+  if (asked > s->reused) asked = s->reused;
+  if (rechecks > s->recheck_taken) rechecks = s->recheck_taken;
+  s->asked += asked, s->reused -= asked, s->recheck_taken -= rechecks;
+}
+
+void rg_spread_print(FILE *out, const char *lead) {
+  int n = rg_cluster_size();
+  const rg_cluster_rank_tally *t = rg_cluster_totals();
+  if (n == 1) return;
+  fprintf(out, "%sspread over %d MPI ranks: rules proved", lead, n);
+  for (int r = 0; r < n; r++) fprintf(out, "%s%lld", r ? ", " : " ", (long long)t[r].items);
+  fprintf(out, "; solver queries");
+  for (int r = 0; r < n; r++) fprintf(out, "%s%lld", r ? ", " : " ", (long long)t[r].counts[ASKED]);
+  fprintf(out, "; busy");
+  for (int r = 0; r < n; r++) fprintf(out, "%s%.1f", r ? ", " : " ", t[r].busy_s);
+  fprintf(out, " s; %.2f MB exchanged\n", (double)rg_cluster_bytes() / 1e6);
+}
+
+void rg_spread_json(FILE *out) {
+  int n = rg_cluster_size();
+  const rg_cluster_rank_tally *t = rg_cluster_totals();
+  if (n == 1) return;
+  fprintf(out, ",\n \"ranks\": [");
+  for (int r = 0; r < n; r++)
+    fprintf(out, "%s{\"rank\": %d, \"rules\": %lld, \"chunks\": %lld, \"asked\": %lld, \"busy_s\": %.3f}",
+            r ? ", " : "", r, (long long)t[r].items, (long long)t[r].chunks, (long long)t[r].counts[ASKED],
+            t[r].busy_s);
+  fprintf(out, "],\n \"exchanged_bytes\": %lld", (long long)rg_cluster_bytes());
+}
+
+int rg_spread_serve(const rg_finish_opts *o) {
+  rg_axioms ax;
+  rg_err err = {0};
+  rg_prove_opts po;
+  char *journal = NULL, where[4200];
+  const char *path = o->axioms_path ? o->axioms_path : rg_axioms_default_path();
+  if (rg_axioms_load(path, &ax, &err) || rg_finish_prove_opts(o, &po, &journal, where, sizeof where, &err)) {
+    fprintf(stderr, "rulegen: rank %d: %s\n", rg_cluster_rank(), err.msg);
+    rg_axioms_free(&ax);
+    free(journal);
+    return 2;
+  }
+  rg_prove_opts q = chunk_opts(&po);
+  prove_ctx c = {&ax, &q};
+  rg_cluster_work w = {&c, open_job, run_chunk, close_job};
+  int rc = rg_cluster_serve(&w);
+  rg_axioms_free(&ax);
+  free(journal);
+  return rc;
+}

@@ -1,0 +1,38 @@
+/* synth/spread.h: a proof round spread over the ranks of an MPI job (cluster/cluster.h). Rank 0
+ * hands every rank, itself included, chunks of the round's rules; each rank proves its chunks
+ * with the round's options into the journal they share (the proof cache, or OUT.proofs: a
+ * folder every rank sees), answers and the rechecks' passes alike. Rank 0's round then takes
+ * every answer from the journal, so the round's verdicts, and the output, are those of one
+ * process; the work the ranks did is counted as asked now, not as taken from earlier runs.
+ * With one rank nothing is spread: the round asks the solvers itself. */
+#ifndef RG_SYNTH_SPREAD_H
+#define RG_SYNTH_SPREAD_H
+
+#include "finish.h"
+
+/* What the ranks did in a spread round. */
+typedef struct {
+  int64_t asked;    /* solver queries answered */
+  int64_t rechecks; /* proved rules the recheck compared (its pass not taken from the cache) */
+} rg_spread_work;
+
+/* Rank 0, before its round over rs with po: the ranks prove rs into po's journal (nothing with
+ * one rank); their work into *done. Errors: a rank's (naming it), RG_ERR_NOMEM. */
+rg_status rg_spread_prove(const rg_ruleset *rs, const rg_axioms *ax, const rg_prove_opts *po,
+                          rg_spread_work *done, rg_err *err) RG_MUST_CHECK;
+
+/* The round's summary s (of rank 0's round after a spread) with the ranks' work as asked now. */
+void rg_spread_account(rg_prove_summary *s, const rg_spread_work *done);
+
+/* Under MPI (more than one rank): a line of what each rank did in every spread round (rules
+ * proved, solver queries, seconds busy) after lead, on out; nothing with one rank. */
+void rg_spread_print(FILE *out, const char *lead);
+/* The same as JSON members after a comma, ', "ranks": [{rank, rules, chunks, asked, busy_s},
+ * ...], "exchanged_bytes": N'; nothing with one rank. */
+void rg_spread_json(FILE *out);
+
+/* A worker rank of a synthesis run with finish options o: proves the chunks rank 0 sends until
+ * the run ends. Returns the exit status. */
+int rg_spread_serve(const rg_finish_opts *o);
+
+#endif

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# rulegen under mpirun (cluster/, synth/spread.h; issue 45): the proof rounds spread over the
+# ranks write what one process writes, byte for byte, at -np 1, 2 and 3 (oversubscribed), each
+# from a cold proof cache of its own, with the ranks' work counted as asked now; two proof
+# rounds (two false rules planted among the candidates put back what they derived); a whole
+# depth-3 run from enumeration; a rank killed mid-round (RULEGEN_TEST_KILL_AT=rank:R, the test
+# hook of ir/killpoint.h) ends the job naming it, and the same command again resumes to the same
+# output; other commands are refused under mpirun.
+#   run_mpi.sh RULEGEN DIR MPIRUN
+set -u
+rulegen=$1 dir=$2 mpirun=$3
+. "$dir/check.sh"
+in_scratch
+# CI runs as root; 3 ranks on 2 cores
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+mpi() { local np=$1; shift; timeout 300 "$mpirun" -np "$np" "$rulegen" "$@"; }
+same() { cmp "$1" "$2" && cmp "$1.removed" "$2.removed" && cmp "$1.unproved" "$2.unproved"; }
+
+check "the tested candidates" 0 "$rulegen" --ops ewadd,ewmul,matmul,transpose --depth 2 --inputs "$dir/synth.inputs" -q \
+  --stop-after test -o tested.candidates
+for o in ref n1 n2 n3 k1 k0; do
+  { cat tested.candidates; echo '(ewadd ?x ?y) => (ewmul ?x ?y)'; echo '(matmul ?a ?b) => (matmul ?b ?a)'; } >$o.rules.candidates
+done
+check "one process" 0 "$rulegen" --resume ref.rules.candidates -o ref.rules -j 2 --proof-cache pc.ref
+has "one process: two proof rounds" "rules put back"
+for np in 1 2 3; do
+  check "-np $np" 0 mpi $np --resume n$np.rules.candidates -o n$np.rules -j 1 --proof-cache pc.$np --json n$np.json
+  has "-np $np: every answer asked now" "0 solver answers taken from the proof cache pc.$np (earlier runs')"
+  [ "$np" -gt 1 ] && has "-np $np: each rank's part said" "spread over $np MPI ranks: rules proved"
+  check "-np $np: the same output" 0 same ref.rules n$np.rules
+done
+check "-np 3: the ranks in --json" 0 grep -q '"ranks": \[{"rank": 0, "rules": [1-9]' n3.json
+check "-np 2: the workers proved some" 0 grep -qE '\{"rank": 1, "rules": [1-9]' n2.json
+
+# a whole depth-3 run, enumeration to output
+check "depth 3, one process" 0 "$rulegen" --ops ewadd,ewmul,matmul,transpose --depth 3 --inputs "$dir/synth.inputs" -q \
+  -j 2 --proof-cache pc.d3a -o d3a.rules
+check "depth 3, -np 2" 0 mpi 2 --ops ewadd,ewmul,matmul,transpose --depth 3 --inputs "$dir/synth.inputs" -j 1 \
+  --proof-cache pc.d3b -o d3b.rules
+has "depth 3, -np 2: spread" "spread over 2 MPI ranks: rules proved"
+check "depth 3: the same output" 0 same d3a.rules d3b.rules
+
+# a rank that dies: the job ends naming it; the same command resumes to the same output
+for r in 1 0; do
+  check "rank $r killed" 1 sh -c "RULEGEN_TEST_KILL_AT=rank:$r timeout 300 '$mpirun' -np 2 '$rulegen' \
+    --resume k$r.rules.candidates -o k$r.rules -j 1 --proof-cache pc.k$r >/dev/null 2>k$r.err; [ \$? -ne 0 ] && exit 1"
+  check "rank $r killed: named" 0 grep -q "rank $r with PID" k$r.err
+  check "rank $r killed: no output" 0 test ! -e k$r.rules
+  check "rank $r killed: resumed" 0 mpi 2 --resume k$r.rules.candidates -o k$r.rules -j 1 --proof-cache pc.k$r
+  check "rank $r killed: the same output" 0 same ref.rules k$r.rules
+done
+
+check "other commands refused under mpirun" 2 mpi 2 prove --help
+has "other commands refused: said" "this command does not spread over MPI ranks"
+finish
