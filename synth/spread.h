@@ -4,7 +4,9 @@
  * folder every rank sees), answers and the rechecks' passes alike. Rank 0's round then takes
  * every answer from the journal, so the round's verdicts, and the output, are those of one
  * process; the work the ranks did is counted as asked now, not as taken from earlier runs.
- * With one rank nothing is spread: the round asks the solvers itself. */
+ * With one rank nothing is spread: the round asks the solvers itself. Under po->check_axioms
+ * rank 0 first random-tests the axioms, as its round would: an unsound axiom stops the run
+ * before the ranks spend their time on it. */
 #ifndef RG_SYNTH_SPREAD_H
 #define RG_SYNTH_SPREAD_H
 
@@ -14,6 +16,7 @@
 typedef struct {
   int64_t asked;    /* solver queries answered */
   int64_t rechecks; /* proved rules the recheck compared (its pass not taken from the cache) */
+  int64_t axioms_tested; /* the axioms' random test, run by rank 0 before the ranks set out */
 } rg_spread_work;
 
 /* Rank 0, before its round over rs with po: the ranks prove rs into po's journal (nothing with

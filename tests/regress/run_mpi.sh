@@ -5,7 +5,8 @@
 # rounds (two false rules planted among the candidates put back what they derived); a whole
 # depth-3 run from enumeration; a rank killed mid-round (RULEGEN_TEST_KILL_AT=rank:R, the test
 # hook of ir/killpoint.h) ends the job naming it, and the same command again resumes to the same
-# output; other commands are refused under mpirun.
+# output; an unsound axiom stops the run before the ranks set out; other commands are refused
+# under mpirun.
 #   run_mpi.sh RULEGEN DIR MPIRUN
 set -u
 rulegen=$1 dir=$2 mpirun=$3
@@ -18,7 +19,7 @@ same() { cmp "$1" "$2" && cmp "$1.removed" "$2.removed" && cmp "$1.unproved" "$2
 
 check "the tested candidates" 0 "$rulegen" --ops ewadd,ewmul,matmul,transpose --depth 2 --inputs "$dir/synth.inputs" -q \
   --stop-after test -o tested.candidates
-for o in ref n1 n2 n3 k1 k0; do
+for o in ref n1 n2 n3 k1 k0 u; do
   { cat tested.candidates; echo '(ewadd ?x ?y) => (ewmul ?x ?y)'; echo '(matmul ?a ?b) => (matmul ?b ?a)'; } >$o.rules.candidates
 done
 check "one process" 0 "$rulegen" --resume ref.rules.candidates -o ref.rules -j 2 --proof-cache pc.ref
@@ -49,6 +50,13 @@ for r in 1 0; do
   check "rank $r killed: resumed" 0 mpi 2 --resume k$r.rules.candidates -o k$r.rules -j 1 --proof-cache pc.k$r
   check "rank $r killed: the same output" 0 same ref.rules k$r.rules
 done
+
+# an unsound axiom stops the run before the ranks set out
+check "an unsound axiom" 1 mpi 2 --resume u.rules.candidates -o u.rules -j 1 --proof-cache pc.u \
+  -a "$dir/bad/verify_unsound_axiom.rules"
+has "an unsound axiom: said" "axiom bad-axiom is UNSOUND"
+check "an unsound axiom: no solver asked (the journal holds its header only)" 0 \
+  sh -c '[ "$(cat pc.u/answers-*.journal | grep -vc "^#")" -eq 0 ]'
 
 check "other commands refused under mpirun" 2 mpi 2 prove --help
 has "other commands refused: said" "this command does not spread over MPI ranks"
