@@ -23,7 +23,7 @@ for m in "${models[@]}"; do
     rc=0 search=(--search "$s")
     [ "$s" = ilp ] && search=(--search eqsat --extract ilp)
     rm -f "$out/$m.$s.json" "$out/$m.$s.onnx" "$out/$m.$s.wall" # nothing of an earlier run is read
-    /usr/bin/time -f %e -o "$out/$m.$s.wall" "$graphopt" optimize "$out/zoo/$m.onnx" --rules "$rules" "${db[@]}" \
+    /usr/bin/time -f %e -o "$out/$m.$s.wall" "$graphopt" optimize "$out/zoo/$m.onnx" "${rule_args[@]}" \
       -o "$out/$m.$s.onnx" "${cost_args[@]}" "${search[@]}" --no-guard --json "$out/$m.$s.json" -q >"$out/$m.$s.log" 2>&1 || rc=$?
     if [ "$rc" -ne 0 ]; then # the row keeps its columns: this search's cells say why
       failed="$s: exit $rc, see $out/$m.$s.log"

@@ -11,7 +11,8 @@
 # median ratio): a model it kept is the original; GRAPHOPT_GUARD=off measures the cost model's
 # choice alone.
 # Usage: bench/graphopt-zoo.sh RULES [OUT [COST [RUNS [MODEL...]]]]
-#   RULES  rule text, or a .db (used with --allow-unsigned: say so by giving an unsigned one)
+#   RULES  rule text, a .db (used with --allow-unsigned: say so by giving an unsigned one), or
+#          default: graphopt's default set (no --rules), the run a user gets
 #   OUT    work directory (default build/bench-graphopt); the zoo is built in OUT/zoo if missing
 #   COST   roofline (default) or dnnl;  RUNS: interleaved onnxruntime runs per model (default 100;
 #          0 measures no latency)
@@ -23,7 +24,7 @@ echo "|---|---|---|---|---|---|---|"
 for m in "${models[@]}"; do
   log=$out/$m.$cost.log
   rc=0
-  "$graphopt" --rules "$rules" "${db[@]}" "$out/zoo/$m.onnx" -o "$out/$m.opt.onnx" "${cost_args[@]}" \
+  "$graphopt" "${rule_args[@]}" "$out/zoo/$m.onnx" -o "$out/$m.opt.onnx" "${cost_args[@]}" \
     ${GRAPHOPT_SEARCH:+--search "$GRAPHOPT_SEARCH"} -q >"$log" 2>&1 || rc=$?
   ops=$(sed -n 's/^operators (before -> after): //p' "$log")
   c=$(sed -n 's/^cost ([a-z]*): \([^(]*\) (\(.*\))$/\1 (\2)/p' "$log")
