@@ -177,6 +177,7 @@ const rg_cli_doc rg_doc_graphopt_optimize = {
              "`rulegen --ops taso,bias --depth 3` (scripts/default-rules.sh)\n"
              "examples:\n  graphopt resnext50.onnx -o resnext50.opt.onnx\n"
              "  graphopt --rules rules.db --pub rules.pub resnext50.onnx -o resnext50.opt.onnx\n"
-             "exit status: 0 written (also when no rule helps), 1 the numeric check failed (nothing\n"
-             "written), 2 bad input or arguments (nothing written), 3 the model was written but the\n"
-             "--json report could not be\n"};
+             "exit status: 0 written (also when no rule helps), 1 the numeric check failed, 2 bad\n"
+             "input or arguments, or a guard asked for that cannot time the models, 130 interrupted\n"
+             "(1, 2, 130: nothing written, --json's report neither), 3 the model was written but\n"
+             "the --json report could not be written\n"};

@@ -14,9 +14,11 @@
 //       -> "ok MEDIAN_US RUNS": W untimed runs, then timed ones until N runs and S ms are spent
 //          (or M runs); the median in microseconds; the outputs go to tensors made once
 //   {"cmd": "pair", "threads": T, "warmup": W, "min_pairs": N, "max_pairs": M, "min_ms": S,
-//    "a_file": PATH | "a_len": BYTES, "b_file": PATH | "b_len": BYTES, "b_first": BOOL}
+//    "a_file": PATH | "a_len": BYTES, "b_file": PATH | "b_len": BYTES, "b_first": BOOL,
+//    "inputs": {NAME: {"dims": [..], "int_max": N}} (optional: ort_run.js's drawInputs)}
 //    + (model a) + (model b)
-//       -> "ok PAIRS\n" then a line "A_US B_US" per pair: both sessions open (b's first when
+//       -> "ok PAIRS\n" then a line "A_US B_US" per pair (an error naming "model a" or "model b"
+//          when one does not load or run its inputs): both sessions open (b's first when
 //          b_first), W warm-ups each, then pairs in alternating order (A B, B A, ...) so load
 //          falls on both alike, until N pairs and S ms (or M pairs)
 // Sessions as models/ort_compare.js opens them: graph optimization 'all', T intra-op threads
@@ -54,9 +56,9 @@ async function stage(name, f) {
   try { return await f(); } catch (e) { throw e instanceof Failure ? e : new Failure(name, e); }
 }
 
-async function open(model, threads) {
+async function open(model, threads, inputs) {
   const s = await stage('load', () => ort.InferenceSession.create(model, sessionOptions(threads)));
-  const feeds = await stage('feed', () => drawInputs(s, { seed: 1, intMax: 100 }));
+  const feeds = await stage('feed', () => drawInputs(s, { seed: 1, intMax: 100, inputs }));
   return { s, feeds, fetches: undefined };
 }
 
@@ -101,14 +103,19 @@ async function timePairs(cmd, models) {
   const xs = [];
   try {
     // the order sessions are made in, on request: what comes of it falls on each alike over rounds
-    if (cmd.b_first) xs[1] = await open(models[1], cmd.threads), xs[0] = await open(models[0], cmd.threads);
-    else for (const m of models) xs.push(await open(m, cmd.threads));
-    for (const x of xs) for (let i = 0; i < cmd.warmup; i++) await runUs(x);
+    // a failure names its model ("model b: ..."): the caller keeps a whose b onnxruntime refuses
+    const named = async (k, f) => {
+      try { return await f(); } catch (e) { throw new Failure(e.stage || 'load', `model ${k ? 'b' : 'a'}: ${e.message}`); }
+    };
+    const opened = (k) => named(k, () => open(models[k], cmd.threads, cmd.inputs)), run = (k) => named(k, () => runUs(xs[k]));
+    if (cmd.b_first) xs[1] = await opened(1), xs[0] = await opened(0);
+    else for (const k of [0, 1]) xs.push(await opened(k));
+    for (const k of [0, 1]) for (let i = 0; i < cmd.warmup; i++) await run(k);
     const lines = [];
     const t0 = process.hrtime.bigint(), ms = () => Number(process.hrtime.bigint() - t0) / 1e6;
     for (let i = 0; i < cmd.max_pairs && (i < cmd.min_pairs || ms() < cmd.min_ms); i++) {
       const t = [0, 0];
-      for (const k of i % 2 ? [1, 0] : [0, 1]) t[k] = await runUs(xs[k]);
+      for (const k of i % 2 ? [1, 0] : [0, 1]) t[k] = await run(k);
       lines.push(`${t[0]} ${t[1]}`);
     }
     return `ok ${lines.length}\n${lines.join('\n')}\n`;

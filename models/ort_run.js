@@ -114,19 +114,26 @@ function concreteDims(meta) {
   return meta.shape.map((d) => (typeof d === 'number' && d >= 0 ? d : 1));
 }
 
+// o.inputs (optional): per input name, {dims: [...], int_max: N}, the shape to draw it at (its
+// symbolic dimensions bound as the caller's check bound them) and its integers' bound (the rows
+// of the table a Gather reads with it), in place of concreteDims and o.intMax.
 function drawInputs(session, o) {
   const next = mulberry32(o.seed);
   const feeds = {};
   for (const m of session.inputMetadata) {
     if (!m.isTensor) throw new Error('input ' + m.name + ' is not a tensor');
-    const dims = concreteDims(m);
+    const spec = (o.inputs && o.inputs[m.name]) || {};
+    const given = Array.isArray(spec.dims) && spec.dims.length === m.shape.length &&
+      spec.dims.every((d, k) => Number.isInteger(d) && d >= 0 && (typeof m.shape[k] !== 'number' || m.shape[k] === d));
+    const dims = given ? spec.dims : concreteDims(m);
+    const intMax = Number.isInteger(spec.int_max) && spec.int_max > 0 ? spec.int_max : o.intMax;
     const n = dims.reduce((a, b) => a * b, 1);
     const v = new Array(n);
     for (let i = 0; i < n; i++) {
       const u = next();
       if (m.type === 'float32' || m.type === 'float64') v[i] = (u >>> 8) / 16777216 * 2 - 1;
       else if (m.type === 'float16') v[i] = halfBits((u >>> 8) / 16777216 * 2 - 1);
-      else if (INTEGER.has(m.type)) v[i] = u % o.intMax;
+      else if (INTEGER.has(m.type)) v[i] = u % intMax;
       else if (m.type === 'bool') v[i] = u & 1;
       else throw new Error('input ' + m.name + ': type ' + m.type + ' is not supported');
     }

@@ -164,12 +164,12 @@ static int check_and_write(const opt_opts *o, const rg_model *m, const rg_rulese
   bool passed = rg_numcheck_print(m, rules, r, worst, step, o->tolerance, o->seed, alone, &sb), copy;
   graphopt_print(&sb);
   if (!passed) return 1;
-  if (g->on && r->n_steps && !o->quiet) fprintf(stderr, P ": guard: timing both models in onnxruntime\n");
+  if (g->on && r->n_steps && !o->quiet && !rg_cli_interrupted) fprintf(stderr, P ": guard: timing both models in onnxruntime\n");
   if (rg_speed_guard_run(cm, m, r, o->in, g, &err)) /* a guard asked for that cannot measure writes nothing */
     return fprintf(stderr, P ": %s (--no-guard writes the optimized model unmeasured)\n", err.msg), 2;
   rg_speed_guard_print(g, &sb), graphopt_print(&sb);
   if (rg_optimize_write(m, r, g, o->in, o->out, &o->xo, &copy, &err)) return rg_cli_report(P, NULL, &err), 2;
-  printf("%s: written%s\n", o->out, rg_speed_guard_keeps_original(g) ? " (the original: the optimized model is not faster)"
+  printf("%s: written%s\n", o->out, rg_speed_guard_keeps_original(g) ? rg_speed_guard_why_original(g)
                                    : copy ? " (no rule improved the model: a copy of the original)" : "");
   return 0;
 }
@@ -222,14 +222,14 @@ static int optimize(const opt_opts *o, rg_model *m, const rg_ruleset *rules, con
   rg_sb_init(&said);
   if (!st) st = rg_dims_keep(m, o->in, (uint32_t)o->seed, rules, research, &again, o->tolerance, &r, &said, &err);
   graphopt_print(&said);
-  rg_cli_release_interrupts();
   if (st) {
-    rg_cli_report(P, NULL, &err);
-    return 2;
+    rg_cli_release_interrupts();
+    return rg_cli_report(P, NULL, &err), 2;
   }
   int step = -1, rc = 2;
   double worst = 0;
   rg_speed_guard g = o->g;
+  g.stop = &rg_cli_interrupted; /* Ctrl-C in the search skips the guard, in it stops it */
   st = rg_optimize_check(m, &r, (uint32_t)o->seed, o->tolerance, plan, &worst, &step, &err);
   rg_strbuf sb;
   rg_sb_init(&sb);
@@ -243,7 +243,8 @@ static int optimize(const opt_opts *o, rg_model *m, const rg_ruleset *rules, con
   else rc = check_and_write(o, m, rules, &r, plan, worst, step, cm, &g);
   /* 3: the model is written, its report is not (1 and 2 mean nothing was written) */
   bool alone = plan->mode == RG_NUMCHECK_REGIONS;
-  if (!st && o->json && write_json(o->json, pv, &r, cm, worst, alone, o->eqsat ? &es : NULL, &g)) rc = rc ? rc : 3;
+  if (!rc && o->json && write_json(o->json, pv, &r, cm, worst, alone, o->eqsat ? &es : NULL, &g)) rc = 3;
+  rg_cli_release_interrupts();
   rg_search_result_free(&r);
   return rc;
 }

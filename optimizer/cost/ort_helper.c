@@ -29,6 +29,7 @@ struct rg_ort {
   unsigned long seq;
   bool dead;
   char dead_why[1024];
+  const volatile sig_atomic_t *stop; /* set: a request waiting for its reply gives up (Ctrl-C) */
 };
 
 /* A positive whole number from the environment variable name, else def. */
@@ -73,10 +74,15 @@ typedef struct {
   bool bad;
   size_t len; /* the reply's text, once the header is read */
   char why[200];
+  const volatile sig_atomic_t *stop;
 } framing;
 
 static bool reply_done(const char *out, size_t len, void *ctx) {
   framing *f = ctx;
+  if (f->stop && *f->stop) { /* asked every 100 ms while the reply is awaited */
+    snprintf(f->why, sizeof f->why, "interrupted (Ctrl-C) waiting for its reply");
+    return f->bad = true;
+  }
   static const char tag[] = "rg-ort-reply ";
   size_t t = sizeof tag - 1, shown = len < 60 ? len : 60;
   char said[100];
@@ -148,7 +154,7 @@ static rg_status request(rg_ort *o, const char *cmd, const uint8_t *const *blob,
   for (int k = 0; k < n_blobs; k++) payload += blob_len[k];
   char *req = malloc(REQ_HEADER_LEN + payload + 1);
   if (!req) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  framing f = {++o->seq % 10000000000ul, false, 0, ""};
+  framing f = {++o->seq % 10000000000ul, false, 0, "", o->stop};
   snprintf(req, REQ_HEADER_LEN + 1, "rg-ort-request %010lu %012zu\n", f.seq, payload);
   size_t at = REQ_HEADER_LEN + (size_t)sprintf(req + REQ_HEADER_LEN, "%s\n", cmd);
   for (int k = 0; k < n_blobs; k++) memcpy(req + at, blob[k], blob_len[k]), at += blob_len[k];
@@ -229,6 +235,7 @@ void rg_ort_free(rg_ort *o) {
 
 const char *rg_ort_version(const rg_ort *o) { return o->version; }
 int rg_ort_threads(const rg_ort *o) { return o->threads; }
+void rg_ort_set_stop(rg_ort *o, const volatile sig_atomic_t *stop) { o->stop = stop; }
 bool rg_ort_alive(const rg_ort *o) { return !o->dead; }
 
 rg_status rg_ort_time(rg_ort *o, const uint8_t *model, size_t len, const rg_ort_repeats *r, double *us, int64_t *runs,
@@ -287,13 +294,14 @@ static bool read_pairs(const char *p, int n, double *a, double *b) {
 /* The command of a comparison's round k: a from its file, b from bytes (its length) or a file;
  * odd rounds make b's session first. */
 static void compare_cmd(const rg_ort *o, const char *a_file, size_t b_len, const char *b_file, const rg_ort_pairing *p,
-                        int k, rg_strbuf *cmd) {
+                        const char *inputs, int k, rg_strbuf *cmd) {
   rg_sb_printf(cmd, "{\"cmd\": \"pair\", \"threads\": %d, \"warmup\": %d, \"min_pairs\": %d, \"max_pairs\": %d, "
                     "\"min_ms\": %d, \"b_first\": %s, \"a_file\": ", o->threads, p->warmup, p->min_pairs, p->max_pairs,
                p->min_ms, k % 2 ? "true" : "false");
   rg_json_string(cmd, a_file);
   if (b_file) rg_sb_puts(cmd, ", \"b_file\": "), rg_json_string(cmd, b_file);
   else rg_sb_printf(cmd, ", \"b_len\": %zu", b_len);
+  if (inputs) rg_sb_puts(cmd, ", \"inputs\": "), rg_sb_puts(cmd, inputs);
   rg_sb_puts(cmd, "}");
 }
 
@@ -320,10 +328,11 @@ static bool room(pairs *t, int n) {
 
 /* Round k's pairs appended to t. */
 static rg_status compare_round(rg_ort *o, const char *a_file, const uint8_t *b, size_t b_len, const char *b_file,
-                               const rg_ort_pairing *p, int k, pairs *t, char *why, size_t why_size, rg_err *err) {
+                               const rg_ort_pairing *p, const char *inputs, int k, pairs *t, char *why,
+                               size_t why_size, rg_err *err) {
   rg_strbuf cmd;
   rg_sb_init(&cmd);
-  compare_cmd(o, a_file, b_len, b_file, p, k, &cmd);
+  compare_cmd(o, a_file, b_len, b_file, p, inputs, k, &cmd);
   char *text = NULL;
   rg_status st = cmd.failed ? rg_err_set(err, RG_ERR_NOMEM, "out of memory")
                             : request(o, rg_sb_str(&cmd), &b, &b_len, b_file ? 0 : 1, RG_ORT_PAIRS_S,
@@ -343,13 +352,14 @@ static rg_status compare_round(rg_ort *o, const char *a_file, const uint8_t *b, 
 }
 
 rg_status rg_ort_compare(rg_ort *o, const char *a_file, const uint8_t *b, size_t b_len, const char *b_file,
-                         const rg_ort_pairing *p, rg_ort_comparison *c, char *why, size_t why_size, rg_err *err) {
+                         const rg_ort_pairing *p, const char *inputs, rg_ort_comparison *c, char *why,
+                         size_t why_size, rg_err *err) {
   memset(c, 0, sizeof *c);
   why[0] = 0;
   pairs t = {0};
   rg_status st = RG_OK;
   for (int k = 0; !st && !why[0] && k < p->rounds; k++)
-    st = compare_round(o, a_file, b, b_len, b_file, p, k, &t, why, why_size, err);
+    st = compare_round(o, a_file, b, b_len, b_file, p, inputs, k, &t, why, why_size, err);
   if (!st && !why[0]) rg_ort_compare_pairs(t.a, t.b, t.round, t.n, p->rounds, c);
   free(t.a), free(t.b), free(t.round);
   return st;

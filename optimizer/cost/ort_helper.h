@@ -20,6 +20,7 @@
 #ifndef RG_OPTIMIZER_ORT_HELPER_H
 #define RG_OPTIMIZER_ORT_HELPER_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -42,6 +43,9 @@ void rg_ort_free(rg_ort *o);
 /* "onnxruntime-node 1.30.0", as the helper said; the intra-op threads its sessions run. */
 const char *rg_ort_version(const rg_ort *o);
 int rg_ort_threads(const rg_ort *o);
+/* While *stop (NULL: never) is set, a request waiting for its reply gives up (within 100 ms) and
+ * the helper is ended, its requests failing after (RG_ERR_IO, "interrupted"). */
+void rg_ort_set_stop(rg_ort *o, const volatile sig_atomic_t *stop);
 /* Whether the helper still serves: false once it failed (then every request is RG_ERR_IO
  * repeating why). */
 bool rg_ort_alive(const rg_ort *o);
@@ -65,7 +69,10 @@ rg_status rg_ort_time(rg_ort *o, const uint8_t *model, size_t len, const rg_ort_
  * sessions each round put that difference in the rounds' spread. For 8 rounds, [lowest,
  * highest] holds the median's true value with 99.2% confidence (each round is as likely above
  * it as below: 1 - 2 / 2^8), whatever the distribution. b is faster beyond the noise when
- * every round says so (the lowest above 1) and the median ratio is at least RG_ORT_MIN_GAIN. */
+ * every round says so (the lowest above 1) and the median ratio is at least RG_ORT_MIN_GAIN.
+ * inputs (NULL: the helper's own draws, symbolic dimensions at 1, integers in [0, 100)) is a
+ * JSON object naming inputs' shapes and integer bounds, {"NAME": {"dims": [..], "int_max": N}},
+ * so that both models run at the shapes and on the indices the caller checked them at. */
 #define RG_ORT_MIN_GAIN 1.01
 typedef struct {
   int warmup, rounds, min_pairs, max_pairs, min_ms; /* the pairs and ms are each round's */
@@ -77,8 +84,8 @@ typedef struct {
   bool faster;                  /* b beyond the noise */
 } rg_ort_comparison;
 rg_status rg_ort_compare(rg_ort *o, const char *a_file, const uint8_t *b, size_t b_len, const char *b_file,
-                         const rg_ort_pairing *p, rg_ort_comparison *c, char *why, size_t why_size,
-                         rg_err *err) RG_MUST_CHECK;
+                         const rg_ort_pairing *p, const char *inputs, rg_ort_comparison *c, char *why,
+                         size_t why_size, rg_err *err) RG_MUST_CHECK;
 /* The comparison of n pairs of times (a[i], b[i] > 0), pair i of round round[i] (0 .. rounds-1,
  * each round holding a pair at least), into c. */
 void rg_ort_compare_pairs(const double *a, const double *b, const int *round, int n, int rounds,

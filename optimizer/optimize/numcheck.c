@@ -33,9 +33,7 @@ static int32_t source_input(const rg_model *m, rg_ref r) {
   return -1;
 }
 
-/* Per input variable, the rows of the smallest table a Gather reads with it (0: none), so that
- * drawn indices are ones the model accepts. NULL when out of memory. */
-static int64_t *index_bounds(const rg_model *m) {
+int64_t *rg_numcheck_index_bounds(const rg_model *m) {
   int64_t *b = calloc((size_t)m->n_var + 1, sizeof *b);
   for (int32_t k = 0; b && k < m->n_op; k++) {
     const rg_opaque *o = &m->op[k];
@@ -53,7 +51,7 @@ static int64_t *index_bounds(const rg_model *m) {
 }
 
 double **rg_numcheck_inputs(const rg_model *m, uint32_t seed, int scale) {
-  int64_t *bounds = index_bounds(m);
+  int64_t *bounds = rg_numcheck_index_bounds(m);
   double **in = bounds ? rg_model_random_inputs_scaled(m, seed, rg_numcheck_scales[scale], INT_MAX_DRAWN, bounds) : NULL;
   free(bounds);
   return in;

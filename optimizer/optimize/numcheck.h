@@ -31,6 +31,10 @@ extern const double rg_numcheck_scales[RG_NUMCHECK_SCALES];
 /* The check's inputs at rg_numcheck_scales[scale] (as rg_model_random_inputs gives them; NULL
  * when out of memory). */
 double **rg_numcheck_inputs(const rg_model *m, uint32_t seed, int scale);
+/* Per input variable of m, the rows of the smallest table a Gather reads with it (0: none), so
+ * that drawn indices are ones the model accepts (the guard's onnxruntime inputs too). Owned by
+ * the caller; NULL when out of memory. */
+int64_t *rg_numcheck_index_bounds(const rg_model *m);
 
 /* Which check runs: the whole model and its regions, or the regions alone (why: what the
  * evaluator could not do with the whole model, its message). */

@@ -26,6 +26,13 @@ typedef struct {
   bool asked;            /* by --guard, --cost ort or $GRAPHOPT_GUARD=on: failing to measure is an error;
                             else, on by default, the optimized model is written unmeasured, said */
   char unmeasured[512];  /* on by default, nothing timed: why (the helper's or onnxruntime's error) */
+  char refused[512];     /* onnxruntime refused the optimized model (and not the original): why;
+                            the original is written (asked for or not) */
+  char at[160];          /* the symbolic dimensions the models ran at ("N=4096"), or "" */
+  const volatile sig_atomic_t *stop; /* Ctrl-C (set by the caller): set before the guard, it is
+                            skipped; during it, timing stops; either way the optimized model is
+                            written unmeasured, said (asked for or not), as a stopped search
+                            keeps its best */
   bool measured;         /* the models were timed (not when off, or when nothing was rewritten) */
   bool self;             /* the test hook compared the original with itself */
   char runtime[96];      /* the helper's onnxruntime */
@@ -47,7 +54,10 @@ rg_status rg_speed_guard_setup(rg_speed_guard *g, int asked, const char *cost, c
 rg_status rg_speed_guard_run(rg_cost_model *cm, const rg_model *m, const rg_search_result *r, const char *in_path,
                        rg_speed_guard *g, rg_err *err) RG_MUST_CHECK;
 
-/* Whether the guard keeps the original: it measured, and the optimized model is not faster. */
+/* Whether the guard keeps the original: it measured, and the optimized model is not faster; or
+ * onnxruntime refused the optimized model. */
 bool rg_speed_guard_keeps_original(const rg_speed_guard *g);
+/* Why it keeps the original, as the written line says it: " (the original: ...)". */
+const char *rg_speed_guard_why_original(const rg_speed_guard *g);
 
 #endif

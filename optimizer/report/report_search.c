@@ -172,20 +172,28 @@ bool rg_numcheck_print(const rg_model *m, const rg_ruleset *rules, const rg_sear
 }
 
 void rg_speed_guard_print(const rg_speed_guard *g, rg_strbuf *out) {
-  if (!g->measured && g->unmeasured[0])
-    rg_sb_printf(out, "guard: not measured (%s): the optimized model is written unmeasured (--no-guard does not "
-                      "try)\n", g->unmeasured);
+  if (g->refused[0])
+    rg_sb_printf(out, "guard: onnxruntime refuses the optimized model, not the original (%s): the original is "
+                      "written (a graphopt bug: please report it with the model)\n", g->refused);
+  else if (!g->measured && g->unmeasured[0])
+    rg_sb_printf(out, "guard: not measured (%s): the optimized model is written unmeasured (--no-guard skips the "
+                      "guard)\n", g->unmeasured);
   if (!g->measured) return;
   const rg_ort_comparison *c = &g->cmp;
   rg_sb_printf(out,
-               "guard (%s, %d threads, %d rounds of fresh sessions, %d interleaved pairs%s): original %.3f ms, "
-               "optimized %.3f ms; ratio %.3f (the rounds' median; lowest %.3f, highest %.3f): ",
-               g->runtime, g->threads, c->rounds, c->pairs,
-               g->self ? ", RG_TEST_GUARD_SELF: the original against itself" : "", c->a_ms, c->b_ms, c->ratio, c->low,
-               c->high);
-  if (c->faster) rg_sb_puts(out, "faster beyond the noise: the optimized model is written\n");
-  else rg_sb_printf(out, "not faster beyond the noise (every round above 1, the median %.2f at least): the original "
-                         "is written\n", RG_ORT_MIN_GAIN);
+               "guard (%s, %d threads, %d rounds of fresh sessions, %d interleaved pairs%s%s%s): the rounds' ratios "
+               "original / optimized: median %.3f, lowest %.3f, highest %.3f (all pairs' medians: original %.3f ms, "
+               "optimized %.3f ms): ",
+               g->runtime, g->threads, c->rounds, c->pairs, g->at[0] ? ", at " : "", g->at,
+               g->self ? ", RG_TEST_GUARD_SELF: the original against itself" : "", c->ratio, c->low, c->high, c->a_ms,
+               c->b_ms);
+  if (c->faster)
+    rg_sb_printf(out, "faster beyond the noise (every round above 1, the median at least %.2f): the optimized model "
+                      "is written\n", RG_ORT_MIN_GAIN);
+  else if (c->low <= 1)
+    rg_sb_printf(out, "not faster beyond the noise (a round at %.3f, not above 1): the original is written\n", c->low);
+  else
+    rg_sb_printf(out, "not faster beyond the noise (the median under %.2f): the original is written\n", RG_ORT_MIN_GAIN);
 }
 
 void rg_speed_guard_json(const rg_speed_guard *g, rg_strbuf *out) {
@@ -197,6 +205,9 @@ void rg_speed_guard_json(const rg_speed_guard *g, rg_strbuf *out) {
   rg_sb_printf(out, ", \"guard\": {\"measured\": %s, \"asked\": %s", g->measured ? "true" : "false",
                g->asked ? "true" : "false");
   if (g->unmeasured[0]) rg_sb_puts(out, ", \"unmeasured\": "), rg_json_string(out, g->unmeasured);
+  if (g->refused[0]) rg_sb_puts(out, ", \"refused_optimized\": "), rg_json_string(out, g->refused);
+  if (g->refused[0]) rg_sb_puts(out, ", \"written\": \"original\"");
+  if (g->at[0]) rg_sb_puts(out, ", \"at\": "), rg_json_string(out, g->at);
   if (g->measured) {
     rg_sb_puts(out, ", \"runtime\": ");
     rg_json_string(out, g->runtime);

@@ -8,6 +8,8 @@
 #   hang          answers its version, then never answers (until killed)
 #   garbage       answers its version, then writes a line that is no reply frame
 #   refuse        answers its version, then "error load ..." to every timing (onnxruntime says no)
+#   refuse-b      times single models, but refuses a comparison's second model (the optimized one)
+# With $FAKE_ORT_LOG set, each command's JSON line is appended there.
 export LC_ALL=C
 mode=${FAKE_ORT:-ok}
 if [ "$mode" = crash-start ]; then
@@ -18,6 +20,7 @@ reply() { printf 'rg-ort-reply %010d %010d\n%s' "$1" "${#2}" "$2"; }
 while IFS= read -r -N 39 head; do
   seq=$((10#${head:15:10})) len=$((10#${head:26:12}))
   IFS= read -r cmd # the JSON line; the models' bytes follow
+  [ -n "${FAKE_ORT_LOG:-}" ] && printf '%s\n' "$cmd" >>"$FAKE_ORT_LOG"
   rest=$((len - ${#cmd} - 1))
   [ "$rest" -gt 0 ] && dd bs=65536 iflag=count_bytes,fullblock count="$rest" of=/dev/null status=none
   case $cmd in
@@ -28,6 +31,8 @@ while IFS= read -r -N 39 head; do
         hang) exec sleep 600 ;;
         garbage) echo "hello from a broken helper" ;;
         refuse) reply "$seq" "error load fake: this model is refused" ;;
+        refuse-b) [[ $cmd == *'"pair"'* ]] && reply "$seq" "error load model b: fake: this model is refused" ||
+          reply "$seq" "ok $((20 + rest / 100)) 10" ;;
         *)
           if [[ $cmd == *'"pair"'* ]]; then
             [[ $cmd =~ \"min_pairs\":\ ([0-9]+) ]] && n=${BASH_REMATCH[1]}
