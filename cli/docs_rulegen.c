@@ -139,9 +139,13 @@ const rg_cli_doc rg_doc_synth = {
     "and at other shape sets. Writes the candidates that pass as rule text (ir/text.h).\n"
     "A graph's outputs are its sinks (operators no other operator uses); an input alone is\n"
     "a graph too. Progress goes to standard error; a table of counts and times ends the\n"
-    "run. Ctrl-C stops cleanly without writing a partial file.\n",
+    "run. Ctrl-C stops cleanly without writing a partial file.\n"
+    "Under mpirun (a build with MPI) the proof rounds spread over the job's processes, each\n"
+    "with its -j threads; rank 0 runs the other stages and writes the same outputs as one\n"
+    "process. The proof cache must be a folder every rank sees.\n",
     synth_options, RG_CLI_COUNT(synth_options),
-    "example:\n  rulegen --ops taso --depth 3 --stop-after test -o candidates.rules\n"
+    "examples:\n  rulegen --ops taso --depth 3 --stop-after test -o candidates.rules\n"
+    "  mpirun -np 4 rulegen --ops all --depth 3 -j 1 -o d3all.rules\n"
     "exit status: 0 done, 1 error during the run, 2 bad arguments, 130 interrupted\n"};
 
 const rg_cli_doc rg_doc_prove = {

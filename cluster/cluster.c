@@ -16,7 +16,7 @@
 
 static int rank_, size_ = 1;
 #ifdef RG_HAVE_MPI
-static bool mpi_on;
+static bool mpi_on, ended; /* ended: a worker took rank 0's end of the run */
 #endif
 static rg_cluster_rank_tally *totals_, one_total;
 static int64_t bytes_; /* rank 0's messages, both ways */
@@ -39,6 +39,8 @@ rg_status rg_cluster_start(int *argc, char ***argv, bool spreads, rg_err *err) {
   rg_status st = rg_cl_mpi_start(argc, argv, &rank_, &size_, err);
   if (st) return st;
   mpi_on = true;
+  if (rank_ && !freopen("/dev/null", "w", stdout)) /* what a command prints, rank 0 prints once */
+    return rg_err_set(err, RG_ERR_IO, "rank %d: cannot silence its standard output", rank_);
   if (size_ > 1 && !spreads) { /* every rank says no */
     rg_cl_mpi_end();
     mpi_on = false;
@@ -58,10 +60,28 @@ int rg_cluster_size(void) { return size_; }
 const rg_cluster_rank_tally *rg_cluster_totals(void) { return totals_ ? totals_ : &one_total; }
 int64_t rg_cluster_bytes(void) { return bytes_; }
 
+/* A worker that has not served (a command that ran on every rank, or one that failed): rank 0's
+ * end taken. Failed, it waits 10 s for rank 0 to end too (bad options fail every rank alike);
+ * rank 0 going on (no end by then, or a job it cannot do), it ends the job: rank 0 would wait. */
+#ifdef RG_HAVE_MPI
+static void worker_leaves(int status) {
+  char *text = NULL;
+  size_t len;
+  for (double t0 = rg_clock_seconds(); status && !rg_cl_order_waiting() && rg_clock_seconds() - t0 < 10;)
+    rg_cl_nap();
+  if ((status && !rg_cl_order_waiting()) || rg_cl_wait_order(&text, &len) != RG_CL_END) {
+    free(text);
+    fprintf(stderr, "rulegen: rank %d stopped (status %d) while rank 0 goes on: the job ends\n", rank_, status);
+    rg_cl_mpi_abort(status ? status : 1);
+  }
+}
+#endif
+
 void rg_cluster_end(int status) {
   (void)status;
 #ifdef RG_HAVE_MPI
   if (!mpi_on) return;
+  if (rank_ && !ended) worker_leaves(status);
   for (int r = 1; rank_ == 0 && r < size_; r++) rg_cl_send_end(r);
   rg_cl_mpi_end();
   mpi_on = false;
@@ -212,7 +232,7 @@ int rg_cluster_serve(const rg_cluster_work *w) {
   int rc = 0;
   char *text;
   size_t len;
-  while (rg_cl_wait_order(&text, &len) == RG_CL_JOB) {
+  while (!(ended = rg_cl_wait_order(&text, &len) == RG_CL_END)) {
     void *job = NULL;
     rg_err err = {0};
     rg_cl_report rep = {.status = w->open(w->ctx, text, len, &job, &err)};

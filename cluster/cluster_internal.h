@@ -30,6 +30,7 @@ bool rg_cl_poll_report(int *from, rg_cl_report *r); /* a report waiting, taken; 
 /* a worker: rank 0's next order (a job's text malloc'ed into *text; out of memory ends the job),
  * its next chunk, and its reports; waiting sleeps between polls */
 rg_cl_order rg_cl_wait_order(char **text, size_t *len);
+bool rg_cl_order_waiting(void); /* an order has come (never blocks) */
 void rg_cl_wait_chunk(int *begin, int *end);
 void rg_cl_send_report(const rg_cl_report *r);
 #endif

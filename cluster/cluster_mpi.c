@@ -64,6 +64,13 @@ static MPI_Status wait_from_zero(int tag1, int tag2) {
   }
 }
 
+bool rg_cl_order_waiting(void) {
+  int flag = 0;
+  MPI_Status s;
+  MPI_Iprobe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &s);
+  return flag && (s.MPI_TAG == TAG_JOB || s.MPI_TAG == TAG_END);
+}
+
 rg_cl_order rg_cl_wait_order(char **text, size_t *len) {
   MPI_Status s = wait_from_zero(TAG_JOB, TAG_END);
   if (s.MPI_TAG == TAG_END) {

@@ -116,7 +116,9 @@ static rg_status prove_round(finish *f, const rg_axioms *ax, rg_prove_opts *po, 
   rg_prove_summary s;
   rg_spread_work ranks; /* under mpirun, the ranks prove the round first (synth/spread.h) */
   rg_status st = rs.rules ? rg_spread_prove(&rs, ax, po, &ranks, err) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  if (!st) st = rg_prove_rules(&rs, ax, po, p, &s, err);
+  rg_prove_opts round = *po;
+  round.check_axioms = po->check_axioms && !ranks.axioms_checked;
+  if (!st) st = rg_prove_rules(&rs, ax, &round, p, &s, err);
   if (!st) rg_spread_account(&s, &ranks);
   free(rs.rules);
   if (st) return st;

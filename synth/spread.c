@@ -61,13 +61,13 @@ rg_status rg_spread_prove(const rg_ruleset *rs, const rg_axioms *ax, const rg_pr
                           rg_spread_work *done, rg_err *err) {
   *done = (rg_spread_work){0};
   if (rg_cluster_size() == 1 || !rs->n) return RG_OK;
-  if (po->check_axioms) { /* no rules: only the axioms' test, its pass kept in the proof cache */
+  if (po->check_axioms) { /* no rules: only the axioms' test (its pass kept in a proof cache) */
     rg_ruleset none = {NULL, 0, 0};
     rg_rule_proof unused;
     rg_prove_summary s;
     rg_status st = rg_prove_rules(&none, ax, po, &unused, &s, err);
     if (st) return st;
-    done->axioms_tested = s.axioms_tested;
+    done->axioms_tested = s.axioms_tested, done->axioms_checked = true;
   }
   rg_strbuf text;
   rg_sb_init(&text);
@@ -88,13 +88,12 @@ rg_status rg_spread_prove(const rg_ruleset *rs, const rg_axioms *ax, const rg_pr
 }
 
 void rg_spread_account(rg_prove_summary *s, const rg_spread_work *done) {
-  int asked = (int)done->asked, rechecks = (int)done->rechecks, axioms = (int)done->axioms_tested;
+  int asked = (int)done->asked, rechecks = (int)done->rechecks;
   /* what rank 0's round took from the journal that the ranks had just asked */
   if (asked > s->reused) asked = s->reused;
   if (rechecks > s->recheck_taken) rechecks = s->recheck_taken;
-  if (axioms > s->axioms_taken) axioms = s->axioms_taken;
   s->asked += asked, s->reused -= asked, s->recheck_taken -= rechecks;
-  s->axioms_tested += axioms, s->axioms_taken -= axioms;
+  s->axioms_tested += (int)done->axioms_tested; /* the round itself did not test them again */
 }
 
 void rg_spread_print(FILE *out, const char *lead) {

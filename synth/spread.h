@@ -17,6 +17,7 @@ typedef struct {
   int64_t asked;    /* solver queries answered */
   int64_t rechecks; /* proved rules the recheck compared (its pass not taken from the cache) */
   int64_t axioms_tested; /* the axioms' random test, run by rank 0 before the ranks set out */
+  bool axioms_checked;   /* that test passed here: the round need not run it again */
 } rg_spread_work;
 
 /* Rank 0, before its round over rs with po: the ranks prove rs into po's journal (nothing with

@@ -16,8 +16,8 @@ static const rg_cli_command commands[] = {
 
 int main(int argc, char **argv) {
   rg_err err;
-  bool synth = argc < 2 || argv[1][0] == '-' || !strcmp(argv[1], "synth");
-  int rc = rg_cluster_start(&argc, &argv, synth, &err)
+  bool spreads = argc < 2 || argv[1][0] == '-' || !strcmp(argv[1], "synth") || !strcmp(argv[1], "help");
+  int rc = rg_cluster_start(&argc, &argv, spreads, &err)
                ? fprintf(stderr, "rulegen: %s\n", err.msg), 2
                : rg_cli_dispatch("rulegen",
                                  "rulegen synthesizes and proves rewrite rules for tensor computation graphs.\n"

@@ -123,7 +123,7 @@ static rg_status refute_all(const rg_ruleset *rules, const rg_prove_opts *o, rg_
     if (st) rg_first_error_note(&first, i, st, &e);
   }
   if (first.st) return rg_first_error_take(&first, err);
-  if (o->progress)
+  if (o->progress && rules->n) /* none: only the axioms' test ran */
     fprintf(stderr,
             "prove: %d rules compared at %d shape sets each: %d differ (not sent to the solvers)\n",
             rules->n, o->refute_sets, n);
@@ -180,7 +180,7 @@ static rg_status recheck_proved(const rg_ruleset *rules, const rg_prove_opts *o,
     p->shipped = false;
     if (rg_proof_refutation_set(p, vs[i].why, 500)) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
-  if (!st && o->progress)
+  if (!st && o->progress && rules->n)
     fprintf(stderr, "prove: %d proved rules rechecked at up to %d assignments each (%d passes taken from the proof "
             "cache): %d differ (%.1f s)\n",
             sum->rechecked, o->recheck, taken, differ, (rg_clock_ms() - t0) / 1e3);

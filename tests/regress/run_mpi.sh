@@ -58,6 +58,13 @@ has "an unsound axiom: said" "axiom bad-axiom is UNSOUND"
 check "an unsound axiom: no solver asked (the journal holds its header only)" 0 \
   sh -c '[ "$(cat pc.u/answers-*.journal | grep -vc "^#")" -eq 0 ]'
 
+check "bad options: every rank says so, no abort" 2 mpi 2 --ops bogus --depth 2
+has "bad options: said" "unknown operator 'bogus'"
+n=$((n + 1))
+grep -q MPI_ABORT <<<"$out" && { echo "FAIL bad options: the job was aborted"; fail=$((fail + 1)); }
+check "help under mpirun, printed once" 0 mpi 2 help
+[ "$(grep -c '^usage: rulegen' <<<"$out")" -eq 1 ] || { echo "FAIL help printed $(grep -c '^usage: rulegen' <<<"$out") times"; fail=$((fail + 1)); }
+n=$((n + 1))
 check "other commands refused under mpirun" 2 mpi 2 prove --help
 has "other commands refused: said" "this command does not spread over MPI ranks"
 finish
