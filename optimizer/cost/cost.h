@@ -178,6 +178,10 @@ rg_status rg_cost_cache_choose(const char *name, const char *given, bool no_cach
 rg_status rg_cost_model_choose(const char *name, const char *machine, const char *cache, bool no_cache, char *buf,
                                size_t n, rg_cost_model **out, rg_err *err) RG_MUST_CHECK;
 
+/* Whether --machine's value (NULL: not given) names the default machine, cpu-default: by its
+ * name, or as the file it is (the roofline's figures of this CPU). */
+bool rg_cost_machine_is_default(const char *machine);
+
 /* The onnxruntime helper of an ort cost model (NULL for another), which graphopt's guard times
  * whole models in; it lives as long as cm. */
 rg_ort *rg_cost_model_ort(rg_cost_model *cm);

@@ -22,6 +22,10 @@ static const rg_data_file *default_machine(void) {
 
 const char *rg_machine_default_path(void) { return default_machine()->path; }
 
+bool rg_cost_machine_is_default(const char *machine) {
+  return !machine || !strcmp(machine, "cpu-default") || rg_path_same_file(machine, rg_machine_default_path());
+}
+
 static const struct {
   const char *key;
   size_t offset;

@@ -10,7 +10,7 @@
 
 /* On by default: the costs are this CPU's (speed_guard.h). */
 static bool this_cpu(const char *cost, const char *machine) {
-  return strcmp(cost, "cuda") && (!machine || !strcmp(machine, "cpu-default"));
+  return strcmp(cost, "cuda") && rg_cost_machine_is_default(machine);
 }
 
 rg_status rg_speed_guard_setup(rg_speed_guard *g, int asked, const char *cost, const char *machine, rg_err *err) {

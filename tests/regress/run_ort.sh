@@ -94,6 +94,8 @@ faults() {
   check "guard off by default for another machine" 0 '"guard": null' sh -c "\"$graphopt\" optimize \
     \"$opt/merge_matmuls.onnx\" --rules \"$opt/merge.rules\" -q -o \"$tmp/gpu.onnx\" --machine gpu-h100 \
     --json \"$tmp/gpu.json\" && cat \"$tmp/gpu.json\""
+  check "guard on by default for cpu-default's file" 0 "written (the original: the optimized model is not faster)" \
+    "${mm[@]}" -o "$tmp/cpufile.onnx" --machine "$root/optimizer/cost/machines/cpu-default.txt"
   # on by default and unable to measure: the optimized model written unmeasured, said; asked: nothing
   check "guard by default, no helper" 0 "guard: not measured (the onnxruntime helper RG_ORT_HELPER=$tmp/none: not found" \
     env RG_ORT_HELPER="$tmp/none" "${mm[@]}" -o "$tmp/nohelper.onnx"
