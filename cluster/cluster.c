@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "cluster_internal.h"
@@ -88,6 +89,11 @@ void rg_cluster_end(int status) {
 #endif
 }
 
+int64_t rg_cl_peak_kb(void) {
+  struct rusage u;
+  return getrusage(RUSAGE_SELF, &u) ? 0 : (int64_t)u.ru_maxrss;
+}
+
 void rg_cl_nap(void) { nanosleep(&(struct timespec){0, 5 * 1000 * 1000}, NULL); }
 
 static void add_tally(rg_cluster_rank_tally *t, int items, const int64_t *counts, double busy) {
@@ -97,6 +103,7 @@ static void add_tally(rg_cluster_rank_tally *t, int items, const int64_t *counts
 
 static void merge_tally(rg_cluster_rank_tally *to, const rg_cluster_rank_tally *from) {
   to->items += from->items, to->chunks += from->chunks, to->busy_s += from->busy_s;
+  if (from->peak_kb > to->peak_kb) to->peak_kb = from->peak_kb;
   for (int k = 0; k < RG_CLUSTER_COUNTS; k++) to->counts[k] += from->counts[k];
 }
 
@@ -161,6 +168,7 @@ static void serve_workers(spread *s, rg_progress *line, rg_cluster_rank_tally *t
       continue;
     }
     if (rep.status && !*st) *st = rg_err_set(err, (rg_status)rep.status, "rank %d: %s", from, rep.msg);
+    if (rep.peak_kb > tally[from].peak_kb) tally[from].peak_kb = rep.peak_kb;
     if (rep.status) fail(s);
     else if (rep.end > rep.begin) {
       add_tally(&tally[from], rep.end - rep.begin, rep.counts, rep.busy_s);
@@ -195,6 +203,7 @@ static rg_status spread_ranks(const char *text, size_t len, int n, const rg_clus
 #endif
   if (threaded) pthread_join(local, NULL);
   if (s.local_st && !st) *err = s.local_err, st = s.local_st;
+  s.local.peak_kb = rg_cl_peak_kb();
   merge_tally(&t[0], &s.local);
   pthread_mutex_destroy(&s.mu);
   return st;
@@ -239,6 +248,7 @@ int rg_cluster_serve(const rg_cluster_work *w) {
     free(text);
     for (int b, e;;) {
       if (rep.status) snprintf(rep.msg, sizeof rep.msg, "%s", err.msg), rc = 1;
+      rep.peak_kb = rg_cl_peak_kb();
       rg_cl_send_report(&rep);
       rg_cl_wait_chunk(&b, &e);
       if (b == e) break;

@@ -55,6 +55,7 @@ typedef struct {
   int64_t items, chunks;
   int64_t counts[RG_CLUSTER_COUNTS];
   double busy_s; /* seconds in run() */
+  int64_t peak_kb; /* the rank's peak resident memory, KB, as last reported */
 } rg_cluster_rank_tally;
 
 /* Rank 0: sends text (len bytes) to every worker as a job, then spreads items 0..n-1 over every

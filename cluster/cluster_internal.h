@@ -11,8 +11,12 @@ typedef struct {
   int32_t status, begin, end;
   int64_t counts[RG_CLUSTER_COUNTS];
   double busy_s;
+  int64_t peak_kb; /* the worker's peak resident memory so far */
   char msg[512];
 } rg_cl_report;
+
+/* This process's peak resident memory, KB (getrusage). */
+int64_t rg_cl_peak_kb(void);
 
 /* rank 0's orders */
 typedef enum { RG_CL_JOB, RG_CL_END } rg_cl_order;

@@ -106,7 +106,9 @@ void rg_spread_print(FILE *out, const char *lead) {
   for (int r = 0; r < n; r++) fprintf(out, "%s%lld", r ? ", " : " ", (long long)t[r].counts[ASKED]);
   fprintf(out, "; busy");
   for (int r = 0; r < n; r++) fprintf(out, "%s%.1f", r ? ", " : " ", t[r].busy_s);
-  fprintf(out, " s; %.2f MB exchanged\n", (double)rg_cluster_bytes() / 1e6);
+  fprintf(out, " s; peak RSS");
+  for (int r = 0; r < n; r++) fprintf(out, "%s%lld", r ? ", " : " ", (long long)(t[r].peak_kb >> 10));
+  fprintf(out, " MB; %.2f MB exchanged\n", (double)rg_cluster_bytes() / 1e6);
 }
 
 void rg_spread_json(FILE *out) {
@@ -115,9 +117,10 @@ void rg_spread_json(FILE *out) {
   if (n == 1) return;
   fprintf(out, ",\n \"ranks\": [");
   for (int r = 0; r < n; r++)
-    fprintf(out, "%s{\"rank\": %d, \"rules\": %lld, \"chunks\": %lld, \"asked\": %lld, \"busy_s\": %.3f}",
+    fprintf(out, "%s{\"rank\": %d, \"rules\": %lld, \"chunks\": %lld, \"asked\": %lld, \"busy_s\": %.3f, "
+                 "\"peak_rss_kb\": %lld}",
             r ? ", " : "", r, (long long)t[r].items, (long long)t[r].chunks, (long long)t[r].counts[ASKED],
-            t[r].busy_s);
+            t[r].busy_s, (long long)t[r].peak_kb);
   fprintf(out, "],\n \"exchanged_bytes\": %lld", (long long)rg_cluster_bytes());
 }
 

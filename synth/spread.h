@@ -29,9 +29,11 @@ rg_status rg_spread_prove(const rg_ruleset *rs, const rg_axioms *ax, const rg_pr
 void rg_spread_account(rg_prove_summary *s, const rg_spread_work *done);
 
 /* Under MPI (more than one rank): a line of what each rank did in every spread round (rules
- * proved, solver queries, seconds busy) after lead, on out; nothing with one rank. */
+ * proved, solver queries, seconds busy, peak resident memory) after lead, on out; nothing with
+ * one rank. */
 void rg_spread_print(FILE *out, const char *lead);
-/* The same as JSON members after a comma, ', "ranks": [{rank, rules, chunks, asked, busy_s},
+/* The same as JSON members after a comma, ', "ranks": [{rank, rules, chunks, asked, busy_s,
+ * peak_rss_kb},
  * ...], "exchanged_bytes": N'; nothing with one rank. */
 void rg_spread_json(FILE *out);
 
