@@ -181,12 +181,13 @@ static void serve_workers(spread *s, rg_progress *line, rg_cluster_rank_tally *t
 }
 #endif
 
-/* The ranks' parts of a spread with more than one rank into t (size_ entries). */
-static rg_status spread_ranks(const char *text, size_t len, int n, const rg_cluster_work *w, void *job,
-                              rg_progress *line, rg_cluster_rank_tally *t, rg_err *err) {
+rg_status rg_cluster_spread(const char *text, size_t len, int n, const rg_cluster_work *w, void *job,
+                            const char *stage, bool progress, rg_err *err) {
   spread s = {.n = n, .ranks = size_, .w = w, .job = job};
   pthread_mutex_init(&s.mu, NULL);
   rg_status st = RG_OK;
+  rg_progress line;
+  rg_progress_start(&line, stage, "items", n, progress);
 #ifdef RG_HAVE_MPI
   for (int r = 1; r < size_; r++) rg_cl_send_job(r, text, len);
   bytes_ += (int64_t)(size_ - 1) * (int64_t)(len + sizeof(int64_t));
@@ -197,40 +198,14 @@ static rg_status spread_ranks(const char *text, size_t len, int n, const rg_clus
   bool threaded = pthread_create(&local, NULL, run_local, &s) == 0;
   if (!threaded) run_local(&s); /* rank 0 does its part first; the workers wait for chunks */
 #ifdef RG_HAVE_MPI
-  serve_workers(&s, line, t, &st, err);
-#else
-  (void)line;
+  serve_workers(&s, &line, totals_, &st, err);
 #endif
   if (threaded) pthread_join(local, NULL);
+  rg_progress_finish(&line);
   if (s.local_st && !st) *err = s.local_err, st = s.local_st;
   s.local.peak_kb = rg_cl_peak_kb();
-  merge_tally(&t[0], &s.local);
+  merge_tally(&totals_[0], &s.local);
   pthread_mutex_destroy(&s.mu);
-  return st;
-}
-
-rg_status rg_cluster_spread(const char *text, size_t len, int n, const rg_cluster_work *w, void *job,
-                            const char *stage, bool progress, rg_cluster_rank_tally *tally,
-                            rg_err *err) {
-  rg_cluster_rank_tally *t = calloc((size_t)size_, sizeof *t);
-  if (!t) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  rg_status st = RG_OK;
-  if (size_ == 1) { /* one process: everything here */
-    int64_t counts[RG_CLUSTER_COUNTS] = {0};
-    double t0 = rg_clock_seconds();
-    st = n ? w->run(w->ctx, job, 0, n, counts, err) : RG_OK;
-    if (!st && n) add_tally(&t[0], n, counts, rg_clock_seconds() - t0);
-  } else {
-    rg_progress line;
-    rg_progress_start(&line, stage, "items", n, progress);
-    st = spread_ranks(text, len, n, w, job, &line, t, err);
-    rg_progress_finish(&line);
-  }
-  for (int r = 0; r < size_; r++) {
-    merge_tally(&totals_[r], &t[r]);
-    if (tally) merge_tally(&tally[r], &t[r]);
-  }
-  free(t);
   return st;
 }
 

@@ -50,7 +50,7 @@ typedef struct {
   void (*close)(void *ctx, void *job);
 } rg_cluster_work;
 
-/* What each rank did in a spread, and in every spread so far (rg_cluster_totals). */
+/* What each rank did in every spread so far (rg_cluster_totals). */
 typedef struct {
   int64_t items, chunks;
   int64_t counts[RG_CLUSTER_COUNTS];
@@ -58,14 +58,14 @@ typedef struct {
   int64_t peak_kb; /* the rank's peak resident memory, KB, as last reported */
 } rg_cluster_rank_tally;
 
-/* Rank 0: sends text (len bytes) to every worker as a job, then spreads items 0..n-1 over every
- * rank, itself running them on job (made from the same text) with w->run in a thread of its
- * own; returns when every item is done, with each rank's figures added to tally[rank] (size
- * entries; NULL: not wanted). progress: a line on stderr (stage, unit) while it runs. Errors: a
- * rank's (its message, naming the rank), RG_ERR_NOMEM. With one rank, it runs every item here. */
+/* Rank 0 of a job of several ranks (rg_cluster_size() > 1: with one there is nothing to spread,
+ * and a caller runs its items itself): sends text (len bytes) to every worker as a job, then
+ * spreads items 0..n-1 over every rank, itself running them on job (made from the same text)
+ * with w->run in a thread of its own; returns when every item is done, each rank's figures
+ * added to rg_cluster_totals(). progress: a line on stderr (stage) while it runs. Errors: a
+ * rank's (its message, naming the rank), RG_ERR_NOMEM. */
 rg_status rg_cluster_spread(const char *text, size_t len, int n, const rg_cluster_work *w, void *job,
-                            const char *stage, bool progress, rg_cluster_rank_tally *tally,
-                            rg_err *err) RG_MUST_CHECK;
+                            const char *stage, bool progress, rg_err *err) RG_MUST_CHECK;
 
 /* A worker: serves rank 0's jobs with w until rank 0 ends the run. Returns the exit status
  * (0; 1 when a job failed here, said on stderr). */

@@ -57,6 +57,13 @@ static rg_prove_opts chunk_opts(const rg_prove_opts *po) {
   return q;
 }
 
+/* Counter k over every rank and every spread so far. */
+static int64_t total(int k) {
+  int64_t sum = 0;
+  for (int r = 0; r < rg_cluster_size(); r++) sum += rg_cluster_totals()[r].counts[k];
+  return sum;
+}
+
 rg_status rg_spread_prove(const rg_ruleset *rs, const rg_axioms *ax, const rg_prove_opts *po,
                           rg_spread_work *done, rg_err *err) {
   *done = (rg_spread_work){0};
@@ -76,13 +83,10 @@ rg_status rg_spread_prove(const rg_ruleset *rs, const rg_axioms *ax, const rg_pr
   rg_prove_opts q = chunk_opts(po);
   prove_ctx c = {ax, &q};
   rg_cluster_work w = {&c, open_job, run_chunk, close_job};
-  int ranks = rg_cluster_size();
-  rg_cluster_rank_tally *t = calloc((size_t)ranks, sizeof *t);
-  rg_status st = t ? rg_cluster_spread(rg_sb_str(&text), text.len, rs->n, &w, (void *)rs, "prove (ranks)",
-                                       po->progress, t, err)
-                   : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  for (int r = 0; t && r < ranks; r++) done->asked += t[r].counts[ASKED], done->rechecks += t[r].counts[RECHECKS];
-  free(t);
+  int64_t asked = total(ASKED), rechecks = total(RECHECKS); /* before this round */
+  rg_status st = rg_cluster_spread(rg_sb_str(&text), text.len, rs->n, &w, (void *)rs, "prove (ranks)",
+                                   po->progress, err);
+  done->asked = total(ASKED) - asked, done->rechecks = total(RECHECKS) - rechecks;
   rg_sb_free(&text);
   return st;
 }
@@ -96,19 +100,26 @@ void rg_spread_account(rg_prove_summary *s, const rg_spread_work *done) {
   s->axioms_tested += (int)done->axioms_tested; /* the round itself did not test them again */
 }
 
+/* One figure of every rank, after what it is: "busy 1.2, 3.4 s". */
+static void per_rank(FILE *out, const char *what, const char *unit, int digits,
+                     double (*of)(const rg_cluster_rank_tally *)) {
+  fprintf(out, "%s", what);
+  for (int r = 0; r < rg_cluster_size(); r++) fprintf(out, "%s%.*f", r ? ", " : " ", digits, of(&rg_cluster_totals()[r]));
+  fprintf(out, "%s", unit);
+}
+static double rules_of(const rg_cluster_rank_tally *t) { return (double)t->items; }
+static double asked_of(const rg_cluster_rank_tally *t) { return (double)t->counts[ASKED]; }
+static double busy_of(const rg_cluster_rank_tally *t) { return t->busy_s; }
+static double peak_mb_of(const rg_cluster_rank_tally *t) { return (double)(t->peak_kb >> 10); }
+
 void rg_spread_print(FILE *out, const char *lead) {
-  int n = rg_cluster_size();
-  const rg_cluster_rank_tally *t = rg_cluster_totals();
-  if (n == 1) return;
-  fprintf(out, "%sspread over %d MPI ranks: rules proved", lead, n);
-  for (int r = 0; r < n; r++) fprintf(out, "%s%lld", r ? ", " : " ", (long long)t[r].items);
-  fprintf(out, "; solver queries");
-  for (int r = 0; r < n; r++) fprintf(out, "%s%lld", r ? ", " : " ", (long long)t[r].counts[ASKED]);
-  fprintf(out, "; busy");
-  for (int r = 0; r < n; r++) fprintf(out, "%s%.1f", r ? ", " : " ", t[r].busy_s);
-  fprintf(out, " s; peak RSS");
-  for (int r = 0; r < n; r++) fprintf(out, "%s%lld", r ? ", " : " ", (long long)(t[r].peak_kb >> 10));
-  fprintf(out, " MB; %.2f MB exchanged\n", (double)rg_cluster_bytes() / 1e6);
+  if (rg_cluster_size() == 1) return;
+  fprintf(out, "%sspread over %d MPI ranks: ", lead, rg_cluster_size());
+  per_rank(out, "rules proved", "", 0, rules_of);
+  per_rank(out, "; solver queries", "", 0, asked_of);
+  per_rank(out, "; busy", " s", 1, busy_of);
+  per_rank(out, "; peak RSS", " MB", 0, peak_mb_of);
+  fprintf(out, "; %.2f MB exchanged\n", (double)rg_cluster_bytes() / 1e6);
 }
 
 void rg_spread_json(FILE *out) {
