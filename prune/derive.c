@@ -124,6 +124,7 @@ static rg_status expand(search *S, side *from, const side *other, bool reversibl
     if (from->s[i].depth != level) continue;
     if (S->lim->stop && *S->lim->stop) break;
     rg_ref t = from->s[i].t;
+    int t_size = rg_term_size(S->g, t, 1 << 20);
     rg_position *pos;
     int npos;
     rg_status st = rg_term_positions(S->g, t, &pos, &npos, err);
@@ -131,6 +132,8 @@ static rg_status expand(search *S, side *from, const side *other, bool reversibl
     if (st == RG_ERR_LIMIT) continue;
     if (st) return st;
     for (int p = 0; p < npos && meet[0] < 0 && *states < S->lim->max_states; p++) {
+      /* The rest of t around this position: a rewrite's size is that plus its instance's. */
+      int outside = t_size - rg_term_size(S->g, pos[p].sub, 1 << 20);
       if ((st = rg_rewrite_set_candidates(S->rs, S->g, pos[p].sub, &S->cand, err))) {
         free(pos);
         return st;
@@ -141,6 +144,8 @@ static rg_status expand(search *S, side *from, const side *other, bool reversibl
           continue;
         rg_match_env_reset(&S->env);
         if (!rg_match(w->g, w->lhs, S->g, pos[p].sub, &S->env)) continue;
+        if (outside + rg_instance_size(w->g, w->rhs, &S->env, S->g, S->max_size + 1 - outside) > S->max_size)
+          continue;
         rg_ref rhs, nt;
         st = rg_match_instantiate(w->g, w->rhs, &S->env, S->g, &rhs, err);
         if (!st) st = rg_term_replace(S->g, t, pos[p].path, pos[p].depth, rhs, &nt, err);
@@ -149,7 +154,6 @@ static rg_status expand(search *S, side *from, const side *other, bool reversibl
           return st;
         }
         if (side_find(from, nt) >= 0) continue;
-        if (rg_term_size(S->g, nt, S->max_size + 1) > S->max_size) continue;
         state ns = {nt, i, w->tag, w->reverse, level + 1};
         if ((st = side_add(from, &ns, err))) {
           free(pos);

@@ -15,6 +15,18 @@ int rg_term_size(const rg_graph *g, rg_ref r, int cap) {
   return n < cap ? n : cap;
 }
 
+int rg_instance_size(const rg_graph *pg, rg_ref pr, const rg_match_env *e, const rg_graph *tg, int cap) {
+  const rg_node *pn = rg_graph_node(pg, pr.node);
+  if (pn->op == RG_OP_INPUT) {
+    int32_t v = pn->params[0];
+    return e->t_bound[v] ? rg_term_size(tg, e->t[v], cap) : 0;
+  }
+  int n = 1;
+  for (int k = 0; k < pn->n_in && n < cap; k++)
+    n += rg_instance_size(pg, pn->in[k], e, tg, cap - n);
+  return n < cap ? n : cap;
+}
+
 typedef struct {
   rg_position *items;
   int n, cap;

@@ -27,6 +27,11 @@ typedef struct {
 /* Operators in the tree form of r (variables not counted), saturating at cap. */
 int rg_term_size(const rg_graph *g, rg_ref r, int cap);
 
+/* rg_term_size of the instance of pattern pr (in pg) under e, in tg, without building it: a
+ * derivation search rejects most rewrites for their size, and building them first was most of
+ * its time. Unbound variables count 0 (rg_match_instantiate would refuse them). */
+int rg_instance_size(const rg_graph *pg, rg_ref pr, const rg_match_env *e, const rg_graph *tg, int cap);
+
 /* Every position of r's tree whose sub-term is not a variable, root first. *out is malloc'ed
  * (free it); RG_ERR_LIMIT when the term is deeper than RG_TERM_MAX_DEPTH. */
 rg_status rg_term_positions(const rg_graph *g, rg_ref r, rg_position **out, int *n,

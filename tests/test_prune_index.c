@@ -1,7 +1,8 @@
 /* tests/test_prune_index.c: the pattern index returns every pattern that matches a term (it
  * may only leave out patterns rg_match rejects), in increasing id order, and leaves most of the
  * others out. Patterns and terms are every operator sub-term of TASO's 133 rules (multi-output
- * split, concat) and of rules with parameter variables. */
+ * split, concat) and of rules with parameter variables. A pattern's instance under the match is
+ * the term: its size computed without building it (rg_instance_size) is the term's. */
 #include "check.h"
 #include "match/match.h"
 #include "match/pattern_index.h"
@@ -74,7 +75,7 @@ int main(void) {
   CHECK(rg_match_env_init(&env, nt, np, &err) == RG_OK);
   uint8_t *found = calloc((size_t)all.n, 1);
   rg_id_list got = {0};
-  long returned = 0, matched = 0, missed = 0, unordered = 0;
+  long returned = 0, matched = 0, missed = 0, unordered = 0, missized = 0;
   for (int j = 0; j < all.n; j++) {
     CHECK(rg_pattern_index_lookup(x, all.t[j].g, all.t[j].r, &got, &err) == RG_OK);
     memset(found, 0, (size_t)all.n);
@@ -89,12 +90,16 @@ int main(void) {
       if (!rg_match(all.t[i].g, all.t[i].r, all.t[j].g, all.t[j].r, &env)) continue;
       matched++;
       missed += !found[i];
+      int size = rg_term_size(all.t[j].g, all.t[j].r, 1 << 20);
+      missized += rg_instance_size(all.t[i].g, all.t[i].r, &env, all.t[j].g, 1 << 20) != size;
+      missized += rg_instance_size(all.t[i].g, all.t[i].r, &env, all.t[j].g, 2) != (size < 2 ? size : 2);
       self = self || i == j;
     }
     CHECK(self); /* a pattern matches itself */
   }
   CHECK_MSG(missed == 0, "%ld matching patterns not returned\n", missed);
   CHECK(unordered == 0);
+  CHECK_MSG(missized == 0, "%ld instance sizes differ from their terms'\n", missized);
   CHECK(matched > all.n);
   /* The index is a filter: most of what it returns matches (bindings aside), and it returns a
    * small share of all patterns. */
