@@ -507,6 +507,8 @@ int rg_synth_run(rg_synth_opts *o, const char *command) {
   /* under --require both a rule z3 does not prove fails anyway: cvc5 is asked only what z3
    * proved (the same rules, about half the proof stage: TASO's depth 3, 5:54 -> 3:07) */
   if (!o->no_fail_fast && o->fin.prove.require == RG_REQUIRE_BOTH) o->fin.prove.fail_fast = true;
+  /* -j bounds every stage: derivability and the kernels size their teams from OpenMP's default */
+  omp_set_num_threads(o->threads);
   int pre = rg_synth_preflight(o); /* before hours of work, not after */
   if (pre) return pre;
   if (rg_cluster_rank() != 0) { /* a worker of an MPI job: rank 0 runs the stages and hands out proofs */
