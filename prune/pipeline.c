@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/crew.h"
+
 static const char *const fate_names[] = {"kept", "renaming", "subgraph", "supergraph", "derived"};
 
 const char *rg_prune_fate_name(rg_prune_fate f) { return fate_names[f]; }
@@ -277,12 +279,19 @@ static void search_one(const rg_ruleset *rs, const rg_prune_opts *o, const rg_re
     t->st = rg_err_set(&t->err, RG_ERR_ARG, "internal error: a found derivation failed its check: %s", ce.msg);
 }
 
-/* The searches of t[0..m), each on a thread of nth. */
-static void search_batch(const rg_ruleset *rs, const rg_prune_opts *o, const rg_rewrite_set *set, const rg_rule **all,
-                         int n, trial *t, int m, int nth) {
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nth) if (m > 1)
-  for (int j = 0; j < m; j++)
-    search_one(rs, o, set, all, n, &t[j]);
+/* A batch of searches, t[j] one task of the crew. */
+typedef struct {
+  const rg_ruleset *rs;
+  const rg_prune_opts *o;
+  const rg_rewrite_set *set;
+  const rg_rule **all;
+  int n;
+  trial *t;
+} batch;
+
+static void search_task(void *ctx, int j) {
+  batch *b = ctx;
+  search_one(b->rs, b->o, b->set, b->all, b->n, &b->t[j]);
 }
 
 /* Searches a derivation of rule i from the enabled rules of set; if found (and re-checked),
@@ -322,18 +331,21 @@ static void maybe_save(const rg_prune_opts *o, rg_prune_result *res, int pass, i
  * next kept rules are searched at once, each on a thread, and their results taken in order up
  * to the first that changes the set (pass 1: a rule kept joins it; pass 2: a rule removed
  * leaves it): the rules after it in the batch are searched again in the next. The result is
- * the one-by-one pass's, for any number of threads. Two rules a thread: enough to even out long
- * searches, few enough that a change (about one rule in sixteen kept in pass 1 at depth 3; few
- * removed in pass 2) wastes little. *next: where it stopped (done: n in pass 1, -1 in pass 2). */
+ * the one-by-one pass's, for any number of threads. A batch is one to four rules a thread:
+ * halved after a change cut one short (its later searches were wasted: where most rules are
+ * kept, a batch of two a thread made two threads slower than one), doubled after one taken
+ * whole (more rules a thread even out long searches where few are kept, as at depth 4).
+ * *next: where it stopped (done: n in pass 1, -1 in pass 2). */
 #define BATCH_MAX 64
 static rg_status derive_pass(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
-                             rg_rewrite_set *set, const rg_rule **all, int pass, int from, int seq1, int *next,
-                             int *last, rg_err *err) {
+                             rg_rewrite_set *set, const rg_rule **all, rg_crew *crew, int pass, int from, int seq1,
+                             int *next, int *last, rg_err *err) {
   trial t[BATCH_MAX];
+  batch b = {rs, o, set, all, res->n, t};
   int step = pass == 1 ? 1 : -1, end = pass == 1 ? res->n : -1;
-  int nth = omp_get_max_threads(), done = 0, total = 0;
+  int nth = rg_crew_size(crew), done = 0, total = 0;
   for (int k = from; k != end; k += step) total += res->e[res->order[k]].fate == RG_FATE_KEPT;
-  int batch = 2 * nth < BATCH_MAX ? 2 * nth : BATCH_MAX;
+  int least = nth < BATCH_MAX ? nth : BATCH_MAX, most = 4 * nth < BATCH_MAX ? 4 * nth : BATCH_MAX, batch = least;
   const char *stage = pass == 1 ? "derivability" : "derivability, second pass";
   double last_save = rg_clock_seconds();
   rg_status st = RG_OK;
@@ -344,7 +356,7 @@ static rg_status derive_pass(const rg_ruleset *rs, const rg_prune_opts *o, rg_pr
     for (; after != end && m < batch; after += step)
       if (res->e[res->order[after]].fate == RG_FATE_KEPT)
         t[m++] = (trial){.k = after, .i = res->order[after], .exclude = pass == 2};
-    search_batch(rs, o, set, all, res->n, t, m, nth);
+    rg_crew_run(crew, m, search_task, &b);
     int j = 0;
     for (bool changed = false; j < m && !changed && !st && !stopped(o, res); j++) {
       *last = t[j].i;
@@ -356,8 +368,8 @@ static rg_status derive_pass(const rg_ruleset *rs, const rg_prune_opts *o, rg_pr
       if (o->progress && (++done % 64 == 0 || done == total)) o->progress(o->progress_ctx, stage, done, total);
     }
     for (int r = 0; r < m; r++) rg_derivation_free(&t[r].d);
-    if (j == m) k = after;
-    else if (j > 0) k = t[j].k; /* j == 0: stopped before any result was taken, k stays */
+    if (j == m) k = after, batch = 2 * batch < most ? 2 * batch : most;
+    else if (j > 0) k = t[j].k, batch = batch / 2 > least ? batch / 2 : least; /* j == 0: stopped, k stays */
   }
   *next = k; /* stopped: every rule before it (pass 2: after it) decided, none cut short */
   return st;
@@ -390,10 +402,13 @@ static rg_status derive_stage(const rg_ruleset *rs, const rg_prune_opts *o, rg_p
   res->interrupted = false;
   rg_rewrite_set *set = rg_rewrite_set_new();
   const rg_rule **all = malloc(sizeof *all * ((size_t)res->n + 1));
-  if (!set || !all) {
+  rg_crew *crew = NULL;
+  rg_status made = set && all ? rg_crew_new(omp_get_max_threads(), &crew, err)
+                              : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (made) {
     rg_rewrite_set_free(set);
     free(all);
-    return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    return made;
   }
   for (int i = 0; i < res->n; i++)
     all[i] = rs->rules[i];
@@ -402,17 +417,18 @@ static rg_status derive_stage(const rg_ruleset *rs, const rg_prune_opts *o, rg_p
   rg_status st = pass ? rebuild_set(rs, res, set, err) : RG_OK;
   /* Pass 1, Ruler's: each rule against the rules kept before it in visiting order. */
   if (!st && pass != 2) {
-    st = derive_pass(rs, o, res, set, all, 1, pass ? from : 0, 0, &next, &last, err);
+    st = derive_pass(rs, o, res, set, all, crew, 1, pass ? from : 0, 0, &next, &last, err);
     pass = 1, seq1 = res->removal_seq_n, from = res->n - 1;
   }
   if (!st && !res->interrupted && o->second_pass)
-    st = derive_pass(rs, o, res, set, all, 2, from, seq1, &next, &last, err), pass = 2;
+    st = derive_pass(rs, o, res, set, all, crew, 2, from, seq1, &next, &last, err), pass = 2;
   bool part_way = !st && res->interrupted && next != (pass == 1 ? res->n : -1);
   res->derive_pass = part_way ? pass : 0, res->derive_next = part_way ? next : 0;
   res->derive_seq1 = part_way && pass == 2 ? seq1 : 0;
   if (st) st = at_rule(st, err, rs->rules[last]);
   sd->seconds += rg_clock_seconds() - t0;
   sd->out = res->kept;
+  rg_crew_free(crew);
   rg_rewrite_set_free(set);
   free(all);
   return st;

@@ -1,0 +1,92 @@
+/* ir/crew.c: one mutex guards the batch; workers sleep on `start` until a new batch (or the
+ * end), the caller sleeps on `finished` until the last task of its batch returns. */
+#include "crew.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+struct rg_crew {
+  pthread_mutex_t mu;
+  pthread_cond_t start, finished;
+  pthread_t *threads;
+  int n;         /* threads in all, the caller's included */
+  long batch;    /* counts batches: a worker wakes for a new one */
+  int next, m;   /* the next task to hand out, and the batch's size */
+  int running;   /* tasks handed out and not yet returned */
+  bool ending;
+  void (*task)(void *ctx, int j);
+  void *ctx;
+};
+
+/* Takes and runs the batch's tasks until none is left; called with mu held, returns with it. */
+static void work(rg_crew *c) {
+  while (c->next < c->m) {
+    int j = c->next++;
+    c->running++;
+    pthread_mutex_unlock(&c->mu);
+    c->task(c->ctx, j);
+    pthread_mutex_lock(&c->mu);
+    if (--c->running == 0 && c->next >= c->m) pthread_cond_signal(&c->finished);
+  }
+}
+
+static void *worker(void *arg) {
+  rg_crew *c = arg;
+  long seen = 0;
+  pthread_mutex_lock(&c->mu);
+  for (;;) {
+    while (!c->ending && c->batch == seen) pthread_cond_wait(&c->start, &c->mu);
+    if (c->ending) break;
+    seen = c->batch;
+    work(c);
+  }
+  pthread_mutex_unlock(&c->mu);
+  return NULL;
+}
+
+rg_status rg_crew_new(int n, rg_crew **out, rg_err *err) {
+  *out = NULL;
+  rg_crew *c = calloc(1, sizeof *c);
+  if (!c || !(c->threads = calloc((size_t)(n > 1 ? n : 1), sizeof *c->threads))) {
+    free(c);
+    return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  }
+  pthread_mutex_init(&c->mu, NULL);
+  pthread_cond_init(&c->start, NULL);
+  pthread_cond_init(&c->finished, NULL);
+  c->n = 1;
+  for (int i = 1; i < n; i++, c->n++)
+    if (pthread_create(&c->threads[i], NULL, worker, c)) {
+      rg_crew_free(c);
+      return rg_err_set(err, RG_ERR_NOMEM, "could not start thread %d of %d", i + 1, n);
+    }
+  *out = c;
+  return RG_OK;
+}
+
+int rg_crew_size(const rg_crew *c) { return c->n; }
+
+void rg_crew_run(rg_crew *c, int m, void (*task)(void *ctx, int j), void *ctx) {
+  pthread_mutex_lock(&c->mu);
+  c->task = task, c->ctx = ctx, c->next = 0, c->m = m, c->running = 0;
+  c->batch++;
+  if (c->n > 1 && m > 1) pthread_cond_broadcast(&c->start);
+  work(c);
+  while (c->running > 0) pthread_cond_wait(&c->finished, &c->mu);
+  pthread_mutex_unlock(&c->mu);
+}
+
+void rg_crew_free(rg_crew *c) {
+  if (!c) return;
+  pthread_mutex_lock(&c->mu);
+  c->ending = true;
+  pthread_cond_broadcast(&c->start);
+  pthread_mutex_unlock(&c->mu);
+  for (int i = 1; i < c->n; i++) pthread_join(c->threads[i], NULL);
+  pthread_cond_destroy(&c->start);
+  pthread_cond_destroy(&c->finished);
+  pthread_mutex_destroy(&c->mu);
+  free(c->threads);
+  free(c);
+}
