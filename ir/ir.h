@@ -2,13 +2,15 @@
  * table, shapes, hash-consed graphs, rules and their text format, plans (typed graphs), the
  * float64 and Z_p interpreters, rule comparison, files written whole or not at all and read whole
  * within bounds (readfile.h), where the data files are (datapath.h), the hash table, a heap
- * (heap.h), the clock, and the test hook that kills a run at a named point (killpoint.h). */
+ * (heap.h), the clock, a team of threads for short batches (crew.h), and the test hook that
+ * kills a run at a named point (killpoint.h). */
 #ifndef RG_IR_IR_H
 #define RG_IR_IR_H
 
 #include "atomic.h"
 #include "clock.h"
 #include "compare.h"
+#include "crew.h"
 #include "datapath.h"
 #include "graph.h"
 #include "grow.h"

@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ir/crew.h"
-
 static const char *const fate_names[] = {"kept", "renaming", "subgraph", "supergraph", "derived"};
 
 const char *rg_prune_fate_name(rg_prune_fate f) { return fate_names[f]; }

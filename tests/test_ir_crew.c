@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "check.h"
-#include "ir/crew.h"
+#include "ir/ir.h"
 
 enum { MAX_TASKS = 64 };
 
