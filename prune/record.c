@@ -8,6 +8,11 @@
 
 rg_status rg_prune_write_records(FILE *f, const rg_ruleset *rs, const rg_prune_result *res,
                                  rg_err *err) {
+  return rg_prune_write_records_texts(f, rs, NULL, res, err);
+}
+
+rg_status rg_prune_write_records_texts(FILE *f, const rg_ruleset *rs, const char *const *texts,
+                                       const rg_prune_result *res, rg_err *err) {
   fprintf(f,
           "# rulegen prune: removal records, in the order of removal (format: prune/record.h)\n");
   rg_strbuf sb;
@@ -23,7 +28,9 @@ rg_status rg_prune_write_records(FILE *f, const rg_ruleset *rs, const rg_prune_r
     }
     if (e->fate == RG_FATE_DERIVED) fprintf(f, " steps %d", e->deriv.n);
     rg_sb_clear(&sb);
-    rg_text_print_rule(rs->rules[res->removal_seq[k]], &sb);
+    const rg_rule *r = rs->rules[res->removal_seq[k]];
+    if (r) rg_text_print_rule(r, &sb);
+    else rg_sb_puts(&sb, texts[res->removal_seq[k]]);
     fprintf(f, "\n  rule: %s\n", rg_sb_str(&sb));
     for (int s = 0; s < e->deriv.n; s++) {
       const rg_derive_step *sp = &e->deriv.steps[s];

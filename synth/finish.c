@@ -8,8 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "checkpoint.h"
+#include "hollow.h"
 #include "spread.h"
 #include "prune/prune.h"
 #include "rulesdb/rulesdb.h"
@@ -23,7 +27,8 @@ typedef struct {
 
 typedef struct {
   const rg_finish_opts *o;
-  rg_ruleset cand;        /* every candidate, owned */
+  rg_ruleset cand;        /* every candidate, owned; a removed one may be hollow (NULL) */
+  rg_hollow hollow;       /* the hollow candidates' text */
   rg_prune_result before; /* renaming, subgraph, supergraph over cand */
   rg_rule_proof **proof;  /* [cand.n]: NULL until the rule is sent to the solvers or given a
                            * renamed copy's verdict (it then points to its original's); the
@@ -141,8 +146,12 @@ static rg_status reinstate(finish *f, int round, int *renamed_from, bool *droppe
   *back = rg_prune_reinstate(&f->before, dropped);
   f->reinstated += *back;
   if (!*back) return RG_OK;
+  rg_status st = RG_OK;
+  for (int i = 0; !st && i < n; i++)
+    if (f->before.e[i].fate == RG_FATE_KEPT) st = rg_hollow_restore(&f->hollow, &f->cand, i, err);
+  if (st) return st;
   copy_failed_verdicts(f, renamed_from, dropped);
-  rg_status st = rederive_put_back(f, err);
+  st = rederive_put_back(f, err);
   /* Said as it happens: on a large run the rounds are where the time can go. */
   if (!st && !f->o->quiet)
     fprintf(stderr,
@@ -244,7 +253,7 @@ static rg_status write_text(const finish *f, FILE *out, rg_err *err) {
 /* The removal records of both pruning runs, in removal order, and their end line
  * (prune/record.h). */
 static rg_status write_records(const finish *f, FILE *fp, rg_err *err) {
-  rg_status st = rg_prune_write_records(fp, &f->cand, &f->before, err);
+  rg_status st = rg_prune_write_records_texts(fp, &f->cand, (const char *const *)f->hollow.text, &f->before, err);
   if (!st && f->derive_run) {
     rg_ruleset rs = borrow(f, f->verified, f->n_verified);
     st = rs.rules ? rg_prune_write_records(fp, &rs, &f->derive, err)
@@ -388,7 +397,7 @@ static rg_status add_prune_records(rg_db *db, const finish *f, const rg_prune_re
     for (int j = 0; by && j < e->n_by; j++) by[j] = ids[map[e->by[j]]];
     char *implied = by ? joined_ids(by, e->n_by) : NULL;
     rg_sb_clear(&sb);
-    rg_text_print_rule(f->cand.rules[map[k]], &sb);
+    rg_hollow_print(&f->hollow, &f->cand, map[k], &sb);
     char reason[64];
     if (e->fate == RG_FATE_DERIVED) snprintf(reason, sizeof reason, "derivable(k=%d)", e->deriv.n);
     else snprintf(reason, sizeof reason, "%s", rg_prune_fate_name(e->fate));
@@ -408,12 +417,8 @@ static rg_status add_rules(rg_db *db, const finish *f, rg_db_id *ids, int *untes
   for (int i = 0; !st && i < f->cand.n; i++) {
     if (f->proof[i])
       st = add_rule(db, f, i, rg_db_status_of_proof(f->proof[i]->status), &ids[i], untested, err);
-    else {
-      rg_strbuf sb;
-      rg_sb_init(&sb);
-      rg_rule_content_id(f->cand.rules[i], &sb, &ids[i]);
-      rg_sb_free(&sb);
-    }
+    else
+      rg_hollow_content_id(&f->hollow, &f->cand, i, &ids[i]);
   }
   return st;
 }
@@ -629,6 +634,21 @@ static void save_part_way(void *ctx, const rg_prune_result *res) {
   save_checkpoint(ctx, RG_CHECKPOINT_DERIVED);
 }
 
+/* Lets go of the graphs of the rules pruning removed (synth/hollow.h): those of renaming,
+ * subgraph and supergraph, and once derivability is done, those it removed. */
+static rg_status hollow_removed(finish *f, rg_err *err) {
+  bool derived = !f->before.derive_pass && !f->before.interrupted;
+  rg_status st = RG_OK;
+  for (int i = 0; !st && i < f->cand.n; i++) {
+    rg_prune_fate fate = f->before.e[i].fate;
+    if (fate != RG_FATE_KEPT && (fate != RG_FATE_DERIVED || derived)) st = rg_hollow_rule(&f->hollow, &f->cand, i, err);
+  }
+#ifdef __GLIBC__
+  malloc_trim(0); /* the freed graphs' pages back to the system, not only to malloc's free lists */
+#endif
+  return st;
+}
+
 /* Pruning (from the latest checkpoint of this run, when there is one; each stage's result saved
  * as one), then (unless the run stops after it) proofs and derivability; returns the exit
  * status. */
@@ -653,11 +673,13 @@ static int run_stages(finish *f, rg_axioms *ax) {
     pst = rg_prune_run(&f->cand, &po, &f->before, &err);
     if (!pst) save_checkpoint(f, RG_CHECKPOINT_PRUNED);
   }
+  if (!pst) pst = hollow_removed(f, &err);
   bool part_way = f->before.derive_pass; /* a checkpoint saved while derivability ran */
   if (!pst && derive && (got < RG_CHECKPOINT_DERIVED || part_way) && !(o->stop && *o->stop)) {
     pst = rg_prune_run_derive(&f->cand, &po, &f->before, &err);
     /* Ctrl-C: derivability's progress is kept for the next run */
     if (!pst && (!f->before.interrupted || f->before.derive_pass)) save_checkpoint(f, RG_CHECKPOINT_DERIVED);
+    if (!pst) pst = hollow_removed(f, &err);
   }
   rg_progress_finish(&f->line);
   if (pst) return fail("pruning", &err);
@@ -701,6 +723,7 @@ static void finish_free(finish *f, rg_axioms *ax) {
   rg_axioms_free(ax);
   rg_prune_result_free(&f->before);
   if (f->derive_run) rg_prune_result_free(&f->derive);
+  rg_hollow_free(&f->hollow);
   free(f->proof);
   for (int b = 0; b < f->n_blocks; b++) {
     rg_rule_proofs_free(f->blocks[b].p, f->blocks[b].n);
@@ -725,6 +748,10 @@ int rg_synth_finish(char **cand, size_t len, const rg_finish_opts *o,
     fprintf(stderr, "rulegen: reading the candidates, line %d: %s\n", err.line, err.msg);
     rg_ruleset_free(&f.cand);
     return 2;
+  }
+  if (rg_hollow_init(&f.hollow, f.cand.n, &err)) {
+    rg_ruleset_free(&f.cand);
+    return fail("reading the candidates", &err);
   }
   f.proof = calloc((size_t)f.cand.n + 1, sizeof *f.proof);
   f.copied = calloc((size_t)f.cand.n + 1, sizeof *f.copied);

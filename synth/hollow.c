@@ -1,0 +1,74 @@
+/* synth/hollow.c: a removed rule's graph traded for the text rg_text_print_rule gives it, and
+ * parsed back from that text when it is needed whole again. */
+#include "hollow.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+rg_status rg_hollow_init(rg_hollow *h, int n, rg_err *err) {
+  h->n = n;
+  h->text = calloc((size_t)n + 1, sizeof *h->text);
+  h->line = calloc((size_t)n + 1, sizeof *h->line);
+  if (h->text && h->line) return RG_OK;
+  rg_hollow_free(h);
+  return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+}
+
+void rg_hollow_free(rg_hollow *h) {
+  for (int i = 0; h->text && i < h->n; i++) free(h->text[i]);
+  free(h->text);
+  free(h->line);
+  memset(h, 0, sizeof *h);
+}
+
+rg_status rg_hollow_rule(rg_hollow *h, rg_ruleset *rs, int i, rg_err *err) {
+  rg_rule *r = rs->rules[i];
+  if (!r) return RG_OK;
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  rg_text_print_rule(r, &sb);
+  if (sb.failed) {
+    rg_sb_free(&sb);
+    return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  }
+  h->text[i] = sb.s; /* the buffer is the text: exactly its length, no spare room kept */
+  char *tight = realloc(sb.s, sb.len + 1);
+  if (tight) h->text[i] = tight;
+  h->line[i] = r->line;
+  rg_rule_free(r);
+  rs->rules[i] = NULL;
+  return RG_OK;
+}
+
+rg_status rg_hollow_restore(rg_hollow *h, rg_ruleset *rs, int i, rg_err *err) {
+  if (rs->rules[i]) return RG_OK;
+  rg_ruleset one;
+  rg_ruleset_init(&one);
+  rg_status st = rg_text_parse(h->text[i], strlen(h->text[i]), &one, err);
+  if (!st && one.n != 1) st = rg_err_set(err, RG_ERR_ARG, "internal error: a removed rule's text is %d rules", one.n);
+  if (!st) {
+    rs->rules[i] = one.rules[0];
+    rs->rules[i]->line = h->line[i];
+    one.n = 0;
+    free(h->text[i]);
+    h->text[i] = NULL;
+  }
+  rg_ruleset_free(&one);
+  return st;
+}
+
+void rg_hollow_print(const rg_hollow *h, const rg_ruleset *rs, int i, rg_strbuf *sb) {
+  if (rs->rules[i]) rg_text_print_rule(rs->rules[i], sb);
+  else rg_sb_puts(sb, h->text[i]);
+}
+
+void rg_hollow_content_id(const rg_hollow *h, const rg_ruleset *rs, int i, rg_db_id *id) {
+  if (rs->rules[i]) {
+    rg_strbuf sb;
+    rg_sb_init(&sb);
+    rg_rule_content_id(rs->rules[i], &sb, id);
+    rg_sb_free(&sb);
+  } else {
+    rg_db_digest(h->text[i], strlen(h->text[i]), id);
+  }
+}
