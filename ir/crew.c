@@ -55,12 +55,9 @@ rg_status rg_crew_new(int n, rg_crew **out, rg_err *err) {
   pthread_mutex_init(&c->mu, NULL);
   pthread_cond_init(&c->start, NULL);
   pthread_cond_init(&c->finished, NULL);
+  /* A thread the system will not start leaves the crew smaller, as OpenMP's teams would be. */
   c->n = 1;
-  for (int i = 1; i < n; i++, c->n++)
-    if (pthread_create(&c->threads[i], NULL, worker, c)) {
-      rg_crew_free(c);
-      return rg_err_set(err, RG_ERR_NOMEM, "could not start thread %d of %d", i + 1, n);
-    }
+  while (c->n < n && !pthread_create(&c->threads[c->n], NULL, worker, c)) c->n++;
   *out = c;
   return RG_OK;
 }

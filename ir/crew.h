@@ -15,7 +15,8 @@
 
 typedef struct rg_crew rg_crew;
 
-/* A crew of n threads in all: the caller and n - 1 started here. */
+/* A crew of n threads in all: the caller and n - 1 started here (fewer when the system will not
+ * start them all: rg_crew_size says how many). RG_ERR_NOMEM only when out of memory. */
 rg_status rg_crew_new(int n, rg_crew **out, rg_err *err) RG_MUST_CHECK;
 int rg_crew_size(const rg_crew *c);
 

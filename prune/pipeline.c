@@ -401,7 +401,8 @@ static rg_status derive_stage(const rg_ruleset *rs, const rg_prune_opts *o, rg_p
   rg_rewrite_set *set = rg_rewrite_set_new();
   const rg_rule **all = malloc(sizeof *all * ((size_t)res->n + 1));
   rg_crew *crew = NULL;
-  rg_status made = set && all ? rg_crew_new(omp_get_max_threads(), &crew, err)
+  int threads = omp_get_max_threads() < omp_get_thread_limit() ? omp_get_max_threads() : omp_get_thread_limit();
+  rg_status made = set && all ? rg_crew_new(threads, &crew, err)
                               : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   if (made) {
     rg_rewrite_set_free(set);
