@@ -65,6 +65,9 @@ typedef struct {
   int64_t cached;     /* read from the cache (dnnl, cuda, ort) */
   int64_t fallback;   /* given the roofline figure by a model that measures (no primitive, no
                          ONNX form, refused by onnxruntime, its helper failed) */
+  int64_t refused;    /* ort: of those, the ones onnxruntime refused or failed (now or, by the
+                         cache, before): said apart, since the search then prices them by
+                         another model's figures */
   int64_t computed;   /* figured analytically (roofline) */
   const char *device; /* what the figures hold for: dnnl's device key, the roofline's machine
                          file (valid while the model is open); NULL when not known */

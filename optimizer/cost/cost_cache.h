@@ -1,6 +1,6 @@
 /* optimizer/cost/cost_cache.h: the SQLite cache of measured costs: one row per (device, operator,
  * configuration) with its cost in microseconds, where the figure came from ("dnnl", "cuda", "ort":
- * timed by oneDNN, on the GPU, in onnxruntime; "roofline": nothing to time, the analytic figure)
+ * timed by oneDNN, on the GPU, in onnxruntime; "roofline": nothing to time or the runtime refused it, the analytic figure)
  * and how many timed runs it is the median of. A cache with "ort" rows is one that programs
  * before --cost ort take for another's (they move it aside). The device is the text the backend makes of what its timings depend on (CPU model,
  * instruction set, threads, library version); the configuration is rg_cost_config's text.

@@ -140,7 +140,7 @@ static rg_status measure(ort_ctx *c, const rg_model *m, int32_t base, const int3
   int found = c->cache ? rg_cost_cache_get(c->cache, c->device, op, config, &row, err) : 0;
   if (found < 0) return found;
   if (found && !strcmp(row.source, "ort")) return c->stats.cached++, *us = row.us, RG_OK;
-  if (found) return c->stats.fallback++, *us = -1, RG_OK; /* "roofline": onnxruntime could not run it */
+  if (found) return c->stats.fallback++, c->stats.refused++, *us = -1, RG_OK; /* "roofline": onnxruntime could not run it */
   uint8_t *buf = NULL;
   size_t len = 0;
   char why[512] = "";
@@ -159,7 +159,7 @@ static rg_status measure(ort_ctx *c, const rg_model *m, int32_t base, const int3
     c->stats.measured++;
     row.us = *us, snprintf(row.source, sizeof row.source, "ort");
   } else { /* the row holds the roofline's figure then, which is computed again each time */
-    c->stats.fallback++;
+    c->stats.fallback++, c->stats.refused += refused;
     row.us = rg_roofline_node_us(&c->mc, m, base), row.repeats = 0;
     row.us = row.us > 1e-3 ? row.us : 1e-3; /* a row's cost is positive (a machine file may say 0 overhead) */
   }

@@ -107,11 +107,14 @@ void rg_cost_stats_print(const rg_cost_stats *st, bool cached, const char *cache
     rg_sb_printf(out, "  nodes figured: %lld; costed in %.3f s\n", (long long)st->computed, t_cost);
     return;
   }
-  rg_sb_printf(out,
-               "  configurations: %lld measured, %lld from the cache%s%s, %lld by the roofline (nothing "
-               "to time); costed in %.3f s",
-               (long long)st->measured, (long long)st->cached, cache[0] ? " " : "", cache,
-               (long long)st->fallback, t_cost);
+  rg_sb_printf(out, "  configurations: %lld measured, %lld from the cache%s%s, %lld by the roofline",
+               (long long)st->measured, (long long)st->cached, cache[0] ? " " : "", cache, (long long)st->fallback);
+  if (st->refused) /* a figure from another model, where the one asked for could not run */
+    rg_sb_printf(out, " (%lld of them refused or failed by onnxruntime, %lld with nothing to time)",
+                 (long long)st->refused, (long long)(st->fallback - st->refused));
+  else
+    rg_sb_puts(out, " (nothing to time)");
+  rg_sb_printf(out, "; costed in %.3f s", t_cost);
   double load = st->measured ? load_average() : -1;
   if (load >= 0) rg_sb_printf(out, " (load average %.2f)", load);
   rg_sb_puts(out, "\n");

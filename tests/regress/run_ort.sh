@@ -62,9 +62,9 @@ faults() {
     env FAKE_ORT=hang RG_ORT_TIMEOUT=2 "$graphopt" cost "$model" --cost ort --no-cache
   check "helper answers garbage" 0 "it answered 'hello from a broken helper\\x0a', not a reply frame" \
     env FAKE_ORT=garbage "$graphopt" cost "$model" --cost ort --no-cache
-  check "onnxruntime refuses" 0 "0 measured, 0 from the cache $tmp/r.sqlite, 7 by the roofline" \
+  check "onnxruntime refuses" 0 "0 measured, 0 from the cache $tmp/r.sqlite, 7 by the roofline (7 of them refused or failed by onnxruntime, 0 with nothing to time)" \
     env FAKE_ORT=refuse "$graphopt" cost "$model" --cost ort --cache "$tmp/r.sqlite"
-  check "refused: not tried again" 0 "0 measured, 0 from the cache $tmp/r.sqlite, 7 by the roofline" \
+  check "refused: not tried again" 0 "0 measured, 0 from the cache $tmp/r.sqlite, 7 by the roofline (7 of them refused" \
     env FAKE_ORT=kill "$graphopt" cost "$model" --cost ort --cache "$tmp/r.sqlite"
   # the guard: a slower rewrite is not written, a faster one is; its figures in --json
   check "guard: slower" 0 "median 0.833, lowest 0.833, highest 0.833 (all pairs' medians: original 0.100 ms, optimized 0.120 ms)" \
