@@ -21,13 +21,19 @@ static void hex_of(const unsigned char h[crypto_hash_sha256_BYTES], char hex[2 *
   sodium_bin2hex(hex, 2 * crypto_hash_sha256_BYTES + 1, h, crypto_hash_sha256_BYTES);
 }
 
-void rg_checkpoint_key_init(rg_checkpoint_key *k, const char *cand, size_t len, int n, unsigned stages,
-                            const int *general_off, const int *general_of) {
+void rg_checkpoint_key_text(rg_checkpoint_key *k, const char *cand, size_t len) {
   if (sodium_init() < 0) abort(); /* libsodium cannot run at all: nothing here could */
   unsigned char h[crypto_hash_sha256_BYTES];
-  char cand_hex[2 * crypto_hash_sha256_BYTES + 1], gen_hex[2 * crypto_hash_sha256_BYTES + 1] = "none";
   crypto_hash_sha256(h, (const unsigned char *)cand, len);
-  hex_of(h, cand_hex);
+  hex_of(h, k->text_sha256);
+  size_t first = len && cand[0] == '#' ? strcspn(cand, "\n") : 0;
+  snprintf(k->run, sizeof k->run, "%.*s", (int)(first < sizeof k->run ? first : sizeof k->run - 1), cand);
+}
+
+void rg_checkpoint_key_init(rg_checkpoint_key *k, int n, unsigned stages, const int *general_off,
+                            const int *general_of) {
+  unsigned char h[crypto_hash_sha256_BYTES];
+  char gen_hex[2 * crypto_hash_sha256_BYTES + 1] = "none";
   if (general_off) {
     crypto_hash_sha256_state s;
     crypto_hash_sha256_init(&s);
@@ -36,13 +42,11 @@ void rg_checkpoint_key_init(rg_checkpoint_key *k, const char *cand, size_t len, 
     crypto_hash_sha256_final(&s, h);
     hex_of(h, gen_hex);
   }
-  size_t first = len && cand[0] == '#' ? strcspn(cand, "\n") : 0;
-  snprintf(k->run, sizeof k->run, "%.*s", (int)(first < sizeof k->run ? first : sizeof k->run - 1), cand);
   rg_derive_limits lim = rg_prune_opts_default().limits;
   snprintf(k->binding, sizeof k->binding,
            "%d rules, candidate text sha256 %s, generalizations sha256 %s, prune stages %u, derive limits "
            "%d/%d/%d, second pass",
-           n, cand_hex, gen_hex, stages, lim.max_steps, lim.max_states, lim.max_growth);
+           n, k->text_sha256, gen_hex, stages, lim.max_steps, lim.max_states, lim.max_growth);
   k->n = n;
 }
 

@@ -44,13 +44,16 @@ typedef struct {
   char run[512];     /* the candidates' first line ("" when they have none) */
   char binding[512]; /* hashes, stages, limits */
   int n;             /* rules pruning read */
+  char text_sha256[65]; /* of the candidate text (rg_checkpoint_key_text) */
 } rg_checkpoint_key;
 
-/* The key of a run that prunes the n rules of cand (len bytes of candidate text, its first line
- * the candidates' header) with these stages; general_off/general_of as in rg_prune_opts (or
- * NULL). */
-void rg_checkpoint_key_init(rg_checkpoint_key *k, const char *cand, size_t len, int n, unsigned stages,
-                            const int *general_off, const int *general_of);
+/* The part of the key that the candidate text gives (len bytes, its first line the candidates'
+ * header): taken before the text is parsed, since the parse lets go of the text as it goes. */
+void rg_checkpoint_key_text(rg_checkpoint_key *k, const char *cand, size_t len);
+/* The rest, after rg_checkpoint_key_text: a run that prunes the n rules of that text with these
+ * stages; general_off/general_of as in rg_prune_opts (or NULL). */
+void rg_checkpoint_key_init(rg_checkpoint_key *k, int n, unsigned stages, const int *general_off,
+                            const int *general_of);
 
 /* Whether files beside the output are kept for a later run (the checkpoints, OUT.generalized):
  * when out_path names a file, not a device or a stream. */

@@ -744,7 +744,9 @@ int rg_synth_finish(char **cand, size_t len, const rg_finish_opts *o,
   rg_err err = {0};
   rg_axioms ax;
   memset(&ax, 0, sizeof ax);
-  if (rg_text_parse(*cand, len, &f.cand, &err)) { /* a damaged candidates file: bad input */
+  bool checkpoints = rg_checkpoint_beside(o->out_path);
+  if (checkpoints) rg_checkpoint_key_text(&f.key, *cand, len); /* the parse lets go of the text */
+  if (rg_text_parse_consuming(*cand, len, &f.cand, &err)) { /* a damaged candidates file: bad input */
     fprintf(stderr, "rulegen: reading the candidates, line %d: %s\n", err.line, err.msg);
     rg_ruleset_free(&f.cand);
     return 2;
@@ -756,9 +758,9 @@ int rg_synth_finish(char **cand, size_t len, const rg_finish_opts *o,
   f.proof = calloc((size_t)f.cand.n + 1, sizeof *f.proof);
   f.copied = calloc((size_t)f.cand.n + 1, sizeof *f.copied);
   f.verified = malloc(sizeof(int) * (size_t)(f.cand.n + 1));
-  if (rg_checkpoint_beside(o->out_path)) {
+  if (checkpoints) {
     f.checkpoints = true;
-    rg_checkpoint_key_init(&f.key, *cand, len, f.cand.n, o->prune_stages, o->general_off, o->general_of);
+    rg_checkpoint_key_init(&f.key, f.cand.n, o->prune_stages, o->general_off, o->general_of);
   }
   free(*cand);
   *cand = NULL;

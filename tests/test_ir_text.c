@@ -191,10 +191,55 @@ static void test_errors(void) {
   rg_ruleset_free(&rs);
 }
 
+/* rg_text_parse_slices: the rules and line numbers of one whole parse, at any slice size (a
+ * slice ends at a line's end: even one byte a slice parses whole lines), and a bad line in a
+ * later slice reported at its line in the whole text. The text is dropped as it goes, so each
+ * parse gets a fresh copy. */
+static void test_slices(void) {
+  rg_strbuf text;
+  rg_sb_init(&text);
+  rg_sb_puts(&text, "# a header\n");
+  for (int i = 0; i < 300; i++)
+    rg_sb_printf(&text, i % 7 ? "(ewadd ?x%d ?y) => (ewadd ?y ?x%d)\n" : "r%d: (relu (relu ?a)) => (relu ?a)\n\n", i, i);
+  rg_sb_puts(&text, "(matmul ?a ?b) => (matmul ?a ?b)"); /* no newline at the end */
+  rg_ruleset whole;
+  rg_ruleset_init(&whole);
+  rg_err err;
+  CHECK(rg_text_parse(text.s, text.len, &whole, &err) == RG_OK && whole.n == 301);
+  size_t slices[] = {1, 7, 64, 1000, 1 << 20};
+  for (size_t k = 0; k < sizeof slices / sizeof *slices; k++) {
+    char *copy = malloc(text.len + 1);
+    memcpy(copy, text.s, text.len + 1);
+    rg_ruleset rs;
+    rg_ruleset_init(&rs);
+    CHECK(rg_text_parse_slices(copy, text.len, slices[k], &rs, &err) == RG_OK);
+    int differ = rs.n != whole.n;
+    for (int i = 0; !differ && i < rs.n; i++) {
+      rg_strbuf a, b;
+      rg_sb_init(&a), rg_sb_init(&b);
+      rg_text_print_rule(rs.rules[i], &a), rg_text_print_rule(whole.rules[i], &b);
+      differ += strcmp(rg_sb_str(&a), rg_sb_str(&b)) || rs.rules[i]->line != whole.rules[i]->line;
+      rg_sb_free(&a), rg_sb_free(&b);
+    }
+    CHECK_MSG(!differ, "slices of %zu bytes: not the whole parse's rules and lines", slices[k]);
+    rg_ruleset_free(&rs);
+    free(copy);
+  }
+  char bad[] = "(relu ?a) => (relu ?a)\n(relu ?a) => (relu ?a)\n(relu ?a) => (nosuchop ?a)\n";
+  rg_ruleset rs;
+  rg_ruleset_init(&rs);
+  CHECK(rg_text_parse_slices(bad, strlen(bad), 5, &rs, &err) != RG_OK);
+  CHECK_MSG(err.line == 3, "the bad line reported at line %d, not 3", err.line);
+  rg_ruleset_free(&rs);
+  rg_ruleset_free(&whole);
+  rg_sb_free(&text);
+}
+
 int main(void) {
   test_round_trips();
   test_every_op_printed();
   test_hash_consing();
   test_errors();
+  test_slices();
   return check_done("test_ir_text");
 }
