@@ -132,12 +132,12 @@ static rg_status expand(search *S, side *from, const side *other, bool reversibl
     if (st == RG_ERR_LIMIT) continue;
     if (st) return st;
     for (int p = 0; p < npos && meet[0] < 0 && *states < S->lim->max_states; p++) {
-      /* The rest of t around this position: a rewrite's size is that plus its instance's. */
-      int outside = t_size - rg_term_size(S->g, pos[p].sub, 1 << 20);
       if ((st = rg_rewrite_set_candidates(S->rs, S->g, pos[p].sub, &S->cand, err))) {
         free(pos);
         return st;
       }
+      /* The rest of t around this position: a rewrite's size is that plus its instance's. */
+      int outside = S->cand.n ? t_size - rg_term_size(S->g, pos[p].sub, 1 << 20) : 0;
       for (int c = 0; c < S->cand.n && meet[0] < 0 && *states < S->lim->max_states; c++) {
         const rg_rewriter *w = rg_rewrite_set_at(S->rs, S->cand.id[c]);
         if (!rg_rewrite_set_enabled(S->rs, w->tag) || w->tag == S->exclude || (reversible_only && !w->reversible))

@@ -285,10 +285,10 @@ typedef struct {
   const rg_rule **all;
   int n;
   trial *t;
-} batch;
+} searches;
 
 static void search_task(void *ctx, int j) {
-  batch *b = ctx;
+  searches *b = ctx;
   search_one(b->rs, b->o, b->set, b->all, b->n, &b->t[j]);
 }
 
@@ -339,7 +339,7 @@ static rg_status derive_pass(const rg_ruleset *rs, const rg_prune_opts *o, rg_pr
                              rg_rewrite_set *set, const rg_rule **all, rg_crew *crew, int pass, int from, int seq1,
                              int *next, int *last, rg_err *err) {
   trial t[BATCH_MAX];
-  batch b = {rs, o, set, all, res->n, t};
+  searches b = {rs, o, set, all, res->n, t};
   int step = pass == 1 ? 1 : -1, end = pass == 1 ? res->n : -1;
   int nth = rg_crew_size(crew), done = 0, total = 0;
   for (int k = from; k != end; k += step) total += res->e[res->order[k]].fate == RG_FATE_KEPT;

@@ -31,9 +31,8 @@ rg_status rg_hollow_rule(rg_hollow *h, rg_ruleset *rs, int i, rg_err *err) {
     rg_sb_free(&sb);
     return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
-  h->text[i] = sb.s; /* the buffer is the text: exactly its length, no spare room kept */
-  char *tight = realloc(sb.s, sb.len + 1);
-  if (tight) h->text[i] = tight;
+  char *tight = realloc(sb.s, sb.len + 1); /* no spare room kept: millions of these */
+  h->text[i] = tight ? tight : sb.s;
   h->line[i] = r->line;
   rg_rule_free(r);
   rs->rules[i] = NULL;
