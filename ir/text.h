@@ -33,9 +33,16 @@ rg_status rg_text_parse(const char *text, size_t len, rg_ruleset *out, rg_err *e
  * nothing may read the text again before freeing it). Why: a depth-4 run's candidate text is
  * 1.26 GB, and it was held beside the 7.2M rules parsed from it until the parse ended, the run's
  * peak. The same rules and line numbers as rg_text_parse. */
-rg_status rg_text_parse_consuming(char *text, size_t len, rg_ruleset *out, rg_err *err) RG_MUST_CHECK;
-/* The same in slices of about slice bytes (tests; rg_text_parse_consuming: 64 MiB). */
-rg_status rg_text_parse_slices(char *text, size_t len, size_t slice, rg_ruleset *out, rg_err *err) RG_MUST_CHECK;
+/* Called after each slice with the rules it appended (out->rules[first..out->n)), their line
+ * numbers already those of the whole text: the caller may trade some for less (synth/hollow.h).
+ * A status other than RG_OK ends the parse with it. */
+typedef rg_status (*rg_text_parsed_fn)(void *ctx, rg_ruleset *out, int first, rg_err *err);
+rg_status rg_text_parse_consuming(char *text, size_t len, rg_ruleset *out, rg_text_parsed_fn parsed, void *ctx,
+                                  rg_err *err) RG_MUST_CHECK;
+/* The same in slices of about slice bytes (tests; rg_text_parse_consuming: 64 MiB); parsed may
+ * be NULL. */
+rg_status rg_text_parse_slices(char *text, size_t len, size_t slice, rg_ruleset *out, rg_text_parsed_fn parsed,
+                               void *ctx, rg_err *err) RG_MUST_CHECK;
 /* The same for axioms (verify/axioms.h): a target may name parameter variables the source does
  * not bind (their guard defines them, verify/guard.h). */
 rg_status rg_text_parse_axioms(const char *text, size_t len, rg_ruleset *out, rg_err *err) RG_MUST_CHECK;

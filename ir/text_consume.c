@@ -15,11 +15,13 @@ static void drop_pages(char *from, char *to, size_t page) {
   if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_DONTNEED); /* on failure the pages stay */
 }
 
-rg_status rg_text_parse_consuming(char *text, size_t len, rg_ruleset *out, rg_err *err) {
-  return rg_text_parse_slices(text, len, SLICE, out, err);
+rg_status rg_text_parse_consuming(char *text, size_t len, rg_ruleset *out, rg_text_parsed_fn parsed, void *ctx,
+                                  rg_err *err) {
+  return rg_text_parse_slices(text, len, SLICE, out, parsed, ctx, err);
 }
 
-rg_status rg_text_parse_slices(char *text, size_t len, size_t slice, rg_ruleset *out, rg_err *err) {
+rg_status rg_text_parse_slices(char *text, size_t len, size_t slice, rg_ruleset *out, rg_text_parsed_fn parsed,
+                               void *ctx, rg_err *err) {
   long page = sysconf(_SC_PAGESIZE);
   size_t at = 0;
   int lines = 0; /* before the slice: its rules' line numbers are counted from it */
@@ -33,6 +35,7 @@ rg_status rg_text_parse_slices(char *text, size_t len, size_t slice, rg_ruleset 
       if (err && err->line > 0) err->line += lines;
       return st;
     }
+    if (parsed && (st = parsed(ctx, out, before, err))) return st;
     for (size_t i = at; i < end; i++) lines += text[i] == '\n';
     if (page > 0) drop_pages(text + at, text + end, (size_t)page);
     at = end;

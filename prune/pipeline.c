@@ -50,22 +50,24 @@ typedef struct {
   int larger, vars, total, distinct;
 } rule_key;
 
-static rule_key key_of(const rg_rule *r) {
-  rule_key k = {0, rg_graph_n_tvars(r->g) + rg_graph_n_pvars(r->g), 0, 0};
+rg_status rg_prune_facts_of(const rg_rule *r, rg_prune_facts *f, rg_err *err) {
+  *f = (rg_prune_facts){.vars = rg_graph_n_tvars(r->g) + rg_graph_n_pvars(r->g)};
   int s = 0, t = 0;
   for (int i = 0; i < r->n_src; i++)
     s += rg_term_size(r->g, r->src[i], 1 << 20);
   for (int i = 0; i < r->n_tgt; i++)
     t += rg_term_size(r->g, r->tgt[i], 1 << 20);
-  k.larger = s > t ? s : t;
-  k.total = s + t;
+  f->larger = s > t ? s : t;
+  f->total = s + t;
   bool seen[RG_OP_COUNT] = {false};
   for (int32_t id = 0; id < rg_graph_size(r->g); id++) {
     int op = rg_graph_node(r->g, id)->op;
-    if (op != RG_OP_INPUT && !seen[op]) seen[op] = true, k.distinct++;
+    if (op != RG_OP_INPUT && !seen[op]) seen[op] = true, f->distinct++;
   }
-  return k;
+  return rg_canon_id(r, NULL, &f->id, err);
 }
+
+static rule_key key_of(const rg_prune_facts *f) { return (rule_key){f->larger, f->vars, f->total, f->distinct}; }
 
 typedef struct {
   const rg_prune_result *res;
@@ -138,7 +140,14 @@ static rg_status remove_rule(rg_prune_result *res, int i, rg_prune_fate f, const
   return RG_OK;
 }
 
-static rg_status compute_ids(const rg_ruleset *rs, rg_prune_result *res, rg_err *err) {
+/* Each rule's content id and visiting keys: computed, or the caller's for an absent rule. */
+/* The caller's let_go for rule i, just removed (prune.h). */
+static rg_status let_go(const rg_prune_opts *o, int i, rg_err *err) {
+  return o->let_go ? o->let_go(o->let_go_ctx, i, err) : RG_OK;
+}
+
+static rg_status compute_facts(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res, rule_key *keys,
+                               rg_err *err) {
   rg_status first = RG_OK;
   rg_err e0 = {0};
   int bad = -1;
@@ -146,8 +155,14 @@ static rg_status compute_ids(const rg_ruleset *rs, rg_prune_result *res, rg_err 
    * so the message does not depend on the schedule. */
 #pragma omp parallel for schedule(dynamic, 64)
   for (int i = 0; i < rs->n; i++) {
-    rg_err e;
-    rg_status st = rg_canon_id(rs->rules[i], NULL, &res->e[i].id, &e);
+    rg_err e = {0};
+    rg_prune_facts f;
+    const rg_prune_facts *had = rs->rules[i] || !o->absent ? NULL : o->absent(o->absent_ctx, i);
+    rg_status st = rs->rules[i] ? rg_prune_facts_of(rs->rules[i], &f, &e)
+                   : had        ? RG_OK
+                                : rg_err_set(&e, RG_ERR_ARG, "internal error: rule %d is absent, with no facts", i);
+    if (had) f = *had;
+    if (!st) res->e[i].id = f.id, keys[i] = key_of(&f);
     if (st) {
 #pragma omp critical(rg_prune_ids)
       if (bad < 0 || i < bad) bad = i, first = st, e0 = e;
@@ -157,9 +172,17 @@ static rg_status compute_ids(const rg_ruleset *rs, rg_prune_result *res, rg_err 
   return first;
 }
 
+/* An absent rule must have gone as a renaming of one before it (prune.h). */
+static rg_status absent_renamed(const rg_ruleset *rs, const rg_prune_result *res, rg_err *err) {
+  for (int i = 0; i < rs->n; i++)
+    if (!rs->rules[i] && res->e[i].fate != RG_FATE_RENAMING)
+      return rg_err_set(err, RG_ERR_ARG, "internal error: rule %d was let go of before pruning, but renames no rule before it", i);
+  return RG_OK;
+}
+
 /* Points an error without a position at the rule it happened on. */
 static rg_status at_rule(rg_status st, rg_err *err, const rg_rule *r) {
-  if (err && !err->line) err->line = r->line, err->col = 1;
+  if (err && !err->line && r) err->line = r->line, err->col = 1;
   return st;
 }
 
@@ -215,13 +238,13 @@ static rg_status taso_stages(const rg_ruleset *rs, const rg_prune_opts *o, rg_pr
       if (!st && by >= 0) st = usable_alike(rs->rules[by], rs->rules[i], &alike, err);
       if (!alike) by = -1;
       if (!st && by < 0 && o->general_off) st = general_instance(rs, o, res, i, &by, err);
-      if (!st && by >= 0) st = remove_rule(res, i, RG_FATE_SUBGRAPH, &by, 1, err);
+      if (!st && by >= 0 && !(st = remove_rule(res, i, RG_FATE_SUBGRAPH, &by, 1, err))) st = let_go(o, i, err);
     }
     double t1 = rg_clock_seconds();
     sub->seconds += t1 - t0;
     if (!st && by < 0 && (o->stages & RG_PRUNE_SUPERGRAPH)) {
       st = rg_redundant_supergraph(rs->rules[i], kept_lookup, c, &by, err);
-      if (!st && by >= 0) st = remove_rule(res, i, RG_FATE_SUPERGRAPH, &by, 1, err);
+      if (!st && by >= 0 && !(st = remove_rule(res, i, RG_FATE_SUPERGRAPH, &by, 1, err))) st = let_go(o, i, err);
     }
     sup->seconds += rg_clock_seconds() - t1;
     if (st) return at_rule(st, err, rs->rules[i]);
@@ -361,6 +384,8 @@ static rg_status derive_pass(const rg_ruleset *rs, const rg_prune_opts *o, rg_pr
       if ((st = t[j].st)) *err = t[j].err;
       else if (t[j].found && !(st = record_derivation(res, t[j].i, &t[j].d, err)) && pass == 2)
         rg_rewrite_set_enable(set, t[j].i, false), changed = true;
+      else if (t[j].found && !st && o->let_go) /* pass 1: it never joins the set */
+        all[t[j].i] = NULL, st = let_go(o, t[j].i, err);
       else if (!t[j].found && pass == 1)
         st = rg_rewrite_set_add(set, rs->rules[t[j].i], t[j].i, NULL, err), changed = true;
       if (o->progress && (++done % 64 == 0 || done == total)) o->progress(o->progress_ctx, stage, done, total);
@@ -439,7 +464,7 @@ rg_status rg_prune_run(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_re
   for (int s = 0; s < RG_PRUNE_STAGES; s++)
     res->stage[s].name = stage_names[s];
   for (int i = 0; i < rs->n; i++)
-    if (rs->rules[i]->n_tgt == 0)
+    if (rs->rules[i] && rs->rules[i]->n_tgt == 0)
       return rg_err_at(err, RG_ERR_ARG, rs->rules[i]->line, 1,
                        "a bare graph (no '=>') is not a rule: pruning needs rules");
   int n = rs->n;
@@ -455,10 +480,10 @@ rg_status rg_prune_run(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_re
   if (!res->e || !res->order || !res->removal_seq || !keys || !by_id || !tmp)
     st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   double t0 = rg_clock_seconds();
-  if (!st) st = compute_ids(rs, res, err);
+  if (!st) st = compute_facts(rs, o, res, keys, err);
   if (!st) {
     for (int i = 0; i < n; i++)
-      keys[i] = key_of(rs->rules[i]), res->order[i] = i, by_id[i] = i;
+      res->order[i] = i, by_id[i] = i;
     sort_idx(by_id, n, tmp, cmp_id, &c);
     sort_idx(res->order, n, tmp, cmp_visit, &c);
   }
@@ -470,12 +495,13 @@ rg_status rg_prune_run(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_re
     int rep = n ? by_id[0] : -1;
     for (int k = 1; !st && k < n; k++) {
       int i = by_id[k];
-      if (rg_content_id_cmp(&res->e[rep].id, &res->e[i].id) == 0)
-        st = remove_rule(res, i, RG_FATE_RENAMING, &rep, 1, err);
+      if (rg_content_id_cmp(&res->e[rep].id, &res->e[i].id) == 0 && !(st = remove_rule(res, i, RG_FATE_RENAMING, &rep, 1, err)))
+        st = rs->rules[i] ? let_go(o, i, err) : RG_OK;
       else
         rep = i;
     }
   }
+  if (!st) st = absent_renamed(rs, res, err);
   ren->out = res->kept;
   ren->seconds = rg_clock_seconds() - t0;
   res->stage[1].run = o->stages & RG_PRUNE_SUBGRAPH;

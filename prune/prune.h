@@ -49,6 +49,16 @@ typedef enum {
   RG_FATE_DERIVED,
 } rg_prune_fate;
 
+/* What the stages need of a rule absent from the set (NULL there): its content id and its
+ * place in the visiting order, taken while it was there. Only a renaming of a rule before it
+ * may be absent, and only where the renaming stage runs: a caller that holds millions of rules
+ * lets go of those as soon as it knows (synth/renamings.h), before pruning. */
+typedef struct {
+  rg_content_id id;
+  int larger, vars, total, distinct; /* the visiting order's keys, in the header's order */
+} rg_prune_facts;
+rg_status rg_prune_facts_of(const rg_rule *r, rg_prune_facts *f, rg_err *err) RG_MUST_CHECK;
+
 /* The reason's word in tables and records: kept, renaming, subgraph, supergraph, derived. */
 const char *rg_prune_fate_name(rg_prune_fate f);
 /* The name of stage k (0..RG_PRUNE_STAGES-1) in tables: renaming ... derivability. */
@@ -95,6 +105,15 @@ typedef struct {
    * generalize.h). Rule i is removed as subgraph (an instance) when one of them, or the rule
    * it is a renaming of, is kept when i is visited and rg_rule_is_instance says so. */
   const int *general_off, *general_of;
+  /* Optional (NULL: every rule is there): the facts of absent rule i (rs->rules[i] NULL), or
+   * NULL when the caller has none (an error). */
+  const rg_prune_facts *(*absent)(void *ctx, int i);
+  void *absent_ctx;
+  /* Optional (NULL: none): called for each rule a stage removes as it removes it, but for those
+   * of derivability's second pass (they stay in its set). Pruning never reads such a rule again,
+   * so the caller may let go of it (synth/hollow.h): rs->rules[i] may then be NULL. */
+  rg_status (*let_go)(void *ctx, int i, rg_err *err);
+  void *let_go_ctx;
 } rg_prune_opts;
 
 typedef struct rg_prune_result {
@@ -116,7 +135,8 @@ typedef struct rg_prune_result {
 
 rg_prune_opts rg_prune_opts_default(void); /* every stage, default limits */
 
-/* Prunes rs (every rule must have a target). On success res holds the fate of every rule;
+/* Prunes rs (every rule must have a target; a rule may be absent as rg_prune_opts.absent says,
+ * the result the same as with it there). On success res holds the fate of every rule;
  * free it with rg_prune_result_free (also after an error). */
 rg_status rg_prune_run(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
                        rg_err *err) RG_MUST_CHECK;

@@ -55,7 +55,7 @@ static rg_status check(const rg_rule *r, const rg_derivation *d, const rg_rule *
     rg_ref cur = r->src[i];
     for (; s < d->n && d->steps[s].output == i; s++) {
       const rg_derive_step *sp = &d->steps[s];
-      if (sp->tag < 0 || sp->tag >= n_rules)
+      if (sp->tag < 0 || sp->tag >= n_rules || !rules[sp->tag])
         return rg_err_set(err, RG_ERR_ARG, "step %d names rule %d, which is not given", s + 1,
                           sp->tag);
       const rg_rule *by = rules[sp->tag];

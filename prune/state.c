@@ -166,7 +166,8 @@ static rg_status read_derive(reader *r, rg_prune_result *res) {
   return st ? st : line_end(r);
 }
 
-static rg_status read_result(reader *r, int n, rg_prune_result *res, rg_err *err) {
+static rg_status read_result(reader *r, int n, rg_prune_result *res, rg_prune_entry_fn each, void *ctx,
+                             rg_err *err) {
   int n_file, kept, interrupted, seq_n;
   rg_status st = line_of(r, "prune-state");
   if (!st) st = num(r, 0, 1 << 30, &n_file);
@@ -204,6 +205,7 @@ static rg_status read_result(reader *r, int n, rg_prune_result *res, rg_err *err
   for (int i = 0; !st && i < n; i++) {
     st = read_entry(r, &res->e[i], n);
     n_kept += !st && res->e[i].fate == RG_FATE_KEPT;
+    if (!st && each) st = each(ctx, res, i, err);
   }
   if (!st && (n_kept != kept || seq_n != n - kept))
     st = rg_err_at(err, RG_ERR_PARSE, 1, 1, "%d rules kept and %d removed, not %d and %d as it says", n_kept,
@@ -212,11 +214,12 @@ static rg_status read_result(reader *r, int n, rg_prune_result *res, rg_err *err
   return st;
 }
 
-rg_status rg_prune_state_read_file(FILE *f, size_t limit, int n, rg_prune_result *res, rg_err *err) {
+rg_status rg_prune_state_read_file(FILE *f, size_t limit, int n, rg_prune_result *res, rg_prune_entry_fn each,
+                                   void *ctx, rg_err *err) {
   memset(res, 0, sizeof *res);
   reader r = {.f = f, .left = limit, .err = err};
   rg_status st = load_ahead(&r) ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  if (!st) st = read_result(&r, n, res, err);
+  if (!st) st = read_result(&r, n, res, each, ctx, err);
   if (!st && ferror(f)) st = rg_err_set(err, RG_ERR_IO, "a read error");
   free(r.cur), free(r.ahead);
   return st;
@@ -227,7 +230,7 @@ rg_status rg_prune_state_read(const char *text, size_t len, int n, rg_prune_resu
   if (!len) return rg_err_at(err, RG_ERR_PARSE, 0, 1, "the file ends early (cut short?)");
   FILE *f = fmemopen((void *)text, len, "r");
   if (!f) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  rg_status st = rg_prune_state_read_file(f, len, n, res, err);
+  rg_status st = rg_prune_state_read_file(f, len, n, res, NULL, NULL, err);
   fclose(f);
   return st;
 }

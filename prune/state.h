@@ -33,9 +33,15 @@ rg_status rg_prune_state_write(FILE *f, const struct rg_prune_result *res, rg_er
  * such a result. */
 rg_status rg_prune_state_read(const char *text, size_t len, int n, struct rg_prune_result *res,
                               rg_err *err) RG_MUST_CHECK;
+/* Called as each rule's entry is read (its fate and record whole; the order, removal order and
+ * where derivability stopped already read): a caller may let go of a removed rule before the
+ * entries after it, with their derivations, take their memory. A status other than RG_OK ends
+ * the read with it. The file may still be refused after (a count that disagrees at its end). */
+typedef rg_status (*rg_prune_entry_fn)(void *ctx, const struct rg_prune_result *res, int i, rg_err *err);
 /* The same from a stream, taking at most limit bytes from its position, a line at a time (a
- * depth-4 result is over 1 GB of text, never held whole). RG_ERR_IO on a read error. */
-rg_status rg_prune_state_read_file(FILE *f, size_t limit, int n, struct rg_prune_result *res,
-                                   rg_err *err) RG_MUST_CHECK;
+ * depth-4 result is over 1 GB of text, never held whole); each may be NULL. RG_ERR_IO on a
+ * read error. */
+rg_status rg_prune_state_read_file(FILE *f, size_t limit, int n, struct rg_prune_result *res, rg_prune_entry_fn each,
+                                   void *ctx, rg_err *err) RG_MUST_CHECK;
 
 #endif

@@ -150,7 +150,7 @@ static bool next_header(FILE *f, char **line, size_t *cap, const char *tag, cons
 /* The checks of load, in the order their messages name them, then the result itself, read a
  * line at a time (never the whole file: 1.2 GB at depth 4). */
 static found read_checked(FILE *f, size_t size, rg_checkpoint_kind kind, const rg_checkpoint_key *k,
-                          rg_prune_result *res, char *why, size_t why_len) {
+                          rg_prune_result *res, rg_prune_entry_fn each, void *ctx, char *why, size_t why_len) {
   char *line = NULL;
   size_t cap = 0, used = 0;
   const char *v;
@@ -174,7 +174,7 @@ static found read_checked(FILE *f, size_t size, rg_checkpoint_kind kind, const r
     fd = FOUND_OTHER, snprintf(why, why_len, "made by a run with other candidate text or pruning options");
   else {
     rg_err err = {0};
-    if (rg_prune_state_read_file(f, size - END_LINE_LEN - used, k->n, res, &err))
+    if (rg_prune_state_read_file(f, size - END_LINE_LEN - used, k->n, res, each, ctx, &err))
       snprintf(why, why_len, "line %d: %s", 3 + err.line, err.msg);
     else
       fd = FOUND_OK;
@@ -185,7 +185,7 @@ static found read_checked(FILE *f, size_t size, rg_checkpoint_kind kind, const r
 
 /* Reads one checkpoint; why says what is wrong with one not used. */
 static found load(const char *path, rg_checkpoint_kind kind, const rg_checkpoint_key *k, rg_prune_result *res,
-                  char *why, size_t why_len) {
+                  rg_prune_entry_fn each, void *ctx, char *why, size_t why_len) {
   struct stat sb;
   memset(res, 0, sizeof *res);
   if (stat(path, &sb) && errno == ENOENT) return FOUND_NONE;
@@ -196,7 +196,7 @@ static found load(const char *path, rg_checkpoint_kind kind, const rg_checkpoint
     return FOUND_DAMAGED;
   }
   found fd = FOUND_DAMAGED;
-  if (S_ISREG(sb.st_mode)) fd = read_checked(f, (size_t)sb.st_size, kind, k, res, why, why_len);
+  if (S_ISREG(sb.st_mode)) fd = read_checked(f, (size_t)sb.st_size, kind, k, res, each, ctx, why, why_len);
   else snprintf(why, why_len, "%s: not a regular file", path);
   fclose(f);
   if (fd != FOUND_OK) rg_prune_result_free(res);
@@ -204,14 +204,14 @@ static found load(const char *path, rg_checkpoint_kind kind, const rg_checkpoint
 }
 
 int rg_checkpoint_resume(const char *out_path, const rg_checkpoint_key *k, bool want_derived, rg_prune_result *res,
-                         int *got) {
+                         int *got, rg_prune_entry_fn each, void *ctx) {
   *got = -1;
   char *damaged = NULL, why[600], damaged_why[600] = "";
   int rc = 0;
   for (int kind = want_derived ? RG_CHECKPOINT_DERIVED : RG_CHECKPOINT_PRUNED; kind >= 0 && *got < 0; kind--) {
     char *path = rg_checkpoint_path(out_path, (rg_checkpoint_kind)kind);
     if (!path) return fprintf(stderr, "rulegen: out of memory\n"), 2;
-    found fd = load(path, (rg_checkpoint_kind)kind, k, res, why, sizeof why);
+    found fd = load(path, (rg_checkpoint_kind)kind, k, res, each, ctx, why, sizeof why);
     if (fd == FOUND_OK && res->derive_pass) {
       *got = kind;
       fprintf(stderr,

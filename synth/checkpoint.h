@@ -70,8 +70,9 @@ rg_status rg_checkpoint_save(const char *out_path, rg_checkpoint_kind kind, cons
 /* The latest usable checkpoint next to out_path for the run k: *got is the kind loaded into
  * *res (derived only when want_derived), or -1 (none: prune from the start). A checkpoint not
  * used gets a line on stderr saying why; one damaged with no earlier one usable is refused.
- * Returns 0, or 2 after printing which file, what is wrong and what to do. */
+ * Returns 0, or 2 after printing which file, what is wrong and what to do. each (may be NULL)
+ * sees each rule's entry as it is read (rg_prune_entry_fn), also of a file refused after. */
 int rg_checkpoint_resume(const char *out_path, const rg_checkpoint_key *k, bool want_derived, rg_prune_result *res,
-                         int *got);
+                         int *got, rg_prune_entry_fn each, void *ctx);
 
 #endif

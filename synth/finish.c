@@ -664,7 +664,7 @@ static int run_stages(finish *f, rg_axioms *ax) {
   double t = rg_clock_seconds();
   int got = -1;
   bool derive = o->prune_stages & RG_PRUNE_DERIVE;
-  int rc = f->checkpoints ? rg_checkpoint_resume(o->out_path, &f->key, derive, &f->before, &got) : 0;
+  int rc = f->checkpoints ? rg_checkpoint_resume(o->out_path, &f->key, derive, &f->before, &got, NULL, NULL) : 0;
   if (rc) return rc;
   rg_status pst = RG_OK;
   if (got < 0) {
@@ -746,7 +746,7 @@ int rg_synth_finish(char **cand, size_t len, const rg_finish_opts *o,
   memset(&ax, 0, sizeof ax);
   bool checkpoints = rg_checkpoint_beside(o->out_path);
   if (checkpoints) rg_checkpoint_key_text(&f.key, *cand, len); /* the parse lets go of the text */
-  if (rg_text_parse_consuming(*cand, len, &f.cand, &err)) { /* a damaged candidates file: bad input */
+  if (rg_text_parse_consuming(*cand, len, &f.cand, NULL, NULL, &err)) { /* a damaged candidates file: bad input */
     fprintf(stderr, "rulegen: reading the candidates, line %d: %s\n", err.line, err.msg);
     rg_ruleset_free(&f.cand);
     return 2;

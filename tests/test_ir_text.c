@@ -191,6 +191,22 @@ static void test_errors(void) {
   rg_ruleset_free(&rs);
 }
 
+/* What the slice callback saw: each call's rules follow the last call's, with the whole text's
+ * line numbers; stop_at ends the parse once that many rules are in. */
+typedef struct {
+  int calls, next, bad_lines, stop_at;
+} slices_seen;
+
+static rg_status on_slice(void *ctx, rg_ruleset *out, int first, rg_err *err) {
+  slices_seen *s = ctx;
+  s->calls++;
+  if (first != s->next) s->bad_lines++;
+  for (int i = first; i < out->n; i++) s->bad_lines += out->rules[i]->line <= (i ? out->rules[i - 1]->line : 0);
+  s->next = out->n;
+  if (s->stop_at && out->n >= s->stop_at) return rg_err_set(err, RG_ERR_ARG, "enough");
+  return RG_OK;
+}
+
 /* rg_text_parse_slices: the rules and line numbers of one whole parse, at any slice size (a
  * slice ends at a line's end: even one byte a slice parses whole lines), and a bad line in a
  * later slice reported at its line in the whole text. The text is dropped as it goes, so each
@@ -212,7 +228,11 @@ static void test_slices(void) {
     memcpy(copy, text.s, text.len + 1);
     rg_ruleset rs;
     rg_ruleset_init(&rs);
-    CHECK(rg_text_parse_slices(copy, text.len, slices[k], &rs, &err) == RG_OK);
+    slices_seen seen = {0};
+    CHECK(rg_text_parse_slices(copy, text.len, slices[k], &rs, on_slice, &seen, &err) == RG_OK);
+    CHECK_MSG(seen.next == rs.n && seen.bad_lines == 0 && seen.calls >= 1 && (slices[k] > 1000 || seen.calls > 1),
+              "slices of %zu bytes: the callback saw %d rules in %d calls (%d out of order)", slices[k], seen.next,
+              seen.calls, seen.bad_lines);
     int differ = rs.n != whole.n;
     for (int i = 0; !differ && i < rs.n; i++) {
       rg_strbuf a, b;
@@ -228,7 +248,16 @@ static void test_slices(void) {
   char bad[] = "(relu ?a) => (relu ?a)\n(relu ?a) => (relu ?a)\n(relu ?a) => (nosuchop ?a)\n";
   rg_ruleset rs;
   rg_ruleset_init(&rs);
-  CHECK(rg_text_parse_slices(bad, strlen(bad), 5, &rs, &err) != RG_OK);
+  slices_seen stop = {.stop_at = 2};
+  char *copy = malloc(text.len + 1);
+  memcpy(copy, text.s, text.len + 1);
+  CHECK(rg_text_parse_slices(copy, text.len, 30, &rs, on_slice, &stop, &err) == RG_ERR_ARG);
+  CHECK_MSG(stop.calls == 2 && rs.n < whole.n && !strcmp(err.msg, "enough"),
+            "a callback's error ends the parse: %d calls, %d rules", stop.calls, rs.n);
+  free(copy);
+  rg_ruleset_free(&rs);
+  rg_ruleset_init(&rs);
+  CHECK(rg_text_parse_slices(bad, strlen(bad), 5, &rs, NULL, NULL, &err) != RG_OK);
   CHECK_MSG(err.line == 3, "the bad line reported at line %d, not 3", err.line);
   rg_ruleset_free(&rs);
   rg_ruleset_free(&whole);
