@@ -14,6 +14,7 @@
 
 #include "checkpoint.h"
 #include "hollow.h"
+#include "renamings.h"
 #include "spread.h"
 #include "prune/prune.h"
 #include "rulesdb/rulesdb.h"
@@ -29,6 +30,7 @@ typedef struct {
   const rg_finish_opts *o;
   rg_ruleset cand;        /* every candidate, owned; a removed one may be hollow (NULL) */
   rg_hollow hollow;       /* the hollow candidates' text */
+  rg_renamings renamings; /* the candidates made hollow as they were parsed */
   rg_prune_result before; /* renaming, subgraph, supergraph over cand */
   rg_rule_proof **proof;  /* [cand.n]: NULL until the rule is sent to the solvers or given a
                            * renamed copy's verdict (it then points to its original's); the
@@ -59,6 +61,7 @@ static FILE *T(const rg_finish_opts *o) { return o->table ? o->table : stderr; }
 static void prune_progress(void *ctx, const char *stage, int done, int total) {
   finish *f = ctx;
   if (!strcmp(stage, "derivability")) rg_kill_point("derive", done);
+  if (!strcmp(stage, "derivability, second pass")) rg_kill_point("derive2", done);
   rg_progress_stage(&f->line, stage, "rules", done, total, !f->o->quiet);
 }
 
@@ -634,19 +637,53 @@ static void save_part_way(void *ctx, const rg_prune_result *res) {
   save_checkpoint(ctx, RG_CHECKPOINT_DERIVED);
 }
 
-/* Lets go of the graphs of the rules pruning removed (synth/hollow.h): those of renaming,
- * subgraph and supergraph, and once derivability is done, those it removed. */
-static rg_status hollow_removed(finish *f, rg_err *err) {
-  bool derived = !f->before.derive_pass && !f->before.interrupted;
+/* Makes the candidates agree with the pruning result as it stands (synth/hollow.h): every rule
+ * it removed hollow, but those of derivability's second pass while it is part way there (it reads
+ * them again), and every other rule whole (a checkpoint refused after its entries were read may
+ * have let go of some). With no result (none), only the rules let go of as renamings while
+ * parsing stay hollow: pruning has their facts. */
+static rg_status settle(finish *f, bool none, rg_err *err) {
+  const rg_prune_result *res = &f->before;
+  bool *pass2 = calloc((size_t)f->cand.n + 1, sizeof *pass2);
+  if (!pass2) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  for (int q = res->derive_seq1; !none && res->derive_pass == 2 && q < res->removal_seq_n; q++)
+    pass2[res->removal_seq[q]] = true;
   rg_status st = RG_OK;
   for (int i = 0; !st && i < f->cand.n; i++) {
-    rg_prune_fate fate = f->before.e[i].fate;
-    if (fate != RG_FATE_KEPT && (fate != RG_FATE_DERIVED || derived)) st = rg_hollow_rule(&f->hollow, &f->cand, i, err);
+    bool hollow = none ? rg_renamings_facts(&f->renamings, i) != NULL : res->e[i].fate != RG_FATE_KEPT && !pass2[i];
+    st = hollow ? rg_hollow_rule(&f->hollow, &f->cand, i, err) : rg_hollow_restore(&f->hollow, &f->cand, i, err);
   }
+  free(pass2);
 #ifdef __GLIBC__
   malloc_trim(0); /* the freed graphs' pages back to the system, not only to malloc's free lists */
 #endif
   return st;
+}
+
+/* rg_prune_opts.let_go: a rule a stage has just removed. */
+static rg_status let_go_removed(void *ctx, int i, rg_err *err) {
+  finish *f = ctx;
+  return rg_hollow_rule(&f->hollow, &f->cand, i, err);
+}
+
+/* rg_prune_entry_fn: a rule a checkpoint's entry says was removed, let go of as it is read (but
+ * those of derivability's second pass, should it be part way there). */
+static rg_status let_go_as_read(void *ctx, const rg_prune_result *res, int i, rg_err *err) {
+  rg_prune_fate fate = res->e[i].fate;
+  return fate != RG_FATE_KEPT && (fate != RG_FATE_DERIVED || res->derive_pass != 2) ? let_go_removed(ctx, i, err)
+                                                                                     : RG_OK;
+}
+
+/* A checkpoint read must have removed the rules let go of as renamings while parsing: one that
+ * keeps such a rule is not this run's (its key matched by accident or by forgery). */
+static rg_status renamings_removed(const finish *f, rg_err *err) {
+  for (int i = 0; i < f->cand.n; i++)
+    if (rg_renamings_facts((void *)&f->renamings, i) && f->before.e[i].fate != RG_FATE_RENAMING)
+      return rg_err_set(err, RG_ERR_ARG,
+                        "the checkpoint beside the output says candidate %d (line %d) is %s, but it renames one before it: "
+                        "the checkpoint is not this run's (remove %s.pruned and %s.derived to start pruning again)",
+                        i, f->hollow.line[i], rg_prune_fate_name(f->before.e[i].fate), f->o->out_path, f->o->out_path);
+  return RG_OK;
 }
 
 /* Pruning (from the latest checkpoint of this run, when there is one; each stage's result saved
@@ -658,28 +695,30 @@ static int run_stages(finish *f, rg_axioms *ax) {
   rg_prune_opts po = rg_prune_opts_default();
   po.stages = o->prune_stages;
   po.general_off = o->general_off, po.general_of = o->general_of;
+  po.absent = rg_renamings_facts, po.absent_ctx = &f->renamings;
+  po.let_go = let_go_removed, po.let_go_ctx = f;
   po.stop = o->stop;
   po.progress = prune_progress, po.progress_ctx = f;
   if (f->checkpoints) po.save = save_part_way, po.save_ctx = f, po.save_every = o->save_every;
   double t = rg_clock_seconds();
   int got = -1;
   bool derive = o->prune_stages & RG_PRUNE_DERIVE;
-  int rc = f->checkpoints ? rg_checkpoint_resume(o->out_path, &f->key, derive, &f->before, &got, NULL, NULL) : 0;
+  int rc = f->checkpoints ? rg_checkpoint_resume(o->out_path, &f->key, derive, &f->before, &got, let_go_as_read, f) : 0;
   if (rc) return rc;
-  rg_status pst = RG_OK;
-  if (got < 0) {
+  rg_status pst = got >= 0 ? renamings_removed(f, &err) : settle(f, true, &err);
+  if (!pst && got < 0) {
     rg_kill_point("prune", 0);
     po.stages = o->prune_stages & ~(unsigned)RG_PRUNE_DERIVE;
     pst = rg_prune_run(&f->cand, &po, &f->before, &err);
     if (!pst) save_checkpoint(f, RG_CHECKPOINT_PRUNED);
   }
-  if (!pst) pst = hollow_removed(f, &err);
+  if (!pst) pst = settle(f, false, &err);
   bool part_way = f->before.derive_pass; /* a checkpoint saved while derivability ran */
   if (!pst && derive && (got < RG_CHECKPOINT_DERIVED || part_way) && !(o->stop && *o->stop)) {
     pst = rg_prune_run_derive(&f->cand, &po, &f->before, &err);
     /* Ctrl-C: derivability's progress is kept for the next run */
     if (!pst && (!f->before.interrupted || f->before.derive_pass)) save_checkpoint(f, RG_CHECKPOINT_DERIVED);
-    if (!pst) pst = hollow_removed(f, &err);
+    if (!pst) pst = settle(f, false, &err);
   }
   rg_progress_finish(&f->line);
   if (pst) return fail("pruning", &err);
@@ -724,6 +763,7 @@ static void finish_free(finish *f, rg_axioms *ax) {
   rg_prune_result_free(&f->before);
   if (f->derive_run) rg_prune_result_free(&f->derive);
   rg_hollow_free(&f->hollow);
+  rg_renamings_free(&f->renamings);
   free(f->proof);
   for (int b = 0; b < f->n_blocks; b++) {
     rg_rule_proofs_free(f->blocks[b].p, f->blocks[b].n);
@@ -735,26 +775,35 @@ static void finish_free(finish *f, rg_axioms *ax) {
   rg_ruleset_free(&f->cand);
 }
 
+/* The candidates parsed (the text let go of as it goes), those that rename one before them
+ * hollow already when pruning renames (synth/renamings.h); false after saying why. */
+static bool read_candidates(finish *f, char *cand, size_t len) {
+  rg_err err = {0};
+  bool collapse = f->o->prune_stages & RG_PRUNE_RENAMING;
+  rg_status st = rg_hollow_init(&f->hollow, 0, &err);
+  rg_renamings_init(&f->renamings, &f->hollow, f->o->prove.threads);
+  if (!st) st = rg_text_parse_consuming(cand, len, &f->cand, collapse ? rg_renamings_parsed : NULL, &f->renamings, &err);
+  rg_renamings_parse_done(&f->renamings);
+  if (!st) st = rg_hollow_grow(&f->hollow, f->cand.n, &err);
+  if (st && err.line) /* a damaged candidates file: bad input */
+    fprintf(stderr, "rulegen: reading the candidates, line %d: %s\n", err.line, err.msg);
+  else if (st)
+    fprintf(stderr, "rulegen: reading the candidates: %s\n", err.msg);
+  if (st) rg_hollow_free(&f->hollow), rg_renamings_free(&f->renamings), rg_ruleset_free(&f->cand);
+  return st != RG_OK;
+}
+
 int rg_synth_finish(char **cand, size_t len, const rg_finish_opts *o,
                     const rg_finish_stage *pre, int n_pre) {
   finish f;
   memset(&f, 0, sizeof f);
   f.o = o;
   rg_ruleset_init(&f.cand);
-  rg_err err = {0};
   rg_axioms ax;
   memset(&ax, 0, sizeof ax);
   bool checkpoints = rg_checkpoint_beside(o->out_path);
   if (checkpoints) rg_checkpoint_key_text(&f.key, *cand, len); /* the parse lets go of the text */
-  if (rg_text_parse_consuming(*cand, len, &f.cand, NULL, NULL, &err)) { /* a damaged candidates file: bad input */
-    fprintf(stderr, "rulegen: reading the candidates, line %d: %s\n", err.line, err.msg);
-    rg_ruleset_free(&f.cand);
-    return 2;
-  }
-  if (rg_hollow_init(&f.hollow, f.cand.n, &err)) {
-    rg_ruleset_free(&f.cand);
-    return fail("reading the candidates", &err);
-  }
+  if (read_candidates(&f, *cand, len)) return 2;
   f.proof = calloc((size_t)f.cand.n + 1, sizeof *f.proof);
   f.copied = calloc((size_t)f.cand.n + 1, sizeof *f.copied);
   f.verified = malloc(sizeof(int) * (size_t)(f.cand.n + 1));

@@ -14,6 +14,19 @@ rg_status rg_hollow_init(rg_hollow *h, int n, rg_err *err) {
   return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
 }
 
+rg_status rg_hollow_grow(rg_hollow *h, int n, rg_err *err) {
+  if (n <= h->n) return RG_OK;
+  char **text = realloc(h->text, sizeof *text * ((size_t)n + 1));
+  if (text) h->text = text;
+  int *line = text ? realloc(h->line, sizeof *line * ((size_t)n + 1)) : NULL;
+  if (line) h->line = line;
+  if (!line) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  memset(h->text + h->n, 0, sizeof *text * (size_t)(n + 1 - h->n));
+  memset(h->line + h->n, 0, sizeof *line * (size_t)(n + 1 - h->n));
+  h->n = n;
+  return RG_OK;
+}
+
 void rg_hollow_free(rg_hollow *h) {
   for (int i = 0; h->text && i < h->n; i++) free(h->text[i]);
   free(h->text);

@@ -20,6 +20,8 @@ typedef struct {
 } rg_hollow;
 
 rg_status rg_hollow_init(rg_hollow *h, int n, rg_err *err) RG_MUST_CHECK;
+/* Room for rules [0, n) (a set that grows while it is parsed); nothing when it has it. */
+rg_status rg_hollow_grow(rg_hollow *h, int n, rg_err *err) RG_MUST_CHECK;
 void rg_hollow_free(rg_hollow *h);
 
 /* Replaces rule i of rs (whole) by its text: rs->rules[i] is NULL after. */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Kill-and-resume of the stages after testing (synth/checkpoint.h): a run killed with SIGKILL
 # (RULEGEN_TEST_KILL_AT, the test hook of ir/killpoint.h) while pruning, while deriving (before
-# and after derivability saved its progress), in a proof round and while writing its output, resumed with the one command `rulegen --resume
+# and after derivability saved its progress, in either pass), in a proof round and while writing its output, resumed with the one command `rulegen --resume
 # OUT.candidates -o OUT`, writes what an uninterrupted run writes, byte for byte; damaged
 # checkpoints (tests/regress/bad/checkpoint_*) are refused or passed over with a message naming
 # them. Two false rules planted among the tested candidates (refuted at other shapes before the
@@ -49,14 +49,20 @@ kill_case d.rules derive "generalized pruned" pruned                   # in deri
 kill_case r.rules prove:1 "generalized derived" derived                # round 1 answered, not put back
 kill_case w.rules write "generalized derived removed unproved" derived # the output whole in its temporary
 # Killed in derivability after saving its progress (--save-every 0: before each step): it goes on
-# from there, not from pruning.
-cp ref.rules.candidates dp.rules.candidates
-check "killed in derivability, its progress saved" 137 env RULEGEN_TEST_KILL_AT=derive "$rulegen" --resume \
-  dp.rules.candidates -o dp.rules "${opts[@]}" --save-every 0
-check "saved part way" 0 grep -q '^derive 1 [0-9]* 0$' dp.rules.derived
-check "resumed" 0 resume dp.rules
-has "from its place in derivability" "resuming in derivability's first pass, at place "
-check "the same output" 0 same dp.rules
+# from there, not from pruning. In the second pass, the rules that pass removed are whole again
+# for it (the first pass's stay hollow, synth/hollow.h).
+part_way_case() { # OUT KILL-POINT PASS-WORD CHECKPOINT-LINE
+  local o=$1 point=$2 pass=$3 line=$4
+  cp ref.rules.candidates "$o.candidates"
+  check "killed in derivability's $pass pass, its progress saved" 137 env RULEGEN_TEST_KILL_AT="$point" "$rulegen" \
+    --resume "$o.candidates" -o "$o" "${opts[@]}" --save-every 0
+  check "saved part way in the $pass pass" 0 grep -q "$line" "$o.derived"
+  check "resumed" 0 resume "$o"
+  has "from its place in the $pass pass" "resuming in derivability's $pass pass, at place "
+  check "the same output" 0 same "$o"
+}
+part_way_case dp.rules derive first '^derive 1 [0-9]* 0$'
+part_way_case d2.rules derive2 second '^derive 2 [0-9]* [0-9]*$'
 
 bad=$dir/bad
 # Cut short, with no earlier checkpoint: refused, saying which file, why and what to do.
@@ -73,6 +79,17 @@ has "a note" "note: t.rules.derived is damaged (its last line is not the SHA-256
 has "resumed from the earlier one" "resuming after pruning, before derivability from t.rules.pruned"
 check "the same output" 0 same t.rules
 check "this run's checkpoint replaces it" 0 same_body ref.rules.derived t.rules.derived
+# Counts that disagree under a digest made again (a writer's bug, or a forgery): refused only
+# once its entries are read, when the rules they removed were let go of already; pruning's
+# checkpoint is taken instead, and the rules it keeps are whole again.
+cp ref.rules.candidates c.rules.candidates
+cp ref.rules.pruned c.rules.pruned
+head -n -1 ref.rules.derived | awk '/^prune-state /{$3 = $3 + 1} {print}' >c.rules.derived
+echo "end $(sha256sum <c.rules.derived | cut -d' ' -f1)" >>c.rules.derived
+check "a checkpoint whose counts disagree" 0 resume c.rules
+has "a note" "note: c.rules.derived is damaged (line "
+has "resumed from pruning's" "resuming after pruning, before derivability from c.rules.pruned"
+check "the same output" 0 same c.rules
 # Another run's checkpoint: not used, with a note, and replaced.
 cp ref.rules.candidates o.rules.candidates
 cp "$bad/checkpoint_other_run.derived" o.rules.derived
