@@ -15,7 +15,11 @@ overhead:
                median GFLOP/s of them all over the bandwidth found): the compute-bound ones;
   mem_gbps     the median GB/s of the nodes that do no arithmetic to speak of (relu, bias,
                ewadd, ewmul, smul, concat, split, transpose, reshape, slice, pad, pooling):
-               bytes read and written over their time less the overhead.
+               bytes read and written over their time less the overhead;
+  matmul_overhead_us  what a product costs beyond its dispatch and its bytes (onnxruntime hands
+               each to its thread pool): the intercept of time against bytes moved, least
+               squares over the memory-bound products (at least three sizes), less a node's
+               dispatch; left out when there are too few.
 Only a configuration timed alone counts (no fused bias or activation above it: "| w MASK"
 with nothing after). FLOPs and bytes are cost_roofline.c's (float32, each operand read once,
 each result written once). Prints the figures with the counts they come from, and writes a
@@ -70,6 +74,22 @@ def figures(op, params, ins, outs):
     return 0.0, moved
 
 
+def matmul_intercept(rows, overhead, ridge):
+    """(intercept less overhead, count) of us against bytes over the memory-bound products."""
+    pts = []
+    for op, config, us in rows:
+        p = parse(config) if op == "matmul" else None
+        if p and not p[3]:
+            flops, moved = figures(op, *p[:3])
+            if flops / moved < ridge:
+                pts.append((moved, us))
+    if len({x for x, _ in pts}) < 3:
+        return None, len(pts)
+    mx, my = statistics.mean(x for x, _ in pts), statistics.mean(y for _, y in pts)
+    slope = sum((x - mx) * (y - my) for x, y in pts) / sum((x - mx) ** 2 for x, _ in pts)
+    return max(my - slope * mx - overhead, 0.0), len(pts)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("cache", nargs="?", default=default_cache())
@@ -114,6 +134,10 @@ def main():
             "mem_gbps %.4g\n"
             "# overhead_us: a node's dispatch (relu chains)\n"
             "overhead_us %.4g\n" % (len(rows), device, len(bound), peak, len(memory), gbps, overhead))
+    extra, n_mm = matmul_intercept(rows, overhead, peak / gbps)
+    if extra is not None:
+        text += ("# matmul_overhead_us: a product's time against its bytes at 0 bytes, less a node's dispatch "
+                 "(%d memory-bound products)\nmatmul_overhead_us %.4g\n" % (n_mm, extra))
     sys.stdout.write(text)
     if a.output:
         with open(a.output, "w") as f:

@@ -77,7 +77,7 @@ static const rg_cli_option optimize_options[] = {
     RG_CLI_OPT(BUDGET, "backtrack: models explored at most (default 1000)"),
     RG_CLI_OPT(TIME_LIMIT, "seconds of search (eqsat: of exploration) at most (default 10, 0 none)"),
     RG_CLI_OPT(EXTRACT, "eqsat: greedy (and local moves; default) or ilp (then CBC's ILP, kept if cheaper)"),
-    RG_CLI_OPT(MAX_ENODES, "eqsat: stop exploring past N e-nodes (default 50000)"),
+    RG_CLI_OPT(MAX_ENODES, "eqsat: stop exploring past N e-nodes (default 200000)"),
     RG_CLI_OPT(ITERATIONS, "eqsat: iterations at most (default 15)"),
     RG_CLI_OPT(MULTI_ROUNDS, "eqsat: iterations applying multi-output rules (default 2: a merge, then the bias through its split; more rounds merge more branches, within --max-enodes); a rule whose outputs share no variable is not applied there"),
     RG_CLI_OPT(ILP_TIME_LIMIT, "eqsat: seconds for the ILP solver (default 10, 0 none)"),

@@ -223,6 +223,32 @@ static void test_fused(void) {
   rg_cost_model_free(cm);
 }
 
+/* matmul_overhead_us: a matmul costs that much more than test_roofline's figures, a convolution
+ * and a transpose nothing more. */
+static void test_matmul_overhead(void) {
+  const char *figures = "peak_gflops 100\nmem_gbps 10\noverhead_us 2\nmatmul_overhead_us 7\n";
+  const char *path = scratch("matmul.txt");
+  write_file(path, figures, strlen(figures));
+  rg_cost_opts o = {path, NULL};
+  rg_cost_model *cm = NULL;
+  rg_err err;
+  CHECK(rg_cost_model_open("roofline", &o, &cm, &err) == RG_OK);
+  if (!cm) return;
+  rg_model *m = rg_model_new();
+  rg_ref x = in(m, var(m, "x", RG_MVAR_INPUT, 4, (int32_t[]){1, 8, 16, 16}));
+  rg_ref w = in(m, var(m, "w", RG_MVAR_WEIGHT, 4, (int32_t[]){16, 8, 3, 3}));
+  rg_ref a = in(m, var(m, "a", RG_MVAR_INPUT, 2, (int32_t[]){4, 32}));
+  rg_ref b = in(m, var(m, "b", RG_MVAR_WEIGHT, 2, (int32_t[]){32, 64}));
+  rg_ref c = conv(m, x, w, 1, RG_PAD_SAME, RG_ACT_RELU, 1, 1);
+  rg_ref p = node(m, RG_OP_MATMUL, (int32_t[]){RG_ACT_NONE}, 1, a, b);
+  rg_ref t = node(m, RG_OP_TRANSPOSE, (int32_t[]){rg_perm_pack((int[]){0, 2, 3, 1}, 4)}, 1, c, none);
+  CHECK_MSG(fabs(cost_of(cm, m, c) - 7.9392) < 1e-9, "conv %.9g", cost_of(cm, m, c));
+  CHECK_MSG(fabs(cost_of(cm, m, p) - (2.9728 + 7)) < 1e-9, "matmul %.9g", cost_of(cm, m, p));
+  CHECK_MSG(fabs(cost_of(cm, m, t) - (4.0 * 8192 / 1e4 + 2)) < 1e-9, "transpose %.9g", cost_of(cm, m, t));
+  rg_model_free(m);
+  rg_cost_model_free(cm);
+}
+
 static void test_bad_machines(void) {
   static const struct {
     const char *file, *want;
@@ -240,6 +266,9 @@ static void test_bad_machines(void) {
        RG_ERR_PARSE},
       {"regress/bad/machine_negative.txt",
        "regress/bad/machine_negative.txt:1: peak_gflops wants a finite number > 0, not '-5'",
+       RG_ERR_PARSE},
+      {"regress/bad/machine_matmul_negative.txt",
+       "regress/bad/machine_matmul_negative.txt:4: matmul_overhead_us wants a finite number >= 0, not '-1'",
        RG_ERR_PARSE},
       {"regress/bad/no_such_machine.txt", "cannot open regress/bad/no_such_machine.txt", RG_ERR_IO},
   };
@@ -532,6 +561,7 @@ int main(void) {
   test_roofline();
   test_weight_only();
   test_fused();
+  test_matmul_overhead();
   test_bad_machines();
   test_dnnl();
   test_cache();

@@ -74,7 +74,7 @@ static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
   rg_cli_getopt g;
   rg_cli_getopt_init(&g, rg_doc_graphopt_optimize.options, rg_doc_graphopt_optimize.n_options);
   *o = (opt_opts){.cost = rg_cost_backend_get(0)->name, .alpha = 1.05, .time_limit = 10, .tolerance = 1e-4, .budget = 1000,
-                  .seed = 1, .max_enodes = 50000, .iterations = 15, .multi_rounds = 2, .ilp_time_limit = 10,
+                  .seed = 1, .max_enodes = 200000, .iterations = 15, .multi_rounds = 2, .ilp_time_limit = 10,
                   .extract = RG_EXTRACT_GREEDY, .eqsat = true, .guard = -1};
   int c, pick;
   while ((c = rg_cli_getopt_next(&g, argc, argv)) != -1) {

@@ -5,7 +5,8 @@
  * A cost model is a small vtable (rg_cost_iface: a name, the cost of one node and, for ort,
  * what a fused bias or activation adds) behind one handle, as ggml's backends are. The built-in ones are rows of one table (cost_backends.c,
  * rg_cost_backend_get), opened by name with rg_cost_model_open:
- *   roofline  max(FLOPs / peak, bytes moved / memory bandwidth) + a per-node overhead, machine
+ *   roofline  max(FLOPs / peak, bytes moved / memory bandwidth) + a per-node overhead (more for
+ *             a product), machine
  *             figures from a data file (optimizer/cost/machines/);
  *   dnnl      each operator configuration timed once with oneDNN primitives on the CPU (median
  *             of repeats), remembered in an SQLite cache (cost_cache.h) so a second run times

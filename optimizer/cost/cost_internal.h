@@ -15,6 +15,7 @@ typedef struct {
   double peak_gflops; /* attainable float32 GFLOP/s, all cores */
   double mem_gbps;    /* memory bandwidth, GB/s */
   double overhead_us; /* fixed cost of running one node */
+  double matmul_us;   /* more of it for a matmul (0 when the file leaves it out) */
   double views;       /* 1: the runtime reads split (and slice, how export writes a split's
                        * part), reshape and transpose as views of their operand, which cost
                        * nothing (TASO's GPU runtime); 0 (the default): it

@@ -1,7 +1,8 @@
 /* optimizer/cost/cost_machine.c: the roofline's machine file: "key value" lines naming a machine's
  * peak arithmetic, memory bandwidth and per-node overhead, and whether views cost nothing
  * (optimizer/cost/machines/cpu-default.txt is one, and the default). Every key may be given
- * once; each but views (default 0) must be, so a typo is an error, not a silent default. */
+ * once; each but matmul_overhead_us and views (default 0) must be, so a typo is an error, not a
+ * silent default. */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -31,12 +32,14 @@ static const struct {
   size_t offset;
   double lo; /* values must be > lo, or >= lo when lo_ok */
   bool lo_ok;
-  bool flag; /* 0 or 1, and may be left out (0) */
+  bool flag;     /* 0 or 1 */
+  bool optional; /* may be left out (0) */
 } keys[] = {
-    {"peak_gflops", offsetof(rg_machine, peak_gflops), 0, false, false},
-    {"mem_gbps", offsetof(rg_machine, mem_gbps), 0, false, false},
-    {"overhead_us", offsetof(rg_machine, overhead_us), 0, true, false},
-    {"views", offsetof(rg_machine, views), 0, true, true},
+    {"peak_gflops", offsetof(rg_machine, peak_gflops), 0, false, false, false},
+    {"mem_gbps", offsetof(rg_machine, mem_gbps), 0, false, false, false},
+    {"overhead_us", offsetof(rg_machine, overhead_us), 0, true, false, false},
+    {"matmul_overhead_us", offsetof(rg_machine, matmul_us), 0, true, false, true},
+    {"views", offsetof(rg_machine, views), 0, true, true, true},
 };
 #define N_KEYS (int)(sizeof keys / sizeof *keys)
 
@@ -60,7 +63,8 @@ static rg_status parse_line(const char *path, int line, char *s, rg_machine *mc,
     k++;
   if (k == N_KEYS)
     return rg_err_at(err, RG_ERR_PARSE, line, 1,
-                     "%s:%d: unknown key '%.*s' (the keys: peak_gflops, mem_gbps, overhead_us, views)",
+                     "%s:%d: unknown key '%.*s' (the keys: peak_gflops, mem_gbps, overhead_us, "
+                     "matmul_overhead_us, views)",
                      path, line, klen, key);
   if (seen[k])
     return rg_err_at(err, RG_ERR_PARSE, line, 1, "%s:%d: %s given again (first on line %d)", path,
@@ -125,7 +129,7 @@ rg_status rg_machine_read(const char *arg, rg_machine *mc, rg_err *err) {
     p = next;
   }
   for (int k = 0; k < N_KEYS && !st; k++)
-    if (!seen[k] && !keys[k].flag) st = rg_err_set(err, RG_ERR_PARSE, "%s: no %s given", path, keys[k].key);
+    if (!seen[k] && !keys[k].optional) st = rg_err_set(err, RG_ERR_PARSE, "%s: no %s given", path, keys[k].key);
   rg_sb_free(&sb);
   return st;
 }

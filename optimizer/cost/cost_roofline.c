@@ -89,7 +89,7 @@ double rg_roofline_node_us(const rg_machine *mc, const rg_model *m, int32_t id) 
   if (mc->views && (op == RG_OP_SPLIT || op == RG_OP_SLICE || op == RG_OP_RESHAPE || op == RG_OP_TRANSPOSE)) return 0;
   double flops, bytes;
   rg_roofline_figures(m, id, &flops, &bytes);
-  return rg_roofline_us(mc, flops, bytes);
+  return rg_roofline_us(mc, flops, bytes) + (op == RG_OP_MATMUL ? mc->matmul_us : 0);
 }
 
 double rg_roofline_us(const rg_machine *mc, double flops, double bytes) {
