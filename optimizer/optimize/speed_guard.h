@@ -17,8 +17,8 @@
 #include "optimizer/cost/cost.h"
 #include "optimizer/search/search.h"
 
-/* 8 rounds (ort_helper.h), each of 3 warm-up runs of each model, then 8 to 5,000 pairs and 1 s at
- * least. Why so long a round: tiny_cnn's merged convolutions, 0.92x to 0.95x the original's speed
+/* 8 rounds (ort_helper.h), each of 3 warm-up runs of each model, then pairs for 1 s, 8 at least
+ * and 5,000 at most. Why so long a round: tiny_cnn's merged convolutions, 0.92x to 0.95x the original's speed
  * in interleaved comparisons of 1,000 pairs, came out 1.04x to 1.08x faster in the median of 8
  * rounds of 100 pairs (some 20 ms of runs each) and 0.983x to 0.988x in rounds of 2,000: a short
  * round times what follows a session's start, not the model as it runs (bench/README.md). */
