@@ -675,15 +675,19 @@ static rg_status let_go_as_read(void *ctx, const rg_prune_result *res, int i, rg
 }
 
 /* A checkpoint read must have removed the rules let go of as renamings while parsing: one that
- * keeps such a rule is not this run's (its key matched by accident or by forgery). */
-static rg_status renamings_removed(const finish *f, rg_err *err) {
+ * keeps such a rule is not this run's (its key matched by accident or by forgery). It is passed
+ * over, as a damaged one is, and pruning starts again; false when it is usable. */
+static bool renamings_kept(finish *f) {
   for (int i = 0; i < f->cand.n; i++)
-    if (rg_renamings_facts((void *)&f->renamings, i) && f->before.e[i].fate != RG_FATE_RENAMING)
-      return rg_err_set(err, RG_ERR_ARG,
-                        "the checkpoint beside the output says candidate %d (line %d) is %s, but it renames one before it: "
-                        "the checkpoint is not this run's (remove %s.pruned and %s.derived to start pruning again)",
-                        i, f->hollow.line[i], rg_prune_fate_name(f->before.e[i].fate), f->o->out_path, f->o->out_path);
-  return RG_OK;
+    if (rg_renamings_facts(&f->renamings, i) && f->before.e[i].fate != RG_FATE_RENAMING) {
+      fprintf(stderr,
+              "rulegen: note: the checkpoint beside %s says candidate %d is %s, but it renames one before it: it is "
+              "not this run's, not used (pruning again; this run's replaces it)\n",
+              f->o->out_path, i + 1, rg_prune_fate_name(f->before.e[i].fate));
+      rg_prune_result_free(&f->before);
+      return true;
+    }
+  return false;
 }
 
 /* Pruning (from the latest checkpoint of this run, when there is one; each stage's result saved
@@ -705,7 +709,8 @@ static int run_stages(finish *f, rg_axioms *ax) {
   bool derive = o->prune_stages & RG_PRUNE_DERIVE;
   int rc = f->checkpoints ? rg_checkpoint_resume(o->out_path, &f->key, derive, &f->before, &got, let_go_as_read, f) : 0;
   if (rc) return rc;
-  rg_status pst = got >= 0 ? renamings_removed(f, &err) : settle(f, true, &err);
+  if (got >= 0 && renamings_kept(f)) got = -1;
+  rg_status pst = got < 0 ? settle(f, true, &err) : RG_OK;
   if (!pst && got < 0) {
     rg_kill_point("prune", 0);
     po.stages = o->prune_stages & ~(unsigned)RG_PRUNE_DERIVE;

@@ -95,17 +95,24 @@ static rg_cost_model *open_model(const char *name, const char *cache) {
 
 /* ---- the roofline ---- */
 
+/* A model of a convolution with a relu (*c, of input *x) and a product (*p). */
+static rg_model *conv_and_product(rg_ref *x, rg_ref *c, rg_ref *p) {
+  rg_model *m = rg_model_new();
+  *x = in(m, var(m, "x", RG_MVAR_INPUT, 4, (int32_t[]){1, 8, 16, 16}));
+  rg_ref w = in(m, var(m, "w", RG_MVAR_WEIGHT, 4, (int32_t[]){16, 8, 3, 3}));
+  rg_ref a = in(m, var(m, "a", RG_MVAR_INPUT, 2, (int32_t[]){4, 32}));
+  rg_ref b = in(m, var(m, "b", RG_MVAR_WEIGHT, 2, (int32_t[]){32, 64}));
+  *c = conv(m, *x, w, 1, RG_PAD_SAME, RG_ACT_RELU, 1, 1);
+  *p = node(m, RG_OP_MATMUL, (int32_t[]){RG_ACT_NONE}, 1, a, b);
+  return m;
+}
+
 static void test_roofline(void) {
   rg_cost_model *cm = open_model("roofline", NULL);
   if (!cm) return;
   CHECK(!strcmp(rg_cost_model_name(cm), "roofline"));
-  rg_model *m = rg_model_new();
-  rg_ref x = in(m, var(m, "x", RG_MVAR_INPUT, 4, (int32_t[]){1, 8, 16, 16}));
-  rg_ref w = in(m, var(m, "w", RG_MVAR_WEIGHT, 4, (int32_t[]){16, 8, 3, 3}));
-  rg_ref a = in(m, var(m, "a", RG_MVAR_INPUT, 2, (int32_t[]){4, 32}));
-  rg_ref b = in(m, var(m, "b", RG_MVAR_WEIGHT, 2, (int32_t[]){32, 64}));
-  rg_ref c = conv(m, x, w, 1, RG_PAD_SAME, RG_ACT_RELU, 1, 1);
-  rg_ref p = node(m, RG_OP_MATMUL, (int32_t[]){RG_ACT_NONE}, 1, a, b);
+  rg_ref x, c, p;
+  rg_model *m = conv_and_product(&x, &c, &p);
   /* The test machine: 100 GFLOP/s (1e5 FLOPs a microsecond), 10 GB/s (1e4 bytes a
    * microsecond), 2 us a node.
    * conv: out 1x16x16x16 = 4096 elements, each 8*3*3 = 72 multiply-adds, and a relu:
@@ -234,13 +241,8 @@ static void test_matmul_overhead(void) {
   rg_err err;
   CHECK(rg_cost_model_open("roofline", &o, &cm, &err) == RG_OK);
   if (!cm) return;
-  rg_model *m = rg_model_new();
-  rg_ref x = in(m, var(m, "x", RG_MVAR_INPUT, 4, (int32_t[]){1, 8, 16, 16}));
-  rg_ref w = in(m, var(m, "w", RG_MVAR_WEIGHT, 4, (int32_t[]){16, 8, 3, 3}));
-  rg_ref a = in(m, var(m, "a", RG_MVAR_INPUT, 2, (int32_t[]){4, 32}));
-  rg_ref b = in(m, var(m, "b", RG_MVAR_WEIGHT, 2, (int32_t[]){32, 64}));
-  rg_ref c = conv(m, x, w, 1, RG_PAD_SAME, RG_ACT_RELU, 1, 1);
-  rg_ref p = node(m, RG_OP_MATMUL, (int32_t[]){RG_ACT_NONE}, 1, a, b);
+  rg_ref x, c, p;
+  rg_model *m = conv_and_product(&x, &c, &p);
   rg_ref t = node(m, RG_OP_TRANSPOSE, (int32_t[]){rg_perm_pack((int[]){0, 2, 3, 1}, 4)}, 1, c, none);
   CHECK_MSG(fabs(cost_of(cm, m, c) - 7.9392) < 1e-9, "conv %.9g", cost_of(cm, m, c));
   CHECK_MSG(fabs(cost_of(cm, m, p) - (2.9728 + 7)) < 1e-9, "matmul %.9g", cost_of(cm, m, p));
@@ -269,6 +271,8 @@ static void test_bad_machines(void) {
        RG_ERR_PARSE},
       {"regress/bad/machine_matmul_negative.txt",
        "regress/bad/machine_matmul_negative.txt:4: matmul_overhead_us wants a finite number >= 0, not '-1'",
+       RG_ERR_PARSE},
+      {"regress/bad/machine_huge.txt", "regress/bad/machine_huge.txt:4: matmul_overhead_us wants at most 1e+09, not '1e308'",
        RG_ERR_PARSE},
       {"regress/bad/no_such_machine.txt", "cannot open regress/bad/no_such_machine.txt", RG_ERR_IO},
   };

@@ -42,6 +42,7 @@ static const struct {
     {"views", offsetof(rg_machine, views), 0, true, true, true},
 };
 #define N_KEYS (int)(sizeof keys / sizeof *keys)
+#define FIGURE_MAX 1e9
 
 /* One line (NUL-terminated, comment cut): blank, or a key and its value. */
 static rg_status parse_line(const char *path, int line, char *s, rg_machine *mc, int *seen,
@@ -79,6 +80,9 @@ static rg_status parse_line(const char *path, int line, char *s, rg_machine *mc,
     return rg_err_at(err, RG_ERR_PARSE, line, (int)(val - key) + 1,
                      "%s:%d: %s wants a finite number %s 0, not '%s'", path, line, keys[k].key,
                      keys[k].lo_ok ? ">=" : ">", val);
+  if (v > FIGURE_MAX) /* a cost past it sums to infinity over a model, and no model is then cheaper */
+    return rg_err_at(err, RG_ERR_PARSE, line, (int)(val - key) + 1, "%s:%d: %s wants at most %g, not '%s'", path,
+                     line, keys[k].key, FIGURE_MAX, val);
   *(double *)((char *)mc + keys[k].offset) = v;
   seen[k] = line;
   return RG_OK;
