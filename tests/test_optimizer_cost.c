@@ -274,6 +274,8 @@ static void test_bad_machines(void) {
        RG_ERR_PARSE},
       {"regress/bad/machine_huge.txt", "regress/bad/machine_huge.txt:4: matmul_overhead_us wants at most 1e+09, not '1e308'",
        RG_ERR_PARSE},
+      {"regress/bad/machine_tiny.txt", "regress/bad/machine_tiny.txt:2: mem_gbps: '1e-320' is too small to hold",
+       RG_ERR_PARSE},
       {"regress/bad/no_such_machine.txt", "cannot open regress/bad/no_such_machine.txt", RG_ERR_IO},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)

@@ -5,6 +5,7 @@
  * silent default. */
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -76,6 +77,10 @@ static rg_status parse_line(const char *path, int line, char *s, rg_machine *mc,
   if (keys[k].flag && strcmp(val, "0") && strcmp(val, "1"))
     return rg_err_at(err, RG_ERR_PARSE, line, (int)(val - key) + 1, "%s:%d: %s wants 0 or 1, not '%s'", path,
                      line, keys[k].key, val);
+  if (*val && !*stop && errno == ERANGE && fabs(v) < 1) /* strtod's underflow: no float holds it */
+    return rg_err_at(err, RG_ERR_PARSE, line, (int)(val - key) + 1,
+                     "%s:%d: %s: '%s' is too small to hold (0, or %g at least)", path, line, keys[k].key, val,
+                     DBL_MIN);
   if (!*val || *stop || errno || !isfinite(v) || (keys[k].lo_ok ? v < keys[k].lo : v <= keys[k].lo))
     return rg_err_at(err, RG_ERR_PARSE, line, (int)(val - key) + 1,
                      "%s:%d: %s wants a finite number %s 0, not '%s'", path, line, keys[k].key,
