@@ -140,12 +140,12 @@ static rg_status remove_rule(rg_prune_result *res, int i, rg_prune_fate f, const
   return RG_OK;
 }
 
-/* Each rule's content id and visiting keys: computed, or the caller's for an absent rule. */
 /* The caller's let_go for rule i, just removed (prune.h). */
 static rg_status let_go(const rg_prune_opts *o, int i, rg_err *err) {
   return o->let_go ? o->let_go(o->let_go_ctx, i, err) : RG_OK;
 }
 
+/* Each rule's content id and visiting keys: computed, or the caller's for an absent rule. */
 static rg_status compute_facts(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res, rule_key *keys,
                                rg_err *err) {
   rg_status first = RG_OK;
@@ -496,7 +496,7 @@ rg_status rg_prune_run(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_re
     for (int k = 1; !st && k < n; k++) {
       int i = by_id[k];
       if (rg_content_id_cmp(&res->e[rep].id, &res->e[i].id) == 0 && !(st = remove_rule(res, i, RG_FATE_RENAMING, &rep, 1, err)))
-        st = rs->rules[i] ? let_go(o, i, err) : RG_OK;
+        st = let_go(o, i, err); /* an absent one too: the caller let go of it already */
       else
         rep = i;
     }

@@ -111,7 +111,8 @@ typedef struct {
   void *absent_ctx;
   /* Optional (NULL: none): called for each rule a stage removes as it removes it, but for those
    * of derivability's second pass (they stay in its set). Pruning never reads such a rule again,
-   * so the caller may let go of it (synth/hollow.h): rs->rules[i] may then be NULL. */
+   * so the caller may let go of it (synth/hollow.h): rs->rules[i] may then be NULL. It is called
+   * for an absent rule the renaming stage removes too. */
   rg_status (*let_go)(void *ctx, int i, rg_err *err);
   void *let_go_ctx;
 } rg_prune_opts;

@@ -24,28 +24,21 @@ static bool same_id(const void *owner, const void *key, int32_t val) {
   return rg_canon_id(r->rs->rules[val], NULL, &first, &err) == RG_OK && !memcmp(&first, id, sizeof *id);
 }
 
-static rg_status grow(rg_renamings *r, int n, rg_err *err) {
-  if (n <= r->cap) return rg_hollow_grow(r->hollow, n, err);
-  int cap = r->cap ? r->cap : 1024;
-  while (cap < n) cap = cap > (1 << 29) ? n : 2 * cap;
-  uint64_t *tag = realloc(r->tag, sizeof *tag * (size_t)cap);
-  if (tag) r->tag = tag;
-  int *at = tag ? realloc(r->at, sizeof *at * (size_t)cap) : NULL;
-  if (at) r->at = at;
-  if (!at) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  for (int i = r->cap; i < cap; i++) at[i] = -1;
-  r->cap = cap;
+/* Room for rules [0, n): their tags, their places in facts (-1 until let go of), their text. */
+static rg_status grow(rg_renamings *r, int32_t n, rg_err *err) {
+  while (r->cap_tag < n)
+    if (!rg_grow_to(&r->tag, &r->cap_tag, sizeof *r->tag, 1024)) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  for (int32_t had = r->cap; r->cap < n; had = r->cap) {
+    if (!rg_grow_to(&r->at, &r->cap, sizeof *r->at, 1024)) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    for (int32_t i = had; i < r->cap; i++) r->at[i] = -1;
+  }
   return rg_hollow_grow(r->hollow, n, err);
 }
 
 /* Rule i, a renaming of an earlier rule, made hollow with its facts kept. */
 static rg_status let_go(rg_renamings *r, rg_ruleset *rs, int i, const rg_prune_facts *f, rg_err *err) {
-  if (r->n_facts == r->cap_facts) {
-    int cap = r->cap_facts ? 2 * r->cap_facts : 1024;
-    rg_prune_facts *grown = realloc(r->facts, sizeof *grown * (size_t)cap);
-    if (!grown) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-    r->facts = grown, r->cap_facts = cap;
-  }
+  if (!rg_grow(&r->facts, &r->cap_facts, r->n_facts, sizeof *r->facts, 1024))
+    return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_status st = rg_hollow_rule(r->hollow, rs, i, err);
   if (!st) r->facts[r->at[i] = r->n_facts++] = *f;
   return st;

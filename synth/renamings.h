@@ -17,10 +17,10 @@
 typedef struct {
   rg_hollow *hollow;      /* where the renamings go, grown with the parse */
   rg_hashtab first;       /* a content id's hash -> the first rule with that id */
-  uint64_t *tag;          /* [cap]: more of each first rule's id, checked before it is recomputed */
+  uint64_t *tag;          /* [cap_tag]: more of each first rule's id, checked before it is recomputed */
   int *at;                /* [cap]: an absent rule's index into facts, else -1 */
   rg_prune_facts *facts;  /* [n_facts] of the absent rules */
-  int n_facts, cap_facts, cap;
+  int32_t n_facts, cap_facts, cap_tag, cap;
   int threads;            /* for the slice's ids (rulegen -j) */
   const rg_ruleset *rs;   /* the set being parsed, for the equality check */
 } rg_renamings;
