@@ -19,7 +19,7 @@ static int rank_, size_ = 1;
 #ifdef RG_HAVE_MPI
 static bool mpi_on, ended; /* ended: a worker took rank 0's end of the run */
 #endif
-static rg_cluster_rank_tally *totals_, one_total;
+static rg_cluster_rank_tally *totals_, one_total[RG_CLUSTER_KINDS]; /* [kind * size_ + rank] */
 static int64_t bytes_; /* rank 0's messages, both ways */
 
 /* Started by an MPI launcher: Open MPI's, MPICH's (PMI) and PMIx's environments. */
@@ -29,7 +29,7 @@ static bool launched(void) {
 
 rg_status rg_cluster_start(int *argc, char ***argv, bool spreads, rg_err *err) {
   (void)argc, (void)argv, (void)spreads;
-  totals_ = &one_total;
+  totals_ = one_total;
   if (!launched()) return RG_OK;
 #ifndef RG_HAVE_MPI
   const char *n = getenv("OMPI_COMM_WORLD_SIZE") ? getenv("OMPI_COMM_WORLD_SIZE") : getenv("PMI_SIZE");
@@ -48,7 +48,7 @@ rg_status rg_cluster_start(int *argc, char ***argv, bool spreads, rg_err *err) {
     return rg_err_set(err, RG_ERR_ARG, "this command does not spread over MPI ranks: run it without mpirun "
                                        "(the synthesis run does)");
   }
-  if (size_ > 1 && !(totals_ = calloc((size_t)size_, sizeof *totals_))) {
+  if (size_ > 1 && !(totals_ = calloc((size_t)size_ * RG_CLUSTER_KINDS, sizeof *totals_))) {
     rg_cl_mpi_abort(2);
     return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
@@ -58,7 +58,9 @@ rg_status rg_cluster_start(int *argc, char ***argv, bool spreads, rg_err *err) {
 
 int rg_cluster_rank(void) { return rank_; }
 int rg_cluster_size(void) { return size_; }
-const rg_cluster_rank_tally *rg_cluster_totals(void) { return totals_ ? totals_ : &one_total; }
+const rg_cluster_rank_tally *rg_cluster_totals(int kind) {
+  return (totals_ ? totals_ : one_total) + (size_t)kind * (size_t)size_;
+}
 int64_t rg_cluster_bytes(void) { return bytes_; }
 
 /* A worker that has not served (a command that ran on every rank, or one that failed): rank 0's
@@ -68,9 +70,10 @@ int64_t rg_cluster_bytes(void) { return bytes_; }
 static void worker_leaves(int status) {
   char *text = NULL;
   size_t len;
+  int kind;
   for (double t0 = rg_clock_seconds(); status && !rg_cl_order_waiting() && rg_clock_seconds() - t0 < 10;)
     rg_cl_nap();
-  if ((status && !rg_cl_order_waiting()) || rg_cl_wait_order(&text, &len) != RG_CL_END) {
+  if ((status && !rg_cl_order_waiting()) || rg_cl_wait_order(&kind, &text, &len) != RG_CL_END) {
     free(text);
     fprintf(stderr, "rulegen: rank %d stopped (status %d) while rank 0 goes on: the job ends\n", rank_, status);
     rg_cl_mpi_abort(status ? status : 1);
@@ -125,8 +128,8 @@ typedef struct {
 /* The next chunk: half the rest shared by the ranks, at least a few items. */
 static bool take(spread *s, int *begin, int *end) {
   pthread_mutex_lock(&s->mu);
-  int rest = s->failed ? 0 : s->n - s->next, c = rest / (2 * s->ranks);
-  if (c < 8) c = 8;
+  int rest = s->failed ? 0 : s->n - s->next, c = rest / (2 * s->ranks), least = s->w->min_chunk ? s->w->min_chunk : 8;
+  if (c < least) c = least;
   if (c > rest) c = rest;
   *begin = s->next, *end = s->next + c;
   s->next += c;
@@ -181,15 +184,16 @@ static void serve_workers(spread *s, rg_progress *line, rg_cluster_rank_tally *t
 }
 #endif
 
-rg_status rg_cluster_spread(const char *text, size_t len, int n, const rg_cluster_work *w, void *job,
+rg_status rg_cluster_spread(int kind, const char *text, size_t len, int n, const rg_cluster_work *w, void *job,
                             const char *stage, bool progress, rg_err *err) {
+  rg_cluster_rank_tally *totals = totals_ + (size_t)kind * (size_t)size_;
   spread s = {.n = n, .ranks = size_, .w = w, .job = job};
   pthread_mutex_init(&s.mu, NULL);
   rg_status st = RG_OK;
   rg_progress line;
   rg_progress_start(&line, stage, "items", n, progress);
 #ifdef RG_HAVE_MPI
-  for (int r = 1; r < size_; r++) rg_cl_send_job(r, text, len);
+  for (int r = 1; r < size_; r++) rg_cl_send_job(r, kind, text, len);
   bytes_ += (int64_t)(size_ - 1) * (int64_t)(len + sizeof(int64_t));
 #else
   (void)text, (void)len;
@@ -198,35 +202,37 @@ rg_status rg_cluster_spread(const char *text, size_t len, int n, const rg_cluste
   bool threaded = pthread_create(&local, NULL, run_local, &s) == 0;
   if (!threaded) run_local(&s); /* rank 0 does its part first; the workers wait for chunks */
 #ifdef RG_HAVE_MPI
-  serve_workers(&s, &line, totals_, &st, err);
+  serve_workers(&s, &line, totals, &st, err);
 #endif
   if (threaded) pthread_join(local, NULL);
   rg_progress_finish(&line);
   if (s.local_st && !st) *err = s.local_err, st = s.local_st;
   s.local.peak_kb = rg_cl_peak_kb();
-  merge_tally(&totals_[0], &s.local);
+  merge_tally(&totals[0], &s.local);
   pthread_mutex_destroy(&s.mu);
   return st;
 }
 
 /* ---- a worker ---- */
 
-int rg_cluster_serve(const rg_cluster_work *w) {
+int rg_cluster_serve(const rg_cluster_work works[RG_CLUSTER_KINDS]) {
 #ifdef RG_HAVE_MPI
-  int rc = 0;
+  int rc = 0, kind;
   char *text;
   size_t len;
-  while (!(ended = rg_cl_wait_order(&text, &len) == RG_CL_END)) {
+  while (!(ended = rg_cl_wait_order(&kind, &text, &len) == RG_CL_END)) {
     void *job = NULL;
     rg_err err = {0};
-    rg_cl_report rep = {.status = w->open(w->ctx, text, len, &job, &err)};
+    const rg_cluster_work *w = kind >= 0 && kind < RG_CLUSTER_KINDS && works[kind].open ? &works[kind] : NULL;
+    rg_cl_report rep = {.status = w ? w->open(w->ctx, text, len, &job, &err)
+                                    : rg_err_set(&err, RG_ERR_ARG, "a job of kind %d, which this rank does not do", kind)};
     free(text);
     for (int b, e;;) {
       if (rep.status) snprintf(rep.msg, sizeof rep.msg, "%s", err.msg), rc = 1;
       rep.peak_kb = rg_cl_peak_kb();
       rg_cl_send_report(&rep);
       rg_cl_wait_chunk(&b, &e);
-      if (b == e) break;
+      if (b == e || !w) break;
       rep = (rg_cl_report){.begin = b, .end = e};
       double t0 = rg_clock_seconds();
       rep.status = w->run(w->ctx, job, b, e, rep.counts, &err);
@@ -236,7 +242,7 @@ int rg_cluster_serve(const rg_cluster_work *w) {
   }
   return rc;
 #else
-  (void)w;
+  (void)works;
   fprintf(stderr, "rulegen: built without MPI: there are no workers to serve\n");
   return 2;
 #endif

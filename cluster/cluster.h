@@ -27,6 +27,8 @@
 
 /* Counters a chunk's work reports (the caller's meaning), summed per rank. */
 #define RG_CLUSTER_COUNTS 8
+/* Kinds of job (the caller's meaning: a stage of the run); each kind is tallied apart. */
+#define RG_CLUSTER_KINDS 4
 
 /* Joins the MPI job when an MPI launcher started this process (else one rank); spreads: the
  * command is one that spreads its work over the ranks (else it must run alone). Errors:
@@ -48,9 +50,10 @@ typedef struct {
   rg_status (*run)(void *ctx, void *job, int begin, int end, int64_t counts[RG_CLUSTER_COUNTS],
                    rg_err *err);
   void (*close)(void *ctx, void *job);
+  int min_chunk; /* fewest items a chunk holds, but the last (0: 8; 1 where items are large) */
 } rg_cluster_work;
 
-/* What each rank did in every spread so far (rg_cluster_totals). */
+/* What each rank did in every spread of a kind so far (rg_cluster_totals). */
 typedef struct {
   int64_t items, chunks;
   int64_t counts[RG_CLUSTER_COUNTS];
@@ -59,20 +62,22 @@ typedef struct {
 } rg_cluster_rank_tally;
 
 /* Rank 0 of a job of several ranks (rg_cluster_size() > 1: with one there is nothing to spread,
- * and a caller runs its items itself): sends text (len bytes) to every worker as a job, then
+ * and a caller runs its items itself): sends text (len bytes) to every worker as a job of kind
+ * kind (0 .. RG_CLUSTER_KINDS-1, served by the workers' w of that kind), then
  * spreads items 0..n-1 over every rank, itself running them on job (made from the same text)
  * with w->run in a thread of its own; returns when every item is done, each rank's figures
- * added to rg_cluster_totals(). progress: a line on stderr (stage) while it runs. Errors: a
+ * added to rg_cluster_totals(kind). progress: a line on stderr (stage) while it runs. Errors: a
  * rank's (its message, naming the rank), RG_ERR_NOMEM. */
-rg_status rg_cluster_spread(const char *text, size_t len, int n, const rg_cluster_work *w, void *job,
+rg_status rg_cluster_spread(int kind, const char *text, size_t len, int n, const rg_cluster_work *w, void *job,
                             const char *stage, bool progress, rg_err *err) RG_MUST_CHECK;
 
-/* A worker: serves rank 0's jobs with w until rank 0 ends the run. Returns the exit status
- * (0; 1 when a job failed here, said on stderr). */
-int rg_cluster_serve(const rg_cluster_work *w);
+/* A worker: serves rank 0's jobs until rank 0 ends the run, a job of kind k with works[k]
+ * (RG_CLUSTER_KINDS of them; one whose open is NULL fails the job: a kind this worker cannot
+ * do). Returns the exit status (0; 1 when a job failed here, said on stderr). */
+int rg_cluster_serve(const rg_cluster_work works[RG_CLUSTER_KINDS]);
 
-/* Every spread's figures so far, per rank (size entries; rank 0's own table). */
-const rg_cluster_rank_tally *rg_cluster_totals(void);
+/* The figures of every spread of kind so far, per rank (size entries; rank 0's own table). */
+const rg_cluster_rank_tally *rg_cluster_totals(int kind);
 /* Bytes rank 0 sent and received in every spread so far (jobs, chunks, reports). */
 int64_t rg_cluster_bytes(void);
 

@@ -27,13 +27,13 @@ rg_status rg_cl_mpi_start(int *argc, char ***argv, int *rank, int *size, rg_err 
 void rg_cl_mpi_end(void);
 void rg_cl_mpi_abort(int status);
 /* rank 0 */
-void rg_cl_send_job(int to, const char *text, size_t len);
+void rg_cl_send_job(int to, int kind, const char *text, size_t len);
 void rg_cl_send_end(int to);
 void rg_cl_send_chunk(int to, int begin, int end); /* begin == end: the job has no more */
 bool rg_cl_poll_report(int *from, rg_cl_report *r); /* a report waiting, taken; never blocks */
-/* a worker: rank 0's next order (a job's text malloc'ed into *text; out of memory ends the job),
+/* a worker: rank 0's next order (a job's kind, and its text malloc'ed into *text; out of memory ends the job),
  * its next chunk, and its reports; waiting sleeps between polls */
-rg_cl_order rg_cl_wait_order(char **text, size_t *len);
+rg_cl_order rg_cl_wait_order(int *kind, char **text, size_t *len);
 bool rg_cl_order_waiting(void); /* an order has come (never blocks) */
 void rg_cl_wait_chunk(int *begin, int *end);
 void rg_cl_send_report(const rg_cl_report *r);

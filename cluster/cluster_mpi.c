@@ -25,10 +25,11 @@ void rg_cl_mpi_end(void) { MPI_Finalize(); }
 
 void rg_cl_mpi_abort(int status) { MPI_Abort(MPI_COMM_WORLD, status); }
 
-void rg_cl_send_job(int to, const char *text, size_t len) {
-  /* in pieces under INT_MAX: a depth-4 round's rules are over 1 GB of text */
-  int64_t n = (int64_t)len;
-  MPI_Send(&n, 1, MPI_INT64_T, to, TAG_JOB, MPI_COMM_WORLD);
+void rg_cl_send_job(int to, int kind, const char *text, size_t len) {
+  /* its kind and length, then the text in pieces under INT_MAX: a depth-4 round's rules are
+   * over 1 GB of text */
+  int64_t head[2] = {kind, (int64_t)len};
+  MPI_Send(head, 2, MPI_INT64_T, to, TAG_JOB, MPI_COMM_WORLD);
   for (size_t at = 0; at < len; at += 1 << 30) {
     size_t piece = len - at < (size_t)1 << 30 ? len - at : (size_t)1 << 30;
     MPI_Send(text + at, (int)piece, MPI_CHAR, to, TAG_JOB, MPI_COMM_WORLD);
@@ -71,15 +72,15 @@ bool rg_cl_order_waiting(void) {
   return flag && (s.MPI_TAG == TAG_JOB || s.MPI_TAG == TAG_END);
 }
 
-rg_cl_order rg_cl_wait_order(char **text, size_t *len) {
+rg_cl_order rg_cl_wait_order(int *kind, char **text, size_t *len) {
   MPI_Status s = wait_from_zero(TAG_JOB, TAG_END);
   if (s.MPI_TAG == TAG_END) {
     MPI_Recv(NULL, 0, MPI_CHAR, 0, TAG_END, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     return RG_CL_END;
   }
-  int64_t n = 0;
-  MPI_Recv(&n, 1, MPI_INT64_T, 0, TAG_JOB, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  *len = (size_t)n;
+  int64_t head[2] = {0, 0};
+  MPI_Recv(head, 2, MPI_INT64_T, 0, TAG_JOB, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  *kind = (int)head[0], *len = (size_t)head[1];
   if (!(*text = malloc(*len + 1))) { /* its pieces could not be taken: the job cannot go on */
     fprintf(stderr, "rulegen: rank %d: out of memory for a job of %zu bytes\n", rg_cluster_rank(), *len);
     rg_cl_mpi_abort(1);

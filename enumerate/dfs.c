@@ -587,7 +587,7 @@ rg_status rg_enum_run(const rg_enum_space *sp, const rg_enum_visitor *v, void *c
   sh.units_total = n_units;
   sh.units_done = stats->units_skipped;
   stats->units = n_units;
-  st = run_units(ts, nt, units, n_units, &sh, o, err);
+  if (!o->count_only) st = run_units(ts, nt, units, n_units, &sh, o, err);
   for (int i = 0; i < nt; i++) {
     stats->graphs += ts[i].graphs;
     stats->rejected += ts[i].rejected;

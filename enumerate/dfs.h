@@ -86,6 +86,7 @@ typedef struct {
    * refused (another space). NULL: every unit runs. */
   const uint8_t *skip;
   int n_skip;
+  bool count_only; /* list the units (stats->units) and run none: how a run is shared out */
   /* Called (may be NULL) by the thread that ran unit u, with that thread's user, once every
    * graph of the unit was visited; delta holds the unit's own counts, and in units the run's
    * number of units. A non-OK status stops the run. Not called for a unit cut short by stop. */

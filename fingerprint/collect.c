@@ -173,6 +173,7 @@ rg_status rg_fp_enumerate(const rg_enum_space *sp, const rg_fp_opts *o, const rg
                            .progress_user = o->progress_user,
                            .skip = sink->skip,
                            .n_skip = sink->n_skip,
+                           .count_only = sink->count_only,
                            .unit_done = sink->unit_done ? unit_done : NULL};
     st = rg_enum_run(sp, &v, users, &ro, stats, err);
   }
@@ -206,7 +207,7 @@ rg_status rg_fp_collect(const rg_enum_space *sp, const rg_fp_opts *o, uint64_t l
                       "memory limit of %zu bytes is too small to make progress: give at least %u MB",
                       o->mem_limit, RG_FP_MIN_MEM >> 20);
   rg_status st = rg_fp_store_start(&s, t, sp, o, lo, hi, err);
-  rg_fp_sink sink = {to_store, NULL, &s, lo, &s.hi, NULL, 0};
+  rg_fp_sink sink = {to_store, NULL, &s, lo, &s.hi, NULL, 0, false};
   if (!st) st = rg_fp_enumerate(sp, o, &sink, stats, err);
   if (st) return st;
   rg_fp_store_finish(&s, o->threads);

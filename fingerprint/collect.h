@@ -57,6 +57,7 @@ typedef struct {
   const volatile uint64_t *hi; /* records above *hi are not handed over (it may shrink), or NULL */
   const uint8_t *skip;         /* units an earlier run did (enumerate/dfs.h), or NULL */
   int n_skip;
+  bool count_only;             /* only count the units (stats->units), hand over nothing */
 } rg_fp_sink;
 
 /* Enumerates every graph of sp under o (threads, seed, max_outputs, keep_redundant, stop,

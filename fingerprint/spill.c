@@ -37,7 +37,7 @@ typedef struct {
 } slot;
 
 struct rg_fp_spill {
-  char *dir;
+  char *dir, *header;
   int lock; /* the folder's lock file, held while the folder is open */
   slot *slots;
   int n_slots;
@@ -46,7 +46,11 @@ struct rg_fp_spill {
 };
 
 const char *rg_fp_spill_dir(const rg_fp_spill *s) { return s->dir; }
+const char *rg_fp_spill_header(const rg_fp_spill *s) { return s->header; }
 void rg_fp_spill_state_of(const rg_fp_spill *s, rg_fp_spill_state *st) { *st = s->st; }
+bool rg_fp_spill_unit_done(const rg_fp_spill *s, int u) {
+  return s->done && u >= 0 && u < s->st.units_total && s->done[u];
+}
 
 uint64_t rg_fp_spill_part_lo(int p) { return (uint64_t)p << 58; }
 uint64_t rg_fp_spill_part_hi(int p) { return p == PARTS - 1 ? UINT64_MAX : ((uint64_t)(p + 1) << 58) - 1; }
@@ -183,7 +187,7 @@ static rg_status read_back(rg_fp_spill *s, rg_err *err) {
 }
 
 /* The folder's header file: FORMAT, then the run's header. */
-static rg_status check_header(rg_fp_spill *s, const char *header, bool *fresh, rg_err *err) {
+static rg_status check_header(rg_fp_spill *s, const char *header, bool join, bool *fresh, rg_err *err) {
   char *path = file_in(s, "header", 0, 0);
   if (!path) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_strbuf want, have;
@@ -191,7 +195,10 @@ static rg_status check_header(rg_fp_spill *s, const char *header, bool *fresh, r
   rg_sb_printf(&want, "%s%s\n", FORMAT, header);
   rg_status st = RG_OK;
   *fresh = access(path, F_OK) != 0;
-  if (*fresh) {
+  if (*fresh && join) {
+    st = rg_err_set(err, RG_ERR_IO, "%s is missing: the spill folder %s is not one another rank holds (each rank "
+                                    "must see the folder rank 0 writes)", path, s->dir);
+  } else if (*fresh) {
     DIR *d = opendir(s->dir);
     int entries = 0;
     for (struct dirent *e; d && (e = readdir(d));)
@@ -229,24 +236,28 @@ static rg_status take_lock(rg_fp_spill *s, rg_err *err) {
   return st;
 }
 
-rg_status rg_fp_spill_open(const char *dir, const char *header, rg_fp_spill **out, rg_err *err) {
+/* Opens dir; made and locked (and its header written when new) unless joining: then it must be
+ * there with this header, another process holding it. */
+static rg_status open_folder(const char *dir, const char *header, bool join, rg_fp_spill **out, rg_err *err) {
   *out = NULL;
   rg_fp_spill *s = calloc(1, sizeof *s);
   if (s) s->lock = -1;
-  if (!s || !(s->dir = strdup(dir))) {
+  if (!s || !(s->dir = strdup(dir)) || !(s->header = strdup(header))) {
+    if (s) free(s->dir);
     free(s);
     return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
   struct stat sb;
-  rg_status st = stat(dir, &sb) == 0 || mkdir(dir, 0700) == 0
+  rg_status st = stat(dir, &sb) == 0 || (!join && mkdir(dir, 0700) == 0)
                      ? RG_OK
-                     : rg_err_set(err, RG_ERR_IO, "cannot make the spill folder %s: %s", dir, strerror(errno));
+                     : rg_err_set(err, RG_ERR_IO, "cannot %s the spill folder %s: %s", join ? "find" : "make", dir,
+                                  strerror(errno));
   if (!st && stat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode))
     st = rg_err_set(err, RG_ERR_IO, "the spill folder %s is not a folder: move or remove it, or give --spill a "
                                     "folder", dir);
   bool fresh = true;
-  if (!st) st = take_lock(s, err);
-  if (!st) st = check_header(s, header, &fresh, err);
+  if (!st && !join) st = take_lock(s, err);
+  if (!st) st = check_header(s, header, join, &fresh, err);
   if (!st && !fresh) st = read_back(s, err);
   if (st) {
     rg_status ignore = rg_fp_spill_close(s, false, err);
@@ -255,6 +266,14 @@ rg_status rg_fp_spill_open(const char *dir, const char *header, rg_fp_spill **ou
   }
   *out = s;
   return RG_OK;
+}
+
+rg_status rg_fp_spill_open(const char *dir, const char *header, rg_fp_spill **out, rg_err *err) {
+  return open_folder(dir, header, false, out, err);
+}
+
+rg_status rg_fp_spill_join(const char *dir, const char *header, rg_fp_spill **out, rg_err *err) {
+  return open_folder(dir, header, true, out, err);
 }
 
 /* ---- writing ---- */
@@ -340,14 +359,24 @@ static rg_status sync_slot(rg_fp_spill *s, int k, bool durable, rg_err *err) {
   if (sl->pending.len &&
       (!write_all(sl->log, rg_sb_str(&sl->pending), sl->pending.len) || (durable && fdatasync(sl->log) != 0)))
     return io_err(s, "writing", k, -1, err);
+  sl->log_len += (off_t)sl->pending.len;
   rg_sb_free(&sl->pending);
   rg_sb_init(&sl->pending);
   sl->last_sync = rg_clock_seconds();
   return RG_OK;
 }
 
-static rg_status on_records(void *user, int k, const rg_fp_record *r, int n, rg_err *err) {
-  rg_fp_spill *s = user;
+/* This run's threads and the slots they write: thread t writes slot slot0 + t (several MPI
+ * ranks write one folder, each its own slots). */
+typedef struct {
+  rg_fp_spill *s;
+  int slot0;
+} writer;
+
+static rg_status on_records(void *user, int t, const rg_fp_record *r, int n, rg_err *err) {
+  const writer *w = user;
+  rg_fp_spill *s = w->s;
+  int k = w->slot0 + t;
   slot *sl = &s->slots[k];
   for (int i = 0; i < n; i++) {
     int p = part_of(r[i].fp);
@@ -360,8 +389,10 @@ static rg_status on_records(void *user, int k, const rg_fp_record *r, int n, rg_
   return RG_OK;
 }
 
-static rg_status on_unit(void *user, int k, int unit, const rg_enum_stats *d, rg_err *err) {
-  rg_fp_spill *s = user;
+static rg_status on_unit(void *user, int t, int unit, const rg_enum_stats *d, rg_err *err) {
+  const writer *w = user;
+  rg_fp_spill *s = w->s;
+  int k = w->slot0 + t;
   slot *sl = &s->slots[k];
   rg_status st = RG_OK;
   for (int p = 0; p < PARTS && !st; p++) st = write_part(s, k, p, err);
@@ -391,36 +422,73 @@ static rg_status on_unit(void *user, int k, int unit, const rg_enum_stats *d, rg
   return st;
 }
 
-rg_status rg_fp_spill_enumerate(rg_fp_spill *s, const rg_enum_space *sp, const rg_fp_opts *o, rg_enum_stats *stats,
-                                rg_err *err) {
-  memset(stats, 0, sizeof *stats);
-  if (s->st.enumerated) return RG_OK;
+/* Runs the units skip leaves into slots slot0.. (o->threads of them), their last lines written
+ * also on an error (on disk after a long run). */
+static rg_status enumerate_into(rg_fp_spill *s, const rg_enum_space *sp, const rg_fp_opts *o, int slot0,
+                                const uint8_t *skip, int n_skip, rg_enum_stats *stats, rg_err *err) {
   int nt = o->threads < 1 ? 1 : o->threads;
-  if (nt > MAX_SLOTS) return rg_err_set(err, RG_ERR_ARG, "at most %d threads write a spill folder", MAX_SLOTS);
+  if (slot0 < 0 || slot0 + nt > MAX_SLOTS)
+    return rg_err_set(err, RG_ERR_ARG, "at most %d threads in all write a spill folder (here %d)", MAX_SLOTS,
+                      slot0 + nt);
   rg_status st = open_files_for(nt, err);
-  if (!st) st = grow_slots(s, nt, err);
-  for (int k = 0; k < nt && !st; k++) st = open_slot(s, k, err);
-  rg_fp_sink sink = {on_records, on_unit, s, 0, NULL, s->done, s->done ? s->st.units_total : 0};
+  if (!st) st = grow_slots(s, slot0 + nt, err);
+  for (int k = slot0; k < slot0 + nt && !st; k++) /* open from an earlier call of this process: go on */
+    if (!s->slots[k].writing) st = open_slot(s, k, err);
+  writer w = {s, slot0};
+  rg_fp_sink sink = {on_records, on_unit, &w, 0, NULL, skip, n_skip, false};
   double t0 = rg_clock_seconds();
   if (!st) st = rg_fp_enumerate(sp, o, &sink, stats, err);
-  for (int k = 0; k < nt && k < s->n_slots; k++) { /* the last lines, also on an error; on disk after a long run */
+  for (int k = slot0; k < slot0 + nt && k < s->n_slots; k++) {
     rg_err e2;
     bool durable = rg_clock_seconds() - t0 >= SYNC_SECONDS;
     rg_status s2 = s->slots[k].writing ? sync_slot(s, k, durable, &e2) : RG_OK;
     if (s2 && !st) st = s2, *err = e2;
   }
-  if (!st && !stats->interrupted && s->st.units_done == stats->units) {
-    char *mark = file_in(s, "enumerated", 0, 0);
-    rg_atomic_file a;
-    st = mark ? rg_atomic_open(&a, mark, err) : rg_err_set(err, RG_ERR_NOMEM, "out of memory"); /* after the lines */
-    if (!st) {
-      fprintf(a.f, "%d units\n", stats->units);
-      st = rg_atomic_commit(&a, err);
-    }
-    free(mark);
-    s->st.enumerated = !st;
-    s->st.units_total = stats->units;
+  return st;
+}
+
+/* The mark of a finished enumeration of units units, written after their lines. */
+static rg_status write_mark(rg_fp_spill *s, int units, rg_err *err) {
+  char *mark = file_in(s, "enumerated", 0, 0);
+  rg_atomic_file a;
+  rg_status st = mark ? rg_atomic_open(&a, mark, err) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (!st) {
+    fprintf(a.f, "%d units\n", units);
+    st = rg_atomic_commit(&a, err);
   }
+  free(mark);
+  s->st.enumerated = !st;
+  s->st.units_total = units;
+  return st;
+}
+
+rg_status rg_fp_spill_mark_enumerated(rg_fp_spill *s, rg_err *err) {
+  if (s->st.enumerated || !s->st.units_total || s->st.units_done != s->st.units_total) return RG_OK;
+  return write_mark(s, s->st.units_total, err);
+}
+
+rg_status rg_fp_spill_enumerate(rg_fp_spill *s, const rg_enum_space *sp, const rg_fp_opts *o, rg_enum_stats *stats,
+                                rg_err *err) {
+  memset(stats, 0, sizeof *stats);
+  if (s->st.enumerated) return RG_OK;
+  rg_status st = enumerate_into(s, sp, o, 0, s->done, s->done ? s->st.units_total : 0, stats, err);
+  if (!st && !stats->interrupted && s->st.units_done == stats->units) st = write_mark(s, stats->units, err);
+  return st;
+}
+
+rg_status rg_fp_spill_enumerate_some(rg_fp_spill *s, const rg_enum_space *sp, const rg_fp_opts *o, int slot0,
+                                     const uint8_t *skip, int n_skip, rg_enum_stats *stats, rg_err *err) {
+  memset(stats, 0, sizeof *stats);
+  return enumerate_into(s, sp, o, slot0, skip, n_skip, stats, err);
+}
+
+rg_status rg_fp_spill_units(const rg_enum_space *sp, const rg_fp_opts *o, int *units, rg_err *err) {
+  rg_fp_sink sink = {NULL, NULL, NULL, 0, NULL, NULL, 0, true};
+  rg_enum_stats stats;
+  rg_fp_opts one = *o;
+  one.threads = 1, one.progress = NULL;
+  rg_status st = rg_fp_enumerate(sp, &one, &sink, &stats, err);
+  *units = stats.units;
   return st;
 }
 
@@ -481,8 +549,8 @@ static void remove_files(const char *dir) {
   if (d) closedir(d);
 }
 
-rg_status rg_fp_spill_close(rg_fp_spill *s, bool remove, rg_err *err) {
-  if (!s) return RG_OK;
+/* This run's files closed, and what was read back forgotten. */
+static void forget(rg_fp_spill *s) {
   for (int k = 0; k < s->n_slots; k++) {
     slot *sl = &s->slots[k];
     if (!sl->writing) continue;
@@ -492,15 +560,28 @@ rg_status rg_fp_spill_close(rg_fp_spill *s, bool remove, rg_err *err) {
     free(sl->buf);
     rg_sb_free(&sl->pending);
   }
+  free(s->slots);
+  free(s->done);
+  s->slots = NULL, s->n_slots = 0, s->done = NULL;
+  memset(&s->st, 0, sizeof s->st);
+}
+
+rg_status rg_fp_spill_reread(rg_fp_spill *s, rg_err *err) {
+  forget(s);
+  return read_back(s, err);
+}
+
+rg_status rg_fp_spill_close(rg_fp_spill *s, bool remove, rg_err *err) {
+  if (!s) return RG_OK;
+  forget(s);
   rg_status st = RG_OK;
   if (remove) {
     remove_files(s->dir);
     if (rmdir(s->dir) != 0) st = rg_err_set(err, RG_ERR_IO, "removing the spill folder %s: %s", s->dir, strerror(errno));
   }
   if (s->lock >= 0) close(s->lock); /* after the removal: no other run starts in between */
-  free(s->slots);
-  free(s->done);
   free(s->dir);
+  free(s->header);
   free(s);
   return st;
 }

@@ -39,8 +39,21 @@ typedef struct {
  * committed. Errors: RG_ERR_IO naming the file, RG_ERR_NOMEM. */
 rg_status rg_fp_spill_open(const char *dir, const char *header, rg_fp_spill **out, rg_err *err) RG_MUST_CHECK;
 
+/* Opens the folder dir that another process of this run (MPI rank 0) opened with header and
+ * holds: read back, no lock taken, nothing made. This process writes only slots no other
+ * writes (rg_fp_spill_enumerate_some). Errors: as rg_fp_spill_open's; a folder without this
+ * header is refused. */
+rg_status rg_fp_spill_join(const char *dir, const char *header, rg_fp_spill **out, rg_err *err) RG_MUST_CHECK;
+
+/* Reads the folder back again, as opening it would: what other processes committed since is
+ * seen. Files this process was writing are closed first. Errors: as reading back on open. */
+rg_status rg_fp_spill_reread(rg_fp_spill *s, rg_err *err) RG_MUST_CHECK;
+
 void rg_fp_spill_state_of(const rg_fp_spill *s, rg_fp_spill_state *st);
+/* Whether work unit u is committed, as far as this process knows (read back, or its own). */
+bool rg_fp_spill_unit_done(const rg_fp_spill *s, int u);
 const char *rg_fp_spill_dir(const rg_fp_spill *s);
+const char *rg_fp_spill_header(const rg_fp_spill *s); /* the run's, as given on opening */
 
 /* Enumerates the units not yet committed (rg_fp_enumerate under o) into the folder; stats
  * holds this call's counts. Interrupted (o->stop): RG_OK with stats->interrupted, what was
@@ -48,6 +61,20 @@ const char *rg_fp_spill_dir(const rg_fp_spill *s);
  * RG_ERR_ARG (the folder's units are not this space's), RG_ERR_NOMEM. */
 rg_status rg_fp_spill_enumerate(rg_fp_spill *s, const rg_enum_space *sp, const rg_fp_opts *o, rg_enum_stats *stats,
                                 rg_err *err) RG_MUST_CHECK;
+
+/* The work units of sp under o (enumerate/dfs.h), counted without running them. */
+rg_status rg_fp_spill_units(const rg_enum_space *sp, const rg_fp_opts *o, int *units, rg_err *err) RG_MUST_CHECK;
+
+/* Enumerates the units skip leaves unset (n_skip: every unit of sp) into this process's slots,
+ * slot0 .. slot0 + o->threads - 1 (thread t's files are s<slot0+t>-p<part>.rec and its log),
+ * which no other process of the run writes; marks nothing finished. stats: this call's counts.
+ * Errors: as rg_fp_spill_enumerate's; RG_ERR_ARG beyond 1024 slots. */
+rg_status rg_fp_spill_enumerate_some(rg_fp_spill *s, const rg_enum_space *sp, const rg_fp_opts *o, int slot0,
+                                     const uint8_t *skip, int n_skip, rg_enum_stats *stats, rg_err *err) RG_MUST_CHECK;
+
+/* Marks the enumeration finished when every unit is committed (after rg_fp_spill_reread has
+ * seen what the other processes did); else nothing. Errors: RG_ERR_IO. */
+rg_status rg_fp_spill_mark_enumerated(rg_fp_spill *s, rg_err *err) RG_MUST_CHECK;
 
 /* The fingerprint range of part p: [lo, hi]. */
 uint64_t rg_fp_spill_part_lo(int p);

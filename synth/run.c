@@ -179,7 +179,7 @@ static rg_status passes(const rg_synth_opts *o, const rg_fp_opts *fp, const rg_e
                         rg_fp_spill *spill, FILE *out, rg_synth_counts *c, rg_err *err) {
   c->passes = 0;
   rg_progress_start(&pr->line, "enumerate", "work units", 0, !o->quiet);
-  rg_status st = rg_synth_enumerate_spilled(fp, sp, spill, c, err);
+  rg_status st = rg_synth_enumerate_spilled(o, fp, sp, spill, c, err);
   rg_progress_finish(&pr->line);
   return st || *o->stop ? st : rg_synth_test_spilled(o, fp, sp, spill, out, c, err);
 }
@@ -251,6 +251,7 @@ static int synthesize(const rg_synth_opts *o, const rg_enum_space *sp, const cha
   }
   rc = sink_close(&s, rc);
   if (!rc) rg_synth_counts_print(c, sp, o->stop_after, o->threads, o->table);
+  if (!rc && !s.in_memory) rg_spread_print(o->table, "             "); /* else with the proofs' row */
   /* What follows can fail or be stopped on its own: keep what the long part made. */
   if (!rc && s.in_memory && o->out_path) {
     rc = rg_synth_save_candidates(o->out_path, *mem, *mem_len);
@@ -501,6 +502,25 @@ int rg_synth_run_argv(rg_synth_opts *o, int argc, char **argv) {
   return rc;
 }
 
+/* A worker of an MPI job: rank 0 runs the stages and hands out the work of the enumeration,
+ * the test stage and the proof rounds (synth/spread.h). Returns the exit status. */
+static int serve(rg_synth_opts *o) {
+  finish_opts(o);
+  rg_enum_space sp;
+  rg_err err;
+  if (rg_enum_space_init(&sp, &o->choices, &o->inputs, o->depth, &err)) {
+    report(&err);
+    rg_enum_space_free(&sp);
+    return 2;
+  }
+  rg_cluster_work works[RG_CLUSTER_KINDS] = {{0}};
+  rg_synth_records_ctx enumerating = {o, &sp, false, false}, testing = enumerating;
+  rg_synth_records_works(&enumerating, &testing, works);
+  int rc = rg_spread_serve(&o->fin, works);
+  rg_enum_space_free(&sp);
+  return rc;
+}
+
 int rg_synth_run(rg_synth_opts *o, const char *command) {
   if (o->no_fail_fast && o->fin.prove.fail_fast)
     return fprintf(stderr, "rulegen: --fail-fast and --no-fail-fast contradict\n"), 2;
@@ -511,10 +531,7 @@ int rg_synth_run(rg_synth_opts *o, const char *command) {
   omp_set_num_threads(o->threads);
   int pre = rg_synth_preflight(o); /* before hours of work, not after */
   if (pre) return pre;
-  if (rg_cluster_rank() != 0) { /* a worker of an MPI job: rank 0 runs the stages and hands out proofs */
-    finish_opts(o);
-    return rg_spread_serve(&o->fin);
-  }
+  if (rg_cluster_rank() != 0) return serve(o);
   char *text = NULL;
   size_t len = 0;
   FILE *table = open_memstream(&text, &len);

@@ -60,7 +60,7 @@ static rg_prove_opts chunk_opts(const rg_prove_opts *po) {
 /* Counter k over every rank and every spread so far. */
 static int64_t total(int k) {
   int64_t sum = 0;
-  for (int r = 0; r < rg_cluster_size(); r++) sum += rg_cluster_totals()[r].counts[k];
+  for (int r = 0; r < rg_cluster_size(); r++) sum += rg_cluster_totals(RG_SPREAD_PROVE)[r].counts[k];
   return sum;
 }
 
@@ -82,9 +82,9 @@ rg_status rg_spread_prove(const rg_ruleset *rs, const rg_axioms *ax, const rg_pr
   if (text.failed) return rg_sb_free(&text), rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_prove_opts q = chunk_opts(po);
   prove_ctx c = {ax, &q};
-  rg_cluster_work w = {&c, open_job, run_chunk, close_job};
+  rg_cluster_work w = {&c, open_job, run_chunk, close_job, 0};
   int64_t asked = total(ASKED), rechecks = total(RECHECKS); /* before this round */
-  rg_status st = rg_cluster_spread(rg_sb_str(&text), text.len, rs->n, &w, (void *)rs, "prove (ranks)",
+  rg_status st = rg_cluster_spread(RG_SPREAD_PROVE, rg_sb_str(&text), text.len, rs->n, &w, (void *)rs, "prove (ranks)",
                                    po->progress, err);
   done->asked = total(ASKED) - asked, done->rechecks = total(RECHECKS) - rechecks;
   rg_sb_free(&text);
@@ -100,42 +100,74 @@ void rg_spread_account(rg_prove_summary *s, const rg_spread_work *done) {
   s->axioms_tested += (int)done->axioms_tested; /* the round itself did not test them again */
 }
 
-/* One figure of every rank, after what it is: "busy 1.2, 3.4 s". */
-static void per_rank(FILE *out, const char *what, const char *unit, int digits,
+/* One figure of every rank in spreads of kind, after what it is: "busy 1.2, 3.4 s". */
+static void per_rank(FILE *out, int kind, const char *what, const char *unit, int digits,
                      double (*of)(const rg_cluster_rank_tally *)) {
   fprintf(out, "%s", what);
-  for (int r = 0; r < rg_cluster_size(); r++) fprintf(out, "%s%.*f", r ? ", " : " ", digits, of(&rg_cluster_totals()[r]));
+  for (int r = 0; r < rg_cluster_size(); r++)
+    fprintf(out, "%s%.*f", r ? ", " : " ", digits, of(&rg_cluster_totals(kind)[r]));
   fprintf(out, "%s", unit);
 }
-static double rules_of(const rg_cluster_rank_tally *t) { return (double)t->items; }
-static double asked_of(const rg_cluster_rank_tally *t) { return (double)t->counts[ASKED]; }
+static double items_of(const rg_cluster_rank_tally *t) { return (double)t->items; }
+static double count0_of(const rg_cluster_rank_tally *t) { return (double)t->counts[0]; }
 static double busy_of(const rg_cluster_rank_tally *t) { return t->busy_s; }
-static double peak_mb_of(const rg_cluster_rank_tally *t) { return (double)(t->peak_kb >> 10); }
+
+/* A rank's peak over every kind (each spread notes the peak so far). */
+static int64_t peak_kb(int r) {
+  int64_t kb = 0;
+  for (int k = 0; k < RG_CLUSTER_KINDS; k++)
+    if (rg_cluster_totals(k)[r].peak_kb > kb) kb = rg_cluster_totals(k)[r].peak_kb;
+  return kb;
+}
+
+/* Whether any rank did work of kind. */
+static bool spread_any(int kind) {
+  for (int r = 0; r < rg_cluster_size(); r++)
+    if (rg_cluster_totals(kind)[r].chunks) return true;
+  return false;
+}
 
 void rg_spread_print(FILE *out, const char *lead) {
-  if (rg_cluster_size() == 1) return;
+  if (rg_cluster_size() == 1 || !(spread_any(RG_SPREAD_ENUMERATE) || spread_any(RG_SPREAD_TEST) ||
+                                  spread_any(RG_SPREAD_PROVE)))
+    return;
   fprintf(out, "%sspread over %d MPI ranks: ", lead, rg_cluster_size());
-  per_rank(out, "rules proved", "", 0, rules_of);
-  per_rank(out, "; solver queries", "", 0, asked_of);
-  per_rank(out, "; busy", " s", 1, busy_of);
-  per_rank(out, "; peak RSS", " MB", 0, peak_mb_of);
-  fprintf(out, "; %.2f MB exchanged\n", (double)rg_cluster_bytes() / 1e6);
+  if (spread_any(RG_SPREAD_ENUMERATE)) {
+    per_rank(out, RG_SPREAD_ENUMERATE, "units enumerated", "", 0, items_of);
+    per_rank(out, RG_SPREAD_ENUMERATE, " (graphs", ")", 0, count0_of);
+    per_rank(out, RG_SPREAD_ENUMERATE, ", busy", " s; ", 1, busy_of);
+  }
+  if (spread_any(RG_SPREAD_TEST)) {
+    per_rank(out, RG_SPREAD_TEST, "part groups tested", "", 0, items_of);
+    per_rank(out, RG_SPREAD_TEST, ", busy", " s; ", 1, busy_of);
+  }
+  if (spread_any(RG_SPREAD_PROVE)) {
+    per_rank(out, RG_SPREAD_PROVE, "rules proved", "", 0, items_of);
+    per_rank(out, RG_SPREAD_PROVE, "; solver queries", "", 0, count0_of);
+    per_rank(out, RG_SPREAD_PROVE, "; busy", " s; ", 1, busy_of);
+  }
+  fprintf(out, "peak RSS");
+  for (int r = 0; r < rg_cluster_size(); r++) fprintf(out, "%s%lld", r ? ", " : " ", (long long)(peak_kb(r) >> 10));
+  fprintf(out, " MB; %.2f MB exchanged\n", (double)rg_cluster_bytes() / 1e6);
 }
 
 void rg_spread_json(FILE *out) {
   int n = rg_cluster_size();
-  const rg_cluster_rank_tally *t = rg_cluster_totals();
   if (n == 1) return;
+  const rg_cluster_rank_tally *p = rg_cluster_totals(RG_SPREAD_PROVE), *e = rg_cluster_totals(RG_SPREAD_ENUMERATE),
+                              *t = rg_cluster_totals(RG_SPREAD_TEST);
   fprintf(out, ",\n \"ranks\": [");
   for (int r = 0; r < n; r++)
     fprintf(out, "%s{\"rank\": %d, \"rules\": %lld, \"chunks\": %lld, \"asked\": %lld, \"busy_s\": %.3f, "
-                 "\"peak_rss_kb\": %lld}",
-            r ? ", " : "", r, (long long)t[r].items, (long long)t[r].chunks, (long long)t[r].counts[ASKED],
-            t[r].busy_s, (long long)t[r].peak_kb);
+                 "\"units\": %lld, \"graphs\": %lld, \"enumerate_busy_s\": %.3f, \"test_groups\": %lld, "
+                 "\"pairs\": %lld, \"test_busy_s\": %.3f, \"peak_rss_kb\": %lld}",
+            r ? ", " : "", r, (long long)p[r].items, (long long)p[r].chunks, (long long)p[r].counts[ASKED],
+            p[r].busy_s, (long long)e[r].items, (long long)e[r].counts[0], e[r].busy_s, (long long)t[r].items,
+            (long long)t[r].counts[1], t[r].busy_s, (long long)peak_kb(r));
   fprintf(out, "],\n \"exchanged_bytes\": %lld", (long long)rg_cluster_bytes());
 }
 
-int rg_spread_serve(const rg_finish_opts *o) {
+int rg_spread_serve(const rg_finish_opts *o, rg_cluster_work works[RG_CLUSTER_KINDS]) {
   rg_axioms ax;
   rg_err err = {0};
   rg_prove_opts po;
@@ -149,8 +181,8 @@ int rg_spread_serve(const rg_finish_opts *o) {
   }
   rg_prove_opts q = chunk_opts(&po);
   prove_ctx c = {&ax, &q};
-  rg_cluster_work w = {&c, open_job, run_chunk, close_job};
-  int rc = rg_cluster_serve(&w);
+  works[RG_SPREAD_PROVE] = (rg_cluster_work){&c, open_job, run_chunk, close_job, 0};
+  int rc = rg_cluster_serve(works);
   rg_axioms_free(&ax);
   free(journal);
   return rc;

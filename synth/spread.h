@@ -10,7 +10,12 @@
 #ifndef RG_SYNTH_SPREAD_H
 #define RG_SYNTH_SPREAD_H
 
+#include "cluster/cluster.h"
 #include "finish.h"
+
+/* The kinds of job rank 0 hands the workers (cluster/cluster.h's kinds): proof rounds here,
+ * the enumeration and the test stage in synth/tested.h. */
+enum { RG_SPREAD_PROVE, RG_SPREAD_ENUMERATE, RG_SPREAD_TEST };
 
 /* What the ranks did in a spread round. */
 typedef struct {
@@ -28,17 +33,18 @@ rg_status rg_spread_prove(const rg_ruleset *rs, const rg_axioms *ax, const rg_pr
 /* The round's summary s (of rank 0's round after a spread) with the ranks' work as asked now. */
 void rg_spread_account(rg_prove_summary *s, const rg_spread_work *done);
 
-/* Under MPI (more than one rank): a line of what each rank did in every spread round (rules
- * proved, solver queries, seconds busy, peak resident memory) after lead, on out; nothing with
- * one rank. */
+/* Under MPI (more than one rank): a line of what each rank did in every spread stage (work
+ * units and graphs enumerated, parts tested and their pairs, rules proved and solver queries;
+ * seconds busy in each; peak resident memory) after lead, on out; nothing with one rank. */
 void rg_spread_print(FILE *out, const char *lead);
 /* The same as JSON members after a comma, ', "ranks": [{rank, rules, chunks, asked, busy_s,
- * peak_rss_kb},
- * ...], "exchanged_bytes": N'; nothing with one rank. */
+ * units, graphs, enumerate_busy_s, test_groups, pairs, test_busy_s, peak_rss_kb}, ...],
+ * "exchanged_bytes": N' (rules .. busy_s: the proof rounds'); nothing with one rank. */
 void rg_spread_json(FILE *out);
 
-/* A worker rank of a synthesis run with finish options o: proves the chunks rank 0 sends until
- * the run ends. Returns the exit status. */
-int rg_spread_serve(const rg_finish_opts *o);
+/* A worker rank of a synthesis run with finish options o: does the jobs rank 0 sends until the
+ * run ends, proof rounds and those of works (the caller's kinds filled in; the others' open
+ * NULL). Returns the exit status. */
+int rg_spread_serve(const rg_finish_opts *o, rg_cluster_work works[RG_CLUSTER_KINDS]);
 
 #endif

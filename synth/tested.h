@@ -14,18 +14,48 @@
 
 #include <stdio.h>
 
+#include "cluster/cluster.h"
 #include "run.h"
 
 /* Enumerates the units spill lacks (fp: the enumeration's options and progress), saying so when
  * an earlier run did some; c->graphs is the graphs of every unit done, c->secs[0] gets this
  * call's time. Returns RG_OK, interrupted or not (fp->stop). Errors: the spill folder's. */
-rg_status rg_synth_enumerate_spilled(const rg_fp_opts *fp, const rg_enum_space *sp, rg_fp_spill *spill,
-                                     rg_synth_counts *c, rg_err *err) RG_MUST_CHECK;
+rg_status rg_synth_enumerate_spilled(const rg_synth_opts *o, const rg_fp_opts *fp, const rg_enum_space *sp,
+                                     rg_fp_spill *spill, rg_synth_counts *c, rg_err *err) RG_MUST_CHECK;
 
 /* Tests the parts of a finished enumeration, appending every part's candidate lines to out and
  * its counts to c (c->secs[1] gets this call's time). Returns RG_OK with the output incomplete
  * when *o->stop is set. Errors: the spill folder's, the test stage's. */
 rg_status rg_synth_test_spilled(const rg_synth_opts *o, const rg_fp_opts *fp, const rg_enum_space *sp,
                                 rg_fp_spill *spill, FILE *out, rg_synth_counts *c, rg_err *err) RG_MUST_CHECK;
+
+/* ---- over the ranks of an MPI job (cluster/cluster.h; synth/tested_spread.c) ----
+ * Rank 0 hands out the units spill lacks, then the groups of parts not yet tested, as each rank
+ * asks, itself included; each rank writes the folder they share (every rank must see it, as
+ * the proof cache), into files of its own. Rank 0 then reads the folder back and goes on as one
+ * process would, so the candidates are the same byte for byte; what a stopped run kept is
+ * taken under any number of ranks. */
+
+/* What a rank needs to do such jobs: the run's options and operator space. */
+typedef struct {
+  const rg_synth_opts *o;
+  const rg_enum_space *sp;
+  bool progress; /* rank 0: a progress line while the ranks work */
+  bool testing;  /* set by rg_synth_records_works */
+} rg_synth_records_ctx;
+
+/* Rank 0 of several: the units spill lacks enumerated by every rank, then spill read back and
+ * marked finished when every unit is there. Errors: a rank's (naming it), the folder's. */
+rg_status rg_synth_spread_enumerate(const rg_synth_records_ctx *c, rg_fp_spill *spill, rg_err *err) RG_MUST_CHECK;
+
+/* Rank 0 of several: every group of parts of a finished enumeration not yet kept in spill
+ * tested by the ranks and kept there (rg_synth_test_spilled then reads them); *parts: the
+ * parts they tested. Errors: a rank's (naming it), the folder's. */
+rg_status rg_synth_spread_test(const rg_synth_records_ctx *c, rg_fp_spill *spill, int *parts,
+                               rg_err *err) RG_MUST_CHECK;
+
+/* A worker's works for those jobs (synth/spread.h's kinds), on the contexts given. */
+void rg_synth_records_works(rg_synth_records_ctx *enumerating, rg_synth_records_ctx *testing,
+                            rg_cluster_work works[RG_CLUSTER_KINDS]);
 
 #endif

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# rulegen under mpirun (cluster/, synth/spread.h; issue 45): the proof rounds spread over the
-# ranks write what one process writes, byte for byte, at -np 1, 2 and 3 (oversubscribed), each
+# rulegen under mpirun (cluster/, synth/spread.h, synth/tested.h; issue 45): the enumeration,
+# the test stage and the proof rounds spread over the ranks write what one process writes, byte
+# for byte; a rank killed while enumerating or testing, and the run goes on under another N or as
+# one process. The proof rounds at -np 1, 2 and 3 (oversubscribed), each
 # from a cold proof cache of its own, with the ranks' work counted as asked now; two proof
 # rounds (two false rules planted among the candidates put back what they derived); a whole
 # depth-3 run from enumeration; a rank killed mid-round (RULEGEN_TEST_KILL_AT=rank:R, the test
@@ -44,8 +46,32 @@ check "depth 3, one process" 0 "$rulegen" --ops ewadd,ewmul,matmul,transpose --d
   -j 2 --proof-cache pc.d3a -o d3a.rules
 check "depth 3, -np 2" 0 mpi 2 --ops ewadd,ewmul,matmul,transpose --depth 3 --inputs "$dir/synth.inputs" -j 1 \
   --proof-cache pc.d3b -o d3b.rules
-has "depth 3, -np 2: spread" "spread over 2 MPI ranks: rules proved"
+has "depth 3, -np 2: enumeration spread" "spread over 2 MPI ranks: units enumerated"
+has "depth 3, -np 2: proofs spread" "; rules proved"
 check "depth 3: the same output" 0 same d3a.rules d3b.rules
+
+# the enumeration and the test stage spread: work units, then groups of parts (a small
+# --mem-limit makes 16 groups), each rank writing the shared spill folder
+T="--depth 3 --mem-limit 24M --stop-after test -q"
+check "records: one process" 0 "$rulegen" $T -j 2 -o r1.cand
+check "records: -np 3" 0 mpi 3 $T -j 1 -o r3.cand
+has "records: the units spread" "spread over 3 MPI ranks: units enumerated"
+has "records: the groups spread" "part groups tested"
+check "records: the same candidates" 0 cmp r1.cand r3.cand
+# a rank killed while enumerating (rank 1) or testing (rank 2): the same command goes on under
+# another N, or as one process, to the same candidates
+for k in rank-enumerate:1 rank-test:2; do
+  for how in np2 one; do
+    c=k-${k%%:*}-$how.cand
+    check "$k: killed" 1 sh -c "RULEGEN_TEST_KILL_AT=$k timeout 300 '$mpirun' -np 3 '$rulegen' $T -j 1 -o $c \
+      >/dev/null 2>$c.err; [ \$? -ne 0 ] && exit 1"
+    check "$k: named" 0 grep -q "rank ${k#*:} with PID" $c.err
+    if [ $how = np2 ]; then check "$k: resumed by -np 2" 0 mpi 2 $T -j 1 -o $c
+    else check "$k: resumed by one process" 0 "$rulegen" $T -j 2 -o $c; fi
+    has "$k, $how: went on" "$([ ${k%%:*} = rank-test ] && echo "parts' candidates taken from" || echo "work units enumerated already")"
+    check "$k, $how: the same candidates" 0 cmp r1.cand $c
+  done
+done
 
 # a rank that dies: the job ends naming it; the same command resumes to the same output
 for r in 1 0; do
