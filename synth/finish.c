@@ -571,7 +571,7 @@ static void print_rows(const finish *f) {
             f->sum.skipped ? " (some skipped: interrupted)" : "", f->t_prove);
     if (f->journal[0])
       rg_prove_journal_print(T(f->o), "             ", "WARNING      ", f->journal, &f->sum, f->cache_refused);
-    rg_spread_print(T(f->o), "             ");
+    rg_spread_print(T(f->o), "             ", 1u << RG_SPREAD_PROVE);
     if (f->reinstated)
       fprintf(T(f->o),
               "             %d rules put back (a rule implying them was not proved): %d derived "

@@ -16,7 +16,10 @@
 #include <stdint.h>
 
 #include "enumerate/enumerate.h"
+#include "generalize_chunks.h"
+#include "ir/progress.h"
 #include "verify/generalize.h"
+#include "verify/randtest_cache.h"
 
 typedef struct {
   uint64_t in;       /* candidates read */
@@ -28,7 +31,14 @@ typedef struct {
   double seconds;
 } rg_generalize_counts;
 
-typedef struct {
+typedef struct rg_generalize_opts rg_generalize_opts;
+/* Has the ranks of an MPI job make the chunks the folder dir (made under key) lacks, each kept
+ * there (synth/generalize_spread.c); chunks[0..n) of text[0..len); *made: how many. */
+typedef rg_status (*rg_generalize_spread_fn)(const rg_generalize_opts *o, const char *text, size_t len,
+                                             const rg_gen_chunk *chunks, int n, const char *dir, const char *key,
+                                             int *made, rg_err *err);
+
+struct rg_generalize_opts {
   const rg_enum_space *sp; /* the input set: shapes of the candidates' variables */
   rg_randtest_opts rt;     /* the test stage's options */
   rg_generalize_limits lim;
@@ -36,8 +46,11 @@ typedef struct {
   size_t cache_bytes;          /* verdicts of renamed generalizations remembered */
   volatile sig_atomic_t *stop; /* Ctrl-C: stop at the next candidate */
   bool quiet;                  /* no progress line on stderr */
-  int chunk_rules;             /* candidates parsed and held at once (0: 65536) */
-} rg_generalize_opts;
+  int chunk_rules;             /* candidates parsed and held at once (0: 8192) */
+  const char *keep_dir;        /* each chunk's result kept there as it is made, and taken from
+                                  there by a run that goes on (generalize_chunks.h), or NULL */
+  rg_generalize_spread_fn spread; /* with keep_dir: the chunks made by an MPI job's ranks first, or NULL */
+};
 
 /* Which variables of a candidate the stage splits (bit q: tensor variable q): those whose
  * shape has no input of the input set left unused in r (with an unused one, the split rule is
@@ -60,5 +73,12 @@ uint64_t rg_split_mask(const rg_split_ctx *c, const rg_rule *r);
 rg_status rg_synth_generalize(char **cand, size_t *len, const rg_generalize_opts *o,
                               rg_generalize_counts *c, int **general_off, int **general_of,
                               rg_err *err) RG_MUST_CHECK;
+
+/* Generalizes chunk ch of text: its candidates' counts into stats[0..ch->m), their
+ * generalizations' lines appended to lines; pg and done (may be NULL) count the candidates.
+ * Errors: as rg_synth_generalize's. */
+rg_status rg_generalize_chunk(const rg_generalize_opts *o, const char *text, const rg_gen_chunk *ch,
+                              rg_generalize_stats *stats, rg_randtest_cache *cache, rg_progress *pg, int *done,
+                              rg_strbuf *lines, rg_err *err) RG_MUST_CHECK;
 
 #endif

@@ -15,6 +15,7 @@
 #include "cluster/cluster.h"
 #include "collapse.h"
 #include "generalize.h"
+#include "generalize_spread.h"
 #include "generalized.h"
 #include "preflight.h"
 #include "prune/prune.h"
@@ -251,7 +252,7 @@ static int synthesize(const rg_synth_opts *o, const rg_enum_space *sp, const cha
   }
   rc = sink_close(&s, rc);
   if (!rc) rg_synth_counts_print(c, sp, o->stop_after, o->threads, o->table);
-  if (!rc && !s.in_memory) rg_spread_print(o->table, "             "); /* else with the proofs' row */
+  if (!rc) rg_spread_print(o->table, "             ", 1u << RG_SPREAD_ENUMERATE | 1u << RG_SPREAD_TEST);
   /* What follows can fail or be stopped on its own: keep what the long part made. */
   if (!rc && s.in_memory && o->out_path) {
     rc = rg_synth_save_candidates(o->out_path, *mem, *mem_len);
@@ -297,13 +298,30 @@ static int collapse(const rg_synth_opts *o, const rg_enum_space *sp, char *mem, 
 
 /* The generalize stage over the candidate text (appended to it) and its row of the table;
  * returns the exit status. */
+/* The generalize stage's options under o; keep_dir, when not NULL, names OUT.generalize. */
+static rg_generalize_opts generalize_opts(const rg_synth_opts *o, const rg_enum_space *sp, const char *keep_dir) {
+  rg_generalize_opts go = {sp, o->rt, rg_generalize_limits_default(), o->threads, rg_synth_cache_bytes(o),
+                           o->stop, o->quiet, 0, keep_dir, rg_cluster_size() > 1 ? rg_generalize_spread : NULL};
+  go.rt.kernel = rg_fp_node_kernel; /* as the test stage's trials */
+  /* a test hook: small runs in many chunks, to test going on and spreading them */
+  const char *chunk = getenv("RULEGEN_TEST_GENERALIZE_CHUNK");
+  if (chunk && atoi(chunk) > 0) go.chunk_rules = atoi(chunk);
+  return go;
+}
+
+/* OUT.generalize (malloc'ed), where the stage keeps its chunks; NULL without an output. */
+static char *chunks_dir(const rg_synth_opts *o) {
+  return rg_checkpoint_beside(o->out_path) ? rg_path_with_suffix(o->out_path, ".generalize") : NULL;
+}
+
 static int generalize(const rg_synth_opts *o, const rg_enum_space *sp, char **mem, size_t *len,
                       rg_generalize_counts *gc, int **general_off, int **general_of) {
-  rg_generalize_opts go = {sp, o->rt, rg_generalize_limits_default(), o->threads, rg_synth_cache_bytes(o),
-                           o->stop, o->quiet, 0};
-  go.rt.kernel = rg_fp_node_kernel; /* as the test stage's trials */
+  char *dir = chunks_dir(o);
+  rg_generalize_opts go = generalize_opts(o, sp, dir);
   rg_err err;
-  if (rg_synth_generalize(mem, len, &go, gc, general_off, general_of, &err)) {
+  rg_status st = rg_synth_generalize(mem, len, &go, gc, general_off, general_of, &err);
+  free(dir);
+  if (st) {
     report(&err);
     return 1;
   }
@@ -314,6 +332,7 @@ static int generalize(const rg_synth_opts *o, const rg_enum_space *sp, char **me
           (unsigned long long)gc->repeated, (unsigned long long)gc->tried,
           (unsigned long long)gc->passed, (unsigned long long)gc->added, (unsigned long long)gc->capped,
           RG_GENERALIZE_MAX_TRIES, gc->seconds);
+  rg_spread_print(o->table, "             ", 1u << RG_SPREAD_GENERALIZE);
   return 0;
 }
 
@@ -409,8 +428,13 @@ static int collapse_and_generalize(const rg_synth_opts *o, const rg_enum_space *
   if (rc || !keep || (o->stop && *o->stop)) return rc;
   g = (rg_generalized){*mem, *len, *off, *of, *cc, *gc};
   rg_err err;
-  if (rg_generalized_save(o->out_path, key, &g, &err))
+  if (rg_generalized_save(o->out_path, key, &g, &err)) {
     fprintf(stderr, "rulegen: warning: %s (a resumed run will redo the renaming collapse and generalize)\n", err.msg);
+  } else { /* the chunks are in it now */
+    char *dir = chunks_dir(o);
+    if (dir) rg_gen_chunks_remove(dir);
+    free(dir);
+  }
   return 0;
 }
 
@@ -516,6 +540,9 @@ static int serve(rg_synth_opts *o) {
   rg_cluster_work works[RG_CLUSTER_KINDS] = {{0}};
   rg_synth_records_ctx enumerating = {o, &sp, false, false}, testing = enumerating;
   rg_synth_records_works(&enumerating, &testing, works);
+  rg_generalize_opts go = generalize_opts(o, &sp, NULL);
+  go.quiet = true;
+  rg_generalize_work(&go, &works[RG_SPREAD_GENERALIZE]);
   int rc = rg_spread_serve(&o->fin, works);
   rg_enum_space_free(&sp);
   return rc;

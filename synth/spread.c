@@ -127,43 +127,48 @@ static bool spread_any(int kind) {
   return false;
 }
 
-void rg_spread_print(FILE *out, const char *lead) {
-  if (rg_cluster_size() == 1 || !(spread_any(RG_SPREAD_ENUMERATE) || spread_any(RG_SPREAD_TEST) ||
-                                  spread_any(RG_SPREAD_PROVE)))
-    return;
+void rg_spread_print(FILE *out, const char *lead, unsigned kinds) {
+  bool any = false;
+  for (int k = 0; k < RG_CLUSTER_KINDS; k++) any = any || ((kinds >> k & 1) && spread_any(k));
+  if (rg_cluster_size() == 1 || !any) return;
   fprintf(out, "%sspread over %d MPI ranks: ", lead, rg_cluster_size());
-  if (spread_any(RG_SPREAD_ENUMERATE)) {
+  if ((kinds >> RG_SPREAD_ENUMERATE & 1) && spread_any(RG_SPREAD_ENUMERATE)) {
     per_rank(out, RG_SPREAD_ENUMERATE, "units enumerated", "", 0, items_of);
     per_rank(out, RG_SPREAD_ENUMERATE, " (graphs", ")", 0, count0_of);
     per_rank(out, RG_SPREAD_ENUMERATE, ", busy", " s; ", 1, busy_of);
   }
-  if (spread_any(RG_SPREAD_TEST)) {
+  if ((kinds >> RG_SPREAD_TEST & 1) && spread_any(RG_SPREAD_TEST)) {
     per_rank(out, RG_SPREAD_TEST, "part groups tested", "", 0, items_of);
     per_rank(out, RG_SPREAD_TEST, ", busy", " s; ", 1, busy_of);
   }
-  if (spread_any(RG_SPREAD_PROVE)) {
+  if ((kinds >> RG_SPREAD_GENERALIZE & 1) && spread_any(RG_SPREAD_GENERALIZE)) {
+    per_rank(out, RG_SPREAD_GENERALIZE, "generalize chunks", "", 0, items_of);
+    per_rank(out, RG_SPREAD_GENERALIZE, ", busy", " s; ", 1, busy_of);
+  }
+  if ((kinds >> RG_SPREAD_PROVE & 1) && spread_any(RG_SPREAD_PROVE)) {
     per_rank(out, RG_SPREAD_PROVE, "rules proved", "", 0, items_of);
     per_rank(out, RG_SPREAD_PROVE, "; solver queries", "", 0, count0_of);
     per_rank(out, RG_SPREAD_PROVE, "; busy", " s; ", 1, busy_of);
   }
-  fprintf(out, "peak RSS");
+  fprintf(out, "peak RSS so far");
   for (int r = 0; r < rg_cluster_size(); r++) fprintf(out, "%s%lld", r ? ", " : " ", (long long)(peak_kb(r) >> 10));
-  fprintf(out, " MB; %.2f MB exchanged\n", (double)rg_cluster_bytes() / 1e6);
+  fprintf(out, " MB; %.2f MB exchanged so far\n", (double)rg_cluster_bytes() / 1e6);
 }
 
 void rg_spread_json(FILE *out) {
   int n = rg_cluster_size();
   if (n == 1) return;
   const rg_cluster_rank_tally *p = rg_cluster_totals(RG_SPREAD_PROVE), *e = rg_cluster_totals(RG_SPREAD_ENUMERATE),
-                              *t = rg_cluster_totals(RG_SPREAD_TEST);
+                              *t = rg_cluster_totals(RG_SPREAD_TEST), *g = rg_cluster_totals(RG_SPREAD_GENERALIZE);
   fprintf(out, ",\n \"ranks\": [");
   for (int r = 0; r < n; r++)
     fprintf(out, "%s{\"rank\": %d, \"rules\": %lld, \"chunks\": %lld, \"asked\": %lld, \"busy_s\": %.3f, "
                  "\"units\": %lld, \"graphs\": %lld, \"enumerate_busy_s\": %.3f, \"test_groups\": %lld, "
-                 "\"pairs\": %lld, \"test_busy_s\": %.3f, \"peak_rss_kb\": %lld}",
+                 "\"pairs\": %lld, \"test_busy_s\": %.3f, \"generalize_chunks\": %lld, "
+                 "\"generalize_busy_s\": %.3f, \"peak_rss_kb\": %lld}",
             r ? ", " : "", r, (long long)p[r].items, (long long)p[r].chunks, (long long)p[r].counts[ASKED],
             p[r].busy_s, (long long)e[r].items, (long long)e[r].counts[0], e[r].busy_s, (long long)t[r].items,
-            (long long)t[r].counts[1], t[r].busy_s, (long long)peak_kb(r));
+            (long long)t[r].counts[1], t[r].busy_s, (long long)g[r].items, g[r].busy_s, (long long)peak_kb(r));
   fprintf(out, "],\n \"exchanged_bytes\": %lld", (long long)rg_cluster_bytes());
 }
 

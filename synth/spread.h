@@ -14,8 +14,8 @@
 #include "finish.h"
 
 /* The kinds of job rank 0 hands the workers (cluster/cluster.h's kinds): proof rounds here,
- * the enumeration and the test stage in synth/tested.h. */
-enum { RG_SPREAD_PROVE, RG_SPREAD_ENUMERATE, RG_SPREAD_TEST };
+ * the enumeration and the test stage in synth/tested.h, generalize in synth/generalize_spread.h. */
+enum { RG_SPREAD_PROVE, RG_SPREAD_ENUMERATE, RG_SPREAD_TEST, RG_SPREAD_GENERALIZE };
 
 /* What the ranks did in a spread round. */
 typedef struct {
@@ -33,12 +33,14 @@ rg_status rg_spread_prove(const rg_ruleset *rs, const rg_axioms *ax, const rg_pr
 /* The round's summary s (of rank 0's round after a spread) with the ranks' work as asked now. */
 void rg_spread_account(rg_prove_summary *s, const rg_spread_work *done);
 
-/* Under MPI (more than one rank): a line of what each rank did in every spread stage (work
- * units and graphs enumerated, parts tested and their pairs, rules proved and solver queries;
- * seconds busy in each; peak resident memory) after lead, on out; nothing with one rank. */
-void rg_spread_print(FILE *out, const char *lead);
+/* Under MPI (more than one rank): a line of what each rank did in the spread stages of kinds
+ * (bit k: kind k; work units and graphs enumerated, parts tested, generalize chunks, rules
+ * proved and solver queries; seconds busy in each), with each rank's peak resident memory and
+ * the bytes exchanged so far, after lead, on out; nothing with one rank or no such work. */
+void rg_spread_print(FILE *out, const char *lead, unsigned kinds);
 /* The same as JSON members after a comma, ', "ranks": [{rank, rules, chunks, asked, busy_s,
- * units, graphs, enumerate_busy_s, test_groups, pairs, test_busy_s, peak_rss_kb}, ...],
+ * units, graphs, enumerate_busy_s, test_groups, pairs, test_busy_s, generalize_chunks,
+ * generalize_busy_s, peak_rss_kb}, ...],
  * "exchanged_bytes": N' (rules .. busy_s: the proof rounds'); nothing with one rank. */
 void rg_spread_json(FILE *out);
 

@@ -115,7 +115,7 @@ static void test_generalize_chunks(void) {
   int *off[2], *of[2];
   rg_generalize_counts c[2];
   for (int k = 0; k < 2; k++) {
-    rg_generalize_opts go = {&sp, o.rt, rg_generalize_limits_default(), 1, 1 << 20, &stop, true, k ? 3 : 0};
+    rg_generalize_opts go = {&sp, o.rt, rg_generalize_limits_default(), 1, 1 << 20, &stop, true, k ? 3 : 0, NULL, NULL};
     len[k] = strlen(text);
     got[k] = malloc(len[k] + 1);
     memcpy(got[k], text, len[k] + 1);

@@ -47,7 +47,7 @@ check "depth 3, one process" 0 "$rulegen" --ops ewadd,ewmul,matmul,transpose --d
 check "depth 3, -np 2" 0 mpi 2 --ops ewadd,ewmul,matmul,transpose --depth 3 --inputs "$dir/synth.inputs" -j 1 \
   --proof-cache pc.d3b -o d3b.rules
 has "depth 3, -np 2: enumeration spread" "spread over 2 MPI ranks: units enumerated"
-has "depth 3, -np 2: proofs spread" "; rules proved"
+has "depth 3, -np 2: proofs spread" "spread over 2 MPI ranks: rules proved"
 check "depth 3: the same output" 0 same d3a.rules d3b.rules
 
 # the enumeration and the test stage spread: work units, then groups of parts (a small
@@ -66,12 +66,25 @@ for k in rank-enumerate:1 rank-test:2; do
     check "$k: killed" 1 sh -c "RULEGEN_TEST_KILL_AT=$k timeout 300 '$mpirun' -np 3 '$rulegen' $T -j 1 -o $c \
       >/dev/null 2>$c.err; [ \$? -ne 0 ] && exit 1"
     check "$k: named" 0 grep -q "rank ${k#*:} with PID" $c.err
+    check "$k: the records kept" 0 test -d $c.spill
     if [ $how = np2 ]; then check "$k: resumed by -np 2" 0 mpi 2 $T -j 1 -o $c
     else check "$k: resumed by one process" 0 "$rulegen" $T -j 2 -o $c; fi
-    has "$k, $how: went on" "$([ ${k%%:*} = rank-test ] && echo "parts' candidates taken from" || echo "work units enumerated already")"
     check "$k, $how: the same candidates" 0 cmp r1.cand $c
   done
 done
+
+# generalize spread: its chunks (16 candidates each, RULEGEN_TEST_GENERALIZE_CHUNK) made by the
+# ranks into OUT.generalize; a rank killed there, and -np 2 goes on from the chunks kept
+G="--ops ewadd,ewmul,matmul,transpose --depth 3 --inputs $dir/synth.inputs --stop-after prune -q"
+check "generalize: one process" 0 env RULEGEN_TEST_GENERALIZE_CHUNK=16 "$rulegen" $G -j 2 -o g1.rules
+check "generalize: -np 3" 0 env RULEGEN_TEST_GENERALIZE_CHUNK=16 "$mpirun" -np 3 "$rulegen" $G -j 1 -o g3.rules
+has "generalize: spread" "generalize chunks"
+check "generalize: the same rules" 0 cmp g1.rules g3.rules
+check "generalize: rank 1 killed" 1 sh -c "RULEGEN_TEST_GENERALIZE_CHUNK=16 RULEGEN_TEST_KILL_AT=rank-generalize:1 \
+  timeout 300 '$mpirun' -np 3 '$rulegen' $G -j 1 -o gk.rules >/dev/null 2>gk.err; [ \$? -ne 0 ] && exit 1"
+check "generalize: rank 1 named" 0 grep -q "rank 1 with PID" gk.err
+check "generalize: went on" 0 env RULEGEN_TEST_GENERALIZE_CHUNK=16 "$mpirun" -np 2 "$rulegen" $G -j 1 -o gk.rules
+check "generalize, killed and gone on: the same rules" 0 cmp g1.rules gk.rules
 
 # a rank that dies: the job ends naming it; the same command resumes to the same output
 for r in 1 0; do

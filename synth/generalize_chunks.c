@@ -1,0 +1,163 @@
+/* synth/generalize_chunks.c: the generalize stage's chunks kept in a folder (generalize_chunks.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "generalize_chunks.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "verify/smt.h"
+
+#define TAG "# rulegen generalize chunk "
+
+static char *in_dir(const char *dir, const char *name) {
+  size_t n = strlen(dir) + strlen(name) + 2;
+  char *p = malloc(n);
+  if (p) snprintf(p, n, "%s/%s", dir, name);
+  return p;
+}
+
+static char *chunk_path(const rg_gen_chunks *c, int i) {
+  char name[32];
+  snprintf(name, sizeof name, "c-%d.gen", i);
+  return in_dir(c->dir, name);
+}
+
+/* The folder's chunk files removed (another key's; or the folder's end). */
+static void remove_chunks(const char *dir) {
+  DIR *d = opendir(dir);
+  for (struct dirent *e; d && (e = readdir(d));) {
+    if (strncmp(e->d_name, "c-", 2)) continue; /* chunks, and temporaries a killed run left */
+    char *p = in_dir(dir, e->d_name);
+    if (p) unlink(p);
+    free(p);
+  }
+  if (d) closedir(d);
+}
+
+/* Writes text to path whole: a temporary beside it, then renamed. */
+static rg_status write_whole(const char *path, const char *head, const char *text, size_t len, rg_err *err) {
+  size_t n = strlen(path) + 32;
+  char *tmp = malloc(n);
+  if (!tmp) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
+  FILE *f = fopen(tmp, "w");
+  bool ok = f && fputs(head, f) >= 0 && (!len || fwrite(text, 1, len, f) == len);
+  ok = (f && fclose(f) == 0) && ok && rename(tmp, path) == 0;
+  rg_status st = ok ? RG_OK : rg_err_set(err, RG_ERR_IO, "writing %s: %s", tmp, strerror(errno));
+  if (!ok) unlink(tmp);
+  free(tmp);
+  return st;
+}
+
+rg_status rg_gen_chunks_open(rg_gen_chunks *c, const char *dir, const char *key, bool join, rg_err *err) {
+  c->dir = strdup(dir);
+  char *kp = c->dir ? in_dir(dir, "key") : NULL;
+  if (!kp) return free(c->dir), c->dir = NULL, rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  struct stat sb;
+  rg_status st = RG_OK;
+  if (lstat(dir, &sb) != 0 && (join || mkdir(dir, 0700) != 0))
+    st = rg_err_set(err, RG_ERR_IO, "cannot %s the generalize folder %s: %s", join ? "find" : "make", dir,
+                    strerror(errno));
+  else if (lstat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode))
+    st = rg_err_set(err, RG_ERR_IO, "%s is in the way of the generalize stage's folder: move or remove it", dir);
+  rg_strbuf have;
+  rg_sb_init(&have);
+  rg_err ignore;
+  bool same = !st && !rg_text_read_file(kp, &have, &ignore) && have.len == strlen(key) + 1 &&
+              !strncmp(rg_sb_str(&have), key, strlen(key));
+  if (!st && !same && join)
+    st = rg_err_set(err, RG_ERR_ARG, "%s was made for other candidates than rank 0's: each rank must see the "
+                                     "folder rank 0 writes", kp);
+  if (!st && !same) {
+    remove_chunks(dir);
+    rg_strbuf line;
+    rg_sb_init(&line);
+    rg_sb_printf(&line, "%s\n", key);
+    st = write_whole(kp, rg_sb_str(&line), NULL, 0, err);
+    rg_sb_free(&line);
+  }
+  rg_sb_free(&have);
+  free(kp);
+  if (st) free(c->dir), c->dir = NULL;
+  return st;
+}
+
+/* Parses m stats lines from *p; false when they are not there. */
+static bool read_stats(const char **p, const char *end, int m, rg_generalize_stats *stats) {
+  for (int k = 0; k < m; k++) {
+    int t, ps, kept, cap, skip, used = 0;
+    if (sscanf(*p, "%d %d %d %d %d\n%n", &t, &ps, &kept, &cap, &skip, &used) != 5 || !used || *p + used > end)
+      return false;
+    if (stats) stats[k] = (rg_generalize_stats){t, ps, kept, cap != 0, skip != 0};
+    *p += used;
+  }
+  return true;
+}
+
+bool rg_gen_chunks_load(const rg_gen_chunks *c, int i, int m, rg_generalize_stats *stats, rg_strbuf *lines) {
+  char *path = chunk_path(c, i);
+  rg_strbuf sb;
+  rg_err err;
+  bool ok = path && access(path, F_OK) == 0;
+  if (!ok) return free(path), false;
+  ok = !rg_text_read_file(path, &sb, &err);
+  const char *s = ok ? rg_sb_str(&sb) : "", *body = strchr(s, '\n');
+  int fi = -1, fm = -1;
+  unsigned long long bytes = 0;
+  char want[65], sha[65];
+  ok = ok && body && sscanf(s, TAG "%d: %d candidates, %llu bytes, SHA-256 %64s", &fi, &fm, &bytes, want) == 4 &&
+       fi == i && fm == m;
+  if (ok) {
+    body++;
+    size_t rest = sb.len - (size_t)(body - s);
+    rg_sha256_hex(body, rest, sha);
+    const char *p = body, *end = s + sb.len;
+    ok = !strcmp(sha, want) && read_stats(&p, end, m, stats) && (size_t)(end - p) == bytes;
+    if (ok && lines) rg_sb_puts(lines, p);
+  }
+  if (!ok) fprintf(stderr, "rulegen: %s is not a whole generalize chunk %d: making it again\n", path, i);
+  rg_sb_free(&sb);
+  free(path);
+  return ok;
+}
+
+rg_status rg_gen_chunks_save(const rg_gen_chunks *c, int i, int m, const rg_generalize_stats *stats, const char *text,
+                             size_t len, rg_err *err) {
+  rg_strbuf body, head;
+  rg_sb_init(&body), rg_sb_init(&head);
+  for (int k = 0; k < m; k++)
+    rg_sb_printf(&body, "%d %d %d %d %d\n", stats[k].tried, stats[k].passed, stats[k].kept, (int)stats[k].capped,
+                 (int)stats[k].skipped);
+  if (len) rg_sb_append(&body, text, len);
+  char sha[65];
+  rg_sha256_hex(rg_sb_str(&body), body.len, sha);
+  rg_sb_printf(&head, TAG "%d: %d candidates, %zu bytes, SHA-256 %s\n", i, m, len, sha);
+  char *path = chunk_path(c, i);
+  rg_status st = body.failed || head.failed || !path ? rg_err_set(err, RG_ERR_NOMEM, "out of memory")
+                                                      : write_whole(path, rg_sb_str(&head), rg_sb_str(&body), body.len, err);
+  free(path);
+  rg_sb_free(&body), rg_sb_free(&head);
+  return st;
+}
+
+void rg_gen_chunks_remove(const char *dir) {
+  struct stat sb;
+  if (lstat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) return;
+  remove_chunks(dir);
+  char *kp = in_dir(dir, "key");
+  if (kp) unlink(kp);
+  free(kp);
+  rmdir(dir);
+}
+
+void rg_gen_chunks_close(rg_gen_chunks *c, bool remove) {
+  if (!c->dir) return;
+  if (remove) rg_gen_chunks_remove(c->dir);
+  free(c->dir);
+  c->dir = NULL;
+}

@@ -1,0 +1,55 @@
+/* synth/generalize_chunks.h: the generalize stage's results kept chunk by chunk in a folder
+ * (OUT.generalize, beside the output), so that a run stopped part way through the stage (about
+ * 45 minutes at depth 4 with every operator) goes on from the chunks done, and the ranks of an
+ * MPI job hand rank 0 the chunks they made (synth/generalize.h).
+ *
+ * The folder holds `key` (what the chunks were made from: the candidate text's SHA-256, the
+ * options, the chunk size) and c-<i>.gen for each finished chunk i: a line
+ *   # rulegen generalize chunk I: M candidates, BYTES bytes, SHA-256 HEX
+ * then M lines "tried passed kept capped skipped", one per candidate, then BYTES bytes of the
+ * generalizations' lines; the SHA-256 covers everything after the first line. A file is written
+ * whole (a temporary, then renamed); one cut short, altered or of another chunk is not used (a
+ * line says so) and the chunk is made again. The folder is removed once the stage's result is
+ * kept whole elsewhere (synth/generalized.h).
+ */
+#ifndef RG_SYNTH_GENERALIZE_CHUNKS_H
+#define RG_SYNTH_GENERALIZE_CHUNKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ir/ir.h"
+#include "verify/generalize.h"
+
+/* A chunk of the candidate text: bytes [pos, end), its first line's number less one, and its
+ * rule lines. */
+typedef struct {
+  size_t pos, end;
+  int line0, m;
+} rg_gen_chunk;
+
+typedef struct {
+  char *dir;
+} rg_gen_chunks;
+
+/* Opens the folder dir for the chunks made under key (one line). Made when missing; one of
+ * another key has its chunks removed and takes this key, unless join (an MPI worker's: rank 0
+ * has made it; another key is an error). Errors: RG_ERR_IO naming the path (a file there that
+ * is not a folder, or one that cannot be made), RG_ERR_NOMEM. */
+rg_status rg_gen_chunks_open(rg_gen_chunks *c, const char *dir, const char *key, bool join, rg_err *err) RG_MUST_CHECK;
+
+/* Chunk i kept whole with m candidates: their stats into stats[0..m), the lines appended to
+ * lines (each may be NULL: only whether it is whole). False when it is not there, or not whole
+ * (said on stderr). */
+bool rg_gen_chunks_load(const rg_gen_chunks *c, int i, int m, rg_generalize_stats *stats, rg_strbuf *lines);
+
+/* Keeps chunk i: the stats of its m candidates and its lines (len bytes). Errors: RG_ERR_IO. */
+rg_status rg_gen_chunks_save(const rg_gen_chunks *c, int i, int m, const rg_generalize_stats *stats, const char *text,
+                             size_t len, rg_err *err) RG_MUST_CHECK;
+
+/* Closes c; with remove, deletes the folder and its files. */
+void rg_gen_chunks_close(rg_gen_chunks *c, bool remove);
+/* Deletes the folder dir and its files, if it is there. */
+void rg_gen_chunks_remove(const char *dir);
+
+#endif
