@@ -20,7 +20,7 @@
 #define PARTS RG_FP_SPILL_PARTS
 #define BUF 2048          /* records buffered per thread and part before a write */
 #define SYNC_SECONDS 10.0 /* most work a crash loses, besides the units under way */
-#define MAX_SLOTS 1024
+#define MAX_SLOTS RG_FP_SPILL_SLOTS
 #define FORMAT "rulegen fingerprint spill 1\n"
 
 typedef struct {

@@ -23,6 +23,7 @@
 #include "collect.h"
 
 #define RG_FP_SPILL_PARTS 64
+#define RG_FP_SPILL_SLOTS 1024 /* writers of one folder, every process's threads together */
 
 typedef struct rg_fp_spill rg_fp_spill;
 

@@ -257,7 +257,7 @@ rg_status rg_synth_generalize(char **cand, size_t *len, const rg_generalize_opts
   rg_generalize_stats *stats = calloc((size_t)n + 1, sizeof *stats);
   rg_randtest_cache *cache = rg_randtest_cache_new(o->cache_bytes);
   rg_gen_chunk *chunks = NULL;
-  rg_gen_chunks kept = {NULL};
+  rg_gen_chunks kept = {NULL, NULL, -1};
   rg_strbuf lines;
   rg_sb_init(&lines);
   rg_status st = stats && cache ? chunk_list(*cand, *len, per, &chunks, &nc, err) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");

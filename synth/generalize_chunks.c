@@ -2,7 +2,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include "generalize_chunks.h"
 
+#define _DEFAULT_SOURCE /* flock */
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,10 +57,27 @@ static rg_status write_whole(const char *path, const char *head, const char *tex
   return st;
 }
 
+/* One run at a time makes chunks in a folder (MPI workers join rank 0's): another would mix its
+ * own in. */
+static rg_status take_lock(rg_gen_chunks *c, rg_err *err) {
+  char *path = in_dir(c->dir, "lock");
+  c->lock = path ? open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600) : -1;
+  rg_status st = RG_OK;
+  if (c->lock < 0)
+    st = rg_err_set(err, RG_ERR_IO, "%s: %s", path ? path : c->dir, strerror(errno));
+  else if (flock(c->lock, LOCK_EX | LOCK_NB) != 0)
+    st = rg_err_set(err, RG_ERR_ARG, "another rulegen run is generalizing in %s: wait for it to end, or give this "
+                                     "one another -o", c->dir);
+  free(path);
+  return st;
+}
+
 rg_status rg_gen_chunks_open(rg_gen_chunks *c, const char *dir, const char *key, bool join, rg_err *err) {
+  c->lock = -1;
   c->dir = strdup(dir);
-  char *kp = c->dir ? in_dir(dir, "key") : NULL;
-  if (!kp) return free(c->dir), c->dir = NULL, rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  c->key = strdup(key);
+  char *kp = c->dir && c->key ? in_dir(dir, "key") : NULL;
+  if (!kp) return rg_gen_chunks_close(c, false), rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   struct stat sb;
   rg_status st = RG_OK;
   if (lstat(dir, &sb) != 0 && (join || mkdir(dir, 0700) != 0))
@@ -65,11 +85,12 @@ rg_status rg_gen_chunks_open(rg_gen_chunks *c, const char *dir, const char *key,
                     strerror(errno));
   else if (lstat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode))
     st = rg_err_set(err, RG_ERR_IO, "%s is in the way of the generalize stage's folder: move or remove it", dir);
+  if (!st && !join) st = take_lock(c, err);
   rg_strbuf have;
   rg_sb_init(&have);
   rg_err ignore;
   bool same = !st && !rg_text_read_file(kp, &have, &ignore) && have.len == strlen(key) + 1 &&
-              !strncmp(rg_sb_str(&have), key, strlen(key));
+              !strncmp(rg_sb_str(&have), key, strlen(key)) && rg_sb_str(&have)[have.len - 1] == '\n';
   if (!st && !same && join)
     st = rg_err_set(err, RG_ERR_ARG, "%s was made for other candidates than rank 0's: each rank must see the "
                                      "folder rank 0 writes", kp);
@@ -83,8 +104,32 @@ rg_status rg_gen_chunks_open(rg_gen_chunks *c, const char *dir, const char *key,
   }
   rg_sb_free(&have);
   free(kp);
-  if (st) free(c->dir), c->dir = NULL;
+  if (st) rg_gen_chunks_close(c, false);
   return st;
+}
+
+/* The digest of a chunk: of the folder's key and the chunk's body, so that a chunk is good only
+ * for the candidates and options it was made from. */
+static void digest(const rg_gen_chunks *c, const char *body, size_t len, char hex[65]) {
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  rg_sb_printf(&sb, "%s\n", c->key);
+  rg_sb_append(&sb, body, len);
+  rg_sha256_hex(rg_sb_str(&sb), sb.len, hex);
+  rg_sb_free(&sb);
+}
+
+/* Whether the stats agree with the lines: each kept generalization is one line of text. */
+static bool consistent(const rg_generalize_stats *stats, int m, const char *text, size_t len) {
+  long kept = 0, lines = 0;
+  for (int k = 0; k < m; k++) {
+    if (stats[k].tried < 0 || stats[k].passed < 0 || stats[k].kept < 0 || stats[k].passed > stats[k].tried ||
+        stats[k].kept > stats[k].passed)
+      return false;
+    kept += stats[k].kept;
+  }
+  for (size_t i = 0; i < len; i++) lines += text[i] == '\n';
+  return kept == lines && (!len || text[len - 1] == '\n');
 }
 
 /* Parses m stats lines from *p; false when they are not there. */
@@ -93,7 +138,7 @@ static bool read_stats(const char **p, const char *end, int m, rg_generalize_sta
     int t, ps, kept, cap, skip, used = 0;
     if (sscanf(*p, "%d %d %d %d %d\n%n", &t, &ps, &kept, &cap, &skip, &used) != 5 || !used || *p + used > end)
       return false;
-    if (stats) stats[k] = (rg_generalize_stats){t, ps, kept, cap != 0, skip != 0};
+    stats[k] = (rg_generalize_stats){t, ps, kept, cap != 0, skip != 0};
     *p += used;
   }
   return true;
@@ -112,14 +157,19 @@ bool rg_gen_chunks_load(const rg_gen_chunks *c, int i, int m, rg_generalize_stat
   char want[65], sha[65];
   ok = ok && body && sscanf(s, TAG "%d: %d candidates, %llu bytes, SHA-256 %64s", &fi, &fm, &bytes, want) == 4 &&
        fi == i && fm == m;
-  if (ok) {
+  rg_generalize_stats *mine = ok ? calloc((size_t)m + 1, sizeof *mine) : NULL;
+  if (ok && mine) {
     body++;
     size_t rest = sb.len - (size_t)(body - s);
-    rg_sha256_hex(body, rest, sha);
+    digest(c, body, rest, sha);
     const char *p = body, *end = s + sb.len;
-    ok = !strcmp(sha, want) && read_stats(&p, end, m, stats) && (size_t)(end - p) == bytes;
+    ok = !strcmp(sha, want) && read_stats(&p, end, m, mine) && (size_t)(end - p) == bytes &&
+         consistent(mine, m, p, bytes);
+    if (ok && stats) memcpy(stats, mine, sizeof *mine * (size_t)m);
     if (ok && lines) rg_sb_puts(lines, p);
   }
+  ok = ok && mine;
+  free(mine);
   if (!ok) fprintf(stderr, "rulegen: %s is not a whole generalize chunk %d: making it again\n", path, i);
   rg_sb_free(&sb);
   free(path);
@@ -135,7 +185,7 @@ rg_status rg_gen_chunks_save(const rg_gen_chunks *c, int i, int m, const rg_gene
                  (int)stats[k].skipped);
   if (len) rg_sb_append(&body, text, len);
   char sha[65];
-  rg_sha256_hex(rg_sb_str(&body), body.len, sha);
+  digest(c, rg_sb_str(&body), body.len, sha);
   rg_sb_printf(&head, TAG "%d: %d candidates, %zu bytes, SHA-256 %s\n", i, m, len, sha);
   char *path = chunk_path(c, i);
   rg_status st = body.failed || head.failed || !path ? rg_err_set(err, RG_ERR_NOMEM, "out of memory")
@@ -149,15 +199,19 @@ void rg_gen_chunks_remove(const char *dir) {
   struct stat sb;
   if (lstat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) return;
   remove_chunks(dir);
-  char *kp = in_dir(dir, "key");
-  if (kp) unlink(kp);
-  free(kp);
-  rmdir(dir);
+  const char *mine[] = {"key", "lock"};
+  for (int k = 0; k < 2; k++) {
+    char *p = in_dir(dir, mine[k]);
+    if (p) unlink(p);
+    free(p);
+  }
+  if (rmdir(dir) != 0 && errno != ENOENT)
+    fprintf(stderr, "rulegen: warning: %s is left: %s (files not rulegen's are in it)\n", dir, strerror(errno));
 }
 
 void rg_gen_chunks_close(rg_gen_chunks *c, bool remove) {
-  if (!c->dir) return;
-  if (remove) rg_gen_chunks_remove(c->dir);
-  free(c->dir);
-  c->dir = NULL;
+  if (c->dir && remove) rg_gen_chunks_remove(c->dir);
+  if (c->lock >= 0) close(c->lock); /* after the removal: no other run starts in between */
+  free(c->dir), free(c->key);
+  c->dir = c->key = NULL, c->lock = -1;
 }

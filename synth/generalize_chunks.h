@@ -7,10 +7,13 @@
  * options, the chunk size) and c-<i>.gen for each finished chunk i: a line
  *   # rulegen generalize chunk I: M candidates, BYTES bytes, SHA-256 HEX
  * then M lines "tried passed kept capped skipped", one per candidate, then BYTES bytes of the
- * generalizations' lines; the SHA-256 covers everything after the first line. A file is written
- * whole (a temporary, then renamed); one cut short, altered or of another chunk is not used (a
- * line says so) and the chunk is made again. The folder is removed once the stage's result is
- * kept whole elsewhere (synth/generalized.h).
+ * generalizations' lines (as many as the candidates kept); the SHA-256 covers the key and
+ * everything after the first line, so a chunk is good only for the candidates and options it was
+ * made from. A file is written whole (a temporary, then renamed); one cut short, altered, of
+ * another chunk or another key, or whose counts disagree with its lines, is not used (a line says
+ * so) and the chunk is made again. One run at a time makes chunks in a folder (a lock file; MPI
+ * workers join rank 0's). The folder is removed once the stage's result is kept whole elsewhere
+ * (synth/generalized.h).
  */
 #ifndef RG_SYNTH_GENERALIZE_CHUNKS_H
 #define RG_SYNTH_GENERALIZE_CHUNKS_H
@@ -29,13 +32,15 @@ typedef struct {
 } rg_gen_chunk;
 
 typedef struct {
-  char *dir;
+  char *dir, *key;
+  int lock; /* the folder's lock file, held by the run that made it (not by a joining rank) */
 } rg_gen_chunks;
 
-/* Opens the folder dir for the chunks made under key (one line). Made when missing; one of
- * another key has its chunks removed and takes this key, unless join (an MPI worker's: rank 0
- * has made it; another key is an error). Errors: RG_ERR_IO naming the path (a file there that
- * is not a folder, or one that cannot be made), RG_ERR_NOMEM. */
+/* Opens the folder dir for the chunks made under key (one line), locked. Made when missing;
+ * one of another key has its chunks removed and takes this key, unless join (an MPI worker's:
+ * rank 0 has made it and holds the lock; another key is an error). Errors: RG_ERR_IO naming the
+ * path (a file there that is not a folder, or one that cannot be made), RG_ERR_ARG (another run
+ * holds the lock), RG_ERR_NOMEM. */
 rg_status rg_gen_chunks_open(rg_gen_chunks *c, const char *dir, const char *key, bool join, rg_err *err) RG_MUST_CHECK;
 
 /* Chunk i kept whole with m candidates: their stats into stats[0..m), the lines appended to

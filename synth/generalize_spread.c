@@ -59,6 +59,7 @@ static char *line_of(const char **p) {
 static rg_status open_job(void *ctx, const char *text, size_t len, void **out, rg_err *err) {
   const rg_generalize_opts *o = ctx;
   job *j = calloc(1, sizeof *j);
+  if (j) j->kept.lock = -1;
   const char *p = text;
   char *dir = line_of(&p), *key = line_of(&p), *end;
   rg_status st = j && dir && key ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
@@ -109,6 +110,8 @@ static rg_status run_chunks(void *ctx, void *jp, int b, int e, int64_t counts[RG
     rg_sb_free(&lines);
     free(stats);
   }
+  if (!st && o->stop && *o->stop) /* not done: rank 0 must not count it */
+    st = rg_err_set(err, RG_ERR_ARG, "stopped by a signal before its work was done");
   return st;
 }
 
@@ -120,7 +123,7 @@ rg_status rg_generalize_spread(const rg_generalize_opts *o, const char *text, si
                                int n, const char *dir, const char *key, int *made, rg_err *err) {
   *made = 0;
   if (rg_cluster_size() == 1) return RG_OK;
-  job j = {.at = text};
+  job j = {.at = text, .kept = {NULL, NULL, -1}};
   rg_status st = (j.index = calloc((size_t)n + 1, sizeof *j.index)) && (j.chunk = calloc((size_t)n + 1, sizeof *j.chunk))
                      ? rg_gen_chunks_open(&j.kept, dir, key, true, err)
                      : rg_err_set(err, RG_ERR_NOMEM, "out of memory");

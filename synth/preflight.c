@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cluster/cluster.h"
 #include "rulesdb/rulesdb.h"
 #include "verify/verify.h"
 
@@ -44,8 +45,19 @@ static int check_axioms(const rg_synth_opts *o) {
   return st ? 2 : 0;
 }
 
+/* Under MPI the ranks are told the shared folders' names a line each. */
+static int check_shared_names(const rg_synth_opts *o) {
+  const char *names[] = {o->out_path, o->spill_path}, *opts[] = {"--output", "--spill"};
+  for (int k = 0; k < 2 && rg_cluster_size() > 1; k++)
+    if (names[k] && strchr(names[k], '\n'))
+      return fprintf(stderr, "rulegen: %s: the name holds a line break, which the ranks of an MPI job cannot be told: "
+                             "give another\n", opts[k]), 2;
+  return 0;
+}
+
 int rg_synth_preflight(const rg_synth_opts *o) {
   rg_err err;
+  if (check_shared_names(o)) return 2;
   if (o->out_path && rg_path_check_writable(o->out_path, &err)) return bad("--output", &err);
   if (o->json_path && rg_path_check_writable(o->json_path, &err)) return bad("--json", &err);
   int rc = check_key(o);

@@ -36,9 +36,15 @@ rg_status rg_synth_test_spilled(const rg_synth_opts *o, const rg_fp_opts *fp, co
   double t0 = rg_clock_seconds();
   rg_randtest_cache *cache = rg_randtest_cache_new(rg_synth_cache_bytes(o)); /* renamings span parts */
   if (!cache) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  int kept = 0, groups = 0, spread = 0; /* parts: tested before, by the ranks now */
+  int kept = 0, groups = 0, spread = 0, loads = 0; /* parts: tested before, by the ranks now */
+  rg_fp_spill_state ss;
+  rg_fp_spill_state_of(spill, &ss);
+  if (!ss.enumerated) /* never test a part of the records */
+    st = rg_err_set(err, RG_ERR_IO, "the records in %s are not all there (the enumeration did not finish): run the "
+                    "same command again to go on", rg_fp_spill_dir(spill));
   rg_synth_records_ctx rc = {o, sp, !o->quiet, true};
-  if (rg_cluster_size() > 1) st = rg_synth_spread_test(&rc, spill, &spread, err);
+  if (!st && rg_cluster_size() > 1) st = rg_synth_spread_test(&rc, spill, &spread, &loads, err);
+  c->passes += loads;
   rg_progress pg;
   rg_progress_start(&pg, "test", "parts", RG_FP_SPILL_PARTS, !o->quiet && !spread);
   for (int p = 0, q; p < RG_FP_SPILL_PARTS && !st && !*o->stop; p = q + 1) {

@@ -44,14 +44,18 @@ typedef struct {
   bool testing;  /* set by rg_synth_records_works */
 } rg_synth_records_ctx;
 
-/* Rank 0 of several: the units spill lacks enumerated by every rank, then spill read back and
- * marked finished when every unit is there. Errors: a rank's (naming it), the folder's. */
+/* Rank 0 of several: the units spill lacks enumerated by every rank (rank r writing slots
+ * r*S .. r*S+j-1, S = RG_FP_SPILL_SLOTS / ranks, so ranks of any thread count never share one),
+ * then spill read back, the units no rank committed (a rank stopped) enumerated here, and the
+ * folder marked finished. Errors: a rank's (naming it; also a rank stopped by a signal), the
+ * folder's. */
 rg_status rg_synth_spread_enumerate(const rg_synth_records_ctx *c, rg_fp_spill *spill, rg_err *err) RG_MUST_CHECK;
 
 /* Rank 0 of several: every group of parts of a finished enumeration not yet kept in spill
  * tested by the ranks and kept there (rg_synth_test_spilled then reads them); *parts: the
- * parts they tested. Errors: a rank's (naming it), the folder's. */
-rg_status rg_synth_spread_test(const rg_synth_records_ctx *c, rg_fp_spill *spill, int *parts,
+ * parts they tested, *loads: the loads of records that took. Errors: a rank's (naming it), the
+ * folder's. */
+rg_status rg_synth_spread_test(const rg_synth_records_ctx *c, rg_fp_spill *spill, int *parts, int *loads,
                                rg_err *err) RG_MUST_CHECK;
 
 /* A worker's works for those jobs (synth/spread.h's kinds), on the contexts given. */

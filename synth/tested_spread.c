@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "tested.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +16,7 @@
 #include "parts.h"
 #include "spread.h"
 
-enum { GRAPHS, PAIRS }; /* the counters a chunk reports */
+enum { GRAPHS, PAIRS, LOADS }; /* the counters a chunk reports */
 
 /* A job: the folder and its items, work units (a == b) or groups of parts a..b. */
 typedef struct {
@@ -39,8 +40,8 @@ static void job_free(job *j) {
 /* The job's text: the folder, "TOTAL N", N lines "A B", then the folder's header. */
 static rg_status job_text(const job *j, rg_strbuf *sb, rg_err *err) {
   const char *dir = rg_fp_spill_dir(j->spill);
-  if (strchr(dir, '\n')) return rg_err_set(err, RG_ERR_ARG, "the spill folder's name holds a line break: give --spill another");
   rg_sb_init(sb);
+  if (strchr(dir, '\n')) return rg_err_set(err, RG_ERR_ARG, "the spill folder's name holds a line break: give --spill another");
   rg_sb_printf(sb, "%s\n%d %d\n", dir, j->total, j->n);
   for (int i = 0; i < j->n; i++) rg_sb_printf(sb, "%d %d\n", j->item[i][0], j->item[i][1]);
   rg_sb_puts(sb, rg_fp_spill_header(j->spill));
@@ -84,6 +85,11 @@ static rg_fp_opts chunk_fp(const rg_synth_records_ctx *c) {
   return fp;
 }
 
+/* A chunk a signal stopped: not done, and said so (rank 0 must not count it). */
+static rg_status stopped(rg_err *err) {
+  return rg_err_set(err, RG_ERR_ARG, "stopped by a signal before its work was done");
+}
+
 /* Units [b, e) of the job into this rank's own slots. */
 static rg_status run_units(void *ctx, void *jp, int b, int e, int64_t counts[RG_CLUSTER_COUNTS], rg_err *err) {
   const rg_synth_records_ctx *c = ctx;
@@ -95,10 +101,16 @@ static rg_status run_units(void *ctx, void *jp, int b, int e, int64_t counts[RG_
   for (int i = b; i < e; i++)
     if (j->item[i][0] >= 0 && j->item[i][0] < j->total) skip[j->item[i][0]] = 0;
   rg_fp_opts fp = chunk_fp(c);
-  rg_enum_stats stats;
-  int threads = fp.threads < 1 ? 1 : fp.threads;
-  rg_status st = rg_fp_spill_enumerate_some(j->spill, c->sp, &fp, rg_cluster_rank() * threads, skip, j->total,
-                                            &stats, err);
+  rg_enum_stats stats = {0};
+  /* each rank its own slots, whatever threads the others run */
+  int threads = fp.threads < 1 ? 1 : fp.threads, stride = RG_FP_SPILL_SLOTS / rg_cluster_size();
+  rg_status st = threads <= stride ? RG_OK
+                                   : rg_err_set(err, RG_ERR_ARG, "%d ranks write the spill folder with at most %d "
+                                                "threads each, and this one has %d: give -j %d or fewer",
+                                                rg_cluster_size(), stride, threads, stride);
+  if (!st) st = rg_fp_spill_enumerate_some(j->spill, c->sp, &fp, rg_cluster_rank() * stride, skip, j->total, &stats,
+                                           err);
+  if (!st && stats.interrupted) st = stopped(err);
   counts[GRAPHS] += (int64_t)stats.graphs;
   free(skip);
   return st;
@@ -121,11 +133,11 @@ static rg_status run_groups(void *ctx, void *jp, int b, int e, int64_t counts[RG
     st = path ? rg_part_test(&quiet, &fp, c->sp, j->spill, p, q, j->cache, &text, &len, &pc, err)
               : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
     if (!st && !*c->o->stop) st = rg_part_save(path, p, q, &pc, text, len, err);
-    counts[PAIRS] += (int64_t)pc.pairs;
+    counts[PAIRS] += (int64_t)pc.pairs, counts[LOADS] += pc.passes;
     free(text);
     free(path);
   }
-  return st;
+  return !st && *c->o->stop ? stopped(err) : st;
 }
 
 void rg_synth_records_works(rg_synth_records_ctx *enumerating, rg_synth_records_ctx *testing,
@@ -155,17 +167,27 @@ rg_status rg_synth_spread_enumerate(const rg_synth_records_ctx *c, rg_fp_spill *
   for (int u = 0; !st && u < j.total; u++)
     if (!rg_fp_spill_unit_done(spill, u)) j.item[j.n][0] = j.item[j.n][1] = u, j.n++;
   if (!st && j.n) st = spread(RG_SPREAD_ENUMERATE, &j, c, "enumerate (ranks)", err);
+  if (*c->o->stop) st = RG_OK; /* every rank was stopped: the run says it was interrupted */
   free(j.item);
   rg_err e2;
   rg_status s2 = rg_fp_spill_reread(spill, &e2); /* what every rank committed, also after a failure */
   if (s2 && !st) st = s2, *err = e2;
+  rg_fp_spill_state ss;
+  rg_fp_spill_state_of(spill, &ss);
+  rg_enum_stats stats;
+  if (!st && !*c->o->stop && ss.units_done < j.total) { /* lost on the way: rank 0 makes them */
+    fprintf(stderr, "rulegen: %d work units the ranks did not commit: enumerating them here\n", j.total - ss.units_done);
+    rg_fp_opts fp = chunk_fp(c);
+    st = rg_fp_spill_enumerate(spill, c->sp, &fp, &stats, err);
+  }
   if (!st && !*c->o->stop) st = rg_fp_spill_mark_enumerated(spill, err);
   return st;
 }
 
-rg_status rg_synth_spread_test(const rg_synth_records_ctx *c, rg_fp_spill *spill, int *parts, rg_err *err) {
+rg_status rg_synth_spread_test(const rg_synth_records_ctx *c, rg_fp_spill *spill, int *parts, int *loads,
+                               rg_err *err) {
   job j = {.spill = spill};
-  *parts = 0;
+  *parts = *loads = 0;
   rg_status st = (j.item = calloc(RG_FP_SPILL_PARTS, sizeof *j.item)) ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int p = 0, q; !st && p < RG_FP_SPILL_PARTS; p = q + 1) {
     q = rg_part_group_end(spill, &c->o->fp, p);
@@ -178,6 +200,7 @@ rg_status rg_synth_spread_test(const rg_synth_records_ctx *c, rg_fp_spill *spill
   if (!st && j.n && !(j.cache = rg_randtest_cache_new(rg_synth_cache_bytes(c->o))))
     st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   if (!st && j.n) st = spread(RG_SPREAD_TEST, &j, c, "test (ranks)", err);
+  for (int r = 0; r < rg_cluster_size(); r++) *loads += (int)rg_cluster_totals(RG_SPREAD_TEST)[r].counts[LOADS];
   rg_randtest_cache_free(j.cache);
   free(j.item);
   return st;

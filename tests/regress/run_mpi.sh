@@ -73,6 +73,20 @@ for k in rank-enumerate:1 rank-test:2; do
   done
 done
 
+# a rank stopped by a signal while enumerating (SIGTERM: it stops its units) fails the job, named,
+# and never yields candidates from part of the records; the same command goes on
+c=kt.cand
+check "a rank stopped: the job fails" 1 sh -c "RULEGEN_TEST_KILL_SIGNAL=TERM RULEGEN_TEST_KILL_AT=rank-enumerate:1 \
+  timeout 300 '$mpirun' -np 2 '$rulegen' $T -j 1 -o $c >/dev/null 2>$c.err; [ \$? -ne 0 ] && exit 1"
+check "a rank stopped: said" 0 grep -q "rank 1: stopped by a signal before its work was done" $c.err
+check "a rank stopped: no candidates" 0 test ! -e $c
+check "a rank stopped: went on" 0 mpi 2 $T -j 1 -o $c
+check "a rank stopped: the same candidates" 0 cmp r1.cand $c
+# ranks of different thread counts (each its own slots of the spill folder)
+check "ranks of 2 and 1 threads" 0 timeout 300 "$mpirun" -np 1 env OMP_NUM_THREADS=2 "$rulegen" $T -o th.cand : \
+  -np 1 env OMP_NUM_THREADS=1 "$rulegen" $T -o th.cand
+check "ranks of 2 and 1 threads: the same candidates" 0 cmp r1.cand th.cand
+
 # generalize spread: its chunks (16 candidates each, RULEGEN_TEST_GENERALIZE_CHUNK) made by the
 # ranks into OUT.generalize; a rank killed there, and -np 2 goes on from the chunks kept
 G="--ops ewadd,ewmul,matmul,transpose --depth 3 --inputs $dir/synth.inputs --stop-after prune -q"

@@ -153,19 +153,22 @@ check "other pruning options" 0 "$rulegen" --resume s.rules.candidates -o s.rule
 has "the checkpoint is not used" "note: s.rules.pruned is not this run's checkpoint (made by a run with other candidate text or pruning options)"
 # Killed in generalize once its first chunk was kept (OUT.generalize, synth/generalize_chunks.h):
 # the same command goes on from that chunk; a chunk torn or altered on disk
-# (bad/generalize_chunk_torn.gen, or a byte changed) is made again, never believed; the folder
+# (bad/generalize_chunk_torn.gen, or a byte changed), or another run's, is made again, never
+# believed; the folder
 # goes once OUT.generalized holds the stage.
 # (RULEGEN_TEST_GENERALIZE_CHUNK, a test hook: 16 candidates a chunk)
 export RULEGEN_TEST_GENERALIZE_CHUNK=16
 G="--ops ewadd,ewmul,matmul,transpose --depth 3 --inputs $dir/synth.inputs --stop-after prune -q -j 2"
 check "generalize: the uninterrupted run" 0 "$rulegen" $G -o g.rules
 check "generalize: no folder left" 0 test ! -e g.rules.generalize
-for how in kept torn altered; do
+check "generalize: another run's chunk" 137 env RULEGEN_TEST_KILL_AT=generalize:1 "$rulegen" $G --seed 5 -o gf.rules
+for how in kept torn altered foreign; do
   o=g-$how.rules
   check "generalize ($how): killed after its first chunk" 137 env RULEGEN_TEST_KILL_AT=generalize:1 "$rulegen" $G -o $o
   check "generalize ($how): the chunk kept" 0 test -s $o.generalize/c-0.gen
   [ $how = torn ] && cp "$dir/bad/generalize_chunk_torn.gen" $o.generalize/c-0.gen
   [ $how = altered ] && sed -i '2 s/^/1/' $o.generalize/c-0.gen # a candidate's count, under the digest
+  [ $how = foreign ] && cp gf.rules.generalize/c-0.gen $o.generalize/c-0.gen # whole, but another key's
   check "generalize ($how): went on" 0 "$rulegen" $G -o $o
   if [ $how = kept ]; then has "generalize: the chunk taken" "rulegen: 1 of "
     has "generalize: from the folder" "generalize chunks taken from $o.generalize (made by an earlier run)"
