@@ -1,5 +1,4 @@
 /* fingerprint/spill.c: records on disk, committed by work unit (spill.h). */
-#define _DEFAULT_SOURCE /* flock */
 #define _POSIX_C_SOURCE 200809L
 #include "spill.h"
 
@@ -9,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -224,16 +222,7 @@ static rg_status check_header(rg_fp_spill *s, const char *header, bool join, boo
 
 /* One run at a time: a second one writing the same folder would mix its records in. */
 static rg_status take_lock(rg_fp_spill *s, rg_err *err) {
-  char *path = file_in(s, "lock", 0, 0);
-  s->lock = path ? open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600) : -1;
-  rg_status st = RG_OK;
-  if (s->lock < 0)
-    st = rg_err_set(err, RG_ERR_IO, "%s: %s", path ? path : s->dir, strerror(errno));
-  else if (flock(s->lock, LOCK_EX | LOCK_NB) != 0)
-    st = rg_err_set(err, RG_ERR_ARG, "another rulegen run is using %s: wait for it to end, or give this one another "
-                                     "-o or --spill", s->dir);
-  free(path);
-  return st;
+  return rg_folder_lock(s->dir, "another -o or --spill", &s->lock, err);
 }
 
 /* Opens dir; made and locked (and its header written when new) unless joining: then it must be

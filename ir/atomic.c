@@ -1,4 +1,5 @@
 /* ir/atomic.c: files that appear whole or not at all (atomic.h). */
+#define _DEFAULT_SOURCE /* flock */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "atomic.h"
 
@@ -11,6 +12,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -243,4 +245,19 @@ bool rg_path_same_file(const char *a, const char *b) {
   }
   free(ca), free(cb), free(ra), free(rb);
   return same;
+}
+
+rg_status rg_folder_lock(const char *dir, const char *what, int *fd, rg_err *err) {
+  char *path = rg_path_with_suffix(dir, "/lock");
+  *fd = path ? open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600) : -1;
+  rg_status st = RG_OK;
+  if (*fd < 0) {
+    st = path ? rg_err_set(err, RG_ERR_IO, "%s: %s", path, strerror(errno)) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  } else if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
+    close(*fd), *fd = -1;
+    st = rg_err_set(err, RG_ERR_ARG, "another rulegen run is using %s: wait for it to end, or give this one %s", dir,
+                    what);
+  }
+  free(path);
+  return st;
 }

@@ -40,6 +40,12 @@ rg_status rg_atomic_write(const char *path, const void *data, size_t len, rg_err
 /* Copies the file at from to to, whole or not at all (RG_ERR_IO naming the file and why). */
 rg_status rg_atomic_copy(const char *from, const char *to, rg_err *err) RG_MUST_CHECK;
 
+/* Takes folder dir's lock for this process (dir/lock, made when missing, locked with flock,
+ * exclusive, never waiting): its descriptor into *fd, held until closed; -1 on failure.
+ * RG_ERR_IO naming the file; RG_ERR_ARG when another process holds it ("another rulegen run is
+ * using DIR: wait for it to end, or give this one " and then what). */
+rg_status rg_folder_lock(const char *dir, const char *what, int *fd, rg_err *err) RG_MUST_CHECK;
+
 /* path followed by suffix (".proofs", ".removed", ...), malloc'ed (NULL when out of memory): the
  * name of a file kept next to an output. */
 char *rg_path_with_suffix(const char *path, const char *suffix);

@@ -2,10 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "generalize_chunks.h"
 
-#define _DEFAULT_SOURCE /* flock */
 #include <dirent.h>
-#include <fcntl.h>
-#include <sys/file.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,18 +56,7 @@ static rg_status write_whole(const char *path, const char *head, const char *tex
 
 /* One run at a time makes chunks in a folder (MPI workers join rank 0's): another would mix its
  * own in. */
-static rg_status take_lock(rg_gen_chunks *c, rg_err *err) {
-  char *path = in_dir(c->dir, "lock");
-  c->lock = path ? open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600) : -1;
-  rg_status st = RG_OK;
-  if (c->lock < 0)
-    st = rg_err_set(err, RG_ERR_IO, "%s: %s", path ? path : c->dir, strerror(errno));
-  else if (flock(c->lock, LOCK_EX | LOCK_NB) != 0)
-    st = rg_err_set(err, RG_ERR_ARG, "another rulegen run is generalizing in %s: wait for it to end, or give this "
-                                     "one another -o", c->dir);
-  free(path);
-  return st;
-}
+static rg_status take_lock(rg_gen_chunks *c, rg_err *err) { return rg_folder_lock(c->dir, "another -o", &c->lock, err); }
 
 rg_status rg_gen_chunks_open(rg_gen_chunks *c, const char *dir, const char *key, bool join, rg_err *err) {
   c->lock = -1;
