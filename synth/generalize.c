@@ -265,7 +265,7 @@ rg_status rg_synth_generalize(char **cand, size_t *len, const rg_generalize_opts
   if (!st && o->keep_dir) chunks_key(*cand, *len, o, per, key, sizeof key);
   if (!st && o->keep_dir) st = rg_gen_chunks_open(&kept, o->keep_dir, key, false, err);
   int made = 0, taken = 0; /* chunks the ranks made now; chunks taken from the folder */
-  if (!st && kept.dir && o->spread) st = o->spread(o, *cand, *len, chunks, nc, kept.dir, key, &made, err);
+  if (!st && kept.dir && o->spread) st = o->spread(o, *cand, *len, chunks, nc, &kept, &made, err);
   rg_progress pg;
   rg_progress_start(&pg, "generalize", "candidates", n, !o->quiet);
   for (int i = 0; !st && i < nc && !(o->stop && *o->stop); at += chunks[i++].m)

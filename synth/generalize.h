@@ -32,10 +32,10 @@ typedef struct {
 } rg_generalize_counts;
 
 typedef struct rg_generalize_opts rg_generalize_opts;
-/* Has the ranks of an MPI job make the chunks the folder dir (made under key) lacks, each kept
- * there (synth/generalize_spread.c); chunks[0..n) of text[0..len); *made: how many. */
+/* Has the ranks of an MPI job make the chunks the folder kept (open) lacks, each kept there
+ * (synth/generalize_spread.c); chunks[0..n) of text[0..len); *made: how many. */
 typedef rg_status (*rg_generalize_spread_fn)(const rg_generalize_opts *o, const char *text, size_t len,
-                                             const rg_gen_chunk *chunks, int n, const char *dir, const char *key,
+                                             const rg_gen_chunk *chunks, int n, const rg_gen_chunks *kept,
                                              int *made, rg_err *err);
 
 struct rg_generalize_opts {

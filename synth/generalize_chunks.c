@@ -130,6 +130,13 @@ static bool read_stats(const char **p, const char *end, int m, rg_generalize_sta
   return true;
 }
 
+bool rg_gen_chunks_has(const rg_gen_chunks *c, int i) {
+  char *path = chunk_path(c, i);
+  bool there = path && access(path, F_OK) == 0;
+  free(path);
+  return there;
+}
+
 bool rg_gen_chunks_load(const rg_gen_chunks *c, int i, int m, rg_generalize_stats *stats, rg_strbuf *lines) {
   char *path = chunk_path(c, i);
   rg_strbuf sb;
@@ -151,8 +158,7 @@ bool rg_gen_chunks_load(const rg_gen_chunks *c, int i, int m, rg_generalize_stat
     const char *p = body, *end = s + sb.len;
     ok = !strcmp(sha, want) && read_stats(&p, end, m, mine) && (size_t)(end - p) == bytes &&
          consistent(mine, m, p, bytes);
-    if (ok && stats) memcpy(stats, mine, sizeof *mine * (size_t)m);
-    if (ok && lines) rg_sb_puts(lines, p);
+    if (ok) memcpy(stats, mine, sizeof *mine * (size_t)m), rg_sb_puts(lines, p);
   }
   ok = ok && mine;
   free(mine);

@@ -43,9 +43,11 @@ typedef struct {
  * holds the lock), RG_ERR_NOMEM. */
 rg_status rg_gen_chunks_open(rg_gen_chunks *c, const char *dir, const char *key, bool join, rg_err *err) RG_MUST_CHECK;
 
+/* Whether chunk i's file is there (whole or not: rg_gen_chunks_load says). */
+bool rg_gen_chunks_has(const rg_gen_chunks *c, int i);
+
 /* Chunk i kept whole with m candidates: their stats into stats[0..m), the lines appended to
- * lines (each may be NULL: only whether it is whole). False when it is not there, or not whole
- * (said on stderr). */
+ * lines. False when it is not there, or not whole (said on stderr). */
 bool rg_gen_chunks_load(const rg_gen_chunks *c, int i, int m, rg_generalize_stats *stats, rg_strbuf *lines);
 
 /* Keeps chunk i: the stats of its m candidates and its lines (len bytes). Errors: RG_ERR_IO. */

@@ -27,6 +27,7 @@ typedef struct {
   rg_randtest_cache *cache;
 } job;
 
+/* own: a worker's job, which opened its folder and is freed whole; rank 0's borrows its stage's. */
 static void job_free(job *j, bool own) {
   if (!j) return;
   if (own) rg_gen_chunks_close(&j->kept, false);
@@ -35,12 +36,10 @@ static void job_free(job *j, bool own) {
   if (own) free(j);
 }
 
-/* "DIR\nKEY\nN\n", N lines "I POS END LINE0 M", then the text. */
-static rg_status job_text(const job *j, const char *dir, const char *key, const char *text, size_t len,
-                          rg_strbuf *sb, rg_err *err) {
-  if (strchr(dir, '\n')) return rg_err_set(err, RG_ERR_ARG, "the output's name holds a line break: give another -o");
-  rg_sb_init(sb);
-  rg_sb_printf(sb, "%s\n%s\n%d\n", dir, key, j->n);
+/* "DIR\nKEY\nN\n", N lines "I POS END LINE0 M", then the text (preflight.h refused a DIR with a
+ * line break under MPI). */
+static rg_status job_text(const job *j, const char *text, size_t len, rg_strbuf *sb, rg_err *err) {
+  rg_sb_printf(sb, "%s\n%s\n%d\n", j->kept.dir, j->kept.key, j->n);
   for (int i = 0; i < j->n; i++)
     rg_sb_printf(sb, "%d %zu %zu %d %d\n", j->index[i], j->chunk[i].pos, j->chunk[i].end, j->chunk[i].line0,
                  j->chunk[i].m);
@@ -120,26 +119,25 @@ void rg_generalize_work(const rg_generalize_opts *o, rg_cluster_work *w) {
 }
 
 rg_status rg_generalize_spread(const rg_generalize_opts *o, const char *text, size_t len, const rg_gen_chunk *chunks,
-                               int n, const char *dir, const char *key, int *made, rg_err *err) {
+                               int n, const rg_gen_chunks *kept, int *made, rg_err *err) {
   *made = 0;
   if (rg_cluster_size() == 1) return RG_OK;
-  job j = {.at = text, .kept = {NULL, NULL, -1}};
+  job j = {.kept = *kept, .at = text}; /* borrowed: not closed here */
   rg_status st = (j.index = calloc((size_t)n + 1, sizeof *j.index)) && (j.chunk = calloc((size_t)n + 1, sizeof *j.chunk))
-                     ? rg_gen_chunks_open(&j.kept, dir, key, true, err)
+                     ? RG_OK
                      : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  for (int i = 0; !st && i < n; i++) /* the chunks not kept yet */
-    if (!rg_gen_chunks_load(&j.kept, i, chunks[i].m, NULL, NULL)) j.index[j.n] = i, j.chunk[j.n++] = chunks[i];
+  for (int i = 0; !st && i < n; i++) /* the chunks not there; one there not whole, rank 0's stage makes */
+    if (!rg_gen_chunks_has(kept, i)) j.index[j.n] = i, j.chunk[j.n++] = chunks[i];
   if (!st && j.n && !(j.cache = rg_randtest_cache_new(o->cache_bytes))) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_strbuf sb;
   rg_sb_init(&sb);
-  if (!st && j.n) st = job_text(&j, dir, key, text, len, &sb, err);
+  if (!st && j.n) st = job_text(&j, text, len, &sb, err);
   rg_cluster_work w;
   rg_generalize_work(o, &w);
   if (!st && j.n)
     st = rg_cluster_spread(RG_SPREAD_GENERALIZE, rg_sb_str(&sb), sb.len, j.n, &w, &j, "generalize (ranks)", !o->quiet, err);
   rg_sb_free(&sb);
   if (!st) *made = j.n;
-  rg_gen_chunks_close(&j.kept, false);
   job_free(&j, false);
   return st;
 }

@@ -11,7 +11,7 @@
 /* Rank 0 (rg_generalize_spread_fn): nothing with one rank. Errors: a rank's (naming it), the
  * folder's, RG_ERR_NOMEM. */
 rg_status rg_generalize_spread(const rg_generalize_opts *o, const char *text, size_t len, const rg_gen_chunk *chunks,
-                               int n, const char *dir, const char *key, int *made, rg_err *err) RG_MUST_CHECK;
+                               int n, const rg_gen_chunks *kept, int *made, rg_err *err) RG_MUST_CHECK;
 
 /* A worker's work for those jobs (synth/spread.h's RG_SPREAD_GENERALIZE), under o. */
 void rg_generalize_work(const rg_generalize_opts *o, rg_cluster_work *w);

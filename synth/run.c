@@ -538,8 +538,8 @@ static int serve(rg_synth_opts *o) {
     return 2;
   }
   rg_cluster_work works[RG_CLUSTER_KINDS] = {{0}};
-  rg_synth_records_ctx enumerating = {o, &sp, false, false}, testing = enumerating;
-  rg_synth_records_works(&enumerating, &testing, works);
+  rg_synth_records_ctx records = {o, &sp, false};
+  rg_synth_records_works(&records, works);
   rg_generalize_opts go = generalize_opts(o, &sp, NULL);
   go.quiet = true;
   rg_generalize_work(&go, &works[RG_SPREAD_GENERALIZE]);

@@ -21,7 +21,7 @@ rg_status rg_synth_enumerate_spilled(const rg_synth_opts *o, const rg_fp_opts *f
             ss.units_done, ss.units_total);
   double t0 = rg_clock_seconds();
   rg_enum_stats stats;
-  rg_synth_records_ctx rc = {o, sp, fp->progress != NULL, false};
+  rg_synth_records_ctx rc = {o, sp, fp->progress != NULL};
   rg_status st = rg_cluster_size() > 1 ? rg_synth_spread_enumerate(&rc, spill, err)
                                        : rg_fp_spill_enumerate(spill, sp, fp, &stats, err);
   c->secs[0] += rg_clock_seconds() - t0;
@@ -42,7 +42,7 @@ rg_status rg_synth_test_spilled(const rg_synth_opts *o, const rg_fp_opts *fp, co
   if (!ss.enumerated) /* never test a part of the records */
     st = rg_err_set(err, RG_ERR_IO, "the records in %s are not all there (the enumeration did not finish): run the "
                     "same command again to go on", rg_fp_spill_dir(spill));
-  rg_synth_records_ctx rc = {o, sp, !o->quiet, true};
+  rg_synth_records_ctx rc = {o, sp, !o->quiet};
   if (!st && rg_cluster_size() > 1) st = rg_synth_spread_test(&rc, spill, &spread, &loads, err);
   c->passes += loads;
   rg_progress pg;

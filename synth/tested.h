@@ -41,7 +41,6 @@ typedef struct {
   const rg_synth_opts *o;
   const rg_enum_space *sp;
   bool progress; /* rank 0: a progress line while the ranks work */
-  bool testing;  /* set by rg_synth_records_works */
 } rg_synth_records_ctx;
 
 /* Rank 0 of several: the units spill lacks enumerated by every rank (rank r writing slots
@@ -58,8 +57,7 @@ rg_status rg_synth_spread_enumerate(const rg_synth_records_ctx *c, rg_fp_spill *
 rg_status rg_synth_spread_test(const rg_synth_records_ctx *c, rg_fp_spill *spill, int *parts, int *loads,
                                rg_err *err) RG_MUST_CHECK;
 
-/* A worker's works for those jobs (synth/spread.h's kinds), on the contexts given. */
-void rg_synth_records_works(rg_synth_records_ctx *enumerating, rg_synth_records_ctx *testing,
-                            rg_cluster_work works[RG_CLUSTER_KINDS]);
+/* A worker's works for those jobs (synth/spread.h's kinds), on c (which must outlive them). */
+void rg_synth_records_works(const rg_synth_records_ctx *c, rg_cluster_work works[RG_CLUSTER_KINDS]);
 
 #endif
