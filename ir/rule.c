@@ -19,6 +19,7 @@ rg_rule *rg_rule_new(void) {
 void rg_rule_free(rg_rule *r) {
   if (!r) return;
   rg_graph_free(r->g);
+  free(r->at);
   free(r);
 }
 

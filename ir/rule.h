@@ -4,11 +4,16 @@
  * source output i corresponds to target output i. Both sides live in one hash-consed graph, so
  * the inputs (and any sub-DAG the sides have in common) are literally shared nodes. A "rule"
  * without a target (n_tgt == 0) is a bare graph, as the text format also allows.
+ *
+ * A rule may hold at given shapes only (`at`: a PET rewrite, certified at a model's shapes,
+ * certify/): it is then applied only forward and only where every tensor variable's value has
+ * the dims given for it.
  */
 #ifndef RG_IR_RULE_H
 #define RG_IR_RULE_H
 
 #include "graph.h"
+#include "shape.h"
 #include "strbuf.h"
 
 #define RG_RULE_MAX_OUTPUTS 4
@@ -21,6 +26,7 @@ typedef struct {
   int n_src, n_tgt;            /* n_tgt is n_src, or 0 for a bare graph */
   rg_ref src[RG_RULE_MAX_OUTPUTS];
   rg_ref tgt[RG_RULE_MAX_OUTPUTS];
+  rg_shape *at; /* owned, [tensor variable]: the only dims it holds at; NULL: wherever it types */
 } rg_rule;
 
 typedef struct {

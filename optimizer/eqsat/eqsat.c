@@ -95,6 +95,7 @@ static rg_status note_origin(explorer *x, int32_t a) {
  * replaces. */
 static rg_status build_targets(explorer *x, const rg_apply_dir *d, const int32_t *at, rg_application *a, bool *typed) {
   *typed = false;
+  if (!rg_apply_dir_admits(d, x->m, &x->env)) return RG_OK; /* not at the shapes it holds at */
   for (int k = 0; k < d->n; k++) {
     /* no message: not typing is expected, and formatting one for each was a tenth of the time */
     rg_status st = rg_match_instantiate_with(d->g, d->to[k], &x->env, eg_add, x->eg, &a->by[k], NULL);

@@ -53,7 +53,7 @@ static rg_status add_direction(rg_apply_set *s, const rg_rule *r, int32_t rule, 
   rg_status st = usable(r, from, to, &ok, err);
   if (st || !ok) return st;
   direction *d = &s->dir[s->n_dir];
-  *d = (direction){r->g, rule, reversed, r->n_src, {{0}}, {{0}}};
+  *d = (direction){r->g, rule, reversed, r->n_src, {{0}}, {{0}}, r->at};
   memcpy(d->from, from, sizeof *from * (size_t)r->n_src);
   memcpy(d->to, to, sizeof *to * (size_t)r->n_src);
   /* pattern ids must be consecutive: every slot gets one, unused outputs a copy of output 0 */
@@ -79,7 +79,7 @@ rg_status rg_apply_set_new(const rg_ruleset *rules, rg_apply_set **out, rg_err *
     const rg_rule *r = rules->rules[i];
     if (r->n_tgt == 0) continue;
     st = add_direction(s, r, i, false, err);
-    if (!st) st = add_direction(s, r, i, true, err);
+    if (!st && !r->at) st = add_direction(s, r, i, true, err); /* held at given shapes: forward only */
   }
   if (st) {
     rg_apply_set_free(s);
@@ -87,6 +87,12 @@ rg_status rg_apply_set_new(const rg_ruleset *rules, rg_apply_set **out, rg_err *
   }
   *out = s;
   return RG_OK;
+}
+
+bool rg_apply_dir_admits(const rg_apply_dir *d, const rg_model *m, const rg_match_env *env) {
+  for (int32_t v = 0; d->at && v < env->n_tvars && v < rg_graph_n_tvars(d->g); v++)
+    if (env->t_bound[v] && !rg_shape_dims_eq(&d->at[v], rg_model_shape(m, env->t[v]))) return false;
+  return true;
 }
 
 /* ---- one model graph, seen from its roots ---- */
@@ -225,6 +231,7 @@ static rg_status rebuild(walk *w, const rg_application *a, rg_err *err) {
 static rg_status try_apply(walk *w, const direction *d, const rg_ref *at, rg_err *err) {
   rg_application a = {d->rule, d->reversed, d->n, {{0}}, {{0}}};
   memcpy(a.at, at, sizeof *at * (size_t)d->n);
+  if (!rg_apply_dir_admits(d, w->m, &w->env)) return RG_OK; /* not at the shapes it holds at */
   bool same = true;
   for (int k = 0; k < d->n; k++) {
     rg_err e;

@@ -5,7 +5,9 @@
  * equal sub-terms the same value) and its target, built over the bound values, type-checks
  * there with each output of the same type (shape and seams) as the value it replaces: the
  * soundness contract of docs/DESIGN.md, under which a shipped rule holds. A rule is used both
- * ways round where the other side binds every variable (an equation holds either way).
+ * ways round where the other side binds every variable (an equation holds either way). A rule
+ * that holds at given shapes only (rule.h's `at`: a PET rewrite) is used forward only, and only
+ * where its variables' values have those dims (rg_apply_dir_admits).
  *
  * Applying builds the target and the consumers of the replaced values anew in the model's
  * graph (which only grows) and yields the rewritten model as new roots (model.h); the values
@@ -14,6 +16,7 @@
 #ifndef RG_OPTIMIZER_APPLY_H
 #define RG_OPTIMIZER_APPLY_H
 
+#include "match/match.h"
 #include "optimizer/model/model.h"
 
 typedef struct rg_apply_set rg_apply_set;
@@ -39,7 +42,12 @@ typedef struct {
   bool reversed;
   int n;
   rg_ref from[RG_RULE_MAX_OUTPUTS], to[RG_RULE_MAX_OUTPUTS];
+  const rg_shape *at; /* the rule's `at` (rule.h), NULL none */
 } rg_apply_dir;
+
+/* Whether the variables env binds (values of m) have the dims d's rule holds at (always, for a
+ * rule that holds wherever it types). Both searches ask before building a target. */
+bool rg_apply_dir_admits(const rg_apply_dir *d, const rg_model *m, const rg_match_env *env);
 
 /* The directions usable (at most twice the rules), and direction i of them (the e-graph's
  * matcher, eqsat.h, walks them itself). */
