@@ -22,9 +22,13 @@
 
 typedef enum { RG_MUTANT_FIG1, RG_MUTANT_DILATED, RG_MUTANT_MERGED, RG_MUTANT_FOLD, RG_MUTANT_COUNT } rg_mutant_kind;
 
-/* Input (n, c, h, w), kernel (o, c, k, k), and for fig1 the number of strips. */
+/* Input (n, c, h, w), kernel (o, c/groups, k, kw), and for fig1 the number of strips; the
+ * convolution's stride is 1 and its padding SAME (what every kind needs). kw, dilation and
+ * groups may be 0: kw = k, dilation 1 (the dilated kind's original always has 2), groups 1.
+ * Graphopt makes them at a model's convolutions (optimizer/pet/). */
 typedef struct {
   int32_t n, c, h, w, o, k, pieces;
+  int32_t kw, dilation, groups;
 } rg_mutant_dims;
 
 typedef struct {

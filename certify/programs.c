@@ -35,7 +35,7 @@ rg_status rg_mutant_parse_dims(const char *s, rg_mutant_dims *d, rg_err *err) {
   }
   if ((*p && (n == 7 || strchr(p, ',') || (*p < '0' || *p > '9'))) || (n != 6 && n != 7))
     return rg_err_set(err, RG_ERR_ARG, "bad --dims '%s': expected N,C,H,W,O,K or N,C,H,W,O,K,P (1..4096 each)", s);
-  *d = (rg_mutant_dims){v[0], v[1], v[2], v[3], v[4], v[5], n == 7 ? v[6] : 2};
+  *d = (rg_mutant_dims){v[0], v[1], v[2], v[3], v[4], v[5], n == 7 ? v[6] : 2, 0, 0, 0};
   return RG_OK;
 }
 

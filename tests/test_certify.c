@@ -72,7 +72,7 @@ static bool make_cert(const rg_pet_pair *pp, const rg_pet_opts *o, rg_cert *c) {
 }
 
 static void test_fig1(void) {
-  rg_pet_pair *pp = open_mutant(RG_MUTANT_FIG1, (rg_mutant_dims){1, 3, 6, 12, 2, 3, 3});
+  rg_pet_pair *pp = open_mutant(RG_MUTANT_FIG1, (rg_mutant_dims){1, 3, 6, 12, 2, 3, 3, 0, 0, 0});
   rg_cert c;
   if (!pp || !make_cert(pp, &opts3, &c)) {
     rg_pet_pair_free(pp);
@@ -97,7 +97,7 @@ static void test_fig1(void) {
 }
 
 static void test_mutants(void) {
-  rg_mutant_dims d = {2, 2, 6, 8, 3, 3, 2};
+  rg_mutant_dims d = {2, 2, 6, 8, 3, 3, 2, 0, 0, 0};
   for (int k = 0; k < 2 * RG_MUTANT_COUNT; k++) {
     rg_pet_pair *pp = open_mutant((rg_mutant_kind)(k / 2), d);
     rg_cert c;
@@ -114,9 +114,9 @@ static void test_mutants(void) {
   }
   rg_mutant m;
   rg_err err;
-  CHECK(rg_mutant_make(RG_MUTANT_FIG1, &(rg_mutant_dims){1, 2, 4, 5, 2, 3, 2}, &m, &err) == RG_ERR_ARG &&
+  CHECK(rg_mutant_make(RG_MUTANT_FIG1, &(rg_mutant_dims){1, 2, 4, 5, 2, 3, 2, 0, 0, 0}, &m, &err) == RG_ERR_ARG &&
         strstr(err.msg, "divide the width 5"));
-  CHECK(rg_mutant_make(RG_MUTANT_DILATED, &(rg_mutant_dims){1, 2, 5, 4, 2, 3, 2}, &m, &err) == RG_ERR_ARG &&
+  CHECK(rg_mutant_make(RG_MUTANT_DILATED, &(rg_mutant_dims){1, 2, 5, 4, 2, 3, 2, 0, 0, 0}, &m, &err) == RG_ERR_ARG &&
         strstr(err.msg, "must be even"));
 }
 
@@ -231,7 +231,7 @@ static void expect_forged(char *text, const rg_pet_pair *pp, const char *what, c
 }
 
 static void test_certificates(void) {
-  rg_pet_pair *pp = open_mutant(RG_MUTANT_MERGED, (rg_mutant_dims){1, 2, 4, 4, 2, 3, 2});
+  rg_pet_pair *pp = open_mutant(RG_MUTANT_MERGED, (rg_mutant_dims){1, 2, 4, 4, 2, 3, 2, 0, 0, 0});
   rg_cert c1, c2;
   if (!pp || !make_cert(pp, &opts3, &c1)) {
     rg_pet_pair_free(pp);
@@ -313,7 +313,7 @@ static void test_certificates(void) {
   expect_forged(edit(t1, NULL, "field 2305843009213693951", "field 4294967296"), pp, "not a field", "not prime");
   expect_forged(edit(t1, "mutant ", "(conv2d (concat", "(conv2d 1 1 same none (concat"), pp, "other mutant", "mutant");
   /* a certificate for other programs does not pass for these */
-  rg_pet_pair *other_pp = open_mutant(RG_MUTANT_MERGED, (rg_mutant_dims){1, 2, 4, 6, 2, 3, 2});
+  rg_pet_pair *other_pp = open_mutant(RG_MUTANT_MERGED, (rg_mutant_dims){1, 2, 4, 6, 2, 3, 2, 0, 0, 0});
   if (other_pp) {
     CHECK(audit_text(t1, other_pp, why, sizeof why) == 0 && strstr(why, "shapes"));
     rg_pet_pair_free(other_pp);
@@ -365,7 +365,7 @@ static void test_certificates(void) {
  * depend on the field), values that use the whole field, the seed keyed by q, the bound with
  * log2 q = 127, and forgeries rejected; a certificate moved to another field is rejected. */
 static void test_wide_field(void) {
-  rg_pet_pair *pp = open_mutant(RG_MUTANT_FIG1, (rg_mutant_dims){1, 3, 6, 12, 2, 3, 3});
+  rg_pet_pair *pp = open_mutant(RG_MUTANT_FIG1, (rg_mutant_dims){1, 3, 6, 12, 2, 3, 3, 0, 0, 0});
   rg_cert cp, cq;
   if (!pp || !make_cert(pp, &opts3, &cp)) {
     rg_pet_pair_free(pp);
@@ -467,7 +467,7 @@ static void test_bad_options(void) {
         strstr(err.msg, "p = 618970019642690137449562111 is prime, but"));
   /* progress: called once per box and trial, ending at the total */
   int64_t last[2] = {0, 0};
-  rg_pet_pair *pf = open_mutant(RG_MUTANT_FIG1, (rg_mutant_dims){1, 2, 4, 8, 2, 3, 2});
+  rg_pet_pair *pf = open_mutant(RG_MUTANT_FIG1, (rg_mutant_dims){1, 2, 4, 8, 2, 3, 2, 0, 0, 0});
   if (pf) {
     CHECK(rg_pet_check(pf, &(rg_pet_opts){3, RG_ZP_P, &(rg_pet_hooks){NULL, count_progress, last}}, &res, &err) == RG_OK);
     CHECK_MSG(last[0] == res.n_boxes * 3 && last[1] == res.n_boxes * 3, "progress ended at %lld of %lld",
