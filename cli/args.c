@@ -1,6 +1,7 @@
 /* cli/args.c: option values parsed: numbers, NAME=DIMS and NAME=VALUE bindings, input sets
  * (cli/args.h). */
 #include "args.h"
+#include "fields.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -115,6 +116,24 @@ bool rg_cli_int_option(const char *prog, const char *opt, const char *arg, int64
   fprintf(stderr, "%s: --%s wants a number from %lld to %lld, not '%s'\n", prog, opt, (long long)lo,
           (long long)hi, arg);
   return false;
+}
+
+bool rg_cli_real_option(const char *prog, const char *opt, const char *arg, double lo, double *out) {
+  char *end;
+  *out = strtod(arg, &end);
+  if (!*end && end != arg && *out >= lo) return true;
+  return fprintf(stderr, "%s: --%s wants a number >= %g, not '%s'\n", prog, opt, lo, arg), false;
+}
+
+bool rg_cli_size_option(const char *prog, const char *opt, const char *arg, size_t *out) {
+  if (rg_cli_parse_size(arg, out)) return true;
+  return fprintf(stderr, "%s: --%s wants a size such as 512M or 4G, not '%s'\n", prog, opt, arg), false;
+}
+
+bool rg_cli_choice_option(const char *prog, const char *opt, const char *arg, const char *const *choices, int *out) {
+  for (int i = 0; choices[i]; i++)
+    if (!strcmp(arg, choices[i])) return *out = i, true;
+  return fprintf(stderr, "%s: --%s wants %s or %s, not '%s'\n", prog, opt, choices[0], choices[1], arg), false;
 }
 
 bool rg_cli_load_inputs(const char *prog, const char *path, void *inputs) {

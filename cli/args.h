@@ -60,6 +60,11 @@ bool rg_cli_parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out);
  * 'arg'" to stderr when it is not one. */
 bool rg_cli_int_option(const char *prog, const char *opt, const char *arg, int64_t lo, int64_t hi,
                        int64_t *out);
+/* The same for a real number at least lo ("wants a number >= lo"), a size such as 512M or 4G
+ * (rg_cli_parse_size), and one of choices (a NULL-terminated list of at least two; its index). */
+bool rg_cli_real_option(const char *prog, const char *opt, const char *arg, double lo, double *out);
+bool rg_cli_size_option(const char *prog, const char *opt, const char *arg, size_t *out);
+bool rg_cli_choice_option(const char *prog, const char *opt, const char *arg, const char *const *choices, int *out);
 
 
 /* Loads an input set (an rg_enum_inputset) from path into inputs, or prints "prog: path:line:

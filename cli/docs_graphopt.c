@@ -84,6 +84,10 @@ static const rg_cli_option optimize_options[] = {
     RG_CLI_OPT(MEM_LIMIT, "memory the search may take, e.g. 512M, 4G (default 1/2 of RAM); then it stops and keeps its best"),
     RG_CLI_OPT(SEED, "seed of the numeric check's inputs (default 1)"),
     RG_CLI_OPT(TOLERANCE, "largest relative difference the check allows (default 1e-4)"),
+    RG_CLI_OPT(PET, "also offer PET's partially-equivalent rewrites at the model's convolutions (fig1, dilated, fold, "
+                    "merged), each with its correction, certified at the model's shapes (off by default)"),
+    RG_CLI_OPT(CERTS, "write each PET rewrite's certificates and programs into this folder, for `rulegen certify check` "
+                      "(implies --pet)"),
     RG_CLI_OPT(EXPLAIN, "print each rule applied (eqsat: each whose target the model uses): id, text, where, cost"),
     RG_CLI_OPT(JSON, "also write costs, rules applied, counts and time as JSON"),
     GRAPHOPT_DIM_OPTION,

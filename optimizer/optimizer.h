@@ -11,6 +11,8 @@
  * cost/cost.h         cost models (roofline, dnnl, cuda) behind one table, the cache of figures
  * search/search.h     rule application and TASO's cost-based backtracking search
  * eqsat/eqsat.h       equality saturation (TENSAT's) over an e-graph, greedy or ILP extraction
+ * pet/pet.h           PET's partially-equivalent rewrites at a model's shapes, with certified
+ *                     corrections (graphopt --pet)
  * optimize/optimize.h the optimize job around the search: the rules it may apply (proved), the
  *                     numeric check, the model written
  * report/report.h     what graphopt prints about models, costs, evaluations and searches
@@ -25,6 +27,7 @@
 #include "optimizer/onnx/onnx.h"
 #include "optimizer/opaque/opaque.h"
 #include "optimizer/optimize/optimize.h"
+#include "optimizer/pet/pet.h"
 #include "optimizer/proto/proto.h"
 #include "optimizer/report/report.h"
 #include "optimizer/search/search.h"

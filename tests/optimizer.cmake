@@ -194,3 +194,16 @@ add_test(NAME optimizer_ort
          COMMAND ${RG_TEST_ROOT}/regress/run_ort.sh $<TARGET_FILE:graphopt> ${CMAKE_SOURCE_DIR} real)
 set_tests_properties(optimizer_ort_faults optimizer_ort PROPERTIES TIMEOUT 900 FIXTURES_REQUIRED proof_cache)
 set_tests_properties(optimizer_ort PROPERTIES SKIP_RETURN_CODE 77 LABELS models)
+# graphopt --pet (optimizer/pet/): a model per PET kind and two where none types, through graphopt
+# optimize --pet --certs: what it finds, and every certificate it writes audited by rulegen
+# certify check (one altered must fail); and the models test_optimizer_pet --export writes (each
+# kind's rewrite applied, its correction included) against their originals in onnxruntime and in
+# graphopt's evaluator.
+add_test(NAME optimizer_pet_cli
+         COMMAND /usr/bin/python3 ${CMAKE_SOURCE_DIR}/models/pet.py --graphopt $<TARGET_FILE:graphopt>
+                 --rulegen $<TARGET_FILE:rulegen> --work ${CMAKE_BINARY_DIR}/pet/cli --cli)
+add_test(NAME optimizer_pet_ort
+         COMMAND sh -c "rm -rf \"$1\" && mkdir -p \"$1\" && \"$0\" --export \"$1\" && /usr/bin/python3 \"$2\" --graphopt \"$3\" --work \"$1\" --ort \"$1\""
+                 $<TARGET_FILE:test_optimizer_pet> ${CMAKE_BINARY_DIR}/pet/ort ${CMAKE_SOURCE_DIR}/models/pet.py
+                 $<TARGET_FILE:graphopt>)
+set_tests_properties(optimizer_pet_cli optimizer_pet_ort PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)

@@ -22,13 +22,9 @@ static const rg_cli_field eval_fields[] = {
 /* --tolerance (a real number) and --dim: more than storing. */
 static int other_option(int code, const char *arg, void *base) {
   eval_opts *o = base;
-  char *end;
   if (code == RG_OPT_DIM) return graphopt_add_dim(&o->dims, arg) ? RG_CLI_GO_ON : 2;
   if (code != RG_OPT_TOLERANCE) return RG_CLI_NOT_MINE;
-  o->tolerance = strtod(arg, &end);
-  if (!*end && o->tolerance >= 0) return RG_CLI_GO_ON;
-  fprintf(stderr, "graphopt eval: --tolerance wants a number >= 0, not '%s'\n", arg);
-  return 2;
+  return rg_cli_real_option("graphopt eval", "tolerance", arg, 0, &o->tolerance) ? RG_CLI_GO_ON : 2;
 }
 
 static bool parse(int argc, char **argv, eval_opts *o, int *rc) {

@@ -12,8 +12,8 @@
 #define P "graphopt optimize"
 
 typedef struct {
-  const char *in, *rules, *pub, *out, *cost, *machine, *cache, *json, *proof_cache, *axioms;
-  bool allow_unsigned, no_cache, explain, quiet, eqsat, unproved_rules, no_proof_cache, force;
+  const char *in, *rules, *pub, *out, *cost, *machine, *cache, *json, *proof_cache, *axioms, *certs;
+  bool allow_unsigned, no_cache, explain, quiet, eqsat, unproved_rules, no_proof_cache, force, pet;
   int backtrack_only, eqsat_only, guard; /* an option only that search reads (its code; 0 none); --guard 1, --no-guard 0 */
   double alpha, time_limit, tolerance, ilp_time_limit;
   int64_t budget, seed, max_enodes, iterations, multi_rounds;
@@ -24,25 +24,6 @@ typedef struct {
   rg_export_opts xo; /* where the weights go: --external-data and the rest */
   rg_speed_guard g; /* on or off by --guard and the rest */
 } opt_opts;
-
-static bool number(const char *opt, const char *arg, double lo, double *out) {
-  char *end;
-  *out = strtod(arg, &end);
-  if (!*end && end != arg && *out >= lo) return true;
-  return fprintf(stderr, P ": %s wants a number >= %g, not '%s'\n", opt, lo, arg), false;
-}
-
-static bool size(const char *opt, const char *arg, size_t *out) {
-  return rg_cli_parse_size(arg, out) || fprintf(stderr, P ": %s wants a size such as 512M or 4G, not '%s'\n", opt, arg) < 0;
-}
-
-/* NAME among choices[0..n) (a NULL-terminated list), its index into *out. */
-static bool choice(const char *opt, const char *arg, const char *const *choices, int *out) {
-  for (int i = 0; choices[i]; i++)
-    if (!strcmp(arg, choices[i])) return *out = i, true;
-  fprintf(stderr, "graphopt optimize: %s wants %s or %s, not '%s'\n", opt, choices[0], choices[1], arg);
-  return false;
-}
 
 /* False, said, when a file option names the empty string (it would read as a file "" missing) */
 static bool files_named(const opt_opts *o) {
@@ -94,22 +75,22 @@ static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
     case RG_OPT_CACHE: o->cache = optarg; break;
     case RG_OPT_NO_CACHE: o->no_cache = true; break;
     case RG_OPT_GUARD: case RG_OPT_NO_GUARD: o->guard = c == RG_OPT_GUARD; break;
-    case RG_OPT_ALPHA: ok = number("--alpha", optarg, 1, &o->alpha); break;
+    case RG_OPT_ALPHA: ok = rg_cli_real_option(P, "alpha", optarg, 1, &o->alpha); break;
     case RG_OPT_BUDGET: ok = rg_cli_int_option(P, "budget", optarg, 1, INT32_MAX, &o->budget); break;
-    case RG_OPT_TIME_LIMIT: ok = number("--time-limit", optarg, 0, &o->time_limit); break;
+    case RG_OPT_TIME_LIMIT: ok = rg_cli_real_option(P, "time-limit", optarg, 0, &o->time_limit); break;
     case RG_OPT_SEED: ok = rg_cli_int_option(P, "seed", optarg, 0, UINT32_MAX, &o->seed); break;
-    case RG_OPT_TOLERANCE: ok = number("--tolerance", optarg, 0, &o->tolerance); break;
-    case RG_OPT_EXPLAIN: o->explain = true; break;
+    case RG_OPT_TOLERANCE: ok = rg_cli_real_option(P, "tolerance", optarg, 0, &o->tolerance); break;
+    case RG_OPT_EXPLAIN: case RG_OPT_QUIET: *(c == RG_OPT_EXPLAIN ? &o->explain : &o->quiet) = true; break;
+    case RG_OPT_PET: case RG_OPT_CERTS: o->pet = true, o->certs = c == RG_OPT_CERTS ? optarg : o->certs; break;
     case RG_OPT_JSON: o->json = optarg; break;
-    case RG_OPT_SEARCH: ok = choice("--search", optarg, searches, &pick), o->eqsat = pick == 1; break;
-    case RG_OPT_EXTRACT: ok = choice("--extract", optarg, extracts, &pick), o->extract = (rg_extract_kind)pick; break;
+    case RG_OPT_SEARCH: ok = rg_cli_choice_option(P, "search", optarg, searches, &pick), o->eqsat = pick == 1; break;
+    case RG_OPT_EXTRACT: ok = rg_cli_choice_option(P, "extract", optarg, extracts, &pick), o->extract = (rg_extract_kind)pick; break;
     case RG_OPT_MAX_ENODES: ok = rg_cli_int_option(P, "max-enodes", optarg, 1, INT32_MAX, &o->max_enodes); break;
     case RG_OPT_ITERATIONS: ok = rg_cli_int_option(P, "iterations", optarg, 1, 1000000, &o->iterations); break;
     case RG_OPT_MULTI_ROUNDS: ok = rg_cli_int_option(P, "multi-rounds", optarg, 0, 1000000, &o->multi_rounds); break;
-    case RG_OPT_ILP_TIME_LIMIT: ok = number("--ilp-time-limit", optarg, 0, &o->ilp_time_limit); break;
-    case RG_OPT_MEM_LIMIT: ok = size("--mem-limit", optarg, &o->mem_limit); break;
+    case RG_OPT_ILP_TIME_LIMIT: ok = rg_cli_real_option(P, "ilp-time-limit", optarg, 0, &o->ilp_time_limit); break;
+    case RG_OPT_MEM_LIMIT: ok = rg_cli_size_option(P, "mem-limit", optarg, &o->mem_limit); break;
     case RG_OPT_DIM: ok = graphopt_add_dim(&o->dims, optarg); break;
-    case RG_OPT_QUIET: o->quiet = true; break;
     default: /* --external-data and the rest, or not an option of optimize */
       if ((pick = graphopt_external_option(P, c, optarg, &o->xo)) > 0) break;
       return *rc = pick < 0 ? 2 : graphopt_usage(&rg_doc_graphopt_optimize, c, graphopt_print_cost_models), false;
@@ -153,6 +134,19 @@ static bool load_rules(const opt_opts *o, rg_ruleset *rules, rg_rules_provenance
   return !st;
 }
 
+/* With --pet: PET's rewrites at m's shapes certified and appended to rules (rg_optimize_pet), said. */
+static bool add_pet(const opt_opts *o, const rg_model *m, rg_ruleset *rules, rg_pet_set *pet) {
+  rg_err err = {0};
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  rg_cli_catch_interrupts();
+  rg_status st = o->pet ? rg_optimize_pet(m, &(rg_pet_find_opts){3, 0, &rg_cli_interrupted, !o->quiet}, o->certs, rules, pet,
+                                          &sb, &err) : RG_OK;
+  rg_cli_release_interrupts();
+  graphopt_print(&sb);
+  return !st || fprintf(stderr, P ": --pet: %s\n", err.msg) < 0;
+}
+
 /* The numeric check's verdict, then the guard's (g), and the model written when they let it be; the
  * exit status. */
 static int check_and_write(const opt_opts *o, const rg_model *m, const rg_ruleset *rules, const rg_search_result *r,
@@ -176,10 +170,11 @@ static int check_and_write(const opt_opts *o, const rg_model *m, const rg_rulese
 
 /* The search's figures as JSON in path, whole or not at all; true when that failed (said why). */
 static bool write_json(const char *path, const rg_rules_provenance *pv, const rg_search_result *r,
-                       const rg_cost_model *cm, double worst, bool regions_only, const rg_eqsat_stats *es, const rg_speed_guard *g) {
+                       const rg_cost_model *cm, double worst, bool regions_only, const rg_eqsat_stats *es, const rg_speed_guard *g,
+                       const rg_pet_set *pet, const rg_ruleset *rules) {
   rg_strbuf sb;
   rg_sb_init(&sb);
-  rg_optimize_json(pv, r, cm, worst, regions_only, es, g, &sb);
+  rg_optimize_json(pv, r, cm, worst, regions_only, es, g, pet, rules, &sb);
   rg_err err;
   rg_status st = rg_atomic_write(path, rg_sb_str(&sb), strlen(rg_sb_str(&sb)), &err);
   if (st) fprintf(stderr, "graphopt optimize: --json: %s\n", err.msg);
@@ -211,7 +206,7 @@ static rg_status research(void *ctx, const rg_ruleset *rules, rg_search_result *
 }
 
 static int optimize(const opt_opts *o, rg_model *m, const rg_ruleset *rules, const rg_rules_provenance *pv,
-                    rg_cost_model *cm, const rg_numcheck_plan *plan) {
+                    rg_cost_model *cm, const rg_numcheck_plan *plan, const rg_pet_set *pet) {
   rg_err err = {0};
   rg_cli_catch_interrupts();
   rg_search_result r;
@@ -233,7 +228,8 @@ static int optimize(const opt_opts *o, rg_model *m, const rg_ruleset *rules, con
   st = rg_optimize_check(m, &r, (uint32_t)o->seed, o->tolerance, plan, &worst, &step, &err);
   rg_strbuf sb;
   rg_sb_init(&sb);
-  for (int k = 0; o->explain && k < r.n_steps; k++) rg_search_step_print(m, rules, k, &r.steps[k], &sb);
+  if (o->explain) rg_search_steps_print(m, rules, &r, pet, &sb);
+  rg_pet_applied_print(o->pet ? pet : NULL, rules, &r, &sb);
   rg_search_operators_print(m, r.roots, &sb);
   if (o->eqsat) rg_eqsat_result_print(&r, &es, o->extract, cm, &sb);
   else rg_search_result_print(&r, cm, &sb);
@@ -243,7 +239,7 @@ static int optimize(const opt_opts *o, rg_model *m, const rg_ruleset *rules, con
   else rc = check_and_write(o, m, rules, &r, plan, worst, step, cm, &g);
   /* 3: the model is written, its report is not (1 and 2 mean nothing was written) */
   bool alone = plan->mode == RG_NUMCHECK_REGIONS;
-  if (!rc && o->json && write_json(o->json, pv, &r, cm, worst, alone, o->eqsat ? &es : NULL, &g)) rc = 3;
+  if (!rc && o->json && write_json(o->json, pv, &r, cm, worst, alone, o->eqsat ? &es : NULL, &g, o->pet ? pet : NULL, rules)) rc = 3;
   rg_cli_release_interrupts();
   rg_search_result_free(&r);
   return rc;
@@ -271,7 +267,10 @@ int graphopt_optimize_cmd(int argc, char **argv) {
   if (m && cm && plan.mode == RG_NUMCHECK_REGIONS && !o.quiet)
     fprintf(stderr, P ": the whole model cannot be evaluated (%s): each rewritten region will be checked on its own\n",
             plan.why);
-  rc = m && cm && load_rules(&o, &rules, &pv) ? optimize(&o, m, &rules, &pv, cm, &plan) : 2;
+  rg_pet_set pet = {0};
+  rc = m && cm && load_rules(&o, &rules, &pv) && add_pet(&o, m, &rules, &pet) ? optimize(&o, m, &rules, &pv, cm, &plan, &pet)
+                                                                           : 2;
+  rg_pet_set_free(&pet);
   rg_cost_model_free(cm);
   rg_model_free(m);
   rg_ruleset_free(&rules);

@@ -9,6 +9,16 @@
 #include "verify/verify.h"
 #include "numcheck.h"
 
+rg_status rg_optimize_pet(const rg_model *m, const rg_pet_find_opts *o, const char *certs, rg_ruleset *rules,
+                          rg_pet_set *pet, rg_strbuf *out, rg_err *err) {
+  int first = rules->n;
+  rg_status st = rg_pet_find(m, o, pet, err);
+  if (!st) st = rg_pet_rules(pet, rules, err);
+  if (!st && certs) st = rg_pet_write_certs(pet, certs, err);
+  if (!st) rg_pet_found_print(pet, rules->n - first, certs, out);
+  return st;
+}
+
 rg_status rg_search_rules(rg_model *m, const rg_ruleset *rules, const rg_search_opts *o, rg_search_result *out,
                           rg_err *err) {
   rg_apply_set *set = NULL;

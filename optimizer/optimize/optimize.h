@@ -3,7 +3,7 @@
  * graphopt optimize is these calls and what it prints between them.
  *
  * The room optimizer/optimize/ (under report/, above search/, eqsat/, cost/, eval/, onnx/):
- * optimize.c          the steps around the search: search, check, write
+ * optimize.c          the steps around the search: PET rewrites, search, check, write
  * proved_rules.h/.c   the rules graphopt may apply (a signed database's, or proved first)
  * default_rules.h/.c  where the default rule set is (rules/default.db and .pub: data, installed)
  * numcheck.h/.c       the numeric check of a rewritten model against the original
@@ -17,6 +17,7 @@
 #include "optimizer/cost/cost.h"
 #include "optimizer/eqsat/eqsat.h"
 #include "optimizer/onnx/onnx.h"
+#include "optimizer/pet/pet.h"
 #include "optimizer/search/search.h"
 
 #include "default_rules.h"
@@ -31,6 +32,12 @@
 #define RG_OPTIMIZE_MAX_READS 7
 int rg_optimize_files_read(const char *in, const char *rules, const char *pub, const char *axioms, const char *machine,
                            const char *cache, const char **out);
+
+/* graphopt --pet: PET's rewrites at m's shapes found and certified into pet (pet.h; freed by the
+ * caller, also on failure), appended to rules, their certificates written into folder certs
+ * (NULL: nowhere), and what was found said into out. */
+rg_status rg_optimize_pet(const rg_model *m, const rg_pet_find_opts *o, const char *certs, rg_ruleset *rules,
+                          rg_pet_set *pet, rg_strbuf *out, rg_err *err) RG_MUST_CHECK;
 
 /* The search over rules (an apply set built from them, both ways round) with o's settings. */
 rg_status rg_search_rules(rg_model *m, const rg_ruleset *rules, const rg_search_opts *o, rg_search_result *out,

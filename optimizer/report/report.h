@@ -5,6 +5,7 @@
  * The room optimizer/report/ (the top floor: above optimize/, whose results it prints):
  * report.c         models and costs;  report_search.c  a search's steps and figures
  * report_eval.c    graphopt eval's work: inputs, evaluations, differences
+ * report_pet.c     graphopt --pet's rewrites: found, certified, applied
  */
 #ifndef RG_OPTIMIZER_REPORT_H
 #define RG_OPTIMIZER_REPORT_H
@@ -16,6 +17,7 @@
 #include "optimizer/model/model.h"
 #include "optimizer/opaque/opaque.h"
 #include "optimizer/optimize/optimize.h"
+#include "optimizer/pet/pet.h"
 #include "optimizer/search/search.h"
 
 /* "  input  NAME: float DIMS" per input, "  output NAME: DIMS" per output. */
@@ -69,6 +71,10 @@ rg_status rg_eval_run_print(const rg_model *m, const rg_eval_inputs *io, const r
 /* Search step k of r: the rule (number, line, direction, text), where, the cost before and after. */
 void rg_search_step_print(const rg_model *m, const rg_ruleset *rules, int k, const rg_search_step *s,
                            rg_strbuf *out);
+/* --explain: every step of r (rg_search_step_print), each PET rewrite's certificate after its
+ * step (rg_pet_step_print; pet may be empty). */
+void rg_search_steps_print(const rg_model *m, const rg_ruleset *rules, const rg_search_result *r, const rg_pet_set *pet,
+                           rg_strbuf *out);
 /* "operators (before -> after): conv2d 53 -> 37, ...; N opaque" for m and the model at roots
  * after (nothing when they cannot be counted). */
 void rg_search_operators_print(const rg_model *m, const rg_ref *after, rg_strbuf *out);
@@ -99,9 +105,11 @@ void rg_speed_guard_print(const rg_speed_guard *g, rg_strbuf *out);
  * ratio_low, ratio_high, written: "optimized" or "original"). */
 void rg_speed_guard_json(const rg_speed_guard *g, rg_strbuf *out);
 /* graphopt optimize's --json report: the rules' provenance (rg_rules_provenance_json), the
- * search's figures (rg_search_result_json's members) and the guard's, one object and a newline. */
+ * search's figures (rg_search_result_json's members), the guard's and --pet's (rg_pet_json: pet
+ * NULL without --pet, rules the ones searched), one object and a newline. */
 void rg_optimize_json(const rg_rules_provenance *pv, const rg_search_result *r, const rg_cost_model *cm, double worst,
-                      bool regions_only, const rg_eqsat_stats *es, const rg_speed_guard *g, rg_strbuf *out);
+                      bool regions_only, const rg_eqsat_stats *es, const rg_speed_guard *g, const rg_pet_set *pet,
+                      const rg_ruleset *rules, rg_strbuf *out);
 
 /* The numeric check's verdict and which check ran: agreement within tolerance (seed: of the
  * inputs), or the failure and, when step >= 0, the application after which the model first
@@ -111,5 +119,15 @@ void rg_optimize_json(const rg_rules_provenance *pv, const rg_search_result *r, 
  * on does). Returns whether it passed. */
 bool rg_numcheck_print(const rg_model *m, const rg_ruleset *rules, const rg_search_result *r, double worst, int step,
                      double tolerance, int64_t seed, const char *regions_only, rg_strbuf *out);
+
+/* --explain, after a step applying rule r: its certificate's digest and boxes when r is one of
+ * s's PET rewrites; nothing otherwise. */
+void rg_pet_step_print(const rg_pet_set *s, const rg_rule *r, rg_strbuf *out);
+/* --pet as JSON members after a comma: ', "pet": {candidates, certified, refused (by kind),
+ * rewrites: [{kind, shapes, places, boxes, neq_boxes, regions, digest, refused: why or null,
+ * applied: times in r's steps}], seconds}' (s NULL, without --pet: nothing). */
+void rg_pet_json(const rg_pet_set *s, const rg_ruleset *rules, const rg_search_result *r, rg_strbuf *out);
+/* "pet: N PET rewrites applied ..." for r's steps (s NULL: nothing). */
+void rg_pet_applied_print(const rg_pet_set *s, const rg_ruleset *rules, const rg_search_result *r, rg_strbuf *out);
 
 #endif

@@ -40,6 +40,14 @@ void rg_search_step_print(const rg_model *m, const rg_ruleset *rules, int k, con
   rg_sb_free(&text);
 }
 
+void rg_search_steps_print(const rg_model *m, const rg_ruleset *rules, const rg_search_result *r, const rg_pet_set *pet,
+                           rg_strbuf *out) {
+  for (int k = 0; k < r->n_steps; k++) {
+    rg_search_step_print(m, rules, k, &r->steps[k], out);
+    rg_pet_step_print(pet, rules->rules[r->steps[k].app.rule], out);
+  }
+}
+
 static void cost_line(const rg_search_result *r, const rg_cost_model *cm, rg_strbuf *out) {
   rg_sb_printf(out, "cost (%s): %.6g -> %.6g (%.3fx)\n", rg_cost_model_name(cm), r->cost_before, r->cost_after,
                r->cost_after > 0 ? r->cost_before / r->cost_after : 1.0);
@@ -221,7 +229,8 @@ void rg_speed_guard_json(const rg_speed_guard *g, rg_strbuf *out) {
 }
 
 void rg_optimize_json(const rg_rules_provenance *pv, const rg_search_result *r, const rg_cost_model *cm, double worst,
-                      bool regions_only, const rg_eqsat_stats *es, const rg_speed_guard *g, rg_strbuf *out) {
+                      bool regions_only, const rg_eqsat_stats *es, const rg_speed_guard *g, const rg_pet_set *pet,
+                      const rg_ruleset *rules, rg_strbuf *out) {
   rg_strbuf search;
   rg_sb_init(&search);
   rg_search_result_json(r, cm, worst, regions_only, es, &search);
@@ -229,6 +238,7 @@ void rg_optimize_json(const rg_rules_provenance *pv, const rg_search_result *r, 
   rg_rules_provenance_json(pv, out);
   rg_sb_append(out, rg_sb_str(&search) + 1, search.len - 3); /* the search's members, after the rules', without "}\n" */
   rg_speed_guard_json(g, out);
+  rg_pet_json(pet, rules, r, out);
   rg_sb_puts(out, "}\n");
   rg_sb_free(&search);
 }

@@ -1,0 +1,254 @@
+/* optimizer/pet/pet.c: PET candidates certified into rewrites that hold at their shapes, their
+ * rules, and their certificates written for an auditor (pet.h). */
+#include "pet_internal.h"
+
+#include <errno.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "ir/atomic.h"
+
+void rg_pet_rewrite_free(rg_pet_rewrite *rw) {
+  free(rw->original), free(rw->mutant), free(rw->corrected), free(rw->shapes), free(rw->cert), free(rw->checked);
+  memset(rw, 0, sizeof *rw);
+}
+
+void rg_pet_set_free(rg_pet_set *s) {
+  for (int i = 0; i < s->n; i++) rg_pet_rewrite_free(&s->rw[i]);
+  free(s->rw);
+  memset(s, 0, sizeof *s);
+}
+
+static char *dup_text(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  return d ? memcpy(d, s, n) : NULL;
+}
+
+static char *cert_text(const rg_cert *c) {
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  rg_cert_write(c, &sb);
+  char *t = dup_text(rg_sb_str(&sb));
+  rg_sb_free(&sb);
+  return t;
+}
+
+/* Box mode over the pair into a certificate (certify's defaults: 2^61-1). */
+static rg_status certify_pair(const rg_pet_pair *pp, const rg_pet_find_opts *o, rg_cert *c, rg_err *err) {
+  rg_pet_hooks hooks = {o->stop, NULL, NULL};
+  rg_pet_opts po = {o->trials > 0 ? o->trials : 3, RG_ZP_P, &hooks};
+  rg_pet_result res;
+  rg_status st = rg_pet_check(pp, &po, &res, err);
+  if (!st) st = rg_cert_make(pp, &res, c, err);
+  else rg_pet_result_free(&res);
+  return st;
+}
+
+static int64_t neq_boxes(const rg_cert *c) {
+  int64_t n = 0;
+  for (int64_t i = 0; i < c->res.n_boxes; i++) n += c->res.box[i].verdict == RG_BOX_NEQ;
+  return n;
+}
+
+/* The regions the correction covers: the certificate's; for tests the last one cut short by
+ * o->shrink along the width (every kind's output is NCHW). */
+static rg_region *regions_for(const rg_cert *c, const rg_pet_find_opts *o, int64_t *n) {
+  rg_region *r = malloc(sizeof *r * (size_t)(c->n_regions + 1));
+  if (!r) return NULL;
+  memcpy(r, c->region, sizeof *r * (size_t)c->n_regions);
+  *n = c->n_regions;
+  if (o->shrink > 0 && *n > 0) {
+    rg_region *last = &r[*n - 1];
+    last->hi[3] -= o->shrink;
+    if (last->hi[3] <= last->lo[3]) --*n;
+  }
+  return r;
+}
+
+static void refuse(rg_pet_rewrite *rw, const char *why) {
+  rw->refused = true;
+  snprintf(rw->why, sizeof rw->why, "%s", why);
+}
+
+/* The second certificate: the corrected mutant against the original, every box equal. */
+static rg_status certify_corrected(const rg_mutant *mu, const rg_pet_find_opts *o, rg_pet_rewrite *rw, rg_err *err) {
+  rg_pet_pair *pp = NULL;
+  rg_err e = {0};
+  if (rg_pet_pair_new(mu->original, rw->corrected, mu->shapes, &pp, &e)) return refuse(rw, e.msg), RG_OK;
+  free(rw->corrected); /* its canonical text instead */
+  rw->corrected = NULL;
+  rg_cert c = {0};
+  rg_status st = certify_pair(pp, o, &c, err);
+  int64_t neq = st ? 0 : neq_boxes(&c);
+  if (!st && neq) {
+    char why[200];
+    snprintf(why, sizeof why, "the corrected mutant differs from the original in %lld of %lld boxes",
+             (long long)neq, (long long)c.res.n_boxes);
+    refuse(rw, why);
+  }
+  if (!st && !neq && !(rw->checked = cert_text(&c))) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (rw->checked) {
+    uint8_t h[crypto_hash_sha256_BYTES];
+    crypto_hash_sha256(h, (const unsigned char *)rw->checked, strlen(rw->checked));
+    rg_pet_hex(h, rw->digest);
+  }
+  if (!(rw->corrected = dup_text(pp->text[1])) && !st) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_cert_free(&c);
+  rg_pet_pair_free(pp);
+  return st;
+}
+
+/* The first certificate (where the mutant differs) and the corrected mutant's text. */
+static rg_status certify_mutant(const rg_mutant *mu, const rg_pet_find_opts *o, rg_pet_rewrite *rw, rg_pet_pair *pp,
+                                rg_err *err) {
+  rg_cert c = {0};
+  rg_status st = certify_pair(pp, o, &c, err);
+  if (st) return st;
+  rw->boxes = c.res.n_boxes, rw->neq_boxes = neq_boxes(&c), rw->regions = c.n_regions;
+  int64_t n = 0;
+  rg_region *r = regions_for(&c, o, &n);
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  rg_err e = {0};
+  rw->cert = cert_text(&c);
+  if (!r || !rw->cert) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  else if (rg_pet_corrected(pp, mu->mutant, r, n, &sb, &e)) refuse(rw, e.msg);
+  else if (!(rw->corrected = dup_text(rg_sb_str(&sb)))) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_sb_free(&sb);
+  free(r);
+  rg_cert_free(&c);
+  return st;
+}
+
+rg_status rg_pet_certify(const rg_pet_candidate *cand, const rg_pet_find_opts *o, rg_pet_rewrite *rw, rg_err *err) {
+  memset(rw, 0, sizeof *rw);
+  rw->cand = *cand;
+  double t0 = rg_clock_seconds();
+  rg_mutant mu;
+  rg_pet_pair *pp = NULL;
+  rg_err e = {0};
+  if (rg_mutant_make(cand->kind, &cand->dims, &mu, &e) || rg_pet_pair_new(mu.original, mu.mutant, mu.shapes, &pp, &e))
+    return refuse(rw, e.msg), RG_OK;
+  rw->original = dup_text(pp->text[0]), rw->mutant = dup_text(pp->text[1]), rw->shapes = rg_pet_pair_shapes(pp);
+  rg_status st = rw->original && rw->mutant && rw->shapes ? certify_mutant(&mu, o, rw, pp, err)
+                                                          : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_pet_pair_free(pp);
+  if (!st && !rw->refused) st = certify_corrected(&mu, o, rw, err);
+  rw->seconds = rg_clock_seconds() - t0;
+  return st;
+}
+
+rg_status rg_pet_find(const rg_model *m, const rg_pet_find_opts *o, rg_pet_set *out, rg_err *err) {
+  memset(out, 0, sizeof *out);
+  double t0 = rg_clock_seconds();
+  rg_pet_candidate *cand = NULL;
+  int n = 0;
+  rg_status st = rg_pet_candidates(m, &cand, &n, err);
+  if (!st && n && !(out->rw = calloc((size_t)n, sizeof *out->rw))) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  for (int i = 0; !st && i < n; i++) {
+    if (o->stop && *o->stop) {
+      st = rg_err_set(err, RG_ERR_ARG, "interrupted while certifying PET rewrites");
+      break;
+    }
+    rg_pet_rewrite *rw = &out->rw[out->n];
+    st = rg_pet_certify(&cand[i], o, rw, err);
+    if (st) break;
+    out->n++;
+    out->considered[cand[i].kind]++;
+    out->certified[cand[i].kind] += !rw->refused;
+    if (o->progress)
+      fprintf(stderr, "graphopt: pet %d/%d: %s at %s (%d place%s): %s%s%s\n", i + 1, n, rg_mutant_name(rw->cand.kind),
+              rw->shapes ? rw->shapes : "?", rw->cand.sites, rw->cand.sites == 1 ? "" : "s",
+              rw->refused ? "refused: " : "certified", rw->refused ? rw->why : "", "");
+  }
+  free(cand);
+  out->seconds = rg_clock_seconds() - t0;
+  if (st) rg_pet_set_free(out);
+  return st;
+}
+
+static void rule_name(const rg_pet_rewrite *rw, char *out, size_t n) {
+  snprintf(out, n, "pet_%s_%.16s", rg_mutant_name(rw->cand.kind), rw->digest);
+}
+
+/* rule->at from the shape list "NAME=DIMS ...": every tensor variable's dims. */
+static rg_status shapes_at(rg_rule *r, const char *list, rg_err *err) {
+  int32_t nv = rg_graph_n_tvars(r->g);
+  if (!(r->at = calloc((size_t)nv + 1, sizeof *r->at))) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  for (int32_t v = 0; v < nv; v++) {
+    const char *name = rg_graph_tvar_name(r->g, v), *p = list;
+    size_t len = strlen(name);
+    while (p && !(!strncmp(p, name, len) && p[len] == '=')) p = (p = strchr(p, ' ')) ? p + 1 : NULL;
+    if (!p) return rg_err_set(err, RG_ERR_ARG, "pet: no shape for ?%s in '%s'", name, list);
+    const char *dims = p + len + 1, *end = strchr(dims, ' ');
+    rg_status st = rg_shape_parse(dims, end ? (int)(end - dims) : (int)strlen(dims), &r->at[v], err);
+    if (st) return st;
+  }
+  return RG_OK;
+}
+
+rg_status rg_pet_rules(const rg_pet_set *s, rg_ruleset *rules, rg_err *err) {
+  rg_status st = RG_OK;
+  for (int i = 0; !st && i < s->n; i++) {
+    const rg_pet_rewrite *rw = &s->rw[i];
+    if (rw->refused) continue;
+    char name[RG_RULE_MAX_NAME];
+    rule_name(rw, name, sizeof name);
+    rg_strbuf sb;
+    rg_sb_init(&sb);
+    rg_sb_printf(&sb, "%s: %s => %s", name, rw->original, rw->corrected);
+    rg_rule *r = NULL;
+    st = rg_text_parse_rule(rg_sb_str(&sb), &r, err);
+    rg_sb_free(&sb);
+    if (!st) st = shapes_at(r, rw->shapes, err);
+    if (!st) st = rg_ruleset_add(rules, r), r = NULL;
+    if (st == RG_ERR_NOMEM) rg_err_set(err, st, "out of memory");
+    rg_rule_free(r);
+  }
+  return st;
+}
+
+const rg_pet_rewrite *rg_pet_of_rule(const rg_pet_set *s, const rg_rule *r) {
+  if (!r->at) return NULL;
+  for (int i = 0; i < s->n; i++) {
+    char name[RG_RULE_MAX_NAME];
+    rule_name(&s->rw[i], name, sizeof name);
+    if (!s->rw[i].refused && !strcmp(name, r->name)) return &s->rw[i];
+  }
+  return NULL;
+}
+
+static rg_status put(const char *dir, const char *name, const char *ext, const char *text, rg_err *err) {
+  char path[4096];
+  if (snprintf(path, sizeof path, "%s/%s%s", dir, name, ext) >= (int)sizeof path)
+    return rg_err_set(err, RG_ERR_ARG, "--certs: the folder's name is too long");
+  return rg_atomic_write(path, text, strlen(text), err);
+}
+
+rg_status rg_pet_write_certs(const rg_pet_set *s, const char *dir, rg_err *err) {
+  struct stat sb;
+  if (mkdir(dir, 0777) && errno != EEXIST) return rg_err_set(err, RG_ERR_IO, "--certs %s: %s", dir, strerror(errno));
+  if (stat(dir, &sb) || !S_ISDIR(sb.st_mode)) return rg_err_set(err, RG_ERR_IO, "--certs %s: not a folder", dir);
+  rg_status st = RG_OK;
+  for (int i = 0; !st && i < s->n; i++) {
+    const rg_pet_rewrite *rw = &s->rw[i];
+    if (rw->refused) continue;
+    char name[RG_RULE_MAX_NAME];
+    rule_name(rw, name, sizeof name);
+    rg_strbuf r;
+    rg_sb_init(&r);
+    rg_sb_printf(&r, "# %s, shapes %s\n%s => %s\n", name, rw->shapes, rw->original, rw->mutant);
+    st = put(dir, name, ".rules", rg_sb_str(&r), err);
+    if (!st) st = put(dir, name, ".cert", rw->cert, err);
+    rg_sb_clear(&r);
+    rg_sb_printf(&r, "# %s, shapes %s\n%s => %s\n", name, rw->shapes, rw->original, rw->corrected);
+    if (!st) st = put(dir, name, ".corrected.rules", rg_sb_str(&r), err);
+    if (!st) st = put(dir, name, ".corrected.cert", rw->checked, err);
+    rg_sb_free(&r);
+  }
+  return st;
+}
