@@ -6,9 +6,9 @@
  * favours it, and the models they make compute the original's outputs; a rewrite never applies
  * at other shapes nor backwards; a model where no mutant types gets none.
  *
- * With --export DIR it also writes, for each kind, KIND.onnx (the original) and KIND.pet.onnx
- * (the backtracking search's model, the PET rewrite applied): ctest optimizer_pet_ort runs both
- * in onnxruntime and in graphopt's evaluator. */
+ * With --export DIR it also writes, for Figure 1 at its sizes and for each kind, NAME.onnx (the
+ * original) and NAME.pet.onnx (the PET rewrite applied): ctest optimizer_pet_ort runs both in
+ * onnxruntime and in graphopt's evaluator. */
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include <math.h>
 #include <stdio.h>
@@ -87,12 +87,17 @@ typedef struct {
   rg_model *m;
   int applied;
   double worst;
+  rg_ref *first; /* the roots of the first application's model (owned) */
 } seen;
 
 static bool count(void *ctx, const rg_application *a, const rg_ref *roots) {
   seen *s = ctx;
   (void)a;
-  s->applied++;
+  if (!s->applied++) {
+    size_t n = sizeof *roots * (size_t)rg_model_n_roots(s->m);
+    s->first = malloc(n);
+    memcpy(s->first, roots, n);
+  }
   s->worst = fmax(s->worst, difference(s->m, roots));
   return false;
 }
@@ -104,7 +109,7 @@ static seen apply_rules(rg_model *m, const rg_ruleset *rules) {
   CHECK(rg_apply_set_new(rules, &set, &err) == RG_OK);
   rg_ref *roots = malloc(sizeof *roots * (size_t)rg_model_n_roots(m));
   rg_model_roots(m, roots);
-  seen s = {m, 0, 0};
+  seen s = {m, 0, 0, NULL};
   CHECK(rg_apply_all(set, m, roots, count, &s, &err) == RG_OK);
   free(roots);
   rg_apply_set_free(set);
@@ -133,8 +138,18 @@ static bool audits(const char *cert, const char *original, const char *program, 
   return a.valid;
 }
 
+static void export_pair(const char *dir, const char *kind, rg_model *m, const rg_ref *roots) {
+  char a[4096], b[4096];
+  snprintf(a, sizeof a, "%s/%s.onnx", dir, kind), snprintf(b, sizeof b, "%s/%s.pet.onnx", dir, kind);
+  rg_model *v = rg_model_view(m, roots);
+  rg_err err;
+  CHECK_MSG(rg_model_export(m, a, &err) == RG_OK, "%s", err.msg);
+  CHECK_MSG(v && rg_model_export(v, b, &err) == RG_OK, "%s", err.msg);
+  rg_model_view_free(v);
+}
+
 /* PET's Figure 1 at its sizes: 1x64x56x56 input, 64x64x3x3 kernel, two strips. */
-static void test_fig1(void) {
+static void test_fig1(const char *export_dir) {
   rg_pet_candidate cand = {RG_MUTANT_FIG1, rg_mutant_default(), 1};
   rg_pet_find_opts o = {.trials = 3};
   rg_pet_rewrite rw;
@@ -159,6 +174,8 @@ static void test_fig1(void) {
   CHECK(rg_pet_of_rule(&set, rules.rules[0]) == &rw);
   seen s = apply_rules(m, &rules);
   CHECK_MSG(s.applied == 1 && s.worst < 1e-12, "applied %d, differs by %g\n", s.applied, s.worst);
+  if (export_dir && s.first) export_pair(export_dir, "fig1_pet_sizes", m, s.first);
+  free(s.first);
   rg_ruleset_free(&rules);
   rg_model_free(m);
 
@@ -225,16 +242,6 @@ static rg_model *only_output(int k) {
   return m;
 }
 
-static void export_pair(const char *dir, const char *kind, rg_model *m, const rg_ref *roots) {
-  char a[4096], b[4096];
-  snprintf(a, sizeof a, "%s/%s.onnx", dir, kind), snprintf(b, sizeof b, "%s/%s.pet.onnx", dir, kind);
-  rg_model *v = rg_model_view(m, roots);
-  rg_err err;
-  CHECK_MSG(rg_model_export(m, a, &err) == RG_OK, "%s", err.msg);
-  CHECK_MSG(v && rg_model_export(v, b, &err) == RG_OK, "%s", err.msg);
-  rg_model_view_free(v);
-}
-
 /* Both searches over kind k's PET rewrites (and nothing else) under costs that favour its
  * mutant: each takes it, and computes the original's outputs. */
 static void test_searches(int k, rg_mutant_kind kind, rg_shape mutant_in, const char *export_dir) {
@@ -289,6 +296,7 @@ static void test_every_kind(const char *export_dir) {
   rg_ruleset_init(&rules);
   CHECK(rg_pet_rules(&set, &rules, &err) == RG_OK && rules.n == 6);
   seen s = apply_rules(m, &rules);
+  free(s.first);
   /* one place each, fig1 at p and q twice; every rewritten model computes the original's */
   CHECK_MSG(s.applied == 7 && s.worst < 1e-12, "applied %d, differs by %g\n", s.applied, s.worst);
   rg_apply_set *as = NULL;
@@ -319,6 +327,7 @@ static void test_other_shapes(void) {
   rg_ref y = var(o, "y", RG_MVAR_INPUT, 1, 4, 7, 7);
   outputs(o, 3, (rg_ref[]){conv(o, x, w, 1, 1), conv(o, x, w, 2, 1), conv(o, y, w, 1, 1)});
   seen s = apply_rules(o, &rules);
+  free(s.first);
   CHECK_MSG(s.applied == 0, "applied %d times at other shapes\n", s.applied);
   rg_pet_set none;
   CHECK(rg_pet_find(o, &(rg_pet_find_opts){.trials = 3}, &none, &err) == RG_OK);
@@ -338,7 +347,7 @@ static void test_other_shapes(void) {
 
 int main(int argc, char **argv) {
   const char *export_dir = argc == 3 && !strcmp(argv[1], "--export") ? argv[2] : NULL;
-  test_fig1();
+  test_fig1(export_dir);
   test_every_kind(export_dir);
   test_other_shapes();
   return check_done("test_optimizer_pet");
