@@ -27,23 +27,8 @@ static rg_status node_cost(void *ctx, const rg_model *m, int32_t id, double *us,
 
 /* A whole model's cost: the same costs summed over the nodes its roots reach, weight-only ones
  * free (what the extraction's objective counts). */
-static rg_status model_cost(void *ctx, const rg_model *m, const rg_ref *roots, double *cost, int64_t *ops,
-                            rg_err *err) {
-  int32_t size = rg_graph_size(m->g);
-  uint32_t *seen = calloc((size_t)size, sizeof *seen);
-  int32_t *stack = calloc((size_t)size, sizeof *stack), *order = calloc((size_t)size, sizeof *order);
-  uint8_t *w = calloc((size_t)size, 1);
-  int32_t n = rg_graph_reach(m->g, roots, rg_model_n_roots(m), seen, 1, stack, order);
-  rg_model_weight_only(m, order, n, w);
-  *cost = 0, *ops = 0;
-  for (int32_t i = 0; i < n; i++) {
-    if (w[order[i]] || rg_graph_node(m->g, order[i])->op == RG_OP_INPUT) continue;
-    double c;
-    CHECK(node_cost(ctx, m, order[i], &c, err) == RG_OK);
-    *cost += c, (*ops)++;
-  }
-  free(seen), free(stack), free(order), free(w);
-  return RG_OK;
+static rg_status model_cost(void *ctx, const rg_model *m, const rg_ref *roots, double *cost, int64_t *ops, rg_err *err) {
+  return t_model_cost(node_cost, ctx, m, roots, cost, ops, err);
 }
 
 static float *values(int64_t n) {

@@ -15,6 +15,7 @@
 
 #include "check.h"
 #include "optimizer/optimizer.h"
+#include "optimizer_helpers.h"
 
 static float *values(int64_t n) {
   float *v = malloc(sizeof *v * (size_t)n);
@@ -216,21 +217,7 @@ static rg_status node_cost(void *ctx, const rg_model *m, int32_t id, double *us,
 }
 
 static rg_status model_cost(void *ctx, const rg_model *m, const rg_ref *roots, double *cost, int64_t *ops, rg_err *err) {
-  int32_t size = rg_graph_size(m->g);
-  uint32_t *seen_at = calloc((size_t)size, sizeof *seen_at);
-  int32_t *stack = calloc((size_t)size, sizeof *stack), *order = calloc((size_t)size, sizeof *order);
-  uint8_t *w = calloc((size_t)size, 1);
-  int32_t n = rg_graph_reach(m->g, roots, rg_model_n_roots(m), seen_at, 1, stack, order);
-  rg_model_weight_only(m, order, n, w);
-  *cost = 0, *ops = 0;
-  for (int32_t i = 0; i < n; i++) {
-    if (w[order[i]] || rg_graph_node(m->g, order[i])->op == RG_OP_INPUT) continue;
-    double c;
-    CHECK(node_cost(ctx, m, order[i], &c, err) == RG_OK);
-    *cost += c, (*ops)++;
-  }
-  free(seen_at), free(stack), free(order), free(w);
-  return RG_OK;
+  return t_model_cost(node_cost, ctx, m, roots, cost, ops, err);
 }
 
 /* One output of every_kind alone (its others dropped), for one kind's search. */

@@ -95,6 +95,7 @@ static rg_status certify_corrected(const rg_mutant *mu, const rg_pet_find_opts *
     uint8_t h[crypto_hash_sha256_BYTES];
     crypto_hash_sha256(h, (const unsigned char *)rw->checked, strlen(rw->checked));
     rg_pet_hex(h, rw->digest);
+    snprintf(rw->name, sizeof rw->name, "pet_%s_%.16s", rg_mutant_name(rw->cand.kind), rw->digest);
   }
   if (!(rw->corrected = dup_text(pp->text[1])) && !st) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_cert_free(&c);
@@ -171,10 +172,6 @@ rg_status rg_pet_find(const rg_model *m, const rg_pet_find_opts *o, rg_pet_set *
   return st;
 }
 
-static void rule_name(const rg_pet_rewrite *rw, char *out, size_t n) {
-  snprintf(out, n, "pet_%s_%.16s", rg_mutant_name(rw->cand.kind), rw->digest);
-}
-
 /* rule->at from the shape list "NAME=DIMS ...": every tensor variable's dims. */
 static rg_status shapes_at(rg_rule *r, const char *list, rg_err *err) {
   int32_t nv = rg_graph_n_tvars(r->g);
@@ -196,11 +193,9 @@ rg_status rg_pet_rules(const rg_pet_set *s, rg_ruleset *rules, rg_err *err) {
   for (int i = 0; !st && i < s->n; i++) {
     const rg_pet_rewrite *rw = &s->rw[i];
     if (rw->refused) continue;
-    char name[RG_RULE_MAX_NAME];
-    rule_name(rw, name, sizeof name);
     rg_strbuf sb;
     rg_sb_init(&sb);
-    rg_sb_printf(&sb, "%s: %s => %s", name, rw->original, rw->corrected);
+    rg_sb_printf(&sb, "%s: %s => %s", rw->name, rw->original, rw->corrected);
     rg_rule *r = NULL;
     st = rg_text_parse_rule(rg_sb_str(&sb), &r, err);
     rg_sb_free(&sb);
@@ -214,19 +209,24 @@ rg_status rg_pet_rules(const rg_pet_set *s, rg_ruleset *rules, rg_err *err) {
 
 const rg_pet_rewrite *rg_pet_of_rule(const rg_pet_set *s, const rg_rule *r) {
   if (!r->at) return NULL;
-  for (int i = 0; i < s->n; i++) {
-    char name[RG_RULE_MAX_NAME];
-    rule_name(&s->rw[i], name, sizeof name);
-    if (!s->rw[i].refused && !strcmp(name, r->name)) return &s->rw[i];
-  }
+  for (int i = 0; i < s->n; i++)
+    if (!s->rw[i].refused && !strcmp(s->rw[i].name, r->name)) return &s->rw[i];
   return NULL;
 }
 
-static rg_status put(const char *dir, const char *name, const char *ext, const char *text, rg_err *err) {
+/* dir/NAME.rules (original => program, a comment naming the shapes) and dir/NAME.cert. */
+static rg_status put(const char *dir, const rg_pet_rewrite *rw, const char *ext, const char *program, const char *cert,
+                     rg_err *err) {
   char path[4096];
-  if (snprintf(path, sizeof path, "%s/%s%s", dir, name, ext) >= (int)sizeof path)
+  if (snprintf(path, sizeof path, "%s/%s%s.rules", dir, rw->name, ext) >= (int)sizeof path)
     return rg_err_set(err, RG_ERR_ARG, "--certs: the folder's name is too long");
-  return rg_atomic_write(path, text, strlen(text), err);
+  rg_strbuf r;
+  rg_sb_init(&r);
+  rg_sb_printf(&r, "# %s, shapes %s\n%s => %s\n", rw->name, rw->shapes, rw->original, program);
+  rg_status st = rg_atomic_write(path, rg_sb_str(&r), r.len, err);
+  rg_sb_free(&r);
+  snprintf(path + strlen(path) - strlen(".rules"), sizeof ".rules", ".cert");
+  return st ? st : rg_atomic_write(path, cert, strlen(cert), err);
 }
 
 rg_status rg_pet_write_certs(const rg_pet_set *s, const char *dir, rg_err *err) {
@@ -235,20 +235,9 @@ rg_status rg_pet_write_certs(const rg_pet_set *s, const char *dir, rg_err *err) 
   if (stat(dir, &sb) || !S_ISDIR(sb.st_mode)) return rg_err_set(err, RG_ERR_IO, "--certs %s: not a folder", dir);
   rg_status st = RG_OK;
   for (int i = 0; !st && i < s->n; i++) {
-    const rg_pet_rewrite *rw = &s->rw[i];
-    if (rw->refused) continue;
-    char name[RG_RULE_MAX_NAME];
-    rule_name(rw, name, sizeof name);
-    rg_strbuf r;
-    rg_sb_init(&r);
-    rg_sb_printf(&r, "# %s, shapes %s\n%s => %s\n", name, rw->shapes, rw->original, rw->mutant);
-    st = put(dir, name, ".rules", rg_sb_str(&r), err);
-    if (!st) st = put(dir, name, ".cert", rw->cert, err);
-    rg_sb_clear(&r);
-    rg_sb_printf(&r, "# %s, shapes %s\n%s => %s\n", name, rw->shapes, rw->original, rw->corrected);
-    if (!st) st = put(dir, name, ".corrected.rules", rg_sb_str(&r), err);
-    if (!st) st = put(dir, name, ".corrected.cert", rw->checked, err);
-    rg_sb_free(&r);
+    if (s->rw[i].refused) continue;
+    st = put(dir, &s->rw[i], "", s->rw[i].mutant, s->rw[i].cert, err);
+    if (!st) st = put(dir, &s->rw[i], ".corrected", s->rw[i].corrected, s->rw[i].checked, err);
   }
   return st;
 }

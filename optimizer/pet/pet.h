@@ -51,6 +51,7 @@ typedef struct {
   char *cert;     /* certificate text, original against mutant: where it differs, the regions */
   char *checked;  /* certificate text, original against the corrected mutant: every box equal */
   char digest[65]; /* SHA-256 (hex) of checked */
+  char name[RG_RULE_MAX_NAME]; /* its rule's: "pet_KIND_DIGEST16" (certified ones) */
   int64_t boxes, neq_boxes, regions; /* of cert */
   double seconds;
 } rg_pet_rewrite;
