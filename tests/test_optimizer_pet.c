@@ -332,10 +332,67 @@ static void test_other_shapes(void) {
   rg_model_free(m);
 }
 
+/* A candidate certified, and its rewrite applied to a model of that one convolution: it must
+ * compute the original's output. */
+static void certified_and_exact(rg_pet_candidate cand) {
+  rg_pet_rewrite rw;
+  rg_err err;
+  CHECK(rg_pet_certify(&cand, &(rg_pet_find_opts){.trials = 3}, &rw, &err) == RG_OK);
+  CHECK_MSG(!rw.refused, "%s refused: %s\n", rg_mutant_name(cand.kind), rw.why);
+  const rg_mutant_dims *d = &cand.dims;
+  rg_model *m = rg_model_new();
+  rg_ref x = var(m, "x", RG_MVAR_INPUT, d->n, d->c, d->h, d->w);
+  rg_ref w = var(m, "w", RG_MVAR_WEIGHT, d->o, d->c / (d->groups ? d->groups : 1), d->k, d->kw ? d->kw : d->k);
+  rg_node n = rg_node_init(RG_OP_CONV2D);
+  const rg_op_info *info = rg_op_get(RG_OP_CONV2D);
+  for (int k = 0; k < info->n_params; k++) n.params[k] = info->params[k].def;
+  n.params[4] = n.params[5] = d->dilation ? d->dilation : 1, n.params[6] = d->groups ? d->groups : 1;
+  n.n_in = 2, n.in[0] = x, n.in[1] = w;
+  rg_ref y = {-1, 0};
+  CHECK_MSG(rg_model_add_node(m, &n, 0, &y, &err) == RG_OK, "%s\n", err.msg);
+  outputs(m, 1, &y);
+  rg_pet_set set = {.rw = &rw, .n = 1};
+  rg_ruleset rules;
+  rg_ruleset_init(&rules);
+  CHECK(rg_pet_rules(&set, &rules, &err) == RG_OK && rules.n == 1);
+  seen s = apply_rules(m, &rules);
+  free(s.first);
+  CHECK_MSG(s.applied == 1 && s.worst < 1e-12, "%s: applied %d, differs by %g\n", rg_mutant_name(cand.kind), s.applied,
+            s.worst);
+  rg_ruleset_free(&rules);
+  rg_model_free(m);
+  rg_pet_rewrite_free(&rw);
+}
+
+static const char *refusal(rg_pet_candidate cand, double seconds, char *why, size_t n) {
+  rg_pet_rewrite rw;
+  rg_err err;
+  CHECK(rg_pet_certify(&cand, &(rg_pet_find_opts){.trials = 3, .seconds = seconds}, &rw, &err) == RG_OK);
+  snprintf(why, n, "%s", rw.refused ? rw.why : "");
+  rg_pet_rewrite_free(&rw);
+  return why;
+}
+
+/* Corrections of many pieces (a 5x5 kernel's strips, a depthwise convolution's, a batch of 6
+ * folded: more pieces than one concat takes), which are nested; a mutant that differs
+ * everywhere (its correction would be the original), and a certification past its time, refused. */
+static void test_wide_corrections(void) {
+  certified_and_exact((rg_pet_candidate){RG_MUTANT_FIG1, {1, 4, 16, 16, 4, 5, 2, 5, 1, 1}, 1});
+  certified_and_exact((rg_pet_candidate){RG_MUTANT_FIG1, {1, 16, 14, 14, 16, 3, 2, 3, 1, 16}, 1});
+  certified_and_exact((rg_pet_candidate){RG_MUTANT_FOLD, {6, 2, 4, 4, 2, 3, 2, 3, 1, 1}, 1});
+  certified_and_exact((rg_pet_candidate){RG_MUTANT_FIG1, {1, 2, 6, 8, 2, 1, 2, 3, 2, 2}, 1}); /* 1x3, dilated, grouped */
+  char why[600];
+  CHECK_MSG(strstr(refusal((rg_pet_candidate){RG_MUTANT_FIG1, {1, 4, 6, 2, 4, 3, 2, 3, 1, 1}, 1}, 0, why, sizeof why),
+                   "differs everywhere"), "width 2: '%s'\n", why);
+  CHECK_MSG(strstr(refusal((rg_pet_candidate){RG_MUTANT_FIG1, {1, 8, 16, 16, 8, 3, 2, 3, 1, 1}, 1}, 1e-9, why, sizeof why),
+                   "took more than"), "no time: '%s'\n", why);
+}
+
 int main(int argc, char **argv) {
   const char *export_dir = argc == 3 && !strcmp(argv[1], "--export") ? argv[2] : NULL;
   test_fig1(export_dir);
   test_every_kind(export_dir);
   test_other_shapes();
+  test_wide_corrections();
   return check_done("test_optimizer_pet");
 }

@@ -50,6 +50,12 @@ static bool guard_set(opt_opts *o) {
   return fprintf(stderr, P ": %s\n", err.msg), false;
 }
 
+/* --certs: a folder of its own, made now (pet.h), not -o's nor --json's path. */
+static bool certs_fit(const opt_opts *o) {
+  rg_err err;
+  return !o->certs || !rg_pet_certs_folder(o->certs, o->out, o->json, &err) || fprintf(stderr, P ": %s\n", err.msg) < 0;
+}
+
 static const char *const searches[] = {"backtrack", "eqsat", NULL}, *const extracts[] = {"greedy", "ilp", NULL};
 static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
   rg_cli_getopt g;
@@ -108,7 +114,7 @@ static bool parse(int argc, char **argv, opt_opts *o, int *rc) {
            *rc = graphopt_usage(&rg_doc_graphopt_optimize, '?', graphopt_print_cost_models), false;
   o->in = argv[optind];
   o->n_reads = rg_optimize_files_read(o->in, o->rules, o->pub, o->axioms, o->machine, o->cache, o->reads);
-  if (!graphopt_outputs_fit(P, o->reads, o->n_reads, o->out, o->json, o->force)) return *rc = 2, false;
+  if (!certs_fit(o) || !graphopt_outputs_fit(P, o->reads, o->n_reads, o->out, o->json, o->force)) return *rc = 2, false;
   return true;
 }
 
@@ -127,11 +133,10 @@ static bool load_rules(const opt_opts *o, rg_ruleset *rules, rg_rules_provenance
   rg_cli_release_interrupts();
   rg_cli_print_lines(stderr, "graphopt optimize: warning: ", warn.len ? rg_sb_str(&warn) : "");
   if (st) fprintf(stderr, "graphopt optimize: %s\n", err.msg); /* it names the file */
-  if (!st && o->unproved_rules && pv->unproved_used)
+  else if (o->unproved_rules && pv->unproved_used)
     fprintf(stderr, "graphopt optimize: WARNING: %d rules of %s are applied WITHOUT PROOF (--unproved-rules)\n",
             pv->unproved_used, o->rules ? o->rules : pv->default_set);
-  rg_sb_free(&warn);
-  return !st;
+  return rg_sb_free(&warn), !st;
 }
 
 /* With --pet: PET's rewrites at m's shapes certified and appended to rules (rg_optimize_pet), said. */
@@ -140,17 +145,17 @@ static bool add_pet(const opt_opts *o, const rg_model *m, rg_ruleset *rules, rg_
   rg_strbuf sb;
   rg_sb_init(&sb);
   rg_cli_catch_interrupts();
-  rg_status st = o->pet ? rg_optimize_pet(m, &(rg_pet_find_opts){3, 0, &rg_cli_interrupted, !o->quiet}, o->certs, rules, pet,
+  rg_status st = o->pet ? rg_optimize_pet(m, &(rg_pet_find_opts){3, 10, 0, &rg_cli_interrupted, !o->quiet}, o->certs, rules, pet,
                                           &sb, &err) : RG_OK;
-  rg_cli_release_interrupts();
-  graphopt_print(&sb);
+  rg_cli_release_interrupts(), graphopt_print(&sb);
   return !st || fprintf(stderr, P ": --pet: %s\n", err.msg) < 0;
 }
 
 /* The numeric check's verdict, then the guard's (g), and the model written when they let it be; the
  * exit status. */
 static int check_and_write(const opt_opts *o, const rg_model *m, const rg_ruleset *rules, const rg_search_result *r,
-                           const rg_numcheck_plan *plan, double worst, int step, rg_cost_model *cm, rg_speed_guard *g) {
+                           const rg_numcheck_plan *plan, double worst, int step, rg_cost_model *cm, rg_speed_guard *g,
+                           const rg_pet_set *pet) {
   rg_err err = {0};
   rg_strbuf sb;
   rg_sb_init(&sb);
@@ -165,6 +170,7 @@ static int check_and_write(const opt_opts *o, const rg_model *m, const rg_rulese
   if (rg_optimize_write(m, r, g, o->in, o->out, &o->xo, &copy, &err)) return rg_cli_report(P, NULL, &err), 2;
   printf("%s: written%s\n", o->out, rg_speed_guard_keeps_original(g) ? rg_speed_guard_why_original(g)
                                    : copy ? " (no rule improved the model: a copy of the original)" : "");
+  rg_pet_applied_print(pet, rules, rg_speed_guard_keeps_original(g) ? NULL : r, &sb), graphopt_print(&sb);
   return 0;
 }
 
@@ -229,14 +235,13 @@ static int optimize(const opt_opts *o, rg_model *m, const rg_ruleset *rules, con
   rg_strbuf sb;
   rg_sb_init(&sb);
   if (o->explain) rg_search_steps_print(m, rules, &r, pet, &sb);
-  rg_pet_applied_print(o->pet ? pet : NULL, rules, &r, &sb);
   rg_search_operators_print(m, r.roots, &sb);
   if (o->eqsat) rg_eqsat_result_print(&r, &es, o->extract, cm, &sb);
   else rg_search_result_print(&r, cm, &sb);
   rg_rules_provenance_print(pv, &sb);
   graphopt_print(&sb);
   if (st) rg_cli_report(P, NULL, &err);
-  else rc = check_and_write(o, m, rules, &r, plan, worst, step, cm, &g);
+  else rc = check_and_write(o, m, rules, &r, plan, worst, step, cm, &g, o->pet ? pet : NULL);
   /* 3: the model is written, its report is not (1 and 2 mean nothing was written) */
   bool alone = plan->mode == RG_NUMCHECK_REGIONS;
   if (!rc && o->json && write_json(o->json, pv, &r, cm, worst, alone, o->eqsat ? &es : NULL, &g, o->pet ? pet : NULL, rules)) rc = 3;

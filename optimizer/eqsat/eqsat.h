@@ -67,7 +67,8 @@ typedef struct {
   int iterations;
   int64_t matches, applied; /* matches found (after the first iteration, near changes only:
                                eqsat.c); merges made by rule applications */
-  int64_t cycles_filtered, untyped; /* matches not applied: a cycle; a target that does not type */
+  int64_t cycles_filtered, untyped; /* matches not applied: a cycle; a target that does not type
+                                       (or a rule held at other shapes: rule.h's `at`) */
   int64_t congruences;              /* merges made by rebuilding */
   int64_t bans;                     /* rule directions set aside by the backoff scheduler */
   int32_t enodes, classes;

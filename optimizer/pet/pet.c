@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "ir/atomic.h"
 
@@ -37,10 +38,25 @@ static char *cert_text(const rg_cert *c) {
   return t;
 }
 
+/* One candidate's certifications under watch: stopped between boxes at Ctrl-C or past its time. */
+typedef struct {
+  const rg_pet_find_opts *o;
+  double until; /* 0: no limit */
+  volatile sig_atomic_t cancel;
+  bool late;
+} watch;
+
+static void tick(void *user, int64_t done, int64_t total) {
+  watch *w = user;
+  (void)done, (void)total;
+  if (w->o->stop && *w->o->stop) w->cancel = 1;
+  else if (w->until > 0 && rg_clock_seconds() > w->until) w->cancel = 1, w->late = true;
+}
+
 /* Box mode over the pair into a certificate (certify's defaults: 2^61-1). */
-static rg_status certify_pair(const rg_pet_pair *pp, const rg_pet_find_opts *o, rg_cert *c, rg_err *err) {
-  rg_pet_hooks hooks = {o->stop, NULL, NULL};
-  rg_pet_opts po = {o->trials > 0 ? o->trials : 3, RG_ZP_P, &hooks};
+static rg_status certify_pair(const rg_pet_pair *pp, watch *w, rg_cert *c, rg_err *err) {
+  rg_pet_hooks hooks = {&w->cancel, tick, w};
+  rg_pet_opts po = {w->o->trials > 0 ? w->o->trials : 3, RG_ZP_P, &hooks};
   rg_pet_result res;
   rg_status st = rg_pet_check(pp, &po, &res, err);
   if (!st) st = rg_cert_make(pp, &res, c, err);
@@ -75,17 +91,24 @@ static void refuse(rg_pet_rewrite *rw, const char *why) {
 }
 
 /* The second certificate: the corrected mutant against the original, every box equal. */
-static rg_status certify_corrected(const rg_mutant *mu, const rg_pet_find_opts *o, rg_pet_rewrite *rw, rg_err *err) {
+static rg_status certify_corrected(const rg_mutant *mu, watch *w, rg_pet_rewrite *rw, rg_err *err) {
   rg_pet_pair *pp = NULL;
   rg_err e = {0};
-  if (rg_pet_pair_new(mu->original, rw->corrected, mu->shapes, &pp, &e)) return refuse(rw, e.msg), RG_OK;
+  char why[sizeof rw->why];
+  if (rg_pet_pair_new(mu->original, rw->corrected, mu->shapes, &pp, &e))
+    return snprintf(why, sizeof why, "corrected mutant: %s", e.msg), refuse(rw, why), RG_OK;
   free(rw->corrected); /* its canonical text instead */
   rw->corrected = NULL;
+  if (!strcmp(pp->text[0], pp->text[1])) { /* every box corrected: the original itself */
+    refuse(rw, "the mutant differs everywhere: its correction is the original");
+    rw->corrected = dup_text(pp->text[1]);
+    rg_pet_pair_free(pp);
+    return rw->corrected ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  }
   rg_cert c = {0};
-  rg_status st = certify_pair(pp, o, &c, err);
+  rg_status st = certify_pair(pp, w, &c, err);
   int64_t neq = st ? 0 : neq_boxes(&c);
   if (!st && neq) {
-    char why[200];
     snprintf(why, sizeof why, "the corrected mutant differs from the original in %lld of %lld boxes",
              (long long)neq, (long long)c.res.n_boxes);
     refuse(rw, why);
@@ -104,20 +127,23 @@ static rg_status certify_corrected(const rg_mutant *mu, const rg_pet_find_opts *
 }
 
 /* The first certificate (where the mutant differs) and the corrected mutant's text. */
-static rg_status certify_mutant(const rg_mutant *mu, const rg_pet_find_opts *o, rg_pet_rewrite *rw, rg_pet_pair *pp,
-                                rg_err *err) {
+static rg_status certify_mutant(const rg_mutant *mu, watch *w, rg_pet_rewrite *rw, rg_pet_pair *pp, rg_err *err) {
   rg_cert c = {0};
-  rg_status st = certify_pair(pp, o, &c, err);
+  rg_status st = certify_pair(pp, w, &c, err);
   if (st) return st;
   rw->boxes = c.res.n_boxes, rw->neq_boxes = neq_boxes(&c), rw->regions = c.n_regions;
   int64_t n = 0;
-  rg_region *r = regions_for(&c, o, &n);
+  rg_region *r = regions_for(&c, w->o, &n);
   rg_strbuf sb;
   rg_sb_init(&sb);
   rg_err e = {0};
   rw->cert = cert_text(&c);
   if (!r || !rw->cert) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  else if (rg_pet_corrected(pp, mu->mutant, r, n, &sb, &e)) refuse(rw, e.msg);
+  else if (n > RG_PET_MAX_REGIONS) {
+    char why[96];
+    snprintf(why, sizeof why, "%lld correction regions, more than %d", (long long)n, RG_PET_MAX_REGIONS);
+    refuse(rw, why);
+  } else if (rg_pet_corrected(pp, mu->mutant, r, n, &sb, &e)) refuse(rw, e.msg);
   else if (!(rw->corrected = dup_text(rg_sb_str(&sb)))) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_sb_free(&sb);
   free(r);
@@ -135,11 +161,17 @@ rg_status rg_pet_certify(const rg_pet_candidate *cand, const rg_pet_find_opts *o
   if (rg_mutant_make(cand->kind, &cand->dims, &mu, &e) || rg_pet_pair_new(mu.original, mu.mutant, mu.shapes, &pp, &e))
     return refuse(rw, e.msg), RG_OK;
   rw->original = dup_text(pp->text[0]), rw->mutant = dup_text(pp->text[1]), rw->shapes = rg_pet_pair_shapes(pp);
-  rg_status st = rw->original && rw->mutant && rw->shapes ? certify_mutant(&mu, o, rw, pp, err)
+  watch w = {o, o->seconds > 0 ? t0 + o->seconds : 0, 0, false};
+  rg_status st = rw->original && rw->mutant && rw->shapes ? certify_mutant(&mu, &w, rw, pp, err)
                                                           : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_pet_pair_free(pp);
-  if (!st && !rw->refused) st = certify_corrected(&mu, o, rw, err);
+  if (!st && !rw->refused) st = certify_corrected(&mu, &w, rw, err);
   rw->seconds = rg_clock_seconds() - t0;
+  if (st && w.late) { /* a certification past its time: this candidate refused, not the run stopped */
+    char why[96];
+    snprintf(why, sizeof why, "its certification took more than %g s (a bound of --pet)", o->seconds);
+    refuse(rw, why), *err = (rg_err){0}, st = RG_OK;
+  }
   return st;
 }
 
@@ -157,7 +189,11 @@ rg_status rg_pet_find(const rg_model *m, const rg_pet_find_opts *o, rg_pet_set *
     }
     rg_pet_rewrite *rw = &out->rw[out->n];
     st = rg_pet_certify(&cand[i], o, rw, err);
-    if (st) break;
+    if (st && o->stop && *o->stop) rg_err_set(err, RG_ERR_ARG, "interrupted while certifying PET rewrites");
+    if (st) {
+      rg_pet_rewrite_free(rw);
+      break;
+    }
     out->n++;
     out->considered[cand[i].kind]++;
     out->certified[cand[i].kind] += !rw->refused;
@@ -222,18 +258,32 @@ static rg_status put(const char *dir, const rg_pet_rewrite *rw, const char *ext,
     return rg_err_set(err, RG_ERR_ARG, "--certs: the folder's name is too long");
   rg_strbuf r;
   rg_sb_init(&r);
-  rg_sb_printf(&r, "# %s, shapes %s\n%s => %s\n", rw->name, rw->shapes, rw->original, program);
+  rg_sb_printf(&r, "# %s at -s ", rw->name);
+  for (const char *p = rw->shapes; *p; p++) rg_sb_puts(&r, *p == ' ' ? " -s " : (char[2]){*p, 0});
+  rg_sb_printf(&r, " (rulegen certify's shapes; check reads them from the certificate)\n%s => %s\n", rw->original, program);
   rg_status st = rg_atomic_write(path, rg_sb_str(&r), r.len, err);
   rg_sb_free(&r);
   snprintf(path + strlen(path) - strlen(".rules"), sizeof ".rules", ".cert");
   return st ? st : rg_atomic_write(path, cert, strlen(cert), err);
 }
 
-rg_status rg_pet_write_certs(const rg_pet_set *s, const char *dir, rg_err *err) {
+rg_status rg_pet_certs_folder(const char *dir, const char *out, const char *json, rg_err *err) {
   struct stat sb;
+  if (!dir[0]) return rg_err_set(err, RG_ERR_ARG, "--certs names no folder (an empty name)");
+  for (int k = 0; k < 2; k++) {
+    const char *f = k ? json : out;
+    if (f && (!strcmp(f, dir) || rg_path_same_file(f, dir)))
+      return rg_err_set(err, RG_ERR_ARG, "--certs %s is also %s's path: give the certificates a folder of their own", dir,
+                        k ? "--json" : "-o");
+  }
   if (mkdir(dir, 0777) && errno != EEXIST) return rg_err_set(err, RG_ERR_IO, "--certs %s: %s", dir, strerror(errno));
   if (stat(dir, &sb) || !S_ISDIR(sb.st_mode)) return rg_err_set(err, RG_ERR_IO, "--certs %s: not a folder", dir);
-  rg_status st = RG_OK;
+  if (access(dir, W_OK | X_OK)) return rg_err_set(err, RG_ERR_IO, "--certs %s: %s", dir, strerror(errno));
+  return RG_OK;
+}
+
+rg_status rg_pet_write_certs(const rg_pet_set *s, const char *dir, rg_err *err) {
+  rg_status st = rg_pet_certs_folder(dir, NULL, NULL, err);
   for (int i = 0; !st && i < s->n; i++) {
     if (s->rw[i].refused) continue;
     st = put(dir, &s->rw[i], "", s->rw[i].mutant, s->rw[i].cert, err);

@@ -56,8 +56,14 @@ typedef struct {
   double seconds;
 } rg_pet_rewrite;
 
+/* Correction regions a rewrite may have at most: more are refused (each is a small convolution
+ * of its own, and a concat of pieces around it). */
+#define RG_PET_MAX_REGIONS 64
+
 typedef struct {
   int trials;                         /* random inputs per position (certify's default: 3) */
+  double seconds;                     /* a candidate's two certifications at most (0 none): past
+                                       * it, the candidate is refused */
   int shrink;                         /* tests only: the last region cut this much short along
                                        * its last dimension (the check must refuse it) */
   const volatile sig_atomic_t *stop;  /* Ctrl-C: stop between candidates */
@@ -75,9 +81,10 @@ typedef struct {
  * folds them), in node order; *out owned by the caller (free). */
 rg_status rg_pet_candidates(const rg_model *m, rg_pet_candidate **out, int *n, rg_err *err) RG_MUST_CHECK;
 
-/* One candidate made and certified into rw (rg_pet_rewrite_free): rw->refused with why when its
- * corrected mutant is not equal on every box, or no correction can be written for it. Errors:
- * memory, an interrupted certification. */
+/* One candidate made and certified into rw (rg_pet_rewrite_free, also on error): rw->refused
+ * with why when its corrected mutant is not equal on every box, is the original itself (the
+ * mutant differs everywhere), needs more than RG_PET_MAX_REGIONS regions or no correction can be
+ * written, or when certifying takes more than o->seconds. Errors: memory, Ctrl-C (o->stop). */
 rg_status rg_pet_certify(const rg_pet_candidate *c, const rg_pet_find_opts *o, rg_pet_rewrite *rw, rg_err *err) RG_MUST_CHECK;
 void rg_pet_rewrite_free(rg_pet_rewrite *rw);
 
@@ -90,6 +97,11 @@ void rg_pet_set_free(rg_pet_set *s);
 rg_status rg_pet_rules(const rg_pet_set *s, rg_ruleset *rules, rg_err *err) RG_MUST_CHECK;
 /* The rewrite a rule named so stands for, or NULL. */
 const rg_pet_rewrite *rg_pet_of_rule(const rg_pet_set *s, const rg_rule *r);
+
+/* dir ready for rg_pet_write_certs, checked before any work: made when missing, else a folder
+ * (a link to one too) that can be written; never the path of out or json (may be NULL), the
+ * files the run writes. Errors name --certs and the path. */
+rg_status rg_pet_certs_folder(const char *dir, const char *out, const char *json, rg_err *err) RG_MUST_CHECK;
 
 /* Into folder dir (made when missing): for each certified rewrite, NAME.cert and NAME.rules
  * (original => mutant), NAME.corrected.cert and NAME.corrected.rules (original => corrected),

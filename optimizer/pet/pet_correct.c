@@ -21,7 +21,6 @@ typedef struct {
   const int32_t *dim; /* the output's */
   rg_strbuf *sb;
   rg_err *err;
-  bool joined; /* a concat written: the piece has seams (ops.def) its original may lack */
 } corrector;
 
 static bool whole(const box *b, const rg_shape *s) {
@@ -105,7 +104,7 @@ static rg_status restrict_concat(corrector *c, const rg_node *nd, const box *b) 
     st = restrict_ref(c, nd->in[k], &ib), pieces++;
   }
   c->sb = keep;
-  if (pieces > 1) rg_sb_printf(c->sb, "(concat %d%s)", axis, rg_sb_str(&parts)), c->joined = true;
+  if (pieces > 1) rg_sb_printf(c->sb, "(concat %d%s)", axis, rg_sb_str(&parts));
   else rg_sb_puts(c->sb, rg_sb_str(&parts) + 1);
   rg_sb_free(&parts);
   return st;
@@ -143,6 +142,29 @@ static int cmp_i32(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+static rg_status assemble(corrector *c, const box *b, int level, rg_ref out);
+
+/* Pieces from..to of box b cut along d at cut[] (piece i: cut[i] .. cut[i+1]), concatenated at
+ * most RG_MAX_INPUTS to a concat, each concat reshaped to its own dims: a reshape drops the seams
+ * a concat makes (ops.def), which a type holds only so many of, and which the rewrite's output
+ * must not have where its original has none. */
+static rg_status join(corrector *c, const box *b, int level, rg_ref out, int d, const int32_t *cut, int from, int to) {
+  int n = to - from, parts = n < RG_MAX_INPUTS ? n : RG_MAX_INPUTS;
+  box sub = *b;
+  sub.lo[d] = cut[from], sub.hi[d] = cut[to];
+  if (n == 1) return assemble(c, &sub, level + 1, out);
+  rg_sb_puts(c->sb, "(reshape ");
+  for (int k = 0; k < c->rank; k++) rg_sb_printf(c->sb, "%s%d", k ? "x" : "", sub.hi[k] - sub.lo[k]);
+  rg_sb_printf(c->sb, " (concat %d", d);
+  rg_status st = RG_OK;
+  for (int k = 0; !st && k < parts; k++) {
+    rg_sb_puts(c->sb, " ");
+    st = join(c, b, level, out, d, cut, from + n * k / parts, from + n * (k + 1) / parts);
+  }
+  rg_sb_puts(c->sb, "))");
+  return st;
+}
+
 /* Box b of the corrected output, cutting along order[level] and the dimensions after it. */
 static rg_status assemble(corrector *c, const box *b, int level, rg_ref out) {
   static const int nchw[4] = {3, 2, 0, 1}; /* width first: the regions of every kind are column strips */
@@ -162,46 +184,21 @@ static rg_status assemble(corrector *c, const box *b, int level, rg_ref out) {
     if (c->region[i].hi[d] > b->lo[d] && c->region[i].hi[d] < b->hi[d]) cut[n++] = c->region[i].hi[d];
   }
   qsort(cut, (size_t)n, sizeof *cut, cmp_i32);
-  int pieces = 0;
-  for (int i = 0; i + 1 < n; i++) pieces += cut[i] != cut[i + 1];
-  rg_status st = RG_OK;
-  if (pieces > 1) rg_sb_printf(c->sb, "(concat %d", d), c->joined = true;
-  for (int i = 0; !st && i + 1 < n; i++) {
-    if (cut[i] == cut[i + 1]) continue;
-    box sub = *b;
-    sub.lo[d] = cut[i], sub.hi[d] = cut[i + 1];
-    if (pieces > 1) rg_sb_puts(c->sb, " ");
-    st = assemble(c, &sub, level + 1, out);
-  }
-  if (pieces > 1) rg_sb_puts(c->sb, ")");
+  int m = 0; /* the cuts, each once */
+  for (int i = 0; i < n; i++)
+    if (!m || cut[m - 1] != cut[i]) cut[m++] = cut[i];
+  rg_status st = join(c, b, level, out, d, cut, 0, m - 1);
   free(cut);
   return st;
 }
 
-/* Box b assembled, without seams: a rewrite's output must have its original's type, seams
- * included, and a reshape to the same dims drops them. */
-static rg_status seamless(corrector *c, const box *b, rg_ref out) {
-  rg_strbuf piece, *keep = c->sb;
-  rg_sb_init(&piece);
-  c->sb = &piece, c->joined = false;
-  rg_status st = assemble(c, b, 0, out);
-  c->sb = keep;
-  if (c->joined) {
-    rg_sb_puts(c->sb, "(reshape ");
-    for (int d = 0; d < c->rank; d++) rg_sb_printf(c->sb, "%s%d", d ? "x" : "", b->hi[d] - b->lo[d]);
-    rg_sb_printf(c->sb, " %s)", rg_sb_str(&piece));
-  } else rg_sb_puts(c->sb, rg_sb_str(&piece));
-  rg_sb_free(&piece);
-  return st;
-}
-
 /* The whole output: where the original ends in a concat, the same concat of the pieces (its
- * seams are the original's), each piece without seams. */
+ * seams are the original's). */
 static rg_status top(corrector *c, rg_ref out) {
   box all = {{0}, {0}};
   memcpy(all.hi, c->dim, sizeof *all.hi * (size_t)c->rank);
   const rg_node *nd = rg_graph_node(c->g, out.node);
-  if (nd->op != RG_OP_CONCAT) return seamless(c, &all, out);
+  if (nd->op != RG_OP_CONCAT) return assemble(c, &all, 0, out);
   int axis = nd->params[0];
   rg_sb_printf(c->sb, "(concat %d", axis);
   rg_status st = RG_OK;
@@ -209,7 +206,7 @@ static rg_status top(corrector *c, rg_ref out) {
     box part = all;
     part.lo[axis] = at, part.hi[axis] = at += rg_plan_shape(c->plan, nd->in[k])->dim[axis];
     rg_sb_puts(c->sb, " ");
-    st = seamless(c, &part, out);
+    st = assemble(c, &part, 0, out);
   }
   rg_sb_puts(c->sb, ")");
   return st;
@@ -225,7 +222,7 @@ rg_status rg_pet_corrected(const rg_pet_pair *pp, const char *mutant, const rg_r
   int64_t n = 0;
   for (int64_t i = 0; i < n_regions; i++)
     if (regions[i].output == 0) mine[n++] = regions[i];
-  corrector c = {r->g, pp->plan[0], mutant, mine, n, os->rank, os->dim, out, err, false};
+  corrector c = {r->g, pp->plan[0], mutant, mine, n, os->rank, os->dim, out, err};
   rg_status st = top(&c, r->src[0]);
   free(mine);
   return st;

@@ -125,9 +125,11 @@ bool rg_numcheck_print(const rg_model *m, const rg_ruleset *rules, const rg_sear
 void rg_pet_step_print(const rg_pet_set *s, const rg_rule *r, rg_strbuf *out);
 /* --pet as JSON members after a comma: ', "pet": {candidates, certified, refused (by kind),
  * rewrites: [{kind, shapes, places, boxes, neq_boxes, regions, digest, refused: why or null,
- * applied: times in r's steps}], seconds}' (s NULL, without --pet: nothing). */
+ * applied: times in r's steps, the search's model, which "guard" says was written or not}],
+ * seconds}' (s NULL, without --pet: nothing). */
 void rg_pet_json(const rg_pet_set *s, const rg_ruleset *rules, const rg_search_result *r, rg_strbuf *out);
-/* "pet: N PET rewrites applied ..." for r's steps (s NULL: nothing). */
+/* "pet: N PET rewrites applied in the model written": r the model written (NULL: the original
+ * was; s NULL, without --pet: nothing). */
 void rg_pet_applied_print(const rg_pet_set *s, const rg_ruleset *rules, const rg_search_result *r, rg_strbuf *out);
 
 #endif
