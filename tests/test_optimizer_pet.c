@@ -374,11 +374,13 @@ static const char *refusal(rg_pet_candidate cand, double seconds, char *why, siz
 }
 
 /* Corrections of many pieces (a 5x5 kernel's strips, a depthwise convolution's, a batch of 6
- * folded: more pieces than one concat takes), which are nested; a mutant that differs
+ * folded: more pieces than one concat takes), which are nested; a depthwise 5x5 kernel's regions,
+ * corrected as whole strips; a mutant that differs
  * everywhere (its correction would be the original), and a certification past its time, refused. */
 static void test_wide_corrections(void) {
   certified_and_exact((rg_pet_candidate){RG_MUTANT_FIG1, {1, 4, 16, 16, 4, 5, 2, 5, 1, 1}, 1});
   certified_and_exact((rg_pet_candidate){RG_MUTANT_FIG1, {1, 16, 14, 14, 16, 3, 2, 3, 1, 16}, 1});
+  certified_and_exact((rg_pet_candidate){RG_MUTANT_FIG1, {1, 16, 14, 14, 16, 5, 2, 5, 1, 16}, 1}); /* strips */
   certified_and_exact((rg_pet_candidate){RG_MUTANT_FOLD, {6, 2, 4, 4, 2, 3, 2, 3, 1, 1}, 1});
   certified_and_exact((rg_pet_candidate){RG_MUTANT_FIG1, {1, 2, 6, 8, 2, 1, 2, 3, 2, 2}, 1}); /* 1x3, dilated, grouped */
   char why[600];

@@ -70,13 +70,68 @@ static int64_t neq_boxes(const rg_cert *c) {
   return n;
 }
 
-/* The regions the correction covers: the certificate's; for tests the last one cut short by
- * o->shrink along the width (every kind's output is NCHW). */
+/* The regions the correction covers: the certificate's, united; for tests the last one cut short
+ * by o->shrink along the width (every kind's output is NCHW). */
+/* Whether a and b make one box together (one inside the other, or equal in every dimension but
+ * one and meeting there): then that box into a. */
+static bool unite(rg_region *a, const rg_region *b) {
+  bool b_in_a = true, a_in_b = true;
+  int differ = 0, d0 = 0;
+  if (a->output != b->output) return false;
+  for (int d = 0; d < RG_MAX_RANK; d++) {
+    b_in_a = b_in_a && a->lo[d] <= b->lo[d] && b->hi[d] <= a->hi[d];
+    a_in_b = a_in_b && b->lo[d] <= a->lo[d] && a->hi[d] <= b->hi[d];
+    if (a->lo[d] != b->lo[d] || a->hi[d] != b->hi[d]) differ++, d0 = d;
+  }
+  if (a_in_b) *a = *b;
+  if (a_in_b || b_in_a) return true;
+  if (differ != 1 || a->hi[d0] < b->lo[d0] || b->hi[d0] < a->lo[d0]) return false;
+  if (b->lo[d0] < a->lo[d0]) a->lo[d0] = b->lo[d0];
+  if (b->hi[d0] > a->hi[d0]) a->hi[d0] = b->hi[d0];
+  return true;
+}
+
+/* The regions united while any two make one box (certify's certificate merges neighbours once:
+ * a depthwise convolution's strips come a channel at a time). */
+static void unite_all(rg_region *r, int64_t *n) {
+  for (bool again = true; again;) {
+    again = false;
+    for (int64_t i = 0; i < *n; i++)
+      for (int64_t j = i + 1; j < *n; j++)
+        if (unite(&r[i], &r[j])) r[j--] = r[--*n], again = true;
+  }
+}
+
+static int by_width(const void *a, const void *b) {
+  int32_t x = ((const rg_region *)a)->lo[3], y = ((const rg_region *)b)->lo[3];
+  return (x > y) - (x < y);
+}
+
+/* Past RG_PET_FINE_REGIONS regions (a depthwise 5x5 kernel's corners come channel by channel),
+ * each run of them that meets along the width becomes one strip of the whole output: more is
+ * recomputed, in far fewer pieces. */
+static void strips(rg_region *r, int64_t *n, const rg_cuts *out) {
+  if (*n <= RG_PET_FINE_REGIONS || out->rank != 4) return;
+  qsort(r, (size_t)*n, sizeof *r, by_width);
+  int64_t m = 0;
+  for (int64_t i = 0; i < *n; i++) {
+    if (m && r[i].lo[3] <= r[m - 1].hi[3]) {
+      if (r[i].hi[3] > r[m - 1].hi[3]) r[m - 1].hi[3] = r[i].hi[3];
+      continue;
+    }
+    rg_region s = {0, {0, 0, 0, r[i].lo[3]}, {out->dim[0], out->dim[1], out->dim[2], r[i].hi[3]}};
+    r[m++] = s;
+  }
+  *n = m;
+}
+
 static rg_region *regions_for(const rg_cert *c, const rg_pet_find_opts *o, int64_t *n) {
   rg_region *r = malloc(sizeof *r * (size_t)(c->n_regions + 1));
   if (!r) return NULL;
   memcpy(r, c->region, sizeof *r * (size_t)c->n_regions);
   *n = c->n_regions;
+  unite_all(r, n);
+  strips(r, n, &c->res.cuts[0]);
   if (o->shrink > 0 && *n > 0) {
     rg_region *last = &r[*n - 1];
     last->hi[3] -= o->shrink;

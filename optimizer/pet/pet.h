@@ -59,6 +59,8 @@ typedef struct {
 /* Correction regions a rewrite may have at most: more are refused (each is a small convolution
  * of its own, and a concat of pieces around it). */
 #define RG_PET_MAX_REGIONS 64
+/* Past this many (united) regions, a correction recomputes whole strips of the width instead. */
+#define RG_PET_FINE_REGIONS 8
 
 typedef struct {
   int trials;                         /* random inputs per position (certify's default: 3) */
