@@ -22,20 +22,21 @@ bool rg_pet_parse_prime(const char *s, rg_z127 *p) {
 }
 
 rg_status rg_mutant_parse_dims(const char *s, rg_mutant_dims *d, rg_err *err) {
-  int32_t v[7];
+  int32_t v[10];
   int n = 0;
-  const char *p = s;
-  while (*p && n < 7) {
-    char *end;
-    long x = strtol(p, &end, 10);
-    if (end == p || x < 1 || x > 4096) break;
-    v[n++] = (int32_t)x;
-    p = *end == ',' ? end + 1 : end;
-    if (!*end) break;
+  for (const char *p = s;; p++) { /* whole numbers 1..4096, a comma between two */
+    char *end = (char *)p;
+    long x = *p >= '0' && *p <= '9' ? strtol(p, &end, 10) : 0;
+    if (x < 1 || x > 4096 || n == 10 || (*end && *end != ',')) n = -1;
+    if (n < 0) break;
+    v[n++] = (int32_t)x, p = end;
+    if (!*p) break;
   }
-  if ((*p && (n == 7 || strchr(p, ',') || (*p < '0' || *p > '9'))) || (n != 6 && n != 7))
-    return rg_err_set(err, RG_ERR_ARG, "bad --dims '%s': expected N,C,H,W,O,K or N,C,H,W,O,K,P (1..4096 each)", s);
-  *d = (rg_mutant_dims){v[0], v[1], v[2], v[3], v[4], v[5], n == 7 ? v[6] : 2, 0, 0, 0};
+  if (n != 6 && n != 7 && n != 10)
+    return rg_err_set(err, RG_ERR_ARG, "bad --dims '%s': expected N,C,H,W,O,K, N,C,H,W,O,K,P or N,C,H,W,O,K,P,KW,DIL,G "
+                                       "(1..4096 each)", s);
+  *d = (rg_mutant_dims){v[0], v[1], v[2], v[3], v[4], v[5], n >= 7 ? v[6] : 2, n == 10 ? v[7] : 0, n == 10 ? v[8] : 0,
+                        n == 10 ? v[9] : 0};
   return RG_OK;
 }
 

@@ -9,7 +9,7 @@
 #include "cert.h"
 #include "mutant.h"
 
-/* What to certify: either mutant (a name of mutant.h, with dims "N,C,H,W,O,K[,P]" or NULL for
+/* What to certify: either mutant (a name of mutant.h, with dims "N,C,H,W,O,K[,P[,KW,DIL,G]]" or NULL for
  * the default sizes) or n_files files (1 rule file, or 2 files of one program each). shapes
  * (the user's, may be NULL) win over cert_shapes (a certificate's, may be NULL), which win over
  * a built-in mutant's own. */
@@ -34,7 +34,9 @@ void rg_pet_programs_free(rg_pet_programs *p);
 /* "2^K-1" (K from 2 to 128) or a decimal number below 2^128; whether it is a supported prime
  * is rg_pet_field_check's to say. */
 bool rg_pet_parse_prime(const char *s, rg_z127 *p);
-/* "N,C,H,W,O,K" or "N,C,H,W,O,K,P" (1..4096 each; P defaults to 2). RG_ERR_ARG otherwise. */
+/* "N,C,H,W,O,K", "N,C,H,W,O,K,P" or "N,C,H,W,O,K,P,KW,DIL,G" (1..4096 each; P defaults to 2;
+ * mutant.h's kernel width, dilation and groups, as graphopt --pet makes them). RG_ERR_ARG
+ * otherwise. */
 rg_status rg_mutant_parse_dims(const char *s, rg_mutant_dims *d, rg_err *err) RG_MUST_CHECK;
 
 /* Reads and parses a certificate file. */

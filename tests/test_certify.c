@@ -452,6 +452,26 @@ static void count_progress(void *user, int64_t done, int64_t total) {
   last[0] = done, last[1] = total;
 }
 
+/* --dims: six, seven or ten whole numbers (the last three: kernel width, dilation, groups). */
+static void test_dims(void) {
+  rg_mutant_dims d;
+  rg_err err;
+  CHECK(rg_mutant_parse_dims("1,16,14,14,16,5,2,5,1,16", &d, &err) == RG_OK && d.pieces == 2 && d.kw == 5 &&
+        d.dilation == 1 && d.groups == 16);
+  CHECK(rg_mutant_parse_dims("1,64,56,56,64,3", &d, &err) == RG_OK && d.pieces == 2 && !d.kw && !d.groups);
+  CHECK(rg_mutant_parse_dims("1,2,4,8,2,3,2", &d, &err) == RG_OK && d.w == 8 && !d.dilation);
+  const char *bad[] = {"1,2,4,8,2,3,2,3", "1,2,4,8,2,3,2,3,1,1,1", "1,2,4,8,2,0", "1,2,4,8,2,3,", ",1,2,4,8,2,3",
+                       "1,2,4,8,2,3x", "1,,2,4,8,2,3", "1,2,4,8,2,4097", ""};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+    CHECK_MSG(rg_mutant_parse_dims(bad[i], &d, &err) == RG_ERR_ARG && strstr(err.msg, "bad --dims"), "'%s' taken\n",
+              bad[i]);
+  rg_pet_pair *pp = open_mutant(RG_MUTANT_FIG1, (rg_mutant_dims){1, 16, 14, 14, 16, 5, 2, 5, 1, 16}); /* depthwise 5x5 */
+  rg_pet_result res;
+  if (pp && rg_pet_check(pp, &opts3, &res, &err) == RG_OK) rg_pet_result_free(&res);
+  else CHECK(!"a depthwise 5x5 fig1 mutant certifies");
+  rg_pet_pair_free(pp);
+}
+
 static void test_bad_options(void) {
   rg_pet_pair *pp = open_pair("?x", "?x", "x=2x2");
   rg_pet_result res;
@@ -488,6 +508,7 @@ int main(void) {
   test_hidden_differences();
   test_certificates();
   test_bad_options();
+  test_dims();
   test_wide_field();
   return check_done("test_certify");
 }

@@ -313,9 +313,12 @@ static rg_status put(const char *dir, const rg_pet_rewrite *rw, const char *ext,
     return rg_err_set(err, RG_ERR_ARG, "--certs: the folder's name is too long");
   rg_strbuf r;
   rg_sb_init(&r);
+  const rg_mutant_dims *d = &rw->cand.dims;
   rg_sb_printf(&r, "# %s at -s ", rw->name);
   for (const char *p = rw->shapes; *p; p++) rg_sb_puts(&r, *p == ' ' ? " -s " : (char[2]){*p, 0});
-  rg_sb_printf(&r, " (rulegen certify's shapes; check reads them from the certificate)\n%s => %s\n", rw->original, program);
+  rg_sb_printf(&r, " (rulegen certify's shapes; check reads them from the certificate); the mutant is rulegen certify "
+                   "--mutant %s --dims %d,%d,%d,%d,%d,%d,%d,%d,%d,%d\n%s => %s\n", rg_mutant_name(rw->cand.kind), d->n, d->c,
+               d->h, d->w, d->o, d->k, d->pieces, d->kw, d->dilation, d->groups, rw->original, program);
   rg_status st = rg_atomic_write(path, rg_sb_str(&r), r.len, err);
   rg_sb_free(&r);
   snprintf(path + strlen(path) - strlen(".rules"), sizeof ".rules", ".cert");
