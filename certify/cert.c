@@ -59,8 +59,7 @@ rg_status rg_cert_make(const rg_pet_pair *pp, rg_pet_result *res, rg_cert *c, rg
   c->shapes = rg_pet_pair_shapes(pp);
   rg_pet_hex(pp->hash[0], c->hash[0]);
   rg_pet_hex(pp->hash[1], c->hash[1]);
-  int64_t n = 0;
-  for (int64_t i = 0; i < c->res.n_boxes; i++) n += c->res.box[i].verdict == RG_BOX_NEQ;
+  int64_t n = rg_pet_result_neq(&c->res);
   c->region = malloc(sizeof *c->region * (size_t)(n + 1));
   if (!c->text[0] || !c->text[1] || !c->shapes || !c->region) {
     rg_cert_free(c);

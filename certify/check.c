@@ -79,6 +79,12 @@ static rg_status check_box(const rg_pet_pair *pp, const rg_eval_ctx *ctx, gen *g
   return st;
 }
 
+int64_t rg_pet_result_neq(const rg_pet_result *res) {
+  int64_t n = 0;
+  for (int64_t i = 0; i < res->n_boxes; i++) n += res->box[i].verdict == RG_BOX_NEQ;
+  return n;
+}
+
 void rg_pet_result_free(rg_pet_result *res) {
   for (int k = 0; k < RG_RULE_MAX_OUTPUTS; k++) rg_cuts_free(&res->cuts[k]);
   free(res->box);

@@ -75,6 +75,8 @@ rg_status rg_pet_field_check(rg_z127 p, rg_err *err) RG_MUST_CHECK;
 rg_status rg_pet_check(const rg_pet_pair *pp, const rg_pet_opts *o, rg_pet_result *res,
                        rg_err *err) RG_MUST_CHECK;
 void rg_pet_result_free(rg_pet_result *res);
+/* The boxes found NEQ. */
+int64_t rg_pet_result_neq(const rg_pet_result *res);
 
 /* Full mode: whole outputs of both programs on the same inputs as box mode. diff[k] (caller
  * frees each) gets one byte per element of output k: 1 when some trial differs there. The

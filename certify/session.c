@@ -92,8 +92,7 @@ static rg_status run_certify(const rg_cert_session *s, rg_pet_pair *pp, rg_cert 
   double ms = ms_since(t0);
   if (st == RG_OK) st = rg_cert_make(pp, &res, c, err);
   if (st) return st;
-  int64_t neq = 0;
-  for (int64_t i = 0; i < c->res.n_boxes; i++) neq += c->res.box[i].verdict == RG_BOX_NEQ;
+  int64_t neq = rg_pet_result_neq(&c->res);
   fprintf(log,
           "certify: %lld boxes (%lld NEQ, %lld correction regions), %lld positions, %lld evaluations, "
           "%d trials, error bound %s%s, %.1f ms\n",

@@ -1,5 +1,6 @@
 /* optimizer/pet/pet.c: PET candidates certified into rewrites that hold at their shapes, their
  * rules, and their certificates written for an auditor (pet.h). */
+#define _POSIX_C_SOURCE 200809L /* strdup */
 #include "pet_internal.h"
 
 #include <errno.h>
@@ -23,17 +24,11 @@ void rg_pet_set_free(rg_pet_set *s) {
   memset(s, 0, sizeof *s);
 }
 
-static char *dup_text(const char *s) {
-  size_t n = strlen(s) + 1;
-  char *d = malloc(n);
-  return d ? memcpy(d, s, n) : NULL;
-}
-
 static char *cert_text(const rg_cert *c) {
   rg_strbuf sb;
   rg_sb_init(&sb);
   rg_cert_write(c, &sb);
-  char *t = dup_text(rg_sb_str(&sb));
+  char *t = strdup(rg_sb_str(&sb));
   rg_sb_free(&sb);
   return t;
 }
@@ -64,14 +59,6 @@ static rg_status certify_pair(const rg_pet_pair *pp, watch *w, rg_cert *c, rg_er
   return st;
 }
 
-static int64_t neq_boxes(const rg_cert *c) {
-  int64_t n = 0;
-  for (int64_t i = 0; i < c->res.n_boxes; i++) n += c->res.box[i].verdict == RG_BOX_NEQ;
-  return n;
-}
-
-/* The regions the correction covers: the certificate's, united; for tests the last one cut short
- * by o->shrink along the width (every kind's output is NCHW). */
 /* Whether a and b make one box together (one inside the other, or equal in every dimension but
  * one and meeting there): then that box into a. */
 static bool unite(rg_region *a, const rg_region *b) {
@@ -125,6 +112,8 @@ static void strips(rg_region *r, int64_t *n, const rg_cuts *out) {
   *n = m;
 }
 
+/* The regions the correction covers: the certificate's, united; for tests the last one cut short
+ * by o->shrink along the width (every kind's output is NCHW). */
 static rg_region *regions_for(const rg_cert *c, const rg_pet_find_opts *o, int64_t *n) {
   rg_region *r = malloc(sizeof *r * (size_t)(c->n_regions + 1));
   if (!r) return NULL;
@@ -156,13 +145,13 @@ static rg_status certify_corrected(const rg_mutant *mu, watch *w, rg_pet_rewrite
   rw->corrected = NULL;
   if (!strcmp(pp->text[0], pp->text[1])) { /* every box corrected: the original itself */
     refuse(rw, "the mutant differs everywhere: its correction is the original");
-    rw->corrected = dup_text(pp->text[1]);
+    rw->corrected = strdup(pp->text[1]);
     rg_pet_pair_free(pp);
     return rw->corrected ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
   rg_cert c = {0};
   rg_status st = certify_pair(pp, w, &c, err);
-  int64_t neq = st ? 0 : neq_boxes(&c);
+  int64_t neq = st ? 0 : rg_pet_result_neq(&c.res);
   if (!st && neq) {
     snprintf(why, sizeof why, "the corrected mutant differs from the original in %lld of %lld boxes",
              (long long)neq, (long long)c.res.n_boxes);
@@ -175,7 +164,7 @@ static rg_status certify_corrected(const rg_mutant *mu, watch *w, rg_pet_rewrite
     rg_pet_hex(h, rw->digest);
     snprintf(rw->name, sizeof rw->name, "pet_%s_%.16s", rg_mutant_name(rw->cand.kind), rw->digest);
   }
-  if (!(rw->corrected = dup_text(pp->text[1])) && !st) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (!(rw->corrected = strdup(pp->text[1])) && !st) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_cert_free(&c);
   rg_pet_pair_free(pp);
   return st;
@@ -186,7 +175,7 @@ static rg_status certify_mutant(const rg_mutant *mu, watch *w, rg_pet_rewrite *r
   rg_cert c = {0};
   rg_status st = certify_pair(pp, w, &c, err);
   if (st) return st;
-  rw->boxes = c.res.n_boxes, rw->neq_boxes = neq_boxes(&c), rw->regions = c.n_regions;
+  rw->boxes = c.res.n_boxes, rw->neq_boxes = rg_pet_result_neq(&c.res), rw->regions = c.n_regions;
   int64_t n = 0;
   rg_region *r = regions_for(&c, w->o, &n);
   rg_strbuf sb;
@@ -199,7 +188,7 @@ static rg_status certify_mutant(const rg_mutant *mu, watch *w, rg_pet_rewrite *r
     snprintf(why, sizeof why, "%lld correction regions, more than %d", (long long)n, RG_PET_MAX_REGIONS);
     refuse(rw, why);
   } else if (rg_pet_corrected(pp, mu->mutant, r, n, &sb, &e)) refuse(rw, e.msg);
-  else if (!(rw->corrected = dup_text(rg_sb_str(&sb)))) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  else if (!(rw->corrected = strdup(rg_sb_str(&sb)))) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_sb_free(&sb);
   free(r);
   rg_cert_free(&c);
@@ -215,7 +204,7 @@ rg_status rg_pet_certify(const rg_pet_candidate *cand, const rg_pet_find_opts *o
   rg_err e = {0};
   if (rg_mutant_make(cand->kind, &cand->dims, &mu, &e) || rg_pet_pair_new(mu.original, mu.mutant, mu.shapes, &pp, &e))
     return refuse(rw, e.msg), RG_OK;
-  rw->original = dup_text(pp->text[0]), rw->mutant = dup_text(pp->text[1]), rw->shapes = rg_pet_pair_shapes(pp);
+  rw->original = strdup(pp->text[0]), rw->mutant = strdup(pp->text[1]), rw->shapes = rg_pet_pair_shapes(pp);
   watch w = {o, o->seconds > 0 ? t0 + o->seconds : 0, 0, false};
   rg_status st = rw->original && rw->mutant && rw->shapes ? certify_mutant(&mu, &w, rw, pp, err)
                                                           : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
@@ -253,9 +242,9 @@ rg_status rg_pet_find(const rg_model *m, const rg_pet_find_opts *o, rg_pet_set *
     out->considered[cand[i].kind]++;
     out->certified[cand[i].kind] += !rw->refused;
     if (o->progress)
-      fprintf(stderr, "graphopt: pet %d/%d: %s at %s (%d place%s): %s%s%s\n", i + 1, n, rg_mutant_name(rw->cand.kind),
+      fprintf(stderr, "graphopt: pet %d/%d: %s at %s (%d place%s): %s%s\n", i + 1, n, rg_mutant_name(rw->cand.kind),
               rw->shapes ? rw->shapes : "?", rw->cand.sites, rw->cand.sites == 1 ? "" : "s",
-              rw->refused ? "refused: " : "certified", rw->refused ? rw->why : "", "");
+              rw->refused ? "refused: " : "certified", rw->refused ? rw->why : "");
   }
   free(cand);
   out->seconds = rg_clock_seconds() - t0;

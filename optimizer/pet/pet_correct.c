@@ -68,8 +68,8 @@ static rg_status restrict_conv(corrector *c, const rg_node *nd, rg_ref r, const 
   int32_t groups = p[6], pads[2][2];
   box xb = {{b->lo[0], 0, 0, 0}, {b->hi[0], xs->dim[1], 0, 0}};
   for (int a = 0; a < 2; a++) {
-    int32_t k = ws->dim[2 + a], dil = p[4 + a], s = p[a], in = xs->dim[2 + a], eff = (k - 1) * dil + 1;
-    int32_t total = (os->dim[2 + a] - 1) * s + eff - in, before = p[2] == RG_PAD_SAME && total > 0 ? total / 2 : 0;
+    int32_t k = ws->dim[2 + a], dil = p[4 + a], s = p[a], in = xs->dim[2 + a], out, before;
+    rg_window_geometry(in, (k - 1) * dil + 1, s, p[2], &out, &before); /* the original typed: it has a window */
     window(b->lo[2 + a], b->hi[2 + a], s, k, dil, before, in, &xb.lo[2 + a], &xb.hi[2 + a], &pads[a][0], &pads[a][1]);
   }
   bool part_o = b->lo[1] != 0 || b->hi[1] != os->dim[1], slice_w = part_o && groups == 1;

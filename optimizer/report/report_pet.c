@@ -22,7 +22,7 @@ static int times_applied(const rg_pet_set *s, const rg_ruleset *rules, const rg_
 void rg_pet_applied_print(const rg_pet_set *s, const rg_ruleset *rules, const rg_search_result *r, rg_strbuf *out) {
   if (!s) return;
   int applied = 0; /* r NULL: the original was written */
-  for (int i = 0; i < s->n; i++) applied += s->rw[i].refused ? 0 : times_applied(s, rules, r, &s->rw[i]);
+  for (int k = 0; r && k < r->n_steps; k++) applied += rg_pet_of_rule(s, rules->rules[r->steps[k].app.rule]) != NULL;
   rg_sb_printf(out, "pet: %d PET rewrite%s applied in the model written\n", applied, applied == 1 ? "" : "s");
 }
 
