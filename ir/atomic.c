@@ -19,18 +19,33 @@
 /* What PATH.tmp.PID adds to a name, at most: ".tmp." and a pid of up to 10 digits. */
 #define TMP_SUFFIX_MAX 15
 
-void rg_atomic_remove_stale(const char *path) {
+/* n names a temporary of base: base.tmp.PID, or with words base.WORD.tmp.PID too (WORD letters
+ * and dots: a checkpoint's suffix such as ".derived"). Its PID into *pid. */
+static bool temporary_of(const char *n, const char *base, bool words, long *pid) {
+  size_t bl = strlen(base);
+  if (strncmp(n, base, bl)) return false;
+  const char *t = n + bl;
+  if (words && *t == '.' && strncmp(t, ".tmp.", 5))
+    for (t++; (*t >= 'a' && *t <= 'z') || *t == '.';) {
+      if (!strncmp(t, ".tmp.", 5)) break;
+      t++;
+    }
+  if (strncmp(t, ".tmp.", 5)) return false;
+  char *end;
+  *pid = strtol(t + 5, &end, 10);
+  return !*end && t[5] >= '0' && t[5] <= '9';
+}
+
+static void remove_stale(const char *path, bool words) {
   char *dcopy = strdup(path), *bcopy = strdup(path);
   if (!dcopy || !bcopy) goto done;
   const char *dir = dirname(dcopy), *base = basename(bcopy);
-  size_t bl = strlen(base);
   DIR *d = opendir(dir);
   for (struct dirent *e; d && (e = readdir(d));) {
     const char *n = e->d_name;
-    if (strncmp(n, base, bl) || strncmp(n + bl, ".tmp.", 5)) continue;
-    char *end;
-    long pid = strtol(n + bl + 5, &end, 10);
-    if (*end || pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
+    long pid;
+    if (!temporary_of(n, base, words, &pid)) continue;
+    if (pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
     size_t fl = strlen(dir) + strlen(n) + 2;
     char *full = malloc(fl);
     if (full) snprintf(full, fl, "%s/%s", dir, n), unlink(full);
@@ -41,6 +56,9 @@ done:
   free(dcopy);
   free(bcopy);
 }
+
+void rg_atomic_remove_stale(const char *path) { remove_stale(path, false); }
+void rg_atomic_remove_stale_beside(const char *path) { remove_stale(path, true); }
 
 /* The name path's temporary gets (PATH.tmp.PID) must fit the file system's limit on a name. */
 static rg_status name_fits(const char *path, rg_err *err) {

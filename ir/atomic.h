@@ -35,6 +35,10 @@ void rg_atomic_abort(rg_atomic_file *a);
 /* Removes PATH.tmp.PID files beside path whose process no longer exists (what rg_atomic_open
  * does first; for writers that make their own PATH.tmp.PID, as the SQLite database writer). */
 void rg_atomic_remove_stale(const char *path);
+/* The same for the files kept beside path as well (PATH.WORD.tmp.PID: a run's checkpoints,
+ * OUT.derived and the like), so that a run resumed after a kill -9 does not keep what the
+ * killed one was writing (1.4 GB at depth 4) through stages that never rewrite that file. */
+void rg_atomic_remove_stale_beside(const char *path);
 /* len bytes of data to path, whole or not at all (RG_ERR_IO naming the temporary and why). */
 rg_status rg_atomic_write(const char *path, const void *data, size_t len, rg_err *err) RG_MUST_CHECK;
 /* Copies the file at from to to, whole or not at all (RG_ERR_IO naming the file and why). */

@@ -532,6 +532,8 @@ static int serve(rg_synth_opts *o) {
   finish_opts(o);
   rg_enum_space sp;
   rg_err err;
+  /* what a killed run was writing beside the output goes (a resumed run may never rewrite it) */
+  if (o->out_path) rg_atomic_remove_stale_beside(o->out_path);
   if (rg_enum_space_init(&sp, &o->choices, &o->inputs, o->depth, &err)) {
     report(&err);
     rg_enum_space_free(&sp);
@@ -573,6 +575,8 @@ int rg_synth_run(rg_synth_opts *o, const char *command) {
 static int run_with_table(rg_synth_opts *o, const char *command) {
   rg_enum_space sp;
   rg_err err;
+  /* what a killed run was writing beside the output goes (a resumed run may never rewrite it) */
+  if (o->out_path) rg_atomic_remove_stale_beside(o->out_path);
   if (rg_enum_space_init(&sp, &o->choices, &o->inputs, o->depth, &err)) {
     report(&err); /* the message names the input when it is one */
     rg_enum_space_free(&sp);

@@ -1,12 +1,47 @@
 /* tests/test_ir_atomic.c: files written whole or not at all (ir/atomic.h): an aborted write
  * leaves the old file, a committed one replaces it, a failure to create is an error naming the
- * temporary, and a temporary a killed run left is removed when the next write starts. */
+ * temporary, and a temporary a killed run left is removed when the next write starts, or, for
+ * the files kept beside an output, when a run starts (rg_atomic_remove_stale_beside). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
+
+static void touch(const char *dir, const char *name) {
+  char p[256];
+  snprintf(p, sizeof p, "%s/%s", dir, name);
+  FILE *f = fopen(p, "w");
+  CHECK(f != NULL);
+  if (f) fclose(f);
+}
+
+static bool present(const char *dir, const char *name) {
+  char p[256];
+  snprintf(p, sizeof p, "%s/%s", dir, name);
+  return access(p, F_OK) == 0;
+}
+
+/* A killed run's checkpoint temporaries go; a live process's, another output's, and names that
+ * only look alike stay. */
+static void stale_beside(const char *dir, const char *path) {
+  char live[64];
+  snprintf(live, sizeof live, "out.rules.derived.tmp.%ld", (long)getpid());
+  const char *gone[] = {"out.rules.tmp.999999999", "out.rules.derived.tmp.999999999", "out.rules.proofs.x.tmp.999999999"};
+  const char *kept[] = {live, "out.rules2.tmp.999999999", "out.rules.Derived.tmp.999999999", "out.rules.derived.tmp.",
+                        "out.rules.derived.tmp.99x", "out.rulesX.derived.tmp.999999999", "other.rules.derived.tmp.999999999"};
+  for (size_t i = 0; i < sizeof gone / sizeof *gone; i++) touch(dir, gone[i]);
+  for (size_t i = 0; i < sizeof kept / sizeof *kept; i++) touch(dir, kept[i]);
+  rg_atomic_remove_stale_beside(path);
+  for (size_t i = 0; i < sizeof gone / sizeof *gone; i++) CHECK(!present(dir, gone[i]));
+  for (size_t i = 0; i < sizeof kept / sizeof *kept; i++) {
+    CHECK(present(dir, kept[i]));
+    char p[256];
+    snprintf(p, sizeof p, "%s/%s", dir, kept[i]);
+    unlink(p);
+  }
+}
 
 static char *slurp(const char *path) {
   rg_strbuf sb;
@@ -61,6 +96,7 @@ int main(void) {
   /* a folder that does not exist: an error naming the temporary */
   CHECK(rg_atomic_open(&a, "/nonexistent/x.rules", &err) == RG_ERR_IO &&
         strstr(err.msg, "cannot create /nonexistent/x.rules.tmp."));
+  stale_beside(dir, path);
   unlink(path);
   rmdir(dir);
   return check_done("test_ir_atomic");
