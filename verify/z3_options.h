@@ -1,13 +1,24 @@
 /* verify/z3_options.h: the z3 parameters of every query besides its timeout and unsat cores,
- * declared once: the rulegen-z3 helper sets them (z3_serve.c); `z3 NAME=VALUE ... FILE` re-runs a
- * dumped obligation as the helper does.
+ * declared once: the rulegen-z3 helper sets them (z3_serve.c), with smt.mbqi per pass (below).
  *
  * smt.qi.eager_threshold 5 (z3's default 10): quantifier instances whose cost exceeds it wait
  * until the ground search is stuck, so z3 follows the cheap rewrites first. On the 1,000
  * held-out depth-4 candidates (z3 binary, 2 s, one thread) it proved 981 obligations against
  * 978, the same ones plus three that cvc5 alone proved (pad and sigmoid under an ewmul, a pad of
  * a concat through matmul and conv, a slice of a conv's concat input); on TASO's 133 and the
- * depth-3 sample it proved the same 142 and 990. */
+ * depth-3 sample it proved the same 142 and 990.
+ *
+ * smt.mbqi, set per pass by z3_serve.c: false, then true. On an obligation nobody proves, z3
+ * with MBQI runs to the limit; without it, its E-matching usually runs dry and it says unknown
+ * at once. Over the 6,154 obligations of the three 1,000-rule samples and TASO's 133 (z3
+ * binary, 300 ms): 138 unknown with MBQI, 48.7 s; without, 140 unknown in 21.6 s, 95 of them
+ * early (median about 30 ms), and 4 obligations lost that MBQI proved in 57 to 239 ms. A second
+ * pass with MBQI after an early unknown, for a quarter of the limit, takes those back: through
+ * the helper on d4-pruned-sample1000 (-T 300 -F -j 1, interleaved pairs) 892 z3 proofs as
+ * before, wall 61.5 s against 74.5 s. At the default 2 s the early unknowns save more: TASO's
+ * depth-3 run wrote the same d3.rules in 80.6 s against 189.5 s. To re-run a dumped obligation
+ * as the helper does: `z3 -t:MS smt.qi.eager_threshold=5 smt.mbqi=false FILE`, then, on an
+ * early unknown, the same with smt.mbqi=true and a quarter of MS. */
 #ifndef RG_VERIFY_Z3_OPTIONS_H
 #define RG_VERIFY_Z3_OPTIONS_H
 

@@ -3,10 +3,12 @@
  * touch only the helper process. */
 #include "z3_serve.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <z3.h>
 
+#include "ir/clock.h"
 #include "serve.h"
 #include "z3_options.h"
 
@@ -18,14 +20,20 @@ void rg_z3_lib_version(char *buf, size_t size) {
   snprintf(buf, size, "%u.%u.%u", maj, min, build);
 }
 
-/* The context of the query being answered: fresh for each (serve.h: z3 answers in the helper
- * itself), deleted once the answer is sent (deleting the context of a hard query takes time
- * that is no part of the answer). */
+/* The context of the query being answered: fresh for each pass (serve.h: z3 answers in the
+ * helper itself), deleted once the answer is sent (deleting the context of a hard query takes
+ * time that is no part of the answer). */
 static Z3_context current;
 
-/* Runs the script in a fresh context; text is edited. The answer is appended to out: z3's
- * output, or the error it reported. */
-static void eval(char *text, int timeout_ms, rg_strbuf *out) {
+static void finish(void) {
+  if (current) Z3_del_context(current);
+  current = NULL;
+}
+
+/* One pass of the script in a fresh context, model-based quantifier instantiation on or off
+ * (z3_options.h says why two), at most timeout_ms: z3's printed answer, or NULL with the
+ * error it reported appended to out. */
+static const char *run_pass(const char *text, int timeout_ms, bool mbqi, rg_strbuf *out) {
   char ms[32];
   snprintf(ms, sizeof ms, "%d", timeout_ms);
   Z3_global_param_set("timeout", ms);
@@ -33,28 +41,37 @@ static void eval(char *text, int timeout_ms, rg_strbuf *out) {
 #define SET_OPTION(name, value) Z3_global_param_set(name, value);
   RG_Z3_OPTIONS(SET_OPTION)
 #undef SET_OPTION
+  Z3_global_param_set("smt.mbqi", mbqi ? "true" : "false");
   Z3_config cfg = Z3_mk_config();
   Z3_set_param_value(cfg, "timeout", ms);
+  finish();
   Z3_context c = current = Z3_mk_context(cfg);
   Z3_del_config(cfg);
   Z3_set_error_handler(c, NULL); /* errors are read back below, never exit() in here */
-  /* An API context is initialised before the script runs, so the script's own
-   * (set-option :produce-unsat-cores true) is refused there; the global parameter above already
-   * set it. Blank that line out (same length). */
-  char *line = strstr(text, UNSAT_CORE_OPTION);
-  if (line) memset(line, ' ', strlen(UNSAT_CORE_OPTION));
   const char *res = Z3_eval_smtlib2_string(c, text);
   /* The answer first (an error in (get-unsat-core) after unknown must not hide it), then any
    * error z3 reported, so a script it rejects still says why. */
-  if (res && *res)
-    rg_sb_puts(out, res);
-  else if (Z3_get_error_code(c) != Z3_OK)
+  if (res && *res) return res;
+  if (Z3_get_error_code(c) != Z3_OK)
     rg_sb_printf(out, "(error \"%s\")\n", Z3_get_error_msg(c, Z3_get_error_code(c)));
+  return NULL;
 }
 
-static void finish(void) {
-  if (current) Z3_del_context(current);
-  current = NULL;
+/* Runs the script (text is edited) and appends the answer to out: a pass without MBQI; where it
+ * gives up early (unknown well before the limit: E-matching found nothing more to instantiate),
+ * a pass with MBQI for a quarter of the limit at most. */
+static void eval(char *text, int timeout_ms, rg_strbuf *out) {
+  /* An API context is initialised before the script runs, so the script's own
+   * (set-option :produce-unsat-cores true) is refused there; the global parameter already
+   * set it. Blank that line out (same length). */
+  char *line = strstr(text, UNSAT_CORE_OPTION);
+  if (line) memset(line, ' ', strlen(UNSAT_CORE_OPTION));
+  double t0 = rg_clock_ms();
+  const char *res = run_pass(text, timeout_ms, false, out);
+  int left = timeout_ms - (int)(rg_clock_ms() - t0), quarter = timeout_ms / 4;
+  if (res && !strncmp(res, "unknown", 7) && left > timeout_ms / 10)
+    res = run_pass(text, left < quarter ? left : quarter, true, out);
+  if (res) rg_sb_puts(out, res);
 }
 
 int rg_z3_serve(int in_fd, int out_fd) {

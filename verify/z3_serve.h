@@ -10,6 +10,9 @@
  * The protocol is serve.h's. Each script gets a fresh z3 context (a reused one changes
  * quantifier instantiation and loses proofs) with z3's own timeout and unsat cores on, in the
  * helper itself (not in a fork: serve.h says why); it is deleted after the answer is sent.
+ * A script runs first without model-based quantifier instantiation (MBQI), then, where that
+ * pass gives up early, in a second fresh context with MBQI for a quarter of the limit at most:
+ * z3_options.h says why.
  */
 #ifndef RG_VERIFY_Z3_SERVE_H
 #define RG_VERIFY_Z3_SERVE_H
