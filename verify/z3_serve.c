@@ -69,8 +69,9 @@ static void eval(char *text, int timeout_ms, rg_strbuf *out) {
   double t0 = rg_clock_ms();
   const char *res = run_pass(text, timeout_ms, false, out);
   int left = timeout_ms - (int)(rg_clock_ms() - t0), quarter = timeout_ms / 4;
-  if (res && !strncmp(res, "unknown", 7) && left > timeout_ms / 10)
-    res = run_pass(text, left < quarter ? left : quarter, true, out);
+  int budget = left < quarter ? left : quarter; /* never 0: z3 reads a timeout of 0 as none */
+  if (res && !strncmp(res, "unknown", 7) && left > timeout_ms / 10 && budget >= 1)
+    res = run_pass(text, budget, true, out);
   if (res) rg_sb_puts(out, res);
 }
 
