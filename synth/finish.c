@@ -24,6 +24,7 @@
 typedef struct {
   rg_rule_proof *p;
   int n;
+  double seconds; /* the round's wall time, the ranks' part under mpirun included */
 } proof_block;
 
 typedef struct {
@@ -119,7 +120,8 @@ static rg_status prove_round(finish *f, const rg_axioms *ax, rg_prove_opts *po, 
     free(p);
     return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
-  f->blocks[f->n_blocks++] = (proof_block){p, m};
+  double t0 = rg_clock_seconds();
+  f->blocks[f->n_blocks++] = (proof_block){p, m, 0};
   rg_ruleset rs = borrow(f, idx, m);
   rg_prove_summary s;
   rg_spread_work ranks; /* under mpirun, the ranks prove the round first (synth/spread.h) */
@@ -128,6 +130,7 @@ static rg_status prove_round(finish *f, const rg_axioms *ax, rg_prove_opts *po, 
   round.check_axioms = po->check_axioms && !ranks.axioms_checked;
   if (!st) st = rg_prove_rules(&rs, ax, &round, p, &s, err);
   if (!st) rg_spread_account(&s, &ranks);
+  f->blocks[f->n_blocks - 1].seconds = rg_clock_seconds() - t0;
   free(rs.rules);
   if (st) return st;
   if (s.cache_refused > f->cache_refused) f->cache_refused = s.cache_refused; /* each round reads the same lines */
@@ -559,6 +562,22 @@ static void print_prune_rows(const finish *f) {
               f->before.stage[k].seconds);
 }
 
+/* Where a proof stage of several rounds spent its time: the rules and seconds of each (the
+ * first 8, then the rest together). */
+static void print_rounds(const finish *f) {
+  if (f->n_blocks < 2) return;
+  fprintf(T(f->o), "             %d proof rounds:", f->n_blocks);
+  int rest = 0;
+  double rest_s = 0;
+  for (int b = 0; b < f->n_blocks; b++)
+    if (b < 8)
+      fprintf(T(f->o), "%s %d rules %.1f s", b ? "," : "", f->blocks[b].n, f->blocks[b].seconds);
+    else
+      rest += f->blocks[b].n, rest_s += f->blocks[b].seconds;
+  if (rest) fprintf(T(f->o), ", then %d rules %.1f s in %d more", rest, rest_s, f->n_blocks - 8);
+  fprintf(T(f->o), "\n");
+}
+
 static void print_rows(const finish *f) {
   if (f->o->stop_after >= RG_FINISH_PROVE) {
     char differ[64] = "";
@@ -571,6 +590,8 @@ static void print_rows(const finish *f) {
             f->sum.skipped ? " (some skipped: interrupted)" : "", f->t_prove);
     if (f->journal[0])
       rg_prove_journal_print(T(f->o), "             ", "WARNING      ", f->journal, &f->sum, f->cache_refused);
+    rg_prove_answers_print(T(f->o), "             ", &f->sum);
+    print_rounds(f);
     rg_spread_print(T(f->o), "             ", 1u << RG_SPREAD_PROVE);
     if (f->reinstated)
       fprintf(T(f->o),

@@ -203,6 +203,14 @@ static void test_true_goals(const rg_axioms *ax) {
               rg_proof_status_name(p[i].status));
   CHECK(sum.verified == rs.n && sum.disagreements == 0);
   CHECK(strstr(sum.version[0], "z3") && strstr(sum.version[1], "cvc5"));
+  /* where the time went: every obligation's unsat from each solver, and nothing else */
+  int obligations = 0;
+  for (int i = 0; i < rs.n; i++) obligations += p[i].n_obl;
+  for (int k = 0; k < RG_SOLVER_COUNT; k++) {
+    CHECK_MSG(sum.answers[k][RG_SMT_UNSAT] == obligations && sum.answer_ms[k][RG_SMT_UNSAT] > 0, "%s: %d of %d",
+              rg_solver_kind_name(k), sum.answers[k][RG_SMT_UNSAT], obligations);
+    for (int r = RG_SMT_UNSAT + 1; r < RG_SMT_RESULTS; r++) CHECK(sum.answers[k][r] == 0);
+  }
   proofs_free(p, rs.n);
   rg_ruleset_free(&rs);
 }
@@ -263,6 +271,7 @@ static void test_refuted(const rg_axioms *ax) {
   }
   CHECK(!p[2].refuted && p[2].status == RG_PROOF_VERIFIED);
   CHECK(sum.refuted == 2 && sum.unproved == 2 && sum.verified == 1);
+  CHECK(sum.answers[0][RG_SMT_UNSAT] == p[2].n_obl); /* the refuted rules were never asked */
   /* Off: the seam rule goes to the solvers, which cannot prove it. */
   o.refute_sets = 0;
   o.timeout_ms = 300;

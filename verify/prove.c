@@ -564,6 +564,13 @@ static void tally(const rg_rule_proof *proofs, int n, rg_prove_summary *sum) {
     sum->refuted += proofs[i].refuted;
     sum->false_proofs += proofs[i].false_proof;
     sum->disagreements += proofs[i].disagree;
+    for (int o = 0; o < proofs[i].n_obl; o++)
+      for (int k = 0; k < RG_SOLVER_COUNT; k++) {
+        const rg_obligation_record *rec = &proofs[i].obl[o];
+        if (!rec->done[k] || (unsigned)rec->ans[k].result >= RG_SMT_RESULTS) continue;
+        sum->answers[k][rec->ans[k].result]++;
+        sum->answer_ms[k][rec->ans[k].result] += rec->ans[k].ms;
+      }
   }
 }
 

@@ -134,6 +134,11 @@ typedef struct {
 #include "prove_counts.def"
 #undef RG_PROVE_COUNT
   int only[RG_SOLVER_COUNT]; /* proved-by-<solver>-only, by the solver that names the status */
+  /* where the proof time goes: every answer the rules' records hold, by solver and result, and
+   * the time each took when a solver gave it (in this run, or in the run whose answer the
+   * journal or proof cache kept) */
+  int answers[RG_SOLVER_COUNT][RG_SMT_RESULTS];
+  double answer_ms[RG_SOLVER_COUNT][RG_SMT_RESULTS];
   double wall_ms;
   char version[RG_SOLVER_COUNT][96]; /* "z3 4.8.12" */
 } rg_prove_summary;
@@ -142,6 +147,9 @@ typedef struct {
 void rg_prove_summary_add(rg_prove_summary *t, const rg_prove_summary *s);
 /* The summary as one JSON object: the counters by name, "only" and "versions" by solver. */
 void rg_prove_summary_json(const rg_prove_summary *s, FILE *out);
+/* "<lead>answers: z3 N unsat (T s), N unknown (T s); cvc5 ..." (the results each solver gave,
+ * with their time), or nothing when no solver answered. */
+void rg_prove_answers_print(FILE *out, const char *lead, const rg_prove_summary *s);
 /* The versions of the solvers that ran, joined by ", " into buf (n bytes); "none ran" when no
  * query reached them (a run with no candidates), never an empty list. Returns the text. */
 const char *rg_prove_summary_versions(const rg_prove_summary *s, char *buf, size_t n);

@@ -9,7 +9,11 @@ void rg_prove_summary_add(rg_prove_summary *t, const rg_prove_summary *s) {
 #define RG_PROVE_COUNT(field, what) t->field += s->field;
 #include "prove_counts.def"
 #undef RG_PROVE_COUNT
-  for (int k = 0; k < RG_SOLVER_COUNT; k++) t->only[k] += s->only[k];
+  for (int k = 0; k < RG_SOLVER_COUNT; k++) {
+    t->only[k] += s->only[k];
+    for (int r = 0; r < RG_SMT_RESULTS; r++)
+      t->answers[k][r] += s->answers[k][r], t->answer_ms[k][r] += s->answer_ms[k][r];
+  }
   t->wall_ms += s->wall_ms;
   memcpy(t->version, s->version, sizeof t->version);
 }
@@ -21,6 +25,14 @@ void rg_prove_summary_json(const rg_prove_summary *s, FILE *out) {
 #undef RG_PROVE_COUNT
   fprintf(out, "\"only\": {");
   for (int k = 0; k < RG_SOLVER_COUNT; k++) fprintf(out, "%s\"%s\": %d", k ? ", " : "", rg_solver_kind_name(k), s->only[k]);
+  fprintf(out, "}, \"answers\": {");
+  for (int k = 0; k < RG_SOLVER_COUNT; k++) {
+    fprintf(out, "%s\"%s\": {", k ? ", " : "", rg_solver_kind_name(k));
+    for (int r = 0; r < RG_SMT_RESULTS; r++)
+      fprintf(out, "%s\"%s\": {\"n\": %d, \"ms\": %.1f}", r ? ", " : "", rg_smt_result_name((rg_smt_result)r),
+              s->answers[k][r], s->answer_ms[k][r]);
+    fprintf(out, "}");
+  }
   fprintf(out, "}, \"versions\": {");
   for (int k = 0; k < RG_SOLVER_COUNT; k++) {
     rg_strbuf v;
@@ -42,6 +54,21 @@ void rg_prove_journal_print(FILE *out, const char *lead, const char *warn_lead, 
   if (refused)
     fprintf(out, "%s%s: %d lines not believed (altered, forged or garbled): their obligations asked again\n",
             warn_lead, where, refused);
+}
+
+void rg_prove_answers_print(FILE *out, const char *lead, const rg_prove_summary *s) {
+  bool any = false;
+  for (int k = 0; k < RG_SOLVER_COUNT; k++) {
+    bool first = true;
+    for (int r = 0; r < RG_SMT_RESULTS; r++) {
+      if (!s->answers[k][r]) continue;
+      fprintf(out, "%s%s", any ? "" : lead, !any ? "answers: " : first ? "; " : ", ");
+      if (first) fprintf(out, "%s ", rg_solver_kind_name(k));
+      fprintf(out, "%d %s (%.1f s)", s->answers[k][r], rg_smt_result_name((rg_smt_result)r), s->answer_ms[k][r] / 1000);
+      first = false, any = true;
+    }
+  }
+  if (any) fprintf(out, "\n");
 }
 
 const char *rg_prove_summary_versions(const rg_prove_summary *s, char *buf, size_t n) {

@@ -65,6 +65,7 @@ typedef enum {
   RG_SMT_VACUOUS,   /* unsat, but the core does not name the goal: the hypotheses and axioms
                      * contradict each other, and the answer proves nothing about the rule */
 } rg_smt_result;
+#define RG_SMT_RESULTS (RG_SMT_VACUOUS + 1)
 
 #define RG_CORE_MAX 2048
 

@@ -32,6 +32,8 @@ for o in ref n1 n2 n3 k1 k0 u; do
 done
 check "one process" 0 "$rulegen" --resume ref.rules.candidates -o ref.rules -j 2 --proof-cache pc.ref
 has "one process: two proof rounds" "rules put back"
+has "one process: each round's rules and time" "2 proof rounds: "
+has "one process: the solvers' answers and their time" "answers: z3 "
 for np in 1 2 3; do
   check "-np $np" 0 mpi $np --resume n$np.rules.candidates -o n$np.rules -j 1 --proof-cache pc.$np --json n$np.json
   has "-np $np: every answer asked now" "0 solver answers taken from the proof cache pc.$np (earlier runs')"
@@ -39,6 +41,7 @@ for np in 1 2 3; do
   check "-np $np: the same output" 0 same ref.rules n$np.rules
 done
 check "-np 3: the ranks in --json" 0 grep -q '"ranks": \[{"rank": 0, "rules": [1-9]' n3.json
+check "-np 3: the ranks' answers in --json" 0 grep -q '"answers": {"z3": {"unsat": {"n": [1-9]' n3.json
 check "-np 2: the workers proved some" 0 grep -qE '\{"rank": 1, "rules": [1-9]' n2.json
 
 # a whole depth-3 run, enumeration to output
