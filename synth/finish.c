@@ -571,7 +571,8 @@ static void print_rounds(const finish *f) {
   double rest_s = 0;
   for (int b = 0; b < f->n_blocks; b++)
     if (b < 8)
-      fprintf(T(f->o), "%s %d rules %.1f s", b ? "," : "", f->blocks[b].n, f->blocks[b].seconds);
+      fprintf(T(f->o), "%s %d rule%s %.1f s", b ? "," : "", f->blocks[b].n, f->blocks[b].n == 1 ? "" : "s",
+              f->blocks[b].seconds);
     else
       rest += f->blocks[b].n, rest_s += f->blocks[b].seconds;
   if (rest) fprintf(T(f->o), ", then %d rules %.1f s in %d more", rest, rest_s, f->n_blocks - 8);

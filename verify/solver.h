@@ -58,7 +58,8 @@ int rg_solver_kind_of(const char *name);
 typedef enum {
   RG_SMT_UNSAT = 0, /* proved */
   RG_SMT_SAT,       /* refuted: a counter-model exists */
-  RG_SMT_UNKNOWN,   /* the solver gave up before its time limit */
+  RG_SMT_UNKNOWN,   /* the solver gave up before its time limit (z3: E-matching ran dry and
+                     * its MBQI pass found nothing in its share of the limit, z3_serve.h) */
   RG_SMT_TIMEOUT,   /* it ran out of time (its own limit, or killed at ours) */
   RG_SMT_CRASH,     /* it died on a signal or exited abnormally */
   RG_SMT_ERROR,     /* it rejected the script (an "(error ...)" answer) */

@@ -12,13 +12,17 @@
  * with MBQI runs to the limit; without it, its E-matching usually runs dry and it says unknown
  * at once. Over the 6,154 obligations of the three 1,000-rule samples and TASO's 133 (z3
  * binary, 300 ms): 138 unknown with MBQI, 48.7 s; without, 140 unknown in 21.6 s, 95 of them
- * early (median about 30 ms), and 4 obligations lost that MBQI proved in 57 to 239 ms. A second
- * pass with MBQI after an early unknown, for a quarter of the limit, takes those back: through
- * the helper on d4-pruned-sample1000 (-T 300 -F -j 1, interleaved pairs) 892 z3 proofs as
- * before, wall 61.5 s against 74.5 s. At the default 2 s the early unknowns save more: TASO's
- * depth-3 run wrote the same d3.rules in 80.6 s against 189.5 s. To re-run a dumped obligation
- * as the helper does: `z3 -t:MS smt.qi.eager_threshold=5 smt.mbqi=false FILE`, then, on an
- * early unknown, the same with smt.mbqi=true and a quarter of MS. */
+ * early (median about 30 ms), and 4 obligations lost that MBQI proved in 57 to 239 ms. So a
+ * second pass with MBQI follows an early unknown, for a quarter of the limit: MBQI's proofs
+ * take what they take whatever the limit, so at the default 2 s it has 500 ms and none of the
+ * 109 obligations unknown at 300 ms came out differently; at a tight limit a proof MBQI needs
+ * more than that quarter for is lost. Through the helper on d4-pruned-sample1000 (-T 300 -F
+ * -j 1, interleaved pairs): 892 z3 proofs both ways, but not the same set (one lost that
+ * MBQI proves in 140 to 225 ms, one gained by the pass without it), wall 61.5 s against 74.5 s.
+ * At the default 2 s the early unknowns save more: TASO's depth-3 run wrote the same d3.rules
+ * in 80.6 s against 189.5 s. To re-run a dumped obligation as the helper does: `z3 -t:MS
+ * smt.qi.eager_threshold=5 smt.mbqi=false FILE`, then, on an early unknown, the same with
+ * smt.mbqi=true and a quarter of MS. */
 #ifndef RG_VERIFY_Z3_OPTIONS_H
 #define RG_VERIFY_Z3_OPTIONS_H
 
