@@ -80,7 +80,6 @@ static int report(const rg_prove_run *run, const prove_args *a) {
       rg_proof_print(stdout, run->rules.rules[i], &run->proofs[i], a->file);
   if (a->o.journal)
     rg_prove_journal_print(stderr, "prove: ", "prove: WARNING: ", a->o.journal, &run->sum, run->sum.cache_refused);
-  rg_prove_answers_print(stderr, "prove: ", &run->sum);
   rg_prove_summary_print(stdout, &run->sum, &a->o);
   int rc = run->sum.shipped == run->sum.n_rules ? 0 : 1;
   rg_err err;

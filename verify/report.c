@@ -48,7 +48,9 @@ void rg_prove_summary_print(FILE *out, const rg_prove_summary *sum, const rg_pro
   char differ[64] = "";
   if (sum->refuted)
     snprintf(differ, sizeof differ, " (%d whose sides differ at some shapes)", sum->refuted);
-  fprintf(out, "\n%d rules: %d verified, ", sum->n_rules, sum->verified);
+  fprintf(out, "\n");
+  rg_prove_answers_print(out, "", sum);
+  fprintf(out, "%d rules: %d verified, ", sum->n_rules, sum->verified);
   for (int s = 0; s < RG_SOLVER_COUNT; s++)
     fprintf(out, "%d proved-by-%s-only, ", sum->only[s], rg_solver_kind_name((rg_solver_kind)s));
   fprintf(out, "%d unproved%s%s; %d pass --require %s (", sum->unproved, differ,

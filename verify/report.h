@@ -11,7 +11,8 @@
 /* A rule's status line ("verified  FILE:LINE  RULE"), its refutation or false proof, and
  * under it what each solver said of each obligation. */
 void rg_proof_print(FILE *out, const rg_rule *r, const rg_rule_proof *p, const char *file);
-/* The summary line of a proof run: counts by status (one per solver), how many pass
+/* The summary of a proof run: the solvers' answers by result with their time
+ * (rg_prove_answers_print), then one line of counts by status (one per solver), how many pass
  * --require, the solvers' versions, the timeout and the time. */
 void rg_prove_summary_print(FILE *out, const rg_prove_summary *sum, const rg_prove_opts *o);
 /* The same run as one JSON object for CI, written whole to path (ir/atomic.h): the rule file,
