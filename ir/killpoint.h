@@ -6,7 +6,7 @@
  * RULEGEN_TEST_KILL_SIGNAL=TERM it raises SIGTERM instead, which the run's handler takes as a
  * request to stop (a rank of an MPI job stopped by a signal). This is the one place that
  * reads the variable; the points are in the stages that save work (fingerprint/spill.c,
- * synth/tested.c, synth/finish.c). Unset, it costs one getenv per point.
+ * synth/tested.c, synth/finish.c, verify/recheck.c). Unset, it costs one getenv per point.
  */
 #ifndef RG_IR_KILLPOINT_H
 #define RG_IR_KILLPOINT_H

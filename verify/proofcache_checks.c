@@ -99,6 +99,21 @@ static bool verdict_of(const char *core, rg_recheck_verdict *v) {
   return true;
 }
 
+typedef struct {
+  rg_journal *j;
+  char (*keys)[65];
+} pass_sink;
+
+/* A recheck's pass kept as soon as it is known (rg_recheck_opts.on_verdict). */
+static void keep_pass(void *ctx, int i, const rg_recheck_verdict *v, double ms) {
+  const pass_sink *s = ctx;
+  if (v->differs || v->skipped) return;
+  char core[64];
+  if (v->untyped) snprintf(core, sizeof core, "%s", RECHECK_UNTYPED);
+  else snprintf(core, sizeof core, "%s%d", RECHECK_AGREES, v->assignments);
+  pass_add(s->j, s->keys[i], core, ms);
+}
+
 rg_status rg_recheck_rules_journaled(rg_journal *j, const rg_ruleset *rules, const bool *pick,
                                      const rg_recheck_opts *o, rg_recheck_verdict *verdicts, int *n_differ,
                                      bool *taken, int *n_taken, rg_err *err) {
@@ -118,19 +133,10 @@ rg_status rg_recheck_rules_journaled(rg_journal *j, const rg_ruleset *rules, con
     *n_taken += held;
     if (taken) taken[i] = held;
   }
-  double t0 = rg_clock_ms();
-  rg_status st = rg_recheck_rules(rules, run, o, verdicts, n_differ, err);
-  int n_run = 0;
-  for (int i = 0; i < rules->n; i++) n_run += run[i];
-  double ms = n_run ? (rg_clock_ms() - t0) / n_run : 0; /* each pass's share of the time */
-  for (int i = 0; !st && i < rules->n; i++) {
-    const rg_recheck_verdict *v = &verdicts[i];
-    if (!run[i] || v->differs || v->skipped) continue;
-    char core[64];
-    if (v->untyped) snprintf(core, sizeof core, "%s", RECHECK_UNTYPED);
-    else snprintf(core, sizeof core, "%s%d", RECHECK_AGREES, v->assignments);
-    pass_add(j, keys[i], core, ms);
-  }
+  pass_sink sink = {j, keys};
+  rg_recheck_opts ro = *o;
+  ro.on_verdict = keep_pass, ro.verdict_ctx = &sink;
+  rg_status st = rg_recheck_rules(rules, run, &ro, verdicts, n_differ, err);
   free(keys), free(run);
   return st;
 }

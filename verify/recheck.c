@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "axcheck.h"
+#include "ir/clock.h"
+#include "ir/killpoint.h"
 #include "parallel.h"
 
 void rg_recheck_opts_init(rg_recheck_opts *o) {
@@ -62,11 +64,16 @@ rg_status rg_recheck_rules(const rg_ruleset *rules, const bool *pick, const rg_r
       continue;
     }
     rg_err e;
+    double t0 = rg_clock_ms();
     rg_status st = rg_recheck_rule(rules->rules[i], o, v, &e);
     differ += v->differs;
     if (st) rg_first_error_note(&first, i, st, &e);
 #pragma omp critical(rg_recheck_progress)
-    rg_progress_tick(&pg, ++done);
+    {
+      if (!st && o->on_verdict) o->on_verdict(o->verdict_ctx, i, v, rg_clock_ms() - t0);
+      rg_progress_tick(&pg, ++done);
+      rg_kill_point("recheck", done); /* tests: what on_verdict kept survives a kill */
+    }
   }
   rg_progress_finish(&pg);
   *n_differ = differ;

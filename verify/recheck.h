@@ -18,6 +18,14 @@
 #include "ir/ir.h"
 
 typedef struct {
+  bool differs;    /* the sides differ (in values or output type) at some assignment */
+  bool untyped;    /* no assignment under which both sides type was found: nothing compared */
+  bool skipped;    /* not run (stopped) */
+  int assignments; /* assignments compared */
+  char why[768];   /* differs: the counterexample, one line; untyped: what the solver said */
+} rg_recheck_verdict;
+
+typedef struct {
   uint64_t seed;   /* default 1 */
   int assignments; /* drawn assignments per rule (default 64) */
   int trials;      /* random inputs per assignment and domain (default 1) */
@@ -31,17 +39,15 @@ typedef struct {
   const rg_shape *(*var_shape)(const void *ctx, const char *name);
   const void *var_shape_ctx;
   bool progress; /* rg_recheck_rules: a progress line on stderr (ir/progress.h); default off */
+  /* rg_recheck_rules: called with each rule's verdict as soon as it is known, one call at a
+   * time, with the time it took; NULL for none. What a caller keeps as the rules go (the proof
+   * cache's passes) is then not lost to a stop: at depth 4 the recheck takes most of an hour. */
+  void (*on_verdict)(void *ctx, int i, const rg_recheck_verdict *v, double ms);
+  void *verdict_ctx;
 } rg_recheck_opts;
 
 void rg_recheck_opts_init(rg_recheck_opts *o);
 
-typedef struct {
-  bool differs;    /* the sides differ (in values or output type) at some assignment */
-  bool untyped;    /* no assignment under which both sides type was found: nothing compared */
-  bool skipped;    /* not run (stopped) */
-  int assignments; /* assignments compared */
-  char why[768];   /* differs: the counterexample, one line; untyped: what the solver said */
-} rg_recheck_verdict;
 
 /* Rechecks one rule (with a target). Errors are failures to run (allocation); a rule that
  * differs, or never types, is a verdict. */

@@ -5,7 +5,8 @@
 #   warm:       cold then warm: the same rules and statuses; the warm run asks the solvers
 #               nothing and runs neither the axiom test nor a recheck; then lines altered on
 #               disk (an answer, the axiom test's pass, a recheck's pass) are refused, counted,
-#               and their work done again, with the same result.
+#               and their work done again, with the same result; a run killed in its recheck
+#               keeps the passes of the rules it had rechecked.
 #   concurrent: two cold runs at once on one cache both succeed with the same output, and the
 #               journal they leave is whole: a third run takes everything and refuses nothing.
 #   axiom:      after one axiom is edited (its variables renamed: the same axiom, another
@@ -90,6 +91,14 @@ PY
   [ "$(prove altered.rules.json axioms_tested)" = 1 ] || die "the axiom test was not run again"
   n=$(prove altered.rules.json rechecked) t=$(prove altered.rules.json recheck_taken)
   [ $((n - t)) = 1 ] || die "$((n - t)) rechecks run again, want 1"
+  # killed in its recheck after 3 rules, as a machine restart would: their passes were kept as
+  # they came, and the same command takes them
+  mkdir -m 700 kcache
+  RULEGEN_TEST_KILL_AT=recheck:3 run kcache killed.rules -j 1
+  [ $? = 137 ] || die "the run was not killed in its recheck"
+  run kcache killed.rules || die "the run after the kill failed"
+  same cold.rules killed.rules
+  [ "$(prove killed.rules.json recheck_taken)" -ge 3 ] || die "$(prove killed.rules.json recheck_taken) rechecks taken after the kill, want 3 or more"
   ;;
 concurrent)
   run cache a.rules & pa=$!
