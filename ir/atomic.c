@@ -25,11 +25,8 @@ static bool temporary_of(const char *n, const char *base, bool words, long *pid)
   size_t bl = strlen(base);
   if (strncmp(n, base, bl)) return false;
   const char *t = n + bl;
-  if (words && *t == '.' && strncmp(t, ".tmp.", 5))
-    for (t++; (*t >= 'a' && *t <= 'z') || *t == '.';) {
-      if (!strncmp(t, ".tmp.", 5)) break;
-      t++;
-    }
+  if (words && *t == '.')
+    while (strncmp(t, ".tmp.", 5) && (*t == '.' || (*t >= 'a' && *t <= 'z'))) t++;
   if (strncmp(t, ".tmp.", 5)) return false;
   char *end;
   *pid = strtol(t + 5, &end, 10);
