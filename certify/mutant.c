@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const names[RG_MUTANT_COUNT] = {"fig1", "dilated", "merged", "fold"};
+static const char *const names[RG_MUTANT_COUNT] = {"fig1", "dilated", "merged", "fold", "mmrows", "mmcols"};
 
 const char *rg_mutant_name(rg_mutant_kind k) { return k < RG_MUTANT_COUNT ? names[k] : "?"; }
 
@@ -13,6 +13,8 @@ int rg_mutant_by_name(const char *name) {
     if (strcmp(names[k], name) == 0) return k;
   return -1;
 }
+
+bool rg_mutant_is_product(rg_mutant_kind k) { return k == RG_MUTANT_MMROWS || k == RG_MUTANT_MMCOLS; }
 
 rg_mutant_dims rg_mutant_default(void) { return (rg_mutant_dims){1, 64, 56, 56, 64, 3, 2, 0, 0, 0}; }
 
@@ -53,8 +55,26 @@ static rg_status dilated(const rg_mutant_dims *d, int32_t g, rg_mutant *m, rg_er
   return RG_OK;
 }
 
+/* PET's merged form for two products (mutant.h): rows M = n, inner K = c, columns N = o. */
+static rg_status merged_products(rg_mutant_kind kind, const rg_mutant_dims *d, rg_mutant *m, rg_err *err) {
+  int32_t M = d->n, K = d->c, N = d->o;
+  if (M < 1 || K < 1 || N < 1)
+    return rg_err_set(err, RG_ERR_ARG, "mutant %s: every size must be at least 1", rg_mutant_name(kind));
+  if (kind == RG_MUTANT_MMROWS) {
+    snprintf(m->original, sizeof m->original, "(concat 0 (matmul ?x ?w) (matmul ?y ?w))");
+    snprintf(m->mutant, sizeof m->mutant, "(matmul (concat 0 ?x ?y) ?w)");
+    snprintf(m->shapes, sizeof m->shapes, "w=%dx%d x=%dx%d y=%dx%d", K, N, M, K, M, K);
+  } else {
+    snprintf(m->original, sizeof m->original, "(concat 1 (matmul ?x ?w) (matmul ?x ?v))");
+    snprintf(m->mutant, sizeof m->mutant, "(matmul ?x (concat 1 ?w ?v))");
+    snprintf(m->shapes, sizeof m->shapes, "v=%dx%d w=%dx%d x=%dx%d", K, N, K, N, M, K);
+  }
+  return RG_OK;
+}
+
 rg_status rg_mutant_make(rg_mutant_kind kind, const rg_mutant_dims *d, rg_mutant *m, rg_err *err) {
   memset(m, 0, sizeof *m);
+  if (rg_mutant_is_product(kind)) return merged_products(kind, d, m, err);
   int32_t N = d->n, C = d->c, H = d->h, W = d->w, O = d->o, K = d->k, KW = d->kw ? d->kw : d->k;
   int32_t dil = d->dilation ? d->dilation : 1, g = d->groups ? d->groups : 1;
   if (N < 1 || C < 1 || H < 1 || W < 1 || O < 1 || K < 1 || KW < 1 || dil < 1 || g < 1)
@@ -82,6 +102,8 @@ rg_status rg_mutant_make(rg_mutant_kind kind, const rg_mutant_dims *d, rg_mutant
              "(transpose 2013 (reshape %dx%dx%dx%d %s (reshape 1x%dx%dx%d (transpose 1203 ?x)) ?w)))", O, H, N, W,
              conv, C, H, N * W);
     return RG_OK;
+  case RG_MUTANT_MMROWS:
+  case RG_MUTANT_MMCOLS:
   case RG_MUTANT_COUNT: break;
   }
   return rg_err_set(err, RG_ERR_ARG, "unknown mutant kind %d", (int)kind);

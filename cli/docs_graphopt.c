@@ -85,7 +85,7 @@ static const rg_cli_option optimize_options[] = {
     RG_CLI_OPT(SEED, "seed of the numeric check's inputs (default 1)"),
     RG_CLI_OPT(TOLERANCE, "largest relative difference the check allows (default 1e-4)"),
     RG_CLI_OPT(PET, "also offer PET's partially-equivalent rewrites at the model's convolutions (fig1, dilated, fold, "
-                    "merged), each with its correction, certified at the model's shapes (off by default; a candidate "
+                    "merged) and pairs of products (mmrows, mmcols), each with its correction, certified at the model's shapes (off by default; a candidate "
                     "certified in more than 10 s is refused; Ctrl-C while certifying writes nothing; backtrack's 2x "
                     "growth bound keeps them out of models of a few operators)"),
     RG_CLI_OPT(CERTS, "write each PET rewrite's certificates and programs into this folder, for `rulegen certify check` "

@@ -95,9 +95,10 @@ static const rg_cli_option certify_options[] = {
     RG_CLI_OPT(TRIALS, "independent random inputs per position (default 3)"),
     RG_CLI_OPT(PRIME, "the field's prime: 2^61-1 (default, u64 arithmetic) or 2^127-1 (u128), as 2^K-1 or in decimal"),
     RG_CLI_OPT(OUTPUT, "write the certificate to FILE (default: standard output)"),
-    RG_CLI_OPT(MUTANT, "use a built-in PET mutant: fig1, fold, dilated or merged"),
+    RG_CLI_OPT(MUTANT, "use a built-in PET mutant: fig1, fold, dilated, merged, or the merged products mmrows or mmcols"),
     RG_CLI_OPT(DIMS, "sizes of the built-in mutant (default 1,64,56,56,64,3,2); then the kernel's width, dilation and "
-                     "groups (as the programs graphopt --certs writes name them)"),
+                     "groups (as the programs graphopt --certs writes name them); mmrows and mmcols read N as the rows, C as the "
+                     "inner size and O as the columns of each product (M,K,1,1,N,1)"),
     RG_CLI_OPT(FULL, "also evaluate whole outputs and check that every differing element lies in a correction region"),
     RG_CLI_OPT(PRINT, "print the two programs and their shapes, then stop"),
     RG_CLI_HELP_ROW,

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """graphopt --pet end to end (ctest optimizer_pet_cli and optimizer_pet_ort).
 
---cli: small ONNX models, one per PET kind (fig1, dilated, fold, merged) and one where no mutant
-types, each through `graphopt optimize --pet --certs DIR --explain`: the candidates and
+--cli: small ONNX models, one per PET kind (fig1, dilated, fold, merged, and the merged products
+mmrows and mmcols) and some where no mutant types, each through `graphopt optimize --pet --certs DIR --explain`: the candidates and
 certified rewrites it reports must be the ones the model allows, every certificate written must
 pass `rulegen certify check` (the auditor, which trusts only the programs), a certificate altered
 by one byte must fail it, and the model without candidates must be left as it was (exit 0).
@@ -59,6 +59,20 @@ def conv_model(path, n=1, c=4, hw=8, o=4, dil=1, merged=False, stride=1):
     onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), path)
 
 
+def product_model(path, m=6, k=8, n=5, share="w"):
+    """Two 2-D products concatenated: of one weight along the rows (share "w"), of one input along
+    the columns (share "x"), or sharing nothing (share "")."""
+    rng = np.random.default_rng(0)
+    w = [numpy_helper.from_array(rng.standard_normal((k, n)).astype(np.float32), name) for name in ("w", "v")]
+    x2 = "x" if share == "x" else "x2"
+    nodes = [helper.make_node("MatMul", ["x", "w"], ["y"]),
+             helper.make_node("MatMul", [x2, "w" if share == "w" else "v"], ["y2"]),
+             helper.make_node("Concat", ["y", "y2"], ["z"], axis=1 if share == "x" else 0)]
+    inputs = [helper.make_tensor_value_info(v, TensorProto.FLOAT, [m, k]) for v in sorted({"x", x2})]
+    g = helper.make_graph(nodes, "pet", inputs, [helper.make_tensor_value_info("z", TensorProto.FLOAT, None)], w)
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), path)
+
+
 # model -> (builder arguments, {kind: certified}, candidates)
 CASES = {
     "fig1": (dict(), {"fig1": 1}, 1),
@@ -67,6 +81,9 @@ CASES = {
     "merged": (dict(merged=True), {"fig1": 1, "merged": 1}, 2),
     "none": (dict(hw=7), {}, 0),
     "strided": (dict(stride=2), {}, 0),
+    "mmrows": (dict(product="w"), {"mmrows": 1}, 1),
+    "mmcols": (dict(product="x"), {"mmcols": 1}, 1),
+    "products": (dict(product=""), {}, 0),
 }
 
 
@@ -83,7 +100,10 @@ def check_cli(args):
         os.makedirs(work, exist_ok=True)
         model, certs = os.path.join(work, name + ".onnx"), os.path.join(work, "certs")
         shutil.rmtree(certs, ignore_errors=True)  # an earlier run's
-        conv_model(model, **kw)
+        if "product" in kw:
+            product_model(model, share=kw["product"])
+        else:
+            conv_model(model, **kw)
         _, out = run([args.graphopt, "optimize", "--pet", "--certs", certs, "--explain", "--no-guard",
                       "--time-limit", "2", model, "-o", os.path.join(work, name + ".opt.onnx")])
         m = re.search(r"pet: (\d+) candidates at the model's shapes, (\d+) certified", out)

@@ -43,14 +43,30 @@ static rg_ref conv(rg_model *m, rg_ref x, rg_ref w, int32_t stride, int32_t dil)
   return r;
 }
 
-static rg_ref concat_w(rg_model *m, rg_ref a, rg_ref b) {
-  rg_node n = rg_node_init(RG_OP_CONCAT);
-  n.params[0] = 3, n.n_in = 2, n.in[0] = a, n.in[1] = b;
+static rg_ref matrix(rg_model *m, const char *name, rg_mvar_kind kind, int32_t rows, int32_t cols) {
+  rg_shape s = rg_shape_make(2, (int32_t[]){rows, cols});
+  int32_t v = rg_model_add_var(m, name, kind, RG_ELEM_FLOAT, &s, kind == RG_MVAR_WEIGHT ? values((int64_t)rows * cols) : NULL);
+  return rg_model_var_ref(m, v);
+}
+
+static rg_ref matmul(rg_model *m, rg_ref x, rg_ref w) {
+  rg_node n = rg_node_init(RG_OP_MATMUL);
+  n.params[0] = RG_ACT_NONE, n.n_in = 2, n.in[0] = x, n.in[1] = w;
   rg_ref r = {-1, 0};
   rg_err err;
   CHECK(rg_model_add_node(m, &n, 0, &r, &err) == RG_OK);
   return r;
 }
+
+static rg_ref concat(rg_model *m, int axis, rg_ref a, rg_ref b) {
+  rg_node n = rg_node_init(RG_OP_CONCAT);
+  n.params[0] = axis, n.n_in = 2, n.in[0] = a, n.in[1] = b;
+  rg_ref r = {-1, 0};
+  rg_err err;
+  CHECK(rg_model_add_node(m, &n, 0, &r, &err) == RG_OK);
+  return r;
+}
+static rg_ref concat_w(rg_model *m, rg_ref a, rg_ref b) { return concat(m, 3, a, b); }
 
 static void outputs(rg_model *m, int n, const rg_ref *outs) {
   m->n_out = n;
@@ -65,8 +81,9 @@ static void outputs(rg_model *m, int n, const rg_ref *outs) {
 
 /* Every output of m seen from roots against m's own on the same inputs, relative to its scale. */
 static double difference(const rg_model *m, const rg_ref *roots) {
+  CHECK(m->n_out <= 8);
   rg_model *v = rg_model_view(m, roots);
-  double **in = rg_model_random_inputs(m, 3, 100), *a[4] = {0}, *b[4] = {0}, worst = INFINITY;
+  double **in = rg_model_random_inputs(m, 3, 100), *a[8] = {0}, *b[8] = {0}, worst = INFINITY;
   rg_err err;
   if (v && in && rg_model_eval(m, (const double *const *)in, a, &err) == RG_OK &&
       rg_model_eval(v, (const double *const *)in, b, &err) == RG_OK) {
@@ -78,7 +95,7 @@ static double difference(const rg_model *m, const rg_ref *roots) {
       worst = fmax(worst, diff / (scale > 0 ? scale : 1));
     }
   }
-  for (int o = 0; o < 4; o++) free(a[o]), free(b[o]);
+  for (int o = 0; o < 8; o++) free(a[o]), free(b[o]);
   rg_model_inputs_free(m, in);
   rg_model_view_free(v);
   return worst;
@@ -192,7 +209,8 @@ static void test_fig1(const char *export_dir) {
 
 /* Every kind: x (1,4,6,8) through a 3x3 conv (fig1), z (1,4,8,8) through a dilated one (dilated,
  * and fig1 not: dilation 2), b (2,4,6,6) through a 3x3 one (fold and fig1), and p, q (1,4,6,6)
- * through one kernel, concatenated along the width (merged; fig1 at each). */
+ * through one kernel, concatenated along the width (merged; fig1 at each); r, s (6,8) through one
+ * weight (8,5), stacked along the rows (mmrows), and t (6,8) through two, side by side (mmcols). */
 static rg_model *every_kind(void) {
   rg_model *m = rg_model_new();
   rg_ref x = var(m, "x", RG_MVAR_INPUT, 1, 4, 6, 8), z = var(m, "z", RG_MVAR_INPUT, 1, 4, 8, 8);
@@ -200,18 +218,30 @@ static rg_model *every_kind(void) {
   rg_ref q = var(m, "q", RG_MVAR_INPUT, 1, 4, 6, 6);
   rg_ref w1 = var(m, "w1", RG_MVAR_WEIGHT, 4, 4, 3, 3), w2 = var(m, "w2", RG_MVAR_WEIGHT, 4, 4, 3, 3);
   rg_ref w3 = var(m, "w3", RG_MVAR_WEIGHT, 4, 4, 3, 3), w4 = var(m, "w4", RG_MVAR_WEIGHT, 4, 4, 3, 3);
-  outputs(m, 4, (rg_ref[]){conv(m, x, w1, 1, 1), conv(m, z, w2, 1, 2), conv(m, b, w3, 1, 1),
-                           concat_w(m, conv(m, p, w4, 1, 1), conv(m, q, w4, 1, 1))});
+  rg_ref r = matrix(m, "r", RG_MVAR_INPUT, 6, 8), s = matrix(m, "s", RG_MVAR_INPUT, 6, 8);
+  rg_ref t = matrix(m, "t", RG_MVAR_INPUT, 6, 8), w5 = matrix(m, "w5", RG_MVAR_WEIGHT, 8, 5);
+  rg_ref w6 = matrix(m, "w6", RG_MVAR_WEIGHT, 8, 5), w7 = matrix(m, "w7", RG_MVAR_WEIGHT, 8, 5);
+  outputs(m, 6, (rg_ref[]){conv(m, x, w1, 1, 1), conv(m, z, w2, 1, 2), conv(m, b, w3, 1, 1),
+                           concat_w(m, conv(m, p, w4, 1, 1), conv(m, q, w4, 1, 1)),
+                           concat(m, 0, matmul(m, r, w5), matmul(m, s, w5)),
+                           concat(m, 1, matmul(m, t, w6), matmul(m, t, w7))});
   return m;
 }
 
 /* The search's costs: 10 per SAME convolution, except over the input shape favoured (the
- * mutant's), 1 per other convolution (the corrections'), 0.01 per other operator. */
+ * mutant's), 1 per other convolution (the corrections'); 10 per product, 1 where either operand
+ * has the shape favoured; 0.01 per other operator. */
 static rg_shape favoured;
 static rg_status node_cost(void *ctx, const rg_model *m, int32_t id, double *us, rg_err *err) {
   (void)ctx, (void)err;
   const rg_node *nd = rg_graph_node(m->g, id);
   bool mutant = nd->op == RG_OP_CONV2D && rg_shape_dims_eq(rg_model_shape(m, nd->in[0]), &favoured);
+  if (nd->op == RG_OP_MATMUL) {
+    mutant = rg_shape_dims_eq(rg_model_shape(m, nd->in[0]), &favoured) ||
+             rg_shape_dims_eq(rg_model_shape(m, nd->in[1]), &favoured);
+    *us = mutant ? 1 : 10;
+    return RG_OK;
+  }
   *us = nd->op != RG_OP_CONV2D ? 0.01 : nd->params[2] == RG_PAD_SAME && !mutant ? 10 : 1;
   return RG_OK;
 }
@@ -273,21 +303,24 @@ static void test_every_kind(const char *export_dir) {
   for (int i = 0; i < n; i++) by_kind[c[i].kind]++;
   /* fig1 at x, at b, and once for p and q (one shape: two places); no fig1 at the dilated z */
   CHECK_MSG(by_kind[RG_MUTANT_FIG1] == 3 && by_kind[RG_MUTANT_DILATED] == 1 && by_kind[RG_MUTANT_FOLD] == 1 &&
-                by_kind[RG_MUTANT_MERGED] == 1, "fig1 %d dilated %d fold %d merged %d\n", by_kind[0], by_kind[1],
-            by_kind[3], by_kind[2]);
+                by_kind[RG_MUTANT_MERGED] == 1 && by_kind[RG_MUTANT_MMROWS] == 1 && by_kind[RG_MUTANT_MMCOLS] == 1,
+            "fig1 %d dilated %d fold %d merged %d mmrows %d mmcols %d\n", by_kind[0], by_kind[1], by_kind[3], by_kind[2],
+            by_kind[4], by_kind[5]);
   free(c);
   rg_pet_set set;
-  CHECK(rg_pet_find(m, &(rg_pet_find_opts){.trials = 3}, &set, &err) == RG_OK && set.n == 6);
+  CHECK(rg_pet_find(m, &(rg_pet_find_opts){.trials = 3}, &set, &err) == RG_OK && set.n == 8);
   for (int i = 0; i < set.n; i++) CHECK_MSG(!set.rw[i].refused, "%s refused: %s\n", rg_mutant_name(set.rw[i].cand.kind), set.rw[i].why);
   rg_ruleset rules;
   rg_ruleset_init(&rules);
-  CHECK(rg_pet_rules(&set, &rules, &err) == RG_OK && rules.n == 6);
+  CHECK(rg_pet_rules(&set, &rules, &err) == RG_OK && rules.n == 8);
+  for (int i = 0; i < set.n; i++) /* a product's mutant is equal everywhere: nothing to correct */
+    CHECK(!rg_mutant_is_product(set.rw[i].cand.kind) || (set.rw[i].neq_boxes == 0 && set.rw[i].regions == 0));
   seen s = apply_rules(m, &rules);
   free(s.first);
   /* one place each, fig1 at p and q twice; every rewritten model computes the original's */
-  CHECK_MSG(s.applied == 7 && s.worst < 1e-12, "applied %d, differs by %g\n", s.applied, s.worst);
+  CHECK_MSG(s.applied == 9 && s.worst < 1e-12, "applied %d, differs by %g\n", s.applied, s.worst);
   rg_apply_set *as = NULL;
-  CHECK(rg_apply_set_new(&rules, &as, &err) == RG_OK && rg_apply_set_size(as) == 6); /* forward only */
+  CHECK(rg_apply_set_new(&rules, &as, &err) == RG_OK && rg_apply_set_size(as) == 8); /* forward only */
   rg_apply_set_free(as);
   rg_ruleset_free(&rules);
   rg_pet_set_free(&set);
@@ -296,6 +329,8 @@ static void test_every_kind(const char *export_dir) {
   test_searches(1, RG_MUTANT_DILATED, rg_shape_make(4, (int32_t[]){4, 4, 4, 4}), export_dir);
   test_searches(2, RG_MUTANT_FOLD, rg_shape_make(4, (int32_t[]){1, 4, 6, 12}), export_dir);
   test_searches(3, RG_MUTANT_MERGED, rg_shape_make(4, (int32_t[]){1, 4, 6, 12}), export_dir);
+  test_searches(4, RG_MUTANT_MMROWS, rg_shape_make(2, (int32_t[]){12, 8}), export_dir);
+  test_searches(5, RG_MUTANT_MMCOLS, rg_shape_make(2, (int32_t[]){8, 10}), export_dir);
 }
 
 /* A rewrite certified at x (1,4,6,8) does not apply to a convolution of another shape whose

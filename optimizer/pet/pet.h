@@ -6,7 +6,9 @@
  * fig1 (the width cut into two strips stacked into the batch) where the width is even, dilated
  * where the dilation is 2 and the height and width are even, fold where the batch holds two
  * images or more; and merged where two such convolutions of one kernel are concatenated along
- * the width. Each (kind, shapes) once, however many places share it.
+ * the width. At two 2-D products without activation concatenated, of one weight along the rows
+ * or of one input along the columns: mmrows or mmcols (equal everywhere: nothing to correct).
+ * Each (kind, shapes) once, however many places share it.
  *
  * Each candidate is certified (pet.c): certify/ splits the output into boxes and evaluates the
  * original and the mutant at m+1 positions per box on random inputs over 2^61-1; the boxes

@@ -1,5 +1,6 @@
 /* optimizer/pet/pet_sites.c: a model's PET candidates (pet.h): the mutant kinds that type at
- * each convolution it runs, and at each pair of them concatenated along the width. */
+ * each convolution it runs, at each pair of them concatenated along the width, and at each pair
+ * of 2-D products concatenated along the rows (one weight) or the columns (one input). */
 #include "pet.h"
 
 #include <stdlib.h>
@@ -36,14 +37,37 @@ static bool note(found *f, rg_mutant_kind kind, const rg_mutant_dims *d) {
   return true;
 }
 
+/* A 2-D product without activation: its rows, inner size and columns into d. */
+static bool plain_product(const rg_model *m, const rg_node *nd, rg_mutant_dims *d) {
+  if (nd->op != RG_OP_MATMUL || nd->var_mask || nd->params[0] != RG_ACT_NONE) return false;
+  const rg_shape *x = rg_model_shape(m, nd->in[0]), *w = rg_model_shape(m, nd->in[1]);
+  if (x->rank != 2 || w->rank != 2) return false;
+  *d = (rg_mutant_dims){x->dim[0], x->dim[1], 1, 1, w->dim[1], 1, 2, 1, 1, 1};
+  return true;
+}
+
+static bool same_ref(rg_ref a, rg_ref b) { return a.node == b.node && a.out == b.out; }
+
+/* A concat of two products of one size sharing the weight (rows, axis 0) or the input
+ * (columns, axis 1): mmrows or mmcols. */
+static bool merged_products(const rg_model *m, const rg_node *nd, found *f) {
+  rg_mutant_dims d, e;
+  const rg_node *a = rg_graph_node(m->g, nd->in[0].node), *b = rg_graph_node(m->g, nd->in[1].node);
+  if (!plain_product(m, a, &d) || !plain_product(m, b, &e) || memcmp(&d, &e, sizeof d)) return true;
+  if (nd->params[0] == 0 && same_ref(a->in[1], b->in[1])) return note(f, RG_MUTANT_MMROWS, &d);
+  if (nd->params[0] == 1 && same_ref(a->in[0], b->in[0])) return note(f, RG_MUTANT_MMCOLS, &d);
+  return true;
+}
+
 /* The kinds one node offers. */
 static bool at_node(const rg_model *m, const rg_node *nd, found *f) {
   rg_mutant_dims d, e;
-  if (nd->op == RG_OP_CONCAT && nd->params[0] == 3 && nd->n_in == 2 && !nd->var_mask) {
+  bool pair = nd->op == RG_OP_CONCAT && nd->n_in == 2 && !nd->var_mask;
+  if (pair && nd->params[0] < 2) return merged_products(m, nd, f);
+  if (pair && nd->params[0] == 3) {
     const rg_node *a = rg_graph_node(m->g, nd->in[0].node), *b = rg_graph_node(m->g, nd->in[1].node);
     bool same = plain_conv(m, a, &d) && plain_conv(m, b, &e) && !memcmp(&d, &e, sizeof d) &&
-                !memcmp(a->params, b->params, sizeof a->params) && a->in[1].node == b->in[1].node &&
-                a->in[1].out == b->in[1].out;
+                !memcmp(a->params, b->params, sizeof a->params) && same_ref(a->in[1], b->in[1]);
     return !same || note(f, RG_MUTANT_MERGED, &d);
   }
   if (!plain_conv(m, nd, &d)) return true;
