@@ -8,7 +8,7 @@
 #include "cluster/cluster.h"
 #include "ir/killpoint.h"
 
-enum { ASKED, RECHECKS }; /* the counters a chunk reports */
+enum { ASKED, RECHECKS, COMPARES }; /* the counters a chunk reports */
 
 typedef struct {
   const rg_axioms *ax;
@@ -47,6 +47,7 @@ static rg_status run_chunk(void *ctx, void *job, int begin, int end, int64_t cou
   rg_rule_proofs_free(p, end - begin);
   free(p);
   counts[ASKED] += s.asked, counts[RECHECKS] += s.rechecked - s.recheck_taken;
+  counts[COMPARES] += s.compared - s.refute_taken;
   return st;
 }
 
@@ -83,20 +84,22 @@ rg_status rg_spread_prove(const rg_ruleset *rs, const rg_axioms *ax, const rg_pr
   rg_prove_opts q = chunk_opts(po);
   prove_ctx c = {ax, &q};
   rg_cluster_work w = {&c, open_job, run_chunk, close_job, 0};
-  int64_t asked = total(ASKED), rechecks = total(RECHECKS); /* before this round */
+  int64_t asked = total(ASKED), rechecks = total(RECHECKS), compares = total(COMPARES); /* before this round */
   rg_status st = rg_cluster_spread(RG_SPREAD_PROVE, rg_sb_str(&text), text.len, rs->n, &w, (void *)rs, "prove (ranks)",
                                    po->progress, err);
   done->asked = total(ASKED) - asked, done->rechecks = total(RECHECKS) - rechecks;
+  done->compares = total(COMPARES) - compares;
   rg_sb_free(&text);
   return st;
 }
 
 void rg_spread_account(rg_prove_summary *s, const rg_spread_work *done) {
-  int asked = (int)done->asked, rechecks = (int)done->rechecks;
+  int asked = (int)done->asked, rechecks = (int)done->rechecks, compares = (int)done->compares;
   /* what rank 0's round took from the journal that the ranks had just asked */
   if (asked > s->reused) asked = s->reused;
   if (rechecks > s->recheck_taken) rechecks = s->recheck_taken;
-  s->asked += asked, s->reused -= asked, s->recheck_taken -= rechecks;
+  if (compares > s->refute_taken) compares = s->refute_taken;
+  s->asked += asked, s->reused -= asked, s->recheck_taken -= rechecks, s->refute_taken -= compares;
   s->axioms_tested += (int)done->axioms_tested; /* the round itself did not test them again */
 }
 

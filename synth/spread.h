@@ -21,6 +21,7 @@ enum { RG_SPREAD_PROVE, RG_SPREAD_ENUMERATE, RG_SPREAD_TEST, RG_SPREAD_GENERALIZ
 typedef struct {
   int64_t asked;    /* solver queries answered */
   int64_t rechecks; /* proved rules the recheck compared (its pass not taken from the cache) */
+  int64_t compares; /* rules compared at shape sets before the solvers (their pass not taken) */
   int64_t axioms_tested; /* the axioms' random test, run by rank 0 before the ranks set out */
   bool axioms_checked;   /* that test passed here: the round need not run it again */
 } rg_spread_work;

@@ -71,6 +71,28 @@ static void recheck(const char *path, const rg_ruleset *rs, int *differ, bool *t
   rg_journal_close(j);
 }
 
+/* A comparison's pass at shape sets: held once kept, across a reopening, under its own number of
+ * sets and its rule's text only. */
+static void refutes_kept(const char *path, const rg_ruleset *rs) {
+  const char *versions[RG_SOLVER_COUNT];
+  for (int s = 0; s < RG_SOLVER_COUNT; s++) versions[s] = "solver 1";
+  rg_journal *j = NULL;
+  rg_err err;
+  char key[65], other[65];
+  CHECK(rg_journal_open_cache(path, versions, &j, &err) == RG_OK);
+  CHECK(!rg_refute_pass_held(j, rs->rules[0], 8, 3, key));
+  rg_refute_pass_keep(j, key, 1.5);
+  CHECK(rg_refute_pass_held(j, rs->rules[0], 8, 3, other) && !strcmp(key, other));
+  rg_journal_close(j);
+  CHECK(rg_journal_open_cache(path, versions, &j, &err) == RG_OK);
+  CHECK(rg_refute_pass_held(j, rs->rules[0], 8, 3, key));
+  CHECK(!rg_refute_pass_held(j, rs->rules[0], 4, 3, key)); /* other sets: another comparison */
+  CHECK(!rg_refute_pass_held(j, rs->rules[0], 8, 4, key)); /* another seed */
+  CHECK(!rg_refute_pass_held(j, rs->rules[1], 8, 3, key)); /* another rule */
+  CHECK(!rg_refute_pass_held(NULL, rs->rules[0], 8, 3, key));
+  rg_journal_close(j);
+}
+
 /* The checks' passes (proofcache_checks.h): kept and taken; a failure never kept; other
  * parameters another check; a pass altered on disk refused and the check run again. */
 static void checks_kept(const char *dir, const rg_ruleset *rs) {
@@ -110,6 +132,7 @@ static void checks_kept(const char *dir, const rg_ruleset *rs) {
   rg_sb_free(&sb);
   recheck(path, rs, &differ, rtaken, &n_taken, &refused);
   CHECK(refused == 1 && n_taken == 0 && differ == 1);
+  refutes_kept(path, rs);
 }
 
 int main(void) {

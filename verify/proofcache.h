@@ -16,9 +16,10 @@
  *   - the verdict on every rule refuted there (its sides differ in float64 at shapes the
  *     comparison before the solvers found): one sat line under the same key, the counterexample as its core, so
  *     a false rule is not tested again either. Timeouts and other doubts are not kept;
- *   - the passes of the checks around the proofs, the axioms' random test and the recheck of
- *     each proved rule (proofcache_checks.h), written by rg_prove_rules whenever its journal
- *     is a cache's (journal_cache): a warm rerun runs neither again.
+ *   - the passes of the checks around the proofs, the axioms' random test, each rule's
+ *     comparison at shape sets and the recheck of each proved rule (proofcache_checks.h),
+ *     written by rg_prove_rules whenever its journal is a cache's (journal_cache): a warm
+ *     rerun runs none of them again.
  * Every line carries the journal key's MAC: a line edited or forged without the key is never
  * a proof: it is refused (counted, said, its obligation asked again; journal.h's cache mode).
  * The rulegen run and `rulegen prove` journal their answers here too. The key sits beside the journal, so a cache is trusted as far as those who

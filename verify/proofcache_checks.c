@@ -13,6 +13,7 @@
 #define AXIOMS_SOUND "axioms-sound"
 #define RECHECK_AGREES "recheck-agrees "
 #define RECHECK_UNTYPED "recheck-untyped"
+#define REFUTE_AGREES "refute-agrees"
 
 /* BLAKE2b-256 of text (and extra bytes, may be NULL), as 64 hex digits. */
 static void key_of(const rg_strbuf *text, const unsigned char *extra, size_t n_extra, char hex[65]) {
@@ -63,15 +64,34 @@ rg_status rg_axioms_check_journaled(rg_journal *j, const rg_axioms *ax, const rg
   return st;
 }
 
+/* r's text without its name, after sb's header. */
+static void put_unnamed(const rg_rule *r, rg_strbuf *sb) {
+  rg_rule unnamed = *r; /* shares the graph; never freed */
+  unnamed.name[0] = 0;
+  rg_text_print_rule(&unnamed, sb);
+}
+
+bool rg_refute_pass_held(rg_journal *j, const rg_rule *r, int n_sets, uint64_t seed, char key[65]) {
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  rg_sb_printf(&sb, "rulegen refute %d\nsets %d seed %llu\n", RG_AXCHECK_REVISION, n_sets, (unsigned long long)seed);
+  put_unnamed(r, &sb);
+  key_of(&sb, NULL, 0, key);
+  rg_sb_free(&sb);
+  rg_solver_answer ans;
+  const char *core = j ? pass_held(j, key, &ans) : NULL;
+  return core && !strcmp(core, REFUTE_AGREES);
+}
+
+void rg_refute_pass_keep(rg_journal *j, const char key[65], double ms) { pass_add(j, key, REFUTE_AGREES, ms); }
+
 /* The key of rule r's recheck under o (proofcache_checks.h). */
 static void recheck_key(const rg_rule *r, const rg_recheck_opts *o, char key[65]) {
   rg_strbuf sb;
   rg_sb_init(&sb);
   rg_sb_printf(&sb, "rulegen recheck %d\nseed %llu assignments %d trials %d\n", RG_AXCHECK_REVISION,
                (unsigned long long)o->seed, o->assignments, o->trials);
-  rg_rule unnamed = *r; /* shares the graph; never freed */
-  unnamed.name[0] = 0;
-  rg_text_print_rule(&unnamed, &sb);
+  put_unnamed(r, &sb);
   for (int32_t v = 0; v < rg_graph_n_tvars(r->g); v++) {
     const char *name = rg_graph_tvar_name(r->g, v);
     const rg_shape *s = o->var_shape ? o->var_shape(o->var_shape_ctx, name) : NULL;

@@ -105,28 +105,53 @@ static rg_status require_typed(const rg_rule *r, rg_err *err) {
   return RG_OK;
 }
 
-/* Compares every rule at o->refute_sets shape sets; marks those whose sides differ. */
-static rg_status refute_all(const rg_ruleset *rules, const rg_prove_opts *o, rg_rule_proof *proofs,
-                            rg_err *err) {
+#define REFUTE_SEED 3
+
+/* Which rules' comparisons j holds passes of (taken[i]; their keys into keys), counted. */
+static int refutes_held(const rg_ruleset *rules, const rg_prove_opts *o, rg_journal *j, char (*keys)[65], bool *taken) {
+  int n = 0;
+#pragma omp parallel for schedule(dynamic, 64) num_threads(rg_verify_threads(o->threads)) reduction(+ : n)
+  for (int i = 0; i < rules->n; i++) /* lookups only: nothing is appended meanwhile */
+    n += taken[i] = rg_refute_pass_held(j, rules->rules[i], o->refute_sets, REFUTE_SEED, keys[i]);
+  return n;
+}
+
+/* Compares every rule at o->refute_sets shape sets; marks those whose sides differ. A rule whose
+ * comparison agreed before is taken from the journal j (may be NULL), and each that agrees now is
+ * kept there as it is known. */
+static rg_status refute_all(const rg_ruleset *rules, const rg_prove_opts *o, rg_journal *j, rg_rule_proof *proofs,
+                            rg_prove_summary *sum, rg_err *err) {
+  char (*keys)[65] = j ? calloc((size_t)rules->n + 1, sizeof *keys) : NULL;
+  bool *taken = j ? calloc((size_t)rules->n + 1, sizeof *taken) : NULL;
+  if (j && (!keys || !taken)) return free(keys), free(taken), rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (j) sum->refute_taken += refutes_held(rules, o, j, keys, taken);
   rg_first_error first = RG_FIRST_ERROR_INIT;
   int n = 0;
 #pragma omp parallel for schedule(dynamic, 8) num_threads(rg_verify_threads(o->threads)) reduction(+ : n)
   for (int i = 0; i < rules->n; i++) {
-    if (o->stop && *o->stop) continue; /* Ctrl-C: minutes on 100,000s of rules */
+    if ((o->stop && *o->stop) || (taken && taken[i])) continue; /* Ctrl-C: minutes on 100,000s of rules */
     rg_err e;
     rg_rule_proof *p = &proofs[i];
     char why[512];
-    rg_status st = rg_refute_rule(rules->rules[i], o->refute_sets, 3, o->kernel, &p->refuted, why, sizeof why, &e);
+    double t0 = rg_clock_ms();
+    rg_status st = rg_refute_rule(rules->rules[i], o->refute_sets, REFUTE_SEED, o->kernel, &p->refuted, why, sizeof why, &e);
     if (!st && p->refuted && rg_proof_refutation_set(p, why, sizeof why))
       st = rg_err_set(&e, RG_ERR_NOMEM, "out of memory");
     n += p->refuted;
     if (st) rg_first_error_note(&first, i, st, &e);
+    if (!st && !p->refuted && j) {
+#pragma omp critical(rg_refute_keep)
+      rg_refute_pass_keep(j, keys[i], rg_clock_ms() - t0);
+    }
   }
+  free(keys), free(taken);
+  sum->compared += rules->n;
   if (first.st) return rg_first_error_take(&first, err);
   if (o->progress && rules->n) /* none: only the axioms' test ran */
     fprintf(stderr,
-            "prove: %d rules compared at %d shape sets each: %d differ (not sent to the solvers)\n",
-            rules->n, o->refute_sets, n);
+            "prove: %d rules compared at %d shape sets each: %d differ (not sent to the solvers; %d passes taken "
+            "from the proof cache)\n",
+            rules->n, o->refute_sets, n, sum->refute_taken);
   return RG_OK;
 }
 
@@ -505,7 +530,7 @@ static rg_status precheck(const rg_ruleset *rules, const rg_axioms *ax, const rg
   rg_status st = o->check_axioms ? require_sound(ax, o, j, sum, err) : RG_OK;
   for (int i = 0; !st && o->check_typed && i < rules->n; i++)
     st = require_typed(rules->rules[i], err);
-  if (!st && o->refute_sets > 0) st = refute_all(rules, o, proofs, err);
+  if (!st && o->refute_sets > 0) st = refute_all(rules, o, j, proofs, sum, err);
   return st;
 }
 

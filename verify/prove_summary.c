@@ -47,10 +47,12 @@ void rg_prove_summary_json(const rg_prove_summary *s, FILE *out) {
 void rg_prove_journal_print(FILE *out, const char *lead, const char *warn_lead, const char *where,
                             const rg_prove_summary *s, int refused) {
   fprintf(out, "%s%d solver answers taken from %s (earlier runs'), %d asked now\n", lead, s->reused, where, s->asked);
-  if (s->axioms_taken || s->recheck_taken)
-    fprintf(out, "%salso taken from there: the passes of %d axiom test%s and %d rechecks; run now: %d axiom tests, %d rechecks\n",
-            lead, s->axioms_taken, s->axioms_taken == 1 ? "" : "s", s->recheck_taken, s->axioms_tested,
-            s->rechecked - s->recheck_taken);
+  if (s->axioms_taken || s->recheck_taken || s->refute_taken)
+    fprintf(out,
+            "%salso taken from there: the passes of %d axiom test%s, %d comparisons at shape sets and %d rechecks; run "
+            "now: %d axiom tests, %d comparisons, %d rechecks\n",
+            lead, s->axioms_taken, s->axioms_taken == 1 ? "" : "s", s->refute_taken, s->recheck_taken, s->axioms_tested,
+            s->compared - s->refute_taken, s->rechecked - s->recheck_taken);
   if (refused)
     fprintf(out, "%s%s: %d lines not believed (altered, forged or garbled): their obligations asked again\n",
             warn_lead, where, refused);

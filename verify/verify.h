@@ -1,7 +1,7 @@
 /* verify/verify.h: the public header of the verify module: axioms (axioms.h) and their random
  * checks (axcheck.h), the SMT encoder (smt.h), the solver backends (solver.h) and the proof
- * stage (prove.h) and its cache of proofs (proofcache.h; the axiom test's and the recheck's
- * passes kept there: proofcache_checks.h), the deep recheck (recheck.h), these stages over files (filerun.h) and their
+ * stage (prove.h) and its cache of proofs (proofcache.h; the passes of the axiom test, the
+ * comparisons at shape sets and the recheck kept there: proofcache_checks.h), the deep recheck (recheck.h), these stages over files (filerun.h) and their
  * results as text (report.h), a rule's sides compared as `rulegen eval` shows it (sides.h), and
  * the random testing of candidates (randtest.h, its verdict cache randtest_cache.h), their
  * generalization (generalize.h), the solver helper programs' main (helper.h), and the child

@@ -49,6 +49,8 @@ taken_all() {
   [ "$(prove "$1.json" axioms_taken)" = 1 ] || die "$1: the axiom test's pass not taken"
   [ "$(prove "$1.json" recheck_taken)" = "$(prove "$1.json" rechecked)" ] || die "$1: some recheck ran again"
   [ "$(prove "$1.json" rechecked)" -gt 0 ] || die "$1: nothing rechecked"
+  [ "$(prove "$1.json" refute_taken)" = "$(prove "$1.json" compared)" ] || die "$1: some comparison at shape sets ran again"
+  [ "$(prove "$1.json" compared)" -gt 0 ] || die "$1: nothing compared at shape sets"
   [ "$(prove "$1.json" cache_refused)" = 0 ] || die "$1: $(prove "$1.json" cache_refused) cache lines refused"
   grep -q "0 asked now" "$1.table" || die "$1: the table does not say 0 asked now"
 }
@@ -60,10 +62,11 @@ warm)
   [ "$(prove cold.rules.json asked)" -gt 0 ] || die "the cold run asked nothing"
   [ "$(prove cold.rules.json axioms_tested)" = 1 ] || die "the cold run did not test the axioms"
   [ "$(prove cold.rules.json recheck_taken)" = 0 ] || die "the cold run took a recheck"
+  [ "$(prove cold.rules.json refute_taken)" = 0 ] || die "the cold run took a comparison at shape sets"
   run cache warm.rules || die "warm run failed"
   same cold.rules warm.rules
   taken_all warm.rules
-  # alter three lines on disk: an answer's time, the axiom test's pass, a recheck's pass
+  # alter four lines on disk: an answer's time, the passes of the axiom test, a comparison and a recheck
   j=$(journal cache)
   python3 - "$j" <<'PY' || die "could not alter the journal"
 import sys
@@ -74,23 +77,26 @@ for i, l in enumerate(lines[1:], 1):
     f = l.split(" ")
     if len(f) < 7:
         continue
-    kind = "answer" if f[3] != "1" else "axioms" if f[6] == "axioms-sound" else "recheck"
+    kind = "answer" if f[3] != "1" else "axioms" if f[6] == "axioms-sound" else \
+        "refute" if f[6] == "refute-agrees" else "recheck"
     if kind in done:
         continue
     f[4] = "99999.0"  # its time: the MAC no longer matches
     lines[i] = " ".join(f)
     done.add(kind)
-assert done == {"answer", "axioms", "recheck"}, done
+assert done == {"answer", "axioms", "refute", "recheck"}, done
 open(path, "w").write("\n".join(lines))
 PY
   run cache altered.rules || die "run after the alteration failed"
   same cold.rules altered.rules
-  [ "$(prove altered.rules.json cache_refused)" = 3 ] || die "refused $(prove altered.rules.json cache_refused) lines, want 3"
-  grep -q "3 lines not believed" altered.rules.table || die "the table does not say 3 lines not believed"
+  [ "$(prove altered.rules.json cache_refused)" = 4 ] || die "refused $(prove altered.rules.json cache_refused) lines, want 4"
+  grep -q "4 lines not believed" altered.rules.table || die "the table does not say 4 lines not believed"
   [ "$(prove altered.rules.json asked)" = 1 ] || die "asked $(prove altered.rules.json asked) queries again, want 1"
   [ "$(prove altered.rules.json axioms_tested)" = 1 ] || die "the axiom test was not run again"
   n=$(prove altered.rules.json rechecked) t=$(prove altered.rules.json recheck_taken)
   [ $((n - t)) = 1 ] || die "$((n - t)) rechecks run again, want 1"
+  n=$(prove altered.rules.json compared) t=$(prove altered.rules.json refute_taken)
+  [ $((n - t)) = 1 ] || die "$((n - t)) comparisons at shape sets run again, want 1"
   # killed in its recheck after 3 rules, as a machine restart would: their passes were kept as
   # they came, and the same command takes them
   mkdir -m 700 kcache

@@ -13,21 +13,22 @@ pid=
 trap '[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 opts=(-q --proof-cache "$tmp/cache")
 # Its cache starts with the shared one's key and the passes of its checks (the axioms' random
-# test, rechecks: lines whose core is axioms-sound or recheck-..., verify/proofcache_checks.h),
-# none of its answers: the solvers are asked, the minute of the axioms' test under ASan is not
-# paid again.
+# test, comparisons at shape sets, rechecks: lines whose core is axioms-sound, refute-agrees or
+# recheck-..., verify/proofcache_checks.h), none of its answers: the solvers are asked, the
+# minute of the axioms' test under ASan is not paid again.
+passes=' (axioms-sound|refute-agrees|recheck-[a-z]+( [0-9]+)?)$'
 mkdir -m 700 cache
 for j in "${RULEGEN_PROOF_CACHE:-/nonexistent}"/answers-*.journal; do
   [ -f "$j" ] && [ -f "$j.key" ] || continue
   cp -p "$j.key" cache/
-  { head -1 "$j"; grep -E ' (axioms-sound|recheck-[a-z]+( [0-9]+)?)$' "$j"; } >"cache/${j##*/}"
+  { head -1 "$j"; grep -E "$passes" "$j"; } >"cache/${j##*/}"
 done
 check "the candidates" 0 "$rulegen" --ops ewadd,ewmul,matmul,transpose --depth 2 --inputs "$dir/synth.inputs" -q \
   --stop-after test -o m.rules.candidates
 "$rulegen" --resume m.rules.candidates -o m.rules "${opts[@]}" 2>killed.txt &
 pid=$!
-# Killed once the cache holds a few answers more than it was given.
-answers() { cat "$tmp"/cache/answers-*.journal 2>/dev/null | wc -l; }
+# Killed once the cache holds a few answers more than it was given (the solvers', not passes).
+answers() { cat "$tmp"/cache/answers-*.journal 2>/dev/null | grep -cvE "$passes"; }
 given=$(answers)
 for _ in $(seq 1200); do
   [ "$(answers)" -ge $((given + 4)) ] && break
