@@ -1,7 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 /* tests/test_ir_text.c: the rule text format: round trips of every operator and of
  * multi-output rules, canonical printing, hash-consing of parsed graphs (also once compacted), and parse errors with
- * line and column. */
+ * line and column; the text buffer's formatting at every fill of its room. */
 #include "check.h"
 
 static char *print(const rg_rule *r) {
@@ -264,7 +264,33 @@ static void test_slices(void) {
   rg_sb_free(&text);
 }
 
+/* rg_sb_printf against snprintf, with pieces of every length around the room left (the piece
+ * that fits exactly, one byte short, one byte over). */
+static void test_strbuf_printf(void) {
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  char want[8192], piece[80];
+  size_t len = 0;
+  for (int i = 0; i < 400; i++) {
+    int w = i % 71;
+    snprintf(piece, sizeof piece, "%*d|", w, i);
+    rg_sb_printf(&sb, "%*d|", w, i);
+    memcpy(want + len, piece, strlen(piece) + 1);
+    len += strlen(piece);
+    if (len > sizeof want - 100) break;
+    CHECK_MSG(sb.len == len && !strcmp(rg_sb_str(&sb), want), "after piece %d: %zu bytes, want %zu", i, sb.len, len);
+  }
+  rg_sb_free(&sb);
+  rg_sb_printf(&sb, "%s", ""); /* nothing into nothing */
+  CHECK(sb.len == 0 && !strcmp(rg_sb_str(&sb), ""));
+  sb.failed = true; /* a failed buffer stays as it was */
+  rg_sb_printf(&sb, "%d", 12345);
+  CHECK(sb.len == 0 && !strcmp(rg_sb_str(&sb), ""));
+  rg_sb_free(&sb);
+}
+
 int main(void) {
+  test_strbuf_printf();
   test_round_trips();
   test_every_op_printed();
   test_hash_consing();
