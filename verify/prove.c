@@ -416,9 +416,11 @@ static void judge(rg_rule_proof *p, rg_require req) {
 /* Rules per chunk of obligations encoded and held at once, unless the options say. */
 #define PROVE_CHUNK 4096
 
-/* Encodes obligation (i, out) into *ob, dumps it if asked, and takes what the journal knows. */
+/* Encodes obligation (i, out) into *ob, dumps it if asked, and takes what the journal knows
+ * (counted into *reused). Called from several threads at once: nothing is appended to the
+ * journal while a chunk is encoded. */
 static rg_status encode_one(query_run *q, const rg_rule *r, int i, int out, const rg_axioms *ax,
-                            rg_obligation *ob, rg_prove_summary *sum, rg_err *err) {
+                            rg_obligation *ob, int *reused, rg_err *err) {
   const rg_prove_opts *o = q->o;
   rg_status st = rg_smt_encode(r, out, ax, o->all_axioms, ob, err);
   if (st) return st;
@@ -437,29 +439,35 @@ static rg_status encode_one(query_run *q, const rg_rule *r, int i, int out, cons
     if (!st && rg_journal_lookup(q->journal, asked->sha256, s, o->timeout_ms, &ans)) {
       st = rg_answer_keep(&rec->ans[s], &ans) ? rg_err_set(err, RG_ERR_NOMEM, "out of memory") : RG_OK;
       rec->done[s] = !st;
-      sum->reused += !st;
+      *reused += !st;
     }
     rg_obligation_free(&hint);
   }
   return st;
 }
 
-/* Encodes the obligations of rules [lo, hi) into obs and queues the queries they still need. */
-static rg_status encode_chunk(query_run *q, const rg_ruleset *rules, int lo, int hi,
+/* Encodes the obligations of rules [lo, hi) into obs (first[i - lo]: rule i's first), on every
+ * thread (a warm rerun is mostly this), then queues the queries they still need in order. */
+static rg_status encode_chunk(query_run *q, const rg_ruleset *rules, int lo, int hi, const int *first,
                               const rg_axioms *ax, rg_obligation *obs, task *tasks, int *n_tasks,
                               rg_prove_summary *sum, rg_err *err) {
-  rg_status st = RG_OK;
-  int k = 0;
-  *n_tasks = 0;
-  for (int i = lo; !st && i < hi; i++) {
-    const rg_rule *r = rules->rules[i];
-    for (int out = 0; !st && out < r->n_src; out++, k++) {
-      st = encode_one(q, r, i, out, ax, &obs[k], sum, err);
-      if (!st && !q->proofs[i].refuted)
-        add_tasks(tasks, n_tasks, (task){i, out, 0, false, &obs[k]}, &q->proofs[i].obl[out], q->o);
-    }
+  rg_first_error fe = RG_FIRST_ERROR_INIT;
+  int reused = 0;
+#pragma omp parallel for schedule(dynamic, 16) num_threads(rg_verify_threads(q->o->threads)) reduction(+ : reused)
+  for (int i = lo; i < hi; i++) {
+    rg_err e;
+    rg_status st = RG_OK;
+    for (int out = 0; !st && out < rules->rules[i]->n_src; out++)
+      st = encode_one(q, rules->rules[i], i, out, ax, &obs[first[i - lo] + out], &reused, &e);
+    if (st) rg_first_error_note(&fe, i, st, &e);
   }
-  return st;
+  sum->reused += reused;
+  if (fe.st) return rg_first_error_take(&fe, err);
+  *n_tasks = 0;
+  for (int i = lo; i < hi; i++)
+    for (int out = 0; out < rules->rules[i]->n_src && !q->proofs[i].refuted; out++)
+      add_tasks(tasks, n_tasks, (task){i, out, 0, false, &obs[first[i - lo] + out]}, &q->proofs[i].obl[out], q->o);
+  return RG_OK;
 }
 
 /* Asks the solvers the queued queries on nth threads (one pool each); the first error stands. */
@@ -490,21 +498,23 @@ static rg_status prove_chunk(query_run *q, const rg_ruleset *rules, int lo, int 
                              const rg_axioms *ax, rg_solver_pool **pools, int nth,
                              rg_prove_summary *sum, rg_err *err) {
   int n_obl = 0, n_tasks = 0;
-  for (int i = lo; i < hi; i++)
-    n_obl += rules->rules[i]->n_src;
+  int *first = malloc(sizeof *first * (size_t)(hi - lo + 1));
+  for (int i = lo; first && i < hi; i++)
+    first[i - lo] = n_obl, n_obl += rules->rules[i]->n_src;
   size_t n_max = (size_t)n_obl * RG_SOLVER_COUNT + 1;
   rg_obligation *obs = calloc((size_t)n_obl + 1, sizeof *obs);
   task *tasks = calloc(n_max, sizeof *tasks);
   rg_status *tst = calloc(n_max, sizeof *tst);
   rg_err *terr = calloc(n_max, sizeof *terr);
   rg_status st =
-      obs && tasks && tst && terr ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  if (!st) st = encode_chunk(q, rules, lo, hi, ax, obs, tasks, &n_tasks, sum, err);
+      first && obs && tasks && tst && terr ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (!st) st = encode_chunk(q, rules, lo, hi, first, ax, obs, tasks, &n_tasks, sum, err);
   q->lo = lo, q->hi = hi;
   if (!st) st = run_tasks(q, tasks, n_tasks, pools, nth, tst, terr, err);
   for (int i = 0; obs && i < n_obl; i++)
     rg_obligation_free(&obs[i]);
   free(obs);
+  free(first);
   free(tasks);
   free(tst);
   free(terr);
