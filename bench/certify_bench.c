@@ -64,7 +64,7 @@ int main(int argc, char **argv) {
   int kind = argc > 1 ? rg_mutant_by_name(argv[1]) : RG_MUTANT_FIG1;
   if (kind < 0 ||
       (argc > 2 && sscanf(argv[2], "%d,%d,%d,%d,%d,%d,%d", &d.n, &d.c, &d.h, &d.w, &d.o, &d.k, &d.pieces) < 6)) {
-    fprintf(stderr, "usage: certify_bench [fig1|fold|dilated|merged [N,C,H,W,O,K[,P] [reps [61|127]]]]\n");
+    fprintf(stderr, "usage: certify_bench [fig1|fold|dilated|merged|mmrows|mmcols [N,C,H,W,O,K[,P] [reps [61|127]]]]\n");
     return 2;
   }
   int reps = argc > 3 ? atoi(argv[3]) : 5;

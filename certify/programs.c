@@ -90,7 +90,7 @@ static rg_status load_mutant(const rg_pet_source *src, rg_pet_programs *out, rg_
   rg_mutant m;
   if (src->n_files) return rg_err_set(err, RG_ERR_ARG, "give either --mutant or program files, not both");
   if (kind < 0)
-    return rg_err_set(err, RG_ERR_ARG, "unknown mutant '%s': use fig1, fold, dilated or merged", src->mutant);
+    return rg_err_set(err, RG_ERR_ARG, "unknown mutant '%s': use fig1, fold, dilated, merged, mmrows or mmcols", src->mutant);
   rg_status st = src->dims ? rg_mutant_parse_dims(src->dims, &d, err) : RG_OK;
   if (st == RG_OK) st = rg_mutant_make((rg_mutant_kind)kind, &d, &m, err);
   if (st) return st;
