@@ -84,6 +84,24 @@ static rg_status read_programs(char *const *files, int n, char **text, const cha
   return RG_OK;
 }
 
+/* Whether two shape lists "NAME=DIMS ..." name the same shapes, in any order. */
+static bool same_shapes(const char *a, const char *b) {
+  int na = 0, nb = 0;
+  for (const char *p = a; *p;) { /* every word of a is a word of b */
+    size_t n = strcspn(p, " ");
+    bool found = false;
+    for (const char *q = b; *q && !found;) {
+      size_t m = strcspn(q, " ");
+      found = m == n && !strncmp(p, q, n);
+      q += m + (q[m] == ' ');
+    }
+    if (!found) return false;
+    p += n + (p[n] == ' '), na++;
+  }
+  for (const char *q = b; *q; q += strcspn(q, " "), q += *q == ' ') nb++;
+  return na == nb;
+}
+
 static rg_status load_mutant(const rg_pet_source *src, rg_pet_programs *out, rg_err *err) {
   int kind = rg_mutant_by_name(src->mutant);
   rg_mutant_dims d = rg_mutant_default();
@@ -94,6 +112,12 @@ static rg_status load_mutant(const rg_pet_source *src, rg_pet_programs *out, rg_
   rg_status st = src->dims ? rg_mutant_parse_dims(src->dims, &d, err) : RG_OK;
   if (st == RG_OK) st = rg_mutant_make((rg_mutant_kind)kind, &d, &m, err);
   if (st) return st;
+  /* Checking: a mutant whose sizes live only in its shapes (the products) must be the one the
+   * certificate was made at, as the others' sizes in their programs must. */
+  if (src->cert_shapes && !src->shapes && !same_shapes(m.shapes, src->cert_shapes))
+    return rg_err_set(err, RG_ERR_ARG,
+                      "--mutant %s at %s is at shapes %s, but the certificate is at %s: give the --dims it was made "
+                      "with", src->mutant, src->dims ? src->dims : "its default sizes", m.shapes, src->cert_shapes);
   out->original = strdup(m.original), out->mutant = strdup(m.mutant);
   if (!src->shapes && !src->cert_shapes) out->shapes = strdup(m.shapes);
   if (!out->original || !out->mutant || (!src->shapes && !src->cert_shapes && !out->shapes))
