@@ -150,9 +150,11 @@ real() {
     "$graphopt" cost "$opt/fire.onnx" --cost ort --cache "$tmp/c.sqlite"
   check "overheads" 0 "us a run (left out of every cost)" \
     "$graphopt" cost "$opt/fire.onnx" --cost ort --cache "$tmp/c.sqlite"
-  # the original against itself (the test hook): certainly no faster, so the original is written
+  # the original against itself (the test hook): certainly no faster, so the original is written.
+  # Under the roofline the merge is certainly taken; under --cost ort the two small products'
+  # timings decide, and on a busy machine they may keep the original, leaving nothing to guard.
   check "guard: the original against itself" 0 "RG_TEST_GUARD_SELF: the original against itself): the rounds' ratios" \
-    env RG_TEST_GUARD_SELF=1 "${mm[@]}" -o "$tmp/self.onnx" --cost ort --cache "$tmp/c.sqlite"
+    env RG_TEST_GUARD_SELF=1 "${mm[@]}" -o "$tmp/self.onnx" --guard
   same "guard: the original written" "$opt/merge_matmuls.onnx" "$tmp/self.onnx"
   check "guard: said" 0 "written (the original: the optimized model is not faster)" cat /dev/stdin <<<"$out"
   # int64 ids into a 10-row table: drawn within it, as the numeric check draws them
