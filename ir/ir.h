@@ -12,6 +12,7 @@
 #include "compare.h"
 #include "crew.h"
 #include "datapath.h"
+#include "endline.h"
 #include "graph.h"
 #include "grow.h"
 #include "hashtab.h"

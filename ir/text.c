@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "endline.h"
 #include "plan.h"
 #include "readfile.h"
 
@@ -511,10 +512,30 @@ static rg_status check_rule_text(const char *path, const char *data, size_t len,
   return st;
 }
 
+/* A file rulegen sealed with an end line (OUT.generalized) is read without it, once the line
+ * holds; one whose end line does not hold was cut short or altered, and is refused. */
+static rg_status sealed_length(const char *path, rg_strbuf *sb, rg_err *err) {
+  bool sealed;
+  const char *last = sb->s ? rg_end_line(sb->s, sb->len, &sealed) : NULL;
+  if (!last) return RG_OK;
+  if (!sealed) {
+    int line = 1;
+    for (const char *p = sb->s; p < last; p++) line += *p == '\n';
+    return rg_err_set(err, RG_ERR_PARSE,
+                      "%s:%d: its end line is not the SHA-256 of the text before it: the file was cut short "
+                      "or altered after it was written (delete that line to read the rules as they are)",
+                      path, line);
+  }
+  sb->len = (size_t)(last - sb->s);
+  sb->s[sb->len] = 0;
+  return RG_OK;
+}
+
 rg_status rg_text_parse_file(const char *path, rg_ruleset *out, rg_err *err) {
   static const rg_file_kind rule_text = {"rule text", SIZE_MAX, RG_TEXT_MAX_STREAM, check_rule_text};
   rg_strbuf sb;
   rg_status st = rg_file_read(path, &rule_text, &sb, err);
+  if (st == RG_OK) st = sealed_length(path, &sb, err);
   if (st == RG_OK) {
     int before = out->n;
     st = rg_text_parse(sb.s ? sb.s : "", sb.len, out, err);

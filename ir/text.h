@@ -47,7 +47,9 @@ rg_status rg_text_parse_slices(char *text, size_t len, size_t slice, rg_ruleset 
  * not bind (their guard defines them, verify/guard.h). */
 rg_status rg_text_parse_axioms(const char *text, size_t len, rg_ruleset *out, rg_err *err) RG_MUST_CHECK;
 /* Reads and parses a file; an empty file, or one without any rule, is an error. Read as
- * rg_text_read_file reads, and a stream is refused at its first byte that is not plain text. */
+ * rg_text_read_file reads, and a stream is refused at its first byte that is not plain text. A
+ * file sealed with an end line (ir/endline.h: OUT.generalized) is read without it when it holds,
+ * and refused, naming that line, when it does not.*/
 rg_status rg_text_parse_file(const char *path, rg_ruleset *out, rg_err *err) RG_MUST_CHECK;
 /* Reads a whole file into out (initialised here; free it also on error): rg_file_read, a
  * stream at most RG_TEXT_MAX_STREAM bytes. */

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "ir/atomic.h"
+#include "ir/endline.h"
 #include "verify/smt.h"
 
 #define MAGIC "# rulegen generalized 1\n"
@@ -137,20 +138,6 @@ static const char *parse(char *s, const char *end, const char *key, bool general
   return NULL;
 }
 
-/* Where the end line "end " SHA-256 "\n" of a file of n bytes at s starts (NULL: none), and
- * whether it is the hash of every byte before it. */
-static const char *end_line(const char *s, size_t n, bool *good) {
-  const size_t line = 4 + 2 * crypto_hash_sha256_BYTES + 1;
-  *good = false;
-  if (n < line || s[n - 1] != '\n') return NULL;
-  const char *last = s + n - line;
-  if ((last > s && last[-1] != '\n') || strncmp(last, "end ", 4)) return NULL;
-  char hex[65];
-  rg_sha256_hex(s, (size_t)(last - s), hex);
-  *good = !strncmp(last + 4, hex, 2 * crypto_hash_sha256_BYTES);
-  return last;
-}
-
 bool rg_generalized_load(const char *out_path, const char *key, rg_generalized *g) {
   memset(g, 0, sizeof *g);
   char *path = rg_generalized_path(out_path);
@@ -161,7 +148,7 @@ bool rg_generalized_load(const char *out_path, const char *key, rg_generalized *
   const char *why = NULL;
   bool good = false;
   if (rg_text_read_file(path, &text, &err)) why = err.msg;
-  const char *last = why ? NULL : end_line(text.s, text.len, &good);
+  const char *last = why ? NULL : rg_end_line(text.s, text.len, &good);
   if (!why && !good) why = "cut short or altered: its last line is not the SHA-256 of the rest";
   if (!why) why = parse(text.s, last, key, strstr(key, "generalize yes") != NULL, g);
   bool took = !why && g->text;

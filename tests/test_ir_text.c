@@ -1,8 +1,14 @@
 #define _POSIX_C_SOURCE 200809L
 /* tests/test_ir_text.c: the rule text format: round trips of every operator and of
  * multi-output rules, canonical printing, hash-consing of parsed graphs (also once compacted), and parse errors with
- * line and column; the text buffer's formatting at every fill of its room. */
+ * line and column; the text buffer's formatting at every fill of its room; a file sealed with
+ * an end line read without it, and refused once altered. */
 #include "check.h"
+
+#include <sodium.h>
+#include <unistd.h>
+
+#include "ir/endline.h"
 
 static char *print(const rg_rule *r) {
   rg_strbuf sb;
@@ -289,7 +295,52 @@ static void test_strbuf_printf(void) {
   rg_sb_free(&sb);
 }
 
+/* Writes body then its end line (or, when alter >= 0, the body with byte alter changed) to a
+ * temporary file whose path goes to path. */
+static void write_sealed(char path[64], const char *body, int alter) {
+  unsigned char h[crypto_hash_sha256_BYTES];
+  char hex[65], *text = strdup(body);
+  crypto_hash_sha256(h, (const unsigned char *)body, strlen(body));
+  sodium_bin2hex(hex, sizeof hex, h, sizeof h);
+  if (alter >= 0) text[alter] ^= 1;
+  strcpy(path, "/tmp/rg_sealed_XXXXXX");
+  int fd = mkstemp(path);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  CHECK(f != NULL);
+  if (f) fprintf(f, "%send %s\n", text, hex), fclose(f);
+  free(text);
+}
+
+/* A sealed file (OUT.generalized) reads as its rules; the end line that does not hold is named. */
+static void test_sealed_file(void) {
+  const char *body = "(relu (relu ?x)) => (relu ?x)\n(ewadd ?x ?y) => (ewadd ?y ?x)\n";
+  char path[64];
+  bool sealed;
+  rg_err err = {0};
+  write_sealed(path, body, -1);
+  rg_ruleset rs;
+  rg_ruleset_init(&rs);
+  CHECK_MSG(rg_text_parse_file(path, &rs, &err) == RG_OK && rs.n == 2, "%s", err.msg);
+  rg_ruleset_free(&rs);
+  unlink(path);
+  write_sealed(path, body, 9); /* (relu (relv ... */
+  rg_ruleset_init(&rs);
+  CHECK(rg_text_parse_file(path, &rs, &err) == RG_ERR_PARSE && strstr(err.msg, ":3: its end line is not"));
+  rg_ruleset_free(&rs);
+  unlink(path);
+  /* The line's shape alone: a body and a line that is no end line are not sealed files. */
+  CHECK(rg_end_line(body, strlen(body), &sealed) == NULL && !sealed);
+  const char *short_hash = "(relu ?x) => (relu ?x)\nend 0123\n";
+  CHECK(rg_end_line(short_hash, strlen(short_hash), &sealed) == NULL);
+  char mid[200];
+  snprintf(mid, sizeof mid, "(relu ?x) => (relu ?x)\nxend %064d\n", 0);
+  CHECK(rg_end_line(mid, strlen(mid), &sealed) == NULL);
+  snprintf(mid, sizeof mid, "(relu ?x) => (relu ?x)\nend %064d\n", 0);
+  CHECK(rg_end_line(mid, strlen(mid), &sealed) != NULL && !sealed);
+}
+
 int main(void) {
+  test_sealed_file();
   test_strbuf_printf();
   test_round_trips();
   test_every_op_printed();
