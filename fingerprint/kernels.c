@@ -89,20 +89,30 @@ static void matmul_row_f64(const mm_geom *g, const rg_value *a, const rg_value *
     o[j] = rg_act_f64(a_act, o[j]);
 }
 
+/* Row r of a product (of every batch's rows in turn). */
+static inline void matmul_row(rg_domain dom, const mm_geom *g, const rg_value *a, const rg_value *b, int a_act,
+                              const rg_eval_ctx *ctx, int64_t r, rg_value *o) {
+  if (dom == RG_DOM_F64) {
+    matmul_row_f64(g, a, b, a_act, r / g->m, r % g->m, &o[r * g->n].f);
+    return;
+  }
+  for (int64_t j = 0; j < g->n; j++) o[r * g->n + j] = matmul_at(dom, g, a, b, a_act, ctx, r / g->m, r % g->m, j);
+}
+
 static void matmul(rg_domain dom, const rg_shape *as, const rg_shape *bs, const rg_value *a,
                    const rg_value *b, int a_act, const rg_eval_ctx *ctx, rg_value *o) {
   mm_geom g = mm_geometry(as, bs);
   int64_t rows = g.batch * g.m;
-  /* a model's products (graphopt's evaluator) over both cores; the enumerator's small ones stay
-   * in the thread that asks (each output is computed alone, so the values do not change) */
-#pragma omp parallel for schedule(static) if (rows * g.n * g.K >= BIG_KERNEL)
-  for (int64_t r = 0; r < rows; r++) {
-    if (dom == RG_DOM_F64) {
-      matmul_row_f64(&g, a, b, a_act, r / g.m, r % g.m, &o[r * g.n].f);
-      continue;
-    }
-    for (int64_t j = 0; j < g.n; j++) o[r * g.n + j] = matmul_at(dom, &g, a, b, a_act, ctx, r / g.m, r % g.m, j);
+  /* A model's products (graphopt's evaluator) over both cores; the enumerator's small ones stay
+   * in the thread that asks, outside any parallel region: a region of one thread still costs
+   * libgomp a team and its futex calls, a twelfth of the test stage's time at depth 4. Each
+   * output is computed alone, so the values do not change. */
+  if (rows * g.n * g.K < BIG_KERNEL) {
+    for (int64_t r = 0; r < rows; r++) matmul_row(dom, &g, a, b, a_act, ctx, r, o);
+    return;
   }
+#pragma omp parallel for schedule(static)
+  for (int64_t r = 0; r < rows; r++) matmul_row(dom, &g, a, b, a_act, ctx, r, o);
 }
 
 /* Taps k in [*k0, *k1) of a window starting at base (dilation d, k < K) that fall inside
@@ -206,21 +216,30 @@ static void conv_plane_f64(const conv_geom *g, const rg_value *x, const rg_value
     o[k] = rg_act_f64(g->act, o[k]);
 }
 
+/* Output plane q (batch q / O, channel q % O) of a convolution. */
+static inline void conv_plane(rg_domain dom, const conv_geom *g, const rg_value *x, const rg_value *w,
+                              const rg_eval_ctx *ctx, int64_t q, rg_value *o) {
+  int64_t plane = (int64_t)g->OH * g->OW;
+  if (dom == RG_DOM_F64) {
+    conv_plane_f64(g, x, w, (int32_t)(q / g->O), (int32_t)(q % g->O), &o[q * plane].f);
+    return;
+  }
+  for (int32_t y = 0; y < g->OH; y++)
+    for (int32_t xx = 0; xx < g->OW; xx++)
+      o[q * plane + (int64_t)y * g->OW + xx] = conv_at(dom, g, x, w, ctx, (int32_t)(q / g->O), (int32_t)(q % g->O), y, xx);
+}
+
 static void conv(rg_domain dom, const rg_shape *xs, const rg_shape *ws, const rg_shape *os, const int32_t *p,
                  const rg_value *x, const rg_value *w, const rg_eval_ctx *ctx, rg_value *o) {
   _Static_assert(sizeof(rg_value) == sizeof(double), "float64 planes are written in place");
   conv_geom g = conv_geometry(xs, ws, os, p);
   int64_t planes = (int64_t)xs->dim[0] * g.O, plane = (int64_t)g.OH * g.OW;
-#pragma omp parallel for schedule(static) if (planes * plane * g.I * g.KH * g.KW >= BIG_KERNEL)
-  for (int64_t q = 0; q < planes; q++) {
-    if (dom == RG_DOM_F64) {
-      conv_plane_f64(&g, x, w, (int32_t)(q / g.O), (int32_t)(q % g.O), &o[q * plane].f);
-      continue;
-    }
-    for (int32_t y = 0; y < g.OH; y++)
-      for (int32_t xx = 0; xx < g.OW; xx++)
-        o[q * plane + (int64_t)y * g.OW + xx] = conv_at(dom, &g, x, w, ctx, (int32_t)(q / g.O), (int32_t)(q % g.O), y, xx);
+  if (planes * plane * g.I * g.KH * g.KW < BIG_KERNEL) { /* as in matmul: no region for a small one */
+    for (int64_t q = 0; q < planes; q++) conv_plane(dom, &g, x, w, ctx, q, o);
+    return;
   }
+#pragma omp parallel for schedule(static)
+  for (int64_t q = 0; q < planes; q++) conv_plane(dom, &g, x, w, ctx, q, o);
 }
 
 typedef struct {
