@@ -315,21 +315,6 @@ static void search_task(void *ctx, int j) {
   search_one(b->rs, b->o, b->set, b->all, b->n, &b->t[j]);
 }
 
-/* Searches a derivation of rule i from the enabled rules of set; if found (and re-checked),
- * removes the rule with its record. */
-static rg_status try_derive(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
-                            const rg_rewrite_set *set, const rg_rule **all, int i, bool *removed,
-                            rg_err *err) {
-  trial t = {.i = i};
-  search_one(rs, o, set, all, res->n, &t);
-  rg_status st = t.st;
-  if (st) *err = t.err;
-  *removed = !st && t.found;
-  if (*removed) st = record_derivation(res, i, &t.d, err);
-  rg_derivation_free(&t.d);
-  return st;
-}
-
 static bool stopped(const rg_prune_opts *o, rg_prune_result *res) {
   if (o->stop && *o->stop) res->interrupted = true;
   return res->interrupted;
@@ -358,25 +343,35 @@ static void maybe_save(const rg_prune_opts *o, rg_prune_result *res, int pass, i
  * whole (more rules a thread even out long searches where few are kept, as at depth 4).
  * *next: where it stopped (done: n in pass 1, -1 in pass 2). */
 #define BATCH_MAX 64
+typedef struct {
+  int pass, from, seq1;
+  const bool *only; /* NULL, or the kept rules to search (the others stay as they are) */
+  const char *stage; /* the progress line's name */
+} pass_spec;
+
+/* Is the rule at place k of the visiting order one the pass searches? */
+static bool searched(const rg_prune_result *res, const pass_spec *p, int k) {
+  int i = res->order[k];
+  return res->e[i].fate == RG_FATE_KEPT && (!p->only || p->only[i]);
+}
+
 static rg_status derive_pass(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
-                             rg_rewrite_set *set, const rg_rule **all, rg_crew *crew, int pass, int from, int seq1,
+                             rg_rewrite_set *set, const rg_rule **all, rg_crew *crew, const pass_spec *p,
                              int *next, int *last, rg_err *err) {
   trial t[BATCH_MAX];
   searches b = {rs, o, set, all, res->n, t};
-  int step = pass == 1 ? 1 : -1, end = pass == 1 ? res->n : -1;
+  int pass = p->pass, step = pass == 1 ? 1 : -1, end = pass == 1 ? res->n : -1;
   int nth = rg_crew_size(crew), done = 0, total = 0;
-  for (int k = from; k != end; k += step) total += res->e[res->order[k]].fate == RG_FATE_KEPT;
+  for (int k = p->from; k != end; k += step) total += searched(res, p, k);
   int least = nth < BATCH_MAX ? nth : BATCH_MAX, most = 4 * nth < BATCH_MAX ? 4 * nth : BATCH_MAX, batch = least;
-  const char *stage = pass == 1 ? "derivability" : "derivability, second pass";
   double last_save = rg_clock_seconds();
   rg_status st = RG_OK;
-  int k = from;
+  int k = p->from;
   while (!st && k != end && !stopped(o, res)) {
-    maybe_save(o, res, pass, k, seq1, &last_save);
+    maybe_save(o, res, pass, k, p->seq1, &last_save);
     int m = 0, after = k;
     for (; after != end && m < batch; after += step)
-      if (res->e[res->order[after]].fate == RG_FATE_KEPT)
-        t[m++] = (trial){.k = after, .i = res->order[after], .exclude = pass == 2};
+      if (searched(res, p, after)) t[m++] = (trial){.k = after, .i = res->order[after], .exclude = pass == 2};
     rg_crew_run(crew, m, search_task, &b);
     int j = 0;
     for (bool changed = false; j < m && !changed && !st && !stopped(o, res); j++) {
@@ -388,7 +383,7 @@ static rg_status derive_pass(const rg_ruleset *rs, const rg_prune_opts *o, rg_pr
         all[t[j].i] = NULL, st = let_go(o, t[j].i, err);
       else if (!t[j].found && pass == 1)
         st = rg_rewrite_set_add(set, rs->rules[t[j].i], t[j].i, NULL, err), changed = true;
-      if (o->progress && (++done % 64 == 0 || done == total)) o->progress(o->progress_ctx, stage, done, total);
+      if (o->progress && (++done % 64 == 0 || done == total)) o->progress(o->progress_ctx, p->stage, done, total);
     }
     for (int r = 0; r < m; r++) rg_derivation_free(&t[r].d);
     if (j == m) k = after, batch = 2 * batch < most ? 2 * batch : most;
@@ -417,6 +412,12 @@ static rg_status rebuild_set(const rg_ruleset *rs, const rg_prune_result *res, r
   return st;
 }
 
+/* A crew of as many threads as OpenMP may use here (-j N bounds it). */
+static rg_status new_crew(rg_crew **crew, rg_err *err) {
+  int threads = omp_get_max_threads() < omp_get_thread_limit() ? omp_get_max_threads() : omp_get_thread_limit();
+  return rg_crew_new(threads, crew, err);
+}
+
 static rg_status derive_stage(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
                               rg_err *err) {
   rg_prune_stage *sd = &res->stage[3];
@@ -426,9 +427,7 @@ static rg_status derive_stage(const rg_ruleset *rs, const rg_prune_opts *o, rg_p
   rg_rewrite_set *set = rg_rewrite_set_new();
   const rg_rule **all = malloc(sizeof *all * ((size_t)res->n + 1));
   rg_crew *crew = NULL;
-  int threads = omp_get_max_threads() < omp_get_thread_limit() ? omp_get_max_threads() : omp_get_thread_limit();
-  rg_status made = set && all ? rg_crew_new(threads, &crew, err)
-                              : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_status made = set && all ? new_crew(&crew, err) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   if (made) {
     rg_rewrite_set_free(set);
     free(all);
@@ -441,11 +440,14 @@ static rg_status derive_stage(const rg_ruleset *rs, const rg_prune_opts *o, rg_p
   rg_status st = pass ? rebuild_set(rs, res, set, err) : RG_OK;
   /* Pass 1, Ruler's: each rule against the rules kept before it in visiting order. */
   if (!st && pass != 2) {
-    st = derive_pass(rs, o, res, set, all, crew, 1, pass ? from : 0, 0, &next, &last, err);
+    st = derive_pass(rs, o, res, set, all, crew, &(pass_spec){1, pass ? from : 0, 0, NULL, "derivability"}, &next,
+                     &last, err);
     pass = 1, seq1 = res->removal_seq_n, from = res->n - 1;
   }
   if (!st && !res->interrupted && o->second_pass)
-    st = derive_pass(rs, o, res, set, all, crew, 2, from, seq1, &next, &last, err), pass = 2;
+    st = derive_pass(rs, o, res, set, all, crew, &(pass_spec){2, from, seq1, NULL, "derivability, second pass"},
+                     &next, &last, err),
+    pass = 2;
   bool part_way = !st && res->interrupted && next != (pass == 1 ? res->n : -1);
   res->derive_pass = part_way ? pass : 0, res->derive_next = part_way ? next : 0;
   res->derive_seq1 = part_way && pass == 2 ? seq1 : 0;
@@ -548,28 +550,26 @@ rg_status rg_prune_rederive(const rg_ruleset *rs, const rg_prune_opts *o, rg_pru
   *n_removed = 0;
   rg_rewrite_set *set = rg_rewrite_set_new();
   const rg_rule **all = malloc(sizeof *all * ((size_t)res->n + 1));
-  rg_status st = set && all ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_crew *crew = NULL;
+  rg_status st = set && all ? new_crew(&crew, err) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int i = 0; !st && i < res->n; i++)
     all[i] = rs->rules[i];
   /* The proved rules in visiting order, as pass 1 would have offered them. */
   for (int k = 0; !st && k < res->n; k++)
     if (usable[res->order[k]])
       st = rg_rewrite_set_add(set, rs->rules[res->order[k]], res->order[k], NULL, err);
-  int last = -1, done = 0, total = 0;
+  int before = 0, after = 0, next, last = -1;
   for (int i = 0; i < res->n; i++)
-    total += retry[i] && res->e[i].fate == RG_FATE_KEPT;
-  for (int k = 0; !st && k < res->n && !stopped(o, res); k++) {
-    int i = res->order[k];
-    if (!retry[i] || res->e[i].fate != RG_FATE_KEPT) continue;
-    bool removed;
-    st = try_derive(rs, o, res, set, all, last = i, &removed, err);
-    *n_removed += !st && removed;
-    if (!st && !removed && !stopped(o, res))
-      st = rg_rewrite_set_add(set, rs->rules[i], i, NULL, err);
-    if (o->progress && (++done % 64 == 0 || done == total))
-      o->progress(o->progress_ctx, "derivability of the rules put back", done, total);
-  }
+    before += retry[i] && res->e[i].fate == RG_FATE_KEPT;
+  /* Pass 1 over the rules put back alone, in batches on the crew as derivability's own. */
+  if (!st)
+    st = derive_pass(rs, o, res, set, all, crew, &(pass_spec){1, 0, 0, retry, "derivability of the rules put back"},
+                     &next, &last, err);
+  for (int i = 0; i < res->n; i++)
+    after += retry[i] && res->e[i].fate == RG_FATE_KEPT;
+  *n_removed = before - after;
   if (st && last >= 0) st = at_rule(st, err, rs->rules[last]);
+  rg_crew_free(crew);
   rg_rewrite_set_free(set);
   free(all);
   return st;

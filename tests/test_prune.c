@@ -479,10 +479,51 @@ static void test_stop(void) {
   rg_ruleset_free(&rs);
 }
 
+/* Rules put back after failed proofs are searched again in batches too: a depth-3 sample
+ * pruned, every third kept rule failed, what they derived put back and searched against the
+ * others at 1, 2 and 8 threads gives the same fates and records. */
+static void test_rederive_threads(void) {
+  rg_ruleset rs;
+  rg_err err;
+  rg_ruleset_init(&rs);
+  CHECK(rg_text_parse_file("../bench/data/d3-tested-sample1000.rules", &rs, &err) == RG_OK);
+  rg_prune_opts o = rg_prune_opts_default();
+  rg_prune_result r[3];
+  static const int threads[3] = {1, 2, 8};
+  int saved = omp_get_max_threads(), removed[3] = {0}, back = 0;
+  bool *dropped = calloc((size_t)rs.n, 1), *usable = calloc((size_t)rs.n, 1), *retry = calloc((size_t)rs.n, 1);
+  for (int t = 0; t < 3; t++) {
+    omp_set_num_threads(threads[t]);
+    CHECK(rg_prune_run(&rs, &o, &r[t], &err) == RG_OK);
+    for (int i = 0, kept = 0; i < rs.n; i++) {
+      usable[i] = r[t].e[i].fate == RG_FATE_KEPT && kept % 3;
+      dropped[i] = r[t].e[i].fate == RG_FATE_KEPT && !(kept++ % 3);
+    }
+    back = rg_prune_reinstate(&r[t], dropped);
+    for (int i = 0; i < rs.n; i++) retry[i] = r[t].e[i].fate == RG_FATE_KEPT && !usable[i] && !dropped[i];
+    CHECK(rg_prune_rederive(&rs, &o, &r[t], usable, retry, &removed[t], &err) == RG_OK);
+  }
+  omp_set_num_threads(saved);
+  CHECK_MSG(back > 50 && removed[0] > 10, "%d put back, %d derived again", back, removed[0]);
+  for (int t = 1; t < 3; t++) {
+    bool same = r[t].kept == r[0].kept && removed[t] == removed[0];
+    for (int i = 0; same && i < rs.n; i++) {
+      const rg_prune_entry *a = &r[0].e[i], *b = &r[t].e[i];
+      same = a->fate == b->fate && a->n_by == b->n_by && a->deriv.n == b->deriv.n &&
+             (!a->n_by || !memcmp(a->by, b->by, sizeof *a->by * (size_t)a->n_by));
+    }
+    CHECK_MSG(same, "%d threads: other fates or records than at 1", threads[t]);
+  }
+  for (int t = 0; t < 3; t++) rg_prune_result_free(&r[t]);
+  free(dropped), free(usable), free(retry);
+  rg_ruleset_free(&rs);
+}
+
 int main(void) {
   test_canonical();
   test_threads();
   test_derive_threads();
+  test_rederive_threads();
   test_subgraph();
   test_derive();
   test_multi_output();
