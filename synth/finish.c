@@ -18,6 +18,7 @@
 #include "spread.h"
 #include "prune/prune.h"
 #include "rulesdb/rulesdb.h"
+#include "verify/journal.h"
 #include "verify/proofcache.h"
 
 /* One proof round's records (rg_rule_proofs_free releases what they own). */
@@ -133,7 +134,7 @@ static rg_status prove_round(finish *f, const rg_axioms *ax, rg_prove_opts *po, 
   f->blocks[f->n_blocks - 1].seconds = rg_clock_seconds() - t0;
   free(rs.rules);
   if (st) return st;
-  if (s.cache_refused > f->cache_refused) f->cache_refused = s.cache_refused; /* each round reads the same lines */
+  if (s.cache_refused > f->cache_refused) f->cache_refused = s.cache_refused; /* counted across rounds */
   rg_prove_summary_add(&f->sum, &s);
   for (int k = 0; k < m; k++) {
     f->proof[idx[k]] = &p[k];
@@ -195,6 +196,8 @@ static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
   char *journal = NULL;
   rg_status st = rg_finish_prove_opts(f->o, &po, &journal, f->journal, sizeof f->journal, err);
   if (!st && !(idx && dropped && renamed_from)) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_journal *kept = NULL; /* the rounds read the journal once, then what was appended since */
+  po.kept_journal = &kept;
   for (int round = 0, back = 1; st == RG_OK && back; round++) {
     int m = 0;
     for (int i = 0; i < n; i++)
@@ -206,6 +209,7 @@ static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
     rg_kill_point("prove", round + 1); /* its answers in the cache, its bookkeeping not done */
     st = reinstate(f, round, renamed_from, dropped, &back, err);
   }
+  rg_journal_close(kept);
   free(renamed_from), free(idx), free(dropped), free(journal);
   return st;
 }

@@ -7,6 +7,7 @@
 
 #include "cluster/cluster.h"
 #include "ir/killpoint.h"
+#include "verify/journal.h"
 
 enum { ASKED, RECHECKS, COMPARES }; /* the counters a chunk reports */
 
@@ -188,9 +189,12 @@ int rg_spread_serve(const rg_finish_opts *o, rg_cluster_work works[RG_CLUSTER_KI
     return 2;
   }
   rg_prove_opts q = chunk_opts(&po);
+  rg_journal *kept = NULL; /* read once, then caught up chunk by chunk */
+  q.kept_journal = &kept;
   prove_ctx c = {&ax, &q};
   works[RG_SPREAD_PROVE] = (rg_cluster_work){&c, open_job, run_chunk, close_job, 0};
   int rc = rg_cluster_serve(works);
+  rg_journal_close(kept);
   rg_axioms_free(&ax);
   free(journal);
   return rc;

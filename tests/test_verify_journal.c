@@ -1,6 +1,7 @@
 /* tests/test_verify_journal.c: the proof journal trusts only lines made with its key: answers
  * written by a run are found again, a line forged or changed afterwards (an unsat made up for an
- * obligation, a timeout turned into unsat) is refused, and so is a journal without its key. */
+ * obligation, a timeout turned into unsat) is refused, and so is a journal without its key; a
+ * journal kept open takes what another handle appended, whole lines only, still under its key. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -30,6 +31,40 @@ static void edit(const char *path, const char *from, const char *to) {
   FILE *f = fopen(path, "w");
   if (f) fwrite(sb.s, 1, sb.len, f), fclose(f);
   rg_sb_free(&sb);
+}
+
+/* Two handles on one cache journal (two runs, or rank 0 and a rank): what one appends, the
+ * other takes when it catches up; a line still being written waits; a forged one is refused. */
+static void test_catch_up(const char *dir) {
+  char path[96];
+  snprintf(path, sizeof path, "%s/c.proofs", dir);
+  rg_journal *a = NULL, *b = NULL;
+  rg_err err;
+  rg_solver_answer u = {.result = RG_SMT_UNSAT, .ms = 3.0}, got;
+  snprintf(u.core, sizeof u.core, "goal");
+  CHECK(rg_journal_open_cache(path, versions, &a, &err) == RG_OK);
+  CHECK(rg_journal_open_cache(path, versions, &b, &err) == RG_OK);
+  CHECK(rg_journal_append(a, sha_a, RG_SOLVER_Z3, 300, &u, &err) == RG_OK);
+  CHECK(!rg_journal_lookup(b, sha_a, RG_SOLVER_Z3, 300, &got));
+  CHECK(rg_journal_catch_up(b, &err) == RG_OK && rg_journal_lookup(b, sha_a, RG_SOLVER_Z3, 300, &got) &&
+        got.result == RG_SMT_UNSAT && !strcmp(got.core, "goal"));
+  /* half a line (another run mid-write), then its end */
+  FILE *f = fopen(path, "a");
+  if (f) fprintf(f, "%s cvc5 unsat 300 2.0 ", sha_b), fclose(f);
+  CHECK(rg_journal_catch_up(b, &err) == RG_OK && rg_journal_refused(b) == 0);
+  f = fopen(path, "a");
+  if (f) fprintf(f, "0123456789abcdef0123456789abcdef goal\n"), fclose(f);
+  CHECK(rg_journal_catch_up(b, &err) == RG_OK && rg_journal_refused(b) == 1);
+  CHECK(!rg_journal_lookup(b, sha_b, RG_SOLVER_CVC5, 300, &got));
+  /* its own lines come round again: nothing changes */
+  CHECK(rg_journal_append(b, sha_b, RG_SOLVER_Z3, 300, &u, &err) == RG_OK);
+  CHECK(rg_journal_catch_up(b, &err) == RG_OK && rg_journal_refused(b) == 1);
+  CHECK(rg_journal_catch_up(a, &err) == RG_OK && rg_journal_lookup(a, sha_b, RG_SOLVER_Z3, 300, &got) &&
+        rg_journal_refused(a) == 1);
+  rg_journal_close(a), rg_journal_close(b);
+  unlink(path);
+  strcat(path, ".key");
+  unlink(path);
 }
 
 int main(void) {
@@ -74,6 +109,7 @@ int main(void) {
   unlink(key);
   CHECK(rg_journal_open(path, versions, &j, &err) == RG_ERR_ARG && strstr(err.msg, "has no key"));
   unlink(path);
+  test_catch_up(dir);
   rmdir(dir);
   return check_done("test_verify_journal");
 }

@@ -37,6 +37,9 @@ struct rg_journal {
   rg_hashtab index; /* (sha, solver) -> index in e */
   bool cache;       /* a proof cache's: a line not believed is refused, not an error */
   int refused;      /* lines refused so */
+  char *path;       /* the file, read again from read_to by rg_journal_catch_up */
+  long read_to;     /* bytes of the file whose lines are in the table (whole lines) */
+  int lines_read;   /* lines of the file up to read_to, for messages */
 };
 
 /* Over the sha's first 16 hex digits (64 bits: plenty) and the solver. */
@@ -164,26 +167,24 @@ static void header_of(const char *const versions[RG_SOLVER_COUNT], char *buf, si
   snprintf(buf, n, "# rulegen proof journal: %s; %s", versions[0], versions[1]);
 }
 
-/* Errors name the journal and the line in the message: callers report them as the run's, not
- * as their rule file's. */
-static rg_status read_existing(rg_journal *j, const char *path, const char *header, long *keep,
-                               rg_err *err) {
-  rg_strbuf sb;
-  rg_sb_init(&sb);
-  rg_status st = rg_text_read_file(path, &sb, err);
-  const char *s = rg_sb_str(&sb);
-  const char *last = strrchr(s, '\n');
-  *keep = last ? (long)(last - s) + 1 : 0; /* bytes up to the last whole line */
-  int line = 0;
-  for (const char *p = s; !st && *p; line++) {
-    const char *nl = strchr(p, '\n');
-    if (!nl) break; /* cut short by a crash: dropped */
+/* Takes the whole lines of the n bytes at s (the file's from line first on; line 0 its header,
+ * which must be header) into the table; *took: the bytes of those lines. A line cut short by a
+ * crash, or still being written by another run, is left for later. Errors name the journal and
+ * the line in the message: callers report them as the run's, not as their rule file's. */
+static rg_status absorb(rg_journal *j, const char *path, const char *s, size_t n, int first, const char *header,
+                        long *took, rg_err *err) {
+  rg_status st = RG_OK;
+  const char *p = s;
+  for (int line = first; !st && p < s + n; line++) {
+    const char *nl = memchr(p, '\n', (size_t)(s + n - p));
+    if (!nl) break;
     char buf[RG_CORE_MAX + 256];
-    size_t n = (size_t)(nl - p);
-    if (n >= sizeof buf) n = sizeof buf - 1;
-    memcpy(buf, p, n);
-    buf[n] = 0;
+    size_t len = (size_t)(nl - p);
+    if (len >= sizeof buf) len = sizeof buf - 1;
+    memcpy(buf, p, len);
+    buf[len] = 0;
     p = nl + 1;
+    j->lines_read = line + 1;
     entry x;
     const char *core;
     if (line == 0) {
@@ -206,6 +207,37 @@ static rg_status read_existing(rg_journal *j, const char *path, const char *head
       st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
     }
   }
+  *took = (long)(p - s);
+  return st;
+}
+
+static rg_status read_existing(rg_journal *j, const char *path, const char *header, long *keep,
+                               rg_err *err) {
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  rg_status st = rg_text_read_file(path, &sb, err);
+  *keep = 0; /* bytes up to the last whole line */
+  if (!st) st = absorb(j, path, rg_sb_str(&sb), sb.len, 0, header, keep, err);
+  rg_sb_free(&sb);
+  j->read_to = *keep;
+  return st;
+}
+
+rg_status rg_journal_catch_up(rg_journal *j, rg_err *err) {
+  FILE *f = fopen(j->path, "rb");
+  if (!f) return rg_err_set(err, RG_ERR_IO, "cannot read the proof journal %s: %s", j->path, strerror(errno));
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  char buf[1 << 16];
+  size_t got;
+  if (fseek(f, j->read_to, SEEK_SET) == 0)
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0) rg_sb_append(&sb, buf, got);
+  bool bad = ferror(f) || sb.failed;
+  fclose(f);
+  long took = 0;
+  rg_status st = bad ? rg_err_set(err, RG_ERR_IO, "cannot read the proof journal %s", j->path)
+                     : absorb(j, j->path, rg_sb_str(&sb), sb.len, j->lines_read ? j->lines_read : 1, "", &took, err);
+  j->read_to += took;
   rg_sb_free(&sb);
   return st;
 }
@@ -230,6 +262,10 @@ static rg_status open_as(const char *path, const char *const versions[RG_SOLVER_
   rg_journal *j = calloc(1, sizeof *j);
   if (!j) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   j->cache = cache;
+  if (!(j->path = strdup(path))) {
+    free(j);
+    return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  }
   int lock = lock_folder(path); /* the key, the header and a cut line's truncation: one process at a time */
   rg_status st = open_locked(path, versions, j, err);
   if (lock >= 0) close(lock);
@@ -274,6 +310,7 @@ static rg_status open_locked(const char *path, const char *const versions[RG_SOL
   if (!st && (!exists || keep == 0)) {
     fprintf(j->f, "%s\n", header);
     if (fflush(j->f)) st = rg_err_set(err, RG_ERR_IO, "cannot write the proof journal %s", path);
+    j->read_to = (long)strlen(header) + 1, j->lines_read = 1;
   }
   return st;
 }
@@ -293,6 +330,7 @@ int rg_journal_refused(const rg_journal *j) { return j ? j->refused : 0; }
 void rg_journal_close(rg_journal *j) {
   if (!j) return;
   if (j->f) fclose(j->f);
+  free(j->path);
   for (int k = 0; k < j->n; k++)
     free(j->e[k].core);
   free(j->e);

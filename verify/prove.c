@@ -554,12 +554,19 @@ static rg_status open_solvers(const rg_prove_opts *o, rg_solver *solvers, rg_pro
     snprintf(sum->version[s], sizeof sum->version[s], "%s %s", solvers[s].name, solvers[s].version);
     versions[s] = sum->version[s];
   }
-  *journal = NULL;
-  if (!o->journal) return RG_OK;
-  st = o->journal_cache ? rg_journal_open_cache(o->journal, versions, journal, err)
-                        : rg_journal_open(o->journal, versions, journal, err);
+  *journal = o->kept_journal ? *o->kept_journal : NULL;
+  if (*journal) st = rg_journal_catch_up(*journal, err);
+  else if (o->journal)
+    st = o->journal_cache ? rg_journal_open_cache(o->journal, versions, journal, err)
+                          : rg_journal_open(o->journal, versions, journal, err);
+  if (!st && o->kept_journal) *o->kept_journal = *journal;
   sum->cache_refused += rg_journal_refused(*journal);
   return st;
+}
+
+/* Closes the journal unless the caller keeps it for its next call. */
+static void release(const rg_prove_opts *o, rg_journal *journal) {
+  if (!o->kept_journal) rg_journal_close(journal);
 }
 
 /* Asks the solvers about every rule, chunk by chunk, on one pool of workers per thread (a pool
@@ -621,7 +628,7 @@ rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_
   /* a proof cache keeps the checks' passes too; a run's own journal (OUT.proofs) does not */
   rg_journal *checks = o->journal_cache ? journal : NULL;
   if (!st) st = precheck(rules, ax, o, checks, proofs, sum, err);
-  if (st) return rg_journal_close(journal), st;
+  if (st) return release(o, journal), st;
   /* Every obligation is counted before any is asked: a rule a stop leaves unasked is skipped,
    * never taken for proved by having none. */
   for (int i = 0; i < rules->n; i++)
@@ -635,7 +642,7 @@ rg_status rg_prove_rules(const rg_ruleset *rules, const rg_axioms *ax, const rg_
     fprintf(stderr, "rulegen prove: warning: %s: later answers are not journaled\n", q.jerr.msg);
   for (int i = 0; !st && i < rules->n; i++) judge(&proofs[i], o->require);
   if (!st && o->recheck > 0 && !stopped(o)) st = recheck_proved(rules, o, checks, proofs, sum, err);
-  rg_journal_close(journal);
+  release(o, journal);
   if (!st) tally(proofs, rules->n, sum);
   sum->wall_ms = rg_clock_ms() - t0;
   return st;

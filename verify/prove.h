@@ -58,6 +58,10 @@ typedef struct {
   int refute_sets; /* shape sets each rule is compared at before the solvers (default 8, 0 off) */
   const char *journal; /* if set: answers are read from and appended to this file (journal.h) */
   bool journal_cache;  /* the journal is a proof cache's: a line not believed is refused, not an error */
+  /* If set, the journal stays open after the call, in *kept_journal (NULL before the first; the
+   * caller closes it with rg_journal_close), and a later call with it reads only the lines
+   * appended since (rg_journal_catch_up): a run's proof rounds read the file once. */
+  struct rg_journal **kept_journal;
   bool fail_fast; /* require both: ask each solver only what the one before it (solvers.def's
                    * order: cvc5 only what z3 proved) proved (a rule one misses cannot pass) */
   bool core_hint;  /* fail_fast: the solvers after the first see only the axioms of the first

@@ -15,6 +15,7 @@
 #include "filerun.h"
 #include "generalize.h"
 #include "helper.h"
+#include "journal.h"
 #include "proofcache.h"
 #include "proofcache_checks.h"
 #include "prove.h"
