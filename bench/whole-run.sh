@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The whole rulegen run, longer than a working session (depth 4 takes hours), started and resumed
+# with the same command, and its figures read back (bench/README.md, "The whole run").
+#
+#   bench/whole-run.sh start DIR RULEGEN [rulegen options...]   start it, or resume it where it
+#       stopped: `RULEGEN OPTIONS -o DIR/out.rules` under nice 10 and /usr/bin/time -v, detached
+#       (the shell that started it may end), its messages appended to DIR/run.err, its resident
+#       memory sampled every 20 s into DIR/rss.log. The options are kept in DIR/command, so
+#       `bench/whole-run.sh start DIR` with no more arguments resumes the same run.
+#   bench/whole-run.sh stop DIR      Ctrl-C for it: the work so far is kept for the next start.
+#   bench/whole-run.sh report DIR    where it stands: running or not, each start and stop, the
+#       last progress line, the stage table once it has ended, the sampled RSS peak and
+#       /usr/bin/time's maximum of each start.
+set -eu
+usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[ $# -ge 2 ] || usage
+what=$1 dir=$2
+shift 2
+pid_of() { pgrep -f "^$(cat "$dir/rulegen" 2>/dev/null)( |$).* -o $dir/out.rules" | head -1 || true; }
+
+start() {
+  mkdir -p "$dir"
+  dir=$(cd "$dir" && pwd)
+  if [ $# -ge 1 ]; then
+    command -v "$1" >/dev/null || { echo "whole-run: no program $1" >&2; exit 2; }
+    readlink -f "$(command -v "$1")" >"$dir/rulegen"
+    shift
+    printf '%s\n' "$@" >"$dir/command"
+  fi
+  [ -s "$dir/rulegen" ] || { echo "whole-run: $dir has no run to resume: give RULEGEN and its options" >&2; exit 2; }
+  [ -z "$(pid_of)" ] || { echo "whole-run: already running in $dir (pid $(pid_of))" >&2; exit 1; }
+  local args=()
+  mapfile -t args <"$dir/command"
+  echo "=== start $(date -u '+%F %T') UTC: $(cat "$dir/rulegen") ${args[*]} -o $dir/out.rules" >>"$dir/run.err"
+  setsid nohup nice -n 10 /usr/bin/time -v "$(cat "$dir/rulegen")" "${args[@]}" -o "$dir/out.rules" \
+    >>"$dir/run.out" 2>>"$dir/run.err" </dev/null &
+  sleep 1
+  local p
+  p=$(pid_of)
+  [ -n "$p" ] || { echo "whole-run: it did not start; see $dir/run.err" >&2; tail -5 "$dir/run.err" >&2; exit 1; }
+  # The sampler ends with the run.
+  setsid nohup sh -c "while kill -0 $p 2>/dev/null; do
+      echo \"\$(date -u +%FT%T) \$(awk '/VmRSS/{print \$2}' /proc/$p/status 2>/dev/null) KB\" >>'$dir/rss.log'
+      sleep 20; done" >/dev/null 2>&1 </dev/null &
+  echo "whole-run: running in $dir (pid $p); 'bench/whole-run.sh report $dir' says where it stands"
+}
+
+report() {
+  local p
+  p=$(pid_of)
+  [ -n "$p" ] && echo "running: pid $p" || echo "not running"
+  grep -E '^=== start|^rulegen: interrupted|Elapsed \(wall|Maximum resident|Exit status' "$dir/run.err" || true
+  echo "last progress: $(grep -E '^[a-z ,]+: [0-9]+/[0-9]+ ' "$dir/run.err" | tail -1)"
+  [ -s "$dir/rss.log" ] && echo "sampled RSS peak: $(sort -k2 -n "$dir/rss.log" | tail -1)"
+  if grep -q '^total ' "$dir/run.err"; then
+    echo "stage table of the last start that ended:"
+    awk '/^=== start/{t=""} /^(enumerate|fingerprint|test|renaming|generalize|prune|prove|derivability|output|total) /||/^             /{t=t $0 "\n"} END{printf "%s", t}' \
+      "$dir/run.err"
+  fi
+}
+
+case $what in
+start) start "$@" ;;
+stop)
+  p=$(pid_of)
+  [ -n "$p" ] || { echo "whole-run: nothing running in $dir" >&2; exit 1; }
+  kill -INT "$p"
+  while kill -0 "$p" 2>/dev/null; do sleep 1; done
+  echo "whole-run: stopped; 'bench/whole-run.sh start $dir' resumes it" ;;
+report) report ;;
+*) usage ;;
+esac
