@@ -15,7 +15,7 @@
 #define RUN_TAG "# run: "
 #define BINDING_TAG "# binding: "
 
-static const char *const kind_name[RG_CHECKPOINT_KINDS] = {"pruned", "derived"};
+static const char *const kind_name[RG_CHECKPOINT_KINDS] = {"pruned", "derived", "final"};
 
 static void hex_of(const unsigned char h[crypto_hash_sha256_BYTES], char hex[2 * crypto_hash_sha256_BYTES + 1]) {
   sodium_bin2hex(hex, 2 * crypto_hash_sha256_BYTES + 1, h, crypto_hash_sha256_BYTES);
@@ -50,8 +50,19 @@ void rg_checkpoint_key_init(rg_checkpoint_key *k, int n, unsigned stages, const 
   k->n = n;
 }
 
+void rg_checkpoint_key_final(rg_checkpoint_key *k, const rg_checkpoint_key *run, const int *verified, int n) {
+  unsigned char h[crypto_hash_sha256_BYTES];
+  char hex[2 * crypto_hash_sha256_BYTES + 1];
+  crypto_hash_sha256(h, (const unsigned char *)verified, sizeof(int) * (size_t)n);
+  hex_of(h, hex);
+  *k = *run;
+  snprintf(k->binding, sizeof k->binding, "%.300s; %d proved rules sha256 %s", run->binding, n, hex);
+  k->n = n;
+}
+
 char *rg_checkpoint_path(const char *out_path, rg_checkpoint_kind kind) {
-  return rg_path_with_suffix(out_path, kind == RG_CHECKPOINT_PRUNED ? ".pruned" : ".derived");
+  static const char *const suffix[RG_CHECKPOINT_KINDS] = {".pruned", ".derived", ".final"};
+  return rg_path_with_suffix(out_path, suffix[kind]);
 }
 
 /* The SHA-256 of the next (at most) limit bytes of f, in hex. */
@@ -243,4 +254,16 @@ int rg_checkpoint_resume(const char *out_path, const rg_checkpoint_key *k, bool 
   }
   free(damaged);
   return rc;
+}
+
+bool rg_checkpoint_final(const char *out_path, const rg_checkpoint_key *k, rg_prune_result *res) {
+  char *path = rg_checkpoint_path(out_path, RG_CHECKPOINT_FINAL), why[600];
+  found fd = path ? load(path, RG_CHECKPOINT_FINAL, k, res, NULL, NULL, why, sizeof why) : FOUND_NONE;
+  if (fd == FOUND_OK)
+    fprintf(stderr, "rulegen: derivability over the proved rules %s from %s (an earlier run proved the same rules)\n",
+            res->derive_pass ? "goes on" : "taken", path);
+  else if (fd != FOUND_NONE)
+    fprintf(stderr, "rulegen: note: %s is not used (%s): derivability over the proved rules runs again\n", path, why);
+  free(path);
+  return fd == FOUND_OK;
 }

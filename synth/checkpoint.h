@@ -8,6 +8,10 @@
  *   OUT.derived  the same after derivability, before the proofs; while derivability runs, its
  *                result part way (rg_prune_result.derive_pass), every rg_finish_opts.save_every
  *                seconds and on Ctrl-C, which a resumed run goes on from.
+ *   OUT.final    derivability over the proved rules, after the proofs (part way while it runs,
+ *                as OUT.derived), bound also to which rules were proved: a rerun whose proofs
+ *                came out the same (all from the proof cache) takes it instead of searching
+ *                again (at depth 4, minutes).
  * The proof rounds save nothing of their own: every answer is in the proof cache as it comes,
  * and a resumed run replays the rounds from it, asking the solvers only what they had not
  * answered. A later run into the same OUT (`rulegen --resume OUT.candidates -o OUT`) takes the
@@ -37,7 +41,7 @@
 
 #include "prune/prune.h"
 
-typedef enum { RG_CHECKPOINT_PRUNED, RG_CHECKPOINT_DERIVED, RG_CHECKPOINT_KINDS } rg_checkpoint_kind;
+typedef enum { RG_CHECKPOINT_PRUNED, RG_CHECKPOINT_DERIVED, RG_CHECKPOINT_FINAL, RG_CHECKPOINT_KINDS } rg_checkpoint_kind;
 
 /* What binds a checkpoint to its run: the lines of its header after the first. */
 typedef struct {
@@ -55,11 +59,20 @@ void rg_checkpoint_key_text(rg_checkpoint_key *k, const char *cand, size_t len);
 void rg_checkpoint_key_init(rg_checkpoint_key *k, int n, unsigned stages, const int *general_off,
                             const int *general_of);
 
+/* The key of OUT.final: run's, also bound to the n proved rules (their places among the
+ * candidates, verified[0..n)). */
+void rg_checkpoint_key_final(rg_checkpoint_key *k, const rg_checkpoint_key *run, const int *verified, int n);
+
+/* OUT.final of the run k into *res (maybe part way: res->derive_pass); false when there is none
+ * of this run (a line on stderr says why one that is there is not used: the rules are searched
+ * again). */
+bool rg_checkpoint_final(const char *out_path, const rg_checkpoint_key *k, rg_prune_result *res);
+
 /* Whether files beside the output are kept for a later run (the checkpoints, OUT.generalized):
  * when out_path names a file, not a device or a stream. */
 bool rg_checkpoint_beside(const char *out_path);
 
-/* OUT.pruned or OUT.derived (malloc'ed; NULL when out of memory). */
+/* OUT.pruned, OUT.derived or OUT.final (malloc'ed; NULL when out of memory). */
 char *rg_checkpoint_path(const char *out_path, rg_checkpoint_kind kind);
 
 /* Writes res as the checkpoint of this kind next to out_path, whole or not at all. RG_ERR_IO

@@ -55,6 +55,7 @@ typedef struct {
   rg_progress line;     /* of the pruning stage running */
   bool checkpoints;     /* saved next to the output (a file, not a device) */
   rg_checkpoint_key key;
+  rg_checkpoint_key final_key; /* OUT.final's: key and the proved rules */
 } finish;
 
 /* Where the stage table's rows go. */
@@ -214,15 +215,43 @@ static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
   return st;
 }
 
+/* OUT.final as it stands (rg_prune_opts.save while derivability over the proved rules runs,
+ * and once it ends); like the other checkpoints, one not saved costs a resumed run this stage. */
+static void save_final(void *ctx, const rg_prune_result *res) {
+  const finish *f = ctx;
+  rg_err err;
+  if (f->checkpoints && rg_checkpoint_save(f->o->out_path, RG_CHECKPOINT_FINAL, &f->final_key, res, &err))
+    fprintf(stderr, "rulegen: warning: the checkpoint was not saved (%s): a resumed run does this stage again\n",
+            err.msg);
+}
+
+static void final_progress(void *ctx, const char *stage, int done, int total) {
+  rg_kill_point("final", done);
+  prune_progress(ctx, stage, done, total);
+}
+
+/* Derivability over the proved rules: taken from OUT.final when an earlier run of the same
+ * candidates proved the same rules (a warm rerun), gone on with when it was saved part way. */
 static rg_status run_derive(finish *f, rg_err *err) {
   rg_ruleset rs = borrow(f, f->verified, f->n_verified);
   if (!rs.rules) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_prune_opts po = rg_prune_opts_default();
   po.stages = RG_PRUNE_DERIVE;
   po.stop = f->o->stop;
-  po.progress = prune_progress, po.progress_ctx = f;
-  rg_status st = rg_prune_run(&rs, &po, &f->derive, err);
+  po.progress = final_progress, po.progress_ctx = f;
+  if (f->checkpoints) {
+    rg_checkpoint_key_final(&f->final_key, &f->key, f->verified, f->n_verified);
+    po.save = save_final, po.save_ctx = f, po.save_every = f->o->save_every;
+  }
+  bool saved = f->checkpoints && rg_checkpoint_final(f->o->out_path, &f->final_key, &f->derive);
+  bool part_way = saved && f->derive.derive_pass;
+  rg_status st = RG_OK;
+  if (!saved) st = rg_prune_run(&rs, &po, &f->derive, err);
+  else if (part_way) st = rg_prune_run_derive(&rs, &po, &f->derive, err);
   rg_progress_finish(&f->line);
+  /* Ctrl-C: its progress is kept for the next run */
+  if (!st && (!saved || part_way) && (!f->derive.interrupted || f->derive.derive_pass))
+    save_final(f, &f->derive);
   f->derive_run = st == RG_OK;
   free(rs.rules);
   return st;

@@ -64,6 +64,24 @@ part_way_case() { # OUT KILL-POINT PASS-WORD CHECKPOINT-LINE
 part_way_case dp.rules derive first '^derive 1 [0-9]* 0$'
 part_way_case d2.rules derive2 second '^derive 2 [0-9]* [0-9]*$'
 
+# Derivability over the proved rules (OUT.final): killed after saving its progress, it goes on
+# from there; a rerun of a finished run takes it whole; one damaged is passed over with a note.
+cp ref.rules.candidates fi.rules.candidates
+check "killed in derivability over the proved rules, its progress saved" 137 env RULEGEN_TEST_KILL_AT=final \
+  "$rulegen" --resume fi.rules.candidates -o fi.rules "${opts[@]}" --save-every 0
+check "saved part way" 0 grep -q '^derive 1 [0-9]* 0$' fi.rules.final
+check "resumed" 0 resume fi.rules
+has "from its place" "derivability over the proved rules goes on from fi.rules.final"
+check "the same output" 0 same fi.rules
+check "the finished run saved it whole" 1 grep -q '^derive ' fi.rules.final
+check "a rerun" 0 resume fi.rules
+has "takes it" "derivability over the proved rules taken from fi.rules.final"
+check "the same output again" 0 same fi.rules
+sed -i '4s/./X/' fi.rules.final
+check "a rerun beside a damaged one" 0 resume fi.rules
+has "passes over it" "note: fi.rules.final is not used (its last line is not the SHA-256"
+check "and writes the same" 0 same fi.rules
+
 bad=$dir/bad
 # Cut short, with no earlier checkpoint: refused, saying which file, why and what to do.
 cp ref.rules.candidates t.rules.candidates
