@@ -38,6 +38,7 @@ struct rg_journal {
   bool cache;       /* a proof cache's: a line not believed is refused, not an error */
   int refused;      /* lines refused so */
   char *path;       /* the file, read again from read_to by rg_journal_catch_up */
+  char versions[RG_SOLVER_COUNT][128]; /* its header's solvers, to open it again */
   long read_to;     /* bytes of the file whose lines are in the table (whole lines) */
   int lines_read;   /* lines of the file up to read_to, for messages */
 };
@@ -223,9 +224,29 @@ static rg_status read_existing(rg_journal *j, const char *path, const char *head
   return st;
 }
 
+static rg_status open_whole(rg_journal *j, rg_err *err);
+
+/* Reads the journal again from its start, as a new handle would (after another run replaced or
+ * cut the file, or left a line half written, which the open drops). */
+static rg_status reopen(rg_journal *j, rg_err *err) {
+  if (j->f) fclose(j->f);
+  j->f = NULL;
+  for (int k = 0; k < j->n; k++)
+    free(j->e[k].core);
+  j->n = 0, j->refused = 0, j->read_to = 0, j->lines_read = 0;
+  rg_hashtab_free(&j->index);
+  return open_whole(j, err);
+}
+
 rg_status rg_journal_catch_up(rg_journal *j, rg_err *err) {
+  struct stat now, mine;
   FILE *f = fopen(j->path, "rb");
-  if (!f) return rg_err_set(err, RG_ERR_IO, "cannot read the proof journal %s: %s", j->path, strerror(errno));
+  bool same = f && fstat(fileno(f), &now) == 0 && j->f && fstat(fileno(j->f), &mine) == 0 &&
+              now.st_ino == mine.st_ino && now.st_dev == mine.st_dev && now.st_size >= j->read_to;
+  if (!same) {
+    if (f) fclose(f);
+    return reopen(j, err);
+  }
   rg_strbuf sb;
   rg_sb_init(&sb);
   char buf[1 << 16];
@@ -238,8 +259,9 @@ rg_status rg_journal_catch_up(rg_journal *j, rg_err *err) {
   rg_status st = bad ? rg_err_set(err, RG_ERR_IO, "cannot read the proof journal %s", j->path)
                      : absorb(j, j->path, rg_sb_str(&sb), sb.len, j->lines_read ? j->lines_read : 1, "", &took, err);
   j->read_to += took;
+  bool cut = !st && (size_t)took < sb.len; /* a line without its end: the next append must not join it */
   rg_sb_free(&sb);
-  return st;
+  return cut ? reopen(j, err) : st;
 }
 
 /* An exclusive lock on path's folder (its fd, to close; -1 when the folder cannot be opened or
@@ -266,15 +288,23 @@ static rg_status open_as(const char *path, const char *const versions[RG_SOLVER_
     free(j);
     return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
-  int lock = lock_folder(path); /* the key, the header and a cut line's truncation: one process at a time */
-  rg_status st = open_locked(path, versions, j, err);
-  if (lock >= 0) close(lock);
+  for (int k = 0; k < RG_SOLVER_COUNT; k++) snprintf(j->versions[k], sizeof j->versions[k], "%s", versions[k]);
+  rg_status st = open_whole(j, err);
   if (st) {
     rg_journal_close(j);
     return st;
   }
   *out = j;
   return RG_OK;
+}
+
+static rg_status open_whole(rg_journal *j, rg_err *err) {
+  const char *versions[RG_SOLVER_COUNT];
+  for (int k = 0; k < RG_SOLVER_COUNT; k++) versions[k] = j->versions[k];
+  int lock = lock_folder(j->path); /* the key, the header and a cut line's truncation: one process at a time */
+  rg_status st = open_locked(j->path, versions, j, err);
+  if (lock >= 0) close(lock);
+  return st;
 }
 
 /* rg_journal_open's work, with the folder locked. */

@@ -34,7 +34,10 @@ rg_status rg_journal_open_cache(const char *path, const char *const versions[RG_
                                 rg_journal **out, rg_err *err) RG_MUST_CHECK;
 /* Takes the lines appended to the file since j last read it (by other runs sharing the cache,
  * the ranks of an mpirun, and j's own), so that a journal kept open across proof rounds reads
- * the file once, not once a round (at depth 4, about a million lines). Errors as when opened. */
+ * the file once, not once a round (at depth 4, about a million lines). A file another run has
+ * replaced, removed or cut, or one that ends in a line half written (a crash), is read again
+ * from its start as a new handle would (and made again, or its cut line dropped). Errors as
+ * when opened. */
 rg_status rg_journal_catch_up(rg_journal *j, rg_err *err) RG_MUST_CHECK;
 /* How many lines a proof cache's journal refused when it was opened (and caught up). */
 int rg_journal_refused(const rg_journal *j);
