@@ -561,9 +561,13 @@ rg_status rg_prune_rederive(const rg_ruleset *rs, const rg_prune_opts *o, rg_pru
   int before = 0, after = 0, next, last = -1;
   for (int i = 0; i < res->n; i++)
     before += retry[i] && res->e[i].fate == RG_FATE_KEPT;
-  /* Pass 1 over the rules put back alone, in batches on the crew as derivability's own. */
+  /* Pass 1 over the rules put back alone, in batches on the crew as derivability's own; nothing
+   * saved part way (the result is not a derivability pass's) and nothing let go of (the caller
+   * holds the rules put back). */
+  rg_prune_opts q = *o;
+  q.save = NULL, q.let_go = NULL;
   if (!st)
-    st = derive_pass(rs, o, res, set, all, crew, &(pass_spec){1, 0, 0, retry, "derivability of the rules put back"},
+    st = derive_pass(rs, &q, res, set, all, crew, &(pass_spec){1, 0, 0, retry, "derivability of the rules put back"},
                      &next, &last, err);
   for (int i = 0; i < res->n; i++)
     after += retry[i] && res->e[i].fate == RG_FATE_KEPT;
