@@ -12,20 +12,30 @@
 #       last progress line, the stage table once it has ended, the sampled RSS peak and
 #       /usr/bin/time's maximum of each start.
 set -eu
-usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ $# -ge 2 ] || usage
 what=$1 dir=$2
 shift 2
-pid_of() { pgrep -f "^$(cat "$dir/rulegen" 2>/dev/null)( |$).* -o $dir/out.rules" | head -1 || true; }
+[ "$what" = start ] && mkdir -p -- "$dir"
+[ -d "$dir" ] || { echo "whole-run: no run in $dir (no such folder)" >&2; exit 2; }
+dir=$(cd -- "$dir" && pwd)
+# The run's pid, kept in DIR/pid, while that process is still this run (its command line names
+# DIR/out.rules): folder names are compared as they are, never as patterns.
+pid_of() {
+  local p
+  p=$(cat "$dir/pid" 2>/dev/null) || return 0
+  [ -n "$p" ] && kill -0 "$p" 2>/dev/null && tr '\0' '\n' <"/proc/$p/cmdline" 2>/dev/null | grep -qxF "$dir/out.rules" &&
+    echo "$p"
+  return 0
+}
 
 start() {
-  mkdir -p "$dir"
-  dir=$(cd "$dir" && pwd)
   if [ $# -ge 1 ]; then
     command -v "$1" >/dev/null || { echo "whole-run: no program $1" >&2; exit 2; }
     readlink -f "$(command -v "$1")" >"$dir/rulegen"
     shift
-    printf '%s\n' "$@" >"$dir/command"
+    : >"$dir/command"
+    [ $# -eq 0 ] || printf '%s\n' "$@" >"$dir/command"
   fi
   [ -s "$dir/rulegen" ] || { echo "whole-run: $dir has no run to resume: give RULEGEN and its options" >&2; exit 2; }
   [ -z "$(pid_of)" ] || { echo "whole-run: already running in $dir (pid $(pid_of))" >&2; exit 1; }
@@ -34,34 +44,49 @@ start() {
   echo "=== start $(date -u '+%F %T') UTC: $(cat "$dir/rulegen") ${args[*]} -o $dir/out.rules" >>"$dir/run.err"
   setsid nohup nice -n 10 /usr/bin/time -v "$(cat "$dir/rulegen")" "${args[@]}" -o "$dir/out.rules" \
     >>"$dir/run.out" 2>>"$dir/run.err" </dev/null &
+  local timer=$! p=
   sleep 1
-  local p
-  p=$(pid_of)
-  [ -n "$p" ] || { echo "whole-run: it did not start; see $dir/run.err" >&2; tail -5 "$dir/run.err" >&2; exit 1; }
-  # The sampler ends with the run.
-  setsid nohup sh -c "while kill -0 $p 2>/dev/null; do
-      echo \"\$(date -u +%FT%T) \$(awk '/VmRSS/{print \$2}' /proc/$p/status 2>/dev/null) KB\" >>'$dir/rss.log'
-      sleep 20; done" >/dev/null 2>&1 </dev/null &
+  # rulegen: below setsid, nohup, nice and /usr/bin/time, each of which may have forked
+  local q=$timer exe
+  exe=$(cat "$dir/rulegen")
+  for _ in 1 2 3 4 5; do
+    [ "$(readlink -f "/proc/$q/exe" 2>/dev/null)" = "$exe" ] && p=$q && break
+    q=$(pgrep -P "$q" | head -1 || true)
+    [ -n "$q" ] || break
+  done
+  [ -n "$p" ] && echo "$p" >"$dir/pid"
+  if [ -z "$(pid_of)" ]; then
+    if tail -1 "$dir/run.err" | grep -q 'Exit status: 0'; then echo "whole-run: it ended already (nothing left to do)"; exit 0; fi
+    echo "whole-run: it did not start, or ended at once; see $dir/run.err" >&2
+    tail -5 "$dir/run.err" >&2
+    exit 1
+  fi
+  # The sampler ends with the run; the folder is an argument, never spliced into the script.
+  setsid nohup sh -c 'while kill -0 "$1" 2>/dev/null; do
+      echo "$(date -u +%FT%T) $(awk "/VmRSS/{print \$2}" "/proc/$1/status" 2>/dev/null) KB" >>"$2"
+      sleep 20; done' sampler "$p" "$dir/rss.log" >/dev/null 2>&1 </dev/null &
   echo "whole-run: running in $dir (pid $p); 'bench/whole-run.sh report $dir' says where it stands"
 }
 
 report() {
+  [ -s "$dir/run.err" ] || { echo "whole-run: no run in $dir (no run.err)" >&2; exit 2; }
   local p
   p=$(pid_of)
   [ -n "$p" ] && echo "running: pid $p" || echo "not running"
   grep -E '^=== start|^rulegen: interrupted|Elapsed \(wall|Maximum resident|Exit status' "$dir/run.err" || true
   echo "last progress: $(grep -E '^[a-z ,]+: [0-9]+/[0-9]+ ' "$dir/run.err" | tail -1)"
   [ -s "$dir/rss.log" ] && echo "sampled RSS peak: $(sort -k2 -n "$dir/rss.log" | tail -1)"
-  if grep -q '^total ' "$dir/run.err"; then
-    echo "stage table of the last start that ended:"
-    awk '/^=== start/{t=""} /^(enumerate|fingerprint|test|renaming|generalize|prune|prove|derivability|output|total) /||/^             /{t=t $0 "\n"} END{printf "%s", t}' \
-      "$dir/run.err"
-  fi
+  # The table rulegen prints as it ends (its rows start with a stage's name, its notes with
+  # spaces), from the last start that ran to its end (/usr/bin/time's exit status follows it).
+  awk '/^=== start/{t=""} /^(enumerate|fingerprint|test|renaming|generalize|prune|prove|derivability|output|total) /||/^      /{t=t $0 "\n"}
+       /Exit status/{last=t} END{if (last != "") printf "stage table of the last start that ended:\n%s", last}' \
+    "$dir/run.err"
 }
 
 case $what in
 start) start "$@" ;;
 stop)
+  [ -s "$dir/rulegen" ] || { echo "whole-run: no run in $dir" >&2; exit 2; }
   p=$(pid_of)
   [ -n "$p" ] || { echo "whole-run: nothing running in $dir" >&2; exit 1; }
   kill -INT "$p"
