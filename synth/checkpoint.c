@@ -134,8 +134,8 @@ static bool header_line(const char **p, const char *end, const char *tag, const 
   return true;
 }
 
-/* The end line: "end " and 64 hex digits, over every byte before it. */
-#define END_LINE_LEN (4 + 2 * crypto_hash_sha256_BYTES + 1)
+/* The end line (ir/endline.h), checked here as the file streams by: the file may be 1.2 GB. */
+#define END_LINE_LEN RG_END_LINE_LEN
 
 /* Whether f (size bytes) ends in a line of its own that is the SHA-256 of what precedes it. */
 static bool end_line_holds(FILE *f, size_t size) {

@@ -215,14 +215,20 @@ static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
   return st;
 }
 
-/* OUT.final as it stands (rg_prune_opts.save while derivability over the proved rules runs,
- * and once it ends); like the other checkpoints, one not saved costs a resumed run this stage. */
-static void save_final(void *ctx, const rg_prune_result *res) {
-  const finish *f = ctx;
+/* A checkpoint that cannot be saved costs a resumed run that stage again, not this run. */
+static void save_checkpoint(const finish *f, rg_checkpoint_kind kind, const rg_checkpoint_key *k,
+                            const rg_prune_result *res) {
   rg_err err;
-  if (f->checkpoints && rg_checkpoint_save(f->o->out_path, RG_CHECKPOINT_FINAL, &f->final_key, res, &err))
+  if (f->checkpoints && rg_checkpoint_save(f->o->out_path, kind, k, res, &err))
     fprintf(stderr, "rulegen: warning: the checkpoint was not saved (%s): a resumed run does this stage again\n",
             err.msg);
+}
+
+/* OUT.final as it stands (rg_prune_opts.save while derivability over the proved rules runs,
+ * and once it ends). */
+static void save_final(void *ctx, const rg_prune_result *res) {
+  const finish *f = ctx;
+  save_checkpoint(f, RG_CHECKPOINT_FINAL, &f->final_key, res);
 }
 
 static void final_progress(void *ctx, const char *stage, int done, int total) {
@@ -678,18 +684,10 @@ static int prove_and_derive(finish *f, rg_axioms *ax) {
   return 0;
 }
 
-/* A checkpoint that cannot be saved costs a resumed run that stage again, not this run. */
-static void save_checkpoint(const finish *f, rg_checkpoint_kind kind) {
-  rg_err err;
-  if (f->checkpoints && rg_checkpoint_save(f->o->out_path, kind, &f->key, &f->before, &err))
-    fprintf(stderr, "rulegen: warning: the checkpoint was not saved (%s): a resumed run does this stage again\n",
-            err.msg);
-}
-
 /* Derivability as it stands (res is f->before), saved while it runs (rg_prune_opts.save). */
 static void save_part_way(void *ctx, const rg_prune_result *res) {
-  (void)res;
-  save_checkpoint(ctx, RG_CHECKPOINT_DERIVED);
+  const finish *f = ctx;
+  save_checkpoint(f, RG_CHECKPOINT_DERIVED, &f->key, res);
 }
 
 /* Makes the candidates agree with the pruning result as it stands (synth/hollow.h): every rule
@@ -770,14 +768,15 @@ static int run_stages(finish *f, rg_axioms *ax) {
     rg_kill_point("prune", 0);
     po.stages = o->prune_stages & ~(unsigned)RG_PRUNE_DERIVE;
     pst = rg_prune_run(&f->cand, &po, &f->before, &err);
-    if (!pst) save_checkpoint(f, RG_CHECKPOINT_PRUNED);
+    if (!pst) save_checkpoint(f, RG_CHECKPOINT_PRUNED, &f->key, &f->before);
   }
   if (!pst) pst = settle(f, false, &err);
   bool part_way = f->before.derive_pass; /* a checkpoint saved while derivability ran */
   if (!pst && derive && (got < RG_CHECKPOINT_DERIVED || part_way) && !(o->stop && *o->stop)) {
     pst = rg_prune_run_derive(&f->cand, &po, &f->before, &err);
     /* Ctrl-C: derivability's progress is kept for the next run */
-    if (!pst && (!f->before.interrupted || f->before.derive_pass)) save_checkpoint(f, RG_CHECKPOINT_DERIVED);
+    if (!pst && (!f->before.interrupted || f->before.derive_pass))
+      save_checkpoint(f, RG_CHECKPOINT_DERIVED, &f->key, &f->before);
     if (!pst) pst = settle(f, false, &err);
   }
   rg_progress_finish(&f->line);

@@ -257,7 +257,7 @@ rg_status rg_journal_catch_up(rg_journal *j, rg_err *err) {
   fclose(f);
   long took = 0;
   rg_status st = bad ? rg_err_set(err, RG_ERR_IO, "cannot read the proof journal %s", j->path)
-                     : absorb(j, j->path, rg_sb_str(&sb), sb.len, j->lines_read ? j->lines_read : 1, "", &took, err);
+                     : absorb(j, j->path, rg_sb_str(&sb), sb.len, j->lines_read, "", &took, err);
   j->read_to += took;
   bool cut = !st && (size_t)took < sb.len; /* a line without its end: the next append must not join it */
   rg_sb_free(&sb);
