@@ -21,8 +21,7 @@ typedef struct {
 #define INDEX_FROM 16
 
 struct rg_graph {
-  rg_node *nodes;
-  int32_t n, cap;
+  rg_graph_nodes at; /* first: rg_graph_node reads it through a pointer to the graph */
   rg_hashtab ids; /* node contents -> node id */
   name_table tvars, pvars;
   uint64_t serial; /* rg_graph_serial */
@@ -46,15 +45,13 @@ static void free_names(name_table *t) {
 
 void rg_graph_free(rg_graph *g) {
   if (!g) return;
-  free(g->nodes);
+  free(g->at.nodes);
   rg_hashtab_free(&g->ids);
   free_names(&g->tvars);
   free_names(&g->pvars);
   free(g);
 }
 
-int32_t rg_graph_size(const rg_graph *g) { return g->n; }
-const rg_node *rg_graph_node(const rg_graph *g, int32_t id) { return &g->nodes[id]; }
 
 rg_node rg_node_init(rg_op op) {
   rg_node n;
@@ -64,7 +61,7 @@ rg_node rg_node_init(rg_op op) {
 }
 
 static bool node_eq(const void *g, const void *n, int32_t id) {
-  return memcmp(&((const rg_graph *)g)->nodes[id], n, sizeof(rg_node)) == 0;
+  return memcmp(&((const rg_graph *)g)->at.nodes[id], n, sizeof(rg_node)) == 0;
 }
 
 static char *copy_name(const char *name, size_t len) {
@@ -109,7 +106,7 @@ static bool unpack_names(name_table *t) {
 }
 
 void rg_graph_compact(rg_graph *g) {
-  rg_shrink_to_fit(&g->nodes, &g->cap, g->n, sizeof *g->nodes);
+  rg_shrink_to_fit(&g->at.nodes, &g->at.cap, g->at.n, sizeof *g->at.nodes);
   pack_names(&g->tvars);
   pack_names(&g->pvars);
   rg_hashtab_free(&g->ids);
@@ -117,8 +114,8 @@ void rg_graph_compact(rg_graph *g) {
 
 /* After rg_graph_compact: the node index again, from the nodes (all distinct). */
 static rg_status reindex(rg_graph *g) {
-  for (int32_t id = 0; id < g->n; id++)
-    if (rg_hashtab_add(&g->ids, rg_hash_bytes(&g->nodes[id], sizeof *g->nodes), id) != RG_OK) {
+  for (int32_t id = 0; id < g->at.n; id++)
+    if (rg_hashtab_add(&g->ids, rg_hash_bytes(&g->at.nodes[id], sizeof *g->at.nodes), id) != RG_OK) {
       rg_hashtab_free(&g->ids);
       return RG_ERR_NOMEM;
     }
@@ -126,17 +123,17 @@ static rg_status reindex(rg_graph *g) {
 }
 
 int32_t rg_graph_add(rg_graph *g, const rg_node *n) {
-  if (g->n && !g->ids.cap && reindex(g) != RG_OK) return RG_ERR_NOMEM;
+  if (g->at.n && !g->ids.cap && reindex(g) != RG_OK) return RG_ERR_NOMEM;
   /* rg_node has no padding holes that differ between equal nodes: every node is built from
    * rg_node_init (all zero) before its fields are set. */
   uint64_t h = rg_hash_bytes(n, sizeof *n);
   size_t pos = rg_hashtab_probe(&g->ids, h, node_eq, g, n);
   int32_t found = rg_hashtab_at(&g->ids, pos);
   if (found >= 0) return found;
-  if (g->n == g->cap && !rg_grow(&g->nodes, &g->cap, g->n, sizeof *g->nodes, 16)) return RG_ERR_NOMEM;
-  int32_t id = g->n;
+  if (g->at.n == g->at.cap && !rg_grow(&g->at.nodes, &g->at.cap, g->at.n, sizeof *g->at.nodes, 16)) return RG_ERR_NOMEM;
+  int32_t id = g->at.n;
   if (rg_hashtab_set(&g->ids, pos, h, id) != RG_OK) return RG_ERR_NOMEM;
-  g->nodes[g->n++] = *n;
+  g->at.nodes[g->at.n++] = *n;
   return id;
 }
 
@@ -227,7 +224,7 @@ int32_t rg_graph_reach(const rg_graph *g, const rg_ref *refs, int n, uint32_t *s
     int32_t top = 0;
     seen[refs[i].node] = stamp, stack[top++] = refs[i].node;
     while (top) { /* depth first: a node leaves the stack once its operands have all left it */
-      const rg_node *nd = &g->nodes[stack[top - 1]];
+      const rg_node *nd = &g->at.nodes[stack[top - 1]];
       int k = 0;
       while (k < nd->n_in && seen[nd->in[k].node] == stamp) k++;
       if (k < nd->n_in) seen[nd->in[k].node] = stamp, stack[top++] = nd->in[k].node;
@@ -241,9 +238,9 @@ void rg_graph_mark_reachable(const rg_graph *g, const rg_ref *refs, int n, uint8
   for (int i = 0; i < n; i++)
     if (refs[i].node >= 0) mark[refs[i].node] = 1; /* a negative ref is no value (an omitted operand) */
   /* Ids are topological, so one sweep from the top down reaches every ancestor. */
-  for (int32_t id = g->n - 1; id >= 0; id--) {
+  for (int32_t id = g->at.n - 1; id >= 0; id--) {
     if (!mark[id]) continue;
-    const rg_node *nd = &g->nodes[id];
+    const rg_node *nd = &g->at.nodes[id];
     for (int k = 0; k < nd->n_in; k++) mark[nd->in[k].node] = 1;
   }
 }

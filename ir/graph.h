@@ -30,14 +30,24 @@ typedef struct {
 
 typedef struct rg_graph rg_graph;
 
+/* A graph's first member, its nodes, seen here so that rg_graph_node is inline: the derivation
+ * searches read a node at every step of every match, and the call was a seventh of their time.
+ * Only ir/graph.c writes it. */
+typedef struct {
+  rg_node *nodes;
+  int32_t n, cap;
+} rg_graph_nodes;
+
 rg_graph *rg_graph_new(void); /* NULL when out of memory */
 /* A number no other graph of this process has (not even one made after g is freed): a memo
  * keyed by node id is valid for exactly one graph. */
 uint64_t rg_graph_serial(const rg_graph *g);
 void rg_graph_free(rg_graph *g);
 
-int32_t rg_graph_size(const rg_graph *g);
-const rg_node *rg_graph_node(const rg_graph *g, int32_t id);
+static inline int32_t rg_graph_size(const rg_graph *g) { return ((const rg_graph_nodes *)(const void *)g)->n; }
+static inline const rg_node *rg_graph_node(const rg_graph *g, int32_t id) {
+  return &((const rg_graph_nodes *)(const void *)g)->nodes[id];
+}
 
 /* Frees g's spare room and its node index, and packs its variable names into one block per
  * table, for graphs done growing: a depth-4 run holds millions of rules while it prunes them.
