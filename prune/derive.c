@@ -2,6 +2,7 @@
  * (hash-consing makes a term's ref its identity, so the visited sets are sets of refs). */
 #include "derive.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,6 +105,22 @@ static rg_status emit_chain(rg_derivation *d, const rg_graph *g, const side *a, 
   return RG_OK;
 }
 
+/* What a search knows of each sub-term it has met: the rewriters that may match it
+ * (rg_rewrite_set_candidates) and, once tried, whether each matches, the size of its instance and
+ * the instance once built. Hash-consing makes a sub-term one ref wherever it occurs, and the
+ * states of a search share most of their sub-terms: looking up, matching and sizing them again
+ * at every state was most of its time. The graph only grows, so what is known stays true. */
+typedef struct {
+  int32_t *list; /* node * RG_MAX_OUTPUTS + out -> 1 + where its list starts in id[], 0 unmet */
+  size_t n_keys;
+  int32_t *id;   /* a list: its length, then the rewriters' numbers */
+  int32_t *size; /* beside each number: its instance's size, NO_MATCH, or UNTRIED */
+  rg_ref *inst;  /* beside each number: its instance once built (node -1 before) */
+  int32_t n, cap;
+} known_subterms;
+
+enum { NO_MATCH = -1, UNTRIED = -2 };
+
 typedef struct {
   const rg_rewrite_set *rs;
   const rg_derive_limits *lim;
@@ -111,9 +128,85 @@ typedef struct {
   rg_graph *g;
   rg_match_env env;
   rg_id_list cand; /* scratch: the rewriters that may match at one position */
+  rg_term_sizes sizes; /* of g's nodes, brought up to date at each state expanded */
+  known_subterms known;
   int max_size;
   bool rev_fw, rev_bw; /* steps from the source side, from the target side: reversible only */
 } search;
+
+static void known_free(known_subterms *k) {
+  free(k->list);
+  free(k->id);
+  free(k->size);
+  free(k->inst);
+}
+
+static bool known_room(known_subterms *k, int32_t more) {
+  while (k->n + more > k->cap) {
+    int32_t cap = k->cap ? 2 * k->cap : 1024;
+    int32_t *id = realloc(k->id, sizeof *id * (size_t)cap);
+    if (id) k->id = id;
+    int32_t *size = id ? realloc(k->size, sizeof *size * (size_t)cap) : NULL;
+    if (size) k->size = size;
+    rg_ref *inst = size ? realloc(k->inst, sizeof *inst * (size_t)cap) : NULL;
+    if (!inst) return false;
+    k->inst = inst, k->cap = cap;
+  }
+  return true;
+}
+
+/* Where t's list starts in S->known.id (looked up and kept the first time t is met). */
+static rg_status subterm_list(search *S, rg_ref t, int32_t *at, rg_err *err) {
+  known_subterms *k = &S->known;
+  size_t key = (size_t)t.node * RG_MAX_OUTPUTS + (size_t)t.out;
+  if (key >= k->n_keys) {
+    size_t n = (size_t)rg_graph_size(S->g) * RG_MAX_OUTPUTS;
+    int32_t *list = realloc(k->list, sizeof *list * n);
+    if (!list) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    memset(list + k->n_keys, 0, sizeof *list * (n - k->n_keys));
+    k->list = list, k->n_keys = n;
+  }
+  if (!k->list[key]) {
+    rg_status st = rg_rewrite_set_candidates(S->rs, S->g, t, &S->cand, err);
+    if (st) return st;
+    if (!known_room(k, 1 + S->cand.n)) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    k->id[k->n] = S->cand.n;
+    for (int c = 0; c < S->cand.n; c++) {
+      int32_t i = k->n + 1 + c;
+      k->id[i] = S->cand.id[c], k->size[i] = UNTRIED, k->inst[i] = (rg_ref){-1, 0};
+    }
+    k->list[key] = k->n + 1;
+    k->n += 1 + S->cand.n;
+  }
+  *at = k->list[key] - 1;
+  return RG_OK;
+}
+
+/* The instance of rewriter w (known entry i) at sub-term sub, in *inst, when it matches there and
+ * its term stays within the size bound with `outside` operators around it; else inst->node -1. */
+static rg_status instance_at(search *S, const rg_rewriter *w, int32_t i, rg_ref sub, int outside,
+                             rg_ref *inst, rg_err *err) {
+  known_subterms *k = &S->known;
+  *inst = (rg_ref){-1, 0};
+  bool matched = false;
+  if (k->size[i] == UNTRIED) {
+    rg_match_env_reset(&S->env);
+    matched = rg_match(w->g, w->lhs, S->g, sub, &S->env);
+    k->size[i] = matched ? rg_instance_size(w->g, w->rhs, &S->env, S->g, &S->sizes, 1 << 20) : NO_MATCH;
+  }
+  if (k->size[i] == NO_MATCH || outside + k->size[i] > S->max_size) return RG_OK;
+  if (k->inst[i].node < 0) {
+    if (!matched) { /* sized in an earlier state, too big there: bind its variables again */
+      rg_match_env_reset(&S->env);
+      matched = rg_match(w->g, w->lhs, S->g, sub, &S->env);
+      assert(matched);
+    }
+    rg_status st = rg_match_instantiate(w->g, w->rhs, &S->env, S->g, &k->inst[i], err);
+    if (st) return st;
+  }
+  *inst = k->inst[i];
+  return RG_OK;
+}
 
 /* Expands every state of `from` at depth `level`; sets *meet to (index in from, index in other)
  * when a new state is already in `other`. */
@@ -124,30 +217,30 @@ static rg_status expand(search *S, side *from, const side *other, bool reversibl
     if (from->s[i].depth != level) continue;
     if (S->lim->stop && *S->lim->stop) break;
     rg_ref t = from->s[i].t;
-    int t_size = rg_term_size(S->g, t, 1 << 20);
+    rg_status st = rg_term_sizes_update(&S->sizes, S->g, err);
+    if (st) return st;
+    int t_size = S->sizes.size[t.node];
     rg_position *pos;
     int npos;
-    rg_status st = rg_term_positions(S->g, t, &pos, &npos, err);
+    st = rg_term_positions(S->g, t, &pos, &npos, err);
     /* A term deeper than positions can address is not explored (never a reason to remove). */
     if (st == RG_ERR_LIMIT) continue;
     if (st) return st;
     for (int p = 0; p < npos && meet[0] < 0 && *states < S->lim->max_states; p++) {
-      if ((st = rg_rewrite_set_candidates(S->rs, S->g, pos[p].sub, &S->cand, err))) {
+      int32_t at = 0;
+      if ((st = subterm_list(S, pos[p].sub, &at, err))) {
         free(pos);
         return st;
       }
       /* The rest of t around this position: a rewrite's size is that plus its instance's. */
-      int outside = S->cand.n ? t_size - rg_term_size(S->g, pos[p].sub, 1 << 20) : 0;
-      for (int c = 0; c < S->cand.n && meet[0] < 0 && *states < S->lim->max_states; c++) {
-        const rg_rewriter *w = rg_rewrite_set_at(S->rs, S->cand.id[c]);
+      int outside = t_size - S->sizes.size[pos[p].sub.node];
+      for (int32_t e = at + 1; e <= at + S->known.id[at] && meet[0] < 0 && *states < S->lim->max_states; e++) {
+        const rg_rewriter *w = rg_rewrite_set_at(S->rs, S->known.id[e]);
         if (!rg_rewrite_set_enabled(S->rs, w->tag) || w->tag == S->exclude || (reversible_only && !w->reversible))
           continue;
-        rg_match_env_reset(&S->env);
-        if (!rg_match(w->g, w->lhs, S->g, pos[p].sub, &S->env)) continue;
-        if (outside + rg_instance_size(w->g, w->rhs, &S->env, S->g, S->max_size + 1 - outside) > S->max_size)
-          continue;
         rg_ref rhs, nt;
-        st = rg_match_instantiate(w->g, w->rhs, &S->env, S->g, &rhs, err);
+        st = instance_at(S, w, e, pos[p].sub, outside, &rhs, err);
+        if (!st && rhs.node < 0) continue;
         if (!st) st = rg_term_replace(S->g, t, pos[p].path, pos[p].depth, rhs, &nt, err);
         if (st) {
           free(pos);
@@ -216,7 +309,7 @@ rg_status rg_derive_search(const rg_rewrite_set *s, const rg_rule *r, const rg_d
   *found = false;
   if (r->n_tgt == 0)
     return rg_err_set(err, RG_ERR_ARG, "a bare graph is not a rule: nothing to derive");
-  search S = {s, lim, exclude, NULL, {0}, {0}, 0, false, false};
+  search S = {s, lim, exclude, NULL, {0}, {0}, {0}, {0}, 0, false, false};
   int32_t nt, np;
   rg_rewrite_set_max_vars(s, &nt, &np);
   /* The directions graphopt applies r in: each step of a derivation must be one it can take the
@@ -236,6 +329,8 @@ rg_status rg_derive_search(const rg_rewrite_set *s, const rg_rule *r, const rg_d
   rg_graph_free(S.g);
   rg_match_env_free(&S.env);
   rg_id_list_free(&S.cand);
+  rg_term_sizes_free(&S.sizes);
+  known_free(&S.known);
   *found = !st && all;
   if (!*found) rg_derivation_free(d);
   return st;

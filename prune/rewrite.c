@@ -15,15 +15,39 @@ int rg_term_size(const rg_graph *g, rg_ref r, int cap) {
   return n < cap ? n : cap;
 }
 
-int rg_instance_size(const rg_graph *pg, rg_ref pr, const rg_match_env *e, const rg_graph *tg, int cap) {
+#define SIZE_CAP (1 << 20)
+
+rg_status rg_term_sizes_update(rg_term_sizes *ts, const rg_graph *g, rg_err *err) {
+  for (int32_t id = ts->n, end = rg_graph_size(g); id < end; id++) {
+    if (!rg_grow(&ts->size, &ts->cap, id, sizeof *ts->size, 256)) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    const rg_node *nd = rg_graph_node(g, id);
+    int32_t n = nd->op != RG_OP_INPUT;
+    for (int k = 0; n && k < nd->n_in; k++)
+      n += ts->size[nd->in[k].node];
+    ts->size[id] = n < SIZE_CAP ? n : SIZE_CAP;
+    ts->n = id + 1;
+  }
+  return RG_OK;
+}
+
+void rg_term_sizes_free(rg_term_sizes *ts) {
+  free(ts->size);
+  *ts = (rg_term_sizes){0};
+}
+
+int rg_instance_size(const rg_graph *pg, rg_ref pr, const rg_match_env *e, const rg_graph *tg,
+                     const rg_term_sizes *known, int cap) {
   const rg_node *pn = rg_graph_node(pg, pr.node);
   if (pn->op == RG_OP_INPUT) {
     int32_t v = pn->params[0];
-    return e->t_bound[v] ? rg_term_size(tg, e->t[v], cap) : 0;
+    if (!e->t_bound[v]) return 0;
+    if (!known) return rg_term_size(tg, e->t[v], cap);
+    int32_t n = known->size[e->t[v].node];
+    return n < cap ? n : cap;
   }
   int n = 1;
   for (int k = 0; k < pn->n_in && n < cap; k++)
-    n += rg_instance_size(pg, pn->in[k], e, tg, cap - n);
+    n += rg_instance_size(pg, pn->in[k], e, tg, known, cap - n);
   return n < cap ? n : cap;
 }
 

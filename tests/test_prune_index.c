@@ -2,7 +2,8 @@
  * may only leave out patterns rg_match rejects), in increasing id order, and leaves most of the
  * others out. Patterns and terms are every operator sub-term of TASO's 133 rules (multi-output
  * split, concat) and of rules with parameter variables. A pattern's instance under the match is
- * the term: its size computed without building it (rg_instance_size) is the term's. */
+ * the term: its size computed without building it (rg_instance_size, walking the bound terms or
+ * reading their kept sizes) is the term's. */
 #include "check.h"
 #include "match/match.h"
 #include "match/pattern_index.h"
@@ -85,17 +86,24 @@ int main(void) {
     }
     returned += got.n;
     bool self = false;
+    rg_term_sizes known = {0}; /* the sizes a search keeps for its graph */
+    CHECK(rg_term_sizes_update(&known, all.t[j].g, &err) == RG_OK);
+    CHECK(known.n == rg_graph_size(all.t[j].g));
     for (int i = 0; i < all.n; i++) {
       rg_match_env_reset(&env);
       if (!rg_match(all.t[i].g, all.t[i].r, all.t[j].g, all.t[j].r, &env)) continue;
       matched++;
       missed += !found[i];
       int size = rg_term_size(all.t[j].g, all.t[j].r, 1 << 20);
-      missized += rg_instance_size(all.t[i].g, all.t[i].r, &env, all.t[j].g, 1 << 20) != size;
-      missized += rg_instance_size(all.t[i].g, all.t[i].r, &env, all.t[j].g, 2) != (size < 2 ? size : 2);
+      missized += rg_instance_size(all.t[i].g, all.t[i].r, &env, all.t[j].g, NULL, 1 << 20) != size;
+      missized += rg_instance_size(all.t[i].g, all.t[i].r, &env, all.t[j].g, NULL, 2) != (size < 2 ? size : 2);
+      missized += known.size[all.t[j].r.node] != size;
+      missized += rg_instance_size(all.t[i].g, all.t[i].r, &env, all.t[j].g, &known, 1 << 20) != size;
+      missized += rg_instance_size(all.t[i].g, all.t[i].r, &env, all.t[j].g, &known, 3) != (size < 3 ? size : 3);
       self = self || i == j;
     }
     CHECK(self); /* a pattern matches itself */
+    rg_term_sizes_free(&known);
   }
   CHECK_MSG(missed == 0, "%ld matching patterns not returned\n", missed);
   CHECK(unordered == 0);
