@@ -57,6 +57,10 @@ static rg_status prove_all(const rg_rules_load_opts *o, const rg_ruleset *all, b
   /* The typing precheck only spares solvers work (a rule typed nowhere is applied nowhere); the
    * shape solver misses some typable rules, and graphopt applies a rule only where it types. */
   po.check_typed = false, po.progress = o->progress, po.stop = o->stop, po.kernel = rg_fp_node_kernel;
+  /* Only a rule both solvers prove is applied, so, as the synthesis run does, the second solver
+   * is asked only what the first proved, given the first's unsat core: on TASO's 133 rules cvc5
+   * then answered in 0.46x the time and proved the two it timed out on. */
+  po.fail_fast = po.require == RG_REQUIRE_BOTH;
   rg_rule_proof *proofs = calloc((size_t)all->n + 1, sizeof *proofs);
   if (!st && !proofs) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_proof_cache_stats cs;
