@@ -111,11 +111,15 @@ static rg_status emit_chain(rg_derivation *d, const rg_graph *g, const side *a, 
  * states of a search share most of their sub-terms: looking up, matching and sizing them again
  * at every state was most of its time. The graph only grows, so what is known stays true. */
 typedef struct {
-  int32_t *list; /* node * RG_MAX_OUTPUTS + out -> 1 + where its list starts in id[], 0 unmet */
+  int32_t id;   /* a list's first entry: its length; then a rewriter's number */
+  int32_t size; /* its instance's size, NO_MATCH, or UNTRIED */
+  rg_ref inst;  /* its instance once built (node -1 before) */
+} known_entry;
+
+typedef struct {
+  int32_t *list; /* node * RG_MAX_OUTPUTS + out -> 1 + where its list starts in e[], 0 unmet */
   size_t n_keys;
-  int32_t *id;   /* a list: its length, then the rewriters' numbers */
-  int32_t *size; /* beside each number: its instance's size, NO_MATCH, or UNTRIED */
-  rg_ref *inst;  /* beside each number: its instance once built (node -1 before) */
+  known_entry *e;
   int32_t n, cap;
 } known_subterms;
 
@@ -136,26 +140,16 @@ typedef struct {
 
 static void known_free(known_subterms *k) {
   free(k->list);
-  free(k->id);
-  free(k->size);
-  free(k->inst);
+  free(k->e);
 }
 
 static bool known_room(known_subterms *k, int32_t more) {
-  while (k->n + more > k->cap) {
-    int32_t cap = k->cap ? 2 * k->cap : 1024;
-    int32_t *id = realloc(k->id, sizeof *id * (size_t)cap);
-    if (id) k->id = id;
-    int32_t *size = id ? realloc(k->size, sizeof *size * (size_t)cap) : NULL;
-    if (size) k->size = size;
-    rg_ref *inst = size ? realloc(k->inst, sizeof *inst * (size_t)cap) : NULL;
-    if (!inst) return false;
-    k->inst = inst, k->cap = cap;
-  }
+  while (k->n + more > k->cap)
+    if (!rg_grow_to(&k->e, &k->cap, sizeof *k->e, 1024)) return false;
   return true;
 }
 
-/* Where t's list starts in S->known.id (looked up and kept the first time t is met). */
+/* Where t's list starts in S->known.e (looked up and kept the first time t is met). */
 static rg_status subterm_list(search *S, rg_ref t, int32_t *at, rg_err *err) {
   known_subterms *k = &S->known;
   size_t key = (size_t)t.node * RG_MAX_OUTPUTS + (size_t)t.out;
@@ -170,11 +164,9 @@ static rg_status subterm_list(search *S, rg_ref t, int32_t *at, rg_err *err) {
     rg_status st = rg_rewrite_set_candidates(S->rs, S->g, t, &S->cand, err);
     if (st) return st;
     if (!known_room(k, 1 + S->cand.n)) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-    k->id[k->n] = S->cand.n;
-    for (int c = 0; c < S->cand.n; c++) {
-      int32_t i = k->n + 1 + c;
-      k->id[i] = S->cand.id[c], k->size[i] = UNTRIED, k->inst[i] = (rg_ref){-1, 0};
-    }
+    k->e[k->n] = (known_entry){S->cand.n, 0, {-1, 0}};
+    for (int c = 0; c < S->cand.n; c++)
+      k->e[k->n + 1 + c] = (known_entry){S->cand.id[c], UNTRIED, {-1, 0}};
     k->list[key] = k->n + 1;
     k->n += 1 + S->cand.n;
   }
@@ -186,25 +178,25 @@ static rg_status subterm_list(search *S, rg_ref t, int32_t *at, rg_err *err) {
  * its term stays within the size bound with `outside` operators around it; else inst->node -1. */
 static rg_status instance_at(search *S, const rg_rewriter *w, int32_t i, rg_ref sub, int outside,
                              rg_ref *inst, rg_err *err) {
-  known_subterms *k = &S->known;
+  known_entry *k = &S->known.e[i];
   *inst = (rg_ref){-1, 0};
   bool matched = false;
-  if (k->size[i] == UNTRIED) {
+  if (k->size == UNTRIED) {
     rg_match_env_reset(&S->env);
     matched = rg_match(w->g, w->lhs, S->g, sub, &S->env);
-    k->size[i] = matched ? rg_instance_size(w->g, w->rhs, &S->env, S->g, &S->sizes, 1 << 20) : NO_MATCH;
+    k->size = matched ? rg_instance_size(w->g, w->rhs, &S->env, S->g, &S->sizes, 1 << 20) : NO_MATCH;
   }
-  if (k->size[i] == NO_MATCH || outside + k->size[i] > S->max_size) return RG_OK;
-  if (k->inst[i].node < 0) {
+  if (k->size == NO_MATCH || outside + k->size > S->max_size) return RG_OK;
+  if (k->inst.node < 0) {
     if (!matched) { /* sized in an earlier state, too big there: bind its variables again */
       rg_match_env_reset(&S->env);
       matched = rg_match(w->g, w->lhs, S->g, sub, &S->env);
       assert(matched);
     }
-    rg_status st = rg_match_instantiate(w->g, w->rhs, &S->env, S->g, &k->inst[i], err);
+    rg_status st = rg_match_instantiate(w->g, w->rhs, &S->env, S->g, &k->inst, err);
     if (st) return st;
   }
-  *inst = k->inst[i];
+  *inst = k->inst;
   return RG_OK;
 }
 
@@ -234,8 +226,8 @@ static rg_status expand(search *S, side *from, const side *other, bool reversibl
       }
       /* The rest of t around this position: a rewrite's size is that plus its instance's. */
       int outside = t_size - S->sizes.size[pos[p].sub.node];
-      for (int32_t e = at + 1; e <= at + S->known.id[at] && meet[0] < 0 && *states < S->lim->max_states; e++) {
-        const rg_rewriter *w = rg_rewrite_set_at(S->rs, S->known.id[e]);
+      for (int32_t e = at + 1; e <= at + S->known.e[at].id && meet[0] < 0 && *states < S->lim->max_states; e++) {
+        const rg_rewriter *w = rg_rewrite_set_at(S->rs, S->known.e[e].id);
         if (!rg_rewrite_set_enabled(S->rs, w->tag) || w->tag == S->exclude || (reversible_only && !w->reversible))
           continue;
         rg_ref rhs, nt;
