@@ -184,7 +184,8 @@ static rg_status instance_at(search *S, const rg_rewriter *w, int32_t i, rg_ref 
   if (k->size == UNTRIED) {
     rg_match_env_reset(&S->env);
     matched = rg_match(w->g, w->lhs, S->g, sub, &S->env);
-    k->size = matched ? rg_instance_size(w->g, w->rhs, &S->env, S->g, &S->sizes, 1 << 20) : NO_MATCH;
+    /* exact below the cap, which no size bound reaches (max_size is at most 2^20 + 64) */
+    k->size = matched ? rg_instance_size(w->g, w->rhs, &S->env, S->g, &S->sizes, RG_TERM_SIZES_CAP) : NO_MATCH;
   }
   if (k->size == NO_MATCH || outside + k->size > S->max_size) return RG_OK;
   if (k->inst.node < 0) {
@@ -200,6 +201,12 @@ static rg_status instance_at(search *S, const rg_rewriter *w, int32_t i, rg_ref 
   return RG_OK;
 }
 
+/* A term's size as rg_term_size(g, t, 1 << 20) gives it: the sizes around a position. */
+static int capped_size(const search *S, rg_ref t) {
+  int32_t n = S->sizes.size[t.node];
+  return n < (1 << 20) ? n : 1 << 20;
+}
+
 /* Expands every state of `from` at depth `level`; sets *meet to (index in from, index in other)
  * when a new state is already in `other`. */
 static rg_status expand(search *S, side *from, const side *other, bool reversible_only, int level, int *states,
@@ -211,7 +218,7 @@ static rg_status expand(search *S, side *from, const side *other, bool reversibl
     rg_ref t = from->s[i].t;
     rg_status st = rg_term_sizes_update(&S->sizes, S->g, err);
     if (st) return st;
-    int t_size = S->sizes.size[t.node];
+    int t_size = capped_size(S, t);
     rg_position *pos;
     int npos;
     st = rg_term_positions(S->g, t, &pos, &npos, err);
@@ -225,7 +232,7 @@ static rg_status expand(search *S, side *from, const side *other, bool reversibl
         return st;
       }
       /* The rest of t around this position: a rewrite's size is that plus its instance's. */
-      int outside = t_size - S->sizes.size[pos[p].sub.node];
+      int outside = t_size - capped_size(S, pos[p].sub);
       for (int32_t e = at + 1; e <= at + S->known.e[at].id && meet[0] < 0 && *states < S->lim->max_states; e++) {
         const rg_rewriter *w = rg_rewrite_set_at(S->rs, S->known.e[e].id);
         if (!rg_rewrite_set_enabled(S->rs, w->tag) || w->tag == S->exclude || (reversible_only && !w->reversible))

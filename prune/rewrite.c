@@ -15,8 +15,6 @@ int rg_term_size(const rg_graph *g, rg_ref r, int cap) {
   return n < cap ? n : cap;
 }
 
-#define SIZE_CAP (1 << 20)
-
 rg_status rg_term_sizes_update(rg_term_sizes *ts, const rg_graph *g, rg_err *err) {
   for (int32_t id = ts->n, end = rg_graph_size(g); id < end; id++) {
     if (!rg_grow(&ts->size, &ts->cap, id, sizeof *ts->size, 256)) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
@@ -24,7 +22,7 @@ rg_status rg_term_sizes_update(rg_term_sizes *ts, const rg_graph *g, rg_err *err
     int32_t n = nd->op != RG_OP_INPUT;
     for (int k = 0; n && k < nd->n_in; k++)
       n += ts->size[nd->in[k].node];
-    ts->size[id] = n < SIZE_CAP ? n : SIZE_CAP;
+    ts->size[id] = n < RG_TERM_SIZES_CAP ? n : RG_TERM_SIZES_CAP;
     ts->n = id + 1;
   }
   return RG_OK;
@@ -230,7 +228,8 @@ rg_status rg_rewrite_set_add(rg_rewrite_set *s, const rg_rule *r, int tag, int *
       if (st) return st;
     }
     for (int d = 0; d < 2; d++) {
-      if (!ok[d]) continue;
+      /* a pattern's path in the index is as long as its tree, and a lookup recurses along it */
+      if (!ok[d] || rg_term_size(r->g, d ? b : a, RG_REWRITE_MAX_LHS + 1) > RG_REWRITE_MAX_LHS) continue;
       rg_rewriter w = {r->g, d ? b : a, d ? a : b, tag, 0, d == 1, ok[1 - d]};
       rg_status st = push(s, &w, err);
       if (st) return st;

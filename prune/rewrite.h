@@ -27,9 +27,11 @@ typedef struct {
 /* Operators in the tree form of r (variables not counted), saturating at cap. */
 int rg_term_size(const rg_graph *g, rg_ref r, int cap);
 
-/* rg_term_size of every node of a graph that grows (saturating at 1 << 20), kept up to date by
+/* rg_term_size of every node of a graph that grows (saturating at RG_TERM_SIZES_CAP, above any
+ * size bound a derivation search uses: 2^20 and a growth of at most 64), kept up to date by
  * rg_term_sizes_update: a derivation search asks the sizes of the same sub-terms at every state
  * it visits, and walking them each time was a sixth of its time. */
+#define RG_TERM_SIZES_CAP (1 << 28)
 typedef struct {
   int32_t *size;
   int32_t n, cap;
@@ -82,8 +84,13 @@ typedef struct rg_rewrite_set rg_rewrite_set;
 
 rg_rewrite_set *rg_rewrite_set_new(void); /* NULL when out of memory */
 void rg_rewrite_set_free(rg_rewrite_set *s);
+/* A left side of more operators than this (in its tree form) is no rewriter: no rule rulegen
+ * makes comes near it, and a lookup's recursion is as deep as the patterns are large (a hostile
+ * rule of a million operators, written as a tree of shared sub-terms, overflowed the stack). */
+#define RG_REWRITE_MAX_LHS 512
+
 /* Adds every usable orientation of r (which must outlive the set; none for a rule of several
- * outputs), under the caller's number tag. Returns how many were usable in *added (may be NULL). */
+ * outputs, none whose left side passes RG_REWRITE_MAX_LHS), under the caller's number tag. Returns how many were usable in *added (may be NULL). */
 rg_status rg_rewrite_set_add(rg_rewrite_set *s, const rg_rule *r, int tag, int *added,
                              rg_err *err) RG_MUST_CHECK;
 /* The rewriters whose left side may match term t, as their numbers in increasing order (a

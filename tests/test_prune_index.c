@@ -57,7 +57,27 @@ static void add_rules(term_list *l, rg_ruleset *rs, const char *path) {
   }
 }
 
+/* Sizes past 2^20, which a search's bound can pass (a side of 2^20 operators and its growth): the
+ * kept sizes are exact there, where rg_term_size's usual cap of 2^20 is not. */
+static void test_large_sizes(void) {
+  rg_graph *g = rg_graph_new();
+  rg_ref t = {rg_graph_input(g, rg_graph_tvar(g, "a", 1)), 0};
+  for (int k = 0; k < 22; k++) { /* a tree of 2^22 - 1 operators in 22 nodes */
+    rg_node n = rg_node_init(RG_OP_EWADD);
+    n.n_in = 2, n.in[0] = n.in[1] = t;
+    t = (rg_ref){rg_graph_add(g, &n), 0};
+  }
+  rg_term_sizes known = {0};
+  rg_err err;
+  CHECK(rg_term_sizes_update(&known, g, &err) == RG_OK);
+  CHECK_MSG(known.size[t.node] == (1 << 22) - 1, "size %d", known.size[t.node]);
+  CHECK(rg_term_size(g, t, 1 << 20) == 1 << 20);
+  rg_term_sizes_free(&known);
+  rg_graph_free(g);
+}
+
 int main(void) {
+  test_large_sizes();
   term_list all = {0};
   rg_ruleset taso, params;
   add_rules(&all, &taso, "data/taso-133.rules");
