@@ -153,8 +153,9 @@ static bool known_room(known_subterms *k, int32_t more) {
 static rg_status subterm_list(search *S, rg_ref t, int32_t *at, rg_err *err) {
   known_subterms *k = &S->known;
   size_t key = (size_t)t.node * RG_MAX_OUTPUTS + (size_t)t.out;
-  if (key >= k->n_keys) {
+  if (key >= k->n_keys) { /* doubled at least: the graph grows by a few nodes a rewrite */
     size_t n = (size_t)rg_graph_size(S->g) * RG_MAX_OUTPUTS;
+    if (n < 2 * k->n_keys) n = 2 * k->n_keys;
     int32_t *list = realloc(k->list, sizeof *list * n);
     if (!list) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
     memset(list + k->n_keys, 0, sizeof *list * (n - k->n_keys));
