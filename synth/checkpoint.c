@@ -134,19 +134,17 @@ static bool header_line(const char **p, const char *end, const char *tag, const 
   return true;
 }
 
-/* The end line (ir/endline.h), checked here as the file streams by: the file may be 1.2 GB. */
-#define END_LINE_LEN RG_END_LINE_LEN
-
+/* The end line (ir/endline.h) is checked here as the file streams by: the file may be 1.2 GB. */
 /* Whether f (size bytes) ends in a line of its own that is the SHA-256 of what precedes it. */
 static bool end_line_holds(FILE *f, size_t size) {
-  char line[END_LINE_LEN + 1], hex[2 * crypto_hash_sha256_BYTES + 1];
+  char line[RG_END_LINE_LEN + 1], hex[2 * crypto_hash_sha256_BYTES + 1];
   rg_err err;
-  if (size < END_LINE_LEN || fseeko(f, (off_t)(size - END_LINE_LEN - (size > END_LINE_LEN)), SEEK_SET)) return false;
-  if (size > END_LINE_LEN && fgetc(f) != '\n') return false;
-  if (fread(line, 1, END_LINE_LEN, f) != END_LINE_LEN || strncmp(line, "end ", 4) || line[END_LINE_LEN - 1] != '\n')
+  if (size < RG_END_LINE_LEN || fseeko(f, (off_t)(size - RG_END_LINE_LEN - (size > RG_END_LINE_LEN)), SEEK_SET)) return false;
+  if (size > RG_END_LINE_LEN && fgetc(f) != '\n') return false;
+  if (fread(line, 1, RG_END_LINE_LEN, f) != RG_END_LINE_LEN || strncmp(line, "end ", 4) || line[RG_END_LINE_LEN - 1] != '\n')
     return false;
   rewind(f);
-  return !hash_stream(f, size - END_LINE_LEN, hex, &err) && !strncmp(line + 4, hex, 2 * crypto_hash_sha256_BYTES);
+  return !hash_stream(f, size - RG_END_LINE_LEN, hex, &err) && !strncmp(line + 4, hex, 2 * crypto_hash_sha256_BYTES);
 }
 
 /* The next header line of f into *line (getline's buffer), checked as header_line does. */
@@ -185,7 +183,7 @@ static found read_checked(FILE *f, size_t size, rg_checkpoint_kind kind, const r
     fd = FOUND_OTHER, snprintf(why, why_len, "made by a run with other candidate text or pruning options");
   else {
     rg_err err = {0};
-    if (rg_prune_state_read_file(f, size - END_LINE_LEN - used, k->n, res, each, ctx, &err))
+    if (rg_prune_state_read_file(f, size - RG_END_LINE_LEN - used, k->n, res, each, ctx, &err))
       snprintf(why, why_len, "line %d: %s", 3 + err.line, err.msg);
     else
       fd = FOUND_OK;
