@@ -207,3 +207,38 @@ void rg_gen_chunks_close(rg_gen_chunks *c, bool remove) {
   free(c->dir), free(c->key);
   c->dir = c->key = NULL, c->lock = -1;
 }
+
+/* The candidate text an MPI job's ranks read their chunks from: c-text, so that the folder's
+ * end (and another key's chunks going) takes it too. */
+#define TEXT_NAME "c-text"
+
+rg_status rg_gen_chunks_save_text(const rg_gen_chunks *c, const char *text, size_t len, rg_err *err) {
+  char *p = in_dir(c->dir, TEXT_NAME);
+  rg_status st = p ? write_whole(p, "", text, len, err) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  free(p);
+  return st;
+}
+
+rg_status rg_gen_chunks_read_text(const rg_gen_chunks *c, const rg_gen_chunk *ch, const char *sha, char **buf,
+                                  rg_err *err) {
+  *buf = NULL;
+  char *p = in_dir(c->dir, TEXT_NAME);
+  size_t len = ch->end - ch->pos;
+  char *b = p ? malloc(len + 1) : NULL;
+  if (!b) return free(p), rg_err_set(err, RG_ERR_NOMEM, "out of memory for a generalize chunk");
+  FILE *f = fopen(p, "rb");
+  bool read = f && fseeko(f, (off_t)ch->pos, SEEK_SET) == 0 && fread(b, 1, len, f) == len;
+  rg_status st = read ? RG_OK : rg_err_set(err, RG_ERR_IO, "reading bytes %zu to %zu of %s: %s", ch->pos, ch->end, p,
+                                          f && !ferror(f) ? "the file is shorter" : strerror(errno));
+  if (f) fclose(f);
+  char got[65];
+  if (!st) rg_sha256_hex(b, len, got);
+  if (!st && strcmp(got, sha))
+    st = rg_err_set(err, RG_ERR_IO, "%s: bytes %zu to %zu are not the candidates rank 0 wrote (is the folder shared "
+                                    "by every rank, and not written by another run?)", p, ch->pos, ch->end);
+  free(p);
+  if (st) return free(b), st;
+  b[len] = 0;
+  *buf = b;
+  return RG_OK;
+}

@@ -11,8 +11,9 @@
  * everything after the first line, so a chunk is good only for the candidates and options it was
  * made from. A file is written whole (a temporary, then renamed); one cut short, altered, of
  * another chunk or another key, or whose counts disagree with its lines, is not used (a line says
- * so) and the chunk is made again. One run at a time makes chunks in a folder (a lock file; MPI
- * workers join rank 0's). The folder is removed once the stage's result is kept whole elsewhere
+ * so) and the chunk is made again. Under MPI it also holds c-text, the candidate text rank 0
+ * wrote, from which each rank reads its chunks' bytes. One run at a time makes chunks in a folder
+ * (a lock file; MPI workers join rank 0's). The folder is removed once the stage's result is kept whole elsewhere
  * (synth/generalized.h).
  */
 #ifndef RG_SYNTH_GENERALIZE_CHUNKS_H
@@ -53,6 +54,17 @@ bool rg_gen_chunks_load(const rg_gen_chunks *c, int i, int m, rg_generalize_stat
 /* Keeps chunk i: the stats of its m candidates and its lines (len bytes). Errors: RG_ERR_IO. */
 rg_status rg_gen_chunks_save(const rg_gen_chunks *c, int i, int m, const rg_generalize_stats *stats, const char *text,
                              size_t len, rg_err *err) RG_MUST_CHECK;
+
+/* The candidate text written whole into the folder, for an MPI job's ranks, which read only
+ * their chunks' bytes from it (rg_gen_chunks_read_text) rather than each holding the whole text.
+ * Errors: RG_ERR_IO naming the file, RG_ERR_NOMEM. */
+rg_status rg_gen_chunks_save_text(const rg_gen_chunks *c, const char *text, size_t len, rg_err *err) RG_MUST_CHECK;
+
+/* Chunk ch's bytes [pos, end) of that text into *buf (malloc'ed, NUL-ended, the caller's), whose
+ * SHA-256 must be sha (hex, as rank 0 computed it). Errors: RG_ERR_IO (the file unreadable or
+ * short, or other bytes: the folder not the one rank 0 wrote), RG_ERR_NOMEM. */
+rg_status rg_gen_chunks_read_text(const rg_gen_chunks *c, const rg_gen_chunk *ch, const char *sha, char **buf,
+                                  rg_err *err) RG_MUST_CHECK;
 
 /* Closes c; with remove, deletes the folder and its files. */
 void rg_gen_chunks_close(rg_gen_chunks *c, bool remove);

@@ -1,7 +1,8 @@
 /* synth/generalize_spread.h: the generalize stage's chunks made by the ranks of an MPI job
- * (cluster/cluster.h): rank 0 sends the candidate text and hands out the chunks its folder
- * (generalize_chunks.h; every rank must see it) lacks; each rank keeps the chunks it makes
- * there, and rank 0's stage takes them as a run that goes on does. */
+ * (cluster/cluster.h): rank 0 writes the candidate text into its folder (generalize_chunks.h;
+ * every rank must see it), sends the chunks' bounds and sums, and hands out the chunks the folder
+ * lacks; each rank reads only its chunks' bytes from there and keeps the chunks it makes there,
+ * and rank 0's stage takes them as a run that goes on does. */
 #ifndef RG_SYNTH_GENERALIZE_SPREAD_H
 #define RG_SYNTH_GENERALIZE_SPREAD_H
 

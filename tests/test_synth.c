@@ -5,7 +5,9 @@
 #include "check.h"
 #include "synth/generalize.h"
 #include "synth/synth.h"
+#include "verify/smt.h"
 
+#include <stdlib.h>
 #include <unistd.h>
 
 static char *slurp(const char *path, size_t *len) {
@@ -131,10 +133,44 @@ static void test_generalize_chunks(void) {
   rg_enum_space_free(&sp);
 }
 
+/* An MPI rank reads its generalize chunk from the text rank 0 kept in the folder: the bytes it
+ * was sent the sum of, and none other (an altered byte, a text cut short: an error naming the
+ * file, no chunk). */
+static void test_generalize_text(void) {
+  char dir[] = "/tmp/rg_gentext_XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  char folder[64];
+  snprintf(folder, sizeof folder, "%s/OUT.generalize", dir);
+  rg_gen_chunks kept;
+  rg_err err;
+  CHECK_MSG(rg_gen_chunks_open(&kept, folder, "text abc", false, &err) == RG_OK, "%s", err.msg);
+  static const char text[] = "(relu ?x) => (relu ?x)\n(ewadd ?x ?x) => (ewadd ?x ?x)\n";
+  rg_gen_chunk ch = {23, sizeof text - 1, 1, 1};
+  char sha[65], *buf = NULL;
+  rg_sha256_hex(text + ch.pos, ch.end - ch.pos, sha);
+  CHECK_MSG(rg_gen_chunks_save_text(&kept, text, sizeof text - 1, &err) == RG_OK, "%s", err.msg);
+  CHECK_MSG(rg_gen_chunks_read_text(&kept, &ch, sha, &buf, &err) == RG_OK, "%s", err.msg);
+  CHECK(buf && !strcmp(buf, text + ch.pos));
+  free(buf);
+  char other[sizeof text];
+  memcpy(other, text, sizeof text);
+  other[30] = 'X';
+  CHECK(rg_gen_chunks_save_text(&kept, other, sizeof text - 1, &err) == RG_OK);
+  CHECK(rg_gen_chunks_read_text(&kept, &ch, sha, &buf, &err) == RG_ERR_IO && !buf);
+  CHECK_MSG(strstr(err.msg, "c-text") && strstr(err.msg, "not the candidates rank 0 wrote"), "%s", err.msg);
+  CHECK(rg_gen_chunks_save_text(&kept, text, 40, &err) == RG_OK);
+  CHECK(rg_gen_chunks_read_text(&kept, &ch, sha, &buf, &err) == RG_ERR_IO && !buf);
+  CHECK_MSG(strstr(err.msg, "shorter"), "%s", err.msg);
+  rg_gen_chunks_close(&kept, true);
+  CHECK(access(folder, F_OK) != 0); /* the text went with the folder */
+  CHECK(rmdir(dir) == 0);
+}
+
 int main(void) {
   test_counts();
   test_run();
   test_interrupted();
   test_generalize_chunks();
+  test_generalize_text();
   return check_done("test_synth");
 }
