@@ -55,6 +55,10 @@ start() {
     [ -n "$q" ] || break
   done
   [ -n "$p" ] && echo "$p" >"$dir/pid"
+  # setsid gives the run a session, and so an autogroup, of its own: the kernel shares the CPU
+  # between autogroups by their own nice, not their processes', so nice 10 alone left the run
+  # half the machine against an interactive shell's work. Its autogroup takes nice 10 too.
+  [ -n "$p" ] && { echo 10 >"/proc/$p/autogroup"; } 2>/dev/null || true
   if [ -z "$(pid_of)" ]; then
     if tail -1 "$dir/run.err" | grep -q 'Exit status: 0'; then echo "whole-run: it ended already (nothing left to do)"; exit 0; fi
     echo "whole-run: it did not start, or ended at once; see $dir/run.err" >&2
