@@ -227,9 +227,9 @@ rg_status rg_gen_chunks_read_text(const rg_gen_chunks *c, const rg_gen_chunk *ch
   char *b = p ? malloc(len + 1) : NULL;
   if (!b) return free(p), rg_err_set(err, RG_ERR_NOMEM, "out of memory for a generalize chunk");
   FILE *f = fopen(p, "rb");
-  bool read = f && fseeko(f, (off_t)ch->pos, SEEK_SET) == 0 && fread(b, 1, len, f) == len;
-  rg_status st = read ? RG_OK : rg_err_set(err, RG_ERR_IO, "reading bytes %zu to %zu of %s: %s", ch->pos, ch->end, p,
-                                          f && !ferror(f) ? "the file is shorter" : strerror(errno));
+  bool sought = f && fseeko(f, (off_t)ch->pos, SEEK_SET) == 0, whole = sought && fread(b, 1, len, f) == len;
+  rg_status st = whole ? RG_OK : rg_err_set(err, RG_ERR_IO, "reading bytes %zu to %zu of %s: %s", ch->pos, ch->end, p,
+                                         sought && !ferror(f) ? "the file is shorter" : strerror(errno));
   if (f) fclose(f);
   char got[65];
   if (!st) rg_sha256_hex(b, len, got);
@@ -241,4 +241,10 @@ rg_status rg_gen_chunks_read_text(const rg_gen_chunks *c, const rg_gen_chunk *ch
   b[len] = 0;
   *buf = b;
   return RG_OK;
+}
+
+void rg_gen_chunks_drop_text(const rg_gen_chunks *c) {
+  char *p = in_dir(c->dir, TEXT_NAME);
+  if (p) unlink(p);
+  free(p);
 }

@@ -66,6 +66,9 @@ rg_status rg_gen_chunks_save_text(const rg_gen_chunks *c, const char *text, size
 rg_status rg_gen_chunks_read_text(const rg_gen_chunks *c, const rg_gen_chunk *ch, const char *sha, char **buf,
                                   rg_err *err) RG_MUST_CHECK;
 
+/* Removes that text (once every rank has made its chunks: it is as large as the candidates). */
+void rg_gen_chunks_drop_text(const rg_gen_chunks *c);
+
 /* Closes c; with remove, deletes the folder and its files. */
 void rg_gen_chunks_close(rg_gen_chunks *c, bool remove);
 /* Deletes the folder dir and its files, if it is there. */

@@ -151,6 +151,7 @@ rg_status rg_generalize_spread(const rg_generalize_opts *o, const char *text, si
   rg_generalize_work(o, &w);
   if (!st && j.n)
     st = rg_cluster_spread(RG_SPREAD_GENERALIZE, rg_sb_str(&sb), sb.len, j.n, &w, &j, "generalize (ranks)", !o->quiet, err);
+  if (!st && j.n) rg_gen_chunks_drop_text(kept); /* every rank is done with it */
   rg_sb_free(&sb);
   if (!st) *made = j.n;
   job_free(&j, false);

@@ -159,8 +159,13 @@ static void test_generalize_text(void) {
   CHECK(rg_gen_chunks_save_text(&kept, text, 40, &err) == RG_OK);
   CHECK(rg_gen_chunks_read_text(&kept, &ch, sha, &buf, &err) == RG_ERR_IO && !buf);
   CHECK_MSG(strstr(err.msg, "shorter"), "%s", err.msg);
+  char text_path[64];
+  snprintf(text_path, sizeof text_path, "%s/c-text", folder);
+  rg_gen_chunks_drop_text(&kept);
+  CHECK(access(text_path, F_OK) != 0);
+  CHECK(rg_gen_chunks_save_text(&kept, text, sizeof text - 1, &err) == RG_OK);
   rg_gen_chunks_close(&kept, true);
-  CHECK(access(folder, F_OK) != 0); /* the text went with the folder */
+  CHECK(access(folder, F_OK) != 0); /* a text left went with the folder */
 }
 
 int main(void) {
