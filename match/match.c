@@ -49,7 +49,7 @@ static bool match_param(const rg_node *pn, const rg_node *tn, int k, rg_match_en
 
 bool rg_match_params(const rg_node *pn, const rg_node *tn, rg_match_env *e, int32_t *trail, int *n_trail) {
   if (n_trail) *n_trail = 0;
-  /* No variable on either side (most nodes): the values alike, slot by slot. */
+  /* No variable on either side (most nodes): every slot's value alike, all compared at once. */
   if (!(pn->var_mask | tn->var_mask)) return !memcmp(pn->params, tn->params, sizeof pn->params);
   for (int k = 0; k < RG_MAX_PARAMS; k++)
     if (!match_param(pn, tn, k, e, trail, n_trail)) return false;

@@ -90,7 +90,8 @@ void rg_rewrite_set_free(rg_rewrite_set *s);
 #define RG_REWRITE_MAX_LHS 512
 
 /* Adds every usable orientation of r (which must outlive the set; none for a rule of several
- * outputs, none whose left side passes RG_REWRITE_MAX_LHS), under the caller's number tag. Returns how many were usable in *added (may be NULL). */
+ * outputs, none whose left side passes RG_REWRITE_MAX_LHS), under the caller's number tag.
+ * Returns how many were usable in *added (may be NULL). */
 rg_status rg_rewrite_set_add(rg_rewrite_set *s, const rg_rule *r, int tag, int *added,
                              rg_err *err) RG_MUST_CHECK;
 /* The rewriters whose left side may match term t, as their numbers in increasing order (a

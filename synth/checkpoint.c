@@ -134,14 +134,16 @@ static bool header_line(const char **p, const char *end, const char *tag, const 
   return true;
 }
 
-/* The end line (ir/endline.h) is checked here as the file streams by: the file may be 1.2 GB. */
-/* Whether f (size bytes) ends in a line of its own that is the SHA-256 of what precedes it. */
+/* Whether f (size bytes) ends in a line of its own that is the SHA-256 of what precedes it (the
+ * end line, ir/endline.h), checked here as the file streams by: the file may be 1.2 GB. */
 static bool end_line_holds(FILE *f, size_t size) {
   char line[RG_END_LINE_LEN + 1], hex[2 * crypto_hash_sha256_BYTES + 1];
   rg_err err;
-  if (size < RG_END_LINE_LEN || fseeko(f, (off_t)(size - RG_END_LINE_LEN - (size > RG_END_LINE_LEN)), SEEK_SET)) return false;
+  if (size < RG_END_LINE_LEN || fseeko(f, (off_t)(size - RG_END_LINE_LEN - (size > RG_END_LINE_LEN)), SEEK_SET))
+    return false;
   if (size > RG_END_LINE_LEN && fgetc(f) != '\n') return false;
-  if (fread(line, 1, RG_END_LINE_LEN, f) != RG_END_LINE_LEN || strncmp(line, "end ", 4) || line[RG_END_LINE_LEN - 1] != '\n')
+  if (fread(line, 1, RG_END_LINE_LEN, f) != RG_END_LINE_LEN || strncmp(line, "end ", 4) ||
+      line[RG_END_LINE_LEN - 1] != '\n')
     return false;
   rewind(f);
   return !hash_stream(f, size - RG_END_LINE_LEN, hex, &err) && !strncmp(line + 4, hex, 2 * crypto_hash_sha256_BYTES);

@@ -102,16 +102,16 @@ static rg_status run_chunks(void *ctx, void *jp, int b, int e, int64_t counts[RG
   rg_kill_point("rank-generalize", rg_cluster_rank()); /* a test's rank that dies (ir/killpoint.h) */
   rg_status st = RG_OK;
   for (int i = b; i < e && !st && !(o->stop && *o->stop); i++) {
-    rg_gen_chunk whole = j->chunk[i], *c = &whole;
-    char *mine = NULL; /* a worker's chunk, read from the folder: bytes [0, end - pos) */
-    if (!j->at) st = rg_gen_chunks_read_text(&j->kept, c, j->sha[i], &mine, err), c->end -= c->pos, c->pos = 0;
-    rg_generalize_stats *stats = st ? NULL : calloc((size_t)c->m + 1, sizeof *stats);
+    rg_gen_chunk c = j->chunk[i];
+    char *mine = NULL; /* a worker's chunk, read from the folder: there its bytes are [0, end - pos) */
+    if (!j->at && !(st = rg_gen_chunks_read_text(&j->kept, &c, j->sha[i], &mine, err))) c.end -= c.pos, c.pos = 0;
+    rg_generalize_stats *stats = st ? NULL : calloc((size_t)c.m + 1, sizeof *stats);
     rg_strbuf lines;
     rg_sb_init(&lines);
-    if (!st) st = stats ? rg_generalize_chunk(o, j->at ? j->at : mine, c, stats, j->cache, NULL, NULL, &lines, err)
+    if (!st) st = stats ? rg_generalize_chunk(o, j->at ? j->at : mine, &c, stats, j->cache, NULL, NULL, &lines, err)
                         : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-    if (!st && !(o->stop && *o->stop)) st = rg_gen_chunks_save(&j->kept, j->index[i], c->m, stats, rg_sb_str(&lines), lines.len, err);
-    counts[CANDIDATES] += c->m;
+    if (!st && !(o->stop && *o->stop)) st = rg_gen_chunks_save(&j->kept, j->index[i], c.m, stats, rg_sb_str(&lines), lines.len, err);
+    counts[CANDIDATES] += c.m;
     rg_sb_free(&lines);
     free(stats), free(mine);
   }
