@@ -8,10 +8,12 @@
 # depth-3 run from enumeration; a rank killed mid-round (RULEGEN_TEST_KILL_AT=rank:R, the test
 # hook of ir/killpoint.h) ends the job naming it, and the same command again resumes to the same
 # output; an unsound axiom stops the run before the ranks set out; other commands are refused
-# under mpirun.
-#   run_mpi.sh RULEGEN DIR MPIRUN
+# under mpirun. In three parts, three ctest tests that run side by side (tests/mpi.cmake):
+# proofs (the proof rounds and a whole depth-3 run), stages (enumeration and the test stage),
+# generalize (and the axioms, the options and the commands refused).
+#   run_mpi.sh RULEGEN DIR MPIRUN proofs|stages|generalize
 set -u
-rulegen=$1 dir=$2 mpirun=$3
+rulegen=$1 dir=$2 mpirun=$3 part=$4
 . "$dir/check.sh"
 in_scratch
 # CI runs as root; 3 ranks on 2 cores; in containers, shared memory without cross-memory attach
@@ -25,18 +27,31 @@ timeout 60 "$mpirun" -np 2 true >mpi-env.log 2>&1 || {
   echo "skipped: mpirun -np 2 true does not run here:"; tail -5 mpi-env.log; exit 77; }
 same() { cmp "$1" "$2" && cmp "$1.removed" "$2.removed" && cmp "$1.unproved" "$2.unproved"; }
 
-check "the tested candidates" 0 "$rulegen" --ops ewadd,ewmul,matmul,transpose --depth 2 --inputs "$dir/synth.inputs" -q \
+# The tested candidates of a depth-2 run, and two false rules planted among them (the proofs
+# then take two rounds); each OUT gets its own copy.
+candidates() {
+  check "the tested candidates" 0 "$rulegen" --ops ewadd,ewmul,matmul,transpose --depth 2 --inputs "$dir/synth.inputs" -q \
   --stop-after test -o tested.candidates
-for o in ref n1 n2 n3 k1 k0 u; do
-  { cat tested.candidates; echo '(ewadd ?x ?y) => (ewmul ?x ?y)'; echo '(matmul ?a ?b) => (matmul ?b ?a)'; } >$o.rules.candidates
-done
+  for o in "$@"; do
+    { cat tested.candidates; echo '(ewadd ?x ?y) => (ewmul ?x ?y)'; echo '(matmul ?a ?b) => (matmul ?b ?a)'; } >$o.rules.candidates
+  done
+}
+
+proofs() {
+candidates ref n1 n2 n3 k1 k0
 check "one process" 0 "$rulegen" --resume ref.rules.candidates -o ref.rules -j 2 --proof-cache pc.ref
 has "one process: two proof rounds" "rules put back"
 has "one process: each round's rules and time" "2 proof rounds: "
 has "one process: the solvers' answers and their time" "answers: z3 "
+# The other runs' caches are cold but for the axioms' random test (a pass the run above made
+# too): a cache made by proving a rule of an operator these runs lack.
+echo '(relu (ewadd ?x ?y)) => (relu (ewadd ?y ?x))' >seed.rules
+check "a cache with the axioms' pass" 0 "$rulegen" prove -q -j 2 --proof-cache pc.seed seed.rules
+for c in pc.1 pc.2 pc.3 pc.d3a pc.d3b pc.k1 pc.k0; do cp -r pc.seed $c; done
 for np in 1 2 3; do
   check "-np $np" 0 mpi $np --resume n$np.rules.candidates -o n$np.rules -j 1 --proof-cache pc.$np --json n$np.json
   has "-np $np: every answer asked now" "0 solver answers taken from the proof cache pc.$np (earlier runs')"
+  has "-np $np: the axioms' pass taken" "this test's pass taken from the proof cache"
   [ "$np" -gt 1 ] && has "-np $np: each rank's part said" "spread over $np MPI ranks: rules proved"
   check "-np $np: the same output" 0 same ref.rules n$np.rules
 done
@@ -53,9 +68,21 @@ has "depth 3, -np 2: enumeration spread" "spread over 2 MPI ranks: units enumera
 has "depth 3, -np 2: proofs spread" "spread over 2 MPI ranks: rules proved"
 check "depth 3: the same output" 0 same d3a.rules d3b.rules
 
-# the enumeration and the test stage spread: work units, then groups of parts (a small
-# --mem-limit makes 16 groups), each rank writing the shared spill folder
-T="--depth 3 --mem-limit 24M --stop-after test -q"
+# a rank that dies: the job ends naming it; the same command resumes to the same output
+for r in 1 0; do
+  check "rank $r killed" 1 sh -c "RULEGEN_TEST_KILL_AT=rank:$r timeout 300 '$mpirun' -np 2 '$rulegen' \
+    --resume k$r.rules.candidates -o k$r.rules -j 1 --proof-cache pc.k$r >/dev/null 2>k$r.err; [ \$? -ne 0 ] && exit 1"
+  check "rank $r killed: named" 0 grep -q "rank $r with PID" k$r.err
+  check "rank $r killed: no output" 0 test ! -e k$r.rules
+  check "rank $r killed: resumed" 0 mpi 2 --resume k$r.rules.candidates -o k$r.rules -j 1 --proof-cache pc.k$r
+  check "rank $r killed: the same output" 0 same ref.rules k$r.rules
+done
+}
+
+stages() {
+# the enumeration and the test stage spread: work units, then groups of parts, each rank writing
+# the shared spill folder (a small enumeration in some 14 groups: --max-records caps a group)
+T="--ops ewadd,ewmul,matmul,transpose --depth 3 --inputs $dir/synth.inputs --max-records 4000 --stop-after test -q"
 check "records: one process" 0 "$rulegen" $T -j 2 -o r1.cand
 check "records: -np 3" 0 mpi 3 $T -j 1 -o r3.cand
 has "records: the units spread" "spread over 3 MPI ranks: units enumerated"
@@ -90,6 +117,9 @@ check "ranks of 2 and 1 threads" 0 timeout 300 "$mpirun" -np 1 env OMP_NUM_THREA
   -np 1 env OMP_NUM_THREADS=1 "$rulegen" $T -o th.cand
 check "ranks of 2 and 1 threads: the same candidates" 0 cmp r1.cand th.cand
 
+}
+
+generalize() {
 # generalize spread: its chunks (16 candidates each, RULEGEN_TEST_GENERALIZE_CHUNK) made by the
 # ranks into OUT.generalize; a rank killed there, and -np 2 goes on from the chunks kept
 G="--ops ewadd,ewmul,matmul,transpose --depth 3 --inputs $dir/synth.inputs --stop-after prune -q"
@@ -103,17 +133,8 @@ check "generalize: rank 1 named" 0 grep -q "rank 1 with PID" gk.err
 check "generalize: went on" 0 env RULEGEN_TEST_GENERALIZE_CHUNK=16 "$mpirun" -np 2 "$rulegen" $G -j 1 -o gk.rules
 check "generalize, killed and gone on: the same rules" 0 cmp g1.rules gk.rules
 
-# a rank that dies: the job ends naming it; the same command resumes to the same output
-for r in 1 0; do
-  check "rank $r killed" 1 sh -c "RULEGEN_TEST_KILL_AT=rank:$r timeout 300 '$mpirun' -np 2 '$rulegen' \
-    --resume k$r.rules.candidates -o k$r.rules -j 1 --proof-cache pc.k$r >/dev/null 2>k$r.err; [ \$? -ne 0 ] && exit 1"
-  check "rank $r killed: named" 0 grep -q "rank $r with PID" k$r.err
-  check "rank $r killed: no output" 0 test ! -e k$r.rules
-  check "rank $r killed: resumed" 0 mpi 2 --resume k$r.rules.candidates -o k$r.rules -j 1 --proof-cache pc.k$r
-  check "rank $r killed: the same output" 0 same ref.rules k$r.rules
-done
-
 # an unsound axiom stops the run before the ranks set out
+candidates u
 check "an unsound axiom" 1 mpi 2 --resume u.rules.candidates -o u.rules -j 1 --proof-cache pc.u \
   -a "$dir/bad/verify_unsound_axiom.rules"
 has "an unsound axiom: said" "axiom bad-axiom is UNSOUND"
@@ -129,4 +150,10 @@ check "help under mpirun, printed once" 0 mpi 2 help
 n=$((n + 1))
 check "other commands refused under mpirun" 2 mpi 2 prove --help
 has "other commands refused: said" "this command does not spread over MPI ranks"
+}
+
+case $part in
+  proofs | stages | generalize) $part ;;
+  *) echo "run_mpi.sh: no part '$part' (proofs, stages, generalize)"; exit 2 ;;
+esac
 finish

@@ -106,7 +106,7 @@ check "db audits clean, deep" sh -c "'$rulesdb' audit out.db --pub k.pub --deep=
 # --fail-fast: cvc5 is given z3's core only; its proof records name that obligation, which the
 # audit regenerates from z3's record of the same output and re-runs.
 check "whole run fail-fast to a signed db" run -F -o ff.db --key k.key
-check "cvc5's obligations cut to z3's core" sh -c "'$rulegen' prove -F --no-proof-cache out.rules | grep -q 'after z3, obligation'"
+check "cvc5's obligations cut to z3's core" sh -c "'$rulegen' prove -F --no-proof-cache --no-check-axioms out.rules | grep -q 'after z3, obligation'"
 check "fail-fast db audits clean, cvc5 re-run on the cut obligations" sh -c "'$rulesdb' audit ff.db --pub k.pub | grep -q 'audit: passed'"
 # An output that cannot be written (its path is a folder) is refused before any work.
 mkdir dir.db
