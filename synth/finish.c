@@ -170,12 +170,16 @@ static rg_status reinstate(finish *f, int round, int *renamed_from, bool *droppe
   return st;
 }
 
-rg_status rg_finish_prove_opts(const rg_finish_opts *o, rg_prove_opts *po, char **journal, char *where,
+rg_status rg_finish_prove_opts(const rg_finish_opts *o, rg_prove_opts *po,
+                               rg_solver solvers[RG_SOLVER_COUNT], char **journal, char *where,
                                size_t where_size, rg_err *err) {
   char dir[4096], file[4400];
   bool use;
   *po = o->prove, *journal = NULL;
-  rg_status st = rg_proof_cache_choose(o->proof_cache, o->no_proof_cache, dir, sizeof dir, &use, err);
+  rg_status st = rg_prove_solvers(po, solvers, err);
+  po->solvers = solvers; /* each helper asked its version once, not again each round */
+  if (!st)
+    st = rg_proof_cache_choose(o->proof_cache, o->no_proof_cache, dir, sizeof dir, &use, err);
   if (!st && use) st = rg_proof_cache_journal(dir, po, file, sizeof file, err);
   if (st) return st;
   *journal = use ? strdup(file) : o->out_path ? rg_path_with_suffix(o->out_path, ".proofs") : NULL;
@@ -192,10 +196,12 @@ static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
   int *renamed_from = malloc(sizeof(int) * (size_t)(n ? n : 1));
   bool *dropped = calloc((size_t)n + 1, sizeof(bool));
   rg_prove_opts po;
+  rg_solver solvers[RG_SOLVER_COUNT];
   /* Answers go to the proof cache as they come (else OUT.proofs): a run stopped in its proofs
    * and started again, or any later run, asks the solvers only what they had not answered. */
   char *journal = NULL;
-  rg_status st = rg_finish_prove_opts(f->o, &po, &journal, f->journal, sizeof f->journal, err);
+  rg_status st =
+      rg_finish_prove_opts(f->o, &po, solvers, &journal, f->journal, sizeof f->journal, err);
   if (!st && !(idx && dropped && renamed_from)) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_journal *kept = NULL; /* the rounds read the journal once, then what was appended since */
   po.kept_journal = &kept;

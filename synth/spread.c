@@ -180,9 +180,11 @@ int rg_spread_serve(const rg_finish_opts *o, rg_cluster_work works[RG_CLUSTER_KI
   rg_axioms ax;
   rg_err err = {0};
   rg_prove_opts po;
+  rg_solver solvers[RG_SOLVER_COUNT];
   char *journal = NULL, where[4200];
   const char *path = o->axioms_path ? o->axioms_path : rg_axioms_default_path();
-  if (rg_axioms_load(path, &ax, &err) || rg_finish_prove_opts(o, &po, &journal, where, sizeof where, &err)) {
+  if (rg_axioms_load(path, &ax, &err) ||
+      rg_finish_prove_opts(o, &po, solvers, &journal, where, sizeof where, &err)) {
     fprintf(stderr, "rulegen: rank %d: %s\n", rg_cluster_rank(), err.msg);
     rg_axioms_free(&ax);
     free(journal);

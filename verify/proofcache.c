@@ -45,7 +45,7 @@ static rg_status open_journal(const char *dir, const rg_prove_opts *o, char vers
   if (!*dir) return rg_err_set(err, RG_ERR_IO, "--proof-cache: an empty folder name: give one, or --no-proof-cache");
   rg_status st = rg_make_folders(dir, err);
   if (!st) st = check_private(dir, true, err);
-  if (!st) st = rg_solvers_init(solvers, o->binary, err);
+  if (!st) st = rg_prove_solvers(o, solvers, err);
   const char *names[RG_SOLVER_COUNT];
   char all[RG_SOLVER_COUNT * 96 + 1] = "";
   for (int s = 0; !st && s < RG_SOLVER_COUNT; s++) {

@@ -32,6 +32,12 @@ void rg_prove_opts_init(rg_prove_opts *o) {
   o->core_hint = true;
 }
 
+rg_status rg_prove_solvers(const rg_prove_opts *o, rg_solver out[RG_SOLVER_COUNT], rg_err *err) {
+  if (!o->solvers) return rg_solvers_init(out, o->binary, err);
+  memcpy(out, o->solvers, sizeof *out * RG_SOLVER_COUNT);
+  return RG_OK;
+}
+
 rg_status rg_answer_keep(rg_answer_record *r, const rg_solver_answer *a) {
   free(r->core);
   size_t lc = strnlen(a->core, sizeof a->core), ld = strnlen(a->detail, sizeof a->detail);
@@ -547,7 +553,7 @@ static rg_status precheck(const rg_ruleset *rules, const rg_axioms *ax, const rg
 /* Sets up every solver of the table, records their versions, opens the journal if asked. */
 static rg_status open_solvers(const rg_prove_opts *o, rg_solver *solvers, rg_prove_summary *sum,
                               rg_journal **journal, rg_err *err) {
-  rg_status st = rg_solvers_init(solvers, o->binary, err);
+  rg_status st = rg_prove_solvers(o, solvers, err);
   if (st) return st;
   const char *versions[RG_SOLVER_COUNT];
   for (int s = 0; s < RG_SOLVER_COUNT; s++) {
