@@ -20,6 +20,17 @@ check "the tested candidates" 0 "$rulegen" --ops ewadd,ewmul,matmul,transpose --
 check "the uninterrupted run" 0 "$rulegen" --resume ref.rules.candidates -o ref.rules "${opts[@]}"
 has "its proofs take two rounds" "rules put back"
 check "it saves its checkpoints" 0 test -s ref.rules.pruned -a -s ref.rules.derived -a -s ref.rules.generalized
+# Each solver's helper is asked its version once a run, not again each proof round (through
+# wrappers that log their calls: RG_Z3_HELPER, RG_CVC5_HELPER)
+for s in z3 cvc5; do
+  printf '#!/bin/sh\necho "$*" >>%s.calls\nexec %s "$@"\n' "$PWD/$s" "$(dirname "$rulegen")/rulegen-$s" >$s.sh
+  chmod +x $s.sh
+done
+cp ref.rules.candidates v.rules.candidates
+check "a run through logged helpers" 0 env RG_Z3_HELPER="$PWD/z3.sh" RG_CVC5_HELPER="$PWD/cvc5.sh" "$rulegen" \
+  --resume v.rules.candidates -o v.rules "${opts[@]}"
+check "two proof rounds, each helper asked its version once" 0 \
+  sh -c '[ "$(grep -c -- --version z3.calls)" = 1 ] && [ "$(grep -c -- --version cvc5.calls)" = 1 ]'
 same() { # OUT: the resumed run's files are the uninterrupted run's
   cmp ref.rules "$1" && cmp ref.rules.removed "$1.removed" && cmp ref.rules.unproved "$1.unproved"
 }
@@ -176,22 +187,31 @@ has "the checkpoint is not used" "note: s.rules.pruned is not this run's checkpo
 # goes once OUT.generalized holds the stage.
 # (RULEGEN_TEST_GENERALIZE_CHUNK, a test hook: 16 candidates a chunk)
 export RULEGEN_TEST_GENERALIZE_CHUNK=16
-G="--ops ewadd,ewmul,matmul,transpose --depth 3 --inputs $dir/synth.inputs --stop-after prune -q -j 2"
-check "generalize: the uninterrupted run" 0 "$rulegen" $G -o g.rules
-check "generalize: no folder left" 0 test ! -e g.rules.generalize
-check "generalize: another run's chunk" 137 env RULEGEN_TEST_KILL_AT=generalize:1 "$rulegen" $G --seed 5 -o gf.rules
+G="--ops ewadd,ewmul,matmul,transpose --depth 3 --inputs $dir/synth.inputs -q -j 2"
+# (each run from the same tested candidates, tested once here; another run's chunk from a run
+# of another seed, tested anew)
+check "generalize: the tested candidates" 0 "$rulegen" $G --stop-after test -o gt.candidates
+gen() { # OUT: from the tested candidates (a copy, kept for the same command again) to prune
+  [ -e "$1.candidates" ] || cp gt.candidates "$1.candidates"
+  "$rulegen" --resume "$1.candidates" $G --stop-after prune -o "$1"
+}
+killed_gen() { RULEGEN_TEST_KILL_AT=generalize:1 gen "$1"; }
+check "generalize: the uninterrupted run" 0 gen gu.rules
+check "generalize: no folder left" 0 test ! -e gu.rules.generalize
+check "generalize: another run's chunk" 137 env RULEGEN_TEST_KILL_AT=generalize:1 "$rulegen" $G --stop-after prune \
+  --seed 5 -o gf.rules
 for how in kept torn altered foreign; do
-  o=g-$how.rules
-  check "generalize ($how): killed after its first chunk" 137 env RULEGEN_TEST_KILL_AT=generalize:1 "$rulegen" $G -o $o
+  o=gu-$how.rules
+  check "generalize ($how): killed after its first chunk" 137 killed_gen $o
   check "generalize ($how): the chunk kept" 0 test -s $o.generalize/c-0.gen
   [ $how = torn ] && cp "$dir/bad/generalize_chunk_torn.gen" $o.generalize/c-0.gen
   [ $how = altered ] && sed -i '2 s/^/1/' $o.generalize/c-0.gen # a candidate's count, under the digest
   [ $how = foreign ] && cp gf.rules.generalize/c-0.gen $o.generalize/c-0.gen # whole, but another key's
-  check "generalize ($how): went on" 0 "$rulegen" $G -o $o
+  check "generalize ($how): went on" 0 gen $o
   if [ $how = kept ]; then has "generalize: the chunk taken" "rulegen: 1 of "
     has "generalize: from the folder" "generalize chunks taken from $o.generalize (made by an earlier run)"
   else has "generalize ($how): made again" "$o.generalize/c-0.gen is not a whole generalize chunk 0: making it again"; fi
-  check "generalize ($how): the same rules" 0 cmp g.rules $o
+  check "generalize ($how): the same rules" 0 cmp gu.rules $o
   check "generalize ($how): the folder gone" 0 test ! -e $o.generalize
 done
 finish
