@@ -378,7 +378,7 @@ static rg_status parse_outputs(rd *r, rg_pet_result *res) {
 
 /* One "cuts K D N P..." line: the cut positions of dimension d of output k. */
 static rg_status parse_cutlist(rd *r, rg_pet_result *res, int k, int d) {
-  int64_t kk, dd, n, v;
+  int64_t kk, dd, n = 0, v;
   rg_cutlist *l = &res->cuts[k].cut[d];
   rg_status st = expect(r, "cuts");
   if (!st) st = num(r, 10, k, k, &kk, "the output number");
@@ -431,7 +431,7 @@ static rg_status parse_boxes(rd *r, rg_pet_result *res) {
   int64_t next_idx = 0;
   for (int64_t i = 0; i < res->n_boxes && !st; i++) {
     rg_box_result *b = &res->box[i];
-    int64_t k = 0, idx;
+    int64_t k = 0, idx = 0;
     st = expect(r, "box");
     if (!st) st = num(r, 10, 0, res->n_out - 1, &k, "the output number");
     b->output = (int)k;

@@ -181,7 +181,7 @@ static rg_status read_result(reader *r, int n, rg_prune_result *res, rg_prune_en
   res->n = n, res->kept = kept, res->interrupted = interrupted, res->removal_seq_n = seq_n;
   for (int k = 0; !st && k < RG_PRUNE_STAGES; k++) {
     rg_prune_stage *s = &res->stage[k];
-    int kk, run;
+    int kk, run = 0;
     const char *secs = NULL;
     size_t slen = 0;
     st = line_of(r, "stage");
