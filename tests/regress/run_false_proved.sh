@@ -16,9 +16,11 @@ check "the recheck refutes every one" 1 "$rulegen" recheck -j 2 "$rules"
 has "each with a counterexample" "$count rules rechecked at up to 64 assignments each (seed 1): $count differ"
 has "counterexample shapes" "DIFFERS  $rules:5  conv-concat-swap"
 planted=$(mktemp)
-trap 'rm -f "$planted"' EXIT
+trap 'rm -f "$planted" "$planted.one"' EXIT
 sed 's/^\(conv-concat-sum: .*(conv2d ?h ?w ?p none ?z ?u))\) if [^#]*#/\1  #/' "$axioms" >"$planted"
-check "the planted axiom is unsound" 1 "$rulegen" check-axioms "$planted"
+# (check-axioms of that axiom alone: verify_check_axioms tests the others)
+grep '^conv-concat-sum:' "$planted" >"$planted.one"
+check "the planted axiom is unsound" 1 "$rulegen" check-axioms "$planted.one"
 has "check-axioms names it" "UNSOUND conv-concat-sum"
 has "check-axioms says why" "one side types and the other does not"
 check "proofs from the planted axiom are caught" 3 "$rulegen" prove -N --refute-sets 0 -j 2 -T 2000 -a "$planted" "$rules"
