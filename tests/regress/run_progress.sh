@@ -15,8 +15,7 @@ check "a log has no carriage return" 0 sh -c "! grep -q \$'\\r' log.txt"
 check "nor an escape sequence" 0 sh -c "! grep -q \$'\\033' log.txt"
 check "a log has the stage table once" 0 test "$(grep -c '^stage  ' log.txt)" -eq 1
 check "with its rows" 0 grep -q "^prune        derivability" log.txt
-grep -v '^#' log.rules | head -4 >few.rules # (a few: the solvers' time is not what this checks)
-"$rulegen" prove -q --no-check-axioms few.rules 2>prove.txt >/dev/null
+"$rulegen" prove -q --no-check-axioms log.rules 2>prove.txt >/dev/null
 check "rulegen prove's log has no carriage return" 0 sh -c "! grep -q \$'\\r' prove.txt"
 if ! command -v script >/dev/null; then
   echo "script(1) (util-linux) missing: the terminal half cannot run"
