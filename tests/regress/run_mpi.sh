@@ -2,8 +2,8 @@
 # rulegen under mpirun (cluster/, synth/spread.h, synth/tested.h; issue 45): the enumeration,
 # the test stage and the proof rounds spread over the ranks write what one process writes, byte
 # for byte; a rank killed while enumerating or testing, and the run goes on under another N or as
-# one process. The proof rounds at -np 1, 2 and 3 (oversubscribed), each
-# from a cold proof cache of its own, with the ranks' work counted as asked now; two proof
+# one process. The proof rounds at -np 1, 2 and 3 (oversubscribed), each from a proof cache of
+# its own that holds only the axiom test's pass, with the ranks' work counted as asked now; two proof
 # rounds (two false rules planted among the candidates put back what they derived); a whole
 # depth-3 run from enumeration; a rank killed mid-round (RULEGEN_TEST_KILL_AT=rank:R, the test
 # hook of ir/killpoint.h) ends the job naming it, and the same command again resumes to the same
