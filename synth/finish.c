@@ -176,12 +176,10 @@ rg_status rg_finish_prove_opts(const rg_finish_opts *o, rg_prove_opts *po,
   char dir[4096], file[4400];
   bool use;
   *po = o->prove, *journal = NULL;
+  memset(solvers, 0, sizeof *solvers * RG_SOLVER_COUNT);
+  po->kept_solvers = solvers; /* set up once, by the first call that needs them */
   rg_status st =
       rg_proof_cache_choose(o->proof_cache, o->no_proof_cache, dir, sizeof dir, &use, err);
-  if (!st && use) { /* the cache's journal is named by their versions: each helper asked once */
-    st = rg_prove_solvers(po, solvers, err);
-    po->solvers = solvers;
-  }
   if (!st && use) st = rg_proof_cache_journal(dir, po, file, sizeof file, err);
   if (st) return st;
   *journal = use ? strdup(file) : o->out_path ? rg_path_with_suffix(o->out_path, ".proofs") : NULL;
@@ -212,11 +210,6 @@ static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
     for (int i = 0; i < n; i++)
       if (f->before.e[i].fate == RG_FATE_KEPT && !f->proof[i]) idx[m++] = i;
     if (m == 0) break;
-    if (!po.solvers) { /* set up once for every round, and only once there is a rule to prove */
-      st = rg_solvers_init(solvers, po.binary, err);
-      po.solvers = solvers;
-      if (st) break;
-    }
     po.check_axioms = round == 0; /* the axioms do not change between rounds */
     st = prove_round(f, ax, &po, idx, m, dropped, err);
     if (st || (f->o->stop && *f->o->stop)) break;

@@ -66,10 +66,10 @@ typedef struct {
 
 /* The proof options of o's proof rounds into *po: o->prove, with the journal of the solvers'
  * answers (o's proof cache, or OUT.proofs) into *journal (owned: free it after po; NULL: none)
- * and where it is, said for the report, into where. A proof cache's journal is named by the
- * solvers' versions: then they are set up once into solvers (the caller's, kept as long as po),
- * and po->solvers points there; else po->solvers stays NULL. Errors: a solver's setup, the
- * proof cache's, RG_ERR_NOMEM. */
+ * and where it is, said for the report, into where. The solvers are kept in solvers (the
+ * caller's, as long as po): set up once, by the first call that needs them (the proof cache's
+ * journal, named by their versions, or the first round). Errors: a solver's setup, the proof
+ * cache's, RG_ERR_NOMEM. */
 rg_status rg_finish_prove_opts(const rg_finish_opts *o, rg_prove_opts *po,
                                rg_solver solvers[RG_SOLVER_COUNT], char **journal, char *where,
                                size_t where_size, rg_err *err) RG_MUST_CHECK;

@@ -33,9 +33,14 @@ void rg_prove_opts_init(rg_prove_opts *o) {
 }
 
 rg_status rg_prove_solvers(const rg_prove_opts *o, rg_solver out[RG_SOLVER_COUNT], rg_err *err) {
-  if (!o->solvers) return rg_solvers_init(out, o->binary, err);
-  memcpy(out, o->solvers, sizeof *out * RG_SOLVER_COUNT);
-  return RG_OK;
+  rg_solver *kept = o->kept_solvers;
+  if (kept && kept[0].name[0]) { /* set up by an earlier call (a set-up solver has its name) */
+    memcpy(out, kept, sizeof *out * RG_SOLVER_COUNT);
+    return RG_OK;
+  }
+  rg_status st = rg_solvers_init(out, o->binary, err);
+  if (!st && kept) memcpy(kept, out, sizeof *out * RG_SOLVER_COUNT);
+  return st;
 }
 
 rg_status rg_answer_keep(rg_answer_record *r, const rg_solver_answer *a) {

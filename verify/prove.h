@@ -50,9 +50,10 @@ typedef struct {
   /* per solver kind: its own binary to run instead of its helper (NULL: the helper; a backend
    * without a binary mode ignores it): rulegen prove --cvc5 PATH */
   const char *binary[RG_SOLVER_COUNT];
-  /* the RG_SOLVER_COUNT solvers set up already (rg_solvers_init, which asks each helper its
-   * version), or NULL: each call sets them up; a run's proof rounds set them up once */
-  const rg_solver *solvers;
+  /* If set, the caller's RG_SOLVER_COUNT solvers, zeroed before the first call: the first call
+   * that needs them sets them up there (rg_solvers_init asks each helper its version) and later
+   * calls take them, as kept_journal keeps the journal: a run's rounds and chunks set up once. */
+  rg_solver *kept_solvers;
   const char *dump_dir;  /* if set, each obligation is written there as <sha256>.smt2 */
   const volatile sig_atomic_t *stop; /* if set and non-zero, remaining queries are skipped */
   bool progress;        /* a progress line on stderr */
@@ -82,7 +83,8 @@ typedef struct {
 
 void rg_prove_opts_init(rg_prove_opts *o);
 
-/* o's solvers into out: o->solvers' copies, else set up by rg_solvers_init with o->binary. */
+/* o's solvers into out: those o->kept_solvers holds, else set up by rg_solvers_init with
+ * o->binary (and kept there, when o keeps them). */
 rg_status rg_prove_solvers(const rg_prove_opts *o, rg_solver out[RG_SOLVER_COUNT],
                            rg_err *err) RG_MUST_CHECK;
 /* --require's value: "both" or "any" into *out; false for anything else. */
