@@ -14,7 +14,9 @@ build=${RG_FUZZ_BUILD:-$root/build-fuzz}
 harnesses=("$@")
 [ ${#harnesses[@]} -eq 0 ] && harnesses=(rule_text axioms inputs cert tensat taso journal db onnx)
 mkdir -p "$build"
-CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DRG_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+generator=() # Ninja for a new tree, as scripts/build.sh
+[ -f "$build/CMakeCache.txt" ] || generator=(-G Ninja)
+CC=clang CXX=clang++ cmake "${generator[@]}" -S "$root" -B "$build" -DRG_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   >"$build/configure.log" 2>&1 || { cat "$build/configure.log"; exit 2; }
 targets=()
 for h in "${harnesses[@]}"; do targets+=("fuzz_$h"); done
