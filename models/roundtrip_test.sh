@@ -26,9 +26,11 @@ if [ "${1:-}" = --rules ]; then rules=$2; shift 2; fi
 if [ "${1:-}" = --search ]; then search=$2; shift 2; fi
 oargs=""
 if [ "${1:-}" = --optimize-args ]; then oargs=$2; shift 2; fi
-# ctest optimizer_external: models with their weights in a side file (models/external.py)
+# ctest optimizer_external and optimizer_external_memory: models with their weights in a side
+# file (models/external.py; what follows --external is its own, as --only PARTS)
 if [ "${1:-}" = --external ]; then
-  exec $py "$src/external.py" --graphopt "$graphopt" --work "$work" --rules "$rules"
+  shift
+  exec $py "$src/external.py" --graphopt "$graphopt" --work "$work" --rules "$rules" "$@"
 fi
 # ctest optimizer_dims: models with a symbolic batch (models/dyn_dims.py; R's folder holds
 # dims_reshape.rules too)
