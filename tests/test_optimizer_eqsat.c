@@ -334,6 +334,44 @@ static void test_congruence_cycle(void) {
   rg_model_free(m);
 }
 
+static int clock_readings;
+/* Time stands still for exploration's start and the check before the first iteration, then
+ * jumps past any limit: the next reading is the first one inside that iteration. */
+static double jumping_clock(void) { return ++clock_readings <= 2 ? 0 : 1e9; }
+
+/* A time limit that passes while an iteration matches stops the matching there (it was read only
+ * between iterations and while applying matches), and exploration does not call that
+ * iteration's end saturation. */
+static void test_time_limit_in_matching(const rg_apply_set *set) {
+  rg_model *m = model_with(2);
+  rg_ref x = var(m, "x", RG_MVAR_INPUT, 4, 8), w1 = var(m, "w1", RG_MVAR_WEIGHT, 8, 8),
+         w2 = var(m, "w2", RG_MVAR_WEIGHT, 8, 8);
+  m->out[0] = add(m, RG_OP_RELU, 0, 1, add(m, RG_OP_MATMUL, 0, 2, x, w1), x);
+  m->out[1] = add(m, RG_OP_RELU, 0, 1, add(m, RG_OP_MATMUL, 0, 2, x, w2), x);
+  rg_cost_iface iface = {"test", node_cost, NULL, NULL, NULL};
+  rg_cost_model *cm = rg_cost_model_new(&iface, NULL);
+  rg_eqsat_opts o = {.max_enodes = 10000,
+                     .iterations = 10,
+                     .multi_rounds = 1,
+                     .extract = RG_EXTRACT_GREEDY,
+                     .cost = cm,
+                     .model_cost = model_cost,
+                     .check = true,
+                     .time_limit = 1,
+                     .clock = jumping_clock};
+  run r;
+  rg_err err;
+  clock_readings = 0;
+  CHECK_MSG(rg_eqsat(m, set, &o, &r.r, &r.st, &err) == RG_OK, "%s", err.msg);
+  CHECK_MSG(r.st.matches == 0 && r.r.n_steps == 0, "%lld matches found after the time limit passed",
+            (long long)r.st.matches);
+  CHECK_MSG(r.st.stop_reason && !strcmp(r.st.stop_reason, "time limit"), "stopped: %s",
+            r.st.stop_reason ? r.st.stop_reason : "(none)");
+  rg_search_result_free(&r.r);
+  rg_cost_model_free(cm);
+  rg_model_free(m);
+}
+
 int main(void) {
   test_congruence_cycle();
   test_backoff();
@@ -345,6 +383,7 @@ int main(void) {
     test_shared_input(set);
     test_cycles(set);
     test_semi_naive(set);
+    test_time_limit_in_matching(set);
   }
   rg_apply_set_free(set);
   rg_ruleset_free(&rules);

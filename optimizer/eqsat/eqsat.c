@@ -136,10 +136,15 @@ static rg_status apply_one(explorer *x, const rg_apply_dir *d, const int32_t *at
   return st;
 }
 
+static bool past_time_limit(explorer *x) {
+  double now = x->o->clock ? x->o->clock() : rg_clock_seconds();
+  return x->o->time_limit > 0 && now - x->t0 > x->o->time_limit;
+}
+
 /* Whether the time limit has passed, a stop was asked for or the memory limit is reached
  * (checked within an iteration too: one iteration of a large e-graph can take long). */
 static bool out_of_time(explorer *x) {
-  return (x->o->time_limit > 0 && rg_clock_seconds() - x->t0 > x->o->time_limit) || rg_search_watch_check(&x->watch);
+  return past_time_limit(x) || rg_search_watch_check(&x->watch);
 }
 
 /* Direction di's matches appended to x->ms (near changes only, unless it is to be matched at
@@ -205,8 +210,10 @@ static rg_status iterate(explorer *x, bool multi, bool *changed) {
   for (int di = 0; !st && !full && di < rg_apply_set_size(x->s); di++) {
     const rg_apply_dir *d = rg_apply_set_dir(x->s, di);
     if (x->ops[di] & ~present) continue; /* an operator no live node has: no match */
-    if (di % 16 == 0 && rg_search_watch_check(&x->watch)) {
-      full = true; /* Ctrl-C or memory: the directions after the cut were not matched */
+    /* The time limit too, not only while applying: matching grows with the rule set (TASO's
+     * operators at depth 4: 75,913 rules, 151,826 directions each iteration). */
+    if (di % 16 == 0 && out_of_time(x)) {
+      full = true; /* the directions after the cut were not matched */
       break;
     }
     if (d->n > 1 && multi && !x->apart[di]) /* bounded by --multi-rounds already */
@@ -251,17 +258,19 @@ static int32_t max_vars(const rg_apply_set *s, bool params) {
 }
 
 /* Why exploration stops now, or NULL to go on: a stop found within the last iteration first. */
-static const char *stop_reason(explorer *x, double t0, int it, bool changed) {
+static const char *stop_reason(explorer *x, int it, bool changed) {
   if (x->watch.why) return x->watch.why;
-  if (it > 0 && !changed && !any_banned(x, it, true)) return "saturated";
+  /* saturated only after an iteration that matched every direction (not one cut short) */
+  if (it > 0 && !changed && !x->rematch_all && !any_banned(x, it, true)) return "saturated";
   if (rg_egraph_n_nodes(x->eg) > x->o->max_enodes) return "e-node limit";
-  if (x->o->time_limit > 0 && rg_clock_seconds() - t0 > x->o->time_limit) return "time limit";
+  if (past_time_limit(x)) return "time limit";
   if (it >= x->o->iterations) return "iterations";
   return rg_search_watch_check(&x->watch);
 }
 
 static rg_status explore(explorer *x) {
-  double t0 = x->t0 = rg_clock_seconds();
+  double t0 = rg_clock_seconds(); /* for the progress lines and the stats */
+  x->t0 = x->o->clock ? x->o->clock() : t0;
   rg_status st = rg_match_env_init(&x->env, max_vars(x->s, false), max_vars(x->s, true), x->err);
   if (!st) st = mark_original(x);
   for (int di = 0; !st && di < rg_apply_set_size(x->s); di++) {
@@ -279,7 +288,7 @@ static rg_status explore(explorer *x) {
   x->rematch_all = true;
   bool changed = true;
   int it = 0;
-  while (!st && !(x->stats->stop_reason = stop_reason(x, t0, it, changed))) {
+  while (!st && !(x->stats->stop_reason = stop_reason(x, it, changed))) {
     x->it = it;
     st = iterate(x, it < x->o->multi_rounds, &changed);
     it++;
