@@ -288,11 +288,12 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--rules", required=True, help="tests/regress/optimize/merge.rules")
     parts = (ways_through, refusals, memory)
-    ap.add_argument("--only", default=",".join(fn.__name__ for fn in parts),
+    names = [fn.__name__ for fn in parts]
+    ap.add_argument("--only", default=",".join(names),
                     help="the parts to run, comma-separated (default: all of %(default)s)")
     args = ap.parse_args()
     chosen = args.only.split(",")
-    unknown = set(chosen) - {fn.__name__ for fn in parts}
+    unknown = set(chosen) - set(names)
     if unknown:
         ap.error("--only: no part named %s" % ", ".join(sorted(unknown)))
     failed = 0

@@ -2,9 +2,10 @@
 # README command 2: install dependencies, then build twice and run the tests: a normal build
 # with -Wall -Wextra -Werror runs the tests labelled external (whose time is z3's, cvc5's or
 # onnxruntime's) and release (what only that build has: the CUDA module, MPI, the installed copy,
-# the larger models, memory measured without a sanitizer), and an AddressSanitizer + UndefinedBehaviorSanitizer build runs every test
-# but the external ones (tests/CMakeLists.txt); then every parser's libFuzzer harness for
-# RG_FUZZ_SECONDS each (default 10; clang; long fuzzing is bench/fuzz-long.sh).
+# the larger models, memory measured without a sanitizer), and an AddressSanitizer +
+# UndefinedBehaviorSanitizer build runs every test but the external ones (tests/CMakeLists.txt);
+# then every parser's libFuzzer harness for RG_FUZZ_SECONDS each (default 10; clang; long fuzzing
+# is bench/fuzz-long.sh).
 # RG_TEST_ALL=1 runs the whole suite in the -Werror build too.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

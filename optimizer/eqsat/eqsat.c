@@ -136,9 +136,13 @@ static rg_status apply_one(explorer *x, const rg_apply_dir *d, const int32_t *at
   return st;
 }
 
+/* The clock the time limit is read on (a test's, else the process's). */
+static double limit_clock(const explorer *x) {
+  return x->o->clock ? x->o->clock() : rg_clock_seconds();
+}
+
 static bool past_time_limit(explorer *x) {
-  double now = x->o->clock ? x->o->clock() : rg_clock_seconds();
-  return x->o->time_limit > 0 && now - x->t0 > x->o->time_limit;
+  return x->o->time_limit > 0 && limit_clock(x) - x->t0 > x->o->time_limit;
 }
 
 /* Whether the time limit has passed, a stop was asked for or the memory limit is reached
@@ -271,7 +275,7 @@ static const char *stop_reason(explorer *x, int it, bool changed) {
 
 static rg_status explore(explorer *x) {
   double t0 = rg_clock_seconds(); /* for the progress lines and the stats */
-  x->t0 = x->o->clock ? x->o->clock() : t0;
+  x->t0 = limit_clock(x);
   rg_status st = rg_match_env_init(&x->env, max_vars(x->s, false), max_vars(x->s, true), x->err);
   if (!st) st = mark_original(x);
   for (int di = 0; !st && di < rg_apply_set_size(x->s); di++) {

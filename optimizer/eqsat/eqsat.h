@@ -50,8 +50,8 @@ typedef struct {
   int iterations;       /* at most (TENSAT: 15) */
   int multi_rounds;     /* iterations that apply multi-output rules (TENSAT's k_multi; graphopt: 2) */
   double time_limit;    /* seconds of exploration, 0 none: checked within an iteration too */
-  double (*clock)(
-      void); /* the seconds time_limit is read on (NULL: rg_clock_seconds; tests give their own) */
+  /* the seconds time_limit is read on (NULL: rg_clock_seconds; tests give their own) */
+  double (*clock)(void);
   rg_extract_kind extract;
   double ilp_time_limit; /* seconds for the ILP solver, 0 none */
   rg_cost_model *cost;   /* the e-nodes' costs */
