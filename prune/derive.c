@@ -111,9 +111,10 @@ static rg_status emit_chain(rg_derivation *d, const rg_graph *g, const side *a, 
  * states of a search share most of their sub-terms: looking up, matching and sizing them again
  * at every state was most of its time. The graph only grows, so what is known stays true. */
 typedef struct {
-  int32_t id;   /* a list's first entry: its length; then a rewriter's number */
-  int32_t size; /* its instance's size, NO_MATCH, or UNTRIED */
-  rg_ref inst;  /* its instance once built (node -1 before) */
+  int32_t id;    /* a list's first entry: its length; then a rewriter's number */
+  int32_t size;  /* its instance's size, NO_MATCH, or UNTRIED */
+  rg_ref inst;   /* its instance once built (node -1 before) */
+  int32_t least; /* rg_rewriter_least_size there (the first entry: the least of the list's) */
 } known_entry;
 
 typedef struct {
@@ -149,6 +150,12 @@ static bool known_room(known_subterms *k, int32_t more) {
   return true;
 }
 
+/* A term's size as rg_term_size(g, t, 1 << 20) gives it: the sizes around a position. */
+static int capped_size(const search *S, rg_ref t) {
+  int32_t n = S->sizes.size[t.node];
+  return n < (1 << 20) ? n : 1 << 20;
+}
+
 /* Where t's list starts in S->known.e (looked up and kept the first time t is met). */
 static rg_status subterm_list(search *S, rg_ref t, int32_t *at, rg_err *err) {
   known_subterms *k = &S->known;
@@ -165,9 +172,13 @@ static rg_status subterm_list(search *S, rg_ref t, int32_t *at, rg_err *err) {
     rg_status st = rg_rewrite_set_candidates(S->rs, S->g, t, &S->cand, err);
     if (st) return st;
     if (!known_room(k, 1 + S->cand.n)) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-    k->e[k->n] = (known_entry){S->cand.n, 0, {-1, 0}};
-    for (int c = 0; c < S->cand.n; c++)
-      k->e[k->n + 1 + c] = (known_entry){S->cand.id[c], UNTRIED, {-1, 0}};
+    int32_t least = INT32_MAX, sub_size = capped_size(S, t);
+    for (int c = 0; c < S->cand.n; c++) {
+      int32_t l = rg_rewriter_least_size(rg_rewrite_set_at(S->rs, S->cand.id[c]), sub_size);
+      k->e[k->n + 1 + c] = (known_entry){S->cand.id[c], UNTRIED, {-1, 0}, l};
+      least = l < least ? l : least;
+    }
+    k->e[k->n] = (known_entry){S->cand.n, 0, {-1, 0}, least};
     k->list[key] = k->n + 1;
     k->n += 1 + S->cand.n;
   }
@@ -202,12 +213,6 @@ static rg_status instance_at(search *S, const rg_rewriter *w, int32_t i, rg_ref 
   return RG_OK;
 }
 
-/* A term's size as rg_term_size(g, t, 1 << 20) gives it: the sizes around a position. */
-static int capped_size(const search *S, rg_ref t) {
-  int32_t n = S->sizes.size[t.node];
-  return n < (1 << 20) ? n : 1 << 20;
-}
-
 /* Expands every state of `from` at depth `level`; sets *meet to (index in from, index in other)
  * when a new state is already in `other`. */
 static rg_status expand(search *S, side *from, const side *other, bool reversible_only, int level, int *states,
@@ -234,7 +239,9 @@ static rg_status expand(search *S, side *from, const side *other, bool reversibl
       }
       /* The rest of t around this position: a rewrite's size is that plus its instance's. */
       int outside = t_size - capped_size(S, pos[p].sub);
+      if (outside + S->known.e[at].least > S->max_size) continue;
       for (int32_t e = at + 1; e <= at + S->known.e[at].id && meet[0] < 0 && *states < S->lim->max_states; e++) {
+        if (outside + S->known.e[e].least > S->max_size) continue;
         const rg_rewriter *w = rg_rewrite_set_at(S->rs, S->known.e[e].id);
         if (!rg_rewrite_set_enabled(S->rs, w->tag) || w->tag == S->exclude || (reversible_only && !w->reversible))
           continue;

@@ -183,6 +183,35 @@ static rg_status push(rg_rewrite_set *s, const rg_rewriter *w, rg_err *err) {
   return RG_OK;
 }
 
+/* Adds to uses[v] the occurrences of each tensor variable v in r's tree form; false when the
+ * walk passes budget nodes (a tree of shared sub-terms can be exponentially large). */
+static bool count_var_uses(const rg_graph *g, rg_ref r, int32_t *uses, int *budget) {
+  if (--*budget < 0) return false;
+  const rg_node *nd = rg_graph_node(g, r.node);
+  if (nd->op == RG_OP_INPUT) uses[nd->params[0]]++;
+  for (int k = 0; k < nd->n_in; k++)
+    if (!count_var_uses(g, nd->in[k], uses, budget)) return false;
+  return true;
+}
+
+/* Whether every tensor variable occurs in rhs's tree at least as often as in lhs's. */
+static rg_status keeps_vars(const rg_graph *g, rg_ref lhs, rg_ref rhs, bool *yes, rg_err *err) {
+  int32_t n = rg_graph_n_tvars(g);
+  int32_t *uses = calloc(2 * ((size_t)n + 1), sizeof *uses);
+  if (!uses) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  int budget = 4 * RG_REWRITE_MAX_LHS;
+  *yes = count_var_uses(g, lhs, uses, &budget) && count_var_uses(g, rhs, uses + n + 1, &budget);
+  for (int32_t v = 0; *yes && v < n; v++)
+    *yes = uses[n + 1 + v] >= uses[v];
+  free(uses);
+  return RG_OK;
+}
+
+int rg_rewriter_least_size(const rg_rewriter *w, int sub_size) {
+  int least = w->keeps_vars ? sub_size - w->lhs_ops + w->rhs_ops : 0;
+  return least > w->rhs_ops ? least : w->rhs_ops;
+}
+
 /* Whether every variable of `b` occurs in `a`. */
 rg_status rg_side_covers(const rg_graph *g, const rg_ref *a, int na, const rg_ref *b, int nb, bool *yes,
                          rg_err *err) {
@@ -230,8 +259,19 @@ rg_status rg_rewrite_set_add(rg_rewrite_set *s, const rg_rule *r, int tag, int *
     for (int d = 0; d < 2; d++) {
       /* a pattern's path in the index is as long as its tree, and a lookup recurses along it */
       if (!ok[d] || rg_term_size(r->g, d ? b : a, RG_REWRITE_MAX_LHS + 1) > RG_REWRITE_MAX_LHS) continue;
-      rg_rewriter w = {r->g, d ? b : a, d ? a : b, tag, 0, d == 1, ok[1 - d]};
-      rg_status st = push(s, &w, err);
+      rg_ref l = d ? b : a, rr = d ? a : b;
+      rg_rewriter w = {r->g,
+                       l,
+                       rr,
+                       tag,
+                       0,
+                       d == 1,
+                       ok[1 - d],
+                       rg_term_size(r->g, l, RG_TERM_SIZES_CAP),
+                       rg_term_size(r->g, rr, RG_TERM_SIZES_CAP),
+                       false};
+      rg_status st = keeps_vars(r->g, l, rr, &w.keeps_vars, err);
+      if (!st) st = push(s, &w, err);
       if (st) return st;
       count++;
     }

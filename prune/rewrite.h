@@ -73,7 +73,16 @@ typedef struct {
   int output;   /* which output pair */
   bool reverse; /* lhs is the rule's target side */
   bool reversible; /* rhs to lhs is usable too (rhs an operator that binds lhs's variables) */
+  /* Bounds on an instance's size before matching: most rewrites a search meets are too big for
+   * it, and matching and sizing them was most of its time. rhs_ops: operators of rhs (its
+   * instance has at least these). keeps_vars: every tensor variable occurs in rhs at least as
+   * often as in lhs, so an instance has at least the matched term's size - lhs_ops + rhs_ops. */
+  int32_t lhs_ops, rhs_ops;
+  bool keeps_vars;
 } rg_rewriter;
+
+/* The least size rg_instance_size can give for w's instance at a term of sub_size operators. */
+int rg_rewriter_least_size(const rg_rewriter *w, int sub_size);
 
 /* Whether the variables of sides a (na outputs) cover those of b (nb outputs): b can be built
  * from a match of a. */

@@ -3,7 +3,8 @@
  * others out. Patterns and terms are every operator sub-term of TASO's 133 rules (multi-output
  * split, concat) and of rules with parameter variables. A pattern's instance under the match is
  * the term: its size computed without building it (rg_instance_size, walking the bound terms or
- * reading their kept sizes) is the term's. */
+ * reading their kept sizes) is the term's, and never below the least size a rewriter claims for it
+ * before matching (rg_rewriter_least_size). */
 #include "check.h"
 #include "match/match.h"
 #include "match/pattern_index.h"
@@ -76,6 +77,39 @@ static void test_large_sizes(void) {
   rg_graph_free(g);
 }
 
+/* The least size a rewriter claims before matching is at most its instance's at every term it
+ * matches, and at that size exactly for some (the bound that keeps variables is used). */
+static void test_least_sizes(const term_list *all, rg_ruleset *const *sets, int n_sets) {
+  rg_rewrite_set *s = rg_rewrite_set_new();
+  rg_err err;
+  int tag = 0;
+  for (int k = 0; k < n_sets; k++)
+    for (int i = 0; i < sets[k]->n; i++)
+      CHECK(rg_rewrite_set_add(s, sets[k]->rules[i], tag++, NULL, &err) == RG_OK);
+  int32_t nt, np;
+  rg_rewrite_set_max_vars(s, &nt, &np);
+  rg_match_env env;
+  CHECK(rg_match_env_init(&env, nt, np, &err) == RG_OK);
+  long over = 0, exact = 0, above_rhs = 0, keeps = 0;
+  for (int k = 0; k < rg_rewrite_set_size(s); k++) {
+    const rg_rewriter *w = rg_rewrite_set_at(s, k);
+    keeps += w->keeps_vars;
+    for (int j = 0; j < all->n; j++) {
+      rg_match_env_reset(&env);
+      if (!rg_match(w->g, w->lhs, all->t[j].g, all->t[j].r, &env)) continue;
+      int least = rg_rewriter_least_size(w, rg_term_size(all->t[j].g, all->t[j].r, 1 << 20));
+      int size = rg_instance_size(w->g, w->rhs, &env, all->t[j].g, NULL, 1 << 20);
+      over += least > size;
+      exact += least == size;
+      above_rhs += least > w->rhs_ops;
+    }
+  }
+  CHECK_MSG(over == 0, "%ld least sizes above the instance's\n", over);
+  CHECK(exact > 0 && above_rhs > 0 && keeps > 0 && keeps < rg_rewrite_set_size(s));
+  rg_match_env_free(&env);
+  rg_rewrite_set_free(s);
+}
+
 int main(void) {
   test_large_sizes();
   term_list all = {0};
@@ -83,6 +117,7 @@ int main(void) {
   add_rules(&all, &taso, "data/taso-133.rules");
   add_rules(&all, &params, NULL);
   CHECK(all.n > 800);
+  test_least_sizes(&all, (rg_ruleset *[]){&taso, &params}, 2);
   rg_pattern_index *x = rg_pattern_index_new();
   rg_err err;
   int32_t nt = 0, np = 0;
