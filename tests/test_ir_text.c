@@ -3,6 +3,8 @@
  * multi-output rules, canonical printing, hash-consing of parsed graphs (also once compacted), and parse errors with
  * line and column; the text buffer's formatting at every fill of its room; a file sealed with
  * an end line read without it, and refused once altered. */
+#include <omp.h>
+
 #include "check.h"
 
 #include <sodium.h>
@@ -339,6 +341,57 @@ static void test_sealed_file(void) {
   CHECK(rg_end_line(mid, strlen(mid), &sealed) != NULL && !sealed);
 }
 
+/* A slice of several MiB is parsed in parts on several threads: the same rules, line numbers and
+ * first error (its line in the whole text) as one parse. */
+static void test_parts(void) {
+  omp_set_num_threads(3);
+  rg_strbuf text;
+  rg_sb_init(&text);
+  for (int i = 0; i < 72000; i++) /* about 3.3 MB: three parts of at least a MiB */
+    rg_sb_printf(&text,
+                 i % 5 ? "(ewadd ?x%d ?y) => (ewadd ?y ?x%d)\n"
+                       : "r%d: (relu (relu ?a)) => (relu ?a)\n\n",
+                 i, i);
+  rg_ruleset whole, rs;
+  rg_ruleset_init(&whole), rg_ruleset_init(&rs);
+  rg_err err;
+  CHECK(rg_text_parse(text.s, text.len, &whole, &err) == RG_OK && whole.n == 72000);
+  char *copy = malloc(text.len + 1);
+  memcpy(copy, text.s, text.len + 1);
+  CHECK(rg_text_parse_slices(copy, text.len, text.len, &rs, NULL, NULL, &err) == RG_OK);
+  int differ = rs.n != whole.n;
+  for (int i = 0; !differ && i < rs.n; i++) {
+    rg_strbuf a, b;
+    rg_sb_init(&a), rg_sb_init(&b);
+    rg_text_print_rule(rs.rules[i], &a), rg_text_print_rule(whole.rules[i], &b);
+    differ += strcmp(rg_sb_str(&a), rg_sb_str(&b)) || rs.rules[i]->line != whole.rules[i]->line;
+    rg_sb_free(&a), rg_sb_free(&b);
+  }
+  CHECK_MSG(!differ, "parsed in parts: %d rules, not the whole parse's %d and their lines", rs.n,
+            whole.n);
+  rg_ruleset_free(&rs);
+  /* two bad lines in the last quarter: the first is the one reported */
+  rg_sb_puts(&text, "(relu ?a) => (nosuchop ?a)\n(relu ?a) => (alsonot ?a)\n");
+  for (int i = 0; i < 1000; i++)
+    rg_sb_puts(&text, "(relu ?a) => (relu ?a)\n");
+  rg_err one;
+  rg_ruleset_init(&rs);
+  CHECK(rg_text_parse(text.s, text.len, &rs, &one) != RG_OK && one.line == 86401);
+  rg_ruleset_free(&rs);
+  rg_ruleset_init(&rs);
+  copy = realloc(copy, text.len + 1);
+  memcpy(copy, text.s, text.len + 1);
+  CHECK(rg_text_parse_slices(copy, text.len, text.len, &rs, NULL, NULL, &err) != RG_OK);
+  CHECK_MSG(err.line == one.line && err.col == one.col && !strcmp(err.msg, one.msg) &&
+                rs.n == 72000,
+            "parsed in parts: the error at line %d (%s), %d rules before it; one parse: line %d",
+            err.line, err.msg, rs.n, one.line);
+  free(copy);
+  rg_ruleset_free(&rs);
+  rg_ruleset_free(&whole);
+  rg_sb_free(&text);
+}
+
 int main(void) {
   test_sealed_file();
   test_strbuf_printf();
@@ -347,5 +400,6 @@ int main(void) {
   test_hash_consing();
   test_errors();
   test_slices();
+  test_parts();
   return check_done("test_ir_text");
 }
