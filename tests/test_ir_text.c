@@ -215,6 +215,19 @@ static rg_status on_slice(void *ctx, rg_ruleset *out, int first, rg_err *err) {
   return RG_OK;
 }
 
+/* Whether two parses hold the same rules (their canonical text) at the same lines. */
+static bool same_rules(const rg_ruleset *x, const rg_ruleset *y) {
+  bool same = x->n == y->n;
+  for (int i = 0; same && i < x->n; i++) {
+    rg_strbuf a, b;
+    rg_sb_init(&a), rg_sb_init(&b);
+    rg_text_print_rule(x->rules[i], &a), rg_text_print_rule(y->rules[i], &b);
+    same = !strcmp(rg_sb_str(&a), rg_sb_str(&b)) && x->rules[i]->line == y->rules[i]->line;
+    rg_sb_free(&a), rg_sb_free(&b);
+  }
+  return same;
+}
+
 /* rg_text_parse_slices: the rules and line numbers of one whole parse, at any slice size (a
  * slice ends at a line's end: even one byte a slice parses whole lines), and a bad line in a
  * later slice reported at its line in the whole text. The text is dropped as it goes, so each
@@ -241,15 +254,8 @@ static void test_slices(void) {
     CHECK_MSG(seen.next == rs.n && seen.bad_lines == 0 && seen.calls >= 1 && (slices[k] > 1000 || seen.calls > 1),
               "slices of %zu bytes: the callback saw %d rules in %d calls (%d out of order)", slices[k], seen.next,
               seen.calls, seen.bad_lines);
-    int differ = rs.n != whole.n;
-    for (int i = 0; !differ && i < rs.n; i++) {
-      rg_strbuf a, b;
-      rg_sb_init(&a), rg_sb_init(&b);
-      rg_text_print_rule(rs.rules[i], &a), rg_text_print_rule(whole.rules[i], &b);
-      differ += strcmp(rg_sb_str(&a), rg_sb_str(&b)) || rs.rules[i]->line != whole.rules[i]->line;
-      rg_sb_free(&a), rg_sb_free(&b);
-    }
-    CHECK_MSG(!differ, "slices of %zu bytes: not the whole parse's rules and lines", slices[k]);
+    CHECK_MSG(same_rules(&rs, &whole), "slices of %zu bytes: not the whole parse's rules and lines",
+              slices[k]);
     rg_ruleset_free(&rs);
     free(copy);
   }
@@ -359,16 +365,8 @@ static void test_parts(void) {
   char *copy = malloc(text.len + 1);
   memcpy(copy, text.s, text.len + 1);
   CHECK(rg_text_parse_slices(copy, text.len, text.len, &rs, NULL, NULL, &err) == RG_OK);
-  int differ = rs.n != whole.n;
-  for (int i = 0; !differ && i < rs.n; i++) {
-    rg_strbuf a, b;
-    rg_sb_init(&a), rg_sb_init(&b);
-    rg_text_print_rule(rs.rules[i], &a), rg_text_print_rule(whole.rules[i], &b);
-    differ += strcmp(rg_sb_str(&a), rg_sb_str(&b)) || rs.rules[i]->line != whole.rules[i]->line;
-    rg_sb_free(&a), rg_sb_free(&b);
-  }
-  CHECK_MSG(!differ, "parsed in parts: %d rules, not the whole parse's %d and their lines", rs.n,
-            whole.n);
+  CHECK_MSG(same_rules(&rs, &whole),
+            "parsed in parts: %d rules, not the whole parse's %d and their lines", rs.n, whole.n);
   rg_ruleset_free(&rs);
   /* two bad lines in the last quarter: the first is the one reported */
   rg_sb_puts(&text, "(relu ?a) => (nosuchop ?a)\n(relu ?a) => (alsonot ?a)\n");
