@@ -239,9 +239,10 @@ static rg_status expand(search *S, side *from, const side *other, bool reversibl
       }
       /* The rest of t around this position: a rewrite's size is that plus its instance's. */
       int outside = t_size - capped_size(S, pos[p].sub);
-      if (outside + S->known.e[at].least > S->max_size) continue;
+      /* least against the room left: an empty list's least is INT32_MAX */
+      if (S->known.e[at].least > S->max_size - outside) continue;
       for (int32_t e = at + 1; e <= at + S->known.e[at].id && meet[0] < 0 && *states < S->lim->max_states; e++) {
-        if (outside + S->known.e[e].least > S->max_size) continue;
+        if (S->known.e[e].least > S->max_size - outside) continue;
         const rg_rewriter *w = rg_rewrite_set_at(S->rs, S->known.e[e].id);
         if (!rg_rewrite_set_enabled(S->rs, w->tag) || w->tag == S->exclude || (reversible_only && !w->reversible))
           continue;
