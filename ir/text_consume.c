@@ -27,14 +27,18 @@ static int count_lines(const char *s, size_t n) {
   return lines;
 }
 
-/* rg_text_parse of whole lines, in parts of whole lines parsed at once on OpenMP's threads and
- * appended in order: reading a depth-4 run's candidates and checkpoints was a serial minute. The
- * same rules, line numbers and first error as one parse. */
-static rg_status parse_parts(const char *text, size_t len, rg_ruleset *out, rg_err *err) {
+/* rg_text_parse of whole lines (*n_lines of them), in parts of whole lines parsed at once on
+ * OpenMP's threads and appended in order: reading a depth-4 run's candidates and checkpoints was a
+ * serial minute. The same rules, line numbers and first error as one parse. */
+static rg_status parse_parts(const char *text, size_t len, rg_ruleset *out, int *n_lines,
+                             rg_err *err) {
   int parts = omp_get_max_threads();
   if (parts > PARTS_MAX) parts = PARTS_MAX;
   if ((size_t)parts > len / PART_LEAST) parts = (int)(len / PART_LEAST);
-  if (parts < 2) return rg_text_parse(text, len, out, err);
+  if (parts < 2) {
+    *n_lines = count_lines(text, len);
+    return rg_text_parse(text, len, out, err);
+  }
   size_t at[PARTS_MAX + 1];
   at[0] = 0, at[parts] = len;
   for (int k = 1; k < parts; k++) {
@@ -69,6 +73,9 @@ static rg_status parse_parts(const char *text, size_t len, rg_ruleset *out, rg_e
       rg_rule_free(part[k].rules[i]);
     free(part[k].rules);
   }
+  *n_lines = 0;
+  for (int k = 0; k < parts; k++)
+    *n_lines += lines[k];
   return first;
 }
 
@@ -85,15 +92,15 @@ rg_status rg_text_parse_slices(char *text, size_t len, size_t slice, rg_ruleset 
   while (at < len) {
     size_t end = len - at > slice ? at + slice : len;
     while (end < len && text[end - 1] != '\n') end++;
-    int before = out->n;
-    rg_status st = parse_parts(text + at, end - at, out, err);
+    int before = out->n, slice_lines = 0;
+    rg_status st = parse_parts(text + at, end - at, out, &slice_lines, err);
     for (int i = before; i < out->n; i++) out->rules[i]->line += lines;
     if (st) {
       if (err && err->line > 0) err->line += lines;
       return st;
     }
     if (parsed && (st = parsed(ctx, out, before, err))) return st;
-    for (size_t i = at; i < end; i++) lines += text[i] == '\n';
+    lines += slice_lines;
     if (page > 0) drop_pages(text + at, text + end, (size_t)page);
     at = end;
   }

@@ -257,19 +257,20 @@ rg_status rg_rewrite_set_add(rg_rewrite_set *s, const rg_rule *r, int tag, int *
       if (st) return st;
     }
     for (int d = 0; d < 2; d++) {
-      /* a pattern's path in the index is as long as its tree, and a lookup recurses along it */
-      if (!ok[d] || rg_term_size(r->g, d ? b : a, RG_REWRITE_MAX_LHS + 1) > RG_REWRITE_MAX_LHS) continue;
       rg_ref l = d ? b : a, rr = d ? a : b;
-      rg_rewriter w = {r->g,
-                       l,
-                       rr,
-                       tag,
-                       0,
-                       d == 1,
-                       ok[1 - d],
-                       rg_term_size(r->g, l, RG_TERM_SIZES_CAP),
-                       rg_term_size(r->g, rr, RG_TERM_SIZES_CAP),
-                       false};
+      if (!ok[d]) continue;
+      /* a pattern's path in the index is as long as its tree, and a lookup recurses along it */
+      int lhs_ops = rg_term_size(r->g, l, RG_REWRITE_MAX_LHS + 1);
+      if (lhs_ops > RG_REWRITE_MAX_LHS) continue;
+      rg_rewriter w = {.g = r->g,
+                       .lhs = l,
+                       .rhs = rr,
+                       .tag = tag,
+                       .output = 0,
+                       .reverse = d == 1,
+                       .reversible = ok[1 - d],
+                       .lhs_ops = lhs_ops,
+                       .rhs_ops = rg_term_size(r->g, rr, RG_TERM_SIZES_CAP)};
       rg_status st = keeps_vars(r->g, l, rr, &w.keeps_vars, err);
       if (!st) st = push(s, &w, err);
       if (st) return st;
