@@ -258,7 +258,7 @@ static rg_status taso_stages(const rg_ruleset *rs, const rg_prune_opts *o, rg_pr
   return RG_OK;
 }
 
-static rg_status record_derivation(rg_prune_result *res, int i, rg_derivation *d, rg_err *err) {
+rg_status rg_prune_remove_derived(rg_prune_result *res, int i, rg_derivation *d, rg_err *err) {
   int *by = malloc(sizeof *by * ((size_t)d->n + 1));
   if (!by) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   int n = 0;
@@ -377,7 +377,8 @@ static rg_status derive_pass(const rg_ruleset *rs, const rg_prune_opts *o, rg_pr
     for (bool changed = false; j < m && !changed && !st && !stopped(o, res); j++) {
       *last = t[j].i;
       if ((st = t[j].st)) *err = t[j].err;
-      else if (t[j].found && !(st = record_derivation(res, t[j].i, &t[j].d, err)) && pass == 2)
+      else if (t[j].found && !(st = rg_prune_remove_derived(res, t[j].i, &t[j].d, err)) &&
+               pass == 2)
         rg_rewrite_set_enable(set, t[j].i, false), changed = true;
       else if (t[j].found && !st && o->let_go) /* pass 1: it never joins the set */
         all[t[j].i] = NULL, st = let_go(o, t[j].i, err);

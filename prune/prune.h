@@ -169,6 +169,13 @@ rg_status rg_prune_rederive(const rg_ruleset *rs, const rg_prune_opts *o, rg_pru
                             const bool *usable, const bool *retry, int *n_removed,
                             rg_err *err) RG_MUST_CHECK;
 
+/* Removes kept rule i as derived by d, as derivability does: its record names the rules of d's
+ * steps, and takes d's steps (d is left empty). For a caller that kept a removal derivability
+ * made and makes it again (synth/rounds.h); the derivation is the caller's to have checked
+ * (rg_derivation_check). Errors only for allocation failure. */
+rg_status rg_prune_remove_derived(rg_prune_result *res, int i, rg_derivation *d,
+                                  rg_err *err) RG_MUST_CHECK;
+
 #include "report.h" /* after the types it prints */
 
 #endif

@@ -14,6 +14,18 @@ static void put_ints(FILE *f, const char *tag, const int *v, int n) {
   fputc('\n', f);
 }
 
+/* A derivation's steps, one 's' line each. */
+static rg_status write_steps(FILE *f, const rg_derivation *d, rg_err *err) {
+  for (int s = 0; s < d->n; s++) {
+    const rg_derive_step *st = &d->steps[s];
+    if (strchr(st->state, '\n'))
+      return rg_err_set(err, RG_ERR_ARG,
+                        "a derivation step's term holds a newline: it cannot be saved");
+    fprintf(f, "s %d %d %d %s\n", st->tag, st->reverse ? 1 : 0, st->output, st->state);
+  }
+  return RG_OK;
+}
+
 rg_status rg_prune_state_write(FILE *f, const rg_prune_result *res, rg_err *err) {
   fprintf(f, "prune-state %d %d %d %d\n", res->n, res->kept, res->interrupted ? 1 : 0, res->removal_seq_n);
   for (int k = 0; k < RG_PRUNE_STAGES; k++) {
@@ -30,14 +42,17 @@ rg_status rg_prune_state_write(FILE *f, const rg_prune_result *res, rg_err *err)
     fprintf(f, "e %d %d", (int)e->fate, e->n_by);
     for (int b = 0; b < e->n_by; b++) fprintf(f, " %d", e->by[b]);
     fprintf(f, " %d %s\n", e->deriv.n, hex);
-    for (int s = 0; s < e->deriv.n; s++) {
-      const rg_derive_step *st = &e->deriv.steps[s];
-      if (strchr(st->state, '\n'))
-        return rg_err_set(err, RG_ERR_ARG, "a derivation step's term holds a newline: it cannot be saved");
-      fprintf(f, "s %d %d %d %s\n", st->tag, st->reverse ? 1 : 0, st->output, st->state);
-    }
+    rg_status st = write_steps(f, &e->deriv, err);
+    if (st) return st;
   }
   return ferror(f) ? rg_err_set(err, RG_ERR_IO, "write error (disk full?)") : RG_OK;
+}
+
+rg_status rg_prune_derivation_write(FILE *f, int i, const rg_derivation *d, rg_err *err) {
+  fprintf(f, "d %d %d\n", i, d->n);
+  rg_status st = write_steps(f, d, err);
+  if (!st && ferror(f)) st = rg_err_set(err, RG_ERR_IO, "write error (disk full?)");
+  return st;
 }
 
 /* ---- reading ---- */
@@ -120,6 +135,29 @@ static rg_status ints(reader *r, const char *tag, int *v, int n, int hi) {
   return st ? st : line_end(r);
 }
 
+/* n_steps 's' lines into *d (its steps tags of rules below n). */
+static rg_status read_steps(reader *r, rg_derivation *d, int n_steps, int n) {
+  d->steps = n_steps ? calloc((size_t)n_steps, sizeof *d->steps) : NULL;
+  if (n_steps && !d->steps) return rg_err_set(r->err, RG_ERR_NOMEM, "out of memory");
+  rg_status st = RG_OK;
+  for (int s = 0; !st && s < n_steps; s++) {
+    rg_derive_step *step = &d->steps[s];
+    int rev = 0;
+    st = line_of(r, "s");
+    if (!st) st = num(r, 0, n - 1, &step->tag);
+    if (!st) st = num(r, 0, 1, &rev);
+    if (!st) st = num(r, 0, 1 << 20, &step->output);
+    const char *term = NULL;
+    size_t len = 0;
+    if (!st) st = rest(r, &term, &len);
+    if (!st && !(step->state = strndup(term, len)))
+      st = rg_err_set(r->err, RG_ERR_NOMEM, "out of memory");
+    step->reverse = rev;
+    d->n = s + !st;
+  }
+  return st;
+}
+
 static rg_status read_entry(reader *r, rg_prune_entry *e, int n) {
   int fate, n_by, n_steps;
   rg_status st = line_of(r, "e");
@@ -139,22 +177,7 @@ static rg_status read_entry(reader *r, rg_prune_entry *e, int n) {
   if (!st && fate == RG_FATE_KEPT && (n_by || n_steps)) st = bad(r, "a kept rule with a removal record");
   if (!st && n_steps && fate != RG_FATE_DERIVED) st = bad(r, "steps for a rule not removed as derived");
   if (st) return st;
-  e->deriv.steps = n_steps ? calloc((size_t)n_steps, sizeof *e->deriv.steps) : NULL;
-  if (n_steps && !e->deriv.steps) return rg_err_set(r->err, RG_ERR_NOMEM, "out of memory");
-  for (int s = 0; !st && s < n_steps; s++) {
-    rg_derive_step *d = &e->deriv.steps[s];
-    int rev = 0;
-    st = line_of(r, "s");
-    if (!st) st = num(r, 0, n - 1, &d->tag);
-    if (!st) st = num(r, 0, 1, &rev);
-    if (!st) st = num(r, 0, 1 << 20, &d->output);
-    const char *term = NULL;
-    if (!st) st = rest(r, &term, &len);
-    if (!st && !(d->state = strndup(term, len))) st = rg_err_set(r->err, RG_ERR_NOMEM, "out of memory");
-    d->reverse = rev;
-    e->deriv.n = s + !st;
-  }
-  return st;
+  return read_steps(r, &e->deriv, n_steps, n);
 }
 
 /* Where derivability part way goes on from (see prune.h). */
@@ -232,5 +255,25 @@ rg_status rg_prune_state_read(const char *text, size_t len, int n, rg_prune_resu
   if (!f) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_status st = rg_prune_state_read_file(f, len, n, res, NULL, NULL, err);
   fclose(f);
+  return st;
+}
+
+rg_status rg_prune_derivations_read_file(FILE *f, size_t limit, int n, int m, int *idx,
+                                         rg_derivation *d, rg_err *err) {
+  memset(d, 0, sizeof *d * (size_t)m);
+  reader r = {.f = f, .left = limit, .err = err};
+  rg_status st = load_ahead(&r) ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  for (int k = 0; !st && k < m; k++) {
+    int n_steps = 0;
+    st = line_of(&r, "d");
+    if (!st) st = num(&r, 0, n - 1, &idx[k]);
+    if (!st) st = num(&r, 1, 1 << 20, &n_steps);
+    if (!st) st = line_end(&r);
+    if (!st) st = read_steps(&r, &d[k], n_steps, n);
+  }
+  if (!st && r.ahead_len >= 0)
+    st = rg_err_at(err, RG_ERR_PARSE, r.line + 1, 1, "more after the last derivation");
+  if (!st && ferror(f)) st = rg_err_set(err, RG_ERR_IO, "a read error");
+  free(r.cur), free(r.ahead);
   return st;
 }

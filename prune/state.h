@@ -11,6 +11,8 @@
  *   e FATE N_BY BY... N_STEPS ID         N lines, input order; ID the content id in hex
  *   s TAG REVERSE OUTPUT TERM            N_STEPS lines after an e line (its derivation)
  *
+ * A removal on its own (rg_prune_derivation_write) is a line 'd I N_STEPS' and its 's' lines.
+ *
  * The reader trusts nothing: every index is in range, every count agrees, and a short or
  * garbled file is an error naming the line. (Whether the file belongs to the rules it is read
  * against is the caller's question: synth/checkpoint.h binds it with hashes.)
@@ -20,6 +22,7 @@
 
 #include <stdio.h>
 
+#include "derive.h"
 #include "ir/ir.h"
 
 struct rg_prune_result; /* prune.h */
@@ -43,5 +46,16 @@ typedef rg_status (*rg_prune_entry_fn)(void *ctx, const struct rg_prune_result *
  * read error. */
 rg_status rg_prune_state_read_file(FILE *f, size_t limit, int n, struct rg_prune_result *res, rg_prune_entry_fn each,
                                    void *ctx, rg_err *err) RG_MUST_CHECK;
+
+/* One removal as derivability made it: 'd I N_STEPS', then the N_STEPS 's' lines of d (as in a
+ * state). What a caller keeping some removals of its own writes (synth/rounds.h). RG_ERR_IO if
+ * writing fails; RG_ERR_ARG as rg_prune_state_write. */
+rg_status rg_prune_derivation_write(FILE *f, int i, const rg_derivation *d,
+                                    rg_err *err) RG_MUST_CHECK;
+/* Reads exactly m such removals, and nothing after them, from at most limit bytes of f: rule
+ * idx[k] derived by d[k] (free each with rg_derivation_free, also after an error), every index
+ * below n. RG_ERR_PARSE with the line when the text is not that. */
+rg_status rg_prune_derivations_read_file(FILE *f, size_t limit, int n, int m, int *idx,
+                                         rg_derivation *d, rg_err *err) RG_MUST_CHECK;
 
 #endif

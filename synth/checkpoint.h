@@ -12,9 +12,10 @@
  *                as OUT.derived), bound also to which rules were proved: a rerun whose proofs
  *                came out the same (all from the proof cache) takes it instead of searching
  *                again (at depth 4, minutes).
- * The proof rounds save nothing of their own: every answer is in the proof cache as it comes,
- * and a resumed run replays the rounds from it, asking the solvers only what they had not
- * answered. A later run into the same OUT (`rulegen --resume OUT.candidates -o OUT`) takes the
+ *   OUT.rounds   what each proof round's search of the rules put back removed (synth/rounds.h).
+ * Every answer is in the proof cache as it comes, and a resumed run replays the rounds from it,
+ * asking the solvers only what they had not answered, and taking each round's removals from
+ * OUT.rounds. A later run into the same OUT (`rulegen --resume OUT.candidates -o OUT`) takes the
  * latest checkpoint that belongs to it and prunes only what is left.
  *
  * A checkpoint holds the result of the stages before the proofs only, so nothing about the

@@ -14,10 +14,11 @@
 
 #include "checkpoint.h"
 #include "hollow.h"
-#include "renamings.h"
-#include "spread.h"
 #include "prune/prune.h"
+#include "renamings.h"
+#include "rounds.h"
 #include "rulesdb/rulesdb.h"
+#include "spread.h"
 #include "verify/journal.h"
 #include "verify/proofcache.h"
 
@@ -56,6 +57,7 @@ typedef struct {
   bool checkpoints;     /* saved next to the output (a file, not a device) */
   rg_checkpoint_key key;
   rg_checkpoint_key final_key; /* OUT.final's: key and the proved rules */
+  rg_rounds *rounds;           /* OUT.rounds, while the proof rounds run (NULL: none) */
 } finish;
 
 /* Where the stage table's rows go. */
@@ -80,7 +82,7 @@ static rg_ruleset borrow(const finish *f, const int *idx, int n) {
  * before them: one they derive needs no proof of its own (and comes back only if a put-back rule
  * its record names fails), so a round sends the solvers what derivability would have kept of
  * the put-back rules, not all of them. */
-static rg_status rederive_put_back(finish *f, rg_err *err) {
+static rg_status rederive_put_back(finish *f, const bool *dropped, bool *taken, rg_err *err) {
   int n = f->cand.n;
   bool *usable = calloc((size_t)n + 1, sizeof(bool)), *retry = calloc((size_t)n + 1, sizeof(bool));
   rg_status st = usable && retry ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
@@ -91,8 +93,15 @@ static rg_status rederive_put_back(finish *f, rg_err *err) {
   rg_prune_opts po = rg_prune_opts_default();
   po.stop = f->o->stop;
   po.progress = prune_progress, po.progress_ctx = f;
-  int removed = 0;
-  if (!st) st = rg_prune_rederive(&f->cand, &po, &f->before, usable, retry, &removed, err);
+  int removed = 0, from = f->before.removal_seq_n;
+  /* A resumed run or a warm rerun takes the round's removals from OUT.rounds (synth/rounds.h). */
+  if (!st) rg_rounds_next(f->rounds, dropped, usable, retry, n);
+  if (!st)
+    st = rg_rounds_take(f->rounds, (const rg_rule *const *)f->cand.rules, n, &f->before, usable,
+                        retry, taken, &removed, err);
+  if (!st && !*taken)
+    st = rg_prune_rederive(&f->cand, &po, &f->before, usable, retry, &removed, err);
+  if (!st && !*taken && !f->before.interrupted) rg_rounds_save(f->rounds, &f->before, from);
   rg_progress_finish(&f->line);
   f->rederived += removed;
   free(usable);
@@ -159,13 +168,15 @@ static rg_status reinstate(finish *f, int round, int *renamed_from, bool *droppe
     if (f->before.e[i].fate == RG_FATE_KEPT) st = rg_hollow_restore(&f->hollow, &f->cand, i, err);
   if (st) return st;
   copy_failed_verdicts(f, renamed_from, dropped);
-  st = rederive_put_back(f, err);
+  bool taken = false;
+  st = rederive_put_back(f, dropped, &taken, err);
   /* Said as it happens: on a large run the rounds are where the time can go. */
   if (!st && !f->o->quiet)
     fprintf(stderr,
-            "rulegen: round %d: %d rules put back: %d derived again, %d "
+            "rulegen: round %d: %d rules put back: %d derived again%s, %d "
             "renamed copies of unproved rules, %d to the solvers\n",
-            round + 1, *back, f->rederived - derived_before, f->renamed_unproved - copied_before,
+            round + 1, *back, f->rederived - derived_before,
+            taken ? " (taken from OUT.rounds)" : "", f->renamed_unproved - copied_before,
             *back - (f->rederived - derived_before) - (f->renamed_unproved - copied_before));
   return st;
 }
@@ -205,6 +216,7 @@ static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
   if (!st && !(idx && dropped && renamed_from)) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_journal *kept = NULL; /* the rounds read the journal once, then what was appended since */
   po.kept_journal = &kept;
+  f->rounds = f->checkpoints ? rg_rounds_open(f->o->out_path, &f->key) : NULL;
   for (int round = 0, back = 1; st == RG_OK && back; round++) {
     int m = 0;
     for (int i = 0; i < n; i++)
@@ -217,6 +229,8 @@ static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
     st = reinstate(f, round, renamed_from, dropped, &back, err);
   }
   rg_journal_close(kept);
+  rg_rounds_close(f->rounds);
+  f->rounds = NULL;
   free(renamed_from), free(idx), free(dropped), free(journal);
   return st;
 }

@@ -2,7 +2,8 @@
 # Kill-and-resume of the stages after testing (synth/checkpoint.h): a run killed with SIGKILL
 # (RULEGEN_TEST_KILL_AT, the test hook of ir/killpoint.h) while pruning, while deriving (before
 # and after derivability saved its progress, in either pass), in a proof round and while writing its output, resumed with the one command `rulegen --resume
-# OUT.candidates -o OUT`, writes what an uninterrupted run writes, byte for byte; damaged
+# OUT.candidates -o OUT`, writes what an uninterrupted run writes, byte for byte (killed in round 2,
+# round 1's removals taken from OUT.rounds); damaged
 # checkpoints (tests/regress/bad/checkpoint_*) are refused or passed over with a message naming
 # them. Two false rules planted among the tested candidates (refuted at other shapes before the
 # solvers, as a wrong candidate would be) had rules derived from them: those are put back, so
@@ -92,6 +93,41 @@ sed -i '4s/./X/' fi.rules.final
 check "a rerun beside a damaged one" 0 resume fi.rules
 has "passes over it" "note: fi.rules.final is not used (its last line is not the SHA-256"
 check "and writes the same" 0 same fi.rules
+
+# The proof rounds' removals (OUT.rounds, synth/rounds.h): the run keeps round 1's; a run killed
+# in round 2 and resumed, and a rerun, take them (printed without -q); a record altered, forged
+# under a digest made again (a derivation that does not replay) or cut short is not taken: a
+# note, the rules put back searched again, and the record replaced by this run's.
+check "round 1's removals kept" 0 grep -q '^round [0-9a-f]\{64\} 2$' ref.rules.rounds
+cp ref.rules.candidates ro.rules.candidates
+check "killed in round 2" 137 env RULEGEN_TEST_KILL_AT=prove:2 "$rulegen" --resume ro.rules.candidates -o ro.rules
+check "killed in round 2: round 1's removals saved" 0 grep -q '^round ' ro.rules.rounds
+rounds_run() { "$rulegen" --resume ro.rules.candidates -o ro.rules; }
+check "killed in round 2: resumed" 0 rounds_run
+has "takes round 1's removals" "2 derived again (taken from OUT.rounds)"
+check "killed in round 2: the same output" 0 same ro.rules
+cp ro.rules.rounds ro.kept
+rounds_case() { # WHAT NOTE: ro.rules.rounds as the caller left it
+  check "a record $1" 0 rounds_run
+  has "a record $1: a note" "note: ro.rules.rounds: $2"
+  has "a record $1: searched again" "2 derived again, 0 renamed"
+  check "a record $1: the same output" 0 same ro.rules
+  check "a record $1: replaced" 0 cmp ro.kept ro.rules.rounds
+}
+sed -i '0,/^s /s/^\(s .*\)?a/\1?b/' ro.rules.rounds
+rounds_case altered "the record after its first 0 is cut short or altered"
+head -n -1 ro.kept >ro.rules.rounds
+rounds_case "cut short" "the record after its first 0 is cut short or altered"
+python3 - ro.kept ro.rules.rounds <<'EOF'
+import hashlib, sys
+lines = open(sys.argv[1]).read().split("\n")[:-2]  # without the end line
+first = next(k for k, l in enumerate(lines) if l.startswith("s "))
+lines[first] = lines[first].replace("?a", "?b", 1)
+start = next(k for k, l in enumerate(lines) if l.startswith("round "))
+body = "\n".join(lines[start:]) + "\n"
+open(sys.argv[2], "w").write("\n".join(lines) + "\nend " + hashlib.sha256(body.encode()).hexdigest() + "\n")
+EOF
+rounds_case forged "round 1's record is not taken (a derivation that does not replay)"
 
 bad=$dir/bad
 # Cut short, with no earlier checkpoint: refused, saying which file, why and what to do.
