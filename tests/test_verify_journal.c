@@ -1,7 +1,8 @@
 /* tests/test_verify_journal.c: the proof journal trusts only lines made with its key: answers
  * written by a run are found again, a line forged or changed afterwards (an unsat made up for an
  * obligation, a timeout turned into unsat) is refused, and so is a journal without its key; a
- * journal kept open takes what another handle appended, whole lines only, still under its key. */
+ * journal kept open takes what another handle appended, whole lines only, still under its key;
+ * a journal prepared (made, its header checked) has none of its lines read or dropped. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -86,6 +87,31 @@ static void test_catch_up(const char *dir) {
   unlink(path), unlink(key);
 }
 
+/* rg_journal_prepare makes what an open makes and checks the header, but reads no answer and
+ * so drops no line: a line cut short stays until an open that reads the lines. */
+static void test_prepare(const char *dir) {
+  char path[96], key[104];
+  snprintf(path, sizeof path, "%s/p.proofs", dir);
+  snprintf(key, sizeof key, "%s.key", path);
+  rg_err err;
+  CHECK(rg_journal_prepare(path, versions, &err) == RG_OK);
+  struct stat sj, sk;
+  CHECK(stat(path, &sj) == 0 && sj.st_size > 0 && stat(key, &sk) == 0 &&
+        (sk.st_mode & 0777) == 0600);
+  FILE *f = fopen(path, "a");
+  if (f) fputs("a7ddc29cca", f), fclose(f); /* a line cut short */
+  off_t cut = stat(path, &sj) == 0 ? sj.st_size : 0;
+  CHECK(rg_journal_prepare(path, versions, &err) == RG_OK && stat(path, &sj) == 0 &&
+        sj.st_size == cut);
+  const char *const others[RG_SOLVER_COUNT] = {"z3 4.13.0", "cvc5 1.0.3"};
+  CHECK(rg_journal_prepare(path, others, &err) == RG_ERR_ARG && strstr(err.msg, "other solvers"));
+  rg_journal *j = NULL;
+  CHECK(rg_journal_open_cache(path, versions, &j, &err) == RG_OK && stat(path, &sj) == 0 &&
+        sj.st_size < cut);
+  rg_journal_close(j);
+  unlink(path), unlink(key);
+}
+
 int main(void) {
   char dir[] = "/tmp/rg_journal_key_XXXXXX", path[96], key[104];
   CHECK(mkdtemp(dir) != NULL);
@@ -129,6 +155,7 @@ int main(void) {
   CHECK(rg_journal_open(path, versions, &j, &err) == RG_ERR_ARG && strstr(err.msg, "has no key"));
   unlink(path);
   test_catch_up(dir);
+  test_prepare(dir);
   rmdir(dir);
   return check_done("test_verify_journal");
 }

@@ -36,6 +36,7 @@ struct rg_journal {
   int n, cap;
   rg_hashtab index; /* (sha, solver) -> index in e */
   bool cache;       /* a proof cache's: a line not believed is refused, not an error */
+  bool header_only; /* rg_journal_prepare's: its header checked, none of its answers read */
   int refused;      /* lines refused so */
   char *path;       /* the file, read again from read_to by rg_journal_catch_up */
   char versions[RG_SOLVER_COUNT][128]; /* its header's solvers, to open it again */
@@ -224,6 +225,30 @@ static rg_status read_existing(rg_journal *j, const char *path, const char *head
   return st;
 }
 
+/* The first line only (rg_journal_prepare): *keep its bytes, 0 for an empty file or one cut
+ * inside its first line (the header is written again), as read_existing would say. */
+static rg_status read_header(const char *path, const char *header, long *keep, rg_err *err) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return rg_err_set(err, RG_ERR_IO, "cannot read the proof journal %s: %s", path,
+                      strerror(errno));
+  char buf[512];
+  *keep = 0;
+  rg_status st = RG_OK;
+  if (fgets(buf, sizeof buf, f) && strchr(buf, '\n')) {
+    *keep = (long)strlen(buf);
+    buf[*keep - 1] = 0;
+    if (strcmp(buf, header))
+      st = rg_err_set(
+          err, RG_ERR_ARG,
+          "%s:1: this proof journal was written for other solvers ('%s', want '%s'): give a new "
+          "journal file",
+          path, buf, header);
+  }
+  fclose(f);
+  return st;
+}
+
 static rg_status open_whole(rg_journal *j, rg_err *err);
 
 /* Reads the journal again from its start, as a new handle would (after another run replaced or
@@ -279,11 +304,11 @@ static rg_status open_locked(const char *path, const char *const versions[RG_SOL
                              rg_err *err);
 
 static rg_status open_as(const char *path, const char *const versions[RG_SOLVER_COUNT], bool cache,
-                         rg_journal **out, rg_err *err) {
+                         bool header_only, rg_journal **out, rg_err *err) {
   *out = NULL;
   rg_journal *j = calloc(1, sizeof *j);
   if (!j) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  j->cache = cache;
+  j->cache = cache, j->header_only = header_only;
   if (!(j->path = strdup(path))) {
     free(j);
     return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
@@ -331,9 +356,13 @@ static rg_status open_locked(const char *path, const char *const versions[RG_SOL
                     path, key_path);
   if (!st) st = load_key(j, key_path, !keyed, err);
   free(key_path);
-  if (!st && keyed) st = read_existing(j, path, header, &keep, err);
-  /* A line cut short by a crash goes, so that the next answer starts a line of its own. */
-  if (!st && exists && keep < (long)sbuf.st_size && truncate(path, (off_t)keep) != 0)
+  if (!st && keyed)
+    st = j->header_only ? read_header(path, header, &keep, err)
+                        : read_existing(j, path, header, &keep, err);
+  /* A line cut short by a crash goes, so that the next answer starts a line of its own (when
+   * the lines are read: a header-only open has not looked). */
+  if (!st && exists && !j->header_only && keep < (long)sbuf.st_size &&
+      truncate(path, (off_t)keep) != 0)
     st = rg_err_set(err, RG_ERR_IO, "cannot write the proof journal %s", path);
   if (!st && !(j->f = fopen(path, "a")))
     st = rg_err_set(err, RG_ERR_IO, "cannot write the proof journal %s", path);
@@ -347,12 +376,20 @@ static rg_status open_locked(const char *path, const char *const versions[RG_SOL
 
 rg_status rg_journal_open(const char *path, const char *const versions[RG_SOLVER_COUNT],
                           rg_journal **out, rg_err *err) {
-  return open_as(path, versions, false, out, err);
+  return open_as(path, versions, false, false, out, err);
 }
 
 rg_status rg_journal_open_cache(const char *path, const char *const versions[RG_SOLVER_COUNT],
                                 rg_journal **out, rg_err *err) {
-  return open_as(path, versions, true, out, err);
+  return open_as(path, versions, true, false, out, err);
+}
+
+rg_status rg_journal_prepare(const char *path, const char *const versions[RG_SOLVER_COUNT],
+                             rg_err *err) {
+  rg_journal *j = NULL;
+  rg_status st = open_as(path, versions, true, true, &j, err);
+  rg_journal_close(j);
+  return st;
 }
 
 int rg_journal_refused(const rg_journal *j) { return j ? j->refused : 0; }

@@ -32,6 +32,12 @@ rg_status rg_journal_open(const char *path, const char *const versions[RG_SOLVER
  * believed, counted, and its obligation asked again (the new answer appended after it). */
 rg_status rg_journal_open_cache(const char *path, const char *const versions[RG_SOLVER_COUNT],
                                 rg_journal **out, rg_err *err) RG_MUST_CHECK;
+/* What opening a proof cache's journal makes and checks, without reading its answers: the
+ * journal and its key made where missing, its header checked against these versions (errors as
+ * rg_journal_open_cache's). For a caller that names the journal to rg_prove_rules, which reads
+ * it: a depth-4 cache's million lines take seconds, once is enough. */
+rg_status rg_journal_prepare(const char *path, const char *const versions[RG_SOLVER_COUNT],
+                             rg_err *err) RG_MUST_CHECK;
 /* Takes the lines appended to the file since j last read it (by other runs sharing the cache,
  * the ranks of an mpirun, and j's own), so that a journal kept open across proof rounds reads
  * the file once, not once a round (at depth 4, about a million lines). A file another run has

@@ -38,19 +38,19 @@ static rg_status check_private(const char *path, bool folder, rg_err *err) {
   return RG_OK;
 }
 
-/* The cache's journal for these solvers into *out: dir/answers-<16 hex digits>.journal. */
-static rg_status open_journal(const char *dir, const rg_prove_opts *o, char versions[RG_SOLVER_COUNT][96],
-                              char *path, size_t n, rg_journal **out, rg_err *err) {
+/* The cache's journal for these solvers: its path (dir/answers-<16 hex digits>.journal) and the
+ * solvers' versions, the folder made and it and the journal checked to be the user's alone. */
+static rg_status journal_path(const char *dir, const rg_prove_opts *o,
+                              char versions[RG_SOLVER_COUNT][96], char *path, size_t n,
+                              rg_err *err) {
   rg_solver solvers[RG_SOLVER_COUNT];
   if (!*dir) return rg_err_set(err, RG_ERR_IO, "--proof-cache: an empty folder name: give one, or --no-proof-cache");
   rg_status st = rg_make_folders(dir, err);
   if (!st) st = check_private(dir, true, err);
   if (!st) st = rg_prove_solvers(o, solvers, err);
-  const char *names[RG_SOLVER_COUNT];
   char all[RG_SOLVER_COUNT * 96 + 1] = "";
   for (int s = 0; !st && s < RG_SOLVER_COUNT; s++) {
     snprintf(versions[s], 96, "%s %s", solvers[s].name, solvers[s].version);
-    names[s] = versions[s];
     strcat(all, versions[s]), strcat(all, "\n");
   }
   if (st) return st;
@@ -63,16 +63,23 @@ static rg_status open_journal(const char *dir, const rg_prove_opts *o, char vers
   char key[4200];
   snprintf(key, sizeof key, "%s.key", path);
   st = check_private(path, false, err);
-  if (!st) st = check_private(key, false, err);
-  return st ? st : rg_journal_open_cache(path, names, out, err); /* its messages name the journal */
+  return st ? st : check_private(key, false, err);
+}
+
+/* The journal as the versions name it (its messages name it). */
+static const char *const *names_of(char versions[RG_SOLVER_COUNT][96],
+                                   const char *names[RG_SOLVER_COUNT]) {
+  for (int s = 0; s < RG_SOLVER_COUNT; s++)
+    names[s] = versions[s];
+  return names;
 }
 
 rg_status rg_proof_cache_journal(const char *dir, const rg_prove_opts *o, char *path, size_t n, rg_err *err) {
   char versions[RG_SOLVER_COUNT][96];
-  rg_journal *j = NULL;
-  rg_status st = open_journal(dir, o, versions, path, n, &j, err);
-  rg_journal_close(j); /* rg_prove_rules opens it again */
-  return st;
+  const char *names[RG_SOLVER_COUNT];
+  rg_status st = journal_path(dir, o, versions, path, n, err);
+  /* made and checked, its answers not read: rg_prove_rules reads them, once */
+  return st ? st : rg_journal_prepare(path, names_of(versions, names), err);
 }
 
 rg_status rg_proof_cache_choose(const char *dir, bool no_cache, char *buf, size_t n, bool *use, rg_err *err) {
@@ -187,7 +194,7 @@ static rg_status record(const char *jpath, char versions[RG_SOLVER_COUNT][96], c
                         char (*keys)[65], const uint8_t *known, const rg_rule_proof *proofs, const bool *proved,
                         rg_err *err) {
   const char *names[RG_SOLVER_COUNT];
-  for (int s = 0; s < RG_SOLVER_COUNT; s++) names[s] = versions[s];
+  names_of(versions, names);
   rg_journal *j = NULL;
   rg_status st = RG_OK;
   for (int i = 0; !st && i < rules->n; i++) {
@@ -211,7 +218,9 @@ rg_status rg_prove_cached(const rg_ruleset *rules, const rg_axioms *ax, const ch
   uint8_t *known = calloc((size_t)rules->n + 1, 1);
   if (!keys || !known) return free(keys), free(known), rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_journal *j = NULL;
-  rg_status st = dir ? open_journal(dir, o, versions, jpath, sizeof jpath, &j, err) : RG_OK;
+  const char *names[RG_SOLVER_COUNT];
+  rg_status st = dir ? journal_path(dir, o, versions, jpath, sizeof jpath, err) : RG_OK;
+  if (!st && dir) st = rg_journal_open_cache(jpath, names_of(versions, names), &j, err);
   for (int i = 0; !st && j && i < rules->n; i++) {
     verdict_key(rules->rules[i], ax, o->recheck, keys[i]);
     verdict v;
