@@ -170,8 +170,9 @@ static rg_status reinstate(finish *f, int round, int *renamed_from, bool *droppe
   copy_failed_verdicts(f, renamed_from, dropped);
   bool taken = false;
   st = rederive_put_back(f, dropped, &taken, err);
-  /* Said as it happens: on a large run the rounds are where the time can go. */
-  if (!st && !f->o->quiet)
+  /* Said as it happens: on a large run the rounds are where the time can go (not when Ctrl-C
+   * cut the search short: its counts are not the round's). */
+  if (!st && !f->o->quiet && !(f->o->stop && *f->o->stop))
     fprintf(stderr,
             "rulegen: round %d: %d rules put back: %d derived again%s, %d "
             "renamed copies of unproved rules, %d to the solvers\n",

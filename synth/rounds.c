@@ -1,5 +1,5 @@
 /* synth/rounds.c: the proof rounds' removals kept in OUT.rounds (see synth/rounds.h). */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* fopencookie */
 #include "rounds.h"
 
 #include <errno.h>
@@ -107,15 +107,17 @@ static char *header_of(const rg_checkpoint_key *k) {
   return h;
 }
 
-/* Opens the file with its records when its header is this run's, else starts it again. Never
- * through a link, and only a regular file: it is written in place. */
-static bool open_file(rg_rounds *r, const char *header) {
+/* Opens the file with its records when its header is this run's, else starts it again (a note
+ * says so where it held something). Never through a link, and only a regular file: it is
+ * written in place. NULL, or why it cannot be used. */
+static const char *open_file(rg_rounds *r, const char *header) {
   size_t hl = strlen(header);
   int fd = open(r->path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
   struct stat sb;
-  if (fd < 0 || fstat(fd, &sb) || !S_ISREG(sb.st_mode) || !(r->f = fdopen(fd, "r+b"))) {
-    if (fd >= 0) close(fd);
-    return false;
+  if (fd < 0) return errno == ELOOP ? "it is a link" : strerror(errno);
+  if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || !(r->f = fdopen(fd, "r+b"))) {
+    close(fd);
+    return "it is not a regular file";
   }
   char *had = malloc(hl + 1);
   bool ours = had && fread(had, 1, hl, r->f) == hl && !memcmp(had, header, hl);
@@ -123,10 +125,15 @@ static bool open_file(rg_rounds *r, const char *header) {
   r->used_end = (long)hl;
   if (ours) {
     read_records(r);
-    return true;
+    long valid = r->n_rec ? r->rec[r->n_rec - 1].end : (long)hl;
+    /* what follows the last whole record is never taken: dropped, so it is said once */
+    return fflush(r->f) == 0 && ftruncate(fd, valid) == 0 ? NULL : strerror(errno);
   }
-  return fflush(r->f) == 0 && ftruncate(fd, 0) == 0 && fseek(r->f, 0, SEEK_SET) == 0 &&
-         fputs(header, r->f) >= 0 && fflush(r->f) == 0;
+  if (sb.st_size > 0)
+    note(r, "is another run's (other candidates or options), or not a rounds file: started again");
+  bool ok = fflush(r->f) == 0 && ftruncate(fd, 0) == 0 && fseek(r->f, 0, SEEK_SET) == 0 &&
+            fputs(header, r->f) >= 0 && fflush(r->f) == 0;
+  return ok ? NULL : strerror(errno);
 }
 
 rg_rounds *rg_rounds_open(const char *out_path, const rg_checkpoint_key *k) {
@@ -140,8 +147,12 @@ rg_rounds *rg_rounds_open(const char *out_path, const rg_checkpoint_key *k) {
     return NULL;
   }
   crypto_hash_sha256(r->key, (const unsigned char *)header, strlen(header));
-  if (!open_file(r, header)) {
-    note(r, "cannot be read or written: the proof rounds' put-back rules are searched each run");
+  const char *why = open_file(r, header);
+  if (why) {
+    char what[256];
+    snprintf(what, sizeof what,
+             "cannot be used (%s): the proof rounds' put-back rules are searched each run", why);
+    note(r, what);
     if (r->f) fclose(r->f);
     r->f = NULL;
   }
@@ -172,21 +183,49 @@ void rg_rounds_next(rg_rounds *r, const bool *dropped, const bool *usable, const
   r->round++;
 }
 
-/* Does removal i by d belong to this round: a rule put back and not removed yet, each step by a
- * proved rule or another put back, and d a derivation of it? NULL, or why not. */
-static const char *wrong(const rg_rule *const *rules, int n, const rg_prune_result *res,
-                         const bool *usable, const bool *retry, const bool *seen, int i,
-                         const rg_derivation *d) {
-  if (!retry[i] || res->e[i].fate != RG_FATE_KEPT || seen[i] || !rules[i])
-    return "a rule not put back this round";
+/* Is each step's term as rulegen prints it (so that OUT.removed, which holds the terms, is what
+ * a search writes: no comment, no spacing of the record's own)? */
+static bool printed_as_rulegen(const rg_derivation *d) {
+  bool same = true;
+  for (int s = 0; same && s < d->n; s++) {
+    rg_rule *t = NULL;
+    rg_err err;
+    rg_strbuf sb;
+    rg_sb_init(&sb);
+    same =
+        rg_text_parse_rule(d->steps[s].state, &t, &err) == RG_OK && t->n_src == 1 && t->n_tgt == 0;
+    if (same) rg_text_print_ref(t->g, t->src[0], &sb);
+    same = same && !sb.failed && !strcmp(rg_sb_str(&sb), d->steps[s].state);
+    rg_sb_free(&sb);
+    rg_rule_free(t);
+  }
+  return same;
+}
+
+/* The record's facts the checks read: the rules it removes, the rules left to derive from. */
+typedef struct {
+  const rg_rule *const *rules;
+  int n;
+  const rg_prune_result *res;
+  const bool *usable, *retry;
+  const bool *removing; /* the rules this record removes */
+} take_ctx;
+
+/* Does removal i by d belong to this round as the search would make it: a rule put back, each
+ * step by a proved rule or by one put back that the round keeps (a rule the search removes never
+ * joins its set), the terms as rulegen prints them, and d a derivation of it? NULL, or why not. */
+static const char *wrong(const take_ctx *c, int i, const rg_derivation *d) {
   for (int s = 0; s < d->n; s++) {
     int t = d->steps[s].tag;
-    if (t == i || !(usable[t] || retry[t]) || !rules[t])
-      return "a step by a rule neither proved nor put back";
+    if (t == i) return "a step by the rule it removes";
+    if (!c->rules[t] || !(c->usable[t] || (c->retry[t] && !c->removing[t])))
+      return "a step by a rule neither proved nor kept of those put back";
   }
+  if (!printed_as_rulegen(d)) return "a step's term not as rulegen prints it";
   rg_err err;
-  return rg_derivation_check(rules[i], d, rules, n, &err) ? "a derivation that does not replay"
-                                                          : NULL;
+  return rg_derivation_check(c->rules[i], d, c->rules, c->n, &err)
+             ? "a derivation that does not replay"
+             : NULL;
 }
 
 /* The record of this round's key, or NULL. */
@@ -197,21 +236,35 @@ static const record *find(const rg_rounds *r) {
 }
 
 /* Reads rec's removals and checks them all: NULL, or why they are not taken. */
-static const char *read_checked(rg_rounds *r, const record *rec, const rg_rule *const *rules, int n,
-                                const rg_prune_result *res, const bool *usable, const bool *retry,
-                                int *idx, rg_derivation *d) {
+static const char *read_checked(rg_rounds *r, const record *rec, take_ctx *c, int *idx,
+                                rg_derivation *d) {
   rg_err err;
   if (fseek(r->f, rec->data, SEEK_SET) ||
-      rg_prune_derivations_read_file(r->f, (size_t)rec->len, n, rec->m, idx, d, &err))
+      rg_prune_derivations_read_file(r->f, (size_t)rec->len, c->n, rec->m, idx, d, &err))
     return "it does not parse";
-  bool *seen = calloc((size_t)n + 1, sizeof *seen);
-  const char *why = seen ? NULL : "out of memory";
+  bool *removing = calloc((size_t)c->n + 1, sizeof *removing);
+  const char *why = removing ? NULL : "out of memory";
   for (int k = 0; !why && k < rec->m; k++) {
-    why = wrong(rules, n, res, usable, retry, seen, idx[k], &d[k]);
-    seen[idx[k]] = true;
+    int i = idx[k];
+    if (!c->retry[i] || c->res->e[i].fate != RG_FATE_KEPT || !c->rules[i])
+      why = "a rule not put back this round";
+    else if (removing[i])
+      why = "a rule removed twice";
+    removing[i] = true;
   }
-  free(seen);
+  c->removing = removing;
+  for (int k = 0; !why && k < rec->m; k++)
+    why = wrong(c, idx[k], &d[k]);
+  free(removing);
   return why;
+}
+
+/* How many rules this round put back: the most a record of it can remove. */
+static int put_back(const take_ctx *c) {
+  int m = 0;
+  for (int i = 0; i < c->n; i++)
+    m += c->retry[i] && c->res->e[i].fate == RG_FATE_KEPT;
+  return m;
 }
 
 rg_status rg_rounds_take(rg_rounds *r, const rg_rule *const *rules, int n, rg_prune_result *res,
@@ -220,10 +273,16 @@ rg_status rg_rounds_take(rg_rounds *r, const rg_rule *const *rules, int n, rg_pr
   const record *rec = r ? find(r) : NULL;
   *taken = false;
   if (!rec) return RG_OK;
-  int m = rec->m, *idx = malloc(sizeof *idx * ((size_t)m + 1));
+  take_ctx c = {rules, n, res, usable, retry, NULL};
+  /* The count is the record's word: held to what the round could remove before any room is
+   * taken for it. */
+  bool too_many = rec->m > put_back(&c);
+  int m = too_many ? 0 : rec->m, *idx = malloc(sizeof *idx * ((size_t)m + 1));
   rg_derivation *d = calloc((size_t)m + 1, sizeof *d);
   rg_status st = idx && d ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  const char *why = st ? NULL : read_checked(r, rec, rules, n, res, usable, retry, idx, d);
+  const char *why = too_many ? "more removals than rules put back"
+                    : st     ? NULL
+                             : read_checked(r, rec, &c, idx, d);
   /* Checked whole before the first removal, so that only memory running out stops it part way
    * (and that ends the run, as it would the search). */
   for (int k = 0; !st && !why && k < m; k++)
@@ -244,38 +303,46 @@ rg_status rg_rounds_take(rg_rounds *r, const rg_rule *const *rules, int n, rg_pr
   return RG_OK;
 }
 
-/* The SHA-256 of the bytes [from, to) of f, in hex. */
-static bool hash_span(FILE *f, long from, long to, char hex[HEX_LEN + 1]) {
-  crypto_hash_sha256_state s;
-  crypto_hash_sha256_init(&s);
-  unsigned char buf[1 << 16], h[KEY_BYTES];
-  if (fseek(f, from, SEEK_SET)) return false;
-  for (long left = to - from; left > 0;) {
-    size_t got = fread(buf, 1, left < (long)sizeof buf ? (size_t)left : sizeof buf, f);
-    if (!got) return false;
-    crypto_hash_sha256_update(&s, buf, got);
-    left -= (long)got;
+/* A stream that hashes what it writes on its way to the file: the end line is the hash of the
+ * bytes this run wrote, not of what the file holds when they are read back. */
+typedef struct {
+  FILE *to;
+  crypto_hash_sha256_state sha;
+} hashing;
+
+static ssize_t hashing_write(void *cookie, const char *buf, size_t n) {
+  hashing *h = cookie;
+  crypto_hash_sha256_update(&h->sha, (const unsigned char *)buf, n);
+  return fwrite(buf, 1, n, h->to) == n ? (ssize_t)n : -1;
+}
+
+/* The record's lines through w. */
+static bool write_body(FILE *w, const rg_rounds *r, const rg_prune_result *res, int from) {
+  char hex[HEX_LEN + 1];
+  hex_of(r->key, hex);
+  rg_err err;
+  bool ok = fprintf(w, "round %s %d\n", hex, res->removal_seq_n - from) > 0;
+  for (int k = from; ok && k < res->removal_seq_n; k++) {
+    int i = res->removal_seq[k];
+    ok = !rg_prune_derivation_write(w, i, &res->e[i].deriv, &err);
   }
-  crypto_hash_sha256_final(&s, h);
-  hex_of(h, hex);
-  return true;
+  return ok;
 }
 
 /* Writes the record at used_end, replacing whatever followed it (records of rounds that came
  * out otherwise, or one cut short); its end line last, once the rest is on disk. */
 static bool write_record(rg_rounds *r, const rg_prune_result *res, int from) {
-  char hex[HEX_LEN + 1];
-  hex_of(r->key, hex);
-  rg_err err;
+  hashing h = {.to = r->f};
+  crypto_hash_sha256_init(&h.sha);
   bool ok = fflush(r->f) == 0 && ftruncate(fileno(r->f), r->used_end) == 0 &&
             fseek(r->f, r->used_end, SEEK_SET) == 0;
-  ok = ok && fprintf(r->f, "round %s %d\n", hex, res->removal_seq_n - from) > 0;
-  for (int k = from; ok && k < res->removal_seq_n; k++) {
-    int i = res->removal_seq[k];
-    ok = !rg_prune_derivation_write(r->f, i, &res->e[i].deriv, &err);
-  }
-  long end = ok && fflush(r->f) == 0 ? ftell(r->f) : -1;
-  ok = end > 0 && hash_span(r->f, r->used_end, end, hex) && fseek(r->f, end, SEEK_SET) == 0;
+  FILE *w = ok ? fopencookie(&h, "w", (cookie_io_functions_t){.write = hashing_write}) : NULL;
+  ok = w && write_body(w, r, res, from);
+  if (w) ok = fclose(w) == 0 && ok; /* its last bytes go through hashing_write */
+  unsigned char sum[KEY_BYTES];
+  char hex[HEX_LEN + 1];
+  crypto_hash_sha256_final(&h.sha, sum);
+  hex_of(sum, hex);
   ok = ok && fprintf(r->f, "end %s\n", hex) > 0 && fflush(r->f) == 0 && fsync(fileno(r->f)) == 0;
   if (ok) r->used_end = ftell(r->f);
   return ok;

@@ -13,10 +13,16 @@
  *   round KEY M                         KEY in hex, M removals
  *   d I N_STEPS / s ...                 M removals as prune/state.h writes them
  *   end SHA256                          of the record's lines from its 'round' line
- * A record cut short (a run killed while writing it) or altered is not taken, nor any after it,
- * and the next record written replaces them. A record taken is checked first: each rule it
- * removes is one put back this round, each step's rule proved or put back, and each derivation
- * replayed (rg_derivation_check); one that fails is searched again, with a note.
+ * The end line is the hash of the bytes as this run wrote them. A record cut short (a run killed
+ * while writing it) or altered is not taken, nor any after it: they are dropped when the file is
+ * opened, with a note. A record is checked whole before any removal is made: at most as many
+ * removals as rules put back, each of a rule put back this round, once; each step by a proved
+ * rule or by a put-back rule the record keeps (as the search's set holds them: never one it
+ * removes, so no record can remove rules through each other), its term as rulegen prints it; and
+ * each derivation replayed (rg_derivation_check). One that fails any of this is searched again,
+ * with a note. What passes is sound and passes `rulegen prune --audit`; it is what the search
+ * found only in a file rulegen wrote (a record made by hand that passes can remove other rules
+ * than a search would, and the side files then differ from a searching run's).
  */
 #ifndef RG_SYNTH_ROUNDS_H
 #define RG_SYNTH_ROUNDS_H
