@@ -40,6 +40,16 @@ void rg_sb_append(rg_strbuf *sb, const char *s, size_t n) {
 
 void rg_sb_puts(rg_strbuf *sb, const char *s) { rg_sb_append(sb, s, strlen(s)); }
 
+void rg_sb_put_int(rg_strbuf *sb, long v) {
+  char buf[24], *p = buf + sizeof buf;
+  unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+  do
+    *--p = (char)('0' + u % 10);
+  while (u /= 10);
+  if (v < 0) *--p = '-';
+  rg_sb_append(sb, p, (size_t)(buf + sizeof buf - p));
+}
+
 /* Formats into the room left first, and again only when that was too small: the SMT encoder
  * and the text printer are mostly this, and measuring every piece first doubled their time. */
 void rg_sb_printf(rg_strbuf *sb, const char *fmt, ...) {

@@ -19,6 +19,9 @@ void rg_sb_free(rg_strbuf *sb);
 void rg_sb_clear(rg_strbuf *sb);
 void rg_sb_append(rg_strbuf *sb, const char *s, size_t n);
 void rg_sb_puts(rg_strbuf *sb, const char *s);
+/* v in decimal, as "%ld" writes it: for printers of millions of rules, where a format call per
+ * token was a sixth of the time. */
+void rg_sb_put_int(rg_strbuf *sb, long v);
 void rg_sb_printf(rg_strbuf *sb, const char *fmt, ...) RG_PRINTF(2, 3);
 /* The text so far ("" when empty or failed). */
 const char *rg_sb_str(const rg_strbuf *sb);

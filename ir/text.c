@@ -569,17 +569,19 @@ static void print_param(const rg_graph *g, const rg_node *nd, int k, rg_strbuf *
   int slot = rg_op_param_slot(op, k);
   int32_t v = nd->params[slot];
   if (nd->var_mask >> slot & 1) {
-    rg_sb_printf(sb, " ?%s", rg_graph_pvar_name(g, v));
+    rg_sb_append(sb, " ?", 2);
+    rg_sb_puts(sb, rg_graph_pvar_name(g, v));
     return;
   }
   int perm[RG_MAX_RANK];
   switch (ps->kind) {
-  case RG_PK_PAD: rg_sb_printf(sb, " %s", rg_pad_name(v)); break;
-  case RG_PK_ACT: rg_sb_printf(sb, " %s", rg_act_name(v)); break;
+  case RG_PK_PAD: rg_sb_append(sb, " ", 1), rg_sb_puts(sb, rg_pad_name(v)); break;
+  case RG_PK_ACT: rg_sb_append(sb, " ", 1), rg_sb_puts(sb, rg_act_name(v)); break;
   case RG_PK_PERM: {
     int r = rg_perm_unpack(v, perm);
     rg_sb_puts(sb, " ");
-    for (int i = 0; i < r; i++) rg_sb_printf(sb, "%d", perm[i]);
+    for (int i = 0; i < r; i++)
+      rg_sb_put_int(sb, perm[i]);
     break;
   }
   case RG_PK_SHAPE: {
@@ -588,20 +590,22 @@ static void print_param(const rg_graph *g, const rg_node *nd, int k, rg_strbuf *
     rg_sb_printf(sb, " %s", rg_shape_format(&s, buf, sizeof buf));
     break;
   }
-  default: rg_sb_printf(sb, " %d", v); break;
+  default: rg_sb_append(sb, " ", 1), rg_sb_put_int(sb, v); break;
   }
 }
 
 void rg_text_print_ref(const rg_graph *g, rg_ref r, rg_strbuf *sb) {
   const rg_node *nd = rg_graph_node(g, r.node);
   if (nd->op == RG_OP_INPUT) {
-    rg_sb_printf(sb, "?%s", rg_graph_tvar_name(g, nd->params[0]));
+    rg_sb_append(sb, "?", 1);
+    rg_sb_puts(sb, rg_graph_tvar_name(g, nd->params[0]));
     return;
   }
   rg_op op = (rg_op)nd->op;
   const rg_op_info *info = rg_op_get(op);
-  rg_sb_printf(sb, "(%s", info->name);
-  if (info->n_outputs > 1) rg_sb_printf(sb, ".%d", r.out);
+  rg_sb_append(sb, "(", 1);
+  rg_sb_puts(sb, info->name);
+  if (info->n_outputs > 1) rg_sb_append(sb, ".", 1), rg_sb_put_int(sb, r.out);
   /* Canonical form: trailing parameters that hold their defaults are left out. */
   int shown = info->n_params;
   while (shown > rg_op_required_params(op)) {

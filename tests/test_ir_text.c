@@ -3,6 +3,7 @@
  * multi-output rules, canonical printing, hash-consing of parsed graphs (also once compacted), and parse errors with
  * line and column; the text buffer's formatting at every fill of its room; a file sealed with
  * an end line read without it, and refused once altered. */
+#include <limits.h>
 #include <omp.h>
 
 #include "check.h"
@@ -300,6 +301,15 @@ static void test_strbuf_printf(void) {
   sb.failed = true; /* a failed buffer stays as it was */
   rg_sb_printf(&sb, "%d", 12345);
   CHECK(sb.len == 0 && !strcmp(rg_sb_str(&sb), ""));
+  rg_sb_free(&sb);
+  /* rg_sb_put_int writes what "%ld" writes, the ends of long's range included */
+  const long ints[] = {0, 7, -7, 10, -10, 99, 1000000007, -2147483648L, LONG_MAX, LONG_MIN};
+  for (size_t k = 0; k < sizeof ints / sizeof *ints; k++) {
+    rg_sb_clear(&sb);
+    rg_sb_put_int(&sb, ints[k]);
+    snprintf(piece, sizeof piece, "%ld", ints[k]);
+    CHECK_MSG(!strcmp(rg_sb_str(&sb), piece), "%ld printed as %s", ints[k], rg_sb_str(&sb));
+  }
   rg_sb_free(&sb);
 }
 
