@@ -169,6 +169,16 @@ static void header_of(const char *const versions[RG_SOLVER_COUNT], char *buf, si
   snprintf(buf, n, "# rulegen proof journal: %s; %s", versions[0], versions[1]);
 }
 
+/* The journal's first line, had, against the header these solvers give. */
+static rg_status check_header(const char *path, const char *had, const char *header, rg_err *err) {
+  if (!strcmp(had, header)) return RG_OK;
+  return rg_err_set(
+      err, RG_ERR_ARG,
+      "%s:1: this proof journal was written for other solvers ('%s', want '%s'): give a new "
+      "journal file",
+      path, had, header);
+}
+
 /* Takes the whole lines of the n bytes at s (the file's from line first on; line 0 its header,
  * which must be header) into the table; *took: the bytes of those lines. A line cut short by a
  * crash, or still being written by another run, is left for later. Errors name the journal and
@@ -190,12 +200,7 @@ static rg_status absorb(rg_journal *j, const char *path, const char *s, size_t n
     entry x;
     const char *core;
     if (line == 0) {
-      if (strcmp(buf, header))
-        st = rg_err_set(
-            err, RG_ERR_ARG,
-            "%s:1: this proof journal was written for other solvers ('%s', want '%s'): give a new "
-            "journal file",
-            path, buf, header);
+      st = check_header(path, buf, header, err);
     } else if (!parse_line(j, buf, &x, &core)) {
       if (j->cache) { /* not believed: its obligation is asked again, its new answer appended */
         j->refused++;
@@ -238,12 +243,7 @@ static rg_status read_header(const char *path, const char *header, long *keep, r
   if (fgets(buf, sizeof buf, f) && strchr(buf, '\n')) {
     *keep = (long)strlen(buf);
     buf[*keep - 1] = 0;
-    if (strcmp(buf, header))
-      st = rg_err_set(
-          err, RG_ERR_ARG,
-          "%s:1: this proof journal was written for other solvers ('%s', want '%s'): give a new "
-          "journal file",
-          path, buf, header);
+    st = check_header(path, buf, header, err);
   }
   fclose(f);
   return st;
