@@ -60,6 +60,9 @@ typedef struct {
   rg_rounds *rounds;           /* OUT.rounds, while the proof rounds run (NULL: none) */
 } finish;
 
+/* Whether Ctrl-C (rg_finish_opts.stop) asked the run to stop. */
+static bool asked_to_stop(const rg_finish_opts *o) { return o->stop && *o->stop; }
+
 /* Where the stage table's rows go. */
 static FILE *T(const rg_finish_opts *o) { return o->table ? o->table : stderr; }
 
@@ -172,7 +175,7 @@ static rg_status reinstate(finish *f, int round, int *renamed_from, bool *droppe
   st = rederive_put_back(f, dropped, &taken, err);
   /* Said as it happens: on a large run the rounds are where the time can go (not when Ctrl-C
    * cut the search short: its counts are not the round's). */
-  if (!st && !f->o->quiet && !(f->o->stop && *f->o->stop))
+  if (!st && !f->o->quiet && !asked_to_stop(f->o))
     fprintf(stderr,
             "rulegen: round %d: %d rules put back: %d derived again%s, %d "
             "renamed copies of unproved rules, %d to the solvers\n",
@@ -225,7 +228,7 @@ static rg_status prove_kept(finish *f, const rg_axioms *ax, rg_err *err) {
     if (m == 0) break;
     po.check_axioms = round == 0; /* the axioms do not change between rounds */
     st = prove_round(f, ax, &po, idx, m, dropped, err);
-    if (st || (f->o->stop && *f->o->stop)) break;
+    if (st || asked_to_stop(f->o)) break;
     rg_kill_point("prove", round + 1); /* its answers in the cache, its bookkeeping not done */
     st = reinstate(f, round, renamed_from, dropped, &back, err);
   }
@@ -698,7 +701,7 @@ static int prove_and_derive(finish *f, rg_axioms *ax) {
     if (f->proof[i] && f->proof[i]->shipped && f->before.e[i].fate == RG_FATE_KEPT)
       f->verified[f->n_verified++] = i;
   t = rg_clock_seconds();
-  if (o->stop_after >= RG_FINISH_ALL && (o->prune_stages & RG_PRUNE_DERIVE) && !(o->stop && *o->stop) &&
+  if (o->stop_after >= RG_FINISH_ALL && (o->prune_stages & RG_PRUNE_DERIVE) && !asked_to_stop(o) &&
       run_derive(f, &err))
     return fail("derivability pruning", &err);
   f->t_derive = rg_clock_seconds() - t;
@@ -793,7 +796,7 @@ static int run_stages(finish *f, rg_axioms *ax) {
   }
   if (!pst) pst = settle(f, false, &err);
   bool part_way = f->before.derive_pass; /* a checkpoint saved while derivability ran */
-  if (!pst && derive && (got < RG_CHECKPOINT_DERIVED || part_way) && !(o->stop && *o->stop)) {
+  if (!pst && derive && (got < RG_CHECKPOINT_DERIVED || part_way) && !asked_to_stop(o)) {
     pst = rg_prune_run_derive(&f->cand, &po, &f->before, &err);
     /* Ctrl-C: derivability's progress is kept for the next run */
     if (!pst && (!f->before.interrupted || f->before.derive_pass))
@@ -803,8 +806,8 @@ static int run_stages(finish *f, rg_axioms *ax) {
   rg_progress_finish(&f->line);
   if (pst) return fail("pruning", &err);
   f->t_prune = rg_clock_seconds() - t;
-  if (!(o->stop && *o->stop)) print_prune_rows(f);
-  if (o->stop_after >= RG_FINISH_PROVE && !(o->stop && *o->stop)) return prove_and_derive(f, ax);
+  if (!asked_to_stop(o)) print_prune_rows(f);
+  if (o->stop_after >= RG_FINISH_PROVE && !asked_to_stop(o)) return prove_and_derive(f, ax);
   for (int i = 0; i < f->cand.n; i++)
     if (f->before.e[i].fate == RG_FATE_KEPT) f->verified[f->n_verified++] = i;
   return 0;
@@ -895,7 +898,7 @@ int rg_synth_finish(char **cand, size_t len, const rg_finish_opts *o,
   *cand = NULL;
   int rc = f.proof && f.copied && f.verified ? run_stages(&f, &ax)
                                              : fail("pruning", &(rg_err){RG_ERR_NOMEM, 0, 0, "out of memory"});
-  bool stopped = o->stop && *o->stop;
+  bool stopped = asked_to_stop(o);
   if (!rc && stopped) {
     fprintf(stderr, "rulegen: interrupted: nothing written\n");
     rc = 130;

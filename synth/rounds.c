@@ -235,6 +235,11 @@ static const record *find(const rg_rounds *r) {
   return NULL;
 }
 
+/* Was rule i put back this round (retry: kept, not yet proved)? */
+static bool is_put_back(const take_ctx *c, int i) {
+  return c->retry[i] && c->res->e[i].fate == RG_FATE_KEPT;
+}
+
 /* Reads rec's removals and checks them all: NULL, or why they are not taken. */
 static const char *read_checked(rg_rounds *r, const record *rec, take_ctx *c, int *idx,
                                 rg_derivation *d) {
@@ -246,7 +251,7 @@ static const char *read_checked(rg_rounds *r, const record *rec, take_ctx *c, in
   const char *why = removing ? NULL : "out of memory";
   for (int k = 0; !why && k < rec->m; k++) {
     int i = idx[k];
-    if (!c->retry[i] || c->res->e[i].fate != RG_FATE_KEPT || !c->rules[i])
+    if (!is_put_back(c, i) || !c->rules[i])
       why = "a rule not put back this round";
     else if (removing[i])
       why = "a rule removed twice";
@@ -263,7 +268,7 @@ static const char *read_checked(rg_rounds *r, const record *rec, take_ctx *c, in
 static int put_back(const take_ctx *c) {
   int m = 0;
   for (int i = 0; i < c->n; i++)
-    m += c->retry[i] && c->res->e[i].fate == RG_FATE_KEPT;
+    m += is_put_back(c, i);
   return m;
 }
 
