@@ -7,13 +7,15 @@
 # checkpoints (tests/regress/bad/checkpoint_*) are refused or passed over with a message naming
 # them. Two false rules planted among the tested candidates (refuted at other shapes before the
 # solvers, as a wrong candidate would be) had rules derived from them: those are put back, so
-# the proofs take two rounds. The solvers' answers are the tests' shared cache's (the obligations
-# of regress_pipeline).
+# the proofs take two rounds. The runs share a proof cache of their own: with the tests' shared
+# one, another test's later unsat for an obligation the reference run had timed out on (a loaded
+# machine) would prove in a resumed run a rule the reference left unproved.
 set -u
 rulegen=$1
 dir=$2
 . "$dir/check.sh"
 in_scratch
+export RULEGEN_PROOF_CACHE="$tmp/proof-cache"
 opts=(-q)
 check "the tested candidates" 0 "$rulegen" --ops ewadd,ewmul,matmul,transpose --depth 2 --inputs "$dir/synth.inputs" -q \
   --stop-after test -o tested.candidates

@@ -100,7 +100,9 @@ check "same candidates through --spill" 0 cmp ref.rules h.rules
 check "--spill folder removed after" 0 test ! -e elsewhere
 
 # a whole run to rules (depth 2), killed in the enumeration or after its candidates were saved,
-# goes on to the same rules with the same command
+# goes on to the same rules with the same command (the runs' own proof cache: run_resume.sh says
+# why not the tests' shared one)
+export RULEGEN_PROOF_CACHE="$tmp/proof-cache"
 whole() { "$rulegen" --ops $ops --depth 2 --inputs "$dir/synth.inputs" -q -j 2 -o "$1"; }
 whole_killed() { RULEGEN_TEST_KILL_AT=$1 whole "$2"; } # stage, output
 check "whole reference run" 0 whole w.rules
