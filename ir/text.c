@@ -57,7 +57,8 @@ static rg_status var_name(parser *p, const char *t, size_t n, int c0, char name[
   bool ok = n >= 2 && n < RG_RULE_MAX_NAME;
   for (size_t k = 1; ok && k < n; k++) ok = is_ident((unsigned char)t[k]);
   if (!ok) return fail(p, c0, "bad variable name '%.*s': use ? and letters, digits, _ or -", t, (int)n);
-  snprintf(name, RG_RULE_MAX_NAME, "%.*s", (int)(n - 1), t + 1);
+  memcpy(name, t + 1, n - 1); /* n < RG_RULE_MAX_NAME: checked above */
+  name[n - 1] = 0;
   return RG_OK;
 }
 

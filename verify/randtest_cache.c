@@ -125,15 +125,20 @@ static int canonical(const rg_graph *g, const char *text, const rg_binding *base
       if (n == max) return -1;
       order[n++] = t;
     }
-    rg_sb_printf(key, "?v%d", k);
+    rg_sb_puts(key, "?v");
+    rg_sb_put_int(key, k);
     p = q;
   }
   for (int k = 0; k < n; k++) {
     const rg_shape *s = base->tvar_shapes[order[k]];
-    rg_sb_printf(key, k ? ";" : " |");
-    for (int d = 0; d < s->rank; d++) {
-      rg_sb_printf(key, " %d", (int)s->dim[d]);
-      for (int j = 0; j < s->nseam[d]; j++) rg_sb_printf(key, "/%d", (int)s->seam[d][j]);
+    rg_sb_puts(key, k ? ";" : " |");
+    for (int d = 0; d < s->rank; d++) { /* appended, not formatted: a key for every rule tested */
+      rg_sb_puts(key, " ");
+      rg_sb_put_int(key, s->dim[d]);
+      for (int j = 0; j < s->nseam[d]; j++) {
+        rg_sb_puts(key, "/");
+        rg_sb_put_int(key, s->seam[d][j]);
+      }
     }
   }
   return n;
@@ -168,7 +173,8 @@ static rg_status other_shapes_cached(rg_randtest_cache *c, const rg_rule *rn, co
     for (int d = 0; d < rank; d++) dims[d] = COMMON_SIZE;
     common[q] = rg_shape_make(rank, dims);
     common_ptrs[q] = &common[q];
-    rg_sb_printf(&skey, "%s%d", q ? "," : " ", rank);
+    rg_sb_puts(&skey, q ? "," : " ");
+    rg_sb_put_int(&skey, rank);
   }
   rg_sb_puts(&skey, " ");
   rg_sb_append(&skey, rule, rule_len);
