@@ -618,19 +618,57 @@ static bool try_split(const problem *p, slots *s, rg_assignment *a, const int *m
   return false;
 }
 
+/* The subsets of slots try_split found no size for. A split only regroups slots: the
+ * assignment is the same throughout refine, so a subset that failed fails again, and refine
+ * tries each class's subsets again from the first after every split. Skipping those checks
+ * (still counted against the budget) leaves refine's result as it was. Not where shape
+ * variables are fitted: fit_shape_vars keeps a value from the last check that typed its
+ * operand, so a check skipped could leave another value for a later one. keys NULL: no memo. */
+#define FAILED_CAP 8192 /* a power of two above twice SPLIT_TESTS: probes stay short */
+typedef struct {
+  uint64_t *keys; /* 0: empty */
+} failed_subsets;
+
+static uint64_t subset_key(const int *members, const int *chosen, int n_chosen) {
+  uint64_t k = UINT64_C(1) << 63 | (uint64_t)n_chosen; /* slots < 2^11 (MAX_SLOTS) */
+  for (int j = 0; j < n_chosen; j++)
+    k |= (uint64_t)members[chosen[j]] << (2 + 11 * j);
+  return k;
+}
+
+/* Whether key is in f; when not, and add is set, puts it there. */
+static bool failed_seen(failed_subsets *f, uint64_t key, bool add) {
+  for (size_t i = rg_mix64(key) & (FAILED_CAP - 1);; i = (i + 1) & (FAILED_CAP - 1)) {
+    if (f->keys[i] == key) return true;
+    if (f->keys[i]) continue;
+    if (add) f->keys[i] = key;
+    return false;
+  }
+}
+
+static bool try_split_new(const problem *p, slots *s, rg_assignment *a, const int *members,
+                          const int *chosen, int n_chosen, failed_subsets *f) {
+  uint64_t key = f->keys ? subset_key(members, chosen, n_chosen) : 0;
+  if (f->keys && failed_seen(f, key, false)) return false;
+  bool ok = try_split(p, s, a, members, chosen, n_chosen);
+  if (!ok && f->keys) failed_seen(f, key, true);
+  return ok;
+}
+
 /* Splits one class once, trying subsets of one, two, then three members; returns whether it
  * split. *tests counts type checks against the budget. */
-static bool split_once(const problem *p, slots *s, rg_assignment *a, int c, int *tests) {
+static bool split_once(const problem *p, slots *s, rg_assignment *a, int c, int *tests,
+                       failed_subsets *f) {
   int members[MAX_SLOTS], n = 0;
   for (int i = 0; i < s->n; i++)
     if (s->cls[i] == c) members[n++] = i;
   int ch[3];
   for (ch[0] = 0; ch[0] < n; ch[0]++) {
-    if (n > 1 && ++*tests <= SPLIT_TESTS && try_split(p, s, a, members, ch, 1)) return true;
+    if (n > 1 && ++*tests <= SPLIT_TESTS && try_split_new(p, s, a, members, ch, 1, f)) return true;
     for (ch[1] = ch[0] + 1; n > 2 && ch[1] < n; ch[1]++) {
-      if (++*tests <= SPLIT_TESTS && try_split(p, s, a, members, ch, 2)) return true;
+      if (++*tests <= SPLIT_TESTS && try_split_new(p, s, a, members, ch, 2, f)) return true;
       for (ch[2] = ch[1] + 1; n > 3 && ch[2] < n; ch[2]++)
-        if (++*tests <= SPLIT_TESTS && try_split(p, s, a, members, ch, 3)) return true;
+        if (++*tests <= SPLIT_TESTS && try_split_new(p, s, a, members, ch, 3, f)) return true;
     }
   }
   return false;
@@ -639,9 +677,12 @@ static bool split_once(const problem *p, slots *s, rg_assignment *a, int c, int 
 /* Splits classes as far as type-checking allows (within the budget). */
 static void refine(const problem *p, slots *s, rg_assignment *a) {
   int tests = 0;
+  /* without memory for the memo, every subset is checked each time: the same result */
+  failed_subsets f = {p->n_shape_vars == 0 ? calloc(FAILED_CAP, sizeof *f.keys) : NULL};
   for (int c = 0; c < s->n_cls && tests < SPLIT_TESTS; c++)
-    while (tests < SPLIT_TESTS && split_once(p, s, a, c, &tests)) {
+    while (tests < SPLIT_TESTS && split_once(p, s, a, c, &tests, &f)) {
     }
+  free(f.keys);
 }
 
 /* A random walk from a well-typed assignment: each class in random order moves to a fresh size,
