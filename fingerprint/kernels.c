@@ -16,11 +16,18 @@
 #include "kernels.h"
 
 #include <math.h>
+#include <omp.h>
 #include <string.h>
 
 /* Multiply-adds past which a product or convolution is shared among threads: a whole model's
  * layers (graphopt), never the enumerator's small tensors. */
 #define BIG_KERNEL (1 << 22)
+
+/* Whether a kernel of n multiply-adds runs in the thread that asks. Also inside any parallel
+ * region, even one of one thread: a loop over rules on the -j threads asked for
+ * (`rulegen recheck -j 1`'s team of one is inactive, so a region of its own here would have
+ * been active and taken every core: 1.5x the CPU of the same recheck with OMP_NUM_THREADS=1). */
+static bool kernel_alone(int64_t n) { return n < BIG_KERNEL || omp_get_level() > 0; }
 
 /* Sums of products in Z_p are reduced lazily: products (< 2^122) add up in 128 bits, folded
  * (2^61 = 1 mod p) every 32 terms so the sum stays below 2^128; the residue is exact. */
@@ -107,7 +114,7 @@ static void matmul(rg_domain dom, const rg_shape *as, const rg_shape *bs, const 
    * in the thread that asks, outside any parallel region: a region of one thread still costs
    * libgomp a team and its futex calls (about 6% of the depth-4 test stage's samples). Each
    * output is computed alone, so the values do not change. */
-  if (rows * g.n * g.K < BIG_KERNEL) {
+  if (kernel_alone(rows * g.n * g.K)) {
     for (int64_t r = 0; r < rows; r++) matmul_row(dom, &g, a, b, a_act, ctx, r, o);
     return;
   }
@@ -234,7 +241,7 @@ static void conv(rg_domain dom, const rg_shape *xs, const rg_shape *ws, const rg
   _Static_assert(sizeof(rg_value) == sizeof(double), "float64 planes are written in place");
   conv_geom g = conv_geometry(xs, ws, os, p);
   int64_t planes = (int64_t)xs->dim[0] * g.O, plane = (int64_t)g.OH * g.OW;
-  if (planes * plane * g.I * g.KH * g.KW < BIG_KERNEL) { /* as in matmul: no region for a small one */
+  if (kernel_alone(planes * plane * g.I * g.KH * g.KW)) { /* as in matmul */
     for (int64_t q = 0; q < planes; q++) conv_plane(dom, &g, x, w, ctx, q, o);
     return;
   }
