@@ -19,11 +19,12 @@ command -v mpirun >/dev/null || { echo "mpi-pair: no mpirun (Debian's openmpi-bi
 [ ! -e "$dir" ] || { echo "mpi-pair: $dir exists: give a fresh folder" >&2; exit 2; }
 mkdir -p "$dir/one" "$dir/mpi"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-run() { # NAME LAUNCHER... : the run, its wall time and peak RSS in NAME/time
+run() { # NAME THREADS [LAUNCHER...]: the run in DIR/NAME, its wall time and peak RSS in NAME/time
   local name=$1 threads=$2
   shift 2
   (cd "$dir/$name" && /usr/bin/time -o time -f "%e %M" "$@" "$rulegen" "${opts[@]}" -j "$threads" -q \
-    --proof-cache pc --json out.json -o out.rules 2>err) || echo "mpi-pair: the $name run failed (status $?): $dir/$name/err" >&2
+    --proof-cache pc --json out.json -o out.rules 2>err) ||
+    { echo "mpi-pair: the $name run failed (status $?): $dir/$name/err" >&2; exit 1; }
 }
 opts=("$@")
 run one 2

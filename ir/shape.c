@@ -18,16 +18,16 @@ int64_t rg_shape_numel(const rg_shape *s) {
   return n;
 }
 
-/* RG_ERR_LIMIT when s holds more than RG_MAX_NUMEL (2^40) elements (what names it: "shape"). */
+/* RG_ERR_LIMIT when s holds more than RG_MAX_NUMEL (2^40) elements. name then suffix ("shape",
+ * or "OP" then ": result") name it, pasted only on failure: every inference checks its results,
+ * and the test stage infers millions. */
 _Static_assert(RG_MAX_NUMEL == INT64_C(1) << 40, "the message below says 2^40");
-/* what (op NULL) or "OP: result" names the shape in the message, formatted only on failure:
- * every inference checks its results, and the test stage infers millions of shapes. */
-static rg_status check_numel(const rg_shape *s, rg_err *err, const char *what, const char *op) {
+static rg_status check_numel(const rg_shape *s, rg_err *err, const char *name, const char *suffix) {
   int64_t n = rg_shape_numel(s);
   if (n <= RG_MAX_NUMEL) return RG_OK;
   char buf[96];
   return FAIL(err, RG_ERR_LIMIT, "%s%s %s has more than 2^40 elements, the most a tensor may hold",
-              op ? op : what, op ? ": result" : "", rg_shape_format(s, buf, sizeof buf));
+              name, suffix, rg_shape_format(s, buf, sizeof buf));
 }
 
 bool rg_shape_dims_eq(const rg_shape *a, const rg_shape *b) {
@@ -199,7 +199,7 @@ rg_status rg_shape_parse(const char *text, int len, rg_shape *out, rg_err *err) 
   }
   if (out->rank == 0)
     return FAIL(err, RG_ERR_PARSE, "empty shape: give dimensions like 2x4, or 'scalar'");
-  return check_numel(out, err, "shape", NULL);
+  return check_numel(out, err, "shape", "");
 }
 
 bool rg_window_geometry(int32_t in, int32_t k, int32_t stride, int pad, int32_t *out,
@@ -482,7 +482,7 @@ rg_status rg_shape_infer(rg_op op, const int32_t *p, int n_in, const rg_shape *c
                          rg_shape *out, rg_err *err) {
   rg_status st = infer(op, p, n_in, in, out, err);
   for (int o = 0; !st && o < rg_op_get(op)->n_outputs; o++)
-    st = check_numel(&out[o], err, NULL, rg_op_get(op)->name);
+    st = check_numel(&out[o], err, rg_op_get(op)->name, ": result");
   return st;
 }
 

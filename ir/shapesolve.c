@@ -636,22 +636,22 @@ static uint64_t subset_key(const int *members, const int *chosen, int n_chosen) 
   return k;
 }
 
-/* Whether key is in f; when not, and add is set, puts it there. */
-static bool failed_seen(failed_subsets *f, uint64_t key, bool add) {
-  for (size_t i = rg_mix64(key) & (FAILED_CAP - 1);; i = (i + 1) & (FAILED_CAP - 1)) {
-    if (f->keys[i] == key) return true;
-    if (f->keys[i]) continue;
-    if (add) f->keys[i] = key;
-    return false;
-  }
+/* The slot of f that holds key, or the empty one where it would go. */
+static uint64_t *failed_slot(failed_subsets *f, uint64_t key) {
+  size_t i = rg_mix64(key) & (FAILED_CAP - 1);
+  while (f->keys[i] && f->keys[i] != key)
+    i = (i + 1) & (FAILED_CAP - 1);
+  return &f->keys[i];
 }
 
-static bool try_split_new(const problem *p, slots *s, rg_assignment *a, const int *members,
-                          const int *chosen, int n_chosen, failed_subsets *f) {
-  uint64_t key = f->keys ? subset_key(members, chosen, n_chosen) : 0;
-  if (f->keys && failed_seen(f, key, false)) return false;
+/* try_split, unless f knows the subset fails; a failure is noted there. */
+static bool try_split_once(const problem *p, slots *s, rg_assignment *a, const int *members,
+                           const int *chosen, int n_chosen, failed_subsets *f) {
+  uint64_t key = subset_key(members, chosen, n_chosen);
+  uint64_t *slot = f->keys ? failed_slot(f, key) : NULL;
+  if (slot && *slot) return false;
   bool ok = try_split(p, s, a, members, chosen, n_chosen);
-  if (!ok && f->keys) failed_seen(f, key, true);
+  if (!ok && slot) *slot = key; /* try_split leaves f as it was: the slot is still the place */
   return ok;
 }
 
@@ -664,11 +664,11 @@ static bool split_once(const problem *p, slots *s, rg_assignment *a, int c, int 
     if (s->cls[i] == c) members[n++] = i;
   int ch[3];
   for (ch[0] = 0; ch[0] < n; ch[0]++) {
-    if (n > 1 && ++*tests <= SPLIT_TESTS && try_split_new(p, s, a, members, ch, 1, f)) return true;
+    if (n > 1 && ++*tests <= SPLIT_TESTS && try_split_once(p, s, a, members, ch, 1, f)) return true;
     for (ch[1] = ch[0] + 1; n > 2 && ch[1] < n; ch[1]++) {
-      if (++*tests <= SPLIT_TESTS && try_split_new(p, s, a, members, ch, 2, f)) return true;
+      if (++*tests <= SPLIT_TESTS && try_split_once(p, s, a, members, ch, 2, f)) return true;
       for (ch[2] = ch[1] + 1; n > 3 && ch[2] < n; ch[2]++)
-        if (++*tests <= SPLIT_TESTS && try_split_new(p, s, a, members, ch, 3, f)) return true;
+        if (++*tests <= SPLIT_TESTS && try_split_once(p, s, a, members, ch, 3, f)) return true;
     }
   }
   return false;
