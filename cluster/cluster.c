@@ -99,7 +99,10 @@ int64_t rg_cl_peak_kb(void) {
 
 void rg_cl_nap(void) { nanosleep(&(struct timespec){0, 5 * 1000 * 1000}, NULL); }
 
-static void add_tally(rg_cluster_rank_tally *t, int items, const int64_t *counts, double busy) {
+rg_cluster_rank_tally *rg_cl_tally(int kind) { return totals_ + (size_t)kind * (size_t)size_; }
+void rg_cl_count_bytes(int64_t n) { bytes_ += n; }
+
+void rg_cl_add_tally(rg_cluster_rank_tally *t, int items, const int64_t *counts, double busy) {
   t->items += items, t->chunks++, t->busy_s += busy;
   for (int k = 0; k < RG_CLUSTER_COUNTS; k++) t->counts[k] += counts[k];
 }
@@ -151,7 +154,8 @@ static void *run_local(void *arg) {
     double t0 = rg_clock_seconds();
     s->local_st = s->w->run(s->w->ctx, s->job, b, e, counts, &s->local_err);
     if (s->local_st) fail(s);
-    else add_tally(&s->local, e - b, counts, rg_clock_seconds() - t0), s->done += e - b;
+    else
+      rg_cl_add_tally(&s->local, e - b, counts, rg_clock_seconds() - t0), s->done += e - b;
   }
   s->local_done = true;
   return NULL;
@@ -174,7 +178,7 @@ static void serve_workers(spread *s, rg_progress *line, rg_cluster_rank_tally *t
     if (rep.peak_kb > tally[from].peak_kb) tally[from].peak_kb = rep.peak_kb;
     if (rep.status) fail(s);
     else if (rep.end > rep.begin) {
-      add_tally(&tally[from], rep.end - rep.begin, rep.counts, rep.busy_s);
+      rg_cl_add_tally(&tally[from], rep.end - rep.begin, rep.counts, rep.busy_s);
       s->done += rep.end - rep.begin;
     }
     if (!take(s, &b, &e)) b = e = 0, active--;

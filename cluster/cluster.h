@@ -28,7 +28,7 @@
 /* Counters a chunk's work reports (the caller's meaning), summed per rank. */
 #define RG_CLUSTER_COUNTS 8
 /* Kinds of job (the caller's meaning: a stage of the run); each kind is tallied apart. */
-#define RG_CLUSTER_KINDS 4
+#define RG_CLUSTER_KINDS 5
 
 /* Joins the MPI job when an MPI launcher started this process (else one rank); spreads: the
  * command is one that spreads its work over the ranks (else it must run alone). Errors:
@@ -75,6 +75,26 @@ rg_status rg_cluster_spread(int kind, const char *text, size_t len, int n, const
  * (RG_CLUSTER_KINDS of them; one whose open is NULL fails the job: a kind this worker cannot
  * do). Returns the exit status (0; 1 when a job failed here, said on stderr). */
 int rg_cluster_serve(const rg_cluster_work works[RG_CLUSTER_KINDS]);
+
+/* A talk: work whose ranks keep in step, each turn depending on the last (derivability's
+ * batches). Rank 0 opens it with a job of kind (text parsed by the workers' open, as for a
+ * spread); each worker's run is then called once (items [r - 1, r) on rank r) and talks with
+ * rg_cluster_listen and rg_cluster_reply until listen says the talk is over; rank 0 says to and
+ * hears from each worker, then closes the talk, which adds the workers' figures to
+ * rg_cluster_totals(kind). Waiting polls with naps of microseconds (a turn is milliseconds),
+ * growing to a few milliseconds while nothing comes. With one rank there is no one to talk to.
+ * Errors: a worker's (its message, naming the rank), RG_ERR_NOMEM. */
+rg_status rg_cluster_talk_open(int kind, const char *text, size_t len, rg_err *err) RG_MUST_CHECK;
+/* Rank 0: len bytes to worker to (1 .. size - 1), and its next reply (malloc'ed into *msg, with
+ * a NUL after its len bytes). A worker that failed: its error, and no more is said to it. */
+rg_status rg_cluster_say(int to, const void *msg, size_t len, rg_err *err) RG_MUST_CHECK;
+rg_status rg_cluster_hear(int from, char **msg, size_t *len, rg_err *err) RG_MUST_CHECK;
+/* Rank 0: ends the talk on every worker (after a failure too); the first failure not heard yet. */
+rg_status rg_cluster_talk_close(rg_err *err) RG_MUST_CHECK;
+/* A worker, in its run: rank 0's next words (malloc'ed into *msg, NUL after them); false when the
+ * talk is over. */
+bool rg_cluster_listen(char **msg, size_t *len);
+void rg_cluster_reply(const void *msg, size_t len);
 
 /* The figures of every spread of kind so far, per rank (size entries; rank 0's own table). */
 const rg_cluster_rank_tally *rg_cluster_totals(int kind);

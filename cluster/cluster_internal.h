@@ -37,7 +37,21 @@ rg_cl_order rg_cl_wait_order(int *kind, char **text, size_t *len);
 bool rg_cl_order_waiting(void); /* an order has come (never blocks) */
 void rg_cl_wait_chunk(int *begin, int *end);
 void rg_cl_send_report(const rg_cl_report *r);
+/* A talk (cluster.h): a message to a worker, or to rank 0 (to 0); what waits from a rank (never
+ * blocks); a talk message from it, taken (malloc'ed into *msg; out of memory ends the job); its
+ * report, taken. */
+enum { RG_CL_NONE, RG_CL_TALK, RG_CL_REPORT, RG_CL_OTHER };
+void rg_cl_send_talk(int to, const void *msg, size_t len);
+int rg_cl_waiting_from(int from);
+void rg_cl_recv_talk(int from, char **msg, size_t *len);
+void rg_cl_recv_report(int from, rg_cl_report *r);
 #endif
+
+/* The tally of kind (size entries, one a rank), and a chunk's figures added to one. */
+rg_cluster_rank_tally *rg_cl_tally(int kind);
+void rg_cl_add_tally(rg_cluster_rank_tally *t, int items, const int64_t *counts, double busy);
+/* Adds what bytes rank 0 sent or took. */
+void rg_cl_count_bytes(int64_t n);
 
 /* Sleeps a few milliseconds: a rank waiting leaves its core to the others. */
 void rg_cl_nap(void);

@@ -6,7 +6,7 @@
 
 #include "cluster_internal.h"
 
-enum { TAG_JOB = 1, TAG_END, TAG_CHUNK, TAG_REPORT };
+enum { TAG_JOB = 1, TAG_END, TAG_CHUNK, TAG_REPORT, TAG_TALK };
 
 rg_status rg_cl_mpi_start(int *argc, char ***argv, int *rank, int *size, rg_err *err) {
   int provided = 0;
@@ -25,15 +25,19 @@ void rg_cl_mpi_end(void) { MPI_Finalize(); }
 
 void rg_cl_mpi_abort(int status) { MPI_Abort(MPI_COMM_WORLD, status); }
 
-void rg_cl_send_job(int to, int kind, const char *text, size_t len) {
-  /* its kind and length, then the text in pieces under INT_MAX: a depth-4 round's rules are
-   * over 1 GB of text */
-  int64_t head[2] = {kind, (int64_t)len};
-  MPI_Send(head, 2, MPI_INT64_T, to, TAG_JOB, MPI_COMM_WORLD);
+/* A head of two numbers (the second the length), then the bytes in pieces under INT_MAX: a
+ * depth-4 round's rules are over 1 GB of text. */
+static void send_big(int to, int tag, int64_t first, const char *text, size_t len) {
+  int64_t head[2] = {first, (int64_t)len};
+  MPI_Send(head, 2, MPI_INT64_T, to, tag, MPI_COMM_WORLD);
   for (size_t at = 0; at < len; at += 1 << 30) {
     size_t piece = len - at < (size_t)1 << 30 ? len - at : (size_t)1 << 30;
-    MPI_Send(text + at, (int)piece, MPI_CHAR, to, TAG_JOB, MPI_COMM_WORLD);
+    MPI_Send(text + at, (int)piece, MPI_CHAR, to, tag, MPI_COMM_WORLD);
   }
+}
+
+void rg_cl_send_job(int to, int kind, const char *text, size_t len) {
+  send_big(to, TAG_JOB, kind, text, len);
 }
 
 void rg_cl_send_end(int to) { MPI_Send(NULL, 0, MPI_CHAR, to, TAG_END, MPI_COMM_WORLD); }
@@ -103,4 +107,37 @@ void rg_cl_wait_chunk(int *begin, int *end) {
 
 void rg_cl_send_report(const rg_cl_report *r) {
   MPI_Send(r, (int)sizeof *r, MPI_BYTE, 0, TAG_REPORT, MPI_COMM_WORLD);
+}
+
+void rg_cl_send_talk(int to, const void *msg, size_t len) { send_big(to, TAG_TALK, 0, msg, len); }
+
+int rg_cl_waiting_from(int from) {
+  int flag = 0;
+  MPI_Status s;
+  MPI_Iprobe(from, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &s);
+  return !flag                     ? RG_CL_NONE
+         : s.MPI_TAG == TAG_TALK   ? RG_CL_TALK
+         : s.MPI_TAG == TAG_REPORT ? RG_CL_REPORT
+                                   : RG_CL_OTHER;
+}
+
+void rg_cl_recv_talk(int from, char **msg, size_t *len) {
+  int64_t head[2] = {0, 0};
+  MPI_Recv(head, 2, MPI_INT64_T, from, TAG_TALK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  *len = (size_t)head[1];
+  if (!(*msg = malloc(*len + 1))) { /* its pieces could not be taken: the job cannot go on */
+    fprintf(stderr, "rulegen: rank %d: out of memory for a message of %zu bytes\n",
+            rg_cluster_rank(), *len);
+    rg_cl_mpi_abort(1);
+  }
+  for (size_t at = 0; at < *len; at += 1 << 30) { /* the pieces follow the head at once */
+    size_t piece = *len - at < (size_t)1 << 30 ? *len - at : (size_t)1 << 30;
+    MPI_Recv(*msg + at, (int)piece, MPI_CHAR, from, TAG_TALK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  (*msg)[*len] = 0;
+}
+
+void rg_cl_recv_report(int from, rg_cl_report *r) {
+  MPI_Recv(r, (int)sizeof *r, MPI_BYTE, from, TAG_REPORT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  r->msg[sizeof r->msg - 1] = 0;
 }
