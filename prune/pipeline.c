@@ -277,42 +277,119 @@ rg_status rg_prune_remove_derived(rg_prune_result *res, int i, rg_derivation *d,
   return st;
 }
 
+/* The rewrite set derivability searches against, and (o->helpers) its changes not yet sent to
+ * them. */
+typedef struct {
+  rg_rewrite_set *set;
+  bool logged;
+  rg_derive_change *log;
+  int n, cap;
+} mirror;
+
+static rg_status log_change(mirror *m, int tag, const rg_rule *r, rg_err *err) {
+  if (!m->logged) return RG_OK;
+  if (m->n == m->cap) {
+    int cap = m->cap ? 2 * m->cap : 1024;
+    rg_derive_change *log = realloc(m->log, sizeof *log * (size_t)cap);
+    if (!log) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    m->log = log, m->cap = cap;
+  }
+  m->log[m->n++] = (rg_derive_change){tag, r};
+  return RG_OK;
+}
+
+static rg_status mirror_add(mirror *m, const rg_rule *r, int tag, rg_err *err) {
+  rg_status st = rg_rewrite_set_add(m->set, r, tag, NULL, err);
+  return st ? st : log_change(m, tag, r, err);
+}
+
+static rg_status mirror_off(mirror *m, int tag, rg_err *err) {
+  rg_rewrite_set_enable(m->set, tag, false);
+  return log_change(m, tag, NULL, err);
+}
+
 /* One rule's search for a derivation from the enabled rules of set, and the re-check of what it
  * found: what a thread does on its own (the set is only read). */
 typedef struct {
-  int k; /* the rule's place in the visiting order */
-  int i; /* the rule */
-  bool exclude; /* searched against the set less itself (pass 2, where it is in the set) */
-  bool found;
-  rg_derivation d;
-  rg_status st;
-  rg_err err;
+  int k;       /* the rule's place in the visiting order */
+  bool remote; /* searched by o->helpers */
+  rg_derive_ask
+      a; /* a.exclude: searched against the set less itself (pass 2, where it is in the set) */
 } trial;
 
-static void search_one(const rg_ruleset *rs, const rg_prune_opts *o, const rg_rewrite_set *set, const rg_rule **all,
+/* Defence in depth: a derivation is re-checked independently before it removes a rule. */
+static void check_found(rg_derive_ask *a, const rg_rule **all, int n) {
+  rg_err ce;
+  if (!a->st && a->found && rg_derivation_check(a->rule, &a->d, all, n, &ce) != RG_OK)
+    a->st = rg_err_set(&a->err, RG_ERR_ARG,
+                       "internal error: a found derivation failed its check: %s", ce.msg);
+}
+
+static void search_one(const rg_prune_opts *o, const rg_rewrite_set *set, const rg_rule **all,
                        int n, trial *t) {
   rg_derive_limits lim = o->limits;
   lim.stop = o->stop;
-  t->st = rg_derive_search(set, rs->rules[t->i], &lim, t->exclude ? t->i : -1, &t->d, &t->found, &t->err);
-  /* Defence in depth: a derivation is re-checked independently before it removes a rule. */
-  rg_err ce;
-  if (!t->st && t->found && rg_derivation_check(rs->rules[t->i], &t->d, all, n, &ce) != RG_OK)
-    t->st = rg_err_set(&t->err, RG_ERR_ARG, "internal error: a found derivation failed its check: %s", ce.msg);
+  rg_derive_ask *a = &t->a;
+  a->st = rg_derive_search(set, a->rule, &lim, a->exclude ? a->tag : -1, &a->d, &a->found, &a->err);
+  check_found(a, all, n);
 }
 
-/* A batch of searches, t[j] one task of the crew. */
+/* A batch of searches: task j searches t[idx[j]] (check: only checks what the helpers found). */
 typedef struct {
-  const rg_ruleset *rs;
   const rg_prune_opts *o;
   const rg_rewrite_set *set;
   const rg_rule **all;
   int n;
   trial *t;
+  int *idx;
+  rg_derive_ask *rem; /* the helpers' share */
+  bool check;
+  double search_s; /* a search's mean time here (moving), to weigh against a helpers' turn */
 } searches;
 
 static void search_task(void *ctx, int j) {
   searches *b = ctx;
-  search_one(b->rs, b->o, b->set, b->all, b->n, &b->t[j]);
+  trial *t = &b->t[b->idx[j]];
+  if (b->check)
+    check_found(&t->a, b->all, b->n);
+  else
+    search_one(b->o, b->set, b->all, b->n, t);
+}
+
+/* Searches t[0..m): with helpers, those from the crew's size on of every crew size + their width
+ * go to them (each side has its share of the first, whose results are taken first), with the
+ * set's changes since the last batch; the rest on the crew; then the crew checks what the
+ * helpers found. While a search here takes less than a turn of the helpers (small rules), they
+ * are not asked: the results are the same whoever searches. */
+static rg_status run_batch(searches *b, rg_crew *crew, mirror *mi, int m, bool helped,
+                           rg_err *err) {
+  const rg_derive_helpers *h = helped ? b->o->helpers : NULL;
+  int nth = rg_crew_size(crew), slots = nth + (h ? h->width : 0), n_loc = 0, n_rem = 0;
+  for (int j = 0; j < m; j++) {
+    b->t[j].remote = h && j % slots >= nth;
+    if (b->t[j].remote)
+      b->rem[n_rem++] = b->t[j].a;
+    else
+      b->idx[n_loc++] = j;
+  }
+  rg_status st = n_rem ? h->send(h->ctx, mi->log, mi->n, b->rem, n_rem, err) : RG_OK;
+  if (n_rem) mi->n = 0; /* sent (or the pass ends) */
+  b->check = false;
+  double t0 = rg_clock_seconds();
+  rg_crew_run(crew, st ? 0 : n_loc, search_task, b);
+  if (n_loc) /* each thread ran about n_loc / nth of them */
+    b->search_s =
+        0.9 * b->search_s + 0.1 * (rg_clock_seconds() - t0) * (n_loc < nth ? n_loc : nth) / n_loc;
+  if (!st && n_rem) st = h->take(h->ctx, b->rem, n_rem, err);
+  int n_chk = 0;
+  for (int j = 0, r = 0; j < m; j++)
+    if (b->t[j].remote) {
+      b->t[j].a = b->rem[r++];
+      if (b->t[j].a.found) b->idx[n_chk++] = j;
+    }
+  b->check = true;
+  rg_crew_run(crew, st ? 0 : n_chk, search_task, b);
+  return st;
 }
 
 static bool stopped(const rg_prune_opts *o, rg_prune_result *res) {
@@ -340,9 +417,10 @@ static void maybe_save(const rg_prune_opts *o, rg_prune_result *res, int pass, i
  * the one-by-one pass's, for any number of threads. A batch is one to four rules a thread:
  * halved after a change cut one short (its later searches were wasted: where most rules are
  * kept, a batch of two a thread made two threads slower than one), doubled after one taken
- * whole (more rules a thread even out long searches where few are kept, as at depth 4).
+ * whole (more rules a thread even out long searches where few are kept, as at depth 4). With
+ * helpers (rg_prune_opts.helpers) their width counts as threads.
  * *next: where it stopped (done: n in pass 1, -1 in pass 2). */
-#define BATCH_MAX 64
+#define BATCH_MAX 4096
 typedef struct {
   int pass, from, seq1;
   const bool *only; /* NULL, or the kept rules to search (the others stay as they are) */
@@ -355,49 +433,84 @@ static bool searched(const rg_prune_result *res, const pass_spec *p, int k) {
   return res->e[i].fate == RG_FATE_KEPT && (!p->only || p->only[i]);
 }
 
+/* What a pass keeps between its batches. */
+typedef struct {
+  const rg_ruleset *rs;
+  const rg_prune_opts *o;
+  rg_prune_result *res;
+  mirror *mi;
+  const rg_rule **all;
+  const pass_spec *p;
+  int done, total, *last;
+} pass_state;
+
+/* The batch's results t[0..m) taken in order up to the first that changes the set; returns how
+ * many were taken. */
+static int take_results(pass_state *ps, trial *t, int m, rg_status *st, rg_err *err) {
+  const rg_prune_opts *o = ps->o;
+  int pass = ps->p->pass, j = 0;
+  for (bool changed = false; j < m && !changed && !*st && !stopped(o, ps->res); j++) {
+    rg_derive_ask *a = &t[j].a;
+    *ps->last = a->tag;
+    if ((*st = a->st))
+      *err = a->err;
+    else if (a->found && !(*st = rg_prune_remove_derived(ps->res, a->tag, &a->d, err)) && pass == 2)
+      *st = mirror_off(ps->mi, a->tag, err), changed = true;
+    else if (a->found && !*st && o->let_go) /* pass 1: it never joins the set */
+      ps->all[a->tag] = NULL, *st = let_go(o, a->tag, err);
+    else if (!a->found && pass == 1)
+      *st = mirror_add(ps->mi, ps->rs->rules[a->tag], a->tag, err), changed = true;
+    if (o->progress && (++ps->done % 64 == 0 || ps->done == ps->total))
+      o->progress(o->progress_ctx, ps->p->stage, ps->done, ps->total);
+  }
+  return j;
+}
+
 static rg_status derive_pass(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
-                             rg_rewrite_set *set, const rg_rule **all, rg_crew *crew, const pass_spec *p,
+                             mirror *mi, const rg_rule **all, rg_crew *crew, const pass_spec *p,
                              int *next, int *last, rg_err *err) {
-  trial t[BATCH_MAX];
-  searches b = {rs, o, set, all, res->n, t};
   int pass = p->pass, step = pass == 1 ? 1 : -1, end = pass == 1 ? res->n : -1;
-  int nth = rg_crew_size(crew), done = 0, total = 0;
-  for (int k = p->from; k != end; k += step) total += searched(res, p, k);
-  int least = nth < BATCH_MAX ? nth : BATCH_MAX, most = 4 * nth < BATCH_MAX ? 4 * nth : BATCH_MAX, batch = least;
+  int nth = rg_crew_size(crew), width = o->helpers ? o->helpers->width : 0;
+  int cap = 4 * (nth + width) < BATCH_MAX ? 4 * (nth + width) : BATCH_MAX, batch = nth;
+  pass_state ps = {rs, o, res, mi, all, p, 0, 0, last};
+  for (int k = p->from; k != end; k += step)
+    ps.total += searched(res, p, k);
+  trial *t = calloc((size_t)cap, sizeof *t);
+  int *idx = malloc(sizeof *idx * (size_t)cap);
+  rg_derive_ask *rem = malloc(sizeof *rem * (size_t)cap);
+  searches b = {o, mi->set, all, res->n, t, idx, rem, false, 0};
+  rg_status st = t && idx && rem ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   double last_save = rg_clock_seconds();
-  rg_status st = RG_OK;
   int k = p->from;
   while (!st && k != end && !stopped(o, res)) {
     maybe_save(o, res, pass, k, p->seq1, &last_save);
+    bool helped = width && b.search_s >= o->helpers->turn_s;
+    int slots = nth + (helped ? width : 0);
+    int least = slots < cap ? slots : cap, most = 4 * slots < cap ? 4 * slots : cap;
+    batch = batch < least ? least : batch > most ? most : batch;
     int m = 0, after = k;
     for (; after != end && m < batch; after += step)
-      if (searched(res, p, after)) t[m++] = (trial){.k = after, .i = res->order[after], .exclude = pass == 2};
-    rg_crew_run(crew, m, search_task, &b);
-    int j = 0;
-    for (bool changed = false; j < m && !changed && !st && !stopped(o, res); j++) {
-      *last = t[j].i;
-      if ((st = t[j].st)) *err = t[j].err;
-      else if (t[j].found && !(st = rg_prune_remove_derived(res, t[j].i, &t[j].d, err)) &&
-               pass == 2)
-        rg_rewrite_set_enable(set, t[j].i, false), changed = true;
-      else if (t[j].found && !st && o->let_go) /* pass 1: it never joins the set */
-        all[t[j].i] = NULL, st = let_go(o, t[j].i, err);
-      else if (!t[j].found && pass == 1)
-        st = rg_rewrite_set_add(set, rs->rules[t[j].i], t[j].i, NULL, err), changed = true;
-      if (o->progress && (++done % 64 == 0 || done == total)) o->progress(o->progress_ctx, p->stage, done, total);
-    }
-    for (int r = 0; r < m; r++) rg_derivation_free(&t[r].d);
+      if (searched(res, p, after)) {
+        int i = res->order[after];
+        t[m++] = (trial){.k = after, .a = {.tag = i, .rule = rs->rules[i], .exclude = pass == 2}};
+      }
+    st = run_batch(&b, crew, mi, m, helped, err);
+    int j = st ? 0 : take_results(&ps, t, m, &st, err);
+    for (int r = 0; r < m; r++)
+      rg_derivation_free(&t[r].a.d);
     if (j == m) k = after, batch = 2 * batch < most ? 2 * batch : most;
     else if (j > 0) k = t[j].k, batch = batch / 2 > least ? batch / 2 : least; /* j == 0: stopped, k stays */
   }
   *next = k; /* stopped: every rule before it (pass 2: after it) decided, none cut short */
+  free(t), free(idx), free(rem);
   return st;
 }
 
 /* The set as derivability left it at a place where it was saved or stopped: in pass 1 the rules
  * kept before it, in pass 2 every rule pass 1 kept (those pass 2 removed disabled), each added
  * in visiting order as the passes add them. */
-static rg_status rebuild_set(const rg_ruleset *rs, const rg_prune_result *res, rg_rewrite_set *set, rg_err *err) {
+static rg_status rebuild_set(const rg_ruleset *rs, const rg_prune_result *res, mirror *mi,
+                             rg_err *err) {
   bool pass2 = res->derive_pass == 2;
   int upto = pass2 ? res->n : res->derive_next;
   char *later = pass2 ? calloc((size_t)res->n + 1, 1) : NULL; /* removed in pass 2 */
@@ -406,8 +519,9 @@ static rg_status rebuild_set(const rg_ruleset *rs, const rg_prune_result *res, r
   rg_status st = RG_OK;
   for (int k = 0; !st && k < upto; k++) {
     int i = res->order[k];
-    if (res->e[i].fate == RG_FATE_KEPT || (later && later[i])) st = rg_rewrite_set_add(set, rs->rules[i], i, NULL, err);
-    if (!st && later && later[i]) rg_rewrite_set_enable(set, i, false);
+    if (res->e[i].fate == RG_FATE_KEPT || (later && later[i]))
+      st = mirror_add(mi, rs->rules[i], i, err);
+    if (!st && later && later[i]) st = mirror_off(mi, i, err);
   }
   free(later);
   return st;
@@ -419,45 +533,60 @@ static rg_status new_crew(rg_crew **crew, rg_err *err) {
   return rg_crew_new(threads, crew, err);
 }
 
+/* What derivability searches with: the set, the rules by tag (the checks'), the crew. */
+typedef struct {
+  mirror mi;
+  const rg_rule **all;
+  rg_crew *crew;
+} workspace;
+
+static rg_status workspace_open(workspace *w, const rg_ruleset *rs, const rg_prune_opts *o, int n,
+                                rg_err *err) {
+  *w = (workspace){.mi = {.set = rg_rewrite_set_new(), .logged = o->helpers != NULL}};
+  w->all = malloc(sizeof *w->all * ((size_t)n + 1));
+  rg_status st = w->mi.set && w->all ? new_crew(&w->crew, err)
+                                     : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  for (int i = 0; !st && i < n; i++)
+    w->all[i] = rs->rules[i];
+  return st;
+}
+
+static void workspace_close(workspace *w) {
+  rg_crew_free(w->crew);
+  rg_rewrite_set_free(w->mi.set);
+  free(w->mi.log);
+  free(w->all);
+}
+
 static rg_status derive_stage(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
                               rg_err *err) {
   rg_prune_stage *sd = &res->stage[3];
   int pass = res->derive_pass, from = res->derive_next;
   if (!pass) sd->in = res->kept, sd->seconds = 0;
   res->interrupted = false;
-  rg_rewrite_set *set = rg_rewrite_set_new();
-  const rg_rule **all = malloc(sizeof *all * ((size_t)res->n + 1));
-  rg_crew *crew = NULL;
-  rg_status made = set && all ? new_crew(&crew, err) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  if (made) {
-    rg_rewrite_set_free(set);
-    free(all);
-    return made;
-  }
-  for (int i = 0; i < res->n; i++)
-    all[i] = rs->rules[i];
+  workspace w;
+  rg_status st = workspace_open(&w, rs, o, res->n, err);
   double t0 = rg_clock_seconds();
   int last = 0, next = 0, seq1 = res->derive_seq1;
-  rg_status st = pass ? rebuild_set(rs, res, set, err) : RG_OK;
+  if (!st && pass) st = rebuild_set(rs, res, &w.mi, err);
   /* Pass 1, Ruler's: each rule against the rules kept before it in visiting order. */
   if (!st && pass != 2) {
-    st = derive_pass(rs, o, res, set, all, crew, &(pass_spec){1, pass ? from : 0, 0, NULL, "derivability"}, &next,
-                     &last, err);
+    st = derive_pass(rs, o, res, &w.mi, w.all, w.crew,
+                     &(pass_spec){1, pass ? from : 0, 0, NULL, "derivability"}, &next, &last, err);
     pass = 1, seq1 = res->removal_seq_n, from = res->n - 1;
   }
   if (!st && !res->interrupted && o->second_pass)
-    st = derive_pass(rs, o, res, set, all, crew, &(pass_spec){2, from, seq1, NULL, "derivability, second pass"},
-                     &next, &last, err),
+    st = derive_pass(rs, o, res, &w.mi, w.all, w.crew,
+                     &(pass_spec){2, from, seq1, NULL, "derivability, second pass"}, &next, &last,
+                     err),
     pass = 2;
   bool part_way = !st && res->interrupted && next != (pass == 1 ? res->n : -1);
   res->derive_pass = part_way ? pass : 0, res->derive_next = part_way ? next : 0;
   res->derive_seq1 = part_way && pass == 2 ? seq1 : 0;
-  if (st) st = at_rule(st, err, rs->rules[last]);
+  if (st && w.crew) st = at_rule(st, err, rs->rules[last]);
   sd->seconds += rg_clock_seconds() - t0;
   sd->out = res->kept;
-  rg_crew_free(crew);
-  rg_rewrite_set_free(set);
-  free(all);
+  workspace_close(&w);
   return st;
 }
 
@@ -549,16 +678,11 @@ int rg_prune_reinstate(rg_prune_result *res, const bool *dropped) {
 rg_status rg_prune_rederive(const rg_ruleset *rs, const rg_prune_opts *o, rg_prune_result *res,
                             const bool *usable, const bool *retry, int *n_removed, rg_err *err) {
   *n_removed = 0;
-  rg_rewrite_set *set = rg_rewrite_set_new();
-  const rg_rule **all = malloc(sizeof *all * ((size_t)res->n + 1));
-  rg_crew *crew = NULL;
-  rg_status st = set && all ? new_crew(&crew, err) : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  for (int i = 0; !st && i < res->n; i++)
-    all[i] = rs->rules[i];
+  workspace w;
+  rg_status st = workspace_open(&w, rs, o, res->n, err);
   /* The proved rules in visiting order, as pass 1 would have offered them. */
   for (int k = 0; !st && k < res->n; k++)
-    if (usable[res->order[k]])
-      st = rg_rewrite_set_add(set, rs->rules[res->order[k]], res->order[k], NULL, err);
+    if (usable[res->order[k]]) st = mirror_add(&w.mi, rs->rules[res->order[k]], res->order[k], err);
   int before = 0, after = 0, next, last = -1;
   for (int i = 0; i < res->n; i++)
     before += retry[i] && res->e[i].fate == RG_FATE_KEPT;
@@ -568,15 +692,14 @@ rg_status rg_prune_rederive(const rg_ruleset *rs, const rg_prune_opts *o, rg_pru
   rg_prune_opts q = *o;
   q.save = NULL, q.let_go = NULL;
   if (!st)
-    st = derive_pass(rs, &q, res, set, all, crew, &(pass_spec){1, 0, 0, retry, "derivability of the rules put back"},
-                     &next, &last, err);
+    st = derive_pass(rs, &q, res, &w.mi, w.all, w.crew,
+                     &(pass_spec){1, 0, 0, retry, "derivability of the rules put back"}, &next,
+                     &last, err);
   for (int i = 0; i < res->n; i++)
     after += retry[i] && res->e[i].fate == RG_FATE_KEPT;
   *n_removed = before - after;
   if (st && last >= 0) st = at_rule(st, err, rs->rules[last]);
-  rg_crew_free(crew);
-  rg_rewrite_set_free(set);
-  free(all);
+  workspace_close(&w);
   return st;
 }
 

@@ -84,6 +84,36 @@ typedef struct {
 
 #define RG_PRUNE_STAGES 4
 
+/* Derivability's searches beside this process's threads (synth/derive_spread.h: the other ranks
+ * of an MPI job). They keep their own copy of the rewrite set from the changes each batch
+ * brings, so the result is the one-by-one pass's whoever searches. */
+typedef struct {
+  int tag;             /* the rule */
+  const rg_rule *rule; /* added to the set; NULL: switched off in it */
+} rg_derive_change;
+
+typedef struct {
+  int tag; /* the rule searched */
+  const rg_rule *rule;
+  bool exclude; /* against the set less itself (it is in the set) */
+  bool found;   /* the answer: found and d, or st and err */
+  rg_derivation d;
+  rg_status st;
+  rg_err err;
+} rg_derive_ask;
+
+typedef struct {
+  void *ctx;
+  int width;     /* searches they run at once */
+  double turn_s; /* the time a batch's round trip to them costs (measured), beside the searches */
+  /* send: the set's changes since the last batch sent, and searches asks[0..n); take: their
+   * answers, into asks (a derivation the caller frees; it checks it before using it). Errors
+   * end derivability. */
+  rg_status (*send)(void *ctx, const rg_derive_change *changes, int n_changes,
+                    const rg_derive_ask *asks, int n, rg_err *err);
+  rg_status (*take)(void *ctx, rg_derive_ask *asks, int n, rg_err *err);
+} rg_derive_helpers;
+
 typedef struct {
   unsigned stages; /* RG_PRUNE_* bits */
   rg_derive_limits limits;
@@ -115,6 +145,7 @@ typedef struct {
    * for an absent rule the renaming stage removes too. */
   rg_status (*let_go)(void *ctx, int i, rg_err *err);
   void *let_go_ctx;
+  const rg_derive_helpers *helpers; /* optional (NULL: none) */
 } rg_prune_opts;
 
 typedef struct rg_prune_result {
