@@ -149,6 +149,12 @@ void rg_spread_print(FILE *out, const char *lead, unsigned kinds) {
     per_rank(out, RG_SPREAD_GENERALIZE, "generalize chunks", "", 0, items_of);
     per_rank(out, RG_SPREAD_GENERALIZE, ", busy", " s; ", 1, busy_of);
   }
+  if ((kinds >> RG_SPREAD_DERIVE & 1) &&
+      spread_any(RG_SPREAD_DERIVE)) { /* rank 0 searches beside them */
+    per_rank(out, RG_SPREAD_DERIVE, "derivability's searches on the workers (rank 0: none counted)",
+             "", 0, count0_of);
+    per_rank(out, RG_SPREAD_DERIVE, ", busy", " s; ", 1, busy_of);
+  }
   if ((kinds >> RG_SPREAD_PROVE & 1) && spread_any(RG_SPREAD_PROVE)) {
     per_rank(out, RG_SPREAD_PROVE, "rules proved", "", 0, items_of);
     per_rank(out, RG_SPREAD_PROVE, "; solver queries", "", 0, count0_of);
@@ -162,17 +168,25 @@ void rg_spread_print(FILE *out, const char *lead, unsigned kinds) {
 void rg_spread_json(FILE *out) {
   int n = rg_cluster_size();
   if (n == 1) return;
-  const rg_cluster_rank_tally *p = rg_cluster_totals(RG_SPREAD_PROVE), *e = rg_cluster_totals(RG_SPREAD_ENUMERATE),
-                              *t = rg_cluster_totals(RG_SPREAD_TEST), *g = rg_cluster_totals(RG_SPREAD_GENERALIZE);
+  const rg_cluster_rank_tally *p = rg_cluster_totals(RG_SPREAD_PROVE),
+                              *e = rg_cluster_totals(RG_SPREAD_ENUMERATE),
+                              *t = rg_cluster_totals(RG_SPREAD_TEST),
+                              *g = rg_cluster_totals(RG_SPREAD_GENERALIZE),
+                              *d = rg_cluster_totals(RG_SPREAD_DERIVE);
   fprintf(out, ",\n \"ranks\": [");
   for (int r = 0; r < n; r++)
-    fprintf(out, "%s{\"rank\": %d, \"rules\": %lld, \"chunks\": %lld, \"asked\": %lld, \"busy_s\": %.3f, "
-                 "\"units\": %lld, \"graphs\": %lld, \"enumerate_busy_s\": %.3f, \"test_groups\": %lld, "
-                 "\"pairs\": %lld, \"test_busy_s\": %.3f, \"generalize_chunks\": %lld, "
-                 "\"generalize_busy_s\": %.3f, \"peak_rss_kb\": %lld}",
-            r ? ", " : "", r, (long long)p[r].items, (long long)p[r].chunks, (long long)p[r].counts[ASKED],
-            p[r].busy_s, (long long)e[r].items, (long long)e[r].counts[0], e[r].busy_s, (long long)t[r].items,
-            (long long)t[r].counts[1], t[r].busy_s, (long long)g[r].items, g[r].busy_s, (long long)peak_kb(r));
+    fprintf(
+        out,
+        "%s{\"rank\": %d, \"rules\": %lld, \"chunks\": %lld, \"asked\": %lld, \"busy_s\": %.3f, "
+        "\"units\": %lld, \"graphs\": %lld, \"enumerate_busy_s\": %.3f, \"test_groups\": %lld, "
+        "\"pairs\": %lld, \"test_busy_s\": %.3f, \"generalize_chunks\": %lld, "
+        "\"generalize_busy_s\": %.3f, \"derive_searches\": %lld, \"derive_busy_s\": %.3f, "
+        "\"peak_rss_kb\": %lld}",
+        r ? ", " : "", r, (long long)p[r].items, (long long)p[r].chunks,
+        (long long)p[r].counts[ASKED], p[r].busy_s, (long long)e[r].items,
+        (long long)e[r].counts[0], e[r].busy_s, (long long)t[r].items, (long long)t[r].counts[1],
+        t[r].busy_s, (long long)g[r].items, g[r].busy_s, (long long)d[r].counts[0], d[r].busy_s,
+        (long long)peak_kb(r));
   fprintf(out, "],\n \"exchanged_bytes\": %lld", (long long)rg_cluster_bytes());
 }
 

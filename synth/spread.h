@@ -14,8 +14,15 @@
 #include "finish.h"
 
 /* The kinds of job rank 0 hands the workers (cluster/cluster.h's kinds): proof rounds here,
- * the enumeration and the test stage in synth/tested.h, generalize in synth/generalize_spread.h. */
-enum { RG_SPREAD_PROVE, RG_SPREAD_ENUMERATE, RG_SPREAD_TEST, RG_SPREAD_GENERALIZE };
+ * the enumeration and the test stage in synth/tested.h, generalize in synth/generalize_spread.h,
+ * derivability's searches in synth/derive_spread.h. */
+enum {
+  RG_SPREAD_PROVE,
+  RG_SPREAD_ENUMERATE,
+  RG_SPREAD_TEST,
+  RG_SPREAD_GENERALIZE,
+  RG_SPREAD_DERIVE
+};
 
 /* What the ranks did in a spread round. */
 typedef struct {

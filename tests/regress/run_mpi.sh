@@ -2,7 +2,7 @@
 # rulegen under mpirun (cluster/, synth/spread.h, synth/tested.h; issue 45): the enumeration,
 # the test stage and the proof rounds spread over the ranks write what one process writes, byte
 # for byte; a rank killed while enumerating or testing, and the run goes on under another N or as
-# one process. The proof rounds at -np 1, 2 and 3 (oversubscribed), each from a proof cache of
+# one process. Derivability's searches spread, and a worker killed in them. The proof rounds at -np 1, 2 and 3 (oversubscribed), each from a proof cache of
 # its own that holds only the axiom test's pass, with the ranks' work counted as asked now; two proof
 # rounds (two false rules planted among the candidates put back what they derived); a whole
 # depth-3 run from enumeration; a rank killed mid-round (RULEGEN_TEST_KILL_AT=rank:R, the test
@@ -38,6 +38,9 @@ candidates() {
 }
 
 proofs() {
+# every derivability batch of these runs (pruning, the rules put back, the proved rules) asks the
+# workers too: their small rules search faster than a turn of the talk
+export RULEGEN_TEST_DERIVE_TURN=0
 candidates ref n1 n2 n3 k1 k0
 check "one process" 0 "$rulegen" --resume ref.rules.candidates -o ref.rules -j 2 --proof-cache pc.ref
 has "one process: two proof rounds" "rules put back"
@@ -132,6 +135,27 @@ check "generalize: rank 1 killed" 1 sh -c "RULEGEN_TEST_GENERALIZE_CHUNK=16 RULE
 check "generalize: rank 1 named" 0 grep -q "rank 1 with PID" gk.err
 check "generalize: went on" 0 env RULEGEN_TEST_GENERALIZE_CHUNK=16 "$mpirun" -np 2 "$rulegen" $G -j 1 -o gk.rules
 check "generalize, killed and gone on: the same rules" 0 cmp g1.rules gk.rules
+
+# derivability's searches spread (synth/derive_spread.h), every batch asked of the workers
+# (RULEGEN_TEST_DERIVE_TURN=0): the same rules and removal records as one process; a worker
+# killed in the talk ends the job, named, and the same command goes on to the same rules
+D="--ops all --depth 2 --stop-after prune"
+check "derivability: one process" 0 "$rulegen" $D -q -j 2 -o d1.rules
+for np in 2 3; do
+  check "derivability: -np $np" 0 env RULEGEN_TEST_DERIVE_TURN=0 "$mpirun" -np $np "$rulegen" $D -j 1 -o d$np.rules
+  echo "$out" >d$np.log
+  check "derivability, -np $np: the workers searched" 0 grep -qE "derivability's searches on the workers \(rank 0: none counted\) 0, [1-9]" \
+    d$np.log
+  check "derivability, -np $np: the same rules" 0 cmp d1.rules d$np.rules
+  check "derivability, -np $np: the same removals" 0 bash -c "diff <(grep -Ev '^(stage|end) ' d1.rules.derived) \
+    <(grep -Ev '^(stage|end) ' d$np.rules.derived)" # the stages' seconds aside
+done
+check "derivability: rank 2 killed" 1 sh -c "RULEGEN_TEST_DERIVE_TURN=0 RULEGEN_TEST_KILL_AT=rank-derive:2 \
+  timeout 300 '$mpirun' -np 3 '$rulegen' $D -j 1 -o dk.rules >/dev/null 2>dk.err; [ \$? -ne 0 ] && exit 1"
+check "derivability: rank 2 named" 0 grep -q "rank 2 with PID" dk.err
+check "derivability: no rules written" 0 test ! -e dk.rules
+check "derivability: went on" 0 env RULEGEN_TEST_DERIVE_TURN=0 "$mpirun" -np 2 "$rulegen" $D -j 1 -o dk.rules
+check "derivability, killed and gone on: the same rules" 0 cmp d1.rules dk.rules
 
 # an unsound axiom stops the run before the ranks set out
 candidates u
