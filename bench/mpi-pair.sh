@@ -8,7 +8,7 @@
 # DIR/mpi/out.rules`, each under /usr/bin/time with --json, each with a proof cache of its own
 # (DIR/*/pc: neither takes the other's answers), checks that they wrote the same outputs and
 # candidates byte for byte, and prints per stage the two times, then each rank's share (units, test groups,
-# generalize chunks, proof chunks, busy seconds, peak RSS) and the bytes the ranks exchanged.
+# generalize chunks, derivability's searches, proof chunks, busy seconds, peak RSS) and the bytes the ranks exchanged.
 # Run it on an idle machine: the figures are one run each.
 set -eu
 [ $# -ge 2 ] || { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
@@ -47,7 +47,7 @@ w1, wm = float(t["one"][0]), float(t["mpi"][0])
 print(f"{'wall':<22}{w1:>14.1f}{wm:>18.1f}   ratio {w1 / wm:.2f}x (above 1: mpirun faster)")
 print(f"peak RSS: one process {int(t['one'][1]) // 1024} MB; mpirun's largest process {int(t['mpi'][1]) // 1024} MB")
 keys = ["units", "enumerate_busy_s", "test_groups", "test_busy_s", "generalize_chunks",
-        "generalize_busy_s", "chunks", "busy_s", "peak_rss_kb"]
+        "generalize_busy_s", "derive_searches", "derive_busy_s", "chunks", "busy_s", "peak_rss_kb"]
 for r in mpi["ranks"]:
     print(f"rank {r['rank']}: " + ", ".join(f"{k} {r.get(k)}" for k in keys))
 # the stage table's running totals, one line where each spread stage ends
