@@ -42,9 +42,9 @@ rg_status rg_spread_prove(const rg_ruleset *rs, const rg_axioms *ax, const rg_pr
 void rg_spread_account(rg_prove_summary *s, const rg_spread_work *done);
 
 /* Under MPI (more than one rank): a line of what each rank did in the spread stages of kinds
- * (bit k: kind k; work units and graphs enumerated, parts tested, generalize chunks, derivability's searches
- * on the workers, rules
- * proved and solver queries; seconds busy in each), with each rank's peak resident memory and
+ * (bit k: kind k; work units and graphs enumerated, parts tested, generalize chunks,
+ * derivability's searches on the workers, rules proved and solver queries; seconds busy in
+ * each), with each rank's peak resident memory and
  * the bytes exchanged so far, after lead, on out; nothing with one rank or no such work. */
 void rg_spread_print(FILE *out, const char *lead, unsigned kinds);
 /* The same as JSON members after a comma, ', "ranks": [{rank, rules, chunks, asked, busy_s,
