@@ -18,16 +18,21 @@ enum { TALKING, DONE };
 static char *state_;
 static int kind_; /* the talk's job */
 
-/* A wait between polls: first yields the core (a turn's answer comes within microseconds when
- * it is near), then naps of 20 us doubled each time nothing came, up to rg_cl_nap's 5 ms. */
-static void nap(int *idle) {
-  if (*idle < 200)
+/* A wait between polls: the first 2 ms yield the core (the other side of a turn answers within
+ * microseconds to milliseconds, and both sides napping made each turn wait out the other's naps:
+ * 16 ms a turn), then naps of 20 us doubled each time nothing came, up to rg_cl_nap's 5 ms. */
+typedef struct {
+  double since;
+  int naps;
+} waiting;
+
+static void nap(waiting *w) {
+  if (rg_clock_seconds() - w->since < 0.002)
     sched_yield();
-  else if (*idle < 208)
-    nanosleep(&(struct timespec){0, 20 * 1000L << (*idle - 200)}, NULL);
+  else if (w->naps < 8)
+    nanosleep(&(struct timespec){0, 20 * 1000L << w->naps++}, NULL);
   else
     rg_cl_nap();
-  if (*idle < 208) ++*idle;
 }
 
 /* Worker from's report taken: its figures tallied, its failure into *st (the first one), and the
@@ -48,7 +53,7 @@ static void take_report(int from, rg_status *st, rg_err *err) {
 
 /* Waits for worker from's next message: a talk message (true) or its report (taken: false). */
 static bool wait_for(int from) {
-  for (int idle = 0;; nap(&idle)) {
+  for (waiting w = {rg_clock_seconds(), 0};; nap(&w)) {
     int what = rg_cl_waiting_from(from);
     if (what == RG_CL_TALK) return true;
     if (what == RG_CL_REPORT) return false;
@@ -141,7 +146,7 @@ rg_status rg_cluster_talk_close(rg_err *err) {
 bool rg_cluster_listen(char **msg, size_t *len) {
   *msg = NULL, *len = 0;
 #ifdef RG_HAVE_MPI
-  for (int idle = 0; rg_cl_waiting_from(0) != RG_CL_TALK; nap(&idle)) {
+  for (waiting w = {rg_clock_seconds(), 0}; rg_cl_waiting_from(0) != RG_CL_TALK; nap(&w)) {
   }
   rg_cl_recv_talk(0, msg, len);
   if (*len) return true;
