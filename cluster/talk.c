@@ -12,9 +12,9 @@
 #include "ir/clock.h"
 
 #ifdef RG_HAVE_MPI
-/* Each worker's part in the talk now: talking, or done (its report taken: failed, or the talk
- * over). */
-enum { TALKING, DONE };
+/* Each worker's part in the talk now: talking, owing a reply (said to, not heard yet), or done
+ * (its report taken: failed, or the talk over). */
+enum { TALKING, OWES, DONE };
 static char *state_;
 static int kind_; /* the talk's job */
 
@@ -95,6 +95,7 @@ rg_status rg_cluster_say(int to, const void *msg, size_t len, rg_err *err) {
   if (state_[to] == DONE) return rg_err_set(err, RG_ERR_ARG, "rank %d left the talk", to);
   rg_cl_send_talk(to, msg, len);
   rg_cl_count_bytes((int64_t)len);
+  state_[to] = OWES;
   return RG_OK;
 #else
   (void)to, (void)msg, (void)len;
@@ -113,6 +114,7 @@ rg_status rg_cluster_hear(int from, char **msg, size_t *len, rg_err *err) {
   }
   rg_cl_recv_talk(from, msg, len);
   rg_cl_count_bytes((int64_t)*len);
+  state_[from] = TALKING;
   return RG_OK;
 #else
   (void)from;
@@ -124,16 +126,27 @@ rg_status rg_cluster_talk_close(rg_err *err) {
   rg_status st = RG_OK;
 #ifdef RG_HAVE_MPI
   int size = rg_cluster_size();
+  /* A worker said to and not heard (rank 0 failed part way through a turn) answers first, or
+   * reports its failure: the end of the talk must not be left waiting for its next one. */
+  for (int r = 1; state_ && r < size; r++)
+    if (state_[r] == OWES && wait_for(r)) {
+      char *msg = NULL;
+      size_t len;
+      rg_cl_recv_talk(r, &msg, &len), free(msg), state_[r] = TALKING;
+    } else if (state_[r] == OWES) {
+      take_report(r, &st, err);
+    }
   for (int r = 1; state_ && r < size; r++)
     if (state_[r] == TALKING) rg_cl_send_talk(r, "", 0); /* the talk is over */
   for (int r = 1; state_ && r < size; r++)
     while (state_[r] == TALKING) {
-      char *msg = NULL;
-      size_t len;
-      if (wait_for(r))
-        rg_cl_recv_talk(r, &msg, &len), free(msg); /* a reply no one waits for */
-      else
+      if (wait_for(r)) { /* no reply is owed now: the talk must be out of step */
+        char *msg = NULL;
+        size_t len;
+        rg_cl_recv_talk(r, &msg, &len), free(msg);
+      } else {
         take_report(r, &st, err);
+      }
     }
   free(state_);
   state_ = NULL;

@@ -24,7 +24,8 @@ typedef struct {
 } rg_derive_spread;
 
 /* Rank 0, before one derivability call under po: with several ranks, opens the talk and sets
- * po->helpers to s's; nothing with one. Errors: a rank's (naming it), RG_ERR_NOMEM. */
+ * po->helpers to s's; nothing with one. Errors: a rank's (naming it), RG_ERR_NOMEM; close s
+ * after a failed open too (the workers that opened the talk wait in it). */
 rg_status rg_derive_spread_open(rg_derive_spread *s, rg_prune_opts *po, rg_err *err) RG_MUST_CHECK;
 /* After that call (st its status): closes the talk (after a failure too); the first error. */
 rg_status rg_derive_spread_close(rg_derive_spread *s, rg_prune_opts *po, rg_status st,

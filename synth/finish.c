@@ -103,10 +103,12 @@ static rg_status rederive_put_back(finish *f, const bool *dropped, bool *taken, 
   if (!st)
     st = rg_rounds_take(f->rounds, (const rg_rule *const *)f->cand.rules, n, &f->before, usable,
                         retry, taken, &removed, err);
-  rg_derive_spread ds;
-  if (!st && !*taken && !(st = rg_derive_spread_open(&ds, &po, err)))
-    st = rg_derive_spread_close(
-        &ds, &po, rg_prune_rederive(&f->cand, &po, &f->before, usable, retry, &removed, err), err);
+  if (!st && !*taken) { /* the talk closed whatever happened once opened */
+    rg_derive_spread ds;
+    st = rg_derive_spread_open(&ds, &po, err);
+    if (!st) st = rg_prune_rederive(&f->cand, &po, &f->before, usable, retry, &removed, err);
+    st = rg_derive_spread_close(&ds, &po, st, err);
+  }
   if (!st && !*taken && !f->before.interrupted) rg_rounds_save(f->rounds, &f->before, from);
   rg_progress_finish(&f->line);
   f->rederived += removed;
@@ -278,12 +280,15 @@ static rg_status run_derive(finish *f, rg_err *err) {
   }
   bool saved = f->checkpoints && rg_checkpoint_final(f->o->out_path, &f->final_key, &f->derive);
   bool part_way = saved && f->derive.derive_pass;
-  rg_derive_spread ds;
-  rg_status st = !saved || part_way ? rg_derive_spread_open(&ds, &po, err) : RG_OK;
-  if (!st && !saved)
-    st = rg_derive_spread_close(&ds, &po, rg_prune_run(&rs, &po, &f->derive, err), err);
-  else if (!st && part_way)
-    st = rg_derive_spread_close(&ds, &po, rg_prune_run_derive(&rs, &po, &f->derive, err), err);
+  rg_status st = RG_OK;
+  if (!saved || part_way) { /* the talk closed whatever happened once opened */
+    rg_derive_spread ds;
+    st = rg_derive_spread_open(&ds, &po, err);
+    if (!st)
+      st = saved ? rg_prune_run_derive(&rs, &po, &f->derive, err)
+                 : rg_prune_run(&rs, &po, &f->derive, err);
+    st = rg_derive_spread_close(&ds, &po, st, err);
+  }
   rg_progress_finish(&f->line);
   /* Ctrl-C: its progress is kept for the next run */
   if (!st && (!saved || part_way) && (!f->derive.interrupted || f->derive.derive_pass))
@@ -804,10 +809,10 @@ static int run_stages(finish *f, rg_axioms *ax) {
   if (!pst) pst = settle(f, false, &err);
   bool part_way = f->before.derive_pass; /* a checkpoint saved while derivability ran */
   if (!pst && derive && (got < RG_CHECKPOINT_DERIVED || part_way) && !asked_to_stop(o)) {
-    rg_derive_spread ds;
-    if (!(pst = rg_derive_spread_open(&ds, &po, &err)))
-      pst = rg_derive_spread_close(&ds, &po, rg_prune_run_derive(&f->cand, &po, &f->before, &err),
-                                   &err);
+    rg_derive_spread ds; /* the talk closed whatever happened once opened */
+    pst = rg_derive_spread_open(&ds, &po, &err);
+    if (!pst) pst = rg_prune_run_derive(&f->cand, &po, &f->before, &err);
+    pst = rg_derive_spread_close(&ds, &po, pst, &err);
     /* Ctrl-C: derivability's progress is kept for the next run */
     if (!pst && (!f->before.interrupted || f->before.derive_pass))
       save_checkpoint(f, RG_CHECKPOINT_DERIVED, &f->key, &f->before);
