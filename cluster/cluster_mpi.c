@@ -76,25 +76,35 @@ bool rg_cl_order_waiting(void) {
   return flag && (s.MPI_TAG == TAG_JOB || s.MPI_TAG == TAG_END);
 }
 
+/* What send_big sent, from rank from with tag: its first number returned, its bytes malloc'ed into
+ * *text with a NUL after them (out of memory ends the job: its pieces could not be taken). poll: a
+ * worker taking a job from rank 0 polls for each piece, napping (it never spins); a talk's pieces
+ * follow the head at once, and a nap there would cost each turn milliseconds. */
+static int64_t recv_big(int from, int tag, bool poll, char **text, size_t *len) {
+  int64_t head[2] = {0, 0};
+  MPI_Recv(head, 2, MPI_INT64_T, from, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  *len = (size_t)head[1];
+  if (!(*text = malloc(*len + 1))) {
+    fprintf(stderr, "rulegen: rank %d: out of memory for a message of %zu bytes\n",
+            rg_cluster_rank(), *len);
+    rg_cl_mpi_abort(1);
+  }
+  for (size_t at = 0; at < *len; at += 1 << 30) {
+    size_t piece = *len - at < (size_t)1 << 30 ? *len - at : (size_t)1 << 30;
+    if (poll) wait_from_zero(tag, 0);
+    MPI_Recv(*text + at, (int)piece, MPI_CHAR, from, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  (*text)[*len] = 0;
+  return head[0];
+}
+
 rg_cl_order rg_cl_wait_order(int *kind, char **text, size_t *len) {
   MPI_Status s = wait_from_zero(TAG_JOB, TAG_END);
   if (s.MPI_TAG == TAG_END) {
     MPI_Recv(NULL, 0, MPI_CHAR, 0, TAG_END, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     return RG_CL_END;
   }
-  int64_t head[2] = {0, 0};
-  MPI_Recv(head, 2, MPI_INT64_T, 0, TAG_JOB, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  *kind = (int)head[0], *len = (size_t)head[1];
-  if (!(*text = malloc(*len + 1))) { /* its pieces could not be taken: the job cannot go on */
-    fprintf(stderr, "rulegen: rank %d: out of memory for a job of %zu bytes\n", rg_cluster_rank(), *len);
-    rg_cl_mpi_abort(1);
-  }
-  for (size_t at = 0; at < *len; at += 1 << 30) {
-    size_t piece = *len - at < (size_t)1 << 30 ? *len - at : (size_t)1 << 30;
-    wait_from_zero(TAG_JOB, 0);
-    MPI_Recv(*text + at, (int)piece, MPI_CHAR, 0, TAG_JOB, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  }
-  (*text)[*len] = 0;
+  *kind = (int)recv_big(0, TAG_JOB, true, text, len);
   return RG_CL_JOB;
 }
 
@@ -122,19 +132,7 @@ int rg_cl_waiting_from(int from) {
 }
 
 void rg_cl_recv_talk(int from, char **msg, size_t *len) {
-  int64_t head[2] = {0, 0};
-  MPI_Recv(head, 2, MPI_INT64_T, from, TAG_TALK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  *len = (size_t)head[1];
-  if (!(*msg = malloc(*len + 1))) { /* its pieces could not be taken: the job cannot go on */
-    fprintf(stderr, "rulegen: rank %d: out of memory for a message of %zu bytes\n",
-            rg_cluster_rank(), *len);
-    rg_cl_mpi_abort(1);
-  }
-  for (size_t at = 0; at < *len; at += 1 << 30) { /* the pieces follow the head at once */
-    size_t piece = *len - at < (size_t)1 << 30 ? *len - at : (size_t)1 << 30;
-    MPI_Recv(*msg + at, (int)piece, MPI_CHAR, from, TAG_TALK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  }
-  (*msg)[*len] = 0;
+  recv_big(from, TAG_TALK, false, msg, len);
 }
 
 void rg_cl_recv_report(int from, rg_cl_report *r) {

@@ -122,6 +122,18 @@ rg_status rg_cluster_hear(int from, char **msg, size_t *len, rg_err *err) {
 #endif
 }
 
+#ifdef RG_HAVE_MPI
+/* Worker r's next message: a reply no one waits for, dropped, or its report, taken (r done). */
+static void drop_next(int r, rg_status *st, rg_err *err) {
+  char *msg = NULL;
+  size_t len;
+  if (wait_for(r))
+    rg_cl_recv_talk(r, &msg, &len), free(msg);
+  else
+    take_report(r, st, err);
+}
+#endif
+
 rg_status rg_cluster_talk_close(rg_err *err) {
   rg_status st = RG_OK;
 #ifdef RG_HAVE_MPI
@@ -129,25 +141,15 @@ rg_status rg_cluster_talk_close(rg_err *err) {
   /* A worker said to and not heard (rank 0 failed part way through a turn) answers first, or
    * reports its failure: the end of the talk must not be left waiting for its next one. */
   for (int r = 1; state_ && r < size; r++)
-    if (state_[r] == OWES && wait_for(r)) {
-      char *msg = NULL;
-      size_t len;
-      rg_cl_recv_talk(r, &msg, &len), free(msg), state_[r] = TALKING;
-    } else if (state_[r] == OWES) {
-      take_report(r, &st, err);
+    if (state_[r] == OWES) {
+      drop_next(r, &st, err);
+      if (state_[r] == OWES) state_[r] = TALKING; /* it answered */
     }
   for (int r = 1; state_ && r < size; r++)
     if (state_[r] == TALKING) rg_cl_send_talk(r, "", 0); /* the talk is over */
   for (int r = 1; state_ && r < size; r++)
-    while (state_[r] == TALKING) {
-      if (wait_for(r)) { /* no reply is owed now: the talk must be out of step */
-        char *msg = NULL;
-        size_t len;
-        rg_cl_recv_talk(r, &msg, &len), free(msg);
-      } else {
-        take_report(r, &st, err);
-      }
-    }
+    while (state_[r] == TALKING)
+      drop_next(r, &st, err); /* its report ends it */
   free(state_);
   state_ = NULL;
 #else

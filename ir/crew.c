@@ -2,6 +2,7 @@
  * end), the caller sleeps on `finished` until the last task of its batch returns. */
 #include "crew.h"
 
+#include <omp.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -63,6 +64,15 @@ rg_status rg_crew_new(int n, rg_crew **out, rg_err *err) {
 }
 
 int rg_crew_size(const rg_crew *c) { return c->n; }
+
+int rg_crew_omp_threads(void) {
+  return omp_get_max_threads() < omp_get_thread_limit() ? omp_get_max_threads()
+                                                        : omp_get_thread_limit();
+}
+
+rg_status rg_crew_new_omp(rg_crew **out, rg_err *err) {
+  return rg_crew_new(rg_crew_omp_threads(), out, err);
+}
 
 void rg_crew_run(rg_crew *c, int m, void (*task)(void *ctx, int j), void *ctx) {
   pthread_mutex_lock(&c->mu);

@@ -19,6 +19,9 @@ typedef struct rg_crew rg_crew;
  * start them all: rg_crew_size says how many). RG_ERR_NOMEM only when out of memory. */
 rg_status rg_crew_new(int n, rg_crew **out, rg_err *err) RG_MUST_CHECK;
 int rg_crew_size(const rg_crew *c);
+/* As many threads as OpenMP may use here (-j sets its default), and a crew of that many. */
+int rg_crew_omp_threads(void);
+rg_status rg_crew_new_omp(rg_crew **out, rg_err *err) RG_MUST_CHECK;
 
 /* Runs task(ctx, j) for every j in [0, m), on the crew's threads (the caller is one), and
  * returns when all have returned. Tasks must not call rg_crew_run on the same crew. */

@@ -311,10 +311,8 @@ static rg_status mirror_off(mirror *m, int tag, rg_err *err) {
 /* One rule's search for a derivation from the enabled rules of set, and the re-check of what it
  * found: what a thread does on its own (the set is only read). */
 typedef struct {
-  int k;       /* the rule's place in the visiting order */
-  bool remote; /* searched by o->helpers */
-  rg_derive_ask
-      a; /* a.exclude: searched against the set less itself (pass 2, where it is in the set) */
+  int k;           /* the rule's place in the visiting order */
+  rg_derive_ask a; /* a.exclude: against the set less itself (pass 2, where it is in the set) */
 } trial;
 
 /* Defence in depth: a derivation is re-checked independently before it removes a rule. */
@@ -365,13 +363,11 @@ static rg_status run_batch(searches *b, rg_crew *crew, mirror *mi, int m, bool h
                            rg_err *err) {
   const rg_derive_helpers *h = helped ? b->o->helpers : NULL;
   int nth = rg_crew_size(crew), slots = nth + (h ? h->width : 0), n_loc = 0, n_rem = 0;
-  for (int j = 0; j < m; j++) {
-    b->t[j].remote = h && j % slots >= nth;
-    if (b->t[j].remote)
+  for (int j = 0; j < m; j++) /* j % slots >= nth: the helpers' */
+    if (h && j % slots >= nth)
       b->rem[n_rem++] = b->t[j].a;
     else
       b->idx[n_loc++] = j;
-  }
   rg_status st = n_rem ? h->send(h->ctx, mi->log, mi->n, b->rem, n_rem, err) : RG_OK;
   if (n_rem) mi->n = 0; /* sent (or the pass ends) */
   b->check = false;
@@ -383,7 +379,7 @@ static rg_status run_batch(searches *b, rg_crew *crew, mirror *mi, int m, bool h
   if (!st && n_rem) st = h->take(h->ctx, b->rem, n_rem, err);
   int n_chk = 0;
   for (int j = 0, r = 0; j < m; j++)
-    if (b->t[j].remote) {
+    if (h && j % slots >= nth) {
       b->t[j].a = b->rem[r++];
       if (b->t[j].a.found) b->idx[n_chk++] = j;
     }
@@ -527,12 +523,6 @@ static rg_status rebuild_set(const rg_ruleset *rs, const rg_prune_result *res, m
   return st;
 }
 
-/* A crew of as many threads as OpenMP may use here (-j N bounds it). */
-static rg_status new_crew(rg_crew **crew, rg_err *err) {
-  int threads = omp_get_max_threads() < omp_get_thread_limit() ? omp_get_max_threads() : omp_get_thread_limit();
-  return rg_crew_new(threads, crew, err);
-}
-
 /* What derivability searches with: the set, the rules by tag (the checks'), the crew. */
 typedef struct {
   mirror mi;
@@ -544,7 +534,7 @@ static rg_status workspace_open(workspace *w, const rg_ruleset *rs, const rg_pru
                                 rg_err *err) {
   *w = (workspace){.mi = {.set = rg_rewrite_set_new(), .logged = o->helpers != NULL}};
   w->all = malloc(sizeof *w->all * ((size_t)n + 1));
-  rg_status st = w->mi.set && w->all ? new_crew(&w->crew, err)
+  rg_status st = w->mi.set && w->all ? rg_crew_new_omp(&w->crew, err)
                                      : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int i = 0; !st && i < n; i++)
     w->all[i] = rs->rules[i];

@@ -1,13 +1,13 @@
 /* synth/derive_spread.c: derivability's searches over an MPI job's ranks (derive_spread.h).
  *
- * Rank 0's word to a worker: N_CHANGES N_ASKS, then each change TAG LEN TEXT (LEN -1: switched
- * off), each ask TAG EXCLUDE LEN TEXT (LEN 0: the rule tagged so in the set). The answer: for
+ * Rank 0's word to a worker, one message a batch: N_CHANGES, each change TAG LEN TEXT (LEN -1:
+ * switched off), then N_ASKS, each ask TAG EXCLUDE LEN TEXT (LEN 0: the rule tagged so in the
+ * set). The answer: for
  * each ask STATUS FOUND N_STEPS, each step TAG REVERSE OUTPUT LEN STATE, then (STATUS not 0) LEN
  * MESSAGE. Numbers are 32-bit, in the ranks' own byte order (one job runs one build). */
 #define _POSIX_C_SOURCE 200809L
 #include "derive_spread.h"
 
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +56,7 @@ static rg_status send_batch(void *ctx, const rg_derive_change *changes, int n_ch
   rg_derive_spread *s = ctx;
   rg_strbuf rule;
   rg_sb_init(&rule);
-  rg_sb_clear(&s->changes); /* one text for every worker: each keeps the whole set */
+  rg_sb_clear(&s->changes); /* the same for every worker: each keeps the whole set */
   put_i32(&s->changes, n_changes);
   for (int c = 0; c < n_changes; c++) {
     put_i32(&s->changes, changes[c].tag);
@@ -66,31 +66,22 @@ static rg_status send_batch(void *ctx, const rg_derive_change *changes, int n_ch
     else
       put_i32(&s->changes, -1);
   }
-  for (int w = 0; w < s->workers; w++)
-    rg_sb_clear(&s->say[w]), put_i32(&s->say[w], n / s->workers + (w < n % s->workers));
-  for (int a = 0; a < n; a++) { /* ask a to worker a % workers, in order */
-    rg_strbuf *sb = &s->say[a % s->workers];
-    rg_sb_clear(&rule);
-    if (!asks[a].exclude) rg_text_print_rule(asks[a].rule, &rule);
-    put_i32(sb, asks[a].tag), put_i32(sb, asks[a].exclude),
-        put_text(sb, rg_sb_str(&rule), rule.len);
-  }
-  bool failed = rule.failed || s->changes.failed;
-  rg_sb_free(&rule);
-  for (int w = 0; w < s->workers; w++)
-    failed = failed || s->say[w].failed;
-  if (failed) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_status st = RG_OK;
-  rg_strbuf msg; /* the changes, then worker w's searches: one message a turn */
-  rg_sb_init(&msg);
-  for (int w = 0; !st && w < s->workers; w++) {
-    rg_sb_clear(&msg);
-    rg_sb_append(&msg, s->changes.s, s->changes.len),
-        rg_sb_append(&msg, s->say[w].s, s->say[w].len);
-    st = msg.failed ? rg_err_set(err, RG_ERR_NOMEM, "out of memory")
-                    : rg_cluster_say(w + 1, msg.s, msg.len, err);
+  for (int w = 0; !st && w < s->workers; w++) { /* asks w, w + workers, ... to worker w + 1 */
+    rg_sb_clear(&s->say);
+    rg_sb_append(&s->say, s->changes.s, s->changes.len);
+    put_i32(&s->say, n / s->workers + (w < n % s->workers));
+    for (int a = w; a < n; a += s->workers) {
+      rg_sb_clear(&rule);
+      if (!asks[a].exclude) rg_text_print_rule(asks[a].rule, &rule);
+      put_i32(&s->say, asks[a].tag), put_i32(&s->say, asks[a].exclude),
+          put_text(&s->say, rg_sb_str(&rule), rule.len);
+    }
+    st = s->say.failed || rule.failed || s->changes.failed
+             ? rg_err_set(err, RG_ERR_NOMEM, "out of memory")
+             : rg_cluster_say(w + 1, s->say.s, s->say.len, err);
   }
-  rg_sb_free(&msg);
+  rg_sb_free(&rule);
   return st;
 }
 
@@ -156,18 +147,14 @@ static rg_status time_turn(rg_derive_spread *s, double *turn_s, rg_err *err) {
 rg_status rg_derive_spread_open(rg_derive_spread *s, rg_prune_opts *po, rg_err *err) {
   *s = (rg_derive_spread){.workers = rg_cluster_size() - 1};
   if (s->workers < 1) return RG_OK;
-  s->say = calloc((size_t)s->workers, sizeof *s->say);
-  if (!s->say) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-  for (int w = 0; w < s->workers; w++)
-    rg_sb_init(&s->say[w]);
-  rg_sb_init(&s->changes);
+  rg_sb_init(&s->changes), rg_sb_init(&s->say);
   char job[96];
   snprintf(job, sizeof job, "%d %d %d\n", po->limits.max_steps, po->limits.max_states,
            po->limits.max_growth);
   rg_status st = rg_cluster_talk_open(RG_SPREAD_DERIVE, job, strlen(job), err);
   s->open = true; /* opened on the workers that could: closed after a failure too */
   /* every rank runs the same -j: a worker searches as many at once as rank 0 */
-  s->h = (rg_derive_helpers){s, s->workers * omp_get_max_threads(), 0, send_batch, take_batch};
+  s->h = (rg_derive_helpers){s, s->workers * rg_crew_omp_threads(), 0, send_batch, take_batch};
   if (!st) st = time_turn(s, &s->h.turn_s, err);
   const char *turn = getenv("RULEGEN_TEST_DERIVE_TURN"); /* a test's: 0 asks the workers always */
   if (turn) s->h.turn_s = atof(turn);
@@ -180,10 +167,7 @@ rg_status rg_derive_spread_close(rg_derive_spread *s, rg_prune_opts *po, rg_stat
   rg_err e2 = {0};
   rg_status closed = s->open ? rg_cluster_talk_close(&e2) : RG_OK;
   if (!st && closed) st = closed, *err = e2;
-  for (int w = 0; s->say && w < s->workers; w++)
-    rg_sb_free(&s->say[w]);
-  free(s->say);
-  rg_sb_free(&s->changes);
+  rg_sb_free(&s->changes), rg_sb_free(&s->say);
   po->helpers = NULL;
   *s = (rg_derive_spread){0};
   return st;
@@ -223,9 +207,7 @@ static rg_status open_worker(void *ctx, const char *text, size_t len, void **job
   w->lim = RG_DERIVE_LIMITS_DEFAULT; /* lim.stop NULL: rank 0 stops between batches */
   if (sscanf(text, "%d %d %d", &w->lim.max_steps, &w->lim.max_states, &w->lim.max_growth) != 3)
     return rg_err_set(err, RG_ERR_ARG, "derivability's limits garbled in rank 0's job");
-  int threads = omp_get_max_threads() < omp_get_thread_limit() ? omp_get_max_threads()
-                                                               : omp_get_thread_limit();
-  return rg_crew_new(threads, &w->crew, err);
+  return rg_crew_new_omp(&w->crew, err);
 }
 
 /* Rule text t (tag) parsed; *out NULL on error. */

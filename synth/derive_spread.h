@@ -19,7 +19,7 @@ typedef struct {
   rg_derive_helpers h;
   int workers;
   rg_strbuf changes; /* a batch's changes, said to every worker */
-  rg_strbuf *say;    /* each worker's searches */
+  rg_strbuf say;     /* one worker's message: the changes, then its searches */
   bool open;
 } rg_derive_spread;
 
