@@ -10,8 +10,10 @@
 struct rg_crew {
   pthread_mutex_t mu;
   pthread_cond_t start, finished;
-  pthread_t *threads;
-  int n;         /* threads in all, the caller's included */
+  pthread_t *threads; /* [started] */
+  int n;              /* threads that run tasks, the caller's included unless aside */
+  int started;        /* threads started here */
+  bool aside;         /* the caller only waits (rg_crew_new_aside) */
   long batch;    /* counts batches: a worker wakes for a new one */
   int next, m;   /* the next task to hand out, and the batch's size */
   int running;   /* tasks handed out and not yet returned */
@@ -46,10 +48,11 @@ static void *worker(void *arg) {
   return NULL;
 }
 
-rg_status rg_crew_new(int n, rg_crew **out, rg_err *err) {
+/* A crew with want threads started here (fewer when the system will not start them all). */
+static rg_status crew_start(int want, rg_crew **out, rg_err *err) {
   *out = NULL;
   rg_crew *c = calloc(1, sizeof *c);
-  if (!c || !(c->threads = calloc((size_t)(n > 1 ? n : 1), sizeof *c->threads))) {
+  if (!c || !(c->threads = calloc((size_t)(want > 1 ? want : 1), sizeof *c->threads))) {
     free(c);
     return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   }
@@ -57,9 +60,24 @@ rg_status rg_crew_new(int n, rg_crew **out, rg_err *err) {
   pthread_cond_init(&c->start, NULL);
   pthread_cond_init(&c->finished, NULL);
   /* A thread the system will not start leaves the crew smaller, as OpenMP's teams would be. */
-  c->n = 1;
-  while (c->n < n && !pthread_create(&c->threads[c->n], NULL, worker, c)) c->n++;
+  while (c->started < want && !pthread_create(&c->threads[c->started], NULL, worker, c))
+    c->started++;
   *out = c;
+  return RG_OK;
+}
+
+rg_status rg_crew_new(int n, rg_crew **out, rg_err *err) {
+  rg_status st = crew_start(n - 1, out, err);
+  if (!st) (*out)->n = (*out)->started + 1;
+  return st;
+}
+
+rg_status rg_crew_new_aside(int n, rg_crew **out, rg_err *err) {
+  rg_status st = crew_start(n, out, err);
+  if (st) return st;
+  rg_crew *c = *out;
+  c->aside = c->started > 0; /* none started: the caller runs the tasks after all */
+  c->n = c->aside ? c->started : 1;
   return RG_OK;
 }
 
@@ -74,13 +92,18 @@ rg_status rg_crew_new_omp(rg_crew **out, rg_err *err) {
   return rg_crew_new(rg_crew_omp_threads(), out, err);
 }
 
+rg_status rg_crew_new_omp_aside(rg_crew **out, rg_err *err) {
+  return rg_crew_new_aside(rg_crew_omp_threads(), out, err);
+}
+
 void rg_crew_run(rg_crew *c, int m, void (*task)(void *ctx, int j), void *ctx) {
   pthread_mutex_lock(&c->mu);
   c->task = task, c->ctx = ctx, c->next = 0, c->m = m, c->running = 0;
   c->batch++;
-  if (c->n > 1 && m > 1) pthread_cond_broadcast(&c->start);
-  work(c);
-  while (c->running > 0) pthread_cond_wait(&c->finished, &c->mu);
+  if (c->aside ? m > 0 : c->n > 1 && m > 1) pthread_cond_broadcast(&c->start);
+  if (!c->aside) work(c);
+  while (c->next < c->m || c->running > 0)
+    pthread_cond_wait(&c->finished, &c->mu);
   pthread_mutex_unlock(&c->mu);
 }
 
@@ -90,7 +113,8 @@ void rg_crew_free(rg_crew *c) {
   c->ending = true;
   pthread_cond_broadcast(&c->start);
   pthread_mutex_unlock(&c->mu);
-  for (int i = 1; i < c->n; i++) pthread_join(c->threads[i], NULL);
+  for (int i = 0; i < c->started; i++)
+    pthread_join(c->threads[i], NULL);
   pthread_cond_destroy(&c->start);
   pthread_cond_destroy(&c->finished);
   pthread_mutex_destroy(&c->mu);

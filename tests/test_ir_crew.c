@@ -2,7 +2,8 @@
  * one thread when it has them, and returns only when all have returned; batches of every size
  * back to back (the race a late-waking worker could lose), crews of one to eight threads, a batch
  * whose first task is slow given to workers that are asleep (they must be woken for it), and a
- * crew freed right after it is made. Run under the sanitizer build too. */
+ * crew freed right after it is made; the same for crews aside (the caller only waits: no task
+ * on its thread). Run under the sanitizer build too. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdatomic.h>
@@ -31,10 +32,15 @@ static void task(void *ctx, int j) {
   atomic_fetch_add(&b->returned, 1);
 }
 
+static bool aside_; /* the crews under test are aside: no task may run on the caller's thread */
+
 /* One batch of m tasks, checked; returns whether it ran tasks on two threads. */
 static bool run_checked(rg_crew *c, int m, bool slow) {
   batch b = {.slow = slow};
   rg_crew_run(c, m, task, &b);
+  for (int j = 0; aside_ && j < m; j++)
+    CHECK_MSG(!pthread_equal(b.who[j], pthread_self()), "a crew aside ran task %d on the caller",
+              j);
   int bad = 0;
   for (int j = 0; j < MAX_TASKS; j++) bad += atomic_load(&b.runs[j]) != (j < m);
   CHECK_MSG(bad == 0, "a crew of %d, batch of %d: %d tasks not run exactly once", rg_crew_size(c), m, bad);
@@ -50,11 +56,13 @@ static void hammer(rg_crew *c) {
     for (int m = 0; m <= MAX_TASKS; m++) run_checked(c, m, false);
 }
 
-int main(void) {
+/* Crews of 1 to 8 threads (aside: the caller only waits). */
+static void crews(bool aside) {
   rg_err err;
+  aside_ = aside;
   for (int n = 1; n <= 8; n *= 2) {
     rg_crew *c;
-    CHECK(rg_crew_new(n, &c, &err) == RG_OK);
+    CHECK((aside ? rg_crew_new_aside : rg_crew_new)(n, &c, &err) == RG_OK);
     CHECK(rg_crew_size(c) == n);
     hammer(c);
     nanosleep(&(struct timespec){0, 50 * 1000 * 1000}, NULL); /* the workers asleep by now */
@@ -63,8 +71,16 @@ int main(void) {
     else CHECK_MSG(spread, "a crew of %d ran a batch whose first task was slow on one thread", n);
     rg_crew_free(c);
   }
+}
+
+int main(void) {
+  rg_err err;
+  crews(false);
+  crews(true);
   rg_crew *idle;
   CHECK(rg_crew_new(4, &idle, &err) == RG_OK);
+  rg_crew_free(idle);
+  CHECK(rg_crew_new_aside(2, &idle, &err) == RG_OK);
   rg_crew_free(idle);
   rg_crew_free(NULL);
   return check_done("test_ir_crew");
