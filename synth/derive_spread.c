@@ -4,7 +4,8 @@
  * switched off), then N_ASKS, each ask TAG EXCLUDE LEN TEXT (LEN 0: the rule tagged so in the
  * set). The answer: for
  * each ask STATUS FOUND N_STEPS, each step TAG REVERSE OUTPUT LEN STATE, then (STATUS not 0) LEN
- * MESSAGE. Numbers are 32-bit, in the ranks' own byte order (one job runs one build). */
+ * MESSAGE; last STOPPED (1: a signal stopped the worker, which wants the run to stop). Numbers are
+ * 32-bit, in the ranks' own byte order (one job runs one build). */
 #define _POSIX_C_SOURCE 200809L
 #include "derive_spread.h"
 
@@ -104,6 +105,18 @@ static void read_answer(reader *r, rg_derive_ask *a, int from) {
   }
 }
 
+/* Worker from says a signal stopped it: the run stops as on Ctrl-C (between batches, its work
+ * kept); without a stop flag to set, an error. */
+static rg_status worker_stopped(rg_derive_spread *s, int from, rg_err *err) {
+  if (!s->stop)
+    return rg_err_set(err, RG_ERR_ARG, "rank %d: stopped by a signal before its work was done",
+                      from);
+  if (!*s->stop)
+    fprintf(stderr, "rulegen: rank %d was stopped by a signal: the run stops as on Ctrl-C\n", from);
+  *s->stop = 1;
+  return RG_OK;
+}
+
 static rg_status take_batch(void *ctx, rg_derive_ask *asks, int n, rg_err *err) {
   rg_derive_spread *s = ctx;
   rg_status st = RG_OK;
@@ -114,6 +127,7 @@ static rg_status take_batch(void *ctx, rg_derive_ask *asks, int n, rg_err *err) 
     reader r = {msg, msg + len, false};
     for (int a = w; !heard && a < n; a += s->workers)
       read_answer(&r, &asks[a], w + 1);
+    if (!heard && get_i32(&r) == 1) heard = worker_stopped(s, w + 1, err);
     if (!heard && (r.bad || r.p != r.end))
       heard = rg_err_set(err, RG_ERR_ARG,
                          "rank %d's answers to derivability's searches are garbled", w + 1);
@@ -145,7 +159,7 @@ static rg_status time_turn(rg_derive_spread *s, double *turn_s, rg_err *err) {
 }
 
 rg_status rg_derive_spread_open(rg_derive_spread *s, rg_prune_opts *po, rg_err *err) {
-  *s = (rg_derive_spread){.workers = rg_cluster_size() - 1};
+  *s = (rg_derive_spread){.workers = rg_cluster_size() - 1, .stop = po->stop};
   if (s->workers < 1) return RG_OK;
   rg_sb_init(&s->changes), rg_sb_init(&s->say);
   char job[96];
@@ -174,6 +188,11 @@ rg_status rg_derive_spread_close(rg_derive_spread *s, rg_prune_opts *po, rg_stat
 }
 
 /* ---- a worker ---- */
+
+typedef struct {
+  volatile sig_atomic_t *flag; /* the worker's Ctrl-C/SIGTERM flag (NULL: none) */
+} stop_flag;
+static stop_flag worker_stop_; /* one worker's, set once before it serves */
 
 /* A worker's copy of the set, the rules it holds (by tag) and one batch's searches. */
 typedef struct {
@@ -309,7 +328,8 @@ static rg_status do_batch(worker *w, const char *msg, size_t len, rg_strbuf *out
 /* The talk: batch after batch until rank 0 says it is over. */
 static rg_status run_talk(void *ctx, void *job, int b, int e, int64_t counts[RG_CLUSTER_COUNTS],
                           rg_err *err) {
-  (void)ctx, (void)b, (void)e;
+  (void)b, (void)e;
+  const stop_flag *stop = ctx;
   worker *w = job;
   rg_strbuf out;
   rg_sb_init(&out);
@@ -320,6 +340,7 @@ static rg_status run_talk(void *ctx, void *job, int b, int e, int64_t counts[RG_
     rg_kill_point("rank-derive", rg_cluster_rank()); /* a test's rank that dies (ir/killpoint.h) */
     rg_sb_clear(&out);
     st = do_batch(w, msg, len, &out, counts, err);
+    put_i32(&out, stop->flag && *stop->flag); /* read after the batch: it is answered whole */
     free(msg);
     if (!st) rg_cluster_reply(rg_sb_str(&out), out.len);
   }
@@ -327,6 +348,7 @@ static rg_status run_talk(void *ctx, void *job, int b, int e, int64_t counts[RG_
   return st;
 }
 
-void rg_derive_work(rg_cluster_work *w) {
-  *w = (rg_cluster_work){NULL, open_worker, run_talk, close_worker, 1};
+void rg_derive_work(volatile sig_atomic_t *stop, rg_cluster_work *w) {
+  worker_stop_.flag = stop;
+  *w = (rg_cluster_work){&worker_stop_, open_worker, run_talk, close_worker, 1};
 }

@@ -8,7 +8,8 @@
  * search cut short on a worker is never taken for a rule kept. The workers are asked only while
  * a search on rank 0 takes longer than a turn of the talk (timed when it opens; a test sets it
  * with RULEGEN_TEST_DERIVE_TURN=SECONDS, 0 to ask them always): at depths 2 and 3 a search is
- * microseconds and the talk would only slow it. */
+ * microseconds and the talk would only slow it. A worker a signal stopped (a scheduler's SIGTERM)
+ * answers its batch and says so: rank 0 then stops as on Ctrl-C, derivability's work kept. */
 #ifndef RG_SYNTH_DERIVE_SPREAD_H
 #define RG_SYNTH_DERIVE_SPREAD_H
 
@@ -21,6 +22,7 @@ typedef struct {
   rg_strbuf changes; /* a batch's changes, said to every worker */
   rg_strbuf say;     /* one worker's message: the changes, then its searches */
   bool open;
+  volatile sig_atomic_t *stop; /* rank 0's: set when a worker says a signal stopped it */
 } rg_derive_spread;
 
 /* Rank 0, before one derivability call under po: with several ranks, opens the talk and sets
@@ -31,7 +33,8 @@ rg_status rg_derive_spread_open(rg_derive_spread *s, rg_prune_opts *po, rg_err *
 rg_status rg_derive_spread_close(rg_derive_spread *s, rg_prune_opts *po, rg_status st,
                                  rg_err *err) RG_MUST_CHECK;
 
-/* A worker's work for those talks (synth/spread.h's RG_SPREAD_DERIVE). */
-void rg_derive_work(rg_cluster_work *w);
+/* A worker's work for those talks (synth/spread.h's RG_SPREAD_DERIVE); stop: its Ctrl-C/SIGTERM
+ * flag (set: it says so after the batch it is in). */
+void rg_derive_work(volatile sig_atomic_t *stop, rg_cluster_work *w);
 
 #endif

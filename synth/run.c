@@ -546,7 +546,7 @@ static int serve(rg_synth_opts *o) {
   rg_generalize_opts go = generalize_opts(o, &sp, NULL);
   go.quiet = true;
   rg_generalize_work(&go, &works[RG_SPREAD_GENERALIZE]);
-  rg_derive_work(&works[RG_SPREAD_DERIVE]);
+  rg_derive_work(o->stop, &works[RG_SPREAD_DERIVE]);
   int rc = rg_spread_serve(&o->fin, works);
   rg_enum_space_free(&sp);
   return rc;

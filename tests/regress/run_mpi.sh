@@ -2,7 +2,7 @@
 # rulegen under mpirun (cluster/, synth/spread.h, synth/tested.h; issue 45): the enumeration,
 # the test stage and the proof rounds spread over the ranks write what one process writes, byte
 # for byte; a rank killed while enumerating or testing, and the run goes on under another N or as
-# one process. Derivability's searches spread, and a worker killed in them. The proof rounds at -np 1, 2 and 3 (oversubscribed), each from a proof cache of
+# one process. Derivability's searches spread, and a worker killed or stopped by a signal in them. The proof rounds at -np 1, 2 and 3 (oversubscribed), each from a proof cache of
 # its own that holds only the axiom test's pass, with the ranks' work counted as asked now; two proof
 # rounds (two false rules planted among the candidates put back what they derived); a whole
 # depth-3 run from enumeration; a rank killed mid-round (RULEGEN_TEST_KILL_AT=rank:R, the test
@@ -156,6 +156,17 @@ check "derivability: rank 2 named" 0 grep -q "rank 2 with PID" dk.err
 check "derivability: no rules written" 0 test ! -e dk.rules
 check "derivability: went on" 0 env RULEGEN_TEST_DERIVE_TURN=0 "$mpirun" -np 2 "$rulegen" $D -j 1 -o dk.rules
 check "derivability, killed and gone on: the same rules" 0 cmp d1.rules dk.rules
+# a worker a signal stops (a scheduler's SIGTERM) answers its batch and says so: rank 0 stops as
+# on Ctrl-C (130), derivability's place kept, and the same command goes on from it
+check "derivability: rank 2 stopped by a signal" 0 sh -c "RULEGEN_TEST_DERIVE_TURN=0 RULEGEN_TEST_KILL_SIGNAL=TERM \
+  RULEGEN_TEST_KILL_AT=rank-derive:2 timeout 300 '$mpirun' -np 3 '$rulegen' $D -j 1 -o ds.rules >/dev/null 2>ds.err
+  [ \$? -eq 130 ]"
+check "derivability, rank 2 stopped: said" 0 grep -q "rank 2 was stopped by a signal: the run stops as on Ctrl-C" ds.err
+check "derivability, rank 2 stopped: its place kept" 0 grep -q "^derive 1 " ds.rules.derived
+check "derivability, rank 2 stopped: no rules written" 0 test ! -e ds.rules
+check "derivability, rank 2 stopped: went on" 0 env RULEGEN_TEST_DERIVE_TURN=0 "$mpirun" -np 3 "$rulegen" $D -j 1 -o ds.rules
+has "derivability, rank 2 stopped: went on from its place" "resuming in derivability's first pass"
+check "derivability, stopped and gone on: the same rules" 0 cmp d1.rules ds.rules
 
 # an unsound axiom stops the run before the ranks set out
 candidates u
