@@ -8,7 +8,8 @@
 # SNAP: the folder holding SNAP/OUTNAME.candidates etc.; each set-up runs in SNAP.NAME with
 # -o SNAP.NAME/OUTNAME and --stop-after prune added. An MPI set-up needs rulegen's helpers and
 # data found from its workers too (`mpirun -x RULEGEN_DATA_DIR`). DUR (default 240) in the
-# environment. Prints the first and last progress lines of each, with the seconds since start.
+# environment. Prints the first and last progress lines of each, with the seconds since start,
+# and at the window's end each process's peak and resident memory (VmHWM, VmRSS).
 set -euo pipefail
 if [ $# -lt 3 ] || [ ! -d "$1" ]; then echo "usage: $0 SNAP OUTNAME 'NAME|COMMAND...' ..." >&2; exit 2; fi
 snap=$1 out=$2
@@ -28,14 +29,18 @@ for spec in "$@"; do
     [ -e "$snap/$out.$f" ] && ln "$snap/$out.$f" "$dir/$out.$f"
   done
   # shellcheck disable=SC2086 # cmd is words on purpose
-  (cd "$dir" && echo $BASHPID > "$dir/pid" && exec $cmd --stop-after prune -o "$dir/$out" 2>&1 |
-    stamp > "$dir/log") &
+  # the pid written is the command's own: bash writes it, then becomes the command
+  (cd "$dir" && exec bash -c 'echo $$ > "$0/pid"; exec "$@"' "$dir" $cmd --stop-after prune \
+    -o "$dir/$out" 2>&1) | stamp > "$dir/log" &
   runner=$!
   until grep -q "derivability:" "$dir/log" 2>/dev/null; do
     kill -0 $runner 2>/dev/null || { echo "$name: ended before derivability (see $dir/log)" >&2; break; }
     sleep 2
   done
   sleep "$dur"
+  for p in $(cat "$dir/pid") $(pgrep -P "$(cat "$dir/pid")"); do # the process, or mpirun's ranks
+    echo "$name: pid $p $(grep -E 'VmHWM|VmRSS' /proc/"$p"/status 2>/dev/null | tr -s ' \t\n' ' ')"
+  done
   kill -INT "$(cat "$dir/pid")" 2>/dev/null || true # rulegen, or mpirun, which passes it on
   wait $runner || true
   echo "$name: $(grep "derivability:" "$dir/log" | sed -n '1p;$p' | tr '\n' ' ')"

@@ -8,11 +8,11 @@
 
 rg_status rg_prune_write_records(FILE *f, const rg_ruleset *rs, const rg_prune_result *res,
                                  rg_err *err) {
-  return rg_prune_write_records_texts(f, rs, NULL, res, err);
+  return rg_prune_write_records_texts(f, rs, NULL, NULL, res, err);
 }
 
-rg_status rg_prune_write_records_texts(FILE *f, const rg_ruleset *rs, const char *const *texts,
-                                       const rg_prune_result *res, rg_err *err) {
+rg_status rg_prune_write_records_texts(FILE *f, const rg_ruleset *rs, rg_prune_text_fn text,
+                                       const void *ctx, const rg_prune_result *res, rg_err *err) {
   fprintf(f,
           "# rulegen prune: removal records, in the order of removal (format: prune/record.h)\n");
   rg_strbuf sb;
@@ -30,7 +30,10 @@ rg_status rg_prune_write_records_texts(FILE *f, const rg_ruleset *rs, const char
     rg_sb_clear(&sb);
     const rg_rule *r = rs->rules[res->removal_seq[k]];
     if (r) rg_text_print_rule(r, &sb);
-    else rg_sb_puts(&sb, texts[res->removal_seq[k]]);
+    else if (text)
+      text(ctx, rs, res->removal_seq[k], &sb);
+    else
+      sb.failed = true; /* a caller's bug: no text for a rule let go of */
     fprintf(f, "\n  rule: %s\n", rg_sb_str(&sb));
     for (int s = 0; s < e->deriv.n; s++) {
       const rg_derive_step *sp = &e->deriv.steps[s];
@@ -41,7 +44,9 @@ rg_status rg_prune_write_records_texts(FILE *f, const rg_ruleset *rs, const char
   }
   bool failed = sb.failed;
   rg_sb_free(&sb);
-  if (failed) return rg_err_set(err, RG_ERR_NOMEM, "out of memory writing records");
+  if (failed)
+    return rg_err_set(err, RG_ERR_NOMEM,
+                      "out of memory writing records, or a removed rule's text lost");
   if (fflush(f) != 0 || ferror(f))
     return rg_err_set(err, RG_ERR_IO, "cannot write the removal records");
   return RG_OK;

@@ -26,10 +26,13 @@ struct rg_prune_result; /* prune.h */
 /* Writes the records of res (the result of pruning rs) to f. RG_ERR_IO if writing fails. */
 rg_status rg_prune_write_records(FILE *f, const rg_ruleset *rs, const struct rg_prune_result *res,
                                  rg_err *err) RG_MUST_CHECK;
-/* The same where the removed rule i may be NULL in rs and given as texts[i] (the text
- * rg_text_print_rule wrote for it) instead: a run that let go of removed rules' graphs. */
-rg_status rg_prune_write_records_texts(FILE *f, const rg_ruleset *rs, const char *const *texts,
-                                       const struct rg_prune_result *res, rg_err *err) RG_MUST_CHECK;
+/* The same where the removed rule i may be NULL in rs: text(ctx, rs, i, sb) then appends the
+ * text rg_text_print_rule wrote for it (sb->failed: it could not): a run that let go of removed
+ * rules' graphs (synth/hollow.h). */
+typedef void (*rg_prune_text_fn)(const void *ctx, const rg_ruleset *rs, int i, rg_strbuf *sb);
+rg_status rg_prune_write_records_texts(FILE *f, const rg_ruleset *rs, rg_prune_text_fn text,
+                                       const void *ctx, const struct rg_prune_result *res,
+                                       rg_err *err) RG_MUST_CHECK;
 
 /* Writes the end line, after the last records (several pruning runs may write records into one
  * file before it). RG_ERR_IO if writing fails. */

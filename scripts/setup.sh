@@ -9,6 +9,7 @@ PACKAGES=(
   cvc5 libcvc5-dev
   libgmp-dev
   libsodium-dev
+  libzstd-dev
   libsqlite3-dev sqlite3
   libprotobuf-c-dev protobuf-c-compiler
   libonnx-dev

@@ -333,7 +333,8 @@ static rg_status write_text(const finish *f, FILE *out, rg_err *err) {
 /* The removal records of both pruning runs, in removal order, and their end line
  * (prune/record.h). */
 static rg_status write_records(const finish *f, FILE *fp, rg_err *err) {
-  rg_status st = rg_prune_write_records_texts(fp, &f->cand, (const char *const *)f->hollow.text, &f->before, err);
+  rg_status st =
+      rg_prune_write_records_texts(fp, &f->cand, rg_hollow_text, &f->hollow, &f->before, err);
   if (!st && f->derive_run) {
     rg_ruleset rs = borrow(f, f->verified, f->n_verified);
     st = rs.rules ? rg_prune_write_records(fp, &rs, &f->derive, err)
@@ -478,11 +479,16 @@ static rg_status add_prune_records(rg_db *db, const finish *f, const rg_prune_re
     char *implied = by ? joined_ids(by, e->n_by) : NULL;
     rg_sb_clear(&sb);
     rg_hollow_print(&f->hollow, &f->cand, map[k], &sb);
+    if (sb.failed)
+      st = rg_err_set(err, RG_ERR_NOMEM, "out of memory, or a removed rule's text lost");
     char reason[64];
     if (e->fate == RG_FATE_DERIVED) snprintf(reason, sizeof reason, "derivable(k=%d)", e->deriv.n);
     else snprintf(reason, sizeof reason, "%s", rg_prune_fate_name(e->fate));
-    st = implied ? rg_db_add_prune(db, &(rg_db_prune){ids[map[k]], (char *)rg_sb_str(&sb), reason, implied}, err)
-                 : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    if (!st)
+      st = implied
+               ? rg_db_add_prune(
+                     db, &(rg_db_prune){ids[map[k]], (char *)rg_sb_str(&sb), reason, implied}, err)
+               : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
     free(by);
     free(implied);
   }
@@ -498,7 +504,7 @@ static rg_status add_rules(rg_db *db, const finish *f, rg_db_id *ids, int *untes
     if (f->proof[i])
       st = add_rule(db, f, i, rg_db_status_of_proof(f->proof[i]->status), &ids[i], untested, err);
     else
-      rg_hollow_content_id(&f->hollow, &f->cand, i, &ids[i]);
+      st = rg_hollow_content_id(&f->hollow, &f->cand, i, &ids[i], err);
   }
   return st;
 }

@@ -9,7 +9,7 @@
  * visiting order for each rule, and the same removal records. Over TASO's 133 rules with a
  * renamed copy of each (some before their original), a renamed bare graph, in slices of a few
  * lines, at one and three threads. Pruning refuses a rule let go of that renames nothing before
- * it, and one absent with no facts. */
+ * it, and one absent with no facts. More rules than train the texts' dictionary, packed with it. */
 #define _POSIX_C_SOURCE 200809L
 #include <omp.h>
 
@@ -33,20 +33,20 @@ static char *records(const rg_ruleset *rs, const rg_hollow *h, const rg_prune_re
   size_t len = 0;
   FILE *f = open_memstream(&text, &len);
   rg_err err;
-  CHECK(f && rg_prune_write_records_texts(f, rs, h ? (const char *const *)h->text : NULL, res, &err) == RG_OK);
+  CHECK(f && rg_prune_write_records_texts(f, rs, h ? rg_hollow_text : NULL, h, res, &err) == RG_OK);
   fclose(f);
   return text;
 }
 
 /* res (freed here) is want: each rule's fate, record and place in the order, and the records
  * written from rs and h. */
-static void same_result(const rg_ruleset *rs, const rg_hollow *h, rg_prune_result *res, const rg_prune_result *want,
-                        const char *want_records, const char *what) {
+static void same_result(const rg_ruleset *rs, const rg_hollow *h, rg_prune_result *res,
+                        const rg_prune_result *want, const char *want_records, const char *what) {
   int differ = res->n != want->n || res->kept != want->kept;
   for (int i = 0; !differ && i < res->n; i++)
     differ += res->e[i].fate != want->e[i].fate || res->e[i].n_by != want->e[i].n_by ||
-              (res->e[i].n_by && res->e[i].by[0] != want->e[i].by[0]) || res->e[i].deriv.n != want->e[i].deriv.n ||
-              res->order[i] != want->order[i];
+              (res->e[i].n_by && res->e[i].by[0] != want->e[i].by[0]) ||
+              res->e[i].deriv.n != want->e[i].deriv.n || res->order[i] != want->order[i];
   CHECK_MSG(!differ, "%s: not the whole set's fates and order", what);
   char *got = records(rs, h, res);
   CHECK_MSG(!strcmp(got, want_records), "%s: other records", what);
@@ -92,9 +92,12 @@ static void let_go_in_derivability(void) {
     rg_prune_result res;
     CHECK(rg_prune_run(&rs, &po, &res, &err) == RG_OK);
     int absent = 0;
-    for (int i = 0; i < rs.n; i++) absent += !rs.rules[i];
-    CHECK_MSG(l.calls > 0 && absent == l.calls, "%d threads: %d let go of, %d absent", threads, l.calls, absent);
-    same_result(&rs, &h, &res, &want, want_records, threads == 1 ? "let go of, 1 thread" : "let go of, 3 threads");
+    for (int i = 0; i < rs.n; i++)
+      absent += !rs.rules[i];
+    CHECK_MSG(l.calls > 0 && absent == l.calls, "%d threads: %d let go of, %d absent", threads,
+              l.calls, absent);
+    same_result(&rs, &h, &res, &want, want_records,
+                threads == 1 ? "let go of, 1 thread" : "let go of, 3 threads");
     rg_hollow_free(&h);
     rg_ruleset_free(&rs);
   }
@@ -108,7 +111,8 @@ static void renamed(const char *line, rg_strbuf *sb) {
   for (const char *p = line; *p && *p != '\n'; p++) {
     rg_sb_append(sb, p, 1);
     if (*p == '?') {
-      while (p[1] && (p[1] == '_' || (p[1] >= 'a' && p[1] <= 'z') || (p[1] >= '0' && p[1] <= '9'))) rg_sb_append(sb, ++p, 1);
+      while (p[1] && (p[1] == '_' || (p[1] >= 'a' && p[1] <= 'z') || (p[1] >= '0' && p[1] <= '9')))
+        rg_sb_append(sb, ++p, 1);
       rg_sb_puts(sb, "q");
     }
   }
@@ -131,7 +135,8 @@ static void candidates(rg_strbuf *text) {
     if (i % 7 != 3) renamed(rg_sb_str(&one), text);
     rg_sb_free(&one);
   }
-  rg_sb_puts(text, "(ewadd ?a ?b)\n(ewadd ?c ?d) => (ewadd ?d ?c)\n(ewadd ?e ?f) => (ewadd ?f ?e)\n");
+  rg_sb_puts(text,
+             "(ewadd ?a ?b)\n(ewadd ?c ?d) => (ewadd ?d ?c)\n(ewadd ?e ?f) => (ewadd ?f ?e)\n");
   rg_ruleset_free(&taso);
 }
 
@@ -143,8 +148,8 @@ static rg_prune_opts opts(rg_renamings *r) {
 }
 
 /* Parsed with the renamings let go of, pruned: the same as the whole set's result. */
-static void same_as_whole(const rg_strbuf *text, const rg_prune_result *want, const char *want_records,
-                          int threads, size_t slice) {
+static void same_as_whole(const rg_strbuf *text, const rg_prune_result *want,
+                          const char *want_records, int threads, size_t slice) {
   rg_ruleset rs;
   rg_ruleset_init(&rs);
   rg_hollow h;
@@ -157,8 +162,10 @@ static void same_as_whole(const rg_strbuf *text, const rg_prune_result *want, co
   rg_renamings_parse_done(&r);
   free(copy);
   int absent = 0, renamings = 0;
-  for (int i = 0; i < rs.n; i++) absent += !rs.rules[i], renamings += want->e[i].fate == RG_FATE_RENAMING;
-  CHECK_MSG(absent == renamings && absent > 130, "%d rules let go of, %d renamings", absent, renamings);
+  for (int i = 0; i < rs.n; i++)
+    absent += !rs.rules[i], renamings += want->e[i].fate == RG_FATE_RENAMING;
+  CHECK_MSG(absent == renamings && absent > 130, "%d rules let go of, %d renamings", absent,
+            renamings);
   rg_prune_opts po = opts(&r);
   rg_prune_result res;
   CHECK(rg_prune_run(&rs, &po, &res, &err) == RG_OK);
@@ -190,7 +197,8 @@ static void refused(const rg_strbuf *text) {
   CHECK(rg_text_parse(text->s, text->len, &rs, &err) == RG_OK);
   CHECK(rg_hollow_init(&h, rs.n, &err) == RG_OK);
   one_absent a = {0};
-  CHECK(rg_prune_facts_of(rs.rules[0], &a.f, &err) == RG_OK); /* TASO's first rule, its copy after it */
+  CHECK(rg_prune_facts_of(rs.rules[0], &a.f, &err) ==
+        RG_OK); /* TASO's first rule, its copy after it */
   CHECK(rg_hollow_rule(&h, &rs, 0, &err) == RG_OK);
   rg_prune_opts po = rg_prune_opts_default();
   po.stages = RG_PRUNE_RENAMING | RG_PRUNE_SUBGRAPH;
@@ -198,7 +206,8 @@ static void refused(const rg_strbuf *text) {
   CHECK(rg_prune_run(&rs, &po, &res, &err) == RG_ERR_ARG && strstr(err.msg, "no facts"));
   rg_prune_result_free(&res);
   po.absent = facts_of_one, po.absent_ctx = &a;
-  CHECK(rg_prune_run(&rs, &po, &res, &err) == RG_ERR_ARG && strstr(err.msg, "renames no rule before it"));
+  CHECK(rg_prune_run(&rs, &po, &res, &err) == RG_ERR_ARG &&
+        strstr(err.msg, "renames no rule before it"));
   rg_prune_result_free(&res);
   rg_hollow_free(&h);
   rg_ruleset_free(&rs);
@@ -235,7 +244,8 @@ static void renamings(void) {
   CHECK(rg_hollow_init(&h, 0, &err) == RG_OK);
   rg_renamings_init(&r, &h, 1);
   char twice[] = "(ewadd ?a ?b)\n(ewadd ?c ?d)\n";
-  CHECK(rg_text_parse_slices(twice, strlen(twice), 1, &bares, rg_renamings_parsed, &r, &err) == RG_OK);
+  CHECK(rg_text_parse_slices(twice, strlen(twice), 1, &bares, rg_renamings_parsed, &r, &err) ==
+        RG_OK);
   CHECK(bares.n == 2 && bares.rules[0] && bares.rules[1]);
   printf("%d rules, %d renamings\n", rs.n, want.stage[0].in - want.stage[0].out);
   rg_renamings_free(&r);
@@ -248,9 +258,61 @@ static void renamings(void) {
   rg_sb_free(&text);
 }
 
+/* More rules than RG_HOLLOW_TRAIN made hollow: the later ones packed with the dictionary trained
+ * on the first ('Z', hollow.c's format), and each prints, hashes and comes back as it was whole. */
+static void packed(void) {
+  static const char *const forms[] = {
+      "(ewmul (ewadd ?a%d ?b%d) ?c%d) => (ewadd (ewmul ?a%d ?c%d) (ewmul ?b%d ?c%d))\n",
+      "(relu (matmul ?x%d (transpose 10 ?w%d))) => (relu (matmul ?x%d (transpose 10 ?w%d)))\n",
+      "(tanh (ewadd ?p%d (sigmoid ?q%d))) => (tanh (ewadd (sigmoid ?q%d) ?p%d))\n"};
+  int n = RG_HOLLOW_TRAIN + 5000, zipped = 0, same = 0;
+  rg_strbuf text;
+  rg_sb_init(&text);
+  for (int k = 0; k < n; k++) {
+    int a = k % 97, b = k / 97, c = k % 13 + k / 1000;
+    if (k % 3 == 0)
+      rg_sb_printf(&text, forms[0], a, b, c, a, c, b, c);
+    else if (k % 3 == 1)
+      rg_sb_printf(&text, forms[1], a, b, a, b);
+    else
+      rg_sb_printf(&text, forms[2], b, c, c, b);
+  }
+  rg_ruleset rs;
+  rg_ruleset_init(&rs);
+  rg_err err;
+  CHECK(!text.failed && rg_text_parse(text.s, text.len, &rs, &err) == RG_OK && rs.n == n);
+  rg_hollow h;
+  CHECK(rg_hollow_init(&h, n, &err) == RG_OK);
+  char **whole = calloc((size_t)n, sizeof *whole);
+  rg_db_id *ids = calloc((size_t)n, sizeof *ids);
+  for (int i = 0; i < n; i++) {
+    whole[i] = printed(&h, &rs, i);
+    CHECK(rg_hollow_content_id(&h, &rs, i, &ids[i], &err) == RG_OK);
+    CHECK(rg_hollow_rule(&h, &rs, i, &err) == RG_OK);
+  }
+  for (int i = 0; i < n; i++) {
+    zipped += h.text[i][0] == 'Z';
+    char *p = printed(&h, &rs, i);
+    rg_db_id id;
+    CHECK(rg_hollow_content_id(&h, &rs, i, &id, &err) == RG_OK);
+    CHECK(rg_hollow_restore(&h, &rs, i, &err) == RG_OK);
+    char *q = printed(&h, &rs, i);
+    same += !strcmp(p, whole[i]) && !strcmp(q, whole[i]) && !strcmp(id.hex, ids[i].hex);
+    free(p), free(q), free(whole[i]);
+  }
+  CHECK_MSG(zipped > n / 2, "%d of %d texts packed with the dictionary", zipped, n);
+  CHECK_MSG(same == n, "%d of %d packed rules print, hash or come back differently", n - same, n);
+  printf("%d rules hollow, %d packed with the dictionary\n", n, zipped);
+  free(whole), free(ids);
+  rg_hollow_free(&h);
+  rg_ruleset_free(&rs);
+  rg_sb_free(&text);
+}
+
 int main(void) {
   let_go_in_derivability();
   renamings();
+  packed();
   rg_ruleset rs;
   rg_ruleset_init(&rs);
   rg_err err;
@@ -265,7 +327,7 @@ int main(void) {
   int *lines = calloc((size_t)n, sizeof *lines);
   for (int i = 0; i < n; i++) {
     whole[i] = printed(&h, &rs, i);
-    rg_hollow_content_id(&h, &rs, i, &ids[i]);
+    CHECK(rg_hollow_content_id(&h, &rs, i, &ids[i], &err) == RG_OK);
     lines[i] = rs.rules[i]->line;
   }
   rg_prune_opts po = rg_prune_opts_default();
@@ -275,12 +337,13 @@ int main(void) {
   CHECK(res.removal_seq_n > 0); /* the renamed commutativity at least */
   char *before = records(&rs, NULL, &res);
   int hollowed = 0, same = 0;
-  for (int i = 0; i < n; i += 2, hollowed++) CHECK(rg_hollow_rule(&h, &rs, i, &err) == RG_OK && !rs.rules[i]);
+  for (int i = 0; i < n; i += 2, hollowed++)
+    CHECK(rg_hollow_rule(&h, &rs, i, &err) == RG_OK && !rs.rules[i]);
   CHECK(rg_hollow_rule(&h, &rs, 0, &err) == RG_OK); /* hollow already: nothing to do */
   for (int i = 0; i < n; i++) {
     char *p = printed(&h, &rs, i);
     rg_db_id id;
-    rg_hollow_content_id(&h, &rs, i, &id);
+    CHECK(rg_hollow_content_id(&h, &rs, i, &id, &err) == RG_OK);
     same += !strcmp(p, whole[i]) && !strcmp(id.hex, ids[i].hex);
     free(p);
   }
@@ -296,7 +359,8 @@ int main(void) {
   }
   CHECK(rg_hollow_restore(&h, &rs, 1, &err) == RG_OK); /* whole already */
   printf("%d rules, %d hollowed and restored\n", n, hollowed);
-  for (int i = 0; i < n; i++) free(whole[i]);
+  for (int i = 0; i < n; i++)
+    free(whole[i]);
   free(whole), free(ids), free(lines), free(before), free(after);
   rg_prune_result_free(&res);
   rg_hollow_free(&h);
