@@ -17,13 +17,11 @@ enum { DICT_MAX = 64 << 10, LEVEL = 3, FRAME_MAX = 65535 };
 
 struct rg_hollow_pack {
   int waiting;    /* texts made hollow before the dictionary: first[0..waiting) */
-  int *first;     /* [RG_HOLLOW_TRAIN] */
-  bool done;      /* trained, or refused (cd NULL): nothing waits any more */
+  int *first;     /* [RG_HOLLOW_TRAIN]; NULL once trained, or refused (cd NULL) */
   ZSTD_CDict *cd; /* NULL: texts stay as they are */
   ZSTD_DDict *dd;
   ZSTD_CCtx *cc;
   ZSTD_DCtx *dc;
-  rg_strbuf out; /* a text unpacked */
 };
 
 rg_status rg_hollow_init(rg_hollow *h, int n, rg_err *err) {
@@ -32,7 +30,7 @@ rg_status rg_hollow_init(rg_hollow *h, int n, rg_err *err) {
   h->line = calloc((size_t)n + 1, sizeof *h->line);
   h->pack = calloc(1, sizeof *h->pack);
   if (h->pack) h->pack->first = malloc(sizeof *h->pack->first * RG_HOLLOW_TRAIN);
-  if (h->text && h->line && h->pack && h->pack->first) return rg_sb_init(&h->pack->out), RG_OK;
+  if (h->text && h->line && h->pack && h->pack->first) return RG_OK;
   rg_hollow_free(h);
   return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
 }
@@ -53,7 +51,6 @@ rg_status rg_hollow_grow(rg_hollow *h, int n, rg_err *err) {
 static void pack_free(rg_hollow_pack *p) {
   if (!p) return;
   ZSTD_freeCDict(p->cd), ZSTD_freeDDict(p->dd), ZSTD_freeCCtx(p->cc), ZSTD_freeDCtx(p->dc);
-  rg_sb_free(&p->out);
   free(p->first);
   free(p);
 }
@@ -116,7 +113,6 @@ static bool make_dict(rg_hollow_pack *p, const char *all, const size_t *sizes, i
 /* The dictionary from the texts waiting (those still hollow), which are then packed with it. */
 static void train(rg_hollow *h) {
   rg_hollow_pack *p = h->pack;
-  p->done = true;
   rg_strbuf all;
   rg_sb_init(&all);
   size_t *sizes = malloc(sizeof *sizes * (size_t)p->waiting);
@@ -142,28 +138,30 @@ rg_status rg_hollow_rule(rg_hollow *h, rg_ruleset *rs, int i, rg_err *err) {
   rg_sb_init(&sb);
   rg_text_print_rule(r, &sb);
   rg_hollow_pack *p = h->pack;
-  char *b = sb.failed ? NULL : pack(p && p->done ? p : NULL, sb.s, sb.len);
+  bool waits = p && p->first; /* no dictionary yet: kept as it is, to train it */
+  char *b = sb.failed ? NULL : pack(waits ? NULL : p, sb.s, sb.len);
   rg_sb_free(&sb);
   if (!b) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   h->text[i] = b;
   h->line[i] = r->line;
   rg_rule_free(r);
   rs->rules[i] = NULL;
-  if (p && !p->done) p->first[p->waiting++] = i;
-  if (p && !p->done && p->waiting == RG_HOLLOW_TRAIN) train(h);
+  if (waits) p->first[p->waiting++] = i;
+  if (waits && p->waiting == RG_HOLLOW_TRAIN) train(h);
   return RG_OK;
 }
 
 rg_status rg_hollow_restore(rg_hollow *h, rg_ruleset *rs, int i, rg_err *err) {
   if (rs->rules[i]) return RG_OK;
-  rg_strbuf *t = &h->pack->out;
-  rg_sb_clear(t);
-  unpack(h->pack, h->text[i], t);
-  if (t->failed)
-    return rg_err_set(err, RG_ERR_NOMEM, "a removed rule's packed text does not unpack");
+  rg_strbuf t;
+  rg_sb_init(&t);
+  unpack(h->pack, h->text[i], &t);
   rg_ruleset one;
   rg_ruleset_init(&one);
-  rg_status st = rg_text_parse(t->s, t->len, &one, err);
+  rg_status st = t.failed
+                     ? rg_err_set(err, RG_ERR_NOMEM, "a removed rule's packed text does not unpack")
+                     : rg_text_parse(t.s, t.len, &one, err);
+  rg_sb_free(&t);
   if (!st && one.n != 1)
     st = rg_err_set(err, RG_ERR_ARG, "internal error: a removed rule's text is %d rules", one.n);
   if (!st) {
