@@ -11,20 +11,19 @@
 #define RG_SYNTH_HOLLOW_H
 
 #include "ir/ir.h"
+#include "ir/textpack.h"
 #include "rulesdb/contentid.h"
 
-/* The texts are packed (hollow.c): the first RG_HOLLOW_TRAIN are kept as they are, then a
- * zstd dictionary is trained on them and every text is compressed with it (about 172 bytes to
- * 52 on depth-4 rules: 6.8M hollow rules at depth 4 held about 1.1 GB of text). */
+/* The texts are packed (ir/textpack.h): the first RG_HOLLOW_TRAIN are kept as they are, then a
+ * zstd dictionary is trained on them and every later text is compressed with it (about 172
+ * bytes to 52 on depth-4 rules: 6.8M hollow rules at depth 4 held about 1.1 GB of text). */
 #define RG_HOLLOW_TRAIN 20000
-
-typedef struct rg_hollow_pack rg_hollow_pack;
 
 typedef struct {
   char **text; /* [n]: the rule's packed text while it is hollow, else NULL (rg_hollow_print) */
   int *line;   /* [n]: its line in the candidates, for messages once it is whole again */
   int n;
-  rg_hollow_pack *pack; /* the dictionary and the texts waiting for it */
+  rg_textpack *pack;
 } rg_hollow;
 
 rg_status rg_hollow_init(rg_hollow *h, int n, rg_err *err) RG_MUST_CHECK;
