@@ -1,5 +1,6 @@
 /* prune/pipeline.c: the pruning stages over a rule set (see prune.h). */
 #define _POSIX_C_SOURCE 200809L /* strdup, strndup */
+#include "ir/textpack.h"
 #include "prune.h"
 
 #include <omp.h>
@@ -270,11 +271,7 @@ rg_status rg_prune_remove_derived(rg_prune_result *res, int i, rg_derivation *d,
   }
   rg_status st = remove_rule(res, i, RG_FATE_DERIVED, by, n, err);
   free(by);
-  if (!st) {
-    res->e[i].deriv = *d;
-    memset(d, 0, sizeof *d);
-  }
-  return st;
+  return st ? st : rg_prune_hold_derivation(res, i, d, err);
 }
 
 /* The rewrite set derivability searches against, and (o->helpers) its changes not yet sent to
@@ -658,7 +655,8 @@ int rg_prune_reinstate(rg_prune_result *res, const bool *dropped) {
     free(e->by);
     e->by = NULL;
     e->n_by = 0;
-    rg_derivation_free(&e->deriv);
+    free(e->steps);
+    e->steps = NULL, e->n_steps = 0;
     e->fate = RG_FATE_KEPT;
     res->kept++;
     n++;
@@ -698,8 +696,9 @@ rg_status rg_prune_rederive(const rg_ruleset *rs, const rg_prune_opts *o, rg_pru
 void rg_prune_result_free(rg_prune_result *res) {
   for (int i = 0; res->e && i < res->n; i++) {
     free(res->e[i].by);
-    rg_derivation_free(&res->e[i].deriv);
+    free(res->e[i].steps);
   }
+  rg_textpack_free(res->steps_pack);
   free(res->e);
   free(res->order);
   free(res->removal_seq);

@@ -17,7 +17,8 @@ rg_status rg_prune_write_records_texts(FILE *f, const rg_ruleset *rs, rg_prune_t
           "# rulegen prune: removal records, in the order of removal (format: prune/record.h)\n");
   rg_strbuf sb;
   rg_sb_init(&sb);
-  for (int k = 0; k < res->removal_seq_n; k++) {
+  rg_status st = RG_OK;
+  for (int k = 0; !st && k < res->removal_seq_n; k++) {
     const rg_prune_entry *e = &res->e[res->removal_seq[k]];
     char hex[RG_CONTENT_ID_HEX];
     rg_content_id_hex(&e->id, hex);
@@ -26,7 +27,7 @@ rg_status rg_prune_write_records_texts(FILE *f, const rg_ruleset *rs, rg_prune_t
       rg_content_id_hex(&res->e[e->by[b]].id, hex);
       fprintf(f, "%s%s", b ? "," : "", hex);
     }
-    if (e->fate == RG_FATE_DERIVED) fprintf(f, " steps %d", e->deriv.n);
+    if (e->fate == RG_FATE_DERIVED) fprintf(f, " steps %d", e->n_steps);
     rg_sb_clear(&sb);
     const rg_rule *r = rs->rules[res->removal_seq[k]];
     if (r) rg_text_print_rule(r, &sb);
@@ -35,15 +36,19 @@ rg_status rg_prune_write_records_texts(FILE *f, const rg_ruleset *rs, rg_prune_t
     else
       sb.failed = true; /* a caller's bug: no text for a rule let go of */
     fprintf(f, "\n  rule: %s\n", rg_sb_str(&sb));
-    for (int s = 0; s < e->deriv.n; s++) {
-      const rg_derive_step *sp = &e->deriv.steps[s];
+    rg_derivation d;
+    st = rg_prune_derivation_of(res, res->removal_seq[k], &d, err);
+    for (int s = 0; !st && s < d.n; s++) {
+      const rg_derive_step *sp = &d.steps[s];
       rg_content_id_hex(&res->e[sp->tag].id, hex);
       fprintf(f, "  step %d %s %s: %s\n", sp->output + 1, hex, sp->reverse ? "rev" : "fwd",
               sp->state);
     }
+    rg_derivation_free(&d);
   }
   bool failed = sb.failed;
   rg_sb_free(&sb);
+  if (st) return st;
   if (failed)
     return rg_err_set(err, RG_ERR_NOMEM,
                       "out of memory writing records, or a removed rule's text lost");

@@ -6,7 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/textpack.h"
 #include "prune.h"
+
+/* Derivations held before the pack trains its dictionary on them (ir/textpack.h). */
+enum { RG_PRUNE_STEPS_TRAIN = 20000 };
 
 static void put_ints(FILE *f, const char *tag, const int *v, int n) {
   fputs(tag, f);
@@ -14,15 +18,36 @@ static void put_ints(FILE *f, const char *tag, const int *v, int n) {
   fputc('\n', f);
 }
 
-/* A derivation's steps, one 's' line each. */
-static rg_status write_steps(FILE *f, const rg_derivation *d, rg_err *err) {
+/* A derivation's steps, one 's' line each, appended to sb. */
+static rg_status steps_text(const rg_derivation *d, rg_strbuf *sb, rg_err *err) {
   for (int s = 0; s < d->n; s++) {
     const rg_derive_step *st = &d->steps[s];
     if (strchr(st->state, '\n'))
       return rg_err_set(err, RG_ERR_ARG,
                         "a derivation step's term holds a newline: it cannot be saved");
-    fprintf(f, "s %d %d %d %s\n", st->tag, st->reverse ? 1 : 0, st->output, st->state);
+    rg_sb_puts(sb, "s ");
+    rg_sb_put_int(sb, st->tag);
+    rg_sb_puts(sb, st->reverse ? " 1 " : " 0 ");
+    rg_sb_put_int(sb, st->output);
+    rg_sb_append(sb, " ", 1);
+    rg_sb_puts(sb, st->state);
+    rg_sb_append(sb, "\n", 1);
   }
+  return sb->failed ? rg_err_set(err, RG_ERR_NOMEM, "out of memory") : RG_OK;
+}
+
+/* Entry i's held 's' lines unpacked into sb (nothing for a rule not derived). */
+static rg_status held_text(const rg_prune_result *res, int i, rg_strbuf *sb, rg_err *err) {
+  const rg_prune_entry *e = &res->e[i];
+  if (e->steps) rg_textpack_unpack(res->steps_pack, e->steps, sb);
+  return sb->failed ? rg_err_set(err, RG_ERR_NOMEM,
+                                 "out of memory, or a held derivation that does not unpack")
+                    : RG_OK;
+}
+
+static rg_status put_text(FILE *f, const rg_strbuf *sb, rg_err *err) {
+  if (sb->len && fwrite(sb->s, 1, sb->len, f) != sb->len)
+    return rg_err_set(err, RG_ERR_IO, "write error (disk full?)");
   return RG_OK;
 }
 
@@ -35,23 +60,66 @@ rg_status rg_prune_state_write(FILE *f, const rg_prune_result *res, rg_err *err)
   if (res->derive_pass) fprintf(f, "derive %d %d %d\n", res->derive_pass, res->derive_next, res->derive_seq1);
   put_ints(f, "order", res->order, res->n);
   put_ints(f, "seq", res->removal_seq, res->removal_seq_n);
-  for (int i = 0; i < res->n; i++) {
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  rg_status st = RG_OK;
+  for (int i = 0; !st && i < res->n; i++) {
     const rg_prune_entry *e = &res->e[i];
     char hex[RG_CONTENT_ID_HEX];
     rg_content_id_hex(&e->id, hex);
     fprintf(f, "e %d %d", (int)e->fate, e->n_by);
     for (int b = 0; b < e->n_by; b++) fprintf(f, " %d", e->by[b]);
-    fprintf(f, " %d %s\n", e->deriv.n, hex);
-    rg_status st = write_steps(f, &e->deriv, err);
-    if (st) return st;
+    fprintf(f, " %d %s\n", e->n_steps, hex);
+    rg_sb_clear(&sb);
+    st = held_text(res, i, &sb, err);
+    if (!st) st = put_text(f, &sb, err);
   }
-  return ferror(f) ? rg_err_set(err, RG_ERR_IO, "write error (disk full?)") : RG_OK;
+  rg_sb_free(&sb);
+  if (!st && ferror(f)) st = rg_err_set(err, RG_ERR_IO, "write error (disk full?)");
+  return st;
 }
 
 rg_status rg_prune_derivation_write(FILE *f, int i, const rg_derivation *d, rg_err *err) {
   fprintf(f, "d %d %d\n", i, d->n);
-  rg_status st = write_steps(f, d, err);
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  rg_status st = steps_text(d, &sb, err);
+  if (!st) st = put_text(f, &sb, err);
+  rg_sb_free(&sb);
   if (!st && ferror(f)) st = rg_err_set(err, RG_ERR_IO, "write error (disk full?)");
+  return st;
+}
+
+rg_status rg_prune_removal_write(FILE *f, const rg_prune_result *res, int i, rg_err *err) {
+  fprintf(f, "d %d %d\n", i, res->e[i].n_steps);
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  rg_status st = held_text(res, i, &sb, err);
+  if (!st) st = put_text(f, &sb, err);
+  rg_sb_free(&sb);
+  if (!st && ferror(f)) st = rg_err_set(err, RG_ERR_IO, "write error (disk full?)");
+  return st;
+}
+
+/* Entry i holds the 's' lines in sb (n_steps of them), packed. */
+static rg_status hold_text(rg_prune_result *res, int i, int n_steps, const rg_strbuf *sb,
+                           rg_err *err) {
+  rg_prune_entry *e = &res->e[i];
+  free(e->steps);
+  e->steps = NULL, e->n_steps = n_steps;
+  if (!n_steps) return RG_OK;
+  if (!res->steps_pack) res->steps_pack = rg_textpack_new(RG_PRUNE_STEPS_TRAIN);
+  if (res->steps_pack && !sb->failed) e->steps = rg_textpack_pack(res->steps_pack, sb->s, sb->len);
+  return e->steps ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+}
+
+rg_status rg_prune_hold_derivation(rg_prune_result *res, int i, rg_derivation *d, rg_err *err) {
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  rg_status st = steps_text(d, &sb, err);
+  if (!st) st = hold_text(res, i, d->n, &sb, err);
+  rg_sb_free(&sb);
+  if (!st) rg_derivation_free(d);
   return st;
 }
 
@@ -135,31 +203,34 @@ static rg_status ints(reader *r, const char *tag, int *v, int n, int hi) {
   return st ? st : line_end(r);
 }
 
-/* n_steps 's' lines into *d (its steps tags of rules below n). */
-static rg_status read_steps(reader *r, rg_derivation *d, int n_steps, int n) {
-  d->steps = n_steps ? calloc((size_t)n_steps, sizeof *d->steps) : NULL;
-  if (n_steps && !d->steps) return rg_err_set(r->err, RG_ERR_NOMEM, "out of memory");
+/* n_steps 's' lines, each checked (tags of rules below n): into *d when d is not NULL, and as
+ * they are (with their '\n') appended to sb when sb is not NULL. */
+static rg_status read_steps(reader *r, rg_derivation *d, rg_strbuf *sb, int n_steps, int n) {
+  if (d && n_steps && !(d->steps = calloc((size_t)n_steps, sizeof *d->steps)))
+    return rg_err_set(r->err, RG_ERR_NOMEM, "out of memory");
   rg_status st = RG_OK;
   for (int s = 0; !st && s < n_steps; s++) {
-    rg_derive_step *step = &d->steps[s];
+    rg_derive_step step = {0};
     int rev = 0;
     st = line_of(r, "s");
-    if (!st) st = num(r, 0, n - 1, &step->tag);
+    if (!st) st = num(r, 0, n - 1, &step.tag);
     if (!st) st = num(r, 0, 1, &rev);
-    if (!st) st = num(r, 0, 1 << 20, &step->output);
+    if (!st) st = num(r, 0, 1 << 20, &step.output);
     const char *term = NULL;
     size_t len = 0;
     if (!st) st = rest(r, &term, &len);
-    if (!st && !(step->state = strndup(term, len)))
+    if (!st && sb) rg_sb_append(sb, r->cur, (size_t)(r->eol - r->cur)), rg_sb_append(sb, "\n", 1);
+    if (!st && d && !(step.state = strndup(term, len)))
       st = rg_err_set(r->err, RG_ERR_NOMEM, "out of memory");
-    step->reverse = rev;
-    d->n = s + !st;
+    step.reverse = rev;
+    if (!st && d) d->steps[d->n++] = step;
   }
   return st;
 }
 
-static rg_status read_entry(reader *r, rg_prune_entry *e, int n) {
-  int fate, n_by, n_steps;
+static rg_status read_entry(reader *r, rg_prune_result *res, int i) {
+  rg_prune_entry *e = &res->e[i];
+  int fate, n_by, n_steps, n = res->n;
   rg_status st = line_of(r, "e");
   if (!st) st = num(r, RG_FATE_KEPT, RG_FATE_DERIVED, &fate);
   if (!st) st = num(r, 0, n, &n_by);
@@ -176,8 +247,13 @@ static rg_status read_entry(reader *r, rg_prune_entry *e, int n) {
   if (!st && !rg_content_id_parse(hex, len, &e->id)) st = bad(r, "not a content id");
   if (!st && fate == RG_FATE_KEPT && (n_by || n_steps)) st = bad(r, "a kept rule with a removal record");
   if (!st && n_steps && fate != RG_FATE_DERIVED) st = bad(r, "steps for a rule not removed as derived");
-  if (st) return st;
-  return read_steps(r, &e->deriv, n_steps, n);
+  if (st || !n_steps) return st;
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  st = read_steps(r, NULL, &sb, n_steps, n);
+  if (!st) st = hold_text(res, i, n_steps, &sb, r->err);
+  rg_sb_free(&sb);
+  return st;
 }
 
 /* Where derivability part way goes on from (see prune.h). */
@@ -226,7 +302,7 @@ static rg_status read_result(reader *r, int n, rg_prune_result *res, rg_prune_en
   if (!st) st = ints(r, "seq", res->removal_seq, seq_n, n);
   int n_kept = 0;
   for (int i = 0; !st && i < n; i++) {
-    st = read_entry(r, &res->e[i], n);
+    st = read_entry(r, res, i);
     n_kept += !st && res->e[i].fate == RG_FATE_KEPT;
     if (!st && each) st = each(ctx, res, i, err);
   }
@@ -269,11 +345,35 @@ rg_status rg_prune_derivations_read_file(FILE *f, size_t limit, int n, int m, in
     if (!st) st = num(&r, 0, n - 1, &idx[k]);
     if (!st) st = num(&r, 1, 1 << 20, &n_steps);
     if (!st) st = line_end(&r);
-    if (!st) st = read_steps(&r, &d[k], n_steps, n);
+    if (!st) st = read_steps(&r, &d[k], NULL, n_steps, n);
   }
   if (!st && r.ahead_len >= 0)
     st = rg_err_at(err, RG_ERR_PARSE, r.line + 1, 1, "more after the last derivation");
   if (!st && ferror(f)) st = rg_err_set(err, RG_ERR_IO, "a read error");
   free(r.cur), free(r.ahead);
+  return st;
+}
+
+rg_status rg_prune_derivation_of(const rg_prune_result *res, int i, rg_derivation *d, rg_err *err) {
+  memset(d, 0, sizeof *d);
+  if (!res->e[i].n_steps) return RG_OK;
+  rg_strbuf sb;
+  rg_sb_init(&sb);
+  rg_status st = held_text(res, i, &sb, err);
+  FILE *f = st ? NULL : fmemopen(sb.s, sb.len, "r");
+  if (!st && !f) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  reader r = {.f = f, .left = sb.len, .err = err};
+  if (!st && !load_ahead(&r)) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (!st) st = read_steps(&r, d, NULL, res->e[i].n_steps, res->n);
+  if (!st && r.ahead_len >= 0) st = bad(&r, "more steps than the entry says");
+  if (st && st != RG_ERR_NOMEM) {
+    char why[sizeof err->msg];
+    snprintf(why, sizeof why, "%s", err->msg);
+    st = rg_err_set(err, RG_ERR_ARG,
+                    "internal error: rule %d's held derivation does not read back: %s", i + 1, why);
+  }
+  if (f) fclose(f);
+  free(r.cur), free(r.ahead);
+  rg_sb_free(&sb);
   return st;
 }

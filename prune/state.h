@@ -12,6 +12,7 @@
  *   s TAG REVERSE OUTPUT TERM            N_STEPS lines after an e line (its derivation)
  *
  * A removal on its own (rg_prune_derivation_write) is a line 'd I N_STEPS' and its 's' lines.
+ * A result holds each removed rule's derivation as its 's' lines, packed (prune.h).
  *
  * The reader trusts nothing: every index is in range, every count agrees, and a short or
  * garbled file is an error naming the line. (Whether the file belongs to the rules it is read
@@ -57,5 +58,19 @@ rg_status rg_prune_derivation_write(FILE *f, int i, const rg_derivation *d,
  * below n. RG_ERR_PARSE with the line when the text is not that. */
 rg_status rg_prune_derivations_read_file(FILE *f, size_t limit, int n, int m, int *idx,
                                          rg_derivation *d, rg_err *err) RG_MUST_CHECK;
+
+/* Entry i of res takes d's steps, held packed (d is left empty). RG_ERR_ARG as
+ * rg_prune_state_write; allocation failure. */
+rg_status rg_prune_hold_derivation(struct rg_prune_result *res, int i, rg_derivation *d,
+                                   rg_err *err) RG_MUST_CHECK;
+/* Entry i's derivation unpacked into *d, empty for a rule not removed as derived (free it with
+ * rg_derivation_free, also after an error). One thread at a time per result: unpacking uses
+ * the pack's context. Errors for allocation failure, or a held derivation that does not unpack
+ * (an internal error). */
+rg_status rg_prune_derivation_of(const struct rg_prune_result *res, int i, rg_derivation *d,
+                                 rg_err *err) RG_MUST_CHECK;
+/* Entry i's removal as rg_prune_derivation_write writes it, from the derivation held. */
+rg_status rg_prune_removal_write(FILE *f, const struct rg_prune_result *res, int i,
+                                 rg_err *err) RG_MUST_CHECK;
 
 #endif

@@ -482,7 +482,8 @@ static rg_status add_prune_records(rg_db *db, const finish *f, const rg_prune_re
     if (sb.failed)
       st = rg_err_set(err, RG_ERR_NOMEM, "out of memory, or a removed rule's text lost");
     char reason[64];
-    if (e->fate == RG_FATE_DERIVED) snprintf(reason, sizeof reason, "derivable(k=%d)", e->deriv.n);
+    if (e->fate == RG_FATE_DERIVED)
+      snprintf(reason, sizeof reason, "derivable(k=%d)", e->n_steps);
     else snprintf(reason, sizeof reason, "%s", rg_prune_fate_name(e->fate));
     if (!st)
       st = implied

@@ -329,7 +329,7 @@ static bool write_body(FILE *w, const rg_rounds *r, const rg_prune_result *res, 
   bool ok = fprintf(w, "round %s %d\n", hex, res->removal_seq_n - from) > 0;
   for (int k = from; ok && k < res->removal_seq_n; k++) {
     int i = res->removal_seq[k];
-    ok = !rg_prune_derivation_write(w, i, &res->e[i].deriv, &err);
+    ok = !rg_prune_removal_write(w, res, i, &err);
   }
   return ok;
 }

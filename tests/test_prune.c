@@ -127,7 +127,7 @@ static void same_at_threads(const char *const *files, unsigned stages, int min_r
     bool same = r[t].kept == r[0].kept;
     for (int i = 0; same && i < rs.n; i++) {
       const rg_prune_entry *a = &r[0].e[i], *b = &r[t].e[i];
-      same = a->fate == b->fate && a->n_by == b->n_by && a->deriv.n == b->deriv.n &&
+      same = a->fate == b->fate && a->n_by == b->n_by && a->n_steps == b->n_steps &&
              (!a->n_by || !memcmp(a->by, b->by, sizeof *a->by * (size_t)a->n_by));
     }
     CHECK_MSG(same, "%s: %d threads: other fates or records than at 1", files[0], threads[t]);
@@ -203,7 +203,7 @@ static void test_derive(void) {
   rg_prune_result res;
   run(assoc_set, RG_PRUNE_ALL, &rs, &res);
   CHECK(res.e[0].fate == RG_FATE_KEPT);
-  CHECK(res.e[1].fate == RG_FATE_DERIVED && res.e[1].deriv.n == 2 && res.e[1].n_by == 1 &&
+  CHECK(res.e[1].fate == RG_FATE_DERIVED && res.e[1].n_steps == 2 && res.e[1].n_by == 1 &&
         res.e[1].by[0] == 0);
   CHECK(res.e[2].fate == RG_FATE_KEPT);
   CHECK(res.e[3].fate == RG_FATE_KEPT);
@@ -217,7 +217,9 @@ static void test_derive(void) {
   for (int i = 0; i < rs.n; i++)
     rules[i] = rs.rules[i];
   rg_err err;
-  rg_derivation *d = &res.e[1].deriv;
+  rg_derivation held;
+  CHECK(rg_prune_derivation_of(&res, 1, &held, &err) == RG_OK && held.n == 2);
+  rg_derivation *d = &held;
   CHECK(rg_derivation_check(rs.rules[1], d, rules, rs.n, &err) == RG_OK);
   d->steps[0].reverse = !d->steps[0].reverse;
   CHECK(rg_derivation_check(rs.rules[1], d, rules, rs.n, &err) == RG_ERR_ARG);
@@ -238,6 +240,7 @@ static void test_derive(void) {
   CHECK(rg_derivation_check(rs.rules[1], d, rules, rs.n, &err) == RG_OK);
   /* a derivation claimed for the planted rule, with assoc's steps, is rejected */
   CHECK(rg_derivation_check(rs.rules[3], d, rules, rs.n, &err) == RG_ERR_ARG);
+  rg_derivation_free(d);
 
   /* without assoc, neither composed rule is derivable */
   rg_prune_result_free(&res);
@@ -272,9 +275,13 @@ static void test_multi_output(void) {
       RG_PRUNE_ALL, &rs, &res);
   CHECK_MSG(res.e[1].fate == RG_FATE_DERIVED, "multi-output: %s", rg_prune_fate_name(res.e[1].fate));
   bool outs[2] = {false, false};
-  for (int s = 0; s < res.e[1].deriv.n; s++)
-    outs[res.e[1].deriv.steps[s].output] = true;
+  rg_derivation held;
+  rg_err err;
+  CHECK(rg_prune_derivation_of(&res, 1, &held, &err) == RG_OK && held.n == res.e[1].n_steps);
+  for (int s = 0; s < held.n; s++)
+    outs[held.steps[s].output] = true;
   CHECK(outs[0] && outs[1]);
+  rg_derivation_free(&held);
   rg_prune_result_free(&res);
   rg_ruleset_free(&rs);
   /* a symbolic axis: the rules' ?a binds the derived rule's own parameter variable ?b */
@@ -282,7 +289,7 @@ static void test_multi_output(void) {
            "sym: (split.0 ?b (relu (concat ?b (relu ?x) ?y))) => (relu (relu ?x))\n"
            "conc: (split.0 0 (relu (concat 1 (relu ?x) ?y))) => (relu (relu ?x))\n");
   run(text, RG_PRUNE_ALL, &rs, &res);
-  CHECK_MSG(res.e[3].fate == RG_FATE_DERIVED && res.e[3].deriv.n == 2, "sym: %s",
+  CHECK_MSG(res.e[3].fate == RG_FATE_DERIVED && res.e[3].n_steps == 2, "sym: %s",
             rg_prune_fate_name(res.e[3].fate));
   /* a concrete axis that differs from the concat's must not match ?a twice */
   CHECK(res.e[4].fate == RG_FATE_KEPT);
@@ -295,7 +302,6 @@ static void test_multi_output(void) {
   rs = parse_set(text);
   rg_prune_opts o = rg_prune_opts_default();
   o.second_pass = false;
-  rg_err err;
   CHECK(rg_prune_run(&rs, &o, &res, &err) == RG_OK);
   CHECK(res.e[3].fate == RG_FATE_KEPT && res.kept == 4);
   rg_prune_result_free(&res);
@@ -325,7 +331,7 @@ static void test_records(void) {
   run(text, RG_PRUNE_ALL, &rs, &res);
   CHECK(res.e[6].fate == RG_FATE_RENAMING && res.e[7].fate == RG_FATE_SUBGRAPH);
   /* equal sides: derived in no steps from no rule */
-  CHECK(res.e[8].fate == RG_FATE_DERIVED && res.e[8].deriv.n == 0 && res.e[8].n_by == 0);
+  CHECK(res.e[8].fate == RG_FATE_DERIVED && res.e[8].n_steps == 0 && res.e[8].n_by == 0);
   rg_ruleset_init(&kept);
   rg_err err;
   for (int i = 0; i < rs.n; i++) {
@@ -509,7 +515,7 @@ static void test_rederive_threads(void) {
     bool same = r[t].kept == r[0].kept && removed[t] == removed[0];
     for (int i = 0; same && i < rs.n; i++) {
       const rg_prune_entry *a = &r[0].e[i], *b = &r[t].e[i];
-      same = a->fate == b->fate && a->n_by == b->n_by && a->deriv.n == b->deriv.n &&
+      same = a->fate == b->fate && a->n_by == b->n_by && a->n_steps == b->n_steps &&
              (!a->n_by || !memcmp(a->by, b->by, sizeof *a->by * (size_t)a->n_by));
     }
     CHECK_MSG(same, "%d threads: other fates or records than at 1", threads[t]);

@@ -46,7 +46,7 @@ static void same_result(const rg_ruleset *rs, const rg_hollow *h, rg_prune_resul
   for (int i = 0; !differ && i < res->n; i++)
     differ += res->e[i].fate != want->e[i].fate || res->e[i].n_by != want->e[i].n_by ||
               (res->e[i].n_by && res->e[i].by[0] != want->e[i].by[0]) ||
-              res->e[i].deriv.n != want->e[i].deriv.n || res->order[i] != want->order[i];
+              res->e[i].n_steps != want->e[i].n_steps || res->order[i] != want->order[i];
   CHECK_MSG(!differ, "%s: not the whole set's fates and order", what);
   char *got = records(rs, h, res);
   CHECK_MSG(!strcmp(got, want_records), "%s: other records", what);
