@@ -29,6 +29,7 @@
 #include "status.h"
 #include "strbuf.h"
 #include "text.h"
+#include "textpack.h"
 #include "zp.h"
 
 #endif
