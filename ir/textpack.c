@@ -54,9 +54,12 @@ static void train(rg_textpack *p) {
   }
   free(dict);
   forget_samples(p);
-  /* 4 bytes a text saved: there is one dictionary */
+  /* 4 bytes a text saved: there is one dictionary. The context keeps the dictionary and
+   * the flag (ZSTD_compress2 resets only the session); ZSTD_compress_usingCDict would write the
+   * dictionary's ID whatever the context says. */
   if (p->cd && p->dd && p->cc && p->dc &&
-      !ZSTD_isError(ZSTD_CCtx_setParameter(p->cc, ZSTD_c_dictIDFlag, 0)))
+      !ZSTD_isError(ZSTD_CCtx_setParameter(p->cc, ZSTD_c_dictIDFlag, 0)) &&
+      !ZSTD_isError(ZSTD_CCtx_refCDict(p->cc, p->cd)))
     return;
   ZSTD_freeCDict(p->cd), ZSTD_freeDDict(p->dd), p->cd = NULL, p->dd = NULL;
 }
@@ -85,7 +88,7 @@ char *rg_textpack_pack(rg_textpack *p, const void *t, size_t len) {
   }
   size_t cap = p->cd ? ZSTD_compressBound(len) : 0;
   char small[4096], *frame = cap <= sizeof small ? small : malloc(cap);
-  size_t z = p->cd && frame ? ZSTD_compress_usingCDict(p->cc, frame, cap, t, len, p->cd) : 0;
+  size_t z = p->cd && frame ? ZSTD_compress2(p->cc, frame, cap, t, len) : 0;
   bool packed = z && !ZSTD_isError(z) && z < len;
   char *b = packed ? block('Z', frame, z) : block('T', t, len);
   if (frame != small) free(frame);

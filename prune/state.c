@@ -106,11 +106,13 @@ static rg_status hold_text(rg_prune_result *res, int i, int n_steps, const rg_st
                            rg_err *err) {
   rg_prune_entry *e = &res->e[i];
   free(e->steps);
-  e->steps = NULL, e->n_steps = n_steps;
+  e->steps = NULL, e->n_steps = 0; /* set once the steps are held: never a count without them */
   if (!n_steps) return RG_OK;
   if (!res->steps_pack) res->steps_pack = rg_textpack_new(RG_PRUNE_STEPS_TRAIN);
   if (res->steps_pack && !sb->failed) e->steps = rg_textpack_pack(res->steps_pack, sb->s, sb->len);
-  return e->steps ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (!e->steps) return rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  e->n_steps = n_steps;
+  return RG_OK;
 }
 
 rg_status rg_prune_hold_derivation(rg_prune_result *res, int i, rg_derivation *d, rg_err *err) {

@@ -2,9 +2,11 @@
  * kept as they are while it trains, those compressed after, empty ones, texts with NUL bytes
  * (a derivation's serialized steps hold binary numbers), texts larger than its buffers on the
  * stack; texts like the samples come out compressed and smaller; a pack that never trains, and
- * one whose training is refused, keeps every text as it is. Run under the sanitizer build too. */
+ * one whose training is refused, keeps every text as it is; a compressed text's frame carries no
+ * dictionary ID (one pack, one dictionary: 4 bytes a text). Run under the sanitizer build too. */
 #include <stdlib.h>
 #include <string.h>
+#include <zstd.h>
 
 #include "check.h"
 #include "ir/ir.h"
@@ -29,7 +31,7 @@ static int round_trip(rg_textpack *p) {
   rg_sb_init(&t), rg_sb_init(&back);
   char **b = calloc(N, sizeof *b);
   CHECK(b != NULL);
-  int zipped = 0, same = 0;
+  int zipped = 0, same = 0, with_id = 0;
   size_t raw = 0, held = 0;
   for (int k = 0; k < N; k++) {
     text_of(k, &t);
@@ -42,12 +44,16 @@ static int round_trip(rg_textpack *p) {
     same += !back.failed && back.len == t.len && !memcmp(back.s, t.s, t.len);
     bool z = rg_textpack_compressed(b[k]);
     zipped += z;
-    if (z && k % 500 != 7 && k % 1000 != 11)
+    if (z && k % 500 != 7 && k % 1000 != 11) { /* one LEB128 byte of length: b[k] + 2 */
       raw += t.len, held += 3 + (size_t)(unsigned char)b[k][1];
+      unsigned char n = (unsigned char)b[k][1];
+      with_id += n < 0x80 && ZSTD_getDictID_fromFrame(b[k] + 2, n) != 0;
+    }
     free(b[k]);
   }
   CHECK_MSG(same == N, "%d of %d texts unpack differently", N - same, N);
   CHECK_MSG(held * 3 < raw * 2 || !zipped, "compressed %zu bytes of text to %zu", raw, held);
+  CHECK_MSG(!with_id, "%d compressed texts carry the dictionary's ID", with_id);
   free(b);
   rg_sb_free(&t), rg_sb_free(&back);
   return zipped;
