@@ -69,7 +69,8 @@ rg_status rg_prune_hold_derivation(struct rg_prune_result *res, int i, rg_deriva
  * (an internal error). */
 rg_status rg_prune_derivation_of(const struct rg_prune_result *res, int i, rg_derivation *d,
                                  rg_err *err) RG_MUST_CHECK;
-/* Entry i's removal as rg_prune_derivation_write writes it, from the derivation held. */
+/* Entry i's removal as rg_prune_derivation_write writes it, from the derivation held; one
+ * thread at a time per result, as above (so too rg_prune_state_write). */
 rg_status rg_prune_removal_write(FILE *f, const struct rg_prune_result *res, int i,
                                  rg_err *err) RG_MUST_CHECK;
 
