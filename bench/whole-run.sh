@@ -8,9 +8,9 @@
 #       memory sampled every 20 s into DIR/rss.log. The options are kept in DIR/command, so
 #       `bench/whole-run.sh start DIR` with no more arguments resumes the same run.
 #   bench/whole-run.sh stop DIR      Ctrl-C for it: the work so far is kept for the next start.
-#   bench/whole-run.sh report DIR    where it stands: running or not, each start and stop, the
-#       last progress line, the stage table once it has ended, the sampled RSS peak and
-#       /usr/bin/time's maximum of each start.
+#   bench/whole-run.sh report DIR    where it stands: running or not, its program and version,
+#       each start and stop, the last progress line, the stage table once it has ended, the
+#       sampled RSS peak and /usr/bin/time's maximum of each start.
 set -eu
 usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ $# -ge 2 ] || usage
@@ -38,6 +38,11 @@ start() {
     [ $# -eq 0 ] || printf '%s\n' "$@" >"$dir/command"
   fi
   [ -s "$dir/rulegen" ] || { echo "whole-run: $dir has no run to resume: give RULEGEN and its options" >&2; exit 2; }
+  # A new machine keeps the run's folder only if /work was kept; the program may be gone.
+  [ -x "$(cat "$dir/rulegen")" ] || {
+    echo "whole-run: the run's program $(cat "$dir/rulegen") is gone: build and install it there again (the same commit), or give RULEGEN and its options" >&2
+    exit 2
+  }
   [ -z "$(pid_of)" ] || { echo "whole-run: already running in $dir (pid $(pid_of))" >&2; exit 1; }
   local args=()
   mapfile -t args <"$dir/command"
@@ -77,6 +82,11 @@ report() {
   local p
   p=$(pid_of)
   [ -n "$p" ] && echo "running: pid $p" || echo "not running"
+  if [ -s "$dir/rulegen" ]; then
+    local exe
+    exe=$(cat "$dir/rulegen")
+    [ -x "$exe" ] && echo "program: $exe ($("$exe" --version 2>/dev/null | head -1))" || echo "program: $exe (gone)"
+  fi
   grep -E '^=== start|^rulegen: interrupted|Elapsed \(wall|Maximum resident|Exit status' "$dir/run.err" || true
   echo "last progress: $(grep -E '^[a-z ,]+: [0-9]+/[0-9]+ ' "$dir/run.err" | tail -1)"
   [ -s "$dir/rss.log" ] && echo "sampled RSS peak: $(sort -k2 -n "$dir/rss.log" | tail -1)"
