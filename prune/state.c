@@ -51,6 +51,14 @@ static rg_status put_text(FILE *f, const rg_strbuf *sb, rg_err *err) {
   return RG_OK;
 }
 
+/* The end of a write: sb's lines out unless st failed, sb freed, the stream's error checked. */
+static rg_status end_write(FILE *f, rg_strbuf *sb, rg_status st, rg_err *err) {
+  if (!st) st = put_text(f, sb, err);
+  rg_sb_free(sb);
+  if (!st && ferror(f)) st = rg_err_set(err, RG_ERR_IO, "write error (disk full?)");
+  return st;
+}
+
 rg_status rg_prune_state_write(FILE *f, const rg_prune_result *res, rg_err *err) {
   fprintf(f, "prune-state %d %d %d %d\n", res->n, res->kept, res->interrupted ? 1 : 0, res->removal_seq_n);
   for (int k = 0; k < RG_PRUNE_STAGES; k++) {
@@ -74,31 +82,22 @@ rg_status rg_prune_state_write(FILE *f, const rg_prune_result *res, rg_err *err)
     st = held_text(res, i, &sb, err);
     if (!st) st = put_text(f, &sb, err);
   }
-  rg_sb_free(&sb);
-  if (!st && ferror(f)) st = rg_err_set(err, RG_ERR_IO, "write error (disk full?)");
-  return st;
+  rg_sb_clear(&sb);
+  return end_write(f, &sb, st, err);
 }
 
 rg_status rg_prune_derivation_write(FILE *f, int i, const rg_derivation *d, rg_err *err) {
   fprintf(f, "d %d %d\n", i, d->n);
   rg_strbuf sb;
   rg_sb_init(&sb);
-  rg_status st = steps_text(d, &sb, err);
-  if (!st) st = put_text(f, &sb, err);
-  rg_sb_free(&sb);
-  if (!st && ferror(f)) st = rg_err_set(err, RG_ERR_IO, "write error (disk full?)");
-  return st;
+  return end_write(f, &sb, steps_text(d, &sb, err), err);
 }
 
 rg_status rg_prune_removal_write(FILE *f, const rg_prune_result *res, int i, rg_err *err) {
   fprintf(f, "d %d %d\n", i, res->e[i].n_steps);
   rg_strbuf sb;
   rg_sb_init(&sb);
-  rg_status st = held_text(res, i, &sb, err);
-  if (!st) st = put_text(f, &sb, err);
-  rg_sb_free(&sb);
-  if (!st && ferror(f)) st = rg_err_set(err, RG_ERR_IO, "write error (disk full?)");
-  return st;
+  return end_write(f, &sb, held_text(res, i, &sb, err), err);
 }
 
 /* Entry i holds the 's' lines in sb (n_steps of them), packed. */
