@@ -19,6 +19,10 @@
 #include "table.h"
 
 #define BATCH 4096
+/* Slots of the sample-position cache, indexed by a hash of the tensor size: indexed by its low
+ * four bits, the sizes here (mostly multiples of 16) took turns in one slot and recomputed their
+ * positions at nearly every operator. */
+#define SAMPLE_SLOTS 64
 
 typedef struct {
   const rg_enum_space *sp;
@@ -31,7 +35,7 @@ typedef struct {
   int64_t cap[RG_ENUM_POOL];
   uint64_t hash[RG_ENUM_POOL];   /* full hashes (not kept for last-level operators) */
   uint64_t sample[RG_ENUM_POOL]; /* sample hashes: the fingerprint's */
-  rg_fp_sample smp[16];          /* sample positions by tensor size, direct-mapped */
+  rg_fp_sample smp[SAMPLE_SLOTS]; /* sample positions by tensor size, direct-mapped */
   rg_fp_record batch[BATCH];
   int nb;
   bool keep_redundant, interp_only;
@@ -72,7 +76,7 @@ static rg_status visit(void *user, const rg_enum_state *st, bool *extend, rg_err
   }
   const rg_shape *os = rg_enum_state_shape(st, p);
   int64_t numel = rg_shape_numel(os);
-  rg_fp_sample *smp = &f->smp[numel & 15];
+  rg_fp_sample *smp = &f->smp[rg_mix64((uint64_t)numel) % SAMPLE_SLOTS];
   if (smp->n != numel) rg_fp_sample_init(numel, smp);
   rg_value at[RG_FP_SAMPLES];
   if (rg_enum_state_last(st) && st->is_graph && !f->interp_only &&
@@ -117,7 +121,7 @@ static rg_status thread_init(fthr *t, int thread, const rg_enum_space *sp, const
               .inputs = inputs,
               .keep_redundant = o->keep_redundant,
               .interp_only = o->interp_only};
-  for (int k = 0; k < 16; k++)
+  for (int k = 0; k < SAMPLE_SLOTS; k++)
     t->smp[k].n = -1;
   for (int q = 0; q < sp->inputs.n; q++) {
     t->hash[q] = rg_fp_tensor_hash(&sp->inputs.in[q].shape, inputs[q]);
