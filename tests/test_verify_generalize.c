@@ -2,7 +2,8 @@
  * repeated-operand instance of ewadd distributing over two concats generalizes to the law over
  * four tensors (what TASO's rules 103 and 104 need); a law true only because of the repetition
  * is not generalized; a generalization is split again (three variables from one); the bounds
- * on occurrences and tries hold; every rule returned passes random testing itself. */
+ * on occurrences and tries hold; every rule returned passes random testing itself; a split more
+ * general than one refuted in Z_p is refuted with it, where its own trials missed it. */
 #include "check.h"
 #include "verify/generalize.h"
 
@@ -155,6 +156,28 @@ int main(void) {
                  "(ewadd ?x ?x)))",
                  "x=2x4", 0, NULL);
   CHECK(r.st == RG_OK && r.stats.tried == 0 && r.out.n == 0);
+  rg_ruleset_free(&r.out);
+
+  /* a generalization false at shapes its own trials missed (?w6 and ?w6_1 of different sizes
+   * permute the channels differently), found by --ops all at depth 3: one of its instances was
+   * refuted in Z_p first, which refutes it without a trial; the one keeping ?w6 shared is true */
+  r = generalize(
+      "(conv2d 1 1 same relu (conv2d 1 1 same relu ?w5 (concat 0 ?w6 ?w4)) (conv2d 1 1 same relu "
+      "?w5 "
+      "(concat 0 ?w6 ?w4))) => (conv2d 1 1 same relu (conv2d 1 1 same relu ?w5 (concat 0 ?w4 ?w6)) "
+      "(conv2d 1 1 same relu ?w5 (concat 0 ?w4 ?w6)))",
+      "w4=4x4x3x3 w5=4x4x3x3 w6=4x4x3x3", 3, NULL);
+  CHECK(r.st == RG_OK);
+  CHECK(!holds(
+      &r.out,
+      "(conv2d 1 1 same relu (conv2d 1 1 same relu ?a (concat 0 ?b ?c)) (conv2d 1 1 same relu ?d "
+      "(concat 0 ?e ?f))) => (conv2d 1 1 same relu (conv2d 1 1 same relu ?a (concat 0 ?c ?b)) "
+      "(conv2d 1 1 same relu ?d (concat 0 ?f ?e)))"));
+  CHECK(holds(
+      &r.out,
+      "(conv2d 1 1 same relu (conv2d 1 1 same relu ?a (concat 0 ?b ?c)) (conv2d 1 1 same relu ?d "
+      "(concat 0 ?b ?f))) => (conv2d 1 1 same relu (conv2d 1 1 same relu ?a (concat 0 ?c ?b)) "
+      "(conv2d 1 1 same relu ?d (concat 0 ?f ?b)))"));
   rg_ruleset_free(&r.out);
 
   /* nothing repeated: nothing to do */

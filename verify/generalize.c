@@ -183,6 +183,8 @@ typedef struct {
   char **keys; /* every generalization tested, canonical text */
   bool *pass;  /* [keys] */
   int n_keys;
+  rg_rule **refuted; /* the generalizations a trial's values refuted (owned) */
+  int n_refuted;
   const rg_binding *base;
   const rg_randtest_opts *o;
   rg_randtest_cache *cache;
@@ -250,6 +252,35 @@ static bool fresh_name(const rg_graph *g, int32_t v, char name[RG_RULE_MAX_NAME]
   return false;
 }
 
+/* A refutation in Z_p carries over to every rule it is an instance of: rule G with an instance F
+ * (a substitution of G's variables by terms) is false wherever F is, at the shapes and values
+ * that refuted F; Z_p arithmetic is exact, so that is a counterexample, not a rounding. A
+ * failure in float64 (a tolerance), of type or of finding shape sets does not carry over: the
+ * last two depend on the shapes tried, which are G's own. */
+static bool refutes_more_general(rg_randtest_verdict v) {
+  return v == RG_RANDTEST_ZP || v == RG_RANDTEST_SHAPES_ZP;
+}
+
+/* Is some refuted generalization an instance of nr (so nr is false without a trial)? */
+static bool instance_refuted(const search *s, const rg_rule *nr) {
+  rg_ref map[MAX_VARS];
+  if (rg_graph_n_tvars(nr->g) > MAX_VARS) return false;
+  for (int k = 0; k < s->n_refuted; k++)
+    if (instance_of(s->refuted[k], nr, map)) return true;
+  return false;
+}
+
+/* Keeps nr, refuted by value, for instance_refuted (or frees it if it cannot be kept). */
+static void keep_refuted(search *s, rg_rule *nr) {
+  rg_rule **r = realloc(s->refuted, sizeof *r * (size_t)(s->n_refuted + 1));
+  if (!r) {
+    rg_rule_free(nr); /* only a trial saved fewer */
+    return;
+  }
+  s->refuted = r;
+  s->refuted[s->n_refuted++] = nr;
+}
+
 /* Index of key among those tested, or -1. */
 static int find_key(const search *s, const char *key) {
   for (int k = 0; k < s->n_keys; k++)
@@ -286,10 +317,11 @@ static rg_status consider(search *s, int i, rg_rule *nr, const rg_shape **sh, ui
   }
   s->keys[s->n_keys] = copy;
   rg_binding b = {sh, s->base->pvar_values, s->base->pvar_bound};
-  rg_randtest_verdict v;
-  bool hit;
-  st = s->cache ? rg_randtest_rule_cached(s->cache, nr, &b, s->o, &v, &hit, err)
-                : rg_randtest_rule(nr, &b, s->o, &v, err);
+  rg_randtest_verdict v = RG_RANDTEST_ZP;
+  bool hit, inferred = instance_refuted(s, nr);
+  if (!inferred)
+    st = s->cache ? rg_randtest_rule_cached(s->cache, nr, &b, s->o, &v, &hit, err)
+                  : rg_randtest_rule(nr, &b, s->o, &v, err);
   if (st == RG_ERR_SHAPE) st = RG_OK, v = RG_RANDTEST_TYPE; /* it does not type: it fails */
   if (st) {
     free(copy);
@@ -297,6 +329,12 @@ static rg_status consider(search *s, int i, rg_rule *nr, const rg_shape **sh, ui
   }
   s->stats->tried++;
   s->pass[s->n_keys++] = v == RG_RANDTEST_PASS;
+  /* kept to refute more general ones; an inferred one adds nothing (its instance is kept) */
+  if (!inferred && refutes_more_general(v)) {
+    free(sh);
+    keep_refuted(s, nr);
+    return RG_OK;
+  }
   if (v != RG_RANDTEST_PASS) goto drop;
   s->stats->passed++;
   s->items[i].general_child = true;
@@ -398,6 +436,8 @@ rg_status rg_generalize_rule(const rg_rule *r, const rg_binding *base, uint64_t 
   free(root_shapes);
   for (int k = 0; k < s.n_keys; k++)
     free(s.keys[k]);
-  free(s.keys), free(s.pass), free(s.items);
+  for (int k = 0; k < s.n_refuted; k++)
+    rg_rule_free(s.refuted[k]);
+  free(s.keys), free(s.pass), free(s.items), free(s.refuted);
   return st;
 }

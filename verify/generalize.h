@@ -13,9 +13,10 @@
  * (randtest.h). A passing one is split again in turn (the newest first, so the budget goes
  * towards the most general rules), so a variable can end up split into several. At most
  * max_tries generalizations are tested per rule (renamings of one already tested are not tested
- * again). What comes back is the most general of those that pass: each passing generalization
- * none of whose own splits passed and that is not an instance of another passing one with more
- * variables.
+ * again). A generalization of which one refuted in Z_p (at the base or another shape set) is
+ * an instance is false as well: it counts as tried, without a trial. What comes back is the
+ * most general of those that pass: each passing generalization none of whose own splits passed
+ * and that is not an instance of another passing one with more variables.
  * The candidate itself is left as it is; pruning later finds it to be an instance.
  */
 #ifndef RG_VERIFY_GENERALIZE_H
@@ -34,7 +35,7 @@ typedef struct {
 } rg_generalize_limits;
 
 typedef struct {
-  int tried;    /* generalizations random-tested */
+  int tried;    /* generalizations settled: random-tested, or refuted by a refuted instance */
   int passed;   /* of those, how many passed */
   int kept;     /* most general passing ones appended to the output */
   bool capped;  /* max_tries was reached before every split was tried */
