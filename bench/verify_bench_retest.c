@@ -27,6 +27,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   rg_ruleset rs;
+  rg_ruleset_init(&rs); /* the parse appends to it */
   rg_err err;
   if (rg_text_parse_file(argv[1], &rs, &err)) {
     fprintf(stderr, "verify_bench_retest: %s: %s\n", argv[1], err.msg);
