@@ -21,9 +21,14 @@ const char *rg_randtest_verdict_help(rg_randtest_verdict v) {
 
 /* Three other shape sets: with two, 5 of 1,000 depth-4 candidates were false at a set the
  * proof stage's counterexample search found (bench/verify_bench_retest drops exactly those 5
- * with three, and 1 of 1,000 at depth 3). */
+ * with three, and 1 of 1,000 at depth 3). Float64 at the first of them only: a rule that agrees
+ * in Z_p agrees for every choice of the keyed functions, so float64 guards against a model
+ * that strays from the reals, not against false rules (no candidate of the depth-3 and depth-4
+ * runs ever failed it at another set), and the later sets, drawn up to RG_SOLVE_MAX_DIM a
+ * size, were a quarter of the test's work in float64 convolutions. */
 void rg_randtest_opts_default(rg_randtest_opts *o) {
-  *o = (rg_randtest_opts){2, 1, 1, 3, NULL};
+  *o = (rg_randtest_opts){
+      .seed = 2, .zp_trials = 1, .f64_trials = 1, .other_shapes = 3, .f64_sets = 1};
 }
 
 /* Runs the trials of one domain at one binding; *agree is false on any disagreement (of type or
@@ -78,7 +83,8 @@ rg_status rg_randtest_other_shapes(const rg_rule *r, const rg_binding *base, con
     uint64_t seed = o->seed + UINT64_C(1000) * (uint64_t)i;
     st = trials(r, &sets.items[i].binding, RG_DOM_ZP, seed, o->zp_trials, o, &ok, err);
     if (!st && !ok) *v = RG_RANDTEST_SHAPES_ZP;
-    if (!st && ok) st = trials(r, &sets.items[i].binding, RG_DOM_F64, seed, o->f64_trials, o, &ok, err);
+    if (!st && ok && i < first + o->f64_sets)
+      st = trials(r, &sets.items[i].binding, RG_DOM_F64, seed, o->f64_trials, o, &ok, err);
     if (!st && !ok && *v == RG_RANDTEST_PASS) *v = RG_RANDTEST_SHAPES_F64;
   }
   rg_assignment_list_free(&sets);

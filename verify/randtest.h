@@ -19,13 +19,14 @@
 typedef struct {
   uint64_t seed;    /* of trials and keyed functions; must differ from the fingerprint seed */
   int zp_trials;    /* per shape set, >= 1 */
-  int f64_trials;   /* per shape set, >= 1 */
+  int f64_trials;   /* per shape set that has them, >= 1 */
   int other_shapes; /* shape sets required besides the base, >= 0 */
+  int f64_sets;     /* of the other shape sets, the first this many also get the float64 trials */
   rg_node_kernel kernel; /* whole-node kernels for the trials (ir/interp.h), or NULL */
 } rg_randtest_opts;
 /* Defaults: one Z_p trial (fresh inputs and keyed functions; a false rule passes one with
- * probability about degree/2^61) and one float64 trial per shape set, 2 other shape sets, the
- * interpreter alone (no kernel). */
+ * probability about degree/2^61) per shape set, one float64 trial at the base and the first
+ * other shape set, 3 other shape sets, the interpreter alone (no kernel). */
 
 /* Verdicts, in the order the checks run. */
 #define RG_RANDTEST_VERDICTS(X)                                                                  \
@@ -47,7 +48,7 @@ typedef enum {
 const char *rg_randtest_verdict_name(rg_randtest_verdict v);
 const char *rg_randtest_verdict_help(rg_randtest_verdict v);
 
-void rg_randtest_opts_default(rg_randtest_opts *o); /* seed 2, 1 Z_p, 1 float64, 2 other sets */
+void rg_randtest_opts_default(rg_randtest_opts *o); /* seed 2, 1 Z_p, 1 float64, 3 other sets */
 
 /* Tests rule r (n_src == n_tgt >= 1) at binding base (which must type both sides) and at
  * o->other_shapes solver-found shape sets. Sets *v. Errors (RG_ERR_SHAPE when base does not
