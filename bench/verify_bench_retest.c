@@ -3,15 +3,16 @@
  * usage: verify_bench_retest FILE.rules [SEED]   (SEED: the test seed, default 2 as rulegen's)
  * Each rule's variables are bound to the shapes of TASO's default input set by name (how the
  * enumerator names them), and the rule is tested exactly as the synth test stage tests it
- * (rg_randtest_rule_cached, default options). Prints the rules that now fail, with their line
- * and verdict, then one count per verdict: what a change to the test stage would have dropped
- * from a saved sample, without repeating the enumeration.
+ * (rg_randtest_rule_cached, default options, fingerprint/'s whole-node kernels). Prints the rules
+ * that now fail, with their line and verdict, then one count per verdict: what a change to the test
+ * stage would have dropped from a saved sample, without repeating the enumeration.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "enumerate/enumerate.h"
+#include "fingerprint/fingerprint.h"
 #include "ir/ir.h"
 #include "verify/verify.h"
 
@@ -38,6 +39,7 @@ int main(int argc, char **argv) {
   rg_randtest_opts o;
   rg_randtest_opts_default(&o);
   if (argc == 3) o.seed = strtoull(argv[2], NULL, 10);
+  o.kernel = rg_fp_node_kernel; /* as synth/candidates.c tests */
   rg_randtest_cache *cache = rg_randtest_cache_new((size_t)64 << 20);
   int count[RG_RANDTEST_COUNT] = {0}, unbound = 0, failed = 0;
   for (int i = 0; cache && i < rs.n; i++) {
