@@ -51,12 +51,17 @@ static rg_status put_text(FILE *f, const rg_strbuf *sb, rg_err *err) {
   return RG_OK;
 }
 
-/* The end of a write: sb's lines out unless st failed, sb freed, the stream's error checked. */
-static rg_status end_write(FILE *f, rg_strbuf *sb, rg_status st, rg_err *err) {
-  if (!st) st = put_text(f, sb, err);
+/* The end of a write: sb freed, the stream's error checked unless st already failed. */
+static rg_status close_write(FILE *f, rg_strbuf *sb, rg_status st, rg_err *err) {
   rg_sb_free(sb);
   if (!st && ferror(f)) st = rg_err_set(err, RG_ERR_IO, "write error (disk full?)");
   return st;
+}
+
+/* The same, sb's lines written out first unless st failed. */
+static rg_status end_write(FILE *f, rg_strbuf *sb, rg_status st, rg_err *err) {
+  if (!st) st = put_text(f, sb, err);
+  return close_write(f, sb, st, err);
 }
 
 rg_status rg_prune_state_write(FILE *f, const rg_prune_result *res, rg_err *err) {
@@ -82,8 +87,7 @@ rg_status rg_prune_state_write(FILE *f, const rg_prune_result *res, rg_err *err)
     st = held_text(res, i, &sb, err);
     if (!st) st = put_text(f, &sb, err);
   }
-  rg_sb_clear(&sb);
-  return end_write(f, &sb, st, err);
+  return close_write(f, &sb, st, err);
 }
 
 rg_status rg_prune_derivation_write(FILE *f, int i, const rg_derivation *d, rg_err *err) {

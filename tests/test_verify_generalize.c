@@ -163,9 +163,8 @@ int main(void) {
    * refuted in Z_p first, which refutes it without a trial; the one keeping ?w6 shared is true */
   r = generalize(
       "(conv2d 1 1 same relu (conv2d 1 1 same relu ?w5 (concat 0 ?w6 ?w4)) (conv2d 1 1 same relu "
-      "?w5 "
-      "(concat 0 ?w6 ?w4))) => (conv2d 1 1 same relu (conv2d 1 1 same relu ?w5 (concat 0 ?w4 ?w6)) "
-      "(conv2d 1 1 same relu ?w5 (concat 0 ?w4 ?w6)))",
+      "?w5 (concat 0 ?w6 ?w4))) => (conv2d 1 1 same relu (conv2d 1 1 same relu ?w5 (concat 0 ?w4 "
+      "?w6)) (conv2d 1 1 same relu ?w5 (concat 0 ?w4 ?w6)))",
       "w4=4x4x3x3 w5=4x4x3x3 w6=4x4x3x3", 3, NULL);
   CHECK(r.st == RG_OK);
   CHECK(!holds(
