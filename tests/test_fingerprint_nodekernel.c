@@ -87,6 +87,11 @@ int main(void) {
   check_rule("(conv2d 1 1 same none 1 1 2 ?i ?w) => (relu (conv2d 1 1 same none 1 1 2 ?i ?w))",
              "i=2x4x5x5 w=4x2x3x3");
   check_rule("(conv2d ?i ?w) => ?i", "i=1x40x3x3 w=2x40x3x3"); /* 360-term sums */
+  /* Z_p planes of several strips (the last one short), strided and dilated across strips, and a
+   * row longer than a strip (output by output) */
+  check_rule("(conv2d ?i ?w) => ?i", "i=1x2x60x40 w=2x2x3x3");
+  check_rule("(conv2d 2 1 valid relu 2 1 ?i ?w) => ?i", "i=1x5x75x41 w=3x5x3x3");
+  check_rule("(conv2d ?i ?w) => ?i", "i=1x1x2x1100 w=1x1x1x3");
   check_rule("(transpose 0213 ?i) => (transpose 3210 ?i)", "i=2x4x5x5");
   const char *pools[] = {"poolavg 3 3 1 1 same none", "poolavg 2 3 2 1 valid relu",
                          "poolmax 3 3 1 1 same none", "poolmax 3 2 1 2 same tanh",
