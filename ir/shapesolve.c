@@ -625,8 +625,10 @@ static bool try_split(const problem *p, slots *s, rg_assignment *a, const int *m
  * variables are fitted: fit_shape_vars keeps a value from the last check that typed its
  * operand, so a check skipped could leave another value for a later one. keys NULL: no memo. */
 #define FAILED_CAP 8192 /* a power of two above twice SPLIT_TESTS: probes stay short */
+#define FAILED_FIRST 64 /* most refines note few failures: 512 bytes to clear, not 64 KiB */
 typedef struct {
   uint64_t *keys; /* 0: empty */
+  size_t cap, n;  /* cap a power of two; at most half full once it is FAILED_CAP */
 } failed_subsets;
 
 static uint64_t subset_key(const int *members, const int *chosen, int n_chosen) {
@@ -637,21 +639,37 @@ static uint64_t subset_key(const int *members, const int *chosen, int n_chosen) 
 }
 
 /* The slot of f that holds key, or the empty one where it would go. */
-static uint64_t *failed_slot(failed_subsets *f, uint64_t key) {
-  size_t i = rg_mix64(key) & (FAILED_CAP - 1);
+static uint64_t *failed_slot(const failed_subsets *f, uint64_t key) {
+  size_t i = rg_mix64(key) & (f->cap - 1);
   while (f->keys[i] && f->keys[i] != key)
-    i = (i + 1) & (FAILED_CAP - 1);
+    i = (i + 1) & (f->cap - 1);
   return &f->keys[i];
+}
+
+/* Notes key as failed, the table doubled first where it would be more than half full; out of
+ * memory it is left as it is (a memo: refine's result is the same without it). */
+static void note_failed(failed_subsets *f, uint64_t key) {
+  if (2 * (f->n + 1) > f->cap && f->cap < FAILED_CAP) {
+    failed_subsets g = {calloc(2 * f->cap, sizeof *g.keys), 2 * f->cap, f->n};
+    if (g.keys) {
+      for (size_t i = 0; i < f->cap; i++)
+        if (f->keys[i]) *failed_slot(&g, f->keys[i]) = f->keys[i];
+      free(f->keys);
+      *f = g;
+    }
+  }
+  if (2 * (f->n + 1) > f->cap) return;
+  *failed_slot(f, key) = key;
+  f->n++;
 }
 
 /* try_split, unless f knows the subset fails; a failure is noted there. */
 static bool try_split_once(const problem *p, slots *s, rg_assignment *a, const int *members,
                            const int *chosen, int n_chosen, failed_subsets *f) {
   uint64_t key = subset_key(members, chosen, n_chosen);
-  uint64_t *slot = f->keys ? failed_slot(f, key) : NULL;
-  if (slot && *slot) return false;
+  if (f->keys && *failed_slot(f, key)) return false;
   bool ok = try_split(p, s, a, members, chosen, n_chosen);
-  if (!ok && slot) *slot = key; /* try_split leaves f as it was: the slot is still the place */
+  if (!ok && f->keys) note_failed(f, key);
   return ok;
 }
 
@@ -678,7 +696,8 @@ static bool split_once(const problem *p, slots *s, rg_assignment *a, int c, int 
 static void refine(const problem *p, slots *s, rg_assignment *a) {
   int tests = 0;
   /* without memory for the memo, every subset is checked each time: the same result */
-  failed_subsets f = {p->n_shape_vars == 0 ? calloc(FAILED_CAP, sizeof *f.keys) : NULL};
+  failed_subsets f = {p->n_shape_vars == 0 ? calloc(FAILED_FIRST, sizeof *f.keys) : NULL,
+                      FAILED_FIRST, 0};
   for (int c = 0; c < s->n_cls && tests < SPLIT_TESTS; c++)
     while (tests < SPLIT_TESTS && split_once(p, s, a, c, &tests, &f)) {
     }
