@@ -193,90 +193,70 @@ static void tap_outputs(int32_t k, int32_t s, int32_t pad, int32_t d, int32_t si
   if (*lo > *hi) *lo = *hi;
 }
 
-/* One output plane (n, oc) of a float64 conv2d, tap by tap over the whole plane: each output
- * still sums its taps in conv_at's order (channel, row, column) from 0, so the values are the
- * same bits, but the inner loop runs along a row and vectorizes. */
-static void conv_plane_f64(const conv_geom *g, const rg_value *x, const rg_value *w, int32_t n, int32_t oc,
-                           double *o) {
-  int32_t c0 = (oc / g->per_group) * g->I;
-  for (int64_t k = 0; k < (int64_t)g->OH * g->OW; k++)
-    o[k] = 0.0;
-  for (int32_t i = 0; i < g->I; i++)
-    for (int32_t a = 0; a < g->KH; a++) {
-      int32_t y0, y1;
-      tap_outputs(a, g->sh, g->ph, g->dh, g->H, g->OH, &y0, &y1);
-      const rg_value *xc = x + ((int64_t)n * g->C + c0 + i) * g->H * g->W;
-      const rg_value *wr = w + (((int64_t)oc * g->I + i) * g->KH + a) * g->KW;
-      for (int32_t b = 0; b < g->KW; b++) {
-        int32_t x0, x1;
-        tap_outputs(b, g->sw, g->pw, g->dw, g->W, g->OW, &x0, &x1);
-        double wv = wr[b].f;
-        for (int32_t y = y0; y < y1; y++) {
-          const rg_value *xr = xc + (int64_t)(y * g->sh - g->ph + a * g->dh) * g->W + b * g->dw - g->pw;
-          double *orow = o + (int64_t)y * g->OW;
-          for (int32_t xx = x0; xx < x1; xx++)
-            orow[xx] = orow[xx] + xr[xx * g->sw].f * wv;
-        }
-      }
-    }
-  for (int64_t k = 0; k < (int64_t)g->OH * g->OW; k++)
-    o[k] = rg_act_f64(g->act, o[k]);
-}
-
 /* Outputs of a Z_p convolution strip that add up at once: 16 KiB of accumulators. */
 #define ZP_STRIP 1024
 
-/* Output rows [ylo, yhi) of plane (n, oc) of a Z_p conv2d, (yhi - ylo) * OW <= ZP_STRIP, tap by
- * tap as conv_plane_f64: a sum in Z_p has one residue in any order, so the values are conv_at's,
- * without its per-output bounds and indexing. Each output's products add up in 128 bits, every
- * accumulator folded after 32 taps (an output may skip a tap outside the input, never gain one). */
-static void conv_strip_zp(const conv_geom *g, const rg_value *x, const rg_value *w,
-                          const rg_eval_ctx *ctx, int32_t n, int32_t oc, int32_t ylo, int32_t yhi,
-                          rg_value *o) {
+/* Output rows [ylo, yhi) of plane (n, oc) of a conv2d into o, tap by tap across the rows, so the
+ * inner loop runs along a row (and vectorizes in float64). Each output still sums its taps in
+ * conv_at's order (channel, row, column) from 0: the float64 values are the same bits; in Z_p a
+ * sum has one residue in any order, and each output's products add up in 128 bits, every
+ * accumulator folded after 32 taps (an output may skip a tap outside the input, never gain
+ * one), (yhi - ylo) * OW <= ZP_STRIP. */
+static void conv_strip(rg_domain dom, const conv_geom *g, const rg_value *x, const rg_value *w,
+                       const rg_eval_ctx *ctx, int32_t n, int32_t oc, int32_t ylo, int32_t yhi,
+                       rg_value *o) {
   zp_acc acc[ZP_STRIP];
-  int32_t c0 = (oc / g->per_group) * g->I, outs = (yhi - ylo) * g->OW, since_fold = 0;
-  memset(acc, 0, sizeof acc[0] * (size_t)outs);
+  bool f64 = dom == RG_DOM_F64;
+  int32_t c0 = (oc / g->per_group) * g->I, since_fold = 0;
+  int64_t outs = (int64_t)(yhi - ylo) * g->OW;
+  for (int64_t k = 0; k < outs; k++)
+    f64 ? (void)(o[k].f = 0.0) : (void)(acc[k] = 0);
   for (int32_t i = 0; i < g->I; i++)
     for (int32_t a = 0; a < g->KH; a++) {
       int32_t y0, y1;
       tap_outputs(a, g->sh, g->ph, g->dh, g->H, g->OH, &y0, &y1);
-      if (y0 < ylo) y0 = ylo;
-      if (y1 > yhi) y1 = yhi;
+      y0 = y0 < ylo ? ylo : y0, y1 = y1 > yhi ? yhi : y1;
       const rg_value *xc = x + ((int64_t)n * g->C + c0 + i) * g->H * g->W;
       const rg_value *wr = w + (((int64_t)oc * g->I + i) * g->KH + a) * g->KW;
       for (int32_t b = 0; b < g->KW; b++) {
         int32_t x0, x1;
         tap_outputs(b, g->sw, g->pw, g->dw, g->W, g->OW, &x0, &x1);
-        uint64_t wv = wr[b].z;
         for (int32_t y = y0; y < y1; y++) {
           const rg_value *xr =
               xc + (int64_t)(y * g->sh - g->ph + a * g->dh) * g->W + b * g->dw - g->pw;
-          zp_acc *arow = acc + (int64_t)(y - ylo) * g->OW;
-          for (int32_t xx = x0; xx < x1; xx++)
-            arow[xx] += (zp_acc)xr[xx * g->sw].z * wv;
+          int64_t row = (int64_t)(y - ylo) * g->OW;
+          if (f64)
+            for (int32_t xx = x0; xx < x1; xx++)
+              o[row + xx].f = o[row + xx].f + xr[xx * g->sw].f * wr[b].f;
+          else
+            for (int32_t xx = x0; xx < x1; xx++)
+              acc[row + xx] += (zp_acc)xr[xx * g->sw].z * wr[b].z;
         }
-        if (++since_fold == 32) {
-          for (int32_t k = 0; k < outs; k++)
+        if (!f64 && ++since_fold == 32) {
+          for (int64_t k = 0; k < outs; k++)
             acc[k] = fold(acc[k]);
           since_fold = 0;
         }
       }
     }
-  for (int32_t k = 0; k < outs; k++)
-    o[k].z = rg_act_zp(ctx, g->act, zp_acc_done(acc[k]));
+  for (int64_t k = 0; k < outs; k++)
+    f64 ? (void)(o[k].f = rg_act_f64(g->act, o[k].f))
+        : (void)(o[k].z = rg_act_zp(ctx, g->act, zp_acc_done(acc[k])));
 }
 
-/* Output plane q (batch q / O, channel q % O) of a convolution. */
+/* Output plane q (batch q / O, channel q % O) of a convolution: in float64 as one strip, in Z_p
+ * in strips of at most ZP_STRIP outputs (output by output where one row is longer). */
 static inline void conv_plane(rg_domain dom, const conv_geom *g, const rg_value *x, const rg_value *w,
                               const rg_eval_ctx *ctx, int64_t q, rg_value *o) {
   int64_t plane = (int64_t)g->OH * g->OW;
   int32_t n = (int32_t)(q / g->O), oc = (int32_t)(q % g->O);
+  if (plane == 0) return;
   if (dom == RG_DOM_F64) {
-    conv_plane_f64(g, x, w, n, oc, &o[q * plane].f);
+    conv_strip(RG_DOM_F64, g, x, w, ctx, n, oc, 0, g->OH,
+               &o[q * plane]); /* a copy for each domain */
     return;
   }
-  if (plane == 0) return;
-  if (g->OW > ZP_STRIP) { /* a row longer than a strip: output by output */
+  if (g->OW > ZP_STRIP) {
     for (int32_t y = 0; y < g->OH; y++)
       for (int32_t xx = 0; xx < g->OW; xx++)
         o[q * plane + (int64_t)y * g->OW + xx] = conv_at(dom, g, x, w, ctx, n, oc, y, xx);
@@ -284,8 +264,8 @@ static inline void conv_plane(rg_domain dom, const conv_geom *g, const rg_value 
   }
   int32_t rows = ZP_STRIP / g->OW;
   for (int32_t y = 0; y < g->OH; y += rows)
-    conv_strip_zp(g, x, w, ctx, n, oc, y, y + rows < g->OH ? y + rows : g->OH,
-                  &o[q * plane + (int64_t)y * g->OW]);
+    conv_strip(RG_DOM_ZP, g, x, w, ctx, n, oc, y, y + rows < g->OH ? y + rows : g->OH,
+               &o[q * plane + (int64_t)y * g->OW]);
 }
 
 static void conv(rg_domain dom, const rg_shape *xs, const rg_shape *ws, const rg_shape *os, const int32_t *p,
