@@ -8,9 +8,9 @@
  * Z_p arithmetic (ir/zp.h). The loops cannot be one: the interpreter is an element function
  * over a fetch callback, generic over NUM (float64, Z_p, Z_q) so that single elements can be
  * evaluated through memoised reads; these kernels read whole arrays, hoist the taps that fall
- * inside the input out of the loops, run float64 rows and planes so that they vectorize, and
- * in Z_p add 122-bit products lazily in 128-bit accumulators folded every 32 terms (the
- * interpreter reduces after every step). The values are the same; the number representation
+ * inside the input out of the loops, run rows and convolution planes tap by tap (float64 then
+ * vectorizes), and in Z_p add 122-bit products lazily in 128-bit accumulators folded every 32
+ * terms (the interpreter reduces after every step). The values are the same; the number representation
  * inside a sum and the loop order are not, which is what makes these fast.
  */
 #include "kernels.h"
