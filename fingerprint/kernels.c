@@ -10,8 +10,8 @@
  * evaluated through memoised reads; these kernels read whole arrays, hoist the taps that fall
  * inside the input out of the loops, run rows and convolution planes tap by tap (float64 then
  * vectorizes), and in Z_p add 122-bit products lazily in 128-bit accumulators folded every 32
- * terms (the interpreter reduces after every step). The values are the same; the number representation
- * inside a sum and the loop order are not, which is what makes these fast.
+ * terms (the interpreter reduces after every step). The values are the same; the number
+ * representation inside a sum and the loop order are not, which is what makes these fast.
  */
 #include "kernels.h"
 
@@ -245,15 +245,15 @@ static void conv_strip(rg_domain dom, const conv_geom *g, const rg_value *x, con
 }
 
 /* Output plane q (batch q / O, channel q % O) of a convolution: in float64 as one strip, in Z_p
- * in strips of at most ZP_STRIP outputs (output by output where one row is longer). */
+ * in strips of at most ZP_STRIP outputs (output by output where one row is longer). Each call
+ * names its domain as a constant, so the compiler keeps a copy of conv_strip for each. */
 static inline void conv_plane(rg_domain dom, const conv_geom *g, const rg_value *x, const rg_value *w,
                               const rg_eval_ctx *ctx, int64_t q, rg_value *o) {
   int64_t plane = (int64_t)g->OH * g->OW;
   int32_t n = (int32_t)(q / g->O), oc = (int32_t)(q % g->O);
   if (plane == 0) return;
   if (dom == RG_DOM_F64) {
-    conv_strip(RG_DOM_F64, g, x, w, ctx, n, oc, 0, g->OH,
-               &o[q * plane]); /* a copy for each domain */
+    conv_strip(RG_DOM_F64, g, x, w, ctx, n, oc, 0, g->OH, &o[q * plane]);
     return;
   }
   if (g->OW > ZP_STRIP) {
