@@ -59,6 +59,8 @@ static void check_rule(const char *text, const char *shapes) {
     sets.n = 0;
   }
   CHECK_MSG(sets.n >= 1, "%s: %d shape sets", text, sets.n);
+  for (int d = 0; d < 2; d++)
+    same_both_ways(text, t.r, &t.b, (rg_domain)d); /* the given shapes */
   for (int k = 0; k < sets.n; k++)
     for (int d = 0; d < 2; d++) same_both_ways(text, t.r, &sets.items[k].binding, (rg_domain)d);
   rg_assignment_list_free(&sets);
@@ -92,6 +94,11 @@ int main(void) {
   check_rule("(conv2d ?i ?w) => ?i", "i=1x2x60x40 w=2x2x3x3");
   check_rule("(conv2d 2 1 valid relu 2 1 ?i ?w) => ?i", "i=1x5x75x41 w=3x5x3x3");
   check_rule("(conv2d ?i ?w) => ?i", "i=1x1x2x1100 w=1x1x1x3");
+  /* Z_p accumulators folded in the middle of a channel's taps: kernel rows of 20, 32 and 36
+   * columns */
+  check_rule("(conv2d ?i ?w) => ?i", "i=1x6x4x24 w=2x6x3x20");
+  check_rule("(conv2d ?i ?w) => ?i", "i=1x3x2x40 w=1x3x2x32");
+  check_rule("(conv2d ?i ?w) => ?i", "i=1x2x3x40 w=2x2x1x36");
   check_rule("(transpose 0213 ?i) => (transpose 3210 ?i)", "i=2x4x5x5");
   const char *pools[] = {"poolavg 3 3 1 1 same none", "poolavg 2 3 2 1 valid relu",
                          "poolmax 3 3 1 1 same none", "poolmax 3 2 1 2 same tanh",
