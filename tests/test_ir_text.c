@@ -302,6 +302,46 @@ static void test_strbuf_printf(void) {
   rg_sb_printf(&sb, "%d", 12345);
   CHECK(sb.len == 0 && !strcmp(rg_sb_str(&sb), ""));
   rg_sb_free(&sb);
+  /* the conversions written by hand (%s %c %% %d %u %ld %lu %lld %llu %zu) as snprintf writes
+   * them, the ends of each type's range included, beside ones that go to vsnprintf */
+  const long long wide[] = {0, 1, -1, 9, 10, -10, INT_MAX, INT_MIN, LONG_MAX, LONG_MIN, LLONG_MIN};
+  for (size_t k = 0; k < sizeof wide / sizeof *wide; k++) {
+    long long v = wide[k];
+    char got[400];
+    rg_sb_clear(&sb);
+    rg_sb_printf(&sb, "%s=%d%%%c|%u|%ld|%lu|%lld|%llu|%zu|%5d|%.2s.", "x", (int)v, 'A' + (int)k,
+                 (unsigned)v, (long)v, (unsigned long)v, v, (unsigned long long)v, (size_t)v,
+                 (int)k, "abc");
+    snprintf(got, sizeof got, "%s=%d%%%c|%u|%ld|%lu|%lld|%llu|%zu|%5d|%.2s.", "x", (int)v,
+             'A' + (int)k, (unsigned)v, (long)v, (unsigned long)v, v, (unsigned long long)v,
+             (size_t)v, (int)k, "abc");
+    CHECK_MSG(!strcmp(rg_sb_str(&sb), got), "%s against %s", rg_sb_str(&sb), got);
+    rg_sb_clear(&sb); /* without the last two: every conversion written by hand */
+    rg_sb_printf(&sb, "%s=%d%%%c|%u|%ld|%lu|%lld|%llu|%zu|", "x", (int)v, 'A' + (int)k, (unsigned)v,
+                 (long)v, (unsigned long)v, v, (unsigned long long)v, (size_t)v);
+    snprintf(got, sizeof got, "%s=%d%%%c|%u|%ld|%lu|%lld|%llu|%zu|", "x", (int)v, 'A' + (int)k,
+             (unsigned)v, (long)v, (unsigned long)v, v, (unsigned long long)v, (size_t)v);
+    CHECK_MSG(!strcmp(rg_sb_str(&sb), got) && sb.len == strlen(got), "%s against %s",
+              rg_sb_str(&sb), got);
+  }
+  rg_sb_clear(&sb);
+  rg_sb_printf(&sb, "[%.*s|%.*s|%.*s|%.*s]", 2, "abc", 9, "abc", -1, "abc", 0, "abc");
+  CHECK_MSG(!strcmp(rg_sb_str(&sb), "[ab|abc|abc|]"), "%s", rg_sb_str(&sb));
+  /* plain pieces of every length across the buffer's growth */
+  char long_piece[80], want_plain[8192] = "";
+  rg_sb_free(&sb);
+  for (int i = 0; i < 200 && strlen(want_plain) < sizeof want_plain - 200; i++) {
+    memset(long_piece, 'a' + i % 26, 80);
+    long_piece[i % 79] = 0;
+    rg_sb_printf(&sb, "%d:%s|", i, long_piece);
+    snprintf(want_plain + strlen(want_plain), 100, "%d:%s|", i, long_piece);
+    CHECK_MSG(sb.len == strlen(want_plain) && !strcmp(rg_sb_str(&sb), want_plain),
+              "after plain piece %d", i);
+  }
+  rg_sb_clear(&sb);
+  rg_sb_printf(&sb, "100%%");
+  rg_sb_printf(&sb, "%c%s", 'z', "");
+  CHECK(!strcmp(rg_sb_str(&sb), "100%z") && sb.len == 5);
   /* rg_sb_put_int writes what "%ld" writes, the ends of long's range included */
   const long ints[] = {0, 7, -7, 10, -10, 99, 1000000007, -2147483648L, LONG_MAX, LONG_MIN};
   for (size_t k = 0; k < sizeof ints / sizeof *ints; k++) {
