@@ -64,7 +64,7 @@ install(FILES ${CMAKE_BINARY_DIR}/optimizer/rules/default.db ${CMAKE_SOURCE_DIR}
 # carries the system libraries they use.
 file(RELATIVE_PATH rg_pc_up /p/${CMAKE_INSTALL_LIBDIR}/pkgconfig /p)
 string(REGEX REPLACE "/$" "" rg_pc_up "${rg_pc_up}") # "../.."
-set(rg_pc_syslibs "-lsqlite3 -lsodium -lprotobuf-c -lz3 -ldnnl -lgmp -lm ${OpenMP_C_FLAGS} ${rg_link_extra}")
+set(rg_pc_syslibs "-lsqlite3 -lsodium -lcrypto -lprotobuf-c -lz3 -ldnnl -lgmp -lm ${OpenMP_C_FLAGS} ${rg_link_extra}")
 # (no CUDA library: only the module links them, and rg_optimizer opens it with dlopen)
 if(CMAKE_DL_LIBS)
   string(APPEND rg_pc_syslibs " -l${CMAKE_DL_LIBS}")

@@ -8,7 +8,7 @@ PACKAGES=(
   libz3-dev z3
   cvc5 libcvc5-dev
   libgmp-dev
-  libsodium-dev
+  libsodium-dev libssl-dev
   libzstd-dev
   libsqlite3-dev sqlite3
   libprotobuf-c-dev protobuf-c-compiler

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "ir/ir.h"
+#include "ir/sha256.h"
 
 #define MAGIC "# rulegen checkpoint, format 1: "
 #define RUN_TAG "# run: "
@@ -17,14 +18,14 @@
 
 static const char *const kind_name[RG_CHECKPOINT_KINDS] = {"pruned", "derived", "final"};
 
-static void hex_of(const unsigned char h[crypto_hash_sha256_BYTES], char hex[2 * crypto_hash_sha256_BYTES + 1]) {
-  sodium_bin2hex(hex, 2 * crypto_hash_sha256_BYTES + 1, h, crypto_hash_sha256_BYTES);
+static void hex_of(const unsigned char h[RG_SHA256_BYTES], char hex[2 * RG_SHA256_BYTES + 1]) {
+  sodium_bin2hex(hex, 2 * RG_SHA256_BYTES + 1, h, RG_SHA256_BYTES);
 }
 
 void rg_checkpoint_key_text(rg_checkpoint_key *k, const char *cand, size_t len) {
   if (sodium_init() < 0) abort(); /* libsodium cannot run at all: nothing here could */
-  unsigned char h[crypto_hash_sha256_BYTES];
-  crypto_hash_sha256(h, (const unsigned char *)cand, len);
+  unsigned char h[RG_SHA256_BYTES];
+  rg_sha256(h, (const unsigned char *)cand, len);
   hex_of(h, k->text_sha256);
   size_t first = len && cand[0] == '#' ? strcspn(cand, "\n") : 0;
   snprintf(k->run, sizeof k->run, "%.*s", (int)(first < sizeof k->run ? first : sizeof k->run - 1), cand);
@@ -32,14 +33,14 @@ void rg_checkpoint_key_text(rg_checkpoint_key *k, const char *cand, size_t len) 
 
 void rg_checkpoint_key_init(rg_checkpoint_key *k, int n, unsigned stages, const int *general_off,
                             const int *general_of) {
-  unsigned char h[crypto_hash_sha256_BYTES];
-  char gen_hex[2 * crypto_hash_sha256_BYTES + 1] = "none";
+  unsigned char h[RG_SHA256_BYTES];
+  char gen_hex[2 * RG_SHA256_BYTES + 1] = "none";
   if (general_off) {
-    crypto_hash_sha256_state s;
-    crypto_hash_sha256_init(&s);
-    crypto_hash_sha256_update(&s, (const unsigned char *)general_off, sizeof(int) * ((size_t)n + 1));
-    crypto_hash_sha256_update(&s, (const unsigned char *)general_of, sizeof(int) * (size_t)general_off[n]);
-    crypto_hash_sha256_final(&s, h);
+    rg_sha256_state s;
+    rg_sha256_init(&s);
+    rg_sha256_update(&s, (const unsigned char *)general_off, sizeof(int) * ((size_t)n + 1));
+    rg_sha256_update(&s, (const unsigned char *)general_of, sizeof(int) * (size_t)general_off[n]);
+    rg_sha256_final(&s, h);
     hex_of(h, gen_hex);
   }
   rg_derive_limits lim = rg_prune_opts_default().limits;
@@ -51,9 +52,9 @@ void rg_checkpoint_key_init(rg_checkpoint_key *k, int n, unsigned stages, const 
 }
 
 void rg_checkpoint_key_final(rg_checkpoint_key *k, const rg_checkpoint_key *run, const int *verified, int n) {
-  unsigned char h[crypto_hash_sha256_BYTES];
-  char hex[2 * crypto_hash_sha256_BYTES + 1];
-  crypto_hash_sha256(h, (const unsigned char *)verified, sizeof(int) * (size_t)n);
+  unsigned char h[RG_SHA256_BYTES];
+  char hex[2 * RG_SHA256_BYTES + 1];
+  rg_sha256(h, (const unsigned char *)verified, sizeof(int) * (size_t)n);
   hex_of(h, hex);
   *k = *run;
   snprintf(k->binding, sizeof k->binding, "%.300s; %d proved rules sha256 %s", run->binding, n, hex);
@@ -66,23 +67,24 @@ char *rg_checkpoint_path(const char *out_path, rg_checkpoint_kind kind) {
 }
 
 /* The SHA-256 of the next (at most) limit bytes of f, in hex. */
-static rg_status hash_stream(FILE *f, size_t limit, char hex[2 * crypto_hash_sha256_BYTES + 1], rg_err *err) {
-  crypto_hash_sha256_state s;
-  crypto_hash_sha256_init(&s);
-  unsigned char buf[1 << 16], h[crypto_hash_sha256_BYTES];
+static rg_status hash_stream(FILE *f, size_t limit, char hex[2 * RG_SHA256_BYTES + 1],
+                             rg_err *err) {
+  rg_sha256_state s;
+  rg_sha256_init(&s);
+  unsigned char buf[1 << 16], h[RG_SHA256_BYTES];
   size_t got;
   while (limit && (got = fread(buf, 1, limit < sizeof buf ? limit : sizeof buf, f)) > 0) {
-    crypto_hash_sha256_update(&s, buf, got);
+    rg_sha256_update(&s, buf, got);
     limit -= got;
   }
   if (ferror(f)) return rg_err_set(err, RG_ERR_IO, "a read error");
-  crypto_hash_sha256_final(&s, h);
+  rg_sha256_final(&s, h);
   hex_of(h, hex);
   return RG_OK;
 }
 
 /* The SHA-256 of the file at path so far, in hex. */
-static rg_status hash_file(const char *path, char hex[2 * crypto_hash_sha256_BYTES + 1], rg_err *err) {
+static rg_status hash_file(const char *path, char hex[2 * RG_SHA256_BYTES + 1], rg_err *err) {
   FILE *f = fopen(path, "rb");
   if (!f) return rg_err_set(err, RG_ERR_IO, "%s: %s", path, strerror(errno));
   rg_status st = hash_stream(f, SIZE_MAX, hex, err);
@@ -110,7 +112,7 @@ rg_status rg_checkpoint_save(const char *out_path, rg_checkpoint_kind kind, cons
   fprintf(a.f, MAGIC "%s\n" RUN_TAG "%s\n" BINDING_TAG "%s\n", kind_name[kind], k->run, k->binding);
   st = rg_prune_state_write(a.f, res, err);
   /* The last line is the SHA-256 of every byte before it: a cut or altered file shows. */
-  char hex[2 * crypto_hash_sha256_BYTES + 1];
+  char hex[2 * RG_SHA256_BYTES + 1];
   if (!st && (fflush(a.f) || !a.tmp)) st = rg_err_set(err, RG_ERR_IO, "%s: cannot be written", a.path);
   if (!st) st = hash_file(a.tmp, hex, err);
   if (!st) fprintf(a.f, "end %s\n", hex);
@@ -137,7 +139,7 @@ static bool header_line(const char **p, const char *end, const char *tag, const 
 /* Whether f (size bytes) ends in a line of its own that is the SHA-256 of what precedes it (the
  * end line, ir/endline.h), checked here as the file streams by: the file may be 1.2 GB. */
 static bool end_line_holds(FILE *f, size_t size) {
-  char line[RG_END_LINE_LEN + 1], hex[2 * crypto_hash_sha256_BYTES + 1];
+  char line[RG_END_LINE_LEN + 1], hex[2 * RG_SHA256_BYTES + 1];
   rg_err err;
   if (size < RG_END_LINE_LEN || fseeko(f, (off_t)(size - RG_END_LINE_LEN - (size > RG_END_LINE_LEN)), SEEK_SET))
     return false;
@@ -146,7 +148,8 @@ static bool end_line_holds(FILE *f, size_t size) {
       line[RG_END_LINE_LEN - 1] != '\n')
     return false;
   rewind(f);
-  return !hash_stream(f, size - RG_END_LINE_LEN, hex, &err) && !strncmp(line + 4, hex, 2 * crypto_hash_sha256_BYTES);
+  return !hash_stream(f, size - RG_END_LINE_LEN, hex, &err) &&
+         !strncmp(line + 4, hex, 2 * RG_SHA256_BYTES);
 }
 
 /* The next header line of f into *line (getline's buffer), checked as header_line does. */

@@ -12,6 +12,7 @@
 
 #include "ir/atomic.h"
 #include "ir/endline.h"
+#include "ir/sha256.h"
 #include "verify/smt.h"
 
 #define MAGIC "# rulegen generalized 1\n"
@@ -30,9 +31,9 @@ void rg_generalized_free(rg_generalized *g) {
 }
 
 /* Writes n bytes to f and to the running hash. */
-static void put(FILE *f, crypto_hash_sha256_state *s, const void *p, size_t n) {
+static void put(FILE *f, rg_sha256_state *s, const void *p, size_t n) {
   fwrite(p, 1, n, f);
-  crypto_hash_sha256_update(s, p, n);
+  rg_sha256_update(s, p, n);
 }
 
 /* The header's lines (all but the text) into sb. */
@@ -59,13 +60,13 @@ rg_status rg_generalized_save(const char *out_path, const char *key, const rg_ge
   rg_strbuf head;
   rg_sb_init(&head);
   header(&head, key, g);
-  crypto_hash_sha256_state s;
-  crypto_hash_sha256_init(&s);
+  rg_sha256_state s;
+  rg_sha256_init(&s);
   put(a.f, &s, rg_sb_str(&head), head.len);
   put(a.f, &s, g->text, g->len);
-  unsigned char h[crypto_hash_sha256_BYTES];
-  char hex[2 * crypto_hash_sha256_BYTES + 1];
-  crypto_hash_sha256_final(&s, h);
+  unsigned char h[RG_SHA256_BYTES];
+  char hex[2 * RG_SHA256_BYTES + 1];
+  rg_sha256_final(&s, h);
   sodium_bin2hex(hex, sizeof hex, h, sizeof h);
   fprintf(a.f, "end %s\n", hex);
   if (head.failed) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");

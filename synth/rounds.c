@@ -11,9 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ir/sha256.h"
 #include "prune/prune.h"
 
-#define KEY_BYTES crypto_hash_sha256_BYTES
+#define KEY_BYTES RG_SHA256_BYTES
 #define HEX_LEN (2 * KEY_BYTES)
 
 typedef struct {
@@ -55,23 +56,23 @@ static int read_record(FILE *f, record *out, char **line, size_t *cap) {
   errno = 0;
   long m = strtol(*line + 7 + HEX_LEN, &e, 10);
   if (errno || m < 0 || m > 1 << 30 || *e != '\n') return -1;
-  crypto_hash_sha256_state s;
-  crypto_hash_sha256_init(&s);
-  crypto_hash_sha256_update(&s, (const unsigned char *)*line, (size_t)n);
+  rg_sha256_state s;
+  rg_sha256_init(&s);
+  rg_sha256_update(&s, (const unsigned char *)*line, (size_t)n);
   out->m = (int)m, out->data = start + n;
   for (;;) {
     long at = ftell(f);
     if ((n = getline(line, cap, f)) < 0) return -1;
     if (!strncmp(*line, "end ", 4)) {
       unsigned char h[KEY_BYTES];
-      crypto_hash_sha256_final(&s, h);
+      rg_sha256_final(&s, h);
       hex_of(h, hex);
       out->len = at - out->data, out->end = at + n;
       return n == 4 + HEX_LEN + 1 && !memcmp(*line + 4, hex, HEX_LEN) && (*line)[n - 1] == '\n'
                  ? 1
                  : -1;
     }
-    crypto_hash_sha256_update(&s, (const unsigned char *)*line, (size_t)n);
+    rg_sha256_update(&s, (const unsigned char *)*line, (size_t)n);
   }
 }
 
@@ -146,7 +147,7 @@ rg_rounds *rg_rounds_open(const char *out_path, const rg_checkpoint_key *k) {
     rg_rounds_close(r);
     return NULL;
   }
-  crypto_hash_sha256(r->key, (const unsigned char *)header, strlen(header));
+  rg_sha256(r->key, (const unsigned char *)header, strlen(header));
   const char *why = open_file(r, header);
   if (why) {
     char what[256];
@@ -172,14 +173,14 @@ void rg_rounds_close(rg_rounds *r) {
 void rg_rounds_next(rg_rounds *r, const bool *dropped, const bool *usable, const bool *retry,
                     int n) {
   if (!r) return;
-  crypto_hash_sha256_state s;
-  crypto_hash_sha256_init(&s);
-  crypto_hash_sha256_update(&s, r->key, KEY_BYTES);
-  crypto_hash_sha256_update(&s, (const unsigned char *)&n, sizeof n);
+  rg_sha256_state s;
+  rg_sha256_init(&s);
+  rg_sha256_update(&s, r->key, KEY_BYTES);
+  rg_sha256_update(&s, (const unsigned char *)&n, sizeof n);
   const bool *sets[] = {dropped, usable, retry};
   for (int k = 0; k < 3; k++)
-    crypto_hash_sha256_update(&s, (const unsigned char *)sets[k], (size_t)n);
-  crypto_hash_sha256_final(&s, r->key);
+    rg_sha256_update(&s, (const unsigned char *)sets[k], (size_t)n);
+  rg_sha256_final(&s, r->key);
   r->round++;
 }
 
@@ -312,12 +313,12 @@ rg_status rg_rounds_take(rg_rounds *r, const rg_rule *const *rules, int n, rg_pr
  * bytes this run wrote, not of what the file holds when they are read back. */
 typedef struct {
   FILE *to;
-  crypto_hash_sha256_state sha;
+  rg_sha256_state sha;
 } hashing;
 
 static ssize_t hashing_write(void *cookie, const char *buf, size_t n) {
   hashing *h = cookie;
-  crypto_hash_sha256_update(&h->sha, (const unsigned char *)buf, n);
+  rg_sha256_update(&h->sha, (const unsigned char *)buf, n);
   return fwrite(buf, 1, n, h->to) == n ? (ssize_t)n : -1;
 }
 
@@ -338,7 +339,7 @@ static bool write_body(FILE *w, const rg_rounds *r, const rg_prune_result *res, 
  * out otherwise, or one cut short); its end line last, once the rest is on disk. */
 static bool write_record(rg_rounds *r, const rg_prune_result *res, int from) {
   hashing h = {.to = r->f};
-  crypto_hash_sha256_init(&h.sha);
+  rg_sha256_init(&h.sha);
   bool ok = fflush(r->f) == 0 && ftruncate(fileno(r->f), r->used_end) == 0 &&
             fseek(r->f, r->used_end, SEEK_SET) == 0;
   FILE *w = ok ? fopencookie(&h, "w", (cookie_io_functions_t){.write = hashing_write}) : NULL;
@@ -346,7 +347,7 @@ static bool write_record(rg_rounds *r, const rg_prune_result *res, int from) {
   if (w) ok = fclose(w) == 0 && ok; /* its last bytes go through hashing_write */
   unsigned char sum[KEY_BYTES];
   char hex[HEX_LEN + 1];
-  crypto_hash_sha256_final(&h.sha, sum);
+  rg_sha256_final(&h.sha, sum);
   hex_of(sum, hex);
   ok = ok && fprintf(r->f, "end %s\n", hex) > 0 && fflush(r->f) == 0 && fsync(fileno(r->f)) == 0;
   if (ok) r->used_end = ftell(r->f);

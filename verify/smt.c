@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/sha256.h"
 #include "ir/shapesolve.h"
 #include "smt_facts.h"
 
@@ -1010,8 +1011,8 @@ static bool grouped_conv(const rg_graph *g) {
 }
 
 void rg_sha256_hex(const void *data, size_t len, char hex[65]) {
-  unsigned char h[crypto_hash_sha256_BYTES];
-  crypto_hash_sha256(h, data, len);
+  unsigned char h[RG_SHA256_BYTES];
+  rg_sha256(h, data, len);
   sodium_bin2hex(hex, 65, h, sizeof h);
 }
 

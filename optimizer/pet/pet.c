@@ -4,7 +4,6 @@
 #include "pet_internal.h"
 
 #include <errno.h>
-#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 #include <unistd.h>
 
 #include "ir/atomic.h"
+#include "ir/sha256.h"
 
 void rg_pet_rewrite_free(rg_pet_rewrite *rw) {
   free(rw->original), free(rw->mutant), free(rw->corrected), free(rw->shapes), free(rw->cert), free(rw->checked);
@@ -159,8 +159,8 @@ static rg_status certify_corrected(const rg_mutant *mu, watch *w, rg_pet_rewrite
   }
   if (!st && !neq && !(rw->checked = cert_text(&c))) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   if (rw->checked) {
-    uint8_t h[crypto_hash_sha256_BYTES];
-    crypto_hash_sha256(h, (const unsigned char *)rw->checked, strlen(rw->checked));
+    uint8_t h[RG_SHA256_BYTES];
+    rg_sha256(h, (const unsigned char *)rw->checked, strlen(rw->checked));
     rg_pet_hex(h, rw->digest);
     snprintf(rw->name, sizeof rw->name, "pet_%s_%.16s", rg_mutant_name(rw->cand.kind), rw->digest);
   }
