@@ -175,6 +175,50 @@ static void test_determinism(const rg_axioms *ax) {
   rg_rule_free(r);
 }
 
+/* An obligation copies each axiom's assertion from ax->smt (made when the axioms were parsed):
+ * the same text, facts numbered the same, as writing every axiom again (ax->smt NULL), for rules
+ * whose facts come before and after the axioms (sizes, seams, guards) and with every axiom. */
+static void test_axiom_texts_copied(rg_axioms *ax) {
+  const char *texts[] = {
+      "(transpose 10 (matmul ?x ?y)) => (matmul (transpose 10 ?y) (transpose 10 ?x))",
+      "(split.0 1 (concat 1 (matmul ?x ?w) (matmul ?x ?v))) => (matmul ?x ?w)",
+      "(conv2d 1 1 same relu (concat 0 ?w4 ?w5) ?i1) => (concat 1 (conv2d 1 1 same relu ?w4 ?i1) "
+      "(conv2d 1 1 same relu ?w5 ?i1))",
+      "(reshape 8x2 (transpose 10 (concat 1 ?x1 ?x2))) => (reshape 8x2 (transpose 10 (concat 1 ?x1 "
+      "?x2)))"};
+  CHECK(ax->smt != NULL);
+  for (size_t k = 0; k < sizeof texts / sizeof *texts; k++)
+    for (int all = 0; all < 2; all++) {
+      rg_rule *r = rule(texts[k]);
+      rg_obligation a, b;
+      rg_err err;
+      CHECK(rg_smt_encode(r, 0, ax, all, &a, &err) == RG_OK);
+      char **kept = ax->smt;
+      ax->smt = NULL;
+      CHECK(rg_smt_encode(r, 0, ax, all, &b, &err) == RG_OK);
+      ax->smt = kept;
+      CHECK_MSG(a.len == b.len && !strcmp(a.text, b.text) && !strcmp(a.sha256, b.sha256),
+                "%s (all %d)", texts[k], all);
+      /* fact.1 .. fact.M, each once, across the parts named apart */
+      int m = 0;
+      for (int f = 1; f < 400; f++) {
+        char name[32];
+        snprintf(name, sizeof name, ":named " RG_SMT_FACT "%d)", f);
+        const char *at = strstr(a.text, name);
+        if (!at) break;
+        CHECK_MSG(!strstr(at + 1, name), "%s named twice in %s", name, texts[k]);
+        m = f;
+      }
+      CHECK(m >= 1 && !strstr(a.text, ":named " RG_SMT_FACT "0)"));
+      char next[32];
+      snprintf(next, sizeof next, ":named " RG_SMT_FACT "%d)", m + 1);
+      CHECK(!strstr(a.text, next));
+      rg_obligation_free(&a);
+      rg_obligation_free(&b);
+      rg_rule_free(r);
+    }
+}
+
 static void test_true_goals(const rg_axioms *ax) {
   const char *goals =
       "transpose-chain: (transpose 10 (matmul (matmul ?a ?b) (matmul ?c ?d))) => "
@@ -885,6 +929,7 @@ int main(void) {
   test_axioms_sound(&ax);
   test_false_properties();
   test_determinism(&ax);
+  test_axiom_texts_copied(&ax);
   test_true_goals(&ax);
   test_false_goals(&ax);
   test_refuted(&ax);

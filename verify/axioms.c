@@ -1,5 +1,6 @@
 /* verify/axioms.c: loading and validating an axiom set. */
 #include "axioms.h"
+#include "smt.h"
 
 #include <sodium.h>
 #include <stdio.h>
@@ -127,7 +128,8 @@ rg_status rg_axioms_parse(const char *text, size_t len, const char *origin, rg_a
   free(spans);
   free(copy);
   crypto_generichash(out->digest, sizeof out->digest, (const unsigned char *)text, len, NULL, 0);
-  return st ? st : validate(out, err);
+  if (!st) st = validate(out, err);
+  return st ? st : rg_smt_axiom_texts(out, err);
 }
 
 rg_status rg_axioms_load(const char *path, rg_axioms *out, rg_err *err) {
@@ -142,6 +144,10 @@ rg_status rg_axioms_load(const char *path, rg_axioms *out, rg_err *err) {
 }
 
 void rg_axioms_free(rg_axioms *ax) {
+  for (int i = 0; ax->smt && i < ax->rules.n; i++)
+    free(ax->smt[i]);
+  free(ax->smt);
+  ax->smt = NULL;
   rg_ruleset_free(&ax->rules);
   free(ax->guards);
   ax->guards = NULL;

@@ -1107,19 +1107,50 @@ static void put_rule_part(rg_strbuf *sb, const rg_rule *r, int output, const pva
   rg_sb_puts(sb, ")) :named goal))\n(check-sat)\n(get-unsat-core)\n");
 }
 
-/* The whole script into sb. */
+rg_status rg_smt_axiom_texts(rg_axioms *ax, rg_err *err) {
+  ax->smt = calloc((size_t)ax->rules.n + 1, sizeof *ax->smt);
+  rg_status st = ax->smt ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  for (int i = 0; !st && i < ax->rules.n; i++) {
+    rg_strbuf sb;
+    rg_sb_init(&sb);
+    st = put_axiom(&sb, ax->rules.rules[i], ax->guards ? &ax->guards[i] : NULL, err);
+    if (!st && (sb.failed || !sb.s)) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+    if (st)
+      rg_sb_free(&sb);
+    else
+      ax->smt[i] = sb.s;
+  }
+  for (int i = 0; st && ax->smt && i < ax->rules.n; i++)
+    free(ax->smt[i]);
+  if (st) free(ax->smt), ax->smt = NULL;
+  return st;
+}
+
+/* The whole script into sb, its facts named (rg_smt_name_facts) a part at a time: the axioms
+ * between are named already, and come written from ax->smt where it is there. */
 static rg_status put_obligation(rg_strbuf *sb, const rg_rule *r, int output, const rg_axioms *ax,
                                 const encoding *e, rg_err *err) {
   put_header(sb, r, output, e->fs);
   if (e->sizes) put_size_facts(sb, e->fs);
   if (e->seams) rg_smt_put_seam_facts(sb, e->fs, e->seamed);
-  rg_status st = RG_OK;
+  int facts = 0;
+  rg_status st =
+      rg_smt_name_facts_from(sb, &facts) ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int i = 0; !st && i < ax->rules.n; i++)
-    if (e->take[i]) st = put_axiom(sb, ax->rules.rules[i], ax->guards ? &ax->guards[i] : NULL, err);
+    if (e->take[i] && ax->smt)
+      rg_sb_puts(sb, ax->smt[i]);
+    else if (e->take[i])
+      st = put_axiom(sb, ax->rules.rules[i], ax->guards ? &ax->guards[i] : NULL, err);
   pvar_domains d = {0};
+  rg_strbuf rule;
+  rg_sb_init(&rule);
   if (!st) st = domains_of(r->g, &d, err);
-  if (!st) put_rule_part(sb, r, output, &d, e);
-  if (!st && sb->failed) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (!st) put_rule_part(&rule, r, output, &d, e);
+  if (!st && !rg_smt_name_facts_from(&rule, &facts))
+    st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  if (!st) rg_sb_append(sb, rule.s ? rule.s : "", rule.len);
+  if (!st && (sb->failed || rule.failed)) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  rg_sb_free(&rule);
   domains_free(&d);
   return st;
 }
@@ -1139,7 +1170,6 @@ rg_status rg_smt_encode(const rg_rule *r, int output, const rg_axioms *ax, bool 
   rg_status st = (!e.take || !e.fs || !e.erased) ? rg_err_set(err, RG_ERR_NOMEM, "out of memory") : RG_OK;
   if (!st) choose_axioms(r, ax, all_axioms, &e, out);
   if (!st) st = put_obligation(&sb, r, output, ax, &e, err);
-  if (!st && !rg_smt_name_facts(&sb)) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   if (!st) {
     out->text = sb.s;
     out->len = sb.len;

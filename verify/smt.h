@@ -47,6 +47,13 @@ void rg_obligation_free(rg_obligation *o);
 /* Names the unnamed one-line assertions of an encoded script in sb so (false: out of memory, sb
  * as it was). */
 bool rg_smt_name_facts(rg_strbuf *sb);
+/* The same numbering from *last + 1 on, *last the last number used after: an obligation named a
+ * part at a time, its axioms (named already) never scanned. */
+bool rg_smt_name_facts_from(rg_strbuf *sb, int *last);
+/* Each axiom's assertion as rg_smt_encode writes it, into ax->smt (axioms.h): an obligation then
+ * copies it instead of writing it again (the axioms were most of a warm replay's encoding).
+ * Errors: RG_ERR_NOMEM, ax->smt then NULL. */
+rg_status rg_smt_axiom_texts(rg_axioms *ax, rg_err *err) RG_MUST_CHECK;
 
 /* The obligation full with only the axioms and facts that core (a solver's unsat core: space-separated
  * names) names: every other named assertion but the goal is left out, the rest kept as it is,

@@ -40,9 +40,14 @@ static bool one_sexpr(const char *line, size_t len) {
 }
 
 bool rg_smt_name_facts(rg_strbuf *sb) {
+  int k = 0;
+  return rg_smt_name_facts_from(sb, &k);
+}
+
+bool rg_smt_name_facts_from(rg_strbuf *sb, int *last) {
   rg_strbuf out;
   rg_sb_init(&out);
-  int k = 0;
+  int k = *last;
   for (const char *l = rg_sb_str(sb); *l;) {
     size_t len = strcspn(l, "\n");
     const char *name;
@@ -57,6 +62,7 @@ bool rg_smt_name_facts(rg_strbuf *sb) {
   if (out.failed) return rg_sb_free(&out), false;
   rg_sb_free(sb);
   *sb = out;
+  *last = k;
   return true;
 }
 
