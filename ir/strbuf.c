@@ -32,6 +32,8 @@ static bool reserve(rg_strbuf *sb, size_t extra) {
   return true;
 }
 
+bool rg_sb_reserve(rg_strbuf *sb, size_t extra) { return reserve(sb, extra); }
+
 void rg_sb_append(rg_strbuf *sb, const char *s, size_t n) {
   if (!reserve(sb, n)) return;
   memcpy(sb->s + sb->len, s, n);

@@ -18,6 +18,9 @@ void rg_sb_init(rg_strbuf *sb);
 void rg_sb_free(rg_strbuf *sb);
 void rg_sb_clear(rg_strbuf *sb);
 void rg_sb_append(rg_strbuf *sb, const char *s, size_t n);
+/* Room for extra more bytes at once (false: out of memory, sb->failed set): a text whose size is
+ * known ahead grows once instead of doubling through it. */
+bool rg_sb_reserve(rg_strbuf *sb, size_t extra);
 void rg_sb_puts(rg_strbuf *sb, const char *s);
 /* v in decimal, as "%ld" writes it: for printers of millions of rules, where a format call per
  * token was a sixth of the time. */

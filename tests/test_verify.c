@@ -193,7 +193,7 @@ static void test_axiom_texts_copied(rg_axioms *ax) {
       rg_obligation a, b;
       rg_err err;
       CHECK(rg_smt_encode(r, 0, ax, all, &a, &err) == RG_OK);
-      char **kept = ax->smt;
+      struct rg_smt_axiom *kept = ax->smt;
       ax->smt = NULL;
       CHECK(rg_smt_encode(r, 0, ax, all, &b, &err) == RG_OK);
       ax->smt = kept;

@@ -144,10 +144,7 @@ rg_status rg_axioms_load(const char *path, rg_axioms *out, rg_err *err) {
 }
 
 void rg_axioms_free(rg_axioms *ax) {
-  for (int i = 0; ax->smt && i < ax->rules.n; i++)
-    free(ax->smt[i]);
-  free(ax->smt);
-  ax->smt = NULL;
+  rg_smt_axioms_free(ax);
   rg_ruleset_free(&ax->rules);
   free(ax->guards);
   ax->guards = NULL;

@@ -21,8 +21,9 @@ typedef struct {
   rg_guard *guards;   /* guards[i]: axiom i's `if` guard (n_atoms 0: none; verify/guard.h) */
   char origin[256];   /* the file (or "<text>") they came from, for messages */
   unsigned char digest[32]; /* BLAKE2b-256 of their text: a proof's verdict is kept under it */
-  char **smt; /* smt[i]: axiom i's assertion as an obligation states it (verify/smt.h), made when
-               * parsed; NULL: each obligation writes it again */
+  /* smt[i]: axiom i as obligations take it (verify/smt.c: its assertion's text, the operators
+   * that make it fire), made when parsed; NULL: each obligation works it out again */
+  struct rg_smt_axiom *smt;
 } rg_axioms;
 
 /* The default axiom file: axioms.rules where ir/datapath.h finds it (RULEGEN_DATA_DIR, the

@@ -383,6 +383,22 @@ static bool ops_within(const bool *a, const bool *b) {
   return true;
 }
 
+/* An axiom as obligations take it (rg_axioms.smt): its assertion, and the operators of its
+ * source (l), its target (r) and, where a side is a bare variable, its trigger (t). */
+struct rg_smt_axiom {
+  char *text;
+  bool l[RG_OP_COUNT], r[RG_OP_COUNT], t[RG_OP_COUNT];
+  bool triggered;
+};
+
+static void axiom_ops(const rg_rule *a, struct rg_smt_axiom *x) {
+  side_ops(a, false, x->l);
+  side_ops(a, true, x->r);
+  rg_ref trig = bare_side_trigger(a);
+  x->triggered = trig.node >= 0;
+  if (x->triggered) term_ops(a->g, trig, x->t);
+}
+
 /* Relevant axioms: those that can fire on terms built from the rule's operators, closed under
  * the operators they introduce (conv-concat-sum brings ewadd into a conv/concat goal). An axiom
  * fires when all operators of its source are available, or all of its target's where that
@@ -397,20 +413,15 @@ static void select_axioms(const rg_axioms *ax, const bool *rule_ops, bool *take)
     grew = false;
     for (int i = 0; i < ax->rules.n; i++) {
       if (take[i]) continue;
-      const rg_rule *a = ax->rules.rules[i];
-      bool l[RG_OP_COUNT], r[RG_OP_COUNT];
-      side_ops(a, false, l);
-      side_ops(a, true, r);
-      rg_ref trig = bare_side_trigger(a);
-      if (trig.node >= 0) {
-        bool t[RG_OP_COUNT];
-        term_ops(a->g, trig, t);
-        if (!fires(t, avail)) continue;
-      } else if (!fires(l, avail) && !(fires(r, avail) && ops_within(l, r))) {
+      struct rg_smt_axiom own;
+      const struct rg_smt_axiom *x = ax->smt ? &ax->smt[i] : &own;
+      if (!ax->smt) axiom_ops(ax->rules.rules[i], &own);
+      if (x->triggered ? !fires(x->t, avail)
+                       : !fires(x->l, avail) && !(fires(x->r, avail) && ops_within(x->l, x->r)))
         continue;
-      }
       take[i] = grew = true;
-      for (int o = 0; o < RG_OP_COUNT; o++) avail[o] |= l[o] || r[o];
+      for (int o = 0; o < RG_OP_COUNT; o++)
+        avail[o] |= x->l[o] || x->r[o];
     }
   }
 }
@@ -1108,22 +1119,30 @@ static void put_rule_part(rg_strbuf *sb, const rg_rule *r, int output, const pva
 }
 
 rg_status rg_smt_axiom_texts(rg_axioms *ax, rg_err *err) {
-  ax->smt = calloc((size_t)ax->rules.n + 1, sizeof *ax->smt);
-  rg_status st = ax->smt ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  struct rg_smt_axiom *x = calloc((size_t)ax->rules.n + 1, sizeof *x);
+  rg_status st = x ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int i = 0; !st && i < ax->rules.n; i++) {
     rg_strbuf sb;
     rg_sb_init(&sb);
     st = put_axiom(&sb, ax->rules.rules[i], ax->guards ? &ax->guards[i] : NULL, err);
     if (!st && (sb.failed || !sb.s)) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
-    if (st)
+    if (st) {
       rg_sb_free(&sb);
-    else
-      ax->smt[i] = sb.s;
+    } else {
+      x[i].text = sb.s;
+      axiom_ops(ax->rules.rules[i], &x[i]);
+    }
   }
-  for (int i = 0; st && ax->smt && i < ax->rules.n; i++)
-    free(ax->smt[i]);
-  if (st) free(ax->smt), ax->smt = NULL;
+  ax->smt = x;
+  if (st) rg_smt_axioms_free(ax);
   return st;
+}
+
+void rg_smt_axioms_free(rg_axioms *ax) {
+  for (int i = 0; ax->smt && i < ax->rules.n; i++)
+    free(ax->smt[i].text);
+  free(ax->smt);
+  ax->smt = NULL;
 }
 
 /* The whole script into sb, its facts named (rg_smt_name_facts) a part at a time: the axioms
@@ -1136,9 +1155,13 @@ static rg_status put_obligation(rg_strbuf *sb, const rg_rule *r, int output, con
   int facts = 0;
   rg_status st =
       rg_smt_name_facts_from(sb, &facts) ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
+  size_t room = 0; /* the buffer grown once, not by doubling through the axioms */
+  for (int i = 0; ax->smt && i < ax->rules.n; i++)
+    room += e->take[i] ? strlen(ax->smt[i].text) : 0;
+  rg_sb_reserve(sb, room + 4096);
   for (int i = 0; !st && i < ax->rules.n; i++)
     if (e->take[i] && ax->smt)
-      rg_sb_puts(sb, ax->smt[i]);
+      rg_sb_puts(sb, ax->smt[i].text);
     else if (e->take[i])
       st = put_axiom(sb, ax->rules.rules[i], ax->guards ? &ax->guards[i] : NULL, err);
   pvar_domains d = {0};

@@ -50,10 +50,12 @@ bool rg_smt_name_facts(rg_strbuf *sb);
 /* The same numbering from *last + 1 on, *last the last number used after: an obligation named a
  * part at a time, its axioms (named already) never scanned. */
 bool rg_smt_name_facts_from(rg_strbuf *sb, int *last);
-/* Each axiom's assertion as rg_smt_encode writes it, into ax->smt (axioms.h): an obligation then
- * copies it instead of writing it again (the axioms were most of a warm replay's encoding).
- * Errors: RG_ERR_NOMEM, ax->smt then NULL. */
+/* Each axiom as rg_smt_encode takes it, into ax->smt (axioms.h): its assertion's text, which an
+ * obligation then copies instead of writing it again, and the operators of its sides, which
+ * choose it (the axioms were most of a warm replay's encoding). Errors: RG_ERR_NOMEM, ax->smt
+ * then NULL. rg_smt_axioms_free lets go of them (rg_axioms_free calls it). */
 rg_status rg_smt_axiom_texts(rg_axioms *ax, rg_err *err) RG_MUST_CHECK;
+void rg_smt_axioms_free(rg_axioms *ax);
 
 /* The obligation full with only the axioms and facts that core (a solver's unsat core: space-separated
  * names) names: every other named assertion but the goal is left out, the rest kept as it is,

@@ -47,6 +47,7 @@ bool rg_smt_name_facts(rg_strbuf *sb) {
 bool rg_smt_name_facts_from(rg_strbuf *sb, int *last) {
   rg_strbuf out;
   rg_sb_init(&out);
+  rg_sb_reserve(&out, sb->len + sb->len / 8 + 64); /* the text and its facts' names */
   int k = *last;
   for (const char *l = rg_sb_str(sb); *l;) {
     size_t len = strcspn(l, "\n");
