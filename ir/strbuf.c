@@ -86,8 +86,8 @@ static bool plain_printf(rg_strbuf *sb, const char *fmt, va_list ap) {
     rg_sb_append(sb, p, q ? (size_t)(q - p) : strlen(p));
     if (!q) return true;
     int n = plain_conversion(++q);
-    char c = n ? q[n - 1] : 0;
     if (!n) return false;
+    char c = q[n - 1];
     if (c == '%')
       rg_sb_append(sb, "%", 1);
     else if (c == 's' && n == 3) {

@@ -129,7 +129,7 @@ rg_status rg_axioms_parse(const char *text, size_t len, const char *origin, rg_a
   free(copy);
   crypto_generichash(out->digest, sizeof out->digest, (const unsigned char *)text, len, NULL, 0);
   if (!st) st = validate(out, err);
-  return st ? st : rg_smt_axiom_texts(out, err);
+  return st ? st : rg_smt_axioms_make(out, err);
 }
 
 rg_status rg_axioms_load(const char *path, rg_axioms *out, rg_err *err) {

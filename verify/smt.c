@@ -387,6 +387,7 @@ static bool ops_within(const bool *a, const bool *b) {
  * source (l), its target (r) and, where a side is a bare variable, its trigger (t). */
 struct rg_smt_axiom {
   char *text;
+  size_t len;
   bool l[RG_OP_COUNT], r[RG_OP_COUNT], t[RG_OP_COUNT];
   bool triggered;
 };
@@ -1118,7 +1119,7 @@ static void put_rule_part(rg_strbuf *sb, const rg_rule *r, int output, const pva
   rg_sb_puts(sb, ")) :named goal))\n(check-sat)\n(get-unsat-core)\n");
 }
 
-rg_status rg_smt_axiom_texts(rg_axioms *ax, rg_err *err) {
+rg_status rg_smt_axioms_make(rg_axioms *ax, rg_err *err) {
   struct rg_smt_axiom *x = calloc((size_t)ax->rules.n + 1, sizeof *x);
   rg_status st = x ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   for (int i = 0; !st && i < ax->rules.n; i++) {
@@ -1129,7 +1130,7 @@ rg_status rg_smt_axiom_texts(rg_axioms *ax, rg_err *err) {
     if (st) {
       rg_sb_free(&sb);
     } else {
-      x[i].text = sb.s;
+      x[i].text = sb.s, x[i].len = sb.len;
       axiom_ops(ax->rules.rules[i], &x[i]);
     }
   }
@@ -1157,11 +1158,11 @@ static rg_status put_obligation(rg_strbuf *sb, const rg_rule *r, int output, con
       rg_smt_name_facts_from(sb, &facts) ? RG_OK : rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   size_t room = 0; /* the buffer grown once, not by doubling through the axioms */
   for (int i = 0; ax->smt && i < ax->rules.n; i++)
-    room += e->take[i] ? strlen(ax->smt[i].text) : 0;
+    room += e->take[i] ? ax->smt[i].len : 0;
   rg_sb_reserve(sb, room + 4096);
   for (int i = 0; !st && i < ax->rules.n; i++)
     if (e->take[i] && ax->smt)
-      rg_sb_puts(sb, ax->smt[i].text);
+      rg_sb_append(sb, ax->smt[i].text, ax->smt[i].len);
     else if (e->take[i])
       st = put_axiom(sb, ax->rules.rules[i], ax->guards ? &ax->guards[i] : NULL, err);
   pvar_domains d = {0};

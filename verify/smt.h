@@ -54,7 +54,7 @@ bool rg_smt_name_facts_from(rg_strbuf *sb, int *last);
  * obligation then copies instead of writing it again, and the operators of its sides, which
  * choose it (the axioms were most of a warm replay's encoding). Errors: RG_ERR_NOMEM, ax->smt
  * then NULL. rg_smt_axioms_free lets go of them (rg_axioms_free calls it). */
-rg_status rg_smt_axiom_texts(rg_axioms *ax, rg_err *err) RG_MUST_CHECK;
+rg_status rg_smt_axioms_make(rg_axioms *ax, rg_err *err) RG_MUST_CHECK;
 void rg_smt_axioms_free(rg_axioms *ax);
 
 /* The obligation full with only the axioms and facts that core (a solver's unsat core: space-separated
