@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #define RG_SHA256_BYTES 32
+#define RG_SHA256_HEX (2 * RG_SHA256_BYTES) /* its digest in lowercase hex, without the NUL */
 
 /* Room for libcrypto's state (its size is checked where it is used), on the stack: nothing to
  * allocate or free, as with libsodium's state before. */
@@ -22,5 +23,8 @@ void rg_sha256(unsigned char out[RG_SHA256_BYTES], const void *data, size_t len)
 void rg_sha256_init(rg_sha256_state *s);
 void rg_sha256_update(rg_sha256_state *s, const void *data, size_t len);
 void rg_sha256_final(rg_sha256_state *s, unsigned char out[RG_SHA256_BYTES]);
+/* The same digests in hex (the proof cache's keys, the checkpoints' bindings, the end lines). */
+void rg_sha256_hex(const void *data, size_t len, char hex[RG_SHA256_HEX + 1]);
+void rg_sha256_final_hex(rg_sha256_state *s, char hex[RG_SHA256_HEX + 1]);
 
 #endif

@@ -3,7 +3,6 @@
 #include "checkpoint.h"
 
 #include <errno.h>
-#include <sodium.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,30 +17,21 @@
 
 static const char *const kind_name[RG_CHECKPOINT_KINDS] = {"pruned", "derived", "final"};
 
-static void hex_of(const unsigned char h[RG_SHA256_BYTES], char hex[2 * RG_SHA256_BYTES + 1]) {
-  sodium_bin2hex(hex, 2 * RG_SHA256_BYTES + 1, h, RG_SHA256_BYTES);
-}
-
 void rg_checkpoint_key_text(rg_checkpoint_key *k, const char *cand, size_t len) {
-  if (sodium_init() < 0) abort(); /* libsodium cannot run at all: nothing here could */
-  unsigned char h[RG_SHA256_BYTES];
-  rg_sha256(h, (const unsigned char *)cand, len);
-  hex_of(h, k->text_sha256);
+  rg_sha256_hex(cand, len, k->text_sha256);
   size_t first = len && cand[0] == '#' ? strcspn(cand, "\n") : 0;
   snprintf(k->run, sizeof k->run, "%.*s", (int)(first < sizeof k->run ? first : sizeof k->run - 1), cand);
 }
 
 void rg_checkpoint_key_init(rg_checkpoint_key *k, int n, unsigned stages, const int *general_off,
                             const int *general_of) {
-  unsigned char h[RG_SHA256_BYTES];
-  char gen_hex[2 * RG_SHA256_BYTES + 1] = "none";
+  char gen_hex[RG_SHA256_HEX + 1] = "none";
   if (general_off) {
     rg_sha256_state s;
     rg_sha256_init(&s);
     rg_sha256_update(&s, (const unsigned char *)general_off, sizeof(int) * ((size_t)n + 1));
     rg_sha256_update(&s, (const unsigned char *)general_of, sizeof(int) * (size_t)general_off[n]);
-    rg_sha256_final(&s, h);
-    hex_of(h, gen_hex);
+    rg_sha256_final_hex(&s, gen_hex);
   }
   rg_derive_limits lim = rg_prune_opts_default().limits;
   snprintf(k->binding, sizeof k->binding,
@@ -52,10 +42,8 @@ void rg_checkpoint_key_init(rg_checkpoint_key *k, int n, unsigned stages, const 
 }
 
 void rg_checkpoint_key_final(rg_checkpoint_key *k, const rg_checkpoint_key *run, const int *verified, int n) {
-  unsigned char h[RG_SHA256_BYTES];
-  char hex[2 * RG_SHA256_BYTES + 1];
-  rg_sha256(h, (const unsigned char *)verified, sizeof(int) * (size_t)n);
-  hex_of(h, hex);
+  char hex[RG_SHA256_HEX + 1];
+  rg_sha256_hex(verified, sizeof(int) * (size_t)n, hex);
   *k = *run;
   snprintf(k->binding, sizeof k->binding, "%.300s; %d proved rules sha256 %s", run->binding, n, hex);
   k->n = n;
@@ -71,15 +59,14 @@ static rg_status hash_stream(FILE *f, size_t limit, char hex[2 * RG_SHA256_BYTES
                              rg_err *err) {
   rg_sha256_state s;
   rg_sha256_init(&s);
-  unsigned char buf[1 << 16], h[RG_SHA256_BYTES];
+  unsigned char buf[1 << 16];
   size_t got;
   while (limit && (got = fread(buf, 1, limit < sizeof buf ? limit : sizeof buf, f)) > 0) {
     rg_sha256_update(&s, buf, got);
     limit -= got;
   }
   if (ferror(f)) return rg_err_set(err, RG_ERR_IO, "a read error");
-  rg_sha256_final(&s, h);
-  hex_of(h, hex);
+  rg_sha256_final_hex(&s, hex);
   return RG_OK;
 }
 

@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,10 +63,8 @@ rg_status rg_generalized_save(const char *out_path, const char *key, const rg_ge
   rg_sha256_init(&s);
   put(a.f, &s, rg_sb_str(&head), head.len);
   put(a.f, &s, g->text, g->len);
-  unsigned char h[RG_SHA256_BYTES];
-  char hex[2 * RG_SHA256_BYTES + 1];
-  rg_sha256_final(&s, h);
-  sodium_bin2hex(hex, sizeof hex, h, sizeof h);
+  char hex[RG_SHA256_HEX + 1];
+  rg_sha256_final_hex(&s, hex);
   fprintf(a.f, "end %s\n", hex);
   if (head.failed) st = rg_err_set(err, RG_ERR_NOMEM, "out of memory");
   rg_sb_free(&head);

@@ -64,9 +64,7 @@ static int read_record(FILE *f, record *out, char **line, size_t *cap) {
     long at = ftell(f);
     if ((n = getline(line, cap, f)) < 0) return -1;
     if (!strncmp(*line, "end ", 4)) {
-      unsigned char h[KEY_BYTES];
-      rg_sha256_final(&s, h);
-      hex_of(h, hex);
+      rg_sha256_final_hex(&s, hex);
       out->len = at - out->data, out->end = at + n;
       return n == 4 + HEX_LEN + 1 && !memcmp(*line + 4, hex, HEX_LEN) && (*line)[n - 1] == '\n'
                  ? 1
@@ -345,10 +343,8 @@ static bool write_record(rg_rounds *r, const rg_prune_result *res, int from) {
   FILE *w = ok ? fopencookie(&h, "w", (cookie_io_functions_t){.write = hashing_write}) : NULL;
   ok = w && write_body(w, r, res, from);
   if (w) ok = fclose(w) == 0 && ok; /* its last bytes go through hashing_write */
-  unsigned char sum[KEY_BYTES];
   char hex[HEX_LEN + 1];
-  rg_sha256_final(&h.sha, sum);
-  hex_of(sum, hex);
+  rg_sha256_final_hex(&h.sha, hex);
   ok = ok && fprintf(r->f, "end %s\n", hex) > 0 && fflush(r->f) == 0 && fsync(fileno(r->f)) == 0;
   if (ok) r->used_end = ftell(r->f);
   return ok;

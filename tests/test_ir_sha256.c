@@ -1,7 +1,7 @@
-/* tests/test_ir_sha256.c: ir/sha256.h gives SHA-256's digests: FIPS 180-2's vectors, and
- * libsodium's digest (what rulegen used before: every proof cache, checkpoint and sealed file
- * was keyed by it) of texts of every length up to a few blocks and of 3 MiB, at once and fed in
- * pieces of every size. */
+/* tests/test_ir_sha256.c: ir/sha256.h gives SHA-256's digests: FIPS 180-2's vectors (also in
+ * hex, at once and streamed), and libsodium's digest (what rulegen used before: every proof
+ * cache, checkpoint and sealed file was keyed by it) of texts of every length up to a few blocks
+ * and of 3 MiB, at once and fed in pieces of every size. */
 #include "check.h"
 
 #include <sodium.h>
@@ -27,6 +27,13 @@ static void test_vectors(void) {
     rg_sha256(h, v[k].text, strlen(v[k].text));
     hex(h, got);
     CHECK_MSG(!strcmp(got, v[k].digest), "sha256(\"%s\") = %s", v[k].text, got);
+    char direct[RG_SHA256_HEX + 1], streamed[RG_SHA256_HEX + 1];
+    rg_sha256_hex(v[k].text, strlen(v[k].text), direct);
+    rg_sha256_state s;
+    rg_sha256_init(&s);
+    rg_sha256_update(&s, v[k].text, strlen(v[k].text));
+    rg_sha256_final_hex(&s, streamed);
+    CHECK(!strcmp(direct, v[k].digest) && !strcmp(streamed, v[k].digest));
   }
 }
 

@@ -1022,12 +1022,6 @@ static bool grouped_conv(const rg_graph *g) {
   return false;
 }
 
-void rg_sha256_hex(const void *data, size_t len, char hex[65]) {
-  unsigned char h[RG_SHA256_BYTES];
-  rg_sha256(h, data, len);
-  sodium_bin2hex(hex, 65, h, sizeof h);
-}
-
 /* What one obligation's text is made from. */
 typedef struct {
   bool rule_ops[RG_OP_COUNT]; /* the operators of the rule */

@@ -69,7 +69,4 @@ rg_status rg_obligation_within_core(const rg_obligation *full, const char *core,
 /* Whether the space-separated list (an unsat core) has the word w[0..n). */
 bool rg_names_word(const char *list, const char *w, size_t n);
 
-/* Hex SHA-256 of len bytes (libsodium) into hex[65]. */
-void rg_sha256_hex(const void *data, size_t len, char hex[65]);
-
 #endif
