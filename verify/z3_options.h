@@ -22,19 +22,10 @@
  * At the default 2 s the early unknowns save more: TASO's depth-3 run wrote the same d3.rules
  * in 80.6 s against 189.5 s. To re-run a dumped obligation as the helper does: `z3 -t:MS
  * smt.qi.eager_threshold=5 smt.mbqi=false FILE`, then, on an early unknown, the same with
- * smt.mbqi=true and a quarter of MS (at most RG_Z3_MBQI_MAX_MS). */
+ * smt.mbqi=true and a quarter of MS. */
 #ifndef RG_VERIFY_Z3_OPTIONS_H
 #define RG_VERIFY_Z3_OPTIONS_H
 
 #define RG_Z3_OPTIONS(X) X("smt.qi.eager_threshold", "5")
-
-/* The MBQI pass's budget: a quarter of the limit, at most this (ms). The proofs only MBQI finds
- * took 57 to 239 ms (above); on an obligation it does not prove it runs to its budget, which at
- * the default 2 s (500 ms) was most of z3's time for no more proofs. At 2 s, 250 against 500 ms
- * (rulegen prove -T 2000 -F -Y -j 2 -E 0, one run each, 2026-12-02): d4-pruned-sample1000 the
- * same 902 z3 proofs, its 63 unknowns 21.2 s against 36.4 s; 400 of the depth-3 `--ops all`
- * run's unproved rules the same 22, 356 unknowns 103 s against 193 s; TASO's depth-3 run the
- * same d3.rules in 0.79x (bench/README, "The whole run"). */
-#define RG_Z3_MBQI_MAX_MS 250
 
 #endif

@@ -59,7 +59,7 @@ static const char *run_pass(const char *text, int timeout_ms, bool mbqi, rg_strb
 
 /* Runs the script (text is edited) and appends the answer to out: a pass without MBQI; where it
  * gives up early (unknown well before the limit: E-matching found nothing more to instantiate),
- * a pass with MBQI for a quarter of the limit at most, and never more than RG_Z3_MBQI_MAX_MS. */
+ * a pass with MBQI for a quarter of the limit at most. */
 static void eval(char *text, int timeout_ms, rg_strbuf *out) {
   /* An API context is initialised before the script runs, so the script's own
    * (set-option :produce-unsat-cores true) is refused there; the global parameter already
@@ -69,7 +69,6 @@ static void eval(char *text, int timeout_ms, rg_strbuf *out) {
   double t0 = rg_clock_ms();
   const char *res = run_pass(text, timeout_ms, false, out);
   int left = timeout_ms - (int)(rg_clock_ms() - t0), quarter = timeout_ms / 4;
-  if (quarter > RG_Z3_MBQI_MAX_MS) quarter = RG_Z3_MBQI_MAX_MS;
   int budget = left < quarter ? left : quarter; /* never 0: z3 reads a timeout of 0 as none */
   if (res && !strncmp(res, "unknown", 7) && left > timeout_ms / 10 && budget >= 1)
     res = run_pass(text, budget, true, out);
