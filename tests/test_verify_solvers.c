@@ -3,10 +3,12 @@
  * solver's is built) answers a trivially unsat query with unsat, through a one-shot process and
  * through a pool; the proof statuses and the journal take their names from the table. z3 proves
  * a goal only model-based instantiation finds (its trigger matches no term: E-matching runs dry
- * and says unknown), through its second pass (verify/z3_serve.h). */
+ * and says unknown), through its second pass (verify/z3_serve.h), whose budget grows with the
+ * limit. */
 #include "check.h"
 #include "verify/solver_impl.h"
 #include "verify/verify.h"
+#include "verify/z3_options.h"
 
 static const char unsat_query[] =
     "(set-option :produce-unsat-cores true)\n(set-logic QF_LIA)\n(declare-const a Int)\n"
@@ -50,8 +52,23 @@ static void test_entry(rg_solver_kind k, rg_solver_pool *pool) {
             a.detail);
 }
 
+/* MBQI's budget: the quarter at tight limits, an eighth from 600 ms, never less for a larger
+ * limit (a larger -T must not take a proof away), never 0 (z3 reads 0 as no limit). */
+static void test_z3_mbqi_budget(void) {
+  CHECK(rg_z3_mbqi_budget(200) == 50 && rg_z3_mbqi_budget(300) == 75 &&
+        rg_z3_mbqi_budget(600) == 75);
+  CHECK(rg_z3_mbqi_budget(2000) == 250 && rg_z3_mbqi_budget(24000) == 3000);
+  int before = 0;
+  for (int t = 4; t <= 100000; t++) {
+    int b = rg_z3_mbqi_budget(t);
+    CHECK_MSG(b >= 1 && b >= before && b <= t / 4, "budget %d at %d ms (%d before)", b, t, before);
+    before = b;
+  }
+}
+
 int main(void) {
   CHECK(RG_SOLVER_COUNT >= 1);
+  test_z3_mbqi_budget();
   CHECK(rg_solver_backend_of(RG_SOLVER_COUNT) == NULL && rg_solver_backend_of((rg_solver_kind)-1) == NULL);
   CHECK(!strcmp(rg_solver_kind_name(RG_SOLVER_COUNT), "?") && rg_solver_kind_of("no-such-solver") == -1);
   rg_solver_pool *pool = rg_solver_pool_new();

@@ -59,7 +59,7 @@ static const char *run_pass(const char *text, int timeout_ms, bool mbqi, rg_strb
 
 /* Runs the script (text is edited) and appends the answer to out: a pass without MBQI; where it
  * gives up early (unknown well before the limit: E-matching found nothing more to instantiate),
- * a pass with MBQI for a quarter of the limit at most. */
+ * a pass with MBQI for at most rg_z3_mbqi_budget of the limit (z3_options.h). */
 static void eval(char *text, int timeout_ms, rg_strbuf *out) {
   /* An API context is initialised before the script runs, so the script's own
    * (set-option :produce-unsat-cores true) is refused there; the global parameter already
@@ -68,8 +68,8 @@ static void eval(char *text, int timeout_ms, rg_strbuf *out) {
   if (line) memset(line, ' ', strlen(UNSAT_CORE_OPTION));
   double t0 = rg_clock_ms();
   const char *res = run_pass(text, timeout_ms, false, out);
-  int left = timeout_ms - (int)(rg_clock_ms() - t0), quarter = timeout_ms / 4;
-  int budget = left < quarter ? left : quarter; /* never 0: z3 reads a timeout of 0 as none */
+  int left = timeout_ms - (int)(rg_clock_ms() - t0), most = rg_z3_mbqi_budget(timeout_ms);
+  int budget = left < most ? left : most; /* never 0: z3 reads a timeout of 0 as none */
   if (res && !strncmp(res, "unknown", 7) && left > timeout_ms / 10 && budget >= 1)
     res = run_pass(text, budget, true, out);
   if (res) rg_sb_puts(out, res);

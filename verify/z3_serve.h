@@ -1,5 +1,5 @@
-/* verify/z3_serve.h: for verify/ and the rulegen-z3 helper (tools/rulegen_z3.c; via helper.h): the z3
- * side of the z3 backend, run only inside that helper's own process.
+/* verify/z3_serve.h: for verify/ and the rulegen-z3 helper (tools/rulegen_z3.c; via helper.h): the
+ * z3 side of the z3 backend, run only inside that helper's own process.
  *
  * Why a separate program: rulegen queries z3 from several OpenMP threads at once, and a fork of
  * a multi-threaded process copies every lock another thread holds at that instant (the ASan
@@ -11,8 +11,8 @@
  * quantifier instantiation and loses proofs) with z3's own timeout and unsat cores on, in the
  * helper itself (not in a fork: serve.h says why); it is deleted after the answer is sent.
  * A script runs first without model-based quantifier instantiation (MBQI), then, where that
- * pass gives up early, in a second fresh context with MBQI for a quarter of the limit at most:
- * z3_options.h says why.
+ * pass gives up early, in a second fresh context with MBQI for part of the limit
+ * (rg_z3_mbqi_budget): z3_options.h says why.
  */
 #ifndef RG_VERIFY_Z3_SERVE_H
 #define RG_VERIFY_Z3_SERVE_H
