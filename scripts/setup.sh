@@ -10,6 +10,7 @@ PACKAGES=(
   libgmp-dev
   libsodium-dev libssl-dev
   libzstd-dev
+  libjemalloc-dev
   libsqlite3-dev sqlite3
   libprotobuf-c-dev protobuf-c-compiler
   libonnx-dev
