@@ -55,8 +55,7 @@ char *rg_checkpoint_path(const char *out_path, rg_checkpoint_kind kind) {
 }
 
 /* The SHA-256 of the next (at most) limit bytes of f, in hex. */
-static rg_status hash_stream(FILE *f, size_t limit, char hex[2 * RG_SHA256_BYTES + 1],
-                             rg_err *err) {
+static rg_status hash_stream(FILE *f, size_t limit, char hex[RG_SHA256_HEX + 1], rg_err *err) {
   rg_sha256_state s;
   rg_sha256_init(&s);
   unsigned char buf[1 << 16];
@@ -71,7 +70,7 @@ static rg_status hash_stream(FILE *f, size_t limit, char hex[2 * RG_SHA256_BYTES
 }
 
 /* The SHA-256 of the file at path so far, in hex. */
-static rg_status hash_file(const char *path, char hex[2 * RG_SHA256_BYTES + 1], rg_err *err) {
+static rg_status hash_file(const char *path, char hex[RG_SHA256_HEX + 1], rg_err *err) {
   FILE *f = fopen(path, "rb");
   if (!f) return rg_err_set(err, RG_ERR_IO, "%s: %s", path, strerror(errno));
   rg_status st = hash_stream(f, SIZE_MAX, hex, err);
@@ -99,7 +98,7 @@ rg_status rg_checkpoint_save(const char *out_path, rg_checkpoint_kind kind, cons
   fprintf(a.f, MAGIC "%s\n" RUN_TAG "%s\n" BINDING_TAG "%s\n", kind_name[kind], k->run, k->binding);
   st = rg_prune_state_write(a.f, res, err);
   /* The last line is the SHA-256 of every byte before it: a cut or altered file shows. */
-  char hex[2 * RG_SHA256_BYTES + 1];
+  char hex[RG_SHA256_HEX + 1];
   if (!st && (fflush(a.f) || !a.tmp)) st = rg_err_set(err, RG_ERR_IO, "%s: cannot be written", a.path);
   if (!st) st = hash_file(a.tmp, hex, err);
   if (!st) fprintf(a.f, "end %s\n", hex);
@@ -126,7 +125,7 @@ static bool header_line(const char **p, const char *end, const char *tag, const 
 /* Whether f (size bytes) ends in a line of its own that is the SHA-256 of what precedes it (the
  * end line, ir/endline.h), checked here as the file streams by: the file may be 1.2 GB. */
 static bool end_line_holds(FILE *f, size_t size) {
-  char line[RG_END_LINE_LEN + 1], hex[2 * RG_SHA256_BYTES + 1];
+  char line[RG_END_LINE_LEN + 1], hex[RG_SHA256_HEX + 1];
   rg_err err;
   if (size < RG_END_LINE_LEN || fseeko(f, (off_t)(size - RG_END_LINE_LEN - (size > RG_END_LINE_LEN)), SEEK_SET))
     return false;

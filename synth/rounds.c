@@ -15,7 +15,7 @@
 #include "prune/prune.h"
 
 #define KEY_BYTES RG_SHA256_BYTES
-#define HEX_LEN (2 * KEY_BYTES)
+#define HEX_LEN RG_SHA256_HEX
 
 typedef struct {
   unsigned char key[KEY_BYTES];
