@@ -173,16 +173,26 @@ static void test_split_of_a_variable(const rg_axioms *ax) {
   const char *true_rules =
       "w1: (concat 1 (split.0 1 ?y) (split.1 1 ?y)) => ?y\n"
       "w2: (relu (split.0 1 ?y)) => (split.0 1 (relu ?y))\n"
-      "w3: (bias (split.0 1 ?y) ?b1) ; (bias (split.1 1 ?y) ?b2) => (split.0 1 (bias ?y (concat 0 ?b1 ?b2))) ; "
+      "w3: (bias (split.0 1 ?y) ?b1) ; (bias (split.1 1 ?y) ?b2) => (split.0 1 (bias ?y (concat 0 "
+      "?b1 ?b2))) ; "
       "(split.1 1 (bias ?y (concat 0 ?b1 ?b2)))\n"
-      "w4: (split.1 1 (bias ?y (concat 0 ?b1 ?b2))) => (bias (split.1 1 ?y) ?b2)\n";
+      "w4: (split.1 1 (bias ?y (concat 0 ?b1 ?b2))) => (bias (split.1 1 ?y) ?b2)\n"
+      /* a slice of the first part's positions is the part where the outputs' types agree: the
+       * part keeps any seams it had on the axis, the slice none (the hypothesis that the
+       * outputs' seams agree is what proves these) */
+      "w5: (slice 1 0 4 (ewmul ?y ?y)) => (split.0 1 (ewmul ?y ?y))\n"
+      "w6: (concat 0 (slice 1 0 4 ?y) (relu (slice 1 0 4 ?y))) => (split.0 1 (concat 0 ?y (relu "
+      "?y)))\n";
   expect_verified(ax, true_rules, true);
   const char *false_rules =
       "f1: (relu (split.0 1 ?y)) => (split.1 1 (relu ?y))\n"
-      "f3: (bias (split.0 1 ?y) ?b1) ; (bias (split.1 1 ?y) ?b2) => (split.0 1 (bias ?y (concat 0 ?b2 ?b1))) ; "
+      "f3: (bias (split.0 1 ?y) ?b1) ; (bias (split.1 1 ?y) ?b2) => (split.0 1 (bias ?y (concat 0 "
+      "?b2 ?b1))) ; "
       "(split.1 1 (bias ?y (concat 0 ?b2 ?b1)))\n"
       "f4: (split.0 1 (ewadd ?y ?z)) => (ewadd (split.0 1 ?y) (split.1 1 ?z))\n"
-      "f5: (concat 1 (split.1 1 ?y) (split.0 1 ?y)) => ?y\n";
+      "f5: (concat 1 (split.1 1 ?y) (split.0 1 ?y)) => ?y\n"
+      "f6: (slice 1 1 5 (relu ?y)) => (split.0 1 (relu ?y))\n"
+      "f7: (slice 1 0 4 (ewmul ?y ?y)) => (split.1 1 (ewmul ?y ?y))\n";
   expect_unproved(ax, false_rules, 1500, false, false); /* a contradiction proves in milliseconds */
   expect_unproved(ax, false_rules, 1500, false, true);
   /* the encoding: the typing hypothesis, and no seamless variable */
@@ -194,6 +204,8 @@ static void test_split_of_a_variable(const rg_axioms *ax) {
   CHECK_MSG(strstr(o.text, "(not (= (seams t.y 1) 0))") && !strstr(o.text, "(= (seams t.y 0) 0)") &&
                 strstr(o.text, ":named split-whole"),
             "%s", o.text);
+  CHECK_MSG(strstr(o.text, "(= (seams (relu (split.0 1 t.y)) 1) (seams (split.0 1 (relu t.y)) 1))"),
+            "the outputs' seams agree: %s", o.text);
   rg_obligation_free(&o);
   rg_rule_free(r);
 }

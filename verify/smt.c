@@ -1101,9 +1101,13 @@ static void put_rule_part(rg_strbuf *sb, const rg_rule *r, int output, const pva
   if (e->sizes) put_size_hypotheses(sb, r, output, e->erased);
   if (e->seamed) put_seam_typing(sb, r);
   else if (e->seams) rg_smt_put_seam_hypotheses(sb, r);
-  /* only where a matmul's rank or a grouped conv's boundary matters: elsewhere they cost
-   * cvc5 seconds (a transpose of nested concats, test_verify) and rule nothing out */
-  if (e->seams && rg_smt_uses_concat(e->fs) && (e->rule_ops[RG_OP_MATMUL] || grouped_conv(r->g)) &&
+  /* only where a matmul's rank, a grouped conv's boundary or a split's part matters: elsewhere
+   * they cost cvc5 seconds (a transpose of nested concats, test_verify) and rule nothing out. A
+   * split's first part keeps whatever seams it had on the split's axis, where a slice of the same
+   * positions has none: that the outputs' seams agree is what lets slice-whole equate them
+   * ((slice 1 0 4 (ewmul ?y ?y)) => (split.0 1 (ewmul ?y ?y))) */
+  if (e->seams && rg_smt_uses_concat(e->fs) &&
+      (e->rule_ops[RG_OP_MATMUL] || e->rule_ops[RG_OP_SPLIT] || grouped_conv(r->g)) &&
       !output_erased(r, output, e->erased))
     put_outputs_agree(sb, r, output, "seams");
   rg_sb_puts(sb, "(assert (! (not (= ");
